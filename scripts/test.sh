@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Install the project with its development extras into .venv and run every check:
+# ruff (lint and import order), mypy (strict, all three packages) and pytest
+# (unit, property, store, end-to-end tests and the rules package's doctests).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+    "$PY" -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet -e '.[dev]'
+echo "== ruff" >&2
+.venv/bin/ruff check shared server client tests bench
+echo "== mypy" >&2
+.venv/bin/mypy
+echo "== pytest" >&2
+.venv/bin/python -m pytest "$@"

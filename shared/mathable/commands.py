@@ -1,0 +1,613 @@
+"""Commands and ``check``: is a command legal here, and which events does it produce?
+
+``check(state, command, bag)`` never changes ``state``; it returns the events to
+append (drawing any tiles with the bag policy) or raises ``RuleError`` with a
+stable code and a message a player understands.
+
+>>> from mathable.events import replay
+>>> check(replay([]), Pass(seat=0))
+Traceback (most recent call last):
+...
+mathable.errors.RuleError: game_not_started: the game has not started yet
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from mathable.arithmetic import describe, makes
+from mathable.bag import BagPolicy, OrderedBag, RandomBag, SeededBag
+from mathable.board import OPERATION, OPERATIONS, PAIRS, PREMIUM, square_name
+from mathable.errors import RuleError
+from mathable.events import (
+    Corrected,
+    Event,
+    ExtraTileDrawn,
+    GameCreated,
+    GameEnded,
+    GameStarted,
+    Passed,
+    PlayerJoined,
+    Resigned,
+    TilePlaced,
+    TilesExchanged,
+    TurnEnded,
+    apply,
+)
+from mathable.movegen import has_legal_move
+from mathable.position import Position
+from mathable.state import (
+    BONUS,
+    RULES_VERSION,
+    RULESET,
+    Equation,
+    GameState,
+    PlacedTile,
+    Turn,
+    has_tiles,
+)
+from mathable.tiles import RACK_SIZE, TILE_SET
+
+MAX_TURN_PLACEMENTS = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Create:
+    """Create a game; ``player`` takes seat 0."""
+
+    player: str
+    players: int = 2
+    referee: str = "server"
+    seed: int | None = None
+    tiles: tuple[int, ...] | None = None
+    invited: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """Take the first free seat."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Place one tile. In players mode ``claims`` states the equations it completes."""
+
+    seat: int
+    square: int
+    tile: int
+    claims: tuple[Equation, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DrawExtra:
+    """Draw the extra tile allowed right after a placement on an operation square."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn:
+    """End the turn: score it, add the bonus, refill the rack."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPlacement:
+    """One placement of a whole turn sent at once."""
+
+    square: int
+    tile: int
+    draw_extra: bool = False
+    claims: tuple[Equation, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayTurn:
+    """A whole turn at once, all or nothing: placements (with extra draws), then the end."""
+
+    seat: int
+    placements: tuple[TurnPlacement, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """Give 1 to 7 tiles back and draw as many; ends the turn."""
+
+    seat: int
+    tiles: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """End the turn without placing."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Correct:
+    """Players mode: challenge the turn an opponent is playing or has just played."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """Leave the game; it goes on without this seat."""
+
+    seat: int
+
+
+Command = (
+    Create | Join | Place | DrawExtra | EndTurn | PlayTurn | Exchange | Pass | Correct | Resign
+)
+
+
+def default_policy(state: GameState) -> BagPolicy:
+    """The bag policy a game's options call for: its given order, its seed, or chance."""
+    if state.options.tiles is not None:
+        return OrderedBag()
+    if state.options.seed is not None:
+        return SeededBag(state.options.seed, salt=state.version)
+    return RandomBag()
+
+
+class _Fold:
+    """Events produced so far by one command, and the state they lead to."""
+
+    def __init__(self, state: GameState, bag: BagPolicy) -> None:
+        self.state = state
+        self.bag = bag
+        self.events: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+        self.state = apply(self.state, event)
+
+    def draw(self, n: int) -> tuple[int, ...]:
+        n = min(n, len(self.state.bag))
+        return tuple(self.bag.draw(self.state.bag, n)) if n > 0 else ()
+
+
+def check(state: GameState, command: Command, bag: BagPolicy | None = None) -> list[Event]:
+    """The events ``command`` produces in ``state``; RuleError if the rules refuse it."""
+    fold = _Fold(state, bag if bag is not None else default_policy(state))
+    match command:
+        case Create():
+            _create(fold, command)
+        case Join():
+            _join(fold, command)
+        case Place():
+            _place(fold, command.seat, command.square, command.tile, command.claims)
+        case DrawExtra():
+            _draw_extra(fold, command.seat)
+        case EndTurn():
+            _end_turn(fold, command.seat)
+        case PlayTurn():
+            _play_turn(fold, command)
+        case Exchange():
+            _exchange(fold, command)
+        case Pass():
+            _turn_start(fold.state, command.seat, "pass")
+            fold.emit(Passed(command.seat))
+            _end_if_over(fold)
+        case Correct():
+            _correct(fold, command.seat)
+        case Resign():
+            _resign(fold, command.seat)
+        case _:
+            raise RuleError("bad_command", f"unknown command {command!r}")
+    return fold.events
+
+
+# --- creating and joining --------------------------------------------------
+
+
+def _create(fold: _Fold, command: Create) -> None:
+    if fold.state.status != "new":
+        raise RuleError("game_exists", "this game has already been created")
+    if not 2 <= command.players <= 4:
+        raise RuleError("bad_players", f"a game has 2 to 4 players, not {command.players}")
+    if command.referee not in ("server", "players"):
+        raise RuleError("bad_referee", "referee is 'server' or 'players'")
+    if command.tiles is not None and sorted(command.tiles) != list(TILE_SET):
+        raise RuleError("bad_tiles", "tiles must list all 106 tiles of the game, each exactly once")
+    if command.seed is not None and command.tiles is not None:
+        raise RuleError("bad_options", "give a seed or a tile order, not both")
+    invited = tuple(command.invited)
+    if len(invited) > command.players - 1 or len(set(invited)) != len(invited):
+        raise RuleError("bad_invite", "invite at most one player per free seat, each once")
+    if command.player in invited:
+        raise RuleError("bad_invite", "the creator already has seat 0")
+    fold.emit(
+        GameCreated(
+            ruleset=RULESET,
+            rules_version=RULES_VERSION,
+            players=command.players,
+            referee=command.referee,
+            seed=command.seed,
+            tiles=command.tiles,
+            invited=invited,
+            creator=command.player,
+        )
+    )
+
+
+def _join(fold: _Fold, command: Join) -> None:
+    state = fold.state
+    if state.status != "waiting":
+        raise RuleError("game_full", "this game is not waiting for players")
+    if state.seat_of(command.player) is not None:
+        raise RuleError("already_seated", "you already have a seat in this game")
+    free = [i for i, seat in enumerate(state.seats) if seat.player is None]
+    seated = {seat.player for seat in state.seats}
+    reserved = [name for name in state.options.invited if name not in seated]
+    if command.player not in state.options.invited and len(free) <= len(reserved):
+        raise RuleError("seat_reserved", "the free seats of this game are reserved for invitees")
+    fold.emit(PlayerJoined(seat=free[0], player=command.player))
+    if len(free) == 1:
+        _start(fold)
+
+
+def _start(fold: _Fold) -> None:
+    state = fold.state
+    seats = len(state.seats)
+    bag = list(state.bag)
+
+    def take(n: int) -> list[int]:
+        drawn = fold.bag.draw(bag, n)
+        for tile in drawn:
+            bag.remove(tile)
+        return drawn
+
+    if state.options.tiles is not None:
+        racks = [tuple(take(RACK_SIZE)) for _ in range(seats)]
+        fold.emit(GameStarted(start_draws=((),) * seats, first_seat=0, racks=tuple(racks)))
+        return
+    draws: list[list[int]] = [take(1) for _ in range(seats)]
+    contenders = list(range(seats))
+    tie_breaks: list[int] = []
+    while True:
+        best = max(draws[s][-1] for s in contenders)
+        contenders = [s for s in contenders if draws[s][-1] == best]
+        if len(contenders) == 1 or not bag:
+            break
+        for s in contenders:
+            drawn = take(1)
+            draws[s].extend(drawn)
+            tie_breaks.extend(drawn)
+    first = contenders[0]
+    bag.extend(tie_breaks)  # tie-break tiles go back into the bag
+    dealt = [[d[0]] for d in draws]
+    for step in range(seats):
+        seat = (first + step) % seats
+        dealt[seat].extend(take(RACK_SIZE - 1))
+    fold.emit(
+        GameStarted(
+            start_draws=tuple(tuple(d) for d in draws),
+            first_seat=first,
+            racks=tuple(tuple(r) for r in dealt),
+        )
+    )
+
+
+# --- playing a turn ---------------------------------------------------------
+
+
+def _turn_of(state: GameState, seat: int) -> Turn:
+    if state.status in ("new", "waiting"):
+        raise RuleError("game_not_started", "the game has not started yet")
+    if state.status == "ended" or state.turn is None:
+        raise RuleError("game_over", "the game is over")
+    if not 0 <= seat < len(state.seats):
+        raise RuleError("not_seated", "you have no seat in this game")
+    if state.turn.seat != seat:
+        raise RuleError("not_your_turn", f"it is seat {state.turn.seat}'s turn, not yours")
+    return state.turn
+
+
+def _turn_start(state: GameState, seat: int, what: str) -> Turn:
+    turn = _turn_of(state, seat)
+    if turn.placements:
+        raise RuleError(
+            "turn_in_progress", f"you have placed tiles this turn; end the turn instead of {what}"
+        )
+    return turn
+
+
+def real_equations(position: Position, square: int, tile: int) -> tuple[Equation, ...]:
+    """The equations ``tile`` completes on ``square`` now, by the square's operation if any."""
+    demanded = OPERATION[square]
+    cells = position.cells
+    found = []
+    for near, far in PAIRS[square]:
+        a, b = cells[near], cells[far]
+        if a < 0 or b < 0:
+            continue
+        ops = makes(a, b).get(tile)
+        if not ops or (demanded is not None and demanded not in ops):
+            continue
+        op = demanded or next(o for o in OPERATIONS if o in ops)
+        found.append(Equation(near, far, op))
+    return tuple(found)
+
+
+def explain_refusal(position: Position, square: int, tile: int) -> RuleError:
+    """Why ``tile`` may not go on ``square``, in words, with the rules' code."""
+    name = square_name(square)
+    if position.cells[square] >= 0:
+        return RuleError("square_taken", f"{name} already holds {position.cells[square]}")
+    cells = position.cells
+    pairs = [(n, f) for n, f in PAIRS[square] if cells[n] >= 0 and cells[f] >= 0]
+    if not pairs:
+        return RuleError(
+            "no_pair",
+            f"{tile} at {name}: {name} is not next to two tiles in a row or column",
+        )
+    said = "; ".join(
+        f"{square_name(n)}-{square_name(f)}: " + describe(cells[n], cells[f]) for n, f in pairs
+    )
+    demanded = OPERATION[square]
+    if demanded is not None and any(tile in makes(cells[n], cells[f]) for n, f in pairs):
+        return RuleError(
+            "wrong_operation",
+            f"{tile} at {name}: the square demands {demanded}, but {said}; no pair makes "
+            f"{tile} by {demanded}",
+        )
+    return RuleError("no_equation", f"{tile} at {name}: {said}; none makes {tile}")
+
+
+def _place(
+    fold: _Fold, seat: int, square: int, tile: int, claims: tuple[Equation, ...] | None
+) -> None:
+    state = fold.state
+    _turn_of(state, seat)
+    rack = state.seats[seat].rack
+    if tile not in rack:
+        raise RuleError(
+            "tile_not_in_rack",
+            f"there is no {tile} on your rack ({', '.join(map(str, sorted(rack)))})",
+        )
+    if state.position.cells[square] >= 0:
+        raise RuleError(
+            "square_taken", f"{square_name(square)} already holds {state.position.cells[square]}"
+        )
+    premium = PREMIUM[square]
+    if state.options.referee == "players":
+        equations = _check_claims(state.position, square, claims)
+        points = tile * len(equations) * premium
+    else:
+        equations = real_equations(state.position, square, tile)
+        if not equations:
+            raise explain_refusal(state.position, square, tile)
+        points = tile * len(equations) * premium
+    fold.emit(TilePlaced(seat=seat, square=square, tile=tile, equations=equations, points=points))
+
+
+def _check_claims(
+    position: Position, square: int, claims: tuple[Equation, ...] | None
+) -> tuple[Equation, ...]:
+    """In players mode a placement states its equations; only their form is checked here."""
+    if not claims:
+        raise RuleError(
+            "claims_required",
+            "with players as referee, state the equations the tile completes",
+        )
+    pairs = {frozenset(p): p for p in PAIRS[square]}
+    seen: set[frozenset[int]] = set()
+    out = []
+    for claim in claims:
+        key = frozenset((claim.near, claim.far))
+        pair = pairs.get(key)
+        if pair is None:
+            raise RuleError(
+                "bad_claim",
+                f"{square_name(claim.near)} and {square_name(claim.far)} are not a pair "
+                f"next to {square_name(square)}",
+            )
+        if key in seen:
+            raise RuleError("bad_claim", f"the pair {claim} is claimed twice")
+        if any(position.cells[s] < 0 for s in pair):
+            raise RuleError("bad_claim", f"the pair {claim} is not two tiles")
+        seen.add(key)
+        out.append(Equation(pair[0], pair[1], claim.op))
+    return tuple(out)
+
+
+def _draw_extra(fold: _Fold, seat: int) -> None:
+    turn = _turn_of(fold.state, seat)
+    if not turn.extra_available:
+        raise RuleError(
+            "no_extra_tile",
+            "an extra tile may be drawn only right after placing on an operation square",
+        )
+    drawn = fold.draw(1)
+    if not drawn:
+        raise RuleError("bag_empty", "the bag is empty")
+    fold.emit(ExtraTileDrawn(seat=seat, tile=drawn[0]))
+
+
+def _end_turn(fold: _Fold, seat: int) -> None:
+    turn = _turn_of(fold.state, seat)
+    if not turn.placements:
+        fold.emit(Passed(seat))
+    else:
+        rack = fold.state.seats[seat].rack
+        bonus = BONUS if turn.started_with >= RACK_SIZE and not rack else 0
+        drawn = fold.draw(RACK_SIZE - len(rack))
+        fold.emit(TurnEnded(seat=seat, points=turn.points, bonus=bonus, drawn=drawn))
+    _end_if_over(fold)
+
+
+def _play_turn(fold: _Fold, command: PlayTurn) -> None:
+    _turn_start(fold.state, command.seat, "sending a whole turn")
+    if not command.placements:
+        raise RuleError("empty_turn", "a turn needs at least one placement (or pass)")
+    if len(command.placements) > MAX_TURN_PLACEMENTS:
+        raise RuleError("too_many_placements", f"at most {MAX_TURN_PLACEMENTS} placements")
+    for number, p in enumerate(command.placements, 1):
+        try:
+            _place(fold, command.seat, p.square, p.tile, p.claims)
+            if p.draw_extra:
+                _draw_extra(fold, command.seat)
+        except RuleError as err:
+            raise RuleError(err.code, f"placement {number}: {err.message}") from None
+    _end_turn(fold, command.seat)
+
+
+def _exchange(fold: _Fold, command: Exchange) -> None:
+    _turn_start(fold.state, command.seat, "exchanging")
+    tiles = tuple(command.tiles)
+    if not 1 <= len(tiles) <= RACK_SIZE:
+        raise RuleError("bad_exchange", "exchange 1 to 7 tiles")
+    if not has_tiles(fold.state.seats[command.seat].rack, tiles):
+        raise RuleError("tile_not_in_rack", "you can only give back tiles from your rack")
+    if len(fold.state.bag) < len(tiles):
+        raise RuleError(
+            "bag_too_small",
+            f"the bag holds {len(fold.state.bag)} tiles, fewer than the {len(tiles)} to exchange",
+        )
+    drawn = fold.draw(len(tiles))
+    fold.emit(TilesExchanged(seat=command.seat, returned=tiles, drawn=drawn))
+    _end_if_over(fold)
+
+
+def _resign(fold: _Fold, seat: int) -> None:
+    state = fold.state
+    if state.status != "playing":
+        raise RuleError(
+            "game_over" if state.status == "ended" else "game_not_started",
+            "only a game in play can be resigned",
+        )
+    if not 0 <= seat < len(state.seats) or state.seats[seat].resigned:
+        raise RuleError("not_seated", "you have no seat left in this game")
+    turn = state.turn
+    if turn is not None and turn.seat == seat and turn.placements:
+        # The tiles placed so far stand and score; no refill, the seat is leaving.
+        fold.emit(TurnEnded(seat=seat, points=turn.points, bonus=0, drawn=()))
+    fold.emit(Resigned(seat))
+    _end_if_over(fold)
+
+
+# --- corrections (players referee) -----------------------------------------
+
+
+def find_mistake(position: Position, placements: tuple[PlacedTile, ...]) -> tuple[int, str] | None:
+    """The index of the first wrong placement of a turn, and why; None if all are right.
+
+    ``position`` is the board after the turn; the board each placement saw is
+    rebuilt by taking off it and the placements after it.
+    """
+    for index, placed in enumerate(placements):
+        before = position.with_changes((p.square, -1) for p in placements[index:])
+        real = {
+            frozenset((e.near, e.far)) for e in real_equations(before, placed.square, placed.tile)
+        }
+        where = f"{placed.tile} at {square_name(placed.square)}"
+        if not real:
+            return index, explain_refusal(before, placed.square, placed.tile).message
+        demanded = OPERATION[placed.square]
+        for claim in placed.equations:
+            a, b = before.cells[claim.near], before.cells[claim.far]
+            if demanded is not None and claim.op != demanded:
+                return index, f"{where}: the square demands {demanded}, not {claim.op}"
+            if frozenset((claim.near, claim.far)) not in real or claim.op not in makes(a, b).get(
+                placed.tile, frozenset()
+            ):
+                return index, f"{where}: {a} {claim.op} {b} does not make {placed.tile}"
+    return None
+
+
+def _correct(fold: _Fold, seat: int) -> None:
+    state = fold.state
+    if state.options.referee != "players":
+        raise RuleError("corrections_off", "the server referees this game: mistakes cannot happen")
+    if state.status != "playing" or state.turn is None:
+        raise RuleError("game_over", "only a game in play can be corrected")
+    if not 0 <= seat < len(state.seats) or state.seats[seat].resigned:
+        raise RuleError("not_seated", "you have no seat in this game")
+    in_progress = state.turn.seat != seat and bool(state.turn.placements)
+    target = state.turn if in_progress else state.correctable
+    if target is None or target.seat == seat:
+        raise RuleError("nothing_to_correct", "there is no opponent's turn open to correction")
+    found = find_mistake(state.position, target.placements)
+    if found is None:
+        raise RuleError("no_mistake", "every placement of that turn is right")
+    index, reason = found
+    removed = target.placements[index:]
+    lost = sum(p.points for p in removed) + (0 if in_progress else target.bonus)
+    fold.emit(
+        Corrected(
+            seat=seat,
+            target=target.seat,
+            removed=tuple((p.square, p.tile) for p in removed),
+            points_lost=lost,
+            reason=reason,
+        )
+    )
+    if in_progress:
+        rack = fold.state.seats[target.seat].rack
+        drawn = fold.draw(RACK_SIZE - len(rack))
+        kept = fold.state.turn.points if fold.state.turn else 0
+        fold.emit(TurnEnded(seat=target.seat, points=kept, bonus=0, drawn=drawn))
+        fold.state = replace(fold.state, correctable=None)
+        _end_if_over(fold)
+
+
+# --- the end ------------------------------------------------------------------
+
+
+def end_reason(state: GameState) -> str | None:
+    """Why the game is over now, or None while it goes on."""
+    if state.status != "playing":
+        return None
+    active = state.active_seats()
+    if len(active) <= 1:
+        return "resigned"
+    if not state.bag and any(not state.seats[s].rack for s in active):
+        return "rack_emptied"
+    if state.idle_turns >= 2 * len(active):
+        return "no_placements"
+    if not state.bag and not any(
+        has_legal_move(state.position, state.seats[s].rack) for s in active
+    ):
+        return "blocked"
+    return None
+
+
+def _end_if_over(fold: _Fold) -> None:
+    state = fold.state
+    reason = end_reason(state)
+    if reason is None:
+        return
+    deductions = tuple(sum(seat.rack) for seat in state.seats)
+    scores = tuple(seat.score - d for seat, d in zip(state.seats, deductions, strict=True))
+    active = state.active_seats()
+    best = max(scores[s] for s in active)
+    winners = tuple(s for s in active if scores[s] == best)
+    fold.emit(GameEnded(reason=reason, deductions=deductions, scores=scores, winners=winners))
+
+
+__all__ = [
+    "Command",
+    "Correct",
+    "Create",
+    "DrawExtra",
+    "EndTurn",
+    "Exchange",
+    "Join",
+    "Pass",
+    "Place",
+    "PlayTurn",
+    "Resign",
+    "TurnPlacement",
+    "check",
+    "default_policy",
+    "end_reason",
+    "explain_refusal",
+    "find_mistake",
+    "real_equations",
+]

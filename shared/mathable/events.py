@@ -1,0 +1,417 @@
+"""Events: what happened in a game, as frozen dataclasses with a JSON round trip.
+
+``apply(state, event)`` folds one event into the state and never validates or
+draws; ``replay(events)`` folds a whole log. Every event is written with the
+schema version ``v`` so that old logs still load.
+
+>>> e = Passed(seat=1)
+>>> Event.from_dict(e.to_dict()) == e, e.to_dict()
+(True, {'type': 'passed', 'v': 1, 'seat': 1})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from mathable import codec
+from mathable.board import EMPTY, OPERATION
+from mathable.errors import RuleError
+from mathable.state import (
+    BONUS,
+    Equation,
+    GameState,
+    Options,
+    PlacedTile,
+    Result,
+    Seat,
+    Turn,
+    remove_tiles,
+)
+from mathable.tiles import RACK_SIZE
+
+SCHEMA_VERSION = 1
+
+EQUATION = codec.record(Equation, {"near": codec.SQUARE, "far": codec.SQUARE, "op": codec.OP})
+EQUATIONS = codec.tuple_of(EQUATION)
+REMOVED = codec.tuple_of(codec.tuple_of(codec.INT))
+
+
+#: Every kind of event by its ``type``: the explicit registry the decoder reads.
+EVENT_TYPES: dict[str, type[Event]] = {}
+
+
+class Event:
+    """Base of all events. Subclasses register themselves under ``type``."""
+
+    type: ClassVar[str]
+    fields: ClassVar[dict[str, codec.Codec[Any]]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        EVENT_TYPES[cls.type] = cls
+
+    def to_dict(self) -> dict[str, Any]:
+        """The event as a JSON-ready dict, with its type and schema version."""
+        out: dict[str, Any] = {"type": self.type, "v": SCHEMA_VERSION}
+        for name, field_codec in self.fields.items():
+            out[name] = field_codec.encode(getattr(self, name))
+        return out
+
+    @staticmethod
+    def from_dict(data: Any) -> Event:
+        """Read an event written by ``to_dict``; RuleError ``bad_event`` if it is not one.
+
+        >>> Event.from_dict({"type": "passed", "v": 1})
+        Traceback (most recent call last):
+        ...
+        mathable.errors.RuleError: bad_event: passed: missing field 'seat'
+        """
+        if not isinstance(data, dict):
+            raise RuleError("bad_event", "an event must be a JSON object")
+        kind = data.get("type")
+        cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+        if cls is None:
+            raise RuleError("bad_event", f"unknown event type {str(kind)[:40]!r}")
+        version = data.get("v", 1)
+        if (
+            isinstance(version, bool)
+            or not isinstance(version, int)
+            or not (1 <= version <= SCHEMA_VERSION)
+        ):
+            raise RuleError("bad_event", f"{kind}: unsupported schema version {version!r}")
+        values = {}
+        for name, field_codec in cls.fields.items():
+            if name not in data:
+                raise RuleError("bad_event", f"{kind}: missing field {name!r}")
+            try:
+                values[name] = field_codec.decode(data[name])
+            except RuleError as err:
+                raise RuleError("bad_event", f"{kind}.{name}: {err.message}") from None
+        return cls(**values)
+
+
+@dataclass(frozen=True, slots=True)
+class GameCreated(Event):
+    type: ClassVar[str] = "game_created"
+    ruleset: str
+    rules_version: int
+    players: int
+    referee: str
+    seed: int | None
+    tiles: tuple[int, ...] | None
+    invited: tuple[str, ...]
+    creator: str
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {
+        "ruleset": codec.STR,
+        "rules_version": codec.INT,
+        "players": codec.INT,
+        "referee": codec.STR,
+        "seed": codec.OPT_INT,
+        "tiles": codec.OPT_INTS,
+        "invited": codec.STRS,
+        "creator": codec.STR,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerJoined(Event):
+    type: ClassVar[str] = "player_joined"
+    seat: int
+    player: str
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {"seat": codec.INT, "player": codec.STR}
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted(Event):
+    """The start draw (each seat's draws, the first kept, later ones tie-breaks), first seat
+    and the racks dealt."""
+
+    type: ClassVar[str] = "game_started"
+    start_draws: tuple[tuple[int, ...], ...]
+    first_seat: int
+    racks: tuple[tuple[int, ...], ...]
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {
+        "start_draws": codec.INTS_LIST,
+        "first_seat": codec.INT,
+        "racks": codec.INTS_LIST,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class TilePlaced(Event):
+    type: ClassVar[str] = "tile_placed"
+    seat: int
+    square: int
+    tile: int
+    equations: tuple[Equation, ...]
+    points: int
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {
+        "seat": codec.INT,
+        "square": codec.SQUARE,
+        "tile": codec.INT,
+        "equations": EQUATIONS,
+        "points": codec.INT,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraTileDrawn(Event):
+    type: ClassVar[str] = "extra_tile_drawn"
+    seat: int
+    tile: int
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {"seat": codec.INT, "tile": codec.INT}
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded(Event):
+    type: ClassVar[str] = "turn_ended"
+    seat: int
+    points: int
+    bonus: int
+    drawn: tuple[int, ...]
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {
+        "seat": codec.INT,
+        "points": codec.INT,
+        "bonus": codec.INT,
+        "drawn": codec.INTS,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class TilesExchanged(Event):
+    type: ClassVar[str] = "tiles_exchanged"
+    seat: int
+    returned: tuple[int, ...]
+    drawn: tuple[int, ...]
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {
+        "seat": codec.INT,
+        "returned": codec.INTS,
+        "drawn": codec.INTS,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    type: ClassVar[str] = "passed"
+    seat: int
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {"seat": codec.INT}
+
+
+@dataclass(frozen=True, slots=True)
+class Corrected(Event):
+    """An opponent's correction: ``removed`` (square, tile) go back to ``target``'s rack."""
+
+    type: ClassVar[str] = "corrected"
+    seat: int
+    target: int
+    removed: tuple[tuple[int, int], ...]
+    points_lost: int
+    reason: str
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {
+        "seat": codec.INT,
+        "target": codec.INT,
+        "removed": REMOVED,
+        "points_lost": codec.INT,
+        "reason": codec.STR,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Resigned(Event):
+    type: ClassVar[str] = "resigned"
+    seat: int
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {"seat": codec.INT}
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded(Event):
+    type: ClassVar[str] = "game_ended"
+    reason: str
+    deductions: tuple[int, ...]
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {
+        "reason": codec.STR,
+        "deductions": codec.INTS,
+        "scores": codec.INTS,
+        "winners": codec.INTS,
+    }
+
+
+def _close_window(state: GameState, seat: int) -> GameState:
+    """The next player acting closes the correction window of the turn before."""
+    if state.correctable is not None and state.turn is not None and state.turn.seat == seat:
+        return replace(state, correctable=None)
+    return state
+
+
+def _next_turn(state: GameState, after: int) -> Turn:
+    seat = state.next_seat(after)
+    return Turn(seat=seat, started_with=len(state.seats[seat].rack))
+
+
+def apply(state: GameState, event: Event) -> GameState:
+    """The state after ``event``. Trusts the event: it was checked when it was made."""
+    state = replace(state, version=state.version + 1)
+    match event:
+        case GameCreated():
+            return replace(
+                state,
+                status="waiting",
+                ruleset=event.ruleset,
+                rules_version=event.rules_version,
+                options=Options(
+                    players=event.players,
+                    referee="players" if event.referee == "players" else "server",
+                    seed=event.seed,
+                    tiles=event.tiles,
+                    invited=event.invited,
+                ),
+                seats=(Seat(player=event.creator),) + (Seat(),) * (event.players - 1),
+                bag=event.tiles if event.tiles is not None else state.bag,
+            )
+        case PlayerJoined():
+            return replace(state, seats=state.with_seat(event.seat, player=event.player))
+        case GameStarted():
+            bag = state.bag
+            seats = list(state.seats)
+            for index, rack in enumerate(event.racks):
+                bag = remove_tiles(bag, rack)
+                seats[index] = replace(seats[index], rack=rack)
+            return replace(
+                state,
+                status="playing",
+                bag=bag,
+                seats=tuple(seats),
+                turn=Turn(seat=event.first_seat, started_with=len(event.racks[event.first_seat])),
+            )
+        case TilePlaced():
+            state = _close_window(state, event.seat)
+            assert state.turn is not None
+            seat = state.seats[event.seat]
+            placed = PlacedTile(event.square, event.tile, event.equations, event.points)
+            turn = replace(
+                state.turn,
+                placements=state.turn.placements + (placed,),
+                extra_available=OPERATION[event.square] is not None,
+            )
+            return replace(
+                state,
+                position=state.position.place(event.square, event.tile),
+                seats=state.with_seat(event.seat, rack=remove_tiles(seat.rack, (event.tile,))),
+                turn=turn,
+            )
+        case ExtraTileDrawn():
+            assert state.turn is not None
+            seat = state.seats[event.seat]
+            return replace(
+                state,
+                bag=remove_tiles(state.bag, (event.tile,)),
+                seats=state.with_seat(event.seat, rack=seat.rack + (event.tile,)),
+                turn=replace(state.turn, extra_available=False),
+            )
+        case TurnEnded():
+            assert state.turn is not None
+            seat = state.seats[event.seat]
+            ended = replace(state.turn, extra_available=False, bonus=event.bonus)
+            placed_any = bool(ended.placements)
+            state = replace(
+                state,
+                bag=remove_tiles(state.bag, event.drawn),
+                seats=state.with_seat(
+                    event.seat,
+                    rack=seat.rack + event.drawn,
+                    score=seat.score + event.points + event.bonus,
+                ),
+                correctable=ended if state.options.referee == "players" and placed_any else None,
+                idle_turns=0 if placed_any else state.idle_turns + 1,
+                turns_played=state.turns_played + 1,
+            )
+            return replace(state, turn=_next_turn(state, event.seat))
+        case TilesExchanged():
+            state = _close_window(state, event.seat)
+            seat = state.seats[event.seat]
+            rack = remove_tiles(seat.rack, event.returned) + event.drawn
+            state = replace(
+                state,
+                bag=remove_tiles(state.bag, event.drawn) + event.returned,
+                seats=state.with_seat(event.seat, rack=rack),
+                idle_turns=state.idle_turns + 1,
+                turns_played=state.turns_played + 1,
+            )
+            return replace(state, turn=_next_turn(state, event.seat))
+        case Passed():
+            state = _close_window(state, event.seat)
+            state = replace(
+                state, idle_turns=state.idle_turns + 1, turns_played=state.turns_played + 1
+            )
+            return replace(state, turn=_next_turn(state, event.seat))
+        case Corrected():
+            return _apply_correction(state, event)
+        case Resigned():
+            state = _close_window(state, event.seat)
+            state = replace(state, seats=state.with_seat(event.seat, resigned=True))
+            if state.turn is not None and state.turn.seat == event.seat:
+                state = replace(state, turn=_next_turn(state, event.seat))
+            return state
+        case GameEnded():
+            final_seats = tuple(
+                replace(seat, score=score)
+                for seat, score in zip(state.seats, event.scores, strict=True)
+            )
+            return replace(
+                state,
+                status="ended",
+                seats=final_seats,
+                turn=None,
+                correctable=None,
+                result=Result(event.reason, event.deductions, event.scores, event.winners),
+            )
+    raise RuleError("bad_event", f"cannot apply {event!r}")
+
+
+def _apply_correction(state: GameState, event: Corrected) -> GameState:
+    removed_squares = {square for square, _ in event.removed}
+    position = state.position.with_changes((square, EMPTY) for square in removed_squares)
+    target = state.seats[event.target]
+    rack = target.rack + tuple(tile for _, tile in event.removed)
+    turn = state.turn
+    if turn is not None and turn.seat == event.target and turn.placements:
+        # The turn is still being played: cut it back; the turn's points are not yet scored.
+        kept = tuple(p for p in turn.placements if p.square not in removed_squares)
+        turn = replace(turn, placements=kept, extra_available=False)
+        seats = state.with_seat(event.target, rack=rack)
+    else:
+        seats = state.with_seat(event.target, rack=rack, score=target.score - event.points_lost)
+    return replace(state, position=position, seats=seats, turn=turn, correctable=None)
+
+
+def replay(events: Iterable[Event]) -> GameState:
+    """The state reached by folding ``events`` from an empty game."""
+    state = GameState()
+    for event in events:
+        state = apply(state, event)
+    return state
+
+
+__all__ = [
+    "BONUS",
+    "RACK_SIZE",
+    "SCHEMA_VERSION",
+    "Corrected",
+    "Event",
+    "ExtraTileDrawn",
+    "GameCreated",
+    "GameEnded",
+    "GameStarted",
+    "Passed",
+    "PlayerJoined",
+    "Resigned",
+    "TilePlaced",
+    "TilesExchanged",
+    "TurnEnded",
+    "apply",
+    "replay",
+]

@@ -1,0 +1,147 @@
+"""The game state: an immutable value built by folding events (see ``events.replay``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Final, Literal
+
+from mathable.board import square_name
+from mathable.position import Position
+from mathable.tiles import TILE_SET
+
+RULESET: Final = "mathable"
+RULES_VERSION: Final = 1
+BONUS: Final = 50
+
+Referee = Literal["server", "players"]
+Status = Literal["new", "waiting", "playing", "ended"]
+
+
+@dataclass(frozen=True, slots=True)
+class Equation:
+    """One completed (or claimed) equation: the pair of squares and the operation."""
+
+    near: int
+    far: int
+    op: str
+
+    def __str__(self) -> str:
+        return f"{square_name(self.near)}{self.op}{square_name(self.far)}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedTile:
+    """A tile placed during a turn, with the equations it completed and its points."""
+
+    square: int
+    tile: int
+    equations: tuple[Equation, ...]
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One seat at the table: who sits there, their rack and score."""
+
+    player: str | None = None
+    rack: tuple[int, ...] = ()
+    score: int = 0
+    resigned: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A turn: whose it is, the rack size it began with, its placements so far."""
+
+    seat: int
+    started_with: int
+    placements: tuple[PlacedTile, ...] = ()
+    extra_available: bool = False
+    bonus: int = 0
+
+    @property
+    def points(self) -> int:
+        return sum(p.points for p in self.placements)
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What a game was created with. ``seed`` and ``tiles`` are never shown to players."""
+
+    players: int = 2
+    referee: Referee = "server"
+    seed: int | None = None
+    tiles: tuple[int, ...] | None = None
+    invited: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a game ended."""
+
+    reason: str
+    deductions: tuple[int, ...]
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Everything about a game at one version. Build it with ``replay``; never mutate it."""
+
+    version: int = 0
+    status: Status = "new"
+    ruleset: str = RULESET
+    rules_version: int = RULES_VERSION
+    options: Options = Options()
+    seats: tuple[Seat, ...] = ()
+    position: Position = Position.initial()
+    bag: tuple[int, ...] = TILE_SET
+    turn: Turn | None = None
+    #: In players mode: the last ended turn, while an opponent may still correct it.
+    correctable: Turn | None = None
+    idle_turns: int = 0
+    turns_played: int = 0
+    result: Result | None = None
+
+    def seat_of(self, player: str) -> int | None:
+        """The seat ``player`` sits in, or None."""
+        for index, seat in enumerate(self.seats):
+            if seat.player == player:
+                return index
+        return None
+
+    def active_seats(self) -> list[int]:
+        """Seats still playing (not resigned)."""
+        return [i for i, s in enumerate(self.seats) if not s.resigned]
+
+    def next_seat(self, after: int) -> int:
+        """The next seat clockwise after ``after`` that has not resigned."""
+        n = len(self.seats)
+        for step in range(1, n + 1):
+            candidate = (after + step) % n
+            if not self.seats[candidate].resigned:
+                return candidate
+        return after
+
+    def with_seat(self, index: int, **changes: object) -> tuple[Seat, ...]:
+        seats = list(self.seats)
+        seats[index] = replace(seats[index], **changes)  # type: ignore[arg-type]
+        return tuple(seats)
+
+
+def remove_tiles(pool: tuple[int, ...], tiles: tuple[int, ...] | list[int]) -> tuple[int, ...]:
+    """``pool`` less one occurrence of each of ``tiles``, earliest first; ValueError if absent."""
+    rest = list(pool)
+    for tile in tiles:
+        rest.remove(tile)
+    return tuple(rest)
+
+
+def has_tiles(pool: tuple[int, ...], tiles: tuple[int, ...] | list[int]) -> bool:
+    """True when ``pool`` holds every one of ``tiles`` (as a multiset)."""
+    try:
+        remove_tiles(pool, tiles)
+    except ValueError:
+        return False
+    return True

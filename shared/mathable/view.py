@@ -1,0 +1,121 @@
+"""What one viewer may see: a seat sees its own rack, nobody sees other racks or the bag.
+
+``view(state, seat)`` is the game as that seat (or a spectator, ``None``) may
+see it; ``redact(event, seat)`` is one event as that viewer may see it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mathable.board import square_name
+from mathable.events import (
+    Event,
+    ExtraTileDrawn,
+    GameCreated,
+    GameEnded,
+    GameStarted,
+    TilesExchanged,
+    TurnEnded,
+)
+from mathable.state import Equation, GameState, PlacedTile, Turn
+
+
+def _equation(e: Equation) -> dict[str, Any]:
+    return {"near": square_name(e.near), "far": square_name(e.far), "op": e.op}
+
+
+def _placement(p: PlacedTile) -> dict[str, Any]:
+    return {
+        "square": square_name(p.square),
+        "tile": p.tile,
+        "points": p.points,
+        "equations": [_equation(e) for e in p.equations],
+    }
+
+
+def _turn(turn: Turn | None) -> dict[str, Any] | None:
+    if turn is None:
+        return None
+    return {
+        "seat": turn.seat,
+        "started_with": turn.started_with,
+        "placements": [_placement(p) for p in turn.placements],
+        "points": turn.points,
+        "extra_available": turn.extra_available,
+        "bonus": turn.bonus,
+    }
+
+
+def view(state: GameState, viewer: int | None) -> dict[str, Any]:
+    """The game for ``viewer`` (a seat index, or None for a spectator), JSON-ready."""
+    seats = []
+    for index, seat in enumerate(state.seats):
+        entry: dict[str, Any] = {
+            "seat": index,
+            "player": seat.player,
+            "score": seat.score,
+            "rack_size": len(seat.rack),
+            "resigned": seat.resigned,
+        }
+        seats.append(entry)
+    result = state.result
+    return {
+        "ruleset": state.ruleset,
+        "rules_version": state.rules_version,
+        "version": state.version,
+        "status": state.status,
+        "players": state.options.players,
+        "referee": state.options.referee,
+        "invited": list(state.options.invited),
+        "seats": seats,
+        "you": viewer,
+        "rack": list(state.seats[viewer].rack) if viewer is not None else None,
+        "board": {square_name(s): v for s, v in sorted(state.position.placed().items())},
+        "bag_size": len(state.bag),
+        "turn": _turn(state.turn),
+        "last_turn": _turn(state.correctable),
+        "idle_turns": state.idle_turns,
+        "turns_played": state.turns_played,
+        "result": None
+        if result is None
+        else {
+            "reason": result.reason,
+            "deductions": list(result.deductions),
+            "scores": list(result.scores),
+            "winners": list(result.winners),
+        },
+    }
+
+
+def redact(event: Event, viewer: int | None) -> dict[str, Any]:
+    """``event.to_dict()`` with everything ``viewer`` may not see taken out.
+
+    Tiles drawn are shown to their owner only (others see how many); the seed
+    and the bag order of a game are never shown.
+    """
+    data = event.to_dict()
+    match event:
+        case GameCreated():
+            data.pop("seed")
+            data.pop("tiles")
+            data["seeded"] = event.seed is not None
+            data["ordered"] = event.tiles is not None
+        case GameStarted():
+            data["racks"] = [list(r) if i == viewer else None for i, r in enumerate(event.racks)]
+            data["start_draws"] = [
+                list(d) if i == viewer else None for i, d in enumerate(event.start_draws)
+            ]
+            data["rack_sizes"] = [len(r) for r in event.racks]
+        case ExtraTileDrawn() if event.seat != viewer:
+            data["tile"] = None
+        case TurnEnded() if event.seat != viewer:
+            data["drawn"] = None
+            data["drawn_count"] = len(event.drawn)
+        case TilesExchanged() if event.seat != viewer:
+            data["returned"] = None
+            data["drawn"] = None
+            data["count"] = len(event.returned)
+        case GameEnded():
+            pass
+    return data

@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from mathable import (
     TILE_SET,
+    BagPolicy,
     Command,
     Create,
     GameState,
     Join,
     OrderedBag,
+    Position,
     apply,
     check,
     parse_square,
     replay,
 )
 from mathable.events import Event
+from mathable.state import Seat, Turn
 
 
 def bag_order(*front: int) -> tuple[int, ...]:
@@ -34,15 +39,17 @@ class Game:
         referee: str = "server",
         tiles: tuple[int, ...] | None = None,
         seed: int | None = None,
+        bag: BagPolicy | None = None,
     ) -> None:
         self.log: list[Event] = []
         self.state = GameState()
+        self.bag = bag
         self.run(Create("p0", players=players, referee=referee, tiles=tiles, seed=seed))
         for n in range(1, players):
             self.run(Join(f"p{n}"))
 
     def run(self, command: Command) -> list[Event]:
-        events = check(self.state, command, OrderedBag() if self.state.options.tiles else None)
+        events = check(self.state, command, self.bag)
         for event in events:
             self.state = apply(self.state, event)
         self.log.extend(events)
@@ -54,3 +61,34 @@ class Game:
 
 def sq(name: str) -> int:
     return parse_square(name)
+
+
+def position(**tiles: int) -> Position:
+    """A position with the centre numbers and ``tiles`` (``I8=12``)."""
+    return Position.from_tiles({sq(name): value for name, value in tiles.items()})
+
+
+def arranged(
+    racks: list[tuple[int, ...]],
+    board: dict[str, int] | None = None,
+    bag: tuple[int, ...] = (),
+    referee: str = "server",
+    seat: int = 0,
+) -> GameState:
+    """A game in play arranged by hand: given racks, board, bag, and whose turn."""
+    game = Game(players=len(racks), referee=referee, tiles=bag_order())
+    state = game.state
+    seats = tuple(Seat(player=f"p{i}", rack=rack) for i, rack in enumerate(racks))
+    return replace(
+        state,
+        seats=seats,
+        position=position(**(board or {})),
+        bag=bag,
+        turn=Turn(seat=seat, started_with=len(racks[seat])),
+    )
+
+
+def play(state: GameState, command: Command, bag: BagPolicy | None = None) -> GameState:
+    for event in check(state, command, bag or OrderedBag()):
+        state = apply(state, event)
+    return state

@@ -8,7 +8,6 @@ from mathable import TILE_SET, OrderedBag
 from mathable.events import GameStarted
 from tests.rules.helpers import Game, bag_order
 
-
 DEAL = [11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 24, 25, 27, 28, 30, 32, 35]
 
 
@@ -65,7 +64,11 @@ def test_given_order_skips_the_start_draw_and_deals_seven_each_in_seat_order() -
     event = started(game)
     assert event.first_seat == 0
     assert event.start_draws == ((), (), ())
-    assert event.racks == (tuple(range(1, 8)), (11, 12, 13, 14, 15, 16, 17), (18, 19, 20, 21, 24, 25, 27))
+    assert event.racks == (
+        tuple(range(1, 8)),
+        (11, 12, 13, 14, 15, 16, 17),
+        (18, 19, 20, 21, 24, 25, 27),
+    )
     assert game.state.bag == order[21:]
 
 

@@ -1,0 +1,123 @@
+"""Events: the JSON round trip, the explicit registry and a strict decoder."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mathable import Equation, RuleError
+from mathable.events import (
+    EVENT_TYPES,
+    SCHEMA_VERSION,
+    Corrected,
+    Event,
+    ExtraTileDrawn,
+    GameCreated,
+    GameEnded,
+    GameStarted,
+    Passed,
+    PlayerJoined,
+    Resigned,
+    TilePlaced,
+    TilesExchanged,
+    TurnEnded,
+)
+
+SAMPLES: list[Event] = [
+    GameCreated("mathable", 1, 3, "players", 7, None, ("bob",), "ann"),
+    GameCreated("mathable", 1, 2, "server", None, tuple(range(106)), (), "ann"),
+    PlayerJoined(1, "bob"),
+    GameStarted(((10, 3), (4,)), 0, ((10, 1, 2, 3, 4, 5, 6), (4, 1, 2, 3, 4, 5, 6))),
+    TilePlaced(0, 107, 16, (Equation(106, 105, "+"),), 16),
+    ExtraTileDrawn(0, 11),
+    TurnEnded(0, 39, 0, (1, 2, 3, 4)),
+    TilesExchanged(1, (3, 3), (90, 0)),
+    Passed(1),
+    Corrected(1, 0, ((107, 16), (108, 2)), 18, "16 at J8: wrong"),
+    Resigned(2),
+    GameEnded("rack_emptied", (0, 14), (12, -14), (0,)),
+]
+
+
+def test_every_event_type_is_registered_and_sampled() -> None:
+    assert {e.type for e in SAMPLES} == set(EVENT_TYPES)
+
+
+@pytest.mark.parametrize("event", SAMPLES, ids=lambda e: e.type)
+def test_event_json_round_trip(event: Event) -> None:
+    data = json.loads(json.dumps(event.to_dict()))
+    assert data["type"] == event.type and data["v"] == SCHEMA_VERSION
+    assert Event.from_dict(data) == event
+
+
+def test_squares_are_written_by_name() -> None:
+    data = SAMPLES[4].to_dict()
+    assert data["square"] == "J8"
+    assert data["equations"] == [{"near": "I8", "far": "H8", "op": "+"}]
+
+
+def test_events_without_a_version_load_as_version_one() -> None:
+    data = Passed(1).to_dict()
+    del data["v"]
+    assert Event.from_dict(data) == Passed(1)
+
+
+@pytest.mark.parametrize(
+    "data, fragment",
+    [
+        ("passed", "JSON object"),
+        ({"type": "teleported", "seat": 1}, "unknown event type"),
+        ({"seat": 1}, "unknown event type"),
+        ({"type": "passed", "v": 99, "seat": 1}, "schema version"),
+        ({"type": "passed", "v": True, "seat": 1}, "schema version"),
+        ({"type": "passed", "v": 1}, "missing field 'seat'"),
+        ({"type": "passed", "v": 1, "seat": "1"}, "passed.seat: expected an integer"),
+        ({"type": "passed", "v": 1, "seat": True}, "expected an integer"),
+        ({"type": "tile_placed", "v": 1, "seat": 0, "square": "Z9", "tile": 1,
+          "equations": [], "points": 1}, "not a square"),
+        ({"type": "tile_placed", "v": 1, "seat": 0, "square": "A1", "tile": 1,
+          "equations": [{"near": "A2", "far": "A3", "op": "%"}], "points": 1}, "one of"),
+        ({"type": "turn_ended", "v": 1, "seat": 0, "points": 1, "bonus": 0,
+          "drawn": "1,2"}, "expected a list"),
+    ],
+)  # fmt: skip
+def test_decoder_refuses_malformed_events_with_a_clear_error(data: object, fragment: str) -> None:
+    with pytest.raises(RuleError) as err:
+        Event.from_dict(data)
+    assert err.value.code == "bad_event"
+    assert fragment in err.value.message
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    base=st.sampled_from(SAMPLES),
+    key=st.text(max_size=10),
+    value=json_values,
+    drop=st.booleans(),
+)
+def test_decoder_fails_cleanly_on_mutated_events(
+    base: Event, key: str, value: object, drop: bool
+) -> None:
+    data = base.to_dict()
+    target = key if key in data or not data else sorted(data)[len(key) % len(data)]
+    if drop:
+        data.pop(target, None)
+    else:
+        data[target] = value
+    try:
+        decoded = Event.from_dict(data)
+    except RuleError as err:
+        assert err.code == "bad_event"
+    else:
+        assert isinstance(decoded, Event)
+        assert Event.from_dict(decoded.to_dict()) == decoded

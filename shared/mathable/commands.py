@@ -13,7 +13,7 @@ mathable.errors.RuleError: game_not_started: the game has not started yet
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from mathable.arithmetic import describe, makes
 from mathable.bag import BagPolicy, OrderedBag, RandomBag, SeededBag
@@ -553,7 +553,6 @@ def _correct(fold: _Fold, seat: int) -> None:
         drawn = fold.draw(RACK_SIZE - len(rack))
         kept = fold.state.turn.points if fold.state.turn else 0
         fold.emit(TurnEnded(seat=target.seat, points=kept, bonus=0, drawn=drawn))
-        fold.state = replace(fold.state, correctable=None)
         _end_if_over(fold)
 
 

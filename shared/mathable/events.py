@@ -326,6 +326,7 @@ def apply(state: GameState, event: Event) -> GameState:
                     score=seat.score + event.points + event.bonus,
                 ),
                 correctable=ended if state.options.referee == "players" and placed_any else None,
+                last_turn=ended,
                 idle_turns=0 if placed_any else state.idle_turns + 1,
                 turns_played=state.turns_played + 1,
             )
@@ -338,6 +339,7 @@ def apply(state: GameState, event: Event) -> GameState:
                 state,
                 bag=remove_tiles(state.bag, event.drawn) + event.returned,
                 seats=state.with_seat(event.seat, rack=rack),
+                last_turn=Turn(seat=event.seat, started_with=len(seat.rack)),
                 idle_turns=state.idle_turns + 1,
                 turns_played=state.turns_played + 1,
             )
@@ -345,7 +347,10 @@ def apply(state: GameState, event: Event) -> GameState:
         case Passed():
             state = _close_window(state, event.seat)
             state = replace(
-                state, idle_turns=state.idle_turns + 1, turns_played=state.turns_played + 1
+                state,
+                idle_turns=state.idle_turns + 1,
+                turns_played=state.turns_played + 1,
+                last_turn=state.turn,
             )
             return replace(state, turn=_next_turn(state, event.seat))
         case Corrected():
@@ -377,15 +382,27 @@ def _apply_correction(state: GameState, event: Corrected) -> GameState:
     position = state.position.with_changes((square, EMPTY) for square in removed_squares)
     target = state.seats[event.target]
     rack = target.rack + tuple(tile for _, tile in event.removed)
-    turn = state.turn
-    if turn is not None and turn.seat == event.target and turn.placements:
-        # The turn is still being played: cut it back; the turn's points are not yet scored.
+
+    def cut(turn: Turn) -> Turn:
         kept = tuple(p for p in turn.placements if p.square not in removed_squares)
-        turn = replace(turn, placements=kept, extra_available=False)
+        return replace(turn, placements=kept, extra_available=False, bonus=0)
+
+    turn, last_turn = state.turn, state.last_turn
+    if turn is not None and turn.seat == event.target and turn.placements:
+        # The turn is still being played: cut it back; its points are not scored yet.
+        turn = cut(turn)
         seats = state.with_seat(event.target, rack=rack)
     else:
         seats = state.with_seat(event.target, rack=rack, score=target.score - event.points_lost)
-    return replace(state, position=position, seats=seats, turn=turn, correctable=None)
+        last_turn = cut(last_turn) if last_turn is not None else None
+    return replace(
+        state,
+        position=position,
+        seats=seats,
+        turn=turn,
+        correctable=None,
+        last_turn=last_turn,
+    )
 
 
 def replay(events: Iterable[Event]) -> GameState:

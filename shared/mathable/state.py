@@ -98,6 +98,8 @@ class GameState:
     position: Position = Position.initial()
     bag: tuple[int, ...] = TILE_SET
     turn: Turn | None = None
+    #: The turn played before this one (no placements after a pass or an exchange).
+    last_turn: Turn | None = None
     #: In players mode: the last ended turn, while an opponent may still correct it.
     correctable: Turn | None = None
     idle_turns: int = 0

@@ -74,7 +74,8 @@ def view(state: GameState, viewer: int | None) -> dict[str, Any]:
         "board": {square_name(s): v for s, v in sorted(state.position.placed().items())},
         "bag_size": len(state.bag),
         "turn": _turn(state.turn),
-        "last_turn": _turn(state.correctable),
+        "last_turn": _turn(state.last_turn),
+        "correctable": state.correctable is not None,
         "idle_turns": state.idle_turns,
         "turns_played": state.turns_played,
         "result": None

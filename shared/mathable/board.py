@@ -47,7 +47,7 @@ def parse_square(name: str) -> int:
     mathable.errors.RuleError: bad_square: 'O3' is not a square: columns are A-N, rows 1-14
     """
     text = name.strip().upper() if isinstance(name, str) else ""
-    if 2 <= len(text) <= 3 and text[0] in COLUMNS and text[1:].isdigit():
+    if 2 <= len(text) <= 3 and text[0] in COLUMNS and text[1:].isascii() and text[1:].isdigit():
         row = int(text[1:])
         if 1 <= row <= SIZE and text[1] != "0":
             return (row - 1) * SIZE + COLUMNS.index(text[0])

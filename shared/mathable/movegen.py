@@ -48,7 +48,7 @@ class Placement:
         else:
             raise RuleError("bad_placement", f"{text!r}: write a placement as I8=12 or 12@I8")
         tile = tile.strip()
-        if not tile.isdigit() or len(tile) > 3:
+        if not (tile.isascii() and tile.isdigit()) or len(tile) > 3:
             raise RuleError("bad_placement", f"{text!r}: {tile!r} is not a tile number")
         return cls(square_name(parse_square(square)), int(tile))
 

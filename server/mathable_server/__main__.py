@@ -1,0 +1,5 @@
+"""``python -m mathable_server``: the same as the ``mathable-server`` command."""
+
+from mathable_server.cli import main
+
+main()

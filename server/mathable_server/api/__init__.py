@@ -1,0 +1,1 @@
+"""The HTTP API v1: one blueprint per resource."""

@@ -1,0 +1,204 @@
+"""Games: create, join, view (with long-poll), the event feed, and commands."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, Response
+
+from mathable import Create, Event, GameState, Join
+from mathable_server.errors import ApiError
+from mathable_server.moves import command_for
+from mathable_server.render import (
+    appended_body,
+    events_body,
+    game_body,
+    player_ids,
+    viewer_seat,
+)
+from mathable_server.schemas import (
+    CreateGameSchema,
+    EventsQuerySchema,
+    StrictSchema,
+    ViewQuerySchema,
+    load_command,
+)
+from mathable_server.service import Answer
+from mathable_server.web import (
+    etag,
+    idempotency,
+    if_match_version,
+    if_none_match_version,
+    json_body,
+    json_response,
+    load,
+    optional_player,
+    query,
+    required_player,
+    services,
+)
+
+bp = Blueprint("games", __name__, url_prefix="/v1/games")
+
+_create = CreateGameSchema()
+_join = StrictSchema()
+_view_query = ViewQuerySchema()
+_events_query = EventsQuerySchema()
+
+#: The first pause of a long-poll; pauses double up to ``Settings.poll_interval``.
+FIRST_POLL = 0.05
+
+
+def _render(player_id: str, status: int) -> Callable[[str, GameState, list[Event]], Any]:
+    def render(game_id: str, state: GameState, new: list[Event]) -> tuple[int, dict[str, Any]]:
+        seat = state.seat_of(player_id)
+        body = game_body(game_id, state, seat, services().names.lookup(player_ids(state)))
+        body["events"] = appended_body(state.version - len(new) + 1, new, seat)
+        return status, body
+
+    return render
+
+
+def _reply(answer: Answer) -> Response:
+    body = json.loads(answer.body)
+    headers = {"ETag": etag(body["version"]), "Cache-Control": "private, no-store"}
+    if answer.status == 201:
+        headers["Location"] = f"/v1/games/{body['id']}"
+    if answer.replayed:
+        headers["Idempotent-Replayed"] = "true"
+    return json_response(answer.body, answer.status, headers)
+
+
+@bp.post("")
+def create() -> Response:
+    player = required_player()
+    raw = json_body(required=False)
+    body = load(_create, raw)
+    svc = services()
+    invited = []
+    if body["invite"]:
+        found = svc.store.players_named(body["invite"])
+        for name in body["invite"]:
+            record = found.get(name.casefold())
+            if record is None:
+                raise ApiError(422, "unknown_player", f"there is no player named {name!r}")
+            invited.append(record.id)
+    command = Create(
+        player.id,
+        players=body["players"],
+        referee=body["referee"],
+        seed=body["seed"],
+        tiles=None if body["tiles"] is None else tuple(body["tiles"]),
+        invited=tuple(invited),
+    )
+    answer = svc.games.create(command, _render(player.id, 201), idempotency(player, raw))
+    return _reply(answer)
+
+
+@bp.post("/<game_id>/join")
+def join(game_id: str) -> Response:
+    player = required_player()
+    raw = json_body(required=False)
+    load(_join, raw)
+    answer = services().games.join(
+        game_id,
+        lambda _state: Join(player.id),
+        _render(player.id, 200),
+        idempotency(player, raw),
+    )
+    return _reply(answer)
+
+
+@bp.post("/<game_id>/moves")
+def move(game_id: str) -> Response:
+    player = required_player()
+    raw = json_body()
+    body = load(_CommandLoader(), raw)
+    from_header = if_match_version()
+    expected = body.get("expected_version", from_header)
+    if expected is None:
+        raise ApiError(
+            400,
+            "version_required",
+            "send expected_version (or an If-Match header) with every command",
+        )
+    if from_header is not None and from_header != expected:
+        raise ApiError(400, "version_mismatch", "expected_version and If-Match disagree")
+
+    def make(state: GameState) -> Any:
+        seat = state.seat_of(player.id)
+        if seat is None:
+            raise ApiError(403, "not_seated", "you have no seat in this game")
+        return command_for(seat, body)
+
+    answer = services().games.command(
+        game_id, expected, make, _render(player.id, 200), idempotency(player, raw)
+    )
+    return _reply(answer)
+
+
+class _CommandLoader:
+    """Lets ``web.load`` validate a command by its type with the same 400 answer."""
+
+    def load(self, data: dict[str, Any]) -> dict[str, Any]:
+        return load_command(data)
+
+
+@bp.get("/<game_id>")
+def show(game_id: str) -> Response:
+    player = optional_player()
+    asked = query(_view_query)
+    svc = services()
+    state = svc.games.state(game_id)
+    known = if_none_match_version()
+    wait = asked.get("wait", 0)
+    if wait > 0:
+        since = asked.get("since", known if known is not None else state.version)
+        if state.version <= since:
+            state = _wait_for(game_id, since, wait)
+    headers = {
+        "ETag": etag(state.version),
+        "Vary": "Authorization",
+        "Cache-Control": "private, no-cache",
+    }
+    if known is not None and known == state.version:
+        return Response(status=304, headers=headers)
+    seat = viewer_seat(state, player.id if player else None)
+    body = game_body(game_id, state, seat, svc.names.lookup(player_ids(state)))
+    return json_response(body, 200, headers)
+
+
+def _wait_for(game_id: str, since: int, seconds: float) -> GameState:
+    """Hold until the game passes version ``since`` (written by any process) or time runs out.
+
+    Polls the projection row's version, a single indexed read, with growing pauses.
+    """
+    svc = services()
+    deadline = time.monotonic() + seconds
+    pause = FIRST_POLL
+    while (remaining := deadline - time.monotonic()) > 0:
+        time.sleep(min(pause, remaining))
+        pause = min(pause * 2, svc.settings.poll_interval)
+        version = svc.store.version(game_id)
+        if version is not None and version > since:
+            break
+    return svc.games.state(game_id)
+
+
+@bp.get("/<game_id>/events")
+def events(game_id: str) -> Response:
+    player = optional_player()
+    asked = query(_events_query)
+    svc = services()
+    state = svc.games.state(game_id)
+    stored = svc.store.events_after(game_id, asked["after"], asked["limit"])
+    seat = viewer_seat(state, player.id if player else None)
+    version = max([state.version] + [s.version for s in stored])
+    return json_response(
+        {"id": game_id, "version": version, "events": events_body(stored, seat)},
+        200,
+        {"ETag": etag(version), "Vary": "Authorization", "Cache-Control": "private, no-cache"},
+    )

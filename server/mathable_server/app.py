@@ -1,0 +1,48 @@
+"""The application factory: ``create_app(settings)`` builds a WSGI app on one database."""
+
+from __future__ import annotations
+
+from flask import Flask, request
+
+from mathable_server.api import games, meta, players
+from mathable_server.auth import Authenticator
+from mathable_server.db import init_schema, make_engine
+from mathable_server.errors import ApiError, register_error_handlers
+from mathable_server.service import Games
+from mathable_server.settings import Settings
+from mathable_server.store import Store
+from mathable_server.web import NameBook, Services
+
+
+def create_app(settings: Settings | None = None, *, create_schema: bool = True) -> Flask:
+    """A Flask app serving API v1 from ``settings`` (default: the environment).
+
+    The schema is created on first start unless ``create_schema`` is false.
+    """
+    settings = settings or Settings.from_env()
+    app = Flask("mathable_server")
+    app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
+    engine = make_engine(settings.database_url, settings.pool_size)
+    if create_schema:
+        init_schema(engine)
+    store = Store(engine)
+    app.extensions["mathable"] = Services(
+        settings=settings,
+        store=store,
+        games=Games(store, settings.cache_games),
+        auth=Authenticator(store),
+        names=NameBook(store),
+    )
+    register_error_handlers(app)
+
+    @app.before_request
+    def _refuse_large_bodies() -> None:
+        # Every route, even those that never read a body, refuses one over the limit.
+        length = request.content_length
+        if length is not None and length > settings.max_body_bytes:
+            raise ApiError(413, "body_too_large", "the request body is larger than 64 KiB")
+
+    app.register_blueprint(players.bp)
+    app.register_blueprint(games.bp)
+    app.register_blueprint(meta.bp)
+    return app

@@ -1,0 +1,80 @@
+"""Player tokens: random, shown once, stored only as a SHA-256 hash, compared in constant time.
+
+A token reads ``<player id>.<secret>``: the id finds the account, the hash of
+the whole token must match. Tokens carry 256 random bits, so a fast hash is
+enough (a slow password hash protects guessable secrets, not random ones).
+
+>>> token = new_token("pabc")
+>>> token.startswith("pabc.") and len(token) > 40
+True
+>>> player_id_of(token), player_id_of("no-dot-here")
+('pabc', None)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+import time
+
+from mathable_server.store import PlayerRecord, Store
+
+#: How long a process trusts what it read about a player (name, token hash).
+CACHE_SECONDS = 60.0
+CACHE_SIZE = 10_000
+
+
+def new_token(player_id: str) -> str:
+    return f"{player_id}.{secrets.token_urlsafe(32)}"
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def player_id_of(token: str) -> str | None:
+    player_id, dot, secret = token.partition(".")
+    if not dot or not player_id or not secret or len(player_id) > 32:
+        return None
+    return player_id
+
+
+def same_secret(given: str, expected: str) -> bool:
+    """Constant-time comparison of two secrets (for the invitation secret, say)."""
+    return hmac.compare_digest(given.encode("utf-8"), expected.encode("utf-8"))
+
+
+class Authenticator:
+    """Finds the player a bearer token belongs to, with a small per-process cache."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._cache: dict[str, tuple[float, PlayerRecord]] = {}
+        self._lock = threading.Lock()
+
+    def player_for(self, token: str) -> PlayerRecord | None:
+        """The player holding ``token``, or None when it is no valid token."""
+        player_id = player_id_of(token)
+        if player_id is None:
+            return None
+        record = self._cached(player_id)
+        if record is None:
+            record = self._store.player(player_id)
+            if record is None:
+                return None
+            with self._lock:
+                if len(self._cache) >= CACHE_SIZE:
+                    self._cache.clear()
+                self._cache[player_id] = (time.monotonic() + CACHE_SECONDS, record)
+        if not hmac.compare_digest(hash_token(token), record.token_hash):
+            return None
+        return record
+
+    def _cached(self, player_id: str) -> PlayerRecord | None:
+        with self._lock:
+            entry = self._cache.get(player_id)
+        if entry is None or entry[0] < time.monotonic():
+            return None
+        return entry[1]

@@ -1,0 +1,173 @@
+"""The database schema (SQLAlchemy Core) and engines for SQLite and PostgreSQL.
+
+One events table keyed by ``(game_id, version)`` is the truth; ``games`` and
+``game_members`` are projections rebuilt from events for listing games; the
+idempotency table remembers the first answer to a keyed request. Everything a
+command writes goes in one transaction.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    Engine,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    make_url,
+    text,
+)
+from sqlalchemy.engine import URL
+from sqlalchemy.pool import ConnectionPoolEntry
+
+metadata = MetaData()
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(40), nullable=False),
+    #: The name folded to lower case: names are unique regardless of case.
+    Column("name_key", String(40), nullable=False, unique=True),
+    Column("email", String(254), nullable=True),
+    #: SHA-256 of the token, hex; the token itself is never stored.
+    Column("token_hash", String(64), nullable=False),
+    Column("created_at", String(32), nullable=False),
+)
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("ruleset", String(32), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("referee", String(16), nullable=False),
+    Column("version", Integer, nullable=False),
+    #: The player whose turn it is, if any: "the games waiting on me" reads this.
+    Column("to_move", String(32), nullable=True),
+    Column("created_at", String(32), nullable=False),
+    Column("updated_at", String(32), nullable=False),
+)
+
+game_members = Table(
+    "game_members",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("player_id", String(32), primary_key=True),
+    #: None while an invited player has not joined yet.
+    Column("seat", Integer, nullable=True),
+    Index("ix_game_members_player", "player_id"),
+)
+
+events = Table(
+    "events",
+    metadata,
+    Column("game_id", String(32), primary_key=True, autoincrement=False),
+    Column("version", Integer, primary_key=True, autoincrement=False),
+    Column("type", String(32), nullable=False),
+    Column("schema_version", Integer, nullable=False),
+    Column("data", Text, nullable=False),
+    Column("created_at", String(32), nullable=False),
+)
+
+idempotency_keys = Table(
+    "idempotency_keys",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("key", String(200), primary_key=True),
+    Column("fingerprint", String(64), nullable=False),
+    Column("game_id", String(32), nullable=False),
+    Column("status", Integer, nullable=False),
+    Column("body", Text, nullable=False),
+    Column("created_at", String(32), nullable=False),
+)
+
+#: Serialises schema creation between processes starting at once on PostgreSQL.
+_SCHEMA_LOCK_ID = 0x6D617468
+
+
+def normalize_url(url: str) -> str:
+    """``postgresql://`` and ``postgres://`` URLs use psycopg 3; others are left alone.
+
+    >>> normalize_url("postgresql://u@h/db")
+    'postgresql+psycopg://u@h/db'
+    >>> normalize_url("postgres://u@h/db")
+    'postgresql+psycopg://u@h/db'
+    >>> normalize_url("sqlite:////tmp/x.db")
+    'sqlite:////tmp/x.db'
+    """
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def is_sqlite(engine: Engine) -> bool:
+    return engine.dialect.name == "sqlite"
+
+
+def make_engine(database_url: str, pool_size: int = 8) -> Engine:
+    """An engine for ``database_url``, set up for many short transactions from many threads."""
+    url: URL = make_url(normalize_url(database_url))
+    if url.get_backend_name() == "sqlite":
+        return _sqlite_engine(url, pool_size)
+    return create_engine(
+        url,
+        pool_size=pool_size,
+        max_overflow=pool_size,
+        pool_pre_ping=True,
+        pool_recycle=1800,
+    )
+
+
+def _sqlite_engine(url: URL, pool_size: int) -> Engine:
+    if url.database and url.database != ":memory:":
+        Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(
+        url,
+        pool_size=pool_size,
+        max_overflow=pool_size,
+        # Writers wait for each other (BEGIN IMMEDIATE) up to this many seconds.
+        connect_args={"timeout": 30, "check_same_thread": False},
+    )
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
+        # Take transaction control from the driver so that BEGIN is ours to emit.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        # FULL: an acknowledged move survives a power cut, not only a crash.
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        # Writers take the write lock up front: a read-then-write transaction in WAL
+        # mode could otherwise fail with SQLITE_BUSY_SNAPSHOT instead of waiting.
+        if conn.get_execution_options().get("sqlite_write", False):
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            conn.exec_driver_sql("BEGIN")
+
+    return engine
+
+
+def init_schema(engine: Engine) -> None:
+    """Create the tables that do not exist yet; safe to run from several processes at once."""
+    with engine.connect() as conn:
+        conn = conn.execution_options(sqlite_write=True)
+        with conn.begin():
+            if engine.dialect.name == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": _SCHEMA_LOCK_ID})
+            metadata.create_all(conn, checkfirst=True)

@@ -1,0 +1,48 @@
+"""Running the app under gunicorn from Python (``mathable-server serve``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+from gunicorn.app.base import BaseApplication
+
+from mathable_server.app import create_app
+from mathable_server.settings import MAX_WAIT_SECONDS, Settings
+
+
+class GunicornServer(BaseApplication):  # type: ignore[misc]
+    """Gunicorn with threaded workers; each worker builds its own app and connections."""
+
+    def __init__(self, settings: Settings, options: dict[str, Any]) -> None:
+        self._settings = settings
+        self._options = options
+        super().__init__()
+
+    def load_config(self) -> None:
+        for key, value in self._options.items():
+            self.cfg.set(key, value)
+
+    def load(self) -> Flask:
+        # Called in each worker after the fork: no connection is shared between processes.
+        return create_app(self._settings, create_schema=False)
+
+
+def serve(settings: Settings, host: str, port: int, workers: int, threads: int) -> None:
+    """Serve until stopped, with ``workers`` processes of ``threads`` threads each."""
+    GunicornServer(
+        settings,
+        {
+            "bind": f"{host}:{port}",
+            "workers": workers,
+            # Threads, so that long-polls (up to a minute) do not hold a whole process.
+            "worker_class": "gthread",
+            "threads": threads,
+            "timeout": MAX_WAIT_SECONDS * 2,
+            "graceful_timeout": 10,
+            "keepalive": 5,
+            "errorlog": "-",
+            "loglevel": "info",
+            "proc_name": "mathable-server",
+        },
+    ).run()

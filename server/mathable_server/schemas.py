@@ -1,0 +1,172 @@
+"""Marshmallow schemas for what comes in at the edge: bodies and query strings.
+
+Bodies are strict: JSON types must match exactly (``"12"`` is no tile, ``1``
+is no boolean) and unknown fields are refused. What the schemas accept is
+exactly what ``openapi.yaml`` describes; the rules package judges the rest.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate
+
+OPERATIONS = ("+", "-", "x", "/")
+COMMAND_TYPES = (
+    "place",
+    "draw_extra",
+    "end_turn",
+    "turn",
+    "exchange",
+    "pass",
+    "correct",
+    "resign",
+)
+NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$"
+INT64 = 2**63 - 1
+
+
+class StrictInteger(fields.Integer):
+    """A JSON integer, and only that: no strings, floats or booleans."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class StrictBoolean(fields.Field[bool]):
+    """A JSON ``true`` or ``false``, and only that."""
+
+    default_error_messages = {"invalid": "Not a boolean."}
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
+
+
+def _square() -> fields.String:
+    return fields.String(required=True, validate=validate.Length(min=1, max=8))
+
+
+def _tile(**kwargs: Any) -> StrictInteger:
+    return StrictInteger(validate=validate.Range(min=0, max=999), **kwargs)
+
+
+class StrictSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+class QuerySchema(Schema):
+    class Meta:
+        unknown = EXCLUDE
+
+
+# --- accounts -------------------------------------------------------------------
+
+
+class RegisterSchema(StrictSchema):
+    name = fields.String(required=True, validate=validate.Regexp(NAME_PATTERN))
+    email = fields.Email(allow_none=True, validate=validate.Length(max=254))
+    invitation = fields.String(validate=validate.Length(max=200))
+
+
+class MeQuerySchema(QuerySchema):
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=1_000_000))
+
+
+# --- games ------------------------------------------------------------------------
+
+
+class CreateGameSchema(StrictSchema):
+    players = StrictInteger(load_default=2, validate=validate.Range(min=-INT64, max=INT64))
+    referee = fields.String(load_default="server", validate=validate.Length(max=32))
+    seed = StrictInteger(
+        load_default=None, allow_none=True, validate=validate.Range(min=-INT64, max=INT64)
+    )
+    tiles = fields.List(
+        _tile(required=True), load_default=None, allow_none=True, validate=validate.Length(max=200)
+    )
+    invite = fields.List(
+        fields.String(validate=validate.Length(min=1, max=40)),
+        load_default=list,
+        validate=validate.Length(max=8),
+    )
+
+
+class ViewQuerySchema(QuerySchema):
+    wait = fields.Float(validate=validate.Range(min=0, max=60))
+    since = fields.Integer(validate=validate.Range(min=0, max=INT64))
+
+
+class EventsQuerySchema(QuerySchema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=INT64))
+    limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=1000))
+
+
+# --- commands ---------------------------------------------------------------------
+
+
+class EquationSchema(StrictSchema):
+    near = _square()
+    far = _square()
+    op = fields.String(required=True, validate=validate.OneOf(OPERATIONS))
+
+
+def _equations() -> fields.List[Any]:
+    return fields.List(
+        fields.Nested(EquationSchema), load_default=None, validate=validate.Length(max=4)
+    )
+
+
+class CommandSchema(StrictSchema):
+    type = fields.String(required=True, validate=validate.OneOf(COMMAND_TYPES))
+    expected_version = StrictInteger(validate=validate.Range(min=0, max=INT64))
+
+
+class PlaceSchema(CommandSchema):
+    square = _square()
+    tile = _tile(required=True)
+    equations = _equations()
+
+
+class TurnPlacementSchema(StrictSchema):
+    square = _square()
+    tile = _tile(required=True)
+    draw_extra = StrictBoolean(load_default=False)
+    equations = _equations()
+
+
+class TurnSchema(CommandSchema):
+    placements = fields.List(
+        fields.Nested(TurnPlacementSchema), required=True, validate=validate.Length(max=64)
+    )
+
+
+class ExchangeSchema(CommandSchema):
+    tiles = fields.List(_tile(required=True), required=True, validate=validate.Length(max=16))
+
+
+COMMAND_SCHEMAS: dict[str, Schema] = {
+    "place": PlaceSchema(),
+    "turn": TurnSchema(),
+    "exchange": ExchangeSchema(),
+    **{name: CommandSchema() for name in ("draw_extra", "end_turn", "pass", "correct", "resign")},
+}
+
+
+def load_command(data: dict[str, Any]) -> dict[str, Any]:
+    """Validate a command body by its ``type``; ValidationError if it is malformed."""
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in COMMAND_SCHEMAS:
+        raise ValidationError(
+            {"type": [f"Must be one of: {', '.join(COMMAND_TYPES)}."]}, field_name="type"
+        )
+    loaded: dict[str, Any] = COMMAND_SCHEMAS[kind].load(data)
+    return loaded

@@ -1,0 +1,176 @@
+"""Request helpers shared by the blueprints: JSON bodies, auth, versions, idempotency keys."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from flask import Response, current_app, g, request
+from marshmallow import ValidationError
+
+from mathable_server.auth import Authenticator
+from mathable_server.errors import ApiError
+from mathable_server.service import Games, Idempotency
+from mathable_server.settings import Settings
+from mathable_server.store import PlayerRecord, Store
+
+_ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,18})"?\s*$')
+_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
+
+
+@dataclass(frozen=True)
+class Services:
+    """What the views use, built once per process by the application factory."""
+
+    settings: Settings
+    store: Store
+    games: Games
+    auth: Authenticator
+    names: NameBook
+
+
+class NameBook:
+    """Player names by id. Names never change, so a process keeps what it has read."""
+
+    def __init__(self, store: Store, size: int = 50_000) -> None:
+        self._store = store
+        self._names: dict[str, str] = {}
+        self._size = size
+
+    def lookup(self, player_ids: list[str]) -> dict[str, str]:
+        missing = [p for p in player_ids if p not in self._names]
+        if missing:
+            found = self._store.names(missing)
+            if len(self._names) + len(found) > self._size:
+                self._names.clear()
+            self._names.update(found)
+        return {p: self._names[p] for p in player_ids if p in self._names}
+
+    def remember(self, player_id: str, name: str) -> None:
+        self._names[player_id] = name
+
+
+def services() -> Services:
+    found: Services = current_app.extensions["mathable"]
+    return found
+
+
+def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    text = body if isinstance(body, str) else json.dumps(body, separators=(",", ":"))
+    response = Response(text, status=status, mimetype="application/json")
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def json_body(*, required: bool = True) -> dict[str, Any]:
+    """The request body as a JSON object; 400 ``bad_json`` if it is not one (413 if too big)."""
+    raw = request.get_data(cache=True)
+    if not raw.strip():
+        if required:
+            raise ApiError(400, "bad_json", "the request needs a JSON object as its body")
+        return {}
+    try:
+        data = json.loads(raw, parse_constant=_reject_constant)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise ApiError(400, "bad_json", "the request body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "bad_json", "the request body must be a JSON object")
+    g.json_body = data
+    return data
+
+
+class Loader(Protocol):
+    def load(self, data: Any) -> Any: ...
+
+
+def load(schema: Loader, data: Any) -> dict[str, Any]:
+    """``schema.load(data)``; 400 ``validation_error`` listing the fields at fault."""
+    try:
+        loaded: dict[str, Any] = schema.load(data)
+    except ValidationError as err:
+        raise ApiError(
+            400, "validation_error", "the request has invalid fields", fields=err.messages
+        ) from None
+    return loaded
+
+
+def query(schema: Loader) -> dict[str, Any]:
+    return load(schema, request.args.to_dict())
+
+
+def bearer_token() -> str | None:
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise _unauthorized("bad_token", "use Authorization: Bearer <token>")
+    return token.strip()
+
+
+def _unauthorized(code: str, message: str) -> ApiError:
+    return ApiError(401, code, message, headers={"WWW-Authenticate": 'Bearer realm="mathable"'})
+
+
+def optional_player() -> PlayerRecord | None:
+    """The caller, or None for a spectator; 401 when a token is given but is not valid."""
+    token = bearer_token()
+    if token is None:
+        return None
+    player = services().auth.player_for(token)
+    if player is None:
+        raise _unauthorized("bad_token", "this token does not belong to any player")
+    return player
+
+
+def required_player() -> PlayerRecord:
+    player = optional_player()
+    if player is None:
+        raise _unauthorized("unauthorized", "this needs a player's token: Authorization: Bearer")
+    return player
+
+
+def if_match_version() -> int | None:
+    """The version named by an ``If-Match`` header, if there is one; 400 if unreadable."""
+    header = request.headers.get("If-Match")
+    if header is None:
+        return None
+    found = _ETAG.match(header)
+    if found is None:
+        raise ApiError(400, "bad_if_match", 'If-Match must be a version ETag such as "12"')
+    return int(found.group(1))
+
+
+def if_none_match_version() -> int | None:
+    header = request.headers.get("If-None-Match")
+    found = _ETAG.match(header) if header is not None else None
+    return None if found is None else int(found.group(1))
+
+
+def idempotency(player: PlayerRecord, body: dict[str, Any]) -> Idempotency | None:
+    """The ``Idempotency-Key`` of this request with a fingerprint of what it asks."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not _KEY.match(key):
+        raise ApiError(
+            400, "bad_idempotency_key", "Idempotency-Key must be 1 to 200 visible ASCII characters"
+        )
+    asked = json.dumps(
+        [request.method, request.path, body, request.headers.get("If-Match")],
+        sort_keys=True,
+        separators=(",", ":"),
+    )
+    return Idempotency(player.id, key, hashlib.sha256(asked.encode()).hexdigest())
+
+
+def etag(version: int) -> str:
+    return f'"{version}"'

@@ -1,0 +1,271 @@
+"""Shared pieces of the load and fault scripts: a real server process, HTTP bots, checks.
+
+Everything talks to a server on 127.0.0.1 only, with bounded loops.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import requests
+from sqlalchemy import create_engine, text
+
+from mathable import TILE_SET, Event, best_turn, replay, view
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def server_executable() -> str:
+    beside = Path(sys.executable).with_name("mathable-server")
+    return (
+        str(beside) if beside.exists() else (shutil.which("mathable-server") or "mathable-server")
+    )
+
+
+def sqlalchemy_url(url: str) -> str:
+    if url.startswith("postgresql://"):
+        return "postgresql+psycopg://" + url[len("postgresql://") :]
+    return url
+
+
+class Server:
+    """``mathable-server serve`` in its own process group, so kill -9 takes every worker."""
+
+    def __init__(self, database_url: str, workers: int = 2, log: Path | None = None,
+                 env: dict[str, str] | None = None) -> None:  # fmt: skip
+        self.database_url = database_url
+        self.workers = workers
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = log or Path(f"/tmp/mathable-bench-{self.port}.log")
+        self.env = env or {}
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 30) -> None:
+        env = {**os.environ, "MATHABLE_DATABASE_URL": self.database_url, **self.env}
+        cmd = [server_executable(), "serve", "--workers", str(self.workers),
+               "--host", "127.0.0.1", "--port", str(self.port)]  # fmt: skip
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                cmd, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                if requests.get(f"{self.base}/v1/games/nope", timeout=1).status_code == 404:
+                    return
+            except requests.RequestException:
+                pass
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: see {self.log}")
+            time.sleep(0.1)
+        raise RuntimeError(f"server did not answer within {timeout} s: see {self.log}")
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, sig)
+            self.proc.wait(timeout=30)
+
+    def stop(self) -> None:
+        self.kill(signal.SIGTERM)
+
+    def __enter__(self) -> Server:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+@dataclass
+class Stats:
+    """Latencies and status codes of every request, by kind; thread-safe."""
+
+    latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    statuses: Counter[int] = field(default_factory=Counter)
+    errors: Counter[str] = field(default_factory=Counter)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    started: float = field(default_factory=time.monotonic)
+
+    def record(self, kind: str, seconds: float, status: int) -> None:
+        with self.lock:
+            self.latencies[kind].append(seconds)
+            self.statuses[status] += 1
+
+    def report(self) -> str:
+        elapsed = time.monotonic() - self.started
+        total = sum(len(v) for v in self.latencies.values())
+        lines = [f"{total} requests in {elapsed:.1f} s: {total / elapsed:.0f} req/s; "
+                 f"statuses {dict(sorted(self.statuses.items()))}"]  # fmt: skip
+        for kind, values in sorted(self.latencies.items()):
+            values = sorted(values)
+            p50 = statistics.median(values) * 1000
+            p99 = values[min(len(values) - 1, int(len(values) * 0.99))] * 1000
+            lines.append(f"  {kind:<12} n={len(values):<6} p50 {p50:6.1f} ms  p99 {p99:7.1f} ms")
+        if self.errors:
+            lines.append(f"  client-side errors: {dict(self.errors)}")
+        return "\n".join(lines)
+
+
+class Client:
+    """One identity talking to the server; retries connection failures with the same key."""
+
+    def __init__(self, base: str, stats: Stats, token: str | None = None,
+                 patience: float = 120) -> None:  # fmt: skip
+        self.base = base
+        self.stats = stats
+        self.token = token
+        self.patience = patience
+        self.session = requests.Session()
+
+    def call(self, method: str, path: str, kind: str, body: Any = None,
+             key: str | None = None) -> requests.Response:  # fmt: skip
+        headers = {}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        if key:
+            headers["Idempotency-Key"] = key
+        deadline = time.monotonic() + self.patience
+        delay = 0.05
+        while True:
+            start = time.monotonic()
+            try:
+                response = self.session.request(
+                    method, self.base + path, json=body, headers=headers, timeout=70
+                )
+            except requests.RequestException as err:
+                with self.stats.lock:
+                    self.stats.errors[type(err).__name__] += 1
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(delay)
+                delay = min(delay * 2, 1.0)
+                continue
+            self.stats.record(kind, time.monotonic() - start, response.status_code)
+            if response.status_code in (502, 503, 504) and time.monotonic() < deadline:
+                time.sleep(delay)
+                delay = min(delay * 2, 1.0)
+                continue
+            return response
+
+
+def register(base: str, stats: Stats, name: str) -> Client:
+    client = Client(base, stats)
+    response = client.call("POST", "/v1/players", "register", {"name": name},
+                           key=str(uuid.uuid4()))  # fmt: skip
+    response.raise_for_status()
+    client.token = response.json()["token"]
+    return client
+
+
+@dataclass
+class Ack:
+    """A command the server acknowledged with 2xx: what it answered, for the durability check."""
+
+    game: str
+    seat: int
+    version: int
+    body: dict[str, Any]
+
+
+def play_game(clients: list[Client], acks: list[Ack] | None = None, node_limit: int = 300,
+              rng: random.Random | None = None, max_turns: int = 400) -> str:  # fmt: skip
+    """One complete game between bots, over HTTP; returns the game id."""
+    rng = rng or random.Random()
+    host = clients[0]
+    game = host.call("POST", "/v1/games", "create", {"players": len(clients)},
+                     key=str(uuid.uuid4())).json()  # fmt: skip
+    gid = game["id"]
+    for c in clients[1:]:
+        r = c.call("POST", f"/v1/games/{gid}/join", "join", {}, key=str(uuid.uuid4()))
+        assert r.status_code == 200, r.text
+    seats = {}
+    for c in clients:
+        body = c.call("GET", f"/v1/games/{gid}", "view").json()
+        seats[body["you"]] = c
+    for _ in range(max_turns):
+        state = host.call("GET", f"/v1/games/{gid}", "view").json()
+        if state["status"] == "ended":
+            return gid
+        seat = state["turn"]["seat"]
+        me = seats[seat]
+        mine = me.call("GET", f"/v1/games/{gid}", "view").json()
+        command = choose(mine, node_limit, rng)
+        command["expected_version"] = mine["version"]
+        response = me.call("POST", f"/v1/games/{gid}/moves", "move", command,
+                           key=str(uuid.uuid4()))  # fmt: skip
+        if response.status_code == 200 and acks is not None:
+            body = response.json()
+            acks.append(Ack(gid, seat, body["version"], body))
+        elif response.status_code not in (200, 409):
+            raise AssertionError(f"{gid}: {response.status_code} {response.text[:300]}")
+    raise AssertionError(f"{gid}: no end after {max_turns} turns")
+
+
+def choose(mine: dict[str, Any], node_limit: int, rng: random.Random) -> dict[str, Any]:
+    """A best-turn bot's command for the view ``mine``."""
+    turn = best_turn(mine["board"], mine["rack"], node_limit=node_limit)
+    if turn.placements:
+        return {"type": "turn", "placements": [
+            {"square": p.square, "tile": p.tile} for p in turn.placements]}  # fmt: skip
+    if mine["bag_size"] >= 3 and rng.random() < 0.7:
+        return {"type": "exchange", "tiles": sorted(mine["rack"])[-3:]}
+    return {"type": "pass"}
+
+
+def stored_events(database_url: str, game_id: str) -> list[tuple[int, Event]]:
+    engine = create_engine(sqlalchemy_url(database_url))
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(
+                text("SELECT version, data FROM events WHERE game_id = :g ORDER BY version"),
+                {"g": game_id},
+            ).all()
+    finally:
+        engine.dispose()
+    return [(int(v), Event.from_dict(json.loads(d))) for v, d in rows]
+
+
+VIEW_KEYS = ("version", "status", "rack", "board", "bag_size", "turn", "result", "last_turn")
+
+
+def check_game(database_url: str, game_id: str, served: dict[int, dict[str, Any]]) -> list[str]:
+    """Problems with one game: gaps in its log, tiles not conserved, a served view the log
+    does not replay to. ``served`` maps a seat to the last view it was served."""
+    problems = []
+    log = stored_events(database_url, game_id)
+    versions = [v for v, _ in log]
+    if versions != list(range(1, len(log) + 1)):
+        problems.append(f"{game_id}: log versions have a gap or duplicate")
+    state = replay(e for _, e in log)
+    tiles = list(state.bag) + [t for s in state.seats for t in s.rack]
+    tiles += list(state.position.placed().values())
+    if sorted(tiles) != sorted(TILE_SET):
+        problems.append(f"{game_id}: tiles not conserved")
+    for seat, body in served.items():
+        expected = view(replay(e for v, e in log if v <= body["version"]), seat)
+        for key in VIEW_KEYS:
+            if expected[key] != body[key]:
+                problems.append(f"{game_id}: seat {seat} was served {key} the log does not give")
+    return problems

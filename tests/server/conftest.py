@@ -1,0 +1,116 @@
+"""Fixtures for the server tests: apps on SQLite, PostgreSQL schemas, live servers."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import create_engine, text
+from werkzeug.test import TestResponse
+
+from mathable_server import Settings, create_app
+from mathable_server.db import normalize_url
+from tests.server.contract import check_response
+from tests.server.live import live_server
+
+POSTGRES_ENV = "MATHABLE_TEST_POSTGRES_URL"
+
+
+def postgres_base_url() -> str | None:
+    return os.environ.get(POSTGRES_ENV) or None
+
+
+def _with_search_path(url: str, schema: str) -> str:
+    joiner = "&" if "?" in url else "?"
+    return f"{url}{joiner}options={quote(f'-csearch_path={schema}')}"
+
+
+def fresh_postgres_schema(base: str) -> tuple[str, Any]:
+    """A new, empty schema in the test database: (URL using it, drop function)."""
+    schema = f"mt_{os.getpid()}_{secrets.token_hex(4)}"
+    admin = create_engine(normalize_url(base), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+
+    def drop() -> None:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        admin.dispose()
+
+    return _with_search_path(base, schema), drop
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A PostgreSQL URL on a schema of its own, dropped afterwards; skips without one."""
+    base = postgres_base_url()
+    if base is None:
+        pytest.skip(f"{POSTGRES_ENV} is not set: PostgreSQL tests skipped")
+    url, drop = fresh_postgres_schema(base)
+    try:
+        yield url
+    finally:
+        drop()
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'mathable.db'}"
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """Each test using this runs on SQLite and on PostgreSQL (skipped without it)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'mathable.db'}"
+    else:
+        yield request.getfixturevalue("postgres_url")
+
+
+class ContractClient(FlaskClient):
+    """A test client that checks every answer against openapi.yaml."""
+
+    def open(self, *args: Any, **kwargs: Any) -> TestResponse:
+        response = super().open(*args, **kwargs)
+        request = response.request
+        check_response(
+            request.method,
+            request.path,
+            response.status_code,
+            response.get_data(),
+            response.content_type,
+        )
+        return response
+
+
+def make_app(database_url: str, **settings: Any) -> Flask:
+    app = create_app(Settings(database_url=database_url, **settings))
+    app.test_client_class = ContractClient
+    return app
+
+
+@pytest.fixture
+def app(sqlite_url: str) -> Iterator[Flask]:
+    app = make_app(sqlite_url)
+    yield app
+    app.extensions["mathable"].store.engine.dispose()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def live_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One single-process server on SQLite for the whole session."""
+    db = tmp_path_factory.mktemp("live") / "live.db"
+    with live_server(f"sqlite:///{db}") as base_url:
+        yield base_url

@@ -1,0 +1,74 @@
+"""Small helpers for driving the API in tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from mathable import TILE_SET
+
+
+@dataclass(frozen=True)
+class Account:
+    id: str
+    name: str
+    token: str
+
+    @property
+    def auth(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+
+def register(client: FlaskClient, name: str) -> Account:
+    response = client.post("/v1/players", json={"name": name})
+    assert response.status_code == 201, response.json
+    body = response.json
+    assert body is not None
+    return Account(body["id"], body["name"], body["token"])
+
+
+def bag_order(*front: int) -> list[int]:
+    """All 106 tiles, beginning with ``front``, the rest in set order."""
+    rest = list(TILE_SET)
+    for tile in front:
+        rest.remove(tile)
+    return list(front) + rest
+
+
+#: The rule book's worked example: racks 1 2 8 12 16 17 42 and 3 4 6 7 7 8 21, then 11.
+EXAMPLE_TILES = bag_order(1, 2, 8, 12, 16, 17, 42, 3, 4, 6, 7, 7, 8, 21, 11)
+
+
+def new_game(client: FlaskClient, creator: Account, **options: Any) -> dict[str, Any]:
+    response = client.post("/v1/games", json=options, headers=creator.auth)
+    assert response.status_code == 201, response.json
+    body: dict[str, Any] = response.json  # type: ignore[assignment]
+    return body
+
+
+def started_game(client: FlaskClient, a: Account, b: Account, **options: Any) -> dict[str, Any]:
+    """A two-player game that has started (``a`` in seat 0); its view for ``b``."""
+    game = new_game(client, a, **options)
+    response = client.post(f"/v1/games/{game['id']}/join", headers=b.auth)
+    assert response.status_code == 200, response.json
+    body: dict[str, Any] = response.json  # type: ignore[assignment]
+    return body
+
+
+def move(
+    client: FlaskClient, who: Account, game_id: str, version: int | None, **command: Any
+) -> Any:
+    if version is not None:
+        command["expected_version"] = version
+    return client.post(f"/v1/games/{game_id}/moves", json=command, headers=who.auth)
+
+
+def snapshot(client: FlaskClient, game_id: str, who: Account | None = None) -> Any:
+    """Everything observable about a game: the view and the event feed."""
+    headers = who.auth if who else {}
+    view = client.get(f"/v1/games/{game_id}", headers=headers)
+    feed = client.get(f"/v1/games/{game_id}/events", headers=headers)
+    assert view.status_code == 200 and feed.status_code == 200
+    return view.json, feed.json

@@ -1,0 +1,104 @@
+"""Start a real ``mathable-server`` in a subprocess on a free port, for end-to-end tests.
+
+>>> from tests.server.live import live_server
+>>> with live_server() as base_url:  # doctest: +SKIP
+...     requests.get(f"{base_url}/v1/health")
+
+SQLite in a temporary folder unless ``database_url`` is given; one process
+(``mathable-server run``) or gunicorn with ``workers`` processes.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+START_TIMEOUT = 60.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return bool(response.status == 200)
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+def server_command(port: int, database_url: str, workers: int) -> list[str]:
+    base = [sys.executable, "-m", "mathable_server"]
+    if workers > 1:
+        return base + ["serve", "--workers", str(workers), "--port", str(port),
+                       "--database-url", database_url]  # fmt: skip
+    return base + ["run", "--port", str(port), "--database-url", database_url]
+
+
+@contextmanager
+def live_server(
+    database_url: str | None = None,
+    workers: int = 1,
+    env: Mapping[str, str] | None = None,
+) -> Iterator[str]:
+    """Run ``mathable-server`` until the block ends; yields its base URL (no trailing slash)."""
+    with tempfile.TemporaryDirectory(prefix="mathable-live-") as folder:
+        url = database_url or f"sqlite:///{Path(folder) / 'live.db'}"
+        environ = dict(os.environ)
+        paths = [str(REPO / "shared"), str(REPO / "server")]
+        environ["PYTHONPATH"] = os.pathsep.join(paths + [environ.get("PYTHONPATH", "")])
+        environ.update(env or {})
+        log_path = Path(folder) / "server.log"
+        for _attempt in range(3):
+            port = free_port()
+            with open(log_path, "wb") as log:
+                process = subprocess.Popen(
+                    server_command(port, url, workers),
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    env=environ,
+                    cwd=folder,
+                )
+            base_url = f"http://127.0.0.1:{port}"
+            deadline = time.monotonic() + START_TIMEOUT
+            while time.monotonic() < deadline and process.poll() is None:
+                if _answers(f"{base_url}/v1/health"):
+                    break
+                time.sleep(0.1)
+            if process.poll() is None and _answers(f"{base_url}/v1/health"):
+                break
+            _stop(process)
+            if b"Address already in use" not in log_path.read_bytes():
+                raise RuntimeError(
+                    "mathable-server did not start:\n" + log_path.read_text(errors="replace")
+                )
+        else:  # pragma: no cover - three ports taken in a row
+            raise RuntimeError("mathable-server found no free port")
+        try:
+            yield base_url
+        finally:
+            _stop(process)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

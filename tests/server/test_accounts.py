@@ -1,0 +1,131 @@
+"""Accounts: registering, tokens stored as hashes, invitation-only servers, GET /v1/me."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from mathable_server.db import players
+from tests.server.conftest import make_app
+from tests.server.helpers import new_game, register, started_game
+
+
+def test_register_returns_a_token_that_authenticates_the_player(client: FlaskClient) -> None:
+    response = client.post("/v1/players", json={"name": "ada", "email": "ada@example.org"})
+    assert response.status_code == 201
+    body = response.json
+    assert body is not None and body["name"] == "ada" and body["token"].startswith(body["id"])
+    assert response.headers["Cache-Control"] == "no-store"
+    me = client.get("/v1/me", headers={"Authorization": f"Bearer {body['token']}"})
+    assert me.status_code == 200
+    assert me.json == {"id": body["id"], "name": "ada", "games": [], "next_offset": None}
+
+
+def test_token_is_stored_only_as_a_hash(client: FlaskClient) -> None:
+    account = register(client, "ada")
+    engine = client.application.extensions["mathable"].store.engine
+    with engine.connect() as conn:
+        rows = conn.execute(select(players)).mappings().all()
+    assert len(rows) == 1
+    stored = " ".join(str(v) for v in rows[0].values())
+    assert account.token not in stored
+    assert account.token.split(".", 1)[1] not in stored
+
+
+def test_names_are_unique_regardless_of_case(client: FlaskClient) -> None:
+    register(client, "Ada")
+    response = client.post("/v1/players", json={"name": "ada"})
+    assert response.status_code == 409
+    assert response.json is not None and response.json["error"]["code"] == "name_taken"
+
+
+def test_bad_registrations_are_400_with_the_fields_at_fault(client: FlaskClient) -> None:
+    for body in (
+        {},
+        {"name": ""},
+        {"name": "has space"},
+        {"name": "x" * 33},
+        {"name": 12},
+        {"name": "ada", "email": "not-an-email"},
+        {"name": "ada", "admin": True},
+    ):
+        response = client.post("/v1/players", json=body)
+        assert response.status_code == 400, body
+        assert response.json is not None
+        assert response.json["error"]["code"] == "validation_error"
+    assert client.post("/v1/players", data="{nope").json["error"]["code"] == "bad_json"  # type: ignore[index]
+    assert client.post("/v1/players", data="[1]").status_code == 400
+
+
+def test_registration_can_be_restricted_to_holders_of_the_invitation(tmp_path: Path) -> None:
+    app = make_app(f"sqlite:///{tmp_path / 'x.db'}", registration_secret="open sesame")
+    client = app.test_client()
+    refused = client.post("/v1/players", json={"name": "eve"})
+    assert refused.status_code == 403
+    assert refused.json is not None and refused.json["error"]["code"] == "registration_closed"
+    wrong = client.post("/v1/players", json={"name": "eve", "invitation": "open"})
+    assert wrong.status_code == 403
+    right = client.post("/v1/players", json={"name": "eve", "invitation": "open sesame"})
+    assert right.status_code == 201
+
+
+def test_me_needs_a_valid_token(client: FlaskClient) -> None:
+    account = register(client, "ada")
+    missing = client.get("/v1/me")
+    assert missing.status_code == 401 and missing.json["error"]["code"] == "unauthorized"  # type: ignore[index]
+    assert missing.headers["WWW-Authenticate"].startswith("Bearer")
+    for header in (
+        "Bearer nonsense",
+        f"Bearer {account.token}x",
+        f"Bearer {account.id}.wrong-secret",
+        f"Basic {account.token}",
+        "Bearer ",
+    ):
+        response = client.get("/v1/me", headers={"Authorization": header})
+        assert response.status_code == 401, header
+        assert response.json["error"]["code"] == "bad_token"  # type: ignore[index]
+
+
+def test_me_lists_games_waiting_on_the_caller_first(client: FlaskClient) -> None:
+    ada, bob, cy = register(client, "ada"), register(client, "bob"), register(client, "cy")
+    # Game 1: started, ada's turn (tiles put seat 0 first). Game 2: started, bob's turn
+    # after ada passes. Game 3: waiting for a player. Game 4: cy invites ada.
+    first = started_game(client, ada, bob, seed=1)
+    second = started_game(client, bob, ada, seed=2)
+    waiting = new_game(client, ada)
+    invite = new_game(client, cy, invite=["ADA"])
+    ids = {g["id"] for g in (first, second, waiting, invite)}
+    assert len(ids) == 4
+    listed = client.get("/v1/me", headers=ada.auth).json
+    assert listed is not None
+    by_id = {g["id"]: g for g in listed["games"]}
+    assert set(by_id) == ids
+    waiting_ids = [g["id"] for g in listed["games"] if g["waiting_on_you"]]
+    assert listed["games"][: len(waiting_ids)] == [by_id[i] for i in waiting_ids]
+    assert invite["id"] in waiting_ids and waiting["id"] not in waiting_ids
+    assert by_id[invite["id"]]["your_seat"] is None
+    assert by_id[invite["id"]]["invited"] == [{"id": ada.id, "name": "ada"}]
+    assert by_id[waiting["id"]]["seats"] == [{"seat": 0, "player": ada.id, "name": "ada"}]
+    for game in (first, second):
+        summary = by_id[game["id"]]
+        turn_player = game["seats"][game["turn"]["seat"]]["player"]
+        assert summary["your_turn"] == (turn_player == ada.id)
+        assert summary["waiting_on_you"] == summary["your_turn"]
+
+
+def test_me_pages_with_limit_and_offset(client: FlaskClient) -> None:
+    ada = register(client, "ada")
+    created = {new_game(client, ada)["id"] for _ in range(5)}
+    seen: list[str] = []
+    offset: int | None = 0
+    while offset is not None:
+        page = client.get(f"/v1/me?limit=2&offset={offset}", headers=ada.auth).json
+        assert page is not None and len(page["games"]) <= 2
+        seen += [g["id"] for g in page["games"]]
+        offset = page["next_offset"]
+    assert len(seen) == 5 and set(seen) == created
+    assert client.get("/v1/me?limit=0", headers=ada.auth).status_code == 400
+    assert client.get("/v1/me?limit=abc", headers=ada.auth).status_code == 400
+    assert client.get("/v1/me?offset=-1", headers=ada.auth).status_code == 400

@@ -1,0 +1,1 @@
+"""The command groups of ``mathable-cli``, one module each; ``register(app)`` adds them."""

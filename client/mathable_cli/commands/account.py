@@ -1,0 +1,219 @@
+"""Identities: ``register``, ``login``, ``logout``, ``whoami`` and the ``profile`` group."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated
+
+import typer
+from rich.text import Text
+
+from mathable_cli import config
+from mathable_cli.api import ApiClient
+from mathable_cli.context import AppContext, app_context
+from mathable_cli.exits import CliError, ExitCode
+
+profile_app = typer.Typer(help="Profiles: several servers or identities in one config file.")
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print the API's data as JSON.")]
+
+
+def _explicit_profile(actx: AppContext) -> str | None:
+    return actx.profile or os.environ.get(config.ENV_PROFILE) or None
+
+
+def _save_identity(
+    actx: AppContext, profile: str, *, server: str, token: str, name: str | None, ident: str | None
+) -> config.ConfigFile:
+    cfg = actx.settings.config
+    cfg.profiles[profile] = config.Profile(server=server, token=token, name=name, id=ident)
+    cfg.current = profile
+    cfg.save()
+    return cfg
+
+
+def register_player(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="Your player name, as others will see it.")],
+    email: Annotated[str | None, typer.Option(help="An email address (optional).")] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Overwrite a profile that already holds a token.")
+    ] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Create a player account and save its token in a profile (named after you by default)."""
+    actx = app_context(ctx)
+    settings = actx.settings
+    profile = _explicit_profile(actx) or name
+    existing = settings.config.profiles.get(profile)
+    if existing is not None and existing.token and not force:
+        raise CliError(
+            f"profile {profile!r} already holds a token for {existing.name or 'someone'}",
+            ExitCode.USAGE,
+            hint="choose another profile with --profile NAME, or replace it with --force",
+        )
+    reply = actx.api(auth=False).register(name, email)
+    token = str(reply.get("token") or "")
+    if not token:
+        raise CliError("the server did not send a token", ExitCode.NETWORK)
+    cfg = _save_identity(
+        actx,
+        profile,
+        server=settings.server,
+        token=token,
+        name=str(reply.get("name") or name),
+        ident=str(reply["id"]) if reply.get("id") is not None else None,
+    )
+    out = actx.output
+    if as_json:
+        out.json(reply)
+    else:
+        out.data(token)
+    out.info(
+        f"Registered {reply.get('name', name)} on {settings.server}. The token above is shown "
+        f"only once; it is saved in profile {profile!r} ({cfg.path})."
+    )
+
+
+def _read_token(actx: AppContext) -> str:
+    if actx.token or os.environ.get(config.ENV_TOKEN):
+        return actx.token or os.environ[config.ENV_TOKEN]
+    if sys.stdin.isatty():
+        return str(typer.prompt("Token", hide_input=True, err=True)).strip()
+    line = sys.stdin.readline().strip()
+    if not line:
+        raise CliError(
+            "no token given",
+            ExitCode.USAGE,
+            hint="pass --token TOKEN, set MATHABLE_TOKEN, or pipe the token on stdin",
+        )
+    return line
+
+
+def login(ctx: typer.Context, as_json: JsonFlag = False) -> None:
+    """Save a token in a profile after checking it with the server.
+
+    The token comes from --token, MATHABLE_TOKEN, a hidden prompt, or stdin.
+    """
+    actx = app_context(ctx)
+    settings = actx.settings
+    token = _read_token(actx)
+    me = ApiClient(settings.server, token).me()
+    name = str(me.get("name") or "") or None
+    profile = _explicit_profile(actx) or name or config.DEFAULT_PROFILE
+    cfg = _save_identity(
+        actx,
+        profile,
+        server=settings.server,
+        token=token,
+        name=name,
+        ident=str(me["id"]) if me.get("id") is not None else None,
+    )
+    if as_json:
+        actx.output.json(me)
+    actx.output.info(f"Logged in as {name} on {settings.server} (profile {profile!r}, {cfg.path}).")
+
+
+def logout(ctx: typer.Context) -> None:
+    """Forget the token of the current profile (the account stays on the server)."""
+    actx = app_context(ctx)
+    settings = actx.settings
+    stored = settings.config.profiles.get(settings.profile)
+    if stored is None or not stored.token:
+        actx.output.info(f"Profile {settings.profile!r} holds no token.")
+        return
+    stored.token = None
+    settings.config.save()
+    actx.output.info(f"Forgot the token of profile {settings.profile!r}.")
+
+
+def whoami(ctx: typer.Context, as_json: JsonFlag = False) -> None:
+    """Who you are on which server, and where those settings came from."""
+    actx = app_context(ctx)
+    settings = actx.settings
+    me = actx.api().me()
+    if as_json:
+        actx.output.json(me)
+        return
+    actx.output.data(
+        Text(
+            f"{me.get('name')} (id {me.get('id')}) on {settings.server}\n"
+            f"profile {settings.profile}; server from {settings.server_source}, "
+            f"token from {settings.token_source}"
+        )
+    )
+
+
+@profile_app.command("list")
+def profile_list(ctx: typer.Context, as_json: JsonFlag = False) -> None:
+    """List the profiles; the current one is marked with *."""
+    actx = app_context(ctx)
+    settings = actx.settings
+    cfg = settings.config
+    if as_json:
+        actx.output.json(
+            {
+                "current": settings.profile,
+                "profiles": {
+                    name: {
+                        "server": p.server,
+                        "name": p.name,
+                        "id": p.id,
+                        "logged_in": bool(p.token),
+                    }
+                    for name, p in sorted(cfg.profiles.items())
+                },
+            }
+        )
+        return
+    if not cfg.profiles:
+        actx.output.info("No profiles yet: `mathable-cli register NAME` makes one.")
+        return
+    for name, p in sorted(cfg.profiles.items()):
+        mark = "*" if name == settings.profile else " "
+        state = "logged in" if p.token else "logged out"
+        actx.output.data(
+            f"{mark} {name}  {p.name or '-'}  {p.server or config.DEFAULT_SERVER}  ({state})"
+        )
+
+
+@profile_app.command("use")
+def profile_use(
+    ctx: typer.Context, name: Annotated[str, typer.Argument(help="The profile to make current.")]
+) -> None:
+    """Make a profile the current one."""
+    actx = app_context(ctx)
+    cfg = actx.settings.config
+    if name not in cfg.profiles:
+        raise CliError(
+            f"there is no profile {name!r}",
+            ExitCode.USAGE,
+            hint="see them with `mathable-cli profile list`",
+        )
+    cfg.current = name
+    cfg.save()
+    actx.output.info(f"Now using profile {name!r}.")
+
+
+@profile_app.command("remove")
+def profile_remove(
+    ctx: typer.Context, name: Annotated[str, typer.Argument(help="The profile to delete.")]
+) -> None:
+    """Delete a profile and its token from the config file."""
+    actx = app_context(ctx)
+    cfg = actx.settings.config
+    if cfg.profiles.pop(name, None) is None:
+        raise CliError(f"there is no profile {name!r}", ExitCode.USAGE)
+    if cfg.current == name:
+        cfg.current = None
+    cfg.save()
+    actx.output.info(f"Removed profile {name!r}.")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("register")(register_player)
+    app.command("login")(login)
+    app.command("logout")(logout)
+    app.command("whoami")(whoami)
+    app.add_typer(profile_app, name="profile")

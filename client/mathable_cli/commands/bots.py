@@ -1,0 +1,281 @@
+"""``hint`` (what fits, the best turn) and ``bot`` (play my seats with the best-turn search)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+import typer
+
+import mathable
+from mathable.commands import find_mistake
+from mathable.state import Equation, PlacedTile
+from mathable_cli import api as api_module
+from mathable_cli.api import ApiClient
+from mathable_cli.commands.games import game_entries, waits_on_me
+from mathable_cli.commands.watch import wait_for_game
+from mathable_cli.context import app_context
+from mathable_cli.exits import CliError, ExitCode
+from mathable_cli.game import game_id, is_my_turn, my_seat, placed_this_turn, seat_name
+from mathable_cli.hints import NODE_LIMIT, advice_json, advice_lines, advise
+from mathable_cli.moves import Planned, plan_turn, play_turn, score_of, send
+from mathable_cli.output import Output
+
+GameArg = Annotated[str, typer.Argument(help="The game id.", show_default=False)]
+
+
+def hint(
+    ctx: typer.Context,
+    game: GameArg,
+    show_all: Annotated[bool, typer.Option("--all", help="List every legal placement.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the hints as JSON.")] = False,
+) -> None:
+    """Your legal placements and the best turn, worked out locally from your view."""
+    actx = app_context(ctx)
+    view = actx.api().game(game)
+    if view.get("rack") is None:
+        raise CliError(f"you have no seat in game {game}, so no rack to advise on")
+    advice = advise(view)
+    if as_json:
+        actx.output.json(advice_json(advice))
+        return
+    if not is_my_turn(view):
+        actx.output.info("Not your turn yet; this is for your rack as it is now.")
+    for line in advice_lines(advice, limit=len(advice.legal) if show_all else 10):
+        actx.output.data(line)
+
+
+# --- the bot ---------------------------------------------------------------------------
+
+
+@dataclass
+class Decision:
+    """What the bot does with its turn."""
+
+    kind: str  # turn, exchange, pass, correct
+    planned: list[Planned] = field(default_factory=list)
+    tiles: list[int] = field(default_factory=list)
+    reason: str = ""
+
+
+def mistake_in_last_turn(view: dict[str, Any]) -> str | None:
+    """Players referee: what is wrong with the opponent's last turn, or None."""
+    last = view.get("last_turn")
+    if not view.get("correctable") or not isinstance(last, dict):
+        return None
+    if last.get("seat") == my_seat(view) or not last.get("placements"):
+        return None
+    placed = tuple(
+        PlacedTile(
+            mathable.parse_square(p["square"]),
+            int(p["tile"]),
+            tuple(
+                Equation(mathable.parse_square(e["near"]), mathable.parse_square(e["far"]), e["op"])
+                for e in p.get("equations") or []
+            ),
+            int(p.get("points") or 0),
+        )
+        for p in last["placements"]
+    )
+    found = find_mistake(mathable.position_from(view.get("board") or {}), placed)
+    return None if found is None else found[1]
+
+
+def decide(view: dict[str, Any], *, draw_extra: bool, node_limit: int = NODE_LIMIT) -> Decision:
+    """The bot's move: correct a mistake, play the best turn, else exchange, else pass."""
+    mistake = mistake_in_last_turn(view)
+    if mistake is not None:
+        return Decision("correct", reason=mistake)
+    advice = advise(view, node_limit=node_limit)
+    if advice.best.placements:
+        # Extra tiles drawn now would stay on the rack and cost the 50 bonus.
+        extra = draw_extra and not advice.best.bonus
+        planned = plan_turn(view, advice.best.placements, draw_extra=extra)
+        return Decision("turn", planned=planned)
+    if placed_this_turn(view):
+        return Decision("turn")
+    rack = sorted(int(t) for t in view.get("rack") or [])
+    room = min(len(rack), int(view.get("bag_size") or 0))
+    if room > 0:
+        # Nothing fits: give back the tiles least likely to fit, the biggest first.
+        return Decision("exchange", tiles=rack[-room:])
+    return Decision("pass")
+
+
+class Bot:
+    """Plays one identity's seats, one decision at a time, reporting on stderr."""
+
+    def __init__(
+        self, api: ApiClient, output: Output, *, draw_extra: bool, node_limit: int
+    ) -> None:
+        self.api = api
+        self.out = output
+        self.draw_extra = draw_extra
+        self.node_limit = node_limit
+        self.turns = 0
+
+    def act(self, game: str, view: dict[str, Any]) -> dict[str, Any]:
+        """Play one decision in ``game`` if it is my turn; the view afterwards."""
+        if not is_my_turn(view):
+            return view
+        decision = decide(view, draw_extra=self.draw_extra, node_limit=self.node_limit)
+        try:
+            new = self.carry_out(game, view, decision)
+        except CliError as err:
+            if err.code == ExitCode.CONFLICT:
+                self.out.info(f"{game}: the game moved on ({err.message}); looking again")
+                return self.api.game(game)
+            if err.code != ExitCode.ILLEGAL_MOVE:
+                raise
+            self.out.warn(f"{game}: the server refused {decision.kind}: {err.message}; passing")
+            new = send(self.api, self.out, game, self.api.game(game), {"type": "pass"})
+        self.turns += 1
+        return new
+
+    def carry_out(self, game: str, view: dict[str, Any], decision: Decision) -> dict[str, Any]:
+        seat = my_seat(view)
+        if decision.kind == "correct":
+            new = send(self.api, self.out, game, view, {"type": "correct"})
+            self.out.info(f"{game}: corrected the last turn: {decision.reason}")
+            return new
+        if decision.kind == "turn":
+            if decision.planned:
+                new = play_turn(self.api, self.out, game, view, decision.planned)
+            else:
+                new = send(self.api, self.out, game, view, {"type": "end_turn"})
+            played = " ".join(f"{p.square}={p.tile}" for p in decision.planned) or "nothing more"
+            gained = score_of(new, seat) - score_of(view, seat)
+            self.out.info(f"{game}: played {played} ({gained:+d}, score {score_of(new, seat)})")
+            return new
+        if decision.kind == "exchange":
+            new = send(
+                self.api, self.out, game, view, {"type": "exchange", "tiles": decision.tiles}
+            )
+            self.out.info(f"{game}: nothing fits; exchanged {' '.join(map(str, decision.tiles))}")
+            return new
+        new = send(self.api, self.out, game, view, {"type": "pass"})
+        self.out.info(f"{game}: nothing fits and the bag is empty; passed")
+        return new
+
+    def finished(self, game: str, view: dict[str, Any]) -> None:
+        result = view.get("result") or {}
+        scores = result.get("scores") or [s.get("score", 0) for s in view.get("seats") or []]
+        winners = [seat_name(view, s) for s in result.get("winners") or []]
+        standing = ", ".join(f"{seat_name(view, i)} {s}" for i, s in enumerate(scores))
+        self.out.data(f"{game_id(view, game)}: {standing}; won by {' and '.join(winners) or '-'}")
+
+
+def _play_one_game(bot: Bot, api: ApiClient, game: str, interval: float) -> None:
+    view = api.game(game)
+    if my_seat(view) is None:
+        raise CliError(f"you have no seat in game {game}", ExitCode.CONFLICT)
+    while view.get("status") != "ended":
+        if is_my_turn(view):
+            view = bot.act(game, view)
+        else:
+            view = wait_for_game(api, game, view, deadline=None, interval=interval)
+    bot.finished(game, view)
+
+
+def _serve(
+    bot: Bot,
+    api: ApiClient,
+    games: list[str] | None,
+    *,
+    interval: float,
+    max_interval: float,
+    until_idle: bool,
+) -> None:
+    """Poll the game list (one request for all games) and play wherever it is my turn."""
+    delay = interval
+    active: set[str] = set()
+    while True:
+        try:
+            entries = game_entries({"games": api.my_games()})
+        except CliError as err:
+            if err.code != ExitCode.NETWORK:
+                raise
+            bot.out.warn(f"{err.message}; trying again in {max_interval:g} s")
+            api_module._sleep(max_interval)
+            continue
+        if games is not None:
+            entries = [e for e in entries if game_id(e) in games]
+        played = False
+        for entry in entries:
+            gid = game_id(entry)
+            if entry.get("status") in ("playing", "waiting"):
+                active.add(gid)
+            if waits_on_me(entry):
+                view = api.game(gid)
+                while is_my_turn(view):
+                    view = bot.act(gid, view)
+                    played = True
+                if view.get("status") == "ended":
+                    active.discard(gid)
+                    bot.finished(gid, view)
+            elif entry.get("status") == "ended" and gid in active:
+                active.discard(gid)
+                bot.finished(gid, api.game(gid))
+        in_play = [e for e in entries if e.get("status") in ("playing", "waiting")]
+        if (until_idle or games is not None) and not in_play:
+            return
+        delay = interval if played else min(delay * 2, max_interval)
+        api_module._sleep(delay)
+
+
+def bot(
+    ctx: typer.Context,
+    games: Annotated[
+        list[str] | None, typer.Argument(help="The games to play.", show_default=False)
+    ] = None,
+    all_games: Annotated[
+        bool, typer.Option("--all", help="Serve every game of this identity.")
+    ] = False,
+    draw_extra: Annotated[
+        bool,
+        typer.Option(
+            "--draw-extra/--no-draw-extra",
+            help="Draw the extra tile after placing on an operation square.",
+        ),
+    ] = True,
+    interval: Annotated[
+        float, typer.Option(help="Seconds between polls when there is news.", min=0.01)
+    ] = 5.0,
+    max_interval: Annotated[
+        float, typer.Option(help="Longest pause between polls when idle.", min=0.01)
+    ] = 60.0,
+    until_idle: Annotated[
+        bool, typer.Option("--until-idle", help="With --all: stop when no game is in play.")
+    ] = False,
+    node_limit: Annotated[
+        int, typer.Option(help="Search budget for the best turn.", min=1)
+    ] = NODE_LIMIT,
+) -> None:
+    """Play your seats with the best-turn search until the games end.
+
+    One game: waits with long-polls. Several games or --all: polls your game
+    list politely (one request for all games, slower when idle), so one
+    process can serve hundreds of games.
+    """
+    actx = app_context(ctx)
+    if all_games == bool(games):
+        raise CliError("give game ids or --all (not both)", ExitCode.USAGE)
+    api = actx.api()
+    runner = Bot(api, actx.output, draw_extra=draw_extra, node_limit=node_limit)
+    if games and len(games) == 1:
+        _play_one_game(runner, api, games[0], interval)
+    else:
+        _serve(
+            runner,
+            api,
+            games or None,
+            interval=interval,
+            max_interval=max(interval, max_interval),
+            until_idle=until_idle,
+        )
+    actx.output.info(f"Bot done after {runner.turns} turns.")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("hint")(hint)
+    app.command("bot")(bot)

@@ -1,0 +1,302 @@
+"""Games: ``new``, ``join``, ``games``, ``show``, ``history`` and ``export``."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.text import Text
+
+import mathable
+from mathable_cli.api import ApiClient, ApiError
+from mathable_cli.context import app_context
+from mathable_cli.display import show_game
+from mathable_cli.exits import CliError, ExitCode
+from mathable_cli.game import (
+    REASONS,
+    TurnRecord,
+    game_id,
+    last_turn_squares,
+    my_seat,
+    running_scores,
+    seat_name,
+    status_line,
+    turn_words,
+    turns_from_events,
+)
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print the API's data as JSON.")]
+GameArg = Annotated[str, typer.Argument(help="The game id.", show_default=False)]
+
+
+class Referee(enum.StrEnum):
+    server = "server"
+    players = "players"
+
+
+def parse_tiles(text: str) -> list[int]:
+    """A bag order from ``1,2,3 ...`` or ``@file`` holding such a list."""
+    if text.startswith("@"):
+        try:
+            text = Path(text[1:]).expanduser().read_text(encoding="utf-8")
+        except OSError as err:
+            raise CliError(f"cannot read {text[1:]}: {err.strerror}", ExitCode.USAGE) from None
+    items = text.replace(",", " ").replace("[", " ").replace("]", " ").split()
+    try:
+        return [int(item) for item in items]
+    except ValueError:
+        raise CliError(
+            "--tiles wants whole numbers separated by commas or spaces (or @FILE)",
+            ExitCode.USAGE,
+        ) from None
+
+
+def new(
+    ctx: typer.Context,
+    players: Annotated[
+        int, typer.Option("--players", "-n", min=2, max=4, help="Number of seats (2-4).")
+    ] = 2,
+    referee: Annotated[
+        Referee,
+        typer.Option(help="Who checks placements: the server, or the players (corrections)."),
+    ] = Referee.server,
+    seed: Annotated[
+        int | None, typer.Option(help="Shuffle the bag reproducibly from this seed.")
+    ] = None,
+    tiles: Annotated[
+        str | None,
+        typer.Option(help="The whole bag order: 106 numbers (commas or spaces), or @FILE."),
+    ] = None,
+    invite: Annotated[
+        list[str] | None,
+        typer.Option("--invite", "-i", help="Reserve a seat for this player (repeatable)."),
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Create a game; you take seat 0. It starts when every seat is filled."""
+    actx = app_context(ctx)
+    body: dict[str, Any] = {"players": players, "referee": referee.value}
+    if seed is not None:
+        body["seed"] = seed
+    if tiles is not None:
+        body["tiles"] = parse_tiles(tiles)
+    names = [n.strip() for item in invite or [] for n in item.split(",") if n.strip()]
+    if names:
+        body["invite"] = names
+    view = actx.api().create_game(body)
+    gid = game_id(view)
+    if as_json:
+        actx.output.json(view)
+    else:
+        actx.output.data(gid)
+    free = players - 1 - len(names)
+    msg = f"Created game {gid} for {players} players ({status_line(view)})."
+    if names:
+        msg += f" Invited: {', '.join(names)}."
+    if free > 0 or names:
+        msg += f" Others join with: mathable-cli join {gid}"
+    actx.output.info(msg)
+
+
+def join(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> None:
+    """Take a free seat in a game."""
+    actx = app_context(ctx)
+    view = actx.api().join(game)
+    if as_json:
+        actx.output.json(view)
+    actx.output.info(f"You sit in seat {my_seat(view)} of game {game}: {status_line(view)}.")
+
+
+# --- listing ------------------------------------------------------------------------
+
+
+def waits_on_me(entry: Mapping[str, Any]) -> bool:
+    """True when a game of ``GET /v1/me`` waits on the caller."""
+    for key in ("your_turn", "waiting_on_you", "my_turn"):
+        if key in entry:
+            return bool(entry[key])
+    you = entry.get("you")
+    turn = entry.get("turn")
+    seat = turn.get("seat") if isinstance(turn, dict) else entry.get("turn_seat")
+    return entry.get("status") == "playing" and you is not None and seat == you
+
+
+def game_entries(me: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The caller's games, the ones waiting on them first (as the server sorts them)."""
+    games = [dict(g) for g in me.get("games") or []]
+    return sorted(games, key=lambda g: not waits_on_me(g))  # stable: keeps the server's order
+
+
+def _entry_line(entry: Mapping[str, Any]) -> str:
+    gid = game_id(entry)
+    status = str(entry.get("status", "?"))
+    if waits_on_me(entry):
+        state = "YOUR TURN"
+    elif status == "playing":
+        turn = entry.get("turn")
+        seat = turn.get("seat") if isinstance(turn, dict) else entry.get("turn_seat")
+        who = entry.get("turn_player") or (
+            seat_name(entry, seat) if isinstance(seat, int) else None
+        )
+        state = f"{who}'s turn" if who else "playing"
+    elif status == "ended":
+        state = "ended"
+    else:
+        state = status
+    seats = entry.get("seats") or []
+    people = ", ".join(
+        f"{seat_name(entry, i)} {s.get('score', 0)}" for i, s in enumerate(seats) if s.get("player")
+    )
+    return f"{gid:<12} {state:<18} {people}".rstrip()
+
+
+def list_games(ctx: typer.Context, as_json: JsonFlag = False) -> None:
+    """Your games, the ones waiting on you first."""
+    actx = app_context(ctx)
+    me = actx.api().me()
+    if as_json:
+        actx.output.json(me)
+        return
+    entries = game_entries(me)
+    if not entries:
+        actx.output.info("You have no games yet: `mathable-cli new` starts one.")
+        return
+    for entry in entries:
+        actx.output.data(Text(_entry_line(entry), style="bold" if waits_on_me(entry) else ""))
+    mine = sum(1 for e in entries if waits_on_me(e))
+    actx.output.info(f"{len(entries)} games, {mine} waiting on you.")
+
+
+# --- one game -------------------------------------------------------------------------
+
+
+def fetch_events(api: ApiClient, game: str, after: int = 0) -> list[dict[str, Any]] | None:
+    """The game's events, or None when the server will not give them."""
+    try:
+        return api.events(game, after)
+    except ApiError as err:
+        if err.code == ExitCode.NETWORK:
+            raise
+        return None
+
+
+def show(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> None:
+    """The board, scores, your rack, rack sizes, bag, whose turn and the last turn's moves."""
+    actx = app_context(ctx)
+    api = actx.api()
+    view = api.game(game)
+    if as_json:
+        actx.output.json(view)
+        return
+    last: TurnRecord | None = None
+    squares: set[str] = set()
+    if view.get("status") in ("playing", "ended"):
+        events = fetch_events(api, game)
+        if events is not None:
+            last, squares = last_turn_squares(events)
+    show_game(actx.output, view, last_turn=last, highlight=squares, fallback_id=game)
+
+
+def history(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> None:
+    """Every turn with its placements and points."""
+    actx = app_context(ctx)
+    api = actx.api()
+    events = api.events(game, 0)
+    if as_json:
+        actx.output.json(events)
+        return
+    view = api.game(game)
+    for line in history_lines(view, events):
+        actx.output.data(line)
+
+
+def history_lines(view: Mapping[str, Any], events: list[dict[str, Any]]) -> list[str]:
+    """The turns in words, each with the running scores; then the end of the game."""
+    turns, ended = turns_from_events(events)
+    seats = len(view.get("seats") or [])
+    totals = running_scores(turns, seats)
+    lines = []
+    for record, scores in zip(turns, totals, strict=True):
+        standing = ", ".join(f"{seat_name(view, s)} {scores[s]}" for s in range(seats))
+        lines.append(f"{record.number:>3}. {turn_words(record, view)}   [{standing}]")
+    if ended is not None:
+        deductions = ended.get("deductions") or []
+        final = ended.get("scores") or []
+        lines.append("End: " + REASONS.get(str(ended.get("reason")), str(ended.get("reason"))))
+        lines.append(
+            "Rack deductions: "
+            + ", ".join(f"{seat_name(view, s)} -{d}" for s, d in enumerate(deductions))
+        )
+        lines.append(
+            "Final scores: " + ", ".join(f"{seat_name(view, s)} {v}" for s, v in enumerate(final))
+        )
+        winners = [seat_name(view, s) for s in ended.get("winners") or []]
+        if winners:
+            lines.append(
+                " and ".join(winners) + (" share the win" if len(winners) > 1 else " wins")
+            )
+    elif not turns:
+        lines.append("No turns played yet.")
+    return lines
+
+
+def export_text(view: Mapping[str, Any], events: list[dict[str, Any]], game: str) -> str:
+    """A plain-text record of the game that a person can read (and print)."""
+    gid = game_id(view, game)
+    seats = view.get("seats") or []
+    lines = [f"Mathable game {gid}", "=" * (14 + len(gid)), ""]
+    lines.append(
+        "Players: " + ", ".join(f"{seat_name(view, i)} (seat {i})" for i in range(len(seats)))
+    )
+    lines.append(f"Referee: {view.get('referee', 'server')}")
+    lines.append(f"Status: {status_line(view)} (version {view.get('version')})")
+    lines.append("")
+    lines.append("Turns")
+    lines.append("-----")
+    lines.extend(history_lines(view, events))
+    lines.append("")
+    lines.append(
+        "Scores now: "
+        + ", ".join(f"{seat_name(view, i)} {s.get('score', 0)}" for i, s in enumerate(seats))
+    )
+    lines.append("")
+    lines.append("Board")
+    lines.append("-----")
+    board = {mathable.parse_square(k): int(v) for k, v in (view.get("board") or {}).items()}
+    lines.append(mathable.render({**mathable.CENTRE, **board}))
+    return "\n".join(lines) + "\n"
+
+
+def export(
+    ctx: typer.Context,
+    game: GameArg,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write to this file, not stdout.")
+    ] = None,
+) -> None:
+    """A plain-text record of the game a person can read: players, every turn, result, board."""
+    actx = app_context(ctx)
+    api = actx.api()
+    view = api.game(game)
+    events = api.events(game, 0)
+    text = export_text(view, events, game)
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise CliError(f"cannot write {output}: {err.strerror}") from None
+    actx.output.info(f"Wrote the record of game {game} to {output}.")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("new")(new)
+    app.command("join")(join)
+    app.command("games")(list_games)
+    app.command("show")(show)
+    app.command("history")(history)
+    app.command("export")(export)

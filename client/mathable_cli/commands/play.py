@@ -1,0 +1,188 @@
+"""Turns: ``move`` (one-shot or interactive), ``exchange``, ``pass``, ``correct``, ``resign``."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from mathable_cli.context import app_context
+from mathable_cli.exits import CliError, ExitCode
+from mathable_cli.game import (
+    describe_event,
+    my_seat,
+    result_line,
+    seat_name,
+    status_line,
+)
+from mathable_cli.interactive import Session
+from mathable_cli.moves import (
+    parse_placement,
+    plan_turn,
+    play_turn,
+    require_turn,
+    score_of,
+    send,
+)
+from mathable_cli.output import Output
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print the new game view as JSON.")]
+GameArg = Annotated[str, typer.Argument(help="The game id.", show_default=False)]
+
+
+def _report_end(output: Output, before: dict[str, Any], after: dict[str, Any]) -> None:
+    seat = my_seat(before)
+    gained = score_of(after, seat) - score_of(before, seat)
+    if after.get("status") == "ended":
+        output.info(result_line(after))
+        return
+    output.info(
+        f"Your score: {score_of(after, seat)} ({gained:+d}). Your rack: "
+        + " ".join(str(t) for t in sorted(after.get("rack") or []))
+        + f". Now {status_line(after)}."
+    )
+
+
+def move(
+    ctx: typer.Context,
+    game: GameArg,
+    placements: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Placements like I8=12 or 12@I8, played in order as one turn. "
+            "None: play interactively.",
+            show_default=False,
+        ),
+    ] = None,
+    draw_extra: Annotated[
+        bool,
+        typer.Option(
+            "--draw-extra", help="Draw the extra tile after each placement on an operation square."
+        ),
+    ] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Play a turn: placements on the command line, or interactively without them."""
+    actx = app_context(ctx)
+    api = actx.api()
+    out = actx.output
+    if not placements:
+        if as_json:
+            raise CliError("--json needs placements on the command line", ExitCode.USAGE)
+        Session(api, out, game, api.game(game)).run()
+        return
+    wanted = [parse_placement(text) for text in placements]
+    view = api.game(game)
+    require_turn(view, game)
+    planned = plan_turn(view, wanted, draw_extra=draw_extra)
+    new = play_turn(api, out, game, view, planned)
+    if as_json:
+        out.json(new)
+    played = ", ".join(
+        f"{p.square}={p.tile} ({p.points}{': ' + p.words if p.words else ''})" for p in planned
+    )
+    extras = sum(1 for p in planned if p.draw_extra)
+    out.info(
+        f"Played {played}"
+        + (f"; drew {extras} extra tile{'s' if extras > 1 else ''}" if extras else "")
+        + "."
+    )
+    _report_end(out, view, new)
+
+
+def exchange(
+    ctx: typer.Context,
+    game: GameArg,
+    tiles: Annotated[list[int], typer.Argument(help="The tiles to give back.", show_default=False)],
+    as_json: JsonFlag = False,
+) -> None:
+    """Give 1 to 7 tiles back to the bag and draw as many; ends your turn."""
+    actx = app_context(ctx)
+    api = actx.api()
+    view = api.game(game)
+    require_turn(view, game)
+    rack = list(view.get("rack") or [])
+    have = " ".join(map(str, sorted(rack)))
+    for tile in tiles:
+        if tile not in rack:
+            raise CliError(
+                f"there is no {tile} on your rack ({have})",
+                ExitCode.ILLEGAL_MOVE,
+                api_code="tile_not_in_rack",
+            )
+        rack.remove(tile)
+    bag = int(view.get("bag_size") or 0)
+    if len(tiles) > bag:
+        raise CliError(
+            f"the bag holds {bag} tiles, fewer than the {len(tiles)} to exchange",
+            ExitCode.ILLEGAL_MOVE,
+            api_code="bag_too_small",
+        )
+    new = send(api, actx.output, game, view, {"type": "exchange", "tiles": list(tiles)})
+    if as_json:
+        actx.output.json(new)
+    actx.output.info(f"Exchanged {len(tiles)} tile{'s' if len(tiles) != 1 else ''}.")
+    _report_end(actx.output, view, new)
+
+
+def pass_turn(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> None:
+    """Pass your turn without placing."""
+    actx = app_context(ctx)
+    api = actx.api()
+    view = api.game(game)
+    require_turn(view, game)
+    new = send(api, actx.output, game, view, {"type": "pass"})
+    if as_json:
+        actx.output.json(new)
+    actx.output.info("You passed.")
+    _report_end(actx.output, view, new)
+
+
+def correct(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> None:
+    """Players referee: challenge the opponent's turn; a real mistake is taken back."""
+    actx = app_context(ctx)
+    api = actx.api()
+    view = api.game(game)
+    new = send(api, actx.output, game, view, {"type": "correct"})
+    if as_json:
+        actx.output.json(new)
+    told = False
+    for event in api.events(game, int(view.get("version") or 0)):
+        if event.get("type") == "corrected":
+            actx.output.info(describe_event(event, new) or "Corrected.")
+            told = True
+    if not told:
+        actx.output.info("Correction accepted.")
+    actx.output.info(f"Now {status_line(new)}.")
+
+
+def resign(
+    ctx: typer.Context,
+    game: GameArg,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Leave the game for good; it goes on without you."""
+    actx = app_context(ctx)
+    api = actx.api()
+    view = api.game(game)
+    if not yes:
+        if not sys.stdin.isatty():
+            raise CliError("resigning cannot be undone", ExitCode.USAGE, hint="confirm with --yes")
+        if not typer.confirm(f"Resign game {game} for good?", err=True):
+            raise CliError("not resigned", ExitCode.ERROR)
+    new = send(api, actx.output, game, view, {"type": "resign"})
+    if as_json:
+        actx.output.json(new)
+    actx.output.info(
+        f"{seat_name(new, my_seat(view))} resigned game {game}. Now {status_line(new)}."
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("move")(move)
+    app.command("exchange")(exchange)
+    app.command("pass")(pass_turn)
+    app.command("correct")(correct)
+    app.command("resign")(resign)

@@ -1,0 +1,135 @@
+"""``wait``: block until it is your turn (or the game ends), in one game or any of yours."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Annotated, Any
+
+import typer
+
+from mathable_cli import api as api_module
+from mathable_cli.api import ApiClient
+from mathable_cli.commands.games import game_entries, waits_on_me
+from mathable_cli.context import app_context
+from mathable_cli.exits import CliError, ExitCode
+from mathable_cli.game import game_id, is_my_turn, my_seat, result_line
+from mathable_cli.output import Output
+
+#: The longest the server holds a long-poll (DESIGN: up to 60 s).
+LONG_POLL = 60
+
+
+@contextlib.contextmanager
+def spinner(output: Output, message: str) -> Iterator[None]:
+    """A spinner on stderr when it is a terminal; nothing otherwise."""
+    if output.err.is_terminal:
+        with output.err.status(message):
+            yield
+    else:
+        yield
+
+
+def game_done(view: dict[str, Any]) -> bool:
+    """Nothing to wait for: my turn, or the game is over (or I have no seat and it goes on)."""
+    if view.get("status") == "ended":
+        return True
+    return is_my_turn(view)
+
+
+def wait_for_game(
+    api: ApiClient, game: str, view: dict[str, Any], *, deadline: float | None, interval: float
+) -> dict[str, Any]:
+    """Long-poll ``game`` until it waits on me or ends; the view then (or at the deadline)."""
+    while not game_done(view):
+        poll = LONG_POLL
+        if deadline is not None:
+            remaining = deadline - api_module._clock()
+            if remaining <= 0:
+                break
+            poll = max(1, min(LONG_POLL, int(remaining)))
+        started = api_module._clock()
+        version = view.get("version")
+        view = api.game(game, wait=poll, since=int(version or 0))
+        if view.get("version") == version and api_module._clock() - started < poll / 2:
+            # The server answered at once without news: do not hammer it.
+            api_module._sleep(interval)
+    return view
+
+
+def wait(
+    ctx: typer.Context,
+    game: Annotated[str | None, typer.Argument(help="The game id.", show_default=False)] = None,
+    any_game: Annotated[bool, typer.Option("--any", help="Wait on all your games.")] = False,
+    timeout: Annotated[
+        float | None,
+        typer.Option(help="Give up after this many seconds (exit 1).", min=0),
+    ] = None,
+    interval: Annotated[
+        float, typer.Option(help="Seconds between polls of your game list (--any).", min=0.1)
+    ] = 15.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the game view as JSON.")] = False,
+) -> None:
+    """Block until it is your turn or the game ends; prints the game id.
+
+    With --any, waits until any of your games waits on you, polling your game
+    list politely, and prints the ids of the games that do.
+    """
+    actx = app_context(ctx)
+    out = actx.output
+    if (game is None) == (not any_game):
+        raise CliError("give a game id or --any (not both)", ExitCode.USAGE)
+    api = actx.api()
+    deadline = None if timeout is None else api_module._clock() + timeout
+    if game is not None:
+        view = api.game(game)
+        with spinner(out, f"Waiting for your turn in game {game}..."):
+            view = wait_for_game(api, game, view, deadline=deadline, interval=interval)
+        if not game_done(view):
+            raise CliError(f"still not your turn in game {game} after {timeout:g} s")
+        if as_json:
+            out.json(view)
+        else:
+            out.data(game_id(view, game))
+        if view.get("status") == "ended":
+            out.info(f"Game {game} is over: {result_line(view)}")
+        elif my_seat(view) is not None:
+            out.info(f"Your turn in game {game}: `mathable-cli move {game}`.")
+        return
+    with spinner(out, "Waiting for your turn in any game..."):
+        ready = wait_for_any(api, deadline=deadline, interval=interval)
+    if ready is None:
+        raise CliError(f"none of your games waits on you after {timeout:g} s")
+    if as_json:
+        out.json(ready)
+    else:
+        for entry in ready:
+            out.data(game_id(entry))
+    out.info(f"{len(ready)} game{'s' if len(ready) != 1 else ''} waiting on you.")
+
+
+def wait_for_any(
+    api: ApiClient, *, deadline: float | None, interval: float
+) -> list[dict[str, Any]] | None:
+    """Poll the game list until some game waits on me; those games, or None at the deadline."""
+    while True:
+        entries = game_entries({"games": api.my_games()})
+        ready = [e for e in entries if waits_on_me(e)]
+        if ready:
+            return ready
+        if not any(e.get("status") in ("playing", "waiting") for e in entries):
+            raise CliError(
+                "you have no game in play to wait for",
+                hint="start one with `mathable-cli new` or join one with `mathable-cli join`",
+            )
+        pause = interval
+        if deadline is not None:
+            remaining = deadline - api_module._clock()
+            if remaining <= 0:
+                return None
+            pause = min(interval, remaining)
+        api_module._sleep(pause)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("wait")(wait)

@@ -1,0 +1,105 @@
+"""The game as a person reads it: seats and scores, board, rack, bag, whose turn, last turn."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from rich.text import Text
+
+from mathable_cli.board import board_text, legend, rack_text
+from mathable_cli.game import (
+    TurnRecord,
+    game_id,
+    my_seat,
+    placed_this_turn,
+    seat_name,
+    status_line,
+    turn_seat,
+    turn_words,
+)
+from mathable_cli.output import Output
+
+
+def seats_text(view: Mapping[str, Any]) -> Text:
+    """One line a seat: turn mark, name, score, tiles on the rack."""
+    seats = view.get("seats") or []
+    you = my_seat(view)
+    turn = turn_seat(view)
+    names = [seat_name(view, i) if s.get("player") else "(free)" for i, s in enumerate(seats)]
+    width = max([len(n) for n in names] + [6])
+    text = Text(f"  {'player':<{width}}  score  tiles\n", style="dim")
+    for index, entry in enumerate(seats):
+        mark = ">" if index == turn and view.get("status") == "playing" else " "
+        score, tiles = entry.get("score", 0), entry.get("rack_size", 0)
+        line = f"{mark} {names[index]:<{width}}  {score:>5}  {tiles:>5}"
+        notes = []
+        if index == you:
+            notes.append("you")
+        if entry.get("resigned"):
+            notes.append("resigned")
+        if notes:
+            line += f"  ({', '.join(notes)})"
+        text.append(line + "\n", style="bold" if index == turn else None)
+    text.rstrip()
+    return text
+
+
+def header_text(view: Mapping[str, Any], fallback_id: str = "") -> Text:
+    gid = game_id(view, fallback_id)
+    parts = [f"Game {gid}" if gid else "Game", status_line(view)]
+    if view.get("status") == "playing":
+        parts.append(f"bag {view.get('bag_size', 0)} tiles")
+    parts.append(f"version {view.get('version')}")
+    if view.get("referee") == "players":
+        parts.append("players referee")
+    return Text(" | ".join(parts), style="bold")
+
+
+def show_game(
+    output: Output,
+    view: Mapping[str, Any],
+    *,
+    last_turn: TurnRecord | None = None,
+    highlight: Collection[str] = (),
+    fallback_id: str = "",
+) -> None:
+    """Everything ``show`` prints, on stdout."""
+    color = output.color
+    current = placed_this_turn(view)
+    marked = set(highlight) | {p["square"] for p in current}
+    output.data(header_text(view, fallback_id))
+    output.data(seats_text(view))
+    output.data(board_text(view.get("board") or {}, marked, color=color))
+    output.data(legend(color=color))
+    rack = view.get("rack")
+    if rack is not None:
+        line = Text("Your rack: ")
+        line.append_text(rack_text(rack, color=color))
+        output.data(line)
+    if last_turn is not None:
+        output.data(Text("Last turn: " + turn_words(last_turn, view)))
+    if current:
+        output.data(Text(turn_so_far(view)))
+    result = view.get("result")
+    if result:
+        scores = result.get("scores") or []
+        deductions = result.get("deductions") or []
+        for seat, (score, deducted) in enumerate(zip(scores, deductions, strict=False)):
+            output.data(Text(f"  {seat_name(view, seat)}: {score} (rack deduction -{deducted})"))
+
+
+def turn_so_far(view: Mapping[str, Any]) -> str:
+    """The current turn's placements and running score."""
+    turn = view.get("turn") or {}
+    placements = turn.get("placements") or []
+    placed = ", ".join(f"{p['square']}={p['tile']} ({p['points']})" for p in placements)
+    who = (
+        "Your turn"
+        if turn.get("seat") == my_seat(view)
+        else f"{seat_name(view, turn.get('seat'))}'s turn"
+    )
+    text = f"{who} so far: {placed}: {turn.get('points', 0)} points"
+    if turn.get("extra_available"):
+        text += " (extra tile available)"
+    return text

@@ -1,0 +1,282 @@
+"""Reading the API's game view and events: whose turn, who is who, what happened, in words."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+Json = dict[str, Any]
+
+REASONS = {
+    "rack_emptied": "a player placed their last tile with the bag empty",
+    "blocked": "the bag is empty and nobody can place a tile",
+    "no_placements": "every player passed or exchanged twice in a row",
+    "resigned": "all players but one resigned",
+}
+
+
+def seat_name(view: Mapping[str, Any], seat: int | None) -> str:
+    """The player in ``seat`` (by name when the view has it), ``seat N`` otherwise."""
+    if seat is None:
+        return "nobody"
+    seats = view.get("seats") or []
+    if 0 <= seat < len(seats):
+        entry = seats[seat]
+        for key in ("name", "player_name", "player"):
+            if entry.get(key):
+                return str(entry[key])
+    return f"seat {seat}"
+
+
+def my_seat(view: Mapping[str, Any]) -> int | None:
+    you = view.get("you")
+    return you if isinstance(you, int) and not isinstance(you, bool) else None
+
+
+def turn_seat(view: Mapping[str, Any]) -> int | None:
+    turn = view.get("turn")
+    if isinstance(turn, dict) and isinstance(turn.get("seat"), int):
+        return int(turn["seat"])
+    return None
+
+
+def is_my_turn(view: Mapping[str, Any]) -> bool:
+    seat = my_seat(view)
+    return view.get("status") == "playing" and seat is not None and turn_seat(view) == seat
+
+
+def game_id(view: Mapping[str, Any], fallback: str = "") -> str:
+    return str(view.get("id") or view.get("game_id") or fallback)
+
+
+def placed_this_turn(view: Mapping[str, Any]) -> list[Json]:
+    turn = view.get("turn")
+    if isinstance(turn, dict):
+        return list(turn.get("placements") or [])
+    return []
+
+
+def status_line(view: Mapping[str, Any]) -> str:
+    """One sentence on where the game stands for the viewer."""
+    status = view.get("status")
+    if status == "waiting":
+        free = sum(1 for s in view.get("seats") or [] if not s.get("player"))
+        return f"waiting for {free} more player{'s' if free != 1 else ''} to join"
+    if status == "ended":
+        return result_line(view)
+    seat = turn_seat(view)
+    if seat is None:
+        return str(status or "unknown")
+    if seat == my_seat(view):
+        return "your turn"
+    return f"{seat_name(view, seat)}'s turn"
+
+
+def result_line(view: Mapping[str, Any]) -> str:
+    result = view.get("result") or {}
+    winners = [seat_name(view, s) for s in result.get("winners") or []]
+    reason = REASONS.get(str(result.get("reason")), str(result.get("reason") or "over"))
+    if not winners:
+        return f"game over: {reason}"
+    who = " and ".join(winners)
+    verb = "share the win" if len(winners) > 1 else "wins"
+    return f"game over ({reason}): {who} {verb}"
+
+
+# --- events in words -----------------------------------------------------------
+
+
+def _placement_words(square: str, tile: int, points: int) -> str:
+    return f"{square}={tile} ({points})"
+
+
+def describe_event(event: Mapping[str, Any], view: Mapping[str, Any]) -> str | None:
+    """One event as a sentence, or None for events not worth telling on their own."""
+    kind = event.get("type")
+    who = seat_name(view, event.get("seat"))
+    match kind:
+        case "game_created":
+            return f"game created for {event.get('players')} players"
+        case "player_joined":
+            return f"{event.get('player')} joined"
+        case "game_started":
+            return f"the game started; {seat_name(view, event.get('first_seat'))} begins"
+        case "tile_placed":
+            return f"{who} placed " + _placement_words(
+                str(event.get("square")), int(event.get("tile") or 0), int(event.get("points") or 0)
+            )
+        case "extra_tile_drawn":
+            tile = event.get("tile")
+            return f"{who} drew an extra tile" + (f" ({tile})" if tile is not None else "")
+        case "turn_ended":
+            bonus = int(event.get("bonus") or 0)
+            text = f"{who} ended the turn: {event.get('points')} points"
+            return text + (f" + {bonus} Mathable bonus" if bonus else "")
+        case "tiles_exchanged":
+            count = event.get("count")
+            if count is None:
+                count = len(event.get("returned") or [])
+            return f"{who} exchanged {count} tile{'s' if count != 1 else ''}"
+        case "passed":
+            return f"{who} passed"
+        case "corrected":
+            removed = ", ".join(f"{sq}={tile}" for sq, tile in _removed(event))
+            return (
+                f"{who} corrected {seat_name(view, event.get('target'))}: {event.get('reason')}; "
+                f"{removed} taken back, {event.get('points_lost')} points lost"
+            )
+        case "resigned":
+            return f"{who} resigned"
+        case "game_ended":
+            return result_line({**view, "result": event})
+    return None
+
+
+def _removed(event: Mapping[str, Any]) -> list[tuple[str, int]]:
+    from mathable import square_name
+
+    out = []
+    for item in event.get("removed") or []:
+        square, tile = item[0], item[1]
+        out.append((square_name(square) if isinstance(square, int) else str(square), int(tile)))
+    return out
+
+
+@dataclass
+class TurnRecord:
+    """One turn of the history: who, what, and the points."""
+
+    number: int
+    seat: int | None
+    kind: str  # play, exchange, pass, resign, correction
+    placements: list[tuple[str, int, int]] = field(default_factory=list)
+    extra_draws: int = 0
+    points: int = 0
+    bonus: int = 0
+    exchanged: int = 0
+    note: str = ""
+    target: int | None = None
+    #: False for a correction of a turn still being played: its points were never scored.
+    deducts: bool = True
+    version: int | None = None
+
+
+def turns_from_events(events: Iterable[Mapping[str, Any]]) -> tuple[list[TurnRecord], Json | None]:
+    """Group events into turns; also the game_ended event, if any.
+
+    A correction is its own entry, right after the turn it corrected.
+    """
+    turns: list[TurnRecord] = []
+    pending: TurnRecord | None = None
+    ended: Json | None = None
+
+    def start(seat: int | None, kind: str) -> TurnRecord:
+        return TurnRecord(len(turns) + 1, seat, kind)
+
+    for event in events:
+        kind = event.get("type")
+        seat = event.get("seat")
+        version = event.get("version")
+        if kind == "tile_placed":
+            if pending is None:
+                pending = start(seat, "play")
+            pending.placements.append(
+                (str(event["square"]), int(event["tile"]), int(event.get("points") or 0))
+            )
+        elif kind == "extra_tile_drawn":
+            if pending is None:
+                pending = start(seat, "play")
+            pending.extra_draws += 1
+        elif kind == "turn_ended":
+            record = pending or start(seat, "play")
+            record.points = int(event.get("points") or 0)
+            record.bonus = int(event.get("bonus") or 0)
+            record.version = version if isinstance(version, int) else None
+            turns.append(record)
+            pending = None
+        elif kind == "tiles_exchanged":
+            record = start(seat, "exchange")
+            count = event.get("count")
+            record.exchanged = int(count if count is not None else len(event.get("returned") or []))
+            turns.append(record)
+        elif kind == "passed":
+            turns.append(start(seat, "pass"))
+        elif kind == "resigned":
+            if pending is not None:
+                turns.append(pending)
+                pending = None
+            turns.append(start(seat, "resign"))
+        elif kind == "corrected":
+            record = start(seat, "correction")
+            record.points = -int(event.get("points_lost") or 0)
+            target = event.get("target")
+            record.target = target if isinstance(target, int) else None
+            taken = _removed(event)
+            if pending is not None and pending.seat == record.target:
+                record.deducts = False
+                pending.placements = [p for p in pending.placements if (p[0], p[1]) not in taken]
+            removed = ", ".join(f"{sq}={tile}" for sq, tile in taken)
+            record.note = f"{event.get('reason')}; {removed} taken back"
+            record.placements = []
+            turns.append(record)
+        elif kind == "game_ended":
+            ended = dict(event)
+    if pending is not None:
+        pending.kind = "in progress"
+        turns.append(pending)
+    return turns, ended
+
+
+def turn_words(record: TurnRecord, view: Mapping[str, Any]) -> str:
+    """A turn of the history in one line, with its placements and points."""
+    who = seat_name(view, record.seat)
+    if record.kind in ("play", "in progress"):
+        placed = ", ".join(_placement_words(*p) for p in record.placements) or "nothing"
+        text = f"{who}: {placed}"
+        if record.extra_draws:
+            text += f"; {record.extra_draws} extra tile{'s' if record.extra_draws > 1 else ''}"
+        if record.kind == "in progress":
+            return text + f" (turn in progress, {sum(p[2] for p in record.placements)} so far)"
+        total = record.points + record.bonus
+        if record.bonus:
+            return text + f" = {record.points} + {record.bonus} bonus = {total}"
+        return text + f" = {total}"
+    if record.kind == "exchange":
+        n = record.exchanged
+        return f"{who}: exchanged {n} tile{'s' if n != 1 else ''}"
+    if record.kind == "pass":
+        return f"{who}: passed"
+    if record.kind == "resign":
+        return f"{who}: resigned"
+    if record.kind == "correction":
+        return (
+            f"{who} corrected {seat_name(view, record.target)}: {record.note} "
+            f"({record.points} points)"
+        )
+    return f"{who}: {record.kind}"
+
+
+def last_turn_squares(events: Iterable[Mapping[str, Any]]) -> tuple[TurnRecord | None, set[str]]:
+    """The last finished turn (by anyone) and the squares it placed tiles on."""
+    turns, _ = turns_from_events(events)
+    finished = [t for t in turns if t.kind != "in progress" and t.kind != "correction"]
+    if not finished:
+        return None, set()
+    last = finished[-1]
+    return last, {p[0] for p in last.placements}
+
+
+def running_scores(turns: Iterable[TurnRecord], seats: int) -> list[list[int]]:
+    """Each seat's score after each turn of ``turns`` (before the end-of-game deductions)."""
+    scores = [0] * seats
+    out = []
+    for record in turns:
+        if record.kind in ("play", "in progress") and record.seat is not None:
+            if record.kind == "play" and 0 <= record.seat < seats:
+                scores[record.seat] += record.points + record.bonus
+        elif record.kind == "correction" and record.deducts and record.target is not None:
+            if 0 <= record.target < seats:
+                scores[record.target] += record.points
+        out.append(list(scores))
+    return out

@@ -1,0 +1,224 @@
+"""Playing: placements checked locally with the rules package, commands sent safely.
+
+A command carries the version it was decided on; if the game moved on (409)
+the view is fetched again and the user is told what changed. Each command has
+one Idempotency-Key for all its retries.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import mathable
+from mathable import OPERATION, Placement, Position, RuleError, parse_square, square_name
+from mathable_cli.api import ApiClient, ApiError, new_idempotency_key
+from mathable_cli.exits import CliError, ExitCode
+from mathable_cli.game import (
+    describe_event,
+    is_my_turn,
+    my_seat,
+    placed_this_turn,
+    seat_name,
+    status_line,
+    turn_seat,
+)
+from mathable_cli.output import Output
+
+Json = dict[str, Any]
+
+
+def parse_placement(text: str) -> Placement:
+    """``I8=12`` or ``12@I8``; a usage error in words otherwise."""
+    try:
+        return Placement.parse(text)
+    except RuleError as err:
+        raise CliError(err.message, ExitCode.USAGE, api_code=err.code) from None
+
+
+def illegal(err: RuleError, hint: str | None = None) -> CliError:
+    return CliError(err.message, ExitCode.ILLEGAL_MOVE, api_code=err.code, hint=hint)
+
+
+def equations_json(position: Position, square: int, tile: int) -> list[Json]:
+    """The equations ``tile`` completes on ``square``, as the API writes them (players mode)."""
+    return [
+        {"near": square_name(e.near), "far": square_name(e.far), "op": e.op}
+        for e in mathable.real_equations(position, square, tile)
+    ]
+
+
+def equations_words(position: Position, square: int, tile: int) -> str:
+    """``3 x 4`` and the like: how ``tile`` is made on ``square``."""
+    cells = position.cells
+    return ", ".join(
+        f"{cells[e.near]} {e.op} {cells[e.far]}"
+        for e in mathable.real_equations(position, square, tile)
+    )
+
+
+def require_turn(view: Mapping[str, Any], game: str) -> None:
+    """A conflict error unless it is the viewer's turn in a game in play."""
+    if is_my_turn(view):
+        return
+    status = view.get("status")
+    if status == "ended":
+        raise CliError(f"game {game} is over: {status_line(view)}", ExitCode.CONFLICT)
+    if status != "playing":
+        raise CliError(f"game {game} has not started: {status_line(view)}", ExitCode.CONFLICT)
+    if my_seat(view) is None:
+        raise CliError(f"you have no seat in game {game}", ExitCode.CONFLICT)
+    raise CliError(
+        f"it is not your turn in game {game}: it is {seat_name(view, turn_seat(view))}'s",
+        ExitCode.CONFLICT,
+        api_code="not_your_turn",
+        hint=f"`mathable-cli wait {game}` waits until it is",
+    )
+
+
+@dataclass
+class Planned:
+    """One placement checked locally: where, what, points, how, and whether to draw after it."""
+
+    square: str
+    tile: int
+    points: int
+    words: str
+    draw_extra: bool
+    equations: list[Json]
+
+
+def plan_turn(
+    view: Mapping[str, Any], placements: Iterable[Placement], *, draw_extra: bool = False
+) -> list[Planned]:
+    """Check placements in order against the board and rack; RuleError-based CliError if not."""
+    position = mathable.position_from(view.get("board") or {})
+    rack = Counter(view.get("rack") or [])
+    bag = int(view.get("bag_size") or 0)
+    planned: list[Planned] = []
+    for number, placement in enumerate(placements, 1):
+        square = parse_square(placement.square)
+        tile = placement.tile
+        where = f"placement {number} ({placement})"
+        if rack[tile] <= 0:
+            have = " ".join(str(t) for t in sorted(rack.elements())) or "nothing"
+            raise illegal(
+                RuleError("tile_not_in_rack", f"{where}: there is no {tile} on your rack ({have})")
+            )
+        if position.equations(square, tile) == 0:
+            err = mathable.explain_refusal(position, square, tile)
+            raise illegal(
+                RuleError(err.code, f"{where}: {err.message}"),
+                hint=f"`mathable-cli hint {view.get('id', 'GAME')}` lists what fits",
+            )
+        extra = draw_extra and OPERATION[square] is not None and bag > 0
+        planned.append(
+            Planned(
+                placement.square,
+                tile,
+                position.points(square, tile),
+                equations_words(position, square, tile),
+                extra,
+                equations_json(position, square, tile),
+            )
+        )
+        bag -= 1 if extra else 0
+        rack[tile] -= 1
+        position = position.place(square, tile)
+    return planned
+
+
+def placement_body(planned: Planned, referee: Any) -> Json:
+    body: Json = {"square": planned.square, "tile": planned.tile}
+    if referee == "players":
+        body["equations"] = planned.equations
+    return body
+
+
+# --- sending -----------------------------------------------------------------------------
+
+
+def explain_conflict(api: ApiClient, output: Output, game: str, before: Mapping[str, Any]) -> Json:
+    """After a 409: fetch the game again and tell what happened since ``before``; the new view."""
+    after = api.game(game)
+    old = int(before.get("version") or 0)
+    output.info(
+        f"Game {game} changed while you were deciding (version {old} -> {after.get('version')}):"
+    )
+    try:
+        events = api.events(game, old)
+    except ApiError:
+        events = []
+    told = 0
+    for event in events:
+        words = describe_event(event, after)
+        if words:
+            output.info(f"  {words}")
+            told += 1
+    if not told:
+        output.info(f"  now: {status_line(after)}")
+    return after
+
+
+def send(
+    api: ApiClient,
+    output: Output,
+    game: str,
+    view: Mapping[str, Any],
+    command: Json,
+    *,
+    key: str | None = None,
+) -> Json:
+    """Send one command decided on ``view``; on 409 say what changed and exit 4."""
+    body = {**command, "expected_version": view.get("version")}
+    try:
+        return api.command(game, body, idempotency_key=key or new_idempotency_key())
+    except ApiError as err:
+        if err.status != 409:
+            raise
+        new_view = explain_conflict(api, output, game, view)
+        hint = (
+            f"it is still your turn: look again (`mathable-cli show {game}`) and retry"
+            if is_my_turn(new_view)
+            else f"it is {status_line(new_view)} now"
+        )
+        raise CliError(
+            f"nothing was played: {err.message}",
+            ExitCode.CONFLICT,
+            api_code=err.api_code,
+            hint=hint,
+        ) from None
+
+
+def score_of(view: Mapping[str, Any], seat: int | None) -> int:
+    seats = view.get("seats") or []
+    if seat is None or not 0 <= seat < len(seats):
+        return 0
+    return int(seats[seat].get("score") or 0)
+
+
+def play_turn(
+    api: ApiClient, output: Output, game: str, view: Mapping[str, Any], planned: list[Planned]
+) -> Json:
+    """Play checked placements as one turn and end it; the new view.
+
+    A fresh turn goes as one all-or-nothing ``turn`` command; a turn already
+    begun (by an interactive session) goes on one command at a time.
+    """
+    referee = view.get("referee")
+    if not placed_this_turn(view):
+        command: Json = {
+            "type": "turn",
+            "placements": [
+                {**placement_body(p, referee), "draw_extra": p.draw_extra} for p in planned
+            ],
+        }
+        return send(api, output, game, view, command)
+    new = dict(view)
+    for p in planned:
+        new = send(api, output, game, new, {"type": "place", **placement_body(p, referee)})
+        if p.draw_extra:
+            new = send(api, output, game, new, {"type": "draw_extra"})
+    return send(api, output, game, new, {"type": "end_turn"})

@@ -1,0 +1,82 @@
+"""Where output goes: data on stdout, messages on stderr; JSON for scripts.
+
+Consoles are made when first used, so they write to whatever ``sys.stdout`` and
+``sys.stderr`` are then (a test runner swaps them), and rich decides colour
+from the terminal, ``NO_COLOR`` and the ``--no-color`` flag.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from rich.console import Console, RenderableType
+from rich.text import Text
+
+from mathable_cli.exits import CliError
+
+
+def uses_color(console: Console) -> bool:
+    """True when ``console`` will really show colours."""
+    return console.is_terminal and not console.no_color and console.color_system is not None
+
+
+class Output:
+    """The two streams of one command run."""
+
+    def __init__(self, *, no_color: bool = False) -> None:
+        self.no_color = no_color
+        self._out: Console | None = None
+        self._err: Console | None = None
+
+    @property
+    def out(self) -> Console:
+        if self._out is None:
+            self._out = Console(
+                file=sys.stdout, highlight=False, no_color=self.no_color or None, soft_wrap=True
+            )
+        return self._out
+
+    @property
+    def err(self) -> Console:
+        if self._err is None:
+            self._err = Console(
+                file=sys.stderr, highlight=False, no_color=self.no_color or None, soft_wrap=True
+            )
+        return self._err
+
+    @property
+    def color(self) -> bool:
+        return uses_color(self.out)
+
+    def data(self, renderable: RenderableType | str = "") -> None:
+        """Something the user asked for, on stdout (plain strings are never read as markup)."""
+        if isinstance(renderable, str):
+            renderable = Text(renderable)
+        self.out.print(renderable)
+
+    def json(self, data: Any) -> None:
+        """``data`` as stable JSON on stdout, for scripts."""
+        sys.stdout.write(json.dumps(data, indent=2, sort_keys=True) + "\n")
+        sys.stdout.flush()
+
+    def info(self, message: str | Text, style: str | None = None) -> None:
+        """A message for the person at the terminal, on stderr."""
+        text = Text(message) if isinstance(message, str) else message
+        if style:
+            text.stylize(style)
+        self.err.print(text)
+
+    def warn(self, message: str) -> None:
+        self.info(f"warning: {message}", style="yellow")
+
+    def error(self, error: CliError) -> None:
+        """An error in words: the message, the server's code, and what to do next."""
+        text = Text("error: ", style="bold red")
+        text.append(error.message)
+        if error.api_code:
+            text.append(f" [{error.api_code}]", style="dim")
+        self.err.print(text)
+        if error.hint:
+            self.err.print(Text(error.hint, style="yellow"))

@@ -171,12 +171,21 @@ class Client:
 
 
 def register(base: str, stats: Stats, name: str) -> Client:
+    """A new identity. A registration whose answer was lost (the server died after it
+    committed) cannot be replayed, since the token is stored only as a hash: the retry
+    finds the name taken, and the bot registers under a fresh name instead."""
     client = Client(base, stats)
-    response = client.call("POST", "/v1/players", "register", {"name": name},
-                           key=str(uuid.uuid4()))  # fmt: skip
-    response.raise_for_status()
-    client.token = response.json()["token"]
-    return client
+    for attempt in range(5):
+        body = {"name": f"{name}r{attempt}" if attempt else name}
+        response = client.call("POST", "/v1/players", "register", body, key=str(uuid.uuid4()))
+        if response.status_code == 409:
+            with stats.lock:
+                stats.errors["registration lost with its answer"] += 1
+            continue
+        response.raise_for_status()
+        client.token = response.json()["token"]
+        return client
+    raise RuntimeError(f"could not register {name}")
 
 
 @dataclass

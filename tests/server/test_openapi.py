@@ -1,0 +1,49 @@
+"""openapi.yaml: a valid description, served by the server, identical to the packaged copy."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from flask.testing import FlaskClient
+from openapi_spec_validator import validate
+
+from mathable_server.api.meta import openapi_text
+from tests.server.contract import SPEC_PATH
+
+PACKAGED = Path(__file__).resolve().parents[2] / "server" / "mathable_server" / "openapi.yaml"
+
+
+def test_top_level_openapi_is_the_packaged_copy() -> None:
+    assert SPEC_PATH.read_bytes() == PACKAGED.read_bytes()
+
+
+def test_openapi_is_a_valid_description() -> None:
+    validate(yaml.safe_load(SPEC_PATH.read_text("utf-8")))
+
+
+def test_server_serves_its_openapi(client: FlaskClient) -> None:
+    response = client.get("/v1/openapi.yaml")
+    assert response.status_code == 200 and response.mimetype == "application/yaml"
+    assert response.get_data(as_text=True) == openapi_text() == SPEC_PATH.read_text("utf-8")
+
+
+def test_every_route_of_the_server_is_described(client: FlaskClient) -> None:
+    documented = {
+        (method.upper(), path)
+        for path, item in yaml.safe_load(SPEC_PATH.read_text("utf-8"))["paths"].items()
+        for method in item
+        if method in ("get", "post", "put", "patch", "delete")
+    }
+    served = {
+        (method, str(rule).replace("<", "{").replace(">", "}"))
+        for rule in client.application.url_map.iter_rules()
+        if rule.endpoint != "static"
+        for method in rule.methods or ()
+        if method not in ("HEAD", "OPTIONS")
+    }
+    assert served == documented
+
+
+def test_health_answers_ok(client: FlaskClient) -> None:
+    assert client.get("/v1/health").json == {"status": "ok"}

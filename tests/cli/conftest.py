@@ -110,6 +110,9 @@ class FakeServer:
     games: dict[str, FakeGame] = field(default_factory=dict)
     keys: dict[str, tuple[int, dict[str, str], str]] = field(default_factory=dict)
     commands: list[dict[str, Any]] = field(default_factory=list)
+    #: Called on every long-poll and game-list request: lets "the other player" move.
+    on_poll: Callable[[], None] | None = None
+    polls: list[dict[str, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         base = re.escape(SERVER)
@@ -182,6 +185,9 @@ class FakeServer:
         player = self.caller(request)
         if player is None:
             return self.error(401, "unauthorized", "no or bad token")
+        self.polls.append(dict(request.params))
+        if self.on_poll is not None:
+            self.on_poll()
         games = []
         for gid, game in self.games.items():
             seat = game.state.seat_of(player)
@@ -228,6 +234,10 @@ class FakeServer:
         gid = self.gid(request)
         if gid not in self.games:
             return self.error(404, "game_not_found", f"there is no game {gid}")
+        if "wait" in request.params:
+            self.polls.append(dict(request.params))
+            if self.on_poll is not None:
+                self.on_poll()
         return self.answer(200, self.view(gid, self.caller(request)))
 
     def events(self, request: Any) -> tuple[int, dict[str, str], str]:

@@ -1,0 +1,149 @@
+"""The API client: retries with backoff, one Idempotency-Key per write, errors as exit codes."""
+
+from __future__ import annotations
+
+import pytest
+import requests
+import responses
+
+from mathable_cli.api import ApiClient, ApiError, exit_code_for
+from mathable_cli.exits import CliError, ExitCode
+from tests.cli.conftest import SERVER, Invoke
+
+
+def test_connection_errors_are_retried_with_growing_pauses(
+    http: responses.RequestsMock, no_waiting: list[float]
+) -> None:
+    http.get(f"{SERVER}/v1/me", body=requests.ConnectionError("refused"))
+    http.get(f"{SERVER}/v1/me", body=requests.ConnectionError("refused"))
+    http.get(f"{SERVER}/v1/me", json={"id": "p1", "name": "alice", "games": []})
+    me = ApiClient(SERVER, "t", backoff=1.0).me()
+    assert me["name"] == "alice"
+    assert len(no_waiting) == 2
+    assert 1.0 <= no_waiting[0] <= 1.5 and 2.0 <= no_waiting[1] <= 3.0
+
+
+def test_a_retried_write_keeps_its_idempotency_key(http: responses.RequestsMock) -> None:
+    url = f"{SERVER}/v1/games/g1/moves"
+    http.post(url, status=503)
+    http.post(url, body=requests.ConnectionError("reset"))
+    http.post(url, status=502)
+    http.post(url, json={"version": 9})
+    ApiClient(SERVER, "t").command("g1", {"type": "pass", "expected_version": 8})
+    keys = {c.request.headers["Idempotency-Key"] for c in http.calls}
+    assert len(http.calls) == 4 and len(keys) == 1
+
+
+def test_each_command_gets_its_own_key(http: responses.RequestsMock) -> None:
+    url = f"{SERVER}/v1/games/g1/moves"
+    http.post(url, json={"version": 9})
+    client = ApiClient(SERVER, "t")
+    client.command("g1", {"type": "pass"})
+    client.command("g1", {"type": "pass"})
+    assert (
+        http.calls[0].request.headers["Idempotency-Key"]
+        != (http.calls[1].request.headers["Idempotency-Key"])
+    )
+
+
+def test_retry_after_is_honoured(http: responses.RequestsMock, no_waiting: list[float]) -> None:
+    http.get(f"{SERVER}/v1/me", status=429, headers={"Retry-After": "7"})
+    http.get(f"{SERVER}/v1/me", json={"games": []})
+    ApiClient(SERVER, "t").me()
+    assert no_waiting == [7.0]
+
+
+def test_giving_up_is_a_network_failure_with_advice(http: responses.RequestsMock) -> None:
+    http.get(f"{SERVER}/v1/me", body=requests.ConnectionError("refused"))
+    with pytest.raises(CliError) as caught:
+        ApiClient(SERVER, "t", retries=2).me()
+    assert caught.value.code == ExitCode.NETWORK
+    assert "tried 3 times" in caught.value.message
+    assert caught.value.hint and "MATHABLE_SERVER" in caught.value.hint
+    assert len(http.calls) == 3
+
+
+@pytest.mark.parametrize(
+    ("status", "code", "exit_code"),
+    [
+        (400, "bad_request", ExitCode.ERROR),
+        (401, "unauthorized", ExitCode.ERROR),
+        (403, "not_seated", ExitCode.CONFLICT),
+        (403, "not_your_turn", ExitCode.CONFLICT),
+        (404, "game_not_found", ExitCode.ERROR),
+        (409, "version_conflict", ExitCode.CONFLICT),
+        (413, "body_too_large", ExitCode.ERROR),
+        (422, "no_equation", ExitCode.ILLEGAL_MOVE),
+        (500, "internal_error", ExitCode.NETWORK),
+    ],
+)
+def test_error_answers_map_to_exit_codes(status: int, code: str, exit_code: ExitCode) -> None:
+    assert exit_code_for(status, code) == exit_code
+
+
+def test_the_servers_message_and_code_reach_the_user(
+    cli: Invoke, http: responses.RequestsMock
+) -> None:
+    http.get(
+        f"{SERVER}/v1/games/nope",
+        status=404,
+        json={"error": {"code": "game_not_found", "message": "there is no game 'nope'"}},
+    )
+    result = cli("show", "nope")
+    assert result.exit_code == ExitCode.ERROR
+    assert "error: there is no game 'nope' [game_not_found]" in result.stderr
+    assert "mathable-cli games" in result.stderr
+    assert result.stdout == "" and "Traceback" not in result.output
+
+
+def test_an_error_without_json_still_reads_well(http: responses.RequestsMock) -> None:
+    http.get(f"{SERVER}/v1/me", status=500, body="<html>oops</html>")
+    with pytest.raises(ApiError) as caught:
+        ApiClient(SERVER, "t").me()
+    assert caught.value.code == ExitCode.NETWORK
+    assert caught.value.api_code == "http_500"
+    assert "500" in caught.value.message
+
+
+def test_unreachable_server_exits_5(cli: Invoke, http: responses.RequestsMock) -> None:
+    http.get(f"{SERVER}/v1/me", body=requests.ConnectionError("refused"))
+    result = cli("games")
+    assert result.exit_code == ExitCode.NETWORK
+    assert "cannot connect to http://mathable.test" in result.stderr
+
+
+def test_an_answer_that_is_not_json_is_reported(cli: Invoke, http: responses.RequestsMock) -> None:
+    http.get(f"{SERVER}/v1/me", body="hello, I am a web page")
+    result = cli("games")
+    assert result.exit_code == ExitCode.NETWORK
+    assert "not JSON" in result.stderr
+
+
+def test_game_list_follows_pages(http: responses.RequestsMock) -> None:
+    http.get(
+        f"{SERVER}/v1/me",
+        json={"games": [{"id": "g1"}], "next_offset": 1},
+        match=[responses.matchers.query_param_matcher({"limit": "100"})],
+    )
+    http.get(
+        f"{SERVER}/v1/me",
+        json={"games": [{"id": "g2"}], "next_offset": None},
+        match=[responses.matchers.query_param_matcher({"limit": "100", "offset": "1"})],
+    )
+    assert [g["id"] for g in ApiClient(SERVER, "t").my_games()] == ["g1", "g2"]
+
+
+def test_events_follow_pages(http: responses.RequestsMock) -> None:
+    url = f"{SERVER}/v1/games/g1/events"
+    http.get(
+        url,
+        json={"version": 3, "events": [{"type": "a", "version": 1}, {"type": "b", "version": 2}]},
+        match=[responses.matchers.query_param_matcher({"after": "0"})],
+    )
+    http.get(
+        url,
+        json={"version": 3, "events": [{"type": "c", "version": 3}]},
+        match=[responses.matchers.query_param_matcher({"after": "2"})],
+    )
+    events = ApiClient(SERVER, "t").events("g1")
+    assert [e["type"] for e in events] == ["a", "b", "c"]

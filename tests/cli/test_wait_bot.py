@@ -1,0 +1,177 @@
+"""``wait`` (one game, --any), ``hint`` and ``bot`` (one game, --all)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import mathable
+from mathable_cli.commands.bots import decide
+from mathable_cli.exits import ExitCode
+from tests.cli.conftest import TILES, FakeGame, FakeServer, Invoke, bag_order
+
+
+def _bob_plays(fake: FakeServer, gid: str) -> None:
+    """Bob's best turn (or an exchange, or a pass), if it is his turn."""
+    state = fake.games[gid].state
+    if state.status != "playing" or state.turn is None or state.turn.seat != 1:
+        return
+    rack = state.seats[1].rack
+    best = mathable.best_turn_in(state.position, rack)
+    if best.placements:
+        sq = mathable.parse_square
+        placements = tuple(mathable.TurnPlacement(sq(p.square), p.tile) for p in best)
+        fake.run(gid, mathable.PlayTurn(1, placements))
+    elif len(state.bag) >= 1:
+        fake.run(gid, mathable.Exchange(1, rack[:1]))
+    else:
+        fake.run(gid, mathable.Pass(1))
+
+
+def test_wait_long_polls_until_it_is_my_turn(cli: Invoke, fake: FakeServer) -> None:
+    gid = fake.new_game("p-alice", "p-bob")
+    fake.run(gid, mathable.Pass(0))
+    fake.on_poll = lambda: _bob_plays(fake, gid)
+    result = cli("wait", gid)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == f"{gid}\n"
+    assert fake.polls == [{"wait": "60", "since": "4"}]
+    assert "Your turn in game" in result.stderr
+
+
+def test_wait_returns_at_once_when_it_is_already_my_turn(cli: Invoke, fake: FakeServer) -> None:
+    gid = fake.new_game("p-alice", "p-bob")
+    result = cli("wait", gid, "--json")
+    assert json.loads(result.stdout)["id"] == gid
+    assert fake.polls == []
+
+
+def test_wait_gives_up_at_the_timeout(cli: Invoke, fake: FakeServer) -> None:
+    gid = fake.new_game("p-alice", "p-bob")
+    fake.run(gid, mathable.Pass(0))
+    result = cli("wait", gid, "--timeout", "5", "--interval", "1")
+    assert result.exit_code == ExitCode.ERROR
+    assert "still not your turn" in result.stderr
+    assert fake.polls[0] == {"wait": "5", "since": "4"}
+
+
+def test_wait_ends_when_the_game_ends(cli: Invoke, fake: FakeServer) -> None:
+    gid = fake.new_game("p-alice", "p-bob")
+    fake.run(gid, mathable.Pass(0))
+    fake.on_poll = lambda: fake.run(gid, mathable.Resign(1))
+    result = cli("wait", gid)
+    assert result.exit_code == 0
+    assert "is over" in result.stderr and "alice wins" in result.stderr
+
+
+def test_wait_any_polls_the_game_list(cli: Invoke, fake: FakeServer) -> None:
+    gid = fake.new_game("p-alice", "p-bob")
+    fake.run(gid, mathable.Pass(0))
+    calls = []
+
+    def later() -> None:
+        calls.append(1)
+        if len(calls) == 3:
+            _bob_plays(fake, gid)
+
+    fake.on_poll = later
+    result = cli("wait", "--any", "--interval", "2")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == f"{gid}\n"
+    assert len(calls) == 3
+
+
+def test_wait_any_with_no_games_in_play_is_an_error(cli: Invoke, fake: FakeServer) -> None:
+    result = cli("wait", "--any")
+    assert result.exit_code == ExitCode.ERROR and "no game in play" in result.stderr
+
+
+def test_wait_needs_a_game_or_any(cli: Invoke, fake: FakeServer) -> None:
+    assert cli("wait").exit_code == ExitCode.USAGE
+    assert cli("wait", "g1", "--any").exit_code == ExitCode.USAGE
+
+
+def test_hint_gives_the_best_turn_and_legal_placements(cli: Invoke, fake: FakeServer) -> None:
+    gid = fake.new_game("p-alice", "p-bob")
+    result = cli("hint", gid)
+    assert result.exit_code == 0
+    assert result.stdout.startswith("Best turn: ")
+    assert "  I8=12  12 points" in result.stdout
+    data = json.loads(cli("hint", gid, "--json").stdout)
+    legal = {(p["square"], p["tile"]) for p in data["legal"]}
+    assert legal == {(str(p.square), p.tile) for p in mathable.legal_placements({}, TILES[:7])}
+    best = mathable.best_turn({}, TILES[:7])
+    assert data["best_turn"]["total"] == best.total
+
+
+def test_bot_decides_to_exchange_the_biggest_tiles_when_nothing_fits() -> None:
+    view = {"board": {}, "rack": [90, 81, 13, 0], "bag_size": 2, "turn": {}}
+    decision = decide(view, draw_extra=True)
+    assert decision.kind == "exchange" and decision.tiles == [81, 90]
+    assert decide({**view, "bag_size": 0}, draw_extra=True).kind == "pass"
+
+
+def test_bot_does_not_draw_extras_that_would_cost_the_bonus() -> None:
+    view = {"board": {}, "rack": [12, 16], "bag_size": 50, "turn": {}}
+    assert [p.draw_extra for p in decide(view, draw_extra=True).planned] == [False, True]
+    rack = {"board": {}, "rack": [1, 2, 8, 12, 16, 17, 42], "bag_size": 50, "turn": {}}
+    best = decide(rack, draw_extra=True)
+    if mathable.best_turn({}, rack["rack"]).bonus:  # pragma: no branch
+        assert not any(p.draw_extra for p in best.planned)
+
+
+def test_bot_plays_one_game_to_the_end(cli: Invoke, fake: FakeServer) -> None:
+    gid = fake.new_game("p-alice", "p-bob", tiles=None)  # random bag
+    fake.on_poll = lambda: _bob_plays(fake, gid)
+    result = cli("bot", gid, "--interval", "0.01")
+    assert result.exit_code == 0, result.stderr
+    state = fake.games[gid].state
+    assert state.status == "ended"
+    assert result.stdout.startswith(f"{gid}: alice {state.seats[0].score}, bob")
+    assert f"{gid}: played" in result.stderr
+
+
+def test_bot_all_serves_every_game_with_one_request_per_poll(cli: Invoke, fake: FakeServer) -> None:
+    games = [fake.new_game("p-alice", "p-bob", tiles=bag_order(*TILES[:14], (90, 81, 72)[i]))
+             for i in range(3)]  # fmt: skip
+
+    def everyone() -> None:
+        for gid in games:
+            _bob_plays(fake, gid)
+
+    fake.on_poll = everyone
+    result = cli("bot", "--all", "--until-idle", "--interval", "0.01", "--max-interval", "1")
+    assert result.exit_code == 0, result.stderr
+    assert all(fake.games[g].state.status == "ended" for g in games)
+    assert all(p.get("wait") is None for p in fake.polls)  # no long-poll per game
+    for gid in games:
+        assert f"{gid}: alice" in result.stdout
+
+
+def test_bot_corrects_a_wrong_claim_in_players_mode(cli: Invoke, fake: FakeServer) -> None:
+    gid = "g1"
+    fake.games[gid] = FakeGame(mathable.replay([]))
+    fake.run(gid, mathable.Create("p-bob", referee="players", tiles=tuple(TILES)))
+    fake.run(gid, mathable.Join("p-alice"))
+    sq = mathable.parse_square
+    wrong = (mathable.Equation(sq("H8"), sq("G8"), "+"),)
+    fake.run(gid, mathable.Place(0, sq("I8"), 12, wrong))  # bob (seat 0) claims 4 + 3 = 12
+    fake.run(gid, mathable.EndTurn(0))
+    fake.on_poll = lambda: fake.run(gid, mathable.Resign(0))
+    result = cli("bot", gid, "--interval", "0.01")
+    assert result.exit_code == 0, result.stderr
+    assert fake.commands[0]["type"] == "correct"
+    assert "corrected the last turn: 12 at I8: 4 + 3 does not make 12" in result.stderr
+
+
+def test_bot_needs_games_or_all(cli: Invoke, fake: FakeServer) -> None:
+    assert cli("bot").exit_code == ExitCode.USAGE
+    assert cli("bot", "g1", "--all").exit_code == ExitCode.USAGE
+
+
+@pytest.mark.parametrize("command", ["bot", "wait"])
+def test_no_seat_in_the_game(cli: Invoke, fake: FakeServer, command: str) -> None:
+    gid = fake.new_game("p-bob", None)
+    result = cli(command, gid, "--timeout", "1") if command == "wait" else cli(command, gid)
+    assert result.exit_code in (ExitCode.CONFLICT, ExitCode.ERROR)

@@ -138,6 +138,8 @@ class Client:
         self.token = token
         self.patience = patience
         self.session = requests.Session()
+        #: Every answer received (kind, path, status, body) when recording for a leak scan.
+        self.traffic: list[tuple[str, str, int, str]] | None = None
 
     def call(self, method: str, path: str, kind: str, body: Any = None,
              key: str | None = None) -> requests.Response:  # fmt: skip
@@ -163,6 +165,8 @@ class Client:
                 delay = min(delay * 2, 1.0)
                 continue
             self.stats.record(kind, time.monotonic() - start, response.status_code)
+            if self.traffic is not None:
+                self.traffic.append((kind, path, response.status_code, response.text))
             if response.status_code in (502, 503, 504) and time.monotonic() < deadline:
                 time.sleep(delay)
                 delay = min(delay * 2, 1.0)
@@ -277,4 +281,61 @@ def check_game(database_url: str, game_id: str, served: dict[int, dict[str, Any]
         for key in VIEW_KEYS:
             if expected[key] != body[key]:
                 problems.append(f"{game_id}: seat {seat} was served {key} the log does not give")
+    return problems
+
+
+SECRET_EVENT_FIELDS = {
+    "game_started": ("racks", "start_draws"),
+    "turn_ended": ("drawn",),
+    "extra_tile_drawn": ("tile",),
+    "tiles_exchanged": ("returned", "drawn"),
+}
+
+
+def leak_scan(database_url: str, traffic: list[tuple[str, str, int, str]],
+              token: str | None) -> list[str]:  # fmt: skip
+    """Problems in everything one identity received: another seat's rack or draws, the bag,
+    the seed or tile order, or its own token echoed anywhere but registration."""
+    problems: list[str] = []
+    logs: dict[str, list[tuple[int, Event]]] = {}
+    for kind, path, status, raw in traffic:
+        if token and token in raw and kind != "register":
+            problems.append(f"{path}: the token appears in a {status} answer")
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            problems.append(f"{path}: a {status} answer is not JSON")
+            continue
+        if not isinstance(body, dict):
+            continue
+        if "error" in body:
+            text_ = json.dumps(body)
+            if "rack" in text_ or "bag" in text_.replace("bag_", ""):
+                problems.append(f"{path}: an error mentions a rack or the bag: {text_[:120]}")
+            continue
+        for key in ("seed", "tiles", "bag"):
+            if key in body:
+                problems.append(f"{path}: the answer has a {key!r} field")
+        if "board" in body and "you" in body and "version" in body:
+            gid = body["id"]
+            log = logs.get(gid) or logs.setdefault(gid, stored_events(database_url, gid))
+            state = replay(e for v, e in log if v <= body["version"])
+            seat = body["you"]
+            own = None if seat is None else list(state.seats[seat].rack)
+            if body["rack"] != own:
+                problems.append(f"{path}: the rack served is not the viewer's own")
+            for seat_entry in body["seats"]:
+                if "rack" in seat_entry:
+                    problems.append(f"{path}: a seat entry carries a rack")
+        events_ = body.get("events") if isinstance(body.get("events"), list) else []
+        viewer = body.get("you")
+        for event in events_:
+            for field_ in SECRET_EVENT_FIELDS.get(event.get("type"), ()):
+                value = event.get(field_)
+                if event["type"] == "game_started":
+                    hidden = [i for i, v in enumerate(value or []) if v is not None and i != viewer]
+                    if hidden:
+                        problems.append(f"{path}: game_started shows seats {hidden}' {field_}")
+                elif event.get("seat") != viewer and value is not None:
+                    problems.append(f"{path}: {event['type']}.{field_} of another seat shown")
     return problems

@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import Server, Stats, check_game, play_game, register  # noqa: E402
+from harness import Server, Stats, check_game, leak_scan, play_game, register  # noqa: E402
 
 
 def main() -> int:
@@ -40,6 +40,7 @@ def main() -> int:
     failures: list[str] = []
     finished: dict[str, dict[int, dict]] = {}
     lock = threading.Lock()
+    everyone: list = []
     with Server(url, workers=args.workers) as server:
         print(f"server {server.base} on {url.split('@')[-1]}, {args.workers} workers")
         run = uuid.uuid4().hex[:6]
@@ -47,6 +48,8 @@ def main() -> int:
         def one(n: int) -> None:
             try:
                 clients = [register(server.base, stats, f"soak{run}g{n}p{i}") for i in range(2)]
+                for c in clients:
+                    c.traffic = []
                 gid = play_game(clients, node_limit=args.node_limit, rng=random.Random(n))
                 served = {}
                 for c in clients:
@@ -54,6 +57,7 @@ def main() -> int:
                     served[body["you"]] = body
                 with lock:
                     finished[gid] = served
+                    everyone.extend(clients)
             except Exception as err:  # noqa: BLE001 - every failure is reported
                 with lock:
                     failures.append(f"game {n}: {type(err).__name__}: {err}")
@@ -71,6 +75,18 @@ def main() -> int:
         if any(body["status"] != "ended" for body in served.values()):
             failures.append(f"{gid}: not ended")
         failures.extend(check_game(url, gid, served))
+    scanned = 0
+    for client in everyone:
+        failures.extend(leak_scan(url, client.traffic or [], client.token))
+        scanned += len(client.traffic or [])
+    server_log = server.log.read_text(errors="replace")
+    leaked = [c for c in everyone if c.token and c.token in server_log]
+    if leaked:
+        failures.append(f"{len(leaked)} tokens appear in the server log {server.log}")
+    print(
+        f"leak scan: {scanned} answers to {len(everyone)} identities scanned; "
+        f"server log ({len(server_log)} bytes) checked for their tokens"
+    )
     five_xx = sum(n for status, n in stats.statuses.items() if status >= 500)
     print(f"5xx answers: {five_xx}; checks failed: {len(failures)}")
     for line in failures[:20]:

@@ -175,10 +175,16 @@ class Session:
             if not self.confirm("You have placed nothing. Pass the turn?"):
                 return False
             return self.pass_turn()
-        placed = turn_so_far(self.view)
+        turn = self.view.get("turn") or {}
+        placed = ", ".join(
+            f"{p['square']}={p['tile']} ({p['points']})" for p in placed_this_turn(self.view)
+        )
+        points = turn.get("points", 0)
         self.view = send(self.api, self.out, self.game, self.view, {"type": "end_turn"})
         score = score_of(self.view, my_seat(self.view))
-        self.say(f"Turn ended. {placed}. Your score: {score} (+{score - self.start_score}).")
+        gained = score - self.start_score
+        bonus = f", with the {gained - points} bonus" if gained > points else ""
+        self.say(f"Turn ended: {placed}: {gained} points{bonus}. Your score: {score}.")
         self.after_turn()
         return True
 

@@ -193,7 +193,7 @@ def test_interactive_turn_with_refusal_extra_tile_and_done(cli: Invoke, fake: Fa
     assert "Your turn so far: I8=12 (12), J8=16 (16): 28 points" in result.stderr
     assert "Best turn:" in result.stderr
     assert [c["type"] for c in fake.commands] == ["place", "place", "draw_extra", "end_turn"]
-    assert "Your score: 28 (+28)" in result.stderr
+    assert "Turn ended: I8=12 (12), J8=16 (16): 28 points. Your score: 28." in result.stderr
     assert "Your rack:" in result.stdout  # the board and rack shown at the start
 
 

@@ -1,0 +1,236 @@
+"""End to end: the real ``mathable-cli`` executable against a real server process.
+
+Two identities play a complete game from a known bag order: one-shot moves for
+alice, the interactive mode fed through stdin for bob, with an extra tile, an
+exchange, a pass, a ``wait`` that wakes on the opponent's move, and the final
+rack deductions. Then a bot plays a bot to the end. Scores are checked against
+the server's own answers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+import mathable
+from tests.cli.conftest import bag_order
+from tests.server.live import live_server
+
+pytestmark = pytest.mark.e2e
+
+REPO = Path(__file__).resolve().parents[2]
+ALICE_RACK = [12, 16, 3, 7, 40, 9, 5]
+BOB_RACK = [2, 8, 6, 1, 4, 10, 11]
+TILES = bag_order(*ALICE_RACK, *BOB_RACK, 45)
+
+
+def cli_command() -> list[str]:
+    """The installed console script beside this Python, as a user runs it."""
+    script = Path(sys.executable).parent / "mathable-cli"
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("mathable-cli")
+    if found:
+        return [found]
+    return [sys.executable, "-m", "mathable_cli"]  # pragma: no cover - not installed
+
+
+class Player:
+    """One identity: a profile in a config dir of its own, driving the real executable."""
+
+    def __init__(self, server: str, name: str, root: Path) -> None:
+        self.server = server
+        self.name = name
+        self.config = root / name
+        env = {k: v for k, v in os.environ.items() if not k.startswith("MATHABLE_")}
+        env |= {
+            "MATHABLE_SERVER": server,
+            "MATHABLE_CONFIG_DIR": str(self.config),
+            "NO_COLOR": "1",
+            "PYTHONPATH": os.pathsep.join(str(REPO / p) for p in ("shared", "client")),
+        }
+        self.env = env
+        self.token = ""
+
+    def run(
+        self, *args: str, input: str | None = None, expect: int = 0
+    ) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run(
+            [*cli_command(), *args],
+            input=input,
+            capture_output=True,
+            text=True,
+            env=self.env,
+            timeout=120,
+        )
+        assert done.returncode == expect, (args, done.returncode, done.stdout, done.stderr)
+        assert "Traceback" not in done.stderr
+        return done
+
+    def popen(self, *args: str) -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            [*cli_command(), *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=self.env,
+        )
+
+    def register(self) -> None:
+        self.token = self.run("register", self.name).stdout.strip()
+
+    def view(self, game: str) -> dict[str, Any]:
+        """The server's own answer, without the CLI, to check the CLI against."""
+        reply = requests.get(
+            f"{self.server}/v1/games/{game}",
+            headers={"Authorization": f"Bearer {self.token}"},
+            timeout=30,
+        )
+        reply.raise_for_status()
+        data: dict[str, Any] = reply.json()
+        return data
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with live_server() as url:
+        yield url
+
+
+def _best(view: dict[str, Any]) -> list[mathable.Placement]:
+    return list(mathable.best_turn(view["board"], view["rack"]).placements)
+
+
+def _interactive_script(view: dict[str, Any], placements: list[mathable.Placement]) -> str:
+    """Placements one a line, declining each extra tile offered, then ``done``."""
+    lines = []
+    for p in placements:
+        lines.append(str(p))
+        if mathable.OPERATION[mathable.parse_square(p.square)] and view["bag_size"] > 0:
+            lines.append("n")
+    return "\n".join(lines + ["done", ""])
+
+
+def test_two_people_play_a_whole_game(server: str, tmp_path: Path) -> None:
+    alice, bob = Player(server, "alice", tmp_path), Player(server, "bob", tmp_path)
+    alice.register()
+    bob.register()
+    order = tmp_path / "bag.txt"
+    order.write_text(",".join(map(str, TILES)))
+    game = alice.run("new", "--tiles", f"@{order}", "--invite", "bob").stdout.strip()
+    bob.run("join", game)
+    assert alice.run("games").stdout.startswith(game)
+
+    # Bob waits (long-poll) while alice plays a one-shot turn with an extra tile.
+    waiting = bob.popen("wait", game)
+    moved = alice.run("move", game, "I8=12", "J8=16", "--draw-extra")
+    assert "drew 1 extra tile" in moved.stderr
+    out, err = waiting.communicate(timeout=60)
+    assert waiting.returncode == 0 and out.strip() == game, err
+    assert sorted(alice.view(game)["rack"]) == sorted([3, 7, 40, 9, 5, 45, TILES[15]])
+
+    # Bob exchanges, alice passes, bob plays interactively with a refusal explained.
+    bob.run("exchange", game, "10", "11")
+    alice.run("move", game, "I8=3", expect=3)  # square taken: refused locally, exit 3
+    alice.run("pass", game)
+    alice.run("pass", game, expect=4)  # not her turn any more
+    session = bob.run("move", game, input="H5=6\nH6=8\ndone\n")
+    assert "H5 is not next to two tiles" in session.stderr
+    assert "H6=8 scores 8: 2 x 4." in session.stderr
+    assert bob.view(game)["seats"][1]["score"] == 8
+
+    # Then to the end: alice one-shot, bob interactive, each playing the best turn.
+    hint = json.loads(alice.run("hint", game, "--json").stdout)
+    assert (
+        hint["best_turn"]["total"]
+        == mathable.best_turn(alice.view(game)["board"], alice.view(game)["rack"]).total
+    )
+    turns = 0
+    while True:
+        view = alice.view(game)
+        if view["status"] == "ended":
+            break
+        me, player = (alice, "alice") if view["turn"]["seat"] == 0 else (bob, "bob")
+        view = me.view(game)
+        best = _best(view)
+        if not best:
+            if view["bag_size"] >= 1:
+                me.run("exchange", game, str(max(view["rack"])))
+            else:
+                me.run("pass", game)
+        elif player == "alice":
+            me.run("move", game, *map(str, best))
+        else:
+            me.run("move", game, input=_interactive_script(view, best))
+        turns += 1
+        assert turns < 200
+    assert turns >= 10  # a real game, not one cut short
+
+    final = alice.view(game)
+    result = final["result"]
+    events = requests.get(
+        f"{server}/v1/games/{game}/events",
+        headers={"Authorization": f"Bearer {alice.token}"},
+        timeout=30,
+    ).json()["events"]
+    kinds = {e["type"] for e in events}
+    assert {"extra_tile_drawn", "tiles_exchanged", "passed", "game_ended"} <= kinds
+    # Scores: every turn's points and bonus, less the tiles left on the rack.
+    earned = [0, 0]
+    for event in events:
+        if event["type"] == "turn_ended":
+            earned[event["seat"]] += event["points"] + event["bonus"]
+    assert result["scores"] == [e - d for e, d in zip(earned, result["deductions"], strict=True)]
+    assert [s["score"] for s in final["seats"]] == result["scores"]
+    assert sum(result["deductions"]) > 0 or result["reason"] == "rack_emptied"
+
+    # What the CLI tells matches the server.
+    shown = json.loads(bob.run("show", game, "--json").stdout)
+    assert shown["result"] == result
+    history = alice.run("history", game).stdout
+    names = ["alice", "bob"]
+    assert (
+        "Final scores: "
+        + ", ".join(f"{n} {s}" for n, s in zip(names, result["scores"], strict=True))
+        in history
+    )
+    assert (
+        "Rack deductions: "
+        + ", ".join(f"{n} -{d}" for n, d in zip(names, result["deductions"], strict=True))
+        in history
+    )
+    record = alice.run("export", game).stdout
+    assert record.startswith(f"Mathable game {game}") and "Final scores:" in record
+    board = alice.run("show", game).stdout
+    assert "game over" in board
+
+
+def test_a_bot_plays_a_bot_to_the_end(server: str, tmp_path: Path) -> None:
+    ann, ben = Player(server, "ann", tmp_path), Player(server, "ben", tmp_path)
+    ann.register()
+    ben.register()
+    game = ann.run("new", "--seed", "7").stdout.strip()
+    ben.run("join", game)
+    bots = [
+        ann.popen("bot", game, "--interval", "0.2"),
+        ben.popen("bot", "--all", "--until-idle", "--interval", "0.2", "--max-interval", "0.5"),
+    ]
+    outputs = [b.communicate(timeout=240) for b in bots]
+    for process, (_out, err) in zip(bots, outputs, strict=True):
+        assert process.returncode == 0, err
+        assert "Traceback" not in err
+    final = ann.view(game)
+    assert final["status"] == "ended"
+    scores = final["result"]["scores"]
+    line = f"{game}: ann {scores[0]}, ben {scores[1]}"
+    assert outputs[0][0].startswith(line) and outputs[1][0].startswith(line)
+    assert "played" in outputs[0][1] and "played" in outputs[1][1]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 OPERATIONS = ("+", "-", "x", "/")
 COMMAND_TYPES = (
@@ -64,7 +64,7 @@ class StrictSchema(Schema):
 
 class QuerySchema(Schema):
     class Meta:
-        unknown = EXCLUDE
+        unknown = RAISE
 
 
 # --- accounts -------------------------------------------------------------------

@@ -65,7 +65,7 @@ def advice_lines(advice: Advice, *, limit: int = 10) -> list[str]:
         text += " (best found; the search was cut short)"
     lines = [text, f"Legal placements ({len(advice.legal)}), best first:"]
     for p in advice.legal[:limit]:
-        lines.append(f"  {p}  {p.points} points")
+        lines.append(f"  {p}  {p.points} point{'' if p.points == 1 else 's'}")
     if len(advice.legal) > limit:
         lines.append(f"  ... and {len(advice.legal) - limit} more (--all shows every one)")
     return lines

@@ -109,9 +109,12 @@ def plan_turn(
             )
         if position.equations(square, tile) == 0:
             err = mathable.explain_refusal(position, square, tile)
+            helps = err.code in ("no_equation", "wrong_operation", "no_pair")
             raise illegal(
                 RuleError(err.code, f"{where}: {err.message}"),
-                hint=f"`mathable-cli hint {view.get('id', 'GAME')}` lists what fits",
+                hint=f"`mathable-cli hint {view.get('id', 'GAME')}` lists what fits"
+                if helps
+                else None,
             )
         extra = draw_extra and OPERATION[square] is not None and bag > 0
         planned.append(

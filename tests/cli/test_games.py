@@ -127,3 +127,53 @@ def _finished_game(fake: FakeServer) -> str:
     fake.run(gid, mathable.Exchange(1, (2, 8)))
     fake.run(gid, mathable.Resign(0))
     return gid
+
+
+def test_games_reads_the_servers_summaries(cli: Invoke, http: responses.RequestsMock) -> None:
+    seats = [
+        {"seat": 0, "player": "p1", "name": "alice"},
+        {"seat": 1, "player": "p2", "name": "bob"},
+    ]
+    http.get(
+        f"{SERVER}/v1/me",
+        json={
+            "id": "p2",
+            "name": "bob",
+            "next_offset": None,
+            "games": [
+                {"id": "g1", "status": "playing", "your_turn": True, "waiting_on_you": True,
+                 "seats": seats},
+                {"id": "g2", "status": "waiting", "your_turn": False, "waiting_on_you": True,
+                 "seats": seats[:1]},
+                {"id": "g3", "status": "playing", "your_turn": False, "waiting_on_you": False,
+                 "seats": seats},
+            ],
+        },
+    )  # fmt: skip
+    lines = cli("games").stdout.splitlines()
+    assert lines == [
+        "g1             YOUR TURN      alice, bob",
+        "g2             invited: join  alice",
+        "g3             their turn     alice, bob",
+    ]
+
+
+def test_show_falls_back_on_the_views_last_turn(cli: Invoke, http: responses.RequestsMock) -> None:
+    view = {
+        "id": "g1", "version": 9, "status": "playing", "you": None, "rack": None,
+        "seats": [{"player": "p1", "name": "alice", "score": 28, "rack_size": 7},
+                  {"player": "p2", "name": "bob", "score": 0, "rack_size": 7}],
+        "board": {"I8": 12, "J8": 16}, "bag_size": 90,
+        "turn": {"seat": 1, "placements": []},
+        "last_turn": {"seat": 0, "placements": [
+            {"square": "I8", "tile": 12, "points": 12, "equations": []},
+            {"square": "J8", "tile": 16, "points": 16, "equations": []}],
+            "points": 28, "bonus": 0},
+    }  # fmt: skip
+    http.get(f"{SERVER}/v1/games/g1", json=view)
+    http.get(f"{SERVER}/v1/games/g1/events", status=403, json={"error": {"code": "x"}})
+    result = cli("show", "g1")
+    assert result.exit_code == 0, result.stderr
+    assert "Last turn: alice: I8=12 (12), J8=16 (16) = 28" in result.stdout
+    assert "12* 16*" in result.stdout
+    assert "Your rack" not in result.stdout  # a spectator has none

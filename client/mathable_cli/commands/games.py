@@ -130,27 +130,28 @@ def game_entries(me: Mapping[str, Any]) -> list[dict[str, Any]]:
     return sorted(games, key=lambda g: not waits_on_me(g))  # stable: keeps the server's order
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def _entry_line(entry: Mapping[str, Any]) -> str:
     gid = game_id(entry)
     status = str(entry.get("status", "?"))
     if waits_on_me(entry):
         state = "YOUR TURN"
+    elif entry.get("waiting_on_you") and status == "waiting":
+        state = "invited: join"
     elif status == "playing":
-        turn = entry.get("turn")
-        seat = turn.get("seat") if isinstance(turn, dict) else entry.get("turn_seat")
-        who = entry.get("turn_player") or (
-            seat_name(entry, seat) if isinstance(seat, int) else None
-        )
-        state = f"{who}'s turn" if who else "playing"
-    elif status == "ended":
-        state = "ended"
+        state = "their turn"
     else:
         state = status
     seats = entry.get("seats") or []
     people = ", ".join(
-        f"{seat_name(entry, i)} {s.get('score', 0)}" for i, s in enumerate(seats) if s.get("player")
+        seat_name(entry, i) + (f" {s['score']}" if "score" in s else "")
+        for i, s in enumerate(seats)
+        if s.get("player")
     )
-    return f"{gid:<12} {state:<18} {people}".rstrip()
+    return f"{gid:<14} {state:<14} {people}".rstrip()
 
 
 def list_games(ctx: typer.Context, as_json: JsonFlag = False) -> None:
@@ -167,7 +168,7 @@ def list_games(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     for entry in entries:
         actx.output.data(Text(_entry_line(entry), style="bold" if waits_on_me(entry) else ""))
     mine = sum(1 for e in entries if waits_on_me(e))
-    actx.output.info(f"{len(entries)} games, {mine} waiting on you.")
+    actx.output.info(f"{_plural(len(entries), 'game')}, {mine} waiting on you.")
 
 
 # --- one game -------------------------------------------------------------------------
@@ -197,7 +198,23 @@ def show(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> None:
         events = fetch_events(api, game)
         if events is not None:
             last, squares = last_turn_squares(events)
+        elif isinstance(view.get("last_turn"), dict):
+            last, squares = _record_of(view["last_turn"])
     show_game(actx.output, view, last_turn=last, highlight=squares, fallback_id=game)
+
+
+def _record_of(turn: Mapping[str, Any]) -> tuple[TurnRecord, set[str]]:
+    """The view's ``last_turn`` as a history entry (when the events are not available)."""
+    placements = [(str(p["square"]), int(p["tile"]), int(p["points"])) for p in turn["placements"]]
+    record = TurnRecord(
+        0,
+        turn.get("seat"),
+        "play" if placements else "pass or exchange",
+        placements=placements,
+        points=int(turn.get("points") or 0),
+        bonus=int(turn.get("bonus") or 0),
+    )
+    return record, {p[0] for p in placements}
 
 
 def history(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> None:

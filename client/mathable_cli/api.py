@@ -165,7 +165,7 @@ class ApiClient:
                 )
             except requests.Timeout:
                 problem = "the server did not answer in time"
-            except requests.ConnectionError:
+            except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError):
                 problem = f"cannot connect to {self.base_url}"
             except requests.RequestException as err:
                 raise CliError(

@@ -155,13 +155,13 @@ def _entry_line(entry: Mapping[str, Any]) -> str:
 
 
 def list_games(ctx: typer.Context, as_json: JsonFlag = False) -> None:
-    """Your games, the ones waiting on you first."""
+    """Your games, the ones waiting on you first (--json: the first page of GET /v1/me)."""
     actx = app_context(ctx)
-    me = actx.api().me()
+    api = actx.api()
     if as_json:
-        actx.output.json(me)
+        actx.output.json(api.me())
         return
-    entries = game_entries(me)
+    entries = game_entries({"games": api.my_games()})
     if not entries:
         actx.output.info("You have no games yet: `mathable-cli new` starts one.")
         return

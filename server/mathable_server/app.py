@@ -8,6 +8,7 @@ from mathable_server.api import games, meta, players
 from mathable_server.auth import Authenticator
 from mathable_server.db import init_schema, make_engine
 from mathable_server.errors import ApiError, register_error_handlers
+from mathable_server.render import BodyCache
 from mathable_server.service import Games
 from mathable_server.settings import Settings
 from mathable_server.store import Store
@@ -32,6 +33,7 @@ def create_app(settings: Settings | None = None, *, create_schema: bool = True) 
         games=Games(store, settings.cache_games),
         auth=Authenticator(store),
         names=NameBook(store),
+        bodies=BodyCache(),
     )
     register_error_handlers(app)
 

@@ -155,10 +155,9 @@ def _sqlite_engine(url: URL, pool_size: int) -> Engine:
     def _on_begin(conn: Any) -> None:
         # Writers take the write lock up front: a read-then-write transaction in WAL
         # mode could otherwise fail with SQLITE_BUSY_SNAPSHOT instead of waiting.
+        # Readers run each (single) statement in autocommit: no BEGIN round trip.
         if conn.get_execution_options().get("sqlite_write", False):
             conn.exec_driver_sql("BEGIN IMMEDIATE")
-        else:
-            conn.exec_driver_sql("BEGIN")
 
     return engine
 

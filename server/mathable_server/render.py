@@ -6,6 +6,8 @@ Every game body and event feed goes through ``mathable.view`` and
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -51,3 +53,26 @@ def events_body(stored: Iterable[StoredEvent], seat: int | None) -> list[dict[st
 def appended_body(first_version: int, new: list[Event], seat: int | None) -> list[dict[str, Any]]:
     """The events a command just appended, numbered from ``first_version``, redacted."""
     return [event_body(first_version + i, e, seat, None) for i, e in enumerate(new)]
+
+
+class BodyCache:
+    """Rendered JSON views by (game, version, seat): a version never changes, so neither does
+    its view. Least recently used dropped first; safe across threads."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self._size = size
+        self._bodies: OrderedDict[tuple[str, int, int | None], str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, int, int | None]) -> str | None:
+        with self._lock:
+            body = self._bodies.get(key)
+            if body is not None:
+                self._bodies.move_to_end(key)
+            return body
+
+    def put(self, key: tuple[str, int, int | None], body: str) -> None:
+        with self._lock:
+            self._bodies[key] = body
+            while len(self._bodies) > self._size:
+                self._bodies.popitem(last=False)

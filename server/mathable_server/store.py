@@ -13,12 +13,22 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, case, func, insert, select, update
+from sqlalchemy import Connection, Engine, and_, bindparam, case, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from mathable import Event, GameState
 from mathable.events import SCHEMA_VERSION, GameCreated, PlayerJoined
 from mathable_server.db import events, game_members, games, idempotency_keys, players
+
+
+# Built once: the hot reads skip statement construction (their compiled form is cached too).
+_EVENTS_AFTER = (
+    select(events.c.version, events.c.data, events.c.created_at)
+    .where(and_(events.c.game_id == bindparam("game_id"), events.c.version > bindparam("after")))
+    .order_by(events.c.version)
+)
+_EVENTS_AFTER_LIMITED = _EVENTS_AFTER.limit(bindparam("limit"))
+_VERSION = select(games.c.version).where(games.c.id == bindparam("game_id"))
 
 
 class VersionConflict(Exception):
@@ -192,21 +202,18 @@ class Store:
         self, game_id: str, after: int = 0, limit: int | None = None
     ) -> list[StoredEvent]:
         """The events of ``game_id`` with versions above ``after``, in order."""
-        query = (
-            select(events.c.version, events.c.data, events.c.created_at)
-            .where(and_(events.c.game_id == game_id, events.c.version > after))
-            .order_by(events.c.version)
-        )
+        params: dict[str, Any] = {"game_id": game_id, "after": after}
+        query = _EVENTS_AFTER
         if limit is not None:
-            query = query.limit(limit)
+            query, params["limit"] = _EVENTS_AFTER_LIMITED, limit
         with self.engine.connect() as conn:
-            rows = conn.execute(query).all()
+            rows = conn.execute(query, params).all()
         return [StoredEvent(r.version, decode_event(r.data), r.created_at) for r in rows]
 
     def version(self, game_id: str) -> int | None:
         """The version of a game from its projection row (cheap), or None if there is no game."""
         with self.engine.connect() as conn:
-            value = conn.execute(select(games.c.version).where(games.c.id == game_id)).scalar()
+            value = conn.execute(_VERSION, {"game_id": game_id}).scalar()
         return None if value is None else int(value)
 
     def log_version(self, game_id: str) -> int:

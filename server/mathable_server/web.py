@@ -13,6 +13,7 @@ from marshmallow import ValidationError
 
 from mathable_server.auth import Authenticator
 from mathable_server.errors import ApiError
+from mathable_server.render import BodyCache
 from mathable_server.service import Games, Idempotency
 from mathable_server.settings import Settings
 from mathable_server.store import PlayerRecord, Store
@@ -30,6 +31,7 @@ class Services:
     games: Games
     auth: Authenticator
     names: NameBook
+    bodies: BodyCache
 
 
 class NameBook:
@@ -103,7 +105,7 @@ def load(schema: Loader, data: Any) -> dict[str, Any]:
 
 
 def query(schema: Loader) -> dict[str, Any]:
-    return load(schema, request.args.to_dict())
+    return load(schema, request.args.to_dict() if request.args else {})
 
 
 def bearer_token() -> str | None:

@@ -167,8 +167,13 @@ def show(game_id: str) -> Response:
     if known is not None and known == state.version:
         return Response(status=304, headers=headers)
     seat = viewer_seat(state, player.id if player else None)
-    body = game_body(game_id, state, seat, svc.names.lookup(player_ids(state)))
-    return json_response(body, 200, headers)
+    key = (game_id, state.version, seat)
+    text = svc.bodies.get(key)
+    if text is None:
+        body = game_body(game_id, state, seat, svc.names.lookup(player_ids(state)))
+        text = json.dumps(body, separators=(",", ":"))
+        svc.bodies.put(key, text)
+    return json_response(text, 200, headers)
 
 
 def _wait_for(game_id: str, since: int, seconds: float) -> GameState:

@@ -40,9 +40,11 @@ from urllib.parse import quote
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "server"), str(ROOT)]
 
-from mathable import Create, GameState, Join, apply, check, view  # noqa: E402
 from sqlalchemy import create_engine, insert, text  # noqa: E402
+from tests.server.helpers import EXAMPLE_TILES  # noqa: E402
+from tests.server.live import free_port  # noqa: E402
 
+from mathable import Create, GameState, Join, apply, check, view  # noqa: E402
 from mathable_server.auth import hash_token, new_token  # noqa: E402
 from mathable_server.db import (  # noqa: E402
     events,
@@ -53,8 +55,6 @@ from mathable_server.db import (  # noqa: E402
     normalize_url,
 )
 from mathable_server.store import Store, encode_event, memberships, now_iso, projection  # noqa: E402
-from tests.server.helpers import EXAMPLE_TILES  # noqa: E402
-from tests.server.live import free_port  # noqa: E402
 
 #: The first turn of the rule book's example: five placements by seat 0, versions 3 to 7.
 PLACES = [("I8", 12), ("H6", 8), ("G9", 2), ("F7", 1), ("J8", 16)]
@@ -354,8 +354,9 @@ def bench(label: str, database_url: str, opts: argparse.Namespace) -> list[str]:
         stored = conn.execute(text("SELECT count(*) FROM games")).scalar()
     for kind in ("view", "place"):
         a, b = latencies["10"][kind], latencies["100000"][kind]
+        ratio = max(a, b) / min(a, b)
         out.append(f"{label}: {kind:<5} latency p50 {a:6.2f} ms with few games, {b:6.2f} ms with"
-                   f" {stored} games stored: x{max(a, b) / min(a, b):.2f} (target <= 1.25)")  # fmt: skip
+                   f" {stored} games stored: x{ratio:.2f} (target <= 1.25)")  # fmt: skip
     seeder.engine.dispose()
     return out
 

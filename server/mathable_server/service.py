@@ -104,6 +104,8 @@ class Games:
     def state(self, game_id: str) -> GameState:
         """The game now: the cached state plus the events written since (by any process)."""
         cached = self.cache.get(game_id)
+        if cached is not None and self.store.version(game_id) == cached.version:
+            return cached
         after = cached.version if cached is not None else 0
         new = self.store.events_after(game_id, after)
         if cached is None and not new:

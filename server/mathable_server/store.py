@@ -20,7 +20,6 @@ from mathable import Event, GameState
 from mathable.events import SCHEMA_VERSION, GameCreated, PlayerJoined
 from mathable_server.db import events, game_members, games, idempotency_keys, players
 
-
 # Built once: the hot reads skip statement construction (their compiled form is cached too).
 _EVENTS_AFTER = (
     select(events.c.version, events.c.data, events.c.created_at)
@@ -28,7 +27,6 @@ _EVENTS_AFTER = (
     .order_by(events.c.version)
 )
 _EVENTS_AFTER_LIMITED = _EVENTS_AFTER.limit(bindparam("limit"))
-_VERSION = select(games.c.version).where(games.c.id == bindparam("game_id"))
 
 
 class VersionConflict(Exception):
@@ -138,6 +136,8 @@ class Store:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        marker = "?" if engine.dialect.paramstyle == "qmark" else "%s"
+        self._version_sql = f"SELECT version FROM games WHERE id = {marker}"
 
     def _writer(self) -> Connection:
         return self.engine.connect().execution_options(sqlite_write=True)
@@ -211,10 +211,24 @@ class Store:
         return [StoredEvent(r.version, decode_event(r.data), r.created_at) for r in rows]
 
     def version(self, game_id: str) -> int | None:
-        """The version of a game from its projection row (cheap), or None if there is no game."""
-        with self.engine.connect() as conn:
-            value = conn.execute(_VERSION, {"game_id": game_id}).scalar()
-        return None if value is None else int(value)
+        """The version of a game from its projection row, or None if there is no game.
+
+        Every view asks this first (has another process moved the game on?), so it
+        goes straight to the driver: one indexed read, no statement building.
+        """
+        conn = self.engine.raw_connection()
+        try:
+            cursor = conn.cursor()
+            try:
+                cursor.execute(self._version_sql, (game_id,))
+                row = cursor.fetchone()
+            finally:
+                cursor.close()
+            if self.engine.dialect.name != "sqlite":
+                conn.rollback()  # end the read transaction the driver opened
+        finally:
+            conn.close()
+        return None if row is None else int(row[0])
 
     def log_version(self, game_id: str) -> int:
         """The highest version in the events table (0 without events)."""

@@ -38,6 +38,7 @@ from mathable.commands import (
     default_policy,
     end_reason,
     explain_refusal,
+    find_mistake,
     real_equations,
 )
 from mathable.errors import RuleError
@@ -103,6 +104,7 @@ __all__ = [
     "default_policy",
     "end_reason",
     "explain_refusal",
+    "find_mistake",
     "greedy_turn",
     "has_legal_move",
     "legal_placements",

@@ -14,6 +14,7 @@ row number, as printed on the board:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
 from mathable.errors import RuleError
@@ -108,12 +109,18 @@ AFFECTED: Final[tuple[tuple[int, ...], ...]] = tuple(
 )
 
 
-def render(cells: dict[int, int]) -> str:
+def render(board: Mapping[int, int] | Mapping[str, int]) -> str:
     """The board as plain text, one row a line; empty squares show their kind.
 
-    >>> print(render(CENTRE).splitlines()[7])
-     7  3x  .  .  x  +  .  1  2  .  x  +  .  . 3x
+    ``board`` maps squares (names like ``"I8"`` or indexes) to tiles; the
+    centre numbers are always shown.
+
+    >>> print(render({"I8": 12}).splitlines()[8])
+     8  3x  .  .  +  x  .  3  4 12  +  x  .  . 3x
     """
+    cells = dict(CENTRE)
+    for square, value in board.items():
+        cells[parse_square(square) if isinstance(square, str) else square] = value
     lines = ["    " + "".join(f"{c:>3}" for c in COLUMNS)]
     for row in range(SIZE):
         out = []

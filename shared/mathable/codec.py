@@ -55,6 +55,20 @@ def _square(value: Any) -> int:
     return parse_square(_str(value))
 
 
+def _square_or_index(value: Any) -> int:
+    """A square by name; schema-1 logs written before names also hold plain indexes."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 196:
+        return value
+    return _square(value)
+
+
+def _square_tile(value: Any) -> tuple[int, int]:
+    items = _list(value)
+    if len(items) != 2:
+        raise _bad("a [square, tile] pair", value)
+    return (_square_or_index(items[0]), _int(items[1]))
+
+
 def _optional(inner: Codec[T]) -> Codec[T | None]:
     return Codec(
         lambda v: None if v is None else inner.encode(v),
@@ -86,6 +100,9 @@ INTS = _tuple_of(INT)
 INTS_LIST = _tuple_of(INTS)
 STRS = _tuple_of(STR)
 OPT_INTS = _optional(INTS)
+SQUARE_TILES: Codec[tuple[tuple[int, int], ...]] = _tuple_of(
+    Codec(lambda v: [square_name(v[0]), v[1]], _square_tile)
+)
 tuple_of = _tuple_of
 
 

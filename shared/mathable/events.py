@@ -35,7 +35,6 @@ SCHEMA_VERSION = 1
 
 EQUATION = codec.record(Equation, {"near": codec.SQUARE, "far": codec.SQUARE, "op": codec.OP})
 EQUATIONS = codec.tuple_of(EQUATION)
-REMOVED = codec.tuple_of(codec.tuple_of(codec.INT))
 
 
 #: Every kind of event by its ``type``: the explicit registry the decoder reads.
@@ -212,7 +211,7 @@ class Corrected(Event):
     fields: ClassVar[dict[str, codec.Codec[Any]]] = {
         "seat": codec.INT,
         "target": codec.INT,
-        "removed": REMOVED,
+        "removed": codec.SQUARE_TILES,
         "points_lost": codec.INT,
         "reason": codec.STR,
     }
@@ -315,7 +314,9 @@ def apply(state: GameState, event: Event) -> GameState:
         case TurnEnded():
             assert state.turn is not None
             seat = state.seats[event.seat]
-            ended = replace(state.turn, extra_available=False, bonus=event.bonus)
+            ended = replace(
+                state.turn, extra_available=False, bonus=event.bonus, ended_by="played"
+            )
             placed_any = bool(ended.placements)
             state = replace(
                 state,
@@ -339,7 +340,12 @@ def apply(state: GameState, event: Event) -> GameState:
                 state,
                 bag=remove_tiles(state.bag, event.drawn) + event.returned,
                 seats=state.with_seat(event.seat, rack=rack),
-                last_turn=Turn(seat=event.seat, started_with=len(seat.rack)),
+                last_turn=Turn(
+                    seat=event.seat,
+                    started_with=len(seat.rack),
+                    ended_by="exchanged",
+                    exchanged=len(event.returned),
+                ),
                 idle_turns=state.idle_turns + 1,
                 turns_played=state.turns_played + 1,
             )
@@ -350,7 +356,7 @@ def apply(state: GameState, event: Event) -> GameState:
                 state,
                 idle_turns=state.idle_turns + 1,
                 turns_played=state.turns_played + 1,
-                last_turn=state.turn,
+                last_turn=replace(state.turn, ended_by="passed") if state.turn else None,
             )
             return replace(state, turn=_next_turn(state, event.seat))
         case Corrected():

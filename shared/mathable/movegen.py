@@ -257,6 +257,7 @@ def best_turn(
     board: Position | dict[str, int] | Iterable[tuple[str, int]],
     rack: Iterable[int],
     *,
+    bonus_possible: bool | None = None,
     node_limit: int = DEFAULT_NODE_LIMIT,
 ) -> BestTurn:
     """The highest-scoring turn from ``rack``: documented API for bots.
@@ -265,9 +266,13 @@ def best_turn(
     its moment), ``.total`` with the 50 bonus when all 7 tiles go down, and
     ``.exhaustive`` (False when the search stopped at ``node_limit``; the
     result is then the best found, never worse than playing greedily).
+    ``bonus_possible`` defaults to "the rack holds 7 tiles"; in the middle of
+    a turn that began with 7, pass True.
 
     >>> turn = best_turn({}, [1, 2, 8, 12, 16, 17, 42])
     >>> turn.total, turn.exhaustive
     (56, True)
     """
-    return best_turn_in(position_from(board), rack, node_limit=node_limit)
+    return best_turn_in(
+        position_from(board), rack, bonus_possible=bonus_possible, node_limit=node_limit
+    )

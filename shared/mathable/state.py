@@ -58,6 +58,10 @@ class Turn:
     placements: tuple[PlacedTile, ...] = ()
     extra_available: bool = False
     bonus: int = 0
+    #: How the turn ended: "" while it is played, then "played", "passed" or "exchanged".
+    ended_by: str = ""
+    #: How many tiles an exchange gave back.
+    exchanged: int = 0
 
     @property
     def points(self) -> int:

@@ -44,6 +44,8 @@ def _turn(turn: Turn | None) -> dict[str, Any] | None:
         "points": turn.points,
         "extra_available": turn.extra_available,
         "bonus": turn.bonus,
+        "ended_by": turn.ended_by or None,
+        "exchanged": turn.exchanged,
     }
 
 

@@ -121,3 +121,11 @@ def test_decoder_fails_cleanly_on_mutated_events(
     else:
         assert isinstance(decoded, Event)
         assert Event.from_dict(decoded.to_dict()) == decoded
+
+
+def test_corrections_name_their_squares_and_old_index_form_still_loads() -> None:
+    event = Corrected(1, 0, ((107, 16),), 16, "wrong")
+    data = event.to_dict()
+    assert data["removed"] == [["J8", 16]]
+    data["removed"] = [[107, 16]]
+    assert Event.from_dict(data) == event

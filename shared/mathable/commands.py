@@ -336,7 +336,11 @@ def real_equations(position: Position, square: int, tile: int) -> tuple[Equation
 
 
 def explain_refusal(position: Position, square: int, tile: int) -> RuleError:
-    """Why ``tile`` may not go on ``square``, in words, with the rules' code."""
+    """Why ``tile`` may not go on ``square``, in words, with the rules' code.
+
+    >>> print(explain_refusal(Position.initial(), 106, 13).message)
+    13 at I8: 4 and 3 make 1 by -, 7 by +, 12 by x (H8, G8); none makes 13
+    """
     name = square_name(square)
     if position.cells[square] >= 0:
         return RuleError("square_taken", f"{name} already holds {position.cells[square]}")
@@ -348,16 +352,20 @@ def explain_refusal(position: Position, square: int, tile: int) -> RuleError:
             f"{tile} at {name}: {name} is not next to two tiles in a row or column",
         )
     said = "; ".join(
-        f"{square_name(n)}-{square_name(f)}: " + describe(cells[n], cells[f]) for n, f in pairs
+        f"{describe(cells[n], cells[f])} ({square_name(n)}, {square_name(f)})" for n, f in pairs
     )
     demanded = OPERATION[square]
-    if demanded is not None and any(tile in makes(cells[n], cells[f]) for n, f in pairs):
-        return RuleError(
-            "wrong_operation",
-            f"{tile} at {name}: the square demands {demanded}, but {said}; no pair makes "
-            f"{tile} by {demanded}",
-        )
-    return RuleError("no_equation", f"{tile} at {name}: {said}; none makes {tile}")
+    if demanded is None:
+        return RuleError("no_equation", f"{tile} at {name}: {said}; none makes {tile}")
+    code = (
+        "wrong_operation"
+        if any(tile in makes(cells[n], cells[f]) for n, f in pairs)
+        else "no_equation"
+    )
+    return RuleError(
+        code,
+        f"{tile} at {name}: {name} demands {demanded}; {said}; none makes {tile} by {demanded}",
+    )
 
 
 def _place(

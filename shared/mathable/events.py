@@ -314,9 +314,7 @@ def apply(state: GameState, event: Event) -> GameState:
         case TurnEnded():
             assert state.turn is not None
             seat = state.seats[event.seat]
-            ended = replace(
-                state.turn, extra_available=False, bonus=event.bonus, ended_by="played"
-            )
+            ended = replace(state.turn, extra_available=False, bonus=event.bonus, ended_by="played")
             placed_any = bool(ended.placements)
             state = replace(
                 state,

@@ -65,7 +65,7 @@ def test_operation_square_demands_its_operation(cli: Invoke, http: responses.Req
     http.get(f"{SERVER}/v1/games/g1", json={**_view_for_alice(), "board": {"I8": 12}, "rack": [8]})
     result = cli("move", "g1", "J8=8")
     assert result.exit_code == ExitCode.ILLEGAL_MOVE
-    assert "the square demands +" in result.stderr and "[wrong_operation]" in result.stderr
+    assert "J8 demands +" in result.stderr and "[wrong_operation]" in result.stderr
     assert requests_to(http, "POST", "/moves") == []
 
 

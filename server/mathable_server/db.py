@@ -124,7 +124,8 @@ def make_engine(database_url: str, pool_size: int = 8) -> Engine:
         url,
         pool_size=pool_size,
         max_overflow=pool_size,
-        pool_pre_ping=True,
+        # No pre-ping (a round trip per checkout): a dropped connection fails one request
+        # with 503, SQLAlchemy then discards the pool and the next request reconnects.
         pool_recycle=1800,
     )
 

@@ -138,6 +138,13 @@ class Store:
         self.engine = engine
         marker = "?" if engine.dialect.paramstyle == "qmark" else "%s"
         self._version_sql = f"SELECT version FROM games WHERE id = {marker}"
+        # Single-statement reads need no transaction: on PostgreSQL that saves the
+        # BEGIN and ROLLBACK round trips (SQLite readers already run in autocommit).
+        self._reader = (
+            engine
+            if engine.dialect.name == "sqlite"
+            else engine.execution_options(isolation_level="AUTOCOMMIT")
+        )
 
     def _writer(self) -> Connection:
         return self.engine.connect().execution_options(sqlite_write=True)
@@ -214,20 +221,10 @@ class Store:
         """The version of a game from its projection row, or None if there is no game.
 
         Every view asks this first (has another process moved the game on?), so it
-        goes straight to the driver: one indexed read, no statement building.
+        is one indexed read in autocommit, with no statement building.
         """
-        conn = self.engine.raw_connection()
-        try:
-            cursor = conn.cursor()
-            try:
-                cursor.execute(self._version_sql, (game_id,))
-                row = cursor.fetchone()
-            finally:
-                cursor.close()
-            if self.engine.dialect.name != "sqlite":
-                conn.rollback()  # end the read transaction the driver opened
-        finally:
-            conn.close()
+        with self._reader.connect() as conn:
+            row = conn.exec_driver_sql(self._version_sql, (game_id,)).first()
         return None if row is None else int(row[0])
 
     def log_version(self, game_id: str) -> int:

@@ -40,7 +40,17 @@ from urllib.parse import quote
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "server"), str(ROOT)]
 
-from sqlalchemy import create_engine, insert, text  # noqa: E402
+from sqlalchemy import (  # noqa: E402
+    Column,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    insert,
+    text,
+)
 from tests.server.helpers import EXAMPLE_TILES  # noqa: E402
 from tests.server.live import free_port  # noqa: E402
 
@@ -63,21 +73,25 @@ PLACES = [("I8", 12), ("H6", 8), ("G9", 2), ("F7", 1), ("J8", 16)]
 # --- the bare baseline app (run in its own gunicorn) -----------------------------------
 
 
-def bare_app(database_url: str) -> Any:
-    from flask import Flask, Response, request
-    from sqlalchemy import Column, Integer, MetaData, String, Table, Text
+BARE = MetaData()
+BARE_ROWS = Table(
+    "bench_rows",
+    BARE,
+    Column("id", Integer, primary_key=True),
+    Column("key", String(32)),
+    Column("data", Text),
+)
 
-    metadata = MetaData()
-    rows = Table(
-        "bench_rows",
-        metadata,
-        Column("id", Integer, primary_key=True),
-        Column("key", String(32)),
-        Column("data", Text),
-    )
+
+def bare_app(database_url: str) -> Any:
+    """The baseline: Flask alone, one view-sized JSON body and one INSERT per request.
+
+    Its table is created by the parent before the workers start (concurrent
+    CREATE TABLEs from several workers would race on PostgreSQL)."""
+    from flask import Flask, Response, request
+
+    rows = BARE_ROWS
     engine = make_engine(database_url, 8)
-    with engine.connect().execution_options(sqlite_write=True) as conn, conn.begin():
-        metadata.create_all(conn)
     state = GameState()
     for command in (Create("p0", tiles=tuple(EXAMPLE_TILES)), Join("p1")):
         for event in check(state, command):
@@ -181,6 +195,7 @@ class Seeder:
     def __init__(self, database_url: str) -> None:
         self.engine = make_engine(database_url, 2)
         init_schema(self.engine)
+        BARE.create_all(self.engine)
         self.store = Store(self.engine)
         self.players: list[tuple[str, str]] = []
         for name in (f"one{secrets.token_hex(3)}", f"two{secrets.token_hex(3)}"):

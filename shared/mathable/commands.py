@@ -106,7 +106,11 @@ class TurnPlacement:
 
 @dataclass(frozen=True, slots=True)
 class PlayTurn:
-    """A whole turn at once, all or nothing: placements (with extra draws), then the end."""
+    """A whole turn at once, all or nothing: placements (with extra draws), then the end.
+
+    ``draw_extra`` on a placement that is not on an operation square is refused;
+    with the bag empty it is skipped.
+    """
 
     seat: int
     placements: tuple[TurnPlacement, ...] = field(default_factory=tuple)
@@ -459,7 +463,9 @@ def _play_turn(fold: _Fold, command: PlayTurn) -> None:
     for number, p in enumerate(command.placements, 1):
         try:
             _place(fold, command.seat, p.square, p.tile, p.claims)
-            if p.draw_extra:
+            # An extra tile is asked for "if the bag is not empty": a whole turn sent at
+            # once cannot know what earlier draws left, so an empty bag skips the draw.
+            if p.draw_extra and fold.state.bag:
                 _draw_extra(fold, command.seat)
         except RuleError as err:
             raise RuleError(err.code, f"placement {number}: {err.message}") from None

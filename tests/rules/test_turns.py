@@ -158,3 +158,18 @@ def test_placed_tiles_are_never_taken_back() -> None:
     state = arranged([(12, 1), (1,)], bag=(40, 41))
     state = play(state, Place(0, sq("I8"), 12))
     assert refused(state, Place(0, sq("I8"), 1)) == "square_taken"
+
+
+def test_whole_turn_skips_an_extra_draw_when_the_bag_is_empty() -> None:
+    state = arranged([(16, 8), (1,)], board={"I8": 12}, bag=())
+    turn = PlayTurn(0, (TurnPlacement(sq("J8"), 16, draw_extra=True), TurnPlacement(sq("H6"), 8)))
+    events = check(state, turn)
+    assert not any(isinstance(e, ExtraTileDrawn) for e in events)
+    assert isinstance(events[2], TurnEnded) and events[2].points == 24
+
+
+def test_whole_turn_refuses_an_extra_draw_after_a_plain_square() -> None:
+    state = arranged([(12, 8), (1,)], bag=(30, 40))
+    with pytest.raises(RuleError) as err:
+        check(state, PlayTurn(0, (TurnPlacement(sq("I8"), 12, draw_extra=True),)))
+    assert err.value.code == "no_extra_tile"

@@ -14,13 +14,17 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
 from collections import Counter, defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import requests
 from sqlalchemy import create_engine, text
@@ -47,6 +51,32 @@ def sqlalchemy_url(url: str) -> str:
     if url.startswith("postgresql://"):
         return "postgresql+psycopg://" + url[len("postgresql://") :]
     return url
+
+
+@contextmanager
+def isolated_database(url: str | None, keep: bool = False) -> Iterator[str]:
+    """A database of the run's own: a temporary SQLite file when ``url`` is None, or a fresh
+    schema in the given PostgreSQL database (dropped afterwards unless ``keep``)."""
+    if url is None:
+        folder = Path(tempfile.mkdtemp(prefix="mathable-bench-"))
+        yield f"sqlite:///{folder / 'bench.db'}"
+        shutil.rmtree(folder, ignore_errors=True)
+        return
+    if not url.startswith("postgresql"):
+        yield url
+        return
+    schema = f"bench_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(sqlalchemy_url(url), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    joiner = "&" if "?" in url else "?"
+    try:
+        yield f"{url}{joiner}options={quote(f'-csearch_path={schema}')}"
+    finally:
+        if not keep:
+            with admin.connect() as conn:
+                conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        admin.dispose()
 
 
 class Server:
@@ -339,3 +369,144 @@ def leak_scan(database_url: str, traffic: list[tuple[str, str, int, str]],
                 elif event.get("seat") != viewer and value is not None:
                     problems.append(f"{path}: {event['type']}.{field_} of another seat shown")
     return problems
+
+
+@dataclass
+class RunReport:
+    """What a soak or crash run did and found."""
+
+    stats: Stats
+    games: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    kills: int = 0
+    acks_checked: int = 0
+    answers_scanned: int = 0
+    elapsed: float = 0.0
+
+    @property
+    def five_xx(self) -> int:
+        return sum(n for status, n in self.stats.statuses.items() if status >= 500)
+
+
+def soak(url: str, games: int, workers: int = 2, node_limit: int = 200) -> RunReport:
+    """Play ``games`` games at once, each in its own thread, to their end; then check every
+    game (finished, log replays to the views served, tiles conserved), scan every answer
+    for leaks and the server log for tokens."""
+    report = RunReport(Stats())
+    finished: dict[str, dict[int, dict[str, Any]]] = {}
+    everyone: list[Client] = []
+    lock = threading.Lock()
+    run = uuid.uuid4().hex[:6]
+    with Server(url, workers=workers) as server:
+
+        def one(n: int) -> None:
+            try:
+                clients = [register(server.base, report.stats, f"soak{run}g{n}p{i}")
+                           for i in range(2)]  # fmt: skip
+                for c in clients:
+                    c.traffic = []
+                gid = play_game(clients, node_limit=node_limit, rng=random.Random(n))
+                served = {}
+                for c in clients:
+                    body = c.call("GET", f"/v1/games/{gid}", "view").json()
+                    served[body["you"]] = body
+                with lock:
+                    finished[gid] = served
+                    everyone.extend(clients)
+            except Exception as err:  # noqa: BLE001 - every failure is reported
+                with lock:
+                    report.failures.append(f"game {n}: {type(err).__name__}: {err}")
+
+        start = time.monotonic()
+        threads = [threading.Thread(target=one, args=(n,)) for n in range(games)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        report.elapsed = time.monotonic() - start
+    report.games = list(finished)
+    for gid, served in finished.items():
+        if any(body["status"] != "ended" for body in served.values()):
+            report.failures.append(f"{gid}: not ended")
+        report.failures.extend(check_game(url, gid, served))
+    for client in everyone:
+        report.failures.extend(leak_scan(url, client.traffic or [], client.token))
+        report.answers_scanned += len(client.traffic or [])
+    server_log = server.log.read_text(errors="replace")
+    if any(c.token and c.token in server_log for c in everyone):
+        report.failures.append(f"a token appears in the server log {server.log}")
+    if len(finished) != games:
+        report.failures.append(f"only {len(finished)} of {games} games finished")
+    return report
+
+
+def crash(url: str, kills: int, bots: int = 8, workers: int = 2, seed: int = 1,
+          progress: bool = False) -> RunReport:  # fmt: skip
+    """Bots play games back to back while the server's process group is killed with
+    SIGKILL at random moments and started again; then every acknowledged command is
+    checked against the log, and every log for gaps and tile conservation."""
+    rng = random.Random(seed)
+    report = RunReport(Stats())
+    acks: list[Ack] = []
+    stop = threading.Event()
+    lock = threading.Lock()
+    server = Server(url, workers=workers)
+    server.start()
+    run = uuid.uuid4().hex[:6]
+
+    def bot(n: int) -> None:
+        played = 0
+        while not stop.is_set():
+            try:
+                clients = [register(server.base, report.stats, f"crash{run}b{n}g{played}p{i}")
+                           for i in range(2)]  # fmt: skip
+                mine: list[Ack] = []
+                gid = play_game(clients, acks=mine, node_limit=100, rng=random.Random(n))
+                with lock:
+                    report.games.append(gid)
+                    acks.extend(mine)
+            except Exception as err:  # noqa: BLE001 - every failure is reported
+                with lock:
+                    report.failures.append(f"bot {n}: {type(err).__name__}: {str(err)[:200]}")
+                return
+            played += 1
+
+    start = time.monotonic()
+    threads = [threading.Thread(target=bot, args=(n,)) for n in range(bots)]
+    for t in threads:
+        t.start()
+    try:
+        while report.kills < kills:
+            time.sleep(rng.uniform(0.5, 3.0))
+            server.kill()
+            report.kills += 1
+            time.sleep(rng.uniform(0.0, 1.0))
+            server.start()
+            if progress:
+                print(f"kill {report.kills}: {len(acks)} acknowledged commands so far", flush=True)
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(timeout=300)
+        server.stop()
+    report.elapsed = time.monotonic() - start
+    by_game: dict[str, list[Ack]] = defaultdict(list)
+    for ack in acks:
+        by_game[ack.game].append(ack)
+    for gid in report.games:
+        log = stored_events(url, gid)
+        for ack in by_game[gid]:
+            state = replay(e for v, e in log if v <= ack.version)
+            if state.version != ack.version:
+                report.failures.append(
+                    f"{gid}: acknowledged version {ack.version} is not in the log"
+                )
+                continue
+            expected = view(state, ack.seat)
+            if any(expected[k] != ack.body[k] for k in VIEW_KEYS):
+                report.failures.append(f"{gid}: version {ack.version} differs from its answer")
+            report.acks_checked += 1
+        report.failures.extend(check_game(url, gid, {}))
+    if not report.games:
+        report.failures.append("no game completed")
+    return report

@@ -8,11 +8,12 @@ from mathable_server.api import games, meta, players
 from mathable_server.auth import Authenticator
 from mathable_server.db import init_schema, make_engine
 from mathable_server.errors import ApiError, register_error_handlers
+from mathable_server.limits import LongPolls, RateLimiter
 from mathable_server.render import BodyCache
 from mathable_server.service import Games
 from mathable_server.settings import Settings
 from mathable_server.store import Store
-from mathable_server.web import NameBook, Services
+from mathable_server.web import NameBook, Services, limit_rate
 
 
 def create_app(settings: Settings | None = None, *, create_schema: bool = True) -> Flask:
@@ -34,8 +35,12 @@ def create_app(settings: Settings | None = None, *, create_schema: bool = True) 
         auth=Authenticator(store),
         names=NameBook(store),
         bodies=BodyCache(),
+        limiter=RateLimiter(settings.rate_limit) if settings.rate_limit else None,
+        long_polls=LongPolls(settings.long_poll_limit),
     )
     register_error_handlers(app)
+    # First: a caller over the limit is refused before anything else is done for it.
+    app.before_request(limit_rate)
 
     @app.before_request
     def _refuse_large_bodies() -> None:

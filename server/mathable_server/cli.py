@@ -2,8 +2,9 @@
 
 Settings come from flags, then the environment (``MATHABLE_HOST``,
 ``MATHABLE_PORT``, ``MATHABLE_WORKERS``, ``MATHABLE_THREADS``,
-``MATHABLE_DATABASE_URL``, ``MATHABLE_REGISTRATION_SECRET``), then defaults:
-127.0.0.1:8080 and SQLite in the user data dir.
+``MATHABLE_DATABASE_URL``, ``MATHABLE_REGISTRATION_SECRET``,
+``MATHABLE_RATE_LIMIT``, ``MATHABLE_MAX_LONG_POLLS``, ``MATHABLE_POOL_SIZE``),
+then defaults: 127.0.0.1:8080 and SQLite in the user data dir.
 """
 
 from __future__ import annotations
@@ -76,7 +77,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _settings(database_url: str | None) -> Settings:
-    settings = Settings.from_env()
+    try:
+        settings = Settings.from_env()
+    except ValueError as err:
+        raise SystemExit(f"mathable-server: {err}") from None
     if database_url:
         settings = settings.with_changes(database_url=database_url)
     return settings
@@ -100,8 +104,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.command == "init-db":
         print(f"schema ready in {_shown(settings.database_url)}", file=sys.stderr)
         return
+    if args.command == "serve":
+        if args.workers < 1 or args.threads < 1:
+            raise SystemExit("mathable-server: --workers and --threads must be at least 1")
+        from mathable_server.gunicorn_app import worker_settings
+
+        settings = worker_settings(settings, args.threads)
+        if settings.long_poll_limit >= args.threads:
+            print(
+                f"mathable-server: warning: MATHABLE_MAX_LONG_POLLS={settings.long_poll_limit} "
+                f"lets long-polls take every one of the {args.threads} threads of a worker",
+                file=sys.stderr,
+            )
+    limit = settings.rate_limit or "off"
     print(
-        f"mathable-server: http://{args.host}:{args.port}/v1 on {_shown(settings.database_url)}",
+        f"mathable-server: http://{args.host}:{args.port}/v1 on {_shown(settings.database_url)}"
+        f" (rate limit {limit} per token, per process; {settings.long_poll_limit} long-polls"
+        " at once per process)",
         file=sys.stderr,
         flush=True,
     )
@@ -121,8 +140,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     else:
         from mathable_server.gunicorn_app import serve
 
-        if args.workers < 1 or args.threads < 1:
-            raise SystemExit("mathable-server: --workers and --threads must be at least 1")
         serve(settings, args.host, args.port, args.workers, args.threads)
 
 

@@ -8,7 +8,7 @@ from flask import Flask
 from gunicorn.app.base import BaseApplication
 
 from mathable_server.app import create_app
-from mathable_server.settings import MAX_WAIT_SECONDS, Settings
+from mathable_server.settings import MAX_WAIT_SECONDS, Settings, long_polls_for_threads
 
 
 class GunicornServer(BaseApplication):  # type: ignore[misc]
@@ -28,10 +28,21 @@ class GunicornServer(BaseApplication):  # type: ignore[misc]
         return create_app(self._settings, create_schema=False)
 
 
+def worker_settings(settings: Settings, threads: int) -> Settings:
+    """``settings`` for a gthread worker of ``threads`` threads: the long-poll cap filled in."""
+    if settings.max_long_polls is not None:
+        return settings
+    return settings.with_changes(max_long_polls=long_polls_for_threads(threads))
+
+
 def serve(settings: Settings, host: str, port: int, workers: int, threads: int) -> None:
-    """Serve until stopped, with ``workers`` processes of ``threads`` threads each."""
+    """Serve until stopped, with ``workers`` processes of ``threads`` threads each.
+
+    Unless ``settings`` say otherwise, a worker holds long-polls in at most half
+    its threads (see ``long_polls_for_threads``).
+    """
     GunicornServer(
-        settings,
+        worker_settings(settings, threads),
         {
             "bind": f"{host}:{port}",
             "workers": workers,

@@ -9,16 +9,33 @@ from pathlib import Path
 
 import platformdirs
 
+from mathable_server.limits import RateLimit
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8080
 MAX_BODY_BYTES = 64 * 1024
 MAX_WAIT_SECONDS = 60
+#: Per token (per client address without one), per process. An honest bot needs a few
+#: requests a second (a long-poll counts once); the burst covers listing thousands of games.
+DEFAULT_RATE_LIMIT = RateLimit(rate=100.0, burst=500)
+#: Long-polls held at once per process when nothing tells how many threads serve it
+#: (``mathable-server run`` starts a thread per request). Under gunicorn: half the threads.
+DEFAULT_MAX_LONG_POLLS = 32
 
 
 def default_database_url() -> str:
     """SQLite in the user data dir: the zero-setup default."""
     folder = Path(platformdirs.user_data_dir("mathable", appauthor=False))
     return f"sqlite:///{folder / 'mathable.db'}"
+
+
+def long_polls_for_threads(threads: int) -> int:
+    """Long-polls a gthread worker of ``threads`` threads may hold: half, so some always serve.
+
+    >>> [long_polls_for_threads(t) for t in (1, 2, 8, 9)]
+    [0, 1, 4, 4]
+    """
+    return threads // 2
 
 
 @dataclass(frozen=True)
@@ -36,15 +53,54 @@ class Settings:
     cache_games: int = 2000
     #: Database connections per process (one per serving thread is enough).
     pool_size: int = 8
+    #: Requests per token (or per address without one) per process; None: no limit.
+    rate_limit: RateLimit | None = DEFAULT_RATE_LIMIT
+    #: Long-polls held at once per process; None: derived from the threads that serve.
+    max_long_polls: int | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """The settings the ``MATHABLE_*`` variables give; ValueError for unreadable ones.
+
+        >>> s = Settings.from_env({"MATHABLE_DATABASE_URL": "sqlite:///x.db",
+        ...     "MATHABLE_RATE_LIMIT": "5/s burst 7", "MATHABLE_MAX_LONG_POLLS": "3"})
+        >>> str(s.rate_limit), s.max_long_polls
+        ('5/s burst 7', 3)
+        >>> Settings.from_env({"MATHABLE_RATE_LIMIT": "off"}).rate_limit is None
+        True
+        """
         env = os.environ if environ is None else environ
+        rate_limit: RateLimit | None = DEFAULT_RATE_LIMIT
+        if env.get("MATHABLE_RATE_LIMIT", "").strip():
+            rate_limit = RateLimit.parse(env["MATHABLE_RATE_LIMIT"])
         return cls(
             database_url=env.get("MATHABLE_DATABASE_URL") or default_database_url(),
             registration_secret=env.get("MATHABLE_REGISTRATION_SECRET") or None,
-            pool_size=int(env.get("MATHABLE_POOL_SIZE", "8")),
+            pool_size=_whole(env, "MATHABLE_POOL_SIZE", minimum=1) or 8,
+            rate_limit=rate_limit,
+            max_long_polls=_whole(env, "MATHABLE_MAX_LONG_POLLS", minimum=0),
         )
 
     def with_changes(self, **changes: object) -> Settings:
         return replace(self, **changes)  # type: ignore[arg-type]
+
+    @property
+    def long_poll_limit(self) -> int:
+        """The long-polls one process holds at once."""
+        if self.max_long_polls is not None:
+            return self.max_long_polls
+        return DEFAULT_MAX_LONG_POLLS
+
+
+def _whole(env: Mapping[str, str], name: str, minimum: int) -> int | None:
+    """The whole number in ``env[name]`` (None when unset); ValueError if it is none."""
+    text = env.get(name, "").strip()
+    if not text:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"{name} must be a whole number, not {text!r}") from None
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, not {value}")
+    return value

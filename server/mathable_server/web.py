@@ -13,6 +13,7 @@ from marshmallow import ValidationError
 
 from mathable_server.auth import Authenticator
 from mathable_server.errors import ApiError
+from mathable_server.limits import LongPolls, RateLimiter, retry_after
 from mathable_server.render import BodyCache
 from mathable_server.service import Games, Idempotency
 from mathable_server.settings import Settings
@@ -32,6 +33,9 @@ class Services:
     auth: Authenticator
     names: NameBook
     bodies: BodyCache
+    #: None when requests are not limited.
+    limiter: RateLimiter | None
+    long_polls: LongPolls
 
 
 class NameBook:
@@ -123,7 +127,22 @@ def _unauthorized(code: str, message: str) -> ApiError:
 
 
 def optional_player() -> PlayerRecord | None:
-    """The caller, or None for a spectator; 401 when a token is given but is not valid."""
+    """The caller, or None for a spectator; 401 when a token is given but is not valid.
+
+    Worked out once per request (the rate limit asks first).
+    """
+    if "caller" not in g:
+        try:
+            g.caller = _authenticate()
+        except ApiError as err:
+            g.caller = err
+    if isinstance(g.caller, ApiError):
+        raise g.caller
+    caller: PlayerRecord | None = g.caller
+    return caller
+
+
+def _authenticate() -> PlayerRecord | None:
     token = bearer_token()
     if token is None:
         return None
@@ -138,6 +157,33 @@ def required_player() -> PlayerRecord:
     if player is None:
         raise _unauthorized("unauthorized", "this needs a player's token: Authorization: Bearer")
     return player
+
+
+def limit_rate() -> None:
+    """Count this request against its caller: a valid token's player, else the client address.
+
+    429 ``rate_limited`` with ``Retry-After`` (whole seconds) when the caller is over the
+    limit. Requests with a bad token count against the address, so that changing
+    tokens does not escape the limit. A long-poll counts once, when it arrives.
+    """
+    limiter = services().limiter
+    if limiter is None:
+        return
+    try:
+        player = optional_player()
+    except ApiError:
+        player = None
+    key = f"player {player.id}" if player is not None else f"address {request.remote_addr}"
+    wait = limiter.take(key)
+    if wait > 0:
+        seconds = retry_after(wait)
+        raise ApiError(
+            429,
+            "rate_limited",
+            f"too many requests (at most {limiter.limit}); try again in {seconds} s",
+            headers={"Retry-After": str(seconds)},
+            retry_after=seconds,
+        )
 
 
 def if_match_version() -> int | None:
@@ -157,21 +203,32 @@ def if_none_match_version() -> int | None:
     return None if found is None else int(found.group(1))
 
 
-def idempotency(player: PlayerRecord, body: dict[str, Any]) -> Idempotency | None:
-    """The ``Idempotency-Key`` of this request with a fingerprint of what it asks."""
+def idempotency_key() -> str | None:
+    """The ``Idempotency-Key`` header, if there is one; 400 unless it is 1-200 visible ASCII."""
     key = request.headers.get("Idempotency-Key")
-    if key is None:
-        return None
-    if not _KEY.match(key):
+    if key is not None and not _KEY.match(key):
         raise ApiError(
             400, "bad_idempotency_key", "Idempotency-Key must be 1 to 200 visible ASCII characters"
         )
+    return key
+
+
+def fingerprint(body: dict[str, Any]) -> str:
+    """A digest of what this request asks: method, path, body and ``If-Match``."""
     asked = json.dumps(
         [request.method, request.path, body, request.headers.get("If-Match")],
         sort_keys=True,
         separators=(",", ":"),
     )
-    return Idempotency(player.id, key, hashlib.sha256(asked.encode()).hexdigest())
+    return hashlib.sha256(asked.encode()).hexdigest()
+
+
+def idempotency(player: PlayerRecord, body: dict[str, Any]) -> Idempotency | None:
+    """The ``Idempotency-Key`` of this request with a fingerprint of what it asks."""
+    key = idempotency_key()
+    if key is None:
+        return None
+    return Idempotency(player.id, key, fingerprint(body))
 
 
 def etag(version: int) -> str:

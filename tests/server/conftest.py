@@ -18,6 +18,7 @@ from werkzeug.test import TestResponse
 from mathable_server import Settings, create_app
 from mathable_server.db import normalize_url
 from tests.server.contract import check_response
+from tests.server.helpers import Table
 from tests.server.live import live_server
 
 POSTGRES_ENV = "MATHABLE_TEST_POSTGRES_URL"
@@ -106,6 +107,20 @@ def app(sqlite_url: str) -> Iterator[Flask]:
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+@pytest.fixture
+def table(client: FlaskClient) -> Table:
+    """A started game (ada to move, bob) with eve registered but not seated."""
+    return Table(client)
+
+
+@pytest.fixture
+def unchanged(table: Table) -> Iterator[None]:
+    """Asserts that whatever the test does leaves the game exactly as it was."""
+    before = table.observed()
+    yield
+    assert table.observed() == before
 
 
 @pytest.fixture(scope="session")

@@ -72,3 +72,34 @@ def snapshot(client: FlaskClient, game_id: str, who: Account | None = None) -> A
     feed = client.get(f"/v1/games/{game_id}/events", headers=headers)
     assert view.status_code == 200 and feed.status_code == 200
     return view.json, feed.json
+
+
+class Table:
+    """A started worked-example game: ada (seat 0, to move), bob, and eve who is not seated."""
+
+    def __init__(self, client: FlaskClient, **options: Any) -> None:
+        self.client = client
+        self.ada, self.bob, self.eve = (register(client, n) for n in ("ada", "bob", "eve"))
+        options.setdefault("tiles", EXAMPLE_TILES)
+        self.id = started_game(client, self.ada, self.bob, **options)["id"]
+        self.version = 3
+
+    def send(self, who: Account, version: int | None = -1, **command: Any) -> Any:
+        if "expected_version" in command:
+            version = None
+        response = move(
+            self.client, who, self.id, self.version if version == -1 else version, **command
+        )
+        if response.status_code == 200:
+            self.version = response.json["version"]
+        return response
+
+    def ok(self, who: Account, **command: Any) -> dict[str, Any]:
+        response = self.send(who, **command)
+        assert response.status_code == 200, response.json
+        body: dict[str, Any] = response.json
+        return body
+
+    def observed(self) -> Any:
+        """Everything each seat and a spectator can see of the game."""
+        return [snapshot(self.client, self.id, who) for who in (self.ada, self.bob, None)]

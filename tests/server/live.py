@@ -5,7 +5,8 @@
 ...     requests.get(f"{base_url}/v1/health")
 
 SQLite in a temporary folder unless ``database_url`` is given; one process
-(``mathable-server run``) or gunicorn with ``workers`` processes.
+(``mathable-server run``) or gunicorn with ``workers`` processes of ``threads``
+threads.
 """
 
 from __future__ import annotations
@@ -41,10 +42,13 @@ def _answers(url: str) -> bool:
         return False
 
 
-def server_command(port: int, database_url: str, workers: int) -> list[str]:
+def server_command(
+    port: int, database_url: str, workers: int, threads: int | None = None
+) -> list[str]:
     base = [sys.executable, "-m", "mathable_server"]
-    if workers > 1:
-        return base + ["serve", "--workers", str(workers), "--port", str(port),
+    if workers > 1 or threads is not None:
+        gthreads = ["--threads", str(threads)] if threads is not None else []
+        return base + ["serve", "--workers", str(workers), *gthreads, "--port", str(port),
                        "--database-url", database_url]  # fmt: skip
     return base + ["run", "--port", str(port), "--database-url", database_url]
 
@@ -54,8 +58,12 @@ def live_server(
     database_url: str | None = None,
     workers: int = 1,
     env: Mapping[str, str] | None = None,
+    threads: int | None = None,
 ) -> Iterator[str]:
-    """Run ``mathable-server`` until the block ends; yields its base URL (no trailing slash)."""
+    """Run ``mathable-server`` until the block ends; yields its base URL (no trailing slash).
+
+    With ``threads`` (or more than one worker) it runs under gunicorn: ``serve``.
+    """
     with tempfile.TemporaryDirectory(prefix="mathable-live-") as folder:
         url = database_url or f"sqlite:///{Path(folder) / 'live.db'}"
         environ = dict(os.environ)
@@ -67,7 +75,7 @@ def live_server(
             port = free_port()
             with open(log_path, "wb") as log:
                 process = subprocess.Popen(
-                    server_command(port, url, workers),
+                    server_command(port, url, workers, threads),
                     stdout=log,
                     stderr=subprocess.STDOUT,
                     env=environ,

@@ -2,67 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
-from tests.server.helpers import (
-    EXAMPLE_TILES,
-    Account,
-    move,
-    new_game,
-    register,
-    snapshot,
-    started_game,
-)
+from tests.server.helpers import Table, move, new_game, register
 
 ADA_RACK = [1, 2, 8, 12, 16, 17, 42]
 BOB_RACK = [3, 4, 6, 7, 7, 8, 21]
-
-
-class Table:
-    """A started worked-example game: ada (seat 0, to move), bob, and eve who is not seated."""
-
-    def __init__(self, client: FlaskClient, **options: Any) -> None:
-        self.client = client
-        self.ada, self.bob, self.eve = (register(client, n) for n in ("ada", "bob", "eve"))
-        options.setdefault("tiles", EXAMPLE_TILES)
-        self.id = started_game(client, self.ada, self.bob, **options)["id"]
-        self.version = 3
-
-    def send(self, who: Account, version: int | None = -1, **command: Any) -> Any:
-        if "expected_version" in command:
-            version = None
-        response = move(
-            self.client, who, self.id, self.version if version == -1 else version, **command
-        )
-        if response.status_code == 200:
-            self.version = response.json["version"]
-        return response
-
-    def ok(self, who: Account, **command: Any) -> dict[str, Any]:
-        response = self.send(who, **command)
-        assert response.status_code == 200, response.json
-        body: dict[str, Any] = response.json
-        return body
-
-    def observed(self) -> Any:
-        return [snapshot(self.client, self.id, who) for who in (self.ada, self.bob, None)]
-
-
-@pytest.fixture
-def table(client: FlaskClient) -> Table:
-    return Table(client)
-
-
-@pytest.fixture
-def unchanged(table: Table) -> Iterator[None]:
-    """Asserts that whatever the test does leaves the game exactly as it was."""
-    before = table.observed()
-    yield
-    assert table.observed() == before
 
 
 def error_code(response: Any) -> str:

@@ -155,15 +155,22 @@ def show(game_id: str) -> Response:
     state = svc.games.state(game_id)
     known = if_none_match_version()
     wait = asked.get("wait", 0)
-    if wait > 0:
-        since = asked.get("since", known if known is not None else state.version)
-        if state.version <= since:
-            state = _wait_for(game_id, since, wait)
     headers = {
         "ETag": etag(state.version),
         "Vary": "Authorization",
         "Cache-Control": "private, no-cache",
     }
+    if wait > 0:
+        since = asked.get("since", known if known is not None else state.version)
+        if state.version <= since:
+            with svc.long_polls.slot() as held:
+                if held:
+                    state = _wait_for(game_id, since, wait)
+                else:
+                    # Every slot is taken: answer now, as if the wait ran out, so that
+                    # long-polls never hold every thread of the process.
+                    headers["X-Long-Poll"] = "refused"
+            headers["ETag"] = etag(state.version)
     if known is not None and known == state.version:
         return Response(status=304, headers=headers)
     seat = viewer_seat(state, player.id if player else None)

@@ -1,0 +1,266 @@
+"""Limits: requests per token (per address without one), and long-polls held per process."""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from flask.testing import FlaskClient
+
+from mathable_cli.api import ApiClient
+from mathable_server.cli import main as server_main
+from mathable_server.gunicorn_app import worker_settings
+from mathable_server.limits import RateLimit, RateLimiter
+from mathable_server.settings import DEFAULT_MAX_LONG_POLLS, Settings
+from tests.server.conftest import make_app
+from tests.server.helpers import EXAMPLE_TILES, register, started_game
+from tests.server.live import live_server
+
+
+def limited_client(tmp_path: Path, limit: str) -> FlaskClient:
+    app = make_app(f"sqlite:///{tmp_path / 'limits.db'}", rate_limit=RateLimit.parse(limit))
+    return app.test_client()
+
+
+def assert_rate_limited(response: Any) -> int:
+    """The 429 answer: JSON error ``rate_limited``, ``Retry-After`` in whole seconds."""
+    assert response.status_code == 429, response.get_data()
+    assert response.json["error"]["code"] == "rate_limited"
+    seconds = response.headers["Retry-After"]
+    assert seconds.isdigit() and int(seconds) >= 1
+    assert response.json["error"]["retry_after"] == int(seconds)
+    return int(seconds)
+
+
+# --- rate limit ------------------------------------------------------------------------
+
+
+def test_a_flood_from_one_token_gets_429_with_retry_after(tmp_path: Path) -> None:
+    client = limited_client(tmp_path, "30/min burst 5")
+    ada = register(client, "ada")
+    statuses = [client.get("/v1/me", headers=ada.auth).status_code for _ in range(5)]
+    assert statuses == [200] * 5
+    flood = [client.get("/v1/me", headers=ada.auth) for _ in range(20)]
+    assert {assert_rate_limited(r) for r in flood} == {2}  # a request every 2 s
+
+
+def test_one_token_over_its_limit_does_not_limit_others(tmp_path: Path) -> None:
+    client = limited_client(tmp_path, "1/min burst 4")
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = started_game(client, ada, bob, tiles=EXAMPLE_TILES)
+    while client.get("/v1/me", headers=ada.auth).status_code == 200:
+        pass
+    assert_rate_limited(client.get(f"/v1/games/{game['id']}", headers=ada.auth))
+    assert client.get(f"/v1/games/{game['id']}", headers=bob.auth).status_code == 200
+    # ada's requests counted against ada, not against the address she shares with the rest
+    assert client.get(f"/v1/games/{game['id']}").status_code == 200
+
+
+def test_requests_without_a_valid_token_count_against_the_address(tmp_path: Path) -> None:
+    client = limited_client(tmp_path, "1/min burst 6")
+    ada = register(client, "ada")  # one from the address
+    assert client.get("/v1/health").status_code == 200
+    fake = {"Authorization": f"Bearer {ada.id}.not-her-secret"}
+    assert client.get("/v1/me", headers=fake).status_code == 401
+    assert client.get("/v1/me", headers={"Authorization": "Bearer garbage"}).status_code == 401
+    assert client.get("/v1/me", headers={"Authorization": "Basic abc"}).status_code == 401
+    assert client.post("/v1/players", json={"name": "x" * 50}).status_code == 400
+    # six spent: anonymous requests and changing bad tokens are refused alike
+    assert_rate_limited(client.get("/v1/health"))
+    assert_rate_limited(client.get("/v1/me", headers={"Authorization": "Bearer other"}))
+    assert_rate_limited(client.post("/v1/players", json={"name": "bob"}))
+    assert client.get("/v1/me", headers=ada.auth).status_code == 200
+
+
+def test_the_limit_refills_at_its_rate(tmp_path: Path) -> None:
+    client = limited_client(tmp_path, "2/s burst 1")
+    ada = register(client, "ada")
+    assert client.get("/v1/me", headers=ada.auth).status_code == 200
+    assert_rate_limited(client.get("/v1/me", headers=ada.auth))
+    time.sleep(0.55)
+    assert client.get("/v1/me", headers=ada.auth).status_code == 200
+
+
+def test_rate_limit_off_never_refuses(tmp_path: Path) -> None:
+    app = make_app(f"sqlite:///{tmp_path / 'x.db'}", rate_limit=None)
+    client = app.test_client()
+    ada = register(client, "ada")
+    assert {client.get("/v1/me", headers=ada.auth).status_code for _ in range(300)} == {200}
+
+
+def test_the_bucket_holds_burst_requests_and_says_how_long_to_wait() -> None:
+    now = [100.0]
+    limiter = RateLimiter(RateLimit(rate=2.0, burst=3), clock=lambda: now[0])
+    assert [limiter.take("a") for _ in range(3)] == [0.0, 0.0, 0.0]
+    assert limiter.take("a") == pytest.approx(0.5)
+    assert limiter.take("b") == 0.0
+    now[0] += 0.25
+    assert limiter.take("a") == pytest.approx(0.25)
+    now[0] += 0.25
+    assert limiter.take("a") == 0.0
+
+
+def test_the_limiter_forgets_buckets_that_filled_up_again() -> None:
+    now = [0.0]
+    limiter = RateLimiter(RateLimit(rate=1.0, burst=2), clock=lambda: now[0], max_keys=10)
+    for n in range(10):
+        limiter.take(f"idle{n}")
+    now[0] += 5  # every bucket is full again
+    limiter.take("busy")
+    limiter.take("busy")
+    assert limiter.take("new") == 0.0  # the eleventh key: the full buckets go
+    assert set(limiter._buckets) == {"busy", "new"}
+    assert limiter.take("busy") == pytest.approx(1.0)  # what a busy key spent is kept
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("20/s burst 40", RateLimit(20.0, 40)),
+        ("20/s", RateLimit(20.0, 40)),
+        ("20", RateLimit(20.0, 40)),
+        ("120/min burst 5", RateLimit(2.0, 5)),
+        ("3600/h", RateLimit(1.0, 2)),
+        ("0.5/s", RateLimit(0.5, 1)),
+        (" OFF ", None),
+        ("0", None),
+        ("0/s burst 9", None),
+    ],
+)
+def test_rate_limits_read_like_requests_per_second_with_a_burst(
+    text: str, expected: RateLimit | None
+) -> None:
+    assert RateLimit.parse(text) == expected
+    environ = {"MATHABLE_DATABASE_URL": "sqlite:///x.db", "MATHABLE_RATE_LIMIT": text}
+    assert Settings.from_env(environ).rate_limit == expected
+
+
+def test_the_default_rate_limit_is_on_and_generous() -> None:
+    limit = Settings.from_env({"MATHABLE_DATABASE_URL": "sqlite:///x.db"}).rate_limit
+    assert limit is not None and limit.rate >= 50 and limit.burst >= 200
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("MATHABLE_RATE_LIMIT", "fast"),
+        ("MATHABLE_RATE_LIMIT", "5/fortnight"),
+        ("MATHABLE_RATE_LIMIT", "5/s burst 0"),
+        ("MATHABLE_MAX_LONG_POLLS", "many"),
+        ("MATHABLE_MAX_LONG_POLLS", "-1"),
+    ],
+)
+def test_the_server_will_not_start_on_an_unreadable_limit(
+    name: str, value: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(SystemExit) as stopped:
+        server_main(["init-db", "--database-url", f"sqlite:///{tmp_path / 'x.db'}"])
+    assert name in str(stopped.value) or "rate limit" in str(stopped.value)
+    assert not (tmp_path / "x.db").exists()
+
+
+@pytest.mark.e2e
+def test_a_real_server_limits_a_flood_and_the_cli_client_waits_it_out(tmp_path: Path) -> None:
+    env = {"MATHABLE_RATE_LIMIT": "2/s burst 4"}
+    with live_server(f"sqlite:///{tmp_path / 'x.db'}", env=env) as url:
+        token = requests.post(f"{url}/v1/players", json={"name": "ada"}, timeout=10).json()
+        auth = {"Authorization": f"Bearer {token['token']}"}
+        with requests.Session() as session:
+            flood = [session.get(f"{url}/v1/me", headers=auth, timeout=10) for _ in range(30)]
+        statuses = [r.status_code for r in flood]
+        assert statuses[:4] == [200] * 4 and statuses.count(429) >= 20
+        for response in flood:
+            if response.status_code == 429:
+                assert response.headers["Retry-After"] == "1"
+                assert response.json()["error"]["code"] == "rate_limited"
+        # mathable-cli's client retries a 429 after Retry-After: it gets through.
+        started = time.monotonic()
+        api = ApiClient(url, token["token"], retries=4)
+        names = [api.me()["name"] for _ in range(3)]
+        assert names == ["ada"] * 3 and time.monotonic() - started >= 0.9
+
+
+# --- long-polls --------------------------------------------------------------------------
+
+
+def test_long_polls_default_to_half_the_threads_of_a_gunicorn_worker() -> None:
+    settings = Settings(database_url="sqlite:///x.db")
+    assert settings.long_poll_limit == DEFAULT_MAX_LONG_POLLS
+    assert [worker_settings(settings, t).long_poll_limit for t in (1, 2, 8, 33)] == [0, 1, 4, 16]
+    chosen = settings.with_changes(max_long_polls=3)
+    assert worker_settings(chosen, 8).long_poll_limit == 3
+    environ = {"MATHABLE_DATABASE_URL": "sqlite:///x.db", "MATHABLE_MAX_LONG_POLLS": "5"}
+    assert worker_settings(Settings.from_env(environ), 8).long_poll_limit == 5
+
+
+def test_a_long_poll_beyond_the_cap_answers_at_once_with_the_view(tmp_path: Path) -> None:
+    client = make_app(f"sqlite:///{tmp_path / 'x.db'}", max_long_polls=0).test_client()
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = started_game(client, ada, bob, tiles=EXAMPLE_TILES)
+    started = time.monotonic()
+    response = client.get(f"/v1/games/{game['id']}?wait=20&since=3", headers=bob.auth)
+    assert time.monotonic() - started < 2
+    assert response.status_code == 200 and response.headers["X-Long-Poll"] == "refused"
+    assert response.json is not None and response.json["version"] == 3
+    assert response.json["rack"] == game["rack"]
+    # a wait with news already is answered as always, without the header
+    news = client.get(f"/v1/games/{game['id']}?wait=20&since=2", headers=bob.auth)
+    assert news.status_code == 200 and "X-Long-Poll" not in news.headers
+
+
+@pytest.mark.e2e
+def test_a_worker_holds_long_polls_in_half_its_threads_and_serves_with_the_rest(
+    tmp_path: Path,
+) -> None:
+    # gunicorn, one worker of 4 threads: 2 long-polls are held at once.
+    with live_server(f"sqlite:///{tmp_path / 'x.db'}", threads=4) as url:
+        accounts = [requests.post(f"{url}/v1/players", json={"name": n}, timeout=10).json()
+                    for n in ("ada", "bob")]  # fmt: skip
+        ada, bob = ({"Authorization": f"Bearer {a['token']}"} for a in accounts)
+        game = requests.post(
+            f"{url}/v1/games", json={"tiles": EXAMPLE_TILES}, headers=ada, timeout=10
+        ).json()["id"]
+        assert requests.post(f"{url}/v1/games/{game}/join", headers=bob, timeout=10).ok
+        poll = f"{url}/v1/games/{game}?wait=30&since=3"
+        done: list[requests.Response] = []
+        held = [
+            threading.Thread(target=lambda: done.append(requests.get(poll, timeout=60)))
+            for _ in range(2)
+        ]
+        for thread in held:
+            thread.start()
+        time.sleep(1.0)  # both waiters are in
+        assert not done
+
+        started = time.monotonic()
+        refused = requests.get(poll, headers=bob, timeout=10)
+        assert time.monotonic() - started < 2
+        assert refused.status_code == 200 and refused.headers["X-Long-Poll"] == "refused"
+        assert refused.json()["version"] == 3 and refused.json()["you"] == 1
+
+        # the other threads still serve: views, the game list, and a move in parallel
+        def ordinary(n: int) -> int:
+            if n == 0:
+                return requests.get(f"{url}/v1/me", headers=ada, timeout=5).status_code
+            return requests.get(f"{url}/v1/games/{game}", headers=bob, timeout=5).status_code
+
+        started = time.monotonic()
+        with ThreadPoolExecutor(4) as pool:
+            assert list(pool.map(ordinary, range(8))) == [200] * 8
+        moved = requests.post(
+            f"{url}/v1/games/{game}/moves",
+            json={"type": "pass", "expected_version": 3},
+            headers=ada,
+            timeout=5,
+        )
+        assert moved.status_code == 200 and time.monotonic() - started < 3
+        for thread in held:
+            thread.join(timeout=10)
+        assert [r.json()["version"] for r in done] == [4, 4]
+        assert all("X-Long-Poll" not in r.headers for r in done)

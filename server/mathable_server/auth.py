@@ -24,6 +24,9 @@ from mathable_server.store import PlayerRecord, Store
 #: How long a process trusts what it read about a player (name, token hash).
 CACHE_SECONDS = 60.0
 CACHE_SIZE = 10_000
+#: No token is longer (a 32-character id, a dot, 43 characters of secret): longer ones
+#: are refused without hashing or a database read.
+MAX_TOKEN_LENGTH = 128
 
 
 def new_token(player_id: str) -> str:
@@ -56,7 +59,7 @@ class Authenticator:
 
     def player_for(self, token: str) -> PlayerRecord | None:
         """The player holding ``token``, or None when it is no valid token."""
-        player_id = player_id_of(token)
+        player_id = player_id_of(token) if len(token) <= MAX_TOKEN_LENGTH else None
         if player_id is None:
             return None
         record = self._cached(player_id)

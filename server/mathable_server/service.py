@@ -28,6 +28,9 @@ from mathable_server.store import (
 #: Game ids: short, case-insensitive and easy to type (no 0/o, 1/l/i).
 _ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 
+#: No game id is longer (``openapi.yaml`` says so too).
+MAX_GAME_ID_LENGTH = 64
+
 #: How often a join (which names no version) is retried when another writer got there first.
 JOIN_ATTEMPTS = 5
 
@@ -103,6 +106,8 @@ class Games:
 
     def state(self, game_id: str) -> GameState:
         """The game now: the cached state plus the events written since (by any process)."""
+        if len(game_id) > MAX_GAME_ID_LENGTH:
+            raise GameNotFound(game_id)  # no game has such an id: not worth a read
         cached = self.cache.get(game_id)
         if cached is not None and self.store.version(game_id) == cached.version:
             return cached

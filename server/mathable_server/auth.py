@@ -58,22 +58,35 @@ class Authenticator:
         self._lock = threading.Lock()
 
     def player_for(self, token: str) -> PlayerRecord | None:
-        """The player holding ``token``, or None when it is no valid token."""
+        """The player holding ``token``, or None when it is no valid token.
+
+        A token that does not match the cached hash is checked against the database
+        once more: the token may have been replaced (a retried registration) by
+        another process. A replaced token keeps working where it is cached, for at
+        most ``CACHE_SECONDS``.
+        """
         player_id = player_id_of(token) if len(token) <= MAX_TOKEN_LENGTH else None
         if player_id is None:
             return None
+        digest = hash_token(token)
         record = self._cached(player_id)
+        if record is not None and hmac.compare_digest(digest, record.token_hash):
+            return record
+        record = self._store.player(player_id)
         if record is None:
-            record = self._store.player(player_id)
-            if record is None:
-                return None
-            with self._lock:
-                if len(self._cache) >= CACHE_SIZE:
-                    self._cache.clear()
-                self._cache[player_id] = (time.monotonic() + CACHE_SECONDS, record)
-        if not hmac.compare_digest(hash_token(token), record.token_hash):
+            return None
+        with self._lock:
+            if len(self._cache) >= CACHE_SIZE:
+                self._cache.clear()
+            self._cache[player_id] = (time.monotonic() + CACHE_SECONDS, record)
+        if not hmac.compare_digest(digest, record.token_hash):
             return None
         return record
+
+    def forget(self, player_id: str) -> None:
+        """Drop what this process cached about a player (their token was replaced)."""
+        with self._lock:
+            self._cache.pop(player_id, None)
 
     def _cached(self, player_id: str) -> PlayerRecord | None:
         with self._lock:

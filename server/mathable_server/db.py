@@ -2,8 +2,9 @@
 
 One events table keyed by ``(game_id, version)`` is the truth; ``games`` and
 ``game_members`` are projections rebuilt from events for listing games; the
-idempotency table remembers the first answer to a keyed request. Everything a
-command writes goes in one transaction.
+idempotency table remembers the first answer to a keyed request, and the
+registration keys which player a keyed registration made. Everything a command
+writes goes in one transaction.
 """
 
 from __future__ import annotations
@@ -88,6 +89,17 @@ idempotency_keys = Table(
     Column("game_id", String(32), nullable=False),
     Column("status", Integer, nullable=False),
     Column("body", Text, nullable=False),
+    Column("created_at", String(32), nullable=False),
+)
+
+registration_keys = Table(
+    "registration_keys",
+    metadata,
+    #: SHA-256 of the Idempotency-Key a registration came with: during the retry window
+    #: the key is as good as a token, so it is stored like one.
+    Column("key_hash", String(64), primary_key=True),
+    Column("player_id", String(32), nullable=False),
+    Column("fingerprint", String(64), nullable=False),
     Column("created_at", String(32), nullable=False),
 )
 

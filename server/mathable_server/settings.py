@@ -21,6 +21,8 @@ DEFAULT_RATE_LIMIT = RateLimit(rate=100.0, burst=500)
 #: Long-polls held at once per process when nothing tells how many threads serve it
 #: (``mathable-server run`` starts a thread per request). Under gunicorn: half the threads.
 DEFAULT_MAX_LONG_POLLS = 32
+#: How long a registration may be retried with its ``Idempotency-Key``.
+REGISTRATION_RETRY_SECONDS = 3600
 
 
 def default_database_url() -> str:
@@ -57,6 +59,8 @@ class Settings:
     rate_limit: RateLimit | None = DEFAULT_RATE_LIMIT
     #: Long-polls held at once per process; None: derived from the threads that serve.
     max_long_polls: int | None = None
+    #: A registration retried with its Idempotency-Key within this time gets a fresh token.
+    registration_retry_seconds: int = REGISTRATION_RETRY_SECONDS
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Connection, Engine, and_, bindparam, case, func, insert, select, update
@@ -18,7 +18,14 @@ from sqlalchemy.exc import IntegrityError
 
 from mathable import Event, GameState
 from mathable.events import SCHEMA_VERSION, GameCreated, PlayerJoined
-from mathable_server.db import events, game_members, games, idempotency_keys, players
+from mathable_server.db import (
+    events,
+    game_members,
+    games,
+    idempotency_keys,
+    players,
+    registration_keys,
+)
 
 # Built once: the hot reads skip statement construction (their compiled form is cached too).
 _EVENTS_AFTER = (
@@ -45,9 +52,9 @@ class KeyTaken(Exception):
     """An idempotency key was stored by a concurrent request first."""
 
 
-def now_iso() -> str:
-    """The current UTC time as ISO 8601 with a ``Z``; such strings sort in time order."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+def now_iso(ago: float = 0.0) -> str:
+    """UTC ``ago`` seconds back, as ISO 8601 with a ``Z``: such strings sort in time order."""
+    return (datetime.now(UTC) - timedelta(seconds=ago)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +62,15 @@ class PlayerRecord:
     id: str
     name: str
     token_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class Registration:
+    """The player a keyed registration made, and a fingerprint of what it asked."""
+
+    player_id: str
+    fingerprint: str
+    created_at: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,8 +167,21 @@ class Store:
 
     # --- players --------------------------------------------------------------
 
-    def create_player(self, player_id: str, name: str, email: str | None, token_hash: str) -> None:
-        """Store a new player; NameTaken if the name (in any case) is in use."""
+    def create_player(
+        self,
+        player_id: str,
+        name: str,
+        email: str | None,
+        token_hash: str,
+        *,
+        key: tuple[str, str] | None = None,
+    ) -> None:
+        """Store a new player; NameTaken if the name (in any case) is in use.
+
+        ``key`` = (hash of the Idempotency-Key, fingerprint) is stored in the same
+        transaction; KeyTaken if another registration stored that key first.
+        """
+        now = now_iso()
         with self._writer() as conn, conn.begin():
             taken = conn.execute(
                 select(players.c.id).where(players.c.name_key == name.casefold())
@@ -167,11 +196,39 @@ class Store:
                         name_key=name.casefold(),
                         email=email,
                         token_hash=token_hash,
-                        created_at=now_iso(),
+                        created_at=now,
                     )
                 )
             except IntegrityError:
                 raise NameTaken(name) from None
+            if key is not None:
+                try:
+                    conn.execute(
+                        insert(registration_keys).values(
+                            key_hash=key[0], player_id=player_id, fingerprint=key[1], created_at=now
+                        )
+                    )
+                except IntegrityError:
+                    raise KeyTaken(key[0]) from None
+
+    def registration(self, key_hash: str) -> Registration | None:
+        """The registration made with the Idempotency-Key of this hash, if any."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(
+                    registration_keys.c.player_id,
+                    registration_keys.c.fingerprint,
+                    registration_keys.c.created_at,
+                ).where(registration_keys.c.key_hash == key_hash)
+            ).first()
+        return None if row is None else Registration(*row)
+
+    def replace_token(self, player_id: str, token_hash: str) -> None:
+        """Give a player a new token: the old one stops working."""
+        with self._writer() as conn, conn.begin():
+            conn.execute(
+                update(players).where(players.c.id == player_id).values(token_hash=token_hash)
+            )
 
     def player(self, player_id: str) -> PlayerRecord | None:
         with self.engine.connect() as conn:

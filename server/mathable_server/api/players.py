@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, Response
@@ -10,9 +12,18 @@ from flask import Blueprint, Response
 from mathable_server.auth import hash_token, new_token, same_secret
 from mathable_server.errors import ApiError
 from mathable_server.schemas import MeQuerySchema, RegisterSchema
-from mathable_server.service import new_id
-from mathable_server.store import Member, MemberGame, NameTaken
-from mathable_server.web import json_body, json_response, load, query, required_player, services
+from mathable_server.service import KeyReused, new_id
+from mathable_server.store import KeyTaken, Member, MemberGame, NameTaken, now_iso
+from mathable_server.web import (
+    fingerprint,
+    idempotency_key,
+    json_body,
+    json_response,
+    load,
+    query,
+    required_player,
+    services,
+)
 
 bp = Blueprint("players", __name__, url_prefix="/v1")
 
@@ -20,25 +31,80 @@ _register = RegisterSchema()
 _me_query = MeQuerySchema()
 
 
+@dataclass(frozen=True, slots=True)
+class _Key:
+    """A registration's Idempotency-Key (only its hash is kept) and what the request asks."""
+
+    hash: str
+    fingerprint: str
+
+
 @bp.post("/players")
 def register() -> Response:
-    body = load(_register, json_body())
+    """Register a player. Retried with the same Idempotency-Key, the same player, a new token.
+
+    Only the token's hash is stored, so a retry cannot be given the first token:
+    it gets a fresh one, and the first (which its client never received) stops
+    working.
+    """
+    raw = json_body()
+    body = load(_register, raw)
     svc = services()
     secret = svc.settings.registration_secret
     if secret is not None and not same_secret(body.get("invitation") or "", secret):
         raise ApiError(403, "registration_closed", "registering needs the server's invitation")
+    given = idempotency_key()
+    key = None
+    if given is not None:
+        digest = hashlib.sha256(given.encode()).hexdigest()
+        key = _Key(digest, fingerprint(raw))
+        if (again := _retried(key, body["name"])) is not None:
+            return again
     player_id = new_id("p", 12)
     token = new_token(player_id)
     try:
-        svc.store.create_player(player_id, body["name"], body.get("email"), hash_token(token))
-    except NameTaken:
+        svc.store.create_player(
+            player_id,
+            body["name"],
+            body.get("email"),
+            hash_token(token),
+            key=None if key is None else (key.hash, key.fingerprint),
+        )
+    except (NameTaken, KeyTaken):
+        # A concurrent attempt of the same keyed registration may have got there first.
+        if key is not None and (again := _retried(key, body["name"])) is not None:
+            return again
         raise ApiError(409, "name_taken", "a player of this name exists already") from None
     svc.names.remember(player_id, body["name"])
-    return json_response(
-        {"id": player_id, "name": body["name"], "token": token},
-        201,
-        {"Location": f"/v1/players/{player_id}", "Cache-Control": "no-store"},
-    )
+    return _registered(player_id, body["name"], token, replayed=False)
+
+
+def _retried(key: _Key, name: str) -> Response | None:
+    """The answer to a retry of a keyed registration (a fresh token), or None if it is none.
+
+    422 ``idempotency_key_reused`` when the key was used for a different registration.
+    After ``registration_retry_seconds`` a retry is answered as a new registration
+    would be (the name is taken).
+    """
+    svc = services()
+    found = svc.store.registration(key.hash)
+    if found is None:
+        return None
+    if found.fingerprint != key.fingerprint:
+        raise KeyReused(key.hash)
+    if found.created_at < now_iso(ago=svc.settings.registration_retry_seconds):
+        return None
+    token = new_token(found.player_id)
+    svc.store.replace_token(found.player_id, hash_token(token))
+    svc.auth.forget(found.player_id)
+    return _registered(found.player_id, name, token, replayed=True)
+
+
+def _registered(player_id: str, name: str, token: str, *, replayed: bool) -> Response:
+    headers = {"Location": f"/v1/players/{player_id}", "Cache-Control": "no-store"}
+    if replayed:
+        headers["Idempotent-Replayed"] = "true"
+    return json_response({"id": player_id, "name": name, "token": token}, 201, headers)
 
 
 @bp.get("/me")

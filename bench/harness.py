@@ -205,21 +205,15 @@ class Client:
 
 
 def register(base: str, stats: Stats, name: str) -> Client:
-    """A new identity. A registration whose answer was lost (the server died after it
-    committed) cannot be replayed, since the token is stored only as a hash: the retry
-    finds the name taken, and the bot registers under a fresh name instead."""
+    """A new identity. Its retries carry one Idempotency-Key, so a registration whose
+    answer was lost (the server died after it committed) is answered again, with a
+    fresh token, instead of finding its own name taken."""
     client = Client(base, stats)
-    for attempt in range(5):
-        body = {"name": f"{name}r{attempt}" if attempt else name}
-        response = client.call("POST", "/v1/players", "register", body, key=str(uuid.uuid4()))
-        if response.status_code == 409:
-            with stats.lock:
-                stats.errors["registration lost with its answer"] += 1
-            continue
-        response.raise_for_status()
-        client.token = response.json()["token"]
-        return client
-    raise RuntimeError(f"could not register {name}")
+    response = client.call("POST", "/v1/players", "register", {"name": name}, key=str(uuid.uuid4()))
+    if response.status_code != 201:
+        raise RuntimeError(f"registering {name}: {response.status_code} {response.text[:200]}")
+    client.token = response.json()["token"]
+    return client
 
 
 @dataclass

@@ -28,6 +28,7 @@ from urllib.parse import quote
 
 import requests
 from sqlalchemy import create_engine, text
+from sqlalchemy.pool import NullPool
 
 from mathable import TILE_SET, Event, best_turn, replay, view
 
@@ -66,7 +67,8 @@ def isolated_database(url: str | None, keep: bool = False) -> Iterator[str]:
         yield url
         return
     schema = f"bench_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(sqlalchemy_url(url), isolation_level="AUTOCOMMIT")
+    # No pool: a connection kept across a database restart (bench/outage.py) would be dead.
+    admin = create_engine(sqlalchemy_url(url), isolation_level="AUTOCOMMIT", poolclass=NullPool)
     with admin.connect() as conn:
         conn.execute(text(f'CREATE SCHEMA "{schema}"'))
     joiner = "&" if "?" in url else "?"

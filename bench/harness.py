@@ -31,6 +31,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
 from mathable import TILE_SET, Event, best_turn, replay, view
+from mathable_server.db import normalize_url
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -48,12 +49,6 @@ def server_executable() -> str:
     )
 
 
-def sqlalchemy_url(url: str) -> str:
-    if url.startswith("postgresql://"):
-        return "postgresql+psycopg://" + url[len("postgresql://") :]
-    return url
-
-
 @contextmanager
 def isolated_database(url: str | None, keep: bool = False) -> Iterator[str]:
     """A database of the run's own: a temporary SQLite file when ``url`` is None, or a fresh
@@ -68,7 +63,7 @@ def isolated_database(url: str | None, keep: bool = False) -> Iterator[str]:
         return
     schema = f"bench_{uuid.uuid4().hex[:10]}"
     # No pool: a connection kept across a database restart (bench/outage.py) would be dead.
-    admin = create_engine(sqlalchemy_url(url), isolation_level="AUTOCOMMIT", poolclass=NullPool)
+    admin = create_engine(normalize_url(url), isolation_level="AUTOCOMMIT", poolclass=NullPool)
     with admin.connect() as conn:
         conn.execute(text(f'CREATE SCHEMA "{schema}"'))
     joiner = "&" if "?" in url else "?"
@@ -274,7 +269,7 @@ def choose(mine: dict[str, Any], node_limit: int, rng: random.Random) -> dict[st
 
 
 def stored_events(database_url: str, game_id: str) -> list[tuple[int, Event]]:
-    engine = create_engine(sqlalchemy_url(database_url))
+    engine = create_engine(normalize_url(database_url))
     try:
         with engine.connect() as conn:
             rows = conn.execute(

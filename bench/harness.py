@@ -133,15 +133,20 @@ class Stats:
     statuses: Counter[int] = field(default_factory=Counter)
     errors: Counter[str] = field(default_factory=Counter)
     lock: threading.Lock = field(default_factory=threading.Lock)
-    started: float = field(default_factory=time.monotonic)
+    started: float = 0.0
+
+    last: float = 0.0
 
     def record(self, kind: str, seconds: float, status: int) -> None:
         with self.lock:
             self.latencies[kind].append(seconds)
             self.statuses[status] += 1
+            self.last = time.monotonic()
+            self.started = self.started or self.last - seconds
 
     def report(self) -> str:
-        elapsed = time.monotonic() - self.started
+        """Requests per second over the time requests were made, and latencies by kind."""
+        elapsed = max(self.last - self.started, 1e-9)
         total = sum(len(v) for v in self.latencies.values())
         lines = [f"{total} requests in {elapsed:.1f} s: {total / elapsed:.0f} req/s; "
                  f"statuses {dict(sorted(self.statuses.items()))}"]  # fmt: skip

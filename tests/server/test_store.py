@@ -142,3 +142,26 @@ def test_schema_creation_is_idempotent(store: Store) -> None:
     started(store)
     init_schema(store.engine)
     assert store.log_version("g1") == 3
+
+
+def test_version_reads_hand_their_connection_back_ready_for_transactions(
+    database_url: str,
+) -> None:
+    # One pooled connection: the version reads and the appends below share it.
+    engine = make_engine(database_url, pool_size=1)
+    init_schema(engine)
+    store = Store(engine)
+    state = started(store)
+    assert store.version("g1") == 3 and store.version("nope") is None
+    if engine.dialect.name == "postgresql":
+        with engine.connect() as conn:
+            assert conn.connection.driver_connection.autocommit is False  # type: ignore[union-attr]
+    seat = state.turn.seat  # type: ignore[union-attr]
+    passed, after = run(state, Pass(seat))
+    store.append("g1", 3, passed, after)
+    assert store.version("g1") == 4
+    # Two events where the first would be version 4 again: the transaction takes neither.
+    with pytest.raises(VersionConflict):
+        store.append("g1", 3, [Passed(seat), Passed(1 - seat)], after)
+    assert store.log_version("g1") == 4 and store.version("g1") == 4
+    engine.dispose()

@@ -14,6 +14,7 @@ for tracebacks. Exits with schemathesis' code (non-zero on any failure).
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -61,7 +62,9 @@ def main() -> int:
         print(
             "running:", " ".join(c if "Bearer" not in c else "Authorization: ..." for c in command)
         )
-        code = subprocess.call(command)
+        env = {**os.environ, "SCHEMATHESIS_HOOKS": "fuzz_hooks",
+               "PYTHONPATH": str(Path(__file__).resolve().parent)}  # fmt: skip
+        code = subprocess.call(command, env=env)
         log = server.log.read_text(errors="replace")
     tracebacks = log.count("Traceback")
     print(f"server log: {tracebacks} tracebacks; token in log: {ann.token in log}")

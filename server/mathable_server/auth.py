@@ -39,8 +39,10 @@ def hash_token(token: str) -> str:
 
 def player_id_of(token: str) -> str | None:
     player_id, dot, secret = token.partition(".")
-    if not dot or not player_id or not secret or len(player_id) > 32:
+    if not dot or not secret or len(player_id) > 32:
         return None
+    if not (player_id.isascii() and player_id.isalnum()):
+        return None  # ids are letters and digits: anything else (a NUL, say) is no token
     return player_id
 
 

@@ -24,6 +24,8 @@ COMMAND_TYPES = (
 )
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$"
 INT64 = 2**63 - 1
+#: Versions are stored as 32-bit integers; no game comes near.
+MAX_VERSION = 2**31 - 1
 
 
 class StrictInteger(fields.Integer):
@@ -93,20 +95,21 @@ class CreateGameSchema(StrictSchema):
     tiles = fields.List(
         _tile(required=True), load_default=None, allow_none=True, validate=validate.Length(max=200)
     )
+    # Invitees are player names, so they take the same form (no NUL, no stray surrogates).
     invite = fields.List(
-        fields.String(validate=validate.Length(min=1, max=40)),
+        fields.String(validate=validate.Regexp(NAME_PATTERN)),
         load_default=list,
-        validate=validate.Length(max=8),
+        validate=validate.Length(max=3),
     )
 
 
 class ViewQuerySchema(QuerySchema):
     wait = fields.Float(validate=validate.Range(min=0, max=60))
-    since = fields.Integer(validate=validate.Range(min=0, max=INT64))
+    since = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION))
 
 
 class EventsQuerySchema(QuerySchema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=INT64))
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION))
     limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=1000))
 
 
@@ -127,7 +130,7 @@ def _equations() -> fields.List[Any]:
 
 class CommandSchema(StrictSchema):
     type = fields.String(required=True, validate=validate.OneOf(COMMAND_TYPES))
-    expected_version = StrictInteger(validate=validate.Range(min=0, max=INT64))
+    expected_version = StrictInteger(validate=validate.Range(min=0, max=MAX_VERSION))
 
 
 class PlaceSchema(CommandSchema):

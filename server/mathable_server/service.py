@@ -106,7 +106,7 @@ class Games:
 
     def state(self, game_id: str) -> GameState:
         """The game now: the cached state plus the events written since (by any process)."""
-        if len(game_id) > MAX_GAME_ID_LENGTH:
+        if len(game_id) > MAX_GAME_ID_LENGTH or not (game_id.isascii() and game_id.isalnum()):
             raise GameNotFound(game_id)  # no game has such an id: not worth a read
         cached = self.cache.get(game_id)
         if cached is not None and self.store.version(game_id) == cached.version:

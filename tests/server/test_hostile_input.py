@@ -12,6 +12,7 @@ import pytest
 import requests
 from flask.testing import FlaskClient
 
+from tests.server.conftest import make_app
 from tests.server.helpers import Table, register
 from tests.server.live import live_server
 
@@ -189,3 +190,32 @@ def test_real_servers_refuse_megabyte_headers_with_431_and_keep_serving(
                 status_line = _raw_get(url, header).split(b"\r\n", 1)[0]
                 assert status_line.startswith(b"HTTP/1.1 431"), (url, status_line)
             assert requests.get(f"{url}/v1/health", timeout=10).json() == {"status": "ok"}
+
+
+@pytest.fixture
+def any_table(database_url: str) -> Any:
+    """A started game on SQLite and on PostgreSQL (which refuses NUL and 64-bit versions)."""
+    app = make_app(database_url)
+    yield Table(app.test_client())
+    app.extensions["mathable"].store.engine.dispose()
+
+
+def test_strings_postgresql_cannot_store_are_refused_at_the_edge(any_table: Table) -> None:
+    client, auth = any_table.client, any_table.ada.auth
+    before = any_table.observed()
+    for name in ["a\u0000b", "\ud800x", "-dash", "x" * 33]:
+        answer = client.post("/v1/games", json={"players": 2, "invite": [name]}, headers=auth)
+        assert answer.status_code == 400 and code_of(answer) == "validation_error", name
+    assert client.get("/v1/games/g%00x").status_code == 404
+    assert client.get(f"/v1/games/{any_table.id}%00").status_code == 404
+    assert client.get("/v1/me", headers={"Authorization": "Bearer p%00x.secret"}).status_code == 401
+    assert any_table.observed() == before
+
+
+def test_versions_beyond_32_bits_are_refused_not_crashed_on(any_table: Table) -> None:
+    client, game, before = any_table.client, any_table.id, any_table.observed()
+    huge = 2**31
+    assert client.get(f"/v1/games/{game}/events?after={huge}").status_code == 400
+    assert client.get(f"/v1/games/{game}?since={huge}&wait=1").status_code == 400
+    assert any_table.send(any_table.ada, expected_version=huge, type="pass").status_code == 400
+    assert any_table.observed() == before

@@ -39,6 +39,7 @@ from mathable.commands import (
     end_reason,
     explain_refusal,
     find_mistake,
+    pending_end,
     real_equations,
 )
 from mathable.errors import RuleError
@@ -105,6 +106,7 @@ __all__ = [
     "end_reason",
     "explain_refusal",
     "find_mistake",
+    "pending_end",
     "greedy_turn",
     "has_legal_move",
     "legal_placements",

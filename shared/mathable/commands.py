@@ -108,6 +108,8 @@ class TurnPlacement:
 class PlayTurn:
     """A whole turn at once, all or nothing: placements (with extra draws), then the end.
 
+    Every tile placed must be on the rack the turn starts with: a tile drawn as an
+    extra during it can only be placed in a turn played placement by placement.
     ``draw_extra`` on a placement that is not on an operation square is refused;
     with the bag empty it is skipped.
     """
@@ -377,6 +379,7 @@ def _place(
 ) -> None:
     state = fold.state
     _turn_of(state, seat)
+    _refuse_if_ending(state)
     rack = state.seats[seat].rack
     if tile not in rack:
         raise RuleError(
@@ -460,6 +463,18 @@ def _play_turn(fold: _Fold, command: PlayTurn) -> None:
         raise RuleError("empty_turn", "a turn needs at least one placement (or pass)")
     if len(command.placements) > MAX_TURN_PLACEMENTS:
         raise RuleError("too_many_placements", f"at most {MAX_TURN_PLACEMENTS} placements")
+    # Every tile must be on the rack the turn starts with. A refusal after an extra
+    # draw would otherwise tell (by its message, or by failing at all) which tile the
+    # draw took from the bag, though the command is undone: retried, it would show
+    # the bag tile by tile.
+    rack = fold.state.seats[command.seat].rack
+    wanted = tuple(p.tile for p in command.placements)
+    if not has_tiles(rack, wanted):
+        raise RuleError(
+            "tile_not_in_rack",
+            f"the turn places {', '.join(map(str, wanted))} but your rack holds "
+            f"{', '.join(map(str, sorted(rack)))}",
+        )
     for number, p in enumerate(command.placements, 1):
         try:
             _place(fold, command.seat, p.square, p.tile, p.claims)
@@ -474,6 +489,7 @@ def _play_turn(fold: _Fold, command: PlayTurn) -> None:
 
 def _exchange(fold: _Fold, command: Exchange) -> None:
     _turn_start(fold.state, command.seat, "exchanging")
+    _refuse_if_ending(fold.state)
     tiles = tuple(command.tiles)
     if not 1 <= len(tiles) <= RACK_SIZE:
         raise RuleError("bad_exchange", "exchange 1 to 7 tiles")
@@ -567,19 +583,26 @@ def _correct(fold: _Fold, seat: int) -> None:
         drawn = fold.draw(RACK_SIZE - len(rack))
         kept = fold.state.turn.points if fold.state.turn else 0
         fold.emit(TurnEnded(seat=target.seat, points=kept, bonus=0, drawn=drawn))
-        _end_if_over(fold)
+    _end_if_over(fold)
 
 
 # --- the end ------------------------------------------------------------------
 
 
-def end_reason(state: GameState) -> str | None:
-    """Why the game is over now, or None while it goes on."""
+def end_reason(state: GameState, *, waiting: bool = False) -> str | None:
+    """Why the game is over now, or None while it goes on.
+
+    With players as referee, a game that would end right after a turn still open
+    to correction waits for the next player: they correct it or pass, and only
+    then does it end (``waiting=True`` gives the reason it is waiting to end on).
+    """
     if state.status != "playing":
         return None
     active = state.active_seats()
     if len(active) <= 1:
         return "resigned"
+    if state.correctable is not None and state.options.referee == "players" and not waiting:
+        return None
     if not state.bag and any(not state.seats[s].rack for s in active):
         return "rack_emptied"
     if state.idle_turns >= 2 * len(active):
@@ -589,6 +612,21 @@ def end_reason(state: GameState) -> str | None:
     ):
         return "blocked"
     return None
+
+
+def pending_end(state: GameState) -> str | None:
+    """The reason a players-refereed game ends unless its last turn is corrected, or None."""
+    if state.correctable is None or state.options.referee != "players":
+        return None
+    return end_reason(state, waiting=True)
+
+
+def _refuse_if_ending(state: GameState) -> None:
+    if pending_end(state) is not None:
+        raise RuleError(
+            "game_ending",
+            "the game is over unless the last turn is corrected: correct it, or pass to end it",
+        )
 
 
 def _end_if_over(fold: _Fold) -> None:
@@ -622,5 +660,6 @@ __all__ = [
     "end_reason",
     "explain_refusal",
     "find_mistake",
+    "pending_end",
     "real_equations",
 ]

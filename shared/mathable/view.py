@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from mathable.board import square_name
+from mathable.commands import pending_end
 from mathable.events import (
     Event,
     ExtraTileDrawn,
@@ -78,6 +79,7 @@ def view(state: GameState, viewer: int | None) -> dict[str, Any]:
         "turn": _turn(state.turn),
         "last_turn": _turn(state.last_turn),
         "correctable": state.correctable is not None,
+        "pending_end": pending_end(state),
         "idle_turns": state.idle_turns,
         "turns_played": state.turns_played,
         "result": None

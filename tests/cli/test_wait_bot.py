@@ -112,6 +112,12 @@ def test_bot_decides_to_exchange_the_biggest_tiles_when_nothing_fits() -> None:
     assert decide({**view, "bag_size": 0}, draw_extra=True).kind == "pass"
 
 
+def test_bot_passes_to_end_a_game_whose_last_turn_holds_no_mistake() -> None:
+    view = {"board": {}, "rack": [12, 16], "bag_size": 0, "turn": {}, "pending_end": "blocked"}
+    assert decide(view, draw_extra=True).kind == "pass"
+    assert decide({**view, "pending_end": None}, draw_extra=True).kind == "turn"
+
+
 def test_bot_does_not_draw_extras_that_would_cost_the_bonus() -> None:
     view = {"board": {}, "rack": [12, 16], "bag_size": 50, "turn": {}}
     assert [p.draw_extra for p in decide(view, draw_extra=True).planned] == [False, True]

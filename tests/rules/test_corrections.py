@@ -4,8 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from mathable import Correct, EndTurn, Equation, Pass, Place, RuleError, check
-from mathable.events import Corrected, TurnEnded
+from mathable import (
+    Correct,
+    EndTurn,
+    Equation,
+    Exchange,
+    Pass,
+    Place,
+    RuleError,
+    check,
+    pending_end,
+)
+from mathable.events import Corrected, GameEnded, TurnEnded
 from tests.rules.helpers import arranged, play, sq
 
 
@@ -129,3 +139,27 @@ def test_correction_removes_the_bonus_of_an_ended_turn() -> None:
     assert state.seats[0].score == 12 + 8 + 2 + 1 + 16 + 17 * 1 + 13 + 50
     after = play(state, Correct(1))
     assert after.seats[0].score == 12 + 8 + 2 + 1 + 16
+
+
+def test_the_last_turn_of_a_game_can_still_be_corrected() -> None:
+    # Seat 0 places its last tile with the bag empty, claiming a wrong equation.
+    state = arranged([(90,), (5, 7)], referee="players", bag=())
+    state = play(state, Place(0, sq("I8"), 90, claims=claim("H8", "G8", "x")))
+    state = play(state, EndTurn(0))
+    assert state.status == "playing" and state.turn is not None and state.turn.seat == 1
+    assert pending_end(state) == "rack_emptied"
+    assert refused(state, Place(1, sq("F8"), 7, claims=claim("G8", "H8", "+"))) == "game_ending"
+    assert refused(state, Exchange(1, (5,))) == "game_ending"
+    corrected = play(state, Correct(1))
+    assert corrected.status == "playing" and corrected.seats[0].rack == (90,)
+    assert corrected.seats[0].score == 0 and pending_end(corrected) is None
+
+
+def test_passing_instead_of_correcting_ends_the_game_as_played() -> None:
+    state = arranged([(12,), (5, 7)], referee="players", bag=())
+    state = play(state, Place(0, sq("I8"), 12, claims=claim("H8", "G8", "x")))
+    state = play(state, EndTurn(0))
+    assert pending_end(state) == "rack_emptied"
+    events = check(state, Pass(1))
+    assert isinstance(events[-1], GameEnded) and events[-1].reason == "rack_emptied"
+    assert events[-1].scores == (12, -12)

@@ -27,6 +27,7 @@ from mathable import (
     check,
     legal_placements_in,
     parse_square,
+    pending_end,
     redact,
     replay,
     view,
@@ -75,6 +76,10 @@ def choose_command(rng: random.Random, state: GameState) -> object:
     seat = turn.seat
     rack = state.seats[seat].rack
     roll = rng.random()
+    if pending_end(state) is not None:
+        # The game ends unless the last turn is corrected: correct it or pass.
+        others = [s for s in state.active_seats() if s != state.correctable.seat]  # type: ignore[union-attr]
+        return rng.choice([Pass(seat), Correct(rng.choice(others))])
     if state.options.referee == "players" and roll < 0.15:
         others = [s for s in state.active_seats() if s != seat]
         return Correct(rng.choice(others))

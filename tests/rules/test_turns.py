@@ -173,3 +173,20 @@ def test_whole_turn_refuses_an_extra_draw_after_a_plain_square() -> None:
     with pytest.raises(RuleError) as err:
         check(state, PlayTurn(0, (TurnPlacement(sq("I8"), 12, draw_extra=True),)))
     assert err.value.code == "no_extra_tile"
+
+
+def test_a_refused_whole_turn_reveals_nothing_of_the_tile_an_extra_draw_took() -> None:
+    # E7 is a + square (F7 + G7 = 1 + 1 = 2); the second placement names a tile not on
+    # the rack. Whatever the bag holds, the refusal is the same and names no bag tile.
+    answers = set()
+    for bag in [(32, 40), (35, 40), (90, 40)]:
+        state = arranged([(2, 1, 1), (5,)], board={"F7": 1}, bag=bag)
+        turn = PlayTurn(
+            0, (TurnPlacement(sq("E7"), 2, draw_extra=True), TurnPlacement(sq("A1"), 999))
+        )
+        with pytest.raises(RuleError) as err:
+            check(state, turn)
+        assert err.value.code == "tile_not_in_rack"
+        assert str(bag[0]) not in err.value.message
+        answers.add(err.value.message)
+    assert len(answers) == 1

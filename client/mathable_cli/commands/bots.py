@@ -86,6 +86,9 @@ def decide(view: dict[str, Any], *, draw_extra: bool, node_limit: int = NODE_LIM
     mistake = mistake_in_last_turn(view)
     if mistake is not None:
         return Decision("correct", reason=mistake)
+    if view.get("pending_end"):
+        # The opponent's last turn ended the game and holds no mistake: pass to end it.
+        return Decision("pass")
     advice = advise(view, node_limit=node_limit)
     if advice.best.placements:
         # Extra tiles drawn now would stay on the rack and cost the 50 bonus.

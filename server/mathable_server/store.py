@@ -295,7 +295,11 @@ class Store:
         of autocommit, so writers still get their transactions; a failure invalidates
         it and is raised as SQLAlchemy's OperationalError (a 503).
         """
-        raw = self.engine.raw_connection()
+        dbapi_error = self.engine.dialect.loaded_dbapi.Error
+        try:
+            raw = self.engine.raw_connection()
+        except dbapi_error as err:  # no connection to be had: the database is down
+            raise OperationalError(sql, params, err) from err
         try:
             driver: Any = raw.driver_connection
             driver.autocommit = True
@@ -305,7 +309,7 @@ class Store:
                 driver.autocommit = False
         except Exception as err:
             raw.invalidate()
-            if isinstance(err, self.engine.dialect.loaded_dbapi.Error):
+            if isinstance(err, dbapi_error):
                 raise OperationalError(sql, params, err) from err
             raise
         finally:

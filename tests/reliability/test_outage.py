@@ -109,13 +109,20 @@ def test_database_outage_gives_clean_503s_and_the_server_recovers(
         game = requests.post(f"{server.base}/v1/games", json={"players": 2}, headers=headers,
                              timeout=10).json()  # fmt: skip
         cuttable.cut()
-        answers = [
-            requests.get(f"{server.base}/v1/games/{game['id']}", timeout=30),
-            requests.get(f"{server.base}/v1/me", headers=headers, timeout=30),
-            requests.post(
-                f"{server.base}/v1/games/{game['id']}/join", json={}, headers=headers, timeout=30
-            ),  # fmt: skip
-        ]
+        # More requests than the pool holds connections: the dead pooled ones fail
+        # on use, and then new connections are refused; both must be a clean 503.
+        answers = []
+        for _ in range(6):
+            answers += [
+                requests.get(f"{server.base}/v1/games/{game['id']}", timeout=30),
+                requests.get(f"{server.base}/v1/me", headers=headers, timeout=30),
+                requests.post(
+                    f"{server.base}/v1/games/{game['id']}/join",
+                    json={},
+                    headers=headers,
+                    timeout=30,
+                ),  # fmt: skip
+            ]
         for answer in answers:
             assert answer.status_code == 503, answer.text
             assert answer.json()["error"]["code"] == "database_unavailable"

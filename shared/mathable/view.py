@@ -70,6 +70,9 @@ def view(state: GameState, viewer: int | None) -> dict[str, Any]:
         "status": state.status,
         "players": state.options.players,
         "referee": state.options.referee,
+        # Whoever chose a seed or a tile order can know every rack: everyone is told.
+        "seeded": state.options.seed is not None,
+        "ordered": state.options.tiles is not None,
         "invited": list(state.options.invited),
         "seats": seats,
         "you": viewer,

@@ -85,3 +85,13 @@ def test_a_random_game_accounts_for_all_106_tiles_after_the_deal() -> None:
     tiles = sorted(list(state.bag) + [t for s in state.seats for t in s.rack])
     assert tiles == sorted(TILE_SET)
     assert all(len(s.rack) == 7 for s in state.seats)
+
+
+def test_everyone_is_told_when_a_game_has_a_seed_or_a_given_order() -> None:
+    from mathable import view
+
+    assert view(Game(seed=5).state, 1)["seeded"] is True
+    assert view(Game(tiles=bag_order()).state, None)["ordered"] is True
+    plain = view(Game().state, 0)
+    assert plain["seeded"] is False and plain["ordered"] is False
+    assert "seed" not in plain and "tiles" not in plain

@@ -436,6 +436,45 @@ def soak(url: str, games: int, workers: int = 2, node_limit: int = 200) -> RunRe
     return report
 
 
+class BackToBackBots:
+    """Bot pairs that play games back to back on ``base`` until ``finish()``; the games
+    completed, the commands acknowledged on the way, and what went wrong."""
+
+    def __init__(self, base: str, stats: Stats, name: str, count: int) -> None:
+        self.base, self.stats, self.name = base, stats, name
+        self.games: list[str] = []
+        self.acks: list[Ack] = []
+        self.failures: list[str] = []
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._threads = [threading.Thread(target=self._play, args=(n,)) for n in range(count)]
+        for t in self._threads:
+            t.start()
+
+    def _play(self, n: int) -> None:
+        played = 0
+        while not self._stop.is_set():
+            try:
+                clients = [register(self.base, self.stats, f"{self.name}b{n}g{played}p{i}")
+                           for i in range(2)]  # fmt: skip
+                mine: list[Ack] = []
+                gid = play_game(clients, acks=mine, node_limit=100, rng=random.Random(n))
+                with self._lock:
+                    self.games.append(gid)
+                    self.acks.extend(mine)
+            except Exception as err:  # noqa: BLE001 - every failure is reported
+                with self._lock:
+                    self.failures.append(f"bot {n}: {type(err).__name__}: {str(err)[:200]}")
+                return
+            played += 1
+
+    def finish(self, timeout: float = 300) -> None:
+        """Let each bot end the game it is in, then stop."""
+        self._stop.set()
+        for t in self._threads:
+            t.join(timeout=timeout)
+
+
 def crash(url: str, kills: int, bots: int = 8, workers: int = 2, seed: int = 1,
           progress: bool = False) -> RunReport:  # fmt: skip
     """Bots play games back to back while the server's process group is killed with
@@ -443,34 +482,10 @@ def crash(url: str, kills: int, bots: int = 8, workers: int = 2, seed: int = 1,
     checked against the log, and every log for gaps and tile conservation."""
     rng = random.Random(seed)
     report = RunReport(Stats())
-    acks: list[Ack] = []
-    stop = threading.Event()
-    lock = threading.Lock()
     server = Server(url, workers=workers)
     server.start()
-    run = uuid.uuid4().hex[:6]
-
-    def bot(n: int) -> None:
-        played = 0
-        while not stop.is_set():
-            try:
-                clients = [register(server.base, report.stats, f"crash{run}b{n}g{played}p{i}")
-                           for i in range(2)]  # fmt: skip
-                mine: list[Ack] = []
-                gid = play_game(clients, acks=mine, node_limit=100, rng=random.Random(n))
-                with lock:
-                    report.games.append(gid)
-                    acks.extend(mine)
-            except Exception as err:  # noqa: BLE001 - every failure is reported
-                with lock:
-                    report.failures.append(f"bot {n}: {type(err).__name__}: {str(err)[:200]}")
-                return
-            played += 1
-
     start = time.monotonic()
-    threads = [threading.Thread(target=bot, args=(n,)) for n in range(bots)]
-    for t in threads:
-        t.start()
+    pool = BackToBackBots(server.base, report.stats, f"crash{uuid.uuid4().hex[:6]}", bots)
     try:
         while report.kills < kills:
             time.sleep(rng.uniform(0.5, 3.0))
@@ -479,15 +494,15 @@ def crash(url: str, kills: int, bots: int = 8, workers: int = 2, seed: int = 1,
             time.sleep(rng.uniform(0.0, 1.0))
             server.start()
             if progress:
-                print(f"kill {report.kills}: {len(acks)} acknowledged commands so far", flush=True)
+                print(f"kill {report.kills}: {len(pool.acks)} acknowledged commands so far",
+                      flush=True)  # fmt: skip
     finally:
-        stop.set()
-        for t in threads:
-            t.join(timeout=300)
+        pool.finish()
         server.stop()
+    report.games, report.failures = pool.games, pool.failures
     report.elapsed = time.monotonic() - start
     by_game: dict[str, list[Ack]] = defaultdict(list)
-    for ack in acks:
+    for ack in pool.acks:
         by_game[ack.game].append(ack)
     for gid in report.games:
         log = stored_events(url, gid)

@@ -13,10 +13,8 @@ game must finish, and every log must replay cleanly. Exits non-zero on failure.
 from __future__ import annotations
 
 import argparse
-import random
 import subprocess
 import sys
-import threading
 import time
 import uuid
 from collections import Counter
@@ -24,7 +22,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import Server, Stats, check_game, isolated_database, play_game, register  # noqa: E402
+from harness import (  # noqa: E402
+    BackToBackBots,
+    Server,
+    Stats,
+    check_game,
+    isolated_database,
+    register,
+)
 
 
 def cluster(action: str) -> None:
@@ -44,35 +49,13 @@ def main() -> int:
     args = parser.parse_args()
 
     stats = Stats()
-    failures: list[str] = []
     during: Counter[str] = Counter()
-    finished: list[str] = []
-    lock = threading.Lock()
     run = uuid.uuid4().hex[:6]
     with isolated_database(args.database) as url, Server(url, workers=2) as server:
         prober = register(server.base, stats, f"outage{run}probe")
         game = prober.call("POST", "/v1/games", "create", {"players": 2}).json()["id"]
 
-        stop = threading.Event()
-
-        def bot(n: int) -> None:
-            played = 0
-            while not stop.is_set():
-                try:
-                    clients = [register(server.base, stats, f"outage{run}b{n}g{played}p{i}")
-                               for i in range(2)]  # fmt: skip
-                    gid = play_game(clients, node_limit=100, rng=random.Random(n))
-                    with lock:
-                        finished.append(gid)
-                except Exception as err:  # noqa: BLE001 - every failure is reported
-                    with lock:
-                        failures.append(f"bot {n}: {type(err).__name__}: {str(err)[:200]}")
-                    return
-                played += 1
-
-        threads = [threading.Thread(target=bot, args=(n,)) for n in range(args.bots)]
-        for t in threads:
-            t.start()
+        bots = BackToBackBots(server.base, stats, f"outage{run}", args.bots)
         time.sleep(2)
         cluster("stop")
         down_at = time.monotonic()
@@ -107,9 +90,8 @@ def main() -> int:
                 break
             time.sleep(0.2)
         time.sleep(3)  # the bots play on after the recovery
-        stop.set()
-        for t in threads:
-            t.join(timeout=600)
+        bots.finish(timeout=600)
+        failures, finished = bots.failures, bots.games
         for gid in finished:  # while the run's schema still exists
             failures.extend(check_game(url, gid, {}))
     print(stats.report())

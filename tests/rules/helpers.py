@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from mathable import (
     TILE_SET,
     BagPolicy,
@@ -13,6 +15,7 @@ from mathable import (
     Join,
     OrderedBag,
     Position,
+    RuleError,
     apply,
     check,
     parse_square,
@@ -86,6 +89,18 @@ def arranged(
         bag=bag,
         turn=Turn(seat=seat, started_with=len(racks[seat])),
     )
+
+
+def refusal(state: GameState, command: Command) -> RuleError:
+    """The RuleError ``check`` raises for ``command``; fails the test if it is accepted."""
+    with pytest.raises(RuleError) as err:
+        check(state, command)
+    return err.value
+
+
+def refused(state: GameState, command: Command) -> str:
+    """The code of the rule ``command`` breaks."""
+    return refusal(state, command).code
 
 
 def play(state: GameState, command: Command, bag: BagPolicy | None = None) -> GameState:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from mathable import (
     Correct,
     EndTurn,
@@ -11,22 +9,15 @@ from mathable import (
     Exchange,
     Pass,
     Place,
-    RuleError,
     check,
     pending_end,
 )
 from mathable.events import Corrected, GameEnded, TurnEnded
-from tests.rules.helpers import arranged, play, sq
+from tests.rules.helpers import arranged, play, refused, sq
 
 
 def claim(near: str, far: str, op: str) -> tuple[Equation, ...]:
     return (Equation(sq(near), sq(far), op),)
-
-
-def refused(state: object, command: object) -> str:
-    with pytest.raises(RuleError) as err:
-        check(state, command)  # type: ignore[arg-type]
-    return err.value.code
 
 
 def players_game(rack: tuple[int, ...] = (12, 13, 8, 1, 1, 1, 1)) -> object:

@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
-from mathable import Place, RuleError, check, real_equations
+from mathable import Place, check, real_equations
 from mathable.arithmetic import makes
-from tests.rules.helpers import arranged, play, position, sq
-
-
-def refusal(state: object, command: object) -> RuleError:
-    with pytest.raises(RuleError) as err:
-        check(state, command)  # type: ignore[arg-type]
-    return err.value
+from tests.rules.helpers import arranged, play, position, refusal, sq
 
 
 def test_pair_in_any_order_allows_sum_difference_product_and_quotient() -> None:

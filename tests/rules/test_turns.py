@@ -17,13 +17,7 @@ from mathable import (
     check,
 )
 from mathable.events import ExtraTileDrawn, Passed, TilesExchanged, TurnEnded
-from tests.rules.helpers import Game, arranged, bag_order, play, sq
-
-
-def refused(state: object, command: object) -> str:
-    with pytest.raises(RuleError) as err:
-        check(state, command)  # type: ignore[arg-type]
-    return err.value.code
+from tests.rules.helpers import Game, arranged, bag_order, play, refused, sq
 
 
 def test_extra_tile_may_be_drawn_right_after_placing_on_an_operation_square() -> None:

@@ -56,13 +56,9 @@ class Placement:
         return f"{self.square}={self.tile}"
 
 
-def _distinct(rack: Iterable[int]) -> set[int]:
-    return set(rack)
-
-
 def legal_placements_in(position: Position, rack: Iterable[int]) -> list[Placement]:
     """Every legal single placement of a tile from ``rack`` on ``position``, best first."""
-    values = _distinct(rack)
+    values = set(rack)
     out = []
     for square, accepted in position.accepts.items():
         for value in values.intersection(accepted):
@@ -74,7 +70,7 @@ def legal_placements_in(position: Position, rack: Iterable[int]) -> list[Placeme
 
 def has_legal_move(position: Position, rack: Iterable[int]) -> bool:
     """True as soon as one tile of ``rack`` fits somewhere; stops at the first hit."""
-    values = _distinct(rack)
+    values = set(rack)
     if not values:
         return False
     return any(not values.isdisjoint(accepted) for accepted in position.accepts.values())

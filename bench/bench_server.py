@@ -235,7 +235,7 @@ class Seeder:
                     conn.execute(
                         insert(events),
                         [
-                            {"game_id": g, "schema_version": 1, "created_at": now, **r}
+                            {"game_id": g, "schema_version": 1, "created_at": now, "at": 0, **r}
                             for g in chunk
                             for r in self.rows
                         ],

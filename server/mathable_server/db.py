@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     Column,
     Engine,
     Index,
@@ -24,7 +25,6 @@ from sqlalchemy import (
     create_engine,
     event,
     make_url,
-    text,
 )
 from sqlalchemy.engine import URL
 from sqlalchemy.pool import ConnectionPoolEntry
@@ -78,6 +78,8 @@ events = Table(
     Column("schema_version", Integer, nullable=False),
     Column("data", Text, nullable=False),
     Column("created_at", String(32), nullable=False),
+    #: When the event was written: milliseconds since 1970 UTC (clocks are derived from it).
+    Column("at", BigInteger, nullable=False),
 )
 
 idempotency_keys = Table(
@@ -102,9 +104,6 @@ registration_keys = Table(
     Column("fingerprint", String(64), nullable=False),
     Column("created_at", String(32), nullable=False),
 )
-
-#: Serialises schema creation between processes starting at once on PostgreSQL.
-_SCHEMA_LOCK_ID = 0x6D617468
 
 
 def normalize_url(url: str) -> str:
@@ -176,10 +175,7 @@ def _sqlite_engine(url: URL, pool_size: int) -> Engine:
 
 
 def init_schema(engine: Engine) -> None:
-    """Create the tables that do not exist yet; safe to run from several processes at once."""
-    with engine.connect() as conn:
-        conn = conn.execution_options(sqlite_write=True)
-        with conn.begin():
-            if engine.dialect.name == "postgresql":
-                conn.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": _SCHEMA_LOCK_ID})
-            metadata.create_all(conn, checkfirst=True)
+    """Create or upgrade the schema to the newest revision; safe from several processes at once."""
+    from mathable_server.migrations import upgrade
+
+    upgrade(engine)

@@ -52,9 +52,19 @@ class KeyTaken(Exception):
     """An idempotency key was stored by a concurrent request first."""
 
 
+def iso(moment: datetime) -> str:
+    """A UTC time as ISO 8601 with a ``Z``: such strings sort in time order."""
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def epoch_ms(moment: datetime) -> int:
+    """A time as whole milliseconds since 1970 UTC."""
+    return int(moment.timestamp() * 1000)
+
+
 def now_iso(ago: float = 0.0) -> str:
-    """UTC ``ago`` seconds back, as ISO 8601 with a ``Z``: such strings sort in time order."""
-    return (datetime.now(UTC) - timedelta(seconds=ago)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    """UTC ``ago`` seconds back, as ISO 8601 with a ``Z``."""
+    return iso(datetime.now(UTC) - timedelta(seconds=ago))
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,7 +349,8 @@ class Store:
         first; KeyTaken if ``idempotency`` = (player, key, answer) was stored
         concurrently.
         """
-        now = now_iso()
+        moment = datetime.now(UTC)
+        now, at = iso(moment), epoch_ms(moment)
         rows = [
             {
                 "game_id": game_id,
@@ -348,6 +359,7 @@ class Store:
                 "schema_version": SCHEMA_VERSION,
                 "data": encode_event(event),
                 "created_at": now,
+                "at": at,
             }
             for number, event in enumerate(new_events, 1)
         ]

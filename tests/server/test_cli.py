@@ -29,7 +29,7 @@ def test_init_db_creates_the_schema_and_says_where(tmp_path: Path) -> None:
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    assert "schema ready" in done.stderr
+    assert "created the schema at revision" in done.stderr
     engine = create_engine(url)
     assert {"events", "games", "game_members", "players", "idempotency_keys"} <= set(
         inspect(engine).get_table_names()

@@ -66,7 +66,7 @@ def write_games(app: Flask, ada: Account, bob: Account, cy: Account) -> dict[str
         waiting[game_id] = waits
         event_rows += [
             {"game_id": game_id, "version": v, "type": e.type, "schema_version": 1,
-             "data": encode_event(e), "created_at": at}
+             "data": encode_event(e), "created_at": at, "at": 0}
             for v, e in enumerate(log, 1)
         ]  # fmt: skip
         game_rows.append({"id": game_id, "created_at": at, "updated_at": at, **projection(state)})

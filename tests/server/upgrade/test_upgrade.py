@@ -1,0 +1,310 @@
+"""Upgrading a database made before migrations, on SQLite and PostgreSQL.
+
+``baseline.json`` holds rows written by the server before Alembic (10 games in
+every state). Each test loads them into a schema made as that server made it
+and upgrades; every game must replay to what its players saw, tokens must
+still work, and unfinished games must go on.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Engine, inspect, select, text
+
+import mathable
+from mathable_server import Settings, create_app, migrations
+from mathable_server.db import events, make_engine, metadata
+from tests.server.live import REPO
+from tests.server.upgrade.baseline import facts, fixture, make_baseline_database
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "shared"), str(REPO / "server")])
+    return env
+
+
+def _server(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mathable_server", *args],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=timeout,
+    )
+
+
+def _replayed_scores(engine: Engine) -> dict[str, list[int]]:
+    """Each game's scores, replayed from its events read with plain SQL."""
+    logs: dict[str, list[mathable.Event]] = {}
+    with engine.connect() as conn:
+        rows = conn.execute(
+            text("SELECT game_id, data FROM events ORDER BY game_id, version")
+        ).all()
+    for game_id, data in rows:
+        logs.setdefault(game_id, []).append(mathable.Event.from_dict(json.loads(data)))
+    return {g: [s.score for s in mathable.replay(log).seats] for g, log in logs.items()}
+
+
+def test_every_revision_has_a_name_and_one_line(database_url: str) -> None:
+    assert migrations.revisions()[0] == migrations.BASELINE
+    assert migrations.revisions()[-1] == migrations.head()
+    assert len(set(migrations.revisions())) == len(migrations.revisions())
+
+
+def test_an_old_database_upgrades_and_every_game_looks_as_it_did(database_url: str) -> None:
+    engine = make_baseline_database(database_url)
+    assert migrations.current_revision(engine) == migrations.BASELINE
+    done = migrations.upgrade(engine)
+    assert (done.before, done.after) == (migrations.BASELINE, migrations.head())
+    engine.dispose()
+
+    app = create_app(Settings(database_url=database_url, rate_limit=None), create_schema=False)
+    client = app.test_client()
+    tokens = fixture()["tokens"]
+    for game_id, seen in fixture()["views"].items():
+        for viewer, view in seen.items():
+            headers = {} if viewer == "spectator" else {"Authorization": f"Bearer {tokens[viewer]}"}
+            now = client.get(f"/v1/games/{game_id}", headers=headers).json
+            assert facts(now) == facts(view), (game_id, viewer)
+            assert {k: now["board"].get(k) for k in view["board"]} == view["board"]
+    for name, token in tokens.items():
+        me = client.get("/v1/me", headers={"Authorization": f"Bearer {token}"})
+        assert me.status_code == 200 and me.json["name"] == name
+
+    # Unfinished games go on: whoever is to move plays (a whole best turn, else passes).
+    names = {p["id"]: p["name"] for p in fixture()["tables"]["players"]}
+    playing = [g for g, v in fixture()["views"].items() if v["spectator"]["status"] == "playing"]
+    assert len(playing) >= 5
+    for game_id in playing:
+        spectator = client.get(f"/v1/games/{game_id}").json
+        if spectator["correctable"]:
+            seat = 1 - spectator["last_turn"]["seat"]
+        else:
+            seat = spectator["turn"]["seat"]
+        token = tokens[names[spectator["seats"][seat]["player"]]]
+        headers = {"Authorization": f"Bearer {token}"}
+        command: dict[str, Any] = {"type": "pass"}
+        if spectator["correctable"]:
+            command = {"type": "correct"}
+        command["expected_version"] = spectator["version"]
+        moved = client.post(f"/v1/games/{game_id}/moves", json=command, headers=headers)
+        assert moved.status_code == 200, (game_id, moved.json)
+        assert moved.json["version"] > spectator["version"]
+    app.extensions["mathable"].store.engine.dispose()
+
+
+def test_each_revision_step_keeps_every_game(database_url: str) -> None:
+    engine = make_baseline_database(database_url)
+    expected = _replayed_scores(engine)
+    assert len(expected) == 10
+    for revision in migrations.revisions()[1:]:
+        done = migrations.upgrade(engine, revision)
+        assert done.after == revision and migrations.current_revision(engine) == revision
+        assert _replayed_scores(engine) == expected, revision
+    engine.dispose()
+
+
+def test_event_times_are_backfilled_from_their_text(database_url: str) -> None:
+    engine = make_baseline_database(database_url)
+    migrations.upgrade(engine)
+    with engine.connect() as conn:
+        rows = conn.execute(select(events.c.created_at, events.c.at)).all()
+    engine.dispose()
+    assert len(rows) == len(fixture()["tables"]["events"])
+    for created_at, at in rows:
+        when = datetime.fromisoformat(created_at.replace("Z", "+00:00"))
+        assert abs(at - when.timestamp() * 1000) <= 1, (created_at, at)
+
+
+def test_a_new_database_equals_one_built_by_every_revision(database_url: str) -> None:
+    engine = make_engine(database_url, 2)
+    migrations.upgrade(engine, migrations.BASELINE)  # runs the baseline revision itself
+    migrations.upgrade(engine)
+    with engine.connect() as conn:
+        differences = compare_metadata(MigrationContext.configure(conn), metadata)
+    engine.dispose()
+    assert differences == []
+
+
+def test_going_back_past_the_baseline_is_refused_and_changes_nothing(database_url: str) -> None:
+    engine = make_baseline_database(database_url)
+    migrations.upgrade(engine)
+    back = migrations.downgrade(engine, migrations.BASELINE)  # this step can be undone
+    assert back.after == migrations.BASELINE
+    assert "at" not in {c["name"] for c in inspect(engine).get_columns("events")}
+    migrations.upgrade(engine)
+    with pytest.raises(migrations.MigrationError):
+        migrations.upgrade(engine, migrations.BASELINE)  # upgrade never goes back
+    assert migrations.current_revision(engine) == migrations.head()
+    engine.dispose()
+
+
+def test_baseline_downgrade_is_refused_by_the_command(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'db.sqlite'}"
+    make_baseline_database(url).dispose()
+    assert _server("migrate", "--database-url", url).returncode == 0
+    # There is nothing before the baseline: --to must name a known revision.
+    refused = _server("migrate", "--to", "0000_nothing", "--database-url", url)
+    assert refused.returncode != 0 and "no revision '0000_nothing'" in refused.stderr
+    assert "Traceback" not in refused.stderr
+
+
+def test_a_database_from_a_newer_server_is_refused(database_url: str) -> None:
+    engine = make_engine(database_url, 2)
+    migrations.upgrade(engine)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = '0099_future'"))
+    with pytest.raises(migrations.SchemaTooNew, match="0099_future"):
+        migrations.upgrade(engine)
+    with pytest.raises(migrations.SchemaTooNew):
+        migrations.check_current(engine)
+    engine.dispose()
+
+
+def test_serve_refuses_an_outdated_schema_with_one_line_naming_migrate(database_url: str) -> None:
+    make_baseline_database(database_url).dispose()
+    done = _server("serve", "--port", "1", "--database-url", database_url, timeout=60)
+    assert done.returncode != 0
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "`mathable-server migrate`" in lines[0], done.stderr
+    engine = make_engine(database_url, 1)
+    assert migrations.current_revision(engine) == migrations.BASELINE
+    engine.dispose()
+
+
+def test_run_on_sqlite_backs_up_then_migrates(tmp_path: Path) -> None:
+    database = tmp_path / "mathable.db"
+    url = f"sqlite:///{database}"
+    make_baseline_database(url).dispose()
+    from tests.server.live import live_server
+
+    with live_server(url) as base:
+        import requests
+
+        token = fixture()["tokens"]["ada"]
+        me = requests.get(f"{base}/v1/me", headers={"Authorization": f"Bearer {token}"}, timeout=10)
+        assert me.status_code == 200
+    backups = list(tmp_path.glob("mathable.db.0001_baseline.*.bak"))
+    assert len(backups) == 1
+    old = make_engine(f"sqlite:///{backups[0]}", 1)
+    assert migrations.current_revision(old) == migrations.BASELINE
+    assert _replayed_scores(old) == _replayed_scores(make_engine(url, 1))
+    old.dispose()
+
+
+def test_migrate_says_from_which_revision_to_which(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'db.sqlite'}"
+    make_baseline_database(url).dispose()
+    first = _server("migrate", "--database-url", url)
+    assert first.returncode == 0
+    assert f"migrated from revision {migrations.BASELINE} to {migrations.head()}" in first.stderr
+    again = _server("migrate", "--database-url", url)
+    assert f"already at revision {migrations.head()}" in again.stderr
+    status = _server("migrate", "--status", "--database-url", url)
+    assert f"revision {migrations.head()} (up to date)" in status.stdout
+
+
+def _schema_agrees_with_revision(engine: Engine) -> str:
+    """The revision, after checking that the events table is what that revision made."""
+    revision = migrations.current_revision(engine)
+    columns = {c["name"] for c in inspect(engine).get_columns("events")}
+    if revision == migrations.BASELINE:
+        assert "at" not in columns
+    else:
+        assert revision == migrations.head() and "at" in columns
+        with engine.connect() as conn:
+            missing = conn.execute(text("SELECT COUNT(*) FROM events WHERE at IS NULL")).scalar()
+        assert missing == 0
+    assert revision is not None
+    return revision
+
+
+def _migration_holds_its_lock(database_url: str) -> bool:
+    """Whether a ``migrate`` is inside its transaction now (it holds the write lock)."""
+    if database_url.startswith("sqlite"):
+        probe = sqlite3.connect(database_url.removeprefix("sqlite:///"), timeout=0)
+        try:
+            probe.execute("BEGIN IMMEDIATE")
+            probe.rollback()
+            return False
+        except sqlite3.OperationalError:
+            return True
+        finally:
+            probe.close()
+    engine = make_engine(database_url, 1)
+    try:
+        with engine.connect() as conn:
+            held = conn.execute(
+                text("SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = :id"),
+                {"id": 0x6D617468},
+            ).scalar()
+        return bool(held)
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.e2e
+def test_migrate_killed_at_any_moment_leaves_the_old_schema_or_the_new(database_url: str) -> None:
+    """SIGKILL inside ``migrate``'s transaction (1,000 games): old schema or new, never half."""
+    engine = make_baseline_database(database_url, copies=100)
+    expected = _replayed_scores(engine)
+    engine.dispose()
+    rng = random.Random(5)
+    killed_inside = 0
+    for _attempt in range(3):
+        process = subprocess.Popen(
+            [sys.executable, "-m", "mathable_server", "migrate", "--database-url", database_url],
+            env=_env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 60
+        while not _migration_holds_its_lock(database_url) and process.poll() is None:
+            assert time.monotonic() < deadline, "migrate never took its lock"
+            time.sleep(0.005)
+        time.sleep(rng.uniform(0.0, 0.05))
+        inside = process.poll() is None
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        engine = make_engine(database_url, 1)
+        revision = _schema_agrees_with_revision(engine)
+        engine.dispose()
+        if inside and revision == migrations.BASELINE:
+            killed_inside += 1
+    # The kills landed inside the transaction, or this test proved nothing.
+    assert killed_inside >= 1
+    finished = _server("migrate", "--database-url", database_url)
+    assert finished.returncode == 0, finished.stderr
+    engine = make_engine(database_url, 1)
+    assert _schema_agrees_with_revision(engine) == migrations.head()
+    assert _replayed_scores(engine) == expected
+    engine.dispose()
+
+
+@pytest.mark.postgres
+def test_two_migrates_at_once_on_postgresql_one_waits(postgres_url: str) -> None:
+    make_baseline_database(postgres_url, copies=50).dispose()
+    command = [sys.executable, "-m", "mathable_server", "migrate", "--database-url", postgres_url]
+    both = [
+        subprocess.Popen(command, env=_env(), stderr=subprocess.PIPE, text=True) for _ in range(2)
+    ]
+    said = [p.communicate(timeout=120)[1] for p in both]
+    assert [p.returncode for p in both] == [0, 0], said
+    text_said = " ".join(said)
+    assert text_said.count("migrated from revision") == 1, said
+    assert text_said.count("already at revision") == 1, said

@@ -4,7 +4,26 @@
 (``mathable_server.cli``) runs it.
 """
 
-from mathable_server.app import create_app
-from mathable_server.settings import Settings
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mathable_server.app import create_app
+    from mathable_server.settings import Settings
 
 __all__ = ["Settings", "create_app"]
+
+
+def __getattr__(name: str) -> Any:
+    # Lazily: ``mathable-server`` must be able to say that the server extra is missing
+    # (Flask, SQLAlchemy) instead of failing on this package's first import.
+    if name == "create_app":
+        from mathable_server.app import create_app
+
+        return create_app
+    if name == "Settings":
+        from mathable_server.settings import Settings
+
+        return Settings
+    raise AttributeError(f"module 'mathable_server' has no attribute {name!r}")

@@ -1,4 +1,4 @@
-"""``mathable-server``: run the game server, alone or under gunicorn, or create its schema.
+"""``mathable-server``: run the game server, alone or under gunicorn; migrate, dump and load.
 
 Settings come from flags, then the environment (``MATHABLE_HOST``,
 ``MATHABLE_PORT``, ``MATHABLE_WORKERS``, ``MATHABLE_THREADS``,
@@ -10,13 +10,16 @@ then defaults: 127.0.0.1:8080 and SQLite in the user data dir.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 from collections.abc import Sequence
-
-from sqlalchemy import make_url
+from typing import TYPE_CHECKING
 
 from mathable_server.settings import DEFAULT_HOST, DEFAULT_PORT, Settings
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
 
 
 def _env_int(name: str, default: int) -> int:
@@ -71,8 +74,29 @@ def _parser() -> argparse.ArgumentParser:
         default=_env_int("MATHABLE_THREADS", 8),
         help="threads per worker (env MATHABLE_THREADS; default %(default)s)",
     )
-    init_db = commands.add_parser("init-db", help="create the database schema and exit")
+    init_db = commands.add_parser("init-db", help="create or upgrade the schema (as migrate)")
     common(init_db, listen=False)
+    migrate = commands.add_parser(
+        "migrate", help="upgrade the database schema to this version's (or --to a revision)"
+    )
+    common(migrate, listen=False)
+    migrate.add_argument(
+        "--to",
+        default=None,
+        metavar="REVISION",
+        help="go to this revision (back only where every revision on the way can be undone)",
+    )
+    migrate.add_argument(
+        "--status", action="store_true", help="say which revision the database is at and exit"
+    )
+    dump = commands.add_parser("dump", help="write every account and game as JSON lines")
+    common(dump, listen=False)
+    dump.add_argument("--output", "-o", default="-", help="file to write (default: stdout)")
+    load = commands.add_parser(
+        "load", help="read a dump into this database (all or nothing; clashes refused)"
+    )
+    common(load, listen=False)
+    load.add_argument("--input", "-i", default="-", help="file to read (default: stdin)")
     return parser
 
 
@@ -87,26 +111,113 @@ def _settings(database_url: str | None) -> Settings:
 
 
 def _shown(url: str) -> str:
+    from sqlalchemy import make_url
+
     return make_url(url).render_as_string(hide_password=True)
+
+
+def _fail(message: str) -> SystemExit:
+    return SystemExit(f"mathable-server: {message}")
+
+
+def open_engine(database_url: str) -> Engine:
+    """An engine on ``database_url`` that has answered, or one line saying what is missing."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import DBAPIError
+
+    from mathable_server.db import make_engine
+
+    try:
+        engine = make_engine(database_url, 1)
+    except ModuleNotFoundError as err:
+        if err.name == "psycopg":
+            raise _fail(
+                "PostgreSQL needs its driver: pip install 'mathable[server,postgres]' "
+                "(from a checkout: pip install -e '.[server,postgres]')"
+            ) from None
+        raise
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+    except DBAPIError as err:
+        engine.dispose()
+        reason = str(err.orig).strip().splitlines()[0] if err.orig else str(err)
+        raise _fail(
+            f"cannot open {_shown(database_url)}: {reason} "
+            "(a PostgreSQL database must exist first: createdb NAME)"
+        ) from None
+    return engine
+
+
+def _migrate(engine: Engine, args: argparse.Namespace, url: str) -> None:
+    from mathable_server import migrations
+
+    if args.status:
+        found = migrations.current_revision(engine)
+        state = "up to date" if found == migrations.head() else f"newest is {migrations.head()}"
+        print(f"{_shown(url)}: revision {found or '(empty)'} ({state})")
+        return
+    try:
+        done = migrations.migrate_to(engine, args.to or "head")
+    except migrations.MigrationError as err:
+        raise _fail(str(err)) from None
+    print(f"{_shown(url)}: {done}", file=sys.stderr)
+
+
+def _prepare_schema(engine: Engine, command: str, url: str) -> None:
+    """``run`` on SQLite backs up and upgrades by itself; otherwise an old schema stops us."""
+    from mathable_server import migrations
+
+    try:
+        migrations.check_current(engine)
+    except migrations.SchemaOutdated as err:
+        database = engine.url.database
+        if command != "run" or engine.dialect.name != "sqlite" or not database:
+            raise _fail(str(err)) from None
+        before = migrations.current_revision(engine)
+        assert before is not None
+        backup = migrations.backup_sqlite(database, before)
+        print(f"mathable-server: backed up {database} to {backup}", file=sys.stderr)
+        print(f"mathable-server: {migrations.upgrade(engine)}", file=sys.stderr)
+        return
+    except migrations.MigrationError as err:
+        raise _fail(str(err)) from None
+    migrations.upgrade(engine)  # an empty database: create the schema
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = _parser().parse_args(argv)
+    for module in ("flask", "sqlalchemy", "alembic", "platformdirs"):
+        # Checked first: the CLI-only install has this command too, without the server.
+        if importlib.util.find_spec(module) is None:
+            raise _fail(
+                f"the server is not installed ({module} is missing): "
+                "pip install 'mathable[server]' (from a checkout: pip install -e '.[server]')"
+            )
     settings = _settings(args.database_url)
-    # Imported here: `--help` answers without loading Flask, SQLAlchemy or the rules.
-    from mathable_server.db import init_schema, make_engine
-
-    engine = make_engine(settings.database_url, 1)
+    engine = open_engine(settings.database_url)
     try:
-        init_schema(engine)
+        if args.command in ("migrate", "init-db"):
+            if args.command == "init-db":
+                args.to, args.status = None, False
+            _migrate(engine, args, settings.database_url)
+            return
+        if args.command == "dump":
+            from mathable_server.transfer import dump_to
+
+            dump_to(engine, args.output)
+            return
+        if args.command == "load":
+            from mathable_server.transfer import load_from
+
+            load_from(engine, args.input)
+            return
+        _prepare_schema(engine, args.command, settings.database_url)
     finally:
         engine.dispose()
-    if args.command == "init-db":
-        print(f"schema ready in {_shown(settings.database_url)}", file=sys.stderr)
-        return
     if args.command == "serve":
         if args.workers < 1 or args.threads < 1:
-            raise SystemExit("mathable-server: --workers and --threads must be at least 1")
+            raise _fail("--workers and --threads must be at least 1")
         from mathable_server.gunicorn_app import worker_settings
 
         settings = worker_settings(settings, args.threads)

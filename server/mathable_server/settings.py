@@ -7,9 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import platformdirs
-
 from mathable_server.limits import RateLimit
+from mathable_server.proxies import TrustedProxies
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8080
@@ -27,6 +26,8 @@ REGISTRATION_RETRY_SECONDS = 3600
 
 def default_database_url() -> str:
     """SQLite in the user data dir: the zero-setup default."""
+    import platformdirs
+
     folder = Path(platformdirs.user_data_dir("mathable", appauthor=False))
     return f"sqlite:///{folder / 'mathable.db'}"
 
@@ -61,6 +62,8 @@ class Settings:
     max_long_polls: int | None = None
     #: A registration retried with its Idempotency-Key within this time gets a fresh token.
     registration_retry_seconds: int = REGISTRATION_RETRY_SECONDS
+    #: Reverse proxies whose X-Forwarded-For is believed; None: the address as it came.
+    trusted_proxies: TrustedProxies | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -83,6 +86,7 @@ class Settings:
             pool_size=_whole(env, "MATHABLE_POOL_SIZE", minimum=1) or 8,
             rate_limit=rate_limit,
             max_long_polls=_whole(env, "MATHABLE_MAX_LONG_POLLS", minimum=0),
+            trusted_proxies=TrustedProxies.parse(env.get("MATHABLE_TRUSTED_PROXIES", "")),
         )
 
     def with_changes(self, **changes: object) -> Settings:

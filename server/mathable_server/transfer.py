@@ -1,0 +1,325 @@
+"""Moving a server's accounts and games between databases: ``dump`` and ``load``.
+
+The dump is JSON lines, one object per line, in this order (format version 1):
+
+- ``{"format": "mathable-dump", "version": 1, "revision": R, "written_at": T}``;
+- one ``{"player": {"id", "name", "email", "token_hash", "created_at"}}`` per
+  account (token hashes only: tokens keep working after the move);
+- one ``{"game": {"id", "events": [{"version", "type", "schema_version",
+  "created_at", "at", "data"}, ...]}}`` per game, ``data`` being the event as
+  the rules package writes it;
+- ``{"end": {"players": N, "games": N, "events": N, "sha256": H}}``, where H is
+  the SHA-256 of every line before it (newlines included): a truncated or
+  altered file is refused.
+
+A load checks the whole file first (format, digest, every game replays through
+the rules), then writes everything in one transaction, or nothing: an account
+or game that exists in the database already is a clash, and the load lists
+the clashes and refuses. Projections (the game lists) are rebuilt from the
+events. Idempotency keys and registration retry keys are not moved: they only
+matter for minutes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+
+from sqlalchemy import Connection, Engine, insert, select, text
+
+import mathable
+from mathable import Event
+from mathable_server.db import events, game_members, games, players
+from mathable_server.store import encode_event, iso, memberships, projection
+
+FORMAT = "mathable-dump"
+FORMAT_VERSION = 1
+_PLAYER_FIELDS = ("id", "name", "email", "token_hash", "created_at")
+_EVENT_FIELDS = ("version", "type", "schema_version", "created_at", "at", "data")
+#: Rows written per statement on load.
+_BATCH = 2000
+
+
+class DumpError(Exception):
+    """The dump cannot be loaded; nothing was written."""
+
+
+@dataclass
+class Counts:
+    players: int = 0
+    games: int = 0
+    events: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.players} players, {self.games} games, {self.events} events"
+
+
+# --- dump ---------------------------------------------------------------------------
+
+
+def dump(engine: Engine, out: IO[str]) -> Counts:
+    """Write every account and game of the database to ``out``."""
+    from mathable_server.migrations import current_revision
+
+    digest = hashlib.sha256()
+    counts = Counts()
+
+    def write(obj: dict[str, Any]) -> None:
+        line = json.dumps(obj, separators=(",", ":"), ensure_ascii=False) + "\n"
+        digest.update(line.encode())
+        out.write(line)
+
+    with engine.connect() as conn:
+        write(
+            {
+                "format": FORMAT,
+                "version": FORMAT_VERSION,
+                "revision": current_revision(engine),
+                "written_at": iso(datetime.now(UTC)),
+            }
+        )
+        query = select(*(players.c[name] for name in _PLAYER_FIELDS)).order_by(players.c.id)
+        for row in conn.execute(query).mappings():
+            write({"player": dict(row)})
+            counts.players += 1
+        for game_id, rows in _games(conn):
+            write({"game": {"id": game_id, "events": rows}})
+            counts.games += 1
+            counts.events += len(rows)
+    out.write(
+        json.dumps(
+            {"end": {**counts.__dict__, "sha256": digest.hexdigest()}}, separators=(",", ":")
+        )
+        + "\n"
+    )
+    return counts
+
+
+def _games(conn: Connection) -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    """Each game's events in order, streamed (one query, grouped by game)."""
+    query = select(events.c.game_id, *(events.c[name] for name in _EVENT_FIELDS)).order_by(
+        events.c.game_id, events.c.version
+    )
+    current: str | None = None
+    rows: list[dict[str, Any]] = []
+    for row in conn.execution_options(stream_results=True, yield_per=5000).execute(query):
+        if row.game_id != current:
+            if current is not None:
+                yield current, rows
+            current, rows = row.game_id, []
+        item = {name: getattr(row, name) for name in _EVENT_FIELDS}
+        item["data"] = json.loads(item["data"])
+        rows.append(item)
+    if current is not None:
+        yield current, rows
+
+
+# --- load ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Parsed:
+    players: list[dict[str, Any]] = field(default_factory=list)
+    games: list[tuple[str, list[dict[str, Any]], mathable.GameState]] = field(default_factory=list)
+    events: int = 0
+
+
+def read_dump(lines: Iterable[str]) -> _Parsed:
+    """Check a whole dump and return what it holds; DumpError says where it is wrong."""
+    digest = hashlib.sha256()
+    parsed = _Parsed()
+    header: dict[str, Any] | None = None
+    end: dict[str, Any] | None = None
+    for number, line in enumerate(lines, 1):
+        if end is not None:
+            raise DumpError(f"line {number}: data after the end line")
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            raise DumpError(f"line {number}: not JSON (a damaged or truncated file?)") from None
+        if not isinstance(obj, dict) or len(obj) == 0:
+            raise DumpError(f"line {number}: not a dump line")
+        if header is None:
+            if obj.get("format") != FORMAT:
+                raise DumpError("line 1: not a mathable dump (no format header)")
+            if obj.get("version") != FORMAT_VERSION:
+                raise DumpError(
+                    f"line 1: dump format version {obj.get('version')!r}; this server reads "
+                    f"version {FORMAT_VERSION}"
+                )
+            header = obj
+        elif "end" in obj:
+            end = obj["end"]
+            continue
+        elif "player" in obj:
+            parsed.players.append(_player(number, obj["player"]))
+        elif "game" in obj:
+            game_id, rows, state = _game(number, obj["game"])
+            parsed.games.append((game_id, rows, state))
+            parsed.events += len(rows)
+        else:
+            raise DumpError(f"line {number}: unknown line kind {sorted(obj)}")
+        digest.update(line.encode() if line.endswith("\n") else (line + "\n").encode())
+    if header is None:
+        raise DumpError("the dump is empty")
+    if end is None:
+        raise DumpError("the dump has no end line: it is truncated")
+    if end.get("sha256") != digest.hexdigest():
+        raise DumpError("the dump's digest does not match its lines: it was altered or damaged")
+    found = {"players": len(parsed.players), "games": len(parsed.games), "events": parsed.events}
+    expected = {key: end.get(key) for key in found}
+    if found != expected:
+        raise DumpError(f"the dump's end line counts {expected}, the file holds {found}")
+    _check_unique(parsed)
+    return parsed
+
+
+def _player(number: int, obj: Any) -> dict[str, Any]:
+    if not isinstance(obj, dict) or set(obj) != set(_PLAYER_FIELDS):
+        raise DumpError(f"line {number}: a player needs exactly {', '.join(_PLAYER_FIELDS)}")
+    for name in ("id", "name", "token_hash", "created_at"):
+        if not isinstance(obj[name], str) or not obj[name]:
+            raise DumpError(f"line {number}: player {name} must be a non-empty string")
+    return dict(obj)
+
+
+def _game(number: int, obj: Any) -> tuple[str, list[dict[str, Any]], mathable.GameState]:
+    if not isinstance(obj, dict) or set(obj) != {"id", "events"}:
+        raise DumpError(f"line {number}: a game needs exactly id and events")
+    game_id, rows = obj["id"], obj["events"]
+    if not isinstance(game_id, str) or not game_id or not isinstance(rows, list) or not rows:
+        raise DumpError(f"line {number}: a game needs an id and at least one event")
+    decoded: list[Event] = []
+    for index, row in enumerate(rows, 1):
+        if not isinstance(row, dict) or set(row) != set(_EVENT_FIELDS):
+            raise DumpError(f"line {number}: game {game_id} event {index} is malformed")
+        if row["version"] != index:
+            raise DumpError(f"line {number}: game {game_id} has a gap before version {index}")
+        try:
+            event = Event.from_dict(row["data"])
+        except (mathable.RuleError, ValueError, TypeError, KeyError) as err:
+            raise DumpError(f"line {number}: game {game_id} event {index}: {err}") from None
+        if event.type != row["type"] or not isinstance(row["at"], int):
+            raise DumpError(f"line {number}: game {game_id} event {index} is inconsistent")
+        decoded.append(event)
+    try:
+        state = mathable.replay(decoded)
+    except Exception as err:  # a log the rules cannot fold is no game
+        raise DumpError(f"line {number}: game {game_id} does not replay: {err!r}") from None
+    return game_id, rows, state
+
+
+def _check_unique(parsed: _Parsed) -> None:
+    for what, keys in (
+        ("player id", [p["id"] for p in parsed.players]),
+        ("player name", [p["name"].casefold() for p in parsed.players]),
+        ("game id", [g[0] for g in parsed.games]),
+    ):
+        seen: set[str] = set()
+        for key in keys:
+            if key in seen:
+                raise DumpError(f"the dump holds {what} {key!r} twice")
+            seen.add(key)
+
+
+def load(engine: Engine, lines: Iterable[str]) -> Counts:
+    """Check ``lines`` as a dump and write all of it in one transaction; DumpError if not."""
+    parsed = read_dump(lines)
+    with engine.connect().execution_options(sqlite_write=True) as conn, conn.begin():
+        if engine.dialect.name == "postgresql":
+            # Loads into one database one at a time, so the clash check stays true.
+            conn.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": 0x6C6F6164})
+        _refuse_clashes(conn, parsed)
+        known = {p["id"] for p in parsed.players}
+        known |= set(conn.execute(select(players.c.id)).scalars())
+        for game_id, _rows, state in parsed.games:
+            missing = set(memberships(state)) - known
+            if missing:
+                raise DumpError(
+                    f"game {game_id} names players that exist nowhere: {sorted(missing)}"
+                )
+        _insert(conn, players, [{**p, "name_key": p["name"].casefold()} for p in parsed.players])
+        event_rows: list[dict[str, Any]] = []
+        game_rows: list[dict[str, Any]] = []
+        member_rows: list[dict[str, Any]] = []
+        for game_id, rows, state in parsed.games:
+            for row in rows:
+                data = encode_event(Event.from_dict(row["data"]))
+                event_rows.append({**row, "game_id": game_id, "data": data})
+            game_rows.append(
+                {
+                    "id": game_id,
+                    "created_at": rows[0]["created_at"],
+                    "updated_at": rows[-1]["created_at"],
+                    **projection(state),
+                }
+            )
+            member_rows.extend(
+                {"game_id": game_id, "player_id": p, "seat": s}
+                for p, s in memberships(state).items()
+            )
+        _insert(conn, events, event_rows)
+        _insert(conn, games, game_rows)
+        _insert(conn, game_members, member_rows)
+    return Counts(len(parsed.players), len(parsed.games), parsed.events)
+
+
+def _refuse_clashes(conn: Connection, parsed: _Parsed) -> None:
+    clashes: list[str] = []
+    checks = (
+        ("player id", players.c.id, [p["id"] for p in parsed.players]),
+        ("player name", players.c.name_key, [p["name"].casefold() for p in parsed.players]),
+        ("game", games.c.id, [g[0] for g in parsed.games]),
+    )
+    for what, column, keys in checks:
+        for start in range(0, len(keys), 500):
+            chunk = keys[start : start + 500]
+            found = conn.execute(select(column).where(column.in_(chunk))).scalars().all()
+            clashes.extend(f"{what} {key}" for key in sorted(found))
+    if clashes:
+        shown = ", ".join(clashes[:10]) + (
+            f" and {len(clashes) - 10} more" if len(clashes) > 10 else ""
+        )
+        raise DumpError(
+            f"{len(clashes)} of the dump's accounts or games exist in this database already "
+            f"({shown}); nothing was loaded"
+        )
+
+
+def _insert(conn: Connection, table: Any, rows: list[dict[str, Any]]) -> None:
+    for start in range(0, len(rows), _BATCH):
+        conn.execute(insert(table), rows[start : start + _BATCH])
+
+
+# --- the command line ---------------------------------------------------------------
+
+
+@contextmanager
+def _opened(path: str, mode: str) -> Iterator[IO[str]]:
+    if path == "-":
+        yield sys.stdout if "w" in mode else sys.stdin
+    else:
+        with Path(path).open(mode, encoding="utf-8", newline="\n") as handle:
+            yield handle
+
+
+def dump_to(engine: Engine, path: str) -> None:
+    with _opened(path, "w") as out:
+        counts = dump(engine, out)
+    print(f"mathable-server: dumped {counts}", file=sys.stderr)
+
+
+def load_from(engine: Engine, path: str) -> None:
+    try:
+        with _opened(path, "r") as handle:
+            counts = load(engine, handle)
+    except DumpError as err:
+        raise SystemExit(f"mathable-server: load refused: {err}") from None
+    print(f"mathable-server: loaded {counts}", file=sys.stderr)

@@ -49,6 +49,8 @@ def create_app(settings: Settings | None = None, *, create_schema: bool = True) 
         if length is not None and length > settings.max_body_bytes:
             raise ApiError(413, "body_too_large", "the request body is larger than 64 KiB")
 
+    if settings.trusted_proxies is not None:
+        app.wsgi_app = settings.trusted_proxies.wrap(app.wsgi_app)  # type: ignore[method-assign,assignment]
     app.register_blueprint(players.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(meta.bp)

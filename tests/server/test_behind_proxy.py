@@ -1,0 +1,200 @@
+"""Behind a reverse proxy: limits count the real client's address, and nobody can forge it.
+
+The nginx test runs Debian's nginx with the configuration shipped in
+``docs/nginx/mathable.conf`` (the one ``docs/server.md`` shows), in front of a
+live server; clients come from different loopback addresses (127.0.0.2,
+127.0.0.3). It is skipped, saying why, where nginx is not installed
+(``.ci/run`` installs it where it can).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from mathable_server import Settings, create_app
+from mathable_server.proxies import TrustedProxies
+from tests.server.live import REPO, free_port, live_server
+
+CONF = REPO / "docs" / "nginx" / "mathable.conf"
+LIMIT = "1/min burst 3"
+
+
+def _client(database_url: str, trusted: str) -> FlaskClient:
+    settings = Settings(
+        database_url=database_url,
+        trusted_proxies=TrustedProxies.parse(trusted),
+        rate_limit=None,
+    )
+    from mathable_server.limits import RateLimit
+
+    settings = settings.with_changes(rate_limit=RateLimit.parse(LIMIT))
+    return create_app(settings).test_client()
+
+
+def _statuses(client: FlaskClient, remote: str, forwarded: str | None, times: int) -> list[int]:
+    headers = {"X-Forwarded-For": forwarded} if forwarded else {}
+    return [
+        client.get("/v1/health", headers=headers, environ_base={"REMOTE_ADDR": remote}).status_code
+        for _ in range(times)
+    ]
+
+
+def test_without_trusted_proxies_a_forwarded_header_changes_nothing(sqlite_url: str) -> None:
+    client = _client(sqlite_url, "")
+    # A client that names a new address in each request is still counted as itself.
+    headers = [f"10.0.0.{n}" for n in range(5)]
+    codes = [
+        client.get(
+            "/v1/health", headers={"X-Forwarded-For": h}, environ_base={"REMOTE_ADDR": "1.2.3.4"}
+        ).status_code
+        for h in headers
+    ]
+    assert codes == [200, 200, 200, 429, 429]
+
+
+def test_one_trusted_proxy_counts_the_address_it_appended(sqlite_url: str) -> None:
+    client = _client(sqlite_url, "1")
+    # The proxy at 127.0.0.1 appends the real client; a forged first entry is ignored.
+    assert _statuses(client, "127.0.0.1", "6.6.6.6, 10.0.0.1", 4) == [200, 200, 200, 429]
+    assert _statuses(client, "127.0.0.1", "7.7.7.7, 10.0.0.1", 1) == [429]
+    assert _statuses(client, "127.0.0.1", "10.0.0.2", 1) == [200]
+
+
+def test_trusted_addresses_are_skipped_from_the_right(sqlite_url: str) -> None:
+    client = _client(sqlite_url, "127.0.0.1, 10.9.0.0/16")
+    # Two proxies of ours (10.9.x then 127.0.0.1): the client is the entry before them.
+    assert _statuses(client, "127.0.0.1", "5.5.5.5, 10.0.0.7, 10.9.3.3", 4) == [200, 200, 200, 429]
+    assert _statuses(client, "127.0.0.1", "10.0.0.8, 10.9.3.3", 1) == [200]
+    # A request that does not come from a trusted proxy is taken as it came.
+    assert _statuses(client, "192.0.2.1", "10.0.0.9", 4) == [200, 200, 200, 429]
+    assert _statuses(client, "192.0.2.1", "10.0.0.10", 1) == [429]
+
+
+@pytest.mark.parametrize("text", ["abc", "1.2.3.4, nonsense", "99"])
+def test_unreadable_trusted_proxies_are_refused(text: str) -> None:
+    with pytest.raises(ValueError, match="MATHABLE_TRUSTED_PROXIES"):
+        TrustedProxies.parse(text)
+
+
+def test_the_documented_configuration_is_the_tested_one() -> None:
+    guide = (REPO / "docs" / "server.md").read_text()
+    shown = re.search(r"```nginx\n(.*?)```", guide, re.S)
+    assert shown is not None, "docs/server.md shows no nginx configuration"
+    assert shown.group(1) == CONF.read_text()
+
+
+# --- a real nginx -----------------------------------------------------------------------
+
+
+def _nginx() -> str | None:
+    return shutil.which("nginx") or next(
+        (p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None
+    )
+
+
+@pytest.fixture
+def nginx_front(tmp_path: Path) -> Iterator[str]:
+    """nginx with the documented configuration in front of a live server; its base URL."""
+    binary = _nginx()
+    if binary is None:
+        pytest.skip("nginx is not installed (apt-get install nginx-light): proxy test skipped")
+    env = {"MATHABLE_TRUSTED_PROXIES": "1", "MATHABLE_RATE_LIMIT": LIMIT}
+    with live_server(env=env) as upstream:
+        port = free_port()
+        site = (
+            CONF.read_text()
+            .replace("127.0.0.1:8080", upstream.removeprefix("http://"))
+            .replace("listen 80;", f"listen 127.0.0.1:{port};")
+        )
+        (tmp_path / "site.conf").write_text(site)
+        user = "user root;\n" if os.geteuid() == 0 else ""
+        (tmp_path / "nginx.conf").write_text(
+            f"{user}worker_processes 1;\npid {tmp_path}/nginx.pid;\n"
+            f"error_log {tmp_path}/error.log;\nevents {{ worker_connections 64; }}\n"
+            f"http {{\n access_log off;\n client_body_temp_path {tmp_path}/body;\n"
+            f" proxy_temp_path {tmp_path}/proxy;\n fastcgi_temp_path {tmp_path}/fcgi;\n"
+            f" uwsgi_temp_path {tmp_path}/uwsgi;\n scgi_temp_path {tmp_path}/scgi;\n"
+            f" include {tmp_path}/site.conf;\n}}\n"
+        )
+        process = subprocess.Popen(
+            [binary, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-g",
+             "daemon off;"],
+            stderr=subprocess.PIPE,
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 20
+            while _status(port, "127.0.0.9") is None:
+                assert process.poll() is None, process.stderr.read() if process.stderr else ""
+                assert time.monotonic() < deadline, "nginx did not start"
+                time.sleep(0.1)
+            yield f"127.0.0.1:{port}"
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+            if process.stderr is not None:
+                process.stderr.close()
+
+
+def _call(
+    port: int, source: str, method: str, path: str, body: object = None, **headers: str
+) -> tuple[int | None, Any]:
+    """One request from the loopback address ``source``: (status, JSON body or None)."""
+    connection = http.client.HTTPConnection(
+        "127.0.0.1", port, timeout=15, source_address=(source, 0)
+    )
+    payload = None if body is None else json.dumps(body)
+    if payload is not None:
+        headers["Content-Type"] = "application/json"
+    try:
+        connection.request(method, path, body=payload, headers=headers)
+        response = connection.getresponse()
+        data = response.read()
+        return response.status, json.loads(data) if data.startswith(b"{") else None
+    except OSError:
+        return None, None
+    finally:
+        connection.close()
+
+
+def _status(port: int, source: str, path: str = "/v1/health", **headers: str) -> int | None:
+    return _call(port, source, "GET", path, **headers)[0]
+
+
+@pytest.mark.e2e
+def test_behind_nginx_each_client_address_has_its_own_limit(nginx_front: str) -> None:
+    port = int(nginx_front.rsplit(":", 1)[1])
+    # 127.0.0.9 took one request while nginx started.
+    first = [_status(port, "127.0.0.2") for _ in range(4)]
+    assert first == [200, 200, 200, 429]
+    # Forging the header from the same client does not help: nginx appends the truth.
+    assert _status(port, "127.0.0.2", **{"X-Forwarded-For": "203.0.113.5"}) == 429
+    # Another client behind the same proxy is not held back by the first.
+    assert _status(port, "127.0.0.3") == 200
+
+
+@pytest.mark.e2e
+def test_behind_nginx_a_long_poll_is_held_then_answered(nginx_front: str) -> None:
+    port = int(nginx_front.rsplit(":", 1)[1])
+    status, player = _call(port, "127.0.0.4", "POST", "/v1/players", {"name": "ann"})
+    assert status == 201, player
+    auth = {"Authorization": f"Bearer {player['token']}"}
+    status, game = _call(port, "127.0.0.4", "POST", "/v1/games", {}, **auth)
+    assert status == 201, game
+    started = time.monotonic()
+    path = f"/v1/games/{game['id']}?wait=2&since={game['version']}"
+    status, view = _call(port, "127.0.0.4", "GET", path, **auth)
+    held = time.monotonic() - started
+    assert status == 200 and view["version"] == game["version"]
+    assert 1.8 <= held < 10, held

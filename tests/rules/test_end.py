@@ -24,7 +24,8 @@ def test_game_ends_when_the_bag_is_empty_and_a_player_places_their_last_tile() -
 
 
 def test_game_does_not_end_while_the_bag_still_holds_tiles() -> None:
-    state = arranged([(12,), (5, 9)], bag=tuple(range(40, 50)))
+    # The 7 in the bag fits F8 (3 + 4): the game is not blocked either.
+    state = arranged([(12,), (5, 9)], bag=(7, *range(40, 49)))
     state = play(state, Place(0, sq("I8"), 12))
     assert not isinstance(check(state, EndTurn(0))[-1], GameEnded)
 

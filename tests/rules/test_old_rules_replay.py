@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from mathable import GameState, apply, check
+from mathable import GameState, apply, check, replay
 from mathable.events import Event
 from tests.rules.recorded_logs import command_from_json, digest, load, state_summary
 
@@ -40,8 +40,10 @@ def test_a_rules_version_1_log_replays_to_the_states_it_was_played_through(name:
 @pytest.mark.parametrize("name", FIXTURES)
 def test_the_commands_of_a_rules_version_1_game_still_make_the_same_events(name: str) -> None:
     data = load(name)
-    state = GameState()
-    for number, step in enumerate(data["steps"], 1):
+    created, *steps = data["steps"]
+    state = replay(Event.from_dict(e) for e in created["events"])
+    assert state.rules_version == 1
+    for number, step in enumerate(steps, 2):
         events = check(state, command_from_json(step["command"]))
         assert [e.to_dict() for e in events] == step["events"], f"command {number}"
         for event in events:

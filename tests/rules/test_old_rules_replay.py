@@ -8,11 +8,12 @@ left in the bag. Their recorded states are kept as digests of
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from mathable import GameState, apply, check, replay
+from mathable import GameState, apply, check, end_reason, replay
 from mathable.events import Event
 from tests.rules.recorded_logs import command_from_json, digest, load, state_summary
 
@@ -49,3 +50,10 @@ def test_the_commands_of_a_rules_version_1_game_still_make_the_same_events(name:
         for event in events:
             state = apply(state, event)
     assert state.status == "ended"
+
+
+def test_the_old_game_blocked_with_tiles_in_the_bag_would_end_there_under_rules_version_2() -> None:
+    data = load("rules_v1_blocked_with_bag.json")
+    state = replay(events_of(data)[: data["blocked_at"]])
+    assert state.rules_version == 1 and state.bag and end_reason(state) is None
+    assert end_reason(replace(state, rules_version=2)) == "blocked"

@@ -28,7 +28,6 @@ from mathable_server import Settings, create_app
 from mathable_server.db import metadata
 from tests.server.helpers import EXAMPLE_TILES, Account, bag_order, move, new_game, register
 
-
 #: 4 + 3 is not 13: a placement only players as referee let through, for a correction.
 WRONG_CLAIM = [{"near": "H8", "far": "G8", "op": "+"}]
 

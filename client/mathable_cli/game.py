@@ -121,16 +121,39 @@ def describe_event(event: Mapping[str, Any], view: Mapping[str, Any]) -> str | N
         case "passed":
             return f"{who} passed"
         case "corrected":
-            removed = ", ".join(f"{sq}={tile}" for sq, tile in _removed(event))
             return (
                 f"{who} corrected {seat_name(view, event.get('target'))}: {event.get('reason')}; "
-                f"{removed} taken back, {event.get('points_lost')} points lost"
+                f"{correction_outcome(event)}, {event.get('points_lost')} points lost"
             )
         case "resigned":
             return f"{who} resigned"
         case "game_ended":
             return result_line({**view, "result": event})
     return None
+
+
+def correction_outcome(event: Mapping[str, Any]) -> str:
+    """What a correction did, in words: tiles taken back, points fixed, extra tile returned."""
+    taken = _removed(event)
+    rescored = [p for p in event.get("rescored") or [] if isinstance(p, Mapping)]
+    parts = []
+    if taken:
+        parts.append(", ".join(f"{sq}={tile}" for sq, tile in taken) + " taken back")
+    if rescored:
+        fixed = ", ".join(
+            f"{p.get('square')}={p.get('tile')} now scores {p.get('points')}" for p in rescored
+        )
+        if taken:
+            parts.append(fixed)
+        else:
+            parts.append(f"the tiles stay, only the points were fixed ({fixed})")
+    returned = event.get("to_bag")
+    count = len(returned) if isinstance(returned, list) else int(event.get("to_bag_count") or 0)
+    if count:
+        tiles = f" ({', '.join(map(str, returned))})" if isinstance(returned, list) else ""
+        extra = "the extra tile" if count == 1 else f"{count} extra tiles"
+        parts.append(f"{extra}{tiles} went back into the bag")
+    return "; ".join(parts) or "nothing taken back"
 
 
 def _removed(event: Mapping[str, Any]) -> list[tuple[str, int]]:
@@ -215,9 +238,17 @@ def turns_from_events(events: Iterable[Mapping[str, Any]]) -> tuple[list[TurnRec
             taken = _removed(event)
             if pending is not None and pending.seat == record.target:
                 record.deducts = False
-                pending.placements = [p for p in pending.placements if (p[0], p[1]) not in taken]
-            removed = ", ".join(f"{sq}={tile}" for sq, tile in taken)
-            record.note = f"{event.get('reason')}; {removed} taken back"
+                points = {
+                    str(p.get("square")): int(p.get("points") or 0)
+                    for p in event.get("rescored") or []
+                    if isinstance(p, Mapping)
+                }
+                pending.placements = [
+                    (p[0], p[1], points.get(p[0], p[2]))
+                    for p in pending.placements
+                    if (p[0], p[1]) not in taken
+                ]
+            record.note = f"{event.get('reason')}; {correction_outcome(event)}"
             record.placements = []
             turns.append(record)
         elif kind == "game_ended":

@@ -13,11 +13,12 @@ mathable.errors.RuleError: game_not_started: the game has not started yet
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any, Final
 
 from mathable.arithmetic import describe, makes
 from mathable.bag import BagPolicy, OrderedBag, RandomBag, SeededBag
-from mathable.board import OPERATION, OPERATIONS, PAIRS, PREMIUM, square_name
+from mathable.board import OPERATION, OPERATIONS, PAIRS, PREMIUM, SIZE, square_name
 from mathable.errors import RuleError
 from mathable.events import (
     Corrected,
@@ -49,6 +50,9 @@ from mathable.state import (
 from mathable.tiles import RACK_SIZE, TILE_SET
 
 MAX_TURN_PLACEMENTS = 16
+#: The first rules version in which a game with tiles left in the bag can end blocked,
+#: and in which a correction returns an unearned extra tile and only rescores a legal tile.
+V2: Final = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,12 +307,20 @@ def _start(fold: _Fold) -> None:
 # --- playing a turn ---------------------------------------------------------
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_seat(state: GameState, seat: Any) -> bool:
+    return _is_int(seat) and 0 <= seat < len(state.seats)
+
+
 def _turn_of(state: GameState, seat: int) -> Turn:
     if state.status in ("new", "waiting"):
         raise RuleError("game_not_started", "the game has not started yet")
     if state.status == "ended" or state.turn is None:
         raise RuleError("game_over", "the game is over")
-    if not 0 <= seat < len(state.seats):
+    if not _is_seat(state, seat):
         raise RuleError("not_seated", "you have no seat in this game")
     if state.turn.seat != seat:
         raise RuleError("not_your_turn", f"it is seat {state.turn.seat}'s turn, not yours")
@@ -374,12 +386,23 @@ def explain_refusal(position: Position, square: int, tile: int) -> RuleError:
     )
 
 
+def _check_square(square: Any) -> int:
+    """``square`` as a board index; RuleError ``bad_square`` when it is none (bots call us)."""
+    if not _is_int(square) or not 0 <= square < SIZE * SIZE:
+        shown = repr(square)[:20]
+        raise RuleError("bad_square", f"{shown} is not a square: squares are 0 to 195 (A1 to N14)")
+    return int(square)
+
+
 def _place(
     fold: _Fold, seat: int, square: int, tile: int, claims: tuple[Equation, ...] | None
 ) -> None:
     state = fold.state
     _turn_of(state, seat)
     _refuse_if_ending(state)
+    _check_square(square)
+    if not _is_int(tile):
+        raise RuleError("bad_tile", f"{repr(tile)[:20]} is not a tile: tiles are whole numbers")
     rack = state.seats[seat].rack
     if tile not in rack:
         raise RuleError(
@@ -415,6 +438,12 @@ def _check_claims(
     seen: set[frozenset[int]] = set()
     out = []
     for claim in claims:
+        if not isinstance(claim, Equation):
+            raise RuleError("bad_claim", "a claim is an Equation(near, far, op)")
+        _check_square(claim.near)
+        _check_square(claim.far)
+        if claim.op not in OPERATIONS:
+            raise RuleError("bad_claim", f"{str(claim.op)[:10]!r} is not one of + - x /")
         key = frozenset((claim.near, claim.far))
         pair = pairs.get(key)
         if pair is None:
@@ -491,6 +520,8 @@ def _exchange(fold: _Fold, command: Exchange) -> None:
     _turn_start(fold.state, command.seat, "exchanging")
     _refuse_if_ending(fold.state)
     tiles = tuple(command.tiles)
+    if not all(_is_int(tile) for tile in tiles):
+        raise RuleError("bad_tile", "tiles are whole numbers")
     if not 1 <= len(tiles) <= RACK_SIZE:
         raise RuleError("bad_exchange", "exchange 1 to 7 tiles")
     if not has_tiles(fold.state.seats[command.seat].rack, tiles):
@@ -512,7 +543,7 @@ def _resign(fold: _Fold, seat: int) -> None:
             "game_over" if state.status == "ended" else "game_not_started",
             "only a game in play can be resigned",
         )
-    if not 0 <= seat < len(state.seats) or state.seats[seat].resigned:
+    if not _is_seat(state, seat) or state.seats[seat].resigned:
         raise RuleError("not_seated", "you have no seat left in this game")
     turn = state.turn
     if turn is not None and turn.seat == seat and turn.placements:
@@ -525,30 +556,87 @@ def _resign(fold: _Fold, seat: int) -> None:
 # --- corrections (players referee) -----------------------------------------
 
 
-def find_mistake(position: Position, placements: tuple[PlacedTile, ...]) -> tuple[int, str] | None:
-    """The index of the first wrong placement of a turn, and why; None if all are right.
+def _boards_seen(
+    position: Position, placements: tuple[PlacedTile, ...]
+) -> list[tuple[PlacedTile, Position]]:
+    """Each placement of a turn with the board it was made on.
 
     ``position`` is the board after the turn; the board each placement saw is
     rebuilt by taking off it and the placements after it.
     """
-    for index, placed in enumerate(placements):
-        before = position.with_changes((p.square, -1) for p in placements[index:])
-        real = {
-            frozenset((e.near, e.far)) for e in real_equations(before, placed.square, placed.tile)
-        }
-        where = f"{placed.tile} at {square_name(placed.square)}"
-        if not real:
-            return index, explain_refusal(before, placed.square, placed.tile).message
-        demanded = OPERATION[placed.square]
-        for claim in placed.equations:
-            a, b = before.cells[claim.near], before.cells[claim.far]
-            if demanded is not None and claim.op != demanded:
-                return index, f"{where}: the square demands {demanded}, not {claim.op}"
-            if frozenset((claim.near, claim.far)) not in real or claim.op not in makes(a, b).get(
-                placed.tile, frozenset()
-            ):
-                return index, f"{where}: {a} {claim.op} {b} does not make {placed.tile}"
+    return [
+        (placed, position.with_changes((p.square, -1) for p in placements[index:]))
+        for index, placed in enumerate(placements)
+    ]
+
+
+def _wrong_claim(before: Position, placed: PlacedTile, claim: Equation) -> str | None:
+    """Why ``claim`` is not an equation ``placed`` completes on ``before``; None if it is."""
+    where = f"{placed.tile} at {square_name(placed.square)}"
+    real = {frozenset((e.near, e.far)) for e in real_equations(before, placed.square, placed.tile)}
+    demanded = OPERATION[placed.square]
+    a, b = before.cells[claim.near], before.cells[claim.far]
+    if demanded is not None and claim.op != demanded:
+        return f"{where}: the square demands {demanded}, not {claim.op}"
+    if frozenset((claim.near, claim.far)) not in real or claim.op not in makes(a, b).get(
+        placed.tile, frozenset()
+    ):
+        return f"{where}: {a} {claim.op} {b} does not make {placed.tile}"
     return None
+
+
+def find_mistake(position: Position, placements: tuple[PlacedTile, ...]) -> tuple[int, str] | None:
+    """The index of the first wrong placement of a turn, and why; None if all are right.
+
+    A placement is wrong when its tile completes no equation there or when one of
+    its claimed equations is not real. ``position`` is the board after the turn.
+    """
+    for index, (placed, before) in enumerate(_boards_seen(position, placements)):
+        if not real_equations(before, placed.square, placed.tile):
+            return index, explain_refusal(before, placed.square, placed.tile).message
+        for claim in placed.equations:
+            wrong = _wrong_claim(before, placed, claim)
+            if wrong is not None:
+                return index, wrong
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """What a correction (rules version 2) finds in a turn.
+
+    ``illegal`` is the index of the first placement whose tile completes no
+    equation (it and every placement after it are taken back), or None;
+    ``rescored`` are the placements before it with a wrong claim, as they stand
+    once only their real claimed equations score; ``reason`` says it in words.
+    """
+
+    illegal: int | None
+    rescored: tuple[PlacedTile, ...]
+    reason: str
+
+
+def review_turn(position: Position, placements: tuple[PlacedTile, ...]) -> Review | None:
+    """Every mistake a correction finds in a turn (rules version 2); None if it has none.
+
+    ``position`` is the board after the turn.
+    """
+    reasons: list[str] = []
+    rescored: list[PlacedTile] = []
+    for index, (placed, before) in enumerate(_boards_seen(position, placements)):
+        if not real_equations(before, placed.square, placed.tile):
+            reasons.append(explain_refusal(before, placed.square, placed.tile).message)
+            return Review(index, tuple(rescored), "; ".join(reasons))
+        wrong = [(c, _wrong_claim(before, placed, c)) for c in placed.equations]
+        said = [why for _, why in wrong if why is not None]
+        if said:
+            kept = tuple(c for c, why in wrong if why is None)
+            points = placed.tile * len(kept) * PREMIUM[placed.square]
+            rescored.append(replace(placed, equations=kept, points=points, extra=None))
+            reasons.extend(said)
+    if not reasons:
+        return None
+    return Review(None, tuple(rescored), "; ".join(reasons))
 
 
 def _correct(fold: _Fold, seat: int) -> None:
@@ -557,12 +645,15 @@ def _correct(fold: _Fold, seat: int) -> None:
         raise RuleError("corrections_off", "the server referees this game: mistakes cannot happen")
     if state.status != "playing" or state.turn is None:
         raise RuleError("game_over", "only a game in play can be corrected")
-    if not 0 <= seat < len(state.seats) or state.seats[seat].resigned:
+    if not _is_seat(state, seat) or state.seats[seat].resigned:
         raise RuleError("not_seated", "you have no seat in this game")
     in_progress = state.turn.seat != seat and bool(state.turn.placements)
     target = state.turn if in_progress else state.correctable
     if target is None or target.seat == seat:
         raise RuleError("nothing_to_correct", "there is no opponent's turn open to correction")
+    if state.rules_version >= V2:
+        _correct_v2(fold, seat, target, in_progress)
+        return
     found = find_mistake(state.position, target.placements)
     if found is None:
         raise RuleError("no_mistake", "every placement of that turn is right")
@@ -586,6 +677,44 @@ def _correct(fold: _Fold, seat: int) -> None:
     _end_if_over(fold)
 
 
+def _correct_v2(fold: _Fold, seat: int, target: Turn, in_progress: bool) -> None:
+    """RULES.md "Corrections": an illegal tile is taken back with those after it (its
+    extra tile goes back into the bag) and ends the turn; a wrong claim on a legal
+    tile only sets its points to those of its real claimed equations."""
+    state = fold.state
+    review = review_turn(state.position, target.placements)
+    if review is None:
+        raise RuleError("no_mistake", "every placement of that turn is right")
+    fixed = {p.square: p.points for p in review.rescored}
+    lost = sum(p.points - fixed[p.square] for p in target.placements if p.square in fixed)
+    removed: tuple[PlacedTile, ...] = ()
+    to_bag: tuple[int, ...] = ()
+    if review.illegal is not None:
+        removed = target.placements[review.illegal :]
+        lost += sum(p.points for p in removed) + (0 if in_progress else target.bonus)
+        # Every placement after the illegal one comes back too, so its extra is on the rack.
+        extra = target.placements[review.illegal].extra
+        to_bag = (extra,) if extra is not None else ()
+    fold.emit(
+        Corrected(
+            seat=seat,
+            target=target.seat,
+            removed=tuple((p.square, p.tile) for p in removed),
+            points_lost=lost,
+            reason=review.reason,
+            to_bag=to_bag,
+            rescored=review.rescored,
+        )
+    )
+    if in_progress and removed:
+        rack = fold.state.seats[target.seat].rack
+        drawn = fold.draw(RACK_SIZE - len(rack))
+        kept = fold.state.turn.points if fold.state.turn else 0
+        fold.emit(TurnEnded(seat=target.seat, points=kept, bonus=0, drawn=drawn))
+    if not in_progress or removed:  # a turn whose points alone were fixed goes on
+        _end_if_over(fold)
+
+
 # --- the end ------------------------------------------------------------------
 
 
@@ -607,7 +736,11 @@ def end_reason(state: GameState, *, waiting: bool = False) -> str | None:
         return "rack_emptied"
     if state.idle_turns >= 2 * len(active):
         return "no_placements"
-    if not state.bag and not any(
+    if state.rules_version >= V2:
+        in_play = set(state.bag).union(*(state.seats[s].rack for s in active))
+        if not has_legal_move(state.position, in_play):
+            return "blocked"
+    elif not state.bag and not any(
         has_legal_move(state.position, state.seats[s].rack) for s in active
     ):
         return "blocked"
@@ -654,6 +787,7 @@ __all__ = [
     "Place",
     "PlayTurn",
     "Resign",
+    "Review",
     "TurnPlacement",
     "check",
     "default_policy",
@@ -662,4 +796,5 @@ __all__ = [
     "find_mistake",
     "pending_end",
     "real_equations",
+    "review_turn",
 ]

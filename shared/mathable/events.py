@@ -35,6 +35,10 @@ SCHEMA_VERSION = 1
 
 EQUATION = codec.record(Equation, {"near": codec.SQUARE, "far": codec.SQUARE, "op": codec.OP})
 EQUATIONS = codec.tuple_of(EQUATION)
+PLACED_TILE = codec.record(
+    PlacedTile,
+    {"square": codec.SQUARE, "tile": codec.INT, "equations": EQUATIONS, "points": codec.INT},
+)
 
 
 #: Every kind of event by its ``type``: the explicit registry the decoder reads.
@@ -46,6 +50,10 @@ class Event:
 
     type: ClassVar[str]
     fields: ClassVar[dict[str, codec.Codec[Any]]]
+    #: Fields added after the first events of this type were written: an event that
+    #: lacks one reads as its default, and one holding the default is written without it,
+    #: so the events of games played under older rules read and write as they were.
+    optional: ClassVar[dict[str, Any]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -55,7 +63,10 @@ class Event:
         """The event as a JSON-ready dict, with its type and schema version."""
         out: dict[str, Any] = {"type": self.type, "v": SCHEMA_VERSION}
         for name, field_codec in self.fields.items():
-            out[name] = field_codec.encode(getattr(self, name))
+            value = getattr(self, name)
+            if name in self.optional and value == self.optional[name]:
+                continue
+            out[name] = field_codec.encode(value)
         return out
 
     @staticmethod
@@ -82,6 +93,8 @@ class Event:
             raise RuleError("bad_event", f"{kind}: unsupported schema version {version!r}")
         values = {}
         for name, field_codec in cls.fields.items():
+            if name not in data and name in cls.optional:
+                continue
             if name not in data:
                 raise RuleError("bad_event", f"{kind}: missing field {name!r}")
             try:
@@ -200,7 +213,14 @@ class Passed(Event):
 
 @dataclass(frozen=True, slots=True)
 class Corrected(Event):
-    """An opponent's correction: ``removed`` (square, tile) go back to ``target``'s rack."""
+    """An opponent's correction of ``target``'s turn.
+
+    ``removed`` (square, tile) go back to the rack; ``to_bag`` are extra tiles drawn
+    right after an illegal placement, put back at the end of the bag; ``rescored``
+    are placements that stay, with only their real claimed equations and the points
+    those give. ``points_lost`` is what the turn loses in all (its bonus included).
+    Rules version 1 never puts tiles back into the bag nor rescores.
+    """
 
     type: ClassVar[str] = "corrected"
     seat: int
@@ -208,13 +228,18 @@ class Corrected(Event):
     removed: tuple[tuple[int, int], ...]
     points_lost: int
     reason: str
+    to_bag: tuple[int, ...] = ()
+    rescored: tuple[PlacedTile, ...] = ()
     fields: ClassVar[dict[str, codec.Codec[Any]]] = {
         "seat": codec.INT,
         "target": codec.INT,
         "removed": codec.SQUARE_TILES,
         "points_lost": codec.INT,
         "reason": codec.STR,
+        "to_bag": codec.INTS,
+        "rescored": codec.tuple_of(PLACED_TILE),
     }
+    optional: ClassVar[dict[str, Any]] = {"to_bag": (), "rescored": ()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,11 +330,14 @@ def apply(state: GameState, event: Event) -> GameState:
         case ExtraTileDrawn():
             assert state.turn is not None
             seat = state.seats[event.seat]
+            placements = state.turn.placements
+            if placements:  # remember which placement earned it, for a correction
+                placements = placements[:-1] + (replace(placements[-1], extra=event.tile),)
             return replace(
                 state,
                 bag=remove_tiles(state.bag, (event.tile,)),
                 seats=state.with_seat(event.seat, rack=seat.rack + (event.tile,)),
-                turn=replace(state.turn, extra_available=False),
+                turn=replace(state.turn, placements=placements, extra_available=False),
             )
         case TurnEnded():
             assert state.turn is not None
@@ -385,10 +413,19 @@ def _apply_correction(state: GameState, event: Corrected) -> GameState:
     removed_squares = {square for square, _ in event.removed}
     position = state.position.with_changes((square, EMPTY) for square in removed_squares)
     target = state.seats[event.target]
-    rack = target.rack + tuple(tile for _, tile in event.removed)
+    rack = remove_tiles(target.rack + tuple(tile for _, tile in event.removed), event.to_bag)
+    rescored = {p.square: p for p in event.rescored}
 
     def cut(turn: Turn) -> Turn:
-        kept = tuple(p for p in turn.placements if p.square not in removed_squares)
+        kept = tuple(
+            replace(p, equations=rescored[p.square].equations, points=rescored[p.square].points)
+            if p.square in rescored
+            else p
+            for p in turn.placements
+            if p.square not in removed_squares
+        )
+        if not removed_squares:  # only points fixed: the rest of the turn stands
+            return replace(turn, placements=kept)
         return replace(turn, placements=kept, extra_available=False, bonus=0)
 
     turn, last_turn = state.turn, state.last_turn
@@ -402,6 +439,7 @@ def _apply_correction(state: GameState, event: Corrected) -> GameState:
     return replace(
         state,
         position=position,
+        bag=state.bag + event.to_bag,
         seats=seats,
         turn=turn,
         correctable=None,

@@ -10,7 +10,12 @@ from mathable.position import Position
 from mathable.tiles import TILE_SET
 
 RULESET: Final = "mathable"
-RULES_VERSION: Final = 1
+#: The rules a new game is played by; a game keeps the version it was created with.
+#: 1: the first rules. 2 (issue 11): the game ends when no tile on a rack or in the
+#: bag fits anywhere, even with tiles in the bag; a correction puts the extra tile
+#: drawn right after an illegal placement back into the bag, and a legal tile with a
+#: wrong claim stays on the board, scoring only its claimed equations that are real.
+RULES_VERSION: Final = 2
 BONUS: Final = 50
 
 Referee = Literal["server", "players"]
@@ -37,6 +42,8 @@ class PlacedTile:
     tile: int
     equations: tuple[Equation, ...]
     points: int
+    #: The extra tile drawn right after this placement, if any (its owner's secret).
+    extra: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from typing import Any
 from mathable.board import square_name
 from mathable.commands import pending_end
 from mathable.events import (
+    Corrected,
     Event,
     ExtraTileDrawn,
     GameCreated,
@@ -99,8 +100,9 @@ def view(state: GameState, viewer: int | None) -> dict[str, Any]:
 def redact(event: Event, viewer: int | None) -> dict[str, Any]:
     """``event.to_dict()`` with everything ``viewer`` may not see taken out.
 
-    Tiles drawn are shown to their owner only (others see how many); the seed
-    and the bag order of a game are never shown.
+    Tiles drawn are shown to their owner only (others see how many), and so are
+    extra tiles a correction puts back into the bag; the seed and the bag order of
+    a game are never shown.
     """
     data = event.to_dict()
     match event:
@@ -124,6 +126,10 @@ def redact(event: Event, viewer: int | None) -> dict[str, Any]:
             data["returned"] = None
             data["drawn"] = None
             data["count"] = len(event.returned)
+        case Corrected() if event.to_bag and event.target != viewer:
+            # An extra tile going back into the bag was only ever seen by its drawer.
+            data["to_bag"] = None
+            data["to_bag_count"] = len(event.to_bag)
         case GameEnded():
             pass
     return data

@@ -261,21 +261,48 @@ def test_resign_needs_confirmation_when_not_at_a_terminal(cli: Invoke, fake: Fak
     assert "bob wins" in done.stderr
 
 
-def test_correct_reports_what_was_taken_back(cli: Invoke, fake: FakeServer) -> None:
+def test_correct_of_a_wrong_claim_says_the_tile_stays_and_only_the_points_were_fixed(
+    cli: Invoke, fake: FakeServer
+) -> None:
     gid = "g1"
     fake.games[gid] = FakeGame(mathable.replay([]))
     fake.run(gid, mathable.Create("p-alice", referee="players", tiles=tuple(TILES)))
     fake.run(gid, mathable.Join("p-bob"))
     wrong = (mathable.Equation(mathable.parse_square("H8"), mathable.parse_square("G8"), "+"),)
-    fake.run(gid, mathable.Place(0, mathable.parse_square("I8"), 12, wrong))
+    fake.run(gid, mathable.Place(0, mathable.parse_square("I8"), 12, wrong))  # 12 is 4 x 3
     fake.run(gid, mathable.EndTurn(0))
     result = cli("correct", gid, env={"MATHABLE_TOKEN": "tok-bob"})
     assert result.exit_code == 0, result.stderr
     assert "bob corrected alice" in result.stderr and "12 points lost" in result.stderr
+    assert "the tiles stay, only the points were fixed (I8=12 now scores 0)" in result.stderr
+    assert "taken back" not in result.stderr
     assert fake.games[gid].state.seats[0].score == 0
+    assert fake.games[gid].state.position.cells[mathable.parse_square("I8")] == 12
     again = cli("correct", gid, env={"MATHABLE_TOKEN": "tok-bob"})
     assert again.exit_code == ExitCode.ILLEGAL_MOVE
     assert "nothing_to_correct" in again.stderr
+
+
+def test_correct_says_the_extra_tile_went_back_into_the_bag_without_naming_it(
+    cli: Invoke, fake: FakeServer
+) -> None:
+    gid = "g1"
+    fake.games[gid] = FakeGame(mathable.replay([]))
+    fake.run(gid, mathable.Create("p-alice", referee="players", tiles=tuple(TILES)))
+    fake.run(gid, mathable.Join("p-bob"))
+    sq = mathable.parse_square
+    fake.run(gid, mathable.Place(0, sq("I8"), 12, (mathable.Equation(sq("H8"), sq("G8"), "x"),)))
+    wrong = (mathable.Equation(sq("I8"), sq("H8"), "+"),)  # 12 + 4 is 16, not 7
+    fake.run(gid, mathable.Place(0, sq("J8"), 7, wrong))
+    fake.run(gid, mathable.DrawExtra(0))  # draws the 45
+    fake.run(gid, mathable.EndTurn(0))
+    result = cli("correct", gid, env={"MATHABLE_TOKEN": "tok-bob"})
+    assert result.exit_code == 0, result.stderr
+    assert "J8=7 taken back; the extra tile went back into the bag" in result.stderr
+    assert "(45)" not in result.stderr
+    history = cli("history", gid)  # alice drew it: she is told which
+    assert "J8=7 taken back; the extra tile (45) went back into the bag" in history.stdout
+    assert 45 not in fake.games[gid].state.seats[0].rack
 
 
 def _view_for_alice() -> dict[str, object]:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 from mathable import (
     Correct,
+    DrawExtra,
     EndTurn,
     Equation,
     Exchange,
@@ -11,6 +14,7 @@ from mathable import (
     Place,
     check,
     pending_end,
+    redact,
 )
 from mathable.events import Corrected, GameEnded, TurnEnded
 from tests.rules.helpers import arranged, play, refused, sq
@@ -154,3 +158,145 @@ def test_passing_instead_of_correcting_ends_the_game_as_played() -> None:
     events = check(state, Pass(1))
     assert isinstance(events[-1], GameEnded) and events[-1].reason == "rack_emptied"
     assert events[-1].scores == (12, -12)
+
+
+# --- rules version 2 (issue 11): the extra tile and the wrong claim --------------
+
+
+def test_correction_puts_the_extra_tile_drawn_after_an_illegal_placement_back_in_the_bag() -> None:
+    # 13 on J8 claimed as 12 + 4 (it is 16); the extra tile 20 it earned was never earned.
+    state = players_game()
+    state = play(state, Place(0, sq("I8"), 12, claims=claim("H8", "G8", "x")))
+    state = play(state, Place(0, sq("J8"), 13, claims=claim("I8", "H8", "+")))
+    state = play(state, DrawExtra(0))
+    state = play(state, EndTurn(0))
+    assert sorted(state.seats[0].rack) == [1, 1, 1, 1, 8, 20, 21]  # extra 20, refill 21
+    (event,) = check(state, Correct(1))
+    assert isinstance(event, Corrected) and event.to_bag == (20,)
+    after = play(state, Correct(1))
+    assert sorted(after.seats[0].rack) == [1, 1, 1, 1, 8, 13, 21]
+    assert after.bag == tuple(range(22, 40)) + (20,)  # at the end of the bag
+    assert after.seats[0].score == 12
+
+
+def test_correction_during_the_turn_puts_the_extra_tile_back_before_the_refill() -> None:
+    state = players_game()
+    state = play(state, Place(0, sq("I8"), 12, claims=claim("H8", "G8", "x")))
+    state = play(state, Place(0, sq("J8"), 13, claims=claim("I8", "H8", "+")))
+    state = play(state, DrawExtra(0))
+    events = check(state, Correct(1))
+    assert [type(e) for e in events] == [Corrected, TurnEnded]
+    assert events[0].to_bag == (20,)  # type: ignore[attr-defined]
+    assert events[1].drawn == (21,)  # type: ignore[attr-defined]
+    after = play(state, Correct(1))
+    assert sorted(after.seats[0].rack) == [1, 1, 1, 1, 8, 13, 21]
+    assert after.bag[-1] == 20 and after.seats[0].score == 12
+
+
+def test_an_extra_tile_earned_before_the_illegal_placement_stays_on_the_rack() -> None:
+    # 16 on J8 (+: 12 + 4) is right and earns the extra 20; the 13 after it is wrong.
+    state = players_game((12, 16, 13, 1, 1, 1, 1))
+    state = play(state, Place(0, sq("I8"), 12, claims=claim("H8", "G8", "x")))
+    state = play(state, Place(0, sq("J8"), 16, claims=claim("I8", "H8", "+")))
+    state = play(state, DrawExtra(0))
+    state = play(state, Place(0, sq("H6"), 13, claims=claim("H7", "H8", "+")))
+    state = play(state, EndTurn(0))
+    (event,) = check(state, Correct(1))
+    assert (
+        isinstance(event, Corrected) and event.to_bag == () and event.removed == ((sq("H6"), 13),)
+    )
+    after = play(state, Correct(1))
+    assert 20 in after.seats[0].rack and 20 not in after.bag
+
+
+def test_a_wrong_claim_on_a_legal_tile_leaves_the_tile_and_scores_its_real_claims() -> None:
+    # 16 on the + square J8 claimed as 12 + 4 and 4 x 4: both true sums, but x does not
+    # count on a + square. The tile stays; the turn scores 16 instead of 32.
+    board = {"I8": 12, "J7": 4, "J6": 4}
+    state = arranged([(16, 1), (5,)], board=board, referee="players", bag=(20, 21))
+    both = claim("I8", "H8", "+") + claim("J7", "J6", "x")
+    state = play(state, Place(0, sq("J8"), 16, claims=both))
+    state = play(state, EndTurn(0))
+    assert state.seats[0].score == 32
+    (event,) = check(state, Correct(1))
+    assert isinstance(event, Corrected)
+    assert event.removed == () and event.to_bag == () and event.points_lost == 16
+    assert "demands +, not x" in event.reason
+    after = play(state, Correct(1))
+    assert after.position.cells[sq("J8")] == 16 and 16 not in after.seats[0].rack
+    assert after.seats[0].score == 16
+    assert after.last_turn is not None
+    (placed,) = after.last_turn.placements
+    assert placed.points == 16 and placed.equations == claim("I8", "H8", "+")
+    assert after.turn is not None and after.turn.seat == 1  # seat 1 plays on
+
+
+def test_a_wrong_claim_alone_keeps_the_bonus_and_the_rest_of_the_turn() -> None:
+    # Seven tiles placed; the last, 8 on H9, is legal (4 x 2) but claimed as 4 + 2.
+    rack = (12, 8, 2, 1, 16, 7, 8)
+    state = arranged([rack, (5,)], referee="players", bag=tuple(range(20, 30)))
+    line = [
+        ("I8", 12, claim("H8", "G8", "x")),
+        ("H6", 8, claim("H7", "H8", "x")),
+        ("G9", 2, claim("G8", "G7", "-")),
+        ("F7", 1, claim("G7", "H7", "-")),
+        ("J8", 16, claim("I8", "H8", "+")),
+        ("F8", 7, claim("G8", "H8", "+")),
+        ("H9", 8, claim("H8", "H7", "+")),
+    ]
+    for square, tile, claims in line:
+        state = play(state, Place(0, sq(square), tile, claims=claims))
+    state = play(state, EndTurn(0))
+    played = 12 + 8 + 2 + 1 + 16 + 7 + 8
+    assert state.seats[0].score == played + 50
+    (event,) = check(state, Correct(1))
+    assert isinstance(event, Corrected) and event.removed == () and event.points_lost == 8
+    after = play(state, Correct(1))
+    assert after.seats[0].score == played - 8 + 50
+    assert after.last_turn is not None and after.last_turn.bonus == 50
+    assert [p.square for p in after.last_turn.placements] == [sq(s) for s, _, _ in line]
+    assert after.position.cells[sq("H9")] == 8
+
+
+def test_a_wrong_claim_corrected_during_the_turn_lets_the_turn_go_on() -> None:
+    board = {"I8": 12, "J7": 4, "J6": 4}
+    state = arranged([(16, 8, 1), (5,)], board=board, referee="players", bag=(20, 21))
+    both = claim("I8", "H8", "+") + claim("J7", "J6", "x")
+    state = play(state, Place(0, sq("J8"), 16, claims=both))
+    events = check(state, Correct(1))
+    assert [type(e) for e in events] == [Corrected]
+    after = play(state, Correct(1))
+    assert after.turn is not None and after.turn.seat == 0 and after.turn.points == 16
+    assert after.turn.extra_available  # J8 is a + square: the extra tile may still be drawn
+    assert refused(after, Correct(1)) == "no_mistake"  # the claims left are right
+    after = play(after, Place(0, sq("H6"), 8, claims=claim("H7", "H8", "x")))
+    after = play(after, EndTurn(0))
+    assert after.seats[0].score == 16 + 8
+
+
+def test_a_wrong_claim_before_an_illegal_tile_is_rescored_and_the_illegal_tile_taken_back() -> None:
+    state = players_game()
+    state = play(state, Place(0, sq("I8"), 12, claims=claim("H8", "G8", "+")))  # 4 + 3 is 7
+    state = play(state, Place(0, sq("H6"), 13, claims=claim("H7", "H8", "x")))  # illegal
+    state = play(state, EndTurn(0))
+    assert state.seats[0].score == 12 + 13
+    (event,) = check(state, Correct(1))
+    assert isinstance(event, Corrected) and event.removed == ((sq("H6"), 13),)
+    assert [(p.square, p.points) for p in event.rescored] == [(sq("I8"), 0)]
+    assert event.points_lost == 25
+    after = play(state, Correct(1))
+    assert after.seats[0].score == 0 and after.position.cells[sq("I8")] == 12
+
+
+def test_the_extra_tile_going_back_to_the_bag_is_hidden_from_everyone_but_its_owner() -> None:
+    state = players_game()
+    state = play(state, Place(0, sq("I8"), 12, claims=claim("H8", "G8", "x")))
+    state = play(state, Place(0, sq("J8"), 13, claims=claim("I8", "H8", "+")))
+    state = play(state, DrawExtra(0))
+    state = play(state, EndTurn(0))
+    (event,) = check(state, Correct(1))
+    assert redact(event, 0)["to_bag"] == [20]
+    for viewer in (1, None):
+        shown = redact(event, viewer)
+        assert shown["to_bag"] is None and shown["to_bag_count"] == 1
+        assert "20" not in json.dumps(shown)

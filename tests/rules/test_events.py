@@ -25,6 +25,7 @@ from mathable.events import (
     TilesExchanged,
     TurnEnded,
 )
+from mathable.state import PlacedTile
 
 SAMPLES: list[Event] = [
     GameCreated("mathable", 1, 3, "players", 7, None, ("bob",), "ann"),
@@ -37,6 +38,15 @@ SAMPLES: list[Event] = [
     TilesExchanged(1, (3, 3), (90, 0)),
     Passed(1),
     Corrected(1, 0, ((107, 16), (108, 2)), 18, "16 at J8: wrong"),
+    Corrected(
+        1,
+        0,
+        ((108, 13),),
+        25,
+        "12 at I8: 4 + 3 does not make 12; 13 at J8: ...",
+        to_bag=(20,),
+        rescored=(PlacedTile(106, 12, (), 0),),
+    ),
     Resigned(2),
     GameEnded("rack_emptied", (0, 14), (12, -14), (0,)),
 ]
@@ -129,3 +139,29 @@ def test_corrections_name_their_squares_and_old_index_form_still_loads() -> None
     assert data["removed"] == [["J8", 16]]
     data["removed"] = [[107, 16]]
     assert Event.from_dict(data) == event
+
+
+def test_fields_added_to_corrections_by_rules_version_2_are_left_out_when_empty() -> None:
+    # A version-1 correction reads and writes exactly as it was stored.
+    stored = {
+        "type": "corrected",
+        "v": 1,
+        "seat": 1,
+        "target": 0,
+        "removed": [["J8", 16]],
+        "points_lost": 16,
+        "reason": "wrong",
+    }
+    event = Event.from_dict(stored)
+    assert isinstance(event, Corrected) and event.to_bag == () and event.rescored == ()
+    assert event.to_dict() == stored
+
+
+def test_a_rescored_placement_and_a_tile_back_to_the_bag_are_written_plainly() -> None:
+    data = SAMPLES[10].to_dict()
+    assert data["to_bag"] == [20]
+    assert data["rescored"] == [{"square": "I8", "tile": 12, "equations": [], "points": 0}]
+    with pytest.raises(RuleError, match="corrected.to_bag"):
+        Event.from_dict({**data, "to_bag": ["20"]})
+    with pytest.raises(RuleError, match="corrected.rescored"):
+        Event.from_dict({**data, "rescored": [{"square": "I8"}]})

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from mathable import Place, check, real_equations
+import pytest
+
+from mathable import Equation, Exchange, Place, PlayTurn, TurnPlacement, check, real_equations
 from mathable.arithmetic import makes
+from mathable.events import TilePlaced
 from tests.rules.helpers import arranged, play, position, refusal, sq
 
 
@@ -112,3 +115,95 @@ def test_equations_of_a_placement_are_recorded_with_their_operation() -> None:
     ops = sorted((e.op, e.near, e.far) for e in event.equations)  # type: ignore[attr-defined]
     assert ops == [("+", sq("G9"), sq("F9")), ("x", sq("H8"), sq("H7"))]
     assert event.points == 16  # type: ignore[attr-defined]
+
+
+def test_on_an_operation_square_an_equation_by_another_operation_does_not_count() -> None:
+    # J8 is +: 12 + 4 across counts; 4 x 4 above is a true product but not a sum.
+    state = arranged([(16, 1), (1,)], board={"I8": 12, "J7": 4, "J6": 4})
+    (event,) = check(state, Place(0, sq("J8"), 16))
+    assert isinstance(event, TilePlaced)
+    assert event.equations == (Equation(sq("I8"), sq("H8"), "+"),)
+    assert event.points == 16
+
+
+def test_two_equations_by_the_squares_operation_both_count() -> None:
+    # J8 is +: 12 + 4 across and 10 + 6 above.
+    state = arranged([(16, 1), (1,)], board={"I8": 12, "J7": 10, "J6": 6})
+    (event,) = check(state, Place(0, sq("J8"), 16))
+    assert isinstance(event, TilePlaced)
+    assert sorted(e.op for e in event.equations) == ["+", "+"] and event.points == 32
+
+
+def test_a_tile_completing_three_equations_scores_three_times() -> None:
+    # H9: 6 + 2 on its left, 5 + 3 on its right, 2 x 4 above.
+    state = arranged([(8, 1), (1,)], board={"G9": 2, "F9": 6, "I9": 5, "J9": 3})
+    (event,) = check(state, Place(0, sq("H9"), 8))
+    assert isinstance(event, TilePlaced)
+    assert len(event.equations) == 3 and event.points == 24
+
+
+def test_the_premium_counts_only_for_the_tile_placed_on_it() -> None:
+    # 7 on the 2x square E10 (21 / 3) scores 14; 10 below it on plain E11 (7 + 3) scores 10.
+    state = arranged([(7, 10, 1), (1,)], board={"E8": 21, "E9": 3})
+    state = play(state, Place(0, sq("E10"), 7))
+    state = play(state, Place(0, sq("E11"), 10))
+    assert state.turn is not None
+    assert [p.points for p in state.turn.placements] == [14, 10]
+
+
+def test_a_zero_placed_on_a_minus_square_is_legal_scores_zero_and_earns_the_extra_tile() -> None:
+    # F3 is -: 9 - 9 = 0.
+    state = arranged([(0, 5), (1,)], board={"F4": 9, "F5": 9}, bag=(30,))
+    state = play(state, Place(0, sq("F3"), 0))
+    assert state.position.cells[sq("F3")] == 0
+    assert state.turn is not None and state.turn.points == 0 and state.turn.extra_available
+    assert refusal(state, Place(0, sq("F3"), 5)).code == "square_taken"
+
+
+def test_a_zero_on_a_times_square_needs_a_zero_in_the_pair() -> None:
+    # G5 is x: below it G6 and G7. A board arranged with a 0 on G6 (0 x 1 = 0).
+    state = arranged([(0, 5), (1,)], board={"G6": 0})
+    state = play(state, Place(0, sq("G5"), 0))
+    assert state.turn is not None and state.turn.points == 0
+    assert state.turn.placements[0].equations == (Equation(sq("G6"), sq("G7"), "x"),)
+    # With 2 and 1 below it, no equation makes 0 on G5.
+    other = arranged([(0, 5), (1,)], board={"G6": 2})
+    assert refusal(other, Place(0, sq("G5"), 0)).code == "no_equation"
+
+
+@pytest.mark.parametrize("square", [-1, -196, 196, 10_000, True, "J8", 8.0, None])
+def test_a_square_off_the_board_is_a_rule_error_and_changes_nothing(square: object) -> None:
+    state = arranged([(12, 1), (1,)])
+    assert refusal(state, Place(0, square, 12)).code == "bad_square"  # type: ignore[arg-type]
+    turn = PlayTurn(0, (TurnPlacement(square, 12),))  # type: ignore[arg-type]
+    err = refusal(state, turn)
+    assert err.code == "bad_square" and err.message.startswith("placement 1:")
+    players = arranged([(12, 1), (1,)], referee="players")
+    bad = (Equation(square, sq("G8"), "x"),)  # type: ignore[arg-type]
+    assert refusal(players, Place(0, sq("I8"), 12, claims=bad)).code == "bad_square"
+    assert state == arranged([(12, 1), (1,)])
+
+
+@pytest.mark.parametrize("tile", [True, "12", 12.0, None])
+def test_a_tile_that_is_not_a_whole_number_is_a_rule_error(tile: object) -> None:
+    state = arranged([(12, 1), (1,)], bag=(30,))
+    assert refusal(state, Place(0, sq("I8"), tile)).code == "bad_tile"  # type: ignore[arg-type]
+    assert refusal(state, Exchange(0, (tile,))).code == "bad_tile"  # type: ignore[arg-type]
+
+
+def test_a_tile_number_out_of_range_is_a_rule_error() -> None:
+    state = arranged([(12, 1), (1,)])
+    for tile in (-12, 999, 2**70):
+        assert refusal(state, Place(0, sq("I8"), tile)).code == "tile_not_in_rack"
+
+
+def test_a_claim_with_an_unknown_operation_is_refused() -> None:
+    state = arranged([(12, 1), (1,)], referee="players")
+    bad = (Equation(sq("H8"), sq("G8"), "%"),)
+    assert refusal(state, Place(0, sq("I8"), 12, claims=bad)).code == "bad_claim"
+
+
+def test_a_seat_that_is_not_a_seat_number_is_refused() -> None:
+    state = arranged([(12, 1), (1,)])
+    assert refusal(state, Place(True, sq("I8"), 12)).code == "not_seated"  # type: ignore[arg-type]
+    assert refusal(state, Place(-1, sq("I8"), 12)).code == "not_seated"

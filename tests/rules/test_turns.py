@@ -184,3 +184,39 @@ def test_a_refused_whole_turn_reveals_nothing_of_the_tile_an_extra_draw_took() -
         assert str(bag[0]) not in err.value.message
         answers.add(err.value.message)
     assert len(answers) == 1
+
+
+# Seven tiles, two of them on operation squares (J8 is +, E8 is x).
+SEVEN = [("I8", 12), ("J8", 16), ("H6", 8), ("G9", 2), ("F7", 1), ("F8", 7), ("F9", 6)]
+
+
+def test_bonus_when_seven_tiles_and_the_extra_tile_drawn_are_all_placed() -> None:
+    state = arranged([tuple(t for _, t in SEVEN), (1,)], bag=(21, 30, 31))
+    for square, tile in SEVEN:
+        state = play(state, Place(0, sq(square), tile))
+        if square == "J8":
+            state = play(state, DrawExtra(0))
+    assert state.seats[0].rack == (21,)
+    state = play(state, Place(0, sq("E8"), 21))  # 7 x 3 on the x square
+    (event,) = check(state, EndTurn(0))
+    assert isinstance(event, TurnEnded) and event.bonus == 50
+    assert state.turn is not None and event.points == state.turn.points
+    assert len(state.turn.placements) == 8
+
+
+def test_several_extra_tiles_in_one_turn_each_follow_their_own_placement() -> None:
+    rack = tuple(t for _, t in SEVEN[:6]) + (21,)
+    state = arranged([rack, (1,)], bag=(30, 31, 32))
+    drawn = []
+    for square, tile in [*SEVEN[:6], ("E8", 21)]:
+        state = play(state, Place(0, sq(square), tile))
+        if square in ("J8", "E8"):
+            (event,) = check(state, DrawExtra(0))
+            assert isinstance(event, ExtraTileDrawn)
+            drawn.append(event.tile)
+            state = play(state, DrawExtra(0))
+    assert drawn == [30, 31]
+    assert sorted(state.seats[0].rack) == [30, 31]
+    (ended,) = check(state, EndTurn(0))
+    assert isinstance(ended, TurnEnded) and ended.bonus == 0  # two tiles left on the rack
+    assert ended.drawn == (32,)

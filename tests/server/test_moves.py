@@ -11,6 +11,7 @@ from tests.server.helpers import Table, move, new_game, register
 
 ADA_RACK = [1, 2, 8, 12, 16, 17, 42]
 BOB_RACK = [3, 4, 6, 7, 7, 8, 21]
+X_12 = {"near": "H8", "far": "G8", "op": "x"}  # 4 x 3 = 12, the claim for 12 on I8
 
 
 def error_code(response: Any) -> str:
@@ -117,6 +118,43 @@ def test_correct_takes_back_a_wrong_claim_in_players_mode(client: FlaskClient) -
     assert "I8" not in corrected["board"] and corrected["seats"][0]["score"] == 0
     again = table.send(table.bob, type="correct")
     assert again.status_code == 422 and error_code(again) == "nothing_to_correct"
+
+
+def test_correct_puts_an_unearned_extra_tile_back_and_only_its_drawer_sees_which(
+    client: FlaskClient,
+) -> None:
+    table = Table(client, referee="players")
+    table.ok(table.ada, type="place", square="I8", tile=12, equations=[X_12])
+    wrong = [{"near": "I8", "far": "H8", "op": "+"}]  # 12 + 4 is 16, not 17
+    table.ok(table.ada, type="place", square="J8", tile=17, equations=wrong)
+    assert table.ok(table.ada, type="draw_extra")["events"][0]["tile"] == 11
+    version = table.ok(table.ada, type="end_turn")["version"]
+    corrected = table.ok(table.bob, type="correct")
+    (event,) = corrected["events"]
+    assert event["type"] == "corrected" and event["removed"] == [["J8", 17]]
+    assert event["to_bag"] is None and event["to_bag_count"] == 1
+    assert corrected["bag_size"] == 106 - 14 - 2 + 1  # the 11 is back in the bag
+    feed = client.get(f"/v1/games/{table.id}/events?after={version}", headers=table.ada.auth)
+    assert feed.json["events"][0]["to_bag"] == [11]  # type: ignore[index]
+    ada = client.get(f"/v1/games/{table.id}", headers=table.ada.auth).json
+    assert 11 not in ada["rack"] and 17 in ada["rack"] and len(ada["rack"]) == 7  # type: ignore[index]
+    assert ada["seats"][0]["score"] == 12  # type: ignore[index]
+
+
+def test_correct_of_a_wrong_claim_on_a_legal_tile_leaves_it_and_fixes_the_points(
+    client: FlaskClient,
+) -> None:
+    table = Table(client, referee="players")
+    wrong = [{"near": "H8", "far": "G8", "op": "+"}]  # 12 is 4 x 3, not 4 + 3
+    table.ok(table.ada, type="place", square="I8", tile=12, equations=wrong)
+    table.ok(table.ada, type="end_turn")
+    corrected = table.ok(table.bob, type="correct")
+    (event,) = corrected["events"]
+    assert event["removed"] == [] and event["points_lost"] == 12
+    assert event["rescored"] == [{"square": "I8", "tile": 12, "equations": [], "points": 0}]
+    assert corrected["board"]["I8"] == 12 and corrected["seats"][0]["score"] == 0
+    assert corrected["last_turn"]["placements"][0]["points"] == 0
+    assert corrected["turn"]["seat"] == 1
 
 
 def test_players_mode_needs_claims_and_refuses_corrections_of_right_turns(

@@ -164,6 +164,17 @@ def _migrate(engine: Engine, args: argparse.Namespace, url: str) -> None:
     print(f"{_shown(url)}: {done}", file=sys.stderr)
 
 
+def _require_current_schema(engine: Engine) -> None:
+    """Dumps are written and read at the newest schema; an empty database gets it."""
+    from mathable_server import migrations
+
+    try:
+        migrations.check_current(engine)
+    except migrations.MigrationError as err:
+        raise _fail(str(err)) from None
+    migrations.upgrade(engine)
+
+
 def _prepare_schema(engine: Engine, command: str, url: str) -> None:
     """``run`` on SQLite backs up and upgrades by itself; otherwise an old schema stops us."""
     from mathable_server import migrations
@@ -202,6 +213,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                 args.to, args.status = None, False
             _migrate(engine, args, settings.database_url)
             return
+        if args.command in ("dump", "load"):
+            _require_current_schema(engine)
         if args.command == "dump":
             from mathable_server.transfer import dump_to
 

@@ -272,24 +272,26 @@ def load(engine: Engine, lines: Iterable[str]) -> Counts:
 
 
 def _refuse_clashes(conn: Connection, parsed: _Parsed) -> None:
-    clashes: list[str] = []
+    found: dict[str, list[str]] = {}
     checks = (
-        ("player id", players.c.id, [p["id"] for p in parsed.players]),
-        ("player name", players.c.name_key, [p["name"].casefold() for p in parsed.players]),
-        ("game", games.c.id, [g[0] for g in parsed.games]),
+        ("games", games.c.id, [g[0] for g in parsed.games]),
+        ("player ids", players.c.id, [p["id"] for p in parsed.players]),
+        ("player names", players.c.name_key, [p["name"].casefold() for p in parsed.players]),
     )
     for what, column, keys in checks:
         for start in range(0, len(keys), 500):
             chunk = keys[start : start + 500]
-            found = conn.execute(select(column).where(column.in_(chunk))).scalars().all()
-            clashes.extend(f"{what} {key}" for key in sorted(found))
+            hits = conn.execute(select(column).where(column.in_(chunk))).scalars().all()
+            found.setdefault(what, []).extend(sorted(hits))
+    clashes = {what: keys for what, keys in found.items() if keys}
     if clashes:
-        shown = ", ".join(clashes[:10]) + (
-            f" and {len(clashes) - 10} more" if len(clashes) > 10 else ""
-        )
+        parts = []
+        for what, keys in clashes.items():
+            more = f" and {len(keys) - 5} more" if len(keys) > 5 else ""
+            parts.append(f"{len(keys)} {what} ({', '.join(keys[:5])}{more})")
         raise DumpError(
-            f"{len(clashes)} of the dump's accounts or games exist in this database already "
-            f"({shown}); nothing was loaded"
+            f"some of the dump's accounts or games exist in this database already: "
+            f"{'; '.join(parts)}; nothing was loaded"
         )
 
 

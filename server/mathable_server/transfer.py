@@ -90,7 +90,9 @@ def dump(engine: Engine, out: IO[str]) -> Counts:
             write({"player": dict(row)})
             counts.players += 1
         for game_id, rows in _games(conn):
-            write({"game": {"id": game_id, "events": rows}})
+            line = f'{{"game":{{"id":{json.dumps(game_id)},"events":[{",".join(rows)}]}}}}\n'
+            digest.update(line.encode())
+            out.write(line)
             counts.games += 1
             counts.events += len(rows)
     out.write(
@@ -102,21 +104,27 @@ def dump(engine: Engine, out: IO[str]) -> Counts:
     return counts
 
 
-def _games(conn: Connection) -> Iterator[tuple[str, list[dict[str, Any]]]]:
-    """Each game's events in order, streamed (one query, grouped by game)."""
+def _games(conn: Connection) -> Iterator[tuple[str, list[str]]]:
+    """Each game's events in order as JSON text, streamed (one query, grouped by game).
+
+    The stored event JSON is spliced in as it is: parsing and re-encoding it would
+    double the time of a dump.
+    """
     query = select(events.c.game_id, *(events.c[name] for name in _EVENT_FIELDS)).order_by(
         events.c.game_id, events.c.version
     )
     current: str | None = None
-    rows: list[dict[str, Any]] = []
+    rows: list[str] = []
     for row in conn.execution_options(stream_results=True, yield_per=5000).execute(query):
         if row.game_id != current:
             if current is not None:
                 yield current, rows
             current, rows = row.game_id, []
-        item = {name: getattr(row, name) for name in _EVENT_FIELDS}
-        item["data"] = json.loads(item["data"])
-        rows.append(item)
+        head = json.dumps(
+            {name: getattr(row, name) for name in _EVENT_FIELDS if name != "data"},
+            separators=(",", ":"),
+        )
+        rows.append(f'{head[:-1]},"data":{row.data}}}')
     if current is not None:
         yield current, rows
 
@@ -127,7 +135,10 @@ def _games(conn: Connection) -> Iterator[tuple[str, list[dict[str, Any]]]]:
 @dataclass
 class _Parsed:
     players: list[dict[str, Any]] = field(default_factory=list)
-    games: list[tuple[str, list[dict[str, Any]], mathable.GameState]] = field(default_factory=list)
+    #: (game id, event rows, decoded events, state they replay to)
+    games: list[tuple[str, list[dict[str, Any]], list[Event], mathable.GameState]] = field(
+        default_factory=list
+    )
     events: int = 0
 
 
@@ -161,9 +172,8 @@ def read_dump(lines: Iterable[str]) -> _Parsed:
         elif "player" in obj:
             parsed.players.append(_player(number, obj["player"]))
         elif "game" in obj:
-            game_id, rows, state = _game(number, obj["game"])
-            parsed.games.append((game_id, rows, state))
-            parsed.events += len(rows)
+            parsed.games.append(_game(number, obj["game"]))
+            parsed.events += len(parsed.games[-1][1])
         else:
             raise DumpError(f"line {number}: unknown line kind {sorted(obj)}")
         digest.update(line.encode() if line.endswith("\n") else (line + "\n").encode())
@@ -190,7 +200,9 @@ def _player(number: int, obj: Any) -> dict[str, Any]:
     return dict(obj)
 
 
-def _game(number: int, obj: Any) -> tuple[str, list[dict[str, Any]], mathable.GameState]:
+def _game(
+    number: int, obj: Any
+) -> tuple[str, list[dict[str, Any]], list[Event], mathable.GameState]:
     if not isinstance(obj, dict) or set(obj) != {"id", "events"}:
         raise DumpError(f"line {number}: a game needs exactly id and events")
     game_id, rows = obj["id"], obj["events"]
@@ -213,7 +225,7 @@ def _game(number: int, obj: Any) -> tuple[str, list[dict[str, Any]], mathable.Ga
         state = mathable.replay(decoded)
     except Exception as err:  # a log the rules cannot fold is no game
         raise DumpError(f"line {number}: game {game_id} does not replay: {err!r}") from None
-    return game_id, rows, state
+    return game_id, rows, decoded, state
 
 
 def _check_unique(parsed: _Parsed) -> None:
@@ -239,7 +251,7 @@ def load(engine: Engine, lines: Iterable[str]) -> Counts:
         _refuse_clashes(conn, parsed)
         known = {p["id"] for p in parsed.players}
         known |= set(conn.execute(select(players.c.id)).scalars())
-        for game_id, _rows, state in parsed.games:
+        for game_id, _rows, _log, state in parsed.games:
             missing = set(memberships(state)) - known
             if missing:
                 raise DumpError(
@@ -249,10 +261,9 @@ def load(engine: Engine, lines: Iterable[str]) -> Counts:
         event_rows: list[dict[str, Any]] = []
         game_rows: list[dict[str, Any]] = []
         member_rows: list[dict[str, Any]] = []
-        for game_id, rows, state in parsed.games:
-            for row in rows:
-                data = encode_event(Event.from_dict(row["data"]))
-                event_rows.append({**row, "game_id": game_id, "data": data})
+        for game_id, rows, log, state in parsed.games:
+            for row, event in zip(rows, log, strict=True):
+                event_rows.append({**row, "game_id": game_id, "data": encode_event(event)})
             game_rows.append(
                 {
                     "id": game_id,

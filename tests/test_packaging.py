@@ -73,6 +73,16 @@ def test_the_plain_wheel_is_the_cli_and_the_rules_and_the_server_extra_serves(
     ]
 
     _run(bin_dir / "pip", "install", "--quiet", f"mathable[server] @ {wheel.as_uri()}")
+    # The server without the postgres extra says what to install for a PostgreSQL URL.
+    no_driver = _run(
+        bin_dir / "mathable-server", "migrate", "--database-url", "postgresql://u@127.0.0.1/x",
+        check=False,
+    )  # fmt: skip
+    assert no_driver.returncode != 0
+    assert no_driver.stderr.strip().splitlines() == [
+        "mathable-server: PostgreSQL needs its driver: pip install 'mathable[server,postgres]' "
+        "(from a checkout: pip install -e '.[server,postgres]')"
+    ]
     port = free_port()
     database = f"sqlite:///{tmp_path / 'games.db'}"
     log = (tmp_path / "server.log").open("w")

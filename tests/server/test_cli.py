@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import requests
 from sqlalchemy import create_engine, inspect
 
@@ -77,3 +78,22 @@ def test_run_serves_a_game_end_to_end(live_url: str) -> None:
 def test_live_server_helper_starts_gunicorn_workers(tmp_path: Path) -> None:
     with live_server(f"sqlite:///{tmp_path / 'w.db'}", workers=2) as base_url:
         assert requests.get(f"{base_url}/v1/health", timeout=10).json() == {"status": "ok"}
+
+
+@pytest.mark.postgres
+def test_a_postgresql_database_that_does_not_exist_is_one_line_saying_so(
+    postgres_url: str,
+) -> None:
+    missing = postgres_url.split("?")[0].rsplit("/", 1)[0] + "/mathable_no_such_database"
+    done = subprocess.run(
+        [sys.executable, "-m", "mathable_server", "run", "--database-url", missing],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=60,
+    )
+    assert done.returncode != 0
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert "cannot open" in lines[0] and "mathable_no_such_database" in lines[0]
+    assert "createdb" in lines[0]

@@ -14,6 +14,7 @@ import importlib.util
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mathable_server.settings import DEFAULT_HOST, DEFAULT_PORT, Settings
@@ -120,13 +121,29 @@ def _fail(message: str) -> SystemExit:
     return SystemExit(f"mathable-server: {message}")
 
 
-def open_engine(database_url: str) -> Engine:
-    """An engine on ``database_url`` that has answered, or one line saying what is missing."""
-    from sqlalchemy import text
-    from sqlalchemy.exc import DBAPIError
+def open_engine(database_url: str, *, must_exist: bool = False) -> Engine:
+    """An engine on ``database_url`` that has answered, or one line saying what is missing.
 
-    from mathable_server.db import make_engine
+    With ``must_exist``, a SQLite file that is not there is an error, not a new database.
+    """
+    from sqlalchemy import make_url, text
+    from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
+    from mathable_server.db import make_engine, normalize_url
+
+    try:
+        url = make_url(normalize_url(database_url))
+    except ArgumentError:
+        raise _fail(f"cannot read the database URL {database_url!r}") from None
+    if url.get_backend_name() not in ("sqlite", "postgresql"):
+        raise _fail(
+            f"{url.get_backend_name()} is not a database this server uses: "
+            "sqlite:///path or postgresql://user@host/db"
+        )
+    if must_exist and url.get_backend_name() == "sqlite":
+        path = url.database or ""
+        if path in ("", ":memory:") or not Path(path).expanduser().is_file():
+            raise _fail(f"no database at {path or '(memory)'}")
     try:
         engine = make_engine(database_url, 1)
     except ModuleNotFoundError as err:
@@ -136,17 +153,24 @@ def open_engine(database_url: str) -> Engine:
                 "(from a checkout: pip install -e '.[server,postgres]')"
             ) from None
         raise
+    except (ArgumentError, NoSuchModuleError):
+        raise _fail(f"cannot use the database URL {_shown(database_url)}") from None
     try:
         with engine.connect() as conn:
             conn.execute(text("SELECT 1"))
     except DBAPIError as err:
         engine.dispose()
-        reason = str(err.orig).strip().splitlines()[0] if err.orig else str(err)
-        raise _fail(
-            f"cannot open {_shown(database_url)}: {reason} "
-            "(a PostgreSQL database must exist first: createdb NAME)"
-        ) from None
+        reason = _reason(err)
+        hint = " (create it first: createdb NAME)" if "does not exist" in reason else ""
+        raise _fail(f"cannot open {_shown(database_url)}: {reason}{hint}") from None
     return engine
+
+
+def _reason(err: Exception) -> str:
+    """The first line of what the database driver said."""
+    orig = getattr(err, "orig", None) or err
+    lines = str(orig).strip().splitlines()
+    return lines[0] if lines else type(orig).__name__
 
 
 def _migrate(engine: Engine, args: argparse.Namespace, url: str) -> None:
@@ -154,8 +178,11 @@ def _migrate(engine: Engine, args: argparse.Namespace, url: str) -> None:
 
     if args.status:
         found = migrations.current_revision(engine)
-        state = "up to date" if found == migrations.head() else f"newest is {migrations.head()}"
+        current = found == migrations.head()
+        state = "up to date" if current else f"newest is {migrations.head()}"
         print(f"{_shown(url)}: revision {found or '(empty)'} ({state})")
+        if not current:
+            raise SystemExit(1)
         return
     try:
         done = migrations.migrate_to(engine, args.to or "head")
@@ -164,19 +191,13 @@ def _migrate(engine: Engine, args: argparse.Namespace, url: str) -> None:
     print(f"{_shown(url)}: {done}", file=sys.stderr)
 
 
-def _require_current_schema(engine: Engine) -> None:
-    """Dumps are written and read at the newest schema; an empty database gets it."""
-    from mathable_server import migrations
+def _prepare_schema(engine: Engine, command: str) -> None:
+    """Make sure the schema is the newest before serving or moving games.
 
-    try:
-        migrations.check_current(engine)
-    except migrations.MigrationError as err:
-        raise _fail(str(err)) from None
-    migrations.upgrade(engine)
-
-
-def _prepare_schema(engine: Engine, command: str, url: str) -> None:
-    """``run`` on SQLite backs up and upgrades by itself; otherwise an old schema stops us."""
+    An empty database gets it. An older one stops everything but ``run`` on
+    SQLite, which backs the file up and upgrades by itself; ``dump`` also refuses
+    an empty database (it was probably the wrong one).
+    """
     from mathable_server import migrations
 
     try:
@@ -193,6 +214,8 @@ def _prepare_schema(engine: Engine, command: str, url: str) -> None:
         return
     except migrations.MigrationError as err:
         raise _fail(str(err)) from None
+    if command == "dump" and migrations.current_revision(engine) is None:
+        raise _fail(f"{_shown(str(engine.url))} holds no mathable database: nothing to dump")
     migrations.upgrade(engine)  # an empty database: create the schema
 
 
@@ -205,16 +228,18 @@ def main(argv: Sequence[str] | None = None) -> None:
                 f"the server is not installed ({module} is missing): "
                 "pip install 'mathable[server]' (from a checkout: pip install -e '.[server]')"
             )
+    from sqlalchemy.exc import DBAPIError
+
     settings = _settings(args.database_url)
-    engine = open_engine(settings.database_url)
+    reading = args.command == "dump" or (args.command == "migrate" and args.status)
+    engine = open_engine(settings.database_url, must_exist=reading)
     try:
         if args.command in ("migrate", "init-db"):
             if args.command == "init-db":
                 args.to, args.status = None, False
             _migrate(engine, args, settings.database_url)
             return
-        if args.command in ("dump", "load"):
-            _require_current_schema(engine)
+        _prepare_schema(engine, args.command)
         if args.command == "dump":
             from mathable_server.transfer import dump_to
 
@@ -225,7 +250,9 @@ def main(argv: Sequence[str] | None = None) -> None:
 
             load_from(engine, args.input)
             return
-        _prepare_schema(engine, args.command, settings.database_url)
+    except DBAPIError as err:
+        # Busy (another process holds SQLite's write lock past the timeout) or gone.
+        raise _fail(f"the database failed: {_reason(err)}; nothing was changed") from None
     finally:
         engine.dispose()
     if args.command == "serve":

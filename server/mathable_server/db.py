@@ -9,12 +9,15 @@ writes goes in one transaction.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
     BigInteger,
     Column,
+    Connection,
     Engine,
     Index,
     Integer,
@@ -25,6 +28,7 @@ from sqlalchemy import (
     create_engine,
     event,
     make_url,
+    text,
 )
 from sqlalchemy.engine import URL
 from sqlalchemy.pool import ConnectionPoolEntry
@@ -168,10 +172,34 @@ def _sqlite_engine(url: URL, pool_size: int) -> Engine:
         # Writers take the write lock up front: a read-then-write transaction in WAL
         # mode could otherwise fail with SQLITE_BUSY_SNAPSHOT instead of waiting.
         # Readers run each (single) statement in autocommit: no BEGIN round trip.
-        if conn.get_execution_options().get("sqlite_write", False):
+        options = conn.get_execution_options()
+        if options.get("sqlite_write", False):
             conn.exec_driver_sql("BEGIN IMMEDIATE")
+        elif options.get("sqlite_snapshot", False):
+            # A reader that needs one snapshot across several statements (a dump).
+            conn.exec_driver_sql("BEGIN DEFERRED")
 
     return engine
+
+
+@contextmanager
+def write_transaction(engine: Engine, lock_id: int | None = None) -> Iterator[Connection]:
+    """One write transaction (SQLite: ``BEGIN IMMEDIATE``); with ``lock_id``, PostgreSQL
+    also takes that advisory lock, so such transactions run one at a time."""
+    with engine.connect().execution_options(sqlite_write=True) as conn, conn.begin():
+        if lock_id is not None and engine.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": lock_id})
+        yield conn
+
+
+@contextmanager
+def snapshot(engine: Engine) -> Iterator[Connection]:
+    """One read transaction whose statements all see the same moment."""
+    options: dict[str, Any] = {"sqlite_snapshot": True}
+    if engine.dialect.name == "postgresql":
+        options["isolation_level"] = "REPEATABLE READ"
+    with engine.connect().execution_options(**options) as conn, conn.begin():
+        yield conn
 
 
 def init_schema(engine: Engine) -> None:

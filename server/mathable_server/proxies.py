@@ -21,8 +21,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from werkzeug.middleware.proxy_fix import ProxyFix
-
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
@@ -46,21 +44,27 @@ class TrustedProxies:
         True
         """
         text = text.strip()
-        if text.lower() in ("", "0", "off", "none"):
+        if text.lower() in ("", "off", "none"):
             return None
-        if text.isdigit():
+        if text.isdecimal():
             if int(text) > 16:
                 raise ValueError("MATHABLE_TRUSTED_PROXIES: at most 16 proxies in a chain")
-            return cls(count=int(text))
+            return cls(count=int(text)) if int(text) else None
         networks = []
         for part in text.split(","):
             try:
-                networks.append(ipaddress.ip_network(part.strip(), strict=False))
+                network = ipaddress.ip_network(part.strip(), strict=False)
             except ValueError:
                 raise ValueError(
                     "MATHABLE_TRUSTED_PROXIES must be a number of proxies or addresses and "
                     f"networks separated by commas, not {part.strip()!r}"
                 ) from None
+            if network.prefixlen == 0:
+                raise ValueError(
+                    f"MATHABLE_TRUSTED_PROXIES: {part.strip()} would trust every client to "
+                    "name its own address; name the proxies' addresses"
+                )
+            networks.append(network)
         return cls(networks=tuple(networks))
 
     def trusts(self, address: str | None) -> bool:
@@ -73,6 +77,10 @@ class TrustedProxies:
     def wrap(self, app: WsgiApp) -> WsgiApp:
         """``app`` seeing the client's address (and scheme) as the trusted proxies tell it."""
         if self.count:
+            # Imported here: this module is read by the settings, which the CLI-only
+            # install (no werkzeug) loads to say that the server extra is missing.
+            from werkzeug.middleware.proxy_fix import ProxyFix
+
             fixed: WsgiApp = ProxyFix(
                 app, x_for=self.count, x_proto=self.count, x_host=self.count, x_port=self.count
             )

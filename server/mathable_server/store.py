@@ -59,7 +59,7 @@ def iso(moment: datetime) -> str:
 
 def epoch_ms(moment: datetime) -> int:
     """A time as whole milliseconds since 1970 UTC."""
-    return int(moment.timestamp() * 1000)
+    return round(moment.timestamp() * 1000)
 
 
 def now_iso(ago: float = 0.0) -> str:

@@ -32,11 +32,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from sqlalchemy import Connection, Engine, insert, select, text
+from sqlalchemy import Connection, Engine, insert, select
+from sqlalchemy.exc import IntegrityError
 
 import mathable
 from mathable import Event
-from mathable_server.db import events, game_members, games, players
+from mathable_server.db import events, game_members, games, players, snapshot, write_transaction
 from mathable_server.store import encode_event, iso, memberships, projection
 
 FORMAT = "mathable-dump"
@@ -45,6 +46,8 @@ _PLAYER_FIELDS = ("id", "name", "email", "token_hash", "created_at")
 _EVENT_FIELDS = ("version", "type", "schema_version", "created_at", "at", "data")
 #: Rows written per statement on load.
 _BATCH = 2000
+#: Loads into one PostgreSQL database run one at a time, so the clash check stays true.
+_LOAD_LOCK_ID = 0x6C6F6164
 
 
 class DumpError(Exception):
@@ -65,8 +68,8 @@ class Counts:
 
 
 def dump(engine: Engine, out: IO[str]) -> Counts:
-    """Write every account and game of the database to ``out``."""
-    from mathable_server.migrations import current_revision
+    """Write every account and game of the database, as of one moment, to ``out``."""
+    from mathable_server.migrations import context
 
     digest = hashlib.sha256()
     counts = Counts()
@@ -76,12 +79,14 @@ def dump(engine: Engine, out: IO[str]) -> Counts:
         digest.update(line.encode())
         out.write(line)
 
-    with engine.connect() as conn:
+    # One snapshot: a server writing meanwhile cannot make a dump whose games name
+    # players it does not hold.
+    with snapshot(engine) as conn:
         write(
             {
                 "format": FORMAT,
                 "version": FORMAT_VERSION,
-                "revision": current_revision(engine),
+                "revision": context(conn).get_current_revision(),
                 "written_at": iso(datetime.now(UTC)),
             }
         )
@@ -124,7 +129,8 @@ def _games(conn: Connection) -> Iterator[tuple[str, list[str]]]:
             {name: getattr(row, name) for name in _EVENT_FIELDS if name != "data"},
             separators=(",", ":"),
         )
-        rows.append(f'{head[:-1]},"data":{row.data}}}')
+        data = row.data if "\n" not in row.data else json.dumps(json.loads(row.data))
+        rows.append(f'{head[:-1]},"data":{data}}}')
     if current is not None:
         yield current, rows
 
@@ -148,7 +154,8 @@ def read_dump(lines: Iterable[str]) -> _Parsed:
     parsed = _Parsed()
     header: dict[str, Any] | None = None
     end: dict[str, Any] | None = None
-    for number, line in enumerate(lines, 1):
+    for number, raw in enumerate(lines, 1):
+        line = raw.rstrip("\r\n")  # a dump that passed through CRLF tools reads the same
         if end is not None:
             raise DumpError(f"line {number}: data after the end line")
         try:
@@ -176,7 +183,7 @@ def read_dump(lines: Iterable[str]) -> _Parsed:
             parsed.events += len(parsed.games[-1][1])
         else:
             raise DumpError(f"line {number}: unknown line kind {sorted(obj)}")
-        digest.update(line.encode() if line.endswith("\n") else (line + "\n").encode())
+        digest.update((line + "\n").encode())
     if header is None:
         raise DumpError("the dump is empty")
     if end is None:
@@ -191,13 +198,44 @@ def read_dump(lines: Iterable[str]) -> _Parsed:
     return parsed
 
 
+#: Longest text each column holds (db.py).
+_LIMITS = {"id": 32, "name": 40, "email": 254, "token_hash": 64, "created_at": 32, "type": 32}
+#: Event times a dump may carry: milliseconds from 1970 to the year 9999.
+_LATEST_MS = 253_402_300_800_000
+
+
+def _text(value: Any, limit: int, optional: bool = False) -> bool:
+    """Whether ``value`` is text a column of ``limit`` characters can hold (no NUL)."""
+    if value is None:
+        return optional
+    return isinstance(value, str) and 0 < len(value) <= limit and "\x00" not in value
+
+
+def _whole(value: Any, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
 def _player(number: int, obj: Any) -> dict[str, Any]:
     if not isinstance(obj, dict) or set(obj) != set(_PLAYER_FIELDS):
         raise DumpError(f"line {number}: a player needs exactly {', '.join(_PLAYER_FIELDS)}")
-    for name in ("id", "name", "token_hash", "created_at"):
-        if not isinstance(obj[name], str) or not obj[name]:
-            raise DumpError(f"line {number}: player {name} must be a non-empty string")
+    for name in _PLAYER_FIELDS:
+        if not _text(obj[name], _LIMITS[name], optional=name == "email"):
+            raise DumpError(
+                f"line {number}: player {name} must be text of at most {_LIMITS[name]} characters"
+            )
     return dict(obj)
+
+
+def _event_row_ok(row: Any) -> bool:
+    return (
+        isinstance(row, dict)
+        and set(row) == set(_EVENT_FIELDS)
+        and _text(row["type"], _LIMITS["type"])
+        and _text(row["created_at"], _LIMITS["created_at"])
+        and _whole(row["schema_version"], 1, 1000)
+        and _whole(row["at"], 0, _LATEST_MS)
+        and isinstance(row["data"], dict)
+    )
 
 
 def _game(
@@ -206,11 +244,11 @@ def _game(
     if not isinstance(obj, dict) or set(obj) != {"id", "events"}:
         raise DumpError(f"line {number}: a game needs exactly id and events")
     game_id, rows = obj["id"], obj["events"]
-    if not isinstance(game_id, str) or not game_id or not isinstance(rows, list) or not rows:
+    if not _text(game_id, _LIMITS["id"]) or not isinstance(rows, list) or not rows:
         raise DumpError(f"line {number}: a game needs an id and at least one event")
     decoded: list[Event] = []
     for index, row in enumerate(rows, 1):
-        if not isinstance(row, dict) or set(row) != set(_EVENT_FIELDS):
+        if not _event_row_ok(row):
             raise DumpError(f"line {number}: game {game_id} event {index} is malformed")
         if row["version"] != index:
             raise DumpError(f"line {number}: game {game_id} has a gap before version {index}")
@@ -218,7 +256,7 @@ def _game(
             event = Event.from_dict(row["data"])
         except (mathable.RuleError, ValueError, TypeError, KeyError) as err:
             raise DumpError(f"line {number}: game {game_id} event {index}: {err}") from None
-        if event.type != row["type"] or not isinstance(row["at"], int):
+        if event.type != row["type"]:
             raise DumpError(f"line {number}: game {game_id} event {index} is inconsistent")
         decoded.append(event)
     try:
@@ -244,42 +282,48 @@ def _check_unique(parsed: _Parsed) -> None:
 def load(engine: Engine, lines: Iterable[str]) -> Counts:
     """Check ``lines`` as a dump and write all of it in one transaction; DumpError if not."""
     parsed = read_dump(lines)
-    with engine.connect().execution_options(sqlite_write=True) as conn, conn.begin():
-        if engine.dialect.name == "postgresql":
-            # Loads into one database one at a time, so the clash check stays true.
-            conn.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": 0x6C6F6164})
-        _refuse_clashes(conn, parsed)
-        known = {p["id"] for p in parsed.players}
-        known |= set(conn.execute(select(players.c.id)).scalars())
-        for game_id, _rows, _log, state in parsed.games:
-            missing = set(memberships(state)) - known
-            if missing:
-                raise DumpError(
-                    f"game {game_id} names players that exist nowhere: {sorted(missing)}"
-                )
-        _insert(conn, players, [{**p, "name_key": p["name"].casefold()} for p in parsed.players])
-        event_rows: list[dict[str, Any]] = []
-        game_rows: list[dict[str, Any]] = []
-        member_rows: list[dict[str, Any]] = []
-        for game_id, rows, log, state in parsed.games:
-            for row, event in zip(rows, log, strict=True):
-                event_rows.append({**row, "game_id": game_id, "data": encode_event(event)})
-            game_rows.append(
-                {
-                    "id": game_id,
-                    "created_at": rows[0]["created_at"],
-                    "updated_at": rows[-1]["created_at"],
-                    **projection(state),
-                }
-            )
-            member_rows.extend(
-                {"game_id": game_id, "player_id": p, "seat": s}
-                for p, s in memberships(state).items()
-            )
-        _insert(conn, events, event_rows)
-        _insert(conn, games, game_rows)
-        _insert(conn, game_members, member_rows)
+    try:
+        with write_transaction(engine, _LOAD_LOCK_ID) as conn:
+            _write(conn, parsed)
+    except IntegrityError:
+        # A registration or a game made by a running server between the check and the write.
+        raise DumpError(
+            "an account or game of the dump was created in this database during the load; "
+            "nothing was loaded"
+        ) from None
     return Counts(len(parsed.players), len(parsed.games), parsed.events)
+
+
+def _write(conn: Connection, parsed: _Parsed) -> None:
+    """Refuse clashes and dangling players, then write every row (one transaction)."""
+    _refuse_clashes(conn, parsed)
+    known = {p["id"] for p in parsed.players}
+    known |= set(conn.execute(select(players.c.id)).scalars())
+    for game_id, _rows, _log, state in parsed.games:
+        missing = set(memberships(state)) - known
+        if missing:
+            raise DumpError(f"game {game_id} names players that exist nowhere: {sorted(missing)}")
+    _insert(conn, players, [{**p, "name_key": p["name"].casefold()} for p in parsed.players])
+    event_rows: list[dict[str, Any]] = []
+    game_rows: list[dict[str, Any]] = []
+    member_rows: list[dict[str, Any]] = []
+    for game_id, rows, log, state in parsed.games:
+        for row, event in zip(rows, log, strict=True):
+            event_rows.append({**row, "game_id": game_id, "data": encode_event(event)})
+        game_rows.append(
+            {
+                "id": game_id,
+                "created_at": rows[0]["created_at"],
+                "updated_at": rows[-1]["created_at"],
+                **projection(state),
+            }
+        )
+        member_rows.extend(
+            {"game_id": game_id, "player_id": p, "seat": s} for p, s in memberships(state).items()
+        )
+    _insert(conn, events, event_rows)
+    _insert(conn, games, game_rows)
+    _insert(conn, game_members, member_rows)
 
 
 def _refuse_clashes(conn: Connection, parsed: _Parsed) -> None:
@@ -324,8 +368,11 @@ def _opened(path: str, mode: str) -> Iterator[IO[str]]:
 
 
 def dump_to(engine: Engine, path: str) -> None:
-    with _opened(path, "w") as out:
-        counts = dump(engine, out)
+    try:
+        with _opened(path, "w") as out:
+            counts = dump(engine, out)
+    except OSError as err:
+        raise SystemExit(f"mathable-server: cannot write {path}: {err.strerror or err}") from None
     print(f"mathable-server: dumped {counts}", file=sys.stderr)
 
 
@@ -335,4 +382,8 @@ def load_from(engine: Engine, path: str) -> None:
             counts = load(engine, handle)
     except DumpError as err:
         raise SystemExit(f"mathable-server: load refused: {err}") from None
+    except UnicodeDecodeError:
+        raise SystemExit("mathable-server: load refused: the file is not UTF-8 text") from None
+    except OSError as err:
+        raise SystemExit(f"mathable-server: cannot read {path}: {err.strerror or err}") from None
     print(f"mathable-server: loaded {counts}", file=sys.stderr)

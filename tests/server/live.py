@@ -110,3 +110,24 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def server_env() -> dict[str, str]:
+    """The environment for a ``python -m mathable_server`` subprocess run from the checkout."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "shared"), str(REPO / "server")])
+    return env
+
+
+def server_cli(
+    *args: str, stdin: str | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    """Run ``mathable-server ARGS`` to the end in a real process; its exit code and output."""
+    return subprocess.run(
+        [sys.executable, "-m", "mathable_server", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=server_env(),
+        timeout=timeout,
+    )

@@ -25,6 +25,7 @@ from flask.testing import FlaskClient
 
 from mathable_server import Settings, create_app
 from mathable_server.proxies import TrustedProxies
+from mathable_server.settings import MAX_WAIT_SECONDS
 from tests.server.live import REPO, free_port, live_server
 
 CONF = REPO / "docs" / "nginx" / "mathable.conf"
@@ -82,10 +83,15 @@ def test_trusted_addresses_are_skipped_from_the_right(sqlite_url: str) -> None:
     assert _statuses(client, "192.0.2.1", "10.0.0.10", 1) == [429]
 
 
-@pytest.mark.parametrize("text", ["abc", "1.2.3.4, nonsense", "99"])
+@pytest.mark.parametrize("text", ["abc", "1.2.3.4, nonsense", "99", "²", "0.0.0.0/0", "::/0"])
 def test_unreadable_trusted_proxies_are_refused(text: str) -> None:
     with pytest.raises(ValueError, match="MATHABLE_TRUSTED_PROXIES"):
         TrustedProxies.parse(text)
+
+
+@pytest.mark.parametrize("text", ["", "0", "00", "off"])
+def test_no_trusted_proxies_is_the_default_and_zero(text: str) -> None:
+    assert TrustedProxies.parse(text) is None
 
 
 def test_the_documented_configuration_is_the_tested_one() -> None:
@@ -93,6 +99,13 @@ def test_the_documented_configuration_is_the_tested_one() -> None:
     shown = re.search(r"```nginx\n(.*?)```", guide, re.S)
     assert shown is not None, "docs/server.md shows no nginx configuration"
     assert shown.group(1) == CONF.read_text()
+
+
+def test_the_documented_proxy_waits_longer_than_the_longest_long_poll() -> None:
+    # The live test below holds a 2 s long-poll; this pins the margin for the longest one
+    # the server allows (a minute of holding through nginx would slow every test run).
+    timeout = re.search(r"proxy_read_timeout (\d+)s;", CONF.read_text())
+    assert timeout is not None and int(timeout.group(1)) > MAX_WAIT_SECONDS
 
 
 # --- a real nginx -----------------------------------------------------------------------

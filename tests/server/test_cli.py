@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,13 +10,7 @@ import pytest
 import requests
 from sqlalchemy import create_engine, inspect
 
-from tests.server.live import REPO, live_server
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "shared"), str(REPO / "server")])
-    return env
+from tests.server.live import live_server, server_env
 
 
 def test_init_db_creates_the_schema_and_says_where(tmp_path: Path) -> None:
@@ -26,7 +19,7 @@ def test_init_db_creates_the_schema_and_says_where(tmp_path: Path) -> None:
         [sys.executable, "-m", "mathable_server", "init-db", "--database-url", url],
         capture_output=True,
         text=True,
-        env=_env(),
+        env=server_env(),
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
@@ -40,7 +33,7 @@ def test_init_db_creates_the_schema_and_says_where(tmp_path: Path) -> None:
 
 def test_database_url_comes_from_the_environment(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'from-env.db'}"
-    env = {**_env(), "MATHABLE_DATABASE_URL": url}
+    env = {**server_env(), "MATHABLE_DATABASE_URL": url}
     done = subprocess.run(
         [sys.executable, "-m", "mathable_server", "init-db"],
         capture_output=True,
@@ -56,7 +49,7 @@ def test_help_lists_the_commands() -> None:
         [sys.executable, "-m", "mathable_server", "--help"],
         capture_output=True,
         text=True,
-        env=_env(),
+        env=server_env(),
         timeout=60,
     )
     assert done.returncode == 0
@@ -89,7 +82,7 @@ def test_a_postgresql_database_that_does_not_exist_is_one_line_saying_so(
         [sys.executable, "-m", "mathable_server", "run", "--database-url", missing],
         capture_output=True,
         text=True,
-        env=_env(),
+        env=server_env(),
         timeout=60,
     )
     assert done.returncode != 0

@@ -9,9 +9,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
-import subprocess
-import sys
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -21,25 +19,8 @@ from sqlalchemy import Engine, func, select
 from mathable_server import Settings, create_app, migrations
 from mathable_server.db import events, game_members, games, make_engine, players
 from mathable_server.transfer import DumpError, dump, load
-from tests.server.live import REPO
+from tests.server.live import server_cli
 from tests.server.upgrade.baseline import fixture, make_baseline_database
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "shared"), str(REPO / "server")])
-    return env
-
-
-def _server(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mathable_server", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=_env(),
-        timeout=120,
-    )
 
 
 def _filled(url: str) -> None:
@@ -90,21 +71,21 @@ def test_sqlite_to_postgresql_and_back_gives_identical_views(
 ) -> None:
     _filled(sqlite_url)
     before = _everything_seen(sqlite_url)
-    first = _server("dump", "--database-url", sqlite_url)
+    first = server_cli("dump", "--database-url", sqlite_url)
     assert first.returncode == 0, first.stderr
     assert "dumped 5 players, 10 games, 262 events" in first.stderr
 
-    assert _server("migrate", "--database-url", postgres_url).returncode == 0
-    loaded = _server("load", "--database-url", postgres_url, stdin=first.stdout)
+    assert server_cli("migrate", "--database-url", postgres_url).returncode == 0
+    loaded = server_cli("load", "--database-url", postgres_url, stdin=first.stdout)
     assert loaded.returncode == 0, loaded.stderr
     assert "loaded 5 players, 10 games, 262 events" in loaded.stderr
     assert _everything_seen(postgres_url) == before
 
-    second = _server("dump", "--database-url", postgres_url)
+    second = server_cli("dump", "--database-url", postgres_url)
     back = f"sqlite:///{tmp_path / 'back.db'}"
-    assert _server("load", "--database-url", back, stdin=second.stdout).returncode == 0
+    assert server_cli("load", "--database-url", back, stdin=second.stdout).returncode == 0
     assert _everything_seen(back) == before
-    third = _server("dump", "--database-url", back)
+    third = server_cli("dump", "--database-url", back)
     assert _body(first.stdout) == _body(second.stdout) == _body(third.stdout)
 
 
@@ -113,9 +94,9 @@ def test_a_round_trip_through_a_file_on_sqlite_keeps_every_view(
 ) -> None:
     _filled(sqlite_url)
     path = tmp_path / "games.jsonl"
-    assert _server("dump", "-o", str(path), "--database-url", sqlite_url).returncode == 0
+    assert server_cli("dump", "-o", str(path), "--database-url", sqlite_url).returncode == 0
     target = f"sqlite:///{tmp_path / 'target.db'}"
-    done = _server("load", "-i", str(path), "--database-url", target)
+    done = server_cli("load", "-i", str(path), "--database-url", target)
     assert done.returncode == 0, done.stderr
     assert _everything_seen(target) == _everything_seen(sqlite_url)
 
@@ -199,7 +180,7 @@ def test_a_resealed_dump_with_a_broken_game_is_refused(sqlite_url: str, tmp_path
     def unknown_event(game: dict[str, Any]) -> None:
         game["events"][-1]["data"]["type"] = "teleported"
 
-    _refused(target, _resealed(_tampered(text, 3, unknown_event)), "event")
+    _refused(target, _resealed(_tampered(text, 3, unknown_event)), r"game \w+ event \d+: ")
 
 
 def test_a_load_into_a_database_holding_some_of_the_games_refuses_the_clashes(
@@ -224,8 +205,146 @@ def test_a_load_into_a_database_holding_some_of_the_games_refuses_the_clashes(
     assert "2 games (" in message and "5 player ids (" in message, message
     assert _counts(engine) == counts
     engine.dispose()
-    done = _server("load", "--database-url", target, stdin=text)
+    done = server_cli("load", "--database-url", target, stdin=text)
     assert done.returncode != 0
     assert (
         done.stderr.startswith("mathable-server: load refused:") and "Traceback" not in done.stderr
     )
+
+
+def _reseal_player(text: str, **changes: Any) -> str:
+    lines = text.splitlines()[:-1]
+    index = next(i for i, line in enumerate(lines) if line.startswith('{"player"'))
+    obj = json.loads(lines[index])
+    obj["player"].update(changes)
+    lines[index] = json.dumps(obj)
+    return _resealed(lines)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"name": "x" * 41},
+        {"token_hash": "f" * 65},
+        {"email": 5},
+        {"name": "nul\x00name"},
+        {"created_at": None},
+    ],
+)
+def test_a_resealed_dump_with_values_the_columns_cannot_hold_is_refused(
+    database_url: str, sqlite_url: str, change: dict[str, Any]
+) -> None:
+    source = sqlite_url if database_url != sqlite_url else database_url.replace(".db", "-s.db")
+    _filled(source)
+    _refused(database_url, _reseal_player(_dumped(source), **change), "player")
+
+
+@pytest.mark.parametrize(
+    "field_value",
+    [("at", True), ("at", 10**20), ("at", -1), ("schema_version", "x"), ("created_at", 5)],
+)
+def test_a_resealed_dump_with_bad_event_fields_is_refused(
+    database_url: str, sqlite_url: str, field_value: tuple[str, Any]
+) -> None:
+    source = sqlite_url if database_url != sqlite_url else database_url.replace(".db", "-s.db")
+    _filled(source)
+    name, value = field_value
+
+    def change(game: dict[str, Any]) -> None:
+        game["events"][0][name] = value
+
+    text = _resealed(_tampered(_dumped(source), 0, change))
+    _refused(database_url, text, "is malformed")
+
+
+def test_a_dump_with_crlf_line_endings_loads(sqlite_url: str, tmp_path: Path) -> None:
+    _filled(sqlite_url)
+    text = _dumped(sqlite_url).replace("\n", "\r\n")
+    target = make_engine(f"sqlite:///{tmp_path / 't.db'}", 1)
+    migrations.upgrade(target)
+    assert str(load(target, io.StringIO(text, newline=""))) == "5 players, 10 games, 262 events"
+    target.dispose()
+
+
+def test_a_dump_is_one_moment_even_while_the_server_writes(sqlite_url: str, tmp_path: Path) -> None:
+    """Accounts and games made during a dump are either all in it or all left out."""
+    _filled(sqlite_url)
+    app = create_app(Settings(database_url=sqlite_url, rate_limit=None), create_schema=False)
+    client = app.test_client()
+    engine = make_engine(sqlite_url, 2)
+
+    class WritingMeanwhile(io.StringIO):
+        """After the first account is written, a new player registers and makes a game."""
+
+        def write(self, text: str) -> int:
+            if text.startswith('{"player"') and not getattr(self, "done", False):
+                self.done = True
+                made = client.post("/v1/players", json={"name": "zed"}).json
+                game = client.post(
+                    "/v1/games", json={}, headers={"Authorization": f"Bearer {made['token']}"}
+                )
+                assert game.status_code == 201
+            return super().write(text)
+
+    out = WritingMeanwhile()
+    counts = dump(engine, out)
+    assert str(counts) == "5 players, 10 games, 262 events"
+    target = make_engine(f"sqlite:///{tmp_path / 't.db'}", 1)
+    migrations.upgrade(target)
+    assert str(load(target, io.StringIO(out.getvalue()))) == str(counts)
+    target.dispose()
+    engine.dispose()
+    app.extensions["mathable"].store.engine.dispose()
+
+
+def test_dump_refuses_a_missing_or_empty_database_and_creates_nothing(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere" / "typo.db"
+    done = server_cli("dump", "--database-url", f"sqlite:///{missing}")
+    assert done.returncode != 0 and done.stdout == ""
+    assert done.stderr.strip() == f"mathable-server: no database at {missing}"
+    assert not missing.parent.exists()
+    empty = tmp_path / "empty.db"
+    empty.touch()
+    done = server_cli("dump", "--database-url", f"sqlite:///{empty}")
+    assert done.returncode != 0 and "holds no mathable database" in done.stderr
+    with sqlite3.connect(empty) as conn:  # no schema was made in it
+        assert conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone() == (0,)
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["load", "-i", "/nonexistent/games.jsonl"], "cannot read /nonexistent/games.jsonl"),
+        (["dump", "-o", "/nonexistent/games.jsonl"], "cannot write /nonexistent/games.jsonl"),
+    ],
+)
+def test_files_that_cannot_be_read_or_written_are_one_line(
+    sqlite_url: str, args: list[str], says: str
+) -> None:
+    _filled(sqlite_url)
+    done = server_cli(*args, "--database-url", sqlite_url)
+    assert done.returncode != 0
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and says in lines[0], done.stderr
+
+
+def test_a_file_that_is_not_utf8_is_refused_in_one_line(sqlite_url: str, tmp_path: Path) -> None:
+    path = tmp_path / "latin1.jsonl"
+    path.write_bytes(b'{"format":"mathable-dump","version":1,"n":"\xe9t\xe9"}\n')
+    done = server_cli("load", "-i", str(path), "--database-url", sqlite_url)
+    assert done.returncode != 0
+    assert done.stderr.strip() == "mathable-server: load refused: the file is not UTF-8 text"
+
+
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        ("mysql://u@127.0.0.1/x", "mysql is not a database this server uses"),
+        ("not a url", "cannot read the database URL"),
+    ],
+)
+def test_database_urls_the_server_cannot_use_are_one_line(url: str, says: str) -> None:
+    done = server_cli("migrate", "--database-url", url)
+    assert done.returncode != 0
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and says in lines[0], done.stderr

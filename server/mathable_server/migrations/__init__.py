@@ -26,9 +26,9 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine, inspect, text
+from sqlalchemy import Connection, Engine, inspect
 
-from mathable_server.db import metadata
+from mathable_server.db import metadata, write_transaction
 from mathable_server.migrations.errors import (
     IrreversibleMigration,
     MigrationError,
@@ -37,7 +37,10 @@ from mathable_server.migrations.errors import (
 )
 
 __all__ = [
+    "BASE",
     "BASELINE",
+    "LOCK_ID",
+    "VERSION_TABLE",
     "IrreversibleMigration",
     "MigrationError",
     "Migration",
@@ -45,6 +48,7 @@ __all__ = [
     "SchemaTooNew",
     "backup_sqlite",
     "check_current",
+    "context",
     "current_revision",
     "downgrade",
     "head",
@@ -57,7 +61,12 @@ __all__ = [
 BASELINE = "0001_baseline"
 _FOLDER = Path(__file__).resolve().parent
 #: Serialises migrations (and first starts) between processes on PostgreSQL.
-_LOCK_ID = 0x6D617468
+LOCK_ID = 0x6D617468
+#: Our own name for Alembic's revision table: a database shared with another
+#: Alembic-managed application keeps the two apart.
+VERSION_TABLE = "mathable_schema_version"
+#: ``migrate --to base``: before the baseline (refused: it would drop every game).
+BASE = "base"
 
 
 @dataclass(frozen=True)
@@ -82,6 +91,7 @@ class Migration:
 def _config(conn: Connection | None = None) -> Config:
     config = Config()
     config.set_main_option("script_location", str(_FOLDER))
+    config.attributes["version_table"] = VERSION_TABLE
     if conn is not None:
         config.attributes["connection"] = conn
     return config
@@ -104,8 +114,13 @@ def revisions() -> list[str]:
     return [r.revision for r in reversed(list(_scripts().walk_revisions()))]
 
 
+def context(conn: Connection) -> MigrationContext:
+    """Alembic's view of the database on ``conn`` (our revision table)."""
+    return MigrationContext.configure(conn, opts={"version_table": VERSION_TABLE})
+
+
 def _revision_in(conn: Connection) -> str | None:
-    stamped = MigrationContext.configure(conn).get_current_revision()
+    stamped = context(conn).get_current_revision()
     if stamped is not None:
         return stamped
     # Tables but no revision table: made by the server before migrations existed.
@@ -118,25 +133,16 @@ def current_revision(engine: Engine) -> str | None:
         return _revision_in(conn)
 
 
-def _locked(engine: Engine) -> Connection:
-    conn = engine.connect().execution_options(sqlite_write=True)
-    conn.begin()
-    if engine.dialect.name == "postgresql":
-        conn.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": _LOCK_ID})
-    return conn
-
-
 def upgrade(engine: Engine, target: str = "head") -> Migration:
     """Bring the database to ``target`` (default: the newest revision) in one transaction."""
     target = head() if target == "head" else target
-    with _locked(engine) as conn:
+    with write_transaction(engine, LOCK_ID) as conn:
         before = _revision_in(conn)
         if before is None:
             if target == head():
                 # An empty database: the newest schema at once, stamped as such.
                 metadata.create_all(conn)
-                MigrationContext.configure(conn).stamp(_scripts(), target)
-                conn.commit()
+                context(conn).stamp(_scripts(), target)
                 return Migration(None, target)
         elif before not in revisions():
             raise SchemaTooNew(
@@ -151,42 +157,45 @@ def upgrade(engine: Engine, target: str = "head") -> Migration:
                 f"the database is at revision {before}, after {target}: going back is "
                 f"`mathable-server migrate --to {target}` only where a revision supports it"
             )
-        if before == BASELINE and MigrationContext.configure(conn).get_current_revision() is None:
-            MigrationContext.configure(conn).stamp(_scripts(), BASELINE)
+        if before == BASELINE and context(conn).get_current_revision() is None:
+            context(conn).stamp(_scripts(), BASELINE)
         command.upgrade(_config(conn), target)
-        conn.commit()
         return Migration(before, target)
 
 
 def downgrade(engine: Engine, target: str) -> Migration:
-    """Take the database back to ``target``, if every revision on the way can be undone."""
-    if target not in revisions():
+    """Take the database back to ``target`` (or ``base``), if every revision on the way
+    can be undone; IrreversibleMigration (and nothing changed) where one cannot."""
+    if target != BASE and target not in revisions():
         raise MigrationError(f"no revision {target!r}; known: {', '.join(revisions())}")
-    with _locked(engine) as conn:
-        before = _revision_in(conn)
-        if before is None or before not in revisions() or not _is_ancestor(target, before):
-            raise MigrationError(f"the database is at revision {before}, not after {target}")
-        try:
+    try:
+        with write_transaction(engine, LOCK_ID) as conn:
+            before = _revision_in(conn)
+            if before is None or before not in revisions() or not _is_ancestor(target, before):
+                raise MigrationError(f"the database is at revision {before}, not after {target}")
+            if context(conn).get_current_revision() is None:
+                context(conn).stamp(_scripts(), before)
             command.downgrade(_config(conn), target)
-        except IrreversibleMigration as err:
-            conn.rollback()
-            raise IrreversibleMigration(f"refused, nothing changed: {err}") from None
-        conn.commit()
-        return Migration(before, target)
+            return Migration(before, target)
+    except IrreversibleMigration as err:
+        raise IrreversibleMigration(f"refused, nothing changed: {err}") from None
 
 
 def migrate_to(engine: Engine, target: str = "head") -> Migration:
-    """Upgrade to ``target``, or go back to it when the database is past it."""
+    """Upgrade to ``target``, or go back to it (or to ``base``) when the database is past it."""
     found = current_revision(engine)
-    order = revisions()
-    if target != "head" and target not in order:
-        raise MigrationError(f"no revision {target!r}; known: {', '.join(order)}")
-    if target != "head" and found is not None and found in order and _is_ancestor(target, found):
+    if target not in (BASE, "head") and target not in revisions():
+        raise MigrationError(f"no revision {target!r}; known: {', '.join(revisions())}")
+    if found is not None and found in revisions() and _is_ancestor(target, found):
         return downgrade(engine, target)
     return upgrade(engine, target)
 
 
 def _is_ancestor(older: str, newer: str) -> bool:
+    if older == BASE:
+        return True
+    if older == "head":
+        return False
     order = revisions()
     return order.index(older) < order.index(newer)
 

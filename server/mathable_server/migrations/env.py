@@ -13,6 +13,7 @@ from mathable_server.db import metadata
 connection = context.config.attributes["connection"]
 context.configure(
     connection=connection,
+    version_table=context.config.attributes["version_table"],
     target_metadata=metadata,
     # SQLite changes columns by copying the table: batch mode does that for us.
     render_as_batch=True,

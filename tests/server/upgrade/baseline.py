@@ -28,7 +28,7 @@ def make_baseline_database(url: str, copies: int = 1) -> Engine:
     migrations.upgrade(engine, migrations.BASELINE)
     # One transaction (sqlite_write: BEGIN IMMEDIATE), not a commit per row.
     with engine.connect().execution_options(sqlite_write=True) as conn, conn.begin():
-        conn.execute(text("DROP TABLE alembic_version"))
+        conn.execute(text(f"DROP TABLE {migrations.VERSION_TABLE}"))
         tables = MetaData()
         tables.reflect(conn)
         for name, rows in fixture()["tables"].items():

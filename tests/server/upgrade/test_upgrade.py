@@ -9,7 +9,6 @@ still work, and unfinished games must go on.
 from __future__ import annotations
 
 import json
-import os
 import random
 import signal
 import sqlite3
@@ -21,31 +20,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 from alembic.autogenerate import compare_metadata
-from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Engine, inspect, select, text
 
 import mathable
 from mathable_server import Settings, create_app, migrations
 from mathable_server.db import events, make_engine, metadata
-from tests.server.live import REPO
+from tests.server.live import live_server, server_cli, server_env
+from tests.server.upgrade import old_schema
 from tests.server.upgrade.baseline import facts, fixture, make_baseline_database
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "shared"), str(REPO / "server")])
-    return env
-
-
-def _server(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mathable_server", *args],
-        capture_output=True,
-        text=True,
-        env=_env(),
-        timeout=timeout,
-    )
 
 
 def _replayed_scores(engine: Engine) -> dict[str, list[int]]:
@@ -136,12 +120,23 @@ def test_a_new_database_equals_one_built_by_every_revision(database_url: str) ->
     migrations.upgrade(engine, migrations.BASELINE)  # runs the baseline revision itself
     migrations.upgrade(engine)
     with engine.connect() as conn:
-        differences = compare_metadata(MigrationContext.configure(conn), metadata)
+        differences = compare_metadata(migrations.context(conn), metadata)
     engine.dispose()
     assert differences == []
 
 
-def test_going_back_past_the_baseline_is_refused_and_changes_nothing(database_url: str) -> None:
+def test_the_baseline_revision_builds_the_schema_the_old_server_made(database_url: str) -> None:
+    engine = make_engine(database_url, 2)
+    migrations.upgrade(engine, migrations.BASELINE)
+    with engine.connect() as conn:
+        differences = compare_metadata(migrations.context(conn), old_schema.metadata)
+    engine.dispose()
+    assert differences == []
+
+
+def test_going_back_to_the_baseline_undoes_0002_and_upgrade_never_goes_back(
+    database_url: str,
+) -> None:
     engine = make_baseline_database(database_url)
     migrations.upgrade(engine)
     back = migrations.downgrade(engine, migrations.BASELINE)  # this step can be undone
@@ -154,12 +149,28 @@ def test_going_back_past_the_baseline_is_refused_and_changes_nothing(database_ur
     engine.dispose()
 
 
-def test_baseline_downgrade_is_refused_by_the_command(tmp_path: Path) -> None:
+def test_going_back_past_the_baseline_is_refused_and_changes_nothing(database_url: str) -> None:
+    make_baseline_database(database_url).dispose()
+    assert server_cli("migrate", "--database-url", database_url).returncode == 0
+    engine = make_engine(database_url, 1)
+    scores = _replayed_scores(engine)
+    refused = server_cli("migrate", "--to", migrations.BASE, "--database-url", database_url)
+    assert refused.returncode != 0
+    assert refused.stderr.strip().splitlines() == [
+        "mathable-server: refused, nothing changed: the baseline cannot be undone: it would "
+        "drop every game"
+    ]
+    # 0002 was undone inside the same transaction, and rolled back with it.
+    assert migrations.current_revision(engine) == migrations.head()
+    assert "at" in {c["name"] for c in inspect(engine).get_columns("events")}
+    assert _replayed_scores(engine) == scores
+    engine.dispose()
+
+
+def test_an_unknown_revision_is_refused_by_the_command(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'db.sqlite'}"
     make_baseline_database(url).dispose()
-    assert _server("migrate", "--database-url", url).returncode == 0
-    # There is nothing before the baseline: --to must name a known revision.
-    refused = _server("migrate", "--to", "0000_nothing", "--database-url", url)
+    refused = server_cli("migrate", "--to", "0000_nothing", "--database-url", url)
     assert refused.returncode != 0 and "no revision '0000_nothing'" in refused.stderr
     assert "Traceback" not in refused.stderr
 
@@ -168,7 +179,7 @@ def test_a_database_from_a_newer_server_is_refused(database_url: str) -> None:
     engine = make_engine(database_url, 2)
     migrations.upgrade(engine)
     with engine.begin() as conn:
-        conn.execute(text("UPDATE alembic_version SET version_num = '0099_future'"))
+        conn.execute(text(f"UPDATE {migrations.VERSION_TABLE} SET version_num = '0099_future'"))
     with pytest.raises(migrations.SchemaTooNew, match="0099_future"):
         migrations.upgrade(engine)
     with pytest.raises(migrations.SchemaTooNew):
@@ -178,7 +189,7 @@ def test_a_database_from_a_newer_server_is_refused(database_url: str) -> None:
 
 def test_serve_refuses_an_outdated_schema_with_one_line_naming_migrate(database_url: str) -> None:
     make_baseline_database(database_url).dispose()
-    done = _server("serve", "--port", "1", "--database-url", database_url, timeout=60)
+    done = server_cli("serve", "--port", "1", "--database-url", database_url, timeout=60)
     assert done.returncode != 0
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "`mathable-server migrate`" in lines[0], done.stderr
@@ -191,11 +202,8 @@ def test_run_on_sqlite_backs_up_then_migrates(tmp_path: Path) -> None:
     database = tmp_path / "mathable.db"
     url = f"sqlite:///{database}"
     make_baseline_database(url).dispose()
-    from tests.server.live import live_server
 
     with live_server(url) as base:
-        import requests
-
         token = fixture()["tokens"]["ada"]
         me = requests.get(f"{base}/v1/me", headers={"Authorization": f"Bearer {token}"}, timeout=10)
         assert me.status_code == 200
@@ -210,13 +218,28 @@ def test_run_on_sqlite_backs_up_then_migrates(tmp_path: Path) -> None:
 def test_migrate_says_from_which_revision_to_which(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'db.sqlite'}"
     make_baseline_database(url).dispose()
-    first = _server("migrate", "--database-url", url)
+    first = server_cli("migrate", "--database-url", url)
     assert first.returncode == 0
     assert f"migrated from revision {migrations.BASELINE} to {migrations.head()}" in first.stderr
-    again = _server("migrate", "--database-url", url)
+    again = server_cli("migrate", "--database-url", url)
     assert f"already at revision {migrations.head()}" in again.stderr
-    status = _server("migrate", "--status", "--database-url", url)
+    status = server_cli("migrate", "--status", "--database-url", url)
+    assert status.returncode == 0
     assert f"revision {migrations.head()} (up to date)" in status.stdout
+
+
+def test_migrate_status_exits_1_on_an_outdated_database_and_never_creates_one(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    make_baseline_database(url).dispose()
+    status = server_cli("migrate", "--status", "--database-url", url)
+    assert status.returncode == 1
+    assert f"revision {migrations.BASELINE} (newest is {migrations.head()})" in status.stdout
+    missing = tmp_path / "nowhere" / "typo.db"
+    status = server_cli("migrate", "--status", "--database-url", f"sqlite:///{missing}")
+    assert status.returncode != 0 and f"no database at {missing}" in status.stderr
+    assert not missing.parent.exists()
 
 
 def _schema_agrees_with_revision(engine: Engine) -> str:
@@ -269,7 +292,7 @@ def test_migrate_killed_at_any_moment_leaves_the_old_schema_or_the_new(database_
     for _attempt in range(3):
         process = subprocess.Popen(
             [sys.executable, "-m", "mathable_server", "migrate", "--database-url", database_url],
-            env=_env(),
+            env=server_env(),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -288,7 +311,7 @@ def test_migrate_killed_at_any_moment_leaves_the_old_schema_or_the_new(database_
             killed_inside += 1
     # The kills landed inside the transaction, or this test proved nothing.
     assert killed_inside >= 1
-    finished = _server("migrate", "--database-url", database_url)
+    finished = server_cli("migrate", "--database-url", database_url)
     assert finished.returncode == 0, finished.stderr
     engine = make_engine(database_url, 1)
     assert _schema_agrees_with_revision(engine) == migrations.head()
@@ -300,11 +323,27 @@ def test_migrate_killed_at_any_moment_leaves_the_old_schema_or_the_new(database_
 def test_two_migrates_at_once_on_postgresql_one_waits(postgres_url: str) -> None:
     make_baseline_database(postgres_url, copies=50).dispose()
     command = [sys.executable, "-m", "mathable_server", "migrate", "--database-url", postgres_url]
+    # While another session holds the migration lock, a migrate waits for it.
+    holder = make_engine(postgres_url, 1)
+    with holder.connect() as conn, conn.begin():
+        conn.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": migrations.LOCK_ID})
+        waiting = subprocess.Popen(command, env=server_env(), stderr=subprocess.PIPE, text=True)
+        time.sleep(3)
+        assert waiting.poll() is None, "migrate did not wait for the lock"
+        assert migrations.current_revision(holder) == migrations.BASELINE
+    said = waiting.communicate(timeout=120)[1]
+    assert waiting.returncode == 0 and "migrated from revision" in said, said
+    holder.dispose()
+    # Two at once on a fresh copy: one migrates, the other waits and finds nothing to do.
+    engine = make_engine(postgres_url, 1)
+    migrations.downgrade(engine, migrations.BASELINE)
+    engine.dispose()
     both = [
-        subprocess.Popen(command, env=_env(), stderr=subprocess.PIPE, text=True) for _ in range(2)
+        subprocess.Popen(command, env=server_env(), stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
     ]
-    said = [p.communicate(timeout=120)[1] for p in both]
-    assert [p.returncode for p in both] == [0, 0], said
-    text_said = " ".join(said)
-    assert text_said.count("migrated from revision") == 1, said
-    assert text_said.count("already at revision") == 1, said
+    said_both = [p.communicate(timeout=120)[1] for p in both]
+    assert [p.returncode for p in both] == [0, 0], said_both
+    text_said = " ".join(said_both)
+    assert text_said.count("migrated from revision") == 1, said_both
+    assert text_said.count("already at revision") == 1, said_both

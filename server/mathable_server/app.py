@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from flask import Flask, request
 
-from mathable_server.api import games, meta, players
+from mathable_server import pages
+from mathable_server.api import games, meta, pictures, players
 from mathable_server.auth import Authenticator
 from mathable_server.db import init_schema, make_engine
 from mathable_server.errors import ApiError, register_error_handlers
@@ -54,4 +55,6 @@ def create_app(settings: Settings | None = None, *, create_schema: bool = True) 
     app.register_blueprint(players.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(meta.bp)
+    app.register_blueprint(pictures.bp)
+    app.register_blueprint(pages.bp)
     return app

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from flask import Response, current_app, g, request
@@ -36,6 +36,10 @@ class Services:
     #: None when requests are not limited.
     limiter: RateLimiter | None
     long_polls: LongPolls
+    #: Board pictures (SVG) by (game, version, seat), like ``bodies``.
+    pictures: BodyCache = field(default_factory=BodyCache)
+    #: Spectator pages (HTML) by (game, version, None).
+    pages: BodyCache = field(default_factory=BodyCache)
 
 
 class NameBook:

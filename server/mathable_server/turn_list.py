@@ -1,0 +1,120 @@
+"""A game's turns in words, for people reading the web page: who did what, for how many points.
+
+Built from the event log, using only what every spectator may know: the tiles
+placed on the board, points, how many tiles an exchange gave back. Drawn tiles,
+racks and the bag never enter it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from mathable import Event, square_name
+from mathable.events import (
+    Corrected,
+    GameEnded,
+    Passed,
+    Resigned,
+    TilePlaced,
+    TilesExchanged,
+    TurnEnded,
+)
+
+#: Why a game ended, in words.
+END_REASONS = {
+    "rack_emptied": "a player placed their last tile with the bag empty",
+    "blocked": "no tile still in play can be placed anywhere",
+    "no_placements": "every player passed or exchanged twice in a row",
+    "resigned": "all players but one resigned",
+}
+
+
+@dataclass
+class TurnLine:
+    """One line of the move list: a turn (or a correction, resignation, the end)."""
+
+    number: int | None
+    seat: int | None
+    placements: list[tuple[str, int, int]] = field(default_factory=list)
+    #: "played", "passed", "exchanged", "corrected", "resigned", "ended" or "playing".
+    kind: str = "playing"
+    points: int = 0
+    bonus: int = 0
+    words: str = ""
+
+
+def turn_lines(events: Iterable[Event], names: Sequence[str] = ()) -> list[TurnLine]:
+    """The turns of a game in order; an unfinished turn last, as ``playing``.
+
+    ``names`` names the seats in words (``seat 1``, ``seat 2``... otherwise).
+
+    >>> from mathable.events import TilePlaced, TurnEnded
+    >>> lines = turn_lines([TilePlaced(0, 107, 12, (), 12), TurnEnded(0, 12, 0, (5,))])
+    >>> [(line.number, line.kind, line.words) for line in lines]
+    [(1, 'played', 'J8=12 (12)')]
+    """
+    lines: list[TurnLine] = []
+    current: TurnLine | None = None
+    number = 0
+
+    def name(seat: int) -> str:
+        return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+
+    def open_turn(seat: int) -> TurnLine:
+        nonlocal current
+        if current is None:
+            current = TurnLine(None, seat)
+        return current
+
+    def close(kind: str, words: str) -> None:
+        nonlocal current, number
+        line = current if current is not None else TurnLine(None, None)
+        number += 1
+        line.number, line.kind, line.words = number, kind, words
+        lines.append(line)
+        current = None
+
+    for event in events:
+        match event:
+            case TilePlaced():
+                turn = open_turn(event.seat)
+                turn.placements.append((square_name(event.square), event.tile, event.points))
+            case TurnEnded():
+                turn = open_turn(event.seat)
+                turn.points, turn.bonus = event.points, event.bonus
+                words = ", ".join(f"{s}={t} ({p})" for s, t, p in turn.placements)
+                if event.bonus:
+                    words += f", Mathable bonus {event.bonus}"
+                close("played", words or "no tile placed")
+            case TilesExchanged():
+                open_turn(event.seat)
+                count = len(event.returned)
+                close("exchanged", f"exchanged {count} tile{'s' if count != 1 else ''}")
+            case Passed():
+                open_turn(event.seat)
+                close("passed", "passed")
+            case Corrected():
+                if current is not None:  # a turn corrected while it is played
+                    gone = {(square_name(s), t) for s, t in event.removed}
+                    current.placements = [
+                        p for p in current.placements if (p[0], p[1]) not in gone
+                    ]
+                taken = ", ".join(f"{square_name(s)}={t}" for s, t in event.removed)
+                words = f"corrected {name(event.target)}'s turn ({event.reason})"
+                if taken:
+                    words += f": took back {taken}"
+                words += f", {event.points_lost} points lost" if event.points_lost else ""
+                lines.append(TurnLine(None, event.seat, kind="corrected", words=words))
+            case Resigned():
+                lines.append(TurnLine(None, event.seat, kind="resigned", words="resigned"))
+            case GameEnded():
+                reason = END_REASONS.get(event.reason, event.reason)
+                lines.append(TurnLine(None, None, kind="ended", words=f"game over: {reason}"))
+            case _:
+                pass
+    if current is not None and current.placements:
+        current.words = ", ".join(f"{s}={t} ({p})" for s, t, p in current.placements)
+        current.points = sum(p for _, _, p in current.placements)
+        lines.append(current)
+    return lines

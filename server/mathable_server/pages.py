@@ -79,7 +79,8 @@ def status_words(view: Mapping[str, Any], names: Sequence[str]) -> str:
 
 
 def page_context(view: Mapping[str, Any], events: Sequence[mathable.Event]) -> dict[str, Any]:
-    """What the game page shows: a spectator's view, never a rack."""
+    """What the game page shows: a spectator's view, never a rack (even if ``view`` has one)."""
+    view = {**view, "you": None, "rack": None}
     names = seat_names(view)
     turn = view.get("turn") or {}
     clock = view.get("clock") if isinstance(view.get("clock"), Mapping) else None

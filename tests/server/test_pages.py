@@ -1,0 +1,148 @@
+"""The web pages: ``/`` says what the server is; ``/games/{id}`` shows a game to anyone."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+
+from flask.testing import FlaskClient
+
+from mathable.events import Corrected, TilePlaced, TurnEnded
+from mathable_server.pages import page_context, status_words
+from mathable_server.turn_list import turn_lines
+from tests.server.helpers import Table, new_game, register
+
+
+class PageReader(HTMLParser):
+    """The page's text (scripts and styles left out), its links and its inline SVG."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.text: list[str] = []
+        self.links: list[str] = []
+        self._skip = 0
+        self.feed(html)
+        found = re.search(r"<svg.*?</svg>", html, re.S)
+        self.svg = found.group(0) if found else None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style"):
+            self._skip += 1
+        if tag == "a":
+            self.links.extend(v for k, v in attrs if k == "href" and v)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style"):
+            self._skip -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self._skip and data.strip():
+            self.text.append(" ".join(data.split()))
+
+    @property
+    def words(self) -> str:
+        return " ".join(self.text)
+
+
+def page(client: FlaskClient, game_id: str, **headers: str) -> PageReader:
+    response = client.get(f"/games/{game_id}", headers=headers)
+    assert response.status_code == 200
+    assert response.mimetype == "text/html"
+    return PageReader(response.get_data(as_text=True))
+
+
+def test_home_page_says_what_the_server_is_and_links_to_the_api(client: FlaskClient) -> None:
+    response = client.get("/")
+    assert response.status_code == 200 and response.mimetype == "text/html"
+    reader = PageReader(response.get_data(as_text=True))
+    assert "Mathable" in reader.words and "mathable-cli" in reader.words
+    assert "/v1/openapi.yaml" in reader.links
+
+
+def test_game_page_shows_board_names_scores_whose_turn_and_moves(table: Table) -> None:
+    table.ok(table.ada, type="turn", placements=[{"square": "I8", "tile": 12}])
+    reader = page(table.client, table.id)
+    words = reader.words
+    assert table.id in words
+    assert "bob to play." in words
+    assert re.search(r"ada 12 7 bob \(to play\) 0 7", words), words
+    assert "ada : I8=12 (12) — 12 points" in words
+    assert reader.svg is not None
+    svg = ET.fromstring(reader.svg)
+    tiles = [g.get("data-square") for g in svg.iter("{http://www.w3.org/2000/svg}g")
+             if g.get("data-square")]  # fmt: skip
+    assert tiles == ["I8"]
+
+
+def test_game_page_is_the_spectators_whoever_asks(table: Table) -> None:
+    table.ok(table.ada, type="turn", placements=[{"square": "I8", "tile": 12}])
+    anyone = table.client.get(f"/games/{table.id}").get_data()
+    for who in (table.ada, table.bob, table.eve):
+        assert table.client.get(f"/games/{table.id}", headers=who.auth).get_data() == anyone
+    text = anyone.decode()
+    assert 'class="rack"' not in text and "Your rack" not in text
+
+
+def test_game_page_lists_passes_and_exchanges_without_the_tiles(table: Table) -> None:
+    table.ok(table.ada, type="exchange", tiles=[42, 17])
+    table.ok(table.bob, type="pass")
+    words = page(table.client, table.id).words
+    assert "ada : exchanged 2 tiles" in words and "bob : passed" in words
+    assert "42" not in words.split("Moves", 1)[1]
+
+
+def test_game_page_is_cached_by_version_and_answers_304(table: Table) -> None:
+    first = table.client.get(f"/games/{table.id}")
+    assert first.headers["ETag"] == '"3"'
+    pages = table.client.application.extensions["mathable"].pages
+    assert pages.get((table.id, 3, None)) == first.get_data(as_text=True)
+    again = table.client.get(f"/games/{table.id}", headers={"If-None-Match": '"3"'})
+    assert again.status_code == 304
+    table.ok(table.ada, type="pass")
+    fresh = table.client.get(f"/games/{table.id}", headers={"If-None-Match": '"3"'})
+    assert fresh.status_code == 200
+    assert "ada : passed" in PageReader(fresh.get_data(as_text=True)).words
+
+
+def test_a_game_waiting_for_players_says_so(client: FlaskClient) -> None:
+    ada = register(client, "ada")
+    game = new_game(client, ada, players=3)
+    assert "Waiting for players: 1 of 3 seats taken." in page(client, game["id"]).words
+
+
+def test_no_such_game_is_a_page_for_people(client: FlaskClient) -> None:
+    response = client.get("/games/<img src=x onerror=alert(1)>")
+    assert response.status_code == 404 and response.mimetype == "text/html"
+    text = response.get_data(as_text=True)
+    assert "No such game" in text and "<img src=x" not in text and "&lt;img src=x" in text
+
+
+def test_status_words_name_the_winners_at_the_end() -> None:
+    ended = {"status": "ended", "result": {"reason": "resigned", "winners": [1]}}
+    assert status_words(ended, ["ada", "bob"]) == (
+        "Game over (all players but one resigned): bob wins."
+    )
+    shared = {"status": "ended", "result": {"reason": "blocked", "winners": [0, 1]}}
+    assert status_words(shared, ["ada", "bob"]).endswith("ada and bob share the win.")
+
+
+def test_a_turn_corrected_while_played_lists_only_the_tiles_that_stayed() -> None:
+    events = [
+        TilePlaced(0, 107, 12, (), 12),
+        TilePlaced(0, 108, 99, (), 99),
+        Corrected(1, 0, ((108, 99),), 99, "K8=99: no equation"),
+        TurnEnded(0, 12, 0, ()),
+    ]
+    lines = turn_lines(events, ["ada", "bob"])
+    assert [(line.seat, line.words) for line in lines] == [
+        (1, "corrected ada's turn (K8=99: no equation): took back K8=99, 99 points lost"),
+        (0, "J8=12 (12)"),
+    ]
+
+
+def test_page_context_has_no_rack_even_from_a_players_view() -> None:
+    view = {"id": "g1", "status": "playing", "seats": [{"seat": 0, "name": "ada"}],
+            "turn": {"seat": 0}, "board": {}, "you": 0, "rack": [1, 2, 3]}  # fmt: skip
+    context = page_context(view, [])
+    assert "rack" not in str(context["board_svg"]).lower()

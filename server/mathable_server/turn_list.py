@@ -97,9 +97,7 @@ def turn_lines(events: Iterable[Event], names: Sequence[str] = ()) -> list[TurnL
             case Corrected():
                 if current is not None:  # a turn corrected while it is played
                     gone = {(square_name(s), t) for s, t in event.removed}
-                    current.placements = [
-                        p for p in current.placements if (p[0], p[1]) not in gone
-                    ]
+                    current.placements = [p for p in current.placements if (p[0], p[1]) not in gone]
                 taken = ", ".join(f"{square_name(s)}={t}" for s, t in event.removed)
                 words = f"corrected {name(event.target)}'s turn ({event.reason})"
                 if taken:

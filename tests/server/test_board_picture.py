@@ -140,8 +140,11 @@ def test_a_spectators_picture_has_no_rack_and_a_players_only_their_own() -> None
 
 
 def test_the_description_names_every_tile_for_screen_readers() -> None:
-    root = parse(board_svg(view({"I8": 12, "J8": 16}, last_turn={"placements": [
-        {"square": "J8", "tile": 16}]})))  # fmt: skip
+    root = parse(
+        board_svg(
+            view({"I8": 12, "J8": 16}, last_turn={"placements": [{"square": "J8", "tile": 16}]})
+        )
+    )
     assert root.get("role") == "img"
     desc = root.find(f"{SVG}desc")
     assert desc is not None and desc.text is not None
@@ -160,8 +163,12 @@ def test_board_svg_shows_each_viewer_what_they_may_see(table: Table) -> None:
     table.ok(table.ada, type="turn", placements=[{"square": "I8", "tile": 12}])
     state = table.client.application.extensions["mathable"].games.state(table.id)
     seen = {}
-    for who, headers in (("ada", table.ada.auth), ("bob", table.bob.auth), ("eve", table.eve.auth),
-                         ("nobody", {})):  # fmt: skip
+    for who, headers in (
+        ("ada", table.ada.auth),
+        ("bob", table.bob.auth),
+        ("eve", table.eve.auth),
+        ("nobody", {}),
+    ):
         response = picture(table.client, table.id, headers)
         assert response.status_code == 200
         assert response.mimetype == "image/svg+xml"

@@ -70,8 +70,11 @@ def test_game_page_shows_board_names_scores_whose_turn_and_moves(table: Table) -
     assert "ada : I8=12 (12) — 12 points" in words
     assert reader.svg is not None
     svg = ET.fromstring(reader.svg)
-    tiles = [g.get("data-square") for g in svg.iter("{http://www.w3.org/2000/svg}g")
-             if g.get("data-square")]  # fmt: skip
+    tiles = [
+        g.get("data-square")
+        for g in svg.iter("{http://www.w3.org/2000/svg}g")
+        if g.get("data-square")
+    ]
     assert tiles == ["I8"]
 
 
@@ -142,7 +145,14 @@ def test_a_turn_corrected_while_played_lists_only_the_tiles_that_stayed() -> Non
 
 
 def test_page_context_has_no_rack_even_from_a_players_view() -> None:
-    view = {"id": "g1", "status": "playing", "seats": [{"seat": 0, "name": "ada"}],
-            "turn": {"seat": 0}, "board": {}, "you": 0, "rack": [1, 2, 3]}  # fmt: skip
+    view = {
+        "id": "g1",
+        "status": "playing",
+        "seats": [{"seat": 0, "name": "ada"}],
+        "turn": {"seat": 0},
+        "board": {},
+        "you": 0,
+        "rack": [1, 2, 3],
+    }
     context = page_context(view, [])
     assert "rack" not in str(context["board_svg"]).lower()

@@ -11,6 +11,7 @@ import typer
 from rich.text import Text
 
 import mathable
+from mathable_cli import pictures
 from mathable_cli.api import ApiClient, ApiError
 from mathable_cli.context import app_context
 from mathable_cli.display import show_game
@@ -184,10 +185,19 @@ def fetch_events(api: ApiClient, game: str, after: int = 0) -> list[dict[str, An
         return None
 
 
-def show(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> None:
+def show(
+    ctx: typer.Context,
+    game: GameArg,
+    as_json: JsonFlag = False,
+    svg: pictures.SvgOption = None,
+    open_it: pictures.OpenOption = False,
+) -> None:
     """The board, scores, your rack, rack sizes, bag, whose turn and the last turn's moves."""
     actx = app_context(ctx)
     api = actx.api()
+    if svg is not None or open_it:
+        pictures.pictures(actx.output, api, game, svg, open_it)
+        return
     view = api.game(game)
     if as_json:
         actx.output.json(view)

@@ -20,8 +20,11 @@ def board(game_id: str) -> Response:
     player = optional_player()
     svc = services()
     state = svc.games.state(game_id)
-    headers = {"ETag": etag(state.version), "Vary": "Authorization",
-               "Cache-Control": "private, no-cache"}  # fmt: skip
+    headers = {
+        "ETag": etag(state.version),
+        "Vary": "Authorization",
+        "Cache-Control": "private, no-cache",
+    }
     if if_none_match_version() == state.version:
         return Response(status=304, headers=headers)
     seat = viewer_seat(state, player.id if player else None)

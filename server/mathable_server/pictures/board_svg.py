@@ -105,8 +105,14 @@ def _empty_board() -> str:
         elif label:
             big = kind.startswith("op-")
             parts.append(
-                _text(x + CELL / 2, y + CELL / 2, label, 24 if big else 14, "#ffffff",
-                      ' font-weight="bold"')  # fmt: skip
+                _text(
+                    x + CELL / 2,
+                    y + CELL / 2,
+                    label,
+                    24 if big else 14,
+                    "#ffffff",
+                    ' font-weight="bold"',
+                )
             )
     return "".join(parts)
 
@@ -140,9 +146,7 @@ def _tile(x: float, y: float, value: int, *, square: str | None, last: bool) -> 
 #: Every square's tile drawn around its number, (normal, last turn): a picture only
 #: joins strings, which keeps a full board well under a millisecond.
 _TILES: Final = {
-    square_name(s): tuple(
-        _tile_parts(*_origin(s), square_name(s), last) for last in (False, True)
-    )
+    square_name(s): tuple(_tile_parts(*_origin(s), square_name(s), last) for last in (False, True))
     for s in SQUARES
 }
 
@@ -202,7 +206,7 @@ def mathable_svg(view: Mapping[str, Any]) -> str:
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
         f'width="{WIDTH}" height="{height}" role="img" aria-labelledby="board-title board-desc" '
-        f'font-family={quoteattr(FONT)}>',
+        f"font-family={quoteattr(FONT)}>",
         f'<title id="board-title">{escape(title)}</title>',
         f'<desc id="board-desc">{escape(board_text_alternative(view))}</desc>',
         f'<rect class="background" width="{WIDTH}" height="{height}" fill="#ffffff"/>',

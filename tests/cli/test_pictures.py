@@ -1,0 +1,143 @@
+"""``mathable-cli show GAME --svg FILE`` saves the board picture; ``--open`` gives the page."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import webbrowser
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import requests
+import responses
+
+from tests.cli.conftest import SERVER, TOKEN, Invoke, requests_to
+from tests.cli.test_end_to_end import REPO, cli_command
+from tests.server.live import live_server
+
+SVG = '<svg xmlns="http://www.w3.org/2000/svg"><title>Mathable board</title></svg>'
+
+
+def _picture(http: responses.RequestsMock, status: int = 200, body: str = SVG) -> None:
+    if status == 200:
+        http.add(
+            "GET",
+            f"{SERVER}/v1/games/g1/board.svg",
+            body=body,
+            content_type="image/svg+xml; charset=utf-8",
+        )
+    else:
+        http.add(
+            "GET",
+            f"{SERVER}/v1/games/g1/board.svg",
+            status=status,
+            json={"error": {"code": "game_not_found", "message": "there is no game"}},
+        )
+
+
+def test_svg_saves_the_servers_picture_of_the_callers_view(
+    cli: Invoke, http: responses.RequestsMock, tmp_path: Path
+) -> None:
+    _picture(http)
+    target = tmp_path / "board.svg"
+    result = cli("show", "g1", "--svg", str(target))
+    assert result.exit_code == 0, result.stderr
+    assert target.read_text() == SVG
+    assert result.stdout == "" and f"Saved the board of g1 to {target}" in result.stderr
+    (sent,) = requests_to(http, "GET", "/board.svg")
+    assert sent.headers["Authorization"] == f"Bearer {TOKEN}"
+
+
+def test_svg_dash_writes_the_picture_to_stdout(cli: Invoke, http: responses.RequestsMock) -> None:
+    _picture(http)
+    result = cli("show", "g1", "--svg", "-")
+    assert result.exit_code == 0 and result.stdout == SVG
+
+
+def test_svg_of_no_game_says_so_and_writes_nothing(
+    cli: Invoke, http: responses.RequestsMock, tmp_path: Path
+) -> None:
+    _picture(http, 404)
+    target = tmp_path / "board.svg"
+    result = cli("show", "g1", "--svg", str(target))
+    assert result.exit_code == 1
+    assert "there is no game" in result.stderr and "game_not_found" in result.stderr
+    assert not target.exists()
+
+
+def test_svg_refuses_an_answer_that_is_not_a_picture(
+    cli: Invoke, http: responses.RequestsMock, tmp_path: Path
+) -> None:
+    http.add("GET", f"{SERVER}/v1/games/g1/board.svg", body="<html>", content_type="text/html")
+    result = cli("show", "g1", "--svg", str(tmp_path / "board.svg"))
+    assert result.exit_code == 5 and "not answer with an SVG" in result.stderr
+
+
+def test_open_prints_the_page_link_and_opens_it(
+    cli: Invoke, http: responses.RequestsMock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    http.add("GET", f"{SERVER}/v1/games/g1", json={"id": "g1", "version": 3})
+    opened: list[str] = []
+    monkeypatch.setattr(webbrowser, "open", lambda url: opened.append(url) or True)
+    result = cli("show", "g1", "--open")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.strip() == f"{SERVER}/games/g1"
+    assert opened == [f"{SERVER}/games/g1"]
+
+
+def test_open_without_a_browser_still_prints_the_link(
+    cli: Invoke, http: responses.RequestsMock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    http.add("GET", f"{SERVER}/v1/games/g1", json={"id": "g1", "version": 3})
+    monkeypatch.setattr(webbrowser, "open", lambda url: False)
+    result = cli("show", "g1", "--open")
+    assert result.exit_code == 0
+    assert result.stdout.strip() == f"{SERVER}/games/g1" and "No web browser" in result.stderr
+
+
+def test_open_of_no_game_is_an_error_not_a_link(
+    cli: Invoke, http: responses.RequestsMock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    http.add(
+        "GET",
+        f"{SERVER}/v1/games/g1",
+        status=404,
+        json={"error": {"code": "game_not_found", "message": "there is no game"}},
+    )
+    monkeypatch.setattr(webbrowser, "open", lambda url: pytest.fail("opened a link to no game"))
+    result = cli("show", "g1", "--open")
+    assert result.exit_code == 1 and result.stdout == ""
+
+
+@pytest.mark.e2e
+def test_the_real_cli_saves_a_real_servers_picture(tmp_path: Path) -> None:
+    with live_server() as server:
+        reply = requests.post(f"{server}/v1/players", json={"name": "ann"}, timeout=10).json()
+        game = requests.post(
+            f"{server}/v1/games",
+            json={},
+            headers={"Authorization": f"Bearer {reply['token']}"},
+            timeout=10,
+        ).json()["id"]
+        env = {k: v for k, v in os.environ.items() if not k.startswith("MATHABLE_")}
+        env |= {
+            "MATHABLE_SERVER": server,
+            "MATHABLE_TOKEN": reply["token"],
+            "MATHABLE_CONFIG_DIR": str(tmp_path / "config"),
+            "BROWSER": "true",
+            "PYTHONPATH": os.pathsep.join(str(REPO / p) for p in ("shared", "client")),
+        }
+        target = tmp_path / "board.svg"
+        done = subprocess.run(
+            [*cli_command(), "show", game, "--svg", str(target), "--open"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+    assert done.returncode == 0, done.stderr
+    root = ET.fromstring(target.read_text())
+    squares = [e for e in root.iter() if e.get("data-square")]
+    assert len(squares) == 196
+    assert done.stdout.strip() == f"{server}/games/{game}"

@@ -1,0 +1,158 @@
+"""A real browser follows a game: Debian's Chromium, driven by Playwright, on a live server.
+
+The page is loaded, a move is made through the API, the page shows it without a
+reload, and a screenshot shows the printed board's colours at known squares.
+Set ``MATHABLE_SCREENSHOT=path.png`` to keep the screenshot (docs/ holds one).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import secrets
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from mathable_server.pictures.board_svg import (
+    COLOUR_CENTRE,
+    COLOUR_DOUBLE,
+    COLOUR_LAST,
+    COLOUR_OPERATION,
+    COLOUR_PLAIN,
+    COLOUR_TILE,
+    COLOUR_TRIPLE,
+)
+from tests.server.helpers import EXAMPLE_TILES
+
+pytestmark = pytest.mark.e2e
+
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')"
+)
+image_module = pytest.importorskip("PIL.Image", reason="Pillow is not installed")
+
+#: Debian's chromium, or one named by MATHABLE_CHROMIUM; never a downloaded browser.
+CHROMIUM = (
+    os.environ.get("MATHABLE_CHROMIUM")
+    or shutil.which("chromium")
+    or shutil.which("chromium-browser")
+)
+if CHROMIUM is None:
+    pytest.skip(
+        "no Chromium here: apt-get install chromium (.ci/run installs it where apt works)",
+        allow_module_level=True,
+    )
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def _register(base: str, prefix: str) -> dict[str, str]:
+    name = f"{prefix}{secrets.token_hex(3)}"
+    response = requests.post(f"{base}/v1/players", json={"name": name}, timeout=10)
+    assert response.status_code == 201, response.text
+    body: dict[str, str] = response.json()
+    return body
+
+
+def _auth(player: dict[str, str]) -> dict[str, str]:
+    return {"Authorization": f"Bearer {player['token']}"}
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+def _close(pixel: Any, colour: str, tolerance: int = 16) -> bool:
+    return all(abs(a - b) <= tolerance for a, b in zip(pixel[:3], _rgb(colour), strict=True))
+
+
+def test_the_page_follows_a_move_and_shows_the_printed_colours(
+    browser: Any, live_url: str, tmp_path: Path
+) -> None:
+    ada, bob = _register(live_url, "ada"), _register(live_url, "bob")
+    created = requests.post(
+        f"{live_url}/v1/games", json={"tiles": EXAMPLE_TILES}, headers=_auth(ada), timeout=10
+    ).json()
+    game = created["id"]
+    joined = requests.post(f"{live_url}/v1/games/{game}/join", headers=_auth(bob), timeout=10)
+    assert joined.status_code == 200
+
+    page = browser.new_page(viewport={"width": 1000, "height": 800}, device_scale_factor=1)
+    try:
+        page.goto(f"{live_url}/games/{game}")
+        assert page.locator("rect.square").count() == 196
+        assert page.locator("g.tile").count() == 0
+        assert page.locator("#status").inner_text() == f"{ada['name']} to play."
+
+        moved = requests.post(
+            f"{live_url}/v1/games/{game}/moves",
+            json={
+                "type": "turn",
+                "expected_version": joined.json()["version"],
+                "placements": [{"square": "I8", "tile": 12}],
+            },
+            headers=_auth(ada),
+            timeout=10,
+        )
+        assert moved.status_code == 200, moved.text
+
+        # No reload: the page's long-poll brings the move in.
+        tile = page.locator('g.tile[data-square="I8"]')
+        tile.wait_for(timeout=20_000)
+        assert tile.text_content() == "12"
+        assert page.locator("#status").inner_text() == f"{bob['name']} to play."
+        assert "I8=12 (12)" in page.locator("ol.turns").inner_text()
+        assert page.locator("#live-news").inner_text() == f"{bob['name']} to play."
+
+        shot = tmp_path / "spectator-page.png"
+        page.screenshot(path=str(shot))
+        image = image_module.open(io.BytesIO(shot.read_bytes())).convert("RGB")
+
+        def near_corner(square: str) -> Any:
+            box = page.locator(f'rect.square[data-square="{square}"]').bounding_box()
+            return image.getpixel(
+                (int(box["x"] + 0.2 * box["width"]), int(box["y"] + 0.2 * box["height"]))
+            )
+
+        assert _close(near_corner("J8"), COLOUR_OPERATION)
+        assert _close(near_corner("E2"), COLOUR_OPERATION)
+        assert _close(near_corner("A1"), COLOUR_TRIPLE)
+        assert _close(near_corner("B2"), COLOUR_DOUBLE)
+        assert _close(near_corner("A2"), COLOUR_PLAIN)
+        assert _close(near_corner("G7"), COLOUR_CENTRE)
+        assert _close(near_corner("I8"), COLOUR_TILE)  # the new tile covers the square
+
+        box = tile.bounding_box()
+        inside = image.crop(
+            (
+                int(box["x"]),
+                int(box["y"]),
+                int(box["x"] + box["width"]),
+                int(box["y"] + box["height"]),
+            )
+        )
+        red = sum(
+            1
+            for x in range(inside.width)
+            for y in range(inside.height)
+            if _close(inside.getpixel((x, y)), COLOUR_LAST, 40)
+        )
+        assert red > 50, "the last turn's tile has no red edge"
+        keep = os.environ.get("MATHABLE_SCREENSHOT")
+        if keep:
+            shutil.copyfile(shot, keep)
+    finally:
+        page.close()

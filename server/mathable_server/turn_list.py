@@ -102,6 +102,12 @@ def turn_lines(events: Iterable[Event], names: Sequence[str] = ()) -> list[TurnL
                 words = f"corrected {name(event.target)}'s turn ({event.reason})"
                 if taken:
                     words += f": took back {taken}"
+                if event.rescored:
+                    kept = ", ".join(f"{square_name(p.square)}={p.tile}" for p in event.rescored)
+                    words += f"; {kept} stay, scored for their real equations"
+                if event.to_bag:  # which tile is the drawer's secret: only how many
+                    count = len(event.to_bag)
+                    words += f"; {count} extra tile{'s' if count != 1 else ''} back to the bag"
                 words += f", {event.points_lost} points lost" if event.points_lost else ""
                 lines.append(TurnLine(None, event.seat, kind="corrected", words=words))
             case Resigned():

@@ -8,7 +8,8 @@ from html.parser import HTMLParser
 
 from flask.testing import FlaskClient
 
-from mathable.events import Corrected, TilePlaced, TurnEnded
+from mathable.events import Corrected, ExtraTileDrawn, TilePlaced, TurnEnded
+from mathable.state import PlacedTile
 from mathable_server.pages import page_context, status_words
 from mathable_server.turn_list import turn_lines
 from tests.server.helpers import Table, new_game, register
@@ -156,3 +157,19 @@ def test_page_context_has_no_rack_even_from_a_players_view() -> None:
     }
     context = page_context(view, [])
     assert "rack" not in str(context["board_svg"]).lower()
+
+
+def test_a_correction_names_rescored_tiles_but_not_the_extra_tile_sent_back() -> None:
+    events = [
+        TilePlaced(0, 107, 12, (), 12),
+        ExtraTileDrawn(0, 81),
+        TurnEnded(0, 12, 0, ()),
+        Corrected(1, 0, (), 6, "J8=12: 4 + 3 does not make 12", to_bag=(81,),
+                  rescored=(PlacedTile(107, 12, (), 6),)),
+    ]  # fmt: skip
+    (turn, correction) = turn_lines(events, ["ada", "bob"])
+    assert correction.words == (
+        "corrected ada's turn (J8=12: 4 + 3 does not make 12); J8=12 stay, scored for their "
+        "real equations; 1 extra tile back to the bag, 6 points lost"
+    )
+    assert "81" not in correction.words

@@ -8,6 +8,7 @@ data files, so this builds a real wheel and installs it into fresh venvs.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -120,6 +121,11 @@ def test_the_plain_wheel_is_the_cli_and_the_rules_and_the_server_extra_serves(
             env=env, capture_output=True, text=True, timeout=60,
         )  # fmt: skip
         assert created.returncode == 0, created.stderr
+        # The pages' templates ship in the wheel.
+        game = json.loads(created.stdout)["id"]
+        for path in ("/", f"/games/{game}"):
+            page = requests.get(f"{base}{path}", timeout=5)
+            assert page.status_code == 200 and "Mathable" in page.text, path
     finally:
         process.terminate()
         process.wait(timeout=30)

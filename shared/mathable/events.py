@@ -42,7 +42,7 @@ PLACED_TILE = codec.record(
 )
 
 
-_CLOCK_FIELDS = {
+_CLOCK_FIELDS: dict[str, codec.Codec[Any]] = {
     "per_move": codec.OPT_INT,
     "initial": codec.OPT_INT,
     "increment": codec.INT,
@@ -483,9 +483,7 @@ def apply(state: GameState, event: Event) -> GameState:
             return state
         case TimedOut():
             state = _close_window(state, event.seat)
-            state = replace(
-                state, seats=state.with_seat(event.seat, resigned=True, timed_out=True)
-            )
+            state = replace(state, seats=state.with_seat(event.seat, resigned=True, timed_out=True))
             if state.turn is not None and state.turn.seat == event.seat:
                 state = replace(state, turn=_next_turn(state, event.seat))
             return state

@@ -221,9 +221,13 @@ class Games:
                 self.store.clear_due(game_id, state.version)  # the game waits for a claim
                 return timed
             try:
-                self._append(game_id, timed, check(timed.state, command), now, None, vacation_row)
+                new = self._append(
+                    game_id, timed, check(timed.state, command), now, None, vacation_row
+                )
             except VersionConflict:
                 continue  # another process wrote first: look again
+            if new.clock is None or new.clock.expired(now) is None:
+                return new
         return self._load(game_id)[0]
 
     def _day_left(self, player: str, now: int) -> bool:

@@ -32,6 +32,7 @@ from mathable import (
     check,
 )
 from mathable_server.store import (
+    Append,
     IdempotentAnswer,
     KeyTaken,
     Store,
@@ -197,51 +198,85 @@ class Games:
         """
         for _ in range(attempts):
             timed, _due = self._load(game_id)
-            clock, state = timed.clock, timed.state
             now = self.now()
-            late = clock.expired(now) if clock is not None else None
-            if clock is None or late is None:
-                return timed
-            player = state.seats[late].player
-            vacation_row = None
-            command: Command
-            if clock.spec.auto_vacation and player is not None and self._day_left(player, now):
-                command = UseVacationDay(late)
-                vacation_row = {
-                    "player_id": player,
-                    "kind": "auto",
-                    "starts_at": now,
-                    "ends_at": now + 86_400_000,
-                    "days": 1,
-                    "game_id": game_id,
-                }
-            elif clock.spec.on_timeout == "lose":
-                command = TimeOut(late)
-            else:
-                self.store.clear_due(game_id, state.version)  # the game waits for a claim
+            due = self._due_append(game_id, timed, now)
+            if due is None:
                 return timed
             try:
-                new = self._append(
-                    game_id, timed, check(timed.state, command), now, None, vacation_row
-                )
+                new = self._append(game_id, timed, list(due.events), now, None, due.vacation)
             except VersionConflict:
                 continue  # another process wrote first: look again
             if new.clock is None or new.clock.expired(now) is None:
                 return new
         return self._load(game_id)[0]
 
+    def _due_append(self, game_id: str, timed: Timed, now: int) -> Append | None:
+        """What a clock out of time at ``now`` calls for, or None (nothing, or a claim)."""
+        clock, state = timed.clock, timed.state
+        late = clock.expired(now) if clock is not None else None
+        if clock is None or late is None:
+            return None
+        player = state.seats[late].player
+        vacation_row = None
+        command: Command
+        if clock.spec.auto_vacation and player is not None and self._day_left(player, now):
+            command = UseVacationDay(late)
+            vacation_row = {
+                "player_id": player,
+                "kind": "auto",
+                "starts_at": now,
+                "ends_at": now + 86_400_000,
+                "days": 1,
+                "game_id": game_id,
+            }
+        elif clock.spec.on_timeout == "lose":
+            command = TimeOut(late)
+        else:
+            self.store.clear_due(game_id, state.version)  # the game waits for a claim
+            return None
+        events = check(state, command)
+        new = timed.after(now, events)
+        return Append(
+            game_id,
+            state.version,
+            events,
+            new.state,
+            now,
+            None if new.clock is None else new.clock.deadline,
+            None if new.clock is None else new.clock.due,
+            vacation_row,
+        )
+
     def _day_left(self, player: str, now: int) -> bool:
         start, end = year_bounds(now)
         return self.store.vacation_days_used(player, start, end) < self.vacation_days
 
     def sweep(self, limit: int = 1000) -> int:
-        """Settle every game whose clock is due now; the number of games looked at."""
+        """Settle every game whose clock is due now; the number of games looked at.
+
+        The index on ``due_at`` finds them; their events are written in one
+        transaction (a savepoint each), and a game another process wrote to first
+        is looked at again on its own.
+        """
         ids = self.store.due_games(self.now(), limit)
+        now = self.now()
+        appends: list[Append] = []
         for game_id in ids:
             try:
-                self.settle(game_id)
+                due = self._due_append(game_id, self._load(game_id)[0], now)
             except (GameNotFound, RuleError):  # pragma: no cover - a game changed meanwhile
                 continue
+            if due is not None:
+                appends.append(due)
+        for item, written in zip(appends, self.store.append_each(appends), strict=True):
+            if written:
+                game = self.cache.get(item.game_id)
+                if game is not None and game.state.version == item.expected_version:
+                    self.cache.put(item.game_id, game.after(item.at, list(item.events)))
+                if item.due_at is not None and item.due_at <= now:
+                    self.settle(item.game_id)  # more than a day late: more to write
+            else:
+                self.settle(item.game_id)
         return len(ids)
 
     def create(self, command: Create, render: Render, idem: Idempotency | None) -> Answer:

@@ -104,6 +104,20 @@ class StoredEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class Append:
+    """The events of one game to append after ``expected_version``, as ``Store.append`` takes."""
+
+    game_id: str
+    expected_version: int
+    events: Sequence[Event]
+    state: GameState
+    at: int
+    deadline: int | None
+    due_at: int | None
+    vacation: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class IdempotentAnswer:
     """The first answer to a request made with an ``Idempotency-Key``."""
 
@@ -465,6 +479,40 @@ class Store:
                             raise KeyTaken(key) from None
             except _Conflict:
                 raise VersionConflict(self.version(game_id)) from None
+
+    def append_each(self, appends: Sequence[Append]) -> list[bool]:
+        """Append to many games in one transaction (one commit, one disk flush): the sweeper's
+        timeouts. Each game in a savepoint of its own: one that another writer changed
+        first is left out (False), the others are written (True)."""
+        written = []
+        with self._writer() as conn, conn.begin():
+            for item in appends:
+                now = iso(datetime.fromtimestamp(item.at / 1000, UTC))
+                rows = [
+                    {
+                        "game_id": item.game_id,
+                        "version": item.expected_version + number,
+                        "type": event.type,
+                        "schema_version": SCHEMA_VERSION,
+                        "data": encode_event(event),
+                        "created_at": now,
+                        "at": item.at,
+                    }
+                    for number, event in enumerate(item.events, 1)
+                ]
+                clock = {"deadline": item.deadline, "due_at": item.due_at}
+                try:
+                    with conn.begin_nested():
+                        self._append_in(
+                            conn, item.game_id, item.expected_version, rows, item.state, now, clock
+                        )
+                        if item.vacation is not None:
+                            conn.execute(insert(vacations).values(**item.vacation))
+                except _Conflict:
+                    written.append(False)
+                else:
+                    written.append(True)
+        return written
 
     def _append_in(
         self,

@@ -53,9 +53,7 @@ SAMPLES: list[Event] = [
         rescored=(PlacedTile(106, 12, (), 0),),
     ),
     Resigned(2),
-    GameCreated(
-        "mathable", 2, 2, "server", None, None, (), "ann", ClockSpec(per_move=259200)
-    ),
+    GameCreated("mathable", 2, 2, "server", None, None, (), "ann", ClockSpec(per_move=259200)),
     GameCreated(
         "mathable",
         2,

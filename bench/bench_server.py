@@ -54,7 +54,7 @@ from sqlalchemy import (  # noqa: E402
 from tests.server.helpers import EXAMPLE_TILES  # noqa: E402
 from tests.server.live import free_port  # noqa: E402
 
-from mathable import Create, GameState, Join, apply, check, view  # noqa: E402
+from mathable import ClockSpec, Create, GameState, Join, apply, check, view  # noqa: E402
 from mathable_server.auth import hash_token, new_token  # noqa: E402
 from mathable_server.db import (  # noqa: E402
     events,
@@ -192,9 +192,14 @@ def bare_server(database_url: str, workers: int, threads: int) -> Any:
 
 
 class Seeder:
-    """Writes players and started example games straight into the store, in bulk."""
+    """Writes players and started example games straight into the store, in bulk.
 
-    def __init__(self, database_url: str) -> None:
+    With ``clock`` (seconds per move) the games have a clock that started when
+    they are written (or ``ago`` seconds before), and their deadline is indexed.
+    """
+
+    def __init__(self, database_url: str, clock: int | None = None) -> None:
+        self.clock = clock
         self.engine = make_engine(database_url, 2)
         init_schema(self.engine)
         BARE.create_all(self.engine)
@@ -207,8 +212,9 @@ class Seeder:
             self.players.append((player_id, token))
         state = GameState()
         self.rows: list[dict[str, Any]] = []
+        spec = None if clock is None else ClockSpec(per_move=clock, auto_vacation=False)
         for command in (
-            Create(self.players[0][0], tiles=tuple(EXAMPLE_TILES)),
+            Create(self.players[0][0], tiles=tuple(EXAMPLE_TILES), clock=spec),
             Join(self.players[1][0]),
         ):
             for event in check(state, command):
@@ -222,11 +228,15 @@ class Seeder:
     def token(self) -> str:
         return self.players[0][1]
 
-    def add_games(self, count: int) -> list[str]:
+    def add_games(self, count: int, ago: float = 0.0) -> list[str]:
         """``count`` started games, seat 0 to move; returns their ids."""
         ids = [f"b{secrets.token_hex(8)}" for _ in range(count)]
         now = now_iso()
+        at = int((time.time() - ago) * 1000) if self.clock is not None else 0
         row = projection(self.state)
+        if self.clock is not None:
+            deadline = at + self.clock * 1000
+            row |= {"deadline": deadline, "due_at": deadline}
         members = memberships(self.state)
         for start in range(0, count, 5000):
             chunk = ids[start : start + 5000]
@@ -235,7 +245,7 @@ class Seeder:
                     conn.execute(
                         insert(events),
                         [
-                            {"game_id": g, "schema_version": 1, "created_at": now, "at": 0, **r}
+                            {"game_id": g, "schema_version": 1, "created_at": now, "at": at, **r}
                             for g in chunk
                             for r in self.rows
                         ],
@@ -333,7 +343,7 @@ def median_ms(results: tuple[int, list[float]]) -> float:
 
 def bench(label: str, database_url: str, opts: argparse.Namespace) -> list[str]:
     out = []
-    seeder = Seeder(database_url)
+    seeder = Seeder(database_url, opts.clock)
     clients, secs = opts.clients, opts.seconds
     place_games = seeder.add_games(clients * opts.place_games)
     with real_server(database_url, opts.workers, opts.threads) as port:
@@ -388,6 +398,9 @@ def main() -> None:
     parser.add_argument("--many", type=int, default=100_000)
     parser.add_argument("--place-games", type=int, default=600)
     parser.add_argument("--latency-games", type=int, default=1500)
+    parser.add_argument(
+        "--clock", type=int, default=None, metavar="SECONDS", help="games with a per-move clock"
+    )
     parser.add_argument("--bare-app", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--database-url", help=argparse.SUPPRESS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask, request
 
 from mathable_server import pages
-from mathable_server.api import games, meta, pictures, players
+from mathable_server.api import games, meta, pictures, players, vacation
 from mathable_server.auth import Authenticator
 from mathable_server.db import init_schema, make_engine
 from mathable_server.errors import ApiError, register_error_handlers
@@ -14,13 +14,23 @@ from mathable_server.render import BodyCache
 from mathable_server.service import Games
 from mathable_server.settings import Settings
 from mathable_server.store import Store
+from mathable_server.sweeper import Sweeper
+from mathable_server.timesource import SystemTime, TimeSource
 from mathable_server.web import NameBook, Services, limit_rate
 
 
-def create_app(settings: Settings | None = None, *, create_schema: bool = True) -> Flask:
+def create_app(
+    settings: Settings | None = None,
+    *,
+    create_schema: bool = True,
+    time: TimeSource | None = None,
+) -> Flask:
     """A Flask app serving API v1 from ``settings`` (default: the environment).
 
     The schema is created on first start unless ``create_schema`` is false.
+    ``time`` is the one source of "now" (default: the system clock, shifted by
+    ``settings.time_offset_seconds``). With ``settings.sweep_seconds`` a thread
+    looks for clocks that ran out.
     """
     settings = settings or Settings.from_env()
     app = Flask("mathable_server")
@@ -29,10 +39,16 @@ def create_app(settings: Settings | None = None, *, create_schema: bool = True) 
     if create_schema:
         init_schema(engine)
     store = Store(engine)
+    game_service = Games(
+        store,
+        settings.cache_games,
+        time or SystemTime(settings.time_offset_seconds),
+        settings.vacation_days,
+    )
     app.extensions["mathable"] = Services(
         settings=settings,
         store=store,
-        games=Games(store, settings.cache_games),
+        games=game_service,
         auth=Authenticator(store),
         names=NameBook(store),
         bodies=BodyCache(),
@@ -57,4 +73,7 @@ def create_app(settings: Settings | None = None, *, create_schema: bool = True) 
     app.register_blueprint(meta.bp)
     app.register_blueprint(pictures.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(vacation.bp)
+    if settings.sweep_seconds:
+        Sweeper(game_service, settings.sweep_seconds).start()
     return app

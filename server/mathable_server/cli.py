@@ -75,6 +75,10 @@ def _parser() -> argparse.ArgumentParser:
         default=_env_int("MATHABLE_THREADS", 8),
         help="threads per worker (env MATHABLE_THREADS; default %(default)s)",
     )
+    tick = commands.add_parser(
+        "tick", help="one sweep: settle every game whose clock ran out (for cron)"
+    )
+    common(tick, listen=False)
     init_db = commands.add_parser("init-db", help="create or upgrade the schema (as migrate)")
     common(init_db, listen=False)
     migrate = commands.add_parser(
@@ -219,6 +223,23 @@ def _prepare_schema(engine: Engine, command: str) -> None:
     migrations.upgrade(engine)  # an empty database: create the schema
 
 
+def _tick(engine: Engine, settings: Settings) -> None:
+    """One sweep of the games whose clock is due; says how many were looked at."""
+    from mathable_server.service import Games
+    from mathable_server.store import Store
+    from mathable_server.timesource import SystemTime
+
+    games = Games(
+        Store(engine), 100, SystemTime(settings.time_offset_seconds), settings.vacation_days
+    )
+    total = 0
+    while (found := games.sweep()) > 0:
+        total += found
+        if found < 1000:
+            break
+    print(f"mathable-server: tick: {total} games due", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     args = _parser().parse_args(argv)
     for module in ("flask", "sqlalchemy", "alembic", "platformdirs"):
@@ -249,6 +270,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             from mathable_server.transfer import load_from
 
             load_from(engine, args.input)
+            return
+        if args.command == "tick":
+            _tick(engine, settings)
             return
     except DBAPIError as err:
         # Busy (another process holds SQLite's write lock past the timeout) or gone.

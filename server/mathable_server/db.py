@@ -61,6 +61,11 @@ games = Table(
     Column("to_move", String(32), nullable=True),
     Column("created_at", String(32), nullable=False),
     Column("updated_at", String(32), nullable=False),
+    #: When the player to move runs out of time (ms since 1970 UTC), if the game has a clock.
+    Column("deadline", BigInteger, nullable=True),
+    #: When the server must act on its own (a timeout, a vacation day): the sweeper's index.
+    Column("due_at", BigInteger, nullable=True),
+    Index("ix_games_due_at", "due_at"),
 )
 
 game_members = Table(
@@ -96,6 +101,22 @@ idempotency_keys = Table(
     Column("status", Integer, nullable=False),
     Column("body", Text, nullable=False),
     Column("created_at", String(32), nullable=False),
+)
+
+vacations = Table(
+    "vacations",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player_id", String(32), nullable=False),
+    #: "vacation" (asked for) or "auto" (a day spent by a clock that reached zero).
+    Column("kind", String(16), nullable=False),
+    #: Milliseconds since 1970 UTC; a vacation counts in the calendar year it starts.
+    Column("starts_at", BigInteger, nullable=False),
+    Column("ends_at", BigInteger, nullable=False),
+    Column("days", Integer, nullable=False),
+    #: The game an automatic day was spent in.
+    Column("game_id", String(32), nullable=True),
+    Index("ix_vacations_player", "player_id", "starts_at"),
 )
 
 registration_keys = Table(

@@ -11,6 +11,7 @@ from mathable import (
     EndTurn,
     Equation,
     Exchange,
+    GiveTime,
     Pass,
     Place,
     PlayTurn,
@@ -63,4 +64,6 @@ def command_for(seat: int, body: dict[str, Any]) -> Command:
             return Correct(seat)
         case "resign":
             return Resign(seat)
+        case "give_time":
+            return GiveTime(seat, body["seat"], body["seconds"])
     raise ValueError(f"unknown command type {body['type']!r}")  # pragma: no cover

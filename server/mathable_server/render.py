@@ -6,13 +6,48 @@ Every game body and event feed goes through ``mathable.view`` and
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
 from typing import Any
 
-from mathable import Event, GameState, redact, view
+from mathable import ClockState, Event, GameState, redact, view
 from mathable_server.store import StoredEvent
+
+
+def iso_ms(ms: int | None) -> str | None:
+    """A time in ms since 1970 as ISO 8601 UTC to the second, or None.
+
+    >>> iso_ms(1_790_000_000_000)
+    '2026-09-21T14:13:20Z'
+    """
+    if ms is None:
+        return None
+    return datetime.fromtimestamp(ms // 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def clock_body(clock: ClockState | None, now: int) -> dict[str, Any] | None:
+    """The ``clock`` of a view at ``now``: the spec, the deadline, time left per seat."""
+    if clock is None:
+        return None
+    body = clock.spec.to_dict()
+    body["deadline"] = iso_ms(clock.deadline)
+    body["running"] = clock.running
+    body["remaining"] = [ms // 1000 for ms in clock.remaining_at(now)]
+    body["on_vacation"] = clock.on_vacation(now)
+    body["expired"] = clock.expired(now) is not None
+    return body
+
+
+def with_clock(text: str, clock: ClockState | None, now: int) -> str:
+    """A rendered view (a JSON object) with its ``clock`` at ``now`` added.
+
+    The rest of a view is fixed by its version and cached; the time left is not.
+    """
+    shown = json.dumps(clock_body(clock, now), separators=(",", ":"))
+    return f'{text[:-1]},"clock":{shown}}}'
 
 
 def player_ids(state: GameState) -> list[str]:

@@ -21,6 +21,8 @@ COMMAND_TYPES = (
     "pass",
     "correct",
     "resign",
+    "claim_timeout",
+    "give_time",
 )
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$"
 INT64 = 2**63 - 1
@@ -86,6 +88,26 @@ class MeQuerySchema(QuerySchema):
 # --- games ------------------------------------------------------------------------
 
 
+#: No clock duration is longer than a year (the rules say so too: ``mathable.clock``).
+MAX_CLOCK_SECONDS = 365 * 86400
+
+
+def _seconds(minimum: int = 1, **kwargs: Any) -> StrictInteger:
+    return StrictInteger(validate=validate.Range(min=minimum, max=MAX_CLOCK_SECONDS), **kwargs)
+
+
+class ClockSchema(StrictSchema):
+    """``per_move`` or a bank (``initial``, ``increment``, ``max``), in seconds."""
+
+    per_move = _seconds(load_default=None)
+    initial = _seconds(load_default=None)
+    increment = _seconds(minimum=0, load_default=0)
+    max = _seconds(load_default=None)
+    weekends_off = StrictBoolean(load_default=False)
+    on_timeout = fields.String(load_default="lose", validate=validate.OneOf(("lose", "claim")))
+    auto_vacation = StrictBoolean(load_default=True)
+
+
 class CreateGameSchema(StrictSchema):
     players = StrictInteger(load_default=2, validate=validate.Range(min=-INT64, max=INT64))
     referee = fields.String(load_default="server", validate=validate.Length(max=32))
@@ -101,6 +123,7 @@ class CreateGameSchema(StrictSchema):
         load_default=list,
         validate=validate.Length(max=3),
     )
+    clock = fields.Nested(ClockSchema, load_default=None, allow_none=True)
 
 
 class ViewQuerySchema(QuerySchema):
@@ -156,11 +179,24 @@ class ExchangeSchema(CommandSchema):
     tiles = fields.List(_tile(required=True), required=True, validate=validate.Length(max=16))
 
 
+class GiveTimeSchema(CommandSchema):
+    seat = StrictInteger(required=True, validate=validate.Range(min=0, max=3))
+    seconds = _seconds(required=True)
+
+
+class VacationSchema(StrictSchema):
+    days = StrictInteger(required=True, validate=validate.Range(min=1, max=366))
+
+
 COMMAND_SCHEMAS: dict[str, Schema] = {
     "place": PlaceSchema(),
+    "give_time": GiveTimeSchema(),
     "turn": TurnSchema(),
     "exchange": ExchangeSchema(),
-    **{name: CommandSchema() for name in ("draw_extra", "end_turn", "pass", "correct", "resign")},
+    **{
+        name: CommandSchema()
+        for name in ("draw_extra", "end_turn", "pass", "correct", "resign", "claim_timeout")
+    },
 }
 
 

@@ -15,15 +15,30 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
-from mathable import Command, Create, Event, GameState, RuleError, apply, check
+from mathable import (
+    ClockState,
+    Command,
+    Create,
+    Event,
+    GameState,
+    RuleError,
+    TimeOut,
+    UseVacationDay,
+    advance,
+    apply,
+    check,
+)
 from mathable_server.store import (
+    Append,
     IdempotentAnswer,
     KeyTaken,
     Store,
     VersionConflict,
 )
+from mathable_server.timesource import SystemTime, TimeSource
 
 #: Game ids: short, case-insensitive and easy to type (no 0/o, 1/l/i).
 _ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -65,31 +80,49 @@ class Answer:
     replayed: bool = False
 
 
-#: Builds the command for the state the game is in (may raise to refuse it).
+@dataclass(frozen=True, slots=True)
+class Timed:
+    """A game at one version with its clock (None: the game has no clock)."""
+
+    state: GameState
+    clock: ClockState | None = None
+
+    def after(self, at: int, events: list[Event]) -> Timed:
+        """This game after ``events`` written at ``at``."""
+        state, clock = self.state, self.clock
+        for event in events:
+            state = apply(state, event)
+            clock = advance(clock, at, event, state)
+        return Timed(state, clock)
+
+
+#: Builds the command for the game as it is now (may raise to refuse it).
 CommandFor = Callable[[GameState], Command]
-#: Renders the answer to a command from the new state and the events it appended.
-Render = Callable[[str, GameState, list[Event]], tuple[int, dict[str, Any]]]
+#: Renders the answer to a command from the game after it (with its clock), the events it
+#: appended, and the time they are written.
+Render = Callable[[str, "Timed", list[Event], int], tuple[int, dict[str, Any]]]
 
 
 class StateCache:
-    """Replayed games by id, least recently used dropped first. Safe across threads."""
+    """Replayed games (with their clocks) by id, least recently used dropped first.
+    Safe across threads."""
 
     def __init__(self, size: int) -> None:
         self._size = size
-        self._states: OrderedDict[str, GameState] = OrderedDict()
+        self._states: OrderedDict[str, Timed] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, game_id: str) -> GameState | None:
+    def get(self, game_id: str) -> Timed | None:
         with self._lock:
             state = self._states.get(game_id)
             if state is not None:
                 self._states.move_to_end(game_id)
             return state
 
-    def put(self, game_id: str, state: GameState) -> None:
+    def put(self, game_id: str, state: Timed) -> None:
         with self._lock:
             known = self._states.get(game_id)
-            if known is not None and known.version >= state.version:
+            if known is not None and known.state.version >= state.state.version:
                 return
             self._states[game_id] = state
             self._states.move_to_end(game_id)
@@ -98,38 +131,160 @@ class StateCache:
 
 
 class Games:
-    """Create, join and play games stored in ``store``."""
+    """Create, join and play games stored in ``store``; their clocks read ``time``."""
 
-    def __init__(self, store: Store, cache_size: int = 2000) -> None:
+    def __init__(
+        self,
+        store: Store,
+        cache_size: int = 2000,
+        time: TimeSource | None = None,
+        vacation_days: int = 30,
+    ) -> None:
         self.store = store
         self.cache = StateCache(cache_size)
+        self.time: TimeSource = time or SystemTime()
+        self.vacation_days = vacation_days
+
+    def now(self) -> int:
+        return self.time.now_ms()
 
     def state(self, game_id: str) -> GameState:
-        """The game now: the cached state plus the events written since (by any process)."""
+        """The game now: its clock settled (a timeout found is written first)."""
+        return self.game(game_id).state
+
+    def game(self, game_id: str) -> Timed:
+        """The game now, with its clock; a clock found out of time is dealt with first.
+
+        One indexed read of the version (and of when the clock is next due) when the
+        cached game is current and nothing is due.
+        """
+        timed, due = self._load(game_id)
+        if due is not None and due <= self.now():
+            timed = self.settle(game_id)
+        return timed
+
+    def _load(self, game_id: str) -> tuple[Timed, int | None]:
+        """The cached game plus the events written since (by any process), and its due time."""
         if len(game_id) > MAX_GAME_ID_LENGTH or not (game_id.isascii() and game_id.isalnum()):
             raise GameNotFound(game_id)  # no game has such an id: not worth a read
         cached = self.cache.get(game_id)
-        if cached is not None and self.store.version(game_id) == cached.version:
-            return cached
-        after = cached.version if cached is not None else 0
+        head = self.store.head(game_id)
+        if cached is not None and head is not None and head[0] == cached.state.version:
+            return cached, head[1]
+        after = cached.state.version if cached is not None else 0
         new = self.store.events_after(game_id, after)
         if cached is None and not new:
             raise GameNotFound(game_id)
-        state = cached if cached is not None else GameState()
+        timed = cached if cached is not None else Timed(GameState())
+        state, clock = timed.state, timed.clock
         for stored in new:
             if stored.version != state.version + 1:  # pragma: no cover - a corrupt log
                 raise RuntimeError(f"game {game_id}: event {stored.version} after {state.version}")
             state = apply(state, stored.event)
+            clock = advance(clock, stored.at, stored.event, state)
+        timed = Timed(state, clock)
         if new:
-            self.cache.put(game_id, state)
-        return state
+            self.cache.put(game_id, timed)
+        due = head[1] if head is not None and head[0] == state.version else None
+        return timed, due if head is not None else None
+
+    def settle(self, game_id: str, attempts: int = 5) -> Timed:
+        """Write what a clock that ran out calls for, once, whoever notices first.
+
+        A seat out of time spends a vacation day if its clock allows and its player
+        has one left, else times out (``on_timeout: lose``) or waits for a claim.
+        Every process that notices appends at the same version: the key lets one
+        through, and the others read what it wrote.
+        """
+        for _ in range(attempts):
+            timed, _due = self._load(game_id)
+            now = self.now()
+            due = self._due_append(game_id, timed, now)
+            if due is None:
+                return timed
+            try:
+                new = self._append(game_id, timed, list(due.events), now, None, due.vacation)
+            except VersionConflict:
+                continue  # another process wrote first: look again
+            if new.clock is None or new.clock.expired(now) is None:
+                return new
+        return self._load(game_id)[0]
+
+    def _due_append(self, game_id: str, timed: Timed, now: int) -> Append | None:
+        """What a clock out of time at ``now`` calls for, or None (nothing, or a claim)."""
+        clock, state = timed.clock, timed.state
+        late = clock.expired(now) if clock is not None else None
+        if clock is None or late is None:
+            return None
+        player = state.seats[late].player
+        vacation_row = None
+        command: Command
+        if clock.spec.auto_vacation and player is not None and self._day_left(player, now):
+            command = UseVacationDay(late)
+            vacation_row = {
+                "player_id": player,
+                "kind": "auto",
+                "starts_at": now,
+                "ends_at": now + 86_400_000,
+                "days": 1,
+                "game_id": game_id,
+            }
+        elif clock.spec.on_timeout == "lose":
+            command = TimeOut(late)
+        else:
+            self.store.clear_due(game_id, state.version)  # the game waits for a claim
+            return None
+        events = check(state, command)
+        new = timed.after(now, events)
+        return Append(
+            game_id,
+            state.version,
+            events,
+            new.state,
+            now,
+            None if new.clock is None else new.clock.deadline,
+            None if new.clock is None else new.clock.due,
+            vacation_row,
+        )
+
+    def _day_left(self, player: str, now: int) -> bool:
+        start, end = year_bounds(now)
+        return self.store.vacation_days_used(player, start, end) < self.vacation_days
+
+    def sweep(self, limit: int = 1000) -> int:
+        """Settle every game whose clock is due now; the number of games looked at.
+
+        The index on ``due_at`` finds them; their events are written in one
+        transaction (a savepoint each), and a game another process wrote to first
+        is looked at again on its own.
+        """
+        ids = self.store.due_games(self.now(), limit)
+        now = self.now()
+        appends: list[Append] = []
+        for game_id in ids:
+            try:
+                due = self._due_append(game_id, self._load(game_id)[0], now)
+            except (GameNotFound, RuleError):  # pragma: no cover - a game changed meanwhile
+                continue
+            if due is not None:
+                appends.append(due)
+        for item, written in zip(appends, self.store.append_each(appends), strict=True):
+            if written:
+                game = self.cache.get(item.game_id)
+                if game is not None and game.state.version == item.expected_version:
+                    self.cache.put(item.game_id, game.after(item.at, list(item.events)))
+                if item.due_at is not None and item.due_at <= now:
+                    self.settle(item.game_id)  # more than a day late: more to write
+            else:
+                self.settle(item.game_id)
+        return len(ids)
 
     def create(self, command: Create, render: Render, idem: Idempotency | None) -> Answer:
         """Create a new game (``command.player`` takes seat 0)."""
         if idem is not None and (known := self._known_answer(idem)) is not None:
             return known
         game_id = new_id("g")
-        return self._run(game_id, GameState(), command, render, idem)
+        return self._run(game_id, Timed(GameState()), command, render, idem)
 
     def join(
         self, game_id: str, make: CommandFor, render: Render, idem: Idempotency | None
@@ -147,32 +302,56 @@ class Games:
         self,
         game_id: str,
         expected_version: int | None,
-        make: CommandFor,
+        make: Callable[..., Command],
         render: Render,
         idem: Idempotency | None,
+        *,
+        timed: bool = False,
     ) -> Answer:
-        """Run one command on the game at ``expected_version`` (None: whatever version it is)."""
+        """Run one command on the game at ``expected_version`` (None: whatever version it is).
+
+        With ``timed``, ``make`` gets the game with its clock and "now".
+        """
         if idem is not None and (known := self._known_answer(idem)) is not None:
             return known
-        state = self.state(game_id)
-        command = make(state)  # refuses callers without a seat before judging their version
-        if expected_version is not None and expected_version != state.version:
-            return self._conflict(VersionConflict(state.version), idem)
-        return self._run(game_id, state, command, render, idem)
+        game = self.game(game_id)
+        # Refuses callers without a seat before judging their version.
+        command = make(game, self.now()) if timed else make(game.state)
+        if expected_version is not None and expected_version != game.state.version:
+            return self._conflict(VersionConflict(game.state.version), idem)
+        return self._run(game_id, game, command, render, idem)
+
+    def run_anyhow(self, game_id: str, make: Callable[[Timed], Command | None]) -> bool:
+        """Run a command on the game at whatever version it is (retried on conflicts);
+        False when ``make`` finds nothing to do or the rules refuse it."""
+        for _ in range(JOIN_ATTEMPTS):
+            game = self.game(game_id)
+            command = make(game)
+            if command is None:
+                return False
+            try:
+                events = check(game.state, command)
+            except RuleError:
+                return False
+            try:
+                self._append(game_id, game, events, self.now(), None, None)
+            except VersionConflict:
+                continue
+            return True
+        return False
 
     def _run(
         self,
         game_id: str,
-        state: GameState,
+        game: Timed,
         command: Command,
         render: Render,
         idem: Idempotency | None,
     ) -> Answer:
-        new_events = check(state, command)  # RuleError goes to the caller: nothing changed
-        new_state = state
-        for event in new_events:
-            new_state = apply(new_state, event)
-        status, body = render(game_id, new_state, new_events)
+        new_events = check(game.state, command)  # RuleError goes to the caller: nothing changed
+        now = self.now()
+        new = game.after(now, new_events)
+        status, body = render(game_id, new, new_events, now)
         text = json.dumps(body, separators=(",", ":"))
         record = None
         if idem is not None:
@@ -182,7 +361,7 @@ class Games:
                 IdempotentAnswer(idem.fingerprint, game_id, status, text),
             )
         try:
-            self.store.append(game_id, state.version, new_events, new_state, idempotency=record)
+            self._append(game_id, game, new_events, now, record, None, new)
         except VersionConflict as conflict:
             return self._conflict(conflict, idem)
         except KeyTaken:
@@ -190,8 +369,33 @@ class Games:
             if known is None:  # pragma: no cover - a key is never deleted
                 raise
             return known
-        self.cache.put(game_id, new_state)
         return Answer(status, text)
+
+    def _append(
+        self,
+        game_id: str,
+        game: Timed,
+        new_events: list[Event],
+        now: int,
+        record: tuple[str, str, IdempotentAnswer] | None,
+        vacation: dict[str, Any] | None,
+        new: Timed | None = None,
+    ) -> Timed:
+        new = new or game.after(now, new_events)
+        clock = new.clock
+        self.store.append(
+            game_id,
+            game.state.version,
+            new_events,
+            new.state,
+            at=now,
+            deadline=None if clock is None else clock.deadline,
+            due_at=None if clock is None else clock.due,
+            idempotency=record,
+            vacation=vacation,
+        )
+        self.cache.put(game_id, new)
+        return new
 
     def _known_answer(self, idem: Idempotency) -> Answer | None:
         stored = self.store.idempotent_answer(idem.player_id, idem.key)
@@ -208,6 +412,14 @@ class Games:
         raise conflict
 
 
+def year_bounds(now: int) -> tuple[int, int]:
+    """The calendar year (UTC) around ``now``, as [start, end) in ms since 1970."""
+    year = datetime.fromtimestamp(now / 1000, UTC).year
+    start = datetime(year, 1, 1, tzinfo=UTC)
+    end = datetime(year + 1, 1, 1, tzinfo=UTC)
+    return int(start.timestamp() * 1000), int(end.timestamp() * 1000)
+
+
 __all__ = [
     "Answer",
     "GameNotFound",
@@ -216,5 +428,7 @@ __all__ = [
     "KeyReused",
     "RuleError",
     "StateCache",
+    "Timed",
     "new_id",
+    "year_bounds",
 ]

@@ -22,6 +22,10 @@ DEFAULT_RATE_LIMIT = RateLimit(rate=100.0, burst=500)
 DEFAULT_MAX_LONG_POLLS = 32
 #: How long a registration may be retried with its ``Idempotency-Key``.
 REGISTRATION_RETRY_SECONDS = 3600
+#: Vacation days per player and calendar year (``MATHABLE_VACATION_DAYS``).
+DEFAULT_VACATION_DAYS = 30
+#: How often ``run`` and ``serve`` look for games whose clock ran out.
+DEFAULT_SWEEP_SECONDS = 30
 
 
 def default_database_url() -> str:
@@ -64,6 +68,12 @@ class Settings:
     registration_retry_seconds: int = REGISTRATION_RETRY_SECONDS
     #: Reverse proxies whose X-Forwarded-For is believed; None: the address as it came.
     trusted_proxies: TrustedProxies | None = None
+    #: Vacation days per player and calendar year.
+    vacation_days: int = DEFAULT_VACATION_DAYS
+    #: Seconds between sweeps for timeouts inside ``run``/``serve``; None or 0: no sweeper.
+    sweep_seconds: float | None = None
+    #: Seconds added to the system clock (tests of clocks across processes); 0 in production.
+    time_offset_seconds: float = 0.0
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -87,6 +97,13 @@ class Settings:
             rate_limit=rate_limit,
             max_long_polls=_whole(env, "MATHABLE_MAX_LONG_POLLS", minimum=0),
             trusted_proxies=TrustedProxies.parse(env.get("MATHABLE_TRUSTED_PROXIES", "")),
+            vacation_days=_or(
+                _whole(env, "MATHABLE_VACATION_DAYS", minimum=0), DEFAULT_VACATION_DAYS
+            ),
+            sweep_seconds=_or(
+                _whole(env, "MATHABLE_SWEEP_SECONDS", minimum=0), DEFAULT_SWEEP_SECONDS
+            ),
+            time_offset_seconds=float(_whole(env, "MATHABLE_TIME_OFFSET", minimum=-(2**40)) or 0),
         )
 
     def with_changes(self, **changes: object) -> Settings:
@@ -98,6 +115,10 @@ class Settings:
         if self.max_long_polls is not None:
             return self.max_long_polls
         return DEFAULT_MAX_LONG_POLLS
+
+
+def _or(value: int | None, default: int) -> int:
+    return default if value is None else value
 
 
 def _whole(env: Mapping[str, str], name: str, minimum: int) -> int | None:

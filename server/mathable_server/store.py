@@ -13,7 +13,17 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, bindparam, case, func, insert, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    and_,
+    bindparam,
+    case,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from mathable import Event, GameState
@@ -25,11 +35,12 @@ from mathable_server.db import (
     idempotency_keys,
     players,
     registration_keys,
+    vacations,
 )
 
 # Built once: the hot reads skip statement construction (their compiled form is cached too).
 _EVENTS_AFTER = (
-    select(events.c.version, events.c.data, events.c.created_at)
+    select(events.c.version, events.c.data, events.c.created_at, events.c.at)
     .where(and_(events.c.game_id == bindparam("game_id"), events.c.version > bindparam("after")))
     .order_by(events.c.version)
 )
@@ -88,6 +99,22 @@ class StoredEvent:
     version: int
     event: Event
     created_at: str
+    #: When it was written, in milliseconds since 1970 UTC.
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class Append:
+    """The events of one game to append after ``expected_version``, as ``Store.append`` takes."""
+
+    game_id: str
+    expected_version: int
+    events: Sequence[Event]
+    state: GameState
+    at: int
+    deadline: int | None
+    due_at: int | None
+    vacation: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +140,19 @@ class MemberGame:
     seat: int | None
     created_at: str
     updated_at: str
+    #: When the player to move runs out of time (ms), if the game has a clock.
+    deadline: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Vacation:
+    """A vacation (or an automatic vacation day): times in ms since 1970 UTC."""
+
+    id: int
+    kind: str
+    starts_at: int
+    ends_at: int
+    days: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +203,7 @@ class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         marker = "?" if engine.dialect.paramstyle == "qmark" else "%s"
-        self._version_sql = f"SELECT version FROM games WHERE id = {marker}"
+        self._version_sql = f"SELECT version, due_at FROM games WHERE id = {marker}"
         # Single-statement reads need no transaction: on PostgreSQL that saves the
         # BEGIN and ROLLBACK round trips (SQLite readers already run in autocommit).
         self._reader = (
@@ -282,20 +322,64 @@ class Store:
             query, params["limit"] = _EVENTS_AFTER_LIMITED, limit
         with self.engine.connect() as conn:
             rows = conn.execute(query, params).all()
-        return [StoredEvent(r.version, decode_event(r.data), r.created_at) for r in rows]
+        return [StoredEvent(r.version, decode_event(r.data), r.created_at, r.at) for r in rows]
 
     def version(self, game_id: str) -> int | None:
-        """The version of a game from its projection row, or None if there is no game.
+        """The version of a game from its projection row, or None if there is no game."""
+        head = self.head(game_id)
+        return None if head is None else head[0]
 
-        Every view asks this first (has another process moved the game on?), so it
-        is one indexed read in autocommit, with no statement building.
+    def head(self, game_id: str) -> tuple[int, int | None] | None:
+        """A game's version and when the server must next act on it (``due_at``), or None.
+
+        Every view asks this first (has another process moved the game on? has a
+        clock run out?), so it is one indexed read in autocommit, with no statement
+        building.
         """
         if self.engine.dialect.name == "postgresql":
             row = self._read_raw(self._version_sql, (game_id,))
         else:
             with self._reader.connect() as conn:
                 row = conn.exec_driver_sql(self._version_sql, (game_id,)).first()
-        return None if row is None else int(row[0])
+        if row is None:
+            return None
+        return int(row[0]), None if row[1] is None else int(row[1])
+
+    def due_games(self, now: int, limit: int) -> list[str]:
+        """Games whose ``due_at`` has come, soonest first: an index range, not a scan."""
+        query = (
+            select(games.c.id)
+            .where(and_(games.c.due_at.is_not(None), games.c.due_at <= now))
+            .order_by(games.c.due_at)
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [row.id for row in conn.execute(query)]
+
+    def due_games_of(self, player_id: str, now: int) -> list[str]:
+        """The games of ``player_id`` whose ``due_at`` has come."""
+        query = (
+            select(games.c.id)
+            .join(game_members, games.c.id == game_members.c.game_id)
+            .where(
+                and_(
+                    game_members.c.player_id == player_id,
+                    games.c.due_at.is_not(None),
+                    games.c.due_at <= now,
+                )
+            )
+        )
+        with self.engine.connect() as conn:
+            return [row.id for row in conn.execute(query)]
+
+    def clear_due(self, game_id: str, version: int) -> None:
+        """Nothing is due on the game at ``version`` (a claim-mode timeout waits for a claim)."""
+        with self._writer() as conn, conn.begin():
+            conn.execute(
+                update(games)
+                .where(and_(games.c.id == game_id, games.c.version == version))
+                .values(due_at=None)
+            )
 
     def _read_raw(self, sql: str, params: tuple[Any, ...]) -> Any:
         """One row of a one-statement read on a pooled PostgreSQL connection, in autocommit.
@@ -340,17 +424,22 @@ class Store:
         new_events: Sequence[Event],
         state: GameState,
         *,
+        at: int,
+        deadline: int | None = None,
+        due_at: int | None = None,
         idempotency: tuple[str, str, IdempotentAnswer] | None = None,
+        vacation: dict[str, Any] | None = None,
     ) -> None:
         """Append ``new_events`` after ``expected_version`` and update the projections.
 
-        ``state`` is the game after the events. One transaction: either all of
-        it is written or nothing. VersionConflict if another writer got there
-        first; KeyTaken if ``idempotency`` = (player, key, answer) was stored
-        concurrently.
+        ``state`` is the game after the events, ``at`` the time they are written
+        (ms since 1970 UTC), ``deadline`` and ``due_at`` its clock's. One
+        transaction: either all of it is written or nothing. VersionConflict if
+        another writer got there first; KeyTaken if ``idempotency`` = (player,
+        key, answer) was stored concurrently. ``vacation`` is a row of the
+        vacations table written with the events (an automatic vacation day).
         """
-        moment = datetime.now(UTC)
-        now, at = iso(moment), epoch_ms(moment)
+        now = iso(datetime.fromtimestamp(at / 1000, UTC))
         rows = [
             {
                 "game_id": game_id,
@@ -366,7 +455,10 @@ class Store:
         with self._writer() as conn:
             try:
                 with conn.begin():
-                    self._append_in(conn, game_id, expected_version, rows, state, now)
+                    clock = {"deadline": deadline, "due_at": due_at}
+                    self._append_in(conn, game_id, expected_version, rows, state, now, clock)
+                    if vacation is not None:
+                        conn.execute(insert(vacations).values(**vacation))
                     if any(isinstance(e, GameCreated | PlayerJoined) for e in new_events):
                         self._sync_members(conn, game_id, state)
                     if idempotency is not None:
@@ -388,6 +480,40 @@ class Store:
             except _Conflict:
                 raise VersionConflict(self.version(game_id)) from None
 
+    def append_each(self, appends: Sequence[Append]) -> list[bool]:
+        """Append to many games in one transaction (one commit, one disk flush): the sweeper's
+        timeouts. Each game in a savepoint of its own: one that another writer changed
+        first is left out (False), the others are written (True)."""
+        written = []
+        with self._writer() as conn, conn.begin():
+            for item in appends:
+                now = iso(datetime.fromtimestamp(item.at / 1000, UTC))
+                rows = [
+                    {
+                        "game_id": item.game_id,
+                        "version": item.expected_version + number,
+                        "type": event.type,
+                        "schema_version": SCHEMA_VERSION,
+                        "data": encode_event(event),
+                        "created_at": now,
+                        "at": item.at,
+                    }
+                    for number, event in enumerate(item.events, 1)
+                ]
+                clock = {"deadline": item.deadline, "due_at": item.due_at}
+                try:
+                    with conn.begin_nested():
+                        self._append_in(
+                            conn, item.game_id, item.expected_version, rows, item.state, now, clock
+                        )
+                        if item.vacation is not None:
+                            conn.execute(insert(vacations).values(**item.vacation))
+                except _Conflict:
+                    written.append(False)
+                else:
+                    written.append(True)
+        return written
+
     def _append_in(
         self,
         conn: Connection,
@@ -396,12 +522,13 @@ class Store:
         rows: list[dict[str, Any]],
         state: GameState,
         now: str,
+        clock: dict[str, int | None],
     ) -> None:
         try:
             conn.execute(insert(events), rows)
         except IntegrityError:
             raise _Conflict() from None
-        row = projection(state)
+        row = projection(state) | clock
         if expected_version == 0:
             try:
                 conn.execute(
@@ -450,7 +577,8 @@ class Store:
         """The games ``player_id`` sits in or is invited to: those waiting on them first.
 
         A game waits on a player when it is their turn, or when they are invited
-        to a game still waiting for players. Then the most recently changed first.
+        to a game still waiting for players. Then the nearest deadline first, then
+        the most recently changed.
         """
         waiting_on_me = case(
             (games.c.to_move == player_id, 0),
@@ -468,16 +596,135 @@ class Store:
                 game_members.c.seat,
                 games.c.created_at,
                 games.c.updated_at,
+                games.c.deadline,
             )
             .join(games, games.c.id == game_members.c.game_id)
             .where(game_members.c.player_id == player_id)
-            .order_by(waiting_on_me, games.c.updated_at.desc(), games.c.id)
+            .order_by(
+                waiting_on_me,
+                case((games.c.deadline.is_(None), 1), else_=0),
+                games.c.deadline,
+                games.c.updated_at.desc(),
+                games.c.id,
+            )
             .limit(limit)
             .offset(offset)
         )
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
-        return [MemberGame(*row) for row in rows]
+        return [MemberGame(**row._mapping) for row in rows]
+
+    def playing_games(self, player_id: str) -> list[str]:
+        """The games in play where ``player_id`` has a seat."""
+        query = (
+            select(games.c.id)
+            .join(game_members, games.c.id == game_members.c.game_id)
+            .where(
+                and_(
+                    game_members.c.player_id == player_id,
+                    game_members.c.seat.is_not(None),
+                    games.c.status == "playing",
+                )
+            )
+            .order_by(games.c.id)
+        )
+        with self.engine.connect() as conn:
+            return [row.id for row in conn.execute(query)]
+
+    # --- vacations ------------------------------------------------------------------
+
+    def vacation_days_used(self, player_id: str, year_start: int, year_end: int) -> int:
+        """Days of vacation (asked for or automatic) starting in [year_start, year_end)."""
+        query = select(func.coalesce(func.sum(vacations.c.days), 0)).where(
+            and_(
+                vacations.c.player_id == player_id,
+                vacations.c.starts_at >= year_start,
+                vacations.c.starts_at < year_end,
+            )
+        )
+        with self.engine.connect() as conn:
+            return int(conn.execute(query).scalar() or 0)
+
+    def current_vacation(self, player_id: str, now: int) -> Vacation | None:
+        """The vacation ``player_id`` asked for that is under way at ``now``, if any."""
+        query = (
+            select(
+                vacations.c.id,
+                vacations.c.kind,
+                vacations.c.starts_at,
+                vacations.c.ends_at,
+                vacations.c.days,
+            )
+            .where(
+                and_(
+                    vacations.c.player_id == player_id,
+                    vacations.c.kind == "vacation",
+                    vacations.c.starts_at <= now,
+                    vacations.c.ends_at > now,
+                )
+            )
+            .order_by(vacations.c.starts_at.desc())
+            .limit(1)
+        )
+        with self.engine.connect() as conn:
+            row = conn.execute(query).first()
+        return None if row is None else Vacation(*row)
+
+    def add_vacation(
+        self, player_id: str, starts_at: int, days: int, allowance: tuple[int, int, int]
+    ) -> Vacation | None:
+        """Record a vacation of ``days`` from ``starts_at``, unless one is under way or the
+        year's ``allowance`` = (days, year start, year end) would be exceeded: then None.
+
+        Checked and written in one locked transaction, so two requests cannot both
+        take the last days.
+        """
+        limit, year_start, year_end = allowance
+        ends_at = starts_at + days * 86_400_000
+        with self._writer() as conn, conn.begin():
+            if self.engine.dialect.name == "postgresql":
+                conn.exec_driver_sql("SELECT pg_advisory_xact_lock(hashtext(%s))", (player_id,))
+            mine = vacations.c.player_id == player_id
+            used = conn.execute(
+                select(func.coalesce(func.sum(vacations.c.days), 0)).where(
+                    and_(
+                        mine, vacations.c.starts_at >= year_start, vacations.c.starts_at < year_end
+                    )
+                )
+            ).scalar()
+            under_way = conn.execute(
+                select(vacations.c.id).where(
+                    and_(
+                        mine,
+                        vacations.c.kind == "vacation",
+                        vacations.c.starts_at <= starts_at,
+                        vacations.c.ends_at > starts_at,
+                    )
+                )
+            ).first()
+            if under_way is not None or int(used or 0) + days > limit:
+                return None
+            result = conn.execute(
+                insert(vacations).values(
+                    player_id=player_id,
+                    kind="vacation",
+                    starts_at=starts_at,
+                    ends_at=ends_at,
+                    days=days,
+                )
+            )
+            key = result.inserted_primary_key
+            assert key is not None
+        return Vacation(int(key[0]), "vacation", starts_at, ends_at, days)
+
+    def end_vacation(self, vacation_id: int, ends_at: int, days: int) -> None:
+        """End a vacation early: ``days`` is what it used, the rest comes back."""
+        with self._writer() as conn, conn.begin():
+            conn.execute(
+                update(vacations)
+                .where(vacations.c.id == vacation_id)
+                .values(ends_at=ends_at, days=days)
+            )
 
     def members(self, game_ids: Iterable[str]) -> list[Member]:
         ids = sorted(set(game_ids))

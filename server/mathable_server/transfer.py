@@ -310,12 +310,16 @@ def _write(conn: Connection, parsed: _Parsed) -> None:
     for game_id, rows, log, state in parsed.games:
         for row, event in zip(rows, log, strict=True):
             event_rows.append({**row, "game_id": game_id, "data": encode_event(event)})
+        # The deadline is a projection too.
+        _, clock = mathable.replay_timed((row["at"], e) for row, e in zip(rows, log, strict=True))
         game_rows.append(
             {
                 "id": game_id,
                 "created_at": rows[0]["created_at"],
                 "updated_at": rows[-1]["created_at"],
                 **projection(state),
+                "deadline": None if clock is None else clock.deadline,
+                "due_at": None if clock is None else clock.due,
             }
         )
         member_rows.extend(

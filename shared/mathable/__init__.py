@@ -21,19 +21,25 @@ from mathable.board import (
     render,
     square_name,
 )
+from mathable.clock import ClockState, advance, check_claim, replay_timed
 from mathable.commands import (
     Command,
     Correct,
     Create,
     DrawExtra,
     EndTurn,
+    EndVacation,
     Exchange,
+    GiveTime,
     Join,
     Pass,
     Place,
     PlayTurn,
     Resign,
+    StartVacation,
+    TimeOut,
     TurnPlacement,
+    UseVacationDay,
     check,
     default_policy,
     end_reason,
@@ -56,7 +62,7 @@ from mathable.movegen import (
     position_from,
 )
 from mathable.position import Position
-from mathable.state import BONUS, RULES_VERSION, RULESET, Equation, GameState, Options
+from mathable.state import BONUS, RULES_VERSION, RULESET, ClockSpec, Equation, GameState, Options
 from mathable.tiles import RACK_SIZE, TILE_SET, TILE_VALUES
 from mathable.view import redact, view
 
@@ -76,15 +82,19 @@ __all__ = [
     "TILE_VALUES",
     "BagPolicy",
     "BestTurn",
+    "ClockSpec",
+    "ClockState",
     "Command",
     "Correct",
     "Create",
     "DrawExtra",
     "EndTurn",
+    "EndVacation",
     "Equation",
     "Event",
     "Exchange",
     "GameState",
+    "GiveTime",
     "Join",
     "Options",
     "OrderedBag",
@@ -97,11 +107,16 @@ __all__ = [
     "Resign",
     "RuleError",
     "SeededBag",
+    "StartVacation",
+    "TimeOut",
     "TurnPlacement",
+    "UseVacationDay",
+    "advance",
     "apply",
     "best_turn",
     "best_turn_in",
     "check",
+    "check_claim",
     "default_policy",
     "end_reason",
     "explain_refusal",
@@ -117,6 +132,7 @@ __all__ = [
     "redact",
     "render",
     "replay",
+    "replay_timed",
     "square_name",
     "view",
 ]

@@ -19,6 +19,7 @@ from typing import Any, Final
 from mathable.arithmetic import describe, makes
 from mathable.bag import BagPolicy, OrderedBag, RandomBag, SeededBag
 from mathable.board import OPERATION, OPERATIONS, PAIRS, PREMIUM, SIZE, square_name
+from mathable.clock import MAX_SECONDS, check_spec
 from mathable.errors import RuleError
 from mathable.events import (
     Corrected,
@@ -32,7 +33,12 @@ from mathable.events import (
     Resigned,
     TilePlaced,
     TilesExchanged,
+    TimedOut,
+    TimeGiven,
     TurnEnded,
+    VacationDayUsed,
+    VacationEnded,
+    VacationStarted,
     apply,
 )
 from mathable.movegen import has_legal_move
@@ -41,6 +47,7 @@ from mathable.state import (
     BONUS,
     RULES_VERSION,
     RULESET,
+    ClockSpec,
     Equation,
     GameState,
     PlacedTile,
@@ -65,6 +72,7 @@ class Create:
     seed: int | None = None
     tiles: tuple[int, ...] | None = None
     invited: tuple[str, ...] = ()
+    clock: ClockSpec | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,8 +159,62 @@ class Resign:
     seat: int
 
 
+@dataclass(frozen=True, slots=True)
+class TimeOut:
+    """``seat`` is out of time. The caller (the server, by ``mathable.clock``) knows it is:
+    the rules have no clock. ``claimed_by`` is the opponent claiming it, if any."""
+
+    seat: int
+    claimed_by: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GiveTime:
+    """``seat`` gives ``seconds`` to the clock of seat ``to``."""
+
+    seat: int
+    to: int
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True)
+class StartVacation:
+    """The player of ``seat`` goes on vacation for ``days`` days: their clock stands still."""
+
+    seat: int
+    days: int
+
+
+@dataclass(frozen=True, slots=True)
+class EndVacation:
+    """The player of ``seat`` is back: their clock runs again."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class UseVacationDay:
+    """``seat``'s clock reached zero: a vacation day gives it 24 hours more."""
+
+    seat: int
+
+
 Command = (
-    Create | Join | Place | DrawExtra | EndTurn | PlayTurn | Exchange | Pass | Correct | Resign
+    Create
+    | Join
+    | Place
+    | DrawExtra
+    | EndTurn
+    | PlayTurn
+    | Exchange
+    | Pass
+    | Correct
+    | Resign
+    | TimeOut
+    | GiveTime
+    | StartVacation
+    | EndVacation
+    | UseVacationDay
 )
 
 
@@ -208,6 +270,21 @@ def check(state: GameState, command: Command, bag: BagPolicy | None = None) -> l
             _correct(fold, command.seat)
         case Resign():
             _resign(fold, command.seat)
+        case TimeOut():
+            _time_out(fold, command)
+        case GiveTime():
+            _give_time(fold, command)
+        case StartVacation():
+            _clocked_seat(fold.state, command.seat)
+            if not 1 <= command.days <= 366:
+                raise RuleError("bad_days", "a vacation lasts 1 to 366 days")
+            fold.emit(VacationStarted(command.seat, command.days))
+        case EndVacation():
+            _clocked_seat(fold.state, command.seat)
+            fold.emit(VacationEnded(command.seat))
+        case UseVacationDay():
+            _clocked_seat(fold.state, command.seat)
+            fold.emit(VacationDayUsed(command.seat))
         case _:
             raise RuleError("bad_command", f"unknown command {command!r}")
     return fold.events
@@ -232,6 +309,8 @@ def _create(fold: _Fold, command: Create) -> None:
         raise RuleError("bad_invite", "invite at most one player per free seat, each once")
     if command.player in invited:
         raise RuleError("bad_invite", "the creator already has seat 0")
+    if command.clock is not None:
+        check_spec(command.clock)
     fold.emit(
         GameCreated(
             ruleset=RULESET,
@@ -242,6 +321,7 @@ def _create(fold: _Fold, command: Create) -> None:
             tiles=command.tiles,
             invited=invited,
             creator=command.player,
+            clock=command.clock,
         )
     )
 
@@ -553,6 +633,49 @@ def _resign(fold: _Fold, seat: int) -> None:
     _end_if_over(fold)
 
 
+# --- clocks ------------------------------------------------------------------
+
+
+def _clocked_seat(state: GameState, seat: int) -> None:
+    """Refuses unless the game has a clock, is in play and ``seat`` still plays in it."""
+    if state.options.clock is None:
+        raise RuleError("no_clock", "this game has no clock")
+    if state.status != "playing":
+        raise RuleError(
+            "game_over" if state.status == "ended" else "game_not_started",
+            "the clock runs only while the game is played",
+        )
+    if not _is_seat(state, seat) or state.seats[seat].resigned:
+        raise RuleError("not_seated", "that seat no longer plays in this game")
+
+
+def _time_out(fold: _Fold, command: TimeOut) -> None:
+    state = fold.state
+    _clocked_seat(state, command.seat)
+    seat = command.seat
+    turn = state.turn
+    if turn is not None and turn.seat == seat and turn.placements:
+        # As at a resignation: the tiles placed so far stand and score, no refill.
+        fold.emit(TurnEnded(seat=seat, points=turn.points, bonus=0, drawn=()))
+    fold.emit(TimedOut(seat, command.claimed_by))
+    if len(fold.state.active_seats()) <= 1:
+        _finish(fold, "timeout")
+    else:
+        _end_if_over(fold)
+
+
+def _give_time(fold: _Fold, command: GiveTime) -> None:
+    state = fold.state
+    _clocked_seat(state, command.seat)
+    if not _is_seat(state, command.to) or state.seats[command.to].resigned:
+        raise RuleError("bad_seat", f"seat {command.to} does not play in this game")
+    if command.to == command.seat:
+        raise RuleError("own_seat", "time can only be given to an opponent")
+    if not _is_int(command.seconds) or not 1 <= command.seconds <= MAX_SECONDS:
+        raise RuleError("bad_seconds", f"give 1 to {MAX_SECONDS} seconds")
+    fold.emit(TimeGiven(command.seat, command.to, command.seconds))
+
+
 # --- corrections (players referee) -----------------------------------------
 
 
@@ -763,10 +886,13 @@ def _refuse_if_ending(state: GameState) -> None:
 
 
 def _end_if_over(fold: _Fold) -> None:
+    reason = end_reason(fold.state)
+    if reason is not None:
+        _finish(fold, reason)
+
+
+def _finish(fold: _Fold, reason: str) -> None:
     state = fold.state
-    reason = end_reason(state)
-    if reason is None:
-        return
     deductions = tuple(sum(seat.rack) for seat in state.seats)
     scores = tuple(seat.score - d for seat, d in zip(state.seats, deductions, strict=True))
     active = state.active_seats()
@@ -781,14 +907,19 @@ __all__ = [
     "Create",
     "DrawExtra",
     "EndTurn",
+    "EndVacation",
     "Exchange",
+    "GiveTime",
     "Join",
     "Pass",
     "Place",
     "PlayTurn",
     "Resign",
     "Review",
+    "StartVacation",
+    "TimeOut",
     "TurnPlacement",
+    "UseVacationDay",
     "check",
     "default_policy",
     "end_reason",

@@ -20,6 +20,7 @@ from mathable.board import EMPTY, OPERATION
 from mathable.errors import RuleError
 from mathable.state import (
     BONUS,
+    ClockSpec,
     Equation,
     GameState,
     Options,
@@ -38,6 +39,30 @@ EQUATIONS = codec.tuple_of(EQUATION)
 PLACED_TILE = codec.record(
     PlacedTile,
     {"square": codec.SQUARE, "tile": codec.INT, "equations": EQUATIONS, "points": codec.INT},
+)
+
+
+_CLOCK_FIELDS: dict[str, codec.Codec[Any]] = {
+    "per_move": codec.OPT_INT,
+    "initial": codec.OPT_INT,
+    "increment": codec.INT,
+    "max": codec.OPT_INT,
+    "weekends_off": codec.BOOL,
+    "on_timeout": codec.STR,
+    "auto_vacation": codec.BOOL,
+}
+
+
+def _decode_clock(value: Any) -> ClockSpec:
+    if not isinstance(value, dict):
+        raise RuleError("bad_event", "a clock is an object")
+    known = {name: c.decode(value[name]) for name, c in _CLOCK_FIELDS.items() if name in value}
+    return ClockSpec(**known)
+
+
+CLOCK: codec.Codec[ClockSpec | None] = codec.Codec(
+    lambda spec: None if spec is None else spec.to_dict(),
+    lambda value: None if value is None else _decode_clock(value),
 )
 
 
@@ -115,6 +140,8 @@ class GameCreated(Event):
     tiles: tuple[int, ...] | None
     invited: tuple[str, ...]
     creator: str
+    #: None: no clock (every game before clocks existed).
+    clock: ClockSpec | None = None
     fields: ClassVar[dict[str, codec.Codec[Any]]] = {
         "ruleset": codec.STR,
         "rules_version": codec.INT,
@@ -124,7 +151,9 @@ class GameCreated(Event):
         "tiles": codec.OPT_INTS,
         "invited": codec.STRS,
         "creator": codec.STR,
+        "clock": CLOCK,
     }
+    optional: ClassVar[dict[str, Any]] = {"clock": None}
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +279,64 @@ class Resigned(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TimedOut(Event):
+    """``seat`` ran out of time: it can no longer move or win. ``claimed_by`` the opponent
+    who claimed it (clocks with ``on_timeout: claim``), else None (the server found it)."""
+
+    type: ClassVar[str] = "timed_out"
+    seat: int
+    claimed_by: int | None = None
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {
+        "seat": codec.INT,
+        "claimed_by": codec.OPT_INT,
+    }
+    optional: ClassVar[dict[str, Any]] = {"claimed_by": None}
+
+
+@dataclass(frozen=True, slots=True)
+class TimeGiven(Event):
+    """``seat`` gave ``seconds`` to seat ``to``'s clock."""
+
+    type: ClassVar[str] = "time_given"
+    seat: int
+    to: int
+    seconds: int
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {
+        "seat": codec.INT,
+        "to": codec.INT,
+        "seconds": codec.INT,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class VacationStarted(Event):
+    """The player of ``seat`` went on vacation for ``days`` days from the event's time."""
+
+    type: ClassVar[str] = "vacation_started"
+    seat: int
+    days: int
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {"seat": codec.INT, "days": codec.INT}
+
+
+@dataclass(frozen=True, slots=True)
+class VacationEnded(Event):
+    """The player of ``seat`` came back from vacation early."""
+
+    type: ClassVar[str] = "vacation_ended"
+    seat: int
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {"seat": codec.INT}
+
+
+@dataclass(frozen=True, slots=True)
+class VacationDayUsed(Event):
+    """``seat``'s clock reached zero and spent a vacation day instead: 24 hours more."""
+
+    type: ClassVar[str] = "auto_vacation"
+    seat: int
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {"seat": codec.INT}
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded(Event):
     type: ClassVar[str] = "game_ended"
     reason: str
@@ -292,6 +379,7 @@ def apply(state: GameState, event: Event) -> GameState:
                     seed=event.seed,
                     tiles=event.tiles,
                     invited=event.invited,
+                    clock=event.clock,
                 ),
                 seats=(Seat(player=event.creator),) + (Seat(),) * (event.players - 1),
                 bag=event.tiles if event.tiles is not None else state.bag,
@@ -393,6 +481,14 @@ def apply(state: GameState, event: Event) -> GameState:
             if state.turn is not None and state.turn.seat == event.seat:
                 state = replace(state, turn=_next_turn(state, event.seat))
             return state
+        case TimedOut():
+            state = _close_window(state, event.seat)
+            state = replace(state, seats=state.with_seat(event.seat, resigned=True, timed_out=True))
+            if state.turn is not None and state.turn.seat == event.seat:
+                state = replace(state, turn=_next_turn(state, event.seat))
+            return state
+        case TimeGiven() | VacationStarted() | VacationEnded() | VacationDayUsed():
+            return state  # only the clock changes: see ``mathable.clock``
         case GameEnded():
             final_seats = tuple(
                 replace(seat, score=score)
@@ -470,7 +566,12 @@ __all__ = [
     "Resigned",
     "TilePlaced",
     "TilesExchanged",
+    "TimeGiven",
+    "TimedOut",
     "TurnEnded",
+    "VacationDayUsed",
+    "VacationEnded",
+    "VacationStarted",
     "apply",
     "replay",
 ]

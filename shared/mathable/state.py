@@ -19,6 +19,7 @@ RULES_VERSION: Final = 2
 BONUS: Final = 50
 
 Referee = Literal["server", "players"]
+OnTimeout = Literal["lose", "claim"]
 Status = Literal["new", "waiting", "playing", "ended"]
 
 
@@ -54,6 +55,8 @@ class Seat:
     rack: tuple[int, ...] = ()
     score: int = 0
     resigned: bool = False
+    #: Out of time (a timed-out seat is also ``resigned``: it can neither move nor win).
+    timed_out: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +79,46 @@ class Turn:
 
 
 @dataclass(frozen=True, slots=True)
+class ClockSpec:
+    """A game's clock, in seconds: ``per_move``, or a bank (``initial``, ``increment``, ``max``).
+
+    Exactly one kind is set. ``weekends_off`` stops the clock on Saturdays and
+    Sundays (UTC); ``on_timeout`` is "lose" (the server ends it) or "claim" (an
+    opponent must claim it); ``auto_vacation`` spends a vacation day before a
+    timeout. The clock itself is derived from event times: see ``mathable.clock``.
+
+    >>> ClockSpec(per_move=259200).kind
+    'per_move'
+    """
+
+    per_move: int | None = None
+    initial: int | None = None
+    increment: int = 0
+    max: int | None = None
+    weekends_off: bool = False
+    on_timeout: OnTimeout = "lose"
+    auto_vacation: bool = True
+
+    @property
+    def kind(self) -> str:
+        return "per_move" if self.per_move is not None else "bank"
+
+    def to_dict(self) -> dict[str, object]:
+        """The spec as JSON: only the fields of its kind."""
+        out: dict[str, object] = (
+            {"per_move": self.per_move}
+            if self.per_move is not None
+            else {"initial": self.initial, "increment": self.increment, "max": self.max}
+        )
+        out.update(
+            weekends_off=self.weekends_off,
+            on_timeout=self.on_timeout,
+            auto_vacation=self.auto_vacation,
+        )
+        return out
+
+
+@dataclass(frozen=True, slots=True)
 class Options:
     """What a game was created with. ``seed`` and ``tiles`` are never shown to players."""
 
@@ -84,6 +127,7 @@ class Options:
     seed: int | None = None
     tiles: tuple[int, ...] | None = None
     invited: tuple[str, ...] = ()
+    clock: ClockSpec | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -61,6 +61,7 @@ def view(state: GameState, viewer: int | None) -> dict[str, Any]:
             "score": seat.score,
             "rack_size": len(seat.rack),
             "resigned": seat.resigned,
+            "timed_out": seat.timed_out,
         }
         seats.append(entry)
     result = state.result

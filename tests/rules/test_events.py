@@ -23,9 +23,14 @@ from mathable.events import (
     Resigned,
     TilePlaced,
     TilesExchanged,
+    TimedOut,
+    TimeGiven,
     TurnEnded,
+    VacationDayUsed,
+    VacationEnded,
+    VacationStarted,
 )
-from mathable.state import PlacedTile
+from mathable.state import ClockSpec, PlacedTile
 
 SAMPLES: list[Event] = [
     GameCreated("mathable", 1, 3, "players", 7, None, ("bob",), "ann"),
@@ -48,6 +53,24 @@ SAMPLES: list[Event] = [
         rescored=(PlacedTile(106, 12, (), 0),),
     ),
     Resigned(2),
+    GameCreated("mathable", 2, 2, "server", None, None, (), "ann", ClockSpec(per_move=259200)),
+    GameCreated(
+        "mathable",
+        2,
+        3,
+        "server",
+        None,
+        None,
+        (),
+        "ann",
+        ClockSpec(initial=864000, increment=129600, max=864000, weekends_off=True),
+    ),
+    TimedOut(1),
+    TimedOut(0, claimed_by=1),
+    TimeGiven(0, 1, 3600),
+    VacationStarted(1, 7),
+    VacationEnded(1),
+    VacationDayUsed(0),
     GameEnded("rack_emptied", (0, 14), (12, -14), (0,)),
 ]
 

@@ -131,7 +131,7 @@ def play_random_game(seed: int, players: int, referee: str) -> tuple[Game, int]:
     return game, steps
 
 
-SEAT_KEYS = {"seat", "player", "score", "rack_size", "resigned"}
+SEAT_KEYS = {"timed_out", "seat", "player", "score", "rack_size", "resigned"}
 
 
 def check_invariants(game: Game) -> None:

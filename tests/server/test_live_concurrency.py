@@ -200,7 +200,7 @@ def test_a_long_poll_sees_events_written_by_another_process(cluster: Cluster) ->
         after = state
         for event in new:
             after = apply(after, event)
-        cluster.store.append(game_id, state.version, new, after)
+        cluster.store.append(game_id, state.version, new, after, at=writer.now())
 
     thread = threading.Thread(target=write_soon)
     started = time.monotonic()

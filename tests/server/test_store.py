@@ -18,6 +18,9 @@ from mathable_server.store import (
     VersionConflict,
 )
 
+#: When the test events are written (ms since 1970 UTC).
+AT = 1_790_000_000_000
+
 
 @pytest.fixture
 def store(database_url: str) -> Store:
@@ -37,9 +40,9 @@ def run(state: GameState, command: object) -> tuple[list[Event], GameState]:
 def started(store: Store, game_id: str = "g1") -> GameState:
     """A two-player game p0 v p1, stored: versions 1 (created), 2 (joined), 3 (started)."""
     created, state = run(GameState(), Create("p0", seed=5))
-    store.append(game_id, 0, created, state)
+    store.append(game_id, 0, created, state, at=AT)
     joined, after = run(state, Join("p1"))
-    store.append(game_id, 1, joined, after)
+    store.append(game_id, 1, joined, after, at=AT)
     return after
 
 
@@ -71,9 +74,9 @@ def test_a_second_writer_at_the_same_version_gets_a_conflict_and_writes_nothing(
 ) -> None:
     state = started(store)
     passed, after = run(state, Pass(state.turn.seat))  # type: ignore[union-attr]
-    store.append("g1", 3, passed, after)
+    store.append("g1", 3, passed, after, at=AT)
     with pytest.raises(VersionConflict) as raised:
-        store.append("g1", 3, passed, after)
+        store.append("g1", 3, passed, after, at=AT)
     assert raised.value.current == 4
     assert [s.version for s in store.events_after("g1")] == [1, 2, 3, 4]
     assert store.version("g1") == store.log_version("g1") == 4
@@ -83,11 +86,11 @@ def test_a_failed_append_leaves_no_event_of_the_command(store: Store) -> None:
     state = started(store)
     seat = state.turn.seat  # type: ignore[union-attr]
     passed, after = run(state, Pass(seat))
-    store.append("g1", 3, passed, after)
+    store.append("g1", 3, passed, after, at=AT)
     # Two events where the first would be version 4 again: neither may land.
     two = [Passed(seat), Passed(1 - seat)]
     with pytest.raises(VersionConflict):
-        store.append("g1", 3, two, after)
+        store.append("g1", 3, two, after, at=AT)
     assert store.log_version("g1") == 4
 
 
@@ -106,7 +109,7 @@ def test_games_of_lists_games_waiting_on_the_player_first(store: Store) -> None:
     to_move = state.seats[state.turn.seat].player  # type: ignore[union-attr]
     other = "p1" if to_move == "p0" else "p0"
     created, waiting = run(GameState(), Create(other, invited=(to_move,)))  # type: ignore[arg-type]
-    store.append("g2", 0, created, waiting)
+    store.append("g2", 0, created, waiting, at=AT + 1000)
     listed = store.games_of(to_move, limit=10, offset=0)  # type: ignore[arg-type]
     assert {g.id for g in listed} == {"g1", "g2"}
     assert all(g.to_move == to_move or g.seat is None for g in listed)
@@ -118,13 +121,13 @@ def test_idempotency_answers_are_stored_with_the_events(store: Store) -> None:
     state = started(store)
     passed, after = run(state, Pass(state.turn.seat))  # type: ignore[union-attr]
     answer = IdempotentAnswer("fp", "g1", 200, '{"version": 4}')
-    store.append("g1", 3, passed, after, idempotency=("p0", "key", answer))
+    store.append("g1", 3, passed, after, idempotency=("p0", "key", answer), at=AT)
     assert store.idempotent_answer("p0", "key") == answer
     assert store.idempotent_answer("p1", "key") is None
     # The same key again rolls the whole command back, events included.
     again, later = run(after, Pass(after.turn.seat))  # type: ignore[union-attr]
     with pytest.raises(KeyTaken):
-        store.append("g1", 4, again, later, idempotency=("p0", "key", answer))
+        store.append("g1", 4, again, later, idempotency=("p0", "key", answer), at=AT)
     assert store.log_version("g1") == 4
 
 
@@ -158,10 +161,10 @@ def test_version_reads_hand_their_connection_back_ready_for_transactions(
             assert conn.connection.driver_connection.autocommit is False  # type: ignore[union-attr]
     seat = state.turn.seat  # type: ignore[union-attr]
     passed, after = run(state, Pass(seat))
-    store.append("g1", 3, passed, after)
+    store.append("g1", 3, passed, after, at=AT)
     assert store.version("g1") == 4
     # Two events where the first would be version 4 again: the transaction takes neither.
     with pytest.raises(VersionConflict):
-        store.append("g1", 3, [Passed(seat), Passed(1 - seat)], after)
+        store.append("g1", 3, [Passed(seat), Passed(1 - seat)], after, at=AT)
     assert store.log_version("g1") == 4 and store.version("g1") == 4
     engine.dispose()

@@ -15,6 +15,7 @@ from mathable_cli import pictures
 from mathable_cli.api import ApiClient, ApiError
 from mathable_cli.context import app_context
 from mathable_cli.display import show_game
+from mathable_cli.durations import clock_line, parse_clock, time_left, until
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import (
     REASONS,
@@ -75,6 +76,10 @@ def new(
         list[str] | None,
         typer.Option("--invite", "-i", help="Reserve a seat for this player (repeatable)."),
     ] = None,
+    clock: Annotated[
+        str | None,
+        typer.Option(help="A clock: 3d per move, or BANK+INCREMENT/MAX such as 10d+36h/10d."),
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Create a game; you take seat 0. It starts when every seat is filled."""
@@ -84,6 +89,11 @@ def new(
         body["seed"] = seed
     if tiles is not None:
         body["tiles"] = parse_tiles(tiles)
+    if clock is not None:
+        try:
+            body["clock"] = parse_clock(clock)
+        except ValueError as err:
+            raise CliError(f"--clock: {err}", ExitCode.USAGE) from None
     names = [n.strip() for item in invite or [] for n in item.split(",") if n.strip()]
     if names:
         body["invite"] = names
@@ -152,6 +162,9 @@ def _entry_line(entry: Mapping[str, Any]) -> str:
         for i, s in enumerate(seats)
         if s.get("player")
     )
+    left = until(entry.get("deadline"))
+    if left is not None and status == "playing":
+        people += f"  ({time_left(left)} left)" if left > 0 else "  (out of time)"
     return f"{gid:<14} {state:<14} {people}".rstrip()
 
 
@@ -211,6 +224,8 @@ def show(
         elif isinstance(view.get("last_turn"), dict):
             last, squares = _record_of(view["last_turn"])
     show_game(actx.output, view, last_turn=last, highlight=squares, fallback_id=game)
+    if (line := clock_line(view)) is not None:
+        actx.output.data(line)
 
 
 def _record_of(turn: Mapping[str, Any]) -> tuple[TurnRecord, set[str]]:

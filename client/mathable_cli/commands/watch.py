@@ -12,6 +12,7 @@ from mathable_cli import api as api_module
 from mathable_cli.api import ApiClient
 from mathable_cli.commands.games import game_entries, waits_on_me
 from mathable_cli.context import app_context
+from mathable_cli.durations import clock_line
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import game_id, is_my_turn, my_seat, result_line
 from mathable_cli.output import Output
@@ -83,6 +84,8 @@ def wait(
     deadline = None if timeout is None else api_module._clock() + timeout
     if game is not None:
         view = api.game(game)
+        if (line := clock_line(view)) is not None:
+            out.info(line)
         with spinner(out, f"Waiting for your turn in game {game}..."):
             view = wait_for_game(api, game, view, deadline=deadline, interval=interval)
         if not game_done(view):
@@ -95,6 +98,8 @@ def wait(
             out.info(f"Game {game} is over: {result_line(view)}")
         elif my_seat(view) is not None:
             out.info(f"Your turn in game {game}: `mathable-cli move {game}`.")
+            if (line := clock_line(view)) is not None:
+                out.info(line)
         return
     with spinner(out, "Waiting for your turn in any game..."):
         ready = wait_for_any(api, deadline=deadline, interval=interval)

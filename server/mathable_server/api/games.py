@@ -9,15 +9,17 @@ from typing import Any
 
 from flask import Blueprint, Response
 
-from mathable import Create, Event, GameState, Join
+from mathable import ClockSpec, Create, Event, Join, TimeOut, check_claim
 from mathable_server.errors import ApiError
 from mathable_server.moves import command_for
 from mathable_server.render import (
     appended_body,
+    clock_body,
     events_body,
     game_body,
     player_ids,
     viewer_seat,
+    with_clock,
 )
 from mathable_server.schemas import (
     CreateGameSchema,
@@ -26,7 +28,7 @@ from mathable_server.schemas import (
     ViewQuerySchema,
     load_command,
 )
-from mathable_server.service import Answer
+from mathable_server.service import Answer, Timed
 from mathable_server.web import (
     etag,
     idempotency,
@@ -52,11 +54,13 @@ _events_query = EventsQuerySchema()
 FIRST_POLL = 0.05
 
 
-def _render(player_id: str, status: int) -> Callable[[str, GameState, list[Event]], Any]:
-    def render(game_id: str, state: GameState, new: list[Event]) -> tuple[int, dict[str, Any]]:
+def _render(player_id: str, status: int) -> Callable[[str, Timed, list[Event], int], Any]:
+    def render(game_id: str, game: Timed, new: list[Event], now: int) -> tuple[int, dict[str, Any]]:
+        state = game.state
         seat = state.seat_of(player_id)
         body = game_body(game_id, state, seat, services().names.lookup(player_ids(state)))
         body["events"] = appended_body(state.version - len(new) + 1, new, seat)
+        body["clock"] = clock_body(game.clock, now)
         return status, body
 
     return render
@@ -93,6 +97,7 @@ def create() -> Response:
         seed=body["seed"],
         tiles=None if body["tiles"] is None else tuple(body["tiles"]),
         invited=tuple(invited),
+        clock=None if body["clock"] is None else ClockSpec(**body["clock"]),
     )
     answer = svc.games.create(command, _render(player.id, 201), idempotency(player, raw))
     return _reply(answer)
@@ -128,14 +133,16 @@ def move(game_id: str) -> Response:
     if from_header is not None and from_header != expected:
         raise ApiError(400, "version_mismatch", "expected_version and If-Match disagree")
 
-    def make(state: GameState) -> Any:
-        seat = state.seat_of(player.id)
+    def make(game: Timed, now: int) -> Any:
+        seat = game.state.seat_of(player.id)
         if seat is None:
             raise ApiError(403, "not_seated", "you have no seat in this game")
+        if body["type"] == "claim_timeout":
+            return TimeOut(check_claim(game.state, game.clock, now, seat), claimed_by=seat)
         return command_for(seat, body)
 
     answer = services().games.command(
-        game_id, expected, make, _render(player.id, 200), idempotency(player, raw)
+        game_id, expected, make, _render(player.id, 200), idempotency(player, raw), timed=True
     )
     return _reply(answer)
 
@@ -152,7 +159,8 @@ def show(game_id: str) -> Response:
     player = optional_player()
     asked = query(_view_query)
     svc = services()
-    state = svc.games.state(game_id)
+    game = svc.games.game(game_id)
+    state = game.state
     known = if_none_match_version()
     wait = asked.get("wait", 0)
     headers = {
@@ -165,7 +173,8 @@ def show(game_id: str) -> Response:
         if state.version <= since:
             with svc.long_polls.slot() as held:
                 if held:
-                    state = _wait_for(game_id, since, wait)
+                    game = _wait_for(game_id, since, wait)
+                    state = game.state
                 else:
                     # Every slot is taken: answer now, as if the wait ran out, so that
                     # long-polls never hold every thread of the process.
@@ -180,24 +189,25 @@ def show(game_id: str) -> Response:
         body = game_body(game_id, state, seat, svc.names.lookup(player_ids(state)))
         text = json.dumps(body, separators=(",", ":"))
         svc.bodies.put(key, text)
-    return json_response(text, 200, headers)
+    return json_response(with_clock(text, game.clock, svc.games.now()), 200, headers)
 
 
-def _wait_for(game_id: str, since: int, seconds: float) -> GameState:
+def _wait_for(game_id: str, since: int, seconds: float) -> Timed:
     """Hold until the game passes version ``since`` (written by any process) or time runs out.
 
     Polls the projection row's version, a single indexed read, with growing pauses.
     """
     svc = services()
+    now = svc.games.now
     deadline = time.monotonic() + seconds
     pause = FIRST_POLL
     while (remaining := deadline - time.monotonic()) > 0:
         time.sleep(min(pause, remaining))
         pause = min(pause * 2, svc.settings.poll_interval)
-        version = svc.store.version(game_id)
-        if version is not None and version > since:
-            break
-    return svc.games.state(game_id)
+        head = svc.store.head(game_id)
+        if head is not None and (head[0] > since or (head[1] is not None and head[1] <= now())):
+            break  # moved on, or a clock ran out: settled by the read below
+    return svc.games.game(game_id)
 
 
 @bp.get("/<game_id>/events")

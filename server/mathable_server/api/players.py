@@ -11,6 +11,7 @@ from flask import Blueprint, Response
 
 from mathable_server.auth import hash_token, new_token, same_secret
 from mathable_server.errors import ApiError
+from mathable_server.render import iso_ms
 from mathable_server.schemas import MeQuerySchema, RegisterSchema
 from mathable_server.service import KeyReused, new_id
 from mathable_server.store import KeyTaken, Member, MemberGame, NameTaken, now_iso
@@ -111,7 +112,11 @@ def _registered(player_id: str, name: str, token: str, *, replayed: bool) -> Res
 def me() -> Response:
     player = required_player()
     page = query(_me_query)
-    store = services().store
+    svc = services()
+    store = svc.store
+    # Games found out of time are settled first, so that the list tells the truth.
+    for game_id in store.due_games_of(player.id, svc.games.now()):
+        svc.games.game(game_id)
     rows = store.games_of(player.id, page["limit"] + 1, page["offset"])
     more = len(rows) > page["limit"]
     rows = rows[: page["limit"]]
@@ -144,4 +149,5 @@ def _summary(me: str, row: MemberGame, members: list[Member]) -> dict[str, Any]:
         "invited": [{"id": m.player_id, "name": m.name} for m in members if m.seat is None],
         "created_at": row.created_at,
         "updated_at": row.updated_at,
+        "deadline": iso_ms(row.deadline) if row.status == "playing" else None,
     }

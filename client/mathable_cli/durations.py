@@ -1,0 +1,88 @@
+"""Durations and clocks in words: ``3d``, ``36h``, ``90m``; ``10d+36h/10d``; "2 days 4 hours left".
+
+>>> parse_duration("1d12h")
+129600
+>>> parse_clock("3d")
+{'per_move': 259200}
+>>> parse_clock("10d+36h/10d") == {"initial": 864000, "increment": 129600, "max": 864000}
+True
+>>> time_left(187200)
+'2 days 4 hours'
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+_UNITS = {"w": 604800, "d": 86400, "h": 3600, "m": 60, "s": 1}
+_PART = re.compile(r"(\d+)([wdhms])")
+
+
+def parse_duration(text: str) -> int:
+    """Seconds in ``text``: numbers with units w, d, h, m, s (``1d12h``); ValueError if none."""
+    cleaned = text.strip().lower().replace(" ", "")
+    if cleaned.isdigit():
+        return int(cleaned)
+    parts = _PART.findall(cleaned)
+    if not parts or "".join(n + u for n, u in parts) != cleaned:
+        raise ValueError(f"{text!r} is not a duration: write 3d, 36h, 90m or 1d12h")
+    return sum(int(n) * _UNITS[u] for n, u in parts)
+
+
+def parse_clock(text: str) -> dict[str, Any]:
+    """A clock from ``3d`` (per move) or ``BANK+INCREMENT/MAX`` (a time bank; parts optional)."""
+    bank, _, top = text.partition("/")
+    initial, plus, increment = bank.partition("+")
+    if not plus and not top:
+        return {"per_move": parse_duration(initial)}
+    clock: dict[str, Any] = {"initial": parse_duration(initial)}
+    if plus:
+        clock["increment"] = parse_duration(increment)
+    if top:
+        clock["max"] = parse_duration(top)
+    return clock
+
+
+def time_left(seconds: int) -> str:
+    """Seconds in the two largest units, in words: ``2 days 4 hours``, ``35 minutes``."""
+    if seconds <= 0:
+        return "no time"
+    words = []
+    for name, size in (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1)):
+        count, seconds = divmod(seconds, size)
+        if count:
+            words.append(f"{count} {name}" + ("" if count == 1 else "s"))
+        if len(words) == 2:
+            break
+    return " ".join(words)
+
+
+def until(deadline: str | None, now: datetime | None = None) -> int | None:
+    """Seconds from ``now`` to an ISO 8601 UTC ``deadline`` (negative once past), or None."""
+    if not deadline:
+        return None
+    moment = datetime.strptime(deadline, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    return int((moment - (now or datetime.now(UTC))).total_seconds())
+
+
+def clock_line(view: dict[str, Any]) -> str | None:
+    """One line about a view's clock: whose time runs, how much is left, the deadline."""
+    clock = view.get("clock")
+    if not isinstance(clock, dict):
+        return None
+    running = clock.get("running")
+    remaining = clock.get("remaining") or []
+    if running is None or running >= len(remaining):
+        return None
+    who = "you have" if running == view.get("you") else f"seat {running} has"
+    if clock.get("expired"):
+        return f"Clock: seat {running} is out of time: an opponent may claim the timeout"
+    line = f"Clock: {who} {time_left(int(remaining[running]))} left"
+    if clock.get("deadline"):
+        line += f" (until {clock['deadline']})"
+    away = clock.get("on_vacation") or []
+    if away:
+        line += "; on vacation: seat " + ", ".join(map(str, away))
+    return line

@@ -1,0 +1,210 @@
+"""The ``strong`` engine: the best-scoring turn, weighed by what it leaves to the opponent.
+
+It uses only what a player may know: the board, its own rack, the bag size
+and the rack sizes. The tiles it cannot see (``PlayerView.unseen``: the 106
+less the board and its rack) are the bag and the other racks together, so the
+chance that the next opponent holds a value follows from counting them.
+
+For each candidate turn (a beam over placement sequences, plus the exact best
+turn) it weighs:
+
+- the points, with the 50 bonus;
+- what the board then offers the next opponent: the expected value of their
+  best placement, given which values they may hold (3x squares and extra
+  tiles from operation squares are what makes that big);
+- the rack it keeps (the leave): small tiles fit almost anywhere, big single
+  tiles seldom, and every tile left at the end is deducted;
+- at the end (bag empty, two players) the opponent's rack is known exactly:
+  going out ends the game and deducts their rack; otherwise their best reply
+  and the tiles left on both racks are counted.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Final
+
+from mathable.board import OPERATION, PREMIUM, parse_square, square_name
+from mathable.engine import ExchangeTiles, PassTurn, Play, PlayerView, TurnChoice
+from mathable.movegen import BONUS, Placement, best_turn_in, greedy_turn
+from mathable.position import Position
+from mathable.tiles import RACK_SIZE
+
+#: How many partial turns are kept at each depth of the candidate search.
+BEAM: Final = 60
+#: How many candidates (by points and leave) are weighed against the opponent's reply.
+SHORTLIST: Final = 40
+#: The search budget of the exact best turn included among the candidates.
+NODE_LIMIT: Final = 6_000
+#: How much of the opponent's expected best placement counts against a turn.
+DANGER_WEIGHT: Final = 0.6
+#: What an extra tile drawn from an operation square is worth (to us or to them).
+EXTRA_TILE: Final = 4.0
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    line: tuple[Placement, ...]
+    points: int
+    placed: frozenset[tuple[int, int]]
+
+
+def strong(view: PlayerView) -> TurnChoice:
+    """The turn with the best points, leave and risk balance (see the module docstring)."""
+    candidates = _candidates(view)
+    if not candidates:
+        return _exchange(view)
+    unseen = view.unseen()
+    opponents = view.opponents()
+    next_rack = view.rack_sizes[opponents[0]] if opponents else 0
+    endgame = view.bag_size == 0 and len(opponents) == 1
+    base = view.position
+    scored: list[tuple[float, _Candidate]] = []
+    for c in candidates:
+        leave = _leave(view.rack, c)
+        bonus = BONUS if view.bonus_possible and not leave else 0
+        scored.append((c.points + bonus + _leave_value(leave, view.bag_size), c))
+    scored.sort(key=lambda item: -item[0])
+    best_value, best_cand = float("-inf"), scored[0][1]
+    for quick, c in scored[:SHORTLIST]:
+        after = base.with_changes((s, v) for s, v in c.placed)
+        leave = _leave(view.rack, c)
+        if endgame:
+            value = _endgame_value(view, c, after, leave, unseen)
+        else:
+            value = quick - DANGER_WEIGHT * _danger(after, unseen, next_rack)
+        if value > best_value:
+            best_value, best_cand = value, c
+    leave = _leave(view.rack, best_cand)
+    bonus = view.bonus_possible and not leave
+    # Extra tiles: more choice next turn; not when they cost the bonus or risk a deduction.
+    extra = not bonus and view.bag_size > RACK_SIZE
+    return Play(best_cand.line, draw_extra=extra)
+
+
+def _leave(rack: tuple[int, ...], c: _Candidate) -> list[int]:
+    left = Counter(rack)
+    left.subtract(v for _, v in c.placed)
+    return list(left.elements())
+
+
+def _leave_value(leave: list[int], bag_size: int) -> float:
+    """Small tiles are worth keeping, big single tiles are a burden, more so near the end."""
+    value = 0.0
+    seen: set[int] = set()
+    for tile in leave:
+        if tile <= 10:
+            value += 1.0 if tile not in seen else -1.0
+        else:
+            value -= 0.12 * tile
+        seen.add(tile)
+    if bag_size < 2 * RACK_SIZE:
+        value -= 0.5 * sum(leave)
+    return value
+
+
+def _holds_chance(unseen: Counter[int], total: int, rack: int) -> dict[int, float]:
+    """For each value, the chance that a rack of ``rack`` tiles drawn from ``unseen`` holds it."""
+    out = {}
+    for value, count in unseen.items():
+        miss = 1.0
+        for i in range(min(rack, total)):
+            if total - i <= 0:
+                break
+            miss *= max(0.0, (total - count - i) / (total - i))
+        out[value] = 1.0 - miss
+    return out
+
+
+def _danger(after: Position, unseen: tuple[int, ...], rack: int) -> float:
+    """The expected value of the next opponent's best single placement on ``after``."""
+    if rack <= 0 or not unseen:
+        return 0.0
+    counts = Counter(unseen)
+    best: dict[int, float] = {}
+    for square, accepted in after.accepts.items():
+        premium = PREMIUM[square]
+        extra = EXTRA_TILE if OPERATION[square] is not None else 0.0
+        for value, equations in accepted.items():
+            if value in counts:
+                points = value * equations * premium + extra
+                if points > best.get(value, -1.0):
+                    best[value] = points
+    if not best:
+        return 0.0
+    chance = _holds_chance(Counter({v: counts[v] for v in best}), len(unseen), rack)
+    expected, none_yet = 0.0, 1.0
+    for value in sorted(best, key=lambda v: -best[v]):
+        q = chance[value]
+        expected += best[value] * q * none_yet
+        none_yet *= 1.0 - q
+    return expected
+
+
+def _endgame_value(
+    view: PlayerView, c: _Candidate, after: Position, leave: list[int], unseen: tuple[int, ...]
+) -> float:
+    """Bag empty, one opponent: their rack is ``unseen``. The margin this turn leads to."""
+    bonus = BONUS if view.bonus_possible and not leave else 0
+    if not leave:
+        return c.points + bonus + 2 * sum(unseen)  # the game ends; their rack is deducted
+    reply = greedy_turn(after, unseen)
+    reply_points = sum(p.points for p in reply)
+    if len(reply) == len(unseen):
+        # They go out: the game ends and our leave is deducted.
+        return c.points + bonus - reply_points - 2 * sum(leave)
+    their_left = sum(unseen) - sum(p.tile for p in reply)
+    return c.points + bonus - reply_points - sum(leave) + 0.5 * their_left
+
+
+def _candidates(view: PlayerView) -> list[_Candidate]:
+    """Partial and whole turns from a beam search over placements, plus the exact best turn."""
+    base = view.position
+    rack = Counter(view.rack)
+    layer: list[tuple[int, frozenset[tuple[int, int]], tuple[Placement, ...], Position]] = [
+        (0, frozenset(), (), base)
+    ]
+    found: dict[frozenset[tuple[int, int]], _Candidate] = {}
+    while layer:
+        children: dict[frozenset[tuple[int, int]], tuple[int, tuple[Placement, ...], Position]] = {}
+        for points, placed, line, position in layer:
+            left = rack.copy()
+            left.subtract(v for _, v in placed)
+            values = {v for v, n in left.items() if n > 0}
+            if not values:
+                continue
+            for square, accepted in position.accepts.items():
+                for value in values.intersection(accepted):
+                    gained = value * accepted[value] * PREMIUM[square]
+                    key = placed | {(square, value)}
+                    total = points + gained
+                    known = children.get(key)
+                    if known is None or known[0] < total:
+                        step = Placement(square_name(square), value, gained)
+                        children[key] = (total, (*line, step), position)
+        ranked = sorted(children.items(), key=lambda kv: -kv[1][0])[:BEAM]
+        layer = []
+        for key, (total, line, parent) in ranked:
+            last = line[-1]
+            layer.append((total, key, line, parent.place(parse_square(last.square), last.tile)))
+            found[key] = _Candidate(line, total, key)
+    exact = best_turn_in(base, view.rack, bonus_possible=view.bonus_possible, node_limit=NODE_LIMIT)
+    if exact.placements:
+        key = frozenset((parse_square(p.square), p.tile) for p in exact.placements)
+        points = sum(p.points for p in exact.placements)
+        if key not in found or found[key].points < points:
+            found[key] = _Candidate(exact.placements, points, key)
+    return list(found.values())
+
+
+def _exchange(view: PlayerView) -> TurnChoice:
+    """Nothing fits: give back the tiles least likely to fit, as many as the bag allows."""
+    if view.placed:
+        return PassTurn()
+    room = min(len(view.rack), view.bag_size)
+    if room <= 0:
+        return PassTurn()
+    # Keep small tiles that fit most boards; give back the big ones first.
+    ranked = sorted(view.rack, key=lambda t: (t <= 10, -t))
+    return ExchangeTiles(tuple(ranked[:room]))

@@ -28,6 +28,8 @@ from mathable_cli.exits import CliError, ExitCode
 
 #: Default seconds a plugged-in engine may think about one turn.
 THINK_TIME = 30.0
+#: Seconds a worker process may take to start and import its engine.
+STARTUP_TIME = 120.0
 
 
 def engine_usage(spec: str, why: str) -> CliError:
@@ -113,6 +115,7 @@ def _worker(spec: str, conn: Connection) -> None:
     except CliError as err:
         conn.send(("error", err.message))
         return
+    conn.send(("ready", None))
     while True:
         try:
             view = conn.recv()
@@ -145,6 +148,18 @@ class _Worker:
         self.process.start()
         child.close()
         self.conn = parent
+        # Starting Python and importing the engine is not thinking time.
+        if not parent.poll(STARTUP_TIME):
+            self.stop()
+            raise EngineError(f"its process did not start within {STARTUP_TIME:g} s")
+        try:
+            kind, value = parent.recv()
+        except (EOFError, OSError):
+            self.stop()
+            raise EngineError("its process ended while starting") from None
+        if kind != "ready":
+            self.stop()
+            raise EngineError(str(value))
 
     def stop(self) -> None:
         if self.process is not None:

@@ -21,6 +21,7 @@ turn) it weighs:
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from dataclasses import dataclass
 from typing import Final
@@ -39,6 +40,12 @@ SHORTLIST: Final = 40
 NODE_LIMIT: Final = 6_000
 #: How much of the opponent's expected best placement counts against a turn.
 DANGER_WEIGHT: Final = 0.6
+#: Sampled opponent racks whose greedy reply is played out (0: use the expected danger).
+REPLY_SAMPLES = 6
+#: How many candidates get the sampled replies.
+REPLY_SHORTLIST = 10
+#: How much of the opponent's mean reply counts against a turn.
+REPLY_WEIGHT = 0.8
 #: What an extra tile drawn from an operation square is worth (to us or to them).
 EXTRA_TILE: Final = 4.0
 
@@ -67,11 +74,15 @@ def strong(view: PlayerView) -> TurnChoice:
         scored.append((c.points + bonus + _leave_value(leave, view.bag_size), c))
     scored.sort(key=lambda item: -item[0])
     best_value, best_cand = float("-inf"), scored[0][1]
-    for quick, c in scored[:SHORTLIST]:
+    samples = _sample_racks(view, unseen, next_rack) if REPLY_SAMPLES else []
+    for quick, c in scored[: REPLY_SHORTLIST if samples else SHORTLIST]:
         after = base.with_changes((s, v) for s, v in c.placed)
         leave = _leave(view.rack, c)
         if endgame:
             value = _endgame_value(view, c, after, leave, unseen)
+        elif samples:
+            replies = [sum(p.points for p in greedy_turn(after, rack)) for rack in samples]
+            value = quick - REPLY_WEIGHT * sum(replies) / len(replies)
         else:
             value = quick - DANGER_WEIGHT * _danger(after, unseen, next_rack)
         if value > best_value:
@@ -81,6 +92,16 @@ def strong(view: PlayerView) -> TurnChoice:
     # Extra tiles: more choice next turn; not when they cost the bonus or risk a deduction.
     extra = not bonus and view.bag_size > RACK_SIZE
     return Play(best_cand.line, draw_extra=extra)
+
+
+def _sample_racks(view: PlayerView, unseen: tuple[int, ...], size: int) -> list[list[int]]:
+    """Racks the next opponent may hold, drawn from the unseen tiles (the same for every
+    candidate, and the same for the same view: the engine is deterministic)."""
+    if size <= 0 or not unseen:
+        return []
+    rng = random.Random(hash((view.rack, tuple(sorted(view.position.placed().items())))))
+    k = min(size, len(unseen))
+    return [rng.sample(unseen, k) for _ in range(REPLY_SAMPLES)]
 
 
 def _leave(rack: tuple[int, ...], c: _Candidate) -> list[int]:

@@ -5,8 +5,8 @@ with the same bag order, the engines swapping seats, so luck of the draw
 cancels out. Results per pairing: wins, draws, mean scores and margin, and
 the Elo difference with a 95% interval.
 
->>> round(elo(0.75), 1), elo(0.5), elo(1.0)
-(190.8, 0.0, inf)
+>>> round(elo(0.75), 1), elo(1.0), elo(0.0)
+(190.8, inf, -inf)
 """
 
 from __future__ import annotations

@@ -26,10 +26,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Final
 
-from mathable.board import OPERATION, PREMIUM, parse_square, square_name
+from mathable.board import AFFECTED, OPERATION, PREMIUM, parse_square, square_name
 from mathable.engine import ExchangeTiles, PassTurn, Play, PlayerView, TurnChoice
 from mathable.movegen import BONUS, Placement, best_turn_in, greedy_turn
-from mathable.position import Position
+from mathable.position import Position, accepted_values
 from mathable.tiles import RACK_SIZE
 
 #: How many partial turns are kept at each depth of the candidate search.
@@ -41,11 +41,20 @@ NODE_LIMIT: Final = 6_000
 #: How much of the opponent's expected best placement counts against a turn.
 DANGER_WEIGHT: Final = 0.6
 #: Sampled opponent racks whose greedy reply is played out (0: use the expected danger).
-REPLY_SAMPLES = 6
+REPLY_SAMPLES = 8
 #: How many candidates get the sampled replies.
-REPLY_SHORTLIST = 10
+REPLY_SHORTLIST = 12
 #: How much of the opponent's mean reply counts against a turn.
 REPLY_WEIGHT = 0.8
+#: The bag size after a deal (106 less two racks).
+FULL_BAG: Final = 92
+#: What keeping a small tile (1-10) is worth: it fits almost anywhere.
+SMALL_TILE = 1.0
+#: What keeping a big tile costs, per point of its value, early and more late in the game.
+BIG_TILE = 0.3
+LATE_BIG_TILE = 0.4
+#: Extra tiles are drawn only while the bag holds this many (late ones tend to stay stuck).
+EXTRA_MIN_BAG = 25
 #: What an extra tile drawn from an operation square is worth (to us or to them).
 EXTRA_TILE: Final = 4.0
 
@@ -81,7 +90,7 @@ def strong(view: PlayerView) -> TurnChoice:
         if endgame:
             value = _endgame_value(view, c, after, leave, unseen)
         elif samples:
-            replies = [sum(p.points for p in greedy_turn(after, rack)) for rack in samples]
+            replies = [greedy_points(after, rack) for rack in samples]
             value = quick - REPLY_WEIGHT * sum(replies) / len(replies)
         else:
             value = quick - DANGER_WEIGHT * _danger(after, unseen, next_rack)
@@ -90,8 +99,37 @@ def strong(view: PlayerView) -> TurnChoice:
     leave = _leave(view.rack, best_cand)
     bonus = view.bonus_possible and not leave
     # Extra tiles: more choice next turn; not when they cost the bonus or risk a deduction.
-    extra = not bonus and view.bag_size > RACK_SIZE
+    extra = not bonus and view.bag_size >= EXTRA_MIN_BAG
     return Play(best_cand.line, draw_extra=extra)
+
+
+def greedy_points(position: Position, rack: list[int]) -> int:
+    """What playing ``rack`` greedily on ``position`` scores: the most points at each step (as
+    ``greedy_turn``, ties aside), on one mutable board without placement objects, for speed."""
+    cells = list(position.cells)
+    accepts = dict(position.accepts)
+    left = Counter(rack)
+    total = 0
+    while True:
+        top, where, what = 0, -1, -1
+        for square, accepted in accepts.items():
+            premium = PREMIUM[square]
+            for value, equations in accepted.items():
+                if left[value] > 0:
+                    points = value * equations * premium
+                    if points > top or where < 0:
+                        top, where, what = points, square, value
+        if where < 0:
+            return total
+        total += top
+        left[what] -= 1
+        cells[where] = what
+        for s in (where, *AFFECTED[where]):
+            values = accepted_values(cells, s)
+            if values:
+                accepts[s] = values
+            else:
+                accepts.pop(s, None)
 
 
 def _sample_racks(view: PlayerView, unseen: tuple[int, ...], size: int) -> list[list[int]]:
@@ -111,14 +149,16 @@ def _leave(rack: tuple[int, ...], c: _Candidate) -> list[int]:
 
 
 def _leave_value(leave: list[int], bag_size: int) -> float:
-    """Small tiles are worth keeping, big single tiles are a burden, more so near the end."""
+    """Small tiles are worth keeping; big single tiles are a burden, more so as the bag empties
+    (a tile still on the rack at the end is deducted, and the big ones are the ones left)."""
+    late = 1.0 - min(bag_size, FULL_BAG) / FULL_BAG
     value = 0.0
     seen: set[int] = set()
     for tile in leave:
         if tile <= 10:
-            value += 1.0 if tile not in seen else -1.0
+            value += SMALL_TILE if tile not in seen else -SMALL_TILE
         else:
-            value -= 0.12 * tile
+            value -= (BIG_TILE + LATE_BIG_TILE * late) * tile
         seen.add(tile)
     if bag_size < 2 * RACK_SIZE:
         value -= 0.5 * sum(leave)

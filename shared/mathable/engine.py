@@ -162,8 +162,9 @@ class Play:
     """Place these tiles in order, then end the turn.
 
     With ``draw_extra`` the extra tile is drawn after every placement on an
-    operation square (while the bag has tiles); a tile drawn so is kept for
-    later turns, so it costs the 50 bonus of a turn that empties the rack.
+    operation square (while the bag has tiles). The turn goes whole, so a tile
+    drawn so cannot be placed in it: it takes the place of one the refill
+    would draw, and costs the 50 bonus of a turn that empties the rack.
     """
 
     placements: tuple[Placement, ...]

@@ -9,11 +9,15 @@ For each candidate turn (a beam over placement sequences, plus the exact best
 turn) it weighs:
 
 - the points, with the 50 bonus;
-- what the board then offers the next opponent: the expected value of their
-  best placement, given which values they may hold (3x squares and extra
-  tiles from operation squares are what makes that big);
 - the rack it keeps (the leave): small tiles fit almost anywhere, big single
-  tiles seldom, and every tile left at the end is deducted;
+  tiles seldom, and every tile left at the end is deducted, so a big tile
+  kept weighs more as the bag empties;
+- what the board then offers the next opponent: for the best candidates,
+  racks the opponent may hold are drawn from the unseen tiles and each plays
+  its greedy reply; the mean reply (its points, 3x squares included) counts
+  against the turn. (An extra tile from an operation square is worth nothing
+  to a player who sends whole turns: it cannot be placed in the same turn
+  and only takes the place of a tile the refill would draw.);
 - at the end (bag empty, two players) the opponent's rack is known exactly:
   going out ends the game and deducts their rack; otherwise their best reply
   and the tiles left on both racks are counted.
@@ -26,7 +30,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Final
 
-from mathable.board import AFFECTED, OPERATION, PREMIUM, parse_square, square_name
+from mathable.board import AFFECTED, PREMIUM, parse_square, square_name
 from mathable.engine import ExchangeTiles, PassTurn, Play, PlayerView, TurnChoice
 from mathable.movegen import BONUS, Placement, best_turn_in, greedy_turn
 from mathable.position import Position, accepted_values
@@ -34,29 +38,21 @@ from mathable.tiles import RACK_SIZE
 
 #: How many partial turns are kept at each depth of the candidate search.
 BEAM: Final = 60
-#: How many candidates (by points and leave) are weighed against the opponent's reply.
-SHORTLIST: Final = 40
 #: The search budget of the exact best turn included among the candidates.
 NODE_LIMIT: Final = 6_000
-#: How much of the opponent's expected best placement counts against a turn.
-DANGER_WEIGHT: Final = 0.6
-#: Sampled opponent racks whose greedy reply is played out (0: use the expected danger).
-REPLY_SAMPLES = 8
-#: How many candidates get the sampled replies.
-REPLY_SHORTLIST = 12
+#: Opponent racks drawn from the unseen tiles, whose greedy replies are played out.
+REPLY_SAMPLES: Final = 8
+#: How many candidates (the best by points and leave) are weighed against those replies.
+SHORTLIST: Final = 12
 #: How much of the opponent's mean reply counts against a turn.
-REPLY_WEIGHT = 0.8
+REPLY_WEIGHT: Final = 0.8
 #: The bag size after a deal (106 less two racks).
 FULL_BAG: Final = 92
 #: What keeping a small tile (1-10) is worth: it fits almost anywhere.
-SMALL_TILE = 1.0
+SMALL_TILE: Final = 1.0
 #: What keeping a big tile costs, per point of its value, early and more late in the game.
-BIG_TILE = 0.3
-LATE_BIG_TILE = 0.4
-#: Extra tiles are drawn only while the bag holds this many (late ones tend to stay stuck).
-EXTRA_MIN_BAG = 25
-#: What an extra tile drawn from an operation square is worth (to us or to them).
-EXTRA_TILE: Final = 4.0
+BIG_TILE: Final = 0.3
+LATE_BIG_TILE: Final = 0.4
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +79,8 @@ def strong(view: PlayerView) -> TurnChoice:
         scored.append((c.points + bonus + _leave_value(leave, view.bag_size), c))
     scored.sort(key=lambda item: -item[0])
     best_value, best_cand = float("-inf"), scored[0][1]
-    samples = _sample_racks(view, unseen, next_rack) if REPLY_SAMPLES else []
-    for quick, c in scored[: REPLY_SHORTLIST if samples else SHORTLIST]:
+    samples = _sample_racks(view, unseen, next_rack)
+    for quick, c in scored[:SHORTLIST]:
         after = base.with_changes((s, v) for s, v in c.placed)
         leave = _leave(view.rack, c)
         if endgame:
@@ -93,14 +89,13 @@ def strong(view: PlayerView) -> TurnChoice:
             replies = [greedy_points(after, rack) for rack in samples]
             value = quick - REPLY_WEIGHT * sum(replies) / len(replies)
         else:
-            value = quick - DANGER_WEIGHT * _danger(after, unseen, next_rack)
+            value = quick
         if value > best_value:
             best_value, best_cand = value, c
-    leave = _leave(view.rack, best_cand)
-    bonus = view.bonus_possible and not leave
-    # Extra tiles: more choice next turn; not when they cost the bonus or risk a deduction.
-    extra = not bonus and view.bag_size >= EXTRA_MIN_BAG
-    return Play(best_cand.line, draw_extra=extra)
+    # In a whole turn an extra tile only takes the place of one the refill would draw,
+    # and it would cost the bonus of a turn that empties the rack.
+    bonus = view.bonus_possible and not _leave(view.rack, best_cand)
+    return Play(best_cand.line, draw_extra=not bonus)
 
 
 def greedy_points(position: Position, rack: list[int]) -> int:
@@ -135,7 +130,7 @@ def greedy_points(position: Position, rack: list[int]) -> int:
 def _sample_racks(view: PlayerView, unseen: tuple[int, ...], size: int) -> list[list[int]]:
     """Racks the next opponent may hold, drawn from the unseen tiles (the same for every
     candidate, and the same for the same view: the engine is deterministic)."""
-    if size <= 0 or not unseen:
+    if size <= 0 or not unseen or REPLY_SAMPLES <= 0:
         return []
     rng = random.Random(hash((view.rack, tuple(sorted(view.position.placed().items())))))
     k = min(size, len(unseen))
@@ -163,44 +158,6 @@ def _leave_value(leave: list[int], bag_size: int) -> float:
     if bag_size < 2 * RACK_SIZE:
         value -= 0.5 * sum(leave)
     return value
-
-
-def _holds_chance(unseen: Counter[int], total: int, rack: int) -> dict[int, float]:
-    """For each value, the chance that a rack of ``rack`` tiles drawn from ``unseen`` holds it."""
-    out = {}
-    for value, count in unseen.items():
-        miss = 1.0
-        for i in range(min(rack, total)):
-            if total - i <= 0:
-                break
-            miss *= max(0.0, (total - count - i) / (total - i))
-        out[value] = 1.0 - miss
-    return out
-
-
-def _danger(after: Position, unseen: tuple[int, ...], rack: int) -> float:
-    """The expected value of the next opponent's best single placement on ``after``."""
-    if rack <= 0 or not unseen:
-        return 0.0
-    counts = Counter(unseen)
-    best: dict[int, float] = {}
-    for square, accepted in after.accepts.items():
-        premium = PREMIUM[square]
-        extra = EXTRA_TILE if OPERATION[square] is not None else 0.0
-        for value, equations in accepted.items():
-            if value in counts:
-                points = value * equations * premium + extra
-                if points > best.get(value, -1.0):
-                    best[value] = points
-    if not best:
-        return 0.0
-    chance = _holds_chance(Counter({v: counts[v] for v in best}), len(unseen), rack)
-    expected, none_yet = 0.0, 1.0
-    for value in sorted(best, key=lambda v: -best[v]):
-        q = chance[value]
-        expected += best[value] * q * none_yet
-        none_yet *= 1.0 - q
-    return expected
 
 
 def _endgame_value(

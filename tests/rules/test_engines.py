@@ -12,7 +12,7 @@ from mathable import TILE_SET, ExchangeTiles, PassTurn, Placement, Play, PlayerV
 from mathable.engine import EngineError, checked_choice, to_command
 from mathable.engines import BUILTIN_ENGINES, best, greedy
 from mathable.selfplay import new_game, play_game
-from mathable.strong import strong
+from mathable.strong import greedy_points, strong
 from tests.rules.helpers import bag_order
 
 ALICE = (12, 16, 3, 7, 40, 9, 5)
@@ -150,3 +150,17 @@ def test_an_engine_that_fails_is_recorded_and_best_plays_for_it() -> None:
 def test_pass_ends_a_begun_turn() -> None:
     assert isinstance(to_command(PassTurn(), 0, mid_turn=True), mathable.EndTurn)
     assert isinstance(to_command(PassTurn(), 0), mathable.Pass)
+
+
+def test_the_fast_greedy_reply_scores_what_greedy_play_scores() -> None:
+    position = mathable.position_from({"I8": 12})
+    assert greedy_points(position, [16]) == 16  # J8 = 12 + 4, on the + square
+    # A greedy line (ties broken its own way) scores at least the best single placement
+    # and at most the best whole turn.
+    state = dealt()
+    for seat in (0, 1):
+        rack = list(state.seats[seat].rack)
+        top = mathable.best_turn_in(state.position, rack, bonus_possible=False)
+        first = mathable.legal_placements_in(state.position, rack)[0].points
+        assert top.exhaustive
+        assert first <= greedy_points(state.position, rack) <= top.total

@@ -8,7 +8,7 @@ import typer
 from typer.core import TyperGroup
 
 from mathable_cli import __version__
-from mathable_cli.commands import account, bots, clock, games, play, watch
+from mathable_cli.commands import account, bots, clock, games, play, tournament, watch
 from mathable_cli.context import AppContext, app_context
 from mathable_cli.exits import CliError
 from mathable_cli.output import Output
@@ -91,6 +91,7 @@ play.register(app)
 watch.register(app)
 bots.register(app)
 clock.register(app)
+tournament.register(app)
 
 
 def main() -> None:

@@ -48,6 +48,15 @@ from mathable.commands import (
     pending_end,
     real_equations,
 )
+from mathable.engine import (
+    Engine,
+    EngineError,
+    ExchangeTiles,
+    PassTurn,
+    Play,
+    PlayerView,
+    TurnChoice,
+)
 from mathable.errors import RuleError
 from mathable.events import Event, apply, replay
 from mathable.movegen import (
@@ -90,18 +99,24 @@ __all__ = [
     "DrawExtra",
     "EndTurn",
     "EndVacation",
+    "Engine",
+    "EngineError",
     "Equation",
     "Event",
     "Exchange",
+    "ExchangeTiles",
     "GameState",
     "GiveTime",
     "Join",
     "Options",
     "OrderedBag",
     "Pass",
+    "PassTurn",
     "Place",
     "Placement",
+    "Play",
     "PlayTurn",
+    "PlayerView",
     "Position",
     "RandomBag",
     "Resign",
@@ -109,6 +124,7 @@ __all__ = [
     "SeededBag",
     "StartVacation",
     "TimeOut",
+    "TurnChoice",
     "TurnPlacement",
     "UseVacationDay",
     "advance",

@@ -106,22 +106,23 @@ def test_hint_gives_the_best_turn_and_legal_placements(cli: Invoke, fake: FakeSe
 
 
 def test_bot_decides_to_exchange_the_biggest_tiles_when_nothing_fits() -> None:
-    view = {"board": {}, "rack": [90, 81, 13, 0], "bag_size": 2, "turn": {}}
+    view = {"you": 0, "board": {}, "rack": [90, 81, 13, 0], "bag_size": 2, "turn": {}}
     decision = decide(view, draw_extra=True)
     assert decision.kind == "exchange" and decision.tiles == [81, 90]
     assert decide({**view, "bag_size": 0}, draw_extra=True).kind == "pass"
 
 
 def test_bot_passes_to_end_a_game_whose_last_turn_holds_no_mistake() -> None:
-    view = {"board": {}, "rack": [12, 16], "bag_size": 0, "turn": {}, "pending_end": "blocked"}
+    view = {"you": 0, "board": {}, "rack": [12, 16], "bag_size": 0, "turn": {}}
+    view["pending_end"] = "blocked"
     assert decide(view, draw_extra=True).kind == "pass"
     assert decide({**view, "pending_end": None}, draw_extra=True).kind == "turn"
 
 
 def test_bot_does_not_draw_extras_that_would_cost_the_bonus() -> None:
-    view = {"board": {}, "rack": [12, 16], "bag_size": 50, "turn": {}}
+    view = {"you": 0, "board": {}, "rack": [12, 16], "bag_size": 50, "turn": {}}
     assert [p.draw_extra for p in decide(view, draw_extra=True).planned] == [False, True]
-    rack = {"board": {}, "rack": [1, 2, 8, 12, 16, 17, 42], "bag_size": 50, "turn": {}}
+    rack = {"you": 0, "board": {}, "rack": [1, 2, 8, 12, 16, 17, 42], "bag_size": 50, "turn": {}}
     best = decide(rack, draw_extra=True)
     if mathable.best_turn({}, rack["rack"]).bonus:  # pragma: no branch
         assert not any(p.draw_extra for p in best.planned)

@@ -1,4 +1,4 @@
-"""``hint`` (what fits, the best turn) and ``bot`` (play my seats with the best-turn search)."""
+"""``hint`` (what fits, the best turn) and ``bot`` (play my seats with an engine)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,14 @@ import typer
 
 import mathable
 from mathable.commands import find_mistake
+from mathable.engine import ExchangeTiles, Play, PlayerView
 from mathable.state import Equation, PlacedTile
 from mathable_cli import api as api_module
 from mathable_cli.api import ApiClient
 from mathable_cli.commands.games import game_entries, waits_on_me
 from mathable_cli.commands.watch import wait_for_game
 from mathable_cli.context import app_context
+from mathable_cli.engines import THINK_TIME, EngineRunner
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import game_id, is_my_turn, my_seat, placed_this_turn, seat_name
 from mathable_cli.hints import NODE_LIMIT, advice_json, advice_lines, advise
@@ -56,6 +58,8 @@ class Decision:
     planned: list[Planned] = field(default_factory=list)
     tiles: list[int] = field(default_factory=list)
     reason: str = ""
+    #: What went wrong with the engine's own turn (the fallback's is played instead).
+    problem: str | None = None
 
 
 def mistake_in_last_turn(view: dict[str, Any]) -> str | None:
@@ -81,47 +85,56 @@ def mistake_in_last_turn(view: dict[str, Any]) -> str | None:
     return None if found is None else found[1]
 
 
-def decide(view: dict[str, Any], *, draw_extra: bool, node_limit: int = NODE_LIMIT) -> Decision:
-    """The bot's move: correct a mistake, play the best turn, else exchange, else pass."""
+def decide(
+    view: dict[str, Any], *, engine: EngineRunner | None = None, draw_extra: bool = True
+) -> Decision:
+    """The bot's move: correct a mistake, else the engine's turn (``best`` by default)."""
     mistake = mistake_in_last_turn(view)
     if mistake is not None:
         return Decision("correct", reason=mistake)
     if view.get("pending_end"):
         # The opponent's last turn ended the game and holds no mistake: pass to end it.
         return Decision("pass")
-    advice = advise(view, node_limit=node_limit)
-    if advice.best.placements:
-        # Extra tiles drawn now would stay on the rack and cost the 50 bonus.
-        extra = draw_extra and not advice.best.bonus
-        planned = plan_turn(view, advice.best.placements, draw_extra=extra)
-        return Decision("turn", planned=planned)
+    runner = engine or EngineRunner("best")
+    try:
+        player = PlayerView.from_json(view)
+    except ValueError as err:
+        raise CliError(f"cannot give the engine this game: {err}") from None
+    choice = runner.choose(player)
+    problem = choice.problem
+    turn = choice.turn
+    if isinstance(turn, Play):
+        planned = plan_turn(view, turn.placements, draw_extra=draw_extra and turn.draw_extra)
+        return Decision("turn", planned=planned, problem=problem)
+    if isinstance(turn, ExchangeTiles):
+        return Decision("exchange", tiles=list(turn.tiles), problem=problem)
     if placed_this_turn(view):
-        return Decision("turn")
-    rack = sorted(int(t) for t in view.get("rack") or [])
-    room = min(len(rack), int(view.get("bag_size") or 0))
-    if room > 0:
-        # Nothing fits: give back the tiles least likely to fit, the biggest first.
-        return Decision("exchange", tiles=rack[-room:])
-    return Decision("pass")
+        return Decision("turn", problem=problem)
+    return Decision("pass", problem=problem)
 
 
 class Bot:
     """Plays one identity's seats, one decision at a time, reporting on stderr."""
 
     def __init__(
-        self, api: ApiClient, output: Output, *, draw_extra: bool, node_limit: int
+        self, api: ApiClient, output: Output, engine: EngineRunner, *, draw_extra: bool
     ) -> None:
         self.api = api
         self.out = output
+        self.engine = engine
         self.draw_extra = draw_extra
-        self.node_limit = node_limit
         self.turns = 0
 
     def act(self, game: str, view: dict[str, Any]) -> dict[str, Any]:
         """Play one decision in ``game`` if it is my turn; the view afterwards."""
         if not is_my_turn(view):
             return view
-        decision = decide(view, draw_extra=self.draw_extra, node_limit=self.node_limit)
+        decision = decide(view, engine=self.engine, draw_extra=self.draw_extra)
+        if decision.problem is not None:
+            self.out.warn(
+                f"{game}: engine {self.engine.spec}: {decision.problem}; "
+                "the best-turn search plays this turn"
+            )
         try:
             new = self.carry_out(game, view, decision)
         except CliError as err:
@@ -147,8 +160,7 @@ class Bot:
             else:
                 new = send(self.api, self.out, game, view, {"type": "end_turn"})
             played = " ".join(f"{p.square}={p.tile}" for p in decision.planned) or "nothing more"
-            gained = score_of(new, seat) - score_of(view, seat)
-            self.out.info(f"{game}: played {played} ({gained:+d}, score {score_of(new, seat)})")
+            self.out.info(f"{game}: played {played} {turn_outcome(view, new, seat)}")
             return new
         if decision.kind == "exchange":
             new = send(
@@ -166,6 +178,24 @@ class Bot:
         winners = [seat_name(view, s) for s in result.get("winners") or []]
         standing = ", ".join(f"{seat_name(view, i)} {s}" for i, s in enumerate(scores))
         self.out.data(f"{game_id(view, game)}: {standing}; won by {' and '.join(winners) or '-'}")
+
+
+def turn_outcome(before: dict[str, Any], after: dict[str, Any], seat: int | None) -> str:
+    """``(+23, score 1195)``; when the turn ended the game, the rack deduction comes apart:
+    ``(+23, score 1195; game over: -14 for the tiles left, final 1181)``."""
+    result = after.get("result")
+    if after.get("status") != "ended" or not isinstance(result, dict) or seat is None:
+        gained = score_of(after, seat) - score_of(before, seat)
+        return f"({gained:+d}, score {score_of(after, seat)})"
+    deductions = result.get("deductions") or []
+    deducted = int(deductions[seat]) if seat < len(deductions) else 0
+    final = score_of(after, seat)
+    before_end = final + deducted
+    gained = before_end - score_of(before, seat)
+    return (
+        f"({gained:+d}, score {before_end}; game over: -{deducted} for the tiles left, "
+        f"final {final})"
+    )
 
 
 def _play_one_game(bot: Bot, api: ApiClient, game: str, interval: float) -> None:
@@ -250,32 +280,51 @@ def bot(
     until_idle: Annotated[
         bool, typer.Option("--until-idle", help="With --all: stop when no game is in play.")
     ] = False,
+    engine: Annotated[
+        str,
+        typer.Option(
+            help="The engine: a built-in (greedy, best, strong) or package.module:function.",
+        ),
+    ] = "best",
+    think_time: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a plugged-in engine may think about a turn; then `best` plays it.",
+            min=0.01,
+        ),
+    ] = THINK_TIME,
     node_limit: Annotated[
-        int, typer.Option(help="Search budget for the best turn.", min=1)
+        int, typer.Option(help="Search budget of the `best` engine (and the fallback).", min=1)
     ] = NODE_LIMIT,
 ) -> None:
-    """Play your seats with the best-turn search until the games end.
+    """Play your seats with an engine (`best` by default) until the games end.
 
     One game: waits with long-polls. Several games or --all: polls your game
     list politely (one request for all games, slower when idle), so one
-    process can serve hundreds of games.
+    process can serve hundreds of games. An engine that raises, returns
+    something that is not a legal turn or thinks past --think-time is
+    reported on stderr and `best` plays that turn.
     """
     actx = app_context(ctx)
     if all_games == bool(games):
         raise CliError("give game ids or --all (not both)", ExitCode.USAGE)
+    engines = EngineRunner(engine, think_time=think_time, node_limit=node_limit)
     api = actx.api()
-    runner = Bot(api, actx.output, draw_extra=draw_extra, node_limit=node_limit)
-    if games and len(games) == 1:
-        _play_one_game(runner, api, games[0], interval)
-    else:
-        _serve(
-            runner,
-            api,
-            games or None,
-            interval=interval,
-            max_interval=max(interval, max_interval),
-            until_idle=until_idle,
-        )
+    runner = Bot(api, actx.output, engines, draw_extra=draw_extra)
+    try:
+        if games and len(games) == 1:
+            _play_one_game(runner, api, games[0], interval)
+        else:
+            _serve(
+                runner,
+                api,
+                games or None,
+                interval=interval,
+                max_interval=max(interval, max_interval),
+                until_idle=until_idle,
+            )
+    finally:
+        engines.close()
     actx.output.info(f"Bot done after {runner.turns} turns.")
 
 

@@ -1,0 +1,106 @@
+"""A whole game between engines, locally through the rules (tournaments, benchmarks, tests).
+
+>>> from mathable.engines import best, greedy
+>>> game = play_game([greedy, best], seed=3)
+>>> game.reason in ("rack_emptied", "blocked", "no_placements"), len(game.scores)
+(True, 2)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from mathable.bag import OrderedBag, SeededBag
+from mathable.commands import Command, Create, Join, check
+from mathable.engine import Engine, EngineError, PlayerView, checked_choice, to_command
+from mathable.errors import RuleError
+from mathable.events import Event, apply
+from mathable.state import GameState
+
+#: A game with more turns than this is stopped (the idle rule ends every game long before).
+MAX_TURNS = 2_000
+
+
+@dataclass
+class GameRecord:
+    """How one game went: final scores, winners, and each seat's thinking time and errors."""
+
+    scores: tuple[int, ...] = ()
+    winners: tuple[int, ...] = ()
+    reason: str = ""
+    turns: int = 0
+    #: Seconds each decision took, per seat.
+    think: list[list[float]] = field(default_factory=list)
+    #: What went wrong with an engine's turn (the fallback played instead), per seat.
+    errors: list[list[str]] = field(default_factory=list)
+
+
+def new_game(
+    players: int, *, tiles: Sequence[int] | None = None, seed: int | None = None
+) -> GameState:
+    """A started game: from a given bag order (seat 0 begins) or shuffled by ``seed``."""
+    state = GameState()
+    commands: list[Command] = [
+        Create("seat0", players=players, seed=seed, tiles=tuple(tiles) if tiles else None)
+    ]
+    commands += [Join(f"seat{i}") for i in range(1, players)]
+    for command in commands:
+        for event in check(state, command, _bag(state, seed)):
+            state = apply(state, event)
+    return state
+
+
+def _bag(state: GameState, seed: int | None) -> OrderedBag | SeededBag:
+    if state.options.tiles is not None:
+        return OrderedBag()
+    return SeededBag(seed if seed is not None else 0, salt=state.version)
+
+
+def play_game(
+    engines: Sequence[Engine],
+    *,
+    tiles: Sequence[int] | None = None,
+    seed: int | None = None,
+    fallback: Engine | None = None,
+) -> GameRecord:
+    """Play ``engines`` (one per seat, seat 0 first) against each other to the end.
+
+    An engine that raises or returns a turn the rules refuse is recorded in
+    ``errors`` and ``fallback`` (by default ``best``) plays that turn instead.
+    """
+    if fallback is None:
+        from mathable.engines import best as fallback_engine
+
+        fallback = fallback_engine
+    state = new_game(len(engines), tiles=tiles, seed=seed)
+    record = GameRecord(think=[[] for _ in engines], errors=[[] for _ in engines])
+    while state.status == "playing":
+        if record.turns >= MAX_TURNS:
+            raise RuntimeError(f"the game did not end after {MAX_TURNS} turns")
+        assert state.turn is not None
+        seat = state.turn.seat
+        view = PlayerView.of(state, seat)
+        started = time.perf_counter()
+        try:
+            events = _turn_events(state, seat, engines[seat], view, seed)
+        except (EngineError, RuleError, Exception) as err:  # noqa: B014 - every failure falls back
+            record.errors[seat].append(f"{type(err).__name__}: {err}")
+            events = _turn_events(state, seat, fallback, view, seed)
+        record.think[seat].append(time.perf_counter() - started)
+        for event in events:
+            state = apply(state, event)
+        record.turns += 1
+    assert state.result is not None
+    record.scores = state.result.scores
+    record.winners = state.result.winners
+    record.reason = state.result.reason
+    return record
+
+
+def _turn_events(
+    state: GameState, seat: int, engine: Engine, view: PlayerView, seed: int | None
+) -> list[Event]:
+    choice = checked_choice(engine(view), view)
+    return list(check(state, to_command(choice, seat), _bag(state, seed)))

@@ -1,0 +1,166 @@
+"""The engine interface, the built-in engines and self-play (all in the rules package)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+
+import mathable
+from mathable import TILE_SET, ExchangeTiles, PassTurn, Placement, Play, PlayerView
+from mathable.engine import EngineError, checked_choice, to_command
+from mathable.engines import BUILTIN_ENGINES, best, greedy
+from mathable.selfplay import new_game, play_game
+from mathable.strong import greedy_points, strong
+from tests.rules.helpers import bag_order
+
+ALICE = (12, 16, 3, 7, 40, 9, 5)
+BOB = (2, 8, 6, 1, 4, 10, 11)
+
+
+def dealt() -> mathable.GameState:
+    return new_game(2, tiles=bag_order(*ALICE, *BOB))
+
+
+def test_player_view_counts_the_bag_and_the_other_racks_together_as_unseen() -> None:
+    state = dealt()
+    view = PlayerView.of(state, 0)
+    assert view.rack == ALICE and view.bag_size == 92 and view.rack_sizes == (7, 7)
+    expected = Counter(TILE_SET)
+    expected.subtract(ALICE)
+    assert Counter(view.unseen()) == +expected
+    # The unseen tiles are exactly the bag plus bob's rack: nothing more is known.
+    assert Counter(view.unseen()) == Counter(state.bag) + Counter(state.seats[1].rack)
+
+
+def test_player_view_from_the_api_json_is_the_view_from_the_state() -> None:
+    state = dealt()
+    for event in mathable.check(state, mathable.PlayTurn(0, (mathable.TurnPlacement(106, 12),))):
+        state = mathable.apply(state, event)
+    from_json = PlayerView.from_json(mathable.view(state, 1))
+    assert from_json == PlayerView.of(state, 1)
+    assert from_json.position.cells == state.position.cells
+    assert from_json.board == {"I8": 12}
+
+
+def test_player_view_from_json_needs_a_seat() -> None:
+    with pytest.raises(ValueError, match="no seat of yours"):
+        PlayerView.from_json(mathable.view(dealt(), None))
+
+
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        (None, "returned None (NoneType), not a Play, ExchangeTiles or PassTurn"),
+        ("I8=12", "returned 'I8=12' (str), not a Play"),
+        (Play(()), "must be a non-empty tuple"),
+        (Play((Placement("I8", 13),)), "no 13 left on the rack"),
+        (Play((Placement("A1", 12),)), "12 at A1: A1 is not next to two tiles"),
+        (Play((Placement("Z9", 12),)), "'Z9' is not a square"),
+        (Play(("I8=12", "I8=16")), "placement 2 (I8=16): I8 already holds 12"),
+        (ExchangeTiles((1, 2)), "cannot exchange [1, 2]: not on the rack"),
+        (ExchangeTiles(()), "exchange 1 to 7 tiles"),
+        (ExchangeTiles(("12",)), "must be a tuple of ints"),  # type: ignore[arg-type]
+    ],
+)
+def test_a_turn_the_view_does_not_allow_is_refused_with_the_reason(
+    answer: object, message: str
+) -> None:
+    with pytest.raises(EngineError, match=re.escape(message)):
+        checked_choice(answer, PlayerView.of(dealt(), 0))
+
+
+def test_a_checked_play_carries_the_points_of_each_placement() -> None:
+    play = checked_choice(Play.parse("I8=12 J8=16+"), PlayerView.of(dealt(), 0))
+    assert play == Play((Placement("I8", 12, 12), Placement("J8", 16, 16)), draw_extra=True)
+    command = to_command(play, 0)
+    assert isinstance(command, mathable.PlayTurn)
+    # The extra tile is asked for on the operation square (J8 is +) only.
+    assert [p.draw_extra for p in command.placements] == [False, True]
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_ENGINES))
+def test_every_built_in_engine_plays_a_legal_turn_and_exchanges_when_nothing_fits(
+    name: str,
+) -> None:
+    engine = BUILTIN_ENGINES[name]
+    view = PlayerView.of(dealt(), 0)
+    assert isinstance(checked_choice(engine(view), view), Play)
+    stuck = PlayerView.of(new_game(2, tiles=bag_order(90, 81, 72, 70, 64, 63, 60)), 0)
+    answer = checked_choice(engine(stuck), stuck)
+    assert isinstance(answer, ExchangeTiles) and sorted(answer.tiles) == sorted(stuck.rack)
+
+
+def test_best_plays_the_highest_scoring_turn_and_greedy_no_more() -> None:
+    view = PlayerView.of(dealt(), 0)
+    top = mathable.best_turn_in(view.position, view.rack)
+    best_play = best(view)
+    greedy_play = greedy(view)
+    assert isinstance(best_play, Play) and isinstance(greedy_play, Play)
+    assert sum(p.points for p in best_play.placements) == top.total - top.bonus
+    assert sum(p.points for p in greedy_play.placements) <= top.total
+
+
+def test_strong_goes_out_at_the_end_when_it_can() -> None:
+    # Bag empty, two tiles left that both fit: going out ends the game and deducts
+    # the opponent's rack, worth more than any single placement.
+    state = dealt()
+    seats = (
+        mathable.state.Seat("a", (12, 7), 100),
+        mathable.state.Seat("b", (90, 81, 72), 100),
+    )
+    state = mathable.GameState(
+        status="playing",
+        seats=seats,
+        bag=(),
+        turn=mathable.state.Turn(0, 2),
+        options=state.options,
+    )
+    view = PlayerView.of(state, 0)
+    answer = checked_choice(strong(view), view)
+    assert isinstance(answer, Play) and sorted(p.tile for p in answer.placements) == [7, 12]
+
+
+def test_a_whole_game_between_engines_ends_with_the_rules_result() -> None:
+    record = play_game([greedy, best], tiles=bag_order(*ALICE, *BOB))
+    assert record.reason in ("rack_emptied", "blocked", "no_placements")
+    assert len(record.scores) == 2 and record.errors == [[], []]
+    assert len(record.think[0]) + len(record.think[1]) == record.turns
+    assert set(record.winners) <= {0, 1}
+    assert max(record.scores) == record.scores[record.winners[0]]
+
+
+def test_an_engine_that_fails_is_recorded_and_best_plays_for_it() -> None:
+    calls = {"n": 0}
+
+    def flaky(view: PlayerView) -> mathable.TurnChoice:
+        calls["n"] += 1
+        if calls["n"] % 2:
+            raise RuntimeError("out of ideas")
+        return Play((Placement("A1", 1),))  # never legal
+
+    record = play_game([flaky, greedy], tiles=bag_order(*ALICE, *BOB))
+    assert len(record.errors[0]) == calls["n"] > 0
+    assert any("RuntimeError: out of ideas" in e for e in record.errors[0])
+    assert any("A1 is not next to two tiles" in e for e in record.errors[0])
+    assert record.errors[1] == []
+
+
+def test_pass_ends_a_begun_turn() -> None:
+    assert isinstance(to_command(PassTurn(), 0, mid_turn=True), mathable.EndTurn)
+    assert isinstance(to_command(PassTurn(), 0), mathable.Pass)
+
+
+def test_the_fast_greedy_reply_scores_what_greedy_play_scores() -> None:
+    position = mathable.position_from({"I8": 12})
+    assert greedy_points(position, [16]) == 16  # J8 = 12 + 4, on the + square
+    # A greedy line (ties broken its own way) scores at least the best single placement
+    # and at most the best whole turn.
+    state = dealt()
+    for seat in (0, 1):
+        rack = list(state.seats[seat].rack)
+        top = mathable.best_turn_in(state.position, rack, bonus_possible=False)
+        first = mathable.legal_placements_in(state.position, rack)[0].points
+        assert top.exhaustive
+        assert first <= greedy_points(state.position, rack) <= top.total

@@ -1,0 +1,302 @@
+"""Mutation testing of the rules package (``shared/mathable``) with mutmut 3.
+
+Do the rules tests (``tests/rules``) notice a change of behaviour? mutmut
+changes one thing at a time in the rules package (an operator, a constant, a
+string, a condition...) and runs the tests that reach the changed function; a
+mutant the tests still pass on "survives". This script runs it and prints, per
+module, the share of mutants killed among those that are not equivalent to the
+original (``bench/mutation_equivalents.txt`` lists those, each with its reason).
+
+Install (not part of ``dev``: CI never runs this)::
+
+    .venv/bin/pip install -e '.[dev,mutation]'
+
+Run::
+
+    .venv/bin/python bench/mutation.py --sample 20 --seed 1      # quick: 20 mutants a module
+    .venv/bin/python bench/mutation.py --modules view,board      # full run of two modules
+    .venv/bin/python bench/mutation.py                           # full run of every module
+    .venv/bin/python bench/mutation.py --report                  # scores of the last runs
+    .venv/bin/python bench/mutation.py --survivors view          # diffs of view's survivors
+
+mutmut 3 only finds the package it mutates under ``./``, ``src/`` or ``source/``
+and names mutants by file path, while this repository keeps the rules in
+``shared/mathable``. So the script mirrors the package into
+``.mutation/src/mathable`` and ``tests/rules`` into ``.mutation/tests/rules``
+(ignored by git), writes mutmut's configuration there, and runs mutmut in that
+folder. Mutants are regenerated for a module whose source changed; results of
+earlier runs stay, so ``--report`` shows the latest result of every mutant run.
+
+The tests run under the Hypothesis profile ``mutation`` (tests/rules/conftest.py):
+no shrinking, no example database, derandomized, so a kill is a failing example,
+not a timeout, and the same mutant gets the same verdict every run.
+Doctests are not run: the scores count the rules tests only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "shared" / "mathable"
+TESTS = ROOT / "tests"
+STAGE = ROOT / ".mutation"
+EQUIVALENTS = ROOT / "bench" / "mutation_equivalents.txt"
+MUTANTS = STAGE / "mutants" / "src" / "mathable"
+
+DESELECTED = "tests/rules/test_material.py::test_rules_package_imports_only_the_standard_library"
+
+CONFIG = f"""\
+# Written by bench/mutation.py: mutmut's configuration for the mirrored rules package.
+[tool.mutmut]
+source_paths = ["src/mathable"]
+pytest_add_cli_args_test_selection = ["tests/rules"]
+pytest_add_cli_args = [
+    "-p", "no:cacheprovider",
+    # mutmut's trampolines import mutmut into the package: this test would fail every mutant.
+    "--deselect", "{DESELECTED}",
+]
+
+[tool.pytest.ini_options]
+testpaths = ["tests/rules"]
+addopts = "--strict-markers"
+filterwarnings = ["error"]
+timeout = 300
+markers = ["postgres: needs a database", "e2e: starts real server processes"]
+"""
+
+# Runs inside the stage: mutmut's own steps that write the mutants, without running them.
+GENERATE = """\
+from mutmut.__main__ import copy_also_copy_files, copy_src_dir, create_mutants
+from mutmut.__main__ import set_mutant_under_test
+import os
+os.makedirs("mutants", exist_ok=True)
+set_mutant_under_test("mutant_generation")
+copy_src_dir()
+copy_also_copy_files()
+create_mutants(1)
+"""
+
+# Runs inside the stage: the diff of each named mutant, as JSON.
+DIFFS = """\
+import json, sys
+from mutmut.mutation.diff_apply import get_diff_for_mutant
+names = json.load(sys.stdin)
+out = {}
+for name in names:
+    module = name.split(".")[1]
+    out[name] = get_diff_for_mutant(name, path=f"src/mathable/{module}.py")
+json.dump(out, sys.stdout)
+"""
+
+KILLED = {1, 3}  # pytest failed, or failed inside pytest: the tests noticed
+TIMEOUT = {36, -24, 24, 152, 255}
+STATUS = {0: "survived", 5: "no tests", 33: "no tests", 34: "skipped", None: "not run"}
+
+
+def status_of(code: int | None) -> str:
+    if code in KILLED:
+        return "killed"
+    if code in TIMEOUT:
+        return "timeout"
+    return STATUS.get(code, "suspicious")
+
+
+def _copy_if_changed(source: Path, target: Path) -> bool:
+    if target.exists() and target.read_bytes() == source.read_bytes():
+        return False
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(source, target)
+    return True
+
+
+def sync_stage() -> None:
+    """Mirror the package and its tests into the stage; drop what a change made stale."""
+    STAGE.mkdir(exist_ok=True)
+    for source in sorted(PACKAGE.glob("*.py")):
+        target = STAGE / "src" / "mathable" / source.name
+        if _copy_if_changed(source, target):
+            # mutmut keeps a mutated file once written: regenerate this module's mutants.
+            for stale in (MUTANTS / source.name, MUTANTS / (source.name + ".meta")):
+                stale.unlink(missing_ok=True)
+    tests_changed = False
+    wanted = {TESTS / "__init__.py"} | set((TESTS / "rules").glob("*.py"))
+    for source in wanted:
+        tests_changed |= _copy_if_changed(source, STAGE / source.relative_to(ROOT))
+    for old in (STAGE / "tests" / "rules").glob("*.py"):
+        if ROOT / old.relative_to(STAGE) not in wanted:
+            old.unlink()
+            tests_changed = True
+    config = STAGE / "pyproject.toml"
+    if not config.exists() or config.read_text() != CONFIG:
+        config.write_text(CONFIG)
+        tests_changed = True
+    if tests_changed:
+        # Which tests reach which function is measured again with the new tests.
+        shutil.rmtree(STAGE / "mutants" / "tests", ignore_errors=True)
+        (STAGE / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
+    subprocess.run([sys.executable, "-c", GENERATE], cwd=STAGE, check=True, capture_output=True)
+
+
+def results() -> dict[str, int | None]:
+    """Every mutant mutmut generated, with the exit code of its last run (None: not run)."""
+    out: dict[str, int | None] = {}
+    for meta in sorted(MUTANTS.glob("*.py.meta")):
+        out.update(json.loads(meta.read_text())["exit_code_by_key"])
+    return out
+
+
+def module_of(name: str) -> str:
+    return name.split(".")[1]
+
+
+def load_equivalents() -> dict[str, tuple[str, str]]:
+    """``mutant name | the line it adds | why it behaves like the original``, one a line."""
+    out: dict[str, tuple[str, str]] = {}
+    for raw in EQUIVALENTS.read_text().splitlines():
+        if not raw.strip() or raw.startswith("#"):
+            continue
+        name, line, reason = (part.strip() for part in raw.split(" | ", 2))
+        out[name] = (line, reason)
+    return out
+
+
+def diffs(names: list[str]) -> dict[str, str]:
+    if not names:
+        return {}
+    done = subprocess.run(
+        [sys.executable, "-c", DIFFS],
+        cwd=STAGE,
+        input=json.dumps(names),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found: dict[str, str] = json.loads(done.stdout)
+    return found
+
+
+def added_line(diff: str) -> str:
+    """The first line the mutant adds, stripped: what an equivalents entry names."""
+    for line in diff.splitlines():
+        if line.startswith("+") and not line.startswith("+++"):
+            return line[1:].strip()
+    return ""
+
+
+def check_equivalents(equivalents: dict[str, tuple[str, str]]) -> list[str]:
+    """Entries whose mutant no longer exists or now changes another line."""
+    known = results()
+    present = [n for n in equivalents if n in known]
+    found = diffs(present)
+    stale = [n for n in equivalents if n not in known]
+    stale += [n for n in present if added_line(found[n]) != equivalents[n][0]]
+    return stale
+
+
+def choose(
+    names: list[str], modules: list[str], sample: int | None, seed: int
+) -> dict[str, list[str]]:
+    by_module: dict[str, list[str]] = {m: [] for m in modules}
+    for name in sorted(names):
+        if module_of(name) in by_module:
+            by_module[module_of(name)].append(name)
+    if sample is not None:
+        for module, found in by_module.items():
+            rng = random.Random(f"{seed}:{module}")
+            by_module[module] = sorted(rng.sample(found, min(sample, len(found))))
+    return by_module
+
+
+def run_mutants(names: list[str], jobs: int) -> None:
+    env = dict(os.environ, MATHABLE_HYPOTHESIS_PROFILE="mutation")
+    mutmut = Path(sys.executable).with_name("mutmut")
+    command = [str(mutmut), "run", "--max-children", str(jobs), *names]
+    log = STAGE / "last-run.log"
+    with log.open("w") as out:
+        done = subprocess.run(command, cwd=STAGE, env=env, stdout=out, stderr=subprocess.STDOUT)
+    if done.returncode != 0:
+        print(f"mutmut exited with {done.returncode}; see {log}", file=sys.stderr)
+
+
+def report(by_module: dict[str, list[str]], equivalents: dict[str, tuple[str, str]]) -> list[str]:
+    """Print the score table; return the names of the survivors."""
+    codes = results()
+    survivors: list[str] = []
+    header = f"{'module':<12}{'mutants':>8}{'equiv':>7}{'killed':>8}{'timeout':>8}"
+    header += f"{'survived':>9}{'no test':>8}{'not run':>8}{'score':>8}"
+    print(header)
+    totals: Counter[str] = Counter()
+    for module, names in by_module.items():
+        counts: Counter[str] = Counter()
+        for name in names:
+            status = "equivalent" if name in equivalents else status_of(codes.get(name))
+            counts[status] += 1
+            if status in ("survived", "no tests", "suspicious", "skipped"):
+                survivors.append(name)
+        counts["mutants"] = len(names)
+        totals.update(counts)
+        print(_row(module, counts))
+    print(_row("all", totals))
+    return survivors
+
+
+def _row(module: str, c: Counter[str]) -> str:
+    judged = c["mutants"] - c["equivalent"] - c["not run"]
+    caught = c["killed"] + c["timeout"]
+    score = f"{100 * caught / judged:.1f}%" if judged else "-"
+    missed = c["no tests"] + c["suspicious"] + c["skipped"]
+    return (
+        f"{module:<12}{c['mutants']:>8}{c['equivalent']:>7}{c['killed']:>8}{c['timeout']:>8}"
+        f"{c['survived']:>9}{missed:>8}{c['not run']:>8}{score:>8}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--modules", help="comma-separated modules of mathable (default: all)")
+    parser.add_argument("--sample", type=int, help="run this many mutants a module, chosen by seed")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the sample (default 1)")
+    parser.add_argument("--jobs", type=int, default=2, help="mutants run at once (default 2)")
+    parser.add_argument("--report", action="store_true", help="print the last results, run none")
+    parser.add_argument("--survivors", metavar="MODULE", help="print the diffs of its survivors")
+    args = parser.parse_args(argv)
+
+    sync_stage()
+    all_modules = sorted({module_of(n) for n in results()})
+    modules = args.modules.split(",") if args.modules else all_modules
+    unknown = sorted(set(modules) - set(all_modules))
+    if unknown:
+        parser.error(f"no mutants in {', '.join(unknown)}; modules: {', '.join(all_modules)}")
+    equivalents = load_equivalents()
+    stale = check_equivalents(equivalents)
+    for name in stale:
+        print(f"warning: equivalents entry {name} no longer matches its mutant", file=sys.stderr)
+        equivalents.pop(name)
+
+    if args.survivors:
+        chosen = choose(list(results()), [args.survivors], args.sample, args.seed)
+        survivors = report(chosen, equivalents)
+        for name, diff in diffs(survivors).items():
+            print(f"\n# {name}: {status_of(results().get(name))}\n{diff}")
+        return 0
+
+    chosen = choose(list(results()), modules, args.sample, args.seed)
+    if not args.report:
+        names = [n for found in chosen.values() for n in found if n not in equivalents]
+        print(f"running {len(names)} mutants with {args.jobs} jobs", file=sys.stderr)
+        run_mutants(names, args.jobs)
+    report(chosen, equivalents)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -121,7 +121,7 @@ def render(board: Mapping[int, int] | Mapping[str, int]) -> str:
     cells = dict(CENTRE)
     for square, value in board.items():
         cells[parse_square(square) if isinstance(square, str) else square] = value
-    lines = ["    " + "".join(f"{c:>3}" for c in COLUMNS)]
+    lines = ["   " + "".join(f"{c:>3}" for c in COLUMNS)]  # letters over the cells' right edge
     for row in range(SIZE):
         out = []
         for col in range(SIZE):

@@ -1,0 +1,139 @@
+"""Event field codecs and the state's helpers, pinned with their exact refusals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from mathable import Equation, GameState, RuleError
+from mathable import codec as codecs
+from mathable.events import EQUATION, Event
+from mathable.state import PlacedTile, Seat, Turn, has_tiles, remove_tiles
+
+
+def refusal(decode: Any, value: object) -> str:
+    with pytest.raises(RuleError) as err:
+        decode(value)
+    assert err.value.code == "bad_event"
+    return str(err.value.message)
+
+
+def test_integers_refuse_booleans_and_text() -> None:
+    assert codecs.INT.decode(-3) == -3
+    assert refusal(codecs.INT.decode, True) == "expected an integer, got True"
+    assert refusal(codecs.INT.decode, "3") == "expected an integer, got '3'"
+    assert refusal(codecs.INT.decode, 3.0) == "expected an integer, got 3.0"
+
+
+def test_strings_booleans_and_lists_take_only_their_own_kind() -> None:
+    assert codecs.STR.decode("ann") == "ann"
+    assert refusal(codecs.STR.decode, 5) == "expected a string, got 5"
+    assert codecs.BOOL.decode(False) is False and codecs.BOOL.encode(True) is True
+    assert refusal(codecs.BOOL.decode, 0) == "expected true or false, got 0"
+    assert codecs.INTS.decode([1, 2]) == (1, 2) and codecs.INTS.decode((3,)) == (3,)
+    assert refusal(codecs.INTS.decode, {"a": 1}) == "expected a list, got {'a': 1}"
+    assert refusal(codecs.INTS.decode, "12") == "expected a list, got '12'"
+
+
+def test_long_values_are_cut_to_sixty_characters_in_a_refusal() -> None:
+    exact = "x" * 58  # its repr is 60 characters: shown whole
+    assert refusal(codecs.INT.decode, exact) == f"expected an integer, got {exact!r}"
+    long = "y" * 59
+    assert refusal(codecs.INT.decode, long) == "expected an integer, got '" + "y" * 56 + "..."
+
+
+def test_optional_fields_keep_none_both_ways() -> None:
+    assert codecs.OPT_INT.encode(None) is None and codecs.OPT_INT.decode(None) is None
+    assert codecs.OPT_INT.encode(4) == 4 and codecs.OPT_INT.decode(4) == 4
+    assert codecs.OPT_STR.decode("a") == "a" and codecs.OPT_STR.decode(None) is None
+    assert codecs.OPT_INTS.encode((1, 2)) == [1, 2] and codecs.OPT_INTS.decode([1]) == (1,)
+    assert refusal(codecs.OPT_INT.decode, "4") == "expected an integer, got '4'"
+
+
+def test_squares_are_written_by_name_and_read_by_name() -> None:
+    assert codecs.SQUARE.encode(107) == "J8" and codecs.SQUARE.decode("j8") == 107
+    assert refusal(codecs.SQUARE.decode, 107) == "expected a string, got 107"
+    with pytest.raises(RuleError) as err:
+        codecs.SQUARE.decode("Z9")
+    assert err.value.code == "bad_square"
+
+
+def test_removed_tiles_read_square_names_or_the_old_plain_indexes() -> None:
+    decode = codecs.SQUARE_TILES.decode
+    assert codecs.SQUARE_TILES.encode(((107, 16), (0, 2))) == [["J8", 16], ["A1", 2]]
+    assert decode([["J8", 16], [0, 2], [195, 3]]) == ((107, 16), (0, 2), (195, 3))
+    assert refusal(decode, [[196, 1]]) == "expected a string, got 196"
+    assert refusal(decode, [[-1, 1]]) == "expected a string, got -1"
+    assert refusal(decode, [[True, 1]]) == "expected a string, got True"
+    assert refusal(decode, [["J8", 16, 1]]) == "expected a [square, tile] pair, got ['J8', 16, 1]"
+    assert refusal(decode, [["J8"]]) == "expected a [square, tile] pair, got ['J8']"
+    assert refusal(decode, [["J8", "16"]]) == "expected an integer, got '16'"
+
+
+def test_operations_are_one_of_the_four_signs() -> None:
+    for op in "+-x/":
+        assert codecs.OP.decode(op) == op and codecs.OP.encode(op) == op
+    assert refusal(codecs.OP.decode, "*") == "expected one of + - x /, got '*'"
+
+
+def test_equations_are_objects_with_near_far_and_op() -> None:
+    eq = Equation(106, 105, "+")
+    assert EQUATION.encode(eq) == {"near": "I8", "far": "H8", "op": "+"}
+    assert EQUATION.decode({"near": "I8", "far": "H8", "op": "+"}) == eq
+    assert refusal(EQUATION.decode, ["I8", "H8", "+"]) == (
+        "expected an object, got ['I8', 'H8', '+']"
+    )
+    assert refusal(EQUATION.decode, {"near": "I8", "op": "+"}) == "missing field 'far'"
+
+
+def test_a_field_refusal_names_the_event_and_field() -> None:
+    with pytest.raises(RuleError) as err:
+        Event.from_dict({"type": "passed", "v": 1, "seat": "1"})
+    assert err.value.message == "passed.seat: expected an integer, got '1'"
+
+
+# --- state --------------------------------------------------------------------------------
+
+
+def test_an_equation_prints_as_near_op_far() -> None:
+    assert str(Equation(106, 105, "x")) == "I8xH8"
+
+
+def test_a_turn_scores_the_sum_of_its_placements() -> None:
+    turn = Turn(seat=0, started_with=7)
+    assert turn.points == 0
+    turn = Turn(0, 7, (PlacedTile(106, 12, (), 12), PlacedTile(107, 16, (), 32)))
+    assert turn.points == 44
+
+
+def four_seats(resigned: tuple[int, ...] = ()) -> GameState:
+    seats = tuple(Seat(player=f"p{i}", resigned=i in resigned) for i in range(4))
+    return GameState(seats=seats)
+
+
+def test_the_next_seat_goes_clockwise_and_skips_resigned_seats() -> None:
+    state = four_seats()
+    assert [state.next_seat(s) for s in range(4)] == [1, 2, 3, 0]
+    state = four_seats(resigned=(1, 2))
+    assert state.next_seat(0) == 3 and state.next_seat(3) == 0
+    assert four_seats(resigned=(1, 2, 3)).next_seat(0) == 0
+    assert four_seats(resigned=(0, 1, 2, 3)).next_seat(2) == 2
+    assert state.active_seats() == [0, 3]
+
+
+def test_seats_are_found_by_player_and_changed_one_at_a_time() -> None:
+    state = four_seats()
+    assert state.seat_of("p2") == 2 and state.seat_of("p0") == 0 and state.seat_of("zed") is None
+    seats = state.with_seat(1, score=9, rack=(1, 2))
+    assert seats[1] == Seat(player="p1", rack=(1, 2), score=9)
+    assert seats[0] == state.seats[0] and state.seats[1].score == 0
+
+
+def test_tiles_are_removed_one_occurrence_each_earliest_first() -> None:
+    assert remove_tiles((5, 3, 5, 7), (5,)) == (3, 5, 7)
+    assert remove_tiles((5, 3, 5, 7), [5, 5]) == (3, 7)
+    with pytest.raises(ValueError):
+        remove_tiles((5, 3), (5, 5))
+    assert has_tiles((5, 3, 5), (5, 5)) and has_tiles((1,), ())
+    assert not has_tiles((5, 3), (5, 5))

@@ -1,0 +1,484 @@
+"""Commands and their refusals, pinned: every refusal's code and the words a player reads.
+
+The survivors of the mutation run of issue 19 each have a test here, named for the rule.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from mathable import (
+    Correct,
+    Create,
+    DrawExtra,
+    EndTurn,
+    Equation,
+    Exchange,
+    GameState,
+    Join,
+    OrderedBag,
+    Pass,
+    Place,
+    PlayTurn,
+    RandomBag,
+    Resign,
+    RuleError,
+    SeededBag,
+    TurnPlacement,
+    check,
+    default_policy,
+    view,
+)
+from mathable.commands import MAX_TURN_PLACEMENTS
+from mathable.events import Corrected, GameStarted, Passed, Resigned, TilePlaced, TurnEnded
+from tests.rules.helpers import Game, arranged, bag_order, play, refusal, sq
+
+
+def claim(near: str, far: str, op: str) -> tuple[Equation, ...]:
+    return (Equation(sq(near), sq(far), op),)
+
+
+def says(state: GameState, command: object) -> tuple[str, str]:
+    err = refusal(state, command)  # type: ignore[arg-type]
+    return err.code, err.message
+
+
+# --- creating and joining -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command, code, message",
+    [
+        (Create("a", players=1), "bad_players", "a game has 2 to 4 players, not 1"),
+        (Create("a", players=5), "bad_players", "a game has 2 to 4 players, not 5"),
+        (Create("a", referee="nobody"), "bad_referee", "referee is 'server' or 'players'"),
+        (
+            Create("a", tiles=(1, 2, 3)),
+            "bad_tiles",
+            "tiles must list all 106 tiles of the game, each exactly once",
+        ),
+        (
+            Create("a", seed=1, tiles=bag_order()),
+            "bad_options",
+            "give a seed or a tile order, not both",
+        ),
+        (
+            Create("a", players=2, invited=("b", "c")),
+            "bad_invite",
+            "invite at most one player per free seat, each once",
+        ),
+        (
+            Create("a", players=3, invited=("b", "b")),
+            "bad_invite",
+            "invite at most one player per free seat, each once",
+        ),
+        (Create("a", players=3, invited=("a",)), "bad_invite", "the creator already has seat 0"),
+    ],
+)
+def test_a_game_is_created_only_with_valid_options(
+    command: Create, code: str, message: str
+) -> None:
+    assert says(GameState(), command) == (code, message)
+
+
+def test_the_largest_valid_games_are_accepted() -> None:
+    (created,) = check(GameState(), Create("a", players=4, invited=("b", "c", "d")))
+    assert created.to_dict()["players"] == 4  # type: ignore[attr-defined]
+    check(GameState(), Create("a", players=2, referee="players", tiles=bag_order()))
+
+
+def test_a_game_is_created_once_and_joined_only_while_it_waits() -> None:
+    game = Game(players=2)
+    assert says(game.state, Create("z")) == ("game_exists", "this game has already been created")
+    assert says(game.state, Join("z")) == ("game_full", "this game is not waiting for players")
+
+
+def test_a_player_cannot_take_two_seats_or_a_seat_kept_for_an_invitee() -> None:
+    state = GameState()
+    for command in (Create("ann", players=3, invited=("bob",)), Join("cy")):
+        state = play(state, command)  # type: ignore[arg-type]
+    assert says(state, Join("ann")) == ("already_seated", "you already have a seat in this game")
+    assert says(state, Join("dan")) == (
+        "seat_reserved",
+        "the free seats of this game are reserved for invitees",
+    )
+    state = play(state, Join("bob"))
+    assert state.status == "playing"
+
+
+def test_the_bag_policy_follows_the_options_and_a_seeded_draw_is_salted_by_version() -> None:
+    assert isinstance(default_policy(Game(tiles=bag_order()).state), OrderedBag)
+    assert isinstance(default_policy(Game().state), RandomBag)
+    state = Game(seed=11).state
+    policy = default_policy(state)
+    assert isinstance(policy, SeededBag)
+    bag = state.bag
+    assert policy.draw(bag, 5) == SeededBag(11, salt=state.version).draw(bag, 5)
+
+
+# --- whose turn, and what may be done in it ---------------------------------------------------
+
+
+def test_nothing_is_played_before_the_game_starts() -> None:
+    state = play(GameState(), Create("a"))
+    assert says(state, Pass(0)) == ("game_not_started", "the game has not started yet")
+    assert says(state, Resign(0)) == ("game_not_started", "only a game in play can be resigned")
+
+
+def test_nothing_is_played_after_the_game_ends() -> None:
+    game = Game(tiles=bag_order())
+    game.run(Resign(1))
+    assert game.state.status == "ended"
+    assert says(game.state, Pass(0)) == ("game_over", "the game is over")
+    assert says(game.state, Resign(0)) == ("game_over", "only a game in play can be resigned")
+
+
+@pytest.mark.parametrize("seat", [-1, 2, 5])
+def test_a_seat_outside_the_table_is_not_seated(seat: int) -> None:
+    state = arranged([(12,), (1,)], bag=(30,))
+    assert says(state, Pass(seat)) == ("not_seated", "you have no seat in this game")
+    assert says(state, Resign(seat)) == ("not_seated", "you have no seat left in this game")
+
+
+def test_only_the_seat_whose_turn_it_is_plays() -> None:
+    state = arranged([(12,), (1,), (2,)], bag=(30,), seat=2)
+    assert says(state, Pass(0)) == ("not_your_turn", "it is seat 2's turn, not yours")
+
+
+def test_pass_exchange_and_whole_turns_are_refused_once_a_tile_is_down() -> None:
+    state = arranged([(12, 1, 1), (1,)], bag=(30, 31))
+    state = play(state, Place(0, sq("I8"), 12))
+    start = "you have placed tiles this turn; end the turn instead of "
+    assert says(state, Pass(0)) == ("turn_in_progress", start + "pass")
+    assert says(state, Exchange(0, (1,))) == ("turn_in_progress", start + "exchanging")
+    whole = PlayTurn(0, (TurnPlacement(sq("F8"), 1),))
+    assert says(state, whole) == ("turn_in_progress", start + "sending a whole turn")
+
+
+# --- placing --------------------------------------------------------------------------------
+
+
+def test_a_tile_comes_from_the_rack() -> None:
+    state = arranged([(12, 5, 1), (1,)], bag=(30,))
+    assert says(state, Place(0, sq("I8"), 13)) == (
+        "tile_not_in_rack",
+        "there is no 13 on your rack (1, 5, 12)",
+    )
+
+
+def test_a_square_holding_a_zero_is_taken() -> None:
+    # 0 is a tile like any other: I8 holding 0 takes no 12, though H8 x G8 makes 12 there.
+    state = arranged([(12,), (1,)], board={"I8": 0}, bag=(30,))
+    assert says(state, Place(0, sq("I8"), 12)) == ("square_taken", "I8 already holds 0")
+    players = arranged([(12,), (1,)], board={"I8": 0}, bag=(30,), referee="players")
+    assert says(players, Place(0, sq("I8"), 12, claims=claim("H8", "G8", "x"))) == (
+        "square_taken",
+        "I8 already holds 0",
+    )
+
+
+@pytest.mark.parametrize(
+    "board, square, tile, code, message",
+    [
+        ({}, "H8", 4, "square_taken", "H8 already holds 4"),
+        ({}, "A1", 4, "no_pair", "4 at A1: A1 is not next to two tiles in a row or column"),
+        (
+            {},
+            "I8",
+            13,
+            "no_equation",
+            "13 at I8: 4 and 3 make 1 by -, 7 by +, 12 by x (H8, G8); none makes 13",
+        ),
+        (
+            {"I8": 12},
+            "J8",
+            8,
+            "wrong_operation",
+            "8 at J8: J8 demands +; 12 and 4 make 3 by /, 8 by -, 16 by +, 48 by x (I8, H8); "
+            "none makes 8 by +",
+        ),
+        (
+            {"I8": 12},
+            "J8",
+            9,
+            "no_equation",
+            "9 at J8: J8 demands +; 12 and 4 make 3 by /, 8 by -, 16 by +, 48 by x (I8, H8); "
+            "none makes 9 by +",
+        ),
+    ],
+)
+def test_a_refused_placement_says_what_the_pairs_there_make(
+    board: dict[str, int], square: str, tile: int, code: str, message: str
+) -> None:
+    state = arranged([(tile,), (1,)], board=board, bag=(30,))
+    assert says(state, Place(0, sq(square), tile)) == (code, message)
+
+
+def test_a_refusal_lists_every_pair_of_the_square() -> None:
+    state = arranged([(5,), (1,)], board={"F9": 6, "G9": 2}, bag=(30,))
+    assert says(state, Place(0, sq("H9"), 5)) == (
+        "no_equation",
+        "5 at H9: 2 and 6 make 3 by /, 4 by -, 8 by +, 12 by x (G9, F9); "
+        "4 and 2 make 2 by - or /, 6 by +, 8 by x (H8, H7); none makes 5",
+    )
+
+
+def test_claims_must_name_pairs_of_the_square_once_each_holding_two_tiles() -> None:
+    state = arranged([(12, 1), (1,)], bag=(30,), referee="players")
+    place = Place(0, sq("I8"), 12)
+    assert says(state, place) == (
+        "claims_required",
+        "with players as referee, state the equations the tile completes",
+    )
+    twice = claim("H8", "G8", "x") + claim("G8", "H8", "+")
+    assert says(state, Place(0, sq("I8"), 12, claims=twice)) == (
+        "bad_claim",
+        "the pair G8+H8 is claimed twice",
+    )
+    assert says(state, Place(0, sq("I8"), 12, claims=claim("G8", "F8", "x"))) == (
+        "bad_claim",
+        "G8 and F8 are not a pair next to I8",
+    )
+    assert says(state, Place(0, sq("I8"), 12, claims=claim("I6", "I7", "x"))) == (
+        "bad_claim",
+        "the pair I6xI7 is not two tiles",
+    )
+
+
+def test_a_claim_may_name_its_pair_far_square_first() -> None:
+    state = arranged([(12, 1), (1,)], bag=(30,), referee="players")
+    (event,) = check(state, Place(0, sq("I8"), 12, claims=claim("G8", "H8", "x")))
+    assert isinstance(event, TilePlaced)
+    assert event.equations == (Equation(sq("H8"), sq("G8"), "x"),) and event.points == 12
+
+
+def test_an_extra_tile_needs_a_tile_in_the_bag() -> None:
+    state = arranged([(16, 1), (1,)], board={"I8": 12}, bag=())
+    state = play(state, Place(0, sq("J8"), 16))
+    assert state.turn is not None and state.turn.extra_available
+    assert says(state, DrawExtra(0)) == ("bag_empty", "the bag is empty")
+    state = arranged([(12, 1), (1,)], bag=(30,))
+    state = play(state, Place(0, sq("I8"), 12))
+    assert says(state, DrawExtra(0)) == (
+        "no_extra_tile",
+        "an extra tile may be drawn only right after placing on an operation square",
+    )
+
+
+# --- whole turns ----------------------------------------------------------------------------
+
+
+def test_a_whole_turn_has_one_to_sixteen_placements() -> None:
+    state = arranged([(12, 1), (1,)], bag=(30,))
+    assert says(state, PlayTurn(0, ())) == (
+        "empty_turn",
+        "a turn needs at least one placement (or pass)",
+    )
+    many = tuple(TurnPlacement(sq("I8"), 12) for _ in range(MAX_TURN_PLACEMENTS + 1))
+    assert MAX_TURN_PLACEMENTS == 16
+    assert says(state, PlayTurn(0, many)) == ("too_many_placements", "at most 16 placements")
+    # Sixteen are not too many: this turn is refused for its tiles, not its length.
+    sixteen = many[:MAX_TURN_PLACEMENTS]
+    assert refusal(state, PlayTurn(0, sixteen)).code == "tile_not_in_rack"
+
+
+def test_a_whole_turn_names_its_tiles_and_the_rack_when_they_are_not_there() -> None:
+    state = arranged([(12, 1), (1,)], bag=(30,))
+    turn = PlayTurn(0, (TurnPlacement(sq("I8"), 12), TurnPlacement(sq("J8"), 16)))
+    assert says(state, turn) == (
+        "tile_not_in_rack",
+        "the turn places 12, 16 but your rack holds 1, 12",
+    )
+
+
+def test_a_whole_turn_refusal_says_which_placement_broke_a_rule() -> None:
+    state = arranged([(12, 16, 8), (1,)], bag=(30,))
+    turn = PlayTurn(0, (TurnPlacement(sq("I8"), 12), TurnPlacement(sq("J8"), 8)))
+    code, message = says(state, turn)
+    assert code == "wrong_operation" and message.startswith("placement 2: 8 at J8: J8 demands +")
+
+
+def test_a_whole_turn_with_players_as_referee_carries_its_claims() -> None:
+    state = arranged([(12, 16, 1), (1,)], bag=(30, 31, 32), referee="players")
+    turn = PlayTurn(
+        0,
+        (
+            TurnPlacement(sq("I8"), 12, claims=claim("H8", "G8", "x")),
+            TurnPlacement(sq("J8"), 16, claims=claim("I8", "H8", "+")),
+        ),
+    )
+    events = check(state, turn, OrderedBag())
+    placed = [e for e in events if isinstance(e, TilePlaced)]
+    assert [e.equations for e in placed] == [
+        claim("H8", "G8", "x"),
+        claim("I8", "H8", "+"),
+    ]
+    assert [e.points for e in placed] == [12, 16]
+    assert isinstance(events[-1], TurnEnded) and events[-1].points == 28
+    without = PlayTurn(0, (TurnPlacement(sq("I8"), 12),))
+    assert says(state, without)[0] == "claims_required"
+
+
+# --- exchanging -----------------------------------------------------------------------------
+
+
+def test_an_exchange_gives_back_one_to_seven_tiles_of_the_rack_that_the_bag_can_replace() -> None:
+    state = arranged([(1, 2, 3, 4, 5, 6, 7, 8), (1,)], bag=(30, 31))
+    assert says(state, Exchange(0, ())) == ("bad_exchange", "exchange 1 to 7 tiles")
+    eight = (1, 2, 3, 4, 5, 6, 7, 8)
+    assert says(state, Exchange(0, eight)) == ("bad_exchange", "exchange 1 to 7 tiles")
+    assert says(state, Exchange(0, (9,))) == (
+        "tile_not_in_rack",
+        "you can only give back tiles from your rack",
+    )
+    assert says(state, Exchange(0, (1, 2, 3))) == (
+        "bag_too_small",
+        "the bag holds 2 tiles, fewer than the 3 to exchange",
+    )
+    full = arranged([(1, 2, 3, 4, 5, 6, 7), (1,)], bag=tuple(range(20, 30)))
+    after = play(full, Exchange(0, (1, 2, 3, 4, 5, 6, 7)))
+    assert sorted(after.seats[0].rack) == list(range(20, 27))
+
+
+# --- resigning ------------------------------------------------------------------------------
+
+
+def test_resigning_on_your_own_turn_passes_the_turn_on() -> None:
+    state = arranged([(12,), (1,), (2,)], bag=(30, 31))
+    state = play(state, Resign(0))
+    assert state.status == "playing"
+    assert state.turn is not None and state.turn.seat == 1
+    assert state.seats[0].resigned and not state.seats[1].resigned
+
+
+def test_resigning_out_of_turn_leaves_the_turn_where_it_is() -> None:
+    state = arranged([(12,), (1,), (2,)], bag=(30, 31))
+    state = play(state, Resign(2))
+    assert state.turn is not None and state.turn.seat == 0
+    state = play(state, Pass(0))
+    assert state.turn is not None and state.turn.seat == 1
+    state = play(state, Pass(1))
+    assert state.turn is not None and state.turn.seat == 0
+
+
+def test_resigning_with_tiles_down_scores_them_without_a_refill() -> None:
+    state = arranged([(12, 1), (1,), (2,)], bag=(30, 31))
+    state = play(state, Place(0, sq("I8"), 12))
+    events = check(state, Resign(0))
+    assert events == [TurnEnded(seat=0, points=12, bonus=0, drawn=()), Resigned(0)]
+    state = play(state, Resign(0))
+    assert state.seats[0].score == 12 and state.seats[0].rack == (1,)
+    assert state.bag == (30, 31) and state.turn is not None and state.turn.seat == 1
+
+
+def test_a_seat_resigns_once() -> None:
+    state = arranged([(12,), (1,), (2,)], bag=(30, 31))
+    state = play(state, Resign(1))
+    assert says(state, Resign(1)) == ("not_seated", "you have no seat left in this game")
+
+
+# --- corrections ----------------------------------------------------------------------------
+
+
+def players_game() -> GameState:
+    return arranged([(12, 13, 16, 1), (5, 5, 5)], referee="players", bag=tuple(range(20, 40)))
+
+
+def test_a_claim_by_the_wrong_operation_on_a_real_pair_is_a_mistake() -> None:
+    # 12 at I8 is right (4 x 3), but the claim says 4 + 3 = 12.
+    state = play(players_game(), Place(0, sq("I8"), 12, claims=claim("H8", "G8", "+")))
+    state = play(state, EndTurn(0))
+    events = check(state, Correct(1))
+    (corrected,) = [e for e in events if isinstance(e, Corrected)]
+    assert corrected.reason == "12 at I8: 4 + 3 does not make 12"
+    assert corrected.target == 0 and corrected.seat == 1
+
+
+def test_a_claim_against_the_operation_of_the_square_is_a_mistake() -> None:
+    state = play(players_game(), Place(0, sq("I8"), 12, claims=claim("H8", "G8", "x")))
+    state = play(state, Place(0, sq("J8"), 16, claims=claim("I8", "H8", "x")))
+    state = play(state, EndTurn(0))
+    (corrected,) = [e for e in check(state, Correct(1)) if isinstance(e, Corrected)]
+    assert corrected.reason == "16 at J8: the square demands +, not x"
+
+
+def test_a_turn_with_right_claims_cannot_be_corrected() -> None:
+    state = play(players_game(), Place(0, sq("I8"), 12, claims=claim("H8", "G8", "x")))
+    state = play(state, EndTurn(0))
+    assert says(state, Correct(1)) == ("no_mistake", "every placement of that turn is right")
+
+
+def test_the_next_players_placement_closes_the_correction_window() -> None:
+    state = play(players_game(), Place(0, sq("I8"), 13, claims=claim("H8", "G8", "+")))
+    state = play(state, EndTurn(0))
+    assert state.correctable is not None
+    state = play(state, Place(1, sq("H6"), 5, claims=claim("H7", "H8", "+")))
+    assert state.correctable is None
+    assert says(state, Correct(1)) == (
+        "nothing_to_correct",
+        "there is no opponent's turn open to correction",
+    )
+
+
+def test_corrections_are_refused_outside_a_players_refereed_game_in_play() -> None:
+    server = arranged([(12,), (1,)], bag=(30,))
+    assert says(server, Correct(1)) == (
+        "corrections_off",
+        "the server referees this game: mistakes cannot happen",
+    )
+    state = players_game()
+    assert says(state, Correct(7)) == ("not_seated", "you have no seat in this game")
+    assert says(state, Correct(-1)) == ("not_seated", "you have no seat in this game")
+    assert says(state, Correct(0))[0] == "nothing_to_correct"
+    ended = Game(referee="players", tiles=bag_order())
+    ended.run(Resign(0))
+    assert says(ended.state, Correct(1)) == ("game_over", "only a game in play can be corrected")
+
+
+def test_a_resigned_seat_cannot_correct() -> None:
+    state = arranged([(12, 13), (5,), (6,)], referee="players", bag=tuple(range(20, 30)))
+    state = play(state, Resign(2))
+    state = play(state, Place(0, sq("I8"), 13, claims=claim("H8", "G8", "+")))
+    assert says(state, Correct(2)) == ("not_seated", "you have no seat in this game")
+    assert check(state, Correct(1))  # a seat still playing may
+
+
+def test_correcting_a_turn_in_progress_down_to_nothing_counts_as_an_idle_turn() -> None:
+    state = play(players_game(), Pass(0))
+    assert state.idle_turns == 1
+    state = play(state, Place(1, sq("I8"), 5, claims=claim("H8", "G8", "+")))  # 4 + 3 is 7
+    state = play(state, Correct(0))
+    assert state.idle_turns == 2 and state.turns_played == 2
+    assert state.turn is not None and state.turn.seat == 0
+    assert state.last_turn is not None and state.last_turn.placements == ()
+
+
+def test_the_idle_turn_count_grows_with_passes_and_exchanges_and_resets_on_a_placement() -> None:
+    state = arranged([(12, 1), (1, 2), (3,)], bag=(30, 31, 32))
+    state = play(state, Pass(0))
+    state = play(state, Exchange(1, (2,)))
+    assert (state.idle_turns, state.turns_played) == (2, 2)
+    state = play(state, Pass(2))
+    state = play(state, Place(0, sq("I8"), 12))
+    state = play(state, EndTurn(0))
+    assert (state.idle_turns, state.turns_played) == (0, 4)
+    assert view(state, None)["idle_turns"] == 0
+
+
+def test_ending_a_turn_without_placing_is_a_pass() -> None:
+    state = arranged([(12,), (1,)], bag=(30,))
+    assert check(state, EndTurn(0)) == [Passed(0)]
+
+
+def test_an_unknown_command_is_refused() -> None:
+    state = arranged([(12,), (1,)], bag=(30,))
+    with pytest.raises(RuleError) as err:
+        check(state, "pass")  # type: ignore[arg-type]
+    assert err.value.code == "bad_command" and err.value.message == "unknown command 'pass'"
+
+
+def test_the_game_started_event_deals_the_given_order_in_seat_order() -> None:
+    game = Game(players=3, tiles=bag_order(*range(1, 8), *([9] * 7), *([10] * 7)))
+    (started,) = [e for e in game.log if isinstance(e, GameStarted)]
+    assert started.racks == (tuple(range(1, 8)), (9,) * 7, (10,) * 7)
+    assert started.start_draws == ((), (), ()) and started.first_seat == 0

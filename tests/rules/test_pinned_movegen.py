@@ -90,6 +90,15 @@ def test_the_cache_after_any_changes_equals_the_cache_built_from_scratch() -> No
         }
 
 
+def test_a_position_built_from_tiles_caches_every_square_that_accepts_a_value() -> None:
+    # A1 is surrounded: both its pairs are full, no square of them is empty.
+    pos = position(B1=2, C1=5, A2=1, A3=6)
+    assert dict(pos.accepts[sq("A1")]) == accepted_values(pos.cells, sq("A1"))
+    assert pos.equations(sq("A1"), 7) == 2  # 2 + 5 and 1 + 6
+    for square in range(196):
+        assert dict(pos.accepts.get(square, {})) == accepted_values(pos.cells, square)
+
+
 def test_position_from_reads_names_and_values_or_keeps_a_position() -> None:
     pos = Position.initial()
     assert position_from(pos) is pos

@@ -125,14 +125,14 @@ def test_only_a_players_refereed_turn_with_tiles_down_stays_open_to_correction()
 
 
 def test_acting_next_closes_the_correction_window_acting_out_of_turn_does_not() -> None:
-    base = arranged([(12, 1), (1, 2), (3,)], bag=(30, 31), referee="players")
+    base = arranged([(12, 1), (1, 2), (3,)], bag=tuple(range(20, 40)), referee="players")
     state = play(base, Place(0, sq("I8"), 12, claims=(Equation(sq("H8"), sq("G8"), "x"),)))
     state = play(state, EndTurn(0))
     assert state.correctable is not None
     assert apply(state, Resigned(2)).correctable is not None  # seat 2 is not next
     assert apply(state, Resigned(1)).correctable is None
     assert apply(state, Passed(1)).correctable is None
-    assert apply(state, TilesExchanged(1, (2,), (31,))).correctable is None
+    assert apply(state, TilesExchanged(1, (2,), (39,))).correctable is None
 
 
 def test_an_exchange_puts_the_tiles_given_back_at_the_bottom_of_the_bag() -> None:

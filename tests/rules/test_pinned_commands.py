@@ -5,6 +5,8 @@ The survivors of the mutation run of issue 19 each have a test here, named for t
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from mathable import (
@@ -30,7 +32,15 @@ from mathable import (
     view,
 )
 from mathable.commands import MAX_TURN_PLACEMENTS
-from mathable.events import Corrected, GameStarted, Passed, Resigned, TilePlaced, TurnEnded
+from mathable.events import (
+    Corrected,
+    GameEnded,
+    GameStarted,
+    Passed,
+    Resigned,
+    TilePlaced,
+    TurnEnded,
+)
 from tests.rules.helpers import Game, arranged, bag_order, play, refusal, sq
 
 
@@ -482,3 +492,35 @@ def test_the_game_started_event_deals_the_given_order_in_seat_order() -> None:
     (started,) = [e for e in game.log if isinstance(e, GameStarted)]
     assert started.racks == (tuple(range(1, 8)), (9,) * 7, (10,) * 7)
     assert started.start_draws == ((), (), ()) and started.first_seat == 0
+
+
+# --- the end ----------------------------------------------------------------------------------
+
+
+def emptied_by_a_players_refereed_turn() -> GameState:
+    """Seat 0 has just placed its last tile with the bag empty; the turn is open to correction."""
+    state = arranged([(12,), (5, 9), (6,)], referee="players")
+    state = play(state, Place(0, sq("I8"), 12, claims=claim("H8", "G8", "x")))
+    return play(state, EndTurn(0))
+
+
+def test_a_game_that_would_end_waits_for_the_next_player_to_correct_or_pass() -> None:
+    state = emptied_by_a_players_refereed_turn()
+    assert state.status == "playing"
+    ending = (
+        "game_ending",
+        "the game is over unless the last turn is corrected: correct it, or pass to end it",
+    )
+    assert says(state, Place(1, sq("F8"), 5, claims=claim("G8", "H8", "+"))) == ending
+    assert says(state, Exchange(1, (5,))) == ending
+    events = check(state, Pass(1))
+    assert isinstance(events[-1], GameEnded) and events[-1].reason == "rack_emptied"
+
+
+def test_the_resigned_keep_their_deductions_but_never_win() -> None:
+    state = arranged([(12,), (5, 9), (1,)], bag=())
+    seats = (state.seats[0], state.seats[1], replace(state.seats[2], score=90))
+    state = play(replace(state, seats=seats), Resign(2))
+    state = play(state, Place(0, sq("I8"), 12))
+    events = check(state, EndTurn(0))
+    assert events[-1] == GameEnded("rack_emptied", (0, 14, 1), (12, -14, 89), (0,))

@@ -137,3 +137,37 @@ def test_tiles_are_removed_one_occurrence_each_earliest_first() -> None:
         remove_tiles((5, 3), (5, 5))
     assert has_tiles((5, 3, 5), (5, 5)) and has_tiles((1,), ())
     assert not has_tiles((5, 3), (5, 5))
+
+
+# The codecs above are built once, when the module loads; these build fresh ones, so that
+# the builders themselves are what the tests check.
+
+
+def test_an_optional_codec_passes_none_through_and_the_rest_to_its_inner_codec() -> None:
+    optional = codecs._optional(codecs.SQUARE)
+    assert optional.encode(None) is None and optional.decode(None) is None
+    assert optional.encode(107) == "J8" and optional.decode("J8") == 107
+    assert refusal(optional.decode, 107) == "expected a string, got 107"
+
+
+def test_a_tuple_codec_writes_a_list_and_reads_a_tuple_item_by_item() -> None:
+    squares = codecs.tuple_of(codecs.SQUARE)
+    assert squares.encode((107, 0)) == ["J8", "A1"]
+    assert squares.encode(()) == []
+    assert squares.decode(["J8", "a1"]) == (107, 0)
+    assert refusal(squares.decode, "J8") == "expected a list, got 'J8'"
+    assert refusal(squares.decode, ["J8", 5]) == "expected a string, got 5"
+
+
+def test_a_record_codec_writes_an_object_and_reads_back_its_dataclass() -> None:
+    fields = {"near": codecs.SQUARE, "far": codecs.SQUARE, "op": codecs.OP}
+    record = codecs.record(Equation, fields)
+    eq = Equation(106, 105, "x")
+    assert record.encode(eq) == {"near": "I8", "far": "H8", "op": "x"}
+    assert record.decode({"near": "I8", "far": "H8", "op": "x", "extra": 1}) == eq
+    assert refusal(record.decode, "I8xH8") == "expected an object, got 'I8xH8'"
+    assert refusal(record.decode, {"op": "x"}) == "missing field 'near'"
+    assert refusal(record.decode, {"near": "I8", "op": "x"}) == "missing field 'far'"
+    assert refusal(record.decode, {"near": "I8", "far": "H8", "op": "?"}) == (
+        "expected one of + - x /, got '?'"
+    )

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
 import pytest
 
-from mathable import EndTurn, Equation, GameState, Pass, Place, RuleError, apply, replay
+from mathable import EndTurn, Equation, GameState, Pass, Place, RuleError, apply, codec, replay
 from mathable.events import (
+    EVENT_TYPES,
     Corrected,
     Event,
     ExtraTileDrawn,
@@ -191,3 +193,18 @@ def test_replay_folds_a_log_from_an_empty_game() -> None:
     assert replay([]) == GameState()
     state = arranged([(1,), (4,)], bag=(30,))
     assert replay([]).version == 0 and play(state, Pass(0)).version == state.version + 1
+
+
+def test_a_new_kind_of_event_registers_itself_under_its_type() -> None:
+    # The events above registered when the module loaded; this one registers here.
+    @dataclass(frozen=True)
+    class Waved(Event):
+        type: ClassVar[str] = "waved_in_a_test"
+        seat: int
+        fields: ClassVar[dict[str, codec.Codec[Any]]] = {"seat": codec.INT}
+
+    try:
+        assert EVENT_TYPES["waved_in_a_test"] is Waved
+        assert Event.from_dict({"type": "waved_in_a_test", "seat": 3}) == Waved(3)
+    finally:
+        del EVENT_TYPES["waved_in_a_test"]

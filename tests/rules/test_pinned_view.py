@@ -270,3 +270,13 @@ def test_public_events_are_shown_whole_to_everyone() -> None:
     for event in public:
         for viewer in (None, 0, 1, 2):
             assert redact(event, viewer) == event.to_dict()
+
+
+def test_extra_tiles_a_correction_puts_back_are_shown_to_their_drawer_only() -> None:
+    event = Corrected(1, 0, ((sq("J8"), 16),), 16, "16 at J8: wrong", to_bag=(42,))
+    mine = event.to_dict()
+    assert mine["to_bag"] == [42]
+    assert redact(event, 0) == mine
+    theirs = mine | {"to_bag": None, "to_bag_count": 1}
+    assert redact(event, 1) == theirs
+    assert redact(event, None) == theirs

@@ -118,6 +118,11 @@ def _copy_if_changed(source: Path, target: Path) -> bool:
     return True
 
 
+def _files(folder: Path) -> set[Path]:
+    """Every file under ``folder`` (tests and their fixtures), caches left out."""
+    return {p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+
+
 def sync_stage() -> None:
     """Mirror the package and its tests into the stage; drop what a change made stale."""
     STAGE.mkdir(exist_ok=True)
@@ -128,10 +133,10 @@ def sync_stage() -> None:
             for stale in (MUTANTS / source.name, MUTANTS / (source.name + ".meta")):
                 stale.unlink(missing_ok=True)
     tests_changed = False
-    wanted = {TESTS / "__init__.py"} | set((TESTS / "rules").glob("*.py"))
+    wanted = {TESTS / "__init__.py"} | _files(TESTS / "rules")
     for source in wanted:
         tests_changed |= _copy_if_changed(source, STAGE / source.relative_to(ROOT))
-    for old in (STAGE / "tests" / "rules").glob("*.py"):
+    for old in _files(STAGE / "tests" / "rules"):
         if ROOT / old.relative_to(STAGE) not in wanted:
             old.unlink()
             tests_changed = True

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from mathable import (
     EMPTY,
     Placement,
     Position,
+    RuleError,
     best_turn,
     greedy_turn,
     has_legal_move,
@@ -173,3 +176,63 @@ def test_placements_parse_either_notation_and_print_as_square_equals_tile() -> N
     assert Placement.parse(" 7@f8 ") == Placement("F8", 7)
     assert str(Placement("F8", 7, 7)) == "F8=7"
     assert parse_square(Placement.parse("N14=0").square) == 195
+
+
+def test_greedy_places_every_copy_of_a_tile_that_fits() -> None:
+    # 3 x 4 makes 12 beside the centre on both sides: both 12s go down.
+    assert greedy_turn(Position.initial(), [12, 12]) == [
+        Placement("F8", 12, 12),
+        Placement("I8", 12, 12),
+    ]
+
+
+def reachable_sets(pos: Position, rack: list[int]) -> set[frozenset[tuple[int, int]]]:
+    """Every set of placements a legal order of the rack reaches, the empty set too."""
+    found: set[frozenset[tuple[int, int]]] = set()
+
+    def walk(pos: Position, rack: list[int], placed: frozenset[tuple[int, int]]) -> None:
+        if placed in found:
+            return
+        found.add(placed)
+        for p in legal_placements_in(pos, rack):
+            square = parse_square(p.square)
+            rest = list(rack)
+            rest.remove(p.tile)
+            walk(pos.place(square, p.tile), rest, placed | {(square, p.tile)})
+
+    walk(pos, rack, frozenset())
+    return found
+
+
+def test_the_search_visits_each_set_of_placements_once_whatever_the_order() -> None:
+    # F8=12 then I8=7 and I8=7 then F8=12 reach one set: it is searched once.
+    for board, rack in (({}, [12, 7]), ({}, [12, 7, 1]), ({"I8": 12}, [16, 8, 4])):
+        turn = best_turn(board, rack)
+        assert turn.exhaustive
+        assert turn.nodes == len(reachable_sets(position_from(board), rack)), (board, rack)
+
+
+def test_placement_notation_refusals_say_what_was_expected() -> None:
+    with pytest.raises(RuleError) as err:
+        Placement.parse("I8")
+    assert err.value.message == "'I8': write a placement as I8=12 or 12@I8"
+    with pytest.raises(RuleError) as err:
+        Placement.parse(" I8=x ")
+    assert err.value.message == "' I8=x ': 'x' is not a tile number"
+
+
+def test_a_placement_splits_at_its_first_equals_or_at_sign() -> None:
+    with pytest.raises(RuleError) as err:
+        Placement.parse("I8=12=3")  # square I8, tile "12=3"
+    assert err.value.code == "bad_placement"
+    with pytest.raises(RuleError) as err:
+        Placement.parse("12@I8@3")  # tile 12, square "I8@3"
+    assert err.value.code == "bad_square"
+
+
+def test_a_last_placement_worth_one_point_still_belongs_to_the_best_turn() -> None:
+    # H9=8 (4 x 2), I9=5 (8 - 3), I8=1 (4 - 3): 14, one more than stopping before the 1.
+    turn = best_turn({"G9": 3}, [5, 8, 1])
+    assert [str(p) for p in turn] == ["H9=8", "I9=5", "I8=1"]
+    assert turn.total == 14 == brute_force(position(G9=3), [5, 8, 1], bonus_possible=False)
+    assert sum(p.points for p in greedy_turn(position(G9=3), [5, 8, 1])) < 14

@@ -190,10 +190,14 @@ def diffs(names: list[str]) -> dict[str, str]:
 
 
 def added_line(diff: str) -> str:
-    """The first line the mutant adds, stripped: what an equivalents entry names."""
-    for line in diff.splitlines():
+    """The first line the mutant adds, stripped (or ``-`` and the first line it removes)."""
+    lines = diff.splitlines()
+    for line in lines:
         if line.startswith("+") and not line.startswith("+++"):
             return line[1:].strip()
+    for line in lines:
+        if line.startswith("-") and not line.startswith("---"):
+            return "-" + line[1:].strip()
     return ""
 
 

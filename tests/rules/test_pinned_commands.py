@@ -29,6 +29,7 @@ from mathable import (
     TurnPlacement,
     check,
     default_policy,
+    find_mistake,
     view,
 )
 from mathable.commands import MAX_TURN_PLACEMENTS
@@ -41,7 +42,8 @@ from mathable.events import (
     TilePlaced,
     TurnEnded,
 )
-from tests.rules.helpers import Game, arranged, bag_order, play, refusal, sq
+from mathable.state import PlacedTile
+from tests.rules.helpers import Game, arranged, bag_order, play, position, refusal, sq
 
 
 def claim(near: str, far: str, op: str) -> tuple[Equation, ...]:
@@ -524,3 +526,22 @@ def test_the_resigned_keep_their_deductions_but_never_win() -> None:
     state = play(state, Place(0, sq("I8"), 12))
     events = check(state, EndTurn(0))
     assert events[-1] == GameEnded("rack_emptied", (0, 14, 1), (12, -14, 89), (0,))
+
+
+def test_find_mistake_names_the_first_wrong_placement_and_why() -> None:
+    # The rules-version-1 review, still used to replay old games.
+    right = PlacedTile(sq("I8"), 12, claim("H8", "G8", "x"), 12)
+    wrong_op = PlacedTile(sq("I8"), 12, claim("H8", "G8", "+"), 12)
+    illegal = PlacedTile(sq("H6"), 13, claim("H7", "H8", "x"), 13)
+    after = position(I8=12, H6=13)
+    assert find_mistake(position(I8=12), (right,)) is None
+    assert find_mistake(position(I8=12), (wrong_op,)) == (0, "12 at I8: 4 + 3 does not make 12")
+    assert find_mistake(after, (right, illegal)) == (
+        1,
+        "13 at H6: 2 and 4 make 2 by - or /, 6 by +, 8 by x (H7, H8); none makes 13",
+    )
+    demands = PlacedTile(sq("J8"), 16, claim("I8", "H8", "x"), 16)
+    assert find_mistake(position(I8=12, J8=16), (right, demands)) == (
+        1,
+        "16 at J8: the square demands +, not x",
+    )

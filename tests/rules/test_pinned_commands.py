@@ -545,3 +545,30 @@ def test_find_mistake_names_the_first_wrong_placement_and_why() -> None:
         1,
         "16 at J8: the square demands +, not x",
     )
+
+
+def test_a_correction_of_an_illegal_tile_says_what_the_pairs_there_make() -> None:
+    state = play(players_game(), Place(0, sq("I8"), 13, claims=claim("H8", "G8", "+")))
+    state = play(state, EndTurn(0))
+    (corrected,) = [e for e in check(state, Correct(1)) if isinstance(e, Corrected)]
+    assert corrected.reason == (
+        "13 at I8: 4 and 3 make 1 by -, 7 by +, 12 by x (H8, G8); none makes 13"
+    )
+    assert corrected.removed == ((sq("I8"), 13),)
+
+
+def test_a_correction_gives_every_wrong_claim_of_the_turn() -> None:
+    state = play(players_game(), Place(0, sq("I8"), 12, claims=claim("H8", "G8", "+")))
+    state = play(state, Place(0, sq("J8"), 16, claims=claim("I8", "H8", "x")))
+    state = play(state, EndTurn(0))
+    (corrected,) = [e for e in check(state, Correct(1)) if isinstance(e, Corrected)]
+    assert corrected.reason == (
+        "12 at I8: 4 + 3 does not make 12; 16 at J8: the square demands +, not x"
+    )
+
+
+def test_a_version_1_game_refuses_to_correct_a_right_turn_in_the_same_words() -> None:
+    state = replace(players_game(), rules_version=1)
+    state = play(state, Place(0, sq("I8"), 12, claims=claim("H8", "G8", "x")))
+    state = play(state, EndTurn(0))
+    assert says(state, Correct(1)) == ("no_mistake", "every placement of that turn is right")

@@ -572,3 +572,17 @@ def test_a_version_1_game_refuses_to_correct_a_right_turn_in_the_same_words() ->
     state = play(state, Place(0, sq("I8"), 12, claims=claim("H8", "G8", "x")))
     state = play(state, EndTurn(0))
     assert says(state, Correct(1)) == ("no_mistake", "every placement of that turn is right")
+
+
+def test_a_pair_ending_in_a_zero_is_a_pair_like_any_other() -> None:
+    state = arranged([(13,), (1,)], board={"B1": 5, "C1": 0}, bag=(30,))
+    assert says(state, Place(0, sq("A1"), 13)) == (
+        "no_equation",
+        "13 at A1: 5 and 0 make 0 by / or x, 5 by + or - (B1, C1); none makes 13",
+    )
+
+
+def test_a_claim_that_is_not_an_equation_is_refused() -> None:
+    state = arranged([(12,), (1,)], bag=(30,), referee="players")
+    place = Place(0, sq("I8"), 12, claims=("H8xG8",))  # type: ignore[arg-type]
+    assert says(state, place) == ("bad_claim", "a claim is an Equation(near, far, op)")

@@ -586,3 +586,11 @@ def test_a_claim_that_is_not_an_equation_is_refused() -> None:
     state = arranged([(12,), (1,)], bag=(30,), referee="players")
     place = Place(0, sq("I8"), 12, claims=("H8xG8",))  # type: ignore[arg-type]
     assert says(state, place) == ("bad_claim", "a claim is an Equation(near, far, op)")
+
+
+def test_a_game_not_yet_created_has_not_started() -> None:
+    assert says(GameState(), Pass(0)) == ("game_not_started", "the game has not started yet")
+    assert says(GameState(), Place(0, sq("I8"), 12)) == (
+        "game_not_started",
+        "the game has not started yet",
+    )

@@ -29,6 +29,7 @@ from mathable import (
     TurnPlacement,
     check,
     default_policy,
+    explain_refusal,
     find_mistake,
     view,
 )
@@ -594,3 +595,16 @@ def test_a_game_not_yet_created_has_not_started() -> None:
         "game_not_started",
         "the game has not started yet",
     )
+
+
+def test_explain_refusal_of_a_taken_square_says_what_it_holds() -> None:
+    err = explain_refusal(position(I8=0), sq("I8"), 12)
+    assert (err.code, err.message) == ("square_taken", "I8 already holds 0")
+
+
+def test_resigning_out_of_turn_leaves_the_other_players_tiles_down() -> None:
+    state = arranged([(12, 1), (1,), (2,)], bag=(30, 31))
+    state = play(state, Place(0, sq("I8"), 12))
+    assert check(state, Resign(2)) == [Resigned(2)]
+    state = play(state, Resign(2))
+    assert state.turn is not None and state.turn.seat == 0 and state.turn.points == 12

@@ -208,3 +208,13 @@ def test_a_new_kind_of_event_registers_itself_under_its_type() -> None:
         assert Event.from_dict({"type": "waved_in_a_test", "seat": 3}) == Waved(3)
     finally:
         del EVENT_TYPES["waved_in_a_test"]
+
+
+def test_correcting_an_ended_turn_takes_its_bonus_off_the_last_turn() -> None:
+    state = arranged([(12,), (5,)], bag=(30, 31), referee="players")
+    state = apply(state, TilePlaced(0, sq("I8"), 12, (), 12))
+    state = apply(state, TurnEnded(0, 12, 50, (30,)))
+    assert state.last_turn is not None and state.last_turn.bonus == 50
+    state = apply(state, Corrected(1, 0, ((sq("I8"), 12),), 62, "wrong"))
+    assert state.last_turn is not None and state.last_turn.bonus == 0
+    assert state.seats[0].score == 0

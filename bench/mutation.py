@@ -17,6 +17,7 @@ Run::
     .venv/bin/python bench/mutation.py --modules view,board      # full run of two modules
     .venv/bin/python bench/mutation.py                           # full run of every module
     .venv/bin/python bench/mutation.py --report                  # scores of the last runs
+    .venv/bin/python bench/mutation.py --modules view --again    # rerun view's survivors
     .venv/bin/python bench/mutation.py --survivors view          # diffs of view's survivors
 
 mutmut 3 only finds the package it mutates under ``./``, ``src/`` or ``source/``
@@ -275,6 +276,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample", type=int, help="run this many mutants a module, chosen by seed")
     parser.add_argument("--seed", type=int, default=1, help="seed of the sample (default 1)")
     parser.add_argument("--jobs", type=int, default=2, help="mutants run at once (default 2)")
+    parser.add_argument(
+        "--again", action="store_true", help="run only the chosen mutants not killed last time"
+    )
     parser.add_argument("--report", action="store_true", help="print the last results, run none")
     parser.add_argument("--survivors", metavar="MODULE", help="print the diffs of its survivors")
     args = parser.parse_args(argv)
@@ -301,8 +305,12 @@ def main(argv: list[str] | None = None) -> int:
     chosen = choose(list(results()), modules, args.sample, args.seed)
     if not args.report:
         names = [n for found in chosen.values() for n in found if n not in equivalents]
+        if args.again:
+            codes = results()
+            names = [n for n in names if status_of(codes.get(n)) not in ("killed", "timeout")]
         print(f"running {len(names)} mutants with {args.jobs} jobs", file=sys.stderr)
-        run_mutants(names, args.jobs)
+        if names:  # mutmut given no names would run every mutant
+            run_mutants(names, args.jobs)
     report(chosen, equivalents)
     return 0
 

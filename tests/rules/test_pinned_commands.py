@@ -608,3 +608,26 @@ def test_resigning_out_of_turn_leaves_the_other_players_tiles_down() -> None:
     assert check(state, Resign(2)) == [Resigned(2)]
     state = play(state, Resign(2))
     assert state.turn is not None and state.turn.seat == 0 and state.turn.points == 12
+
+
+def test_tiles_that_are_not_whole_numbers_are_refused_in_words() -> None:
+    state = arranged([(12, 1), (1,)], bag=(30, 31))
+    assert says(state, Place(0, sq("I8"), "12")) == (  # type: ignore[arg-type]
+        "bad_tile",
+        "'12' is not a tile: tiles are whole numbers",
+    )
+    assert says(state, Exchange(0, ("1",))) == (  # type: ignore[arg-type]
+        "bad_tile",
+        "tiles are whole numbers",
+    )
+
+
+def test_a_version_1_game_ends_blocked_only_once_the_bag_is_empty() -> None:
+    # Nobody can place 90, 81 or 13 anywhere; version 1 waits for the bag to run out.
+    stuck = replace(arranged([(12, 90), (81, 13)], bag=()), rules_version=1)
+    stuck = play(stuck, Place(0, sq("I8"), 12))
+    events = check(stuck, EndTurn(0))
+    assert isinstance(events[-1], GameEnded) and events[-1].reason == "blocked"
+    one_fits = replace(arranged([(12, 90), (81, 16)], bag=()), rules_version=1)
+    one_fits = play(one_fits, Place(0, sq("I8"), 12))
+    assert not any(isinstance(e, GameEnded) for e in check(one_fits, EndTurn(0)))

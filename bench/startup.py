@@ -1,0 +1,151 @@
+"""How long ``mathable-cli`` takes to start: ``--version`` and ``show`` against a local server.
+
+    .venv/bin/python bench/startup.py [--runs 20]
+
+Figures (median and best of ``--runs`` runs of the installed console script,
+each a fresh process, as a user runs it):
+
+- ``python3 -c pass``: the floor, what any Python program costs to start;
+- ``mathable-cli --version`` (target: under 5x the floor);
+- ``mathable-cli show GAME`` against ``mathable-server run`` on a temporary
+  SQLite file, a game in play with a few turns (target: under 200 ms);
+- ``mathable-cli --help``, for information;
+- the modules ``show`` imports that cost the most (``python -X importtime``).
+
+Everything runs on 127.0.0.1; the server is stopped at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT)]
+
+from tests.server.live import live_server  # noqa: E402
+
+
+def cli() -> list[str]:
+    script = Path(sys.executable).with_name("mathable-cli")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "mathable_cli"]
+
+
+@dataclass
+class Timing:
+    """Seconds per run: wall clock, and CPU (user + system) of the process."""
+
+    wall: list[float]
+    cpu: list[float]
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.wall)
+
+    @property
+    def cpu_median(self) -> float:
+        return statistics.median(self.cpu)
+
+
+def timed(command: list[str], env: dict[str, str], runs: int) -> Timing:
+    """``runs`` fresh runs of ``command`` (each must exit 0), after one to warm the caches."""
+    subprocess.run(command, env=env, capture_output=True, check=True)
+    wall, cpu = [], []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run(command, env=env, capture_output=True, check=True)
+        wall.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return Timing(wall, cpu)
+
+
+def line(label: str, timing: Timing, floor: Timing | None = None) -> str:
+    text = (
+        f"{label:<26} wall median {timing.median * 1000:6.1f} ms (best "
+        f"{min(timing.wall) * 1000:6.1f})   cpu median {timing.cpu_median * 1000:6.1f} ms"
+    )
+    if floor is not None:
+        text += (
+            f"   {timing.median / floor.median:4.1f}x wall, "
+            f"{timing.cpu_median / floor.cpu_median:4.1f}x cpu of python -c pass"
+        )
+    return text
+
+
+def a_game(base: str) -> tuple[str, str]:
+    """Two players, a game with a few turns played; (game id, alice's token)."""
+    tokens = []
+    for name in ("alice", "bob"):
+        reply = requests.post(f"{base}/v1/players", json={"name": name}, timeout=10)
+        reply.raise_for_status()
+        tokens.append(reply.json()["token"])
+    auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
+    game = requests.post(f"{base}/v1/games", json={"seed": 3}, headers=auth[0], timeout=10).json()
+    gid = game["id"]
+    requests.post(f"{base}/v1/games/{gid}/join", json={}, headers=auth[1], timeout=10)
+    for _ in range(4):
+        view = requests.get(f"{base}/v1/games/{gid}", headers=auth[0], timeout=10).json()
+        seat = view["turn"]["seat"]
+        mine = requests.get(f"{base}/v1/games/{gid}", headers=auth[seat], timeout=10).json()
+        requests.post(
+            f"{base}/v1/games/{gid}/moves",
+            json={"type": "pass", "expected_version": mine["version"]},
+            headers=auth[seat],
+            timeout=10,
+        ).raise_for_status()
+    return gid, tokens[0]
+
+
+def heaviest_imports(command: list[str], env: dict[str, str], top: int = 8) -> list[str]:
+    """The top-level imports with the largest cumulative time, from ``-X importtime``."""
+    python = [sys.executable, "-X", "importtime", "-c", "from mathable_cli.main import main; main()"]
+    args = command[1:] if command[0].endswith("mathable-cli") else command[3:]
+    done = subprocess.run(python + args, env=env, capture_output=True, text=True)
+    rows = []
+    for row in done.stderr.splitlines():
+        found = re.match(r"import time:\s+\d+ \|\s+(\d+) \|( *)(\S+)", row)
+        if found and len(found.group(2)) == 1:  # top-level imports only
+            rows.append((int(found.group(1)), found.group(3)))
+    rows.sort(reverse=True)
+    return [f"  {name:<30} {us / 1000:6.1f} ms" for us, name in rows[:top]]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=20)
+    args = parser.parse_args()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MATHABLE_")}
+    env["NO_COLOR"] = "1"
+    floor = timed([sys.executable, "-c", "pass"], env, args.runs)
+    print(line("python3 -c pass", floor))
+    version = timed([*cli(), "--version"], env, args.runs)
+    print(line("mathable-cli --version", version, floor))
+    print(line("mathable-cli --help", timed([*cli(), "--help"], env, args.runs), floor))
+    with live_server() as base:
+        gid, token = a_game(base)
+        env_game = {**env, "MATHABLE_SERVER": base, "MATHABLE_TOKEN": token}
+        show = timed([*cli(), "show", gid], env_game, args.runs)
+        print(line("mathable-cli show GAME", show, floor))
+        print("heaviest imports of `show` (cumulative):")
+        print("\n".join(heaviest_imports([*cli(), "show", gid], env_game)))
+    ok_version = version.median < 5 * floor.median
+    ok_show = show.median < 0.200
+    print(f"targets (wall): --version under 5x python -c pass: {'met' if ok_version else 'NOT met'}")
+    print(f"                show under 200 ms: {'met' if ok_show else 'NOT met'}")
+    print(f"load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+
+
+if __name__ == "__main__":
+    main()

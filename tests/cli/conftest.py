@@ -22,7 +22,7 @@ import mathable
 from mathable import Command, GameState, OrderedBag, RuleError
 from mathable.events import Event
 from mathable_cli import api
-from mathable_cli.main import app
+from mathable_cli.app import app
 
 SERVER = "http://mathable.test"
 TOKEN = "tok-alice"

@@ -54,7 +54,7 @@ def test_join_takes_a_seat(cli: Invoke, fake: FakeServer) -> None:
     assert result.exit_code == 0, result.stderr
     assert "You sit in seat 1" in result.stderr and "alice's turn" in result.stderr
     full = cli("join", gid, env={"MATHABLE_TOKEN": "tok-bob"})
-    assert full.exit_code == ExitCode.ILLEGAL_MOVE and "[game_full]" in full.stderr
+    assert full.exit_code == ExitCode.REFUSED and "[game_full]" in full.stderr
 
 
 def test_games_lists_those_waiting_on_me_first(cli: Invoke, fake: FakeServer) -> None:

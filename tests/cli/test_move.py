@@ -279,7 +279,7 @@ def test_correct_of_a_wrong_claim_says_the_tile_stays_and_only_the_points_were_f
     assert fake.games[gid].state.seats[0].score == 0
     assert fake.games[gid].state.position.cells[mathable.parse_square("I8")] == 12
     again = cli("correct", gid, env={"MATHABLE_TOKEN": "tok-bob"})
-    assert again.exit_code == ExitCode.ILLEGAL_MOVE
+    assert again.exit_code == ExitCode.REFUSED  # nothing to correct: not an illegal move
     assert "nothing_to_correct" in again.stderr
 
 

@@ -64,7 +64,7 @@ class CliGroup(TyperGroup):
         if group is None:
             commands = typer.Typer()
             importlib.import_module(f"mathable_cli.commands.{module}").register(commands)
-            group = typer.main.get_group(commands)  # type: ignore[assignment]
+            group = typer.main.get_group(commands)
             self._loaded[module] = group
         return group.get_command(ctx, cmd_name)
 

@@ -61,9 +61,21 @@ def move(
             "--draw-extra", help="Draw the extra tile after each placement on an operation square."
         ),
     ] = False,
+    anyway: Annotated[
+        bool,
+        typer.Option(
+            "--anyway",
+            help="Players referee: send placements that complete no equation all the same "
+            "(an opponent may correct them).",
+        ),
+    ] = False,
     as_json: JsonFlag = False,
 ) -> None:
-    """Play a turn: placements on the command line, or interactively without them."""
+    """Play a turn: placements on the command line, or interactively without them.
+
+    Interactively, placements are staged and sent only with `done`; `undo` takes
+    the last one back.
+    """
     actx = app_context(ctx)
     api = actx.api()
     out = actx.output
@@ -75,7 +87,12 @@ def move(
     wanted = [parse_placement(text) for text in placements]
     view = api.game(game)
     require_turn(view, game)
-    planned = plan_turn(view, wanted, draw_extra=draw_extra)
+    planned = plan_turn(
+        view, wanted, draw_extra=draw_extra, anyway=range(len(wanted)) if anyway else ()
+    )
+    for p in planned:
+        if p.words.startswith("claimed "):
+            out.warn(f"{p.square}={p.tile} completes no equation; sent anyway ({p.words})")
     new = play_turn(api, out, game, view, planned)
     if as_json:
         out.json(new)

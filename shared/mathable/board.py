@@ -102,6 +102,7 @@ def _pairs(square: int) -> tuple[tuple[int, int], ...]:
 #: right, above and below, where they fit on the board.
 PAIRS: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(_pairs(s) for s in SQUARES)
 
+
 def _affected() -> tuple[tuple[int, ...], ...]:
     found: list[set[int]] = [set() for _ in SQUARES]
     for t in SQUARES:

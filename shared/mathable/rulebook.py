@@ -83,7 +83,7 @@ def _material() -> str:
 
 
 def _board() -> str:
-    by_op = {op: _squares_with(lambda s, op=op: OPERATION[s] == op) for op in OPERATION_NAMES}
+    by_op = {op: [square_name(s) for s in SQUARES if OPERATION[s] == op] for op in OPERATION_NAMES}
     doubles = _squares_with(lambda s: PREMIUM[s] == 2)
     triples = _squares_with(lambda s: PREMIUM[s] == 3)
     lines = "\n".join(

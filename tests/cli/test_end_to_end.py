@@ -144,12 +144,12 @@ def test_two_people_play_a_whole_game(server: str, tmp_path: Path) -> None:
     alice.run("pass", game)
     alice.run("pass", game, expect=4)  # not her turn any more
     # Staged placements reach the server only with `done`: a typo taken back costs nothing.
-    session = bob.run("move", game, input="H5=6\nH6=8\nG6=6\nundo\nquit\n")
+    session = bob.run("move", game, input="H5=6\nH6=8\nG6=4\nundo\nquit\n")
     assert "H5 is not next to two tiles" in session.stderr
     assert "H6=8 scores 8: 2 x 4." in session.stderr
-    assert "Took back G6=6" in session.stderr
+    assert "Took back G6=4" in session.stderr
     assert "H6" not in bob.view(game)["board"]  # quit: nothing was sent
-    session = bob.run("move", game, input="H6=8\nG6=6\nundo\ndone\n")
+    session = bob.run("move", game, input="H6=8\nG6=4\nundo\ndone\n")
     assert "Staged, not sent: H6=8 (8): 8 points this turn." in session.stderr
     assert bob.view(game)["seats"][1]["score"] == 8
     assert "G6" not in bob.view(game)["board"]

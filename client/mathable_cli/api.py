@@ -134,6 +134,8 @@ class ApiClient:
         self.backoff = backoff
         self.timeout = timeout
         self.report = report
+        #: Game views fetched ahead (by ``prefetch``), each handed out once by ``game``.
+        self._prefetched: dict[str, Json] = {}
         self.session = session or requests.Session()
         self.session.headers["User-Agent"] = f"mathable-cli/{__version__}"
         self.session.headers["Accept"] = "application/json"
@@ -258,8 +260,14 @@ class ApiClient:
     def join(self, game_id: str) -> Json:
         return dict(self.request("POST", f"/v1/games/{game_id}/join", body={}).data)
 
+    def prefetch(self, game_id: str) -> None:
+        """Fetch the game now (ApiError if there is none); the next ``game`` call gets it."""
+        self._prefetched[game_id] = self.game(game_id)
+
     def game(self, game_id: str, *, wait: int | None = None, since: int | None = None) -> Json:
         """The game as the caller sees it; ``wait`` holds the answer until ``since`` is passed."""
+        if wait is None and game_id in self._prefetched:
+            return self._prefetched.pop(game_id)
         params: dict[str, int] = {}
         timeout = None
         if wait is not None and since is not None:

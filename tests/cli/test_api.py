@@ -95,7 +95,8 @@ def test_the_servers_message_and_code_reach_the_user(
         status=404,
         json={"error": {"code": "game_not_found", "message": "there is no game 'nope'"}},
     )
-    result = cli("show", "nope")
+    http.get(f"{SERVER}/v1/me", json={"id": "p1", "name": "alice", "games": []})
+    result = cli("show", "nope")  # not the start of a game of mine either
     assert result.exit_code == ExitCode.ERROR
     assert "error: there is no game 'nope' [game_not_found]" in result.stderr
     assert "mathable-cli games" in result.stderr

@@ -13,7 +13,7 @@ from rich.text import Text
 import mathable
 from mathable_cli import pictures
 from mathable_cli.api import ApiClient, ApiError
-from mathable_cli.context import app_context
+from mathable_cli.context import AppContext, app_context
 from mathable_cli.display import show_game
 from mathable_cli.durations import clock_line, parse_clock, time_left, until
 from mathable_cli.exits import CliError, ExitCode
@@ -22,6 +22,7 @@ from mathable_cli.game import (
     TurnRecord,
     game_id,
     last_turn_squares,
+    local_time,
     my_seat,
     running_scores,
     seat_name,
@@ -29,9 +30,20 @@ from mathable_cli.game import (
     turn_words,
     turns_from_events,
 )
+from mathable_cli.resolve import choose_game
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print the API's data as JSON.")]
-GameArg = Annotated[str, typer.Argument(help="The game id.", show_default=False)]
+GameArg = Annotated[
+    str | None,
+    typer.Argument(
+        help="The game id, or a unique start of it. None: the only game waiting on you.",
+        show_default=False,
+    ),
+]
+
+
+def _game(actx: AppContext, api: ApiClient, given: str | None, command: str) -> str:
+    return choose_game(api, given, command, actx.output.info)
 
 
 class Referee(enum.StrEnum):
@@ -112,7 +124,11 @@ def new(
     actx.output.info(msg)
 
 
-def join(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> None:
+def join(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="The game id.", show_default=False)],
+    as_json: JsonFlag = False,
+) -> None:
     """Take a free seat in a game."""
     actx = app_context(ctx)
     view = actx.api().join(game)
@@ -205,9 +221,13 @@ def show(
     svg: pictures.SvgOption = None,
     open_it: pictures.OpenOption = False,
 ) -> None:
-    """The board, scores, your rack, rack sizes, bag, whose turn and the last turn's moves."""
+    """The board, scores, your rack, rack sizes, bag, whose turn and the last turn's moves.
+
+    Anyone may look at a game: without an account you see it as a spectator.
+    """
     actx = app_context(ctx)
-    api = actx.api()
+    api = actx.api(auth=False)
+    game = _game(actx, api, game, "show")
     if svg is not None or open_it:
         pictures.pictures(actx.output, api, game, svg, open_it)
         return
@@ -243,9 +263,10 @@ def _record_of(turn: Mapping[str, Any]) -> tuple[TurnRecord, set[str]]:
 
 
 def history(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> None:
-    """Every turn with its placements and points."""
+    """Every turn with when it was played, its placements and points (no account needed)."""
     actx = app_context(ctx)
-    api = actx.api()
+    api = actx.api(auth=False)
+    game = _game(actx, api, game, "history")
     events = api.events(game, 0)
     if as_json:
         actx.output.json(events)
@@ -263,14 +284,18 @@ def history_lines(view: Mapping[str, Any], events: list[dict[str, Any]]) -> list
     lines = []
     for record, scores in zip(turns, totals, strict=True):
         standing = ", ".join(f"{seat_name(view, s)} {scores[s]}" for s in range(seats))
-        lines.append(f"{record.number:>3}. {turn_words(record, view)}   [{standing}]")
+        when = local_time(record.at)
+        when = f"{when}  " if when else ""
+        lines.append(f"{record.number:>3}. {when}{turn_words(record, view)}   [{standing}]")
     if ended is not None:
         deductions = ended.get("deductions") or []
         final = ended.get("scores") or []
         lines.append("End: " + REASONS.get(str(ended.get("reason")), str(ended.get("reason"))))
         lines.append(
             "Rack deductions: "
-            + ", ".join(f"{seat_name(view, s)} -{d}" for s, d in enumerate(deductions))
+            + ", ".join(
+                f"{seat_name(view, s)} {-d if d else 'none'}" for s, d in enumerate(deductions)
+            )
         )
         lines.append(
             "Final scores: " + ", ".join(f"{seat_name(view, s)} {v}" for s, v in enumerate(final))
@@ -294,7 +319,8 @@ def export_text(view: Mapping[str, Any], events: list[dict[str, Any]], game: str
         "Players: " + ", ".join(f"{seat_name(view, i)} (seat {i})" for i in range(len(seats)))
     )
     lines.append(f"Referee: {view.get('referee', 'server')}")
-    lines.append(f"Status: {status_line(view)} (version {view.get('version')})")
+    # The same record whoever exports it: no "your turn".
+    lines.append(f"Status: {status_line({**view, 'you': None})}")
     lines.append("")
     lines.append("Turns")
     lines.append("-----")
@@ -321,7 +347,8 @@ def export(
 ) -> None:
     """A plain-text record of the game a person can read: players, every turn, result, board."""
     actx = app_context(ctx)
-    api = actx.api()
+    api = actx.api(auth=False)
+    game = _game(actx, api, game, "export")
     view = api.game(game)
     events = api.events(game, 0)
     text = export_text(view, events, game)

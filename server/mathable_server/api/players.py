@@ -9,11 +9,12 @@ from typing import Any
 
 from flask import Blueprint, Response
 
+from mathable import view
 from mathable_server.auth import hash_token, new_token, same_secret
 from mathable_server.errors import ApiError
 from mathable_server.render import iso_ms
 from mathable_server.schemas import MeQuerySchema, RegisterSchema
-from mathable_server.service import KeyReused, new_id
+from mathable_server.service import GameNotFound, Games, KeyReused, new_id
 from mathable_server.store import KeyTaken, Member, MemberGame, NameTaken, now_iso
 from mathable_server.web import (
     fingerprint,
@@ -123,18 +124,36 @@ def me() -> Response:
     members: dict[str, list[Member]] = defaultdict(list)
     for member in store.members(r.id for r in rows):
         members[member.game_id].append(member)
+    games = services().games
     return json_response(
         {
             "id": player.id,
             "name": player.name,
-            "games": [_summary(player.id, row, members[row.id]) for row in rows],
+            "games": [
+                _summary(player.id, row, members[row.id], _progress(games, row)) for row in rows
+            ],
             "next_offset": page["offset"] + len(rows) if more else None,
         }
     )
 
 
-def _summary(me: str, row: MemberGame, members: list[Member]) -> dict[str, Any]:
+def _progress(games: Games, row: MemberGame) -> dict[str, Any]:
+    """Scores and the last finished turn: what anyone may see of the game (``view`` for None)."""
+    if row.status == "waiting":
+        return {"scores": {}, "last_turn": None}
+    try:
+        public = view(games.state_at(row.id, row.version), None)
+    except GameNotFound:  # pragma: no cover - a listed game always has events
+        return {"scores": {}, "last_turn": None}
+    scores = {s["seat"]: s["score"] for s in public["seats"]}
+    return {"scores": scores, "last_turn": public["last_turn"]}
+
+
+def _summary(
+    me: str, row: MemberGame, members: list[Member], progress: dict[str, Any]
+) -> dict[str, Any]:
     seated = sorted((m for m in members if m.seat is not None), key=lambda m: m.seat or 0)
+    scores = progress["scores"]
     your_turn = row.to_move == me
     return {
         "id": row.id,
@@ -145,9 +164,13 @@ def _summary(me: str, row: MemberGame, members: list[Member]) -> dict[str, Any]:
         "your_seat": row.seat,
         "your_turn": your_turn,
         "waiting_on_you": your_turn or (row.seat is None and row.status == "waiting"),
-        "seats": [{"seat": m.seat, "player": m.player_id, "name": m.name} for m in seated],
+        "seats": [
+            {"seat": m.seat, "player": m.player_id, "name": m.name, "score": scores.get(m.seat, 0)}
+            for m in seated
+        ],
         "invited": [{"id": m.player_id, "name": m.name} for m in members if m.seat is None],
         "created_at": row.created_at,
         "updated_at": row.updated_at,
         "deadline": iso_ms(row.deadline) if row.status == "playing" else None,
+        "last_turn": progress["last_turn"],
     }

@@ -20,8 +20,10 @@ from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import (
     REASONS,
     TurnRecord,
+    ago,
     game_id,
     last_turn_squares,
+    last_turn_words,
     local_time,
     my_seat,
     running_scores,
@@ -161,7 +163,8 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def _entry_line(entry: Mapping[str, Any]) -> str:
+def _entry_lines(entry: Mapping[str, Any]) -> list[str]:
+    """A game of the list: id, state, scores, time since the last change; the last turn."""
     gid = game_id(entry)
     status = str(entry.get("status", "?"))
     if waits_on_me(entry):
@@ -170,33 +173,67 @@ def _entry_line(entry: Mapping[str, Any]) -> str:
         state = "invited: join"
     elif status == "playing":
         state = "their turn"
+    elif status == "ended":
+        state = "finished"
     else:
         state = status
     seats = entry.get("seats") or []
     people = ", ".join(
-        seat_name(entry, i) + (f" {s['score']}" if "score" in s else "")
+        seat_name(entry, i) + (f" {s['score']}" if "score" in s and status != "waiting" else "")
         for i, s in enumerate(seats)
         if s.get("player")
     )
+    when = ago(entry.get("updated_at"))
+    notes = [when] if when else []
     left = until(entry.get("deadline"))
     if left is not None and status == "playing":
-        people += f"  ({time_left(left)} left)" if left > 0 else "  (out of time)"
-    return f"{gid:<14} {state:<14} {people}".rstrip()
+        notes.append(f"{time_left(left)} left" if left > 0 else "out of time")
+    lines = [f"{gid:<12} {state:<13} {people}" + (f"  ({'; '.join(notes)})" if notes else "")]
+    last = last_turn_words({**entry, "you": entry.get("your_seat")})
+    if last:
+        lines.append(f"{'':<12} last: {last}")
+    return lines
 
 
-def list_games(ctx: typer.Context, as_json: JsonFlag = False) -> None:
-    """Your games, the ones waiting on you first (--json: the first page of GET /v1/me)."""
+def list_games(
+    ctx: typer.Context,
+    active: Annotated[
+        bool, typer.Option("--active", help="Only games waiting for players or in play.")
+    ] = False,
+    finished: Annotated[bool, typer.Option("--finished", help="Only finished games.")] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Your games, the ones waiting on you first: scores, last change, the last turn.
+
+    --json prints the first page of GET /v1/me (filtered as asked).
+    """
+    if active and finished:
+        raise CliError("--active or --finished, not both", ExitCode.USAGE)
     actx = app_context(ctx)
     api = actx.api()
+
+    def wanted(entry: Mapping[str, Any]) -> bool:
+        ended = entry.get("status") == "ended"
+        return not (active and ended) and not (finished and not ended)
+
     if as_json:
-        actx.output.json(api.me())
+        me = api.me()
+        me["games"] = [g for g in me.get("games") or [] if wanted(g)]
+        actx.output.json(me)
         return
-    entries = game_entries({"games": api.my_games()})
+    everything = game_entries({"games": api.my_games()})
+    entries = [e for e in everything if wanted(e)]
     if not entries:
-        actx.output.info("You have no games yet: `mathable-cli new` starts one.")
+        if everything:
+            actx.output.info(f"None of your {_plural(len(everything), 'game')} is like that.")
+        else:
+            actx.output.info("You have no games yet: `mathable-cli new` starts one.")
         return
     for entry in entries:
-        actx.output.data(Text(_entry_line(entry), style="bold" if waits_on_me(entry) else ""))
+        first, *rest = _entry_lines(entry)
+        actx.output.data(Text(first, style="bold" if waits_on_me(entry) else ""))
+        for line in rest:
+            actx.output.data(line)
     mine = sum(1 for e in entries if waits_on_me(e))
     actx.output.info(f"{_plural(len(entries), 'game')}, {mine} waiting on you.")
 

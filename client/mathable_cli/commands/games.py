@@ -253,7 +253,7 @@ def fetch_events(api: ApiClient, game: str, after: int = 0) -> list[dict[str, An
 
 def show(
     ctx: typer.Context,
-    game: GameArg,
+    game: GameArg = None,
     as_json: JsonFlag = False,
     svg: pictures.SvgOption = None,
     open_it: pictures.OpenOption = False,
@@ -299,7 +299,7 @@ def _record_of(turn: Mapping[str, Any]) -> tuple[TurnRecord, set[str]]:
     return record, {p[0] for p in placements}
 
 
-def history(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> None:
+def history(ctx: typer.Context, game: GameArg = None, as_json: JsonFlag = False) -> None:
     """Every turn with when it was played, its placements and points (no account needed)."""
     actx = app_context(ctx)
     api = actx.api(auth=False)
@@ -377,7 +377,7 @@ def export_text(view: Mapping[str, Any], events: list[dict[str, Any]], game: str
 
 def export(
     ctx: typer.Context,
-    game: GameArg,
+    game: GameArg = None,
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write to this file, not stdout.")
     ] = None,

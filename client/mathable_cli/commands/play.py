@@ -59,7 +59,7 @@ def _report_end(output: Output, before: dict[str, Any], after: dict[str, Any]) -
 
 def move(
     ctx: typer.Context,
-    game: GameArg,
+    game: GameArg = None,
     placements: Annotated[
         list[str] | None,
         typer.Argument(
@@ -162,7 +162,7 @@ def exchange(
     _report_end(actx.output, view, new)
 
 
-def pass_turn(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> None:
+def pass_turn(ctx: typer.Context, game: GameArg = None, as_json: JsonFlag = False) -> None:
     """Pass your turn without placing."""
     actx = app_context(ctx)
     api = actx.api()
@@ -176,7 +176,7 @@ def pass_turn(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> N
     _report_end(actx.output, view, new)
 
 
-def correct(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> None:
+def correct(ctx: typer.Context, game: GameArg = None, as_json: JsonFlag = False) -> None:
     """Players referee: challenge the opponent's turn; a real mistake is taken back."""
     actx = app_context(ctx)
     api = actx.api()
@@ -197,7 +197,7 @@ def correct(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> Non
 
 def resign(
     ctx: typer.Context,
-    game: GameArg,
+    game: GameArg = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
     as_json: JsonFlag = False,
 ) -> None:

@@ -135,9 +135,17 @@ def _summaries() -> dict[str, object]:
         {"seat": 0, "player": "p1", "name": "alice", "score": 28},
         {"seat": 1, "player": "p2", "name": "bob", "score": 0},
     ]
-    last = {"seat": 0, "ended_by": "played", "points": 28, "bonus": 0, "exchanged": 0,
-            "placements": [{"square": "I8", "tile": 12, "points": 12, "equations": []},
-                           {"square": "J8", "tile": 16, "points": 16, "equations": []}]}
+    last = {
+        "seat": 0,
+        "ended_by": "played",
+        "points": 28,
+        "bonus": 0,
+        "exchanged": 0,
+        "placements": [
+            {"square": "I8", "tile": 12, "points": 12, "equations": []},
+            {"square": "J8", "tile": 16, "points": 16, "equations": []},
+        ],
+    }
     an_hour_ago = (datetime.now(UTC) - timedelta(minutes=61)).strftime("%Y-%m-%dT%H:%M:%SZ")
     return {
         "id": "p2",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -211,13 +212,23 @@ def test_two_people_play_a_whole_game(server: str, tmp_path: Path) -> None:
     )
     assert (
         "Rack deductions: "
-        + ", ".join(f"{n} -{d}" for n, d in zip(names, result["deductions"], strict=True))
+        + ", ".join(
+            f"{n} {-d if d else 'none'}" for n, d in zip(names, result["deductions"], strict=True)
+        )
         in history
     )
+    # Every turn says when it was played (the server's event times, in local time).
+    assert re.match(r"  1\. \d{4}-\d\d-\d\d \d\d:\d\d  alice: I8=12 \(12\)", history)
     record = alice.run("export", game).stdout
     assert record.startswith(f"Mathable game {game}") and "Final scores:" in record
     board = alice.run("show", game).stdout
     assert "game over" in board
+    # Nothing more to wait for: not 0, so `while mathable-cli wait GAME` stops.
+    over = alice.run("wait", game, expect=7)
+    assert over.stdout.strip() == game and "is over" in over.stderr
+    # A guest (no account) may look at the game too.
+    guest = Player(server, "guest", tmp_path)
+    assert "game over" in guest.run("show", game).stdout
 
 
 def test_a_bot_plays_a_bot_to_the_end(server: str, tmp_path: Path) -> None:

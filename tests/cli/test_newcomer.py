@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime
+from pathlib import Path
 
 import requests
 import responses
@@ -198,3 +199,9 @@ def test_several_games_waiting_means_say_which(cli: Invoke, fake: FakeServer) ->
     assert result.exit_code == ExitCode.USAGE
     assert f"2 games wait on you: {first}, {second}" in result.stderr
     assert json.loads(cli("games", "--json").stdout)["games"][0]["your_turn"] is True
+
+
+def test_every_exit_code_is_documented() -> None:
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
+    documented = {int(n) for n in re.findall(r"^  \| (\d) \|", docs, re.MULTILINE)}
+    assert documented == {int(code) for code in ExitCode}

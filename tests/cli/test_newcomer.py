@@ -205,3 +205,16 @@ def test_every_exit_code_is_documented() -> None:
     docs = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
     documented = {int(n) for n in re.findall(r"^  \| (\d) \|", docs, re.MULTILINE)}
     assert documented == {int(code) for code in ExitCode}
+
+
+def test_show_reads_the_last_turn_from_the_view_not_the_whole_log(
+    cli: Invoke, fake: FakeServer
+) -> None:
+    gid = fake.new_game("p-alice", "p-bob")
+    cli("move", gid, "I8=12", "J8=16")
+    cli("exchange", gid, "2", "8", env={"MATHABLE_TOKEN": "tok-bob"})
+    before = len(fake.http.calls)
+    shown = cli("show", gid)
+    assert "Last turn: bob: exchanged 2 tiles" in shown.stdout
+    calls = [c.request.url for c in fake.http.calls[before:]]
+    assert len(calls) == 1 and "/events" not in calls[0]  # one request: the game's view

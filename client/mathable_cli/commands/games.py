@@ -274,24 +274,31 @@ def show(
         return
     last: TurnRecord | None = None
     squares: set[str] = set()
-    if view.get("status") in ("playing", "ended"):
+    turn = view.get("last_turn")
+    if isinstance(turn, dict) and turn.get("ended_by"):
+        last, squares = _record_of(turn)  # the view has it: no need for the whole log
+    elif view.get("status") in ("playing", "ended"):
         events = fetch_events(api, game)
         if events is not None:
             last, squares = last_turn_squares(events)
-        elif isinstance(view.get("last_turn"), dict):
-            last, squares = _record_of(view["last_turn"])
+        elif isinstance(turn, dict):
+            last, squares = _record_of(turn)
     show_game(actx.output, view, last_turn=last, highlight=squares, fallback_id=game)
     if (line := clock_line(view)) is not None:
         actx.output.data(line)
 
 
 def _record_of(turn: Mapping[str, Any]) -> tuple[TurnRecord, set[str]]:
-    """The view's ``last_turn`` as a history entry (when the events are not available)."""
+    """The view's ``last_turn`` as a history entry."""
     placements = [(str(p["square"]), int(p["tile"]), int(p["points"])) for p in turn["placements"]]
+    kind = {"passed": "pass", "exchanged": "exchange"}.get(str(turn.get("ended_by")), "play")
+    if not placements and kind == "play" and not turn.get("ended_by"):
+        kind = "pass or exchange"
     record = TurnRecord(
         0,
         turn.get("seat"),
-        "play" if placements else "pass or exchange",
+        kind,
+        exchanged=int(turn.get("exchanged") or 0),
         placements=placements,
         points=int(turn.get("points") or 0),
         bonus=int(turn.get("bonus") or 0),

@@ -1,6 +1,6 @@
 """How long ``mathable-cli`` takes to start: ``--version`` and ``show`` against a local server.
 
-    .venv/bin/python bench/startup.py [--runs 20]
+    .venv/bin/python bench/startup.py [--runs 20] [--against TREE --against-python PYTHON]
 
 Figures (median and best of ``--runs`` runs of the installed console script,
 each a fresh process, as a user runs it):
@@ -11,6 +11,12 @@ each a fresh process, as a user runs it):
   SQLite file, a game in play with a few turns (target: under 200 ms);
 - ``mathable-cli --help``, for information;
 - the modules ``show`` imports that cost the most (``python -X importtime``).
+
+Each run starts ``python -c "from mathable_cli.main import main; main()"``, as
+the console script does. With ``--against TREE --against-python PY`` the same
+commands of another checkout (say the code before a change, with its own
+venv) are timed too, each run of one followed by a run of the other, so that
+a machine loaded by other work weighs on both alike.
 
 Everything runs on 127.0.0.1; the server is stopped at the end.
 """
@@ -36,11 +42,6 @@ sys.path[:0] = [str(ROOT)]
 from tests.server.live import live_server  # noqa: E402
 
 
-def cli() -> list[str]:
-    script = Path(sys.executable).with_name("mathable-cli")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "mathable_cli"]
-
-
 @dataclass
 class Timing:
     """Seconds per run: wall clock, and CPU (user + system) of the process."""
@@ -57,9 +58,10 @@ class Timing:
         return statistics.median(self.cpu)
 
 
-def timed(command: list[str], env: dict[str, str], runs: int) -> Timing:
+def timed(command: list[str], env: dict[str, str], runs: int, warm: bool = True) -> Timing:
     """``runs`` fresh runs of ``command`` (each must exit 0), after one to warm the caches."""
-    subprocess.run(command, env=env, capture_output=True, check=True)
+    if warm:
+        subprocess.run(command, env=env, capture_output=True, check=True)
     wall, cpu = [], []
     for _ in range(runs):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -129,24 +131,73 @@ def heaviest_imports(args: list[str], env: dict[str, str], top: int = 8) -> list
     return [f"  {name:<24} {us / 1000:6.1f} ms" for us, name in rows[:top]]
 
 
+@dataclass
+class Variant:
+    """A client to time: a Python and the PYTHONPATH that finds its code."""
+
+    name: str
+    python: str
+    path: str | None = None
+
+    def command(self, *args: str) -> list[str]:
+        return [self.python, "-c", "from mathable_cli.main import main; main()", *args]
+
+    def env(self, env: dict[str, str]) -> dict[str, str]:
+        if self.path is None:
+            return env
+        tree = Path(self.path)
+        return {**env, "PYTHONPATH": f"{tree / 'client'}{os.pathsep}{tree / 'shared'}"}
+
+
+def interleaved(
+    variants: list[Variant], args: list[str], env: dict[str, str], runs: int
+) -> dict[str, Timing]:
+    """``mathable-cli ARGS`` of each variant, run in turn so that all see the same load."""
+    found = {v.name: Timing([], []) for v in variants}
+    for v in variants:  # warm the caches
+        subprocess.run(v.command(*args), env=v.env(env), capture_output=True, check=True)
+    for _ in range(runs):
+        for v in variants:
+            one = timed(v.command(*args), v.env(env), 1, warm=False)
+            found[v.name].wall += one.wall
+            found[v.name].cpu += one.cpu
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument(
+        "--against",
+        metavar="TREE",
+        help="also time the client in another checkout (its client/ and shared/), "
+        "interleaved with this one so that both see the same load",
+    )
+    parser.add_argument(
+        "--against-python", metavar="PYTHON", help="the Python (venv) for --against"
+    )
     args = parser.parse_args()
     env = {k: v for k, v in os.environ.items() if not k.startswith("MATHABLE_")}
     env["NO_COLOR"] = "1"
+    variants = [Variant("this", sys.executable)]
+    if args.against:
+        variants.append(Variant("other", args.against_python or sys.executable, args.against))
     floor = timed([sys.executable, "-c", "pass"], env, args.runs)
     print(line("python3 -c pass", floor))
-    version = timed([*cli(), "--version"], env, args.runs)
-    print(line("mathable-cli --version", version, floor))
-    print(line("mathable-cli --help", timed([*cli(), "--help"], env, args.runs), floor))
+    results: dict[str, dict[str, Timing]] = {}
+    results["--version"] = interleaved(variants, ["--version"], env, args.runs)
+    results["--help"] = interleaved(variants, ["--help"], env, args.runs)
     with live_server() as base:
         gid, token = a_game(base)
         env_game = {**env, "MATHABLE_SERVER": base, "MATHABLE_TOKEN": token}
-        show = timed([*cli(), "show", gid], env_game, args.runs)
-        print(line("mathable-cli show GAME", show, floor))
+        results["show GAME"] = interleaved(variants, ["show", gid], env_game, args.runs)
+        for what, by_variant in results.items():
+            for v in variants:
+                label = f"mathable-cli {what}" + (f" [{v.name}]" if len(variants) > 1 else "")
+                print(line(label, by_variant[v.name], floor))
         print("heaviest imports of `show` (cumulative):")
         print("\n".join(heaviest_imports(["show", gid], env_game)))
+    version, show = results["--version"]["this"], results["show GAME"]["this"]
     ok_version = version.median < 5 * floor.median
     ok_show = show.median < 0.200
     verdict = {True: "met", False: "NOT met"}

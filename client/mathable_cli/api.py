@@ -235,19 +235,24 @@ class ApiClient:
             body["email"] = email
         return dict(self.request("POST", "/v1/players", body=body).data)
 
-    def me(self, *, limit: int | None = None, offset: int = 0) -> Json:
-        """The caller and one page of their games (the ones waiting on them first)."""
-        params = {"offset": offset} if offset else {}
+    def me(self, *, limit: int | None = None, offset: int = 0, details: bool = False) -> Json:
+        """The caller and one page of their games (the ones waiting on them first).
+
+        With ``details`` each game has its scores and last turn too.
+        """
+        params: dict[str, Any] = {"offset": offset} if offset else {}
         if limit is not None:
             params["limit"] = limit
+        if details:
+            params["details"] = "true"
         return dict(self.request("GET", "/v1/me", params=params or None).data)
 
-    def my_games(self, page: int = 100) -> list[Json]:
+    def my_games(self, page: int = 100, *, details: bool = False) -> list[Json]:
         """Every game of the caller, following the pages of ``GET /v1/me``."""
         games: list[Json] = []
         offset = 0
         while True:
-            me = self.me(limit=page, offset=offset)
+            me = self.me(limit=page, offset=offset, details=details)
             games.extend(dict(g) for g in me.get("games") or [])
             following = me.get("next_offset")
             if not isinstance(following, int) or following <= offset:

@@ -82,7 +82,9 @@ def test_wait_any_polls_the_game_list(cli: Invoke, fake: FakeServer) -> None:
     result = cli("wait", "--any", "--interval", "2")
     assert result.exit_code == 0, result.stderr
     assert result.stdout == f"{gid}\n"
-    assert len(calls) == 3
+    assert len(calls) == 4  # three polls, then one for what was played in the games found
+    assert [p.get("details") for p in fake.polls] == [None, None, None, "true"]
+    assert f"{gid}: bob played" in result.stderr
 
 
 def test_wait_any_with_no_games_in_play_is_an_error(cli: Invoke, fake: FakeServer) -> None:

@@ -107,10 +107,8 @@ def test_me_lists_games_waiting_on_the_caller_first(client: FlaskClient) -> None
     assert invite["id"] in waiting_ids and waiting["id"] not in waiting_ids
     assert by_id[invite["id"]]["your_seat"] is None
     assert by_id[invite["id"]]["invited"] == [{"id": ada.id, "name": "ada"}]
-    assert by_id[waiting["id"]]["seats"] == [
-        {"seat": 0, "player": ada.id, "name": "ada", "score": 0}
-    ]
-    assert by_id[waiting["id"]]["last_turn"] is None
+    assert by_id[waiting["id"]]["seats"] == [{"seat": 0, "player": ada.id, "name": "ada"}]
+    assert "last_turn" not in by_id[waiting["id"]]  # only with details
     for game in (first, second):
         summary = by_id[game["id"]]
         turn_player = game["seats"][game["turn"]["seat"]]["player"]
@@ -134,7 +132,7 @@ def test_me_pages_with_limit_and_offset(client: FlaskClient) -> None:
     assert client.get("/v1/me?offset=-1", headers=ada.auth).status_code == 400
 
 
-def test_me_gives_each_games_scores_and_last_turn_as_anyone_sees_them(
+def test_me_with_details_gives_scores_and_last_turn_as_anyone_sees_them(
     client: FlaskClient,
 ) -> None:
     ada, bob = register(client, "ada"), register(client, "bob")
@@ -144,8 +142,11 @@ def test_me_gives_each_games_scores_and_last_turn_as_anyone_sees_them(
     turn = [{"square": "I8", "tile": 12}, {"square": "J8", "tile": 16}]
     played = move(client, ada, gid, version, type="turn", placements=turn)
     assert played.status_code == 200, played.json
+    plain = client.get("/v1/me", headers=ada.auth).json
+    assert plain is not None  # a bot's poll: no game state read, none of these
+    assert "last_turn" not in plain["games"][0] and "score" not in plain["games"][0]["seats"][0]
     for who in (ada, bob):
-        listed = client.get("/v1/me", headers=who.auth).json
+        listed = client.get("/v1/me?details=true", headers=who.auth).json
         assert listed is not None
         (summary,) = listed["games"]
         public = client.get(f"/v1/games/{gid}").json  # a spectator's view
@@ -159,7 +160,7 @@ def test_me_gives_each_games_scores_and_last_turn_as_anyone_sees_them(
     assert bob_view is not None
     swapped = move(client, bob, gid, bob_view["version"], type="exchange", tiles=[10, 11])
     assert swapped.status_code == 200, swapped.json
-    listed = client.get("/v1/me", headers=ada.auth).json
+    listed = client.get("/v1/me?details=1", headers=ada.auth).json
     assert listed is not None
     last = listed["games"][0]["last_turn"]
     assert last["ended_by"] == "exchanged" and last["exchanged"] == 2

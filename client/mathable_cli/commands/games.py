@@ -217,11 +217,11 @@ def list_games(
         return not (active and ended) and not (finished and not ended)
 
     if as_json:
-        me = api.me()
+        me = api.me(details=True)
         me["games"] = [g for g in me.get("games") or [] if wanted(g)]
         actx.output.json(me)
         return
-    everything = game_entries({"games": api.my_games()})
+    everything = game_entries({"games": api.my_games(details=True)})
     entries = [e for e in everything if wanted(e)]
     if not entries:
         if everything:

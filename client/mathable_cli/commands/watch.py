@@ -128,7 +128,9 @@ def wait(
         for entry in ready:
             out.data(game_id(entry))
     out.info(f"{len(ready)} game{'s' if len(ready) != 1 else ''} waiting on you.")
-    for entry in ready:
+    ids = {game_id(entry) for entry in ready}
+    details = [e for e in api.my_games(details=True) if game_id(e) in ids]  # one more request
+    for entry in details:
         played = last_turn_words(entry)
         if played:
             out.info(f"  {game_id(entry)}: {played}")

@@ -124,21 +124,28 @@ def me() -> Response:
     members: dict[str, list[Member]] = defaultdict(list)
     for member in store.members(r.id for r in rows):
         members[member.game_id].append(member)
-    games = services().games
+    games = svc.games
     return json_response(
         {
             "id": player.id,
             "name": player.name,
             "games": [
-                _summary(player.id, row, members[row.id], _progress(games, row)) for row in rows
+                _summary(player.id, row, members[row.id], _progress(games, row, page["details"]))
+                for row in rows
             ],
             "next_offset": page["offset"] + len(rows) if more else None,
         }
     )
 
 
-def _progress(games: Games, row: MemberGame) -> dict[str, Any]:
-    """Scores and the last finished turn: what anyone may see of the game (``view`` for None)."""
+def _progress(games: Games, row: MemberGame, details: bool) -> dict[str, Any] | None:
+    """Scores and the last finished turn: what anyone may see of the game (``view`` for None).
+
+    Only when asked (``details``): they need the replayed game, and a bot polling
+    its list has no use for them.
+    """
+    if not details:
+        return None
     if row.status == "waiting":
         return {"scores": {}, "last_turn": None}
     try:
@@ -150,12 +157,11 @@ def _progress(games: Games, row: MemberGame) -> dict[str, Any]:
 
 
 def _summary(
-    me: str, row: MemberGame, members: list[Member], progress: dict[str, Any]
+    me: str, row: MemberGame, members: list[Member], progress: dict[str, Any] | None
 ) -> dict[str, Any]:
     seated = sorted((m for m in members if m.seat is not None), key=lambda m: m.seat or 0)
-    scores = progress["scores"]
     your_turn = row.to_move == me
-    return {
+    summary: dict[str, Any] = {
         "id": row.id,
         "status": row.status,
         "players": row.players,
@@ -164,13 +170,14 @@ def _summary(
         "your_seat": row.seat,
         "your_turn": your_turn,
         "waiting_on_you": your_turn or (row.seat is None and row.status == "waiting"),
-        "seats": [
-            {"seat": m.seat, "player": m.player_id, "name": m.name, "score": scores.get(m.seat, 0)}
-            for m in seated
-        ],
+        "seats": [{"seat": m.seat, "player": m.player_id, "name": m.name} for m in seated],
         "invited": [{"id": m.player_id, "name": m.name} for m in members if m.seat is None],
         "created_at": row.created_at,
         "updated_at": row.updated_at,
         "deadline": iso_ms(row.deadline) if row.status == "playing" else None,
-        "last_turn": progress["last_turn"],
     }
+    if progress is not None:
+        for entry in summary["seats"]:
+            entry["score"] = progress["scores"].get(entry["seat"], 0)
+        summary["last_turn"] = progress["last_turn"]
+    return summary

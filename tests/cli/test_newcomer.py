@@ -218,3 +218,22 @@ def test_show_reads_the_last_turn_from_the_view_not_the_whole_log(
     assert "Last turn: bob: exchanged 2 tiles" in shown.stdout
     calls = [c.request.url for c in fake.http.calls[before:]]
     assert len(calls) == 1 and "/events" not in calls[0]  # one request: the game's view
+
+
+def test_every_command_module_is_known_to_the_lazy_loader() -> None:
+    """Commands are loaded when used: a command missing from COMMANDS would be unreachable."""
+    import importlib
+    import pkgutil
+
+    import typer
+
+    import mathable_cli.commands
+    from mathable_cli.app import COMMANDS
+
+    for info in pkgutil.iter_modules(mathable_cli.commands.__path__):
+        module = importlib.import_module(f"mathable_cli.commands.{info.name}")
+        commands = typer.Typer()
+        module.register(commands)
+        group = typer.main.get_group(commands)
+        for name in group.list_commands(typer.Context(group)):
+            assert COMMANDS.get(name) == info.name, name

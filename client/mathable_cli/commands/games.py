@@ -264,10 +264,12 @@ def show(
     """
     actx = app_context(ctx)
     api = actx.api(auth=False)
-    game = _game(actx, api, game, "show")
     if svg is not None or open_it:
+        # A picture is asked for by the id as given (no look-up of the game's view first).
+        game = game if game is not None else _game(actx, api, game, "show")
         pictures.pictures(actx.output, api, game, svg, open_it)
         return
+    game = _game(actx, api, game, "show")
     view = api.game(game)
     if as_json:
         actx.output.json(view)

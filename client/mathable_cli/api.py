@@ -1,7 +1,9 @@
 """A small client for the Mathable HTTP API v1: JSON, bearer token, retries, idempotent writes.
 
 Connection failures and 502/503/504 (and 429) are retried with exponential
-backoff. Every write carries an ``Idempotency-Key`` that stays the same across
+backoff: briefly by default (under 3 s in all, for a person waiting at the
+terminal), longer for the commands that wait anyway (``patient``). Each retry
+is told through ``report``. Every write carries an ``Idempotency-Key`` that stays the same across
 the retries of one command, so a retry never plays twice.
 """
 
@@ -17,7 +19,7 @@ from typing import Any
 import requests
 
 from mathable_cli import __version__
-from mathable_cli.exits import CliError, ExitCode
+from mathable_cli.exits import ILLEGAL_MOVE_CODES, CliError, ExitCode
 
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
 MAX_DELAY = 30.0
@@ -51,13 +53,19 @@ _HINTS = {
 
 
 def exit_code_for(status: int, code: str | None) -> ExitCode:
-    """The CLI exit code for an HTTP error status and the server's error code."""
+    """The CLI exit code for an HTTP error status and the server's error code.
+
+    >>> exit_code_for(422, "no_equation"), exit_code_for(422, "unknown_player")
+    (<ExitCode.ILLEGAL_MOVE: 3>, <ExitCode.REFUSED: 6>)
+    """
     if code in ("not_your_turn", "stale_version", "version_conflict"):
         return ExitCode.CONFLICT
-    if status in (403, 409):
-        return ExitCode.CONFLICT
+    if status == 409:
+        return ExitCode.REFUSED if code == "name_taken" else ExitCode.CONFLICT
     if status == 422:
-        return ExitCode.ILLEGAL_MOVE
+        return ExitCode.ILLEGAL_MOVE if code in ILLEGAL_MOVE_CODES else ExitCode.REFUSED
+    if status == 403:
+        return ExitCode.REFUSED
     if status >= 500:
         return ExitCode.NETWORK
     return ExitCode.ERROR
@@ -100,6 +108,12 @@ def _error_from(response: requests.Response) -> ApiError:
     return ApiError(response.status_code, code, message, body)
 
 
+#: Retries and first pause: a command someone waits for (at most 0.375 + 0.75 + 1.5 s of
+#: pauses), and one that waits anyway (``wait``: about half a minute).
+QUICK = (3, 0.25)
+PATIENT = (6, 0.5)
+
+
 class ApiClient:
     """Talks to one server as one identity (or anonymously, to register)."""
 
@@ -108,16 +122,20 @@ class ApiClient:
         base_url: str,
         token: str | None = None,
         *,
-        retries: int = 4,
-        backoff: float = 0.5,
+        retries: int = QUICK[0],
+        backoff: float = QUICK[1],
         timeout: float = 30.0,
         session: requests.Session | None = None,
+        report: Callable[[str], None] | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.token = token
         self.retries = retries
         self.backoff = backoff
         self.timeout = timeout
+        self.report = report
+        #: Game views fetched ahead (by ``prefetch``), each handed out once by ``game``.
+        self._prefetched: dict[str, Json] = {}
         self.session = session or requests.Session()
         self.session.headers["User-Agent"] = f"mathable-cli/{__version__}"
         self.session.headers["Accept"] = "application/json"
@@ -178,7 +196,13 @@ class ApiClient:
                     break
                 problem = f"the server answered {response.status_code} {response.reason or ''}"
             if attempt < self.retries:
-                _sleep(self._delay(attempt, response))
+                pause = self._delay(attempt, response)
+                if self.report is not None:
+                    self.report(
+                        f"{problem.strip()}; trying again in {pause:.1f} s "
+                        f"(attempt {attempt + 2} of {self.retries + 1})"
+                    )
+                _sleep(pause)
         else:
             raise CliError(
                 f"{problem.strip()} (tried {self.retries + 1} times)",
@@ -211,19 +235,24 @@ class ApiClient:
             body["email"] = email
         return dict(self.request("POST", "/v1/players", body=body).data)
 
-    def me(self, *, limit: int | None = None, offset: int = 0) -> Json:
-        """The caller and one page of their games (the ones waiting on them first)."""
-        params = {"offset": offset} if offset else {}
+    def me(self, *, limit: int | None = None, offset: int = 0, details: bool = False) -> Json:
+        """The caller and one page of their games (the ones waiting on them first).
+
+        With ``details`` each game has its scores and last turn too.
+        """
+        params: dict[str, Any] = {"offset": offset} if offset else {}
         if limit is not None:
             params["limit"] = limit
+        if details:
+            params["details"] = "true"
         return dict(self.request("GET", "/v1/me", params=params or None).data)
 
-    def my_games(self, page: int = 100) -> list[Json]:
+    def my_games(self, page: int = 100, *, details: bool = False) -> list[Json]:
         """Every game of the caller, following the pages of ``GET /v1/me``."""
         games: list[Json] = []
         offset = 0
         while True:
-            me = self.me(limit=page, offset=offset)
+            me = self.me(limit=page, offset=offset, details=details)
             games.extend(dict(g) for g in me.get("games") or [])
             following = me.get("next_offset")
             if not isinstance(following, int) or following <= offset:
@@ -236,8 +265,14 @@ class ApiClient:
     def join(self, game_id: str) -> Json:
         return dict(self.request("POST", f"/v1/games/{game_id}/join", body={}).data)
 
+    def prefetch(self, game_id: str) -> None:
+        """Fetch the game now (ApiError if there is none); the next ``game`` call gets it."""
+        self._prefetched[game_id] = self.game(game_id)
+
     def game(self, game_id: str, *, wait: int | None = None, since: int | None = None) -> Json:
         """The game as the caller sees it; ``wait`` holds the answer until ``since`` is passed."""
+        if wait is None and game_id in self._prefetched:
+            return self._prefetched.pop(game_id)
         params: dict[str, int] = {}
         timeout = None
         if wait is not None and since is not None:

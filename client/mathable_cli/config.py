@@ -137,9 +137,22 @@ class Settings:
     config: ConfigFile
     server_source: str = "default"
     token_source: str = "none"
+    #: Where the profile's name came from: "flag", MATHABLE_PROFILE, "current" or "default".
+    profile_source: str = "default"
 
     def require_token(self) -> str:
         """The token, or an error that says how to get one."""
+        named = self.profile_source in ("flag", ENV_PROFILE)
+        if not self.token and named and self.profile not in self.config.profiles:
+            known = ", ".join(sorted(self.config.profiles)) or "none yet"
+            raise CliError(
+                f"there is no profile {self.profile!r}",
+                ExitCode.USAGE,
+                hint=(
+                    f"the profiles are: {known}. `mathable-cli -p {self.profile} register NAME` "
+                    "or `login` makes it"
+                ),
+            )
         if not self.token:
             raise CliError(
                 "you are not logged in",
@@ -163,7 +176,14 @@ def resolve(
     """Settings from flags, then the environment, then the config file's profile."""
     env = os.environ if env is None else env
     config = ConfigFile.load(config_dir(config_dir_flag, env))
-    name = profile or env.get(ENV_PROFILE) or config.current or DEFAULT_PROFILE
+    if profile:
+        name, profile_source = profile, "flag"
+    elif env.get(ENV_PROFILE):
+        name, profile_source = env[ENV_PROFILE], ENV_PROFILE
+    elif config.current:
+        name, profile_source = config.current, "current"
+    else:
+        name, profile_source = DEFAULT_PROFILE, "default"
     stored = config.profiles.get(name, Profile())
     if server:
         chosen_server, server_source = server, "flag"
@@ -188,4 +208,5 @@ def resolve(
         config=config,
         server_source=server_source,
         token_source=token_source,
+        profile_source=profile_source,
     )

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import typer
 
 from mathable_cli import config
-from mathable_cli.api import ApiClient
 from mathable_cli.output import Output
+
+if TYPE_CHECKING:
+    from mathable_cli.api import ApiClient
 
 
 @dataclass
@@ -38,12 +41,21 @@ class AppContext:
                 cfg.path.chmod(0o600)
         return self._settings
 
-    def api(self, *, auth: bool = True) -> ApiClient:
-        """The API client; with ``auth`` it needs a token (and says how to get one)."""
+    def api(self, *, auth: bool = True, patient: bool = False) -> ApiClient:
+        """The API client; with ``auth`` it needs a token (and says how to get one).
+
+        Without ``auth`` the token is still sent when there is one (a player sees
+        their rack). ``patient`` retries an unreachable server for longer: for
+        commands that wait anyway.
+        """
         settings = self.settings
         token = settings.require_token() if auth else settings.token
         if self._api is None or self._api.token != token:
-            self._api = ApiClient(settings.server, token)
+            from mathable_cli import api  # requests is slow to import: only when used
+
+            self._api = api.ApiClient(settings.server, token, report=self.output.retrying)
+            if patient:
+                self._api.retries, self._api.backoff = api.PATIENT
         return self._api
 
 

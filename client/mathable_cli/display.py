@@ -9,6 +9,7 @@ from rich.text import Text
 
 from mathable_cli.board import board_text, legend, rack_text
 from mathable_cli.game import (
+    REASONS,
     TurnRecord,
     game_id,
     my_seat,
@@ -17,6 +18,7 @@ from mathable_cli.game import (
     status_line,
     turn_seat,
     turn_words,
+    winners_words,
 )
 from mathable_cli.output import Output
 
@@ -46,11 +48,13 @@ def seats_text(view: Mapping[str, Any]) -> Text:
 
 
 def header_text(view: Mapping[str, Any], fallback_id: str = "") -> Text:
+    """One line on the game: id, where it stands, the bag; short enough for 80 columns."""
     gid = game_id(view, fallback_id)
-    parts = [f"Game {gid}" if gid else "Game", status_line(view)]
+    over = view.get("status") == "ended"
+    parts = [f"Game {gid}" if gid else "Game"]
+    parts.append(f"game over: {winners_words(view)}" if over else status_line(view))
     if view.get("status") == "playing":
         parts.append(f"bag {view.get('bag_size', 0)} tiles")
-    parts.append(f"version {view.get('version')}")
     if view.get("referee") == "players":
         parts.append("players referee")
     return Text(" | ".join(parts), style="bold")
@@ -83,10 +87,12 @@ def show_game(
         output.data(Text(turn_so_far(view)))
     result = view.get("result")
     if result:
+        output.data(Text(f"The game is over: {REASONS.get(str(result.get('reason')), 'over')}."))
         scores = result.get("scores") or []
         deductions = result.get("deductions") or []
         for seat, (score, deducted) in enumerate(zip(scores, deductions, strict=False)):
-            output.data(Text(f"  {seat_name(view, seat)}: {score} (rack deduction -{deducted})"))
+            left = f"rack deduction -{deducted}" if deducted else "no tiles left"
+            output.data(Text(f"  {seat_name(view, seat)}: {score} ({left})"))
 
 
 def turn_so_far(view: Mapping[str, Any]) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 Json = dict[str, Any]
@@ -71,6 +72,15 @@ def status_line(view: Mapping[str, Any]) -> str:
     if seat == my_seat(view):
         return "your turn"
     return f"{seat_name(view, seat)}'s turn"
+
+
+def winners_words(view: Mapping[str, Any]) -> str:
+    """``alice wins``, ``alice and bob share the win``, or ``nobody wins``."""
+    result = view.get("result") or {}
+    winners = [seat_name(view, s) for s in result.get("winners") or []]
+    if not winners:
+        return "nobody wins"
+    return " and ".join(winners) + (" share the win" if len(winners) > 1 else " wins")
 
 
 def result_line(view: Mapping[str, Any]) -> str:
@@ -183,6 +193,8 @@ class TurnRecord:
     #: False for a correction of a turn still being played: its points were never scored.
     deducts: bool = True
     version: int | None = None
+    #: When the turn was played (its last event), ISO 8601 UTC, if the server said.
+    at: str | None = None
 
 
 def turns_from_events(events: Iterable[Mapping[str, Any]]) -> tuple[list[TurnRecord], Json | None]:
@@ -201,6 +213,8 @@ def turns_from_events(events: Iterable[Mapping[str, Any]]) -> tuple[list[TurnRec
         kind = event.get("type")
         seat = event.get("seat")
         version = event.get("version")
+        at = event.get("at") if isinstance(event.get("at"), str) else None
+        before = len(turns)
         if kind == "tile_placed":
             if pending is None:
                 pending = start(seat, "play")
@@ -253,6 +267,10 @@ def turns_from_events(events: Iterable[Mapping[str, Any]]) -> tuple[list[TurnRec
             turns.append(record)
         elif kind == "game_ended":
             ended = dict(event)
+        if pending is not None:
+            pending.at = at
+        for record in turns[before:]:
+            record.at = at
     if pending is not None:
         pending.kind = "in progress"
         turns.append(pending)
@@ -311,3 +329,64 @@ def running_scores(turns: Iterable[TurnRecord], seats: int) -> list[list[int]]:
                 scores[record.target] += record.points
         out.append(list(scores))
     return out
+
+
+def last_turn_words(view: Mapping[str, Any]) -> str:
+    """What the last finished turn was, in words (``bob played H6=8 (8): 8 points``), or ''.
+
+    ``view`` is a game view or an entry of the game list: both carry ``last_turn``.
+    """
+    turn = view.get("last_turn")
+    if not isinstance(turn, dict) or not turn.get("ended_by"):
+        return ""
+    who = seat_name(view, turn.get("seat"))
+    if turn.get("seat") == my_seat(view):
+        who = "you"
+    match turn.get("ended_by"):
+        case "passed":
+            return f"{who} passed"
+        case "exchanged":
+            n = int(turn.get("exchanged") or 0)
+            return f"{who} exchanged {n} tile{'s' if n != 1 else ''}"
+    placed = ", ".join(
+        _placement_words(str(p["square"]), int(p["tile"]), int(p["points"]))
+        for p in turn.get("placements") or []
+    )
+    points = int(turn.get("points") or 0) + int(turn.get("bonus") or 0)
+    bonus = f" with the {turn['bonus']} bonus" if turn.get("bonus") else ""
+    return f"{who} played {placed}: {points} points{bonus}"
+
+
+def ago(timestamp: str | None, now: datetime | None = None) -> str:
+    """``3 min ago``, ``2 h ago``, ``5 days ago`` from an ISO-8601 UTC time; '' if unreadable.
+
+    >>> ago("2026-01-01T10:00:00Z", datetime(2026, 1, 1, 12, 30, tzinfo=UTC))
+    '2 h ago'
+    """
+    if not timestamp:
+        return ""
+    try:
+        when = datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
+    except ValueError:
+        return ""
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    seconds = max(0, int(((now or datetime.now(UTC)) - when).total_seconds()))
+    for size, unit in ((86400, "day"), (3600, "h"), (60, "min")):
+        if seconds >= size:
+            n = seconds // size
+            return f"{n} {unit}{'s' if unit == 'day' and n != 1 else ''} ago"
+    return "just now"
+
+
+def local_time(timestamp: str | None) -> str:
+    """An ISO-8601 UTC time as ``2026-01-05 14:03`` in the local time zone; '' if unreadable."""
+    if not timestamp:
+        return ""
+    try:
+        when = datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
+    except ValueError:
+        return ""
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when.astimezone().strftime("%Y-%m-%d %H:%M")

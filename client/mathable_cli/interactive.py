@@ -1,17 +1,23 @@
 """``mathable-cli move GAME`` with no placements: a turn played at the keyboard.
 
-Each placement is checked locally (a refusal is explained in words: which
-pairs the square has and what they make), then sent on its own, so the board
-and running score are always the server's. After a tile on an operation
-square the extra tile is offered. ``done`` ends the turn.
+Placements are staged here and sent only when the player types ``done``, so a
+typo costs nothing: ``undo`` takes the last one back, ``clear`` all of them,
+and the running score is always shown. Each one is checked locally as it is
+typed (a refusal says in words which pairs the square has and what they
+make). Only drawing the extra tile after an operation square needs the server
+at once: the prompt says so, and accepting sends what is staged so far, which
+can then no longer be taken back. In a players-referee game a placement that
+does not fit may be sent anyway after a warning: an opponent may correct it.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from rich.text import Text
 
+from mathable import OPERATION, Placement, parse_square
 from mathable_cli.api import ApiClient, ApiError
 from mathable_cli.board import rack_text
 from mathable_cli.display import show_game, turn_so_far
@@ -19,23 +25,30 @@ from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import last_turn_squares, my_seat, placed_this_turn, result_line
 from mathable_cli.hints import advice_lines, advise
 from mathable_cli.moves import (
+    Planned,
     parse_placement,
     placement_body,
     plan_turn,
+    play_turn,
     require_turn,
     score_of,
     send,
 )
 from mathable_cli.output import Output
 
-HELP = """Type a placement like I8=12 (or 12@I8); several on one line are played in order.
-  done          end the turn (with nothing placed: pass)
+HELP = """Type a placement like I8=12 (or 12@I8); several on one line are staged in order.
+Nothing is sent until `done`:
+  undo          take the last staged placement back
+  clear         take every staged placement back
+  done          send the staged placements and end the turn (nothing staged: pass)
   pass          pass the turn
   exchange 3 7  give tiles back and draw as many (ends the turn)
-  hint          the best turn and the legal placements
-  board         show the board again
-  quit          leave; placed tiles stay and the turn stays open
-  ?             this help"""
+  hint          the best turn and the legal placements, for the board as staged
+  board         show the board with the staged placements
+  quit          leave; staged placements are dropped (tiles sent with an extra draw stay)
+  ?             this help
+After a tile on an operation square you are offered the extra tile: drawing it
+sends the placements staged so far, which can then no longer be taken back."""
 
 
 class Session:
@@ -47,6 +60,9 @@ class Session:
         self.game = game
         self.view = view
         self.start_score = score_of(view, my_seat(view))
+        #: Placements typed but not sent, and which of them go anyway (players referee).
+        self.staged: list[Placement] = []
+        self.anyway: set[int] = set()
 
     # --- input -----------------------------------------------------------------------
 
@@ -62,6 +78,47 @@ class Session:
         answer = self.ask(f"{question} [y/N] ")
         return answer is not None and answer.strip().lower() in ("y", "yes")
 
+    # --- the staged turn ---------------------------------------------------------------
+
+    def planned(self) -> list[Planned]:
+        """The staged placements, checked against the server's view."""
+        return plan_turn(self.view, self.staged, anyway=self.anyway)
+
+    def local_view(self) -> dict[str, Any]:
+        """The server's view with the staged placements on the board and off the rack."""
+        local = copy.deepcopy(self.view)
+        planned = self.planned()
+        if not planned:
+            return local
+        rack = list(local.get("rack") or [])
+        board = dict(local.get("board") or {})
+        turn = dict(local.get("turn") or {})
+        placements = list(turn.get("placements") or [])
+        if not placements:
+            turn["started_with"] = len(rack)
+        for p in planned:
+            rack.remove(p.tile)
+            board[p.square] = p.tile
+            placements.append({"square": p.square, "tile": p.tile, "points": p.points})
+        turn["placements"] = placements
+        turn["points"] = int(turn.get("points") or 0) + sum(p.points for p in planned)
+        turn["seat"] = my_seat(local)
+        last = parse_square(planned[-1].square)
+        turn["extra_available"] = OPERATION[last] is not None and bool(local.get("bag_size"))
+        local.update(rack=rack, board=board, turn=turn)
+        return local
+
+    def staged_line(self) -> str:
+        """The staged placements and the running score of the turn."""
+        if not self.staged:
+            return "Nothing staged."
+        planned = self.planned()
+        sent = placed_this_turn(self.view)
+        words = ", ".join(f"{p.square}={p.tile} ({p.points})" for p in planned)
+        total = sum(p.points for p in planned) + sum(int(p["points"]) for p in sent)
+        before = " after the tiles sent" if sent else ""
+        return f"Staged, not sent: {words}{before}: {total} points this turn."
+
     # --- output ----------------------------------------------------------------------
 
     def show(self, *, with_last_turn: bool = False) -> None:
@@ -71,14 +128,15 @@ class Session:
                 last, squares = last_turn_squares(self.api.events(self.game, 0))
             except ApiError:
                 pass
-        show_game(self.out, self.view, last_turn=last, highlight=squares, fallback_id=self.game)
+        view = self.local_view()
+        show_game(self.out, view, last_turn=last, highlight=squares, fallback_id=self.game)
 
     def say(self, message: str, style: str | None = None) -> None:
         self.out.info(message, style=style)
 
     def rack_line(self) -> Text:
         text = Text("Your rack: ")
-        text.append_text(rack_text(self.view.get("rack") or [], color=self.out.color))
+        text.append_text(rack_text(self.local_view().get("rack") or [], color=self.out.color))
         return text
 
     # --- the loop --------------------------------------------------------------------
@@ -86,7 +144,10 @@ class Session:
     def run(self) -> None:
         self.show(with_last_turn=True)
         require_turn(self.view, self.game)
-        self.say("Your turn. Type placements like I8=12, `done` to end the turn, `?` for help.")
+        self.say(
+            "Your turn. Type placements like I8=12: they are staged here and sent when you "
+            "type `done`; `undo` takes the last back, `?` lists the rest."
+        )
         while True:
             line = self.ask("move> ")
             if line is None:
@@ -104,8 +165,12 @@ class Session:
             elif verb in ("board", "b", "show"):
                 self.show()
             elif verb == "hint":
-                for text in advice_lines(advise(self.view)):
+                for text in advice_lines(advise(self.local_view())):
                     self.say(text)
+            elif verb in ("undo", "u"):
+                self.undo()
+            elif verb == "clear":
+                self.clear()
             elif verb in ("done", "end", "d"):
                 if self.finish():
                     return
@@ -116,9 +181,12 @@ class Session:
                 if self.exchange(words[1:]):
                     return
             else:
-                self.place_all(words)
+                self.stage_all(words)
 
     def leave(self) -> None:
+        if self.staged:
+            count = len(self.staged)
+            self.say(f"Dropped {count} staged placement{'s' if count > 1 else ''}: not sent.")
         if placed_this_turn(self.view):
             self.say(
                 f"Leaving with your turn open: {turn_so_far(self.view)}. "
@@ -128,59 +196,115 @@ class Session:
         else:
             self.say("Leaving without playing.")
 
-    def place_all(self, words: list[str]) -> None:
-        for word in words:
-            try:
-                placement = parse_placement(word)
-                planned = plan_turn(self.view, [placement])[0]
-            except CliError as err:
-                self.out.error(err)
-                return
-            before = self.view
-            try:
-                self.view = send(
-                    self.api,
-                    self.out,
-                    self.game,
-                    before,
-                    {"type": "place", **placement_body(planned, before.get("referee"))},
-                )
-            except ApiError as err:
-                if err.code != ExitCode.ILLEGAL_MOVE:
-                    raise
-                self.out.error(err)
-                return
-            how = f": {planned.words}" if planned.words else ""
-            self.say(f"{planned.square}={planned.tile} scores {planned.points}{how}.")
-            self.say(turn_so_far(self.view))
-            self.offer_extra()
-            self.out.info(self.rack_line())
+    def undo(self) -> None:
+        if not self.staged:
+            if placed_this_turn(self.view):
+                self.say("The tiles on the board were sent with the extra tile: they stay.")
+            else:
+                self.say("Nothing to take back.")
+            return
+        placement = self.staged.pop()
+        self.anyway.discard(len(self.staged))
+        self.say(f"Took back {placement}. {self.staged_line()}")
+        self.out.info(self.rack_line())
 
-    def offer_extra(self) -> None:
-        turn = self.view.get("turn") or {}
-        if not turn.get("extra_available") or not self.view.get("bag_size"):
+    def clear(self) -> None:
+        count = len(self.staged)
+        self.staged, self.anyway = [], set()
+        self.say(f"Took back {count} placement{'s' if count != 1 else ''}. Nothing staged.")
+        self.out.info(self.rack_line())
+
+    def stage_all(self, words: list[str]) -> None:
+        for word in words:
+            if not self.stage(word):
+                return
+
+    def stage(self, word: str) -> bool:
+        """Check one placement and stage it; False if it was refused."""
+        try:
+            placement = parse_placement(word)
+        except CliError as err:
+            self.out.error(err)
+            return False
+        index = len(self.staged)
+        try:
+            planned = plan_turn(self.view, [*self.staged, placement], anyway=self.anyway)[-1]
+        except CliError as err:
+            self.out.error(err)
+            if not self.may_send_anyway(err):
+                return False
+            try:
+                plan_turn(self.view, [*self.staged, placement], anyway={*self.anyway, index})
+            except CliError:
+                self.say("Nothing can be claimed there: it cannot be sent even so.")
+                return False
+            if not self.confirm(
+                "This game is refereed by the players: send it anyway? An opponent may "
+                "correct it, and then it comes back and your turn ends."
+            ):
+                return False
+            self.anyway.add(index)
+            planned = plan_turn(self.view, [*self.staged, placement], anyway=self.anyway)[-1]
+        self.staged.append(placement)
+        how = f": {planned.words}" if planned.words else ""
+        self.say(f"{planned.square}={planned.tile} scores {planned.points}{how}.")
+        self.say(self.staged_line())
+        self.offer_extra(planned)
+        self.out.info(self.rack_line())
+        return True
+
+    def may_send_anyway(self, err: CliError) -> bool:
+        from mathable_cli.moves import SENDABLE_ANYWAY
+
+        return self.view.get("referee") == "players" and err.api_code in SENDABLE_ANYWAY
+
+    def offer_extra(self, planned: Planned) -> None:
+        if OPERATION[parse_square(planned.square)] is None or not self.view.get("bag_size"):
             return
-        if not self.confirm("Operation square: draw an extra tile?"):
+        count = len(self.staged)
+        sent = "it" if count == 1 else f"the {count} placements staged so far"
+        if not self.confirm(
+            f"Operation square: draw an extra tile? That sends {sent} at once: no undo after it."
+        ):
             return
-        before = list(self.view.get("rack") or [])
+        before = list(self.local_view().get("rack") or [])
+        view = self.view
+        for p in self.planned():
+            view = send(
+                self.api,
+                self.out,
+                self.game,
+                view,
+                {"type": "place", **placement_body(p, view.get("referee"))},
+            )
+        self.view = view
+        self.staged, self.anyway = [], set()
         self.view = send(self.api, self.out, self.game, self.view, {"type": "draw_extra"})
         drawn = list(self.view.get("rack") or [])
         for tile in before:
             if tile in drawn:
                 drawn.remove(tile)
-        self.say(f"You drew {', '.join(map(str, drawn)) or 'a tile'}.")
+        self.say(f"Sent. You drew {', '.join(map(str, drawn)) or 'a tile'}.")
 
     def finish(self) -> bool:
-        if not placed_this_turn(self.view):
+        if not self.staged and not placed_this_turn(self.view):
             if not self.confirm("You have placed nothing. Pass the turn?"):
                 return False
             return self.pass_turn()
-        turn = self.view.get("turn") or {}
+        local = self.local_view()
         placed = ", ".join(
-            f"{p['square']}={p['tile']} ({p['points']})" for p in placed_this_turn(self.view)
+            f"{p['square']}={p['tile']} ({p['points']})" for p in placed_this_turn(local)
         )
-        points = turn.get("points", 0)
-        self.view = send(self.api, self.out, self.game, self.view, {"type": "end_turn"})
+        points = int((local.get("turn") or {}).get("points") or 0)
+        try:
+            self.view = play_turn(self.api, self.out, self.game, self.view, self.planned())
+        except ApiError as err:
+            if err.code != ExitCode.ILLEGAL_MOVE:
+                raise
+            self.out.error(err)
+            self.say("Nothing was played: fix the staged placements (`undo`, `clear`).")
+            return False
+        self.staged, self.anyway = [], set()
         score = score_of(self.view, my_seat(self.view))
         gained = score - self.start_score
         bonus = f", with the {gained - points} bonus" if gained > points else ""
@@ -189,6 +313,9 @@ class Session:
         return True
 
     def pass_turn(self) -> bool:
+        if self.staged:
+            self.say("You have staged placements: `done` plays them, `clear` drops them.")
+            return False
         if placed_this_turn(self.view):
             self.say("You have placed tiles this turn: `done` ends it.")
             return False
@@ -198,6 +325,9 @@ class Session:
         return True
 
     def exchange(self, words: list[str]) -> bool:
+        if self.staged:
+            self.say("You have staged placements: `clear` them before exchanging.")
+            return False
         try:
             tiles = [int(w.strip(",")) for w in words]
         except ValueError:

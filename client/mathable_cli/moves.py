@@ -8,12 +8,20 @@ one Idempotency-Key for all its retries.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import mathable
-from mathable import OPERATION, Placement, Position, RuleError, parse_square, square_name
+from mathable import (
+    OPERATION,
+    PREMIUM,
+    Placement,
+    Position,
+    RuleError,
+    parse_square,
+    square_name,
+)
 from mathable_cli.api import ApiClient, ApiError, new_idempotency_key
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import (
@@ -90,47 +98,86 @@ class Planned:
     equations: list[Json]
 
 
+#: Refusals a players-referee game lets through (the server checks only the form of a move).
+SENDABLE_ANYWAY = frozenset({"no_equation", "wrong_operation"})
+
+
 def plan_turn(
-    view: Mapping[str, Any], placements: Iterable[Placement], *, draw_extra: bool = False
+    view: Mapping[str, Any],
+    placements: Iterable[Placement],
+    *,
+    draw_extra: bool = False,
+    anyway: Collection[int] = (),
 ) -> list[Planned]:
-    """Check placements in order against the board and rack; RuleError-based CliError if not."""
+    """Check placements in order against the board and rack; RuleError-based CliError if not.
+
+    In a players-referee game, a placement whose index (from 0) is in ``anyway``
+    goes through even though it completes no equation: it claims a pair next to
+    it, and an opponent may correct it.
+    """
     position = mathable.position_from(view.get("board") or {})
     rack = Counter(view.get("rack") or [])
     bag = int(view.get("bag_size") or 0)
+    players = view.get("referee") == "players"
     planned: list[Planned] = []
-    for number, placement in enumerate(placements, 1):
+    for index, placement in enumerate(placements):
         square = parse_square(placement.square)
         tile = placement.tile
-        where = f"placement {number} ({placement})"
+        where = f"placement {index + 1} ({placement})"
         if rack[tile] <= 0:
             have = " ".join(str(t) for t in sorted(rack.elements())) or "nothing"
             raise illegal(
                 RuleError("tile_not_in_rack", f"{where}: there is no {tile} on your rack ({have})")
             )
+        claims: list[Json] | None = None
         if position.equations(square, tile) == 0:
             err = mathable.explain_refusal(position, square, tile)
-            helps = err.code in ("no_equation", "wrong_operation", "no_pair")
-            raise illegal(
-                RuleError(err.code, f"{where}: {err.message}"),
-                hint=f"`mathable-cli hint {view.get('id', 'GAME')}` lists what fits"
-                if helps
-                else None,
-            )
+            claim = claim_anyway(position, square) if err.code in SENDABLE_ANYWAY else None
+            if not (players and index in anyway and claim is not None):
+                raise illegal(RuleError(err.code, f"{where}: {err.message}"), hint=_hint(view, err))
+            claims = [claim]
         extra = draw_extra and OPERATION[square] is not None and bag > 0
-        planned.append(
-            Planned(
-                placement.square,
-                tile,
-                position.points(square, tile),
-                equations_words(position, square, tile),
-                extra,
-                equations_json(position, square, tile),
+        if claims is None:
+            points, words = position.points(square, tile), equations_words(position, square, tile)
+            claims = equations_json(position, square, tile)
+        else:
+            near, far = (parse_square(claims[0][k]) for k in ("near", "far"))
+            points = tile * PREMIUM[square]
+            words = (
+                f"claimed {position.cells[near]} {claims[0]['op']} {position.cells[far]}, "
+                "which is not right: an opponent may correct it"
             )
-        )
+        planned.append(Planned(placement.square, tile, points, words, extra, claims))
         bag -= 1 if extra else 0
         rack[tile] -= 1
         position = position.place(square, tile)
     return planned
+
+
+def _hint(view: Mapping[str, Any], err: RuleError) -> str | None:
+    game = view.get("id", "GAME")
+    if view.get("referee") == "players" and err.code in SENDABLE_ANYWAY:
+        return (
+            "this game is refereed by the players: you may send it anyway (interactive "
+            "`move`, or --anyway), and an opponent may then correct it"
+        )
+    if err.code in ("no_equation", "wrong_operation", "no_pair"):
+        return f"`mathable-cli hint {game}` lists what fits"
+    return None
+
+
+def claim_anyway(position: Position, square: int) -> Json | None:
+    """The equation to claim for a tile that completes none: the first pair of two tiles.
+
+    By the square's operation on an operation square, else by ``+``; None if the
+    square has no pair of two tiles (then nothing can be claimed).
+    """
+    cells = position.cells
+    for near, far in mathable.PAIRS[square]:
+        if cells[near] >= 0 and cells[far] >= 0:
+            op = OPERATION[square] or "+"
+            return {"near": square_name(near), "far": square_name(far), "op": op}
+    return None
 
 
 def placement_body(planned: Planned, referee: Any) -> Json:

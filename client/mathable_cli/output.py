@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
-
-from rich.console import Console, RenderableType
-from rich.text import Text
+from typing import TYPE_CHECKING, Any
 
 from mathable_cli.exits import CliError
+
+if TYPE_CHECKING:
+    from rich.console import Console, RenderableType
+    from rich.text import Text
 
 
 def uses_color(console: Console) -> bool:
@@ -33,6 +34,8 @@ class Output:
     @property
     def out(self) -> Console:
         if self._out is None:
+            from rich.console import Console
+
             self._out = Console(
                 file=sys.stdout, highlight=False, no_color=self.no_color or None, soft_wrap=True
             )
@@ -41,6 +44,8 @@ class Output:
     @property
     def err(self) -> Console:
         if self._err is None:
+            from rich.console import Console
+
             self._err = Console(
                 file=sys.stderr, highlight=False, no_color=self.no_color or None, soft_wrap=True
             )
@@ -52,6 +57,8 @@ class Output:
 
     def data(self, renderable: RenderableType | str = "") -> None:
         """Something the user asked for, on stdout (plain strings are never read as markup)."""
+        from rich.text import Text
+
         if isinstance(renderable, str):
             renderable = Text(renderable)
         self.out.print(renderable)
@@ -63,6 +70,8 @@ class Output:
 
     def info(self, message: str | Text, style: str | None = None) -> None:
         """A message for the person at the terminal, on stderr."""
+        from rich.text import Text
+
         text = Text(message) if isinstance(message, str) else message
         if style:
             text.stylize(style)
@@ -71,8 +80,14 @@ class Output:
     def warn(self, message: str) -> None:
         self.info(f"warning: {message}", style="yellow")
 
+    def retrying(self, message: str) -> None:
+        """The API client tells what it retries (the server down, or busy)."""
+        self.info(message, style="dim")
+
     def error(self, error: CliError) -> None:
         """An error in words: the message, the server's code, and what to do next."""
+        from rich.text import Text
+
         text = Text("error: ", style="bold red")
         text.append(error.message)
         if error.api_code:

@@ -83,6 +83,8 @@ class RegisterSchema(StrictSchema):
 class MeQuerySchema(QuerySchema):
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
     offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=1_000_000))
+    #: Each game's scores and last turn too: a person's list, not a bot's poll.
+    details = fields.Boolean(load_default=False)
 
 
 # --- games ------------------------------------------------------------------------

@@ -279,6 +279,17 @@ class Games:
                 self.settle(item.game_id)
         return len(ids)
 
+    def state_at(self, game_id: str, version: int) -> GameState:
+        """The game when its version is known to be ``version`` (as a listing read it).
+
+        The cached state is taken as it is when it has that version: no read to
+        check it, so a page of games costs reads only for games not cached yet.
+        """
+        cached = self.cache.get(game_id)
+        if cached is not None and cached.state.version == version:
+            return cached.state
+        return self.state(game_id)
+
     def create(self, command: Create, render: Render, idem: Idempotency | None) -> Answer:
         """Create a new game (``command.player`` takes seat 0)."""
         if idem is not None and (known := self._known_answer(idem)) is not None:

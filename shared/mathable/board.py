@@ -102,11 +102,20 @@ def _pairs(square: int) -> tuple[tuple[int, int], ...]:
 #: right, above and below, where they fit on the board.
 PAIRS: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(_pairs(s) for s in SQUARES)
 
+
+def _affected() -> tuple[tuple[int, ...], ...]:
+    found: list[set[int]] = [set() for _ in SQUARES]
+    for t in SQUARES:
+        for pair in PAIRS[t]:
+            for s in pair:
+                found[s].add(t)
+    return tuple(tuple(sorted(squares)) for squares in found)
+
+
 #: For each square, the empty-able squares whose pairs it belongs to: the
-#: squares whose accepted values can change when a tile lands on it.
-AFFECTED: Final[tuple[tuple[int, ...], ...]] = tuple(
-    tuple(t for t in SQUARES if any(s in pair for pair in PAIRS[t])) for s in SQUARES
-)
+#: squares whose accepted values can change when a tile lands on it. (Built
+#: from PAIRS in one pass: every program importing the rules pays for it.)
+AFFECTED: Final[tuple[tuple[int, ...], ...]] = _affected()
 
 
 def render(board: Mapping[int, int] | Mapping[str, int]) -> str:
@@ -115,13 +124,15 @@ def render(board: Mapping[int, int] | Mapping[str, int]) -> str:
     ``board`` maps squares (names like ``"I8"`` or indexes) to tiles; the
     centre numbers are always shown.
 
-    >>> print(render({"I8": 12}).splitlines()[8])
+    >>> top, *rows = render({"I8": 12}).splitlines()
+    >>> print(top); print(rows[7])
+         A  B  C  D  E  F  G  H  I  J  K  L  M  N
      8  3x  .  .  +  x  .  3  4 12  +  x  .  . 3x
     """
     cells = dict(CENTRE)
     for square, value in board.items():
         cells[parse_square(square) if isinstance(square, str) else square] = value
-    lines = ["   " + "".join(f"{c:>3}" for c in COLUMNS)]  # letters over the cells' right edge
+    lines = ["   " + "".join(f"{c:>3}" for c in COLUMNS)]  # each letter over its column
     for row in range(SIZE):
         out = []
         for col in range(SIZE):

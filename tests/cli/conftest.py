@@ -22,7 +22,7 @@ import mathable
 from mathable import Command, GameState, OrderedBag, RuleError
 from mathable.events import Event
 from mathable_cli import api
-from mathable_cli.main import app
+from mathable_cli.app import app
 
 SERVER = "http://mathable.test"
 TOKEN = "tok-alice"
@@ -195,9 +195,15 @@ class FakeServer:
                 continue
             turn = game.state.turn
             mine = game.state.status == "playing" and turn is not None and turn.seat == seat
-            games.append(
-                {"id": gid, "status": game.state.status, "your_seat": seat, "your_turn": mine}
-            )
+            entry = {"id": gid, "status": game.state.status, "your_seat": seat, "your_turn": mine}
+            if request.params.get("details") == "true":
+                public = self.view(gid, None)
+                entry["seats"] = [
+                    {"seat": i, "player": x["player"], "name": x["name"], "score": x["score"]}
+                    for i, x in enumerate(public["seats"])
+                ]
+                entry["last_turn"] = public["last_turn"]
+            games.append(entry)
         games.sort(key=lambda g: not g["your_turn"])
         name = next(n for i, n in self.players.values() if i == player)
         return self.answer(200, {"id": player, "name": name, "games": games, "next_offset": None})

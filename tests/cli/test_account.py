@@ -95,7 +95,41 @@ def test_profiles_serve_several_identities(cli: Invoke, fake: FakeServer) -> Non
     assert cli("profile", "use", "nobody").exit_code == ExitCode.USAGE
     assert cli("profile", "remove", "dave").exit_code == 0
     plain = cli("profile", "list")
-    assert plain.stdout.startswith("* carol  carol  http://mathable.test  (logged in)")
+    assert plain.stdout.splitlines()[1] == "*  carol    carol   http://mathable.test  logged in"
+
+
+def test_profile_list_columns_line_up(cli: Invoke, fake: FakeServer) -> None:
+    cli("register", "al", env={"MATHABLE_TOKEN": ""})
+    cli("-p", "second", "register", "bartholomew", env={"MATHABLE_TOKEN": ""})
+    cli("-p", "second", "logout", env={"MATHABLE_TOKEN": ""})
+    heading, *rows = cli("profile", "list").stdout.splitlines()
+    assert heading.split() == ["PROFILE", "PLAYER", "SERVER"]
+    for column in ("PLAYER", "SERVER"):
+        start = heading.index(column)
+        for row in rows:
+            assert row[start - 2 : start] == "  " and row[start] != " ", (column, row)
+    assert rows[1].split()[:2] == ["*", "second"] and rows[1].endswith("logged out")
+
+
+def test_register_says_it_switched_the_current_profile(cli: Invoke, fake: FakeServer) -> None:
+    first = cli("register", "carol", env={"MATHABLE_TOKEN": ""})
+    assert "now the current one" not in first.stderr  # nothing to switch from
+    second = cli("register", "dave", env={"MATHABLE_TOKEN": ""})
+    assert "Profile 'dave' is now the current one, instead of 'carol'" in second.stderr
+    assert "profile use carol" in second.stderr
+
+
+def test_an_unknown_profile_is_named_as_such(cli: Invoke, fake: FakeServer) -> None:
+    cli("register", "ann", env={"MATHABLE_TOKEN": ""})
+    result = cli("-p", "carol", "games", env={"MATHABLE_TOKEN": ""})
+    assert result.exit_code == ExitCode.USAGE
+    assert "there is no profile 'carol'" in result.stderr
+    assert "not logged in" not in result.stderr
+    assert "the profiles are: ann" in result.stderr
+    # A profile known but logged out is still "not logged in".
+    cli("logout", env={"MATHABLE_TOKEN": ""})
+    out = cli("-p", "ann", "games", env={"MATHABLE_TOKEN": ""})
+    assert out.exit_code == ExitCode.ERROR and "you are not logged in" in out.stderr
 
 
 def test_login_checks_the_token_and_stores_it(cli: Invoke, fake: FakeServer) -> None:

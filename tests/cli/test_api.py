@@ -68,12 +68,18 @@ def test_giving_up_is_a_network_failure_with_advice(http: responses.RequestsMock
     [
         (400, "bad_request", ExitCode.ERROR),
         (401, "unauthorized", ExitCode.ERROR),
-        (403, "not_seated", ExitCode.CONFLICT),
+        (403, "not_seated", ExitCode.REFUSED),
+        (403, "registration_closed", ExitCode.REFUSED),
         (403, "not_your_turn", ExitCode.CONFLICT),
         (404, "game_not_found", ExitCode.ERROR),
         (409, "version_conflict", ExitCode.CONFLICT),
         (413, "body_too_large", ExitCode.ERROR),
+        (409, "name_taken", ExitCode.REFUSED),
         (422, "no_equation", ExitCode.ILLEGAL_MOVE),
+        (422, "square_taken", ExitCode.ILLEGAL_MOVE),
+        (422, "unknown_player", ExitCode.REFUSED),
+        (422, "no_mistake", ExitCode.REFUSED),
+        (422, "game_not_started", ExitCode.REFUSED),
         (500, "internal_error", ExitCode.NETWORK),
     ],
 )
@@ -89,7 +95,8 @@ def test_the_servers_message_and_code_reach_the_user(
         status=404,
         json={"error": {"code": "game_not_found", "message": "there is no game 'nope'"}},
     )
-    result = cli("show", "nope")
+    http.get(f"{SERVER}/v1/me", json={"id": "p1", "name": "alice", "games": []})
+    result = cli("show", "nope")  # not the start of a game of mine either
     assert result.exit_code == ExitCode.ERROR
     assert "error: there is no game 'nope' [game_not_found]" in result.stderr
     assert "mathable-cli games" in result.stderr

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -143,10 +144,16 @@ def test_two_people_play_a_whole_game(server: str, tmp_path: Path) -> None:
     alice.run("move", game, "I8=3", expect=3)  # square taken: refused locally, exit 3
     alice.run("pass", game)
     alice.run("pass", game, expect=4)  # not her turn any more
-    session = bob.run("move", game, input="H5=6\nH6=8\ndone\n")
+    # Staged placements reach the server only with `done`: a typo taken back costs nothing.
+    session = bob.run("move", game, input="H5=6\nH6=8\nG6=4\nundo\nquit\n")
     assert "H5 is not next to two tiles" in session.stderr
     assert "H6=8 scores 8: 2 x 4." in session.stderr
+    assert "Took back G6=4" in session.stderr
+    assert "H6" not in bob.view(game)["board"]  # quit: nothing was sent
+    session = bob.run("move", game, input="H6=8\nG6=4\nundo\ndone\n")
+    assert "Staged, not sent: H6=8 (8): 8 points this turn." in session.stderr
     assert bob.view(game)["seats"][1]["score"] == 8
+    assert "G6" not in bob.view(game)["board"]
 
     # Then to the end: alice one-shot, bob interactive, each playing the best turn.
     hint = json.loads(alice.run("hint", game, "--json").stdout)
@@ -205,13 +212,23 @@ def test_two_people_play_a_whole_game(server: str, tmp_path: Path) -> None:
     )
     assert (
         "Rack deductions: "
-        + ", ".join(f"{n} -{d}" for n, d in zip(names, result["deductions"], strict=True))
+        + ", ".join(
+            f"{n} {-d if d else 'none'}" for n, d in zip(names, result["deductions"], strict=True)
+        )
         in history
     )
+    # Every turn says when it was played (the server's event times, in local time).
+    assert re.match(r"  1\. \d{4}-\d\d-\d\d \d\d:\d\d  alice: I8=12 \(12\)", history)
     record = alice.run("export", game).stdout
     assert record.startswith(f"Mathable game {game}") and "Final scores:" in record
     board = alice.run("show", game).stdout
     assert "game over" in board
+    # Nothing more to wait for: not 0, so `while mathable-cli wait GAME` stops.
+    over = alice.run("wait", game, expect=7)
+    assert over.stdout.strip() == game and "is over" in over.stderr
+    # A guest (no account) may look at the game too.
+    guest = Player(server, "guest", tmp_path)
+    assert "game over" in guest.run("show", game).stdout
 
 
 def test_a_bot_plays_a_bot_to_the_end(server: str, tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import responses
@@ -54,7 +55,7 @@ def test_join_takes_a_seat(cli: Invoke, fake: FakeServer) -> None:
     assert result.exit_code == 0, result.stderr
     assert "You sit in seat 1" in result.stderr and "alice's turn" in result.stderr
     full = cli("join", gid, env={"MATHABLE_TOKEN": "tok-bob"})
-    assert full.exit_code == ExitCode.ILLEGAL_MOVE and "[game_full]" in full.stderr
+    assert full.exit_code == ExitCode.REFUSED and "[game_full]" in full.stderr
 
 
 def test_games_lists_those_waiting_on_me_first(cli: Invoke, fake: FakeServer) -> None:
@@ -129,33 +130,62 @@ def _finished_game(fake: FakeServer) -> str:
     return gid
 
 
-def test_games_reads_the_servers_summaries(cli: Invoke, http: responses.RequestsMock) -> None:
+def _summaries() -> dict[str, object]:
     seats = [
-        {"seat": 0, "player": "p1", "name": "alice"},
-        {"seat": 1, "player": "p2", "name": "bob"},
+        {"seat": 0, "player": "p1", "name": "alice", "score": 28},
+        {"seat": 1, "player": "p2", "name": "bob", "score": 0},
     ]
-    http.get(
-        f"{SERVER}/v1/me",
-        json={
-            "id": "p2",
-            "name": "bob",
-            "next_offset": None,
-            "games": [
-                {"id": "g1", "status": "playing", "your_turn": True, "waiting_on_you": True,
-                 "seats": seats},
-                {"id": "g2", "status": "waiting", "your_turn": False, "waiting_on_you": True,
-                 "seats": seats[:1]},
-                {"id": "g3", "status": "playing", "your_turn": False, "waiting_on_you": False,
-                 "seats": seats},
-            ],
-        },
-    )  # fmt: skip
+    last = {
+        "seat": 0,
+        "ended_by": "played",
+        "points": 28,
+        "bonus": 0,
+        "exchanged": 0,
+        "placements": [
+            {"square": "I8", "tile": 12, "points": 12, "equations": []},
+            {"square": "J8", "tile": 16, "points": 16, "equations": []},
+        ],
+    }
+    an_hour_ago = (datetime.now(UTC) - timedelta(minutes=61)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return {
+        "id": "p2",
+        "name": "bob",
+        "next_offset": None,
+        "games": [
+            {"id": "g1", "status": "playing", "your_turn": True, "waiting_on_you": True,
+             "your_seat": 1, "seats": seats, "last_turn": last, "updated_at": an_hour_ago},
+            {"id": "g2", "status": "waiting", "your_turn": False, "waiting_on_you": True,
+             "your_seat": None, "seats": [{**seats[0], "score": 0}], "last_turn": None},
+            {"id": "g3", "status": "ended", "your_turn": False, "waiting_on_you": False,
+             "your_seat": 1, "seats": seats, "last_turn": {**last, "seat": 1,
+             "ended_by": "passed", "placements": []}},
+        ],
+    }  # fmt: skip
+
+
+def test_games_shows_scores_time_since_and_the_last_turn(
+    cli: Invoke, http: responses.RequestsMock
+) -> None:
+    http.get(f"{SERVER}/v1/me", json=_summaries())
     lines = cli("games").stdout.splitlines()
     assert lines == [
-        "g1             YOUR TURN      alice, bob",
-        "g2             invited: join  alice",
-        "g3             their turn     alice, bob",
+        "g1           YOUR TURN     alice 28, bob 0  (1 h ago)",
+        "             last: alice played I8=12 (12), J8=16 (16): 28 points",
+        "g2           invited: join alice",
+        "g3           finished      alice 28, bob 0",
+        "             last: you passed",
     ]
+
+
+def test_games_filters_active_and_finished(cli: Invoke, http: responses.RequestsMock) -> None:
+    http.get(f"{SERVER}/v1/me", json=_summaries())
+    active = cli("games", "--active").stdout
+    assert "g1" in active and "g2" in active and "g3" not in active
+    finished = cli("games", "--finished").stdout
+    assert finished.startswith("g3") and "g1" not in finished
+    data = json.loads(cli("games", "--finished", "--json").stdout)
+    assert [g["id"] for g in data["games"]] == ["g3"]
+    assert cli("games", "--active", "--finished").exit_code == ExitCode.USAGE
 
 
 def test_show_falls_back_on_the_views_last_turn(cli: Invoke, http: responses.RequestsMock) -> None:

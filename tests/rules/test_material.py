@@ -106,6 +106,10 @@ def test_render_shows_the_board_without_colour() -> None:
     lines = render(CENTRE).splitlines()
     assert lines[0].split() == list("ABCDEFGHIJKLMN")
     assert lines[8].split()[1:] == _diagram()[7]
+    # Each column letter stands over the last character of its column's cells.
+    top, *rows = render({"I8": 12}).splitlines()
+    assert top.index("A") == rows[7].index("3x") + 1
+    assert top.index("I") == rows[7].index("12") + 1
 
 
 def test_rules_package_imports_only_the_standard_library() -> None:

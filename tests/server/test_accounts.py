@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from mathable_server.db import players
 from tests.server.conftest import make_app
-from tests.server.helpers import new_game, register, started_game
+from tests.server.helpers import bag_order, move, new_game, register, started_game
 
 
 def test_register_returns_a_token_that_authenticates_the_player(client: FlaskClient) -> None:
@@ -108,6 +108,7 @@ def test_me_lists_games_waiting_on_the_caller_first(client: FlaskClient) -> None
     assert by_id[invite["id"]]["your_seat"] is None
     assert by_id[invite["id"]]["invited"] == [{"id": ada.id, "name": "ada"}]
     assert by_id[waiting["id"]]["seats"] == [{"seat": 0, "player": ada.id, "name": "ada"}]
+    assert "last_turn" not in by_id[waiting["id"]]  # only with details
     for game in (first, second):
         summary = by_id[game["id"]]
         turn_player = game["seats"][game["turn"]["seat"]]["player"]
@@ -129,3 +130,38 @@ def test_me_pages_with_limit_and_offset(client: FlaskClient) -> None:
     assert client.get("/v1/me?limit=0", headers=ada.auth).status_code == 400
     assert client.get("/v1/me?limit=abc", headers=ada.auth).status_code == 400
     assert client.get("/v1/me?offset=-1", headers=ada.auth).status_code == 400
+
+
+def test_me_with_details_gives_scores_and_last_turn_as_anyone_sees_them(
+    client: FlaskClient,
+) -> None:
+    ada, bob = register(client, "ada"), register(client, "bob")
+    tiles = bag_order(12, 16, 3, 7, 40, 9, 5, 2, 8, 6, 1, 4, 10, 11)
+    game = started_game(client, ada, bob, tiles=tiles)
+    gid, version = game["id"], game["version"]
+    turn = [{"square": "I8", "tile": 12}, {"square": "J8", "tile": 16}]
+    played = move(client, ada, gid, version, type="turn", placements=turn)
+    assert played.status_code == 200, played.json
+    plain = client.get("/v1/me", headers=ada.auth).json
+    assert plain is not None  # a bot's poll: no game state read, none of these
+    assert "last_turn" not in plain["games"][0] and "score" not in plain["games"][0]["seats"][0]
+    for who in (ada, bob):
+        listed = client.get("/v1/me?details=true", headers=who.auth).json
+        assert listed is not None
+        (summary,) = listed["games"]
+        public = client.get(f"/v1/games/{gid}").json  # a spectator's view
+        assert public is not None
+        assert [s["score"] for s in summary["seats"]] == [28, 0]
+        assert summary["last_turn"] == public["last_turn"]
+        assert [p["square"] for p in summary["last_turn"]["placements"]] == ["I8", "J8"]
+        assert "rack" not in summary and "drawn" not in str(summary["last_turn"])
+    # After an exchange the listing tells how many tiles, never which.
+    bob_view = client.get(f"/v1/games/{gid}", headers=bob.auth).json
+    assert bob_view is not None
+    swapped = move(client, bob, gid, bob_view["version"], type="exchange", tiles=[10, 11])
+    assert swapped.status_code == 200, swapped.json
+    listed = client.get("/v1/me?details=1", headers=ada.auth).json
+    assert listed is not None
+    last = listed["games"][0]["last_turn"]
+    assert last["ended_by"] == "exchanged" and last["exchanged"] == 2
+    assert "10" not in str(last) and "11" not in str(last)

@@ -26,10 +26,18 @@ def _explicit_profile(actx: AppContext) -> str | None:
 def _save_identity(
     actx: AppContext, profile: str, *, server: str, token: str, name: str | None, ident: str | None
 ) -> config.ConfigFile:
+    """Save the identity in ``profile`` and make it the current one (and say so if it changed)."""
     cfg = actx.settings.config
+    before = cfg.current
     cfg.profiles[profile] = config.Profile(server=server, token=token, name=name, id=ident)
     cfg.current = profile
     cfg.save()
+    if before and before != profile:
+        actx.output.info(
+            f"Profile {profile!r} is now the current one, instead of {before!r}: commands "
+            f"without -p act as {name or profile}. `mathable-cli profile use {before}` "
+            "switches back."
+        )
     return cfg
 
 
@@ -170,12 +178,21 @@ def profile_list(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     if not cfg.profiles:
         actx.output.info("No profiles yet: `mathable-cli register NAME` makes one.")
         return
-    for name, p in sorted(cfg.profiles.items()):
-        mark = "*" if name == settings.profile else " "
-        state = "logged in" if p.token else "logged out"
-        actx.output.data(
-            f"{mark} {name}  {p.name or '-'}  {p.server or config.DEFAULT_SERVER}  ({state})"
+    rows = [
+        (
+            "*" if name == settings.profile else " ",
+            name,
+            p.name or "-",
+            p.server or config.DEFAULT_SERVER,
+            "logged in" if p.token else "logged out",
         )
+        for name, p in sorted(cfg.profiles.items())
+    ]
+    heading = ("", "PROFILE", "PLAYER", "SERVER", "")
+    widths = [max(len(row[i]) for row in [heading, *rows]) for i in range(4)]
+    for row in [heading, *rows]:
+        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
+        actx.output.data(("  ".join(cells) + "  " + row[4]).rstrip())
 
 
 @profile_app.command("use")

@@ -141,7 +141,7 @@ class Bot:
             if err.code == ExitCode.CONFLICT:
                 self.out.info(f"{game}: the game moved on ({err.message}); looking again")
                 return self.api.game(game)
-            if err.code != ExitCode.ILLEGAL_MOVE:
+            if err.code not in (ExitCode.ILLEGAL_MOVE, ExitCode.REFUSED):
                 raise
             self.out.warn(f"{game}: the server refused {decision.kind}: {err.message}; passing")
             new = send(self.api, self.out, game, self.api.game(game), {"type": "pass"})

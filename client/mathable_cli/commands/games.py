@@ -13,15 +13,18 @@ from rich.text import Text
 import mathable
 from mathable_cli import pictures
 from mathable_cli.api import ApiClient, ApiError
-from mathable_cli.context import app_context
+from mathable_cli.context import AppContext, app_context
 from mathable_cli.display import show_game
 from mathable_cli.durations import clock_line, parse_clock, time_left, until
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import (
     REASONS,
     TurnRecord,
+    ago,
     game_id,
     last_turn_squares,
+    last_turn_words,
+    local_time,
     my_seat,
     running_scores,
     seat_name,
@@ -29,9 +32,20 @@ from mathable_cli.game import (
     turn_words,
     turns_from_events,
 )
+from mathable_cli.resolve import choose_game
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print the API's data as JSON.")]
-GameArg = Annotated[str, typer.Argument(help="The game id.", show_default=False)]
+GameArg = Annotated[
+    str | None,
+    typer.Argument(
+        help="The game id, or a unique start of it. None: the only game waiting on you.",
+        show_default=False,
+    ),
+]
+
+
+def _game(actx: AppContext, api: ApiClient, given: str | None, command: str) -> str:
+    return choose_game(api, given, command, actx.output.info)
 
 
 class Referee(enum.StrEnum):
@@ -112,7 +126,11 @@ def new(
     actx.output.info(msg)
 
 
-def join(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> None:
+def join(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="The game id.", show_default=False)],
+    as_json: JsonFlag = False,
+) -> None:
     """Take a free seat in a game."""
     actx = app_context(ctx)
     view = actx.api().join(game)
@@ -145,7 +163,8 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def _entry_line(entry: Mapping[str, Any]) -> str:
+def _entry_lines(entry: Mapping[str, Any]) -> list[str]:
+    """A game of the list: id, state, scores, time since the last change; the last turn."""
     gid = game_id(entry)
     status = str(entry.get("status", "?"))
     if waits_on_me(entry):
@@ -154,33 +173,67 @@ def _entry_line(entry: Mapping[str, Any]) -> str:
         state = "invited: join"
     elif status == "playing":
         state = "their turn"
+    elif status == "ended":
+        state = "finished"
     else:
         state = status
     seats = entry.get("seats") or []
     people = ", ".join(
-        seat_name(entry, i) + (f" {s['score']}" if "score" in s else "")
+        seat_name(entry, i) + (f" {s['score']}" if "score" in s and status != "waiting" else "")
         for i, s in enumerate(seats)
         if s.get("player")
     )
+    when = ago(entry.get("updated_at"))
+    notes = [when] if when else []
     left = until(entry.get("deadline"))
     if left is not None and status == "playing":
-        people += f"  ({time_left(left)} left)" if left > 0 else "  (out of time)"
-    return f"{gid:<14} {state:<14} {people}".rstrip()
+        notes.append(f"{time_left(left)} left" if left > 0 else "out of time")
+    lines = [f"{gid:<12} {state:<13} {people}" + (f"  ({'; '.join(notes)})" if notes else "")]
+    last = last_turn_words({**entry, "you": entry.get("your_seat")})
+    if last:
+        lines.append(f"{'':<12} last: {last}")
+    return lines
 
 
-def list_games(ctx: typer.Context, as_json: JsonFlag = False) -> None:
-    """Your games, the ones waiting on you first (--json: the first page of GET /v1/me)."""
+def list_games(
+    ctx: typer.Context,
+    active: Annotated[
+        bool, typer.Option("--active", help="Only games waiting for players or in play.")
+    ] = False,
+    finished: Annotated[bool, typer.Option("--finished", help="Only finished games.")] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Your games, the ones waiting on you first: scores, last change, the last turn.
+
+    --json prints the first page of GET /v1/me (filtered as asked).
+    """
+    if active and finished:
+        raise CliError("--active or --finished, not both", ExitCode.USAGE)
     actx = app_context(ctx)
     api = actx.api()
+
+    def wanted(entry: Mapping[str, Any]) -> bool:
+        ended = entry.get("status") == "ended"
+        return not (active and ended) and not (finished and not ended)
+
     if as_json:
-        actx.output.json(api.me())
+        me = api.me(details=True)
+        me["games"] = [g for g in me.get("games") or [] if wanted(g)]
+        actx.output.json(me)
         return
-    entries = game_entries({"games": api.my_games()})
+    everything = game_entries({"games": api.my_games(details=True)})
+    entries = [e for e in everything if wanted(e)]
     if not entries:
-        actx.output.info("You have no games yet: `mathable-cli new` starts one.")
+        if everything:
+            actx.output.info(f"None of your {_plural(len(everything), 'game')} is like that.")
+        else:
+            actx.output.info("You have no games yet: `mathable-cli new` starts one.")
         return
     for entry in entries:
-        actx.output.data(Text(_entry_line(entry), style="bold" if waits_on_me(entry) else ""))
+        first, *rest = _entry_lines(entry)
+        actx.output.data(Text(first, style="bold" if waits_on_me(entry) else ""))
+        for line in rest:
+            actx.output.data(line)
     mine = sum(1 for e in entries if waits_on_me(e))
     actx.output.info(f"{_plural(len(entries), 'game')}, {mine} waiting on you.")
 
@@ -200,41 +253,54 @@ def fetch_events(api: ApiClient, game: str, after: int = 0) -> list[dict[str, An
 
 def show(
     ctx: typer.Context,
-    game: GameArg,
+    game: GameArg = None,
     as_json: JsonFlag = False,
     svg: pictures.SvgOption = None,
     open_it: pictures.OpenOption = False,
 ) -> None:
-    """The board, scores, your rack, rack sizes, bag, whose turn and the last turn's moves."""
+    """The board, scores, your rack, rack sizes, bag, whose turn and the last turn's moves.
+
+    Anyone may look at a game: without an account you see it as a spectator.
+    """
     actx = app_context(ctx)
-    api = actx.api()
+    api = actx.api(auth=False)
     if svg is not None or open_it:
+        # A picture is asked for by the id as given (no look-up of the game's view first).
+        game = game if game is not None else _game(actx, api, game, "show")
         pictures.pictures(actx.output, api, game, svg, open_it)
         return
+    game = _game(actx, api, game, "show")
     view = api.game(game)
     if as_json:
         actx.output.json(view)
         return
     last: TurnRecord | None = None
     squares: set[str] = set()
-    if view.get("status") in ("playing", "ended"):
+    turn = view.get("last_turn")
+    if isinstance(turn, dict) and turn.get("ended_by"):
+        last, squares = _record_of(turn)  # the view has it: no need for the whole log
+    elif view.get("status") in ("playing", "ended"):
         events = fetch_events(api, game)
         if events is not None:
             last, squares = last_turn_squares(events)
-        elif isinstance(view.get("last_turn"), dict):
-            last, squares = _record_of(view["last_turn"])
+        elif isinstance(turn, dict):
+            last, squares = _record_of(turn)
     show_game(actx.output, view, last_turn=last, highlight=squares, fallback_id=game)
     if (line := clock_line(view)) is not None:
         actx.output.data(line)
 
 
 def _record_of(turn: Mapping[str, Any]) -> tuple[TurnRecord, set[str]]:
-    """The view's ``last_turn`` as a history entry (when the events are not available)."""
+    """The view's ``last_turn`` as a history entry."""
     placements = [(str(p["square"]), int(p["tile"]), int(p["points"])) for p in turn["placements"]]
+    kind = {"passed": "pass", "exchanged": "exchange"}.get(str(turn.get("ended_by")), "play")
+    if not placements and kind == "play" and not turn.get("ended_by"):
+        kind = "pass or exchange"
     record = TurnRecord(
         0,
         turn.get("seat"),
-        "play" if placements else "pass or exchange",
+        kind,
+        exchanged=int(turn.get("exchanged") or 0),
         placements=placements,
         points=int(turn.get("points") or 0),
         bonus=int(turn.get("bonus") or 0),
@@ -242,10 +308,11 @@ def _record_of(turn: Mapping[str, Any]) -> tuple[TurnRecord, set[str]]:
     return record, {p[0] for p in placements}
 
 
-def history(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> None:
-    """Every turn with its placements and points."""
+def history(ctx: typer.Context, game: GameArg = None, as_json: JsonFlag = False) -> None:
+    """Every turn with when it was played, its placements and points (no account needed)."""
     actx = app_context(ctx)
-    api = actx.api()
+    api = actx.api(auth=False)
+    game = _game(actx, api, game, "history")
     events = api.events(game, 0)
     if as_json:
         actx.output.json(events)
@@ -263,14 +330,18 @@ def history_lines(view: Mapping[str, Any], events: list[dict[str, Any]]) -> list
     lines = []
     for record, scores in zip(turns, totals, strict=True):
         standing = ", ".join(f"{seat_name(view, s)} {scores[s]}" for s in range(seats))
-        lines.append(f"{record.number:>3}. {turn_words(record, view)}   [{standing}]")
+        when = local_time(record.at)
+        when = f"{when}  " if when else ""
+        lines.append(f"{record.number:>3}. {when}{turn_words(record, view)}   [{standing}]")
     if ended is not None:
         deductions = ended.get("deductions") or []
         final = ended.get("scores") or []
         lines.append("End: " + REASONS.get(str(ended.get("reason")), str(ended.get("reason"))))
         lines.append(
             "Rack deductions: "
-            + ", ".join(f"{seat_name(view, s)} -{d}" for s, d in enumerate(deductions))
+            + ", ".join(
+                f"{seat_name(view, s)} {-d if d else 'none'}" for s, d in enumerate(deductions)
+            )
         )
         lines.append(
             "Final scores: " + ", ".join(f"{seat_name(view, s)} {v}" for s, v in enumerate(final))
@@ -294,7 +365,8 @@ def export_text(view: Mapping[str, Any], events: list[dict[str, Any]], game: str
         "Players: " + ", ".join(f"{seat_name(view, i)} (seat {i})" for i in range(len(seats)))
     )
     lines.append(f"Referee: {view.get('referee', 'server')}")
-    lines.append(f"Status: {status_line(view)} (version {view.get('version')})")
+    # The same record whoever exports it: no "your turn".
+    lines.append(f"Status: {status_line({**view, 'you': None})}")
     lines.append("")
     lines.append("Turns")
     lines.append("-----")
@@ -314,14 +386,15 @@ def export_text(view: Mapping[str, Any], events: list[dict[str, Any]], game: str
 
 def export(
     ctx: typer.Context,
-    game: GameArg,
+    game: GameArg = None,
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write to this file, not stdout.")
     ] = None,
 ) -> None:
     """A plain-text record of the game a person can read: players, every turn, result, board."""
     actx = app_context(ctx)
-    api = actx.api()
+    api = actx.api(auth=False)
+    game = _game(actx, api, game, "export")
     view = api.game(game)
     events = api.events(game, 0)
     text = export_text(view, events, game)

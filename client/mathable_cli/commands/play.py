@@ -7,7 +7,8 @@ from typing import Annotated, Any
 
 import typer
 
-from mathable_cli.context import app_context
+from mathable_cli.api import ApiClient
+from mathable_cli.context import AppContext, app_context
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import (
     describe_event,
@@ -28,7 +29,19 @@ from mathable_cli.moves import (
 from mathable_cli.output import Output
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print the new game view as JSON.")]
-GameArg = Annotated[str, typer.Argument(help="The game id.", show_default=False)]
+GameArg = Annotated[
+    str | None,
+    typer.Argument(
+        help="The game id, or a unique start of it. None: the only game waiting on you.",
+        show_default=False,
+    ),
+]
+
+
+def _game(actx: AppContext, api: ApiClient, given: str | None, command: str) -> str:
+    from mathable_cli.resolve import choose_game
+
+    return choose_game(api, given, command, actx.output.info)
 
 
 def _report_end(output: Output, before: dict[str, Any], after: dict[str, Any]) -> None:
@@ -46,7 +59,7 @@ def _report_end(output: Output, before: dict[str, Any], after: dict[str, Any]) -
 
 def move(
     ctx: typer.Context,
-    game: GameArg,
+    game: GameArg = None,
     placements: Annotated[
         list[str] | None,
         typer.Argument(
@@ -61,12 +74,27 @@ def move(
             "--draw-extra", help="Draw the extra tile after each placement on an operation square."
         ),
     ] = False,
+    anyway: Annotated[
+        bool,
+        typer.Option(
+            "--anyway",
+            help="Players referee: send placements that complete no equation all the same "
+            "(an opponent may correct them).",
+        ),
+    ] = False,
     as_json: JsonFlag = False,
 ) -> None:
-    """Play a turn: placements on the command line, or interactively without them."""
+    """Play a turn: placements on the command line, or interactively without them.
+
+    Interactively, placements are staged and sent only with `done`; `undo` takes
+    the last one back.
+    """
     actx = app_context(ctx)
     api = actx.api()
     out = actx.output
+    if game is not None and ("=" in game or "@" in game):  # `move I8=12`: a placement
+        placements, game = [game, *(placements or [])], None
+    game = _game(actx, api, game, "move")
     if not placements:
         if as_json:
             raise CliError("--json needs placements on the command line", ExitCode.USAGE)
@@ -75,7 +103,12 @@ def move(
     wanted = [parse_placement(text) for text in placements]
     view = api.game(game)
     require_turn(view, game)
-    planned = plan_turn(view, wanted, draw_extra=draw_extra)
+    planned = plan_turn(
+        view, wanted, draw_extra=draw_extra, anyway=range(len(wanted)) if anyway else ()
+    )
+    for p in planned:
+        if p.words.startswith("claimed "):
+            out.warn(f"{p.square}={p.tile} completes no equation; sent anyway ({p.words})")
     new = play_turn(api, out, game, view, planned)
     if as_json:
         out.json(new)
@@ -93,13 +126,16 @@ def move(
 
 def exchange(
     ctx: typer.Context,
-    game: GameArg,
+    game: Annotated[
+        str, typer.Argument(help="The game id, or a unique start of it.", show_default=False)
+    ],
     tiles: Annotated[list[int], typer.Argument(help="The tiles to give back.", show_default=False)],
     as_json: JsonFlag = False,
 ) -> None:
     """Give 1 to 7 tiles back to the bag and draw as many; ends your turn."""
     actx = app_context(ctx)
     api = actx.api()
+    game = _game(actx, api, game, "exchange")
     view = api.game(game)
     require_turn(view, game)
     rack = list(view.get("rack") or [])
@@ -126,10 +162,11 @@ def exchange(
     _report_end(actx.output, view, new)
 
 
-def pass_turn(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> None:
+def pass_turn(ctx: typer.Context, game: GameArg = None, as_json: JsonFlag = False) -> None:
     """Pass your turn without placing."""
     actx = app_context(ctx)
     api = actx.api()
+    game = _game(actx, api, game, "pass")
     view = api.game(game)
     require_turn(view, game)
     new = send(api, actx.output, game, view, {"type": "pass"})
@@ -139,10 +176,11 @@ def pass_turn(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> N
     _report_end(actx.output, view, new)
 
 
-def correct(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> None:
+def correct(ctx: typer.Context, game: GameArg = None, as_json: JsonFlag = False) -> None:
     """Players referee: challenge the opponent's turn; a real mistake is taken back."""
     actx = app_context(ctx)
     api = actx.api()
+    game = _game(actx, api, game, "correct")
     view = api.game(game)
     new = send(api, actx.output, game, view, {"type": "correct"})
     if as_json:
@@ -159,13 +197,14 @@ def correct(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> Non
 
 def resign(
     ctx: typer.Context,
-    game: GameArg,
+    game: GameArg = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
     as_json: JsonFlag = False,
 ) -> None:
     """Leave the game for good; it goes on without you."""
     actx = app_context(ctx)
     api = actx.api()
+    game = _game(actx, api, game, "resign")
     view = api.game(game)
     if not yes:
         if not sys.stdin.isatty():

@@ -14,8 +14,9 @@ from mathable_cli.commands.games import game_entries, waits_on_me
 from mathable_cli.context import app_context
 from mathable_cli.durations import clock_line
 from mathable_cli.exits import CliError, ExitCode
-from mathable_cli.game import game_id, is_my_turn, my_seat, result_line
+from mathable_cli.game import game_id, is_my_turn, last_turn_words, my_seat, result_line
 from mathable_cli.output import Output
+from mathable_cli.resolve import resolve_game
 
 #: The longest the server holds a long-poll (DESIGN: up to 60 s).
 LONG_POLL = 60
@@ -60,7 +61,13 @@ def wait_for_game(
 
 def wait(
     ctx: typer.Context,
-    game: Annotated[str | None, typer.Argument(help="The game id.", show_default=False)] = None,
+    game: Annotated[
+        str | None,
+        typer.Argument(
+            help="The game id (or a unique start of it). None: wait on all your games.",
+            show_default=False,
+        ),
+    ] = None,
     any_game: Annotated[bool, typer.Option("--any", help="Wait on all your games.")] = False,
     timeout: Annotated[
         float | None,
@@ -71,18 +78,21 @@ def wait(
     ] = 15.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the game view as JSON.")] = False,
 ) -> None:
-    """Block until it is your turn or the game ends; prints the game id.
+    """Block until it is your turn in a game; prints the game id and what was just played.
 
-    With --any, waits until any of your games waits on you, polling your game
-    list politely, and prints the ids of the games that do.
+    Exits 0 when it is your turn and 7 when the game is over, so
+    `while mathable-cli wait GAME; do ...; done` stops at the end. Without a
+    game (or with --any), waits until any of your games waits on you, polling
+    your game list politely, and prints the ids of the games that do.
     """
     actx = app_context(ctx)
     out = actx.output
-    if (game is None) == (not any_game):
-        raise CliError("give a game id or --any (not both)", ExitCode.USAGE)
-    api = actx.api()
+    if game is not None and any_game:
+        raise CliError("give a game id or --any, not both", ExitCode.USAGE)
+    api = actx.api(patient=True)
     deadline = None if timeout is None else api_module._clock() + timeout
     if game is not None:
+        game = resolve_game(api, game)
         view = api.game(game)
         if (line := clock_line(view)) is not None:
             out.info(line)
@@ -95,8 +105,15 @@ def wait(
         else:
             out.data(game_id(view, game))
         if view.get("status") == "ended":
-            out.info(f"Game {game} is over: {result_line(view)}")
-        elif my_seat(view) is not None:
+            raise CliError(
+                f"game {game} is over: {result_line(view)}",
+                ExitCode.GAME_OVER,
+                hint=f"`mathable-cli history {game}` shows how it went",
+            )
+        if my_seat(view) is not None:
+            played = last_turn_words(view)
+            if played:
+                out.info(played + ".")
             out.info(f"Your turn in game {game}: `mathable-cli move {game}`.")
             if (line := clock_line(view)) is not None:
                 out.info(line)
@@ -111,6 +128,12 @@ def wait(
         for entry in ready:
             out.data(game_id(entry))
     out.info(f"{len(ready)} game{'s' if len(ready) != 1 else ''} waiting on you.")
+    ids = {game_id(entry) for entry in ready}
+    details = [e for e in api.my_games(details=True) if game_id(e) in ids]  # one more request
+    for entry in details:
+        played = last_turn_words(entry)
+        if played:
+            out.info(f"  {game_id(entry)}: {played}")
 
 
 def wait_for_any(

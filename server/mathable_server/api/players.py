@@ -9,11 +9,12 @@ from typing import Any
 
 from flask import Blueprint, Response
 
+from mathable import view
 from mathable_server.auth import hash_token, new_token, same_secret
 from mathable_server.errors import ApiError
 from mathable_server.render import iso_ms
 from mathable_server.schemas import MeQuerySchema, RegisterSchema
-from mathable_server.service import KeyReused, new_id
+from mathable_server.service import GameNotFound, Games, KeyReused, new_id
 from mathable_server.store import KeyTaken, Member, MemberGame, NameTaken, now_iso
 from mathable_server.web import (
     fingerprint,
@@ -123,20 +124,44 @@ def me() -> Response:
     members: dict[str, list[Member]] = defaultdict(list)
     for member in store.members(r.id for r in rows):
         members[member.game_id].append(member)
+    games = svc.games
     return json_response(
         {
             "id": player.id,
             "name": player.name,
-            "games": [_summary(player.id, row, members[row.id]) for row in rows],
+            "games": [
+                _summary(player.id, row, members[row.id], _progress(games, row, page["details"]))
+                for row in rows
+            ],
             "next_offset": page["offset"] + len(rows) if more else None,
         }
     )
 
 
-def _summary(me: str, row: MemberGame, members: list[Member]) -> dict[str, Any]:
+def _progress(games: Games, row: MemberGame, details: bool) -> dict[str, Any] | None:
+    """Scores and the last finished turn: what anyone may see of the game (``view`` for None).
+
+    Only when asked (``details``): they need the replayed game, and a bot polling
+    its list has no use for them.
+    """
+    if not details:
+        return None
+    if row.status == "waiting":
+        return {"scores": {}, "last_turn": None}
+    try:
+        public = view(games.state_at(row.id, row.version), None)
+    except GameNotFound:  # pragma: no cover - a listed game always has events
+        return {"scores": {}, "last_turn": None}
+    scores = {s["seat"]: s["score"] for s in public["seats"]}
+    return {"scores": scores, "last_turn": public["last_turn"]}
+
+
+def _summary(
+    me: str, row: MemberGame, members: list[Member], progress: dict[str, Any] | None
+) -> dict[str, Any]:
     seated = sorted((m for m in members if m.seat is not None), key=lambda m: m.seat or 0)
     your_turn = row.to_move == me
-    return {
+    summary: dict[str, Any] = {
         "id": row.id,
         "status": row.status,
         "players": row.players,
@@ -151,3 +176,8 @@ def _summary(me: str, row: MemberGame, members: list[Member]) -> dict[str, Any]:
         "updated_at": row.updated_at,
         "deadline": iso_ms(row.deadline) if row.status == "playing" else None,
     }
+    if progress is not None:
+        for entry in summary["seats"]:
+            entry["score"] = progress["scores"].get(entry["seat"], 0)
+        summary["last_turn"] = progress["last_turn"]
+    return summary

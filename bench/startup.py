@@ -1,0 +1,210 @@
+"""How long ``mathable-cli`` takes to start: ``--version`` and ``show`` against a local server.
+
+    .venv/bin/python bench/startup.py [--runs 20] [--against TREE --against-python PYTHON]
+
+Figures (median and best of ``--runs`` runs of the installed console script,
+each a fresh process, as a user runs it):
+
+- ``python3 -c pass``: the floor, what any Python program costs to start;
+- ``mathable-cli --version`` (target: under 5x the floor);
+- ``mathable-cli show GAME`` against ``mathable-server run`` on a temporary
+  SQLite file, a game in play with a few turns (target: under 200 ms);
+- ``mathable-cli --help``, for information;
+- the modules ``show`` imports that cost the most (``python -X importtime``).
+
+Each run starts ``python -c "from mathable_cli.main import main; main()"``, as
+the console script does. With ``--against TREE --against-python PY`` the same
+commands of another checkout (say the code before a change, with its own
+venv) are timed too, each run of one followed by a run of the other, so that
+a machine loaded by other work weighs on both alike.
+
+Everything runs on 127.0.0.1; the server is stopped at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT)]
+
+from tests.server.live import live_server  # noqa: E402
+
+
+@dataclass
+class Timing:
+    """Seconds per run: wall clock, and CPU (user + system) of the process."""
+
+    wall: list[float]
+    cpu: list[float]
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.wall)
+
+    @property
+    def cpu_median(self) -> float:
+        return statistics.median(self.cpu)
+
+
+def timed(command: list[str], env: dict[str, str], runs: int, warm: bool = True) -> Timing:
+    """``runs`` fresh runs of ``command`` (each must exit 0), after one to warm the caches."""
+    if warm:
+        subprocess.run(command, env=env, capture_output=True, check=True)
+    wall, cpu = [], []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run(command, env=env, capture_output=True, check=True)
+        wall.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return Timing(wall, cpu)
+
+
+def line(label: str, timing: Timing, floor: Timing | None = None) -> str:
+    text = (
+        f"{label:<26} wall median {timing.median * 1000:6.1f} ms (best "
+        f"{min(timing.wall) * 1000:6.1f})   cpu median {timing.cpu_median * 1000:6.1f} ms"
+    )
+    if floor is not None:
+        text += (
+            f"   {timing.median / floor.median:4.1f}x wall, "
+            f"{timing.cpu_median / floor.cpu_median:4.1f}x cpu of python -c pass"
+        )
+    return text
+
+
+def a_game(base: str) -> tuple[str, str]:
+    """Two players, a game with a few turns played; (game id, alice's token)."""
+    tokens = []
+    for name in ("alice", "bob"):
+        reply = requests.post(f"{base}/v1/players", json={"name": name}, timeout=10)
+        reply.raise_for_status()
+        tokens.append(reply.json()["token"])
+    auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
+    game = requests.post(f"{base}/v1/games", json={"seed": 3}, headers=auth[0], timeout=10).json()
+    gid = game["id"]
+    requests.post(f"{base}/v1/games/{gid}/join", json={}, headers=auth[1], timeout=10)
+    for _ in range(4):
+        view = requests.get(f"{base}/v1/games/{gid}", headers=auth[0], timeout=10).json()
+        seat = view["turn"]["seat"]
+        mine = requests.get(f"{base}/v1/games/{gid}", headers=auth[seat], timeout=10).json()
+        requests.post(
+            f"{base}/v1/games/{gid}/moves",
+            json={"type": "pass", "expected_version": mine["version"]},
+            headers=auth[seat],
+            timeout=10,
+        ).raise_for_status()
+    return gid, tokens[0]
+
+
+def heaviest_imports(args: list[str], env: dict[str, str], top: int = 8) -> list[str]:
+    """The packages ``mathable-cli ARGS`` imports that cost the most (``-X importtime``).
+
+    Cumulative times of whole packages (a package includes what it imports).
+    """
+    code = "from mathable_cli.main import main; main()"
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", code, *args],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    rows = []
+    for row in done.stderr.splitlines():
+        found = re.match(r"import time:\s+\d+ \|\s+(\d+) \| *(\S+)$", row)
+        if found and "." not in found.group(2) and not found.group(2).startswith("_"):
+            rows.append((int(found.group(1)), found.group(2)))
+    rows.sort(reverse=True)
+    return [f"  {name:<24} {us / 1000:6.1f} ms" for us, name in rows[:top]]
+
+
+@dataclass
+class Variant:
+    """A client to time: a Python and the PYTHONPATH that finds its code."""
+
+    name: str
+    python: str
+    path: str | None = None
+
+    def command(self, *args: str) -> list[str]:
+        return [self.python, "-c", "from mathable_cli.main import main; main()", *args]
+
+    def env(self, env: dict[str, str]) -> dict[str, str]:
+        if self.path is None:
+            return env
+        tree = Path(self.path)
+        return {**env, "PYTHONPATH": f"{tree / 'client'}{os.pathsep}{tree / 'shared'}"}
+
+
+def interleaved(
+    variants: list[Variant], args: list[str], env: dict[str, str], runs: int
+) -> dict[str, Timing]:
+    """``mathable-cli ARGS`` of each variant, run in turn so that all see the same load."""
+    found = {v.name: Timing([], []) for v in variants}
+    for v in variants:  # warm the caches
+        subprocess.run(v.command(*args), env=v.env(env), capture_output=True, check=True)
+    for _ in range(runs):
+        for v in variants:
+            one = timed(v.command(*args), v.env(env), 1, warm=False)
+            found[v.name].wall += one.wall
+            found[v.name].cpu += one.cpu
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument(
+        "--against",
+        metavar="TREE",
+        help="also time the client in another checkout (its client/ and shared/), "
+        "interleaved with this one so that both see the same load",
+    )
+    parser.add_argument(
+        "--against-python", metavar="PYTHON", help="the Python (venv) for --against"
+    )
+    args = parser.parse_args()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MATHABLE_")}
+    env["NO_COLOR"] = "1"
+    variants = [Variant("this", sys.executable)]
+    if args.against:
+        variants.append(Variant("other", args.against_python or sys.executable, args.against))
+    floor = timed([sys.executable, "-c", "pass"], env, args.runs)
+    print(line("python3 -c pass", floor))
+    results: dict[str, dict[str, Timing]] = {}
+    results["--version"] = interleaved(variants, ["--version"], env, args.runs)
+    results["--help"] = interleaved(variants, ["--help"], env, args.runs)
+    with live_server() as base:
+        gid, token = a_game(base)
+        env_game = {**env, "MATHABLE_SERVER": base, "MATHABLE_TOKEN": token}
+        results["show GAME"] = interleaved(variants, ["show", gid], env_game, args.runs)
+        for what, by_variant in results.items():
+            for v in variants:
+                label = f"mathable-cli {what}" + (f" [{v.name}]" if len(variants) > 1 else "")
+                print(line(label, by_variant[v.name], floor))
+        print("heaviest imports of `show` (cumulative):")
+        print("\n".join(heaviest_imports(["show", gid], env_game)))
+    version, show = results["--version"]["this"], results["show GAME"]["this"]
+    ok_version = version.median < 5 * floor.median
+    ok_show = show.median < 0.200
+    verdict = {True: "met", False: "NOT met"}
+    print(f"target --version under 5x python -c pass (wall): {verdict[ok_version]}")
+    print(f"target show under 200 ms (wall): {verdict[ok_show]}")
+    print(f"load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+
+
+if __name__ == "__main__":
+    main()

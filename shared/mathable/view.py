@@ -75,6 +75,9 @@ def view(state: GameState, viewer: int | None) -> dict[str, Any]:
         # Whoever chose a seed or a tile order can know every rack: everyone is told.
         "seeded": state.options.seed is not None,
         "ordered": state.options.tiles is not None,
+        # The hash the server committed to at creation: checked against the order revealed
+        # at the end (``mathable-cli verify``).
+        "commitment": state.options.commitment,
         "invited": list(state.options.invited),
         "seats": seats,
         "you": viewer,
@@ -110,6 +113,10 @@ def redact(event: Event, viewer: int | None) -> dict[str, Any]:
         case GameCreated():
             data.pop("seed")
             data.pop("tiles")
+            # The bag order is revealed by draws_revealed at the end, never here.
+            data.pop("order", None)
+            data.pop("salt", None)
+            data["commitment"] = event.commitment
             data["seeded"] = event.seed is not None
             data["ordered"] = event.tiles is not None
         case GameStarted():

@@ -5,22 +5,25 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from flask import Response, current_app, g, request
 from marshmallow import ValidationError
 
-from mathable_server.auth import Authenticator
+from mathable_server.auth import Authenticator, TokenExpired
+from mathable_server.counters import HeldPolls
 from mathable_server.errors import ApiError
-from mathable_server.limits import LongPolls, RateLimiter, retry_after
+from mathable_server.limits import Limiter, LongPolls, RateLimit, retry_after
 from mathable_server.render import BodyCache
 from mathable_server.service import Games, Idempotency
 from mathable_server.settings import Settings
 from mathable_server.store import PlayerRecord, Store
 
 _ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,18})"?\s*$')
-_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
+#: At least 16 characters: a registration's key works like a password while it may be retried.
+_KEY = re.compile(r"\A[\x21-\x7e]{16,200}\Z")
 
 
 @dataclass(frozen=True)
@@ -33,9 +36,13 @@ class Services:
     auth: Authenticator
     names: NameBook
     bodies: BodyCache
-    #: None when requests are not limited.
-    limiter: RateLimiter | None
+    #: Counts every limit in the store all processes share.
+    limiter: Limiter
     long_polls: LongPolls
+    #: Long-polls held per caller, counted across processes.
+    held_polls: HeldPolls
+    #: The deployment's secret, read (or made) on first use.
+    secret: Callable[[], str]
     #: Board pictures (SVG) by (game, version, seat), like ``bodies``.
     pictures: BodyCache = field(default_factory=BodyCache)
     #: Spectator pages (HTML) by (game, version, None).
@@ -150,7 +157,12 @@ def _authenticate() -> PlayerRecord | None:
     token = bearer_token()
     if token is None:
         return None
-    player = services().auth.player_for(token)
+    try:
+        player = services().auth.player_for(token)
+    except TokenExpired:
+        raise _unauthorized(
+            "token_expired", "this token has expired: register again or ask the operator"
+        ) from None
     if player is None:
         raise _unauthorized("bad_token", "this token does not belong to any player")
     return player
@@ -164,27 +176,45 @@ def required_player() -> PlayerRecord:
 
 
 def limit_rate() -> None:
-    """Count this request against its caller: a valid token's player, else the client address.
+    """Count this request against its caller before anything else is done for it.
 
-    429 ``rate_limited`` with ``Retry-After`` (whole seconds) when the caller is over the
-    limit. Requests with a bad token count against the address, so that changing
-    tokens does not escape the limit. A long-poll counts once, when it arrives.
+    Every request counts against its client address (``address_rate_limit``); one
+    with a bearer token also against that token, one without against the address
+    once more (``rate_limit``). The token is not looked up: its hash is the key, so
+    a throttled request costs no database read. 429 ``rate_limited`` with
+    ``Retry-After`` (whole seconds) when over a limit. A long-poll counts once.
     """
-    limiter = services().limiter
-    if limiter is None:
-        return
+    settings = services().settings
+    address = client_address()
     try:
-        player = optional_player()
+        token = bearer_token()
     except ApiError:
-        player = None
-    key = f"player {player.id}" if player is not None else f"address {request.remote_addr}"
-    wait = limiter.take(key)
+        token = None
+    if settings.address_rate_limit is not None:
+        take(settings.address_rate_limit, f"address:{address}")
+    if settings.rate_limit is not None:
+        key = f"token:{_token_key(token)}" if token else f"anonymous:{address}"
+        take(settings.rate_limit, key)
+
+
+def client_address() -> str:
+    return request.remote_addr or "unknown"
+
+
+def _token_key(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()[:32]
+
+
+def take(limit: RateLimit, key: str, code: str = "rate_limited", what: str = "requests") -> None:
+    """Spend one hit of ``limit`` for ``key``; 429 ``code`` with ``Retry-After`` when over it."""
+    wait = services().limiter.take(limit, key)
     if wait > 0:
         seconds = retry_after(wait)
         raise ApiError(
             429,
-            "rate_limited",
-            f"too many requests (at most {limiter.limit}); try again in {seconds} s",
+            code,
+            f"too many {what} (at most {limit.burst} in {limit.item().get_expiry()} s); "
+            f"try again in {seconds} s",
             headers={"Retry-After": str(seconds)},
             retry_after=seconds,
         )
@@ -208,11 +238,13 @@ def if_none_match_version() -> int | None:
 
 
 def idempotency_key() -> str | None:
-    """The ``Idempotency-Key`` header, if there is one; 400 unless it is 1-200 visible ASCII."""
+    """The ``Idempotency-Key`` header, if there is one; 400 unless it is 16-200 visible ASCII."""
     key = request.headers.get("Idempotency-Key")
     if key is not None and not _KEY.match(key):
         raise ApiError(
-            400, "bad_idempotency_key", "Idempotency-Key must be 1 to 200 visible ASCII characters"
+            400,
+            "bad_idempotency_key",
+            "Idempotency-Key must be 16 to 200 visible ASCII characters (a UUID, say)",
         )
     return key
 

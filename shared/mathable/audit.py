@@ -10,6 +10,7 @@ the order says it should have.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from mathable.bag import OrderedBag
 from mathable.commands import deal_start
@@ -53,6 +54,26 @@ def revealed_log(events: list[Event]) -> list[Event]:
     if created.tiles is not None:
         return events
     return [replace(created, order=reveal.order, salt=reveal.salt), *events[1:]]
+
+
+def events_from_feed(feed: list[dict[str, Any]]) -> list[Event]:
+    """The events of a finished game from its event feed (``GET .../events``).
+
+    The feed's ``game_created`` hides the seed and the bag order; the order comes
+    back from ``draws_revealed`` (a game made with ``tiles`` drew from that order).
+    RuleError ``bad_event`` when an entry is not an event (a draw still hidden).
+    """
+    reveal = next((e for e in feed if e.get("type") == "draws_revealed"), None)
+    out: list[Event] = []
+    for entry in feed:
+        data = {k: v for k, v in entry.items() if k not in ("version", "at")}
+        if data.get("type") == "game_created":
+            ordered = data.pop("ordered", False)
+            data.pop("seeded", None)
+            data["seed"] = None
+            data["tiles"] = reveal["order"] if ordered and reveal is not None else None
+        out.append(Event.from_dict(data))
+    return revealed_log(out)
 
 
 def audit(events: list[Event]) -> Audit:

@@ -546,7 +546,7 @@ def apply(state: GameState, event: Event) -> GameState:
                 result=Result(event.reason, event.deductions, event.scores, event.winners),
             )
         case DrawsRevealed():
-            return state
+            return replace(state, draws_revealed=True)
         case InvitationDeclined():
             options = replace(
                 state.options,

@@ -167,6 +167,8 @@ class GameState:
     idle_turns: int = 0
     turns_played: int = 0
     result: Result | None = None
+    #: The bag order was revealed at the end: nothing of the game is hidden any more.
+    draws_revealed: bool = False
 
     def seat_of(self, player: str) -> int | None:
         """The seat ``player`` sits in, or None."""

@@ -101,14 +101,18 @@ def view(state: GameState, viewer: int | None) -> dict[str, Any]:
     }
 
 
-def redact(event: Event, viewer: int | None) -> dict[str, Any]:
+def redact(event: Event, viewer: int | None, *, revealed: bool = False) -> dict[str, Any]:
     """``event.to_dict()`` with everything ``viewer`` may not see taken out.
 
     Tiles drawn are shown to their owner only (others see how many), and so are
     extra tiles a correction puts back into the bag; the seed and the bag order of
-    a game are never shown.
+    a game are never shown in ``game_created``. Once the game has ``revealed`` its
+    bag order (``draws_revealed``, at the end) every draw is shown to everyone: the
+    order tells them anyway, and ``mathable.audit`` needs them.
     """
     data = event.to_dict()
+    if revealed and not isinstance(event, GameCreated):
+        return data
     match event:
         case GameCreated():
             data.pop("seed")

@@ -69,6 +69,8 @@ def live_server(
         environ = dict(os.environ)
         paths = [str(REPO / "shared"), str(REPO / "server")]
         environ["PYTHONPATH"] = os.pathsep.join(paths + [environ.get("PYTHONPATH", "")])
+        # Tests set up games with a given bag order unless they say otherwise.
+        environ.setdefault("MATHABLE_ALLOW_GIVEN_TILES", "1")
         environ.update(env or {})
         log_path = Path(folder) / "server.log"
         for _attempt in range(3):

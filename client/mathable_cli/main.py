@@ -8,7 +8,17 @@ import typer
 from typer.core import TyperGroup
 
 from mathable_cli import __version__
-from mathable_cli.commands import account, bots, clock, games, play, tournament, watch
+from mathable_cli.commands import (
+    account,
+    bots,
+    clock,
+    games,
+    invitations,
+    play,
+    tournament,
+    verify,
+    watch,
+)
 from mathable_cli.context import AppContext, app_context
 from mathable_cli.exits import CliError
 from mathable_cli.output import Output
@@ -92,6 +102,8 @@ watch.register(app)
 bots.register(app)
 clock.register(app)
 tournament.register(app)
+invitations.register(app)
+verify.register(app)
 
 
 def main() -> None:

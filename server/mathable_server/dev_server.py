@@ -19,10 +19,13 @@ DEFAULT_MAX_CONNECTIONS = 64
 #: Seconds a connection may stay silent (while sending a request, or idle between two).
 READ_TIMEOUT_SECONDS = 10
 
+_BUSY_BODY = b'{"error":{"code":"server_busy","message":"too many connections; try again soon"}}'
 _BUSY = (
     b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
-    b"Retry-After: 1\r\nConnection: close\r\nContent-Length: 80\r\n\r\n"
-    b'{"error":{"code":"server_busy","message":"too many connections; try again soon"}}'
+    b"Retry-After: 1\r\nConnection: close\r\nContent-Length: "
+    + str(len(_BUSY_BODY)).encode()
+    + b"\r\n\r\n"
+    + _BUSY_BODY
 )
 
 

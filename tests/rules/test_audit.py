@@ -45,11 +45,10 @@ def _play_to_end(order: tuple[int, ...], seed: int) -> list[Event]:
         rack = state.seats[seat].rack
         turn = greedy_turn(state.position, rack)
         if turn and chooser.random() > 0.1:
+            squares = [parse_square(p.square) for p in turn]
             placements = tuple(
-                TurnPlacement(
-                    parse_square(p.square), p.tile, draw_extra=bool(OPERATION[parse_square(p.square)])
-                )
-                for p in turn
+                TurnPlacement(square, p.tile, draw_extra=bool(OPERATION[square]))
+                for square, p in zip(squares, turn, strict=True)
             )
             command: object = PlayTurn(seat, placements)
         elif len(state.bag) >= 2 and rack:

@@ -94,7 +94,9 @@ class Limiter:
         if self._strategy.hit(item, key):
             return 0.0
         stats = self._strategy.get_window_stats(item, key)
-        return max(0.0, stats.reset_time - time.time())
+        # Redis tells the time left in whole seconds (its TTL), so it may read 0 for a
+        # window about to end: refused is refused, with a wait above zero.
+        return max(0.01, stats.reset_time - time.time())
 
 
 def retry_after(seconds: float) -> int:

@@ -107,7 +107,8 @@ def test_a_retry_after_the_window_is_name_taken(tmp_path: Path) -> None:
     late = register(client, {"name": "ada"}, key="k1-0123456789abcdef")
     assert late.status_code == 409 and late.json["error"]["code"] == "name_taken"  # type: ignore[index]
     assert me(client, first["token"]) == 200
-    reused = register(client, {"name": "bob"}, key="k1-0123456789abcdef")  # a key is never good for another
+    # a key is never good for another registration
+    reused = register(client, {"name": "bob"}, key="k1-0123456789abcdef")
     assert reused.status_code == 422
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import os
+import secrets
 import socket
 import sys
 import tempfile
@@ -87,6 +88,8 @@ def four_workers(store: str, env: dict[str, str], workers: int = 4) -> Iterator[
             database, drop = fresh_postgres_schema(os.environ["MATHABLE_TEST_POSTGRES_URL"])
         if store == "redis":
             env["MATHABLE_REDIS_URL"] = "redis://127.0.0.1:6379/0"
+            # Counts outlive the server in Redis: each run counts under keys of its own.
+            env["MATHABLE_REDIS_PREFIX"] = f"mathable-bench-{secrets.token_hex(4)}"
         try:
             with live_server(database, workers=workers, env=env) as url:
                 yield url

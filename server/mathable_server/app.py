@@ -57,9 +57,11 @@ def create_app(
         auth=Authenticator(store, settings.token_days),
         names=NameBook(store),
         bodies=BodyCache(),
-        limiter=Limiter(shared_storage(engine, settings.redis_url, single)),
+        limiter=Limiter(
+            shared_storage(engine, settings.redis_url, single, settings.redis_prefix)
+        ),
         long_polls=LongPolls(settings.long_poll_limit),
-        held_polls=shared_polls(engine, settings.redis_url, single),
+        held_polls=shared_polls(engine, settings.redis_url, single, settings.redis_prefix),
         secret=functools.cache(lambda: secret_key(settings, store)),
     )
     register_error_handlers(app)

@@ -242,7 +242,7 @@ def _tick(engine: Engine, settings: Settings) -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = _parser().parse_args(argv)
-    for module in ("flask", "sqlalchemy", "alembic", "platformdirs"):
+    for module in ("flask", "sqlalchemy", "alembic", "platformdirs", "limits"):
         # Checked first: the CLI-only install has this command too, without the server.
         if importlib.util.find_spec(module) is None:
             raise _fail(

@@ -206,14 +206,15 @@ class SqlHeldPolls:
 class RedisHeldPolls:
     """Held long-polls as members of a sorted set per caller, scored by their end time."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, prefix: str = "mathable") -> None:
         import redis
 
         self._redis = redis.Redis.from_url(url)
+        self._prefix = prefix
 
     @contextmanager
     def hold(self, caller: str, seconds: float, limit: int) -> Iterator[bool]:
-        key = f"mathable:polls:{caller}"
+        key = f"{self._prefix}:polls:{caller}"
         lease = secrets.token_hex(8)
         now = time.time()
         pipe = self._redis.pipeline()
@@ -232,10 +233,12 @@ class RedisHeldPolls:
                 self._redis.zrem(key, lease)
 
 
-def shared_storage(engine: Engine, redis_url: str | None, single_process: bool) -> Storage:
+def shared_storage(
+    engine: Engine, redis_url: str | None, single_process: bool, redis_prefix: str = "mathable"
+) -> Storage:
     """Where request counts go: Redis if given, memory for one process on SQLite, else SQL."""
     if redis_url:
-        storage = storage_from_string(redis_url)
+        storage = storage_from_string(redis_url, key_prefix=f"{redis_prefix}:limits")
         assert isinstance(storage, Storage)  # a redis:// URL gives the synchronous storage
         return storage
     if single_process and engine.dialect.name == "sqlite":
@@ -243,9 +246,11 @@ def shared_storage(engine: Engine, redis_url: str | None, single_process: bool) 
     return SqlCounters(engine)
 
 
-def shared_polls(engine: Engine, redis_url: str | None, single_process: bool) -> HeldPolls:
+def shared_polls(
+    engine: Engine, redis_url: str | None, single_process: bool, redis_prefix: str = "mathable"
+) -> HeldPolls:
     if redis_url:
-        return RedisHeldPolls(redis_url)
+        return RedisHeldPolls(redis_url, redis_prefix)
     if single_process and engine.dialect.name == "sqlite":
         return MemoryHeldPolls()
     return SqlHeldPolls(engine)

@@ -16,10 +16,11 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from limits import RateLimitItem, RateLimitItemPerSecond
-from limits.storage import Storage
-from limits.strategies import FixedWindowRateLimiter
+if TYPE_CHECKING:  # the settings import this module, and the CLI-only install has no limits
+    from limits import RateLimitItem
+    from limits.storage import Storage
 
 _UNITS = {"s": 1.0, "sec": 1.0, "second": 1.0, "m": 60.0, "min": 60.0, "minute": 60.0,
           "h": 3600.0, "hour": 3600.0}  # fmt: skip
@@ -78,6 +79,8 @@ class RateLimit:
         >>> str(RateLimit(2.0, 4).item()), str(RateLimit(100.0, 500).item())
         ('4 per 2 second', '500 per 5 second')
         """
+        from limits import RateLimitItemPerSecond
+
         return RateLimitItemPerSecond(self.burst, max(1, math.ceil(self.burst / self.rate)))
 
 
@@ -85,6 +88,8 @@ class Limiter:
     """Counts hits of named limits in a shared ``limits`` storage."""
 
     def __init__(self, storage: Storage) -> None:
+        from limits.strategies import FixedWindowRateLimiter
+
         self.storage = storage
         self._strategy = FixedWindowRateLimiter(storage)
 

@@ -104,6 +104,8 @@ class Settings:
     allow_given_tiles: bool = False
     #: Counters in Redis at this URL; None: in the database (or memory, see below).
     redis_url: str | None = None
+    #: The prefix of every key this deployment writes in Redis (several may share one).
+    redis_prefix: str = "mathable"
     #: True when this is the only process on its database (``mathable-server run``): on
     #: SQLite its counters may then live in memory.
     single_process: bool = True
@@ -152,6 +154,7 @@ class Settings:
             allow_given_tiles=env.get("MATHABLE_ALLOW_GIVEN_TILES", "").strip().lower()
             in ("1", "true", "yes", "on"),
             redis_url=env.get("MATHABLE_REDIS_URL") or None,
+            redis_prefix=env.get("MATHABLE_REDIS_PREFIX") or "mathable",
         )
 
     def with_changes(self, **changes: object) -> Settings:

@@ -26,8 +26,10 @@ COMMANDS: dict[str, str] = {
     "logout": "account",
     "whoami": "account",
     "profile": "account",
+    "token": "account",
     "new": "games",
     "join": "games",
+    "decline": "invitations",
     "games": "games",
     "show": "games",
     "history": "games",
@@ -44,6 +46,7 @@ COMMANDS: dict[str, str] = {
     "hint": "bots",
     "bot": "bots",
     "tournament": "tournament",
+    "verify": "verify",
     "rules": "rules",
 }
 

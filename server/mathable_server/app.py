@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import functools
+
 from flask import Flask, request
 
 from mathable_server import pages
 from mathable_server.api import games, meta, pictures, players, vacation
 from mathable_server.auth import Authenticator
+from mathable_server.counters import shared_polls, shared_storage
 from mathable_server.db import init_schema, make_engine
+from mathable_server.draws import secret_key
 from mathable_server.errors import ApiError, register_error_handlers
-from mathable_server.limits import LongPolls, RateLimiter
+from mathable_server.limits import Limiter, LongPolls
 from mathable_server.render import BodyCache
 from mathable_server.service import Games
 from mathable_server.settings import Settings
@@ -45,15 +49,20 @@ def create_app(
         time or SystemTime(settings.time_offset_seconds),
         settings.vacation_days,
     )
+    single = settings.single_process
     app.extensions["mathable"] = Services(
         settings=settings,
         store=store,
         games=game_service,
-        auth=Authenticator(store),
+        auth=Authenticator(store, settings.token_days),
         names=NameBook(store),
         bodies=BodyCache(),
-        limiter=RateLimiter(settings.rate_limit) if settings.rate_limit else None,
+        limiter=Limiter(
+            shared_storage(engine, settings.redis_url, single, settings.redis_prefix)
+        ),
         long_polls=LongPolls(settings.long_poll_limit),
+        held_polls=shared_polls(engine, settings.redis_url, single, settings.redis_prefix),
+        secret=functools.cache(lambda: secret_key(settings, store)),
     )
     register_error_handlers(app)
     # First: a caller over the limit is refused before anything else is done for it.

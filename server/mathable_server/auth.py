@@ -19,10 +19,11 @@ import secrets
 import threading
 import time
 
-from mathable_server.store import PlayerRecord, Store
+from mathable_server.store import PlayerRecord, Store, now_ms
 
-#: How long a process trusts what it read about a player (name, token hash).
-CACHE_SECONDS = 60.0
+#: How long a process trusts what it read about a player (name, token hash): a token
+#: rotated or revoked through another process works here for at most this long.
+CACHE_SECONDS = 5.0
 CACHE_SIZE = 10_000
 #: No token is longer (a 32-character id, a dot, 43 characters of secret): longer ones
 #: are refused without hashing or a database read.
@@ -51,11 +52,17 @@ def same_secret(given: str, expected: str) -> bool:
     return hmac.compare_digest(given.encode("utf-8"), expected.encode("utf-8"))
 
 
+class TokenExpired(Exception):
+    """The token was right but is older than the server lets tokens live."""
+
+
 class Authenticator:
     """Finds the player a bearer token belongs to, with a small per-process cache."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, token_days: int = 0) -> None:
         self._store = store
+        #: 0: tokens never expire.
+        self._lifetime_ms = token_days * 86_400_000
         self._cache: dict[str, tuple[float, PlayerRecord]] = {}
         self._lock = threading.Lock()
 
@@ -63,9 +70,10 @@ class Authenticator:
         """The player holding ``token``, or None when it is no valid token.
 
         A token that does not match the cached hash is checked against the database
-        once more: the token may have been replaced (a retried registration) by
-        another process. A replaced token keeps working where it is cached, for at
-        most ``CACHE_SECONDS``.
+        once more: the token may have been replaced (a retried registration, a
+        rotation) by another process. A replaced or revoked token keeps working where
+        it is cached, for at most ``CACHE_SECONDS``. TokenExpired when the token is
+        right but too old.
         """
         player_id = player_id_of(token) if len(token) <= MAX_TOKEN_LENGTH else None
         if player_id is None:
@@ -73,7 +81,7 @@ class Authenticator:
         digest = hash_token(token)
         record = self._cached(player_id)
         if record is not None and hmac.compare_digest(digest, record.token_hash):
-            return record
+            return self._unexpired(record)
         record = self._store.player(player_id)
         if record is None:
             return None
@@ -83,6 +91,11 @@ class Authenticator:
             self._cache[player_id] = (time.monotonic() + CACHE_SECONDS, record)
         if not hmac.compare_digest(digest, record.token_hash):
             return None
+        return self._unexpired(record)
+
+    def _unexpired(self, record: PlayerRecord) -> PlayerRecord:
+        if self._lifetime_ms and record.token_issued_at + self._lifetime_ms < now_ms():
+            raise TokenExpired(record.id)
         return record
 
     def forget(self, player_id: str) -> None:

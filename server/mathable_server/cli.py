@@ -242,7 +242,7 @@ def _tick(engine: Engine, settings: Settings) -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = _parser().parse_args(argv)
-    for module in ("flask", "sqlalchemy", "alembic", "platformdirs"):
+    for module in ("flask", "sqlalchemy", "alembic", "platformdirs", "limits"):
         # Checked first: the CLI-only install has this command too, without the server.
         if importlib.util.find_spec(module) is None:
             raise _fail(
@@ -292,30 +292,31 @@ def main(argv: Sequence[str] | None = None) -> None:
                 file=sys.stderr,
             )
     limit = settings.rate_limit or "off"
+    shared = "in Redis" if settings.redis_url else "in the database"
+    if args.command == "run" and settings.database_url.startswith("sqlite") and not (
+        settings.redis_url
+    ):
+        shared = "in this process"
     print(
         f"mathable-server: http://{args.host}:{args.port}/v1 on {_shown(settings.database_url)}"
-        f" (rate limit {limit} per token, per process; {settings.long_poll_limit} long-polls"
-        " at once per process)",
+        f" (rate limit {limit} per token, counted {shared}; {settings.long_poll_limit}"
+        " long-polls at once per process)",
         file=sys.stderr,
         flush=True,
     )
     if args.command == "run":
-        from werkzeug.serving import make_server
-
         from mathable_server.app import create_app
+        from mathable_server.dev_server import DEFAULT_MAX_CONNECTIONS, run
 
         app = create_app(settings, create_schema=False)
-        server = make_server(args.host, args.port, app, threaded=True)
-        try:
-            server.serve_forever()
-        except KeyboardInterrupt:
-            pass
-        finally:
-            server.server_close()
+        cap = _env_int("MATHABLE_MAX_CONNECTIONS", DEFAULT_MAX_CONNECTIONS)
+        run(app, args.host, args.port, max(1, cap))
     else:
         from mathable_server.gunicorn_app import serve
 
-        serve(settings, args.host, args.port, args.workers, args.threads)
+        # Several processes: every limit must be counted in a store they share.
+        serve(settings.with_changes(single_process=False), args.host, args.port, args.workers,
+              args.threads)  # fmt: skip
 
 
 if __name__ == "__main__":  # pragma: no cover

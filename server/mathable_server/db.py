@@ -43,9 +43,11 @@ players = Table(
     #: The name folded to lower case: names are unique regardless of case.
     Column("name_key", String(40), nullable=False, unique=True),
     Column("email", String(254), nullable=True),
-    #: SHA-256 of the token, hex; the token itself is never stored.
+    #: SHA-256 of the token, hex; the token itself is never stored. Empty: revoked.
     Column("token_hash", String(64), nullable=False),
     Column("created_at", String(32), nullable=False),
+    #: When the token was issued (ms since 1970 UTC): tokens expire a set time after.
+    Column("token_issued_at", BigInteger, nullable=False),
 )
 
 games = Table(
@@ -128,6 +130,37 @@ registration_keys = Table(
     Column("player_id", String(32), nullable=False),
     Column("fingerprint", String(64), nullable=False),
     Column("created_at", String(32), nullable=False),
+)
+
+
+server_secrets = Table(
+    "server_secrets",
+    metadata,
+    #: One row per secret of the deployment (``secret_key``: seeds are mixed with it).
+    Column("name", String(32), primary_key=True),
+    Column("value", String(128), nullable=False),
+)
+
+rate_counters = Table(
+    "rate_counters",
+    metadata,
+    #: Fixed-window request counters shared by every process (``mathable_server.counters``).
+    Column("key", String(250), primary_key=True),
+    Column("count", Integer, nullable=False),
+    #: End of the window, ms since 1970 UTC.
+    Column("expires_at", BigInteger, nullable=False),
+    Index("ix_rate_counters_expires_at", "expires_at"),
+)
+
+held_polls = Table(
+    "held_polls",
+    metadata,
+    #: One row per long-poll being held, so that every process counts a caller's polls.
+    Column("id", String(32), primary_key=True),
+    Column("caller", String(250), nullable=False),
+    #: When the hold ends at the latest (a process that died leaves no lasting slot).
+    Column("expires_at", BigInteger, nullable=False),
+    Index("ix_held_polls_caller", "caller"),
 )
 
 

@@ -1,9 +1,10 @@
-"""Limits of one server process: requests per caller (token buckets), long-polls held at once.
+"""Limits on callers: requests per token and per address, registrations, games, long-polls.
 
-Both live in the process's memory. With N processes on one database (gunicorn
-workers, several hosts) a caller may get up to N times the rate, and the
-server holds up to N times the long-polls; each process still protects its
-own threads. Counting in the database would make every request a write.
+Counts are kept in a store every process shares (``mathable_server.counters``):
+Redis when configured, else the database, and the process's memory only for a
+single-process server on SQLite. Counting uses the ``limits`` library's fixed
+windows: a limit of ``rate`` a second with a ``burst`` allows ``burst``
+requests in each window of ``burst / rate`` seconds (rounded up).
 """
 
 from __future__ import annotations
@@ -12,9 +13,14 @@ import math
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the settings import this module, and the CLI-only install has no limits
+    from limits import RateLimitItem
+    from limits.storage import Storage
 
 _UNITS = {"s": 1.0, "sec": 1.0, "second": 1.0, "m": 60.0, "min": 60.0, "minute": 60.0,
           "h": 3600.0, "hour": 3600.0}  # fmt: skip
@@ -67,47 +73,35 @@ class RateLimit:
     def __str__(self) -> str:
         return f"{self.rate:g}/s burst {self.burst}"
 
+    def item(self) -> RateLimitItem:
+        """The ``limits`` item: ``burst`` hits per window of ``burst / rate`` seconds.
 
-class RateLimiter:
-    """A token bucket per key (a player, or a client address), safe across threads."""
+        >>> str(RateLimit(2.0, 4).item()), str(RateLimit(100.0, 500).item())
+        ('4 per 2 second', '500 per 5 second')
+        """
+        from limits import RateLimitItemPerSecond
 
-    def __init__(
-        self,
-        limit: RateLimit,
-        *,
-        clock: Callable[[], float] = time.monotonic,
-        max_keys: int = 100_000,
-    ) -> None:
-        self.limit = limit
-        self._clock = clock
-        self._max_keys = max_keys
-        #: key -> (tokens left, when they were counted)
-        self._buckets: dict[str, tuple[float, float]] = {}
-        self._lock = threading.Lock()
+        return RateLimitItemPerSecond(self.burst, max(1, math.ceil(self.burst / self.rate)))
 
-    def take(self, key: str) -> float:
-        """Spend one request of ``key``: 0 when it may go ahead, else the seconds to wait."""
-        rate, burst = self.limit.rate, self.limit.burst
-        now = self._clock()
-        with self._lock:
-            tokens, then = self._buckets.get(key, (burst, now))
-            tokens = min(burst, tokens + (now - then) * rate)
-            if tokens >= 1:
-                self._buckets[key] = (tokens - 1, now)
-                if len(self._buckets) > self._max_keys:
-                    self._forget_full(now)
-                return 0.0
-            self._buckets[key] = (tokens, now)
-            return (1 - tokens) / rate
 
-    def _forget_full(self, now: float) -> None:
-        """Drop the buckets that have filled up again: they hold nothing worth keeping."""
-        rate, burst = self.limit.rate, self.limit.burst
-        full = [k for k, (t, then) in self._buckets.items() if t + (now - then) * rate >= burst]
-        for key in full:
-            del self._buckets[key]
-        if len(self._buckets) > self._max_keys:  # all busy: forgetting only lets requests in
-            self._buckets.clear()
+class Limiter:
+    """Counts hits of named limits in a shared ``limits`` storage."""
+
+    def __init__(self, storage: Storage) -> None:
+        from limits.strategies import FixedWindowRateLimiter
+
+        self.storage = storage
+        self._strategy = FixedWindowRateLimiter(storage)
+
+    def take(self, limit: RateLimit, key: str) -> float:
+        """Spend one hit of ``limit`` for ``key``: 0 when it may go ahead, else seconds to wait."""
+        item = limit.item()
+        if self._strategy.hit(item, key):
+            return 0.0
+        stats = self._strategy.get_window_stats(item, key)
+        # Redis tells the time left in whole seconds (its TTL), so it may read 0 for a
+        # window about to end: refused is refused, with a wait above zero.
+        return max(0.01, stats.reset_time - time.time())
 
 
 def retry_after(seconds: float) -> int:

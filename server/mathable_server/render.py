@@ -73,16 +73,21 @@ def game_body(
     return body
 
 
-def event_body(version: int, event: Event, seat: int | None, at: str | None) -> dict[str, Any]:
-    body = redact(event, seat)
+def event_body(
+    version: int, event: Event, seat: int | None, at: str | None, revealed: bool = False
+) -> dict[str, Any]:
+    body = redact(event, seat, revealed=revealed)
     body["version"] = version
     if at is not None:
         body["at"] = at
     return body
 
 
-def events_body(stored: Iterable[StoredEvent], seat: int | None) -> list[dict[str, Any]]:
-    return [event_body(s.version, s.event, seat, s.created_at) for s in stored]
+def events_body(
+    stored: Iterable[StoredEvent], seat: int | None, revealed: bool = False
+) -> list[dict[str, Any]]:
+    """The stored events as ``seat`` may see them (all of them once the draws are revealed)."""
+    return [event_body(s.version, s.event, seat, s.created_at, revealed) for s in stored]
 
 
 def appended_body(first_version: int, new: list[Event], seat: int | None) -> list[dict[str, Any]]:

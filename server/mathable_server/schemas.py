@@ -24,7 +24,9 @@ COMMAND_TYPES = (
     "claim_timeout",
     "give_time",
 )
-NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$"
+#: DESIGN.md: ``\A[a-z0-9][a-z0-9_-]{1,31}\Z`` once case-folded. ``\Z``, not ``$``: a ``$``
+#: also matches before a final newline, and ``"bob\n"`` would register beside ``bob``.
+NAME_PATTERN = r"\A[A-Za-z0-9][A-Za-z0-9_-]{1,31}\Z"
 INT64 = 2**63 - 1
 #: Versions are stored as 32-bit integers; no game comes near.
 MAX_VERSION = 2**31 - 1

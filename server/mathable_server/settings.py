@@ -26,6 +26,19 @@ REGISTRATION_RETRY_SECONDS = 3600
 DEFAULT_VACATION_DAYS = 30
 #: How often ``run`` and ``serve`` look for games whose clock ran out.
 DEFAULT_SWEEP_SECONDS = 30
+#: All requests from one client address (whatever the tokens): generous enough for an
+#: office or a family behind one address, low enough that new accounts do not multiply it.
+DEFAULT_ADDRESS_RATE_LIMIT = RateLimit(rate=200.0, burst=1000)
+#: Registrations per client address: at least 20 an hour, for people behind one address.
+DEFAULT_REGISTRATION_LIMIT = RateLimit(rate=30 / 3600, burst=30)
+#: New games per player.
+DEFAULT_GAME_LIMIT = RateLimit(rate=120 / 3600, burst=120)
+#: Games waiting for players per creator, and open invitations per invitee.
+DEFAULT_MAX_OPEN_INVITATIONS = 20
+#: Long-polls one caller (a player, or an address without a token) holds at once.
+DEFAULT_MAX_POLLS_PER_CALLER = 4
+#: Days a token works after it was issued (0: forever); ``POST /v1/me/token`` renews it.
+DEFAULT_TOKEN_DAYS = 365
 
 
 def default_database_url() -> str:
@@ -74,6 +87,28 @@ class Settings:
     sweep_seconds: float | None = None
     #: Seconds added to the system clock (tests of clocks across processes); 0 in production.
     time_offset_seconds: float = 0.0
+    #: Requests per client address, whatever the token (None: no limit).
+    address_rate_limit: RateLimit | None = DEFAULT_ADDRESS_RATE_LIMIT
+    #: Registrations per client address (None: no limit).
+    registration_limit: RateLimit | None = DEFAULT_REGISTRATION_LIMIT
+    #: New games per player (None: no limit).
+    game_limit: RateLimit | None = DEFAULT_GAME_LIMIT
+    max_open_invitations: int = DEFAULT_MAX_OPEN_INVITATIONS
+    max_polls_per_caller: int = DEFAULT_MAX_POLLS_PER_CALLER
+    #: 0: tokens never expire.
+    token_days: int = DEFAULT_TOKEN_DAYS
+    #: The deployment's secret (seeds are mixed with it); None: generated once, kept in the
+    #: database.
+    secret_key: str | None = None
+    #: Whether ``POST /v1/games`` accepts ``tiles`` (a given bag order).
+    allow_given_tiles: bool = False
+    #: Counters in Redis at this URL; None: in the database (or memory, see below).
+    redis_url: str | None = None
+    #: The prefix of every key this deployment writes in Redis (several may share one).
+    redis_prefix: str = "mathable"
+    #: True when this is the only process on its database (``mathable-server run``): on
+    #: SQLite its counters may then live in memory.
+    single_process: bool = True
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -87,14 +122,15 @@ class Settings:
         True
         """
         env = os.environ if environ is None else environ
-        rate_limit: RateLimit | None = DEFAULT_RATE_LIMIT
-        if env.get("MATHABLE_RATE_LIMIT", "").strip():
-            rate_limit = RateLimit.parse(env["MATHABLE_RATE_LIMIT"])
+        def limit(name: str, default: RateLimit) -> RateLimit | None:
+            text = env.get(name, "").strip()
+            return RateLimit.parse(text) if text else default
+
         return cls(
             database_url=env.get("MATHABLE_DATABASE_URL") or default_database_url(),
             registration_secret=env.get("MATHABLE_REGISTRATION_SECRET") or None,
             pool_size=_whole(env, "MATHABLE_POOL_SIZE", minimum=1) or 8,
-            rate_limit=rate_limit,
+            rate_limit=limit("MATHABLE_RATE_LIMIT", DEFAULT_RATE_LIMIT),
             max_long_polls=_whole(env, "MATHABLE_MAX_LONG_POLLS", minimum=0),
             trusted_proxies=TrustedProxies.parse(env.get("MATHABLE_TRUSTED_PROXIES", "")),
             vacation_days=_or(
@@ -104,6 +140,21 @@ class Settings:
                 _whole(env, "MATHABLE_SWEEP_SECONDS", minimum=0), DEFAULT_SWEEP_SECONDS
             ),
             time_offset_seconds=float(_whole(env, "MATHABLE_TIME_OFFSET", minimum=-(2**40)) or 0),
+            address_rate_limit=limit("MATHABLE_ADDRESS_RATE_LIMIT", DEFAULT_ADDRESS_RATE_LIMIT),
+            registration_limit=limit("MATHABLE_REGISTRATION_LIMIT", DEFAULT_REGISTRATION_LIMIT),
+            game_limit=limit("MATHABLE_GAME_LIMIT", DEFAULT_GAME_LIMIT),
+            max_open_invitations=_whole(env, "MATHABLE_MAX_OPEN_INVITATIONS", minimum=1)
+            or DEFAULT_MAX_OPEN_INVITATIONS,
+            max_polls_per_caller=_or(
+                _whole(env, "MATHABLE_MAX_POLLS_PER_CALLER", minimum=0),
+                DEFAULT_MAX_POLLS_PER_CALLER,
+            ),
+            token_days=_or(_whole(env, "MATHABLE_TOKEN_DAYS", minimum=0), DEFAULT_TOKEN_DAYS),
+            secret_key=env.get("MATHABLE_SECRET_KEY") or None,
+            allow_given_tiles=env.get("MATHABLE_ALLOW_GIVEN_TILES", "").strip().lower()
+            in ("1", "true", "yes", "on"),
+            redis_url=env.get("MATHABLE_REDIS_URL") or None,
+            redis_prefix=env.get("MATHABLE_REDIS_PREFIX") or "mathable",
         )
 
     def with_changes(self, **changes: object) -> Settings:

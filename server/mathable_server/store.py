@@ -8,7 +8,7 @@ concurrency control: a duplicate key means another writer got there first.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -27,7 +27,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from mathable import Event, GameState
-from mathable.events import SCHEMA_VERSION, GameCreated, PlayerJoined
+from mathable.events import SCHEMA_VERSION, GameCreated, InvitationDeclined, PlayerJoined
 from mathable_server.db import (
     events,
     game_members,
@@ -35,6 +35,7 @@ from mathable_server.db import (
     idempotency_keys,
     players,
     registration_keys,
+    server_secrets,
     vacations,
 )
 
@@ -73,6 +74,10 @@ def epoch_ms(moment: datetime) -> int:
     return round(moment.timestamp() * 1000)
 
 
+def now_ms() -> int:
+    return epoch_ms(datetime.now(UTC))
+
+
 def now_iso(ago: float = 0.0) -> str:
     """UTC ``ago`` seconds back, as ISO 8601 with a ``Z``."""
     return iso(datetime.now(UTC) - timedelta(seconds=ago))
@@ -83,6 +88,8 @@ class PlayerRecord:
     id: str
     name: str
     token_hash: str
+    #: When the token was issued, ms since 1970 UTC.
+    token_issued_at: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,6 +254,7 @@ class Store:
                         email=email,
                         token_hash=token_hash,
                         created_at=now,
+                        token_issued_at=now_ms(),
                     )
                 )
             except IntegrityError:
@@ -273,21 +281,85 @@ class Store:
             ).first()
         return None if row is None else Registration(*row)
 
-    def replace_token(self, player_id: str, token_hash: str) -> None:
-        """Give a player a new token: the old one stops working."""
+    def replace_token(
+        self, player_id: str, token_hash: str, *, old_hash: str | None = None
+    ) -> bool:
+        """Give a player a new token (an empty hash: none): the old one stops working.
+
+        With ``old_hash``, only if the token is still that one (a rotation racing
+        another loses); True when the token was replaced.
+        """
+        where = players.c.id == player_id
+        if old_hash is not None:
+            where = and_(where, players.c.token_hash == old_hash)
         with self._writer() as conn, conn.begin():
-            conn.execute(
-                update(players).where(players.c.id == player_id).values(token_hash=token_hash)
+            done = conn.execute(
+                update(players).where(where).values(token_hash=token_hash, token_issued_at=now_ms())
             )
+        return bool(done.rowcount == 1)
 
     def player(self, player_id: str) -> PlayerRecord | None:
         with self.engine.connect() as conn:
             row = conn.execute(
-                select(players.c.id, players.c.name, players.c.token_hash).where(
-                    players.c.id == player_id
-                )
+                select(
+                    players.c.id, players.c.name, players.c.token_hash, players.c.token_issued_at
+                ).where(players.c.id == player_id)
             ).first()
-        return None if row is None else PlayerRecord(row.id, row.name, row.token_hash)
+        return None if row is None else PlayerRecord(*row)
+
+    # --- the server's secret ---------------------------------------------------------
+
+    def secret(self, name: str, make: Callable[[], str]) -> str:
+        """The deployment's secret ``name``, made with ``make()`` and kept the first time.
+
+        Every process gets the same value: the first insert wins, the others read it.
+        """
+        query = select(server_secrets.c.value).where(server_secrets.c.name == name)
+        with self.engine.connect() as conn:
+            found = conn.execute(query).scalar()
+        if found is not None:
+            return str(found)
+        try:
+            with self._writer() as conn, conn.begin():
+                conn.execute(insert(server_secrets).values(name=name, value=make()))
+        except IntegrityError:
+            pass  # another process made it first: read theirs
+        with self.engine.connect() as conn:
+            return str(conn.execute(query).scalar_one())
+
+    # --- invitations -----------------------------------------------------------------
+
+    def open_invitations_to(self, player_id: str) -> int:
+        """Games still waiting for players that ``player_id`` is invited to and has not joined."""
+        query = (
+            select(func.count())
+            .select_from(game_members.join(games, games.c.id == game_members.c.game_id))
+            .where(
+                and_(
+                    game_members.c.player_id == player_id,
+                    game_members.c.seat.is_(None),
+                    games.c.status == "waiting",
+                )
+            )
+        )
+        with self.engine.connect() as conn:
+            return int(conn.execute(query).scalar_one())
+
+    def waiting_games_of(self, player_id: str) -> int:
+        """Games created by ``player_id`` (seat 0) that are still waiting for players."""
+        query = (
+            select(func.count())
+            .select_from(game_members.join(games, games.c.id == game_members.c.game_id))
+            .where(
+                and_(
+                    game_members.c.player_id == player_id,
+                    game_members.c.seat == 0,
+                    games.c.status == "waiting",
+                )
+            )
+        )
+        with self.engine.connect() as conn:
+            return int(conn.execute(query).scalar_one())
 
     def players_named(self, names: Iterable[str]) -> dict[str, PlayerRecord]:
         """The players with these names, keyed by the folded name."""
@@ -297,10 +369,16 @@ class Store:
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(
-                    players.c.id, players.c.name, players.c.token_hash, players.c.name_key
+                    players.c.id,
+                    players.c.name,
+                    players.c.token_hash,
+                    players.c.token_issued_at,
+                    players.c.name_key,
                 ).where(players.c.name_key.in_(keys))
             ).all()
-        return {r.name_key: PlayerRecord(r.id, r.name, r.token_hash) for r in rows}
+        return {
+            r.name_key: PlayerRecord(r.id, r.name, r.token_hash, r.token_issued_at) for r in rows
+        }
 
     def names(self, player_ids: Iterable[str]) -> dict[str, str]:
         ids = sorted(set(player_ids))
@@ -459,7 +537,10 @@ class Store:
                     self._append_in(conn, game_id, expected_version, rows, state, now, clock)
                     if vacation is not None:
                         conn.execute(insert(vacations).values(**vacation))
-                    if any(isinstance(e, GameCreated | PlayerJoined) for e in new_events):
+                    if any(
+                        isinstance(e, GameCreated | PlayerJoined | InvitationDeclined)
+                        for e in new_events
+                    ):
                         self._sync_members(conn, game_id, state)
                     if idempotency is not None:
                         player_id, key, answer = idempotency
@@ -574,16 +655,17 @@ class Store:
     # --- listing ------------------------------------------------------------------
 
     def games_of(self, player_id: str, limit: int, offset: int) -> list[MemberGame]:
-        """The games ``player_id`` sits in or is invited to: those waiting on them first.
+        """The games ``player_id`` sits in or is invited to: those waiting on their move first.
 
-        A game waits on a player when it is their turn, or when they are invited
-        to a game still waiting for players. Then the nearest deadline first, then
-        the most recently changed.
+        Then the invitations to games still waiting for players (so that a flood of
+        invitations never pushes a game waiting on a move down the list), then the
+        rest; within each group the nearest deadline first, then the most recently
+        changed.
         """
         waiting_on_me = case(
             (games.c.to_move == player_id, 0),
-            (and_(game_members.c.seat.is_(None), games.c.status == "waiting"), 0),
-            else_=1,
+            (and_(game_members.c.seat.is_(None), games.c.status == "waiting"), 1),
+            else_=2,
         )
         query = (
             select(

@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -303,7 +304,16 @@ def _write(conn: Connection, parsed: _Parsed) -> None:
         missing = set(memberships(state)) - known
         if missing:
             raise DumpError(f"game {game_id} names players that exist nowhere: {sorted(missing)}")
-    _insert(conn, players, [{**p, "name_key": p["name"].casefold()} for p in parsed.players])
+    # A dump carries no token times: the tokens it brings count their lifetime from the load.
+    issued = int(time.time() * 1000)
+    _insert(
+        conn,
+        players,
+        [
+            {**p, "name_key": p["name"].casefold(), "token_issued_at": issued}
+            for p in parsed.players
+        ],
+    )
     event_rows: list[dict[str, Any]] = []
     game_rows: list[dict[str, Any]] = []
     member_rows: list[dict[str, Any]] = []

@@ -5,22 +5,25 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from flask import Response, current_app, g, request
 from marshmallow import ValidationError
 
-from mathable_server.auth import Authenticator
+from mathable_server.auth import Authenticator, TokenExpired
+from mathable_server.counters import HeldPolls
 from mathable_server.errors import ApiError
-from mathable_server.limits import LongPolls, RateLimiter, retry_after
+from mathable_server.limits import Limiter, LongPolls, RateLimit, retry_after
 from mathable_server.render import BodyCache
 from mathable_server.service import Games, Idempotency
 from mathable_server.settings import Settings
 from mathable_server.store import PlayerRecord, Store
 
 _ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,18})"?\s*$')
-_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
+#: At least 16 characters: a registration's key works like a password while it may be retried.
+_KEY = re.compile(r"\A[\x21-\x7e]{16,200}\Z")
 
 
 @dataclass(frozen=True)
@@ -33,9 +36,13 @@ class Services:
     auth: Authenticator
     names: NameBook
     bodies: BodyCache
-    #: None when requests are not limited.
-    limiter: RateLimiter | None
+    #: Counts every limit in the store all processes share.
+    limiter: Limiter
     long_polls: LongPolls
+    #: Long-polls held per caller, counted across processes.
+    held_polls: HeldPolls
+    #: The deployment's secret, read (or made) on first use.
+    secret: Callable[[], str]
     #: Board pictures (SVG) by (game, version, seat), like ``bodies``.
     pictures: BodyCache = field(default_factory=BodyCache)
     #: Spectator pages (HTML) by (game, version, None).
@@ -82,7 +89,7 @@ def _reject_constant(name: str) -> Any:
 
 def json_body(*, required: bool = True) -> dict[str, Any]:
     """The request body as a JSON object; 400 ``bad_json`` if it is not one (413 if too big)."""
-    raw = request.get_data(cache=True)
+    raw = _body_bytes()
     if not raw.strip():
         if required:
             raise ApiError(400, "bad_json", "the request needs a JSON object as its body")
@@ -95,6 +102,27 @@ def json_body(*, required: bool = True) -> dict[str, Any]:
         raise ApiError(400, "bad_json", "the request body must be a JSON object")
     g.json_body = data
     return data
+
+
+def _body_bytes() -> bytes:
+    """The raw body; 413 ``body_too_large`` over the limit, chunked bodies included.
+
+    A body with a ``Content-Length`` over the limit was refused before any view
+    ran. A chunked one has no length: werkzeug would cut it at the limit (and the
+    cut JSON read as 400 ``bad_json``), so it is read here up to one byte more.
+    """
+    if "raw_body" in g:
+        cached: bytes = g.raw_body
+        return cached
+    limit = services().settings.max_body_bytes
+    if request.content_length is None and request.environ.get("wsgi.input_terminated"):
+        raw: bytes = request.environ["wsgi.input"].read(limit + 1)
+        if len(raw) > limit:
+            raise ApiError(413, "body_too_large", "the request body is larger than 64 KiB")
+    else:
+        raw = request.get_data(cache=True)
+    g.raw_body = raw
+    return raw
 
 
 class Loader(Protocol):
@@ -150,7 +178,12 @@ def _authenticate() -> PlayerRecord | None:
     token = bearer_token()
     if token is None:
         return None
-    player = services().auth.player_for(token)
+    try:
+        player = services().auth.player_for(token)
+    except TokenExpired:
+        raise _unauthorized(
+            "token_expired", "this token has expired: register again or ask the operator"
+        ) from None
     if player is None:
         raise _unauthorized("bad_token", "this token does not belong to any player")
     return player
@@ -164,27 +197,45 @@ def required_player() -> PlayerRecord:
 
 
 def limit_rate() -> None:
-    """Count this request against its caller: a valid token's player, else the client address.
+    """Count this request against its caller before anything else is done for it.
 
-    429 ``rate_limited`` with ``Retry-After`` (whole seconds) when the caller is over the
-    limit. Requests with a bad token count against the address, so that changing
-    tokens does not escape the limit. A long-poll counts once, when it arrives.
+    Every request counts against its client address (``address_rate_limit``); one
+    with a bearer token also against that token, one without against the address
+    once more (``rate_limit``). The token is not looked up: its hash is the key, so
+    a throttled request costs no database read. 429 ``rate_limited`` with
+    ``Retry-After`` (whole seconds) when over a limit. A long-poll counts once.
     """
-    limiter = services().limiter
-    if limiter is None:
-        return
+    settings = services().settings
+    address = client_address()
     try:
-        player = optional_player()
+        token = bearer_token()
     except ApiError:
-        player = None
-    key = f"player {player.id}" if player is not None else f"address {request.remote_addr}"
-    wait = limiter.take(key)
+        token = None
+    if settings.address_rate_limit is not None:
+        take(settings.address_rate_limit, f"address:{address}")
+    if settings.rate_limit is not None:
+        key = f"token:{_token_key(token)}" if token else f"anonymous:{address}"
+        take(settings.rate_limit, key)
+
+
+def client_address() -> str:
+    return request.remote_addr or "unknown"
+
+
+def _token_key(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()[:32]
+
+
+def take(limit: RateLimit, key: str, code: str = "rate_limited", what: str = "requests") -> None:
+    """Spend one hit of ``limit`` for ``key``; 429 ``code`` with ``Retry-After`` when over it."""
+    wait = services().limiter.take(limit, key)
     if wait > 0:
         seconds = retry_after(wait)
         raise ApiError(
             429,
-            "rate_limited",
-            f"too many requests (at most {limiter.limit}); try again in {seconds} s",
+            code,
+            f"too many {what} (at most {limit.burst} in {limit.item().get_expiry()} s); "
+            f"try again in {seconds} s",
             headers={"Retry-After": str(seconds)},
             retry_after=seconds,
         )
@@ -208,11 +259,13 @@ def if_none_match_version() -> int | None:
 
 
 def idempotency_key() -> str | None:
-    """The ``Idempotency-Key`` header, if there is one; 400 unless it is 1-200 visible ASCII."""
+    """The ``Idempotency-Key`` header, if there is one; 400 unless it is 16-200 visible ASCII."""
     key = request.headers.get("Idempotency-Key")
     if key is not None and not _KEY.match(key):
         raise ApiError(
-            400, "bad_idempotency_key", "Idempotency-Key must be 1 to 200 visible ASCII characters"
+            400,
+            "bad_idempotency_key",
+            "Idempotency-Key must be 16 to 200 visible ASCII characters (a UUID, say)",
         )
     return key
 

@@ -20,14 +20,17 @@ from mathable.arithmetic import describe, makes
 from mathable.bag import BagPolicy, OrderedBag, RandomBag, SeededBag
 from mathable.board import OPERATION, OPERATIONS, PAIRS, PREMIUM, SIZE, square_name
 from mathable.clock import MAX_SECONDS, check_spec
+from mathable.commitment import commit, revelation
 from mathable.errors import RuleError
 from mathable.events import (
     Corrected,
     Event,
     ExtraTileDrawn,
+    GameCancelled,
     GameCreated,
     GameEnded,
     GameStarted,
+    InvitationDeclined,
     Passed,
     PlayerJoined,
     Resigned,
@@ -73,6 +76,16 @@ class Create:
     tiles: tuple[int, ...] | None = None
     invited: tuple[str, ...] = ()
     clock: ClockSpec | None = None
+    #: The bag order the server chose (hidden until the end) and the salt of its commitment.
+    order: tuple[int, ...] | None = None
+    salt: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    """An invitee refuses their seat; the creator of a game not yet started calls it off."""
+
+    player: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +215,7 @@ class UseVacationDay:
 Command = (
     Create
     | Join
+    | Decline
     | Place
     | DrawExtra
     | EndTurn
@@ -220,7 +234,7 @@ Command = (
 
 def default_policy(state: GameState) -> BagPolicy:
     """The bag policy a game's options call for: its given order, its seed, or chance."""
-    if state.options.tiles is not None:
+    if state.options.tiles is not None or state.options.order is not None:
         return OrderedBag()
     if state.options.seed is not None:
         return SeededBag(state.options.seed, salt=state.version)
@@ -252,6 +266,8 @@ def check(state: GameState, command: Command, bag: BagPolicy | None = None) -> l
             _create(fold, command)
         case Join():
             _join(fold, command)
+        case Decline():
+            _decline(fold, command)
         case Place():
             _place(fold, command.seat, command.square, command.tile, command.claims)
         case DrawExtra():
@@ -304,6 +320,16 @@ def _create(fold: _Fold, command: Create) -> None:
         raise RuleError("bad_tiles", "tiles must list all 106 tiles of the game, each exactly once")
     if command.seed is not None and command.tiles is not None:
         raise RuleError("bad_options", "give a seed or a tile order, not both")
+    if command.order is not None and (
+        command.tiles is not None or sorted(command.order) != list(TILE_SET)
+    ):
+        raise RuleError("bad_tiles", "a bag order lists all 106 tiles, and only without tiles")
+    if command.salt is not None and not _is_salt(command.salt):
+        raise RuleError("bad_salt", "a salt is 32 to 64 lower-case hex digits")
+    committed = command.tiles if command.tiles is not None else command.order
+    commitment = None
+    if command.salt is not None and committed is not None:
+        commitment = commit(committed, command.salt)
     invited = tuple(command.invited)
     if len(invited) > command.players - 1 or len(set(invited)) != len(invited):
         raise RuleError("bad_invite", "invite at most one player per free seat, each once")
@@ -322,8 +348,31 @@ def _create(fold: _Fold, command: Create) -> None:
             invited=invited,
             creator=command.player,
             clock=command.clock,
+            order=command.order,
+            salt=command.salt if commitment is not None else None,
+            commitment=commitment,
         )
     )
+
+
+def _is_salt(salt: object) -> bool:
+    return (
+        isinstance(salt, str)
+        and 32 <= len(salt) <= 64
+        and all(c in "0123456789abcdef" for c in salt)
+    )
+
+
+def _decline(fold: _Fold, command: Decline) -> None:
+    state = fold.state
+    if state.status != "waiting":
+        raise RuleError("game_started", "only a game still waiting for players can be declined")
+    if command.player in state.options.invited and state.seat_of(command.player) is None:
+        fold.emit(InvitationDeclined(player=command.player))
+    elif state.seats and state.seats[0].player == command.player:
+        fold.emit(GameCancelled(player=command.player))
+    else:
+        raise RuleError("not_invited", "you have no invitation to this game")
 
 
 def _join(fold: _Fold, command: Join) -> None:
@@ -343,20 +392,26 @@ def _join(fold: _Fold, command: Join) -> None:
 
 
 def _start(fold: _Fold) -> None:
-    state = fold.state
+    fold.emit(deal_start(fold.state, fold.bag))
+
+
+def deal_start(state: GameState, policy: BagPolicy) -> GameStarted:
+    """The start of a full game: the start draw (unless tiles were given), the racks dealt.
+
+    ``mathable.audit`` calls it again with the revealed order to check the start.
+    """
     seats = len(state.seats)
     bag = list(state.bag)
 
     def take(n: int) -> list[int]:
-        drawn = fold.bag.draw(bag, n)
+        drawn = policy.draw(bag, n)
         for tile in drawn:
             bag.remove(tile)
         return drawn
 
     if state.options.tiles is not None:
         racks = [tuple(take(RACK_SIZE)) for _ in range(seats)]
-        fold.emit(GameStarted(start_draws=((),) * seats, first_seat=0, racks=tuple(racks)))
-        return
+        return GameStarted(start_draws=((),) * seats, first_seat=0, racks=tuple(racks))
     draws: list[list[int]] = [take(1) for _ in range(seats)]
     contenders = list(range(seats))
     tie_breaks: list[int] = []
@@ -375,12 +430,10 @@ def _start(fold: _Fold) -> None:
     for step in range(seats):
         seat = (first + step) % seats
         dealt[seat].extend(take(RACK_SIZE - 1))
-    fold.emit(
-        GameStarted(
-            start_draws=tuple(tuple(d) for d in draws),
-            first_seat=first,
-            racks=tuple(tuple(r) for r in dealt),
-        )
+    return GameStarted(
+        start_draws=tuple(tuple(d) for d in draws),
+        first_seat=first,
+        racks=tuple(tuple(r) for r in dealt),
     )
 
 
@@ -899,11 +952,15 @@ def _finish(fold: _Fold, reason: str) -> None:
     best = max(scores[s] for s in active)
     winners = tuple(s for s in active if scores[s] == best)
     fold.emit(GameEnded(reason=reason, deductions=deductions, scores=scores, winners=winners))
+    reveal = revelation(fold.state)
+    if reveal is not None:
+        fold.emit(reveal)
 
 
 __all__ = [
     "Command",
     "Correct",
+    "Decline",
     "Create",
     "DrawExtra",
     "EndTurn",
@@ -921,6 +978,7 @@ __all__ = [
     "TurnPlacement",
     "UseVacationDay",
     "check",
+    "deal_start",
     "default_policy",
     "end_reason",
     "explain_refusal",

@@ -142,6 +142,10 @@ class GameCreated(Event):
     creator: str
     #: None: no clock (every game before clocks existed).
     clock: ClockSpec | None = None
+    #: The hidden bag order, its salt and the public commitment to them (``mathable.audit``).
+    order: tuple[int, ...] | None = None
+    salt: str | None = None
+    commitment: str | None = None
     fields: ClassVar[dict[str, codec.Codec[Any]]] = {
         "ruleset": codec.STR,
         "rules_version": codec.INT,
@@ -152,8 +156,16 @@ class GameCreated(Event):
         "invited": codec.STRS,
         "creator": codec.STR,
         "clock": CLOCK,
+        "order": codec.OPT_INTS,
+        "salt": codec.OPT_STR,
+        "commitment": codec.OPT_STR,
     }
-    optional: ClassVar[dict[str, Any]] = {"clock": None}
+    optional: ClassVar[dict[str, Any]] = {
+        "clock": None,
+        "order": None,
+        "salt": None,
+        "commitment": None,
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,6 +363,34 @@ class GameEnded(Event):
     }
 
 
+@dataclass(frozen=True, slots=True)
+class DrawsRevealed(Event):
+    """At the end: the bag order committed to at creation and its salt, for anyone to check."""
+
+    type: ClassVar[str] = "draws_revealed"
+    order: tuple[int, ...]
+    salt: str
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {"order": codec.INTS, "salt": codec.STR}
+
+
+@dataclass(frozen=True, slots=True)
+class InvitationDeclined(Event):
+    """An invitee refused their seat: it is free for anyone again."""
+
+    type: ClassVar[str] = "invitation_declined"
+    player: str
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {"player": codec.STR}
+
+
+@dataclass(frozen=True, slots=True)
+class GameCancelled(Event):
+    """The creator called off a game that had not started."""
+
+    type: ClassVar[str] = "game_cancelled"
+    player: str
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {"player": codec.STR}
+
+
 def _close_window(state: GameState, seat: int) -> GameState:
     """The next player acting closes the correction window of the turn before."""
     if state.correctable is not None and state.turn is not None and state.turn.seat == seat:
@@ -380,9 +420,12 @@ def apply(state: GameState, event: Event) -> GameState:
                     tiles=event.tiles,
                     invited=event.invited,
                     clock=event.clock,
+                    order=event.order,
+                    salt=event.salt,
+                    commitment=event.commitment,
                 ),
                 seats=(Seat(player=event.creator),) + (Seat(),) * (event.players - 1),
-                bag=event.tiles if event.tiles is not None else state.bag,
+                bag=event.tiles or event.order or state.bag,
             )
         case PlayerJoined():
             return replace(state, seats=state.with_seat(event.seat, player=event.player))
@@ -502,6 +545,17 @@ def apply(state: GameState, event: Event) -> GameState:
                 correctable=None,
                 result=Result(event.reason, event.deductions, event.scores, event.winners),
             )
+        case DrawsRevealed():
+            return replace(state, draws_revealed=True)
+        case InvitationDeclined():
+            options = replace(
+                state.options,
+                invited=tuple(p for p in state.options.invited if p != event.player),
+                declined=state.options.declined + (event.player,),
+            )
+            return replace(state, options=options)
+        case GameCancelled():
+            return replace(state, status="cancelled", turn=None)
     raise RuleError("bad_event", f"cannot apply {event!r}")
 
 
@@ -556,11 +610,14 @@ __all__ = [
     "RACK_SIZE",
     "SCHEMA_VERSION",
     "Corrected",
+    "DrawsRevealed",
     "Event",
     "ExtraTileDrawn",
+    "GameCancelled",
     "GameCreated",
     "GameEnded",
     "GameStarted",
+    "InvitationDeclined",
     "Passed",
     "PlayerJoined",
     "Resigned",

@@ -20,7 +20,7 @@ BONUS: Final = 50
 
 Referee = Literal["server", "players"]
 OnTimeout = Literal["lose", "claim"]
-Status = Literal["new", "waiting", "playing", "ended"]
+Status = Literal["new", "waiting", "playing", "ended", "cancelled"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +128,13 @@ class Options:
     tiles: tuple[int, ...] | None = None
     invited: tuple[str, ...] = ()
     clock: ClockSpec | None = None
+    #: The bag order the server chose at creation (hidden until the end), its salt and the
+    #: commitment to both (public): see ``mathable.audit``. None in games made before.
+    order: tuple[int, ...] | None = None
+    salt: str | None = None
+    commitment: str | None = None
+    #: Invitees who refused their seat.
+    declined: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +167,8 @@ class GameState:
     idle_turns: int = 0
     turns_played: int = 0
     result: Result | None = None
+    #: The bag order was revealed at the end: nothing of the game is hidden any more.
+    draws_revealed: bool = False
 
     def seat_of(self, player: str) -> int | None:
         """The seat ``player`` sits in, or None."""

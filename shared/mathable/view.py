@@ -75,6 +75,9 @@ def view(state: GameState, viewer: int | None) -> dict[str, Any]:
         # Whoever chose a seed or a tile order can know every rack: everyone is told.
         "seeded": state.options.seed is not None,
         "ordered": state.options.tiles is not None,
+        # The hash the server committed to at creation: checked against the order revealed
+        # at the end (``mathable-cli verify``).
+        "commitment": state.options.commitment,
         "invited": list(state.options.invited),
         "seats": seats,
         "you": viewer,
@@ -98,18 +101,26 @@ def view(state: GameState, viewer: int | None) -> dict[str, Any]:
     }
 
 
-def redact(event: Event, viewer: int | None) -> dict[str, Any]:
+def redact(event: Event, viewer: int | None, *, revealed: bool = False) -> dict[str, Any]:
     """``event.to_dict()`` with everything ``viewer`` may not see taken out.
 
     Tiles drawn are shown to their owner only (others see how many), and so are
     extra tiles a correction puts back into the bag; the seed and the bag order of
-    a game are never shown.
+    a game are never shown in ``game_created``. Once the game has ``revealed`` its
+    bag order (``draws_revealed``, at the end) every draw is shown to everyone: the
+    order tells them anyway, and ``mathable.audit`` needs them.
     """
     data = event.to_dict()
+    if revealed and not isinstance(event, GameCreated):
+        return data
     match event:
         case GameCreated():
             data.pop("seed")
             data.pop("tiles")
+            # The bag order is revealed by draws_revealed at the end, never here.
+            data.pop("order", None)
+            data.pop("salt", None)
+            data["commitment"] = event.commitment
             data["seeded"] = event.seed is not None
             data["ordered"] = event.tiles is not None
         case GameStarted():

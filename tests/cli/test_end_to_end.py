@@ -251,3 +251,7 @@ def test_a_bot_plays_a_bot_to_the_end(server: str, tmp_path: Path) -> None:
     line = f"{game}: ann {scores[0]}, ben {scores[1]}"
     assert outputs[0][0].startswith(line) and outputs[1][0].startswith(line)
     assert "played" in outputs[0][1] and "played" in outputs[1][1]
+    # Every draw of the finished game checks out against the order it committed to.
+    checked = ann.run("verify", game).stdout.strip()
+    assert checked.startswith(f"{game}: all ") and checked.endswith(" draws check out")
+    assert int(checked.split()[2]) > 10

@@ -13,11 +13,14 @@ from mathable.events import (
     EVENT_TYPES,
     SCHEMA_VERSION,
     Corrected,
+    DrawsRevealed,
     Event,
     ExtraTileDrawn,
+    GameCancelled,
     GameCreated,
     GameEnded,
     GameStarted,
+    InvitationDeclined,
     Passed,
     PlayerJoined,
     Resigned,
@@ -72,6 +75,12 @@ SAMPLES: list[Event] = [
     VacationEnded(1),
     VacationDayUsed(0),
     GameEnded("rack_emptied", (0, 14), (12, -14), (0,)),
+    GameCreated(
+        "mathable", 1, 2, "server", None, None, (), "ann", tuple(range(106)), "ab" * 16, "c" * 64
+    ),
+    DrawsRevealed(tuple(range(106)), "ab" * 16),
+    InvitationDeclined("bob"),
+    GameCancelled("ann"),
 ]
 
 

@@ -92,6 +92,8 @@ class ContractClient(FlaskClient):
 
 
 def make_app(database_url: str, **settings: Any) -> Flask:
+    # Most tests set up games with a given bag order: the server must allow it.
+    settings.setdefault("allow_given_tiles", True)
     app = create_app(Settings(database_url=database_url, **settings))
     app.test_client_class = ContractClient
     return app

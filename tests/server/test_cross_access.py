@@ -31,8 +31,8 @@ COMMANDS: dict[str, dict[str, Any]] = {
     "correct": {"type": "correct"},
     "resign": {"type": "resign"},
 }
-GAME_REQUESTS = ["view", "events", "join", *(f"move {t}" for t in COMMANDS)]
-ACCOUNT_REQUESTS = ["me", "create"]
+GAME_REQUESTS = ["view", "events", "join", "decline", *(f"move {t}" for t in COMMANDS)]
+ACCOUNT_REQUESTS = ["me", "create", "rotate token", "revoke token"]
 
 Request = tuple[str, str, Any]
 
@@ -42,6 +42,7 @@ def game_requests(game_id: str) -> dict[str, Request]:
         "view": ("GET", f"/v1/games/{game_id}", None),
         "events": ("GET", f"/v1/games/{game_id}/events", None),
         "join": ("POST", f"/v1/games/{game_id}/join", {}),
+        "decline": ("POST", f"/v1/games/{game_id}/decline", {}),
     }
     for kind, command in COMMANDS.items():
         body = {**command, "expected_version": 3}
@@ -52,6 +53,8 @@ def game_requests(game_id: str) -> dict[str, Request]:
 ACCOUNT: dict[str, Request] = {
     "me": ("GET", "/v1/me", None),
     "create": ("POST", "/v1/games", {"players": 2}),
+    "rotate token": ("POST", "/v1/me/token", None),
+    "revoke token": ("DELETE", "/v1/me/token", None),
 }
 
 
@@ -105,6 +108,7 @@ def test_an_outsiders_token_reads_as_a_spectator_and_is_refused_the_rest(
         "view": (200, None),
         "events": (200, None),
         "join": (422, "game_full"),
+        "decline": (422, "game_started"),
         **{f"move {t}": (403, "not_seated") for t in COMMANDS},
     }
     for name in ("view", "events"):
@@ -124,6 +128,7 @@ def test_a_players_token_on_another_game_is_refused_like_an_outsiders(
         "view": (200, None),
         "events": (200, None),
         "join": (422, "game_full"),
+        "decline": (422, "game_started"),
         **{f"move {t}": (403, "not_seated") for t in COMMANDS},
     }
     for name in ("view", "events"):
@@ -143,7 +148,7 @@ def test_without_a_token_only_reads_are_answered(table: Table, unchanged: None) 
     assert answers == {
         "view": (200, None),
         "events": (200, None),
-        **{name: (401, "unauthorized") for name in ["join", *GAME_REQUESTS[3:], "me", "create"]},
+        **{name: (401, "unauthorized") for name in [*GAME_REQUESTS[2:], *ACCOUNT_REQUESTS]},
     }
     assert stored_games(table.client) == 1  # the refused create made none
 
@@ -173,3 +178,32 @@ def test_a_malformed_token_is_401_bad_token_for_every_request(
     }
     assert answers == {name: (401, "bad_token") for name in [*GAME_REQUESTS, *ACCOUNT_REQUESTS]}
     assert stored_games(table.client) == 1
+
+
+def test_an_invitation_is_declined_only_by_its_invitee_or_the_creator(client: FlaskClient) -> None:
+    ada, bob, eve = (register(client, n) for n in ("ada", "bob", "eve"))
+    made = client.post("/v1/games", json={"players": 3, "invite": ["bob"]}, headers=ada.auth)
+    game_id = made.json["id"]  # type: ignore[index]
+    before = observed(client, game_id, [ada])
+    refused = client.post(f"/v1/games/{game_id}/decline", headers=eve.auth)
+    assert outcome(refused) == (422, "not_invited")
+    assert observed(client, game_id, [ada]) == before
+    declined = client.post(f"/v1/games/{game_id}/decline", headers=bob.auth)
+    assert declined.status_code == 200 and declined.json["status"] == "waiting"  # type: ignore[index]
+    again = client.post(f"/v1/games/{game_id}/decline", headers=bob.auth)
+    assert outcome(again) == (422, "not_invited")
+
+
+def test_a_rotated_or_revoked_token_is_401_bad_token_for_every_request(table: Table) -> None:
+    old = table.ada.auth
+    rotated = table.client.post("/v1/me/token", headers=old)
+    assert rotated.status_code == 201
+    new = {"Authorization": f"Bearer {rotated.json['token']}"}  # type: ignore[index]
+    before = observed(table.client, table.id, [table.bob])
+    every = {**game_requests(table.id), **ACCOUNT}
+    assert {n: outcome(send(table.client, r, old)) for n, r in every.items()} == {
+        n: (401, "bad_token") for n in [*GAME_REQUESTS, *ACCOUNT_REQUESTS]
+    }
+    assert observed(table.client, table.id, [table.bob]) == before
+    assert table.client.delete("/v1/me/token", headers=new).status_code == 204
+    assert outcome(table.client.get("/v1/me", headers=new)) == (401, "bad_token")

@@ -3,7 +3,8 @@
 Every response a player or spectator receives (views, event feeds, command
 answers, errors) is scanned: a ``rack`` is the viewer's own or null, tiles
 drawn by others are null, no list holds another seat's rack, and nothing
-resembling the bag order or the seed appears.
+resembling the bag order or the seed appears, until the game has ended and
+revealed its bag order (``draws_revealed``), after which nothing is hidden.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from mathable import OPERATION, GameState, best_turn, parse_square
+from mathable.audit import audit, events_from_feed
 from tests.server.helpers import Account, register
 
 COUNTED = {"scores", "deductions", "winners", "rack_sizes", "drawn_count"}
@@ -43,6 +45,14 @@ class Referee:
         ]
         text = json.dumps(body)
         assert '"seed"' not in text and '"bag"' not in text
+        if state.draws_revealed:
+            # After the end: the order is public (it lets anyone check every draw), but
+            # game_created still never shows it, nor the seed.
+            self._created_stays_closed(body)
+            self.checked += 1
+            return
+        assert '"order"' not in text and '"salt"' not in text
+        assert "draws_revealed" not in text
         for other in others:
             assert ", ".join(map(str, other)) not in text
         self._walk(body, viewer, own, others, None)
@@ -65,11 +75,23 @@ class Referee:
             for item in node:
                 self._walk(item, viewer, own, others, key)
 
+    def _created_stays_closed(self, node: Any) -> None:
+        if isinstance(node, dict):
+            if node.get("type") == "game_created":
+                assert not {"seed", "tiles", "order", "salt"} & set(node)
+            for value in node.values():
+                self._created_stays_closed(value)
+        elif isinstance(node, list):
+            for item in node:
+                self._created_stays_closed(item)
+
     @staticmethod
     def _event(event: dict[str, Any], viewer: int | None) -> None:
         kind, seat = event["type"], event.get("seat")
         if kind == "game_created":
             assert "seed" not in event and "tiles" not in event
+            assert "order" not in event and "salt" not in event
+            assert len(event["commitment"]) == 64
         elif kind == "game_started":
             for index, (rack, draw) in enumerate(
                 zip(event["racks"], event["start_draws"], strict=True)
@@ -163,3 +185,13 @@ def test_complete_bot_games_never_show_a_seat_anothers_tiles(
     final = referee.truth()
     assert final.status == "ended" and final.result is not None
     assert referee.checked > 50
+
+
+def test_a_finished_game_shows_everyone_what_checks_every_draw(client: FlaskClient) -> None:
+    referee = play_out(client, 2, 21)
+    spectator_feed = client.get(f"/v1/games/{referee.game_id}/events").json
+    assert spectator_feed is not None
+    feed = spectator_feed["events"]
+    assert feed[-1]["type"] == "draws_revealed" and len(feed[-1]["order"]) == 106
+    result = audit(events_from_feed(feed))
+    assert result.ok and result.draws > 10, result

@@ -152,13 +152,13 @@ def test_of_twenty_clients_at_one_version_exactly_one_wins(cluster: Cluster) -> 
 def test_idempotent_retries_on_different_processes_append_once(cluster: Cluster) -> None:
     game_id, one, _two = cluster.example_game("retry")
     command = {"type": "place", "square": "I8", "tile": 12, "expected_version": 3}
-    responses = _race(cluster, game_id, one, command, {"Idempotency-Key": "same-move"})
+    responses = _race(cluster, game_id, one, command, {"Idempotency-Key": "same-move-0123456789"})
     for _ in range(5):  # later retries, each on a new connection
         responses.append(
             requests.post(
                 f"{cluster.url}/v1/games/{game_id}/moves",
                 json=command,
-                headers={**one, "Idempotency-Key": "same-move"},
+                headers={**one, "Idempotency-Key": "same-move-0123456789"},
                 timeout=10,
             )
         )

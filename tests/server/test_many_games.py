@@ -91,7 +91,7 @@ def crowded(database_url: str) -> Any:
     app.extensions["mathable"].store.engine.dispose()
 
 
-def test_every_game_is_listed_once_those_waiting_on_the_player_first(crowded: Any) -> None:
+def test_every_game_is_listed_once_those_waiting_on_the_players_move_first(crowded: Any) -> None:
     client, ada, waiting = crowded
     listed: list[dict[str, Any]] = []
     offset: int | None = 0
@@ -108,8 +108,15 @@ def test_every_game_is_listed_once_those_waiting_on_the_player_first(crowded: An
     flags = [g["waiting_on_you"] for g in listed]
     assert flags == sorted(flags, reverse=True)  # every True before every False
     assert flags == [waiting[i] for i in ids]
-    for group in (True, False):
-        keys = [(g["updated_at"], g["id"]) for g in listed if g["waiting_on_you"] is group]
+    # games waiting on her move, then invitations (a flood of them buries nothing), then the rest
+    groups = [0 if g["your_turn"] else 1 if g["waiting_on_you"] else 2 for g in listed]
+    assert groups == sorted(groups) and set(groups) == {0, 1, 2}
+    for group in (0, 1, 2):
+        keys = [
+            (g["updated_at"], g["id"])
+            for g, n in zip(listed, groups, strict=True)
+            if n == group
+        ]
         assert keys == sorted(keys, key=lambda k: (_reversed(k[0]), k[1]))
 
 

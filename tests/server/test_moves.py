@@ -316,7 +316,7 @@ def test_a_retry_with_the_same_key_returns_the_first_answer_and_appends_nothing(
     table: Table,
 ) -> None:
     url = f"/v1/games/{table.id}/moves"
-    headers = {**table.ada.auth, "Idempotency-Key": "try-1"}
+    headers = {**table.ada.auth, "Idempotency-Key": "try-1-0123456789ab"}
     command = {"type": "place", "square": "I8", "tile": 12, "expected_version": 3}
     first = table.client.post(url, json=command, headers=headers)
     assert first.status_code == 200 and "Idempotent-Replayed" not in first.headers
@@ -336,19 +336,19 @@ def test_idempotency_keys_belong_to_one_player(table: Table) -> None:
     ada = table.client.post(
         url,
         json={"type": "pass", "expected_version": 3},
-        headers={**table.ada.auth, "Idempotency-Key": "k"},
+        headers={**table.ada.auth, "Idempotency-Key": "k-0123456789abcdef"},
     )
     bob = table.client.post(
         url,
         json={"type": "pass", "expected_version": 4},
-        headers={**table.bob.auth, "Idempotency-Key": "k"},
+        headers={**table.bob.auth, "Idempotency-Key": "k-0123456789abcdef"},
     )
     assert ada.status_code == bob.status_code == 200
     assert bob.json["version"] == 5  # type: ignore[index]
 
 
 def test_bad_idempotency_keys_are_400(table: Table, unchanged: None) -> None:
-    for key in ("", "x" * 201, "has space", "ключ"):
+    for key in ("", "x" * 15, "x" * 201, "has space", "ключ"):
         response = table.client.post(
             f"/v1/games/{table.id}/moves",
             json={"type": "pass", "expected_version": 3},
@@ -360,7 +360,7 @@ def test_bad_idempotency_keys_are_400(table: Table, unchanged: None) -> None:
 
 def test_creating_a_game_twice_with_one_key_makes_one_game(client: FlaskClient) -> None:
     ada = register(client, "ada")
-    headers = {**ada.auth, "Idempotency-Key": "new-game-1"}
+    headers = {**ada.auth, "Idempotency-Key": "new-game-1-0123456789"}
     first = client.post("/v1/games", json={"players": 3}, headers=headers)
     second = client.post("/v1/games", json={"players": 3}, headers=headers)
     assert first.status_code == second.status_code == 201

@@ -40,9 +40,9 @@ def test_a_retry_with_the_same_key_gets_the_same_player_and_a_fresh_token(
     client: FlaskClient,
 ) -> None:
     body = {"name": "ada", "email": "ada@example.org"}
-    first = register(client, body, key="reg-7f3a")
+    first = register(client, body, key="reg-7f3a-0123456789")
     assert first.status_code == 201 and "Idempotent-Replayed" not in first.headers
-    again = register(client, body, key="reg-7f3a")
+    again = register(client, body, key="reg-7f3a-0123456789")
     assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
     assert again.headers["Cache-Control"] == "no-store"
     assert again.json["id"] == first.json["id"] and again.json["name"] == "ada"  # type: ignore[index]
@@ -55,9 +55,9 @@ def test_a_retry_with_the_same_key_gets_the_same_player_and_a_fresh_token(
 def test_the_replaced_token_stops_working_at_once_where_it_was_cached(
     client: FlaskClient,
 ) -> None:
-    first = register(client, {"name": "ada"}, key="k1").json
+    first = register(client, {"name": "ada"}, key="k1-0123456789abcdef").json
     assert first is not None and me(client, first["token"]) == 200  # now cached
-    again = register(client, {"name": "ada"}, key="k1").json
+    again = register(client, {"name": "ada"}, key="k1-0123456789abcdef").json
     assert again is not None
     assert me(client, first["token"]) == 401 and me(client, again["token"]) == 200
 
@@ -78,9 +78,9 @@ def test_only_a_hash_of_the_key_is_stored(client: FlaskClient) -> None:
 def test_a_key_used_again_for_another_registration_is_422(
     client: FlaskClient, other: dict[str, Any]
 ) -> None:
-    first = register(client, {"name": "ada"}, key="k1").json
+    first = register(client, {"name": "ada"}, key="k1-0123456789abcdef").json
     assert first is not None
-    response = register(client, other, key="k1")
+    response = register(client, other, key="k1-0123456789abcdef")
     assert response.status_code == 422
     assert response.json["error"]["code"] == "idempotency_key_reused"  # type: ignore[index]
     assert me(client, first["token"]) == 200  # nothing rotated
@@ -90,9 +90,9 @@ def test_a_key_used_again_for_another_registration_is_422(
 def test_a_retry_without_the_key_or_with_another_is_still_name_taken(
     client: FlaskClient,
 ) -> None:
-    first = register(client, {"name": "ada"}, key="k1").json
+    first = register(client, {"name": "ada"}, key="k1-0123456789abcdef").json
     assert first is not None
-    for key in (None, "k2"):
+    for key in (None, "k2-0123456789abcdef"):
         response = register(client, {"name": "ada"}, key=key)
         assert response.status_code == 409
         assert response.json["error"]["code"] == "name_taken"  # type: ignore[index]
@@ -102,12 +102,13 @@ def test_a_retry_without_the_key_or_with_another_is_still_name_taken(
 def test_a_retry_after_the_window_is_name_taken(tmp_path: Path) -> None:
     app = make_app(f"sqlite:///{tmp_path / 'x.db'}", registration_retry_seconds=0)
     client = app.test_client()
-    first = register(client, {"name": "ada"}, key="k1").json
+    first = register(client, {"name": "ada"}, key="k1-0123456789abcdef").json
     assert first is not None
-    late = register(client, {"name": "ada"}, key="k1")
+    late = register(client, {"name": "ada"}, key="k1-0123456789abcdef")
     assert late.status_code == 409 and late.json["error"]["code"] == "name_taken"  # type: ignore[index]
     assert me(client, first["token"]) == 200
-    reused = register(client, {"name": "bob"}, key="k1")  # a key is never good for another
+    # a key is never good for another registration
+    reused = register(client, {"name": "bob"}, key="k1-0123456789abcdef")
     assert reused.status_code == 422
 
 
@@ -117,12 +118,12 @@ def test_an_invitation_only_server_wants_the_invitation_on_the_retry_too(
     app = make_app(f"sqlite:///{tmp_path / 'x.db'}", registration_secret="open sesame")
     client = app.test_client()
     body = {"name": "eve", "invitation": "open sesame"}
-    first = register(client, body, key="k1").json
+    first = register(client, body, key="k1-0123456789abcdef").json
     assert first is not None
-    refused = register(client, {"name": "eve"}, key="k1")
+    refused = register(client, {"name": "eve"}, key="k1-0123456789abcdef")
     assert refused.status_code == 403
     assert me(client, first["token"]) == 200
-    again = register(client, body, key="k1")
+    again = register(client, body, key="k1-0123456789abcdef")
     assert again.status_code == 201 and again.json["id"] == first["id"]  # type: ignore[index]
 
 
@@ -154,7 +155,7 @@ def test_a_retry_on_another_server_process_rotates_the_token(database_url: str) 
 
         # Two attempts at once on two processes: one player; the token of one answer works.
         racing = {"name": "bob"}
-        race_key = {"Idempotency-Key": "5d2e-raced"}
+        race_key = {"Idempotency-Key": "5d2e-raced-0123456789"}
         with ThreadPoolExecutor(2) as pool:
             answers = list(
                 pool.map(

@@ -15,6 +15,7 @@ from mathable_cli.context import AppContext, app_context
 from mathable_cli.exits import CliError, ExitCode
 
 profile_app = typer.Typer(help="Profiles: several servers or identities in one config file.")
+token_app = typer.Typer(help="Your API token: rotate it.")
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print the API's data as JSON.")]
 
@@ -123,11 +124,23 @@ def login(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     actx.output.info(f"Logged in as {name} on {settings.server} (profile {profile!r}, {cfg.path}).")
 
 
-def logout(ctx: typer.Context) -> None:
+def logout(
+    ctx: typer.Context,
+    everywhere: Annotated[
+        bool,
+        typer.Option(
+            "--everywhere",
+            help="Revoke the token on the server too: every machine holding it is logged out.",
+        ),
+    ] = False,
+) -> None:
     """Forget the token of the current profile (the account stays on the server)."""
     actx = app_context(ctx)
     settings = actx.settings
     stored = settings.config.profiles.get(settings.profile)
+    if everywhere:
+        actx.api().request("DELETE", "/v1/me/token")
+        actx.output.info("Revoked the token on the server: it no longer works anywhere.")
     if stored is None or not stored.token:
         actx.output.info(f"Profile {settings.profile!r} holds no token.")
         return
@@ -151,6 +164,30 @@ def whoami(ctx: typer.Context, as_json: JsonFlag = False) -> None:
             f"token from {settings.token_source}"
         )
     )
+
+
+@token_app.command("rotate")
+def token_rotate(ctx: typer.Context, as_json: JsonFlag = False) -> None:
+    """Get a new token and save it in the profile; the old one stops working at once."""
+    actx = app_context(ctx)
+    settings = actx.settings
+    api = actx.api()
+    # No retry: a rotation the server made but whose answer was lost cannot be repeated
+    # with the old token (it is revoked).
+    reply = ApiClient(settings.server, api.token, retries=0).request("POST", "/v1/me/token").data
+    token = str(reply.get("token") or "")
+    stored = settings.config.profiles.get(settings.profile)
+    if stored is not None and stored.token:
+        stored.token = token
+        settings.config.save()
+        where = f"saved in profile {settings.profile!r}"
+    else:
+        where = "not saved (it came from --token or MATHABLE_TOKEN): keep it somewhere safe"
+    if as_json:
+        actx.output.json(reply)
+    else:
+        actx.output.data(token)
+    actx.output.info(f"New token {where}; the old one no longer works.")
 
 
 @profile_app.command("list")
@@ -234,3 +271,4 @@ def register(app: typer.Typer) -> None:
     app.command("logout")(logout)
     app.command("whoami")(whoami)
     app.add_typer(profile_app, name="profile")
+    app.add_typer(token_app, name="token")

@@ -9,7 +9,8 @@ from typing import Any
 
 from flask import Blueprint, Response
 
-from mathable import ClockSpec, Create, Event, Join, TimeOut, check_claim
+from mathable import ClockSpec, Create, Decline, Event, Join, TimeOut, check_claim
+from mathable_server.draws import bag_order, new_salt
 from mathable_server.errors import ApiError
 from mathable_server.moves import command_for
 from mathable_server.render import (
@@ -30,6 +31,7 @@ from mathable_server.schemas import (
 )
 from mathable_server.service import Answer, Timed
 from mathable_server.web import (
+    client_address,
     etag,
     idempotency,
     if_match_version,
@@ -41,6 +43,7 @@ from mathable_server.web import (
     query,
     required_player,
     services,
+    take,
 )
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
@@ -82,24 +85,75 @@ def create() -> Response:
     raw = json_body(required=False)
     body = load(_create, raw)
     svc = services()
-    invited = []
-    if body["invite"]:
-        found = svc.store.players_named(body["invite"])
-        for name in body["invite"]:
-            record = found.get(name.casefold())
-            if record is None:
-                raise ApiError(422, "unknown_player", f"there is no player named {name!r}")
-            invited.append(record.id)
+    settings = svc.settings
+    if body["tiles"] is not None and not settings.allow_given_tiles:
+        raise ApiError(
+            422,
+            "given_tiles_disabled",
+            "this server does not take a given bag order (MATHABLE_ALLOW_GIVEN_TILES)",
+        )
+    if settings.game_limit is not None:
+        take(settings.game_limit, f"games:{player.id}", "too_many_games", "new games")
+    invited = _invitees(player.id, body["invite"])
+    tiles = None if body["tiles"] is None else tuple(body["tiles"])
     command = Create(
         player.id,
         players=body["players"],
         referee=body["referee"],
         seed=body["seed"],
-        tiles=None if body["tiles"] is None else tuple(body["tiles"]),
+        tiles=tiles,
         invited=tuple(invited),
         clock=None if body["clock"] is None else ClockSpec(**body["clock"]),
+        order=bag_order(svc.secret(), body["seed"]) if tiles is None else None,
+        salt=new_salt(),
     )
     answer = svc.games.create(command, _render(player.id, 201), idempotency(player, raw))
+    return _reply(answer)
+
+
+def _invitees(creator: str, names: list[str]) -> list[str]:
+    """The ids of the players ``names``; 422 when one is unknown or a cap is reached.
+
+    A creator has at most ``max_open_invitations`` games waiting for players, and a
+    player at most as many open invitations: a flood of invitations cannot bury
+    anyone's games, nor be sent at all.
+    """
+    svc = services()
+    cap = svc.settings.max_open_invitations
+    if svc.store.waiting_games_of(creator) >= cap:
+        raise ApiError(
+            422,
+            "too_many_open_games",
+            f"you have {cap} games waiting for players: start or cancel some first",
+        )
+    invited = []
+    found = svc.store.players_named(names) if names else {}
+    for name in names:
+        record = found.get(name.casefold())
+        if record is None:
+            raise ApiError(422, "unknown_player", f"there is no player named {name!r}")
+        if svc.store.open_invitations_to(record.id) >= cap:
+            raise ApiError(
+                422,
+                "too_many_invitations",
+                f"{record.name} has {cap} open invitations already",
+            )
+        invited.append(record.id)
+    return invited
+
+
+@bp.post("/<game_id>/decline")
+def decline(game_id: str) -> Response:
+    """An invitee refuses their seat; the creator calls off a game that has not started."""
+    player = required_player()
+    raw = json_body(required=False)
+    load(_join, raw)
+    answer = services().games.join(
+        game_id,
+        lambda _state: Decline(player.id),
+        _render(player.id, 200),
+        idempotency(player, raw),
+    )
     return _reply(answer)
 
 
@@ -171,13 +225,15 @@ def show(game_id: str) -> Response:
     if wait > 0:
         since = asked.get("since", known if known is not None else state.version)
         if state.version <= since:
-            with svc.long_polls.slot() as held:
-                if held:
+            caller = f"player:{player.id}" if player else f"address:{client_address()}"
+            mine = svc.held_polls.hold(caller, wait, svc.settings.max_polls_per_caller)
+            with mine as allowed, svc.long_polls.slot() as free:
+                if allowed and free:
                     game = _wait_for(game_id, since, wait)
                     state = game.state
                 else:
-                    # Every slot is taken: answer now, as if the wait ran out, so that
-                    # long-polls never hold every thread of the process.
+                    # Every slot (of the process, or of this caller) is taken: answer now,
+                    # as if the wait ran out, so that long-polls never hold every thread.
                     headers["X-Long-Poll"] = "refused"
             headers["ETag"] = etag(state.version)
     if known is not None and known == state.version:
@@ -219,8 +275,10 @@ def events(game_id: str) -> Response:
     stored = svc.store.events_after(game_id, asked["after"], asked["limit"])
     seat = viewer_seat(state, player.id if player else None)
     version = max([state.version] + [s.version for s in stored])
+    # The state is read before the events: if it says revealed, every event read is after.
+    revealed = state.draws_revealed
     return json_response(
-        {"id": game_id, "version": version, "events": events_body(stored, seat)},
+        {"id": game_id, "version": version, "events": events_body(stored, seat, revealed)},
         200,
         {"ETag": etag(version), "Vary": "Authorization", "Cache-Control": "private, no-cache"},
     )

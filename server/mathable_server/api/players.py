@@ -17,6 +17,8 @@ from mathable_server.schemas import MeQuerySchema, RegisterSchema
 from mathable_server.service import GameNotFound, Games, KeyReused, new_id
 from mathable_server.store import KeyTaken, Member, MemberGame, NameTaken, now_iso
 from mathable_server.web import (
+    bearer_token,
+    client_address,
     fingerprint,
     idempotency_key,
     json_body,
@@ -25,6 +27,7 @@ from mathable_server.web import (
     query,
     required_player,
     services,
+    take,
 )
 
 bp = Blueprint("players", __name__, url_prefix="/v1")
@@ -52,6 +55,13 @@ def register() -> Response:
     raw = json_body()
     body = load(_register, raw)
     svc = services()
+    if svc.settings.registration_limit is not None:
+        take(
+            svc.settings.registration_limit,
+            f"register:{client_address()}",
+            "too_many_registrations",
+            "registrations from this address",
+        )
     secret = svc.settings.registration_secret
     if secret is not None and not same_secret(body.get("invitation") or "", secret):
         raise ApiError(403, "registration_closed", "registering needs the server's invitation")
@@ -103,10 +113,39 @@ def _retried(key: _Key, name: str) -> Response | None:
 
 
 def _registered(player_id: str, name: str, token: str, *, replayed: bool) -> Response:
-    headers = {"Location": f"/v1/players/{player_id}", "Cache-Control": "no-store"}
+    # The account is what the token opens: /v1/me.
+    headers = {"Location": "/v1/me", "Cache-Control": "no-store"}
     if replayed:
         headers["Idempotent-Replayed"] = "true"
     return json_response({"id": player_id, "name": name, "token": token}, 201, headers)
+
+
+@bp.post("/me/token")
+def rotate_token() -> Response:
+    """A new token for the caller; the one the request came with stops working at once."""
+    player = required_player()
+    old = bearer_token() or ""
+    token = new_token(player.id)
+    svc = services()
+    if not svc.store.replace_token(player.id, hash_token(token), old_hash=hash_token(old)):
+        # Another rotation or a revocation got there first: this token is no longer valid.
+        raise ApiError(401, "bad_token", "this token does not belong to any player")
+    svc.auth.forget(player.id)
+    return json_response(
+        {"id": player.id, "name": player.name, "token": token},
+        201,
+        {"Location": "/v1/me", "Cache-Control": "no-store"},
+    )
+
+
+@bp.delete("/me/token")
+def revoke_token() -> Response:
+    """Revoke the caller's token: every client holding it is logged out."""
+    player = required_player()
+    svc = services()
+    svc.store.replace_token(player.id, "", old_hash=hash_token(bearer_token() or ""))
+    svc.auth.forget(player.id)
+    return Response(status=204)
 
 
 @bp.get("/me")

@@ -1,0 +1,256 @@
+"""Counters every server process shares: request counts per window, long-polls held.
+
+Request counting is done by the ``limits`` library (the engine of
+flask-limiter): its Redis storage when ``MATHABLE_REDIS_URL`` is set, its
+memory storage for a single-process server, and otherwise ``SqlCounters``
+below, a ``limits`` storage on a table of the game database, because
+``limits`` has none for PostgreSQL or SQLite. Each count is one atomic
+upsert (``INSERT .. ON CONFLICT DO UPDATE .. RETURNING``), so any number of
+processes on any number of hosts count together.
+
+Long-polls held at once per caller are leases (a row or a sorted-set member
+with an end time), so a process that dies holds nothing for long.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, Protocol
+
+from limits.storage import MemoryStorage, Storage, storage_from_string
+from sqlalchemy import Engine, and_, case, create_engine, delete, event, func, insert, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import SQLAlchemyError
+
+from mathable_server.db import held_polls, rate_counters
+
+#: Expired counter rows are swept about once in this many counts.
+SWEEP_EVERY = 1000
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def counter_engine(engine: Engine) -> Engine:
+    """The engine counters write through: ``engine`` itself, except on SQLite.
+
+    On SQLite every commit of the game engine syncs to disk (``synchronous=FULL``):
+    a request counter is not worth a sync, so counters get their own connections
+    with ``synchronous=NORMAL`` (in WAL mode a crash may forget the last counts).
+    """
+    if engine.dialect.name != "sqlite":
+        return engine
+    counters = create_engine(
+        engine.url, connect_args={"timeout": 30, "check_same_thread": False}, pool_size=4
+    )
+
+    @event.listens_for(counters, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    return counters
+
+
+class SqlCounters(Storage):
+    """A ``limits`` storage on the ``rate_counters`` table (fixed windows only)."""
+
+    STORAGE_SCHEME = None
+
+    def __init__(self, engine: Engine) -> None:
+        super().__init__()
+        self._engine = counter_engine(engine)
+        self._insert: Any = (
+            postgresql.insert if self._engine.dialect.name == "postgresql" else sqlite.insert
+        )
+        self._counts = 0
+
+    @property
+    def base_exceptions(self) -> type[Exception] | tuple[type[Exception], ...]:
+        return SQLAlchemyError
+
+    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        now = _now_ms()
+        end = now + int(expiry * 1000)
+        expired = rate_counters.c.expires_at <= now
+        statement = (
+            self._insert(rate_counters)
+            .values(key=key, count=amount, expires_at=end)
+            .on_conflict_do_update(
+                index_elements=[rate_counters.c.key],
+                set_={
+                    "count": case((expired, amount), else_=rate_counters.c.count + amount),
+                    "expires_at": case((expired, end), else_=rate_counters.c.expires_at),
+                },
+            )
+            .returning(rate_counters.c.count)
+        )
+        with self._engine.begin() as conn:
+            count = int(conn.execute(statement).scalar_one())
+        self._counts += 1
+        if self._counts % SWEEP_EVERY == 0:
+            self._sweep(now)
+        return count
+
+    def _sweep(self, now: int) -> None:
+        with self._engine.begin() as conn:
+            conn.execute(delete(rate_counters).where(rate_counters.c.expires_at <= now))
+
+    def get(self, key: str) -> int:
+        with self._engine.connect() as conn:
+            row = conn.execute(
+                select(rate_counters.c.count).where(
+                    and_(rate_counters.c.key == key, rate_counters.c.expires_at > _now_ms())
+                )
+            ).first()
+        return 0 if row is None else int(row[0])
+
+    def get_expiry(self, key: str) -> float:
+        with self._engine.connect() as conn:
+            end = conn.execute(
+                select(rate_counters.c.expires_at).where(rate_counters.c.key == key)
+            ).scalar()
+        return (end if end is not None else _now_ms()) / 1000
+
+    def check(self) -> bool:
+        try:
+            with self._engine.connect() as conn:
+                conn.execute(select(1))
+        except SQLAlchemyError:
+            return False
+        return True
+
+    def reset(self) -> int | None:
+        with self._engine.begin() as conn:
+            return int(conn.execute(delete(rate_counters)).rowcount)
+
+    def clear(self, key: str) -> None:
+        with self._engine.begin() as conn:
+            conn.execute(delete(rate_counters).where(rate_counters.c.key == key))
+
+
+class HeldPolls(Protocol):
+    """Counts the long-polls one caller holds at once, across every process."""
+
+    def hold(self, caller: str, seconds: float, limit: int) -> Any:
+        """A context manager yielding whether ``caller`` may hold one more (then released)."""
+        ...
+
+
+class MemoryHeldPolls:
+    """Held long-polls counted in this process (a single-process server)."""
+
+    def __init__(self) -> None:
+        self._held: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def hold(self, caller: str, seconds: float, limit: int) -> Iterator[bool]:
+        with self._lock:
+            taken = self._held.get(caller, 0) < limit
+            if taken:
+                self._held[caller] = self._held.get(caller, 0) + 1
+        try:
+            yield taken
+        finally:
+            if taken:
+                with self._lock:
+                    left = self._held[caller] - 1
+                    if left:
+                        self._held[caller] = left
+                    else:
+                        del self._held[caller]
+
+
+class SqlHeldPolls:
+    """Held long-polls as rows of ``held_polls`` with an end time: shared by every process."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = counter_engine(engine)
+
+    @contextmanager
+    def hold(self, caller: str, seconds: float, limit: int) -> Iterator[bool]:
+        lease = secrets.token_hex(8)
+        now = _now_ms()
+        with self._engine.begin() as conn:
+            conn.execute(
+                insert(held_polls).values(
+                    id=lease, caller=caller, expires_at=now + int(seconds * 1000) + 5000
+                )
+            )
+            held = conn.execute(
+                select(func.count()).where(
+                    and_(held_polls.c.caller == caller, held_polls.c.expires_at > now)
+                )
+            ).scalar_one()
+            if held > limit:
+                # Two callers racing may both be refused, never both let in beyond the cap.
+                conn.execute(delete(held_polls).where(held_polls.c.id == lease))
+            if lease[-1] == "0":  # now and then, sweep leases of processes that died
+                conn.execute(delete(held_polls).where(held_polls.c.expires_at <= now))
+        try:
+            yield held <= limit
+        finally:
+            if held <= limit:
+                with self._engine.begin() as conn:
+                    conn.execute(delete(held_polls).where(held_polls.c.id == lease))
+
+
+class RedisHeldPolls:
+    """Held long-polls as members of a sorted set per caller, scored by their end time."""
+
+    def __init__(self, url: str, prefix: str = "mathable") -> None:
+        import redis
+
+        self._redis = redis.Redis.from_url(url)
+        self._prefix = prefix
+
+    @contextmanager
+    def hold(self, caller: str, seconds: float, limit: int) -> Iterator[bool]:
+        key = f"{self._prefix}:polls:{caller}"
+        lease = secrets.token_hex(8)
+        now = time.time()
+        pipe = self._redis.pipeline()
+        pipe.zremrangebyscore(key, "-inf", now)
+        pipe.zadd(key, {lease: now + seconds + 5})
+        pipe.zcard(key)
+        pipe.expire(key, int(seconds) + 10)
+        held = int(pipe.execute()[2])
+        taken = held <= limit
+        if not taken:
+            self._redis.zrem(key, lease)
+        try:
+            yield taken
+        finally:
+            if taken:
+                self._redis.zrem(key, lease)
+
+
+def shared_storage(
+    engine: Engine, redis_url: str | None, single_process: bool, redis_prefix: str = "mathable"
+) -> Storage:
+    """Where request counts go: Redis if given, memory for one process on SQLite, else SQL."""
+    if redis_url:
+        storage = storage_from_string(redis_url, key_prefix=f"{redis_prefix}:limits")
+        assert isinstance(storage, Storage)  # a redis:// URL gives the synchronous storage
+        return storage
+    if single_process and engine.dialect.name == "sqlite":
+        return MemoryStorage()
+    return SqlCounters(engine)
+
+
+def shared_polls(
+    engine: Engine, redis_url: str | None, single_process: bool, redis_prefix: str = "mathable"
+) -> HeldPolls:
+    if redis_url:
+        return RedisHeldPolls(redis_url, redis_prefix)
+    if single_process and engine.dialect.name == "sqlite":
+        return MemoryHeldPolls()
+    return SqlHeldPolls(engine)

@@ -1,0 +1,124 @@
+"""Check every draw of a finished game against the bag order it committed to.
+
+A game made by a server that commits (``mathable.commitment``) draws every
+tile from the front of a bag order fixed at creation. Once the game ends the
+order and its salt are revealed; ``audit(events)`` replays the whole log and
+checks that the commitment matches and that each draw took exactly the tiles
+the order says it should have.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from mathable.bag import OrderedBag
+from mathable.commands import deal_start
+from mathable.commitment import commit
+from mathable.events import (
+    DrawsRevealed,
+    Event,
+    ExtraTileDrawn,
+    GameCreated,
+    GameStarted,
+    TilesExchanged,
+    TurnEnded,
+    apply,
+)
+from mathable.state import GameState
+from mathable.tiles import TILE_SET
+
+
+@dataclass(frozen=True)
+class Audit:
+    """What checking a game's draws found: how many draws checked out, and what did not."""
+
+    draws: int = 0
+    problems: tuple[str, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and self.draws > 0
+
+
+def revealed_log(events: list[Event]) -> list[Event]:
+    """``events`` with the revealed order and salt put back into ``game_created``.
+
+    Event feeds never show the order in ``game_created``; the ``draws_revealed``
+    event at the end carries it.
+    """
+    reveal = next((e for e in events if isinstance(e, DrawsRevealed)), None)
+    if reveal is None or not events or not isinstance(events[0], GameCreated):
+        return events
+    created = events[0]
+    if created.tiles is not None:
+        return events
+    return [replace(created, order=reveal.order, salt=reveal.salt), *events[1:]]
+
+
+def events_from_feed(feed: list[dict[str, Any]]) -> list[Event]:
+    """The events of a finished game from its event feed (``GET .../events``).
+
+    The feed's ``game_created`` hides the seed and the bag order; the order comes
+    back from ``draws_revealed`` (a game made with ``tiles`` drew from that order).
+    RuleError ``bad_event`` when an entry is not an event (a draw still hidden).
+    """
+    reveal = next((e for e in feed if e.get("type") == "draws_revealed"), None)
+    out: list[Event] = []
+    for entry in feed:
+        data = {k: v for k, v in entry.items() if k not in ("version", "at")}
+        if data.get("type") == "game_created":
+            ordered = data.pop("ordered", False)
+            data.pop("seeded", None)
+            data["seed"] = None
+            data["tiles"] = reveal["order"] if ordered and reveal is not None else None
+        out.append(Event.from_dict(data))
+    return revealed_log(out)
+
+
+def audit(events: list[Event]) -> Audit:
+    """Check the commitment and every draw of a finished game's (unredacted) log.
+
+    >>> audit([]).problems
+    ('the log is empty',)
+    """
+    if not events or not isinstance(events[0], GameCreated):
+        return Audit(problems=("the log is empty",) if not events else ("no game_created",))
+    created = events[0]
+    reveal = next((e for e in events if isinstance(e, DrawsRevealed)), None)
+    if created.commitment is None:
+        return Audit(problems=("this game was made without a commitment to its bag order",))
+    if reveal is None:
+        return Audit(problems=("the bag order is revealed only when the game has ended",))
+    problems: list[str] = []
+    if sorted(reveal.order) != list(TILE_SET):
+        problems.append("the revealed order is not the 106 tiles of the game")
+    if commit(reveal.order, reveal.salt) != created.commitment:
+        problems.append("the revealed order and salt do not match the commitment made at creation")
+    if problems:
+        return Audit(problems=tuple(problems))
+    state = GameState()
+    draws = 0
+    for version, event in enumerate(revealed_log(events), 1):
+        expected = _expected(state, event)
+        if expected is not None:
+            draws += 1
+            if expected != event:
+                problems.append(f"event {version} ({event.type}) drew other tiles than the order")
+        state = apply(state, event)
+    return Audit(draws=draws, problems=tuple(problems))
+
+
+def _expected(state: GameState, event: Event) -> Event | None:
+    """What a draw event should hold if every tile came off the front of the bag."""
+    front = state.bag
+    match event:
+        case GameStarted():
+            return deal_start(state, OrderedBag())
+        case ExtraTileDrawn():
+            return replace(event, tile=front[0]) if front else None
+        case TurnEnded() if event.drawn:
+            return replace(event, drawn=tuple(front[: len(event.drawn)]))
+        case TilesExchanged():
+            return replace(event, drawn=tuple(front[: len(event.drawn)]))
+    return None

@@ -66,8 +66,22 @@ def test_view_of_a_turn_in_progress_shows_every_field_to_the_seat_playing_it() -
         "ordered": True,
         "invited": [],
         "seats": [
-            {"seat": 0, "player": "p0", "score": 0, "rack_size": 6, "resigned": False},
-            {"seat": 1, "player": "p1", "score": 0, "rack_size": 7, "resigned": False},
+            {
+                "seat": 0,
+                "player": "p0",
+                "score": 0,
+                "rack_size": 6,
+                "resigned": False,
+                "timed_out": False,
+            },
+            {
+                "seat": 1,
+                "player": "p1",
+                "score": 0,
+                "rack_size": 7,
+                "resigned": False,
+                "timed_out": False,
+            },
         ],
         "you": 0,
         "rack": [1, 1, 1, 1, 1, 1],
@@ -182,6 +196,7 @@ def test_view_lists_invited_players() -> None:
         "score": 0,
         "rack_size": 0,
         "resigned": False,
+        "timed_out": False,
     }
 
 

@@ -64,6 +64,8 @@ def test_view_of_a_turn_in_progress_shows_every_field_to_the_seat_playing_it() -
         "referee": "server",
         "seeded": False,
         "ordered": True,
+        # A game made with a given order commits to nothing (its order is no secret).
+        "commitment": None,
         "invited": [],
         "seats": [
             {
@@ -241,6 +243,7 @@ def test_game_created_hides_seed_and_order_but_says_whether_there_was_one() -> N
         "creator": "ann",
         "seeded": True,
         "ordered": False,
+        "commitment": None,
     }
     shown = redact(ordered, None)
     assert (shown["seeded"], shown["ordered"]) == (False, True)

@@ -76,7 +76,17 @@ SAMPLES: list[Event] = [
     VacationDayUsed(0),
     GameEnded("rack_emptied", (0, 14), (12, -14), (0,)),
     GameCreated(
-        "mathable", 1, 2, "server", None, None, (), "ann", tuple(range(106)), "ab" * 16, "c" * 64
+        "mathable",
+        1,
+        2,
+        "server",
+        None,
+        None,
+        (),
+        "ann",
+        order=tuple(range(106)),
+        salt="ab" * 16,
+        commitment="c" * 64,
     ),
     DrawsRevealed(tuple(range(106)), "ab" * 16),
     InvitationDeclined("bob"),

@@ -15,20 +15,17 @@ from __future__ import annotations
 
 import argparse
 import os
-import secrets
 import sys
-import tempfile
 import time
 from pathlib import Path
-from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "server"), str(ROOT)]
 
-from sqlalchemy import create_engine, text  # noqa: E402
+from sqlalchemy import text  # noqa: E402
 
 from bench.bench_server import Seeder  # noqa: E402
-from mathable_server.db import normalize_url  # noqa: E402
+from bench.harness import isolated_database  # noqa: E402
 from mathable_server.service import Games  # noqa: E402
 from mathable_server.store import Store  # noqa: E402
 
@@ -72,24 +69,13 @@ def main() -> None:
     backend = opts.backend or ("both" if pg else "sqlite")
     lines = [f"{os.cpu_count()} cores"]
     if backend in ("sqlite", "both"):
-        with tempfile.TemporaryDirectory() as folder:
-            lines += bench("sqlite", f"sqlite:///{folder}/sweep.db", opts)
+        with isolated_database(None) as url:
+            lines += bench("sqlite", url, opts)
     if backend in ("postgresql", "both"):
         if not pg:
             raise SystemExit("set MATHABLE_TEST_POSTGRES_URL for the PostgreSQL figures")
-        schema = f"bench_{secrets.token_hex(4)}"
-        admin = create_engine(normalize_url(pg), isolation_level="AUTOCOMMIT")
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-        joiner = "&" if "?" in pg else "?"
-        try:
-            lines += bench(
-                "postgresql", f"{pg}{joiner}options={quote(f'-csearch_path={schema}')}", opts
-            )
-        finally:
-            with admin.connect() as conn:
-                conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-            admin.dispose()
+        with isolated_database(pg) as url:
+            lines += bench("postgresql", url, opts)
     print("\n".join(lines))
 
 

@@ -1,0 +1,69 @@
+"""The store: games and players on one SQLAlchemy engine (SQLite or PostgreSQL).
+
+Split by job as eventsourcing splits its recorders: one module a table family,
+each a recorder class, and ``Store`` the one object the server holds, made of
+them all. A new table gets a module (and a recorder) of its own here.
+"""
+
+from __future__ import annotations
+
+from mathable_server.store.clocks import ClockRecorder
+from mathable_server.store.events import EventRecorder, memberships, projection
+from mathable_server.store.listings import ListingRecorder
+from mathable_server.store.players import PlayerRecorder
+from mathable_server.store.records import (
+    Append,
+    IdempotentAnswer,
+    KeyTaken,
+    Member,
+    MemberGame,
+    NameTaken,
+    PlayerRecord,
+    Registration,
+    StoredEvent,
+    Vacation,
+    VersionConflict,
+    decode_event,
+    encode_event,
+    epoch_ms,
+    iso,
+    now_iso,
+    now_ms,
+)
+from mathable_server.store.secrets import SecretRecorder
+from mathable_server.store.vacations import VacationRecorder
+
+
+class Store(
+    EventRecorder,
+    PlayerRecorder,
+    ListingRecorder,
+    ClockRecorder,
+    VacationRecorder,
+    SecretRecorder,
+):
+    """Reads and writes games and players: every recorder on one engine."""
+
+
+__all__ = [
+    "Append",
+    "IdempotentAnswer",
+    "KeyTaken",
+    "Member",
+    "MemberGame",
+    "NameTaken",
+    "PlayerRecord",
+    "Registration",
+    "Store",
+    "StoredEvent",
+    "Vacation",
+    "VersionConflict",
+    "decode_event",
+    "encode_event",
+    "epoch_ms",
+    "iso",
+    "memberships",
+    "now_iso",
+    "now_ms",
+    "projection",
+]

@@ -1,0 +1,24 @@
+"""The part every recorder shares: the engine, a reader in autocommit, a writer."""
+
+from __future__ import annotations
+
+from sqlalchemy import Connection, Engine
+
+
+class Recorder:
+    """The engine and connections every recorder of the store shares."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        marker = "?" if engine.dialect.paramstyle == "qmark" else "%s"
+        self._version_sql = f"SELECT version, due_at FROM games WHERE id = {marker}"
+        # Single-statement reads need no transaction: on PostgreSQL that saves the
+        # BEGIN and ROLLBACK round trips (SQLite readers already run in autocommit).
+        self._reader = (
+            engine
+            if engine.dialect.name == "sqlite"
+            else engine.execution_options(isolation_level="AUTOCOMMIT")
+        )
+
+    def _writer(self) -> Connection:
+        return self.engine.connect().execution_options(sqlite_write=True)

@@ -1,0 +1,310 @@
+"""The event log: append a command's events with the projections in one transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    Connection,
+    and_,
+    bindparam,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from mathable import Event, GameState
+from mathable.events import SCHEMA_VERSION, GameCreated, InvitationDeclined, PlayerJoined
+from mathable_server.db import (
+    events,
+    game_members,
+    games,
+    idempotency_keys,
+    vacations,
+)
+from mathable_server.store.base import Recorder
+from mathable_server.store.records import (
+    Append,
+    IdempotentAnswer,
+    KeyTaken,
+    StoredEvent,
+    VersionConflict,
+    decode_event,
+    encode_event,
+    iso,
+)
+
+_EVENTS_AFTER = (
+    select(events.c.version, events.c.data, events.c.created_at, events.c.at)
+    .where(and_(events.c.game_id == bindparam("game_id"), events.c.version > bindparam("after")))
+    .order_by(events.c.version)
+)
+_EVENTS_AFTER_LIMITED = _EVENTS_AFTER.limit(bindparam("limit"))
+
+
+def projection(state: GameState) -> dict[str, Any]:
+    """The ``games`` row of a game in ``state``."""
+    to_move = None
+    if state.status == "playing" and state.turn is not None:
+        to_move = state.seats[state.turn.seat].player
+    return {
+        "ruleset": state.ruleset,
+        "status": state.status,
+        "players": state.options.players,
+        "referee": state.options.referee,
+        "version": state.version,
+        "to_move": to_move,
+    }
+
+
+def memberships(state: GameState) -> dict[str, int | None]:
+    """Who belongs to a game: seated players by seat, invited ones not yet seated with None."""
+    members: dict[str, int | None] = {}
+    for index, seat in enumerate(state.seats):
+        if seat.player is not None:
+            members[seat.player] = index
+    for player in state.options.invited:
+        members.setdefault(player, None)
+    return members
+
+
+class EventRecorder(Recorder):
+    """A recorder in the manner of eventsourcing: a game's events, appended with its projections.
+
+    The primary key ``(game_id, version)`` is the concurrency control: a duplicate
+    key means another writer got there first.
+    """
+
+    def events_after(
+        self, game_id: str, after: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]:
+        """The events of ``game_id`` with versions above ``after``, in order."""
+        params: dict[str, Any] = {"game_id": game_id, "after": after}
+        query = _EVENTS_AFTER
+        if limit is not None:
+            query, params["limit"] = _EVENTS_AFTER_LIMITED, limit
+        with self.engine.connect() as conn:
+            rows = conn.execute(query, params).all()
+        return [StoredEvent(r.version, decode_event(r.data), r.created_at, r.at) for r in rows]
+
+    def version(self, game_id: str) -> int | None:
+        """The version of a game from its projection row, or None if there is no game."""
+        head = self.head(game_id)
+        return None if head is None else head[0]
+
+    def head(self, game_id: str) -> tuple[int, int | None] | None:
+        """A game's version and when the server must next act on it (``due_at``), or None.
+
+        Every view asks this first (has another process moved the game on? has a
+        clock run out?), so it is one indexed read in autocommit, with no statement
+        building.
+        """
+        if self.engine.dialect.name == "postgresql":
+            row = self._read_raw(self._version_sql, (game_id,))
+        else:
+            with self._reader.connect() as conn:
+                row = conn.exec_driver_sql(self._version_sql, (game_id,)).first()
+        if row is None:
+            return None
+        return int(row[0]), None if row[1] is None else int(row[1])
+
+    def _read_raw(self, sql: str, params: tuple[Any, ...]) -> Any:
+        """One row of a one-statement read on a pooled PostgreSQL connection, in autocommit.
+
+        The hottest read (every view asks the version) skips SQLAlchemy's connection
+        wrapper: half its cost. The connection goes back to the pool as it came, out
+        of autocommit, so writers still get their transactions; a failure invalidates
+        it and is raised as SQLAlchemy's OperationalError (a 503).
+        """
+        dbapi_error = self.engine.dialect.loaded_dbapi.Error
+        try:
+            raw = self.engine.raw_connection()
+        except dbapi_error as err:  # no connection to be had: the database is down
+            raise OperationalError(sql, params, err) from err
+        try:
+            driver: Any = raw.driver_connection
+            driver.autocommit = True
+            try:
+                return driver.execute(sql, params).fetchone()
+            finally:
+                driver.autocommit = False
+        except Exception as err:
+            raw.invalidate()
+            if isinstance(err, dbapi_error):
+                raise OperationalError(sql, params, err) from err
+            raise
+        finally:
+            raw.close()
+
+    def log_version(self, game_id: str) -> int:
+        """The highest version in the events table (0 without events)."""
+        with self.engine.connect() as conn:
+            value = conn.execute(
+                select(func.max(events.c.version)).where(events.c.game_id == game_id)
+            ).scalar()
+        return int(value or 0)
+
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        new_events: Sequence[Event],
+        state: GameState,
+        *,
+        at: int,
+        deadline: int | None = None,
+        due_at: int | None = None,
+        idempotency: tuple[str, str, IdempotentAnswer] | None = None,
+        vacation: dict[str, Any] | None = None,
+    ) -> None:
+        """Append ``new_events`` after ``expected_version`` and update the projections.
+
+        ``state`` is the game after the events, ``at`` the time they are written
+        (ms since 1970 UTC), ``deadline`` and ``due_at`` its clock's. One
+        transaction: either all of it is written or nothing. VersionConflict if
+        another writer got there first; KeyTaken if ``idempotency`` = (player,
+        key, answer) was stored concurrently. ``vacation`` is a row of the
+        vacations table written with the events (an automatic vacation day).
+        """
+        now = iso(datetime.fromtimestamp(at / 1000, UTC))
+        rows = [
+            {
+                "game_id": game_id,
+                "version": expected_version + number,
+                "type": event.type,
+                "schema_version": SCHEMA_VERSION,
+                "data": encode_event(event),
+                "created_at": now,
+                "at": at,
+            }
+            for number, event in enumerate(new_events, 1)
+        ]
+        with self._writer() as conn:
+            try:
+                with conn.begin():
+                    clock = {"deadline": deadline, "due_at": due_at}
+                    self._append_in(conn, game_id, expected_version, rows, state, now, clock)
+                    if vacation is not None:
+                        conn.execute(insert(vacations).values(**vacation))
+                    if any(
+                        isinstance(e, GameCreated | PlayerJoined | InvitationDeclined)
+                        for e in new_events
+                    ):
+                        self._sync_members(conn, game_id, state)
+                    if idempotency is not None:
+                        player_id, key, answer = idempotency
+                        try:
+                            conn.execute(
+                                insert(idempotency_keys).values(
+                                    player_id=player_id,
+                                    key=key,
+                                    fingerprint=answer.fingerprint,
+                                    game_id=answer.game_id,
+                                    status=answer.status,
+                                    body=answer.body,
+                                    created_at=now,
+                                )
+                            )
+                        except IntegrityError:
+                            raise KeyTaken(key) from None
+            except _Conflict:
+                raise VersionConflict(self.version(game_id)) from None
+
+    def append_each(self, appends: Sequence[Append]) -> list[bool]:
+        """Append to many games in one transaction (one commit, one disk flush): the sweeper's
+        timeouts. Each game in a savepoint of its own: one that another writer changed
+        first is left out (False), the others are written (True)."""
+        written = []
+        with self._writer() as conn, conn.begin():
+            for item in appends:
+                now = iso(datetime.fromtimestamp(item.at / 1000, UTC))
+                rows = [
+                    {
+                        "game_id": item.game_id,
+                        "version": item.expected_version + number,
+                        "type": event.type,
+                        "schema_version": SCHEMA_VERSION,
+                        "data": encode_event(event),
+                        "created_at": now,
+                        "at": item.at,
+                    }
+                    for number, event in enumerate(item.events, 1)
+                ]
+                clock = {"deadline": item.deadline, "due_at": item.due_at}
+                try:
+                    with conn.begin_nested():
+                        self._append_in(
+                            conn, item.game_id, item.expected_version, rows, item.state, now, clock
+                        )
+                        if item.vacation is not None:
+                            conn.execute(insert(vacations).values(**item.vacation))
+                except _Conflict:
+                    written.append(False)
+                else:
+                    written.append(True)
+        return written
+
+    def _append_in(
+        self,
+        conn: Connection,
+        game_id: str,
+        expected_version: int,
+        rows: list[dict[str, Any]],
+        state: GameState,
+        now: str,
+        clock: dict[str, int | None],
+    ) -> None:
+        try:
+            conn.execute(insert(events), rows)
+        except IntegrityError:
+            raise _Conflict() from None
+        row = projection(state) | clock
+        if expected_version == 0:
+            try:
+                conn.execute(
+                    insert(games).values(id=game_id, created_at=now, updated_at=now, **row)
+                )
+            except IntegrityError:
+                raise _Conflict() from None
+        else:
+            result = conn.execute(
+                update(games)
+                .where(and_(games.c.id == game_id, games.c.version == expected_version))
+                .values(updated_at=now, **row)
+            )
+            if result.rowcount != 1:
+                raise _Conflict()
+
+    def _sync_members(self, conn: Connection, game_id: str, state: GameState) -> None:
+        conn.execute(game_members.delete().where(game_members.c.game_id == game_id))
+        conn.execute(
+            insert(game_members),
+            [
+                {"game_id": game_id, "player_id": p, "seat": s}
+                for p, s in memberships(state).items()
+            ],
+        )
+
+    def idempotent_answer(self, player_id: str, key: str) -> IdempotentAnswer | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(
+                    idempotency_keys.c.fingerprint,
+                    idempotency_keys.c.game_id,
+                    idempotency_keys.c.status,
+                    idempotency_keys.c.body,
+                ).where(
+                    and_(idempotency_keys.c.player_id == player_id, idempotency_keys.c.key == key)
+                )
+            ).first()
+        if row is None:
+            return None
+        return IdempotentAnswer(row.fingerprint, row.game_id, row.status, row.body)
+
+
+class _Conflict(Exception):
+    """Raised inside the append transaction to roll it back as a version conflict."""

@@ -1,0 +1,130 @@
+"""Lists of games and their members, from the projections."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sqlalchemy import (
+    and_,
+    case,
+    func,
+    select,
+)
+
+from mathable_server.db import (
+    game_members,
+    games,
+    players,
+)
+from mathable_server.store.base import Recorder
+from mathable_server.store.records import (
+    Member,
+    MemberGame,
+)
+
+
+class ListingRecorder(Recorder):
+    """Who is in which game: lists of a player's games, invitations and members."""
+
+    def open_invitations_to(self, player_id: str) -> int:
+        """Games still waiting for players that ``player_id`` is invited to and has not joined."""
+        query = (
+            select(func.count())
+            .select_from(game_members.join(games, games.c.id == game_members.c.game_id))
+            .where(
+                and_(
+                    game_members.c.player_id == player_id,
+                    game_members.c.seat.is_(None),
+                    games.c.status == "waiting",
+                )
+            )
+        )
+        with self.engine.connect() as conn:
+            return int(conn.execute(query).scalar_one())
+
+    def waiting_games_of(self, player_id: str) -> int:
+        """Games created by ``player_id`` (seat 0) that are still waiting for players."""
+        query = (
+            select(func.count())
+            .select_from(game_members.join(games, games.c.id == game_members.c.game_id))
+            .where(
+                and_(
+                    game_members.c.player_id == player_id,
+                    game_members.c.seat == 0,
+                    games.c.status == "waiting",
+                )
+            )
+        )
+        with self.engine.connect() as conn:
+            return int(conn.execute(query).scalar_one())
+
+    def games_of(self, player_id: str, limit: int, offset: int) -> list[MemberGame]:
+        """The games ``player_id`` sits in or is invited to: those waiting on their move first.
+
+        Then the invitations to games still waiting for players (so that a flood of
+        invitations never pushes a game waiting on a move down the list), then the
+        rest; within each group the nearest deadline first, then the most recently
+        changed.
+        """
+        waiting_on_me = case(
+            (games.c.to_move == player_id, 0),
+            (and_(game_members.c.seat.is_(None), games.c.status == "waiting"), 1),
+            else_=2,
+        )
+        query = (
+            select(
+                games.c.id,
+                games.c.status,
+                games.c.players,
+                games.c.referee,
+                games.c.version,
+                games.c.to_move,
+                game_members.c.seat,
+                games.c.created_at,
+                games.c.updated_at,
+                games.c.deadline,
+            )
+            .join(games, games.c.id == game_members.c.game_id)
+            .where(game_members.c.player_id == player_id)
+            .order_by(
+                waiting_on_me,
+                case((games.c.deadline.is_(None), 1), else_=0),
+                games.c.deadline,
+                games.c.updated_at.desc(),
+                games.c.id,
+            )
+            .limit(limit)
+            .offset(offset)
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [MemberGame(**row._mapping) for row in rows]
+
+    def playing_games(self, player_id: str) -> list[str]:
+        """The games in play where ``player_id`` has a seat."""
+        query = (
+            select(games.c.id)
+            .join(game_members, games.c.id == game_members.c.game_id)
+            .where(
+                and_(
+                    game_members.c.player_id == player_id,
+                    game_members.c.seat.is_not(None),
+                    games.c.status == "playing",
+                )
+            )
+            .order_by(games.c.id)
+        )
+        with self.engine.connect() as conn:
+            return [row.id for row in conn.execute(query)]
+
+    def members(self, game_ids: Iterable[str]) -> list[Member]:
+        ids = sorted(set(game_ids))
+        if not ids:
+            return []
+        query = (
+            select(game_members.c.game_id, players.c.id, players.c.name, game_members.c.seat)
+            .join(players, players.c.id == game_members.c.player_id)
+            .where(game_members.c.game_id.in_(ids))
+        )
+        with self.engine.connect() as conn:
+            return [Member(*row) for row in conn.execute(query)]

@@ -1,0 +1,141 @@
+"""Players and their tokens."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sqlalchemy import (
+    and_,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+
+from mathable_server.db import (
+    players,
+    registration_keys,
+)
+from mathable_server.store.base import Recorder
+from mathable_server.store.records import (
+    KeyTaken,
+    NameTaken,
+    PlayerRecord,
+    Registration,
+    now_iso,
+    now_ms,
+)
+
+
+class PlayerRecorder(Recorder):
+    """Players: registration (with its Idempotency-Key), tokens, names."""
+
+    def create_player(
+        self,
+        player_id: str,
+        name: str,
+        email: str | None,
+        token_hash: str,
+        *,
+        key: tuple[str, str] | None = None,
+    ) -> None:
+        """Store a new player; NameTaken if the name (in any case) is in use.
+
+        ``key`` = (hash of the Idempotency-Key, fingerprint) is stored in the same
+        transaction; KeyTaken if another registration stored that key first.
+        """
+        now = now_iso()
+        with self._writer() as conn, conn.begin():
+            taken = conn.execute(
+                select(players.c.id).where(players.c.name_key == name.casefold())
+            ).first()
+            if taken is not None:
+                raise NameTaken(name)
+            try:
+                conn.execute(
+                    insert(players).values(
+                        id=player_id,
+                        name=name,
+                        name_key=name.casefold(),
+                        email=email,
+                        token_hash=token_hash,
+                        created_at=now,
+                        token_issued_at=now_ms(),
+                    )
+                )
+            except IntegrityError:
+                raise NameTaken(name) from None
+            if key is not None:
+                try:
+                    conn.execute(
+                        insert(registration_keys).values(
+                            key_hash=key[0], player_id=player_id, fingerprint=key[1], created_at=now
+                        )
+                    )
+                except IntegrityError:
+                    raise KeyTaken(key[0]) from None
+
+    def registration(self, key_hash: str) -> Registration | None:
+        """The registration made with the Idempotency-Key of this hash, if any."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(
+                    registration_keys.c.player_id,
+                    registration_keys.c.fingerprint,
+                    registration_keys.c.created_at,
+                ).where(registration_keys.c.key_hash == key_hash)
+            ).first()
+        return None if row is None else Registration(*row)
+
+    def replace_token(
+        self, player_id: str, token_hash: str, *, old_hash: str | None = None
+    ) -> bool:
+        """Give a player a new token (an empty hash: none): the old one stops working.
+
+        With ``old_hash``, only if the token is still that one (a rotation racing
+        another loses); True when the token was replaced.
+        """
+        where = players.c.id == player_id
+        if old_hash is not None:
+            where = and_(where, players.c.token_hash == old_hash)
+        with self._writer() as conn, conn.begin():
+            done = conn.execute(
+                update(players).where(where).values(token_hash=token_hash, token_issued_at=now_ms())
+            )
+        return bool(done.rowcount == 1)
+
+    def player(self, player_id: str) -> PlayerRecord | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(
+                    players.c.id, players.c.name, players.c.token_hash, players.c.token_issued_at
+                ).where(players.c.id == player_id)
+            ).first()
+        return None if row is None else PlayerRecord(*row)
+
+    def players_named(self, names: Iterable[str]) -> dict[str, PlayerRecord]:
+        """The players with these names, keyed by the folded name."""
+        keys = sorted({n.casefold() for n in names})
+        if not keys:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(
+                    players.c.id,
+                    players.c.name,
+                    players.c.token_hash,
+                    players.c.token_issued_at,
+                    players.c.name_key,
+                ).where(players.c.name_key.in_(keys))
+            ).all()
+        return {
+            r.name_key: PlayerRecord(r.id, r.name, r.token_hash, r.token_issued_at) for r in rows
+        }
+
+    def names(self, player_ids: Iterable[str]) -> dict[str, str]:
+        ids = sorted(set(player_ids))
+        if not ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(players.c.id, players.c.name).where(players.c.id.in_(ids)))
+            return {r.id: r.name for r in rows}

@@ -59,6 +59,8 @@ CONFIG = f"""\
 # Written by bench/mutation.py: mutmut's configuration for the mirrored rules package.
 [tool.mutmut]
 source_paths = ["src/mathable"]
+# The rulebook test compares docs/rules.md with what the (mutated) rulebook writes.
+also_copy = ["docs"]
 pytest_add_cli_args_test_selection = ["tests/rules"]
 pytest_add_cli_args = [
     "-p", "no:cacheprovider",
@@ -134,7 +136,7 @@ def sync_stage() -> None:
             for stale in (MUTANTS / source.name, MUTANTS / (source.name + ".meta")):
                 stale.unlink(missing_ok=True)
     tests_changed = False
-    wanted = {TESTS / "__init__.py"} | _files(TESTS / "rules")
+    wanted = {TESTS / "__init__.py", ROOT / "docs" / "rules.md"} | _files(TESTS / "rules")
     for source in wanted:
         tests_changed |= _copy_if_changed(source, STAGE / source.relative_to(ROOT))
     for old in _files(STAGE / "tests" / "rules"):

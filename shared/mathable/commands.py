@@ -456,7 +456,11 @@ def _turn_of(state: GameState, seat: int) -> Turn:
     if not _is_seat(state, seat):
         raise RuleError("not_seated", "you have no seat in this game")
     if state.turn.seat != seat:
-        raise RuleError("not_your_turn", f"it is seat {state.turn.seat}'s turn, not yours")
+        raise RuleError(
+            "not_your_turn",
+            f"it is seat {state.turn.seat}'s turn, not yours",
+            {"seat": state.turn.seat},
+        )
     return state.turn
 
 
@@ -486,28 +490,59 @@ def real_equations(position: Position, square: int, tile: int) -> tuple[Equation
     return tuple(found)
 
 
-def explain_refusal(position: Position, square: int, tile: int) -> RuleError:
-    """Why ``tile`` may not go on ``square``, in words, with the rules' code.
+def pair_details(position: Position, near: int, far: int) -> dict[str, Any]:
+    """A pair next to a square as data: its squares, their tiles and what they make.
 
-    >>> print(explain_refusal(Position.initial(), 106, 13).message)
+    >>> pair = pair_details(Position.initial(), 105, 104)  # H8 and G8, left of I8
+    >>> pair["squares"], pair["tiles"], pair["makes"][:2]
+    (['H8', 'G8'], [4, 3], [{'value': 1, 'operations': ['-']}, {'value': 7, 'operations': ['+']}])
+    """
+    a, b = position.cells[near], position.cells[far]
+    return {
+        "squares": [square_name(near), square_name(far)],
+        "tiles": [a, b],
+        "makes": [
+            {"value": value, "operations": [op for op in OPERATIONS if op in ops]}
+            for value, ops in sorted(makes(a, b).items())
+        ],
+    }
+
+
+def explain_refusal(position: Position, square: int, tile: int) -> RuleError:
+    """Why ``tile`` may not go on ``square``, in words and as data, with the rules' code.
+
+    ``details`` has the ``square``, the ``tile``, the ``operation`` the square
+    demands (or None) and the ``pairs`` next to it, each with what it makes.
+
+    >>> err = explain_refusal(Position.initial(), 106, 13)
+    >>> print(err.message)
     13 at I8: 4 and 3 make 1 by -, 7 by +, 12 by x (H8, G8); none makes 13
+    >>> err.details["square"], err.details["operation"], err.details["pairs"][0]["tiles"]
+    ('I8', None, [4, 3])
     """
     name = square_name(square)
+    demanded = OPERATION[square]
+    details: dict[str, Any] = {"square": name, "tile": tile, "operation": demanded}
     if position.cells[square] >= 0:
-        return RuleError("square_taken", f"{name} already holds {position.cells[square]}")
+        return RuleError(
+            "square_taken",
+            f"{name} already holds {position.cells[square]}",
+            {**details, "holds": position.cells[square]},
+        )
     cells = position.cells
     pairs = [(n, f) for n, f in PAIRS[square] if cells[n] >= 0 and cells[f] >= 0]
+    details["pairs"] = [pair_details(position, n, f) for n, f in pairs]
     if not pairs:
         return RuleError(
             "no_pair",
             f"{tile} at {name}: {name} is not next to two tiles in a row or column",
+            details,
         )
     said = "; ".join(
         f"{describe(cells[n], cells[f])} ({square_name(n)}, {square_name(f)})" for n, f in pairs
     )
-    demanded = OPERATION[square]
     if demanded is None:
-        return RuleError("no_equation", f"{tile} at {name}: {said}; none makes {tile}")
+        return RuleError("no_equation", f"{tile} at {name}: {said}; none makes {tile}", details)
     code = (
         "wrong_operation"
         if any(tile in makes(cells[n], cells[f]) for n, f in pairs)
@@ -516,6 +551,7 @@ def explain_refusal(position: Position, square: int, tile: int) -> RuleError:
     return RuleError(
         code,
         f"{tile} at {name}: {name} demands {demanded}; {said}; none makes {tile} by {demanded}",
+        details,
     )
 
 
@@ -538,14 +574,15 @@ def _place(
         raise RuleError("bad_tile", f"{repr(tile)[:20]} is not a tile: tiles are whole numbers")
     rack = state.seats[seat].rack
     if tile not in rack:
+        # Only the tile: within a whole turn the rack may hold an extra tile just drawn,
+        # which the refusal must not show (every tile was checked against the first rack).
         raise RuleError(
             "tile_not_in_rack",
             f"there is no {tile} on your rack ({', '.join(map(str, sorted(rack)))})",
+            {"tile": tile},
         )
     if state.position.cells[square] >= 0:
-        raise RuleError(
-            "square_taken", f"{square_name(square)} already holds {state.position.cells[square]}"
-        )
+        raise explain_refusal(state.position, square, tile)
     premium = PREMIUM[square]
     if state.options.referee == "players":
         equations = _check_claims(state.position, square, claims)
@@ -603,7 +640,7 @@ def _draw_extra(fold: _Fold, seat: int) -> None:
         )
     drawn = fold.draw(1)
     if not drawn:
-        raise RuleError("bag_empty", "the bag is empty")
+        raise RuleError("bag_empty", "the bag is empty", {"bag_size": 0})
     fold.emit(ExtraTileDrawn(seat=seat, tile=drawn[0]))
 
 
@@ -632,10 +669,15 @@ def _play_turn(fold: _Fold, command: PlayTurn) -> None:
     rack = fold.state.seats[command.seat].rack
     wanted = tuple(p.tile for p in command.placements)
     if not has_tiles(rack, wanted):
+        missing = list(wanted)
+        for tile in rack:
+            if tile in missing:
+                missing.remove(tile)
         raise RuleError(
             "tile_not_in_rack",
             f"the turn places {', '.join(map(str, wanted))} but your rack holds "
             f"{', '.join(map(str, sorted(rack)))}",
+            {"tiles": missing},
         )
     for number, p in enumerate(command.placements, 1):
         try:
@@ -645,7 +687,9 @@ def _play_turn(fold: _Fold, command: PlayTurn) -> None:
             if p.draw_extra and fold.state.bag:
                 _draw_extra(fold, command.seat)
         except RuleError as err:
-            raise RuleError(err.code, f"placement {number}: {err.message}") from None
+            raise RuleError(
+                err.code, f"placement {number}: {err.message}", {**err.details, "placement": number}
+            ) from None
     _end_turn(fold, command.seat)
 
 
@@ -663,6 +707,7 @@ def _exchange(fold: _Fold, command: Exchange) -> None:
         raise RuleError(
             "bag_too_small",
             f"the bag holds {len(fold.state.bag)} tiles, fewer than the {len(tiles)} to exchange",
+            {"bag_size": len(fold.state.bag)},
         )
     drawn = fold.draw(len(tiles))
     fold.emit(TilesExchanged(seat=command.seat, returned=tiles, drawn=drawn))
@@ -983,6 +1028,7 @@ __all__ = [
     "end_reason",
     "explain_refusal",
     "find_mistake",
+    "pair_details",
     "pending_end",
     "real_equations",
     "review_turn",

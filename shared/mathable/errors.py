@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 
 class RuleError(ValueError):
     """A command or value the rules refuse.
 
     ``code`` is stable and machine-readable (``no_equation``, ``square_taken``...);
-    ``message`` explains the refusal to a person.
+    ``message`` explains the refusal to a person; ``details`` says the same as data
+    for programs (JSON-ready: the square, the tile, the operation demanded, the pairs
+    considered and what they make...), empty when there is nothing more to say.
 
-    >>> err = RuleError("square_taken", "I8 already holds 12")
-    >>> err.code, str(err)
-    ('square_taken', 'square_taken: I8 already holds 12')
+    >>> err = RuleError("square_taken", "I8 already holds 12", {"square": "I8", "holds": 12})
+    >>> err.code, str(err), err.details
+    ('square_taken', 'square_taken: I8 already holds 12', {'square': 'I8', 'holds': 12})
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, details: Mapping[str, Any] | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.details: dict[str, Any] = dict(details or {})
 
-    def __reduce__(self) -> tuple[type[RuleError], tuple[str, str]]:
-        return (RuleError, (self.code, self.message))
+    def __reduce__(self) -> tuple[type[RuleError], tuple[str, str, dict[str, Any]]]:
+        return (RuleError, (self.code, self.message, self.details))

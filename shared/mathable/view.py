@@ -36,7 +36,7 @@ def _placement(p: PlacedTile) -> dict[str, Any]:
     }
 
 
-def _turn(turn: Turn | None) -> dict[str, Any] | None:
+def _turn(turn: Turn | None, bag_size: int = 0) -> dict[str, Any] | None:
     if turn is None:
         return None
     return {
@@ -44,7 +44,8 @@ def _turn(turn: Turn | None) -> dict[str, Any] | None:
         "started_with": turn.started_with,
         "placements": [_placement(p) for p in turn.placements],
         "points": turn.points,
-        "extra_available": turn.extra_available,
+        # A draw is possible only with a tile in the bag (``draw_extra`` would be refused).
+        "extra_available": turn.extra_available and bag_size > 0 and not turn.ended_by,
         "bonus": turn.bonus,
         "ended_by": turn.ended_by or None,
         "exchanged": turn.exchanged,
@@ -52,7 +53,11 @@ def _turn(turn: Turn | None) -> dict[str, Any] | None:
 
 
 def view(state: GameState, viewer: int | None) -> dict[str, Any]:
-    """The game for ``viewer`` (a seat index, or None for a spectator), JSON-ready."""
+    """The game for ``viewer`` (a seat index, or None for a spectator), JSON-ready.
+
+    ``board`` holds every tile on the board, the four printed centre numbers
+    included; ``your_turn`` is true when the game is in play and waits on ``viewer``.
+    """
     seats = []
     for index, seat in enumerate(state.seats):
         entry: dict[str, Any] = {
@@ -81,10 +86,14 @@ def view(state: GameState, viewer: int | None) -> dict[str, Any]:
         "invited": list(state.options.invited),
         "seats": seats,
         "you": viewer,
+        "your_turn": viewer is not None
+        and state.status == "playing"
+        and state.turn is not None
+        and state.turn.seat == viewer,
         "rack": list(state.seats[viewer].rack) if viewer is not None else None,
-        "board": {square_name(s): v for s, v in sorted(state.position.placed().items())},
+        "board": {square_name(s): v for s, v in sorted(state.position.tiles().items())},
         "bag_size": len(state.bag),
-        "turn": _turn(state.turn),
+        "turn": _turn(state.turn, len(state.bag)),
         "last_turn": _turn(state.last_turn),
         "correctable": state.correctable is not None,
         "pending_end": pending_end(state),

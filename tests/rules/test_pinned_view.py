@@ -6,6 +6,8 @@ key, a flipped flag or a tile shown to the wrong seat fails a test (see bench/mu
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from mathable import (
     Create,
     EndTurn,
@@ -86,8 +88,10 @@ def test_view_of_a_turn_in_progress_shows_every_field_to_the_seat_playing_it() -
             },
         ],
         "you": 0,
+        "your_turn": True,
         "rack": [1, 1, 1, 1, 1, 1],
-        "board": {"I8": 12},
+        # The printed centre numbers are on the board like any tile.
+        "board": {"G7": 1, "H7": 2, "G8": 3, "H8": 4, "I8": 12},
         "bag_size": 106 - 14,
         "turn": {
             "seat": 0,
@@ -114,6 +118,20 @@ def test_view_shows_a_seat_its_own_rack_and_a_spectator_none() -> None:
     assert view(game.state, 1)["you"] == 1
     spectator = view(game.state, None)
     assert spectator["rack"] is None and spectator["you"] is None
+    assert view(game.state, 0)["your_turn"] is True
+    assert view(game.state, 1)["your_turn"] is False and spectator["your_turn"] is False
+
+
+def test_extra_available_only_while_the_bag_holds_a_tile() -> None:
+    # After a placement on an operation square: true while a draw is possible, false with
+    # the bag empty (``draw_extra`` would get 422 bag_empty).
+    game = ordered_game()
+    game.run(Place(0, sq("I8"), 12))
+    state = game.state
+    assert state.turn is not None
+    drawable = replace(state, turn=replace(state.turn, extra_available=True))
+    assert view(drawable, 0)["turn"]["extra_available"] is True
+    assert view(replace(drawable, bag=()), 0)["turn"]["extra_available"] is False
 
 
 def test_view_of_the_last_turn_after_it_ended_and_the_next_turn() -> None:

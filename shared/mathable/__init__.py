@@ -93,6 +93,7 @@ if TYPE_CHECKING:
         GameState,
         Options,
     )
+    from mathable.ruleset_data import ruleset_data
     from mathable.tiles import RACK_SIZE, TILE_SET, TILE_VALUES
     from mathable.view import redact, view
 
@@ -174,6 +175,7 @@ _EXPORTS: dict[str, str] = {
     "TILE_VALUES": "mathable.tiles",
     "redact": "mathable.view",
     "view": "mathable.view",
+    "ruleset_data": "mathable.ruleset_data",
 }
 
 
@@ -284,4 +286,5 @@ __all__ = [
     "replay_timed",
     "square_name",
     "view",
+    "ruleset_data",
 ]

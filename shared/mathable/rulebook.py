@@ -42,6 +42,7 @@ from mathable.commands import (
     real_equations,
 )
 from mathable.events import Event, ExtraTileDrawn, TilePlaced, TurnEnded, apply, replay
+from mathable.ruleset_data import END_CONDITIONS
 from mathable.state import BONUS, GameState
 from mathable.tiles import RACK_SIZE, TILE_SET
 
@@ -199,13 +200,20 @@ Each game is made with one of two referees.
   tile finishes it."""
 
 
-END = """\
-The game ends when
+def _end() -> str:
+    # Named as the API names them (``result.reason``): mathable.ruleset_data holds the list.
+    conditions = "\n".join(
+        textwrap.fill(
+            f"{n}. `{name}`: {rule}{'.' if n == len(END_CONDITIONS) else ';'}",
+            78,
+            subsequent_indent="   ",
+        )
+        for n, (name, rule) in enumerate(END_CONDITIONS, 1)
+    )
+    return f"""\
+The game ends for one of these reasons (named as the server names them):
 
-1. the bag is empty and a player has placed the last tile from their rack;
-2. no tile left anywhere (on the racks or in the bag) fits on any square;
-3. every player in turn has passed or exchanged twice in a row; or
-4. all players but one have resigned.
+{conditions}
 
 Then each player loses the total of the numbers left on their own rack. The
 highest score wins; equal scores share the win."""
@@ -328,7 +336,7 @@ def sections() -> list[tuple[str, str]]:
         ("Operation squares and the extra tile", _operations()),
         ("Scoring", _scoring()),
         ("Who checks the moves: corrections", REFEREE),
-        ("The end of the game", END),
+        ("The end of the game", _end()),
         ("A worked example", _example()),
         ("Writing moves", NOTATION),
     ]

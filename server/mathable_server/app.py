@@ -7,7 +7,7 @@ import functools
 from flask import Flask, request
 
 from mathable_server import pages
-from mathable_server.api import games, meta, pictures, players, vacation
+from mathable_server.api import games, meta, pictures, players, rulesets, vacation
 from mathable_server.auth import Authenticator
 from mathable_server.counters import shared_polls, shared_storage
 from mathable_server.db import init_schema, make_engine
@@ -83,6 +83,7 @@ def create_app(
     app.register_blueprint(pictures.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(vacation.bp)
+    app.register_blueprint(rulesets.bp)
     if settings.sweep_seconds:
         Sweeper(game_service, settings.sweep_seconds).start()
     return app

@@ -86,7 +86,9 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(RuleError)
     def _rule_error(err: RuleError) -> Response:
-        return error_response(status_of_rule(err.code), err.code, err.message)
+        # The rules' details (the square, the tile, the pairs...) as data beside the message.
+        extra = {"details": err.details} if err.details else {}
+        return error_response(status_of_rule(err.code), err.code, err.message, **extra)
 
     @app.errorhandler(VersionConflict)
     def _conflict(err: VersionConflict) -> Response:

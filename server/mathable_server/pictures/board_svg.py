@@ -151,6 +151,20 @@ _TILES: Final = {
 }
 
 
+#: The names of the printed centre squares: drawn as printed, never as tiles placed.
+_CENTRE_NAMES: Final = frozenset(square_name(s) for s in CENTRE)
+
+
+def placed_tiles(view: Mapping[str, Any]) -> dict[str, int]:
+    """The tiles players placed: the view's ``board`` less the printed centre numbers.
+
+    >>> placed_tiles({"board": {"G7": 1, "H7": 2, "G8": 3, "H8": 4, "I8": 12}})
+    {'I8': 12}
+    """
+    board: Mapping[str, int] = view.get("board") or {}
+    return {s: int(v) for s, v in board.items() if s not in _CENTRE_NAMES}
+
+
 def marked_squares(view: Mapping[str, Any]) -> set[str]:
     """The squares of the last turn's tiles and of the turn being played."""
     marked: set[str] = set()
@@ -158,7 +172,7 @@ def marked_squares(view: Mapping[str, Any]) -> set[str]:
         turn = view.get(key)
         if isinstance(turn, Mapping):
             marked.update(str(p["square"]) for p in turn.get("placements") or ())
-    return marked & set((view.get("board") or {}).keys())
+    return marked & set(placed_tiles(view))
 
 
 def board_text_alternative(view: Mapping[str, Any]) -> str:
@@ -168,7 +182,7 @@ def board_text_alternative(view: Mapping[str, Any]) -> str:
     ...     {"square": "I8", "tile": 12}]}, "you": None})
     'Mathable board. Printed centre: G7 1, H7 2, G8 3, H8 4. Tiles placed: I8 12. Last turn: I8 12.'
     """
-    board: Mapping[str, int] = view.get("board") or {}
+    board = placed_tiles(view)
     centre = ", ".join(f"{square_name(s)} {v}" for s, v in CENTRE.items())
     words = [f"Mathable board. Printed centre: {centre}."]
     if board:
@@ -197,7 +211,7 @@ def _own_rack(view: Mapping[str, Any]) -> Sequence[int] | None:
 
 def mathable_svg(view: Mapping[str, Any]) -> str:
     """The 14x14 board of a Mathable view, with the viewer's own rack below if it has one."""
-    board: Mapping[str, int] = view.get("board") or {}
+    board = placed_tiles(view)
     marked = marked_squares(view)
     rack = _own_rack(view)
     height = MARGIN + BOARD + 8 + (RACK_BAND if rack is not None else 0)

@@ -52,6 +52,16 @@ class Placement:
             raise RuleError("bad_placement", f"{text!r}: {tile!r} is not a tile number")
         return cls(square_name(parse_square(square)), int(tile))
 
+    @property
+    def index(self) -> int:
+        """The square's index (0-195), as the rules' commands (``Place``, ``TurnPlacement``)
+        take it. The HTTP API, like ``Placement``, names squares (``"J8"``).
+
+        >>> Placement("J8", 16).index
+        107
+        """
+        return parse_square(self.square)
+
     def __str__(self) -> str:
         return f"{self.square}={self.tile}"
 

@@ -84,6 +84,7 @@ if TYPE_CHECKING:
         position_from,
     )
     from mathable.position import Position
+    from mathable.ruleset_data import ruleset_data
     from mathable.state import (
         BONUS,
         RULES_VERSION,
@@ -93,7 +94,6 @@ if TYPE_CHECKING:
         GameState,
         Options,
     )
-    from mathable.ruleset_data import ruleset_data
     from mathable.tiles import RACK_SIZE, TILE_SET, TILE_VALUES
     from mathable.view import redact, view
 

@@ -58,8 +58,10 @@ CHOICES: Final = (
         "players who tie for the highest start tile draw again; the tie-break tiles go "
         "back into the bag, which is shuffled again",
     ),
-    ("exchange_bag_size", "an exchange is allowed only when the bag holds at least as many "
-     "tiles as are given back"),  # fmt: skip
+    (
+        "exchange_bag_size",
+        "an exchange is allowed only when the bag holds at least as many tiles as are given back",
+    ),  # fmt: skip
     (
         "end_when_blocked",
         "the server ends the game when no tile in play fits anywhere, even with tiles left "
@@ -115,10 +117,10 @@ def ruleset_data() -> dict[str, Any]:
             "notation": "column letter A-N, then row number 1-14 from the top: J8",
             "index": "a square's index is (row - 1) * 14 + column (A = 0): A1 = 0, J8 = 107",
             "centre": {_name(s): v for s, v in sorted(CENTRE.items())},
-            "operations": {op: [_name(s) for s in SQUARES if OPERATION[s] == op] for op in OPERATIONS},
-            "premiums": {
-                str(m): [_name(s) for s in SQUARES if PREMIUM[s] == m] for m in (2, 3)
+            "operations": {
+                op: [_name(s) for s in SQUARES if OPERATION[s] == op] for op in OPERATIONS
             },
+            "premiums": {str(m): [_name(s) for s in SQUARES if PREMIUM[s] == m] for m in (2, 3)},
             "squares": [_square(s) for s in SQUARES],
         },
         "tiles": {

@@ -1,0 +1,225 @@
+"""HTTP for the Mathable API v1: JSON, bearer token, retries with backoff, idempotent writes.
+
+Connection failures and 429/502/503/504 answers are retried with exponential
+backoff (a ``Retry-After`` header is obeyed). Every write carries an
+``Idempotency-Key`` that stays the same across the retries of one call, so a
+retried command is never played twice. Error answers raise ``ApiError`` with
+the server's stable ``code``; a server that cannot be reached raises
+``Unreachable``. ``mathable-cli`` talks to the server through this module.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import requests
+
+RETRY_STATUSES = frozenset({429, 502, 503, 504})
+MAX_DELAY = 30.0
+#: Retries and first pause: a call someone waits for (at most 0.375 + 0.75 + 1.5 s of
+#: pauses), and one that waits anyway (about half a minute).
+QUICK = (3, 0.25)
+PATIENT = (6, 0.5)
+
+Json = dict[str, Any]
+
+
+def new_idempotency_key() -> str:
+    """A fresh key for one logical write (32 hex digits: the server wants 16 or more)."""
+    return uuid.uuid4().hex
+
+
+@dataclass
+class Reply:
+    """A successful answer: status, JSON body and headers."""
+
+    status: int
+    data: Any
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+
+class ClientError(Exception):
+    """Anything that kept a call from getting a successful answer."""
+
+
+class ApiError(ClientError):
+    """The server answered with an error: its HTTP status, stable ``code``, message and body.
+
+    ``details`` is the error object (``{"code", "message", "details"?, ...}``);
+    a rule's refusal carries its data in ``details["details"]`` (the square, the
+    tile, the pairs...).
+    """
+
+    def __init__(self, status: int, code: str, message: str, body: Any = None) -> None:
+        super().__init__(f"{status} {code}: {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+        self.body = body
+
+    @property
+    def details(self) -> Json:
+        """The error object of the body (``{"code", "message", ...}``), or an empty dict."""
+        if isinstance(self.body, dict) and isinstance(self.body.get("error"), dict):
+            return dict(self.body["error"])
+        return {}
+
+
+class Unreachable(ClientError):
+    """No answer after every retry (connection refused, timeouts, 429/5xx); ``method`` says
+    whether it was a write (retrying it later is safe: it is never played twice)."""
+
+    def __init__(self, problem: str, method: str, attempts: int) -> None:
+        super().__init__(f"{problem} (tried {attempts} times)")
+        self.problem = problem
+        self.method = method
+        self.attempts = attempts
+
+
+class BadRequest(ClientError):
+    """The request could not be sent at all (a malformed URL, for one)."""
+
+
+class NotJson(ClientError):
+    """The server's answer is not JSON: probably not a Mathable server."""
+
+
+def error_from(response: requests.Response) -> ApiError:
+    """The ApiError of an error answer (the JSON error shape, or whatever came)."""
+    body: Any = None
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    error = body.get("error") if isinstance(body, dict) else None
+    if isinstance(error, dict):
+        code = str(error.get("code") or f"http_{response.status_code}")
+        message = str(error.get("message") or response.reason or "error")
+    else:
+        code = f"http_{response.status_code}"
+        message = f"the server answered {response.status_code} {response.reason or ''}".strip()
+    return ApiError(response.status_code, code, message, body)
+
+
+class Transport:
+    """Sends API calls to one server as one identity (or anonymously).
+
+    ``sleep`` is how retries pause (tests pass one that does not wait);
+    ``report`` is told of each retry; ``raise_error`` turns an error answer into
+    the exception to raise (the CLI makes its own, with an exit code).
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None = None,
+        *,
+        retries: int = QUICK[0],
+        backoff: float = QUICK[1],
+        timeout: float = 30.0,
+        session: requests.Session | None = None,
+        report: Callable[[str], None] | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        user_agent: str = "mathable-client",
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self.retries = retries
+        self.backoff = backoff
+        self.timeout = timeout
+        self.report = report
+        self.sleep = sleep
+        self.session = session or requests.Session()
+        self.session.headers["User-Agent"] = user_agent
+        self.session.headers["Accept"] = "application/json"
+
+    def _delay(self, attempt: int, response: requests.Response | None) -> float:
+        if response is not None:
+            after = response.headers.get("Retry-After", "")
+            if after.isdigit():
+                return min(float(after), MAX_DELAY)
+        base = min(self.backoff * (2.0**attempt), MAX_DELAY)
+        return base + random.uniform(0, base / 2)
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        body: Any = None,
+        params: Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+        timeout: float | None = None,
+    ) -> Reply:
+        """One API call with retries; ApiError for an error answer, Unreachable without one.
+
+        A write (any method but GET) carries ``idempotency_key`` (a fresh one if
+        None), the same on every retry.
+        """
+        url = f"{self.base_url}{path}"
+        headers: dict[str, str] = {}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        if method != "GET":
+            headers["Idempotency-Key"] = idempotency_key or new_idempotency_key()
+        problem = ""
+        for attempt in range(self.retries + 1):
+            response: requests.Response | None = None
+            try:
+                response = self.session.request(
+                    method,
+                    url,
+                    json=body,
+                    params=params,
+                    headers=headers,
+                    timeout=timeout or self.timeout,
+                )
+            except requests.Timeout:
+                problem = "the server did not answer in time"
+            except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError):
+                problem = f"cannot connect to {self.base_url}"
+            except requests.RequestException as err:
+                raise BadRequest(f"bad request to {url}: {err}") from None
+            else:
+                if response.status_code not in RETRY_STATUSES:
+                    break
+                problem = f"the server answered {response.status_code} {response.reason or ''}"
+            if attempt < self.retries:
+                pause = self._delay(attempt, response)
+                if self.report is not None:
+                    self.report(
+                        f"{problem.strip()}; trying again in {pause:.1f} s "
+                        f"(attempt {attempt + 2} of {self.retries + 1})"
+                    )
+                self.sleep(pause)
+        else:
+            raise Unreachable(problem.strip(), method, self.retries + 1)
+        assert response is not None
+        if response.status_code >= 400:
+            raise error_from(response)
+        try:
+            data = response.json() if response.content else None
+        except ValueError:
+            raise NotJson(f"the server's answer to {method} {path} is not JSON") from None
+        return Reply(response.status_code, data, dict(response.headers))
+
+
+__all__ = [
+    "PATIENT",
+    "QUICK",
+    "ApiError",
+    "BadRequest",
+    "ClientError",
+    "Json",
+    "NotJson",
+    "Reply",
+    "Transport",
+    "Unreachable",
+    "error_from",
+    "new_idempotency_key",
+]

@@ -1,0 +1,87 @@
+"""GET /v1/rulesets/{name}: the rules as data, without a token, from the rules' own constants."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from flask.testing import FlaskClient
+
+from mathable import CENTRE, OPERATION, PAIRS, PREMIUM, RACK_SIZE, TILE_SET, square_name
+from mathable.rulebook import rules_markdown
+from mathable.state import BONUS, RULES_VERSION
+from tests.server.helpers import Table, move
+
+
+def test_the_mathable_ruleset_is_served_without_a_token(client: FlaskClient) -> None:
+    response = client.get("/v1/rulesets/mathable")
+    assert response.status_code == 200
+    data = response.json
+    assert data is not None
+    assert data["name"] == "mathable" and data["rules_version"] == RULES_VERSION
+    assert data["rack_size"] == RACK_SIZE and data["bonus"]["points"] == BONUS
+    assert data["board"]["centre"] == {square_name(s): v for s, v in CENTRE.items()}
+    squares = data["board"]["squares"]
+    assert [s["name"] for s in squares] == [square_name(i) for i in range(196)]
+    for i, entry in enumerate(squares):
+        assert entry["index"] == i
+        assert entry["operation"] == OPERATION[i] and entry["premium"] == PREMIUM[i]
+        assert entry["centre"] == CENTRE.get(i)
+        assert entry["pairs"] == [[square_name(n), square_name(f)] for n, f in PAIRS[i]]
+    counts = {c["tile"]: c["count"] for c in data["tiles"]["counts"]}
+    assert counts == dict(Counter(TILE_SET)) and data["tiles"]["total"] == len(TILE_SET) == 106
+
+
+def test_the_end_conditions_are_the_reasons_a_result_gives_and_the_rule_book_lists(
+    client: FlaskClient,
+) -> None:
+    data = client.get("/v1/rulesets/mathable").json
+    assert data is not None
+    names = [c["name"] for c in data["end_conditions"]]
+    assert names == ["rack_emptied", "blocked", "no_placements", "resigned", "timeout"]
+    page = rules_markdown()
+    # One source: the rule book names each condition as the data does.
+    assert all(f"`{name}`" in page for name in names)
+    assert "whole_turn_extra_tiles" in {c["name"] for c in data["choices"]}
+    assert data["extra_tile"]["usable_in_turn_command"] is False
+
+
+def test_an_unknown_ruleset_is_404_with_a_stable_code(client: FlaskClient) -> None:
+    response = client.get("/v1/rulesets/chess")
+    assert response.status_code == 404
+    assert response.json is not None and response.json["error"]["code"] == "unknown_ruleset"
+
+
+def test_a_refused_placement_carries_its_reasons_as_data(table: Table) -> None:
+    # Ada holds 1 2 8 12 16 17 42: 13 is not hers, 16 left of the centre makes nothing.
+    response = move(table.client, table.ada, table.id, table.version, type="place",
+                    square="F8", tile=16)  # fmt: skip
+    assert response.status_code == 422
+    error = response.json["error"]
+    assert error["code"] == "no_equation"
+    details = error["details"]
+    assert details["square"] == "F8" and details["tile"] == 16 and details["operation"] is None
+    assert details["pairs"] == [
+        {
+            "squares": ["G8", "H8"],
+            "tiles": [3, 4],
+            "makes": [
+                {"value": 1, "operations": ["-"]},
+                {"value": 7, "operations": ["+"]},
+                {"value": 12, "operations": ["x"]},
+            ],
+        }
+    ]
+
+
+def test_a_refusal_in_a_whole_turn_names_the_placement(table: Table) -> None:
+    response = table.send(
+        table.ada,
+        type="turn",
+        placements=[{"square": "I8", "tile": 12}, {"square": "J8", "tile": 17}],
+    )
+    assert response.status_code == 422
+    error = response.json["error"]
+    # J8 is a + square: 12 + 4 makes 16, not 17.
+    assert error["code"] == "no_equation" and error["details"]["placement"] == 2
+    assert error["details"]["square"] == "J8" and error["details"]["operation"] == "+"
+    assert error["message"].startswith("placement 2: ")

@@ -1,0 +1,122 @@
+"""mathable_client, the public Python client: turns from the rules package's values, waiting,
+typed views, errors with the refusal's data, one Idempotency-Key across retries."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+import responses
+
+import mathable
+from mathable_client import ApiError, Client, GameView, Unreachable, turn_command
+from tests.cli.conftest import SERVER
+
+
+def view_json(version: int, your_turn: bool | None, status: str = "playing") -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "id": "g1",
+        "version": version,
+        "status": status,
+        "you": 0,
+        "rack": [12, 16],
+        "board": {"G7": 1, "H7": 2, "G8": 3, "H8": 4},
+        "bag_size": 80,
+        "seats": [],
+        # Seat 0 (the caller) is to move unless your_turn says otherwise.
+        "turn": {"seat": 1 if your_turn is False else 0, "placements": [], "points": 0},
+    }
+    if your_turn is not None:
+        body["your_turn"] = your_turn
+    return body
+
+
+def test_play_sends_a_best_turn_as_one_turn_command(http: responses.RequestsMock) -> None:
+    http.post(f"{SERVER}/v1/games/g1/moves", json=view_json(6, False))
+    turn = mathable.best_turn({}, [12, 16])
+    assert [str(p) for p in turn.placements] == ["I8=12", "J8=16"]
+    after = Client(SERVER, "t").play("g1", turn, draw_extra=True, expected_version=3)
+    sent = json.loads(http.calls[0].request.body or b"")
+    # The extra tile is asked for only where it can be: after J8, a + square.
+    assert sent == {
+        "type": "turn",
+        "expected_version": 3,
+        "placements": [
+            {"square": "I8", "tile": 12},
+            {"square": "J8", "tile": 16, "draw_extra": True},
+        ],
+    }
+    assert isinstance(after, GameView) and after.version == 6 and not after.your_turn
+
+
+def test_a_turn_with_no_placement_is_a_pass() -> None:
+    empty = mathable.best_turn({}, [90])
+    assert turn_command(empty, 4) == {"type": "pass", "expected_version": 4}
+    assert turn_command(["i8=12"], 4)["placements"] == [{"square": "I8", "tile": 12}]
+
+
+def test_play_reads_the_version_when_none_is_given(http: responses.RequestsMock) -> None:
+    http.get(f"{SERVER}/v1/games/g1", json=view_json(5, True))
+    http.post(f"{SERVER}/v1/games/g1/moves", json=view_json(7, False))
+    Client(SERVER, "t").play("g1", ["I8=12"])
+    assert json.loads(http.calls[1].request.body or b"")["expected_version"] == 5
+
+
+def test_wait_for_turn_waits_through_the_hook_until_it_is_your_turn(
+    http: responses.RequestsMock,
+) -> None:
+    http.get(f"{SERVER}/v1/games/g1", json=view_json(5, False))
+    asked: list[int] = []
+
+    def waiter(game_id: str, since: int, seconds: float) -> dict[str, Any]:
+        asked.append(since)
+        return view_json(since + 1, since + 1 >= 7)
+
+    view = Client(SERVER, "t").wait_for_turn("g1", waiter=waiter)
+    assert view.your_turn and view.version == 7 and asked == [5, 6]
+
+
+def test_wait_for_turn_long_polls_by_default(http: responses.RequestsMock) -> None:
+    http.get(f"{SERVER}/v1/games/g1", json=view_json(5, False))
+    http.get(f"{SERVER}/v1/games/g1", json=view_json(8, True))
+    view = Client(SERVER, "t").wait_for_turn("g1")
+    assert view.version == 8
+    assert http.calls[1].request.params == {"wait": "25", "since": "5"}
+
+
+def test_a_view_from_a_server_without_your_turn_works_it_out() -> None:
+    assert GameView.from_json(view_json(3, None)).your_turn is True
+    assert GameView.from_json(view_json(3, None, status="ended")).your_turn is False
+
+
+def test_a_refusal_raises_with_its_code_and_data(http: responses.RequestsMock) -> None:
+    error = {
+        "code": "no_equation",
+        "message": "16 at F8: ...",
+        "details": {"square": "F8", "tile": 16, "operation": None, "pairs": []},
+    }
+    http.post(f"{SERVER}/v1/games/g1/moves", status=422, json={"error": error})
+    with pytest.raises(ApiError) as caught:
+        Client(SERVER, "t").play("g1", ["F8=16"], expected_version=3)
+    assert caught.value.status == 422 and caught.value.code == "no_equation"
+    assert caught.value.details["details"]["square"] == "F8"
+
+
+def test_retries_keep_one_idempotency_key_then_give_up(http: responses.RequestsMock) -> None:
+    url = f"{SERVER}/v1/games/g1/moves"
+    http.post(url, status=503)
+    client = Client(SERVER, "t", retries=2, sleep=lambda _s: None)
+    with pytest.raises(Unreachable) as caught:
+        client.command("g1", {"type": "pass", "expected_version": 3})
+    keys = {c.request.headers["Idempotency-Key"] for c in http.calls}
+    assert len(http.calls) == 3 and len(keys) == 1 and caught.value.method == "POST"
+
+
+def test_register_keeps_the_new_token(http: responses.RequestsMock) -> None:
+    http.post(f"{SERVER}/v1/players", status=201, json={"id": "p1", "name": "ann", "token": "tk"})
+    http.get(f"{SERVER}/v1/me", json={"id": "p1", "name": "ann", "games": []})
+    client = Client(SERVER)
+    client.register("ann")
+    client.me()
+    assert http.calls[1].request.headers["Authorization"] == "Bearer tk"

@@ -44,9 +44,7 @@ class Caller:
 
     def call(self, method: str, path: str, **kwargs: Any) -> requests.Response:
         headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
-        response = requests.request(
-            method, self.base + path, headers=headers, timeout=30, **kwargs
-        )
+        response = requests.request(method, self.base + path, headers=headers, timeout=30, **kwargs)
         check_response(
             method,
             path,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import yaml
@@ -9,6 +10,7 @@ from flask.testing import FlaskClient
 from openapi_spec_validator import validate
 
 from mathable_server.api.meta import openapi_text
+from mathable_server.errors import HTTP_CODES
 from tests.server.contract import SPEC_PATH
 
 PACKAGED = Path(__file__).resolve().parents[2] / "server" / "mathable_server" / "openapi.yaml"
@@ -48,3 +50,25 @@ def test_every_route_of_the_server_is_described(client: FlaskClient) -> None:
 
 def test_health_answers_ok(client: FlaskClient) -> None:
     assert client.get("/v1/health").json == {"status": "ok"}
+
+
+def _codes_raised(folder: str, pattern: str) -> set[str]:
+    root = Path(__file__).resolve().parents[2] / folder
+    return {m for p in root.rglob("*.py") for m in re.findall(pattern, p.read_text("utf-8"))}
+
+
+def test_every_rule_error_code_is_in_the_spec() -> None:
+    schemas = yaml.safe_load(SPEC_PATH.read_text("utf-8"))["components"]["schemas"]
+    raised = _codes_raised("shared/mathable", r'RuleError\(\s*"([a-z_]+)"')
+    raised.add("wrong_operation")  # chosen beside no_equation in explain_refusal
+    assert raised and raised == set(schemas["RuleErrorCode"]["enum"])
+
+
+def test_every_server_error_code_is_in_the_spec() -> None:
+    schemas = yaml.safe_load(SPEC_PATH.read_text("utf-8"))["components"]["schemas"]
+    raised = _codes_raised(
+        "server/mathable_server", r'(?:ApiError|_unauthorized)\(\s*(?:\d+,\s*)?"([a-z_]+)"'
+    )
+    raised |= set(HTTP_CODES.values())
+    declared = set(schemas["ServerErrorCode"]["enum"]) | set(schemas["RuleErrorCode"]["enum"])
+    assert raised and raised <= declared, raised - declared

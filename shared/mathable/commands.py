@@ -574,8 +574,6 @@ def _place(
         raise RuleError("bad_tile", f"{repr(tile)[:20]} is not a tile: tiles are whole numbers")
     rack = state.seats[seat].rack
     if tile not in rack:
-        # Only the tile: within a whole turn the rack may hold an extra tile just drawn,
-        # which the refusal must not show (every tile was checked against the first rack).
         raise RuleError(
             "tile_not_in_rack",
             f"there is no {tile} on your rack ({', '.join(map(str, sorted(rack)))})",

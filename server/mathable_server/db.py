@@ -164,6 +164,78 @@ held_polls = Table(
 )
 
 
+#: The notifications commands caused (mail, webhooks), written in the command's transaction
+#: and sent by the delivery workers (``mathable_server.outbox``).
+outbox = Table(
+    "outbox",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    #: "email" or "webhook".
+    Column("channel", String(16), nullable=False),
+    #: What to send: "turn", "moved", "finished", "verify", "answer", "digest".
+    Column("kind", String(16), nullable=False),
+    #: The player it is for.
+    Column("recipient", String(32), nullable=False),
+    #: The stable id every attempt carries (Message-ID, X-Mathable-Delivery).
+    Column("message_id", String(200), nullable=False),
+    Column("payload", Text, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    #: "pending", "sent" or "dead".
+    Column("state", String(8), nullable=False),
+    #: When a worker may take it next (ms since 1970 UTC): backoff and the lease of a taker.
+    Column("next_try", BigInteger, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("sent_at", BigInteger, nullable=True),
+    Column("last_error", Text, nullable=True),
+    Index("ix_outbox_due", "state", "next_try"),
+)
+
+email_addresses = Table(
+    "email_addresses",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("address", String(254), nullable=False),
+    #: When the address was proved (ms since 1970 UTC); None while a code is awaited.
+    Column("verified_at", BigInteger, nullable=True),
+    #: SHA-256 of the 6-digit code (with the player id), hex; empty once used.
+    Column("code_hash", String(64), nullable=False),
+    Column("code_expires_at", BigInteger, nullable=False),
+    #: Wrong codes tried against the current code: it stops working after a few.
+    Column("code_tries", Integer, nullable=False),
+)
+
+notification_settings = Table(
+    "notification_settings",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    #: "turn", "every_move", "digest" or "off".
+    Column("email", String(16), nullable=False),
+    Column("webhook_url", String(2000), nullable=True),
+    #: The player's own secret for the signature: needed as is to sign, so not hashed.
+    Column("webhook_secret", String(200), nullable=True),
+)
+
+play_addresses = Table(
+    "play_addresses",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player_id", String(32), nullable=False),
+    #: SHA-256 of the 128-bit secret of the address, hex.
+    Column("secret_hash", String(64), nullable=False),
+    #: When the address stopped working (ms since 1970 UTC), if it did.
+    Column("revoked_at", BigInteger, nullable=True),
+)
+
+inbound_messages = Table(
+    "inbound_messages",
+    metadata,
+    #: SHA-256 of an inbound mail's Message-ID: a repeat is not played twice.
+    Column("message_hash", String(64), primary_key=True),
+    Column("received_at", BigInteger, nullable=False),
+)
+
+
 def normalize_url(url: str) -> str:
     """``postgresql://`` and ``postgres://`` URLs use psycopg 3; others are left alone.
 

@@ -26,6 +26,8 @@ REGISTRATION_RETRY_SECONDS = 3600
 DEFAULT_VACATION_DAYS = 30
 #: How often ``run`` and ``serve`` look for games whose clock ran out.
 DEFAULT_SWEEP_SECONDS = 30
+#: How often ``run`` and ``serve`` send what the outbox holds.
+DEFAULT_DELIVER_SECONDS = 2.0
 #: All requests from one client address (whatever the tokens): generous enough for an
 #: office or a family behind one address, low enough that new accounts do not multiply it.
 DEFAULT_ADDRESS_RATE_LIMIT = RateLimit(rate=200.0, burst=1000)
@@ -109,6 +111,25 @@ class Settings:
     #: True when this is the only process on its database (``mathable-server run``): on
     #: SQLite its counters may then live in memory.
     single_process: bool = True
+    #: Where mail is sent (``smtp://user:pass@host:port``, ``smtps://``, ``?starttls=1``);
+    #: None: email is off.
+    smtp_url: str | None = None
+    #: The From of every mail; default ``mathable@<mail_domain>``.
+    mail_from: str | None = None
+    #: The domain of play addresses and Message-IDs.
+    mail_domain: str = "localhost"
+    #: Seconds between outbox passes inside ``run``/``serve``; None or 0: no delivery worker.
+    deliver_seconds: float | None = None
+    #: The first retry of a failed notification waits this long, then twice as long each time.
+    outbox_base_delay: float = 30.0
+    #: Tries before a notification is dead.
+    outbox_max_attempts: int = 8
+    #: Seconds a worker holds a row it took before another may send it again.
+    outbox_lease: float = 300.0
+    #: Whether webhooks may go to loopback, private and link-local addresses.
+    webhook_allow_private: bool = False
+    #: The server's address as players reach it (the one-click unsubscribe link).
+    public_url: str | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -151,14 +172,30 @@ class Settings:
             ),
             token_days=_or(_whole(env, "MATHABLE_TOKEN_DAYS", minimum=0), DEFAULT_TOKEN_DAYS),
             secret_key=env.get("MATHABLE_SECRET_KEY") or None,
-            allow_given_tiles=env.get("MATHABLE_ALLOW_GIVEN_TILES", "").strip().lower()
-            in ("1", "true", "yes", "on"),
+            allow_given_tiles=_flag(env, "MATHABLE_ALLOW_GIVEN_TILES"),
             redis_url=env.get("MATHABLE_REDIS_URL") or None,
             redis_prefix=env.get("MATHABLE_REDIS_PREFIX") or "mathable",
+            smtp_url=env.get("MATHABLE_SMTP_URL") or None,
+            mail_from=env.get("MATHABLE_MAIL_FROM") or None,
+            mail_domain=env.get("MATHABLE_MAIL_DOMAIN") or "localhost",
+            deliver_seconds=_seconds(env, "MATHABLE_DELIVER_SECONDS", DEFAULT_DELIVER_SECONDS),
+            outbox_base_delay=_seconds(env, "MATHABLE_OUTBOX_BASE_DELAY", 30.0),
+            outbox_max_attempts=_whole(env, "MATHABLE_OUTBOX_MAX_ATTEMPTS", minimum=1) or 8,
+            outbox_lease=_seconds(env, "MATHABLE_OUTBOX_LEASE", 300.0),
+            webhook_allow_private=_flag(env, "MATHABLE_WEBHOOK_ALLOW_PRIVATE"),
+            public_url=(env.get("MATHABLE_PUBLIC_URL") or "").rstrip("/") or None,
         )
 
     def with_changes(self, **changes: object) -> Settings:
         return replace(self, **changes)  # type: ignore[arg-type]
+
+    @property
+    def email_enabled(self) -> bool:
+        return self.smtp_url is not None
+
+    @property
+    def sender_address(self) -> str:
+        return self.mail_from or f"mathable@{self.mail_domain}"
 
     @property
     def long_poll_limit(self) -> int:
@@ -166,6 +203,24 @@ class Settings:
         if self.max_long_polls is not None:
             return self.max_long_polls
         return DEFAULT_MAX_LONG_POLLS
+
+
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    return env.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
+    """A number of seconds (fractions allowed) in ``env[name]``; ValueError if it is none."""
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{name} must be a number of seconds, not {text!r}") from None
+    if not value >= 0:
+        raise ValueError(f"{name} must not be negative, not {text}")
+    return value
 
 
 def _or(value: int | None, default: int) -> int:

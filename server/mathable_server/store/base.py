@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from sqlalchemy import Connection, Engine
+
+from mathable import Event, GameState
+
+#: Called inside each append's transaction with (connection, game id, the appended events,
+#: the game after them, their time in ms): how a command's notifications join its events.
+AppendHook = Callable[[Connection, str, Sequence[Event], GameState, int], None]
 
 
 class Recorder:
@@ -10,6 +18,8 @@ class Recorder:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        #: Hooks run in the transaction of every append (``mathable_server.notify``).
+        self.on_append: list[AppendHook] = []
         marker = "?" if engine.dialect.paramstyle == "qmark" else "%s"
         self._version_sql = f"SELECT version, due_at FROM games WHERE id = {marker}"
         # Single-statement reads need no transaction: on PostgreSQL that saves the

@@ -188,6 +188,8 @@ class EventRecorder(Recorder):
                 with conn.begin():
                     clock = {"deadline": deadline, "due_at": due_at}
                     self._append_in(conn, game_id, expected_version, rows, state, now, clock)
+                    for hook in self.on_append:
+                        hook(conn, game_id, new_events, state, at)
                     if vacation is not None:
                         conn.execute(insert(vacations).values(**vacation))
                     if any(
@@ -242,6 +244,8 @@ class EventRecorder(Recorder):
                         )
                         if item.vacation is not None:
                             conn.execute(insert(vacations).values(**item.vacation))
+                        for hook in self.on_append:
+                            hook(conn, item.game_id, item.events, item.state, item.at)
                 except _Conflict:
                     written.append(False)
                 else:

@@ -1,0 +1,300 @@
+"""Where players are told things: email addresses (proved by a code), notification
+settings, webhooks, the play addresses of seats, and the inbound Message-IDs already seen.
+
+A recorder of its own beside the game store: none of it is part of a game's log.
+Codes and play-address secrets are stored as SHA-256 hashes and compared in
+constant time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from sqlalchemy import Connection, Engine, and_, delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from mathable_server.db import (
+    email_addresses,
+    inbound_messages,
+    notification_settings,
+    play_addresses,
+    write_transaction,
+)
+
+#: Email preferences: a mail when it is your turn, after every move, once a day, or none.
+EMAIL_PREFERENCES = ("turn", "every_move", "digest", "off")
+#: A code works this long after it was mailed.
+CODE_SECONDS = 3600
+#: Wrong codes before the current code stops working (ask for a new one).
+CODE_TRIES = 5
+
+
+def code_hash(player_id: str, code: str) -> str:
+    return hashlib.sha256(f"{player_id}:{code}".encode()).hexdigest()
+
+
+def secret_hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Contact:
+    """How one player wants to be told: a verified address (or None) and a webhook."""
+
+    player_id: str
+    address: str | None
+    email: str
+    webhook_url: str | None
+    webhook_secret: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class EmailStatus:
+    address: str | None
+    verified: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayAddress:
+    game_id: str
+    seat: int
+    player_id: str
+    secret_hash: str
+    revoked: bool
+
+
+def contacts_in(conn: Connection, player_ids: Iterable[str]) -> dict[str, Contact]:
+    """The contacts of ``player_ids`` that have any (read in the caller's transaction)."""
+    ids = sorted(set(player_ids))
+    if not ids:
+        return {}
+    found: dict[str, Contact] = {}
+    mails = {
+        r.player_id: r.address
+        for r in conn.execute(
+            select(email_addresses.c.player_id, email_addresses.c.address).where(
+                and_(
+                    email_addresses.c.player_id.in_(ids),
+                    email_addresses.c.verified_at.is_not(None),
+                )
+            )
+        )
+    }
+    prefs = {
+        r.player_id: r
+        for r in conn.execute(
+            select(notification_settings).where(notification_settings.c.player_id.in_(ids))
+        )
+    }
+    for player in ids:
+        pref = prefs.get(player)
+        address = mails.get(player)
+        if address is None and (pref is None or pref.webhook_url is None):
+            continue
+        found[player] = Contact(
+            player,
+            address,
+            "turn" if pref is None else pref.email,
+            None if pref is None else pref.webhook_url,
+            None if pref is None else pref.webhook_secret,
+        )
+    return found
+
+
+class AddressBook:
+    """Email addresses, settings, play addresses and seen Message-IDs on ``engine``."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    # --- email addresses -----------------------------------------------------------
+
+    def set_address(self, player_id: str, address: str, code: str, now: int) -> None:
+        """Start proving ``address``: the code mailed for it is the only one that works."""
+        with write_transaction(self.engine) as conn:
+            conn.execute(delete(email_addresses).where(email_addresses.c.player_id == player_id))
+            conn.execute(
+                insert(email_addresses).values(
+                    player_id=player_id,
+                    address=address,
+                    verified_at=None,
+                    code_hash=code_hash(player_id, code),
+                    code_expires_at=now + CODE_SECONDS * 1000,
+                    code_tries=0,
+                )
+            )
+
+    def verify(self, player_id: str, code: str, now: int) -> str:
+        """Check a code: "verified", "wrong", "expired" (or too many tries) or "none"."""
+        with write_transaction(self.engine) as conn:
+            row = conn.execute(
+                select(email_addresses).where(email_addresses.c.player_id == player_id)
+            ).first()
+            if row is None or not row.code_hash:
+                return "none"
+            if row.code_expires_at <= now or row.code_tries >= CODE_TRIES:
+                return "expired"
+            if not hmac.compare_digest(row.code_hash, code_hash(player_id, code)):
+                conn.execute(
+                    update(email_addresses)
+                    .where(email_addresses.c.player_id == player_id)
+                    .values(code_tries=email_addresses.c.code_tries + 1)
+                )
+                return "wrong"
+            conn.execute(
+                update(email_addresses)
+                .where(email_addresses.c.player_id == player_id)
+                .values(verified_at=now, code_hash="", code_tries=0)
+            )
+            known = conn.execute(
+                select(notification_settings.c.player_id).where(
+                    notification_settings.c.player_id == player_id
+                )
+            ).first()
+            if known is None:
+                conn.execute(
+                    insert(notification_settings).values(player_id=player_id, email="turn")
+                )
+            elif self._email_pref(conn, player_id) == "off":
+                pass  # a player who turned mail off keeps it off
+            return "verified"
+
+    @staticmethod
+    def _email_pref(conn: Connection, player_id: str) -> str | None:
+        value = conn.execute(
+            select(notification_settings.c.email).where(
+                notification_settings.c.player_id == player_id
+            )
+        ).scalar()
+        return None if value is None else str(value)
+
+    def email_status(self, player_id: str) -> EmailStatus:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(email_addresses.c.address, email_addresses.c.verified_at).where(
+                    email_addresses.c.player_id == player_id
+                )
+            ).first()
+        if row is None:
+            return EmailStatus(None, False)
+        return EmailStatus(row.address, row.verified_at is not None)
+
+    def verified_address(self, player_id: str) -> str | None:
+        status = self.email_status(player_id)
+        return status.address if status.verified else None
+
+    def remove_address(self, player_id: str) -> None:
+        with write_transaction(self.engine) as conn:
+            conn.execute(delete(email_addresses).where(email_addresses.c.player_id == player_id))
+
+    # --- settings --------------------------------------------------------------------
+
+    def contact(self, player_id: str) -> Contact:
+        with self.engine.connect() as conn:
+            found = contacts_in(conn, [player_id]).get(player_id)
+            pref = self._email_pref(conn, player_id)
+        return found or Contact(player_id, None, pref or "turn", None, None)
+
+    def set_preferences(
+        self,
+        player_id: str,
+        *,
+        email: str | None = None,
+        webhook: tuple[str, str] | None = None,
+        clear_webhook: bool = False,
+    ) -> None:
+        """Change what is given; ``clear_webhook`` removes the webhook."""
+        with write_transaction(self.engine) as conn:
+            row = conn.execute(
+                select(notification_settings).where(
+                    notification_settings.c.player_id == player_id
+                )
+            ).first()
+            values: dict[str, object] = {}
+            if email is not None:
+                values["email"] = email
+            if webhook is not None:
+                values["webhook_url"], values["webhook_secret"] = webhook
+            elif clear_webhook:
+                values["webhook_url"] = values["webhook_secret"] = None
+            if row is None:
+                conn.execute(
+                    insert(notification_settings).values(
+                        **({"player_id": player_id, "email": "turn"} | values)
+                    )
+                )
+            elif values:
+                conn.execute(
+                    update(notification_settings)
+                    .where(notification_settings.c.player_id == player_id)
+                    .values(**values)
+                )
+
+    # --- play addresses --------------------------------------------------------------
+
+    def keep_play_address(self, game_id: str, seat: int, player_id: str, hashed: str) -> None:
+        """Record the play address of a seat (once; a revoked one stays revoked)."""
+        try:
+            with write_transaction(self.engine) as conn:
+                known = conn.execute(
+                    select(play_addresses.c.seat).where(
+                        and_(play_addresses.c.game_id == game_id, play_addresses.c.seat == seat)
+                    )
+                ).first()
+                if known is None:
+                    conn.execute(
+                        insert(play_addresses).values(
+                            game_id=game_id, seat=seat, player_id=player_id, secret_hash=hashed
+                        )
+                    )
+        except IntegrityError:
+            pass  # another worker recorded it first
+
+    def play_address(self, game_id: str, seat: int) -> PlayAddress | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(play_addresses).where(
+                    and_(play_addresses.c.game_id == game_id, play_addresses.c.seat == seat)
+                )
+            ).first()
+        if row is None:
+            return None
+        return PlayAddress(
+            row.game_id, row.seat, row.player_id, row.secret_hash, row.revoked_at is not None
+        )
+
+    def revoke_play_address(self, game_id: str, seat: int, now: int) -> None:
+        with write_transaction(self.engine) as conn:
+            conn.execute(
+                update(play_addresses)
+                .where(and_(play_addresses.c.game_id == game_id, play_addresses.c.seat == seat))
+                .values(revoked_at=now)
+            )
+
+    # --- inbound Message-IDs ---------------------------------------------------------
+
+    def seen(self, message_id: str) -> bool:
+        hashed = secret_hash(message_id)
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(inbound_messages.c.message_hash).where(
+                    inbound_messages.c.message_hash == hashed
+                )
+            ).first()
+        return row is not None
+
+    def remember(self, message_id: str, now: int) -> bool:
+        """Note an inbound Message-ID; False if it was noted before."""
+        try:
+            with write_transaction(self.engine) as conn:
+                conn.execute(
+                    insert(inbound_messages).values(
+                        message_hash=secret_hash(message_id), received_at=now
+                    )
+                )
+        except IntegrityError:
+            return False
+        return True

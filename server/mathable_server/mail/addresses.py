@@ -1,0 +1,53 @@
+"""Play addresses: ``play+<game id>.<seat>.<secret>@<domain>``, one per seat and game.
+
+The 128-bit secret is an HMAC of the seat under the server's secret: the
+server can write it into every mail without keeping it, and stores only its
+SHA-256 (``play_addresses``) to check replies and to revoke it. The ``From``
+of a reply proves nothing; the secret is what authorises it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from dataclasses import dataclass
+
+_PLAY = re.compile(r"\Aplay\+([a-z0-9]{1,64})\.(\d)\.([0-9a-f]{32})@(.+)\Z")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayTarget:
+    game_id: str
+    seat: int
+    secret: str
+    domain: str
+
+
+def play_secret(server_secret: str, game_id: str, seat: int, player_id: str) -> str:
+    """The secret of a seat: 128 bits, hex.
+
+    >>> len(play_secret("k", "g1", 0, "p1")), play_secret("k", "g1", 0, "p1") == play_secret(
+    ...     "k", "g1", 1, "p1")
+    (32, False)
+    """
+    message = f"play:{game_id}:{seat}:{player_id}".encode()
+    return hmac.new(server_secret.encode(), message, hashlib.sha256).hexdigest()[:32]
+
+
+def play_address(game_id: str, seat: int, secret: str, domain: str) -> str:
+    return f"play+{game_id}.{seat}.{secret}@{domain}"
+
+
+def parse_play_address(address: str) -> PlayTarget | None:
+    """The seat an address names, or None if it is no play address.
+
+    >>> parse_play_address("PLAY+g7.1." + "a" * 32 + "@Mail.Example")
+    PlayTarget(game_id='g7', seat=1, secret='aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', domain='mail.example')
+    >>> parse_play_address("someone@mail.example") is None
+    True
+    """
+    found = _PLAY.match(address.strip().strip("<>").lower())
+    if found is None:
+        return None
+    return PlayTarget(found[1], int(found[2]), found[3], found[4])

@@ -209,9 +209,7 @@ class AddressBook:
         """Change what is given; ``clear_webhook`` removes the webhook."""
         with write_transaction(self.engine) as conn:
             row = conn.execute(
-                select(notification_settings).where(
-                    notification_settings.c.player_id == player_id
-                )
+                select(notification_settings).where(notification_settings.c.player_id == player_id)
             ).first()
             values: dict[str, object] = {}
             if email is not None:

@@ -7,13 +7,24 @@ import functools
 from flask import Flask, request
 
 from mathable_server import pages
-from mathable_server.api import games, meta, pictures, players, rulesets, vacation
+from mathable_server.api import (
+    games,
+    meta,
+    notifications,
+    pictures,
+    players,
+    rulesets,
+    vacation,
+)
 from mathable_server.auth import Authenticator
 from mathable_server.counters import shared_polls, shared_storage
 from mathable_server.db import init_schema, make_engine
+from mathable_server.delivery import mailroom
 from mathable_server.draws import secret_key
 from mathable_server.errors import ApiError, register_error_handlers
 from mathable_server.limits import Limiter, LongPolls
+from mathable_server.notify import Notifier
+from mathable_server.outbox import DeliveryThread
 from mathable_server.render import BodyCache
 from mathable_server.service import Games
 from mathable_server.settings import Settings
@@ -50,6 +61,11 @@ def create_app(
         settings.vacation_days,
     )
     single = settings.single_process
+    secret = functools.cache(lambda: secret_key(settings, store))
+    # The notifications a command causes are written in its transaction.
+    store.on_append.append(Notifier())
+    room = mailroom(settings, store, secret)
+    app.extensions["mathable_mail"] = room
     app.extensions["mathable"] = Services(
         settings=settings,
         store=store,
@@ -62,7 +78,7 @@ def create_app(
         ),
         long_polls=LongPolls(settings.long_poll_limit),
         held_polls=shared_polls(engine, settings.redis_url, single, settings.redis_prefix),
-        secret=functools.cache(lambda: secret_key(settings, store)),
+        secret=secret,
     )
     register_error_handlers(app)
     # First: a caller over the limit is refused before anything else is done for it.
@@ -84,6 +100,9 @@ def create_app(
     app.register_blueprint(pages.bp)
     app.register_blueprint(vacation.bp)
     app.register_blueprint(rulesets.bp)
+    app.register_blueprint(notifications.bp)
     if settings.sweep_seconds:
         Sweeper(game_service, settings.sweep_seconds).start()
+    if settings.deliver_seconds:
+        DeliveryThread(room.deliverer(game_service.now), settings.deliver_seconds).start()
     return app

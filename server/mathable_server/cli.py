@@ -63,6 +63,13 @@ def _parser() -> argparse.ArgumentParser:
     common(run, listen=True)
     serve = commands.add_parser("serve", help="serve with gunicorn worker processes")
     common(serve, listen=True)
+    for sub in (run, serve):
+        sub.add_argument(
+            "--no-deliver",
+            action="store_true",
+            help="send no notifications from this server (run mathable-server deliver instead; "
+            "also MATHABLE_DELIVER_SECONDS=0)",
+        )
     serve.add_argument(
         "--workers",
         type=int,
@@ -79,6 +86,9 @@ def _parser() -> argparse.ArgumentParser:
         "tick", help="one sweep: settle every game whose clock ran out (for cron)"
     )
     common(tick, listen=False)
+    from mathable_server.mail_commands import add_parsers
+
+    add_parsers(commands, common)
     init_db = commands.add_parser("init-db", help="create or upgrade the schema (as migrate)")
     common(init_db, listen=False)
     migrate = commands.add_parser(
@@ -225,13 +235,14 @@ def _prepare_schema(engine: Engine, command: str) -> None:
 
 def _tick(engine: Engine, settings: Settings) -> None:
     """One sweep of the games whose clock is due; says how many were looked at."""
+    from mathable_server.notify import Notifier
     from mathable_server.service import Games
     from mathable_server.store import Store
     from mathable_server.timesource import SystemTime
 
-    games = Games(
-        Store(engine), 100, SystemTime(settings.time_offset_seconds), settings.vacation_days
-    )
+    store = Store(engine)
+    store.on_append.append(Notifier())
+    games = Games(store, 100, SystemTime(settings.time_offset_seconds), settings.vacation_days)
     total = 0
     while (found := games.sweep()) > 0:
         total += found
@@ -274,11 +285,18 @@ def main(argv: Sequence[str] | None = None) -> None:
         if args.command == "tick":
             _tick(engine, settings)
             return
+        if args.command in ("outbox", "deliver", "mail-in", "smtpd"):
+            from mathable_server.mail_commands import run_command
+
+            run_command(args, engine, settings)
+            return
     except DBAPIError as err:
         # Busy (another process holds SQLite's write lock past the timeout) or gone.
         raise _fail(f"the database failed: {_reason(err)}; nothing was changed") from None
     finally:
         engine.dispose()
+    if getattr(args, "no_deliver", False):
+        settings = settings.with_changes(deliver_seconds=0)
     if args.command == "serve":
         if args.workers < 1 or args.threads < 1:
             raise _fail("--workers and --threads must be at least 1")

@@ -74,11 +74,15 @@ def notifications(
                 )
             else:
                 rows.append(
-                    Notification("email", kind, contact.player_id, payload, outbox.new_message_id(stem))
+                    Notification(
+                        "email", kind, contact.player_id, payload, outbox.new_message_id(stem)
+                    )
                 )
         if contact.webhook_url is not None:
             rows.append(
-                Notification("webhook", kind, contact.player_id, payload, outbox.new_message_id(stem))
+                Notification(
+                    "webhook", kind, contact.player_id, payload, outbox.new_message_id(stem)
+                )
             )
     return rows
 

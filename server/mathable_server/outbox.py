@@ -28,6 +28,8 @@ from mathable_server.db import outbox, write_transaction
 log = logging.getLogger("mathable_server.outbox")
 
 PENDING, SENT, DEAD = "pending", "sent", "dead"
+#: Kinds whose payload holds a secret (a mailed code): emptied once sent or dead.
+SCRUBBED = frozenset({"verify"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,12 +174,11 @@ class Outbox:
         return [_claimed(r, now + int(self.lease * 1000)) for r in rows]
 
     def sent(self, entry: Entry, now: int) -> None:
+        values: dict[str, Any] = {"state": SENT, "sent_at": now, "last_error": None}
+        if entry.kind in SCRUBBED:
+            values["payload"] = "{}"
         with write_transaction(self.engine) as conn:
-            conn.execute(
-                update(outbox)
-                .where(outbox.c.id == entry.id)
-                .values(state=SENT, sent_at=now, last_error=None)
-            )
+            conn.execute(update(outbox).where(outbox.c.id == entry.id).values(**values))
 
     def failed(self, entry: Entry, now: int, error: str, *, final: bool = False) -> str:
         """Record a failed try: the row waits (backing off) or, out of tries, is dead."""
@@ -185,6 +186,8 @@ class Outbox:
         values: dict[str, Any] = {"last_error": error[:2000]}
         if dead:
             values["state"] = DEAD
+            if entry.kind in SCRUBBED:
+                values["payload"] = "{}"
         else:
             values["next_try"] = now + backoff_ms(entry.attempts, self.base_delay, self.max_delay)
         with write_transaction(self.engine) as conn:
@@ -242,9 +245,7 @@ Sender = Callable[[Entry], None]
 class Deliverer:
     """Sends due rows through the sender of their channel; ``run_once`` is one pass."""
 
-    def __init__(
-        self, box: Outbox, senders: Mapping[str, Sender], now: Callable[[], int]
-    ) -> None:
+    def __init__(self, box: Outbox, senders: Mapping[str, Sender], now: Callable[[], int]) -> None:
         self.box = box
         self.senders = dict(senders)
         self.now = now

@@ -77,9 +77,7 @@ def version_replied_to(in_reply_to: str | None) -> tuple[str, int, int] | None:
     return found[2].lower(), int(found[3]), int(found[4])
 
 
-def _message(
-    ctx: MailContext, to: str, subject: str, text: str, stable_id: str
-) -> EmailMessage:
+def _message(ctx: MailContext, to: str, subject: str, text: str, stable_id: str) -> EmailMessage:
     message = EmailMessage()
     message["From"] = ctx.sender
     message["To"] = to

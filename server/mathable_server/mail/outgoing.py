@@ -61,6 +61,11 @@ class MailChannel:
         if to is None:
             raise Undeliverable("no verified address")
         if entry.kind == "answer":
+            reply_to = None
+            if payload.get("game_id") and payload.get("seat") is not None:
+                game_id, seat = str(payload["game_id"]), int(payload["seat"])
+                secret = play_secret(ctx.server_secret, game_id, seat, entry.recipient)
+                reply_to = play_address(game_id, seat, secret, ctx.domain)
             return answer_mail(
                 ctx,
                 to=to,
@@ -69,7 +74,7 @@ class MailChannel:
                 stable_id=entry.message_id,
                 game_id=payload.get("game_id"),
                 in_reply_to=payload.get("in_reply_to"),
-                reply_to=payload.get("reply_to"),
+                reply_to=reply_to,
             )
         if entry.kind == "digest":
             return self._digest(ctx, to, entry)

@@ -1,0 +1,155 @@
+"""Account notifications: ``/v1/me/email`` (an address proved by a mailed code),
+``/v1/me/notifications`` (mail preference and webhook), and the unsubscribe link."""
+
+from __future__ import annotations
+
+import hmac
+import re
+import secrets
+from typing import Any
+
+from flask import Blueprint, Response, current_app
+from marshmallow import fields, validate
+
+from mathable_server.addresses import EMAIL_PREFERENCES
+from mathable_server.delivery import Mailroom
+from mathable_server.errors import ApiError
+from mathable_server.outbox import Notification, new_message_id
+from mathable_server.schemas import StrictSchema
+from mathable_server.web import json_body, json_response, load, required_player, services
+from mathable_server.webhooks import WebhookRefused, check_url
+
+bp = Blueprint("notifications", __name__)
+
+#: Good enough to catch typing mistakes; the mailed code proves the rest.
+_ADDRESS = re.compile(r"\A[^@\s<>()\[\],;:\"\\]{1,64}@[A-Za-z0-9.-]{1,189}\.[A-Za-z]{2,63}\Z")
+
+
+class _EmailSchema(StrictSchema):
+    address = fields.String(required=True, validate=validate.Length(min=3, max=254))
+
+
+class _CodeSchema(StrictSchema):
+    code = fields.String(required=True, validate=validate.Regexp(r"\A\d{6}\Z"))
+
+
+class _WebhookSchema(StrictSchema):
+    url = fields.String(required=True, validate=validate.Length(min=8, max=2000))
+    secret = fields.String(required=True, validate=validate.Length(min=16, max=200))
+
+
+class _PreferencesSchema(StrictSchema):
+    email = fields.String(validate=validate.OneOf(EMAIL_PREFERENCES))
+    webhook = fields.Nested(_WebhookSchema, allow_none=True)
+
+
+_email = _EmailSchema()
+_code = _CodeSchema()
+_preferences = _PreferencesSchema()
+_NO_STORE = {"Cache-Control": "no-store"}
+
+
+def mailroom() -> Mailroom:
+    found: Mailroom = current_app.extensions["mathable_mail"]
+    return found
+
+
+def _email_on() -> Mailroom:
+    room = mailroom()
+    if not room.settings.email_enabled:
+        raise ApiError(422, "email_disabled", "this server sends no mail (no SMTP relay is set)")
+    return room
+
+
+def _settings_body(room: Mailroom, player_id: str) -> dict[str, Any]:
+    status = room.book.email_status(player_id)
+    contact = room.book.contact(player_id)
+    return {
+        "address": status.address,
+        "verified": status.verified,
+        "email": contact.email,
+        "webhook": None if contact.webhook_url is None else {"url": contact.webhook_url},
+    }
+
+
+@bp.put("/v1/me/email")
+def set_email() -> Response:
+    player = required_player()
+    room = _email_on()
+    address = load(_email, json_body())["address"].strip()
+    if not _ADDRESS.match(address):
+        raise ApiError(400, "bad_address", f"{address!r} is not an email address")
+    code = f"{secrets.randbelow(1_000_000):06d}"
+    now = services().games.now()
+    room.book.set_address(player.id, address, code, now)
+    room.outbox.add(
+        [
+            Notification(
+                "email",
+                "verify",
+                player.id,
+                {"to": address, "code": code},
+                new_message_id(f"verify.{player.id}"),
+            )
+        ],
+        now,
+    )
+    return json_response({"address": address, "verified": False}, 202, _NO_STORE)
+
+
+@bp.post("/v1/me/email/verify")
+def verify_email() -> Response:
+    player = required_player()
+    room = _email_on()
+    code = load(_code, json_body())["code"]
+    outcome = room.book.verify(player.id, code, services().games.now())
+    if outcome == "wrong":
+        raise ApiError(422, "wrong_code", "that is not the code mailed to the address")
+    if outcome == "expired":
+        raise ApiError(
+            422, "code_expired", "the code expired or was tried too often: set the address again"
+        )
+    if outcome == "none":
+        raise ApiError(422, "no_code", "no code is waiting: set an address first")
+    return json_response(_settings_body(room, player.id), 200, _NO_STORE)
+
+
+@bp.get("/v1/me/notifications")
+def get_preferences() -> Response:
+    player = required_player()
+    return json_response(_settings_body(mailroom(), player.id), 200, _NO_STORE)
+
+
+@bp.put("/v1/me/notifications")
+def set_preferences() -> Response:
+    player = required_player()
+    room = mailroom()
+    body = load(_preferences, json_body())
+    if "email" in body and body["email"] != "off":
+        _email_on()
+    webhook = None
+    if body.get("webhook") is not None:
+        url, secret = body["webhook"]["url"], body["webhook"]["secret"]
+        try:
+            check_url(url, room.settings.webhook_allow_private)
+        except WebhookRefused as err:
+            raise ApiError(422, "webhook_refused", str(err)) from None
+        webhook = (url, secret)
+    room.book.set_preferences(
+        player.id,
+        email=body.get("email"),
+        webhook=webhook,
+        clear_webhook="webhook" in body and body["webhook"] is None,
+    )
+    return json_response(_settings_body(room, player.id), 200, _NO_STORE)
+
+
+@bp.route("/v1/unsubscribe/<player_id>/<token>", methods=["GET", "POST"])
+def unsubscribe(player_id: str, token: str) -> Response:
+    """The ``List-Unsubscribe`` link (RFC 8058 one-click with POST): no more game mail."""
+    room = mailroom()
+    expected = room.context().unsubscribe_token(player_id)
+    if not hmac.compare_digest(expected.encode(), token.encode()[:64]):
+        raise ApiError(404, "not_found", "no such unsubscribe link")
+    room.book.set_preferences(player_id, email="off")
+    return json_response({"email": "off"}, 200, _NO_STORE)

@@ -1,0 +1,314 @@
+"""A reply read and played: the move in its first lines, for the seat its address names.
+
+The recipient must be a valid play address (``play+<game>.<seat>.<secret>@``):
+the secret authorises the mail, its ``From`` proves nothing. Anything else is
+refused before a byte of the body is read (``mail-in`` exits 67, ``smtpd``
+answers 550). A valid mail is always answered - what was played, or why
+nothing was - at the seat's verified address only. The move is stored with
+an idempotency key made of the mail's Message-ID in the same transaction as
+its events, so a mail delivered twice is played once; a refusal is answered
+once per Message-ID.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from dataclasses import dataclass
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.utils import getaddresses
+from typing import Any
+
+from sqlalchemy.exc import OperationalError
+
+from mathable import (
+    Command,
+    Event,
+    Exchange,
+    Pass,
+    Play,
+    PlayTurn,
+    Resign,
+    RuleError,
+    TurnPlacement,
+    parse_square,
+)
+from mathable_server.addresses import secret_hash
+from mathable_server.delivery import Mailroom
+from mathable_server.mail.addresses import PlayTarget, parse_play_address
+from mathable_server.mail.compose import HOW_TO_REPLY, game_text, version_replied_to
+from mathable_server.mail.outgoing import seat_names
+from mathable_server.outbox import Notification, new_message_id
+from mathable_server.service import GameNotFound, Games, Idempotency, Timed
+from mathable_server.store import VersionConflict
+
+#: Exit codes of ``mail-in`` (sysexits.h), which an MTA understands.
+TAKEN, UNKNOWN_ADDRESS, TRY_LATER = 0, 67, 75
+#: The largest mail read whole; a larger one is answered "too large" from its headers.
+MAX_MAIL_BYTES = 256 * 1024
+#: Lines of the body looked at for the move.
+MAX_MOVE_LINES = 5
+
+_UNSUBSCRIBE = re.compile(r"\Aunsubscribe\+([a-z0-9]{1,32})\.([0-9a-f]{32})@", re.I)
+_QUOTE_INTRO = re.compile(r"^(on .+ wrote:|le .+ a écrit ?:|am .+ schrieb .+:)$", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What became of one inbound mail: an exit code and a line for the log."""
+
+    code: int
+    note: str
+
+
+class NoMove(ValueError):
+    """The body holds no move that can be read."""
+
+
+def move_lines(text: str) -> list[str]:
+    """The first lines of a reply that are neither quoted nor a signature, nor empty.
+
+    >>> move_lines("\\n I8=12 J8=16\\n\\n-- \\nAlice\\n> old")
+    ['I8=12 J8=16']
+    >>> move_lines("> quoted\\npass\\nOn Mon, Bob wrote:\\n> x")
+    ['pass']
+    """
+    found: list[str] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if raw.rstrip("\r") in ("-- ", "--") or line in ("--", "__") or _QUOTE_INTRO.match(line):
+            break
+        if not line or line.startswith(">"):
+            continue
+        found.append(line)
+        if len(found) >= MAX_MOVE_LINES:
+            break
+    return found
+
+
+def parse_move(line: str, seat: int) -> Command:
+    """A command from the CLI's notation: placements, ``exchange 3 7``, ``pass``, ``resign``.
+
+    >>> parse_move("exchange 3 7 12", 1)
+    Exchange(seat=1, tiles=(3, 7, 12))
+    >>> parse_move("PASS", 0)
+    Pass(seat=0)
+    >>> parse_move("I8=12 J8=16+", 0).placements[1].draw_extra
+    True
+    """
+    words = line.replace(",", " ").split()
+    if not words:
+        raise NoMove("the mail holds no move")
+    head = words[0].lower()
+    if head == "pass" and len(words) == 1:
+        return Pass(seat)
+    if head == "resign" and len(words) == 1:
+        return Resign(seat)
+    if head == "exchange":
+        tiles = words[1:]
+        if not tiles or not all(t.isdigit() and len(t) <= 3 for t in tiles):
+            raise NoMove("write an exchange as: exchange 3 7 12")
+        return Exchange(seat, tuple(int(t) for t in tiles))
+    try:
+        play = Play.parse(" ".join(words))
+    except RuleError as err:
+        raise NoMove(err.message) from None
+    placements = []
+    for word, placement in zip(words, play.placements, strict=True):
+        placements.append(
+            TurnPlacement(parse_square(placement.square), placement.tile, word.endswith("+"), None)
+        )
+    return PlayTurn(seat, tuple(placements))
+
+
+def body_text(message: EmailMessage) -> str:
+    """The plain-text part of a mail; NoMove if it has none or it cannot be decoded."""
+    part = message.get_body(preferencelist=("plain",))
+    if part is None:
+        if message.get_body(preferencelist=("html",)) is not None:
+            raise NoMove("this mail has only an HTML part: send it as plain text")
+        raise NoMove("the mail holds no text")
+    try:
+        content = part.get_content()
+    except (LookupError, UnicodeError):
+        charset = part.get_content_charset() or "?"
+        raise NoMove(f"the text is in a character set that cannot be read ({charset})") from None
+    if not isinstance(content, str):
+        raise NoMove("the mail holds no text")
+    return content
+
+
+class Inbox:
+    """Reads inbound mail for the games of ``games`` and answers through the outbox."""
+
+    def __init__(self, games: Games, room: Mailroom, max_bytes: int = MAX_MAIL_BYTES) -> None:
+        self.games = games
+        self.room = room
+        self.max_bytes = max_bytes
+
+    # --- who may write ---------------------------------------------------------------
+
+    def target(self, address: str) -> PlayTarget | None:
+        """The seat a play address opens, if it is valid (known, not revoked, right secret)."""
+        found = parse_play_address(address)
+        if found is None or found.domain != self.room.settings.mail_domain.lower():
+            return None
+        known = self.room.book.play_address(found.game_id, found.seat)
+        if known is None or known.revoked:
+            return None
+        if not hmac.compare_digest(known.secret_hash, secret_hash(found.secret)):
+            return None
+        return found
+
+    def accepts(self, address: str) -> bool:
+        """Whether mail to ``address`` is taken (a valid play or unsubscribe address)."""
+        return self.target(address) is not None or self._unsubscriber(address) is not None
+
+    def _unsubscriber(self, address: str) -> str | None:
+        found = _UNSUBSCRIBE.match(address.strip().strip("<>"))
+        if found is None or not address.lower().endswith("@" + self.room.settings.mail_domain):
+            return None
+        player = found[1].lower()
+        expected = self.room.context().unsubscribe_token(player)
+        return player if hmac.compare_digest(expected, found[2].lower()) else None
+
+    # --- one mail ----------------------------------------------------------------------
+
+    def receive(self, raw: bytes, recipients: list[str] | None = None) -> Outcome:
+        """Take one RFC 5322 mail, for ``recipients`` (else those its headers name)."""
+        try:
+            return self._receive(raw, recipients)
+        except OperationalError as err:  # the database is down: the MTA keeps the mail
+            return Outcome(TRY_LATER, f"database unavailable: {err.orig}")
+
+    def _receive(self, raw: bytes, recipients: list[str] | None) -> Outcome:
+        too_large = len(raw) > self.max_bytes
+        parser = BytesParser(policy=policy.default)
+        if too_large:
+            head = raw[: 64 * 1024].split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
+            message = parser.parsebytes(head + b"\n\n", headersonly=True)
+        else:
+            message = parser.parsebytes(raw)
+        assert isinstance(message, EmailMessage)
+        if recipients is None:
+            recipients = [
+                address
+                for name in ("Delivered-To", "X-Original-To", "To", "Cc")
+                for _, address in getaddresses(message.get_all(name, []))
+            ]
+        for address in recipients:
+            player = self._unsubscriber(address)
+            if player is not None:
+                self.room.book.set_preferences(player, email="off")
+                return Outcome(TAKEN, f"{player} unsubscribed")
+        seat = next((t for t in map(self.target, recipients) if t is not None), None)
+        if seat is None:
+            return Outcome(UNKNOWN_ADDRESS, "no valid play address among the recipients")
+        message_id = str(message.get("Message-ID", "")).strip()
+        if message_id and self.room.book.seen(message_id):
+            return Outcome(TAKEN, f"{message_id} was read before")
+        outcome = self._play(seat, message, message_id, too_large)
+        if message_id:
+            self.room.book.remember(message_id, self.games.now())
+        return outcome
+
+    def _play(
+        self, target: PlayTarget, message: EmailMessage, message_id: str, too_large: bool
+    ) -> Outcome:
+        game_id, seat = target.game_id, target.seat
+        known = self.room.book.play_address(game_id, seat)
+        assert known is not None
+        player = known.player_id
+        subject = str(message.get("Subject", ""))
+        in_reply_to = str(message.get("In-Reply-To", "")).strip() or None
+
+        def answer(text: str, note: str, code: int = TAKEN) -> Outcome:
+            self._answer(player, game_id, seat, subject, in_reply_to, text)
+            return Outcome(code, note)
+
+        try:
+            game = self.games.game(game_id)
+        except GameNotFound:
+            return Outcome(UNKNOWN_ADDRESS, f"no game {game_id}")
+        if game.state.seats[seat].player != player:
+            return Outcome(UNKNOWN_ADDRESS, "the seat changed hands")
+        if game.state.status != "playing":
+            return answer(f"Game {game_id} is over: nothing was played.\n", "the game is over")
+        if too_large:
+            return answer(
+                f"Your mail was larger than {self.max_bytes // 1024} KiB and was not read: "
+                "reply with just your move.\n\n" + HOW_TO_REPLY + "\n",
+                "mail too large",
+            )
+        try:
+            lines = move_lines(body_text(message))
+            if not lines:
+                raise NoMove("no move was found at the top of your mail")
+            command = parse_move(lines[0], seat)
+        except NoMove as err:
+            return answer(f"Nothing was played: {err}.\n\n{HOW_TO_REPLY}\n", f"no move: {err}")
+        replied = version_replied_to(in_reply_to)
+        expected = None
+        if replied is not None and replied[0] == game_id and replied[2] == seat:
+            expected = replied[1]
+        idem = None
+        if message_id:
+            digest = hashlib.sha256(message_id.encode()).hexdigest()
+            idem = Idempotency(player, f"mail:{digest}", digest)
+        try:
+            result = self.games.command(game_id, expected, lambda _state: command, _render, idem)
+        except RuleError as err:
+            return answer(
+                f"Nothing was played: {err.message} ({err.code}).\n\n"
+                + self._board(game_id, game, seat)
+                + "\n",
+                f"refused: {err.code}",
+            )
+        except VersionConflict as err:
+            return answer(
+                f"Nothing was played: the game moved on since the mail you answered "
+                f"(it is now at version {err.current}). Reply to the newest mail.\n",
+                "stale version",
+            )
+        if result.replayed:
+            return Outcome(TAKEN, "played before")
+        after = self.games.game(game_id)
+        return answer(
+            f"Played: {lines[0]}\n\n" + self._board(game_id, after, seat) + "\n",
+            f"played {lines[0]!r}",
+        )
+
+    def _board(self, game_id: str, game: Timed, seat: int) -> str:
+        names = seat_names(self.games.store, game.state)
+        return game_text(game_id, game.state, game.clock, seat, names)
+
+    def _answer(
+        self,
+        player: str,
+        game_id: str,
+        seat: int,
+        subject: str,
+        in_reply_to: str | None,
+        text: str,
+    ) -> None:
+        # The play address (its secret) is written in when the mail is sent, not stored here.
+        payload = {
+            "subject": subject[:200],
+            "text": text,
+            "game_id": game_id,
+            "seat": seat,
+            "in_reply_to": in_reply_to,
+        }
+        self.room.outbox.add(
+            [Notification("email", "answer", player, payload, new_message_id(f"answer.{game_id}"))],
+            self.games.now(),
+        )
+
+
+def _render(
+    _game_id: str, _timed: Timed, _events: list[Event], _now: int
+) -> tuple[int, dict[str, Any]]:
+    return 200, {}

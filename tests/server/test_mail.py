@@ -1,0 +1,415 @@
+"""Play by email through a real SMTP relay (aiosmtpd on a free port): codes, turn mail,
+the outbox's retries, replies read and played, and the bad mail they must survive."""
+
+from __future__ import annotations
+
+import re
+import smtplib
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from email.message import EmailMessage
+from email.utils import make_msgid
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import func, select
+
+from mathable_server.db import outbox
+from mathable_server.delivery import Mailroom
+from mathable_server.mail.inbound import TAKEN, UNKNOWN_ADDRESS, Inbox
+from mathable_server.mail.smtpd import controller
+from tests.server.conftest import make_app
+from tests.server.helpers import Account, Table, snapshot
+from tests.server.live import free_port, server_cli, server_env
+from tests.server.mailbox import Mailbox, text_of
+
+DOMAIN = "play.test"
+ADA_MAIL, BOB_MAIL = "ada@example.org", "bob@example.org"
+ADA_TURN = "I8=12 H6=8 G9=2 F7=1 J8=16+"
+BOB_TURN = "F8=7 F9=6 H9=8 G6=4 E9=3 E8=21 E10=7"
+
+
+@pytest.fixture
+def mailbox() -> Iterator[Mailbox]:
+    box = Mailbox()
+    box.start()
+    yield box
+    box.stop()
+
+
+def _app(url: str, mailbox: Mailbox, **settings: Any) -> Flask:
+    settings.setdefault("outbox_base_delay", 0.01)
+    return make_app(url, smtp_url=mailbox.url, mail_domain=DOMAIN, **settings)
+
+
+@pytest.fixture
+def mail_app(database_url: str, mailbox: Mailbox) -> Iterator[Flask]:
+    app = _app(database_url, mailbox)
+    yield app
+    app.extensions["mathable"].store.engine.dispose()
+
+
+def room(app: Flask) -> Mailroom:
+    found: Mailroom = app.extensions["mathable_mail"]
+    return found
+
+
+def deliver(app: Flask) -> int:
+    return room(app).deliverer(app.extensions["mathable"].games.now).drain()
+
+
+def verify(client: FlaskClient, app: Flask, mailbox: Mailbox, who: Account, address: str) -> None:
+    answer = client.put("/v1/me/email", json={"address": address}, headers=who.auth)
+    assert answer.status_code == 202, answer.json
+    deliver(app)
+    found = re.search(r"code is (\d{6})", text_of(mailbox.to(address)[-1]))
+    assert found is not None
+    done = client.post("/v1/me/email/verify", json={"code": found[1]}, headers=who.auth)
+    assert done.status_code == 200, done.json
+    assert done.json == {"address": address, "verified": True, "email": "turn", "webhook": None}
+
+
+def inbox(app: Flask) -> Inbox:
+    return Inbox(app.extensions["mathable"].games, room(app))
+
+
+def reply(to_mail: EmailMessage, body: str, **headers: str) -> bytes:
+    """A reply to ``to_mail`` as a mail client writes it: quoting what it answers."""
+    message = EmailMessage()
+    message["From"] = headers.pop("From", "someone@elsewhere.example")
+    message["To"] = str(to_mail["Reply-To"])
+    message["Subject"] = "Re: " + str(to_mail["Subject"])
+    message["Message-ID"] = headers.pop("Message_ID", make_msgid(domain="elsewhere.example"))
+    message["In-Reply-To"] = str(to_mail["Message-ID"])
+    for name, value in headers.items():
+        message[name.replace("_", "-")] = value
+    quoted = "\n".join("> " + line for line in text_of(to_mail).splitlines())
+    message.set_content(
+        f"{body}\n\n-- \nSent from my phone\n\nOn Monday, Mathable wrote:\n{quoted}\n"
+    )
+    return message.as_bytes()
+
+
+def turn_mail(mailbox: Mailbox, address: str) -> EmailMessage:
+    return mailbox.wait_for(
+        lambda m: m["To"] == address and str(m["Subject"]).startswith("[mathable] Your turn")
+    )
+
+
+@pytest.fixture
+def mail_table(mail_app: Flask, mailbox: Mailbox) -> Table:
+    """The worked-example game with both players' addresses verified; ada to move."""
+    client = mail_app.test_client()
+    table = Table(client)
+    verify(client, mail_app, mailbox, table.ada, ADA_MAIL)
+    verify(client, mail_app, mailbox, table.bob, BOB_MAIL)
+    return table
+
+
+def play_ada_turn(table: Table) -> None:
+    for square, tile in (("I8", 12), ("H6", 8), ("G9", 2), ("F7", 1), ("J8", 16)):
+        table.ok(table.ada, type="place", square=square, tile=tile)
+    table.ok(table.ada, type="draw_extra")
+    table.ok(table.ada, type="end_turn")
+
+
+# --- addresses and codes ---------------------------------------------------------------
+
+
+def test_email_endpoints_answer_email_disabled_without_smtp(client: FlaskClient) -> None:
+    table = Table(client)
+    for answer in (
+        client.put("/v1/me/email", json={"address": ADA_MAIL}, headers=table.ada.auth),
+        client.post("/v1/me/email/verify", json={"code": "123456"}, headers=table.ada.auth),
+        client.put("/v1/me/notifications", json={"email": "turn"}, headers=table.ada.auth),
+    ):
+        assert answer.status_code == 422
+        assert answer.json["error"]["code"] == "email_disabled"
+
+
+def test_a_wrong_code_is_refused_and_leaves_the_address_unverified(
+    mail_app: Flask, mailbox: Mailbox
+) -> None:
+    client = mail_app.test_client()
+    table = Table(client)
+    assert (
+        client.put("/v1/me/email", json={"address": ADA_MAIL}, headers=table.ada.auth).status_code
+        == 202
+    )
+    deliver(mail_app)
+    code = re.search(r"code is (\d{6})", text_of(mailbox.to(ADA_MAIL)[-1]))[1]  # type: ignore[index]
+    wrong = "000000" if code != "000000" else "111111"
+    answer = client.post("/v1/me/email/verify", json={"code": wrong}, headers=table.ada.auth)
+    assert answer.status_code == 422 and answer.json["error"]["code"] == "wrong_code"
+    shown = client.get("/v1/me/notifications", headers=table.ada.auth).json
+    assert shown["verified"] is False
+    # The code's row no longer holds the code once the mail went out.
+    with room(mail_app).outbox.engine.connect() as conn:
+        payloads = [r.payload for r in conn.execute(select(outbox.c.payload))]
+    assert all(code not in p for p in payloads)
+
+
+def test_an_unverified_address_gets_no_game_mail(mail_app: Flask, mailbox: Mailbox) -> None:
+    client = mail_app.test_client()
+    table = Table(client)
+    client.put("/v1/me/email", json={"address": BOB_MAIL}, headers=table.bob.auth)
+    play_ada_turn(table)
+    deliver(mail_app)
+    assert [m["Subject"] for m in mailbox.to(BOB_MAIL)] == [
+        "[mathable] Your code to confirm this address"
+    ]
+
+
+# --- turn mail ------------------------------------------------------------------------------
+
+
+def test_turn_mail_reads_well_and_shows_only_the_recipients_rack(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table
+) -> None:
+    play_ada_turn(mail_table)
+    deliver(mail_app)
+    mail = turn_mail(mailbox, BOB_MAIL)
+    assert mail["Subject"] == f"[mathable] Your turn: {mail_table.id} vs ada"
+    text = text_of(mail)
+    bob_view = snapshot(mail_table.client, mail_table.id, mail_table.bob)[0]
+    ada_view = snapshot(mail_table.client, mail_table.id, mail_table.ada)[0]
+    assert f"Your rack: {' '.join(map(str, bob_view['rack']))}\n" in text
+    assert " ".join(map(str, ada_view["rack"])) not in text
+    assert "Last turn: ada played I8=12 H6=8 G9=2 F7=1 J8=16 for 39 points." in text
+    assert "Scores: ada 39, bob 0" in text
+    assert f"mathable-cli move {mail_table.id}" in text
+    assert re.fullmatch(rf"play\+{mail_table.id}\.1\.[0-9a-f]{{32}}@{DOMAIN}", mail["Reply-To"])
+    assert mail["In-Reply-To"] == f"<mathable.game.{mail_table.id}@{DOMAIN}>"
+    assert mail["Message-ID"].startswith(f"<mathable.turn.{mail_table.id}.v")
+    assert "mailto:unsubscribe+" in mail["List-Unsubscribe"]
+    # ada, who moved, was not told of her own move (preference "turn").
+    assert [m["Subject"] for m in mailbox.to(ADA_MAIL)][1:] == []
+
+
+def test_a_refused_command_writes_no_notification(mail_app: Flask, mail_table: Table) -> None:
+    with room(mail_app).outbox.engine.connect() as conn:
+        before = conn.execute(select(func.count()).select_from(outbox)).scalar()
+    refused = mail_table.send(mail_table.bob, type="pass")
+    assert refused.status_code == 403
+    with room(mail_app).outbox.engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(outbox)).scalar() == before
+
+
+def test_every_move_and_off_preferences(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table
+) -> None:
+    client = mail_table.client
+    assert (
+        client.put(
+            "/v1/me/notifications", json={"email": "every_move"}, headers=mail_table.ada.auth
+        ).json["email"]
+        == "every_move"
+    )
+    client.put("/v1/me/notifications", json={"email": "off"}, headers=mail_table.bob.auth)
+    play_ada_turn(mail_table)
+    deliver(mail_app)
+    assert [m["Subject"] for m in mailbox.to(BOB_MAIL)][1:] == []
+    assert mailbox.to(ADA_MAIL)[-1]["Subject"] == f"[mathable] A move in {mail_table.id} vs bob"
+
+
+def test_relay_down_rows_wait_and_go_out_when_it_is_back(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table
+) -> None:
+    mailbox.stop()
+    play_ada_turn(mail_table)
+    deliver(mail_app)
+    waiting = room(mail_app).outbox.rows("pending")
+    assert len(waiting) == 1 and waiting[0].attempts >= 1 and waiting[0].last_error
+    mailbox.start()
+    time.sleep(0.1)  # the backoff of the test settings
+    deliver(mail_app)
+    assert turn_mail(mailbox, BOB_MAIL)
+    assert room(mail_app).outbox.counts()["pending"] == 0
+
+
+def test_a_row_is_dead_after_its_tries_and_listed(sqlite_url: str, mailbox: Mailbox) -> None:
+    app = _app(sqlite_url, mailbox, outbox_max_attempts=2, outbox_base_delay=0.0)
+    client = app.test_client()
+    table = Table(client)
+    verify(client, app, mailbox, table.bob, BOB_MAIL)
+    mailbox.stop()
+    play_ada_turn(table)
+    deliver(app)
+    assert [r.kind for r in room(app).outbox.rows("dead")] == ["turn"]
+    listed = server_cli("outbox", "--database-url", sqlite_url)
+    assert listed.returncode == 0, listed.stderr
+    assert "dead 1" in listed.stderr
+    assert "\tdead\temail\tturn\t" in listed.stdout and "ConnectionRefusedError" in listed.stdout
+
+
+def test_a_crash_between_sending_and_marking_sends_once_more_with_the_same_id(
+    sqlite_url: str, mailbox: Mailbox
+) -> None:
+    app = _app(sqlite_url, mailbox, outbox_lease=0.05)
+    client = app.test_client()
+    table = Table(client)
+    verify(client, app, mailbox, table.bob, BOB_MAIL)
+    play_ada_turn(table)
+    worker = room(app).deliverer(app.extensions["mathable"].games.now)
+    (entry,) = worker.box.claim(worker.now())
+    worker.senders["email"](entry)  # sent, then the worker "dies" before marking it
+    time.sleep(0.1)  # the lease runs out
+    assert worker.drain() == 1
+    turns = [m for m in mailbox.to(BOB_MAIL) if "Your turn" in str(m["Subject"])]
+    assert len(turns) == 2 and turns[0]["Message-ID"] == turns[1]["Message-ID"]
+
+
+# --- replies ----------------------------------------------------------------------------
+
+
+def test_a_reply_plays_the_move_and_the_answer_goes_to_the_verified_address(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table
+) -> None:
+    play_ada_turn(mail_table)
+    deliver(mail_app)
+    mail = turn_mail(mailbox, BOB_MAIL)
+    raw = reply(mail, BOB_TURN, From="forged@evil.example")
+    outcome = inbox(mail_app).receive(raw)
+    assert outcome.code == TAKEN, outcome.note
+    view = snapshot(mail_table.client, mail_table.id, mail_table.bob)[0]
+    assert [s["score"] for s in view["seats"]] == [39, 121]
+    deliver(mail_app)
+    answer = mailbox.wait_for(lambda m: str(m["Subject"]).startswith("Re:"))
+    assert answer["To"] == BOB_MAIL
+    assert f"Played: {BOB_TURN}" in text_of(answer)
+    assert not [m for m in mailbox.messages if m["To"] == "forged@evil.example"]
+    # ada is told it is her turn again.
+    assert len([m for m in mailbox.to(ADA_MAIL) if "Your turn" in str(m["Subject"])]) == 1
+    # The same mail again (an MTA retry) is not played twice.
+    before = snapshot(mail_table.client, mail_table.id)
+    assert inbox(mail_app).receive(raw).code == TAKEN
+    assert snapshot(mail_table.client, mail_table.id) == before
+
+
+def _bad_bodies(mail: EmailMessage) -> dict[str, tuple[bytes, str]]:
+    html = EmailMessage()
+    html["To"], html["Message-ID"] = str(mail["Reply-To"]), make_msgid()
+    html["Subject"] = "Re: turn"
+    html.set_content("<p>F8=7</p>", subtype="html")
+    weird = (
+        f"To: {mail['Reply-To']}\nMessage-ID: {make_msgid()}\nSubject: x\n"
+        "Content-Type: text/plain; charset=x-no-such-charset\n\nF8=7\n"
+    ).encode()
+    return {
+        "no move": (reply(mail, "Thanks, I will think about it!"), "Nothing was played"),
+        "illegal": (reply(mail, "A1=99"), "Nothing was played"),
+        "html only": (html.as_bytes(), "only an HTML part"),
+        "huge": (reply(mail, "F8=7\n" + "x" * 300_000), "larger than 256 KiB"),
+        "charset": (weird, "character set that cannot be read"),
+    }
+
+
+@pytest.mark.parametrize("case", ["no move", "illegal", "html only", "huge", "charset"])
+def test_bad_mail_gets_a_clear_answer_and_changes_nothing(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table, case: str
+) -> None:
+    play_ada_turn(mail_table)
+    deliver(mail_app)
+    raw, words = _bad_bodies(turn_mail(mailbox, BOB_MAIL))[case]
+    before = snapshot(mail_table.client, mail_table.id, mail_table.bob)
+    assert inbox(mail_app).receive(raw).code == TAKEN
+    assert snapshot(mail_table.client, mail_table.id, mail_table.bob) == before
+    deliver(mail_app)
+    answer = mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "Nothing" in text_of(m)
+                              or m["To"] == BOB_MAIL and "larger" in text_of(m))  # fmt: skip
+    assert words in text_of(answer)
+
+
+def test_latin_1_mail_is_read(mail_app: Flask, mailbox: Mailbox, mail_table: Table) -> None:
+    play_ada_turn(mail_table)
+    deliver(mail_app)
+    mail = turn_mail(mailbox, BOB_MAIL)
+    raw = (
+        f"To: {mail['Reply-To']}\nMessage-ID: {make_msgid()}\nSubject: r\n"
+        "Content-Type: text/plain; charset=iso-8859-1\nContent-Transfer-Encoding: 8bit\n\n"
+        f"{BOB_TURN}\n\n-- \nJos\xe9\n"
+    ).encode("latin-1")
+    assert inbox(mail_app).receive(raw).code == TAKEN
+    assert snapshot(mail_table.client, mail_table.id)[0]["seats"][1]["score"] == 121
+
+
+def test_wrong_secrets_and_strangers_are_unknown_addresses(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table
+) -> None:
+    play_ada_turn(mail_table)
+    deliver(mail_app)
+    address = str(turn_mail(mailbox, BOB_MAIL)["Reply-To"])
+    wrong = re.sub(r"\.[0-9a-f]{32}@", "." + "0" * 32 + "@", address)
+    other_seat = address.replace(f"{mail_table.id}.1.", f"{mail_table.id}.0.")
+    before = snapshot(mail_table.client, mail_table.id)
+    for to in (wrong, other_seat, f"bob@{DOMAIN}", f"play+gnone.1.{'a' * 32}@{DOMAIN}"):
+        raw = f"To: {to}\nMessage-ID: {make_msgid()}\nSubject: x\n\n{BOB_TURN}\n".encode()
+        assert inbox(mail_app).receive(raw).code == UNKNOWN_ADDRESS, to
+    assert snapshot(mail_table.client, mail_table.id) == before
+
+
+def test_mail_for_a_finished_game_is_answered_and_plays_nothing(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table
+) -> None:
+    play_ada_turn(mail_table)
+    deliver(mail_app)
+    mail = turn_mail(mailbox, BOB_MAIL)
+    mail_table.client.post(
+        f"/v1/games/{mail_table.id}/moves",
+        json={"type": "resign", "expected_version": mail_table.version},
+        headers=mail_table.bob.auth,
+    )
+    assert inbox(mail_app).receive(reply(mail, BOB_TURN)).code == TAKEN
+    deliver(mail_app)
+    assert mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "is over: nothing" in text_of(m))
+
+
+def test_smtpd_refuses_unknown_recipients_with_550_and_plays_the_others(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table
+) -> None:
+    play_ada_turn(mail_table)
+    deliver(mail_app)
+    mail = turn_mail(mailbox, BOB_MAIL)
+    port = free_port()
+    listener = controller(inbox(mail_app), "127.0.0.1", port)
+    listener.start()
+    try:
+        with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
+            with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:
+                smtp.sendmail("x@elsewhere.example", [f"play+{mail_table.id}.1.{'0' * 32}@{DOMAIN}"],
+                              b"Subject: x\n\npass\n")  # fmt: skip
+            assert next(iter(refused.value.recipients.values()))[0] == 550
+            raw = reply(mail, BOB_TURN).replace(b"\n", b"\r\n")  # SMTP lines end in CRLF
+            smtp.sendmail("x@elsewhere.example", [str(mail["Reply-To"])], raw)
+    finally:
+        listener.stop()
+    assert snapshot(mail_table.client, mail_table.id)[0]["seats"][1]["score"] == 121
+
+
+def test_mail_in_exit_codes(sqlite_url: str, mailbox: Mailbox) -> None:
+    app = _app(sqlite_url, mailbox)
+    client = app.test_client()
+    table = Table(client)
+    verify(client, app, mailbox, table.bob, BOB_MAIL)
+    play_ada_turn(table)
+    deliver(app)
+    mail = turn_mail(mailbox, BOB_MAIL)
+    stranger = f"To: nobody@{DOMAIN}\nSubject: x\n\npass\n"
+    environ = server_env() | {"MATHABLE_MAIL_DOMAIN": DOMAIN}
+
+    def mail_in(text: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "mathable_server", "mail-in", "--database-url"]
+        return subprocess.run(
+            [*command, sqlite_url], input=text, capture_output=True, text=True, env=environ,
+            timeout=120,
+        )  # fmt: skip
+
+    unknown = mail_in(stranger)
+    assert unknown.returncode == 67, unknown.stderr
+    played = mail_in(reply(mail, "pass").decode())
+    assert played.returncode == 0, played.stderr
+    assert snapshot(client, table.id)[0]["turn"]["seat"] == 0

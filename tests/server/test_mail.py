@@ -380,8 +380,8 @@ def test_smtpd_refuses_unknown_recipients_with_550_and_plays_the_others(
     try:
         with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
             with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:
-                smtp.sendmail("x@elsewhere.example", [f"play+{mail_table.id}.1.{'0' * 32}@{DOMAIN}"],
-                              b"Subject: x\n\npass\n")  # fmt: skip
+                wrong = f"play+{mail_table.id}.1.{'0' * 32}@{DOMAIN}"
+                smtp.sendmail("x@elsewhere.example", [wrong], b"Subject: x\r\n\r\npass\r\n")
             assert next(iter(refused.value.recipients.values()))[0] == 550
             raw = reply(mail, BOB_TURN).replace(b"\n", b"\r\n")  # SMTP lines end in CRLF
             smtp.sendmail("x@elsewhere.example", [str(mail["Reply-To"])], raw)

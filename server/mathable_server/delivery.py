@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mathable_server.addresses import AddressBook
 from mathable_server.mail.compose import MailContext
 from mathable_server.mail.outgoing import MailChannel
 from mathable_server.mail.smtp import Relay
 from mathable_server.outbox import Deliverer, Outbox, Sender
 from mathable_server.settings import Settings
 from mathable_server.store import Store
+from mathable_server.store.addresses import AddressBook
 from mathable_server.webhooks import WebhookChannel
 
 

@@ -16,9 +16,9 @@ from sqlalchemy import Connection, and_, select
 
 from mathable import Event, GameState
 from mathable_server import outbox
-from mathable_server.addresses import Contact, contacts_in
 from mathable_server.db import outbox as outbox_table
 from mathable_server.outbox import Notification
+from mathable_server.store.addresses import Contact, contacts_in
 
 #: Events after which another seat is to move.
 TURN_CHANGES = frozenset(

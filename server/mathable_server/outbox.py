@@ -1,242 +1,49 @@
-"""The outbox: notifications written with a command's events, sent later by delivery workers.
+"""The delivery workers: take due outbox rows, send each through its channel, mark it.
 
-Like eventsourcing's process recorder: a command's transaction writes the rows
-it causes (``add``); a worker takes due rows (``claim``: ``FOR UPDATE SKIP
-LOCKED`` on PostgreSQL, the write lock on SQLite), sends each outside any
-transaction, then marks it ``sent``. A claim is a lease: the row's next try is
-pushed ``lease`` seconds ahead, so a worker that dies between sending and
-marking leaves the row to be sent once more after the lease, with the same
-``message_id``: receivers drop the repeat. A failure backs off exponentially;
-after ``max_attempts`` tries the row is ``dead`` and kept for
-``mathable-server outbox``.
+The table and its claims are ``mathable_server.store.outbox`` (re-exported
+here). A worker that dies between sending and marking leaves the row to be
+sent once more after its lease, with the same stable id; a failure backs off
+exponentially and, out of tries, the row is dead.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import secrets
 import threading
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Mapping
 
-from sqlalchemy import Connection, Engine, and_, func, insert, select, update
-
-from mathable_server.db import outbox, write_transaction
+from mathable_server.store.outbox import (
+    DEAD,
+    PENDING,
+    SCRUBBED,
+    SENT,
+    Entry,
+    Notification,
+    Outbox,
+    Undeliverable,
+    add,
+    backoff_ms,
+    new_message_id,
+)
 
 log = logging.getLogger("mathable_server.outbox")
 
-PENDING, SENT, DEAD = "pending", "sent", "dead"
-#: Kinds whose payload holds a secret (a mailed code): emptied once sent or dead.
-SCRUBBED = frozenset({"verify"})
-
-
-@dataclass(frozen=True, slots=True)
-class Notification:
-    """One row to write: to ``recipient`` (a player id) by ``channel``."""
-
-    channel: str
-    kind: str
-    recipient: str
-    payload: Mapping[str, Any]
-    #: The stable id of the message (None: a random one is made).
-    message_id: str | None = None
-    #: Not before this time (ms since 1970 UTC); None: as soon as possible.
-    not_before: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """A row of the outbox as a worker or ``mathable-server outbox`` sees it."""
-
-    id: int
-    channel: str
-    kind: str
-    recipient: str
-    message_id: str
-    payload: dict[str, Any]
-    #: Tries so far, this one included once claimed.
-    attempts: int
-    state: str
-    next_try: int
-    created_at: int
-    sent_at: int | None
-    last_error: str | None
-
-
-class Undeliverable(Exception):
-    """A row that can never be sent (no verified address any more, a refused URL): dead now."""
-
-
-def new_message_id(prefix: str) -> str:
-    """A stable id for one message: ``prefix`` and 64 random bits.
-
-    >>> new_message_id("turn.g1.v3.s0").startswith("turn.g1.v3.s0.")
-    True
-    """
-    return f"{prefix}.{secrets.token_hex(8)}"
-
-
-def add(conn: Connection, notifications: Iterable[Notification], now: int) -> None:
-    """Write ``notifications`` in the caller's transaction (the command's)."""
-    rows = [
-        {
-            "channel": n.channel,
-            "kind": n.kind,
-            "recipient": n.recipient,
-            "message_id": n.message_id or new_message_id(n.kind),
-            "payload": json.dumps(dict(n.payload), separators=(",", ":"), sort_keys=True),
-            "attempts": 0,
-            "state": PENDING,
-            "next_try": now if n.not_before is None else n.not_before,
-            "created_at": now,
-        }
-        for n in notifications
-    ]
-    if rows:
-        conn.execute(insert(outbox), rows)
-
-
-def _entry(row: Any) -> Entry:
-    return Entry(
-        row.id,
-        row.channel,
-        row.kind,
-        row.recipient,
-        row.message_id,
-        json.loads(row.payload),
-        row.attempts,
-        row.state,
-        row.next_try,
-        row.created_at,
-        row.sent_at,
-        row.last_error,
-    )
-
-
-def backoff_ms(attempts: int, base_seconds: float, max_seconds: float) -> int:
-    """The wait after the ``attempts``-th failed try: doubling from ``base``, capped.
-
-    >>> [backoff_ms(n, 30, 3600) // 1000 for n in (1, 2, 3, 8, 20)]
-    [30, 60, 120, 3600, 3600]
-    """
-    return int(min(base_seconds * 2 ** min(attempts - 1, 40), max_seconds) * 1000)
-
-
-class Outbox:
-    """The outbox table on ``engine``: claim due rows, mark them sent or failed, list them."""
-
-    def __init__(
-        self,
-        engine: Engine,
-        *,
-        max_attempts: int = 8,
-        base_delay: float = 30.0,
-        max_delay: float = 6 * 3600.0,
-        lease: float = 300.0,
-    ) -> None:
-        self.engine = engine
-        self.max_attempts = max_attempts
-        self.base_delay = base_delay
-        self.max_delay = max_delay
-        self.lease = lease
-
-    def add(self, notifications: Iterable[Notification], now: int) -> None:
-        """Write ``notifications`` in a transaction of their own (mail not caused by a move)."""
-        with write_transaction(self.engine) as conn:
-            add(conn, notifications, now)
-
-    def claim(self, now: int, limit: int = 50) -> list[Entry]:
-        """Take up to ``limit`` due rows: each is this caller's until ``now + lease``.
-
-        On PostgreSQL, rows another worker is claiming at the same moment are
-        skipped, not waited for; SQLite runs one claim at a time.
-        """
-        due = (
-            select(outbox)
-            .where(and_(outbox.c.state == PENDING, outbox.c.next_try <= now))
-            .order_by(outbox.c.next_try, outbox.c.id)
-            .limit(limit)
-        )
-        if self.engine.dialect.name == "postgresql":
-            due = due.with_for_update(skip_locked=True)
-        with write_transaction(self.engine) as conn:
-            rows = conn.execute(due).all()
-            if not rows:
-                return []
-            ids = [r.id for r in rows]
-            conn.execute(
-                update(outbox)
-                .where(outbox.c.id.in_(ids))
-                .values(next_try=now + int(self.lease * 1000), attempts=outbox.c.attempts + 1)
-            )
-        return [_claimed(r, now + int(self.lease * 1000)) for r in rows]
-
-    def sent(self, entry: Entry, now: int) -> None:
-        values: dict[str, Any] = {"state": SENT, "sent_at": now, "last_error": None}
-        if entry.kind in SCRUBBED:
-            values["payload"] = "{}"
-        with write_transaction(self.engine) as conn:
-            conn.execute(update(outbox).where(outbox.c.id == entry.id).values(**values))
-
-    def failed(self, entry: Entry, now: int, error: str, *, final: bool = False) -> str:
-        """Record a failed try: the row waits (backing off) or, out of tries, is dead."""
-        dead = final or entry.attempts >= self.max_attempts
-        values: dict[str, Any] = {"last_error": error[:2000]}
-        if dead:
-            values["state"] = DEAD
-            if entry.kind in SCRUBBED:
-                values["payload"] = "{}"
-        else:
-            values["next_try"] = now + backoff_ms(entry.attempts, self.base_delay, self.max_delay)
-        with write_transaction(self.engine) as conn:
-            conn.execute(update(outbox).where(outbox.c.id == entry.id).values(**values))
-        return DEAD if dead else PENDING
-
-    def rows(self, state: str | None = None, limit: int = 100) -> list[Entry]:
-        """Rows in ``state`` (None: any), newest first."""
-        query = select(outbox).order_by(outbox.c.id.desc()).limit(limit)
-        if state is not None:
-            query = query.where(outbox.c.state == state)
-        with self.engine.connect() as conn:
-            return [_entry(r) for r in conn.execute(query)]
-
-    def counts(self) -> dict[str, int]:
-        """How many rows are pending, sent and dead."""
-        query = select(outbox.c.state, func.count()).group_by(outbox.c.state)
-        with self.engine.connect() as conn:
-            found = {state: int(n) for state, n in conn.execute(query)}
-        return {s: found.get(s, 0) for s in (PENDING, SENT, DEAD)}
-
-    def retry_dead(self, now: int) -> int:
-        """Give every dead row its tries back; how many."""
-        with write_transaction(self.engine) as conn:
-            done = conn.execute(
-                update(outbox)
-                .where(outbox.c.state == DEAD)
-                .values(state=PENDING, attempts=0, next_try=now)
-            )
-        return int(done.rowcount)
-
-
-def _claimed(row: Any, lease_end: int) -> Entry:
-    entry = _entry(row)
-    return Entry(
-        entry.id,
-        entry.channel,
-        entry.kind,
-        entry.recipient,
-        entry.message_id,
-        entry.payload,
-        entry.attempts + 1,
-        entry.state,
-        lease_end,
-        entry.created_at,
-        entry.sent_at,
-        entry.last_error,
-    )
-
+__all__ = [
+    "DEAD",
+    "PENDING",
+    "SCRUBBED",
+    "SENT",
+    "Deliverer",
+    "DeliveryThread",
+    "Entry",
+    "Notification",
+    "Outbox",
+    "Sender",
+    "Undeliverable",
+    "add",
+    "backoff_ms",
+    "new_message_id",
+]
 
 #: Sends one row; raises Undeliverable (dead at once) or anything else (try again later).
 Sender = Callable[[Entry], None]

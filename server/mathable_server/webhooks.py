@@ -21,10 +21,10 @@ from urllib.parse import urlsplit
 import requests
 
 from mathable import replay_timed
-from mathable_server.addresses import AddressBook
 from mathable_server.outbox import Entry, Undeliverable
 from mathable_server.render import iso_ms
 from mathable_server.store import Store
+from mathable_server.store.addresses import AddressBook
 
 #: Seconds a receiver has to answer.
 WEBHOOK_TIMEOUT = 10.0

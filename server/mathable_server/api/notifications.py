@@ -11,11 +11,11 @@ from typing import Any
 from flask import Blueprint, Response, current_app
 from marshmallow import fields, validate
 
-from mathable_server.addresses import EMAIL_PREFERENCES
 from mathable_server.delivery import Mailroom
 from mathable_server.errors import ApiError
 from mathable_server.outbox import Notification, new_message_id
 from mathable_server.schemas import StrictSchema
+from mathable_server.store.addresses import EMAIL_PREFERENCES
 from mathable_server.web import json_body, json_response, load, required_player, services
 from mathable_server.webhooks import WebhookRefused, check_url
 

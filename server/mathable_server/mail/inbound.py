@@ -36,7 +36,6 @@ from mathable import (
     TurnPlacement,
     parse_square,
 )
-from mathable_server.addresses import secret_hash
 from mathable_server.delivery import Mailroom
 from mathable_server.mail.addresses import PlayTarget, parse_play_address
 from mathable_server.mail.compose import HOW_TO_REPLY, game_text, version_replied_to
@@ -44,6 +43,7 @@ from mathable_server.mail.outgoing import seat_names
 from mathable_server.outbox import Notification, new_message_id
 from mathable_server.service import GameNotFound, Games, Idempotency, Timed
 from mathable_server.store import VersionConflict
+from mathable_server.store.addresses import secret_hash
 
 #: Exit codes of ``mail-in`` (sysexits.h), which an MTA understands.
 TAKEN, UNKNOWN_ADDRESS, TRY_LATER = 0, 67, 75

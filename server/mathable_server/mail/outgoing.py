@@ -11,7 +11,6 @@ from collections.abc import Callable
 from email.message import EmailMessage
 
 from mathable import GameState, replay_timed
-from mathable_server.addresses import AddressBook, secret_hash
 from mathable_server.mail.addresses import play_address, play_secret
 from mathable_server.mail.compose import (
     MailContext,
@@ -22,6 +21,7 @@ from mathable_server.mail.compose import (
 )
 from mathable_server.outbox import Entry, Undeliverable
 from mathable_server.store import Store
+from mathable_server.store.addresses import AddressBook, secret_hash
 
 GAME_KINDS = ("turn", "moved", "finished")
 

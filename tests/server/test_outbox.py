@@ -1,0 +1,184 @@
+"""The outbox on SQLite and PostgreSQL: rows written with the command's events, each sent
+once by any number of workers at a time, backing off and dying; webhooks signed."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+from flask import Flask
+from sqlalchemy import select
+
+from mathable_server.db import make_engine, outbox
+from mathable_server.migrations import upgrade
+from mathable_server.outbox import Deliverer, Entry, Notification, Outbox, Undeliverable
+from mathable_server.store import Store
+from mathable_server.store.addresses import AddressBook
+from mathable_server.webhooks import WebhookChannel
+from tests.server.conftest import make_app
+from tests.server.helpers import Table
+from tests.server.live import free_port
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.ms = 1_800_000_000_000
+
+    def __call__(self) -> int:
+        return self.ms
+
+
+@pytest.fixture
+def box(database_url: str) -> Iterator[Outbox]:
+    engine = make_engine(database_url)
+    upgrade(engine)
+    yield Outbox(engine, max_attempts=3, base_delay=10.0, lease=60.0)
+    engine.dispose()
+
+
+def test_concurrent_workers_send_each_row_exactly_once(box: Outbox) -> None:
+    clock = _Clock()
+    box.add([Notification("test", "turn", f"p{i}", {"n": i}) for i in range(60)], clock())
+    sent: list[int] = []
+    lock = threading.Lock()
+
+    def send(entry: Entry) -> None:
+        with lock:
+            sent.append(entry.payload["n"])
+
+    workers = [Deliverer(box, {"test": send}, clock) for _ in range(4)]
+    threads = [threading.Thread(target=w.drain, kwargs={"limit": 5}) for w in workers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(sent) == list(range(60))
+    assert box.counts() == {"pending": 0, "sent": 60, "dead": 0}
+
+
+def test_failures_back_off_exponentially_then_the_row_is_dead(box: Outbox) -> None:
+    clock = _Clock()
+    box.add([Notification("test", "turn", "p1", {})], clock())
+    tries: list[int] = []
+
+    def fail(entry: Entry) -> None:
+        tries.append(clock())
+        raise ConnectionRefusedError("relay down")
+
+    worker = Deliverer(box, {"test": fail}, clock)
+    for wait in (0, 10_000, 20_000):
+        clock.ms += wait
+        assert worker.drain() == 1
+        clock.ms += wait // 2 if wait else 5_000  # not yet due again: nothing happens
+        assert worker.drain() == 0
+        clock.ms -= wait // 2 if wait else 5_000
+    (dead,) = box.rows("dead")
+    assert dead.attempts == 3 and "relay down" in (dead.last_error or "")
+    assert [b - a for a, b in zip(tries, tries[1:], strict=False)] == [10_000, 20_000]
+    assert box.retry_dead(clock()) == 1 and worker.drain() == 1
+
+
+def test_an_undeliverable_row_is_dead_at_once(box: Outbox) -> None:
+    clock = _Clock()
+    box.add([Notification("test", "turn", "p1", {})], clock())
+
+    def refuse(entry: Entry) -> None:
+        raise Undeliverable("no verified address")
+
+    Deliverer(box, {"test": refuse}, clock).drain()
+    assert [r.last_error for r in box.rows("dead")] == ["no verified address"]
+
+
+# --- webhooks ---------------------------------------------------------------------------
+
+
+class _Receiver(BaseHTTPRequestHandler):
+    calls: list[tuple[dict[str, str], bytes]]
+    answers: list[int]
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server's name
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        self.calls.append((dict(self.headers), body))
+        self.send_response(self.answers.pop(0) if self.answers else 204)
+        self.end_headers()
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def receiver() -> Iterator[tuple[str, type[_Receiver]]]:
+    handler = type("Receiver", (_Receiver,), {"calls": [], "answers": []})
+    server = ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/hook", handler
+    server.shutdown()
+    server.server_close()
+
+
+SECRET = "s3cret-s3cret-s3cret"
+
+
+def test_webhooks_to_private_addresses_are_refused(client: Any) -> None:
+    table = Table(client)
+    for url in ("http://127.0.0.1:9/hook", "http://10.0.0.1/x", "http://[::1]/x", "ftp://x.org/"):
+        answer = client.put(
+            "/v1/me/notifications",
+            json={"webhook": {"url": url, "secret": SECRET}},
+            headers=table.bob.auth,
+        )
+        assert answer.status_code == 422 and answer.json["error"]["code"] == "webhook_refused"
+
+
+def test_a_webhook_is_signed_retried_with_the_same_delivery_id_and_rechecked(
+    sqlite_url: str, receiver: tuple[str, type[_Receiver]]
+) -> None:
+    url, handler = receiver
+    app: Flask = make_app(sqlite_url, webhook_allow_private=True, outbox_base_delay=0.0)
+    client = app.test_client()
+    table = Table(client)
+    set_hook = client.put(
+        "/v1/me/notifications",
+        json={"webhook": {"url": url, "secret": SECRET}},
+        headers=table.bob.auth,
+    )
+    assert set_hook.json["webhook"] == {"url": url} and "secret" not in set_hook.get_data(True)
+    handler.answers.append(500)
+    table.ok(table.ada, type="pass")
+    room = app.extensions["mathable_mail"]
+    room.deliverer(app.extensions["mathable"].games.now).drain()
+    assert len(handler.calls) == 2
+    (first_headers, first), (headers, body) = handler.calls
+    assert first == body and first_headers["X-Mathable-Delivery"] == headers["X-Mathable-Delivery"]
+    expected = hmac.new(SECRET.encode(), body, hashlib.sha256).hexdigest()
+    assert headers["X-Mathable-Signature"] == f"sha256={expected}"
+    document = json.loads(body)
+    assert document == {
+        "event": "your_turn",
+        "game_id": table.id,
+        "version": table.version,
+        "your_turn": True,
+        "deadline": None,
+    }
+    # At delivery time the address is checked again: a server that does not allow
+    # private addresses refuses to call it, and the row is dead.
+    table.ok(table.bob, type="pass")
+    table.ok(table.ada, type="pass")
+    store = app.extensions["mathable"].store
+    strict = Deliverer(
+        room.outbox, {"webhook": WebhookChannel(store, AddressBook(store.engine), False)},
+        app.extensions["mathable"].games.now,
+    )  # fmt: skip
+    strict.drain()
+    assert len(handler.calls) == 2
+    with store.engine.connect() as conn:
+        states = [r.state for r in conn.execute(select(outbox.c.state).order_by(outbox.c.id))]
+    assert states == ["sent", "dead", "dead"]  # bob told of his own pass, then his turn
+    assert isinstance(store, Store)

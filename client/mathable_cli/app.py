@@ -48,6 +48,8 @@ COMMANDS: dict[str, str] = {
     "tournament": "tournament",
     "verify": "verify",
     "rules": "rules",
+    "email": "notify",
+    "notify": "notify",
 }
 
 

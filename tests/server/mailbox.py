@@ -36,7 +36,7 @@ class Mailbox:
         self.port = free_port()
         self.messages: list[EmailMessage] = []
         self.envelopes: list[list[str]] = []
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()
         self._controller: Controller | None = None
 
     @property

@@ -1,0 +1,127 @@
+"""Being told: ``email set|verify|off|show`` (game mail) and ``notify`` (mail preference,
+webhook)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from mathable_cli.context import AppContext, app_context
+from mathable_cli.exits import CliError, ExitCode
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print the API's data as JSON.")]
+PREFERENCES = ("turn", "every_move", "digest", "off")
+
+
+def _show(actx: AppContext, settings: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        actx.output.json(settings)
+        return
+    address = settings.get("address")
+    state = "verified" if settings.get("verified") else "not verified"
+    actx.output.data(f"email: {address or '(none)'}" + (f" ({state})" if address else ""))
+    actx.output.data(f"mail: {settings.get('email')}")
+    webhook = settings.get("webhook")
+    actx.output.data(f"webhook: {webhook['url'] if webhook else '(none)'}")
+
+
+def email(
+    ctx: typer.Context,
+    action: Annotated[str, typer.Argument(help="set ADDRESS | verify CODE | off | show")],
+    value: Annotated[str | None, typer.Argument(show_default=False)] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Game mail: `email set you@example.org`, then `email verify 123456`; `email off`."""
+    actx = app_context(ctx)
+    api = actx.api()
+    if action == "set":
+        if not value:
+            raise CliError(
+                "give the address: mathable-cli email set you@example.org", ExitCode.USAGE
+            )
+        reply = api.request("PUT", "/v1/me/email", body={"address": value}).data
+        if as_json:
+            actx.output.json(reply)
+        else:
+            actx.output.info(
+                f"A code is on its way to {reply['address']}: mathable-cli email verify CODE"
+            )
+        return
+    if action == "verify":
+        if not value:
+            raise CliError("give the code from the mail: mathable-cli email verify 123456",
+                           ExitCode.USAGE)  # fmt: skip
+        reply = api.request("POST", "/v1/me/email/verify", body={"code": value.strip()}).data
+        if not as_json:
+            actx.output.info(f"{reply['address']} is verified: game mail is {reply['email']}.")
+            return
+        actx.output.json(reply)
+        return
+    if action == "off":
+        reply = api.request("PUT", "/v1/me/notifications", body={"email": "off"}).data
+        if not as_json:
+            actx.output.info("No more game mail (mathable-cli notify --email turn to resume).")
+            return
+        actx.output.json(reply)
+        return
+    if action == "show":
+        _show(actx, api.request("GET", "/v1/me/notifications").data, as_json)
+        return
+    raise CliError(f"unknown action {action!r}: set, verify, off or show", ExitCode.USAGE)
+
+
+def notify(
+    ctx: typer.Context,
+    webhook: Annotated[
+        str | None,
+        typer.Option("--webhook", help="Call this URL (POST, signed) when something happens."),
+    ] = None,
+    secret: Annotated[
+        str | None,
+        typer.Option(
+            "--secret",
+            envvar="MATHABLE_WEBHOOK_SECRET",
+            help="The secret that signs each call (at least 16 characters; env "
+            "MATHABLE_WEBHOOK_SECRET; default: a new random one, printed once).",
+        ),
+    ] = None,
+    no_webhook: Annotated[bool, typer.Option("--no-webhook", help="Remove the webhook.")] = False,
+    email_pref: Annotated[
+        str | None,
+        typer.Option("--email", help="When mail comes: turn, every_move, digest or off."),
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Show or change how you are told: `notify --webhook URL`, `notify --email digest`."""
+    actx = app_context(ctx)
+    api = actx.api()
+    body: dict[str, Any] = {}
+    made_secret = None
+    if email_pref is not None:
+        if email_pref not in PREFERENCES:
+            raise CliError(f"--email is one of {', '.join(PREFERENCES)}", ExitCode.USAGE)
+        body["email"] = email_pref
+    if webhook is not None and no_webhook:
+        raise CliError("give --webhook URL or --no-webhook, not both", ExitCode.USAGE)
+    if webhook is not None:
+        if secret is None:
+            import secrets
+
+            secret = made_secret = secrets.token_urlsafe(24)
+        body["webhook"] = {"url": webhook, "secret": secret}
+    elif no_webhook:
+        body["webhook"] = None
+    if body:
+        reply = api.request("PUT", "/v1/me/notifications", body=body).data
+    else:
+        reply = api.request("GET", "/v1/me/notifications").data
+    if made_secret is not None:
+        # Shown once: the server never shows it again.
+        actx.output.info(f"Webhook secret (check X-Mathable-Signature with it): {made_secret}")
+    _show(actx, reply, as_json)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("email")(email)
+    app.command("notify")(notify)

@@ -49,6 +49,7 @@ def mailroom(settings: Settings, store: Store, secret: Callable[[], str]) -> Mai
         store.engine,
         max_attempts=settings.outbox_max_attempts,
         base_delay=settings.outbox_base_delay,
+        max_delay=settings.outbox_max_delay,
         lease=settings.outbox_lease,
     )
     return Mailroom(settings, store, AddressBook(store.engine), box, secret)

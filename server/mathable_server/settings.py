@@ -122,6 +122,8 @@ class Settings:
     deliver_seconds: float | None = None
     #: The first retry of a failed notification waits this long, then twice as long each time.
     outbox_base_delay: float = 30.0
+    #: The longest wait between two tries of one notification.
+    outbox_max_delay: float = 6 * 3600.0
     #: Tries before a notification is dead.
     outbox_max_attempts: int = 8
     #: Seconds a worker holds a row it took before another may send it again.
@@ -180,6 +182,7 @@ class Settings:
             mail_domain=env.get("MATHABLE_MAIL_DOMAIN") or "localhost",
             deliver_seconds=_seconds(env, "MATHABLE_DELIVER_SECONDS", DEFAULT_DELIVER_SECONDS),
             outbox_base_delay=_seconds(env, "MATHABLE_OUTBOX_BASE_DELAY", 30.0),
+            outbox_max_delay=_seconds(env, "MATHABLE_OUTBOX_MAX_DELAY", 6 * 3600.0),
             outbox_max_attempts=_whole(env, "MATHABLE_OUTBOX_MAX_ATTEMPTS", minimum=1) or 8,
             outbox_lease=_seconds(env, "MATHABLE_OUTBOX_LEASE", 300.0),
             webhook_allow_private=_flag(env, "MATHABLE_WEBHOOK_ALLOW_PRIVATE"),

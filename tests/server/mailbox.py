@@ -26,6 +26,7 @@ class _Keep:
         with self.box.lock:
             self.box.messages.append(message)
             self.box.envelopes.append(list(envelope.rcpt_tos))
+            self.box.times.append(time.time())
         return "250 OK"
 
 
@@ -36,6 +37,8 @@ class Mailbox:
         self.port = free_port()
         self.messages: list[EmailMessage] = []
         self.envelopes: list[list[str]] = []
+        #: When each mail came (seconds since 1970), beside ``messages``.
+        self.times: list[float] = []
         self.lock = threading.RLock()
         self._controller: Controller | None = None
 

@@ -4,7 +4,6 @@ mail only, while the relay goes down and up and the delivery worker is killed.""
 from __future__ import annotations
 
 import pytest
-
 from bench.soak_mail import soak
 
 pytestmark = pytest.mark.e2e

@@ -146,8 +146,16 @@ def _soak(
                     time.sleep(0.1)
 
     def killer() -> None:
+        # Kill only a worker that has been sending (a worker still starting up sends
+        # nothing): ``kill_every`` seconds after it marked its first row sent.
         nonlocal kills
-        while not stop.wait(kill_every):
+        box = app.extensions["mathable_mail"].outbox
+        while not stop.is_set():
+            before = box.counts()["sent"]
+            while not stop.wait(0.1) and box.counts()["sent"] == before:
+                pass
+            if stop.wait(kill_every):
+                return
             worker.kill()
             kills += 1
             worker.start()

@@ -10,10 +10,10 @@ pytestmark = pytest.mark.e2e
 
 
 def test_every_game_finishes_and_no_notification_is_lost_through_outages() -> None:
-    report = soak(games=5, mail_players=2, flap_every=0.8, down_for=0.5, kill_every=2.0,
+    report = soak(games=5, mail_players=2, flap_every=0.8, down_for=0.5, kill_every=0.5,
                   timeout=120)  # fmt: skip
-    assert report.finished == report.games
-    assert (report.pending, report.dead) == (0, 0)
+    assert report.finished == report.games, report
+    assert (report.pending, report.dead) == (0, 0), report
     # Each SIGKILL may leave one row sent but not marked: sent once more, same Message-ID.
-    assert report.duplicates <= report.worker_kills
-    assert report.relay_outages >= 1
+    assert report.duplicates <= report.worker_kills, report
+    assert report.relay_outages >= 1 and report.worker_kills >= 1, report

@@ -253,6 +253,21 @@ def _tick(engine: Engine, settings: Settings) -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = _parser().parse_args(argv)
+    if args.command != "mail-in":
+        _run(args)
+        return
+    try:
+        _run(args)
+    except SystemExit as err:
+        # An MTA keeps a mail and tries again on 75 (EX_TEMPFAIL): a database that cannot
+        # be opened now must not bounce a move.
+        if err.code in (0, 67, 75, None):
+            raise
+        print(err.code, file=sys.stderr)
+        raise SystemExit(75) from None
+
+
+def _run(args: argparse.Namespace) -> None:
     for module in ("flask", "sqlalchemy", "alembic", "platformdirs", "limits"):
         # Checked first: the CLI-only install has this command too, without the server.
         if importlib.util.find_spec(module) is None:

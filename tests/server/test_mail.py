@@ -413,3 +413,10 @@ def test_mail_in_exit_codes(sqlite_url: str, mailbox: Mailbox) -> None:
     played = mail_in(reply(mail, "pass").decode())
     assert played.returncode == 0, played.stderr
     assert snapshot(client, table.id)[0]["turn"]["seat"] == 0
+    # The database cannot be reached: the MTA is told to try later, not to bounce.
+    down = subprocess.run(
+        [sys.executable, "-m", "mathable_server", "mail-in", "--database-url",
+         f"postgresql://postgres@127.0.0.1:{free_port()}/none"],
+        input=stranger, capture_output=True, text=True, env=environ, timeout=120,
+    )  # fmt: skip
+    assert down.returncode == 75, down.stderr

@@ -56,16 +56,20 @@ def check_url(url: str, allow_private: bool) -> None:
     ...
     mathable_server.webhooks.WebhookRefused: 127.0.0.1 is not a public address
     """
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    try:
+        parts = urlsplit(url)
+        hostname, port = parts.hostname, parts.port
+    except ValueError as err:  # "http://[", a port that is no number
+        raise WebhookRefused(f"cannot read the URL: {err}") from None
+    if parts.scheme not in ("http", "https") or not hostname:
         raise WebhookRefused("a webhook URL starts with http:// or https://")
     if allow_private:
         return
     try:
-        port = parts.port or (443 if parts.scheme == "https" else 80)
-        found = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
+        port = port or (443 if parts.scheme == "https" else 80)
+        found = socket.getaddrinfo(hostname, port, proto=socket.IPPROTO_TCP)
     except (OSError, ValueError) as err:
-        raise WebhookRefused(f"cannot resolve {parts.hostname}: {err}") from None
+        raise WebhookRefused(f"cannot resolve {hostname}: {err}") from None
     for _family, _type, _proto, _name, sockaddr in found:
         address = ipaddress.ip_address(str(sockaddr[0]).split("%")[0])
         if not address.is_global or address.is_multicast:

@@ -420,3 +420,21 @@ def test_mail_in_exit_codes(sqlite_url: str, mailbox: Mailbox) -> None:
         input=stranger, capture_output=True, text=True, env=environ, timeout=120,
     )  # fmt: skip
     assert down.returncode == 75, down.stderr
+
+
+def test_the_one_click_unsubscribe_link_turns_game_mail_off(
+    sqlite_url: str, mailbox: Mailbox
+) -> None:
+    app = _app(sqlite_url, mailbox, public_url="http://mathable.test")
+    client = app.test_client()
+    table = Table(client)
+    verify(client, app, mailbox, table.bob, BOB_MAIL)
+    play_ada_turn(table)
+    deliver(app)
+    header = str(turn_mail(mailbox, BOB_MAIL)["List-Unsubscribe"])
+    link = re.search(r"<http://mathable\.test(/v1/unsubscribe/[^>]+)>", header)
+    assert link is not None and mailbox.to(BOB_MAIL)[-1]["List-Unsubscribe-Post"]
+    forged = link[1][:-4] + "0000"
+    assert client.post(forged).status_code == 404
+    assert client.post(link[1]).json == {"email": "off"}
+    assert client.get("/v1/me/notifications", headers=table.bob.auth).json["email"] == "off"

@@ -144,10 +144,11 @@ def set_preferences() -> Response:
     return json_response(_settings_body(room, player.id), 200, _NO_STORE)
 
 
-@bp.route("/v1/unsubscribe/<player_id>/<token>", methods=["GET", "POST"])
-def unsubscribe(player_id: str, token: str) -> Response:
+@bp.route("/v1/unsubscribe/<link>", methods=["GET", "POST"])
+def unsubscribe(link: str) -> Response:
     """The ``List-Unsubscribe`` link (RFC 8058 one-click with POST): no more game mail."""
     room = mailroom()
+    player_id, _, token = link.partition(".")
     expected = room.context().unsubscribe_token(player_id)
     if not hmac.compare_digest(expected.encode(), token.encode()[:64]):
         raise ApiError(404, "not_found", "no such unsubscribe link")

@@ -55,7 +55,7 @@ class MailContext:
         links = [f"<mailto:unsubscribe+{player_id}.{token}@{self.domain}>"]
         headers = {}
         if self.public_url:
-            links.insert(0, f"<{self.public_url}/v1/unsubscribe/{player_id}/{token}>")
+            links.insert(0, f"<{self.public_url}/v1/unsubscribe/{player_id}.{token}>")
             headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
         headers["List-Unsubscribe"] = ", ".join(links)
         return headers

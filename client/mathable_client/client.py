@@ -21,6 +21,8 @@ from mathable_client.views import GameView
 
 #: The longest single long-poll the server holds (``wait`` is at most 60 s).
 LONG_POLL = 25
+#: The pause after a long-poll the server refused to hold (``X-Long-Poll: refused``).
+REFUSED_POLL_PAUSE = 2.0
 
 
 class PlacementLike(Protocol):
@@ -227,7 +229,20 @@ class Client(Transport):
         override this method (or pass ``waiter`` to ``wait_for_turn``).
         """
         wait = max(1, min(int(seconds), 60))
-        return self.game(game_id, wait=wait, since=since)
+        reply = self.request(
+            "GET",
+            f"/v1/games/{game_id}",
+            params={"wait": wait, "since": since},
+            timeout=wait + self.timeout,
+        )
+        refused = any(
+            k.lower() == "x-long-poll" and v == "refused" for k, v in reply.headers.items()
+        )
+        if refused:
+            # The server holds as many long-polls as it may and answered at once: pause
+            # before the caller polls again, as the API asks, rather than hammer it.
+            self.sleep(min(REFUSED_POLL_PAUSE, wait))
+        return dict(reply.data)
 
     def wait_for_turn(
         self,

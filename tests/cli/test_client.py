@@ -120,3 +120,25 @@ def test_register_keeps_the_new_token(http: responses.RequestsMock) -> None:
     client.register("ann")
     client.me()
     assert http.calls[1].request.headers["Authorization"] == "Bearer tk"
+
+
+def test_a_long_poll_the_server_refused_to_hold_is_followed_by_a_pause(
+    http: responses.RequestsMock,
+) -> None:
+    # X-Long-Poll: refused means "answered at once, poll again after a pause": the
+    # client must not hammer the server in a tight loop.
+    http.get(f"{SERVER}/v1/games/g1", json=view_json(5, False))
+    http.get(f"{SERVER}/v1/games/g1", json=view_json(5, False), headers={"X-Long-Poll": "refused"})
+    http.get(f"{SERVER}/v1/games/g1", json=view_json(6, True))
+    pauses: list[float] = []
+    view = Client(SERVER, "t", sleep=pauses.append).wait_for_turn("g1")
+    assert view.version == 6 and view.your_turn
+    assert pauses == [2.0]
+
+
+def test_a_long_poll_held_and_answered_makes_no_pause(http: responses.RequestsMock) -> None:
+    http.get(f"{SERVER}/v1/games/g1", json=view_json(5, False))
+    http.get(f"{SERVER}/v1/games/g1", json=view_json(6, True))
+    pauses: list[float] = []
+    Client(SERVER, "t", sleep=pauses.append).wait_for_turn("g1")
+    assert pauses == []

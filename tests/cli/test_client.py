@@ -142,3 +142,16 @@ def test_a_long_poll_held_and_answered_makes_no_pause(http: responses.RequestsMo
     pauses: list[float] = []
     Client(SERVER, "t", sleep=pauses.append).wait_for_turn("g1")
     assert pauses == []
+
+
+def test_play_sends_an_engines_exchange_or_pass_as_such(http: responses.RequestsMock) -> None:
+    http.post(f"{SERVER}/v1/games/g1/moves", json=view_json(6, False))
+    http.post(f"{SERVER}/v1/games/g1/moves", json=view_json(7, False))
+    client = Client(SERVER, "t")
+    client.play("g1", mathable.ExchangeTiles((90, 81)), expected_version=4)
+    client.play("g1", mathable.PassTurn(), expected_version=6)
+    sent = [json.loads(c.request.body or b"") for c in http.calls]
+    assert sent == [
+        {"type": "exchange", "expected_version": 4, "tiles": [90, 81]},
+        {"type": "pass", "expected_version": 6},
+    ]

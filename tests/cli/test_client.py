@@ -101,6 +101,15 @@ def test_a_refusal_raises_with_its_code_and_data(http: responses.RequestsMock) -
         Client(SERVER, "t").play("g1", ["F8=16"], expected_version=3)
     assert caught.value.status == 422 and caught.value.code == "no_equation"
     assert caught.value.details["details"]["square"] == "F8"
+    assert caught.value.refusal == error["details"]
+
+
+def test_an_error_without_refusal_data_has_an_empty_refusal(http: responses.RequestsMock) -> None:
+    error = {"code": "version_conflict", "message": "stale", "current_version": 9}
+    http.post(f"{SERVER}/v1/games/g1/moves", status=409, json={"error": error})
+    with pytest.raises(ApiError) as caught:
+        Client(SERVER, "t").play("g1", ["F8=16"], expected_version=3)
+    assert caught.value.refusal == {} and caught.value.details["current_version"] == 9
 
 
 def test_retries_keep_one_idempotency_key_then_give_up(http: responses.RequestsMock) -> None:

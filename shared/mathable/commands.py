@@ -685,9 +685,10 @@ def _play_turn(fold: _Fold, command: PlayTurn) -> None:
             if p.draw_extra and fold.state.bag:
                 _draw_extra(fold, command.seat)
         except RuleError as err:
-            raise RuleError(
-                err.code, f"placement {number}: {err.message}", {**err.details, "placement": number}
-            ) from None
+            details = {**err.details, "placement": number}
+            if err.code == "no_extra_tile":  # the placement itself was legal: say which it was
+                details.update(square=square_name(p.square), tile=p.tile)
+            raise RuleError(err.code, f"placement {number}: {err.message}", details) from None
     _end_turn(fold, command.seat)
 
 

@@ -85,3 +85,14 @@ def test_a_refusal_in_a_whole_turn_names_the_placement(table: Table) -> None:
     assert error["code"] == "no_equation" and error["details"]["placement"] == 2
     assert error["details"]["square"] == "J8" and error["details"]["operation"] == "+"
     assert error["message"].startswith("placement 2: ")
+
+
+def test_an_extra_tile_asked_off_an_operation_square_names_the_placement(table: Table) -> None:
+    # I8 has no operation: 12 is legal there, but no extra tile can follow it.
+    response = table.send(
+        table.ada, type="turn", placements=[{"square": "I8", "tile": 12, "draw_extra": True}]
+    )
+    assert response.status_code == 422
+    error = response.json["error"]
+    assert error["code"] == "no_extra_tile"
+    assert error["details"] == {"placement": 1, "square": "I8", "tile": 12}

@@ -85,6 +85,20 @@ def test_wait_for_turn_long_polls_by_default(http: responses.RequestsMock) -> No
     assert http.calls[1].request.params == {"wait": "25", "since": "5"}
 
 
+def test_a_view_types_the_turn_counts_and_the_players_referee_fields() -> None:
+    body = view_json(9, True) | {
+        "turns_played": 4,
+        "idle_turns": 1,
+        "correctable": True,
+        "pending_end": "blocked",
+    }
+    view = GameView.from_json(body)
+    assert (view.turns_played, view.idle_turns) == (4, 1)
+    assert view.correctable and view.pending_end == "blocked"
+    bare = GameView.from_json(view_json(9, True))
+    assert not bare.correctable and bare.pending_end is None and bare.turns_played == 0
+
+
 def test_a_view_from_a_server_without_your_turn_works_it_out() -> None:
     assert GameView.from_json(view_json(3, None)).your_turn is True
     assert GameView.from_json(view_json(3, None, status="ended")).your_turn is False

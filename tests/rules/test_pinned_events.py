@@ -21,7 +21,7 @@ from mathable.events import (
     TilesExchanged,
     TurnEnded,
 )
-from mathable.state import Result
+from mathable.state import ClockSpec, Result
 from tests.rules.helpers import arranged, play, sq
 
 
@@ -218,3 +218,22 @@ def test_correcting_an_ended_turn_takes_its_bonus_off_the_last_turn() -> None:
     state = apply(state, Corrected(1, 0, ((sq("I8"), 12),), 62, "wrong"))
     assert state.last_turn is not None and state.last_turn.bonus == 0
     assert state.seats[0].score == 0
+
+
+def test_a_created_games_clock_is_written_and_read_as_an_object() -> None:
+    spec = ClockSpec(initial=3600, increment=60, max=7200, weekends_off=True, on_timeout="claim")
+    created = GameCreated("mathable", 2, 2, "server", None, None, (), "ann", spec)
+    data = created.to_dict()
+    assert data["clock"] == {
+        "initial": 3600,
+        "increment": 60,
+        "max": 7200,
+        "weekends_off": True,
+        "on_timeout": "claim",
+        "auto_vacation": True,
+    }
+    assert Event.from_dict(data) == created
+    assert decode_refusal({**data, "clock": [3600]}) == "game_created.clock: a clock is an object"
+    assert decode_refusal({**data, "clock": "3600"}) == "game_created.clock: a clock is an object"
+    partial = Event.from_dict({**data, "clock": {"per_move": 60}})
+    assert isinstance(partial, GameCreated) and partial.clock == ClockSpec(per_move=60)

@@ -714,3 +714,16 @@ def test_a_timeout_that_leaves_a_game_over_ends_it_as_it_would_end() -> None:
     events = check(state, TimeOut(2))
     assert events[0] == TimedOut(2, None)
     assert any(isinstance(e, GameEnded) and e.reason != "timeout" for e in events[1:])
+
+
+def test_a_vacation_over_a_weekend_off_takes_away_only_its_weekdays() -> None:
+    spec = ClockSpec(per_move=3 * 86400, weekends_off=True)
+    clock = clock_of(then(started(spec, at=FRIDAY_NOON), FRIDAY_NOON, StartVacation(0, 3)))
+    assert clock.vacations[0] == (
+        FRIDAY_NOON,
+        FRIDAY_NOON + 3 * DAY,
+    )
+    tuesday_noon = FRIDAY_NOON + 4 * DAY
+    assert clock.used(0, FRIDAY_NOON, tuesday_noon) == DAY  # Monday noon to Tuesday noon
+    assert clock.used(1, FRIDAY_NOON, tuesday_noon) == 2 * DAY
+    assert clock.remaining_at(tuesday_noon) == (2 * DAY, 3 * DAY)

@@ -771,3 +771,34 @@ def test_a_rescored_turn_in_progress_goes_on_even_with_its_rack_empty() -> None:
     assert [type(e) for e in events] == [Corrected]
     after = play(state, Correct(1))
     assert after.status == "playing" and after.turn is not None and after.turn.seat == 0
+
+
+def test_a_long_tile_or_square_is_shown_cut_to_twenty_characters() -> None:
+    state = arranged([(12, 1), (1,)], bag=(30, 31))
+    long = "x" * 30
+    assert says(state, Place(0, sq("I8"), long)) == (  # type: ignore[arg-type]
+        "bad_tile",
+        "'xxxxxxxxxxxxxxxxxxx is not a tile: tiles are whole numbers",
+    )
+    assert says(state, Place(0, long, 12)) == (  # type: ignore[arg-type]
+        "bad_square",
+        "'xxxxxxxxxxxxxxxxxxx is not a square: squares are 0 to 195 (A1 to N14)",
+    )
+    assert says(state, Place(0, 196, 12)) == (
+        "bad_square",
+        "196 is not a square: squares are 0 to 195 (A1 to N14)",
+    )
+
+
+def test_a_bag_order_lists_every_tile_and_comes_without_tiles() -> None:
+    words = ("bad_tiles", "a bag order lists all 106 tiles, and only without tiles")
+    assert says(GameState(), Create("a", order=(1, 2, 3))) == words
+    assert says(GameState(), Create("a", order=bag_order(), tiles=bag_order())) == words
+    (created,) = check(GameState(), Create("a", order=bag_order()))
+    assert isinstance(created, GameCreated) and created.order == bag_order()
+
+
+def test_nothing_is_played_in_a_cancelled_game() -> None:
+    state = play(waiting_for("bob"), Decline("ann"))
+    for command in (Pass(0), Place(0, sq("I8"), 12), EndTurn(0)):
+        assert says(state, command) == ("game_over", "the game is over")

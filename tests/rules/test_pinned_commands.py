@@ -34,6 +34,7 @@ from mathable import (
     view,
 )
 from mathable.commands import MAX_TURN_PLACEMENTS, Decline, review_turn
+from mathable.commitment import commit
 from mathable.events import (
     Corrected,
     GameCancelled,
@@ -802,3 +803,18 @@ def test_nothing_is_played_in_a_cancelled_game() -> None:
     state = play(waiting_for("bob"), Decline("ann"))
     for command in (Pass(0), Place(0, sq("I8"), 12), EndTurn(0)):
         assert says(state, command) == ("game_over", "the game is over")
+
+
+def test_a_salt_commits_to_the_given_tiles_or_order_and_is_kept_only_then() -> None:
+    salt = "0123456789abcdef" * 2
+    (by_tiles,) = check(GameState(), Create("a", tiles=bag_order(), salt=salt))
+    assert isinstance(by_tiles, GameCreated)
+    assert by_tiles.salt == salt and by_tiles.commitment == commit(bag_order(), salt)
+    order = tuple(reversed(bag_order()))
+    (by_order,) = check(GameState(), Create("a", order=order, salt=salt))
+    assert isinstance(by_order, GameCreated)
+    assert by_order.salt == salt and by_order.commitment == commit(order, salt)
+    (nothing,) = check(GameState(), Create("a", salt=salt))
+    assert isinstance(nothing, GameCreated) and nothing.salt is None and nothing.commitment is None
+    (unsalted,) = check(GameState(), Create("a", order=order))
+    assert isinstance(unsalted, GameCreated) and unsalted.commitment is None

@@ -818,3 +818,16 @@ def test_a_salt_commits_to_the_given_tiles_or_order_and_is_kept_only_then() -> N
     assert isinstance(nothing, GameCreated) and nothing.salt is None and nothing.commitment is None
     (unsalted,) = check(GameState(), Create("a", order=order))
     assert isinstance(unsalted, GameCreated) and unsalted.commitment is None
+
+
+def test_the_racks_are_dealt_from_the_first_player_on_in_seat_order() -> None:
+    # Start draws 1, 2 and 90: seat 2 begins, so it is dealt first, then seat 0, then seat 1.
+    order = bag_order(1, 2, 90)
+    state = GameState()
+    for command in (Create("p0", players=3, order=order), Join("p1"), Join("p2")):
+        state = play(state, command)  # type: ignore[arg-type]
+    rest = order[3:]
+    assert state.turn is not None and state.turn.seat == 2
+    assert state.seats[2].rack == (90, *rest[0:6])
+    assert state.seats[0].rack == (1, *rest[6:12])
+    assert state.seats[1].rack == (2, *rest[12:18])

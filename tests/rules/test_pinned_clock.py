@@ -12,7 +12,10 @@ import pytest
 
 from mathable import (
     TILE_SET,
+    Correct,
     Create,
+    EndTurn,
+    Equation,
     GameState,
     Join,
     Pass,
@@ -727,3 +730,17 @@ def test_a_vacation_over_a_weekend_off_takes_away_only_its_weekdays() -> None:
     assert clock.used(0, FRIDAY_NOON, tuesday_noon) == DAY  # Monday noon to Tuesday noon
     assert clock.used(1, FRIDAY_NOON, tuesday_noon) == 2 * DAY
     assert clock.remaining_at(tuesday_noon) == (2 * DAY, 3 * DAY)
+
+
+def test_a_timeout_of_the_player_to_move_closes_the_correction_window() -> None:
+    state = arranged([(12, 1), (5,), (6,)], referee="players", bag=(30, 31))
+    state = replace(state, options=replace(state.options, clock=ClockSpec(per_move=3600)))
+    state = play(state, Place(0, sq("I8"), 12, claims=(Equation(sq("H8"), sq("G8"), "+"),)))
+    state = play(state, EndTurn(0))
+    assert state.correctable is not None and state.turn is not None and state.turn.seat == 1
+    out_of_turn = play(state, TimeOut(2))
+    assert out_of_turn.correctable is not None  # seat 2 was not the one to act
+    timed_out = play(state, TimeOut(1))
+    assert timed_out.correctable is None
+    assert timed_out.turn is not None and timed_out.turn.seat == 2
+    assert refusal(timed_out, Correct(2)).code == "nothing_to_correct"

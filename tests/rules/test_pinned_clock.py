@@ -692,10 +692,12 @@ def test_a_claimed_timeout_names_who_claimed_it() -> None:
 
 
 def test_a_timeout_out_of_turn_leaves_the_turn_where_it_is() -> None:
-    state = play(clocked([(12,), (1,), (2,)]), TimeOut(2))
-    assert state.status == "playing" and state.seats[2].timed_out
-    assert state.turn is not None and state.turn.seat == 0
-    assert not state.seats[0].timed_out and not state.seats[1].timed_out
+    state = play(clocked([(12, 1), (1,), (2,)]), Place(0, sq("I8"), 12))
+    for seat in (1, 2):
+        after = play(state, TimeOut(seat))
+        assert after.status == "playing" and after.seats[seat].timed_out
+        assert after.turn == state.turn  # seat 0's turn goes on, its tile still down
+        assert [s.timed_out for s in after.seats] == [False, seat == 1, seat == 2]
 
 
 def test_a_timeout_with_tiles_down_scores_them_without_a_refill() -> None:

@@ -7,7 +7,18 @@ from typing import Any, ClassVar
 
 import pytest
 
-from mathable import EndTurn, Equation, GameState, Pass, Place, RuleError, apply, codec, replay
+from mathable import (
+    EndTurn,
+    Equation,
+    GameState,
+    Pass,
+    Place,
+    Resign,
+    RuleError,
+    apply,
+    codec,
+    replay,
+)
 from mathable.events import (
     EVENT_TYPES,
     Corrected,
@@ -237,3 +248,19 @@ def test_a_created_games_clock_is_written_and_read_as_an_object() -> None:
     assert decode_refusal({**data, "clock": "3600"}) == "game_created.clock: a clock is an object"
     partial = Event.from_dict({**data, "clock": {"per_move": 60}})
     assert isinstance(partial, GameCreated) and partial.clock == ClockSpec(per_move=60)
+
+
+def test_the_end_closes_the_correction_window() -> None:
+    # Seat 0's turn is open to correction when seat 0 itself resigns: the game is over.
+    state = arranged([(12, 1), (5,)], referee="players", bag=(30, 31))
+    state = play(state, Place(0, sq("I8"), 12, claims=(Equation(sq("H8"), sq("G8"), "+"),)))
+    state = play(state, EndTurn(0))
+    assert state.correctable is not None
+    ended = play(state, Resign(0))
+    assert ended.status == "ended" and ended.correctable is None and ended.turn is None
+
+
+def test_a_game_ended_event_scores_every_seat() -> None:
+    state = arranged([(12,), (5,)], bag=())
+    with pytest.raises(ValueError):
+        apply(state, GameEnded("rack_emptied", (0, 0), (3,), (0,)))

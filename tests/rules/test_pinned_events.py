@@ -22,6 +22,7 @@ from mathable import (
 from mathable.events import (
     EVENT_TYPES,
     Corrected,
+    DrawsRevealed,
     Event,
     ExtraTileDrawn,
     GameCreated,
@@ -264,3 +265,11 @@ def test_a_game_ended_event_scores_every_seat() -> None:
     state = arranged([(12,), (5,)], bag=())
     with pytest.raises(ValueError):
         apply(state, GameEnded("rack_emptied", (0, 0), (3,), (0,)))
+
+
+def test_revealing_the_draws_marks_the_game_revealed_and_nothing_else() -> None:
+    state = arranged([(12,), (5,)], bag=())
+    assert state.draws_revealed is False
+    after = apply(state, DrawsRevealed(order=tuple(range(5)), salt="ab" * 16))
+    assert after.draws_revealed is True
+    assert replace(after, draws_revealed=False, version=state.version) == state

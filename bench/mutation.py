@@ -288,7 +288,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--survivors", metavar="MODULE", help="print the diffs of its survivors")
     args = parser.parse_args(argv)
 
-    sync_stage()
+    if not (args.report or args.survivors):
+        # --report and --survivors only read: syncing would regenerate (and so reset the
+        # results of) every module whose source moved on since the run being read.
+        sync_stage()
     all_modules = sorted({module_of(n) for n in results()})
     modules = args.modules.split(",") if args.modules else all_modules
     unknown = sorted(set(modules) - set(all_modules))

@@ -134,9 +134,9 @@ class _Retry(Exception):
 
 def _set_read_timeout(response: requests.Response, seconds: float) -> None:
     """Let the next read of an open stream wait at most ``seconds`` (the caller's deadline)."""
+    raw: Any = response.raw
     try:
-        sock = response.raw._fp.fp.raw._sock
-        sock.settimeout(seconds)
+        raw._fp.fp.raw._sock.settimeout(seconds)
     except AttributeError:
         pass
 

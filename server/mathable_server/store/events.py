@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 
 from mathable import Event, GameState
 from mathable.events import SCHEMA_VERSION, GameCreated, InvitationDeclined, PlayerJoined
+from mathable_server import feed
 from mathable_server.db import (
     events,
     game_members,
@@ -26,7 +27,6 @@ from mathable_server.db import (
     idempotency_keys,
     vacations,
 )
-from mathable_server import feed
 from mathable_server.store.base import Recorder
 from mathable_server.store.records import (
     Append,

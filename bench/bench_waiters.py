@@ -122,6 +122,8 @@ class Waiters:
         self.moved_at: float | None = None
         self.all_open = asyncio.Event()
         self.unanswered = 0
+        #: Requests whose answer (its head) has come: a stream's before its events.
+        self.heads = 0
 
     async def one(self, index: int, gate: asyncio.Semaphore) -> None:
         host, port = self.targets[index % len(self.targets)]
@@ -139,6 +141,7 @@ class Waiters:
             if self.opened == self.n:
                 self.all_open.set()
             head = await reader.readuntil(b"\r\n\r\n")
+            self.heads += 1
             if self.stream and b" 200 " in head.split(b"\r\n")[0]:
                 # Chunks of NDJSON: heartbeats until the move's line comes.
                 while b'"moved"' not in (chunk := await reader.readuntil(b"\n")):
@@ -256,7 +259,8 @@ def bench(label: str, database: str | None, servers: int, opts: argparse.Namespa
             f"all held {opened:.1f} s after the first was sent; held until the move "
             f"{len(waiters.answers) - len(early)}, answered early {len(early)} "
             f"(refused {len(refused)}), errors {len(waiters.errors)}, "
-            f"not answered within 90 s {waiters.unanswered}",
+            f"not answered within 90 s {waiters.unanswered} (of which without even a head "
+            f"{waiters.n - waiters.heads - len(waiters.errors)})",
         ]
         if wakes:
             lines.append(

@@ -64,7 +64,12 @@ class Waiter:
         self._event.set()
 
     def wait(self, timeout: float) -> bool:
-        """Until something is delivered or ``timeout`` seconds pass; True if woken."""
+        """Until something is delivered or ``timeout`` seconds pass; True if woken.
+
+        Whatever it returns, read ``versions`` and ``take()`` afterwards: a change
+        delivered just as the wait ran out is there (the flag is cleared before they
+        are read, so one delivered after sets it for the next wait).
+        """
         woken = self._event.wait(max(0.0, timeout))
         self._event.clear()
         return woken

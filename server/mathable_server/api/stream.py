@@ -116,8 +116,7 @@ def stream() -> Response:
                 if now >= beat:
                     yield b"\n"
                     beat = now + settings.stream_heartbeat
-                if not waiter.wait(min(beat, ends) - time.monotonic()):
-                    continue
+                waiter.wait(min(beat, ends) - time.monotonic())
                 for change in waiter.take():
                     if change.seq > cursor:
                         cursor = change.seq

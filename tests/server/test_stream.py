@@ -359,3 +359,27 @@ def test_waiters_get_answers_or_503_while_the_database_is_gone_and_the_stream_re
         assert kinds(got) == [("moved", version), ("your_turn", version)]
         reader.close()
         proxy.cut()
+
+
+def test_serve_drops_a_trickling_client_and_caps_connections_per_address() -> None:
+    env = {**ENV, "MATHABLE_MAX_CONNECTIONS_PER_ADDRESS": "3"}
+    with live_server(workers=1, threads=1, env=env) as url:  # serve: one gevent worker
+        port = int(url.rsplit(":", 1)[1])
+        slow = socket.create_connection(("127.0.0.1", port))
+        slow.sendall(b"GET /v1/health HTTP/1.1\r\nHost: x\r\n")  # the head never ends
+        idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(2)]
+        time.sleep(0.5)
+        over = socket.create_connection(("127.0.0.1", port))
+        over.settimeout(10)
+        answer = over.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 503") and b"Retry-After" in answer
+        # gunicorn reads a request head under a deadline (keepalive, 5 s): then it hangs up.
+        slow.settimeout(20)
+        started = time.monotonic()
+        while slow.recv(4096):
+            pass
+        assert time.monotonic() - started < 15
+        for s in [slow, over, *idle]:
+            s.close()
+        # Those connections gone, the address is served again.
+        assert requests.get(f"{url}/v1/health", timeout=10).status_code == 200

@@ -363,7 +363,7 @@ def test_waiters_get_answers_or_503_while_the_database_is_gone_and_the_stream_re
 
 def test_serve_drops_a_trickling_client_and_caps_connections_per_address() -> None:
     env = {**ENV, "MATHABLE_MAX_CONNECTIONS_PER_ADDRESS": "3"}
-    with live_server(workers=1, threads=1, env=env) as url:  # serve: one gevent worker
+    with live_server(workers=1, worker_class="gevent", env=env) as url:
         port = int(url.rsplit(":", 1)[1])
         slow = socket.create_connection(("127.0.0.1", port))
         slow.sendall(b"GET /v1/health HTTP/1.1\r\nHost: x\r\n")  # the head never ends

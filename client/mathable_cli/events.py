@@ -16,7 +16,8 @@ from typing import Any
 import requests
 
 from mathable_cli import api as api_module
-from mathable_cli.api import ApiClient, _error_from
+from mathable_cli.api import ApiClient, ApiError
+from mathable_client.transport import error_from
 
 #: Seconds without a byte (the server sends a heartbeat every 10 s) before the
 #: connection is taken for dead and reopened.
@@ -62,9 +63,10 @@ class EventStream:
             raise StreamUnsupported()
         if response.status_code >= 400:
             try:
-                error = _error_from(response)
+                found = error_from(response)
             finally:
                 response.close()
+            error = ApiError(found.status, found.code, found.message, found.body)
             if response.status_code in (429, 502, 503, 504):
                 raise _Retry(response.headers.get("Retry-After", ""))
             raise error

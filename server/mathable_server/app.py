@@ -7,7 +7,7 @@ import functools
 from flask import Flask, request
 
 from mathable_server import pages
-from mathable_server.api import games, meta, pictures, players, rulesets, vacation
+from mathable_server.api import games, meta, pictures, players, rulesets, stream, vacation
 from mathable_server.auth import Authenticator
 from mathable_server.counters import shared_polls, shared_storage
 from mathable_server.db import init_schema, make_engine
@@ -20,6 +20,7 @@ from mathable_server.settings import Settings
 from mathable_server.store import Store
 from mathable_server.sweeper import Sweeper
 from mathable_server.timesource import SystemTime, TimeSource
+from mathable_server.wakeups import FeedFollower, Wakeups
 from mathable_server.web import NameBook, Services, limit_rate
 
 
@@ -50,6 +51,10 @@ def create_app(
         settings.vacation_days,
     )
     single = settings.single_process
+    wakeups = Wakeups()
+    # Started by the first request that waits (``web.waiting``); commits here kick it.
+    follower = FeedFollower(engine, wakeups)
+    store.on_commit.append(follower.kick)
     app.extensions["mathable"] = Services(
         settings=settings,
         store=store,
@@ -63,6 +68,8 @@ def create_app(
         long_polls=LongPolls(settings.long_poll_limit),
         held_polls=shared_polls(engine, settings.redis_url, single, settings.redis_prefix),
         secret=functools.cache(lambda: secret_key(settings, store)),
+        wakeups=wakeups,
+        follower=follower,
     )
     register_error_handlers(app)
     # First: a caller over the limit is refused before anything else is done for it.
@@ -84,6 +91,7 @@ def create_app(
     app.register_blueprint(pages.bp)
     app.register_blueprint(vacation.bp)
     app.register_blueprint(rulesets.bp)
+    app.register_blueprint(stream.bp)
     if settings.sweep_seconds:
         Sweeper(game_service, settings.sweep_seconds).start()
     return app

@@ -37,6 +37,12 @@ DEFAULT_GAME_LIMIT = RateLimit(rate=120 / 3600, burst=120)
 DEFAULT_MAX_OPEN_INVITATIONS = 20
 #: Long-polls one caller (a player, or an address without a token) holds at once.
 DEFAULT_MAX_POLLS_PER_CALLER = 4
+#: Seconds between two heartbeats (empty lines) of ``GET /v1/me/stream``.
+DEFAULT_STREAM_HEARTBEAT = 10.0
+#: Seconds a stream stays open before the server ends it (the client resumes with ``since``).
+DEFAULT_STREAM_SECONDS = 600
+#: Connections one client address holds at once per ``serve`` worker (not behind a proxy).
+DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 256
 #: Days a token works after it was issued (0: forever); ``POST /v1/me/token`` renews it.
 DEFAULT_TOKEN_DAYS = 365
 
@@ -109,6 +115,12 @@ class Settings:
     #: True when this is the only process on its database (``mathable-server run``): on
     #: SQLite its counters may then live in memory.
     single_process: bool = True
+    #: Seconds between heartbeats of ``GET /v1/me/stream``.
+    stream_heartbeat: float = DEFAULT_STREAM_HEARTBEAT
+    #: Seconds after which the server ends a stream (clients resume with ``since``).
+    stream_seconds: int = DEFAULT_STREAM_SECONDS
+    #: Connections per client address per ``serve`` worker (a trusted proxy is not capped).
+    max_connections_per_address: int = DEFAULT_MAX_CONNECTIONS_PER_ADDRESS
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -155,6 +167,13 @@ class Settings:
             in ("1", "true", "yes", "on"),
             redis_url=env.get("MATHABLE_REDIS_URL") or None,
             redis_prefix=env.get("MATHABLE_REDIS_PREFIX") or "mathable",
+            stream_heartbeat=_seconds(env, "MATHABLE_STREAM_HEARTBEAT", DEFAULT_STREAM_HEARTBEAT),
+            stream_seconds=_whole(env, "MATHABLE_STREAM_SECONDS", minimum=1)
+            or DEFAULT_STREAM_SECONDS,
+            max_connections_per_address=_whole(
+                env, "MATHABLE_MAX_CONNECTIONS_PER_ADDRESS", minimum=1
+            )
+            or DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
         )
 
     def with_changes(self, **changes: object) -> Settings:
@@ -183,4 +202,18 @@ def _whole(env: Mapping[str, str], name: str, minimum: int) -> int | None:
         raise ValueError(f"{name} must be a whole number, not {text!r}") from None
     if value < minimum:
         raise ValueError(f"{name} must be at least {minimum}, not {value}")
+    return value
+
+
+def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
+    """The positive number of seconds in ``env[name]`` (``default`` when unset)."""
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{name} must be a number of seconds, not {text!r}") from None
+    if not value > 0:
+        raise ValueError(f"{name} must be above 0, not {text}")
     return value

@@ -53,9 +53,6 @@ _join = StrictSchema()
 _view_query = ViewQuerySchema()
 _events_query = EventsQuerySchema()
 
-#: The first pause of a long-poll; pauses double up to ``Settings.poll_interval``.
-FIRST_POLL = 0.05
-
 
 def _render(player_id: str, status: int) -> Callable[[str, Timed, list[Event], int], Any]:
     def render(game_id: str, game: Timed, new: list[Event], now: int) -> tuple[int, dict[str, Any]]:
@@ -251,18 +248,37 @@ def show(game_id: str) -> Response:
 def _wait_for(game_id: str, since: int, seconds: float) -> Timed:
     """Hold until the game passes version ``since`` (written by any process) or time runs out.
 
-    Polls the projection row's version, a single indexed read, with growing pauses.
+    The request registers with the process's wake-ups first and then reads the
+    game's version once: a move committed by any process wakes it (see
+    ``mathable_server.wakeups``), with no polling. It looks again by itself only
+    when a clock of the game falls due.
     """
     svc = services()
     now = svc.games.now
     deadline = time.monotonic() + seconds
-    pause = FIRST_POLL
-    while (remaining := deadline - time.monotonic()) > 0:
-        time.sleep(min(pause, remaining))
-        pause = min(pause * 2, svc.settings.poll_interval)
+    follower = svc.follower
+    if follower is not None:
+        follower.ensure_started()
+    with svc.wakeups.watch(games=[game_id]) as waiter:
         head = svc.store.head(game_id)
-        if head is not None and (head[0] > since or (head[1] is not None and head[1] <= now())):
-            break  # moved on, or a clock ran out: settled by the read below
+        while head is not None and head[0] <= since:
+            due = head[1]
+            if due is not None and due <= now():
+                break  # a clock ran out: settled by the read below
+            pause = deadline - time.monotonic()
+            if pause <= 0:
+                break
+            if due is not None:
+                pause = min(pause, max(0.01, (due - now()) / 1000))
+            woken = waiter.wait(pause)
+            newest = waiter.versions.get(game_id, 0)
+            if newest > since:
+                cached = svc.games.cache.get(game_id)
+                if cached is not None and cached.state.version >= newest:
+                    return cached  # another waiter of this process read it already
+                break
+            if not woken:
+                head = svc.store.head(game_id)  # time is up, or a clock may be due
     return svc.games.game(game_id)
 
 

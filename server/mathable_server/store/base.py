@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sqlalchemy import Connection, Engine
 
 
@@ -19,6 +21,8 @@ class Recorder:
             if engine.dialect.name == "sqlite"
             else engine.execution_options(isolation_level="AUTOCOMMIT")
         )
+        #: Called after each commit of new events (the process's waiters look at the feed).
+        self.on_commit: list[Callable[[], None]] = []
 
     def _writer(self) -> Connection:
         return self.engine.connect().execution_options(sqlite_write=True)

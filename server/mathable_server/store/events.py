@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 
 from mathable import Event, GameState
 from mathable.events import SCHEMA_VERSION, GameCreated, InvitationDeclined, PlayerJoined
+from mathable_server import feed
 from mathable_server.db import (
     events,
     game_members,
@@ -187,6 +188,7 @@ class EventRecorder(Recorder):
             try:
                 with conn.begin():
                     clock = {"deadline": deadline, "due_at": due_at}
+                    before = feed.previous(conn, game_id, expected_version)
                     self._append_in(conn, game_id, expected_version, rows, state, now, clock)
                     if vacation is not None:
                         conn.execute(insert(vacations).values(**vacation))
@@ -211,8 +213,15 @@ class EventRecorder(Recorder):
                             )
                         except IntegrityError:
                             raise KeyTaken(key) from None
+                    feed.record(conn, game_id, before, new_events, state, at)  # last: it locks
             except _Conflict:
                 raise VersionConflict(self.version(game_id)) from None
+        self._committed()
+
+    def _committed(self) -> None:
+        """Tell this process's listeners (its feed follower) that events were committed."""
+        for callback in self.on_commit:
+            callback()
 
     def append_each(self, appends: Sequence[Append]) -> list[bool]:
         """Append to many games in one transaction (one commit, one disk flush): the sweeper's
@@ -237,15 +246,19 @@ class EventRecorder(Recorder):
                 clock = {"deadline": item.deadline, "due_at": item.due_at}
                 try:
                     with conn.begin_nested():
+                        before = feed.previous(conn, item.game_id, item.expected_version)
                         self._append_in(
                             conn, item.game_id, item.expected_version, rows, item.state, now, clock
                         )
                         if item.vacation is not None:
                             conn.execute(insert(vacations).values(**item.vacation))
+                        feed.record(conn, item.game_id, before, item.events, item.state, item.at)
                 except _Conflict:
                     written.append(False)
                 else:
                     written.append(True)
+        if any(written):
+            self._committed()
         return written
 
     def _append_in(

@@ -79,6 +79,8 @@ class Create:
     #: The bag order the server chose (hidden until the end) and the salt of its commitment.
     order: tuple[int, ...] | None = None
     salt: str | None = None
+    #: The game to play (``mathable.rulesets``): "mathable" or "summy".
+    ruleset: str = RULESET
 
 
 @dataclass(frozen=True, slots=True)

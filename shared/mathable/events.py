@@ -79,9 +79,15 @@ class Event:
     #: lacks one reads as its default, and one holding the default is written without it,
     #: so the events of games played under older rules read and write as they were.
     optional: ClassVar[dict[str, Any]] = {}
+    #: The game starts with this event: clocks start running (``mathable.clock``).
+    starts_clocks: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        known = EVENT_TYPES.get(cls.type)
+        if known is not None and known.__qualname__ != cls.__qualname__:
+            # Two games' events under one name would decode as whichever came last.
+            raise TypeError(f"event type {cls.type!r} is taken by {known.__qualname__}")
         EVENT_TYPES[cls.type] = cls
 
     def to_dict(self) -> dict[str, Any]:
@@ -182,6 +188,7 @@ class GameStarted(Event):
     and the racks dealt."""
 
     type: ClassVar[str] = "game_started"
+    starts_clocks: ClassVar[bool] = True
     start_draws: tuple[tuple[int, ...], ...]
     first_seat: int
     racks: tuple[tuple[int, ...], ...]

@@ -143,17 +143,17 @@ def line_through(
         x, y = x + dx, y + dy
     covered = set(squares)
     if any(s not in covered for s in new):
-        raise RuleError("gap", "the new tiles must lie in one unbroken line, with no empty square between")
+        raise RuleError(
+            "gap", "the new tiles must lie in one unbroken line, no empty square between them"
+        )
     return tuple(squares), tuple(tiles)
 
 
-def _judge_line(
-    table: Mapping[Square, int], new: Mapping[Square, int], direction: str
-) -> Judged:
+def _judge_line(table: Mapping[Square, int], new: Mapping[Square, int], direction: str) -> Judged:
     squares, tiles = line_through(table, new, direction)
     if len(squares) == len(new):
         raise RuleError(
-            "no_table_tile", f"{text_of(tiles)}: an equation uses at least one tile already on the table"
+            "no_table_tile", f"{text_of(tiles)}: an equation uses a tile already on the table"
         )
     return Judged(direction, squares, tiles, check_equation(tiles))
 
@@ -167,7 +167,8 @@ def judge(
     """The equation ``placements`` form on ``table`` from ``hand``; RuleError if none.
 
     >>> from mathable.summy.tiles import parse_tiles
-    >>> j = judge({(0, 0): 14}, parse_tiles("12+3"), [(-3, 0, 1), (-2, 0, 10), (-1, 0, 2), (1, 0, 3)])
+    >>> new = [(-3, 0, 1), (-2, 0, 10), (-1, 0, 2), (1, 0, 3)]
+    >>> j = judge({(0, 0): 14}, parse_tiles("12+3"), new)
     >>> j.equation, j.points, j.direction
     ('1+2=3', 6, 'across')
     """
@@ -182,7 +183,8 @@ def judge(
         x, y, tile = placement
         if not (_is_int(x) and _is_int(y)) or max(abs(x), abs(y)) > MAX_COORDINATE:
             raise RuleError(
-                "bad_square", f"squares are whole numbers from -{MAX_COORDINATE} to {MAX_COORDINATE}"
+                "bad_square",
+                f"x and y are whole numbers from -{MAX_COORDINATE} to {MAX_COORDINATE}",
             )
         if not _is_int(tile) or not 0 <= tile < len(NAMES):
             raise RuleError("bad_tile", "not a Summy tile (0-9, +, -, x, :, =)")
@@ -222,9 +224,7 @@ def judge(
             "this tile makes an equation across and down: say which (direction)",
         )
     # Neither line is an equation: the longer one's reason is the likelier mistake.
-    longest = max(
-        DIRECTIONS, key=lambda d: len(line_through(table, new, d)[0])
-    )
+    longest = max(DIRECTIONS, key=lambda d: len(line_through(table, new, d)[0]))
     raise errors[DIRECTIONS.index(longest)]
 
 
@@ -324,7 +324,7 @@ def _create(fold: _Fold, command: Create) -> None:
     if command.referee != "server":
         raise RuleError("bad_referee", "in Summy the server referees")
     if command.tiles is not None and sorted(command.tiles) != list(SUPPLY_SET):
-        raise RuleError("bad_tiles", "tiles must list the 93 tiles of the supply, each exactly once")
+        raise RuleError("bad_tiles", "tiles must list the 93 tiles of the supply, each once")
     if command.seed is not None and command.tiles is not None:
         raise RuleError("bad_options", "give a seed or a tile order, not both")
     if command.order is not None and (

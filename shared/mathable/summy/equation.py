@@ -23,7 +23,6 @@ from mathable.errors import RuleError
 from mathable.summy.tiles import (
     DIVIDE,
     EQUALS,
-    MINUS,
     NAMES,
     OPERATORS,
     PLUS,
@@ -52,7 +51,9 @@ def _numbers_and_ops(tiles: Sequence[int]) -> tuple[list[int], list[int]]:
             continue
         if not digits:
             if index == 0:
-                raise RuleError("leading_operator", f"{text}: an equation never begins with {NAMES[tile]}")
+                raise RuleError(
+                    "leading_operator", f"{text}: an equation never begins with {NAMES[tile]}"
+                )
             raise RuleError("adjacent_operators", f"{text}: two signs in a row")
         numbers.append(_number(digits, text))
         ops.append(tile)
@@ -115,7 +116,7 @@ def check_equation(line: Sequence[int] | str) -> int:
     left, right = tiles[:at], tiles[at + 1 :]
     numbers, ops = _numbers_and_ops(left)
     if not ops:
-        raise RuleError("no_operator", f"{text}: before the = come two numbers or more, joined by signs")
+        raise RuleError("no_operator", f"{text}: before the = come two numbers or more, with signs")
     if not right:
         raise RuleError("no_result", f"{text}: after the = comes one number")
     if any(t in OPERATORS for t in right):
@@ -127,4 +128,4 @@ def check_equation(line: Sequence[int] | str) -> int:
     return digit_sum(tiles)
 
 
-__all__ = ["MAX_DIGITS", "check_equation", "evaluate", "text_of", "PLUS", "MINUS", "TIMES", "DIVIDE"]
+__all__ = ["MAX_DIGITS", "check_equation", "evaluate", "text_of"]

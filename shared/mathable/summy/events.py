@@ -242,4 +242,7 @@ def replay(events: Iterable[Event]) -> SummyState:
     return state
 
 
-__all__ = ["EquationPlayed", "SummyStarted", "TilesDiscarded", "apply", "replay"]
+__all__ = ["SUMMY_EVENTS", "EquationPlayed", "SummyStarted", "TilesDiscarded", "apply", "replay"]
+
+#: Summy's own kinds of event (the others are shared with every game).
+SUMMY_EVENTS: frozenset[type[Event]] = frozenset((SummyStarted, EquationPlayed, TilesDiscarded))

@@ -48,8 +48,14 @@ class Move:
 
 
 def _move(
-    placed: list[tuple[int, int]], line: list[int], start: int, end: int, offset: int,
-    fixed: int, direction: str, points: int,
+    placed: list[tuple[int, int]],
+    line: list[int],
+    start: int,
+    end: int,
+    offset: int,
+    fixed: int,
+    direction: str,
+    points: int,
 ) -> Move:
     """A Move from positions in a line (``offset`` maps line index to coordinate)."""
     if direction == ACROSS:
@@ -61,9 +67,7 @@ def _move(
     return Move(placements, direction, text_of(line[start:end]), points, first)
 
 
-def _lines(
-    table: Mapping[Square, int], reach: int
-) -> Iterator[tuple[str, int, int, list[int]]]:
+def _lines(table: Mapping[Square, int], reach: int) -> Iterator[tuple[str, int, int, list[int]]]:
     """(direction, fixed coordinate, offset, cells) for each row and column with tiles;
     ``cells[i]`` is the tile at coordinate ``i + offset`` or ``_EMPTY``, with ``reach``
     empty cells or more at both ends."""
@@ -170,8 +174,18 @@ def _line_moves(
             line[q] = cells[q]
 
     def step(
-        p: int, left: int, start: int, have_table: bool, points: int,
-        total: int, sign: int, term: int, pend: int, cur: int, curlen: int, ops: int,
+        p: int,
+        left: int,
+        start: int,
+        have_table: bool,
+        points: int,
+        total: int,
+        sign: int,
+        term: int,
+        pend: int,
+        cur: int,
+        curlen: int,
+        ops: int,
     ) -> None:
         """Lay or take the tile at index p; ``left`` hand tiles remain."""
         if p >= n:
@@ -209,7 +223,8 @@ def _line_moves(
             end = empty_at[k] if k < len(empty_at) else n
             if minus[end] == minus[p]:
                 low = total
-                if pend == 0 and counts[TIMES] == 0 and counts[DIVIDE] == 0 and muldiv[end] == muldiv[p]:
+                no_times = counts[TIMES] == 0 and counts[DIVIDE] == 0
+                if pend == 0 and no_times and muldiv[end] == muldiv[p]:
                     low += cur
                 if low:
                     room = min(end - p - 1, sum(counts[:10]) + table_digits[end] - table_digits[p])

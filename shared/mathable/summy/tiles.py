@@ -26,13 +26,19 @@ DIVIDE: Final = 13
 EQUALS: Final = 14
 OPERATORS: Final = frozenset((PLUS, MINUS, TIMES, DIVIDE))
 #: Other ways people type the signs (the minus sign, the multiplication sign...).
-_ALIASES: Final = {"*": TIMES, "×": TIMES, "X": TIMES, "/": DIVIDE, "÷": DIVIDE, "–": MINUS, "−": MINUS}
+_ALIASES: Final = {
+    "*": TIMES, "×": TIMES, "X": TIMES, "/": DIVIDE, "÷": DIVIDE, "–": MINUS, "−": MINUS,
+}  # fmt: skip
 _CODES: Final = {name: code for code, name in enumerate(NAMES)}
 
 HAND_SIZE: Final = 8
 #: Every tile of the game: six of each digit, five of each operator, fourteen ``=``.
 TILE_SET: Final[tuple[int, ...]] = tuple(
-    sorted([d for d in range(10) for _ in range(6)] + [op for op in OPERATORS for _ in range(5)] + [EQUALS] * 14)
+    sorted(
+        [d for d in range(10) for _ in range(6)]
+        + [op for op in OPERATORS for _ in range(5)]
+        + [EQUALS] * 14
+    )
 )
 #: The 93 tiles shuffled into the supply: all but the ``=`` that starts in the middle.
 SUPPLY_SET: Final[tuple[int, ...]] = TILE_SET[:-1]

@@ -9,10 +9,10 @@ from typing import Any
 
 from flask import Blueprint, Response
 
-from mathable import ClockSpec, Create, Decline, Event, Join, TimeOut, check_claim
+from mathable import ClockSpec, Create, Decline, Event, Join, RuleError, TimeOut, check_claim
+from mathable.rulesets import ruleset, ruleset_of
 from mathable_server.draws import bag_order, new_salt
 from mathable_server.errors import ApiError
-from mathable_server.moves import command_for
 from mathable_server.render import (
     appended_body,
     clock_body,
@@ -91,8 +91,9 @@ def create() -> Response:
         )
     if settings.game_limit is not None:
         take(settings.game_limit, f"games:{player.id}", "too_many_games", "new games")
+    rules = ruleset(body["ruleset"])
     invited = _invitees(player.id, body["invite"])
-    tiles = None if body["tiles"] is None else tuple(body["tiles"])
+    tiles = None if body["tiles"] is None else _tiles(rules.parse_tile, body["tiles"])
     command = Create(
         player.id,
         players=body["players"],
@@ -101,11 +102,22 @@ def create() -> Response:
         tiles=tiles,
         invited=tuple(invited),
         clock=None if body["clock"] is None else ClockSpec(**body["clock"]),
-        order=bag_order(svc.secret(), body["seed"]) if tiles is None else None,
+        order=bag_order(svc.secret(), body["seed"], rules.tile_set) if tiles is None else None,
         salt=new_salt(),
+        ruleset=rules.name,
     )
     answer = svc.games.create(command, _render(player.id, 201), idempotency(player, raw))
     return _reply(answer)
+
+
+def _tiles(parse: Callable[[Any], int], given: list[Any]) -> tuple[int, ...]:
+    """A given bag order read by the game's rules; 400 if a tile is not one of its tiles."""
+    try:
+        return tuple(parse(tile) for tile in given)
+    except RuleError as err:
+        fields = {"tiles": [err.message]}
+        raise ApiError(400, "validation_error", "the request has invalid fields", fields=fields) \
+            from None
 
 
 def _invitees(creator: str, names: list[str]) -> list[str]:
@@ -190,7 +202,7 @@ def move(game_id: str) -> Response:
             raise ApiError(403, "not_seated", "you have no seat in this game")
         if body["type"] == "claim_timeout":
             return TimeOut(check_claim(game.state, game.clock, now, seat), claimed_by=seat)
-        return command_for(seat, body)
+        return ruleset_of(game.state).command(seat, body)
 
     answer = services().games.command(
         game_id, expected, make, _render(player.id, 200), idempotency(player, raw), timed=True

@@ -17,8 +17,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from mathable import Event, GameState
+from mathable import Event
 from mathable.events import SCHEMA_VERSION, GameCreated, InvitationDeclined, PlayerJoined
+from mathable.rulesets import AnyState
 from mathable_server import feed
 from mathable_server.db import (
     events,
@@ -47,7 +48,7 @@ _EVENTS_AFTER = (
 _EVENTS_AFTER_LIMITED = _EVENTS_AFTER.limit(bindparam("limit"))
 
 
-def projection(state: GameState) -> dict[str, Any]:
+def projection(state: AnyState) -> dict[str, Any]:
     """The ``games`` row of a game in ``state``."""
     to_move = None
     if state.status == "playing" and state.turn is not None:
@@ -62,7 +63,7 @@ def projection(state: GameState) -> dict[str, Any]:
     }
 
 
-def memberships(state: GameState) -> dict[str, int | None]:
+def memberships(state: AnyState) -> dict[str, int | None]:
     """Who belongs to a game: seated players by seat, invited ones not yet seated with None."""
     members: dict[str, int | None] = {}
     for index, seat in enumerate(state.seats):
@@ -154,7 +155,7 @@ class EventRecorder(Recorder):
         game_id: str,
         expected_version: int,
         new_events: Sequence[Event],
-        state: GameState,
+        state: AnyState,
         *,
         at: int,
         deadline: int | None = None,
@@ -267,7 +268,7 @@ class EventRecorder(Recorder):
         game_id: str,
         expected_version: int,
         rows: list[dict[str, Any]],
-        state: GameState,
+        state: AnyState,
         now: str,
         clock: dict[str, int | None],
     ) -> None:
@@ -292,7 +293,7 @@ class EventRecorder(Recorder):
             if result.rowcount != 1:
                 raise _Conflict()
 
-    def _sync_members(self, conn: Connection, game_id: str, state: GameState) -> None:
+    def _sync_members(self, conn: Connection, game_id: str, state: AnyState) -> None:
         conn.execute(game_members.delete().where(game_members.c.game_id == game_id))
         conn.execute(
             insert(game_members),

@@ -183,7 +183,7 @@ def judge(
         x, y, tile = placement
         if not (_is_int(x) and _is_int(y)) or max(abs(x), abs(y)) > MAX_COORDINATE:
             raise RuleError(
-                "bad_square",
+                "off_table",
                 f"x and y are whole numbers from -{MAX_COORDINATE} to {MAX_COORDINATE}",
             )
         if not _is_int(tile) or not 0 <= tile < len(NAMES):

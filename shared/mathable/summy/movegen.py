@@ -123,6 +123,7 @@ def _line_moves(
     minus = [0] * (n + 1)  # table minus signs before index i
     muldiv = [0] * (n + 1)  # table x and : before index i
     table_digits = [0] * (n + 1)  # table digits before index i
+    digit_values = [0] * (n + 1)  # the sum of the table digits before index i
     empty_at: list[int] = []  # the indexes of the empty cells, in order
     for i in range(n):
         cell = cells[i]
@@ -130,9 +131,12 @@ def _line_moves(
         minus[i + 1] = minus[i] + (cell == MINUS)
         muldiv[i + 1] = muldiv[i] + (cell == TIMES or cell == DIVIDE)
         table_digits[i + 1] = table_digits[i] + (0 <= cell <= 9)
+        digit_values[i + 1] = digit_values[i] + (cell if 0 <= cell <= 9 else 0)
         if cell == _EMPTY:
             empty_at.append(i)
     found: list[Move] = []
+    distinct = tuple(t for t in range(len(NAMES)) if counts[t])
+    hand_sum = [sum(t * counts[t] for t in range(10))]  # the digits left in the hand
     placed: list[tuple[int, int]] = []
     line = list(cells)
 
@@ -204,23 +208,17 @@ def _line_moves(
                 e = next_sign[p]
                 if e >= n or empties[e] - empties[p] > left:
                     return  # no operator within reach before the =
-            choices: range | tuple[int, ...] = range(len(NAMES))
+            choices: tuple[int, ...] = distinct
         else:
             choices = (cell,)
+        k = empties[p] + left
+        end = empty_at[k] if k < len(empty_at) else n
         if floor is not None:
-            k = empties[p] + left
-            end = empty_at[k] if k < len(empty_at) else n
-            reachable = sum(i * counts[i] for i in range(10))
-            for q in range(p, end):
-                if 0 <= cells[q] <= 9:
-                    reachable += cells[q]
-            if points + reachable < floor[0]:
+            if points + hand_sum[0] + digit_values[end] - digit_values[p] < floor[0]:
                 return  # cannot beat the best move found so far
         # Too big a left side: with no minus to come, the value is at least what the
         # terms so far add up to, and its digits must fit before the line's end.
-        if sign > 0 and counts[MINUS] == 0:
-            k = empties[p] + left
-            end = empty_at[k] if k < len(empty_at) else n
+        if sign > 0 and counts[MINUS] == 0 and (total or cur >= 10):
             if minus[end] == minus[p]:
                 low = total
                 no_times = counts[TIMES] == 0 and counts[DIVIDE] == 0
@@ -273,11 +271,13 @@ def _line_moves(
             gained = tile if tile <= 9 else 0
             if cell == _EMPTY:
                 counts[tile] -= 1
+                hand_sum[0] -= gained
                 placed.append((p, tile))
                 line[p] = tile
                 step(p + 1, left - 1, start, have_table, points + gained, *args)
                 placed.pop()
                 line[p] = cell
+                hand_sum[0] += gained
                 counts[tile] += 1
             else:
                 step(p + 1, left, start, True, points + gained, *args)
@@ -300,9 +300,17 @@ def best_move(table: Mapping[Square, int], hand: Sequence[int]) -> Move | None:
     for tile in hand:
         counts[tile] += 1
     floor = [0]
+    digits = sum(t for t in hand if t <= 9)
+    # The lines that could score most first: a good move found early prunes the rest.
+    bounded = [
+        (digits + sum(c for c in line[3] if 0 <= c <= 9), line)
+        for line in _lines(table, len(hand))
+    ]
+    lines = sorted(bounded, key=lambda item: -item[0])
     moves = (
         move
-        for direction, fixed, offset, cells in _lines(table, len(hand))
+        for bound, (direction, fixed, offset, cells) in lines
+        if bound >= floor[0]
         for move in _line_moves(cells, counts, len(hand), direction, fixed, offset, floor)
     )
     for move in moves:

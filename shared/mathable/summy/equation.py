@@ -8,7 +8,7 @@ out whole. No number has a leading zero (a lone ``0`` is fine).
 >>> check_equation("8x15=120")
 17
 >>> check_equation("3-5+4=2"), check_equation("1+2+3=6")
-(5, 12)
+(14, 12)
 >>> check_equation("7:2x2=7")
 Traceback (most recent call last):
 ...
@@ -78,6 +78,7 @@ def _number(digits: list[int], text: str) -> int:
 def evaluate(numbers: Sequence[int], ops: Sequence[int]) -> int:
     """The value of ``numbers`` joined by ``ops`` (x and : first, each division whole).
 
+    >>> from mathable.summy.tiles import MINUS, PLUS, TIMES
     >>> evaluate([2, 3, 4], [PLUS, TIMES]), evaluate([3, 5, 4], [MINUS, PLUS])
     (14, 2)
     """

@@ -76,6 +76,19 @@ class Ruleset(Protocol):
     def deductions(self, state: Any) -> tuple[int, ...]:
         """What each seat would lose at the end for the tiles it holds now."""
 
+    # What a client needs, from the game's JSON view alone (the CLI, bots):
+
+    def draw(self, view: dict[str, Any]) -> str:
+        """The board or table of a view, as text with its coordinates."""
+
+    def read_move(self, text: str, view: dict[str, Any]) -> dict[str, Any]:
+        """A move typed in the game's notation, as the JSON command to send (its
+        ``type`` and fields); RuleError if the text is no move."""
+
+    def suggest(self, view: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+        """The best move for the viewer's own tiles, as a JSON command and in words;
+        None when there is none (discard or pass)."""
+
 
 class _Mathable:
     """Mathable behind the interface: the functions it always had, unchanged."""
@@ -138,6 +151,31 @@ class _Mathable:
     def deductions(self, state: Any) -> tuple[int, ...]:
         return tuple(sum(seat.rack) for seat in state.seats)
 
+    def draw(self, view: dict[str, Any]) -> str:
+        from mathable.board import render
+
+        return render(view.get("board") or {})
+
+    def read_move(self, text: str, view: dict[str, Any]) -> dict[str, Any]:
+        from mathable.movegen import Placement
+
+        placed = [Placement.parse(word) for word in text.split()]
+        if not placed:
+            raise RuleError("no_tiles", "write placements like I8=12")
+        return {
+            "type": "turn",
+            "placements": [{"square": p.square, "tile": p.tile} for p in placed],
+        }
+
+    def suggest(self, view: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+        from mathable.movegen import best_turn
+
+        best = best_turn(view.get("board") or {}, view.get("rack") or [])
+        if not best.placements:
+            return None
+        words = " ".join(str(p) for p in best.placements)
+        return self.read_move(words, view), f"{words} ({best.total})"
+
 
 class _Summy:
     """Summy (``mathable.summy``) behind the interface."""
@@ -198,6 +236,43 @@ class _Summy:
         from mathable.summy.tiles import digit_sum
 
         return tuple(digit_sum(seat.rack) for seat in state.seats)
+
+    def draw(self, view: dict[str, Any]) -> str:
+        from mathable.summy.notation import draw_table
+
+        last = view.get("last_play") or {}
+        marked = {(p["x"], p["y"]) for p in last.get("placements") or []}
+        return draw_table(_table_of(view), marked)
+
+    def read_move(self, text: str, view: dict[str, Any]) -> dict[str, Any]:
+        from mathable.summy.notation import read_play
+        from mathable.summy.tiles import NAMES
+
+        placements, direction = read_play(text, _table_of(view))
+        return {
+            "type": "equation",
+            "placements": [{"x": x, "y": y, "tile": NAMES[t]} for x, y, t in placements],
+            "direction": direction,
+        }
+
+    def suggest(self, view: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+        from mathable.summy.movegen import best_move
+        from mathable.summy.notation import play_words
+        from mathable.summy.tiles import parse_tile
+
+        hand = [parse_tile(t) for t in view.get("hand") or []]
+        move = best_move(_table_of(view), hand)
+        if move is None:
+            return None
+        words = play_words(move.start, move.direction, move.equation)
+        return self.read_move(words, view), f"{words} ({move.points})"
+
+
+def _table_of(view: dict[str, Any]) -> dict[tuple[int, int], int]:
+    """The table of a Summy view as the rules hold it."""
+    from mathable.summy.tiles import parse_tile
+
+    return {(p["x"], p["y"]): parse_tile(p["tile"]) for p in view.get("table") or []}
 
 
 #: Every ruleset by name.

@@ -11,6 +11,7 @@ import mathable
 from mathable.commands import find_mistake
 from mathable.engine import ExchangeTiles, Play, PlayerView
 from mathable.state import Equation, PlacedTile
+from mathable_cli import anygame
 from mathable_cli import api as api_module
 from mathable_cli.api import ApiClient
 from mathable_cli.commands.games import game_entries, waits_on_me
@@ -36,6 +37,9 @@ def hint(
     """Your legal placements and the best turn, worked out locally from your view."""
     actx = app_context(ctx)
     view = actx.api().game(game)
+    if (rules := anygame.rules_for(view)) is not None:
+        anygame.hint(actx.output, rules, view, as_json)
+        return
     if view.get("rack") is None:
         raise CliError(f"you have no seat in game {game}, so no rack to advise on")
     advice = advise(view)
@@ -130,6 +134,9 @@ class Bot:
         """Play one decision in ``game`` if it is my turn; the view afterwards."""
         if not is_my_turn(view):
             return view
+        if (rules := anygame.rules_for(view)) is not None:
+            self.turns += 1
+            return anygame.bot_turn(self.api, self.out, rules, game, view)
         decision = decide(view, engine=self.engine, draw_extra=self.draw_extra)
         if decision.problem is not None:
             self.out.warn(

@@ -115,3 +115,18 @@ def test_unknown_ruleset_is_refused(client: FlaskClient) -> None:
     created = client.post("/v1/games", json={"ruleset": "chess"}, headers=ada.auth)
     assert created.status_code == 422
     assert created.json["error"]["code"] == "unknown_ruleset"
+
+
+def test_spectators_see_the_table_but_no_hand_and_pages_answer(client: FlaskClient) -> None:
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = summy_game(client, ada, bob)
+    seen = client.get(f"/v1/games/{game['id']}").json
+    assert seen["hand"] is None and seen["you"] is None
+    assert seen["table"] == [{"x": 0, "y": 0, "tile": "="}]
+    events = client.get(f"/v1/games/{game['id']}/events").json["events"]
+    started = next(e for e in events if e["type"] == "summy_started")
+    assert started["hands"] == [None, None] and started["hand_sizes"] == [8, 8]
+    assert client.get(f"/games/{game['id']}").status_code == 200
+    assert client.get(f"/v1/games/{game['id']}/board.svg").status_code == 404
+    listed = client.get("/v1/me?details=1", headers=ada.auth)
+    assert listed.status_code == 200, listed.json

@@ -36,7 +36,6 @@ from mathable.events import (
     VacationDayUsed,
     VacationEnded,
     VacationStarted,
-    apply,
 )
 from mathable.state import ClockSpec, GameState
 
@@ -256,11 +255,15 @@ def advance(clock: ClockState | None, at: int, event: Event, state: AnyState) ->
     )
 
 
-def replay_timed(timed: Iterable[tuple[int, Event]]) -> tuple[GameState, ClockState | None]:
-    """The state and clock reached by folding ``(at, event)`` pairs from an empty game."""
-    state, clock = GameState(), None
+def replay_timed(timed: Iterable[tuple[int, Event]]) -> tuple[AnyState, ClockState | None]:
+    """The state and clock reached by folding ``(at, event)`` pairs from an empty game
+    (of the ruleset its ``game_created`` names)."""
+    from mathable.rulesets import apply_any
+
+    state: AnyState = GameState()
+    clock = None
     for at, event in timed:
-        state = apply(state, event)
+        state = apply_any(state, event)
         clock = advance(clock, at, event, state)
     return state, clock
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -130,3 +131,39 @@ def test_spectators_see_the_table_but_no_hand_and_pages_answer(client: FlaskClie
     assert client.get(f"/v1/games/{game['id']}/board.svg").status_code == 404
     listed = client.get("/v1/me?details=1", headers=ada.auth)
     assert listed.status_code == 200, listed.json
+
+
+def test_a_summy_game_has_a_clock_like_mathable(client: FlaskClient) -> None:
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = summy_game(client, ada, bob, clock={"per_move": 3600})
+    assert game["clock"]["deadline"] is not None
+    assert game["clock"]["remaining"] == [3600, 3600]
+    given = move(client, bob, game["id"], game["version"], type="give_time", seat=0, seconds=60)
+    assert given.status_code == 200, given.json
+    assert given.json["clock"]["remaining"][0] > 3600
+
+
+def test_a_summy_game_survives_a_dump_and_load(sqlite_url: str, tmp_path: Path) -> None:
+    import io
+
+    from mathable_server.db import make_engine
+    from mathable_server.transfer import dump, load
+    from tests.server.conftest import make_app
+
+    app = make_app(sqlite_url)
+    client = app.test_client()
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = summy_game(client, ada, bob)
+    before = client.get(f"/v1/games/{game['id']}", headers=bob.auth).json
+    app.extensions["mathable"].store.engine.dispose()
+    source = make_engine(sqlite_url, 1)
+    out = io.StringIO()
+    dump(source, out)
+    source.dispose()
+    target_url = f"sqlite:///{tmp_path / 'target.db'}"
+    target_app = make_app(target_url)
+    target = target_app.extensions["mathable"].store.engine
+    load(target, out.getvalue().splitlines(keepends=True))
+    after = target_app.test_client().get(f"/v1/games/{game['id']}", headers=bob.auth).json
+    assert after["table"] == before["table"] and after["hand"] == before["hand"]
+    target.dispose()

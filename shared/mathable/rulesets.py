@@ -76,6 +76,10 @@ class Ruleset(Protocol):
     def deductions(self, state: Any) -> tuple[int, ...]:
         """What each seat would lose at the end for the tiles it holds now."""
 
+    def expected_draw(self, state: Any, event: Event) -> Event | None:
+        """What a drawing event should hold had every tile come off the front of the
+        committed order (``mathable.audit``); None for an event that draws nothing."""
+
     # What a client needs, from the game's JSON view alone (the CLI, bots):
 
     def draw(self, view: dict[str, Any]) -> str:
@@ -150,6 +154,11 @@ class _Mathable:
 
     def deductions(self, state: Any) -> tuple[int, ...]:
         return tuple(sum(seat.rack) for seat in state.seats)
+
+    def expected_draw(self, state: Any, event: Event) -> Event | None:
+        from mathable.audit import expected_draw
+
+        return expected_draw(state, event)
 
     def draw(self, view: dict[str, Any]) -> str:
         from mathable.board import render
@@ -236,6 +245,11 @@ class _Summy:
         from mathable.summy.tiles import digit_sum
 
         return tuple(digit_sum(seat.rack) for seat in state.seats)
+
+    def expected_draw(self, state: Any, event: Event) -> Event | None:
+        from mathable.summy.commands import expected_draw
+
+        return expected_draw(state, event)
 
     def draw(self, view: dict[str, Any]) -> str:
         from mathable.summy.notation import draw_table

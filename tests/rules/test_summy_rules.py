@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from dataclasses import replace
 
@@ -334,3 +335,37 @@ def test_the_equation_event_round_trips_through_json() -> None:
 
     assert Event.from_dict(event.to_dict()) == event
     assert event.to_dict()["placements"][0] == {"x": -3, "y": 0, "tile": "1"}
+
+
+def test_a_finished_summy_game_checks_out_against_its_commitment() -> None:
+    from mathable.audit import audit
+    from mathable.summy.selfplay import first_move
+
+    order = tuple(random.Random(5).sample(SUPPLY_SET, len(SUPPLY_SET)))
+    salt = "ab" * 16
+    state = SummyState()
+    events = []
+    commands: list[object] = [Create("a", order=order, salt=salt, ruleset="summy"), Join("b")]
+    for command in commands:
+        for event in check(state, command):
+            events.append(event)
+            state = apply(state, event)
+    while state.status == "playing":
+        assert state.turn is not None
+        seat = state.turn.seat
+        move = first_move(state, seat)
+        command = move.command(seat) if move is not None else (
+            Discard(seat, state.seats[seat].rack[:1]) if state.supply else Pass(seat)
+        )
+        for event in check(state, command):
+            events.append(event)
+            state = apply(state, event)
+    found = audit(events)
+    assert found.ok, found.problems
+    assert found.draws > 3
+    index = next(i for i, e in enumerate(events) if getattr(e, "drawn", ()))
+    drawn = events[index].drawn  # type: ignore[attr-defined]
+    other = (drawn[0] + 1) % 15
+    changed = replace(events[index], drawn=(other, *drawn[1:]))  # type: ignore[type-var]
+    tampered = [*events[:index], changed, *events[index + 1 :]]
+    assert not audit(tampered).ok

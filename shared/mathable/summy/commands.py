@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from mathable.bag import BagPolicy, OrderedBag, RandomBag, SeededBag
@@ -542,6 +542,17 @@ def finish(fold: _Fold, reason: str) -> None:
         fold.emit(DrawsRevealed(order=order, salt=options.salt))
 
 
+def expected_draw(state: SummyState, event: Event) -> Event | None:
+    """What a drawing event should hold had every tile come off the front of the supply
+    (``mathable.audit`` checks a finished game's draws with it)."""
+    match event:
+        case SummyStarted():
+            return deal(state, OrderedBag())
+        case EquationPlayed() | TilesDiscarded():
+            return replace(event, drawn=state.supply[: len(event.drawn)])
+    return None
+
+
 __all__ = [
     "Discard",
     "Judged",
@@ -551,6 +562,7 @@ __all__ = [
     "deal",
     "default_policy",
     "end_reason",
+    "expected_draw",
     "first_seat",
     "judge",
     "line_through",

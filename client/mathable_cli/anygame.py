@@ -19,6 +19,9 @@ from mathable_cli.game import my_seat, seat_name, status_line
 from mathable_cli.moves import require_turn, score_of, send
 from mathable_cli.output import Output
 
+#: How a play is typed in a game of the interface (Summy).
+NOTATION = "e.g. mathable-cli move GAME -3,0 across 1+2=3 (first square, direction, equation)"
+
 #: The games whose screens the CLI has built in (see the module docstring).
 BUILT_IN: frozenset[str] = frozenset({"mathable"})
 

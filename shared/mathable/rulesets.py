@@ -339,10 +339,7 @@ def check_any(state: AnyState, command: Any) -> list[Event]:
 def redact_any(event: Event, viewer: int | None, *, revealed: bool = False) -> dict[str, Any]:
     """One event of any game as ``viewer`` may see it: Summy's own events by Summy's rules,
     the events every game shares (created, joined, resigned, clocks...) as they always were."""
-    from mathable.summy.events import SUMMY_EVENTS
-
-    rules = ruleset("summy" if type(event) in SUMMY_EVENTS else "mathable")
-    return rules.redact(event, viewer, revealed=revealed)
+    return ruleset(event.game).redact(event, viewer, revealed=revealed)
 
 
 def replay_any(events: Iterable[Event]) -> AnyState:

@@ -96,17 +96,27 @@ def move(
     if game is not None and ("=" in game or "@" in game):  # `move I8=12`: a placement
         placements, game = [game, *(placements or [])], None
     game = _game(actx, api, game, "move")
-    if placements and (rules := anygame.rules_for(view := api.game(game))) is not None:
+    if not placements:
+        if as_json:
+            raise CliError("--json needs placements on the command line", ExitCode.USAGE)
+        view = api.game(game)
+        if anygame.rules_for(view) is not None:
+            raise CliError(
+                "type the play on the command line", ExitCode.USAGE, hint=anygame.NOTATION
+            )
+        Session(api, out, game, view).run()
+        return
+    try:
+        wanted = [parse_placement(text) for text in placements]
+    except CliError:
+        # Not Mathable placements: a play in the notation of the game's own ruleset?
+        view = api.game(game)
+        if (rules := anygame.rules_for(view)) is None:
+            raise
         new = anygame.play(api, out, rules, game, view, placements)
         if as_json:
             out.json(new)
         return
-    if not placements:
-        if as_json:
-            raise CliError("--json needs placements on the command line", ExitCode.USAGE)
-        Session(api, out, game, api.game(game)).run()
-        return
-    wanted = [parse_placement(text) for text in placements]
     view = api.game(game)
     require_turn(view, game)
     planned = plan_turn(

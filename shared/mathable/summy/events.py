@@ -69,6 +69,7 @@ class SummyStarted(Event):
     """The hands dealt (in seat order, from the front of the supply) and the first seat."""
 
     type: ClassVar[str] = "summy_started"
+    game: ClassVar[str] = "summy"
     starts_clocks: ClassVar[bool] = True
     first_seat: int
     hands: tuple[tuple[int, ...], ...]
@@ -80,6 +81,7 @@ class EquationPlayed(Event):
     """``seat`` laid ``placements`` forming ``equation`` (the whole line), scored, drew."""
 
     type: ClassVar[str] = "equation_played"
+    game: ClassVar[str] = "summy"
     seat: int
     placements: tuple[tuple[int, int, int], ...]
     direction: str
@@ -101,6 +103,7 @@ class TilesDiscarded(Event):
     """``seat`` put ``discarded`` out of the game and drew ``drawn``."""
 
     type: ClassVar[str] = "tiles_discarded"
+    game: ClassVar[str] = "summy"
     seat: int
     discarded: tuple[int, ...]
     drawn: tuple[int, ...]

@@ -106,11 +106,10 @@ def check_equation(line: Sequence[int] | str) -> int:
     tiles = parse_tiles(line) if isinstance(line, str) else list(line)
     text = text_of(tiles)
     equals = [i for i, t in enumerate(tiles) if t == EQUALS]
-    if len(equals) != 1:
-        raise RuleError(
-            "no_equals" if not equals else "two_equals",
-            f"{text}: an equation has exactly one =, not {len(equals)}",
-        )
+    if not equals:
+        raise RuleError("no_equals", f"{text}: an equation has exactly one =, not none")
+    if len(equals) > 1:
+        raise RuleError("two_equals", f"{text}: an equation has exactly one =, not {len(equals)}")
     at = equals[0]
     if at == 0:
         raise RuleError("leading_operator", f"{text}: an equation never begins with =")

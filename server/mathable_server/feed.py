@@ -24,7 +24,8 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, and_, func, insert, select, text
 
-from mathable import Event, GameState
+from mathable import Event
+from mathable.rulesets import AnyState
 from mathable_server.db import games, player_feed
 
 #: PostgreSQL advisory lock serialising feed writers (any fixed 64-bit number; "feed").
@@ -57,14 +58,14 @@ class Before:
     to_move: str | None = None
 
 
-def to_move(state: GameState) -> str | None:
+def to_move(state: AnyState) -> str | None:
     if state.status == "playing" and state.turn is not None:
         return state.seats[state.turn.seat].player
     return None
 
 
 def kinds_for(
-    before: Before, new_events: Sequence[Event], state: GameState
+    before: Before, new_events: Sequence[Event], state: AnyState
 ) -> dict[str, list[str]]:
     """What the command that appended ``new_events`` means to each player of the game.
 
@@ -121,7 +122,7 @@ def record(
     game_id: str,
     before: Before,
     new_events: Sequence[Event],
-    state: GameState,
+    state: AnyState,
     at: int,
 ) -> None:
     """Write the feed rows of one command; call it last in the command's transaction."""

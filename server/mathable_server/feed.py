@@ -24,7 +24,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, and_, func, insert, select, text
 
-from mathable import Event
+from mathable import Event, GameState  # noqa: F401 - the doctests use GameState
 from mathable.rulesets import AnyState
 from mathable_server.db import games, player_feed
 

@@ -95,7 +95,8 @@ from mutmut.mutation.diff_apply import get_diff_for_mutant
 names = json.load(sys.stdin)
 out = {}
 for name in names:
-    module = name.split(".")[1]
+    parts = name.split(".")
+    module = parts[1] if len(parts) > 2 else "__init__"
     out[name] = get_diff_for_mutant(name, path=f"src/mathable/{module}.py")
 json.dump(out, sys.stdout)
 """
@@ -163,7 +164,9 @@ def results() -> dict[str, int | None]:
 
 
 def module_of(name: str) -> str:
-    return name.split(".")[1]
+    """``mathable.board.x_f__mutmut_1`` is board's; ``mathable.x_f__mutmut_1`` is __init__'s."""
+    parts = name.split(".")
+    return parts[1] if len(parts) > 2 else "__init__"
 
 
 def load_equivalents() -> dict[str, tuple[str, str]]:
@@ -285,7 +288,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--survivors", metavar="MODULE", help="print the diffs of its survivors")
     args = parser.parse_args(argv)
 
-    sync_stage()
+    if not (args.report or args.survivors):
+        # --report and --survivors only read: syncing would regenerate (and so reset the
+        # results of) every module whose source moved on since the run being read.
+        sync_stage()
     all_modules = sorted({module_of(n) for n in results()})
     modules = args.modules.split(",") if args.modules else all_modules
     unknown = sorted(set(modules) - set(all_modules))

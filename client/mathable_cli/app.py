@@ -36,6 +36,7 @@ COMMANDS: dict[str, str] = {
     "export": "games",
     "move": "play",
     "exchange": "play",
+    "discard": "play",
     "pass": "play",
     "correct": "play",
     "resign": "play",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+from mathable.summy.codes import ILLEGAL_PLAY_CODES
+
 
 class ExitCode(IntEnum):
     """What ``mathable-cli`` exits with; scripts may rely on these numbers (docs/cli.md)."""
@@ -47,7 +49,7 @@ ILLEGAL_MOVE_CODES = frozenset(
         "turn_in_progress",
         "wrong_operation",
     }
-)
+) | ILLEGAL_PLAY_CODES  # Summy's
 
 
 class CliError(Exception):

@@ -21,6 +21,8 @@ from mathable_client.views import GameView
 
 #: The longest single long-poll the server holds (``wait`` is at most 60 s).
 LONG_POLL = 25
+#: The pause after a long-poll the server refused to hold (``X-Long-Poll: refused``).
+REFUSED_POLL_PAUSE = 2.0
 
 
 class PlacementLike(Protocol):
@@ -34,7 +36,8 @@ class PlacementLike(Protocol):
 
 
 #: What ``play`` and ``turn_command`` take: a ``mathable.BestTurn`` or ``mathable.Play``
-#: (anything with ``placements``), placements, or ``"I8=12"`` strings.
+#: (anything with ``placements``), placements, ``"I8=12"`` strings, or an engine's
+#: ``mathable.ExchangeTiles`` or ``mathable.PassTurn``.
 TurnLike = Any
 
 
@@ -69,9 +72,22 @@ def turn_command(turn: TurnLike, expected_version: int, *, draw_extra: bool = Fa
      {'square': 'J8', 'tile': 16, 'draw_extra': True}]}
     >>> turn_command([], 3)
     {'type': 'pass', 'expected_version': 3}
+
+    An engine's other answers (``mathable.TurnChoice``) are their commands too:
+
+    >>> from mathable import ExchangeTiles, PassTurn
+    >>> turn_command(ExchangeTiles((90, 81)), 3)
+    {'type': 'exchange', 'expected_version': 3, 'tiles': [90, 81]}
+    >>> turn_command(PassTurn(), 3)
+    {'type': 'pass', 'expected_version': 3}
     """
     from mathable.board import OPERATION, parse_square
+    from mathable.engine import ExchangeTiles, PassTurn
 
+    if isinstance(turn, ExchangeTiles):
+        return {"type": "exchange", "expected_version": expected_version, "tiles": list(turn.tiles)}
+    if isinstance(turn, PassTurn):
+        return {"type": "pass", "expected_version": expected_version}
     placements, asked = _placements(turn)
     if not placements:
         return {"type": "pass", "expected_version": expected_version}
@@ -192,7 +208,10 @@ class Client(Transport):
         expected_version: int | None = None,
     ) -> GameView:
         """Play a whole turn (a ``mathable.BestTurn``, a ``Play``, placements) as one
-        ``turn`` command; a turn with no placement passes. See ``turn_command``.
+        ``turn`` command; a turn with no placement passes. An engine's
+        ``ExchangeTiles`` or ``PassTurn`` is sent as an exchange or a pass, so
+        ``play(game_id, engine(view.player_view()))`` plays any engine's answer.
+        See ``turn_command``.
 
         Without ``expected_version`` the game's current version is read first.
         """
@@ -227,7 +246,20 @@ class Client(Transport):
         override this method (or pass ``waiter`` to ``wait_for_turn``).
         """
         wait = max(1, min(int(seconds), 60))
-        return self.game(game_id, wait=wait, since=since)
+        reply = self.request(
+            "GET",
+            f"/v1/games/{game_id}",
+            params={"wait": wait, "since": since},
+            timeout=wait + self.timeout,
+        )
+        refused = any(
+            k.lower() == "x-long-poll" and v == "refused" for k, v in reply.headers.items()
+        )
+        if refused:
+            # The server holds as many long-polls as it may and answered at once: pause
+            # before the caller polls again, as the API asks, rather than hammer it.
+            self.sleep(min(REFUSED_POLL_PAUSE, wait))
+        return dict(reply.data)
 
     def wait_for_turn(
         self,

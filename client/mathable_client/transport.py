@@ -51,8 +51,8 @@ class ApiError(ClientError):
     """The server answered with an error: its HTTP status, stable ``code``, message and body.
 
     ``details`` is the error object (``{"code", "message", "details"?, ...}``);
-    a rule's refusal carries its data in ``details["details"]`` (the square, the
-    tile, the pairs...).
+    ``refusal`` is a rule's refusal as data, ``details["details"]`` (the square,
+    the tile, the pairs...).
     """
 
     def __init__(self, status: int, code: str, message: str, body: Any = None) -> None:
@@ -68,6 +68,13 @@ class ApiError(ClientError):
         if isinstance(self.body, dict) and isinstance(self.body.get("error"), dict):
             return dict(self.body["error"])
         return {}
+
+    @property
+    def refusal(self) -> Json:
+        """A rule's refusal as data (the error's ``details``: ``square``, ``tile``,
+        ``operation``, ``pairs``, ``placement``...), or an empty dict."""
+        data = self.details.get("details")
+        return dict(data) if isinstance(data, dict) else {}
 
 
 class Unreachable(ClientError):

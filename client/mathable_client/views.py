@@ -146,6 +146,10 @@ class GameView:
     ruleset: str = "mathable"
     rules_version: int = 0
     referee: str = "server"
+    turns_played: int = 0
+    idle_turns: int = 0
+    correctable: bool = False
+    pending_end: str | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -175,6 +179,10 @@ class GameView:
             ruleset=str(data.get("ruleset") or "mathable"),
             rules_version=int(data.get("rules_version") or 0),
             referee=str(data.get("referee") or "server"),
+            turns_played=int(data.get("turns_played") or 0),
+            idle_turns=int(data.get("idle_turns") or 0),
+            correctable=bool(data.get("correctable")),
+            pending_end=data.get("pending_end"),
             raw=dict(data),
         )
 

@@ -14,6 +14,7 @@ from mathable_server.api import (
     pictures,
     players,
     rulesets,
+    stream,
     vacation,
 )
 from mathable_server.auth import Authenticator
@@ -31,6 +32,7 @@ from mathable_server.settings import Settings
 from mathable_server.store import Store
 from mathable_server.sweeper import Sweeper
 from mathable_server.timesource import SystemTime, TimeSource
+from mathable_server.wakeups import FeedFollower, Wakeups
 from mathable_server.web import NameBook, Services, limit_rate
 
 
@@ -66,6 +68,10 @@ def create_app(
     store.on_append.append(Notifier())
     room = mailroom(settings, store, secret)
     app.extensions["mathable_mail"] = room
+    wakeups = Wakeups()
+    # Started by the first request that waits (``web.waiting``); commits here kick it.
+    follower = FeedFollower(engine, wakeups)
+    store.on_commit.append(follower.kick)
     app.extensions["mathable"] = Services(
         settings=settings,
         store=store,
@@ -79,6 +85,8 @@ def create_app(
         long_polls=LongPolls(settings.long_poll_limit),
         held_polls=shared_polls(engine, settings.redis_url, single, settings.redis_prefix),
         secret=secret,
+        wakeups=wakeups,
+        follower=follower,
     )
     register_error_handlers(app)
     # First: a caller over the limit is refused before anything else is done for it.
@@ -101,6 +109,7 @@ def create_app(
     app.register_blueprint(vacation.bp)
     app.register_blueprint(rulesets.bp)
     app.register_blueprint(notifications.bp)
+    app.register_blueprint(stream.bp)
     if settings.sweep_seconds:
         Sweeper(game_service, settings.sweep_seconds).start()
     if settings.deliver_seconds:

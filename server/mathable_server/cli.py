@@ -80,7 +80,21 @@ def _parser() -> argparse.ArgumentParser:
         "--threads",
         type=int,
         default=_env_int("MATHABLE_THREADS", 8),
-        help="threads per worker (env MATHABLE_THREADS; default %(default)s)",
+        help="threads per gthread worker (env MATHABLE_THREADS; default %(default)s)",
+    )
+    serve.add_argument(
+        "--worker-class",
+        choices=["gevent", "gthread"],
+        default=os.environ.get("MATHABLE_WORKER_CLASS") or None,
+        help="gevent (green threads: thousands of waiting requests per worker; the default "
+        "when gevent is installed) or gthread (env MATHABLE_WORKER_CLASS)",
+    )
+    serve.add_argument(
+        "--connections",
+        type=int,
+        default=_env_int("MATHABLE_WORKER_CONNECTIONS", 10_000),
+        help="connections per gevent worker (env MATHABLE_WORKER_CONNECTIONS; "
+        "default %(default)s)",
     )
     tick = commands.add_parser(
         "tick", help="one sweep: settle every game whose clock ran out (for cron)"
@@ -253,6 +267,14 @@ def _tick(engine: Engine, settings: Settings) -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = _parser().parse_args(argv)
+    if args.command == "serve":
+        from mathable_server import green
+
+        if args.worker_class is None:
+            args.worker_class = "gevent" if green.gevent_available() else "gthread"
+        if args.worker_class == "gevent":
+            # Before the database drivers and everything else are imported.
+            green.patch_for_gevent()
     if args.command != "mail-in":
         _run(args)
         return
@@ -313,12 +335,12 @@ def _run(args: argparse.Namespace) -> None:
     if getattr(args, "no_deliver", False):
         settings = settings.with_changes(deliver_seconds=0)
     if args.command == "serve":
-        if args.workers < 1 or args.threads < 1:
-            raise _fail("--workers and --threads must be at least 1")
+        if args.workers < 1 or args.threads < 1 or args.connections < 1:
+            raise _fail("--workers, --threads and --connections must be at least 1")
         from mathable_server.gunicorn_app import worker_settings
 
-        settings = worker_settings(settings, args.threads)
-        if settings.long_poll_limit >= args.threads:
+        settings = worker_settings(settings, args.threads, args.worker_class, args.connections)
+        if args.worker_class == "gthread" and settings.long_poll_limit >= args.threads:
             print(
                 f"mathable-server: warning: MATHABLE_MAX_LONG_POLLS={settings.long_poll_limit} "
                 f"lets long-polls take every one of the {args.threads} threads of a worker",
@@ -349,7 +371,7 @@ def _run(args: argparse.Namespace) -> None:
 
         # Several processes: every limit must be counted in a store they share.
         serve(settings.with_changes(single_process=False), args.host, args.port, args.workers,
-              args.threads)  # fmt: skip
+              args.threads, args.worker_class, args.connections)  # fmt: skip
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -170,10 +170,42 @@ class MemoryHeldPolls:
 
 
 class SqlHeldPolls:
-    """Held long-polls as rows of ``held_polls`` with an end time: shared by every process."""
+    """Held long-polls as rows of ``held_polls`` with an end time: shared by every process.
+
+    Leases are given back in batches (one delete every ``RELEASE_SECONDS``) by a
+    thread of their own: a move that wakes thousands of waiters then costs a few
+    deletes, not one write transaction per waiter before it can answer.
+    """
+
+    RELEASE_SECONDS = 0.1
 
     def __init__(self, engine: Engine) -> None:
         self._engine = counter_engine(engine)
+        self._released: list[str] = []
+        self._lock = threading.Lock()
+        self._releaser: threading.Thread | None = None
+
+    def _release(self, lease: str) -> None:
+        with self._lock:
+            self._released.append(lease)
+            if self._releaser is None:
+                self._releaser = threading.Thread(
+                    target=self._release_batches, name="mathable-leases", daemon=True
+                )
+                self._releaser.start()
+
+    def _release_batches(self) -> None:
+        while True:
+            time.sleep(self.RELEASE_SECONDS)
+            with self._lock:
+                batch, self._released = self._released, []
+            for start in range(0, len(batch), 500):
+                part = batch[start : start + 500]
+                try:
+                    with self._engine.begin() as conn:
+                        conn.execute(delete(held_polls).where(held_polls.c.id.in_(part)))
+                except SQLAlchemyError:
+                    pass  # the lease runs out by itself
 
     @contextmanager
     def hold(self, caller: str, seconds: float, limit: int) -> Iterator[bool]:
@@ -199,8 +231,7 @@ class SqlHeldPolls:
             yield held <= limit
         finally:
             if held <= limit:
-                with self._engine.begin() as conn:
-                    conn.execute(delete(held_polls).where(held_polls.c.id == lease))
+                self._release(lease)
 
 
 class RedisHeldPolls:

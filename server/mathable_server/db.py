@@ -236,6 +236,27 @@ inbound_messages = Table(
 )
 
 
+#: What each player is told about their games, in the one global order readers follow
+#: (``mathable_server.feed``): ``GET /v1/me/stream`` reads it from a cursor (``seq``) and
+#: every server process learns of new moves from it. Ids, versions and kinds only: nothing
+#: hidden is ever written here.
+player_feed = Table(
+    "player_feed",
+    metadata,
+    Column("seq", BigInteger().with_variant(Integer, "sqlite"), primary_key=True,
+           autoincrement=True),  # fmt: skip
+    Column("player_id", String(32), nullable=False),
+    Column("game_id", String(32), nullable=False),
+    #: The game's version after the command.
+    Column("version", Integer, nullable=False),
+    #: What it means to this player: ``moved``, ``your_turn``... separated by spaces.
+    Column("kinds", String(120), nullable=False),
+    #: When it was written (ms since 1970 UTC).
+    Column("at", BigInteger, nullable=False),
+    Index("ix_player_feed_player", "player_id", "seq"),
+)
+
+
 def normalize_url(url: str) -> str:
     """``postgresql://`` and ``postgres://`` URLs use psycopg 3; others are left alone.
 

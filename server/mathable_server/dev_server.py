@@ -20,7 +20,7 @@ DEFAULT_MAX_CONNECTIONS = 64
 READ_TIMEOUT_SECONDS = 10
 
 _BUSY_BODY = b'{"error":{"code":"server_busy","message":"too many connections; try again soon"}}'
-_BUSY = (
+BUSY_RESPONSE = (
     b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
     b"Retry-After: 1\r\nConnection: close\r\nContent-Length: "
     + str(len(_BUSY_BODY)).encode()
@@ -43,7 +43,7 @@ class CappedServer(ThreadedWSGIServer):
     def process_request(self, request: Any, client_address: Any) -> None:
         if not self._slots.acquire(blocking=False):
             try:
-                request.sendall(_BUSY)
+                request.sendall(BUSY_RESPONSE)
             except OSError:
                 pass
             self.shutdown_request(request)

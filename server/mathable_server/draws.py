@@ -29,15 +29,18 @@ def secret_key(settings: Settings, store: Store) -> str:
     return store.secret(SECRET_KEY, lambda: secrets.token_hex(32))
 
 
-def bag_order(secret: str, seed: int | None) -> tuple[int, ...]:
-    """The 106 tiles in the order a new game draws them.
+def bag_order(
+    secret: str, seed: int | None, tile_set: tuple[int, ...] = TILE_SET
+) -> tuple[int, ...]:
+    """The tiles of a new game (``tile_set``, Mathable's 106 unless told) in the order it
+    draws them.
 
     >>> bag_order("k", 7) == bag_order("k", 7) != bag_order("other", 7)
     True
     >>> sorted(bag_order("k", None)) == list(TILE_SET)
     True
     """
-    tiles = list(TILE_SET)
+    tiles = list(tile_set)
     if seed is None:
         secrets.SystemRandom().shuffle(tiles)
     else:

@@ -1,4 +1,17 @@
-"""Running the app under gunicorn from Python (``mathable-server serve``)."""
+"""Running the app under gunicorn from Python (``mathable-server serve``).
+
+Two kinds of worker:
+
+- ``gevent`` (the default): green threads, so a request that waits (a
+  long-poll, an event stream) costs a greenlet and a socket, not a thread:
+  one worker holds thousands. Flask stays WSGI; ``mathable-server serve``
+  monkey-patches the standard library before anything else is imported, and
+  psycopg 3 (>= 3.1.14) waits cooperatively by itself. gunicorn reads each
+  request head under a deadline (``keepalive`` seconds), and ``GreenWorker``
+  caps the connections one client address holds;
+- ``gthread``: a thread per request being served, with a read deadline; a
+  worker then holds long-polls in at most half its threads.
+"""
 
 from __future__ import annotations
 
@@ -72,34 +85,120 @@ class DeadlineWorker(ThreadWorker):  # type: ignore[misc]
         return super().handle(conn)
 
 
-def worker_settings(settings: Settings, threads: int) -> Settings:
-    """``settings`` for a gthread worker of ``threads`` threads: the long-poll cap filled in."""
+#: Connections one gevent worker holds at once (gunicorn's ``worker_connections``).
+DEFAULT_CONNECTIONS = 10_000
+
+
+def green_long_polls(connections: int) -> int:
+    """Waiting requests a gevent worker of ``connections`` holds: all but a tenth, so that
+    requests that do not wait always find room.
+
+    >>> green_long_polls(10_000), green_long_polls(10)
+    (9000, 9)
+    """
+    return max(1, connections - max(1, connections // 10))
+
+
+def worker_settings(
+    settings: Settings, threads: int, worker_class: str = "gthread", connections: int = 0
+) -> Settings:
+    """``settings`` for one worker: the cap on waiting requests filled in unless set."""
     if settings.max_long_polls is not None:
         return settings
+    if worker_class == "gevent":
+        return settings.with_changes(max_long_polls=green_long_polls(connections))
     return settings.with_changes(max_long_polls=long_polls_for_threads(threads))
 
 
-def serve(settings: Settings, host: str, port: int, workers: int, threads: int) -> None:
-    """Serve until stopped, with ``workers`` processes of ``threads`` threads each.
+def serve(
+    settings: Settings,
+    host: str,
+    port: int,
+    workers: int,
+    threads: int,
+    worker_class: str = "gevent",
+    connections: int = DEFAULT_CONNECTIONS,
+) -> None:
+    """Serve until stopped, with ``workers`` processes (gevent, or ``threads`` threads each).
 
-    Unless ``settings`` say otherwise, a worker holds long-polls in at most half
-    its threads (see ``long_polls_for_threads``).
+    With gevent the caller must have monkey-patched the standard library first
+    (``patch_for_gevent``).
     """
+    options: dict[str, Any] = {
+        "bind": f"{host}:{port}",
+        "workers": workers,
+        "timeout": MAX_WAIT_SECONDS * 2,
+        "graceful_timeout": 10,
+        # gthread: idle time between requests; gevent: also the deadline for a request head.
+        "keepalive": 5,
+        "errorlog": "-",
+        "loglevel": "info",
+        "proc_name": "mathable-server",
+    }
+    if worker_class == "gevent":
+        options["worker_class"] = "mathable_server.gunicorn_app.GreenWorker"
+        options["worker_connections"] = connections
+        options["backlog"] = 4096
+    else:
+        # gthread with a read deadline per request (slow clients); behind nginx as
+        # docs/server.md shows, nginx buffers every request before it reaches a worker.
+        options["worker_class"] = "mathable_server.gunicorn_app.DeadlineWorker"
+        options["threads"] = threads
     GunicornServer(
-        worker_settings(settings, threads),
-        {
-            "bind": f"{host}:{port}",
-            "workers": workers,
-            # Threads, so that long-polls (up to a minute) do not hold a whole process.
-            # gthread with a read deadline per request (slow clients); behind nginx as
-            # docs/server.md shows, nginx buffers every request before it reaches a worker.
-            "worker_class": "mathable_server.gunicorn_app.DeadlineWorker",
-            "threads": threads,
-            "timeout": MAX_WAIT_SECONDS * 2,
-            "graceful_timeout": 10,
-            "keepalive": 5,
-            "errorlog": "-",
-            "loglevel": "info",
-            "proc_name": "mathable-server",
-        },
+        worker_settings(settings, threads, worker_class, connections), options
     ).run()
+
+
+def _green_worker_class() -> type:
+    from gunicorn.workers.ggevent import GeventWorker
+
+    from mathable_server.dev_server import BUSY_RESPONSE
+
+    class _GreenWorker(GeventWorker):  # type: ignore[misc]
+        """gevent worker that caps the connections of one client address (trusted proxies
+        aside: they cap their own clients)."""
+
+        def init_process(self) -> None:
+            self._per_address: dict[str, int] = {}
+            settings: Settings = self.app._settings
+            self._cap = settings.max_connections_per_address
+            self._proxies = settings.trusted_proxies
+            super().init_process()
+
+        def handle(self, listener: Any, client: Any, addr: Any) -> None:
+            address = addr[0] if isinstance(addr, tuple) else str(addr)
+            if isinstance(addr, tuple):
+                # gunicorn writes a response's head and body apart: without this, Nagle and
+                # delayed ACKs hold each kept-alive answer back ~40 ms.
+                client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            if self._proxies is not None and (
+                self._proxies.count or self._proxies.trusts(address)
+            ):
+                super().handle(listener, client, addr)
+                return
+            held = self._per_address.get(address, 0)
+            if held >= self._cap:
+                try:
+                    client.sendall(BUSY_RESPONSE)
+                except OSError:
+                    pass
+                client.close()
+                return
+            self._per_address[address] = held + 1
+            try:
+                super().handle(listener, client, addr)
+            finally:
+                left = self._per_address[address] - 1
+                if left:
+                    self._per_address[address] = left
+                else:
+                    del self._per_address[address]
+
+    return _GreenWorker
+
+
+def __getattr__(name: str) -> Any:
+    # gunicorn imports the worker class by name in the worker; gevent is imported only then.
+    if name == "GreenWorker":
+        return _green_worker_class()
+    raise AttributeError(name)

@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import Connection, and_, select
 
 from mathable import Event, GameState
+from mathable.rulesets import AnyState
 from mathable_server import outbox
 from mathable_server.db import outbox as outbox_table
 from mathable_server.outbox import Notification
@@ -47,7 +48,7 @@ def next_digest(now: int) -> int:
 def notifications(
     game_id: str,
     events: Sequence[Event],
-    state: GameState,
+    state: AnyState,
     contacts: dict[str, Contact],
     now: int,
 ) -> list[Notification]:
@@ -67,7 +68,10 @@ def notifications(
         kind = "finished" if finished else "turn" if seat == to_move else "moved"
         payload = {"game_id": game_id, "version": state.version, "seat": seat}
         stem = f"{kind}.{game_id}.v{state.version}.s{seat}"
-        if contact.address is not None and _wants_mail(contact.email, kind):
+        # Mail (with moves by reply) is written for Mathable's board and notation; other
+        # rulesets' games tell their players by webhook and the event stream only.
+        mail = isinstance(state, GameState)
+        if mail and contact.address is not None and _wants_mail(contact.email, kind):
             if contact.email == "digest":
                 rows.append(
                     Notification("email", "digest", contact.player_id, {}, None, next_digest(now))
@@ -99,7 +103,7 @@ class Notifier:
     """The store's append hook: writes the outbox rows of each append in its transaction."""
 
     def __call__(
-        self, conn: Connection, game_id: str, events: Sequence[Event], state: GameState, at: int
+        self, conn: Connection, game_id: str, events: Sequence[Event], state: AnyState, at: int
     ) -> None:
         types = {e.type for e in events}
         if not (types & TURN_CHANGES or "game_ended" in types or "game_cancelled" in types):

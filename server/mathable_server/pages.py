@@ -15,6 +15,7 @@ from flask import Blueprint, Response, render_template
 from markupsafe import Markup
 
 import mathable
+from mathable.rulesets import ruleset
 from mathable_server.pictures import board_svg
 from mathable_server.render import game_body, player_ids
 from mathable_server.service import GameNotFound
@@ -90,7 +91,9 @@ def page_context(view: Mapping[str, Any], events: Sequence[mathable.Event]) -> d
         "to_play": turn.get("seat") if view.get("status") == "playing" else None,
         "status": status_words(view, names),
         "deadline": clock.get("deadline") if clock else None,
-        "board_svg": Markup(board_svg(view)),  # built from numbers and square names only
-        "board_text": mathable.render(view.get("board") or {}),
+        # Built from numbers and square names only; a game without a board (Summy's open
+        # table) is shown as text alone.
+        "board_svg": Markup(board_svg(view)) if "board" in view else "",
+        "board_text": ruleset(view.get("ruleset", "mathable")).draw(dict(view)),
         "turns": turn_lines(events, names),
     }

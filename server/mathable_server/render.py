@@ -13,7 +13,8 @@ from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from mathable import ClockState, Event, GameState, redact, view
+from mathable import ClockState, Event
+from mathable.rulesets import AnyState, redact_any, ruleset_of
 from mathable_server.store import StoredEvent
 
 
@@ -50,21 +51,21 @@ def with_clock(text: str, clock: ClockState | None, now: int) -> str:
     return f'{text[:-1]},"clock":{shown}}}'
 
 
-def player_ids(state: GameState) -> list[str]:
+def player_ids(state: AnyState) -> list[str]:
     """Every player a view of ``state`` names: the seated and the invited."""
     seated = [seat.player for seat in state.seats if seat.player is not None]
     return seated + [p for p in state.options.invited if p not in seated]
 
 
-def viewer_seat(state: GameState, player_id: str | None) -> int | None:
+def viewer_seat(state: AnyState, player_id: str | None) -> int | None:
     return None if player_id is None else state.seat_of(player_id)
 
 
 def game_body(
-    game_id: str, state: GameState, seat: int | None, names: Mapping[str, str]
+    game_id: str, state: AnyState, seat: int | None, names: Mapping[str, str]
 ) -> dict[str, Any]:
     """The game as ``seat`` (None: a spectator) may see it, with ids and player names."""
-    body = view(state, seat)
+    body = ruleset_of(state).view(state, seat)
     for entry in body["seats"]:
         player = entry["player"]
         entry["name"] = None if player is None else names.get(player)
@@ -76,7 +77,7 @@ def game_body(
 def event_body(
     version: int, event: Event, seat: int | None, at: str | None, revealed: bool = False
 ) -> dict[str, Any]:
-    body = redact(event, seat, revealed=revealed)
+    body = redact_any(event, seat, revealed=revealed)
     body["version"] = version
     if at is not None:
         body["at"] = at

@@ -23,6 +23,8 @@ COMMAND_TYPES = (
     "resign",
     "claim_timeout",
     "give_time",
+    "equation",
+    "discard",
 )
 #: DESIGN.md: ``\A[a-z0-9][a-z0-9_-]{1,31}\Z`` once case-folded. ``\Z``, not ``$``: a ``$``
 #: also matches before a final newline, and ``"bob\n"`` would register beside ``bob``.
@@ -61,6 +63,22 @@ def _square() -> fields.String:
 
 def _tile(**kwargs: Any) -> StrictInteger:
     return StrictInteger(validate=validate.Range(min=0, max=999), **kwargs)
+
+
+class AnyTile(fields.Field):  # type: ignore[type-arg]
+    """A tile of any game: a number (Mathable) or a short string (Summy: ``"7"``, ``"x"``);
+    which tiles a game has is its ruleset's to say."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 999:
+            return value
+        if isinstance(value, str) and 1 <= len(value) <= 2:
+            return value
+        raise ValidationError("Not a tile: a number from 0 to 999, or a string of 1-2 characters.")
+
+
+def _text_tile(**kwargs: Any) -> fields.String:
+    return fields.String(validate=validate.Length(min=1, max=2), **kwargs)
 
 
 class StrictSchema(Schema):
@@ -113,13 +131,17 @@ class ClockSchema(StrictSchema):
 
 
 class CreateGameSchema(StrictSchema):
+    ruleset = fields.String(load_default="mathable", validate=validate.Length(min=1, max=32))
     players = StrictInteger(load_default=2, validate=validate.Range(min=-INT64, max=INT64))
     referee = fields.String(load_default="server", validate=validate.Length(max=32))
     seed = StrictInteger(
         load_default=None, allow_none=True, validate=validate.Range(min=-INT64, max=INT64)
     )
     tiles = fields.List(
-        _tile(required=True), load_default=None, allow_none=True, validate=validate.Length(max=200)
+        AnyTile(required=True),
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(max=200),
     )
     # Invitees are player names, so they take the same form (no NUL, no stray surrogates).
     invite = fields.List(
@@ -183,6 +205,27 @@ class ExchangeSchema(CommandSchema):
     tiles = fields.List(_tile(required=True), required=True, validate=validate.Length(max=16))
 
 
+class TablePlacementSchema(StrictSchema):
+    """A Summy tile laid on the open table at (x, y); the rules bound x and y."""
+
+    x = StrictInteger(required=True, validate=validate.Range(min=-INT64, max=INT64))
+    y = StrictInteger(required=True, validate=validate.Range(min=-INT64, max=INT64))
+    tile = _text_tile(required=True)
+
+
+class EquationCommandSchema(CommandSchema):
+    placements = fields.List(
+        fields.Nested(TablePlacementSchema), required=True, validate=validate.Length(max=16)
+    )
+    direction = fields.String(
+        load_default=None, allow_none=True, validate=validate.OneOf(("across", "down"))
+    )
+
+
+class DiscardSchema(CommandSchema):
+    tiles = fields.List(_text_tile(required=True), required=True, validate=validate.Length(max=16))
+
+
 class GiveTimeSchema(CommandSchema):
     seat = StrictInteger(required=True, validate=validate.Range(min=0, max=3))
     seconds = _seconds(required=True)
@@ -197,6 +240,8 @@ COMMAND_SCHEMAS: dict[str, Schema] = {
     "give_time": GiveTimeSchema(),
     "turn": TurnSchema(),
     "exchange": ExchangeSchema(),
+    "equation": EquationCommandSchema(),
+    "discard": DiscardSchema(),
     **{
         name: CommandSchema()
         for name in ("draw_extra", "end_turn", "pass", "correct", "resign", "claim_timeout")

@@ -28,9 +28,10 @@ from mathable import (
     TimeOut,
     UseVacationDay,
     advance,
-    apply,
-    check,
 )
+from mathable.rulesets import AnyState
+from mathable.rulesets import apply_any as apply
+from mathable.rulesets import check_any as check
 from mathable_server.store import (
     Append,
     IdempotentAnswer,
@@ -84,7 +85,7 @@ class Answer:
 class Timed:
     """A game at one version with its clock (None: the game has no clock)."""
 
-    state: GameState
+    state: AnyState
     clock: ClockState | None = None
 
     def after(self, at: int, events: list[Event]) -> Timed:
@@ -97,7 +98,7 @@ class Timed:
 
 
 #: Builds the command for the game as it is now (may raise to refuse it).
-CommandFor = Callable[[GameState], Command]
+CommandFor = Callable[[AnyState], Command]
 #: Renders the answer to a command from the game after it (with its clock), the events it
 #: appended, and the time they are written.
 Render = Callable[[str, "Timed", list[Event], int], tuple[int, dict[str, Any]]]
@@ -148,7 +149,7 @@ class Games:
     def now(self) -> int:
         return self.time.now_ms()
 
-    def state(self, game_id: str) -> GameState:
+    def state(self, game_id: str) -> AnyState:
         """The game now: its clock settled (a timeout found is written first)."""
         return self.game(game_id).state
 
@@ -279,7 +280,7 @@ class Games:
                 self.settle(item.game_id)
         return len(ids)
 
-    def state_at(self, game_id: str, version: int) -> GameState:
+    def state_at(self, game_id: str, version: int) -> AnyState:
         """The game when its version is known to be ``version`` (as a listing read it).
 
         The cached state is taken as it is when it has that version: no read to

@@ -39,6 +39,12 @@ DEFAULT_GAME_LIMIT = RateLimit(rate=120 / 3600, burst=120)
 DEFAULT_MAX_OPEN_INVITATIONS = 20
 #: Long-polls one caller (a player, or an address without a token) holds at once.
 DEFAULT_MAX_POLLS_PER_CALLER = 4
+#: Seconds between two heartbeats (empty lines) of ``GET /v1/me/stream``.
+DEFAULT_STREAM_HEARTBEAT = 10.0
+#: Seconds a stream stays open before the server ends it (the client resumes with ``since``).
+DEFAULT_STREAM_SECONDS = 600
+#: Connections one client address holds at once per ``serve`` worker (not behind a proxy).
+DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 256
 #: Days a token works after it was issued (0: forever); ``POST /v1/me/token`` renews it.
 DEFAULT_TOKEN_DAYS = 365
 
@@ -132,6 +138,12 @@ class Settings:
     webhook_allow_private: bool = False
     #: The server's address as players reach it (the one-click unsubscribe link).
     public_url: str | None = None
+    #: Seconds between heartbeats of ``GET /v1/me/stream``.
+    stream_heartbeat: float = DEFAULT_STREAM_HEARTBEAT
+    #: Seconds after which the server ends a stream (clients resume with ``since``).
+    stream_seconds: int = DEFAULT_STREAM_SECONDS
+    #: Connections per client address per ``serve`` worker (a trusted proxy is not capped).
+    max_connections_per_address: int = DEFAULT_MAX_CONNECTIONS_PER_ADDRESS
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -187,6 +199,15 @@ class Settings:
             outbox_lease=_seconds(env, "MATHABLE_OUTBOX_LEASE", 300.0),
             webhook_allow_private=_flag(env, "MATHABLE_WEBHOOK_ALLOW_PRIVATE"),
             public_url=(env.get("MATHABLE_PUBLIC_URL") or "").rstrip("/") or None,
+            stream_heartbeat=_seconds(
+                env, "MATHABLE_STREAM_HEARTBEAT", DEFAULT_STREAM_HEARTBEAT, positive=True
+            ),
+            stream_seconds=_whole(env, "MATHABLE_STREAM_SECONDS", minimum=1)
+            or DEFAULT_STREAM_SECONDS,
+            max_connections_per_address=_whole(
+                env, "MATHABLE_MAX_CONNECTIONS_PER_ADDRESS", minimum=1
+            )
+            or DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
         )
 
     def with_changes(self, **changes: object) -> Settings:
@@ -212,8 +233,9 @@ def _flag(env: Mapping[str, str], name: str) -> bool:
     return env.get(name, "").strip().lower() in ("1", "true", "yes", "on")
 
 
-def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
-    """A number of seconds (fractions allowed) in ``env[name]``; ValueError if it is none."""
+def _seconds(env: Mapping[str, str], name: str, default: float, *, positive: bool = False) -> float:
+    """A number of seconds (fractions allowed) in ``env[name]``, at least 0 (above 0 when
+    ``positive``); ``default`` when unset; ValueError if it is none."""
     text = env.get(name, "").strip()
     if not text:
         return default
@@ -221,6 +243,8 @@ def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
         value = float(text)
     except ValueError:
         raise ValueError(f"{name} must be a number of seconds, not {text!r}") from None
+    if positive and not value > 0:
+        raise ValueError(f"{name} must be above 0, not {text}")
     if not value >= 0:
         raise ValueError(f"{name} must not be negative, not {text}")
     return value
@@ -242,3 +266,4 @@ def _whole(env: Mapping[str, str], name: str, minimum: int) -> int | None:
     if value < minimum:
         raise ValueError(f"{name} must be at least {minimum}, not {value}")
     return value
+

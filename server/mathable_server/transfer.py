@@ -38,6 +38,7 @@ from sqlalchemy.exc import IntegrityError
 
 import mathable
 from mathable import Event
+from mathable.rulesets import AnyState, replay_any
 from mathable_server.db import events, game_members, games, players, snapshot, write_transaction
 from mathable_server.store import encode_event, iso, memberships, projection
 
@@ -143,7 +144,7 @@ def _games(conn: Connection) -> Iterator[tuple[str, list[str]]]:
 class _Parsed:
     players: list[dict[str, Any]] = field(default_factory=list)
     #: (game id, event rows, decoded events, state they replay to)
-    games: list[tuple[str, list[dict[str, Any]], list[Event], mathable.GameState]] = field(
+    games: list[tuple[str, list[dict[str, Any]], list[Event], AnyState]] = field(
         default_factory=list
     )
     events: int = 0
@@ -241,7 +242,7 @@ def _event_row_ok(row: Any) -> bool:
 
 def _game(
     number: int, obj: Any
-) -> tuple[str, list[dict[str, Any]], list[Event], mathable.GameState]:
+) -> tuple[str, list[dict[str, Any]], list[Event], AnyState]:
     if not isinstance(obj, dict) or set(obj) != {"id", "events"}:
         raise DumpError(f"line {number}: a game needs exactly id and events")
     game_id, rows = obj["id"], obj["events"]
@@ -261,7 +262,7 @@ def _game(
             raise DumpError(f"line {number}: game {game_id} event {index} is inconsistent")
         decoded.append(event)
     try:
-        state = mathable.replay(decoded)
+        state = replay_any(decoded)
     except Exception as err:  # a log the rules cannot fold is no game
         raise DumpError(f"line {number}: game {game_id} does not replay: {err!r}") from None
     return game_id, rows, decoded, state

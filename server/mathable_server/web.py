@@ -20,6 +20,7 @@ from mathable_server.render import BodyCache
 from mathable_server.service import Games, Idempotency
 from mathable_server.settings import Settings
 from mathable_server.store import PlayerRecord, Store
+from mathable_server.wakeups import FeedFollower, Wakeups
 
 _ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,18})"?\s*$')
 #: At least 16 characters: a registration's key works like a password while it may be retried.
@@ -47,6 +48,9 @@ class Services:
     pictures: BodyCache = field(default_factory=BodyCache)
     #: Spectator pages (HTML) by (game, version, None).
     pages: BodyCache = field(default_factory=BodyCache)
+    #: The requests waiting in this process (long-polls, streams), woken by ``follower``.
+    wakeups: Wakeups = field(default_factory=Wakeups)
+    follower: FeedFollower | None = None
 
 
 class NameBook:

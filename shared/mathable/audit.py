@@ -15,6 +15,7 @@ from typing import Any
 from mathable.bag import OrderedBag
 from mathable.commands import deal_start
 from mathable.commitment import commit
+from mathable.errors import RuleError
 from mathable.events import (
     DrawsRevealed,
     Event,
@@ -23,10 +24,9 @@ from mathable.events import (
     GameStarted,
     TilesExchanged,
     TurnEnded,
-    apply,
 )
+from mathable.rulesets import ruleset
 from mathable.state import GameState
-from mathable.tiles import TILE_SET
 
 
 @dataclass(frozen=True)
@@ -91,25 +91,33 @@ def audit(events: list[Event]) -> Audit:
     if reveal is None:
         return Audit(problems=("the bag order is revealed only when the game has ended",))
     problems: list[str] = []
-    if sorted(reveal.order) != list(TILE_SET):
-        problems.append("the revealed order is not the 106 tiles of the game")
+    try:
+        rules = ruleset(created.ruleset)
+    except RuleError as err:
+        return Audit(problems=(err.message,))
+    if sorted(reveal.order) != sorted(rules.tile_set):
+        problems.append(f"the revealed order is not the {len(rules.tile_set)} tiles of the game")
     if commit(reveal.order, reveal.salt) != created.commitment:
         problems.append("the revealed order and salt do not match the commitment made at creation")
     if problems:
         return Audit(problems=tuple(problems))
-    state = GameState()
+    state = rules.new_state()
     draws = 0
     for version, event in enumerate(revealed_log(events), 1):
-        expected = _expected(state, event)
+        expected = rules.expected_draw(state, event)
         if expected is not None:
             draws += 1
             if expected != event:
                 problems.append(f"event {version} ({event.type}) drew other tiles than the order")
-        state = apply(state, event)
+        try:
+            state = rules.apply(state, event)
+        except (RuleError, ValueError):  # a tile drawn that was not there to draw
+            problems.append(f"event {version} ({event.type}) does not follow from the game")
+            break
     return Audit(draws=draws, problems=tuple(problems))
 
 
-def _expected(state: GameState, event: Event) -> Event | None:
+def expected_draw(state: GameState, event: Event) -> Event | None:
     """What a draw event should hold if every tile came off the front of the bag."""
     front = state.bag
     match event:

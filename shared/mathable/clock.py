@@ -26,20 +26,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from mathable.errors import RuleError
 from mathable.events import (
     Event,
     GameCreated,
-    GameStarted,
     TimeGiven,
     VacationDayUsed,
     VacationEnded,
     VacationStarted,
-    apply,
 )
 from mathable.state import ClockSpec, GameState
+
+if TYPE_CHECKING:
+    from mathable.rulesets import AnyState
 
 SECOND: Final = 1000
 DAY: Final = 86_400 * SECOND
@@ -214,7 +215,7 @@ class ClockState:
         return min(top, max(0, left) + self.spec.increment * SECOND)
 
 
-def advance(clock: ClockState | None, at: int, event: Event, state: GameState) -> ClockState | None:
+def advance(clock: ClockState | None, at: int, event: Event, state: AnyState) -> ClockState | None:
     """The clock after ``event``, written at ``at`` (ms); ``state`` is the game after it."""
     if isinstance(event, GameCreated):
         if event.clock is None:
@@ -228,9 +229,9 @@ def advance(clock: ClockState | None, at: int, event: Event, state: GameState) -
     mover = clock.running
     if mover is not None:
         left[mover] -= clock.used(mover, clock.since, max(at, clock.since))
+    if event.starts_clocks:
+        left = [clock.full()] * len(left)
     match event:
-        case GameStarted():
-            left = [clock.full()] * len(left)
         case TimeGiven():
             left[event.to] += event.seconds * SECOND
         case VacationStarted():
@@ -254,16 +255,20 @@ def advance(clock: ClockState | None, at: int, event: Event, state: GameState) -
     )
 
 
-def replay_timed(timed: Iterable[tuple[int, Event]]) -> tuple[GameState, ClockState | None]:
-    """The state and clock reached by folding ``(at, event)`` pairs from an empty game."""
-    state, clock = GameState(), None
+def replay_timed(timed: Iterable[tuple[int, Event]]) -> tuple[AnyState, ClockState | None]:
+    """The state and clock reached by folding ``(at, event)`` pairs from an empty game
+    (of the ruleset its ``game_created`` names)."""
+    from mathable.rulesets import apply_any
+
+    state: AnyState = GameState()
+    clock = None
     for at, event in timed:
-        state = apply(state, event)
+        state = apply_any(state, event)
         clock = advance(clock, at, event, state)
     return state, clock
 
 
-def check_claim(state: GameState, clock: ClockState | None, now: int, seat: int) -> int:
+def check_claim(state: AnyState, clock: ClockState | None, now: int, seat: int) -> int:
     """The seat whose timeout ``seat`` may claim at ``now``; RuleError if there is none."""
     if clock is None:
         raise RuleError("no_clock", "this game has no clock")

@@ -79,6 +79,8 @@ class Create:
     #: The bag order the server chose (hidden until the end) and the salt of its commitment.
     order: tuple[int, ...] | None = None
     salt: str | None = None
+    #: The game to play (``mathable.rulesets``): "mathable" or "summy".
+    ruleset: str = RULESET
 
 
 @dataclass(frozen=True, slots=True)
@@ -654,6 +656,19 @@ def _end_turn(fold: _Fold, seat: int) -> None:
     _end_if_over(fold)
 
 
+def _lacking(rack: tuple[int, ...], tiles: tuple[int, ...]) -> list[int]:
+    """The ``tiles`` (in their order) that ``rack`` cannot supply.
+
+    >>> _lacking((7, 7, 12), (7, 12, 7, 7, 90))
+    [7, 90]
+    """
+    missing = list(tiles)
+    for tile in rack:
+        if tile in missing:
+            missing.remove(tile)
+    return missing
+
+
 def _play_turn(fold: _Fold, command: PlayTurn) -> None:
     _turn_start(fold.state, command.seat, "sending a whole turn")
     if not command.placements:
@@ -667,15 +682,11 @@ def _play_turn(fold: _Fold, command: PlayTurn) -> None:
     rack = fold.state.seats[command.seat].rack
     wanted = tuple(p.tile for p in command.placements)
     if not has_tiles(rack, wanted):
-        missing = list(wanted)
-        for tile in rack:
-            if tile in missing:
-                missing.remove(tile)
         raise RuleError(
             "tile_not_in_rack",
             f"the turn places {', '.join(map(str, wanted))} but your rack holds "
             f"{', '.join(map(str, sorted(rack)))}",
-            {"tiles": missing},
+            {"tiles": _lacking(rack, wanted)},
         )
     for number, p in enumerate(command.placements, 1):
         try:
@@ -685,9 +696,10 @@ def _play_turn(fold: _Fold, command: PlayTurn) -> None:
             if p.draw_extra and fold.state.bag:
                 _draw_extra(fold, command.seat)
         except RuleError as err:
-            raise RuleError(
-                err.code, f"placement {number}: {err.message}", {**err.details, "placement": number}
-            ) from None
+            details = {**err.details, "placement": number}
+            if err.code == "no_extra_tile":  # the placement itself was legal: say which it was
+                details.update(square=square_name(p.square), tile=p.tile)
+            raise RuleError(err.code, f"placement {number}: {err.message}", details) from None
     _end_turn(fold, command.seat)
 
 
@@ -699,8 +711,13 @@ def _exchange(fold: _Fold, command: Exchange) -> None:
         raise RuleError("bad_tile", "tiles are whole numbers")
     if not 1 <= len(tiles) <= RACK_SIZE:
         raise RuleError("bad_exchange", "exchange 1 to 7 tiles")
-    if not has_tiles(fold.state.seats[command.seat].rack, tiles):
-        raise RuleError("tile_not_in_rack", "you can only give back tiles from your rack")
+    rack = fold.state.seats[command.seat].rack
+    if not has_tiles(rack, tiles):
+        raise RuleError(
+            "tile_not_in_rack",
+            "you can only give back tiles from your rack",
+            {"tiles": _lacking(rack, tiles)},
+        )
     if len(fold.state.bag) < len(tiles):
         raise RuleError(
             "bag_too_small",

@@ -66,8 +66,11 @@ CLOCK: codec.Codec[ClockSpec | None] = codec.Codec(
 )
 
 
-#: Every kind of event by its ``type``: the explicit registry the decoder reads.
+#: Every kind of event by its ``type``: the explicit registry the decoder reads. Mathable's
+#: events and those every game shares (created, joined, resigned, clocks...).
 EVENT_TYPES: dict[str, type[Event]] = {}
+#: The events of each other game (``Event.game``), by ``type``: read after ``EVENT_TYPES``.
+GAME_EVENT_TYPES: dict[str, dict[str, type[Event]]] = {}
 
 
 class Event:
@@ -79,10 +82,21 @@ class Event:
     #: lacks one reads as its default, and one holding the default is written without it,
     #: so the events of games played under older rules read and write as they were.
     optional: ClassVar[dict[str, Any]] = {}
+    #: The game starts with this event: clocks start running (``mathable.clock``).
+    starts_clocks: ClassVar[bool] = False
+    #: The game whose own event this is: "mathable" for Mathable's and the shared ones.
+    game: ClassVar[str] = "mathable"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        EVENT_TYPES[cls.type] = cls
+        known = _event_type(cls.type)
+        if known is not None and known.__qualname__ != cls.__qualname__:
+            # Two games' events under one name would decode as whichever came last.
+            raise TypeError(f"event type {cls.type!r} is taken by {known.__qualname__}")
+        if cls.game == "mathable":
+            EVENT_TYPES[cls.type] = cls
+        else:
+            GAME_EVENT_TYPES.setdefault(cls.game, {})[cls.type] = cls
 
     def to_dict(self) -> dict[str, Any]:
         """The event as a JSON-ready dict, with its type and schema version."""
@@ -106,7 +120,7 @@ class Event:
         if not isinstance(data, dict):
             raise RuleError("bad_event", "an event must be a JSON object")
         kind = data.get("type")
-        cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+        cls = _event_type(kind) if isinstance(kind, str) else None
         if cls is None:
             raise RuleError("bad_event", f"unknown event type {str(kind)[:40]!r}")
         version = data.get("v", 1)
@@ -127,6 +141,17 @@ class Event:
             except RuleError as err:
                 raise RuleError("bad_event", f"{kind}.{name}: {err.message}") from None
         return cls(**values)
+
+
+def _event_type(kind: str) -> type[Event] | None:
+    """The class of the events of type ``kind``, whichever game's they are."""
+    found = EVENT_TYPES.get(kind)
+    if found is None:
+        for types in GAME_EVENT_TYPES.values():
+            found = types.get(kind)
+            if found is not None:
+                break
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +207,7 @@ class GameStarted(Event):
     and the racks dealt."""
 
     type: ClassVar[str] = "game_started"
+    starts_clocks: ClassVar[bool] = True
     start_draws: tuple[tuple[int, ...], ...]
     first_seat: int
     racks: tuple[tuple[int, ...], ...]

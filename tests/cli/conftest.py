@@ -119,11 +119,17 @@ class FakeServer:
         add = self.http.add_callback
         add("POST", f"{SERVER}/v1/players", self.register)
         add("GET", re.compile(f"{base}/v1/me(\\?.*)?$"), self.me)
+        # A server from before the event stream: clients fall back to polling.
+        add("GET", re.compile(f"{base}/v1/me/stream(\\?.*)?$"), self.no_stream)
         add("POST", f"{SERVER}/v1/games", self.create)
         add("POST", re.compile(f"{base}/v1/games/(\\w+)/join$"), self.join)
         add("POST", re.compile(f"{base}/v1/games/(\\w+)/moves$"), self.move)
         add("GET", re.compile(f"{base}/v1/games/(\\w+)/events(\\?.*)?$"), self.events)
         add("GET", re.compile(f"{base}/v1/games/(\\w+)(\\?.*)?$"), self.show)
+
+    def no_stream(self, request: Any) -> tuple[int, dict[str, str], str]:
+        body = {"error": {"code": "not_found", "message": "no such resource"}}
+        return 404, {"Content-Type": "application/json"}, json.dumps(body)
 
     # helpers
 

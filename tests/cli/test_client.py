@@ -85,6 +85,20 @@ def test_wait_for_turn_long_polls_by_default(http: responses.RequestsMock) -> No
     assert http.calls[1].request.params == {"wait": "25", "since": "5"}
 
 
+def test_a_view_types_the_turn_counts_and_the_players_referee_fields() -> None:
+    body = view_json(9, True) | {
+        "turns_played": 4,
+        "idle_turns": 1,
+        "correctable": True,
+        "pending_end": "blocked",
+    }
+    view = GameView.from_json(body)
+    assert (view.turns_played, view.idle_turns) == (4, 1)
+    assert view.correctable and view.pending_end == "blocked"
+    bare = GameView.from_json(view_json(9, True))
+    assert not bare.correctable and bare.pending_end is None and bare.turns_played == 0
+
+
 def test_a_view_from_a_server_without_your_turn_works_it_out() -> None:
     assert GameView.from_json(view_json(3, None)).your_turn is True
     assert GameView.from_json(view_json(3, None, status="ended")).your_turn is False
@@ -101,6 +115,15 @@ def test_a_refusal_raises_with_its_code_and_data(http: responses.RequestsMock) -
         Client(SERVER, "t").play("g1", ["F8=16"], expected_version=3)
     assert caught.value.status == 422 and caught.value.code == "no_equation"
     assert caught.value.details["details"]["square"] == "F8"
+    assert caught.value.refusal == error["details"]
+
+
+def test_an_error_without_refusal_data_has_an_empty_refusal(http: responses.RequestsMock) -> None:
+    error = {"code": "version_conflict", "message": "stale", "current_version": 9}
+    http.post(f"{SERVER}/v1/games/g1/moves", status=409, json={"error": error})
+    with pytest.raises(ApiError) as caught:
+        Client(SERVER, "t").play("g1", ["F8=16"], expected_version=3)
+    assert caught.value.refusal == {} and caught.value.details["current_version"] == 9
 
 
 def test_retries_keep_one_idempotency_key_then_give_up(http: responses.RequestsMock) -> None:
@@ -120,3 +143,38 @@ def test_register_keeps_the_new_token(http: responses.RequestsMock) -> None:
     client.register("ann")
     client.me()
     assert http.calls[1].request.headers["Authorization"] == "Bearer tk"
+
+
+def test_a_long_poll_the_server_refused_to_hold_is_followed_by_a_pause(
+    http: responses.RequestsMock,
+) -> None:
+    # X-Long-Poll: refused means "answered at once, poll again after a pause": the
+    # client must not hammer the server in a tight loop.
+    http.get(f"{SERVER}/v1/games/g1", json=view_json(5, False))
+    http.get(f"{SERVER}/v1/games/g1", json=view_json(5, False), headers={"X-Long-Poll": "refused"})
+    http.get(f"{SERVER}/v1/games/g1", json=view_json(6, True))
+    pauses: list[float] = []
+    view = Client(SERVER, "t", sleep=pauses.append).wait_for_turn("g1")
+    assert view.version == 6 and view.your_turn
+    assert pauses == [2.0]
+
+
+def test_a_long_poll_held_and_answered_makes_no_pause(http: responses.RequestsMock) -> None:
+    http.get(f"{SERVER}/v1/games/g1", json=view_json(5, False))
+    http.get(f"{SERVER}/v1/games/g1", json=view_json(6, True))
+    pauses: list[float] = []
+    Client(SERVER, "t", sleep=pauses.append).wait_for_turn("g1")
+    assert pauses == []
+
+
+def test_play_sends_an_engines_exchange_or_pass_as_such(http: responses.RequestsMock) -> None:
+    http.post(f"{SERVER}/v1/games/g1/moves", json=view_json(6, False))
+    http.post(f"{SERVER}/v1/games/g1/moves", json=view_json(7, False))
+    client = Client(SERVER, "t")
+    client.play("g1", mathable.ExchangeTiles((90, 81)), expected_version=4)
+    client.play("g1", mathable.PassTurn(), expected_version=6)
+    sent = [json.loads(c.request.body or b"") for c in http.calls]
+    assert sent == [
+        {"type": "exchange", "expected_version": 4, "tiles": [90, 81]},
+        {"type": "pass", "expected_version": 6},
+    ]

@@ -33,11 +33,15 @@ from mathable import (
     find_mistake,
     view,
 )
-from mathable.commands import MAX_TURN_PLACEMENTS
+from mathable.commands import MAX_TURN_PLACEMENTS, Decline, review_turn
+from mathable.commitment import commit
 from mathable.events import (
     Corrected,
+    GameCancelled,
+    GameCreated,
     GameEnded,
     GameStarted,
+    InvitationDeclined,
     Passed,
     Resigned,
     TilePlaced,
@@ -631,3 +635,199 @@ def test_a_version_1_game_ends_blocked_only_once_the_bag_is_empty() -> None:
     one_fits = replace(arranged([(12, 90), (81, 16)], bag=()), rules_version=1)
     one_fits = play(one_fits, Place(0, sq("I8"), 12))
     assert not any(isinstance(e, GameEnded) for e in check(one_fits, EndTurn(0)))
+
+
+# --- declining and calling off (mutation run of 2026-11-30) -----------------------------------
+
+
+def waiting_for(*invited: str) -> GameState:
+    """ann's 3-seat game, cy seated, ``invited`` still to come."""
+    state = GameState()
+    for command in (Create("ann", players=3, invited=invited), Join("cy")):
+        state = play(state, command)  # type: ignore[arg-type]
+    return state
+
+
+def test_an_invitee_declines_and_the_creator_calls_a_waiting_game_off() -> None:
+    state = waiting_for("bob")
+    assert check(state, Decline("bob")) == [InvitationDeclined(player="bob")]
+    declined = play(state, Decline("bob"))
+    assert declined.options.invited == () and declined.options.declined == ("bob",)
+    assert check(state, Decline("ann")) == [GameCancelled(player="ann")]
+    assert play(state, Decline("ann")).status == "cancelled"
+
+
+def test_only_an_invitee_not_yet_seated_or_the_creator_may_decline() -> None:
+    state = waiting_for("bob")
+    words = ("not_invited", "you have no invitation to this game")
+    assert says(state, Decline("dan")) == words  # a stranger
+    assert says(state, Decline("cy")) == words  # seated, never invited
+    seated = waiting_for("bob", "cy")
+    assert says(seated, Decline("cy")) == words  # invited, but already took the seat
+
+
+def test_a_game_is_declined_only_while_it_waits() -> None:
+    words = ("game_started", "only a game still waiting for players can be declined")
+    assert says(GameState(), Decline("ann")) == words
+    started = play(waiting_for("bob"), Join("bob"))
+    assert started.status == "playing"
+    assert says(started, Decline("ann")) == words
+
+
+@pytest.mark.parametrize(
+    "salt", ["ab" * 15 + "a", "ab" * 32 + "a", "AB" * 16, "X" * 32, "ab" * 15 + "gg", 12345]
+)
+def test_a_salt_is_32_to_64_lower_case_hex_digits(salt: object) -> None:
+    create = Create("ann", order=bag_order(), salt=salt)  # type: ignore[arg-type]
+    assert says(GameState(), create) == ("bad_salt", "a salt is 32 to 64 lower-case hex digits")
+
+
+@pytest.mark.parametrize("salt", ["0123456789abcdef" * 2, "f" * 64, "a" * 33])
+def test_the_shortest_and_longest_salts_are_accepted(salt: str) -> None:
+    (created,) = check(GameState(), Create("ann", order=bag_order(), salt=salt))
+    assert isinstance(created, GameCreated) and created.salt == salt
+
+
+# --- claims and refusals in words ---------------------------------------------------------------
+
+
+def test_a_claim_with_an_unknown_operation_shows_its_first_ten_characters() -> None:
+    state = arranged([(12,), (1,)], bag=(30,), referee="players")
+    odd = (Equation(sq("H8"), sq("G8"), "abcdefghijklmn"),)
+    assert says(state, Place(0, sq("I8"), 12, claims=odd)) == (
+        "bad_claim",
+        "'abcdefghij' is not one of + - x /",
+    )
+
+
+def test_a_square_next_to_a_single_tile_has_no_pair() -> None:
+    assert explain_refusal(position(B1=5), sq("A1"), 13).message == (
+        "13 at A1: A1 is not next to two tiles in a row or column"
+    )
+    assert explain_refusal(position(C1=5), sq("A1"), 13).code == "no_pair"
+
+
+def test_a_pair_starting_with_a_zero_is_a_pair_like_any_other() -> None:
+    refused = explain_refusal(position(B1=0, C1=5), sq("A1"), 13)
+    assert (refused.code, refused.message) == (
+        "no_equation",
+        "13 at A1: 0 and 5 make 0 by / or x, 5 by + or - (B1, C1); none makes 13",
+    )
+
+
+def test_a_review_gives_the_wrong_claims_before_an_illegal_tile_and_then_its_reason() -> None:
+    wrong = PlacedTile(sq("I8"), 12, claim("H8", "G8", "+"), 12)
+    illegal = PlacedTile(sq("J8"), 13, claim("I8", "H8", "+"), 13)
+    review = review_turn(position(I8=12, J8=13), (wrong, illegal))
+    assert review is not None and review.illegal == 1
+    assert review.rescored == (replace(wrong, equations=(), points=0),)
+    assert review.reason == (
+        "12 at I8: 4 + 3 does not make 12; 13 at J8: J8 demands +; "
+        "12 and 4 make 3 by /, 8 by -, 16 by +, 48 by x (I8, H8); none makes 13 by +"
+    )
+
+
+# --- corrections: points lost and what follows ----------------------------------------------------
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_correcting_a_turn_in_progress_keeps_the_right_tiles_points_and_refills(
+    version: int,
+) -> None:
+    state = replace(players_game(), rules_version=version)
+    state = play(state, Place(0, sq("I8"), 12, claims=claim("H8", "G8", "x")))
+    state = play(state, Place(0, sq("J8"), 13, claims=claim("I8", "H8", "+")))
+    events = check(state, Correct(1))
+    assert [type(e) for e in events] == [Corrected, TurnEnded]
+    corrected, ended = events
+    assert isinstance(corrected, Corrected)
+    assert corrected.removed == ((sq("J8"), 13),) and corrected.points_lost == 13
+    assert ended == TurnEnded(seat=0, points=12, bonus=0, drawn=(20, 21, 22, 23))
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_correcting_a_finished_turn_takes_its_bonus_too(version: int) -> None:
+    state = replace(players_game(), rules_version=version)
+    state = play(state, Place(0, sq("I8"), 13, claims=claim("H8", "G8", "+")))
+    state = play(state, EndTurn(0))
+    assert state.correctable is not None
+    state = replace(state, correctable=replace(state.correctable, bonus=50))
+    (corrected,) = check(state, Correct(1))
+    assert isinstance(corrected, Corrected) and corrected.points_lost == 13 + 50
+
+
+def test_a_rescored_last_turn_ends_a_game_that_waited_for_its_correction() -> None:
+    state = arranged([(12,), (5, 9), (6,)], referee="players")
+    state = play(state, Place(0, sq("I8"), 12, claims=claim("H8", "G8", "+")))
+    events = check(play(state, EndTurn(0)), Correct(1))
+    assert isinstance(events[0], Corrected) and events[0].removed == ()
+    assert events[0].points_lost == 12
+    assert isinstance(events[1], GameEnded) and events[1].reason == "rack_emptied"
+
+
+def test_a_rescored_turn_in_progress_goes_on_even_with_its_rack_empty() -> None:
+    state = arranged([(12,), (5, 9), (6,)], referee="players")
+    state = play(state, Place(0, sq("I8"), 12, claims=claim("H8", "G8", "+")))
+    events = check(state, Correct(1))
+    assert [type(e) for e in events] == [Corrected]
+    after = play(state, Correct(1))
+    assert after.status == "playing" and after.turn is not None and after.turn.seat == 0
+
+
+def test_a_long_tile_or_square_is_shown_cut_to_twenty_characters() -> None:
+    state = arranged([(12, 1), (1,)], bag=(30, 31))
+    long = "x" * 30
+    assert says(state, Place(0, sq("I8"), long)) == (  # type: ignore[arg-type]
+        "bad_tile",
+        "'xxxxxxxxxxxxxxxxxxx is not a tile: tiles are whole numbers",
+    )
+    assert says(state, Place(0, long, 12)) == (  # type: ignore[arg-type]
+        "bad_square",
+        "'xxxxxxxxxxxxxxxxxxx is not a square: squares are 0 to 195 (A1 to N14)",
+    )
+    assert says(state, Place(0, 196, 12)) == (
+        "bad_square",
+        "196 is not a square: squares are 0 to 195 (A1 to N14)",
+    )
+
+
+def test_a_bag_order_lists_every_tile_and_comes_without_tiles() -> None:
+    words = ("bad_tiles", "a bag order lists all 106 tiles, and only without tiles")
+    assert says(GameState(), Create("a", order=(1, 2, 3))) == words
+    assert says(GameState(), Create("a", order=bag_order(), tiles=bag_order())) == words
+    (created,) = check(GameState(), Create("a", order=bag_order()))
+    assert isinstance(created, GameCreated) and created.order == bag_order()
+
+
+def test_nothing_is_played_in_a_cancelled_game() -> None:
+    state = play(waiting_for("bob"), Decline("ann"))
+    for command in (Pass(0), Place(0, sq("I8"), 12), EndTurn(0)):
+        assert says(state, command) == ("game_over", "the game is over")
+
+
+def test_a_salt_commits_to_the_given_tiles_or_order_and_is_kept_only_then() -> None:
+    salt = "0123456789abcdef" * 2
+    (by_tiles,) = check(GameState(), Create("a", tiles=bag_order(), salt=salt))
+    assert isinstance(by_tiles, GameCreated)
+    assert by_tiles.salt == salt and by_tiles.commitment == commit(bag_order(), salt)
+    order = tuple(reversed(bag_order()))
+    (by_order,) = check(GameState(), Create("a", order=order, salt=salt))
+    assert isinstance(by_order, GameCreated)
+    assert by_order.salt == salt and by_order.commitment == commit(order, salt)
+    (nothing,) = check(GameState(), Create("a", salt=salt))
+    assert isinstance(nothing, GameCreated) and nothing.salt is None and nothing.commitment is None
+    (unsalted,) = check(GameState(), Create("a", order=order))
+    assert isinstance(unsalted, GameCreated) and unsalted.commitment is None
+
+
+def test_the_racks_are_dealt_from_the_first_player_on_in_seat_order() -> None:
+    # Start draws 1, 2 and 90: seat 2 begins, so it is dealt first, then seat 0, then seat 1.
+    order = bag_order(1, 2, 90)
+    state = GameState()
+    for command in (Create("p0", players=3, order=order), Join("p1"), Join("p2")):
+        state = play(state, command)  # type: ignore[arg-type]
+    rest = order[3:]
+    assert state.turn is not None and state.turn.seat == 2
+    assert state.seats[2].rack == (90, *rest[0:6])
+    assert state.seats[0].rack == (1, *rest[6:12])
+    assert state.seats[1].rack == (2, *rest[12:18])

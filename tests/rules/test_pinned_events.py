@@ -7,10 +7,22 @@ from typing import Any, ClassVar
 
 import pytest
 
-from mathable import EndTurn, Equation, GameState, Pass, Place, RuleError, apply, codec, replay
+from mathable import (
+    EndTurn,
+    Equation,
+    GameState,
+    Pass,
+    Place,
+    Resign,
+    RuleError,
+    apply,
+    codec,
+    replay,
+)
 from mathable.events import (
     EVENT_TYPES,
     Corrected,
+    DrawsRevealed,
     Event,
     ExtraTileDrawn,
     GameCreated,
@@ -21,7 +33,7 @@ from mathable.events import (
     TilesExchanged,
     TurnEnded,
 )
-from mathable.state import Result
+from mathable.state import ClockSpec, Result
 from tests.rules.helpers import arranged, play, sq
 
 
@@ -218,3 +230,46 @@ def test_correcting_an_ended_turn_takes_its_bonus_off_the_last_turn() -> None:
     state = apply(state, Corrected(1, 0, ((sq("I8"), 12),), 62, "wrong"))
     assert state.last_turn is not None and state.last_turn.bonus == 0
     assert state.seats[0].score == 0
+
+
+def test_a_created_games_clock_is_written_and_read_as_an_object() -> None:
+    spec = ClockSpec(initial=3600, increment=60, max=7200, weekends_off=True, on_timeout="claim")
+    created = GameCreated("mathable", 2, 2, "server", None, None, (), "ann", spec)
+    data = created.to_dict()
+    assert data["clock"] == {
+        "initial": 3600,
+        "increment": 60,
+        "max": 7200,
+        "weekends_off": True,
+        "on_timeout": "claim",
+        "auto_vacation": True,
+    }
+    assert Event.from_dict(data) == created
+    assert decode_refusal({**data, "clock": [3600]}) == "game_created.clock: a clock is an object"
+    assert decode_refusal({**data, "clock": "3600"}) == "game_created.clock: a clock is an object"
+    partial = Event.from_dict({**data, "clock": {"per_move": 60}})
+    assert isinstance(partial, GameCreated) and partial.clock == ClockSpec(per_move=60)
+
+
+def test_the_end_closes_the_correction_window() -> None:
+    # Seat 0's turn is open to correction when seat 0 itself resigns: the game is over.
+    state = arranged([(12, 1), (5,)], referee="players", bag=(30, 31))
+    state = play(state, Place(0, sq("I8"), 12, claims=(Equation(sq("H8"), sq("G8"), "+"),)))
+    state = play(state, EndTurn(0))
+    assert state.correctable is not None
+    ended = play(state, Resign(0))
+    assert ended.status == "ended" and ended.correctable is None and ended.turn is None
+
+
+def test_a_game_ended_event_scores_every_seat() -> None:
+    state = arranged([(12,), (5,)], bag=())
+    with pytest.raises(ValueError):
+        apply(state, GameEnded("rack_emptied", (0, 0), (3,), (0,)))
+
+
+def test_revealing_the_draws_marks_the_game_revealed_and_nothing_else() -> None:
+    state = arranged([(12,), (5,)], bag=())
+    assert state.draws_revealed is False
+    after = apply(state, DrawsRevealed(order=tuple(range(5)), salt="ab" * 16))
+    assert after.draws_revealed is True
+    assert replace(after, draws_revealed=False, version=state.version) == state

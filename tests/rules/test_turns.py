@@ -17,7 +17,7 @@ from mathable import (
     check,
 )
 from mathable.events import ExtraTileDrawn, Passed, TilesExchanged, TurnEnded
-from tests.rules.helpers import Game, arranged, bag_order, play, refused, sq
+from tests.rules.helpers import Game, arranged, bag_order, play, refusal, refused, sq
 
 
 def test_extra_tile_may_be_drawn_right_after_placing_on_an_operation_square() -> None:
@@ -114,6 +114,11 @@ def test_exchange_gives_back_one_to_seven_tiles_and_draws_as_many() -> None:
     assert refused(state, Exchange(0, ())) == "bad_exchange"
     assert refused(state, Exchange(0, (7,))) == "tile_not_in_rack"
     assert refused(state, Exchange(0, (1, 1))) == "tile_not_in_rack"
+
+
+def test_an_exchange_of_tiles_not_on_the_rack_names_them() -> None:
+    state = arranged([(1, 2, 3), (1,)], bag=(40, 50, 60))
+    assert refusal(state, Exchange(0, (1, 1, 7))).details == {"tiles": [1, 7]}
 
 
 def test_exchange_needs_the_bag_to_hold_as_many_tiles_as_given_back() -> None:

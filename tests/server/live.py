@@ -45,12 +45,22 @@ def _answers(url: str) -> bool:
 
 
 def server_command(
-    port: int, database_url: str, workers: int, threads: int | None = None
+    port: int,
+    database_url: str,
+    workers: int,
+    threads: int | None = None,
+    worker_class: str | None = None,
 ) -> list[str]:
+    """``run`` for one worker; ``serve`` for more, for ``threads`` (gthread workers) or for a
+    ``worker_class`` (``gevent``, serve's default, or ``gthread``)."""
     base = [sys.executable, "-m", "mathable_server"]
-    if workers > 1 or threads is not None:
-        gthreads = ["--threads", str(threads)] if threads is not None else []
-        return base + ["serve", "--workers", str(workers), *gthreads, "--port", str(port),
+    if worker_class is None and threads is not None:
+        worker_class = "gthread"
+    if workers > 1 or worker_class is not None:
+        extra = ["--threads", str(threads)] if threads is not None else []
+        if worker_class is not None:
+            extra += ["--worker-class", worker_class]
+        return base + ["serve", "--workers", str(workers), *extra, "--port", str(port),
                        "--database-url", database_url]  # fmt: skip
     return base + ["run", "--port", str(port), "--database-url", database_url]
 
@@ -61,10 +71,12 @@ def live_server(
     workers: int = 1,
     env: Mapping[str, str] | None = None,
     threads: int | None = None,
+    worker_class: str | None = None,
 ) -> Iterator[str]:
     """Run ``mathable-server`` until the block ends; yields its base URL (no trailing slash).
 
-    With ``threads`` (or more than one worker) it runs under gunicorn: ``serve``.
+    With more than one worker it runs under gunicorn (``serve``, gevent workers); with
+    ``threads``, gthread workers of that many threads; ``worker_class`` picks.
     """
     with tempfile.TemporaryDirectory(prefix="mathable-live-") as folder:
         url = database_url or f"sqlite:///{Path(folder) / 'live.db'}"
@@ -83,7 +95,7 @@ def live_server(
             port = free_port()
             with open(log_path, "wb") as log:
                 process = subprocess.Popen(
-                    server_command(port, url, workers, threads),
+                    server_command(port, url, workers, threads, worker_class),
                     stdout=log,
                     stderr=subprocess.STDOUT,
                     env=environ,

@@ -3,10 +3,24 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from flask.testing import FlaskClient
 
-from mathable import CENTRE, OPERATION, PAIRS, PREMIUM, RACK_SIZE, TILE_SET, square_name
+from mathable import (
+    CENTRE,
+    OPERATION,
+    PAIRS,
+    PREMIUM,
+    RACK_SIZE,
+    TILE_SET,
+    RuleError,
+    check,
+    replay,
+    ruleset_data,
+    square_name,
+)
+from mathable.commands import Create
 from mathable.rulebook import rules_markdown
 from mathable.state import BONUS, RULES_VERSION
 from tests.server.helpers import Table, move
@@ -43,6 +57,24 @@ def test_the_end_conditions_are_the_reasons_a_result_gives_and_the_rule_book_lis
     assert all(f"`{name}`" in page for name in names)
     assert "whole_turn_extra_tiles" in {c["name"] for c in data["choices"]}
     assert data["extra_tile"]["usable_in_turn_command"] is False
+
+
+def _creates(**options: Any) -> bool:
+    try:
+        check(replay([]), Create("p0", **options))
+    except RuleError:
+        return False
+    return True
+
+
+def test_the_players_and_referees_stated_are_those_the_rules_accept() -> None:
+    # ruleset_data states them as literals: this keeps them from drifting from the rules.
+    data = ruleset_data()
+    low, high = data["players"]["min"], data["players"]["max"]
+    assert [n for n in range(8) if _creates(players=n)] == list(range(low, high + 1))
+    assert [r for r in ("server", "players", "nobody", "") if _creates(referee=r)] == data[
+        "referees"
+    ]
 
 
 def test_an_unknown_ruleset_is_404_with_a_stable_code(client: FlaskClient) -> None:
@@ -85,3 +117,14 @@ def test_a_refusal_in_a_whole_turn_names_the_placement(table: Table) -> None:
     assert error["code"] == "no_equation" and error["details"]["placement"] == 2
     assert error["details"]["square"] == "J8" and error["details"]["operation"] == "+"
     assert error["message"].startswith("placement 2: ")
+
+
+def test_an_extra_tile_asked_off_an_operation_square_names_the_placement(table: Table) -> None:
+    # I8 has no operation: 12 is legal there, but no extra tile can follow it.
+    response = table.send(
+        table.ada, type="turn", placements=[{"square": "I8", "tile": 12, "draw_extra": True}]
+    )
+    assert response.status_code == 422
+    error = response.json["error"]
+    assert error["code"] == "no_extra_tile"
+    assert error["details"] == {"placement": 1, "square": "I8", "tile": 12}

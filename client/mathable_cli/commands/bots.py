@@ -11,12 +11,14 @@ import mathable
 from mathable.commands import find_mistake
 from mathable.engine import ExchangeTiles, Play, PlayerView
 from mathable.state import Equation, PlacedTile
+from mathable_cli import anygame
 from mathable_cli import api as api_module
 from mathable_cli.api import ApiClient
 from mathable_cli.commands.games import game_entries, waits_on_me
 from mathable_cli.commands.watch import wait_for_game
 from mathable_cli.context import app_context
 from mathable_cli.engines import THINK_TIME, EngineRunner
+from mathable_cli.events import EventStream, StreamUnsupported
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import game_id, is_my_turn, my_seat, placed_this_turn, seat_name
 from mathable_cli.hints import NODE_LIMIT, advice_json, advice_lines, advise
@@ -35,6 +37,9 @@ def hint(
     """Your legal placements and the best turn, worked out locally from your view."""
     actx = app_context(ctx)
     view = actx.api().game(game)
+    if (rules := anygame.rules_for(view)) is not None:
+        anygame.hint(actx.output, rules, view, as_json)
+        return
     if view.get("rack") is None:
         raise CliError(f"you have no seat in game {game}, so no rack to advise on")
     advice = advise(view)
@@ -129,6 +134,9 @@ class Bot:
         """Play one decision in ``game`` if it is my turn; the view afterwards."""
         if not is_my_turn(view):
             return view
+        if (rules := anygame.rules_for(view)) is not None:
+            self.turns += 1
+            return anygame.bot_turn(self.api, self.out, rules, game, view)
         decision = decide(view, engine=self.engine, draw_extra=self.draw_extra)
         if decision.problem is not None:
             self.out.warn(
@@ -219,9 +227,11 @@ def _serve(
     max_interval: float,
     until_idle: bool,
 ) -> None:
-    """Poll the game list (one request for all games) and play wherever it is my turn."""
+    """List my games (one request for all) and play wherever it is my turn; between two
+    looks, wait on the server's event stream (or, on an older server, sleep and poll)."""
     delay = interval
     active: set[str] = set()
+    stream: EventStream | None = EventStream(api)
     while True:
         try:
             entries = game_entries({"games": api.my_games()})
@@ -253,6 +263,14 @@ def _serve(
         if (until_idle or games is not None) and not in_play:
             return
         delay = interval if played else min(delay * 2, max_interval)
+        if stream is not None:
+            try:
+                # Until something happens in one of my games (or a while passes): no polling.
+                stream.next_event(max_interval if not played else 0.0)
+                continue
+            except StreamUnsupported:
+                stream.close()
+                stream = None
         api_module._sleep(delay)
 
 
@@ -299,9 +317,10 @@ def bot(
 ) -> None:
     """Play your seats with an engine (`best` by default) until the games end.
 
-    One game: waits with long-polls. Several games or --all: polls your game
-    list politely (one request for all games, slower when idle), so one
-    process can serve hundreds of games. An engine that raises, returns
+    One game: waits with long-polls. Several games or --all: follows your
+    event stream and lists your games (one request for all) when something
+    happened, so one process serves hundreds of games; against an older server
+    it polls the list politely (slower when idle). An engine that raises, returns
     something that is not a legal turn or thinks past --think-time is
     reported on stderr and `best` plays that turn.
     """

@@ -11,7 +11,7 @@ import typer
 from rich.text import Text
 
 import mathable
-from mathable_cli import pictures
+from mathable_cli import anygame, pictures
 from mathable_cli.api import ApiClient, ApiError
 from mathable_cli.context import AppContext, app_context
 from mathable_cli.display import show_game
@@ -94,11 +94,17 @@ def new(
         str | None,
         typer.Option(help="A clock: 3d per move, or BANK+INCREMENT/MAX such as 10d+36h/10d."),
     ] = None,
+    game_rules: Annotated[
+        str,
+        typer.Option("--ruleset", "-r", help="The game: mathable, or summy (equations)."),
+    ] = "mathable",
     as_json: JsonFlag = False,
 ) -> None:
     """Create a game; you take seat 0. It starts when every seat is filled."""
     actx = app_context(ctx)
     body: dict[str, Any] = {"players": players, "referee": referee.value}
+    if game_rules != "mathable":
+        body["ruleset"] = game_rules
     if seed is not None:
         body["seed"] = seed
     if tiles is not None:
@@ -273,6 +279,9 @@ def show(
     view = api.game(game)
     if as_json:
         actx.output.json(view)
+        return
+    if (rules := anygame.rules_for(view)) is not None:
+        anygame.show(actx.output, rules, view)
         return
     last: TurnRecord | None = None
     squares: set[str] = set()

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
+from mathable_cli import anygame
 from mathable_cli.api import ApiClient
 from mathable_cli.context import AppContext, app_context
 from mathable_cli.exits import CliError, ExitCode
@@ -64,7 +65,7 @@ def move(
         list[str] | None,
         typer.Argument(
             help="Placements like I8=12 or 12@I8, played in order as one turn. "
-            "None: play interactively.",
+            "None: play interactively. Summy: X,Y DIRECTION EQUATION (-3,0 across 1+2=3).",
             show_default=False,
         ),
     ] = None,
@@ -98,9 +99,24 @@ def move(
     if not placements:
         if as_json:
             raise CliError("--json needs placements on the command line", ExitCode.USAGE)
-        Session(api, out, game, api.game(game)).run()
+        view = api.game(game)
+        if anygame.rules_for(view) is not None:
+            raise CliError(
+                "type the play on the command line", ExitCode.USAGE, hint=anygame.NOTATION
+            )
+        Session(api, out, game, view).run()
         return
-    wanted = [parse_placement(text) for text in placements]
+    try:
+        wanted = [parse_placement(text) for text in placements]
+    except CliError:
+        # Not Mathable placements: a play in the notation of the game's own ruleset?
+        view = api.game(game)
+        if (rules := anygame.rules_for(view)) is None:
+            raise
+        new = anygame.play(api, out, rules, game, view, placements)
+        if as_json:
+            out.json(new)
+        return
     view = api.game(game)
     require_turn(view, game)
     planned = plan_turn(
@@ -219,8 +235,32 @@ def resign(
     )
 
 
+def discard(
+    ctx: typer.Context,
+    game: Annotated[
+        str, typer.Argument(help="The game id, or a unique start of it.", show_default=False)
+    ],
+    tiles: Annotated[
+        list[str], typer.Argument(help="The tiles to throw out, e.g. x = 9.", show_default=False)
+    ],
+    as_json: JsonFlag = False,
+) -> None:
+    """Summy: put tiles from your hand out of the game and draw as many; ends your turn."""
+    actx = app_context(ctx)
+    api = actx.api()
+    game = _game(actx, api, game, "discard")
+    new = anygame.discard(api, actx.output, game, api.game(game), tiles)
+    if as_json:
+        actx.output.json(new)
+
+
 def register(app: typer.Typer) -> None:
-    app.command("move")(move)
+    app.command(
+        "move",
+        # A Summy play starts with its first square, often negative: ``-3,0 across 1+2=3``.
+        context_settings={"ignore_unknown_options": True},
+    )(move)
+    app.command("discard")(discard)
     app.command("exchange")(exchange)
     app.command("pass")(pass_turn)
     app.command("correct")(correct)

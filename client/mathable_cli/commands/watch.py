@@ -13,6 +13,7 @@ from mathable_cli.api import ApiClient
 from mathable_cli.commands.games import game_entries, waits_on_me
 from mathable_cli.context import app_context
 from mathable_cli.durations import clock_line
+from mathable_cli.events import EventStream, StreamUnsupported
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import game_id, is_my_turn, last_turn_words, my_seat, result_line
 from mathable_cli.output import Output
@@ -74,7 +75,8 @@ def wait(
         typer.Option(help="Give up after this many seconds (exit 1).", min=0),
     ] = None,
     interval: Annotated[
-        float, typer.Option(help="Seconds between polls of your game list (--any).", min=0.1)
+        float,
+        typer.Option(help="Seconds between polls of your game list (older servers).", min=0.1),
     ] = 15.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the game view as JSON.")] = False,
 ) -> None:
@@ -82,8 +84,9 @@ def wait(
 
     Exits 0 when it is your turn and 7 when the game is over, so
     `while mathable-cli wait GAME; do ...; done` stops at the end. Without a
-    game (or with --any), waits until any of your games waits on you, polling
-    your game list politely, and prints the ids of the games that do.
+    game (or with --any), waits until any of your games waits on you, following
+    the server's event stream (polling your game list every --interval against
+    an older server), and prints the ids of the games that do.
     """
     actx = app_context(ctx)
     out = actx.output
@@ -139,24 +142,48 @@ def wait(
 def wait_for_any(
     api: ApiClient, *, deadline: float | None, interval: float
 ) -> list[dict[str, Any]] | None:
-    """Poll the game list until some game waits on me; those games, or None at the deadline."""
-    while True:
-        entries = game_entries({"games": api.my_games()})
-        ready = [e for e in entries if waits_on_me(e)]
-        if ready:
-            return ready
-        if not any(e.get("status") in ("playing", "waiting") for e in entries):
-            raise CliError(
-                "you have no game in play to wait for",
-                hint="start one with `mathable-cli new` or join one with `mathable-cli join`",
-            )
-        pause = interval
-        if deadline is not None:
-            remaining = deadline - api_module._clock()
-            if remaining <= 0:
+    """Wait until some game waits on me; those games, or None at the deadline.
+
+    Follows the server's event stream (one open request, woken by the server);
+    against an older server without one, polls the game list every ``interval``.
+    """
+    stream: EventStream | None = EventStream(api)
+    try:
+        while True:
+            entries = game_entries({"games": api.my_games()})
+            ready = [e for e in entries if waits_on_me(e)]
+            if ready:
+                return ready
+            if not any(e.get("status") in ("playing", "waiting") for e in entries):
+                raise CliError(
+                    "you have no game in play to wait for",
+                    hint="start one with `mathable-cli new` or join one with `mathable-cli join`",
+                )
+            remaining = None if deadline is None else deadline - api_module._clock()
+            if remaining is not None and remaining <= 0:
                 return None
-            pause = min(interval, remaining)
-        api_module._sleep(pause)
+            if stream is not None:
+                try:
+                    if _next_turn(stream, remaining) is None:
+                        return None
+                    continue  # my turn somewhere: the list says where
+                except StreamUnsupported:
+                    stream.close()
+                    stream = None
+            api_module._sleep(interval if remaining is None else min(interval, remaining))
+    finally:
+        if stream is not None:
+            stream.close()
+
+
+def _next_turn(stream: EventStream, timeout: float | None) -> dict[str, Any] | None:
+    """The next ``your_turn`` or ``game_finished`` event; None when ``timeout`` runs out."""
+    deadline = None if timeout is None else api_module._clock() + timeout
+    while True:
+        left = None if deadline is None else deadline - api_module._clock()
+        event = stream.next_event(left)
+        if event is None or event.get("type") in ("your_turn", "game_finished"):
+            return event
 
 
 def register(app: typer.Typer) -> None:

@@ -9,10 +9,10 @@ from typing import Any
 
 from flask import Blueprint, Response
 
-from mathable import ClockSpec, Create, Decline, Event, Join, TimeOut, check_claim
+from mathable import ClockSpec, Create, Decline, Event, Join, RuleError, TimeOut, check_claim
+from mathable.rulesets import ruleset, ruleset_of
 from mathable_server.draws import bag_order, new_salt
 from mathable_server.errors import ApiError
-from mathable_server.moves import command_for
 from mathable_server.render import (
     appended_body,
     clock_body,
@@ -53,9 +53,6 @@ _join = StrictSchema()
 _view_query = ViewQuerySchema()
 _events_query = EventsQuerySchema()
 
-#: The first pause of a long-poll; pauses double up to ``Settings.poll_interval``.
-FIRST_POLL = 0.05
-
 
 def _render(player_id: str, status: int) -> Callable[[str, Timed, list[Event], int], Any]:
     def render(game_id: str, game: Timed, new: list[Event], now: int) -> tuple[int, dict[str, Any]]:
@@ -94,8 +91,9 @@ def create() -> Response:
         )
     if settings.game_limit is not None:
         take(settings.game_limit, f"games:{player.id}", "too_many_games", "new games")
+    rules = ruleset(body["ruleset"])
     invited = _invitees(player.id, body["invite"])
-    tiles = None if body["tiles"] is None else tuple(body["tiles"])
+    tiles = None if body["tiles"] is None else _tiles(rules.parse_tile, body["tiles"])
     command = Create(
         player.id,
         players=body["players"],
@@ -104,11 +102,22 @@ def create() -> Response:
         tiles=tiles,
         invited=tuple(invited),
         clock=None if body["clock"] is None else ClockSpec(**body["clock"]),
-        order=bag_order(svc.secret(), body["seed"]) if tiles is None else None,
+        order=bag_order(svc.secret(), body["seed"], rules.tile_set) if tiles is None else None,
         salt=new_salt(),
+        ruleset=rules.name,
     )
     answer = svc.games.create(command, _render(player.id, 201), idempotency(player, raw))
     return _reply(answer)
+
+
+def _tiles(parse: Callable[[Any], int], given: list[Any]) -> tuple[int, ...]:
+    """A given bag order read by the game's rules; 400 if a tile is not one of its tiles."""
+    try:
+        return tuple(parse(tile) for tile in given)
+    except RuleError as err:
+        fields = {"tiles": [err.message]}
+        raise ApiError(400, "validation_error", "the request has invalid fields", fields=fields) \
+            from None
 
 
 def _invitees(creator: str, names: list[str]) -> list[str]:
@@ -193,7 +202,7 @@ def move(game_id: str) -> Response:
             raise ApiError(403, "not_seated", "you have no seat in this game")
         if body["type"] == "claim_timeout":
             return TimeOut(check_claim(game.state, game.clock, now, seat), claimed_by=seat)
-        return command_for(seat, body)
+        return ruleset_of(game.state).command(seat, body)
 
     answer = services().games.command(
         game_id, expected, make, _render(player.id, 200), idempotency(player, raw), timed=True
@@ -251,18 +260,37 @@ def show(game_id: str) -> Response:
 def _wait_for(game_id: str, since: int, seconds: float) -> Timed:
     """Hold until the game passes version ``since`` (written by any process) or time runs out.
 
-    Polls the projection row's version, a single indexed read, with growing pauses.
+    The request registers with the process's wake-ups first and then reads the
+    game's version once: a move committed by any process wakes it (see
+    ``mathable_server.wakeups``), with no polling. It looks again by itself only
+    when a clock of the game falls due.
     """
     svc = services()
     now = svc.games.now
     deadline = time.monotonic() + seconds
-    pause = FIRST_POLL
-    while (remaining := deadline - time.monotonic()) > 0:
-        time.sleep(min(pause, remaining))
-        pause = min(pause * 2, svc.settings.poll_interval)
+    follower = svc.follower
+    if follower is not None:
+        follower.ensure_started()
+    with svc.wakeups.watch(games=[game_id]) as waiter:
         head = svc.store.head(game_id)
-        if head is not None and (head[0] > since or (head[1] is not None and head[1] <= now())):
-            break  # moved on, or a clock ran out: settled by the read below
+        while head is not None and head[0] <= since:
+            due = head[1]
+            if due is not None and due <= now():
+                break  # a clock ran out: settled by the read below
+            pause = deadline - time.monotonic()
+            if pause <= 0:
+                break
+            if due is not None:
+                pause = min(pause, max(0.01, (due - now()) / 1000))
+            woken = waiter.wait(pause)
+            newest = waiter.versions.get(game_id, 0)
+            if newest > since:
+                cached = svc.games.cache.get(game_id)
+                if cached is not None and cached.state.version >= newest:
+                    return cached  # another waiter of this process read it already
+                break
+            if not woken:
+                head = svc.store.head(game_id)  # time is up, or a clock may be due
     return svc.games.game(game_id)
 
 

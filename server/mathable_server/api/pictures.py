@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from flask import Blueprint, Response
 
-from mathable import view
+from mathable.rulesets import ruleset_of
+from mathable_server.errors import ApiError
 from mathable_server.pictures import board_svg
 from mathable_server.render import viewer_seat
 from mathable_server.web import etag, if_none_match_version, optional_player, services
@@ -31,6 +32,9 @@ def board(game_id: str) -> Response:
     key = (game_id, state.version, seat)
     svg = svc.pictures.get(key)
     if svg is None:
-        svg = board_svg(view(state, seat))
+        seen = ruleset_of(state).view(state, seat)
+        if "board" not in seen:
+            raise ApiError(404, "no_picture", "this game has no board to draw (only a table)")
+        svg = board_svg(seen)
         svc.pictures.put(key, svg)
     return Response(svg, status=200, headers=headers, content_type=SVG_TYPE)

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Blueprint, Response
 
-from mathable import view
+from mathable.rulesets import ruleset_of
 from mathable_server.auth import hash_token, new_token, same_secret
 from mathable_server.errors import ApiError
 from mathable_server.render import iso_ms
@@ -188,7 +188,8 @@ def _progress(games: Games, row: MemberGame, details: bool) -> dict[str, Any] | 
     if row.status == "waiting":
         return {"scores": {}, "last_turn": None}
     try:
-        public = view(games.state_at(row.id, row.version), None)
+        state = games.state_at(row.id, row.version)
+        public = ruleset_of(state).view(state, None)
     except GameNotFound:  # pragma: no cover - a listed game always has events
         return {"scores": {}, "last_turn": None}
     scores = {s["seat"]: s["score"] for s in public["seats"]}

@@ -28,6 +28,7 @@ from mathable import (
     Command,
     Event,
     Exchange,
+    GameState,
     Pass,
     Play,
     PlayTurn,
@@ -282,6 +283,8 @@ class Inbox:
         )
 
     def _board(self, game_id: str, game: Timed, seat: int) -> str:
+        if not isinstance(game.state, GameState):  # no play address is ever given for these
+            return f"(a {game.state.ruleset} game: see it with mathable-cli show {game_id})"
         names = seat_names(self.games.store, game.state)
         return game_text(game_id, game.state, game.clock, seat, names)
 

@@ -83,6 +83,8 @@ class MailChannel:
         game_id, version, seat = payload["game_id"], int(payload["version"]), int(payload["seat"])
         stored = self.store.events_after(game_id, 0, limit=version)
         state, clock = replay_timed((s.at, s.event) for s in stored)
+        if not isinstance(state, GameState):
+            raise Undeliverable(f"no game mail for {state.ruleset} games")
         if seat >= len(state.seats) or state.seats[seat].player != entry.recipient:
             raise Undeliverable("the player no longer holds that seat")
         reply_to = None

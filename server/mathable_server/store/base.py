@@ -6,11 +6,12 @@ from collections.abc import Callable, Sequence
 
 from sqlalchemy import Connection, Engine
 
-from mathable import Event, GameState
+from mathable import Event
+from mathable.rulesets import AnyState
 
 #: Called inside each append's transaction with (connection, game id, the appended events,
 #: the game after them, their time in ms): how a command's notifications join its events.
-AppendHook = Callable[[Connection, str, Sequence[Event], GameState, int], None]
+AppendHook = Callable[[Connection, str, Sequence[Event], AnyState, int], None]
 
 
 class Recorder:
@@ -29,6 +30,8 @@ class Recorder:
             if engine.dialect.name == "sqlite"
             else engine.execution_options(isolation_level="AUTOCOMMIT")
         )
+        #: Called after each commit of new events (the process's waiters look at the feed).
+        self.on_commit: list[Callable[[], None]] = []
 
     def _writer(self) -> Connection:
         return self.engine.connect().execution_options(sqlite_write=True)

@@ -17,8 +17,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from mathable import Event, GameState
+from mathable import Event
 from mathable.events import SCHEMA_VERSION, GameCreated, InvitationDeclined, PlayerJoined
+from mathable.rulesets import AnyState
+from mathable_server import feed
 from mathable_server.db import (
     events,
     game_members,
@@ -46,7 +48,7 @@ _EVENTS_AFTER = (
 _EVENTS_AFTER_LIMITED = _EVENTS_AFTER.limit(bindparam("limit"))
 
 
-def projection(state: GameState) -> dict[str, Any]:
+def projection(state: AnyState) -> dict[str, Any]:
     """The ``games`` row of a game in ``state``."""
     to_move = None
     if state.status == "playing" and state.turn is not None:
@@ -61,7 +63,7 @@ def projection(state: GameState) -> dict[str, Any]:
     }
 
 
-def memberships(state: GameState) -> dict[str, int | None]:
+def memberships(state: AnyState) -> dict[str, int | None]:
     """Who belongs to a game: seated players by seat, invited ones not yet seated with None."""
     members: dict[str, int | None] = {}
     for index, seat in enumerate(state.seats):
@@ -153,7 +155,7 @@ class EventRecorder(Recorder):
         game_id: str,
         expected_version: int,
         new_events: Sequence[Event],
-        state: GameState,
+        state: AnyState,
         *,
         at: int,
         deadline: int | None = None,
@@ -187,6 +189,7 @@ class EventRecorder(Recorder):
             try:
                 with conn.begin():
                     clock = {"deadline": deadline, "due_at": due_at}
+                    before = feed.previous(conn, game_id, expected_version)
                     self._append_in(conn, game_id, expected_version, rows, state, now, clock)
                     for hook in self.on_append:
                         hook(conn, game_id, new_events, state, at)
@@ -213,8 +216,15 @@ class EventRecorder(Recorder):
                             )
                         except IntegrityError:
                             raise KeyTaken(key) from None
+                    feed.record(conn, game_id, before, new_events, state, at)  # last: it locks
             except _Conflict:
                 raise VersionConflict(self.version(game_id)) from None
+        self._committed()
+
+    def _committed(self) -> None:
+        """Tell this process's listeners (its feed follower) that events were committed."""
+        for callback in self.on_commit:
+            callback()
 
     def append_each(self, appends: Sequence[Append]) -> list[bool]:
         """Append to many games in one transaction (one commit, one disk flush): the sweeper's
@@ -239,6 +249,7 @@ class EventRecorder(Recorder):
                 clock = {"deadline": item.deadline, "due_at": item.due_at}
                 try:
                     with conn.begin_nested():
+                        before = feed.previous(conn, item.game_id, item.expected_version)
                         self._append_in(
                             conn, item.game_id, item.expected_version, rows, item.state, now, clock
                         )
@@ -246,10 +257,13 @@ class EventRecorder(Recorder):
                             conn.execute(insert(vacations).values(**item.vacation))
                         for hook in self.on_append:
                             hook(conn, item.game_id, item.events, item.state, item.at)
+                        feed.record(conn, item.game_id, before, item.events, item.state, item.at)
                 except _Conflict:
                     written.append(False)
                 else:
                     written.append(True)
+        if any(written):
+            self._committed()
         return written
 
     def _append_in(
@@ -258,7 +272,7 @@ class EventRecorder(Recorder):
         game_id: str,
         expected_version: int,
         rows: list[dict[str, Any]],
-        state: GameState,
+        state: AnyState,
         now: str,
         clock: dict[str, int | None],
     ) -> None:
@@ -283,7 +297,7 @@ class EventRecorder(Recorder):
             if result.rowcount != 1:
                 raise _Conflict()
 
-    def _sync_members(self, conn: Connection, game_id: str, state: GameState) -> None:
+    def _sync_members(self, conn: Connection, game_id: str, state: AnyState) -> None:
         conn.execute(game_members.delete().where(game_members.c.game_id == game_id))
         conn.execute(
             insert(game_members),

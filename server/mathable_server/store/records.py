@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from mathable import Event, GameState
+from mathable import Event
+from mathable.rulesets import AnyState
 
 
 class VersionConflict(Exception):
@@ -80,7 +81,7 @@ class Append:
     game_id: str
     expected_version: int
     events: Sequence[Event]
-    state: GameState
+    state: AnyState
     at: int
     deadline: int | None
     due_at: int | None

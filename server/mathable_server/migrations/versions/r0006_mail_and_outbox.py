@@ -1,7 +1,7 @@
 """Play by email: the outbox, email addresses, notification settings, play addresses.
 
-Revision ID: 0005_mail_and_outbox
-Revises: 0004_accounts_and_abuse
+Revision ID: 0006_mail_and_outbox
+Revises: 0005_player_feed
 Create Date: 2026-11-30
 
 New tables only: nothing existing changes, and going back drops them (with any
@@ -13,8 +13,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005_mail_and_outbox"
-down_revision = "0004_accounts_and_abuse"
+revision = "0006_mail_and_outbox"
+down_revision = "0005_player_feed"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,91 @@
+"""Benchmark of Summy's move generator; prints medians. Run: .venv/bin/python bench/bench_summy.py
+
+Mid-game tables come from seeded two-player games played by the best-move bot
+until the table holds ``--tiles`` tiles or more (about 30: a third of the game);
+the hand timed is that of the player to move, when it holds 8 tiles. For each
+table it times ``best_move`` (the bot and ``hint``) and ``legal_moves`` (every
+legal equation), and prints the median, the 90th percentile and the maximum.
+Target (issue 12): best equation for a hand of 8 on a mid-game table, median
+under 200 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path[:0] = [str(Path(__file__).resolve().parents[1] / "shared")]
+
+from mathable.bag import SeededBag  # noqa: E402
+from mathable.commands import Create, Join  # noqa: E402
+from mathable.summy import SummyState, apply, check  # noqa: E402
+from mathable.summy.movegen import best_move, legal_moves  # noqa: E402
+from mathable.summy.selfplay import fallback  # noqa: E402
+
+
+def mid_game(seed: int, tiles: int) -> SummyState | None:
+    """A seeded game played by the best-move bot until ``tiles`` lie on the table, with
+    8 tiles in the hand of the seat to move; None if the game ends first."""
+    bag = SeededBag(seed)
+    state = SummyState()
+    for command in (Create("a", seed=seed, ruleset="summy"), Join("b")):
+        for event in check(state, command, bag):
+            state = apply(state, event)
+    while state.status == "playing" and state.turn is not None:
+        seat = state.turn.seat
+        if len(state.table) >= tiles and len(state.seats[seat].rack) == 8:
+            return state
+        move = best_move(state.table, state.seats[seat].rack)
+        command = move.command(seat) if move is not None else fallback(state, seat)
+        for event in check(state, command, bag):
+            state = apply(state, event)
+    return None
+
+
+def timed(function: object, *args: object) -> float:
+    start = time.perf_counter()
+    function(*args)  # type: ignore[operator]
+    return time.perf_counter() - start
+
+
+def report(name: str, seconds: list[float]) -> None:
+    ordered = sorted(seconds)
+    p90 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.9))]
+    print(
+        f"{name}: median {statistics.median(ordered) * 1000:.0f} ms, "
+        f"p90 {p90 * 1000:.0f} ms, max {ordered[-1] * 1000:.0f} ms over {len(ordered)} tables"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=30, help="mid-game tables to time")
+    parser.add_argument("--tiles", type=int, default=30, help="tiles on a mid-game table")
+    args = parser.parse_args()
+    tables = []
+    seed = 0
+    while len(tables) < args.tables:
+        state = mid_game(seed, args.tiles)
+        seed += 1
+        if state is not None:
+            tables.append(state)
+    best_times, all_times, counts = [], [], []
+    for state in tables:
+        assert state.turn is not None
+        hand = state.seats[state.turn.seat].rack
+        best_times.append(timed(best_move, state.table, hand))
+        start = time.perf_counter()
+        counts.append(sum(1 for _ in legal_moves(state.table, hand)))
+        all_times.append(time.perf_counter() - start)
+    sizes = [len(s.table) for s in tables]
+    print(f"{len(tables)} tables of {min(sizes)}-{max(sizes)} tiles, hands of 8")
+    report("best_move", best_times)
+    report("legal_moves (all)", all_times)
+    print(f"legal equations per hand: median {statistics.median(counts):.0f}, max {max(counts)}")
+
+
+if __name__ == "__main__":
+    main()

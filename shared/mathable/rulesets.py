@@ -1,0 +1,367 @@
+"""One interface for every game the service plays, and the registry that finds a game's.
+
+A game records its ruleset's name in ``game_created``; everything that serves
+games (the server, the CLI, bots) goes through the ``Ruleset`` found by that
+name and never asks which game it is. A ruleset creates the empty state, checks
+a command (its events, or RuleError), applies an event, shows the game to a
+viewer, hides from an event what a viewer may not see, reads a command written
+as JSON, lists legal moves, and says why and how the game ends.
+
+>>> ruleset("summy").name, ruleset_of(replay_any([])).name
+('summy', 'mathable')
+>>> ruleset("chess")
+Traceback (most recent call last):
+...
+mathable.errors.RuleError: unknown_ruleset: there is no game called 'chess' (mathable, summy)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Protocol, Union
+
+from mathable.errors import RuleError
+from mathable.events import Event, GameCreated
+from mathable.state import GameState
+from mathable.summy.state import SummyState
+
+#: The state of a game of any ruleset. Their lifecycle fields (version, status, ruleset,
+#: options, seats, turn, turns_played, result, draws_revealed) mean the same in each.
+AnyState = Union[GameState, SummyState]  # noqa: UP007 - read at run time by older tools too
+
+
+class Ruleset(Protocol):
+    """What every game offers the server and the CLI."""
+
+    @property
+    def name(self) -> str:
+        """The name a game records (``game_created.ruleset``)."""
+
+    @property
+    def tile_set(self) -> tuple[int, ...]:
+        """Every tile that goes into the bag or supply (a bag order lists each once)."""
+
+    @property
+    def command_types(self) -> tuple[str, ...]:
+        """The ``type`` of each command this game reads from JSON."""
+
+    def new_state(self) -> AnyState:
+        """An empty game, before ``game_created``."""
+
+    def check(self, state: Any, command: Any) -> list[Event]:
+        """The events ``command`` produces in ``state``; RuleError if the rules refuse it."""
+
+    def apply(self, state: Any, event: Event) -> AnyState:
+        """The state after ``event`` (never validates, never draws)."""
+
+    def view(self, state: Any, viewer: int | None) -> dict[str, Any]:
+        """The game as ``viewer`` (a seat, or None: a spectator) may see it, JSON-ready."""
+
+    def redact(self, event: Event, viewer: int | None, *, revealed: bool = False) -> dict[str, Any]:
+        """One event as ``viewer`` may see it, JSON-ready."""
+
+    def command(self, seat: int, body: dict[str, Any]) -> Any:
+        """The command a JSON body (already well-formed) asks of ``seat``; RuleError if
+        this game has no such command."""
+
+    def parse_tile(self, text: Any) -> int:
+        """A tile as written in JSON (Mathable: a number; Summy: a string) -> its code."""
+
+    def legal_moves(self, state: Any, seat: int) -> Iterator[Any]:
+        """The legal moves of ``seat`` now (lazily)."""
+
+    def end_reason(self, state: Any) -> str | None:
+        """Why the game is over now, or None while it goes on."""
+
+    def deductions(self, state: Any) -> tuple[int, ...]:
+        """What each seat would lose at the end for the tiles it holds now."""
+
+    def expected_draw(self, state: Any, event: Event) -> Event | None:
+        """What a drawing event should hold had every tile come off the front of the
+        committed order (``mathable.audit``); None for an event that draws nothing."""
+
+    # What a client needs, from the game's JSON view alone (the CLI, bots):
+
+    def draw(self, view: dict[str, Any]) -> str:
+        """The board or table of a view, as text with its coordinates."""
+
+    def read_move(self, text: str, view: dict[str, Any]) -> dict[str, Any]:
+        """A move typed in the game's notation, as the JSON command to send (its
+        ``type`` and fields); RuleError if the text is no move."""
+
+    def suggest(self, view: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+        """The best move for the viewer's own tiles, as a JSON command and in words;
+        None when there is none (discard or pass)."""
+
+
+class _Mathable:
+    """Mathable behind the interface: the functions it always had, unchanged."""
+
+    name = "mathable"
+    command_types: tuple[str, ...] = (
+        "place", "turn", "exchange", "draw_extra", "end_turn", "pass", "correct", "resign",
+        "give_time",
+    )  # fmt: skip
+
+    @property
+    def tile_set(self) -> tuple[int, ...]:
+        from mathable.tiles import TILE_SET
+
+        return TILE_SET
+
+    def new_state(self) -> AnyState:
+        return GameState()
+
+    def check(self, state: Any, command: Any) -> list[Event]:
+        from mathable.commands import check
+
+        return check(state, command)
+
+    def apply(self, state: Any, event: Event) -> AnyState:
+        from mathable.events import apply
+
+        return apply(state, event)
+
+    def view(self, state: Any, viewer: int | None) -> dict[str, Any]:
+        from mathable.view import view
+
+        return view(state, viewer)
+
+    def redact(self, event: Event, viewer: int | None, *, revealed: bool = False) -> dict[str, Any]:
+        from mathable.view import redact
+
+        return redact(event, viewer, revealed=revealed)
+
+    def command(self, seat: int, body: dict[str, Any]) -> Any:
+        from mathable.jsoncommands import mathable_command
+
+        return mathable_command(seat, body)
+
+    def parse_tile(self, text: Any) -> int:
+        if isinstance(text, bool) or not isinstance(text, int):
+            raise RuleError("bad_tile", f"{str(text)[:20]!r} is not a Mathable tile")
+        return text
+
+    def legal_moves(self, state: Any, seat: int) -> Iterator[Any]:
+        from mathable.movegen import legal_placements
+
+        return iter(legal_placements(state.position.placed(), state.seats[seat].rack))
+
+    def end_reason(self, state: Any) -> str | None:
+        from mathable.commands import end_reason
+
+        return end_reason(state)
+
+    def deductions(self, state: Any) -> tuple[int, ...]:
+        return tuple(sum(seat.rack) for seat in state.seats)
+
+    def expected_draw(self, state: Any, event: Event) -> Event | None:
+        from mathable.audit import expected_draw
+
+        return expected_draw(state, event)
+
+    def draw(self, view: dict[str, Any]) -> str:
+        from mathable.board import render
+
+        return render(view.get("board") or {})
+
+    def read_move(self, text: str, view: dict[str, Any]) -> dict[str, Any]:
+        from mathable.movegen import Placement
+
+        placed = [Placement.parse(word) for word in text.split()]
+        if not placed:
+            raise RuleError("no_tiles", "write placements like I8=12")
+        return {
+            "type": "turn",
+            "placements": [{"square": p.square, "tile": p.tile} for p in placed],
+        }
+
+    def suggest(self, view: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+        from mathable.movegen import best_turn
+
+        best = best_turn(view.get("board") or {}, view.get("rack") or [])
+        if not best.placements:
+            return None
+        words = " ".join(str(p) for p in best.placements)
+        return self.read_move(words, view), f"{words} ({best.total})"
+
+
+class _Summy:
+    """Summy (``mathable.summy``) behind the interface."""
+
+    name = "summy"
+    command_types: tuple[str, ...] = ("equation", "discard", "pass", "resign", "give_time")
+
+    @property
+    def tile_set(self) -> tuple[int, ...]:
+        from mathable.summy.tiles import SUPPLY_SET
+
+        return SUPPLY_SET
+
+    def new_state(self) -> AnyState:
+        return SummyState()
+
+    def check(self, state: Any, command: Any) -> list[Event]:
+        from mathable.summy.commands import check
+
+        return check(state, command)
+
+    def apply(self, state: Any, event: Event) -> AnyState:
+        from mathable.summy.events import apply
+
+        return apply(state, event)
+
+    def view(self, state: Any, viewer: int | None) -> dict[str, Any]:
+        from mathable.summy.view import view
+
+        return view(state, viewer)
+
+    def redact(self, event: Event, viewer: int | None, *, revealed: bool = False) -> dict[str, Any]:
+        from mathable.summy.view import redact
+
+        return redact(event, viewer, revealed=revealed)
+
+    def command(self, seat: int, body: dict[str, Any]) -> Any:
+        from mathable.jsoncommands import summy_command
+
+        return summy_command(seat, body)
+
+    def parse_tile(self, text: Any) -> int:
+        from mathable.summy.tiles import parse_tile
+
+        return parse_tile(text)
+
+    def legal_moves(self, state: Any, seat: int) -> Iterator[Any]:
+        from mathable.summy.movegen import legal_moves
+
+        return legal_moves(state.table, state.seats[seat].rack)
+
+    def end_reason(self, state: Any) -> str | None:
+        from mathable.summy.commands import end_reason
+
+        return end_reason(state)
+
+    def deductions(self, state: Any) -> tuple[int, ...]:
+        from mathable.summy.tiles import digit_sum
+
+        return tuple(digit_sum(seat.rack) for seat in state.seats)
+
+    def expected_draw(self, state: Any, event: Event) -> Event | None:
+        from mathable.summy.commands import expected_draw
+
+        return expected_draw(state, event)
+
+    def draw(self, view: dict[str, Any]) -> str:
+        from mathable.summy.notation import draw_table
+
+        last = view.get("last_play") or {}
+        marked = {(p["x"], p["y"]) for p in last.get("placements") or []}
+        return draw_table(_table_of(view), marked)
+
+    def read_move(self, text: str, view: dict[str, Any]) -> dict[str, Any]:
+        from mathable.summy.notation import read_play
+        from mathable.summy.tiles import NAMES
+
+        placements, direction = read_play(text, _table_of(view))
+        return {
+            "type": "equation",
+            "placements": [{"x": x, "y": y, "tile": NAMES[t]} for x, y, t in placements],
+            "direction": direction,
+        }
+
+    def suggest(self, view: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+        from mathable.summy.movegen import best_move
+        from mathable.summy.notation import play_words
+        from mathable.summy.tiles import parse_tile
+
+        hand = [parse_tile(t) for t in view.get("hand") or []]
+        move = best_move(_table_of(view), hand)
+        if move is None:
+            return None
+        words = play_words(move.start, move.direction, move.equation)
+        return self.read_move(words, view), f"{words} ({move.points})"
+
+
+def _table_of(view: dict[str, Any]) -> dict[tuple[int, int], int]:
+    """The table of a Summy view as the rules hold it."""
+    from mathable.summy.tiles import parse_tile
+
+    return {(p["x"], p["y"]): parse_tile(p["tile"]) for p in view.get("table") or []}
+
+
+#: Every ruleset by name.
+RULESETS: dict[str, Ruleset] = {}
+
+
+def register(rules: Ruleset) -> None:
+    """Add a ruleset; a second one with a name already taken is refused."""
+    if rules.name in RULESETS:
+        raise ValueError(f"a ruleset named {rules.name!r} is registered already")
+    RULESETS[rules.name] = rules
+
+
+register(_Mathable())
+register(_Summy())
+
+
+def ruleset(name: object) -> Ruleset:
+    """The ruleset called ``name``; RuleError ``unknown_ruleset`` if there is none."""
+    found = RULESETS.get(name) if isinstance(name, str) else None
+    if found is None:
+        known = ", ".join(sorted(RULESETS))
+        raise RuleError("unknown_ruleset", f"there is no game called {str(name)[:32]!r} ({known})")
+    return found
+
+
+def ruleset_of(state: AnyState) -> Ruleset:
+    """The ruleset a game is played by (an empty game is Mathable's until created)."""
+    return ruleset(state.ruleset)
+
+
+def apply_any(state: AnyState, event: Event) -> AnyState:
+    """``apply`` of the game's own ruleset; ``game_created`` picks it for an empty game."""
+    if state.version == 0 and isinstance(event, GameCreated):
+        rules = ruleset(event.ruleset)
+        return rules.apply(rules.new_state(), event)
+    return ruleset_of(state).apply(state, event)
+
+
+def check_any(state: AnyState, command: Any) -> list[Event]:
+    """``check`` of the game's own ruleset; a ``Create`` names the ruleset of a new game."""
+    if state.version == 0:
+        name = getattr(command, "ruleset", None)
+        if name is not None:
+            rules = ruleset(name)
+            return rules.check(rules.new_state(), command)
+    return ruleset_of(state).check(state, command)
+
+
+def redact_any(event: Event, viewer: int | None, *, revealed: bool = False) -> dict[str, Any]:
+    """One event of any game as ``viewer`` may see it: Summy's own events by Summy's rules,
+    the events every game shares (created, joined, resigned, clocks...) as they always were."""
+    return ruleset(event.game).redact(event, viewer, revealed=revealed)
+
+
+def replay_any(events: Iterable[Event]) -> AnyState:
+    """The state reached by folding ``events`` from an empty game of any ruleset."""
+    state: AnyState = GameState()
+    for event in events:
+        state = apply_any(state, event)
+    return state
+
+
+#: A function that builds a command for a game as it is now.
+CommandMaker = Callable[[AnyState], Any]
+
+__all__ = [
+    "RULESETS",
+    "AnyState",
+    "Ruleset",
+    "apply_any",
+    "check_any",
+    "redact_any",
+    "register",
+    "replay_any",
+    "ruleset",
+    "ruleset_of",
+]

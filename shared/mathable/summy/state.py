@@ -1,0 +1,115 @@
+"""The state of a Summy game: an immutable value built by folding events.
+
+Its lifecycle fields (``version``, ``status``, ``options``, ``seats``, ``turn``,
+``turns_played``, ``result``...) have the same names and meaning as Mathable's
+``GameState``, so that what serves any game (the store's listings, clocks) reads
+either; ``table`` and ``supply`` are Summy's own. A seat's ``rack`` is its hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Final
+
+from mathable.state import Options, Result, Seat, Status, Turn
+from mathable.summy.tiles import EQUALS, SUPPLY_SET
+
+RULESET: Final = "summy"
+#: The rules a new Summy game is played by (a game keeps the version it was made with).
+RULES_VERSION: Final = 1
+
+#: A square of the open table: (x, y), x growing to the right and y down; the first ``=``
+#: lies at (0, 0).
+Square = tuple[int, int]
+#: No square of a table lies further than this from the middle (94 tiles reach 93 at most).
+MAX_COORDINATE: Final = 1000
+
+ACROSS: Final = "across"
+DOWN: Final = "down"
+DIRECTIONS: Final = (ACROSS, DOWN)
+
+
+def _first_table() -> Mapping[Square, int]:
+    return MappingProxyType({(0, 0): EQUALS})
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """An equation played: the new tiles (x, y, tile), its direction, the line and points."""
+
+    seat: int
+    placements: tuple[tuple[int, int, int], ...]
+    direction: str
+    equation: str
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class SummyState:
+    """Everything about a Summy game at one version. Build it with ``replay``."""
+
+    version: int = 0
+    status: Status = "new"
+    ruleset: str = RULESET
+    rules_version: int = RULES_VERSION
+    options: Options = Options()
+    seats: tuple[Seat, ...] = ()
+    table: Mapping[Square, int] = field(default_factory=_first_table)
+    supply: tuple[int, ...] = SUPPLY_SET
+    turn: Turn | None = None
+    #: The turn played before this one (``ended_by``: "played", "discarded" or "passed").
+    last_turn: Turn | None = None
+    #: The last equation played, if any.
+    last_play: Play | None = None
+    #: Turns in a row without an equation (discards and passes).
+    idle_turns: int = 0
+    #: Turns in a row without an equation while the supply was empty.
+    dry_turns: int = 0
+    turns_played: int = 0
+    result: Result | None = None
+    draws_revealed: bool = False
+
+    @property
+    def bag(self) -> tuple[int, ...]:
+        """The supply, by Mathable's name for it (the draw order of a game made with one)."""
+        return self.supply
+
+    def seat_of(self, player: str) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.player == player:
+                return index
+        return None
+
+    def active_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if not s.resigned]
+
+    def next_seat(self, after: int) -> int:
+        n = len(self.seats)
+        for step in range(1, n + 1):
+            candidate = (after + step) % n
+            if not self.seats[candidate].resigned:
+                return candidate
+        return after
+
+    def with_seat(self, index: int, **changes: object) -> tuple[Seat, ...]:
+        seats = list(self.seats)
+        seats[index] = replace(seats[index], **changes)  # type: ignore[arg-type]
+        return tuple(seats)
+
+    def hand(self, seat: int) -> tuple[int, ...]:
+        return self.seats[seat].rack
+
+
+__all__ = [
+    "ACROSS",
+    "DIRECTIONS",
+    "DOWN",
+    "MAX_COORDINATE",
+    "RULESET",
+    "RULES_VERSION",
+    "Play",
+    "Square",
+    "SummyState",
+]

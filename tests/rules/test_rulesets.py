@@ -1,0 +1,57 @@
+"""The ruleset interface: one registry, games found by their recorded name."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import pytest
+
+from mathable import Create, GameState, Join, RuleError
+from mathable.events import Event, GameCreated
+from mathable.rulesets import RULESETS, apply_any, check_any, register, replay_any, ruleset
+from mathable.summy import SummyState
+
+
+def test_a_new_game_is_played_by_the_ruleset_it_was_created_with() -> None:
+    for name, kind in (("mathable", GameState), ("summy", SummyState)):
+        events = check_any(GameState(), Create("a", ruleset=name, seed=1))
+        state = replay_any(events)
+        assert isinstance(state, kind) and state.ruleset == name
+        assert isinstance(events[0], GameCreated) and events[0].ruleset == name
+        for event in check_any(state, Join("b")):
+            state = apply_any(state, event)
+        assert state.status == "playing"
+
+
+def test_old_mathable_logs_without_a_ruleset_choice_replay_as_mathable() -> None:
+    events = check_any(GameState(), Create("a", seed=1))
+    assert isinstance(replay_any(events), GameState)
+
+
+def test_an_unknown_ruleset_is_refused() -> None:
+    with pytest.raises(RuleError) as err:
+        check_any(GameState(), Create("a", ruleset="chess"))
+    assert err.value.code == "unknown_ruleset"
+
+
+def test_a_second_ruleset_with_a_taken_name_is_refused() -> None:
+    with pytest.raises(ValueError, match="registered already"):
+        register(RULESETS["summy"])
+
+
+def test_an_event_type_taken_by_another_game_is_refused() -> None:
+    with pytest.raises(TypeError, match="taken"):
+
+        @dataclass(frozen=True)
+        class OtherPassed(Event):  # a second game's "passed" must not replace Mathable's
+            type: ClassVar[str] = "passed"
+
+
+def test_each_game_reads_only_its_own_json_commands() -> None:
+    with pytest.raises(RuleError) as err:
+        ruleset("summy").command(0, {"type": "place", "square": "H7", "tile": 1})
+    assert err.value.code == "wrong_game"
+    with pytest.raises(RuleError) as err:
+        ruleset("mathable").command(0, {"type": "equation", "placements": []})
+    assert err.value.code == "wrong_game"

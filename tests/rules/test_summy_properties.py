@@ -1,0 +1,153 @@
+"""Summy properties over random games and small random tables."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mathable import RuleError
+from mathable.events import Event
+from mathable.rulesets import redact_any, replay_any
+from mathable.summy import SUPPLY_SET, SummyState, apply, judge, replay
+from mathable.summy.events import EquationPlayed
+from mathable.summy.movegen import best_move, legal_moves
+from mathable.summy.selfplay import first_move, play_game
+from mathable.summy.state import ACROSS, DOWN
+from mathable.summy.tiles import EQUALS, TILE_SET
+from mathable.summy.view import view
+
+
+def _random_move(seed: int):  # type: ignore[no-untyped-def]
+    chooser = random.Random(seed)
+
+    def choose(state: SummyState, seat: int):  # type: ignore[no-untyped-def]
+        moves = list(itertools.islice(legal_moves(state.table, state.seats[seat].rack), 5))
+        return chooser.choice(moves) if moves else None
+
+    return choose
+
+
+def _game(seed: int, players: int, turns: int = 1000) -> list[Event]:
+    return play_game(players=players, seed=seed, choose=_random_move(seed), max_turns=turns)
+
+
+def _all_tiles(state: SummyState, discarded: Counter[int]) -> Counter[int]:
+    held = sum((Counter(seat.rack) for seat in state.seats), Counter())
+    return held + Counter(state.table.values()) + Counter(state.supply) + discarded
+
+
+@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 4))
+def test_random_games_conserve_tiles_end_and_replay(seed: int, players: int) -> None:
+    events = _game(seed, players)
+    state = SummyState()
+    discarded: Counter[int] = Counter()
+    for event in events:
+        state = apply(state, event)
+        discarded += Counter(getattr(event, "discarded", ()))
+        assert _all_tiles(state, discarded) == Counter(TILE_SET)
+        assert all(len(seat.rack) <= 8 for seat in state.seats)
+    assert state.status == "ended" and state.result is not None
+    # Replaying the log from JSON gives the same game, through the ruleset registry too.
+    decoded = [Event.from_dict(json.loads(json.dumps(e.to_dict()))) for e in events]
+    assert replay(decoded) == state
+    assert replay_any(decoded) == state
+    # Every equation on the table scored its digits.
+    for event in events:
+        if isinstance(event, EquationPlayed):
+            assert event.points == sum(int(ch) for ch in event.equation if ch.isdigit())
+
+
+@settings(max_examples=2, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_nobody_sees_another_hand_nor_the_supply(seed: int) -> None:
+    events = _game(seed, 2, turns=8)
+    state = SummyState()
+    for event in events:
+        state = apply(state, event)
+    for viewer in (None, 0, 1):
+        seen = json.dumps(view(state, viewer))
+        others = [s for s in range(2) if s != viewer]
+        body = json.loads(seen)
+        assert isinstance(body["supply"], int)
+        for other in others:
+            assert "rack" not in body["seats"][other]
+        for event in events:
+            shown = redact_any(event, viewer)
+            if event.type == "summy_started":
+                assert all(shown["hands"][o] is None for o in others)
+            seat = getattr(event, "seat", None)
+            if event.type in ("equation_played", "tiles_discarded") and seat != viewer:
+                assert shown["drawn"] is None
+
+
+def _brute_force(table: dict[tuple[int, int], int], hand: list[int]) -> set[tuple[object, ...]]:
+    """Every accepted placement of up to 3 hand tiles in a window around the table."""
+    xs = [x for x, _ in table]
+    ys = [y for _, y in table]
+    window_x = range(min(xs) - 4, max(xs) + 5)
+    window_y = range(min(ys) - 4, max(ys) + 5)
+    lines = [[(x, y) for x in window_x] for y in window_y] + [
+        [(x, y) for y in window_y] for x in window_x
+    ]
+    found: set[tuple[object, ...]] = set()
+    for k in range(1, min(3, len(hand)) + 1):
+        orders = set(itertools.permutations(hand, k))
+        for line in lines:
+            empty = [s for s in line if s not in table]
+            for squares in itertools.combinations(empty, k):
+                for tiles in orders:
+                    placements = [(s[0], s[1], t) for s, t in zip(squares, tiles, strict=True)]
+                    for direction in (ACROSS, DOWN) if k == 1 else (None,):
+                        try:
+                            judged = judge(table, hand, placements, direction)
+                        except RuleError:
+                            continue
+                        found.add((frozenset(placements), judged.direction))
+    return found
+
+
+@st.composite
+def small_tables(draw: st.DrawFn) -> tuple[dict[tuple[int, int], int], list[int]]:
+    tiles = draw(st.lists(st.sampled_from(SUPPLY_SET), min_size=0, max_size=4))
+    table = {(0, 0): EQUALS}
+    for tile in tiles:
+        square = draw(st.tuples(st.integers(-2, 2), st.integers(-2, 2)))
+        table.setdefault(square, tile)
+    hand = draw(st.lists(st.sampled_from(SUPPLY_SET), min_size=1, max_size=3))
+    return table, hand
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_tables())
+def test_generator_finds_exactly_what_check_accepts(
+    case: tuple[dict[tuple[int, int], int], list[int]],
+) -> None:
+    table, hand = case
+    generated = {(frozenset(m.placements), m.direction) for m in legal_moves(table, hand)}
+    assert generated == _brute_force(table, hand)
+    best = best_move(table, hand)
+    if generated:
+        assert best is not None
+        top = max(judge(table, hand, list(p), d).points for p, d in generated)
+        assert best.points == top
+    else:
+        assert best is None
+
+
+def test_generator_on_fixed_tables_matches_brute_force() -> None:
+    table = {(-3, 0): 1, (-2, 0): 10, (-1, 0): 2, (0, 0): EQUALS, (1, 0): 3}
+    for hand in ([2, 12, EQUALS], [4, 12, 8]):
+        generated = {(frozenset(m.placements), m.direction) for m in legal_moves(table, hand)}
+        assert generated == _brute_force(table, hand)
+
+
+def test_every_move_of_a_whole_game_is_accepted() -> None:
+    # play_game runs each generated move through check: an illegal one would raise.
+    events = play_game(players=2, seed=11, choose=first_move)
+    assert replay(events).status == "ended"

@@ -1,0 +1,385 @@
+"""``GET /v1/me/stream`` and wake-ups across processes, against real servers.
+
+The stream tells each player what happens in their games, with heartbeats,
+and resumes with ``since`` without losing or repeating anything; a move made
+through one server process wakes the waiters of another (SQLite: the version
+poll; PostgreSQL: LISTEN/NOTIFY, also after its connection was dropped); a
+few hundred long-polls held by ``serve`` are all woken by one move; with the
+database gone, waiters get answers or 503 and the stream resumes after.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+import requests
+from sqlalchemy import create_engine, text
+
+from mathable_server.db import normalize_url
+from tests.server.helpers import EXAMPLE_TILES
+from tests.server.live import free_port, live_server
+
+pytestmark = pytest.mark.e2e
+
+#: Fast heartbeats, and no caps that a test from one address would reach.
+ENV = {
+    "MATHABLE_STREAM_HEARTBEAT": "0.3",
+    "MATHABLE_RATE_LIMIT": "off",
+    "MATHABLE_ADDRESS_RATE_LIMIT": "off",
+    "MATHABLE_MAX_POLLS_PER_CALLER": "1000",
+    "MATHABLE_MAX_CONNECTIONS_PER_ADDRESS": "2000",
+}
+#: The first turn of the example game (seat 0), as one command.
+FIRST_TURN = {
+    "type": "turn",
+    "placements": [{"square": "I8", "tile": 12}, {"square": "H6", "tile": 8}],
+}
+
+
+def register(url: str, name: str) -> dict[str, str]:
+    response = requests.post(f"{url}/v1/players", json={"name": name}, timeout=10)
+    assert response.status_code == 201, response.text
+    return {"Authorization": f"Bearer {response.json()['token']}"}
+
+
+def start_game(url: str, one: dict[str, str], two_name: str, two: dict[str, str]) -> str:
+    created = requests.post(
+        f"{url}/v1/games",
+        json={"tiles": EXAMPLE_TILES, "invite": [two_name]},
+        headers=one,
+        timeout=10,
+    )
+    assert created.status_code == 201, created.text
+    game_id: str = created.json()["id"]
+    joined = requests.post(f"{url}/v1/games/{game_id}/join", headers=two, timeout=10)
+    assert joined.status_code == 200, joined.text
+    return game_id
+
+
+def play(url: str, game_id: str, who: dict[str, str], command: dict[str, Any]) -> int:
+    version = requests.get(f"{url}/v1/games/{game_id}", headers=who, timeout=10).json()["version"]
+    done = requests.post(
+        f"{url}/v1/games/{game_id}/moves",
+        json={**command, "expected_version": version},
+        headers=who,
+        timeout=10,
+    )
+    assert done.status_code == 200, done.text
+    new: int = done.json()["version"]
+    return new
+
+
+class Reader:
+    """Reads one stream in a thread: its lines (events as dicts, heartbeats as None)."""
+
+    def __init__(self, url: str, who: dict[str, str], since: str | None = None) -> None:
+        params = {"since": since} if since is not None else None
+        self.response = requests.get(
+            f"{url}/v1/me/stream", headers=who, params=params, stream=True, timeout=(5, 30)
+        )
+        assert self.response.status_code == 200, self.response.text
+        assert self.response.headers["Content-Type"].startswith("application/x-ndjson")
+        self.lines: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self.raw: list[bytes] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        try:
+            for raw in self.response.iter_lines(chunk_size=1):
+                self.raw.append(raw)
+                self.lines.put(json.loads(raw) if raw.strip() else None)
+        except Exception:  # closed by the test
+            pass
+
+    def events(self, count: int, timeout: float = 20) -> list[dict[str, Any]]:
+        """The next ``count`` events (heartbeats skipped); fails if they do not come."""
+        found: list[dict[str, Any]] = []
+        deadline = time.monotonic() + timeout
+        while len(found) < count:
+            try:
+                line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError(f"only {found} of {count} events came") from None
+            if line is not None:
+                found.append(line)
+        return found
+
+    def close(self) -> None:
+        self.response.close()
+
+
+def kinds(events: list[dict[str, Any]]) -> list[tuple[str, int]]:
+    return [(e["type"], e["version"]) for e in events]
+
+
+def test_stream_tells_each_player_what_happens_and_nothing_hidden() -> None:
+    with live_server(env=ENV) as url:
+        one, two = register(url, "sara"), register(url, "tom")
+        reader_two = Reader(url, two)
+        game_id = start_game(url, one, "tom", two)
+        reader_one = Reader(url, one)
+        first = reader_one.events(1)  # the game waits on sara: said at once
+        assert kinds(first) == [("your_turn", 3)]
+        assert kinds(reader_two.events(2)) == [("invited", 1), ("game_started", 3)]
+        version = play(url, game_id, one, FIRST_TURN)
+        assert kinds(reader_two.events(2)) == [("moved", version), ("your_turn", version)]
+        assert kinds(reader_one.events(1)) == [("moved", version)]
+        requests.post(
+            f"{url}/v1/games/{game_id}/moves",
+            json={"type": "resign", "expected_version": version},
+            headers=two,
+            timeout=10,
+        ).raise_for_status()
+        assert [e["type"] for e in reader_one.events(2)] == ["moved", "game_finished"]
+        # Heartbeats are empty lines; every event line holds ids, versions and kinds only.
+        deadline = time.monotonic() + 10
+        while b"" not in reader_one.raw and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert b"" in reader_one.raw
+        for raw in reader_one.raw + reader_two.raw:
+            if raw.strip():
+                assert set(json.loads(raw)) == {"type", "game_id", "version", "cursor"}
+        reader_one.close()
+        reader_two.close()
+
+
+def test_stream_resumes_with_since_without_losing_or_repeating() -> None:
+    with live_server(env=ENV) as url:
+        one, two = register(url, "uma"), register(url, "vic")
+        game_id = start_game(url, one, "vic", two)
+        reader = Reader(url, two, since="0")
+        seen = reader.events(2)
+        assert kinds(seen) == [("invited", 1), ("game_started", 3)]
+        reader.close()
+        v1 = play(url, game_id, one, FIRST_TURN)  # while tom is away
+        again = Reader(url, two, since=seen[-1]["cursor"])
+        assert kinds(again.events(2)) == [("moved", v1), ("your_turn", v1)]
+        assert again.lines.empty() or again.lines.get(timeout=1) is None  # nothing repeated
+        again.close()
+        bad = requests.get(f"{url}/v1/me/stream?since=abc", headers=two, timeout=10)
+        assert bad.status_code == 400 and bad.json()["error"]["code"] == "validation_error"
+        anonymous = requests.get(f"{url}/v1/me/stream", timeout=10)
+        assert anonymous.status_code == 401
+
+
+def _two_servers(database_url: str) -> Any:
+    @contextmanager
+    def both() -> Iterator[tuple[str, str]]:
+        with live_server(database_url, workers=2, env=ENV) as a:
+            with live_server(database_url, workers=1, threads=4, env=ENV) as b:
+                yield a, b
+
+    return both()
+
+
+@pytest.mark.parametrize(
+    "backend", ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
+)
+def test_a_move_through_one_server_wakes_waiters_on_another(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Any
+) -> None:
+    url = (
+        f"sqlite:///{tmp_path / 'shared.db'}"
+        if backend == "sqlite"
+        else request.getfixturevalue("postgres_url")
+    )
+    with _two_servers(url) as (a, b):
+        one, two = register(a, "wes"), register(a, "xia")
+        game_id = start_game(a, one, "xia", two)
+        reader = Reader(a, two, since="0")
+        reader.events(2)
+        with ThreadPoolExecutor(8) as pool:
+            polls = [
+                pool.submit(
+                    requests.get,
+                    f"{a}/v1/games/{game_id}?wait=30&since=3",
+                    headers=two,
+                    timeout=60,
+                )
+                for _ in range(8)
+            ]
+            time.sleep(1.0)  # held by then
+            version = play(b, game_id, one, FIRST_TURN)  # through the other server
+            answers = [p.result() for p in polls]
+        assert all(r.status_code == 200 and r.json()["version"] == version for r in answers)
+        assert not any("X-Long-Poll" in r.headers for r in answers)
+        assert kinds(reader.events(2)) == [("moved", version), ("your_turn", version)]
+        reader.close()
+
+
+@pytest.mark.postgres
+def test_a_dropped_listen_connection_is_reopened_and_catches_up(postgres_url: str) -> None:
+    with _two_servers(postgres_url) as (a, b):
+        one, two = register(a, "yan"), register(a, "zoe")
+        game_id = start_game(a, one, "zoe", two)
+        reader = Reader(a, two, since="0")
+        reader.events(2)
+        admin = create_engine(normalize_url(postgres_url), isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            dropped = conn.execute(
+                text(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE application_name = 'mathable-listen' AND query LIKE 'LISTEN%'"
+                )
+            ).scalar()
+        admin.dispose()
+        assert dropped and dropped >= 1  # each process listens from its first waiter on
+        version = play(b, game_id, one, FIRST_TURN)
+        assert kinds(reader.events(2, timeout=30)) == [("moved", version), ("your_turn", version)]
+        reader.close()
+
+
+def test_hundreds_of_waiters_on_serve_are_all_woken_by_one_move(tmp_path: Any) -> None:
+    waiters = 300
+    with live_server(f"sqlite:///{tmp_path / 'many.db'}", workers=2, env=ENV) as url:
+        one, two = register(url, "ada"), register(url, "bea")
+        game_id = start_game(url, one, "bea", two)
+        with ThreadPoolExecutor(waiters) as pool:
+            polls = [
+                pool.submit(
+                    requests.get, f"{url}/v1/games/{game_id}?wait=50&since=3", headers=two,
+                    timeout=90,
+                )  # fmt: skip
+                for _ in range(waiters)
+            ]
+            time.sleep(3.0)  # all held by then (they would be answered at once if refused)
+            assert not any(p.done() for p in polls)
+            version = play(url, game_id, one, FIRST_TURN)
+            answers = [p.result() for p in polls]
+        assert [r.status_code for r in answers] == [200] * waiters
+        assert {r.json()["version"] for r in answers} == {version}
+
+
+class Proxy:
+    """A TCP relay to the database that a test can cut: "the database is gone"."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self.target = target
+        self.port = free_port()
+        self._sockets: list[socket.socket] = []
+        self._listener: socket.socket | None = None
+
+    def start(self) -> None:
+        listener = socket.socket()
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", self.port))
+        listener.listen(64)
+        self._listener = listener
+        threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
+
+    def _accept(self, listener: socket.socket) -> None:
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(self.target)
+            self._sockets += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(a: socket.socket, b: socket.socket) -> None:
+        try:
+            while data := a.recv(65536):
+                b.sendall(data)
+        except OSError:
+            pass
+        for s in (a, b):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            s.close()
+
+    def cut(self) -> None:
+        if self._listener is not None:
+            self._listener.close()
+        for s in self._sockets:
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            s.close()
+        self._sockets = []
+
+
+@pytest.mark.postgres
+def test_waiters_get_answers_or_503_while_the_database_is_gone_and_the_stream_resumes(
+    postgres_url: str,
+) -> None:
+    parts = urlsplit(postgres_url)
+    proxy = Proxy((parts.hostname or "127.0.0.1", parts.port or 5432))
+    proxy.start()
+    relayed = urlunsplit(parts._replace(netloc=f"{parts.username}@127.0.0.1:{proxy.port}"))
+    with live_server(relayed, workers=1, threads=8, env=ENV) as url, live_server(
+        postgres_url, env=ENV
+    ) as direct:
+        one, two = register(url, "cy"), register(url, "di")
+        game_id = start_game(url, one, "di", two)
+        reader = Reader(url, two, since="0")
+        seen = reader.events(2)
+        with ThreadPoolExecutor(20) as pool:
+            polls = [
+                pool.submit(
+                    requests.get, f"{url}/v1/games/{game_id}?wait=3&since=3", headers=two,
+                    timeout=60,
+                )  # fmt: skip
+                for _ in range(20)
+            ]
+            time.sleep(0.5)
+            proxy.cut()
+            version = play(direct, game_id, one, FIRST_TURN)  # written while a cannot see it
+            answers = [p.result() for p in polls]  # none hangs: the timeout would raise
+        for answer in answers:
+            assert answer.status_code in (200, 503), answer.text
+            if answer.status_code == 503:
+                assert int(answer.headers["Retry-After"]) >= 1
+                assert answer.json()["error"]["code"]
+        down = requests.get(f"{url}/v1/games/{game_id}", headers=two, timeout=30)
+        assert down.status_code == 503 and "Retry-After" in down.headers
+        proxy.start()  # back
+        # The open stream (or its resumption from the last cursor) brings the move.
+        try:
+            got = reader.events(2, timeout=30)
+        except AssertionError:
+            reader.close()
+            reader = Reader(url, two, since=seen[-1]["cursor"])
+            got = reader.events(2, timeout=30)
+        assert kinds(got) == [("moved", version), ("your_turn", version)]
+        reader.close()
+        proxy.cut()
+
+
+def test_serve_drops_a_trickling_client_and_caps_connections_per_address() -> None:
+    env = {**ENV, "MATHABLE_MAX_CONNECTIONS_PER_ADDRESS": "3"}
+    with live_server(workers=1, worker_class="gevent", env=env) as url:
+        port = int(url.rsplit(":", 1)[1])
+        slow = socket.create_connection(("127.0.0.1", port))
+        slow.sendall(b"GET /v1/health HTTP/1.1\r\nHost: x\r\n")  # the head never ends
+        idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(2)]
+        time.sleep(0.5)
+        over = socket.create_connection(("127.0.0.1", port))
+        over.settimeout(10)
+        answer = over.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 503") and b"Retry-After" in answer
+        # gunicorn reads a request head under a deadline (keepalive, 5 s): then it hangs up.
+        slow.settimeout(20)
+        started = time.monotonic()
+        while slow.recv(4096):
+            pass
+        assert time.monotonic() - started < 15
+        for s in [slow, over, *idle]:
+            s.close()
+        # Those connections gone, the address is served again.
+        assert requests.get(f"{url}/v1/health", timeout=10).status_code == 200

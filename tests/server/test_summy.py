@@ -1,0 +1,169 @@
+"""Summy over HTTP: create with ``ruleset``, join, views, every command, redaction."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from mathable.summy import SUPPLY_SET, tile_names
+from mathable.summy.tiles import parse_tiles
+from tests.server.helpers import Account, move, register
+
+
+def supply(front: str) -> list[str]:
+    """The 93 supply tiles as strings, beginning with ``front`` (one character a tile)."""
+    rest = list(SUPPLY_SET)
+    for tile in parse_tiles(front):
+        rest.remove(tile)
+    return list(front) + tile_names(rest)
+
+
+#: Seat 0 holds 1 2 + 3 4 5 x =, seat 1 holds 6 7 8 9 - : = 0; then 1 2 3 1 are drawn.
+FRONT = "12+345x=" + "6789-:=0" + "1231"
+
+
+def summy_game(client: FlaskClient, a: Account, b: Account, **options: Any) -> dict[str, Any]:
+    options.setdefault("tiles", supply(FRONT))
+    created = client.post("/v1/games", json={"ruleset": "summy", **options}, headers=a.auth)
+    assert created.status_code == 201, created.json
+    joined = client.post(f"/v1/games/{created.json['id']}/join", headers=b.auth)
+    assert joined.status_code == 200, joined.json
+    body: dict[str, Any] = joined.json  # type: ignore[assignment]
+    return body
+
+
+def test_created_summy_game_shows_the_first_equals_and_own_hand(client: FlaskClient) -> None:
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = summy_game(client, ada, bob)
+    assert game["ruleset"] == "summy"
+    assert game["table"] == [{"x": 0, "y": 0, "tile": "="}]
+    assert game["hand"] == list("6789-:=0")
+    assert [s["hand_size"] for s in game["seats"]] == [8, 8]
+    assert game["supply"] == 93 - 16
+    assert game["turn"]["seat"] == 0  # a given order: seat 0 begins
+
+
+def test_equation_scores_and_hides_the_draw_from_the_opponent(client: FlaskClient) -> None:
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = summy_game(client, ada, bob)
+    placements = [
+        {"x": -3, "y": 0, "tile": "1"},
+        {"x": -2, "y": 0, "tile": "+"},
+        {"x": -1, "y": 0, "tile": "2"},
+        {"x": 1, "y": 0, "tile": "3"},
+    ]
+    played = move(client, ada, game["id"], game["version"], type="equation", placements=placements)
+    assert played.status_code == 200, played.json
+    body = played.json
+    assert body["seats"][0]["score"] == 6
+    assert body["last_play"]["equation"] == "1+2=3"
+    assert sorted(body["hand"]) == sorted(list("45x=") + list("1231"))
+    events = client.get(f"/v1/games/{game['id']}/events", headers=bob.auth).json["events"]
+    last = events[-1]
+    assert last["type"] == "equation_played" and last["drawn"] is None
+    assert last["drawn_count"] == 4
+    started = next(e for e in events if e["type"] == "summy_started")
+    assert started["hands"][0] is None and started["hands"][1] == list("6789-:=0")
+
+
+def test_bad_equations_are_refused_with_a_code_and_change_nothing(client: FlaskClient) -> None:
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = summy_game(client, ada, bob)
+    version = game["version"]
+    cases = {
+        "wrong_result": [(-3, "1"), (-2, "+"), (-1, "2"), (1, "4")],
+        "gap": [(-4, "1"), (-2, "+"), (-1, "2"), (1, "3")],
+        "tile_not_in_hand": [(-3, "9"), (-2, "+"), (-1, "2"), (1, "3")],
+        "square_taken": [(0, "1")],
+        "off_table": [(10**9, "1")],
+        "bad_tile": [(-1, "?")],
+    }
+    for code, tiles in cases.items():
+        placements = [{"x": x, "y": 0, "tile": t} for x, t in tiles]
+        refused = move(client, ada, game["id"], version, type="equation", placements=placements)
+        assert refused.status_code == 422, (code, refused.json)
+        assert refused.json["error"]["code"] == code
+    assert client.get(f"/v1/games/{game['id']}", headers=ada.auth).json["version"] == version
+
+
+def test_mathable_moves_are_refused_in_a_summy_game(client: FlaskClient) -> None:
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = summy_game(client, ada, bob)
+    refused = move(client, ada, game["id"], game["version"], type="place", square="H7", tile=1)
+    assert refused.status_code == 422
+    assert refused.json["error"]["code"] == "wrong_game"
+
+
+def test_discard_pass_and_resign(client: FlaskClient) -> None:
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = summy_game(client, ada, bob)
+    gid = game["id"]
+    discarded = move(client, ada, gid, game["version"], type="discard", tiles=["x", "="])
+    assert discarded.status_code == 200, discarded.json
+    assert discarded.json["supply"] == 93 - 16 - 2
+    passed = move(client, bob, gid, discarded.json["version"], type="pass")
+    assert passed.status_code == 200, passed.json
+    resigned = move(client, ada, gid, passed.json["version"], type="resign")
+    assert resigned.status_code == 200
+    assert resigned.json["status"] == "ended"
+    assert resigned.json["result"]["winners"] == [1]
+
+
+def test_unknown_ruleset_is_refused(client: FlaskClient) -> None:
+    ada = register(client, "ada")
+    created = client.post("/v1/games", json={"ruleset": "chess"}, headers=ada.auth)
+    assert created.status_code == 422
+    assert created.json["error"]["code"] == "unknown_ruleset"
+
+
+def test_spectators_see_the_table_but_no_hand_and_pages_answer(client: FlaskClient) -> None:
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = summy_game(client, ada, bob)
+    seen = client.get(f"/v1/games/{game['id']}").json
+    assert seen["hand"] is None and seen["you"] is None
+    assert seen["table"] == [{"x": 0, "y": 0, "tile": "="}]
+    events = client.get(f"/v1/games/{game['id']}/events").json["events"]
+    started = next(e for e in events if e["type"] == "summy_started")
+    assert started["hands"] == [None, None] and started["hand_sizes"] == [8, 8]
+    assert client.get(f"/games/{game['id']}").status_code == 200
+    assert client.get(f"/v1/games/{game['id']}/board.svg").status_code == 404
+    listed = client.get("/v1/me?details=1", headers=ada.auth)
+    assert listed.status_code == 200, listed.json
+
+
+def test_a_summy_game_has_a_clock_like_mathable(client: FlaskClient) -> None:
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = summy_game(client, ada, bob, clock={"per_move": 3600})
+    assert game["clock"]["deadline"] is not None
+    assert game["clock"]["remaining"] == [3600, 3600]
+    given = move(client, bob, game["id"], game["version"], type="give_time", seat=0, seconds=60)
+    assert given.status_code == 200, given.json
+    assert given.json["clock"]["remaining"][0] > 3600
+
+
+def test_a_summy_game_survives_a_dump_and_load(sqlite_url: str, tmp_path: Path) -> None:
+    import io
+
+    from mathable_server.db import make_engine
+    from mathable_server.transfer import dump, load
+    from tests.server.conftest import make_app
+
+    app = make_app(sqlite_url)
+    client = app.test_client()
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = summy_game(client, ada, bob)
+    before = client.get(f"/v1/games/{game['id']}", headers=bob.auth).json
+    app.extensions["mathable"].store.engine.dispose()
+    source = make_engine(sqlite_url, 1)
+    out = io.StringIO()
+    dump(source, out)
+    source.dispose()
+    target_url = f"sqlite:///{tmp_path / 'target.db'}"
+    target_app = make_app(target_url)
+    target = target_app.extensions["mathable"].store.engine
+    load(target, out.getvalue().splitlines(keepends=True))
+    after = target_app.test_client().get(f"/v1/games/{game['id']}", headers=bob.auth).json
+    assert after["table"] == before["table"] and after["hand"] == before["hand"]
+    target.dispose()

@@ -11,6 +11,7 @@ schema version ``v`` so that old logs still load.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
@@ -71,6 +72,10 @@ CLOCK: codec.Codec[ClockSpec | None] = codec.Codec(
 EVENT_TYPES: dict[str, type[Event]] = {}
 #: The events of each other game (``Event.game``), by ``type``: read after ``EVENT_TYPES``.
 GAME_EVENT_TYPES: dict[str, dict[str, type[Event]]] = {}
+#: The modules that define the other games' events. The decoder imports them the first time
+#: it meets a type it does not know: a log (after a restart, in a new process) must read
+#: whether or not anything else has loaded its game yet.
+GAME_EVENT_MODULES = ("mathable.summy.events",)
 
 
 class Event:
@@ -89,7 +94,7 @@ class Event:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        known = _event_type(cls.type)
+        known = _registered_type(cls.type)
         if known is not None and known.__qualname__ != cls.__qualname__:
             # Two games' events under one name would decode as whichever came last.
             raise TypeError(f"event type {cls.type!r} is taken by {known.__qualname__}")
@@ -145,6 +150,16 @@ class Event:
 
 def _event_type(kind: str) -> type[Event] | None:
     """The class of the events of type ``kind``, whichever game's they are."""
+    found = _registered_type(kind)
+    if found is None:
+        for module in GAME_EVENT_MODULES:
+            importlib.import_module(module)  # registers its events (once: imports are cached)
+        found = _registered_type(kind)
+    return found
+
+
+def _registered_type(kind: str) -> type[Event] | None:
+    """The class registered for ``kind`` so far, whichever game's it is."""
     found = EVENT_TYPES.get(kind)
     if found is None:
         for types in GAME_EVENT_TYPES.values():

@@ -14,11 +14,17 @@ import hmac
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from email import policy
 from email.message import EmailMessage
 from email.utils import formatdate
 
 from mathable import ClockState, GameState, render, square_name
 from mathable_server.render import iso_ms
+
+#: Headers are folded only past RFC 5322's 998 characters: the standard policy folds at 78,
+#: and a long link without spaces (List-Unsubscribe) then goes out as RFC 2047 encoded
+#: words, which no mail client reads as a link.
+MAIL_POLICY = policy.default.clone(max_line_length=998)
 
 _ID_PART = re.compile(r"<mathable\.([a-z]+)\.([a-z0-9]+)\.v(\d+)\.s(\d)\.[0-9a-f]+@", re.I)
 
@@ -78,7 +84,7 @@ def version_replied_to(in_reply_to: str | None) -> tuple[str, int, int] | None:
 
 
 def _message(ctx: MailContext, to: str, subject: str, text: str, stable_id: str) -> EmailMessage:
-    message = EmailMessage()
+    message = EmailMessage(policy=MAIL_POLICY)
     message["From"] = ctx.sender
     message["To"] = to
     message["Subject"] = subject

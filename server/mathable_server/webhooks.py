@@ -120,6 +120,10 @@ class WebhookChannel:
             },
             timeout=WEBHOOK_TIMEOUT,
             allow_redirects=False,
+            # Only the status line and headers are read: a receiver that answers with an
+            # endless body must not hold the delivery worker nor fill its memory.
+            stream=True,
         )
+        answer.close()
         if not 200 <= answer.status_code < 300:
             raise RuntimeError(f"the receiver answered {answer.status_code}")

@@ -182,3 +182,48 @@ def test_a_webhook_is_signed_retried_with_the_same_delivery_id_and_rechecked(
         states = [r.state for r in conn.execute(select(outbox.c.state).order_by(outbox.c.id))]
     assert states == ["sent", "dead", "dead"]  # bob told of his own pass, then his turn
     assert isinstance(store, Store)
+
+
+class _Endless(BaseHTTPRequestHandler):
+    """A receiver that says 200 and then never stops sending its body."""
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server's name
+        self.rfile.read(int(self.headers["Content-Length"]))
+        self.send_response(200)
+        self.end_headers()
+        try:
+            while True:
+                self.wfile.write(b"x" * 65536)
+        except OSError:
+            pass
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+def test_a_receiver_with_an_endless_answer_does_not_hold_the_worker(sqlite_url: str) -> None:
+    server = ThreadingHTTPServer(("127.0.0.1", free_port()), _Endless)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/hook"
+        app: Flask = make_app(sqlite_url, webhook_allow_private=True)
+        client = app.test_client()
+        table = Table(client)
+        client.put(
+            "/v1/me/notifications",
+            json={"webhook": {"url": url, "secret": SECRET}},
+            headers=table.bob.auth,
+        )
+        table.ok(table.ada, type="pass")
+        worker = app.extensions["mathable_mail"].deliverer(app.extensions["mathable"].games.now)
+        done = threading.Thread(target=worker.drain, daemon=True)
+        done.start()
+        done.join(timeout=20)  # far below the endless body; a read would never end
+        assert not done.is_alive()
+        store = app.extensions["mathable"].store
+        with store.engine.connect() as conn:
+            assert [r.state for r in conn.execute(select(outbox.c.state))] == ["sent"]
+    finally:
+        server.shutdown()
+        server.server_close()

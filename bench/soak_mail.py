@@ -133,8 +133,10 @@ def _soak(
     outages = kills = 0
 
     def flap() -> None:
+        # Down first, then every ``flap_every`` seconds: however fast the games go, the
+        # relay has been away at least once.
         nonlocal outages
-        while not stop.wait(flap_every):
+        while True:
             relay.stop()
             outages += 1
             stop.wait(down_for)
@@ -144,6 +146,8 @@ def _soak(
                     break
                 except Exception:
                     time.sleep(0.1)
+            if stop.wait(flap_every):
+                return
 
     def killer() -> None:
         # Kill only a worker that has been sending (a worker still starting up sends

@@ -58,6 +58,13 @@ class AppContext:
                 self._api.retries, self._api.backoff = api.PATIENT
         return self._api
 
+    def game_id(self, given: str | None, command: str, *, auth: bool = True) -> str:
+        """The game a command means: ``given`` whole, a unique start of one of your
+        games' ids, or (``given`` None) the only game waiting on you."""
+        from mathable_cli.resolve import choose_game
+
+        return choose_game(self.api(auth=auth), given, command, self.output.info)
+
 
 def app_context(ctx: typer.Context) -> AppContext:
     """The AppContext of this run (made by the main callback)."""

@@ -113,6 +113,8 @@ class FakeServer:
     #: Called on every long-poll and game-list request: lets "the other player" move.
     on_poll: Callable[[], None] | None = None
     polls: list[dict[str, str]] = field(default_factory=list)
+    #: Games a player is invited to (listed by ``/v1/me`` before they join, as the server does).
+    invitations: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         base = re.escape(SERVER)
@@ -197,10 +199,11 @@ class FakeServer:
         games = []
         for gid, game in self.games.items():
             seat = game.state.seat_of(player)
-            if seat is None:
+            if seat is None and self.invitations.get(gid) != player:
                 continue
             turn = game.state.turn
-            mine = game.state.status == "playing" and turn is not None and turn.seat == seat
+            mine = seat is not None and game.state.status == "playing" and turn is not None
+            mine = mine and turn is not None and turn.seat == seat
             entry = {"id": gid, "status": game.state.status, "your_seat": seat, "your_turn": mine}
             if request.params.get("details") == "true":
                 public = self.view(gid, None)

@@ -178,6 +178,22 @@ def test_a_unique_start_of_an_id_is_enough(cli: Invoke, fake: FakeServer) -> Non
     assert f"'gab' begins 2 of your games: {first}, {second}" in both.stderr
 
 
+def test_every_command_naming_a_game_takes_a_unique_start_of_its_id(
+    cli: Invoke, fake: FakeServer
+) -> None:
+    first, _ = _long_games(fake)
+    hint = cli("hint", "gabc", "--json")
+    assert hint.exit_code == 0, hint.stderr
+    assert hint.stdout == cli("hint", first, "--json").stdout
+    invited = fake.new_game("p-bob", None)
+    fake.games["gxyzinvited"] = fake.games.pop(invited)
+    fake.invitations["gxyzinvited"] = "p-alice"
+    joined = cli("join", "gxyz")
+    assert joined.exit_code == 0, joined.stderr
+    assert "You sit in seat 1 of game gxyzinvited" in joined.stderr
+    assert fake.games["gxyzinvited"].state.seat_of("p-alice") == 1
+
+
 def test_a_command_without_a_game_takes_the_only_one_waiting_on_you(
     cli: Invoke, fake: FakeServer
 ) -> None:

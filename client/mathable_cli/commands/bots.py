@@ -36,6 +36,7 @@ def hint(
 ) -> None:
     """Your legal placements and the best turn, worked out locally from your view."""
     actx = app_context(ctx)
+    game = actx.game_id(game, "hint")
     view = actx.api().game(game)
     if (rules := anygame.rules_for(view)) is not None:
         anygame.hint(actx.output, rules, view, as_json)
@@ -329,6 +330,7 @@ def bot(
         raise CliError("give game ids or --all (not both)", ExitCode.USAGE)
     engines = EngineRunner(engine, think_time=think_time, node_limit=node_limit)
     api = actx.api()
+    games = [actx.game_id(g, "bot") for g in games or []]
     runner = Bot(api, actx.output, engines, draw_extra=draw_extra)
     try:
         if games and len(games) == 1:

@@ -40,9 +40,12 @@ def vacation(
     )
 
 
-def _command(ctx: typer.Context, game: str, body: dict[str, Any], as_json: bool) -> None:
+def _command(
+    ctx: typer.Context, command: str, game: str, body: dict[str, Any], as_json: bool
+) -> None:
     actx = app_context(ctx)
     api = actx.api()
+    game = actx.game_id(game, command)
     view = api.game(game)
     view = api.command(game, {**body, "expected_version": view["version"]})
     if as_json:
@@ -57,7 +60,7 @@ def _command(ctx: typer.Context, game: str, body: dict[str, Any], as_json: bool)
 
 def claim(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> None:
     """Claim the timeout of the player to move (clocks with on_timeout: claim)."""
-    _command(ctx, game, {"type": "claim_timeout"}, as_json)
+    _command(ctx, "claim", game, {"type": "claim_timeout"}, as_json)
 
 
 def give_time(
@@ -72,7 +75,8 @@ def give_time(
         seconds = parse_duration(duration)
     except ValueError as err:
         raise CliError(str(err), ExitCode.USAGE) from None
-    _command(ctx, game, {"type": "give_time", "seat": seat, "seconds": seconds}, as_json)
+    body = {"type": "give_time", "seat": seat, "seconds": seconds}
+    _command(ctx, "give-time", game, body, as_json)
     if not as_json:
         app_context(ctx).output.info(f"Gave seat {seat} {time_left(seconds)}.")
 

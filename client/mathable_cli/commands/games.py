@@ -139,6 +139,7 @@ def join(
 ) -> None:
     """Take a free seat in a game."""
     actx = app_context(ctx)
+    game = actx.game_id(game, "join")
     view = actx.api().join(game)
     if as_json:
         actx.output.json(view)

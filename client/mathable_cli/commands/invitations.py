@@ -16,6 +16,7 @@ def decline(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> Non
     """Refuse your invitation to a game (its seat is free again), or cancel a game you
     created while it still waits for players."""
     actx = app_context(ctx)
+    game = actx.game_id(game, "decline")
     reply = actx.api().request("POST", f"/v1/games/{game}/decline", body={}).data
     if as_json:
         actx.output.json(reply)

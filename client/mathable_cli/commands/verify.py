@@ -25,6 +25,7 @@ def verify(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> None
     actx = app_context(ctx)
     settings = actx.settings
     api = actx.api(auth=bool(settings.token))
+    game = actx.game_id(game, "verify", auth=bool(settings.token))
     feed = api.events(game)
     try:
         result = audit(events_from_feed(feed))

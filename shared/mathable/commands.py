@@ -16,33 +16,39 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
+from mathable import lifecycle
 from mathable.arithmetic import describe, makes
-from mathable.bag import BagPolicy, OrderedBag, RandomBag, SeededBag
+from mathable.bag import BagPolicy
 from mathable.board import OPERATION, OPERATIONS, PAIRS, PREMIUM, SIZE, square_name
-from mathable.clock import MAX_SECONDS, check_spec
-from mathable.commitment import commit, revelation
 from mathable.errors import RuleError
 from mathable.events import (
     Corrected,
     Event,
     ExtraTileDrawn,
-    GameCancelled,
-    GameCreated,
-    GameEnded,
     GameStarted,
-    InvitationDeclined,
     Passed,
-    PlayerJoined,
-    Resigned,
     TilePlaced,
     TilesExchanged,
-    TimedOut,
-    TimeGiven,
     TurnEnded,
-    VacationDayUsed,
-    VacationEnded,
-    VacationStarted,
     apply,
+)
+from mathable.lifecycle import (
+    Create,
+    Decline,
+    EndVacation,
+    GiveTime,
+    Join,
+    LifecycleCommand,
+    Pass,
+    Resign,
+    StartVacation,
+    TimeOut,
+    UseVacationDay,
+    default_policy,
+    end_if_over,
+    is_int,
+    is_seat,
+    turn_of,
 )
 from mathable.movegen import has_legal_move
 from mathable.position import Position
@@ -50,7 +56,6 @@ from mathable.state import (
     BONUS,
     RULES_VERSION,
     RULESET,
-    ClockSpec,
     Equation,
     GameState,
     PlacedTile,
@@ -59,42 +64,13 @@ from mathable.state import (
 )
 from mathable.tiles import RACK_SIZE, TILE_SET
 
+#: The fold of one Mathable command (``mathable.lifecycle.Fold``).
+_Fold = lifecycle.Fold[GameState]
+
 MAX_TURN_PLACEMENTS = 16
 #: The first rules version in which a game with tiles left in the bag can end blocked,
 #: and in which a correction returns an unearned extra tile and only rescores a legal tile.
 V2: Final = 2
-
-
-@dataclass(frozen=True, slots=True)
-class Create:
-    """Create a game; ``player`` takes seat 0."""
-
-    player: str
-    players: int = 2
-    referee: str = "server"
-    seed: int | None = None
-    tiles: tuple[int, ...] | None = None
-    invited: tuple[str, ...] = ()
-    clock: ClockSpec | None = None
-    #: The bag order the server chose (hidden until the end) and the salt of its commitment.
-    order: tuple[int, ...] | None = None
-    salt: str | None = None
-    #: The game to play (``mathable.rulesets``): "mathable" or "summy".
-    ruleset: str = RULESET
-
-
-@dataclass(frozen=True, slots=True)
-class Decline:
-    """An invitee refuses their seat; the creator of a game not yet started calls it off."""
-
-    player: str
-
-
-@dataclass(frozen=True, slots=True)
-class Join:
-    """Take the first free seat."""
-
-    player: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,122 +130,19 @@ class Exchange:
 
 
 @dataclass(frozen=True, slots=True)
-class Pass:
-    """End the turn without placing."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
 class Correct:
     """Players mode: challenge the turn an opponent is playing or has just played."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
-class Resign:
-    """Leave the game; it goes on without this seat."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class TimeOut:
-    """``seat`` is out of time. The caller (the server, by ``mathable.clock``) knows it is:
-    the rules have no clock. ``claimed_by`` is the opponent claiming it, if any."""
-
-    seat: int
-    claimed_by: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class GiveTime:
-    """``seat`` gives ``seconds`` to the clock of seat ``to``."""
-
-    seat: int
-    to: int
-    seconds: int
-
-
-@dataclass(frozen=True, slots=True)
-class StartVacation:
-    """The player of ``seat`` goes on vacation for ``days`` days: their clock stands still."""
-
-    seat: int
-    days: int
-
-
-@dataclass(frozen=True, slots=True)
-class EndVacation:
-    """The player of ``seat`` is back: their clock runs again."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class UseVacationDay:
-    """``seat``'s clock reached zero: a vacation day gives it 24 hours more."""
-
-    seat: int
-
-
-Command = (
-    Create
-    | Join
-    | Decline
-    | Place
-    | DrawExtra
-    | EndTurn
-    | PlayTurn
-    | Exchange
-    | Pass
-    | Correct
-    | Resign
-    | TimeOut
-    | GiveTime
-    | StartVacation
-    | EndVacation
-    | UseVacationDay
-)
-
-
-def default_policy(state: GameState) -> BagPolicy:
-    """The bag policy a game's options call for: its given order, its seed, or chance."""
-    if state.options.tiles is not None or state.options.order is not None:
-        return OrderedBag()
-    if state.options.seed is not None:
-        return SeededBag(state.options.seed, salt=state.version)
-    return RandomBag()
-
-
-class _Fold:
-    """Events produced so far by one command, and the state they lead to."""
-
-    def __init__(self, state: GameState, bag: BagPolicy) -> None:
-        self.state = state
-        self.bag = bag
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = apply(self.state, event)
-
-    def draw(self, n: int) -> tuple[int, ...]:
-        n = min(n, len(self.state.bag))
-        return tuple(self.bag.draw(self.state.bag, n)) if n > 0 else ()
+Command = Place | DrawExtra | EndTurn | PlayTurn | Exchange | Pass | Correct | LifecycleCommand
 
 
 def check(state: GameState, command: Command, bag: BagPolicy | None = None) -> list[Event]:
     """The events ``command`` produces in ``state``; RuleError if the rules refuse it."""
-    fold = _Fold(state, bag if bag is not None else default_policy(state))
+    fold = _Fold(state, bag if bag is not None else default_policy(state), MATHABLE)
     match command:
-        case Create():
-            _create(fold, command)
-        case Join():
-            _join(fold, command)
-        case Decline():
-            _decline(fold, command)
         case Place():
             _place(fold, command.seat, command.square, command.tile, command.claims)
         case DrawExtra():
@@ -283,118 +156,16 @@ def check(state: GameState, command: Command, bag: BagPolicy | None = None) -> l
         case Pass():
             _turn_start(fold.state, command.seat, "pass")
             fold.emit(Passed(command.seat))
-            _end_if_over(fold)
+            end_if_over(fold)
         case Correct():
             _correct(fold, command.seat)
-        case Resign():
-            _resign(fold, command.seat)
-        case TimeOut():
-            _time_out(fold, command)
-        case GiveTime():
-            _give_time(fold, command)
-        case StartVacation():
-            _clocked_seat(fold.state, command.seat)
-            if not 1 <= command.days <= 366:
-                raise RuleError("bad_days", "a vacation lasts 1 to 366 days")
-            fold.emit(VacationStarted(command.seat, command.days))
-        case EndVacation():
-            _clocked_seat(fold.state, command.seat)
-            fold.emit(VacationEnded(command.seat))
-        case UseVacationDay():
-            _clocked_seat(fold.state, command.seat)
-            fold.emit(VacationDayUsed(command.seat))
         case _:
-            raise RuleError("bad_command", f"unknown command {command!r}")
+            if not lifecycle.check(fold, command):
+                raise RuleError("bad_command", f"unknown command {command!r}")
     return fold.events
 
 
-# --- creating and joining --------------------------------------------------
-
-
-def _create(fold: _Fold, command: Create) -> None:
-    if fold.state.status != "new":
-        raise RuleError("game_exists", "this game has already been created")
-    if not 2 <= command.players <= 4:
-        raise RuleError("bad_players", f"a game has 2 to 4 players, not {command.players}")
-    if command.referee not in ("server", "players"):
-        raise RuleError("bad_referee", "referee is 'server' or 'players'")
-    if command.tiles is not None and sorted(command.tiles) != list(TILE_SET):
-        raise RuleError("bad_tiles", "tiles must list all 106 tiles of the game, each exactly once")
-    if command.seed is not None and command.tiles is not None:
-        raise RuleError("bad_options", "give a seed or a tile order, not both")
-    if command.order is not None and (
-        command.tiles is not None or sorted(command.order) != list(TILE_SET)
-    ):
-        raise RuleError("bad_tiles", "a bag order lists all 106 tiles, and only without tiles")
-    if command.salt is not None and not _is_salt(command.salt):
-        raise RuleError("bad_salt", "a salt is 32 to 64 lower-case hex digits")
-    committed = command.tiles if command.tiles is not None else command.order
-    commitment = None
-    if command.salt is not None and committed is not None:
-        commitment = commit(committed, command.salt)
-    invited = tuple(command.invited)
-    if len(invited) > command.players - 1 or len(set(invited)) != len(invited):
-        raise RuleError("bad_invite", "invite at most one player per free seat, each once")
-    if command.player in invited:
-        raise RuleError("bad_invite", "the creator already has seat 0")
-    if command.clock is not None:
-        check_spec(command.clock)
-    fold.emit(
-        GameCreated(
-            ruleset=RULESET,
-            rules_version=RULES_VERSION,
-            players=command.players,
-            referee=command.referee,
-            seed=command.seed,
-            tiles=command.tiles,
-            invited=invited,
-            creator=command.player,
-            clock=command.clock,
-            order=command.order,
-            salt=command.salt if commitment is not None else None,
-            commitment=commitment,
-        )
-    )
-
-
-def _is_salt(salt: object) -> bool:
-    return (
-        isinstance(salt, str)
-        and 32 <= len(salt) <= 64
-        and all(c in "0123456789abcdef" for c in salt)
-    )
-
-
-def _decline(fold: _Fold, command: Decline) -> None:
-    state = fold.state
-    if state.status != "waiting":
-        raise RuleError("game_started", "only a game still waiting for players can be declined")
-    if command.player in state.options.invited and state.seat_of(command.player) is None:
-        fold.emit(InvitationDeclined(player=command.player))
-    elif state.seats and state.seats[0].player == command.player:
-        fold.emit(GameCancelled(player=command.player))
-    else:
-        raise RuleError("not_invited", "you have no invitation to this game")
-
-
-def _join(fold: _Fold, command: Join) -> None:
-    state = fold.state
-    if state.status != "waiting":
-        raise RuleError("game_full", "this game is not waiting for players")
-    if state.seat_of(command.player) is not None:
-        raise RuleError("already_seated", "you already have a seat in this game")
-    free = [i for i, seat in enumerate(state.seats) if seat.player is None]
-    seated = {seat.player for seat in state.seats}
-    reserved = [name for name in state.options.invited if name not in seated]
-    if command.player not in state.options.invited and len(free) <= len(reserved):
-        raise RuleError("seat_reserved", "the free seats of this game are reserved for invitees")
-    fold.emit(PlayerJoined(seat=free[0], player=command.player))
-    if len(free) == 1:
-        _start(fold)
-
-
-def _start(fold: _Fold) -> None:
-    fold.emit(deal_start(fold.state, fold.bag))
+# --- starting ----------------------------------------------------------------
 
 
 def deal_start(state: GameState, policy: BagPolicy) -> GameStarted:
@@ -442,32 +213,8 @@ def deal_start(state: GameState, policy: BagPolicy) -> GameStarted:
 # --- playing a turn ---------------------------------------------------------
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_seat(state: GameState, seat: Any) -> bool:
-    return _is_int(seat) and 0 <= seat < len(state.seats)
-
-
-def _turn_of(state: GameState, seat: int) -> Turn:
-    if state.status in ("new", "waiting"):
-        raise RuleError("game_not_started", "the game has not started yet")
-    if state.status == "ended" or state.turn is None:
-        raise RuleError("game_over", "the game is over")
-    if not _is_seat(state, seat):
-        raise RuleError("not_seated", "you have no seat in this game")
-    if state.turn.seat != seat:
-        raise RuleError(
-            "not_your_turn",
-            f"it is seat {state.turn.seat}'s turn, not yours",
-            {"seat": state.turn.seat},
-        )
-    return state.turn
-
-
 def _turn_start(state: GameState, seat: int, what: str) -> Turn:
-    turn = _turn_of(state, seat)
+    turn = turn_of(state, seat)
     if turn.placements:
         raise RuleError(
             "turn_in_progress", f"you have placed tiles this turn; end the turn instead of {what}"
@@ -559,7 +306,7 @@ def explain_refusal(position: Position, square: int, tile: int) -> RuleError:
 
 def _check_square(square: Any) -> int:
     """``square`` as a board index; RuleError ``bad_square`` when it is none (bots call us)."""
-    if not _is_int(square) or not 0 <= square < SIZE * SIZE:
+    if not is_int(square) or not 0 <= square < SIZE * SIZE:
         shown = repr(square)[:20]
         raise RuleError("bad_square", f"{shown} is not a square: squares are 0 to 195 (A1 to N14)")
     return int(square)
@@ -569,10 +316,10 @@ def _place(
     fold: _Fold, seat: int, square: int, tile: int, claims: tuple[Equation, ...] | None
 ) -> None:
     state = fold.state
-    _turn_of(state, seat)
+    turn_of(state, seat)
     _refuse_if_ending(state)
     _check_square(square)
-    if not _is_int(tile):
+    if not is_int(tile):
         raise RuleError("bad_tile", f"{repr(tile)[:20]} is not a tile: tiles are whole numbers")
     rack = state.seats[seat].rack
     if tile not in rack:
@@ -632,7 +379,7 @@ def _check_claims(
 
 
 def _draw_extra(fold: _Fold, seat: int) -> None:
-    turn = _turn_of(fold.state, seat)
+    turn = turn_of(fold.state, seat)
     if not turn.extra_available:
         raise RuleError(
             "no_extra_tile",
@@ -645,7 +392,7 @@ def _draw_extra(fold: _Fold, seat: int) -> None:
 
 
 def _end_turn(fold: _Fold, seat: int) -> None:
-    turn = _turn_of(fold.state, seat)
+    turn = turn_of(fold.state, seat)
     if not turn.placements:
         fold.emit(Passed(seat))
     else:
@@ -653,7 +400,7 @@ def _end_turn(fold: _Fold, seat: int) -> None:
         bonus = BONUS if turn.started_with >= RACK_SIZE and not rack else 0
         drawn = fold.draw(RACK_SIZE - len(rack))
         fold.emit(TurnEnded(seat=seat, points=turn.points, bonus=bonus, drawn=drawn))
-    _end_if_over(fold)
+    end_if_over(fold)
 
 
 def _lacking(rack: tuple[int, ...], tiles: tuple[int, ...]) -> list[int]:
@@ -707,7 +454,7 @@ def _exchange(fold: _Fold, command: Exchange) -> None:
     _turn_start(fold.state, command.seat, "exchanging")
     _refuse_if_ending(fold.state)
     tiles = tuple(command.tiles)
-    if not all(_is_int(tile) for tile in tiles):
+    if not all(is_int(tile) for tile in tiles):
         raise RuleError("bad_tile", "tiles are whole numbers")
     if not 1 <= len(tiles) <= RACK_SIZE:
         raise RuleError("bad_exchange", "exchange 1 to 7 tiles")
@@ -726,67 +473,15 @@ def _exchange(fold: _Fold, command: Exchange) -> None:
         )
     drawn = fold.draw(len(tiles))
     fold.emit(TilesExchanged(seat=command.seat, returned=tiles, drawn=drawn))
-    _end_if_over(fold)
+    end_if_over(fold)
 
 
-def _resign(fold: _Fold, seat: int) -> None:
-    state = fold.state
-    if state.status != "playing":
-        raise RuleError(
-            "game_over" if state.status == "ended" else "game_not_started",
-            "only a game in play can be resigned",
-        )
-    if not _is_seat(state, seat) or state.seats[seat].resigned:
-        raise RuleError("not_seated", "you have no seat left in this game")
-    turn = state.turn
+def _leave(fold: _Fold, seat: int) -> None:
+    """A seat resigning or out of time in the middle of its turn: the tiles placed so far
+    stand and score; no refill, the seat is leaving."""
+    turn = fold.state.turn
     if turn is not None and turn.seat == seat and turn.placements:
-        # The tiles placed so far stand and score; no refill, the seat is leaving.
         fold.emit(TurnEnded(seat=seat, points=turn.points, bonus=0, drawn=()))
-    fold.emit(Resigned(seat))
-    _end_if_over(fold)
-
-
-# --- clocks ------------------------------------------------------------------
-
-
-def _clocked_seat(state: GameState, seat: int) -> None:
-    """Refuses unless the game has a clock, is in play and ``seat`` still plays in it."""
-    if state.options.clock is None:
-        raise RuleError("no_clock", "this game has no clock")
-    if state.status != "playing":
-        raise RuleError(
-            "game_over" if state.status == "ended" else "game_not_started",
-            "the clock runs only while the game is played",
-        )
-    if not _is_seat(state, seat) or state.seats[seat].resigned:
-        raise RuleError("not_seated", "that seat no longer plays in this game")
-
-
-def _time_out(fold: _Fold, command: TimeOut) -> None:
-    state = fold.state
-    _clocked_seat(state, command.seat)
-    seat = command.seat
-    turn = state.turn
-    if turn is not None and turn.seat == seat and turn.placements:
-        # As at a resignation: the tiles placed so far stand and score, no refill.
-        fold.emit(TurnEnded(seat=seat, points=turn.points, bonus=0, drawn=()))
-    fold.emit(TimedOut(seat, command.claimed_by))
-    if len(fold.state.active_seats()) <= 1:
-        _finish(fold, "timeout")
-    else:
-        _end_if_over(fold)
-
-
-def _give_time(fold: _Fold, command: GiveTime) -> None:
-    state = fold.state
-    _clocked_seat(state, command.seat)
-    if not _is_seat(state, command.to) or state.seats[command.to].resigned:
-        raise RuleError("bad_seat", f"seat {command.to} does not play in this game")
-    if command.to == command.seat:
-        raise RuleError("own_seat", "time can only be given to an opponent")
-    if not _is_int(command.seconds) or not 1 <= command.seconds <= MAX_SECONDS:
-        raise RuleError("bad_seconds", f"give 1 to {MAX_SECONDS} seconds")
-    fold.emit(TimeGiven(command.seat, command.to, command.seconds))
 
 
 # --- corrections (players referee) -----------------------------------------
@@ -881,7 +576,7 @@ def _correct(fold: _Fold, seat: int) -> None:
         raise RuleError("corrections_off", "the server referees this game: mistakes cannot happen")
     if state.status != "playing" or state.turn is None:
         raise RuleError("game_over", "only a game in play can be corrected")
-    if not _is_seat(state, seat) or state.seats[seat].resigned:
+    if not is_seat(state, seat) or state.seats[seat].resigned:
         raise RuleError("not_seated", "you have no seat in this game")
     in_progress = state.turn.seat != seat and bool(state.turn.placements)
     target = state.turn if in_progress else state.correctable
@@ -910,7 +605,7 @@ def _correct(fold: _Fold, seat: int) -> None:
         drawn = fold.draw(RACK_SIZE - len(rack))
         kept = fold.state.turn.points if fold.state.turn else 0
         fold.emit(TurnEnded(seat=target.seat, points=kept, bonus=0, drawn=drawn))
-    _end_if_over(fold)
+    end_if_over(fold)
 
 
 def _correct_v2(fold: _Fold, seat: int, target: Turn, in_progress: bool) -> None:
@@ -948,7 +643,7 @@ def _correct_v2(fold: _Fold, seat: int, target: Turn, in_progress: bool) -> None
         kept = fold.state.turn.points if fold.state.turn else 0
         fold.emit(TurnEnded(seat=target.seat, points=kept, bonus=0, drawn=drawn))
     if not in_progress or removed:  # a turn whose points alone were fixed goes on
-        _end_if_over(fold)
+        end_if_over(fold)
 
 
 # --- the end ------------------------------------------------------------------
@@ -998,23 +693,21 @@ def _refuse_if_ending(state: GameState) -> None:
         )
 
 
-def _end_if_over(fold: _Fold) -> None:
-    reason = end_reason(fold.state)
-    if reason is not None:
-        _finish(fold, reason)
-
-
-def _finish(fold: _Fold, reason: str) -> None:
-    state = fold.state
-    deductions = tuple(sum(seat.rack) for seat in state.seats)
-    scores = tuple(seat.score - d for seat, d in zip(state.seats, deductions, strict=True))
-    active = state.active_seats()
-    best = max(scores[s] for s in active)
-    winners = tuple(s for s in active if scores[s] == best)
-    fold.emit(GameEnded(reason=reason, deductions=deductions, scores=scores, winners=winners))
-    reveal = revelation(fold.state)
-    if reveal is not None:
-        fold.emit(reveal)
+#: Mathable's lifecycle (``mathable.lifecycle``): what it shares with every game.
+MATHABLE: lifecycle.GameRules[GameState] = lifecycle.GameRules(
+    ruleset=RULESET,
+    rules_version=RULES_VERSION,
+    tile_set=TILE_SET,
+    apply=apply,
+    deal=deal_start,
+    end_reason=end_reason,
+    deductions=lambda state: tuple(sum(seat.rack) for seat in state.seats),
+    referees=("server", "players"),
+    bad_referee="referee is 'server' or 'players'",
+    bad_tiles="tiles must list all 106 tiles of the game, each exactly once",
+    bad_order="a bag order lists all 106 tiles, and only without tiles",
+    leave=_leave,
+)
 
 
 __all__ = [

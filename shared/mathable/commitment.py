@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 
 from mathable.events import DrawsRevealed
-from mathable.state import GameState
+from mathable.state import Lifecycle
 
 
 def commit(order: tuple[int, ...] | list[int], salt: str) -> str:
@@ -25,7 +25,7 @@ def commit(order: tuple[int, ...] | list[int], salt: str) -> str:
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-def revelation(state: GameState) -> DrawsRevealed | None:
+def revelation(state: Lifecycle) -> DrawsRevealed | None:
     """The event that reveals what a game committed to, or None if it committed to nothing."""
     options = state.options
     if options.commitment is None or options.salt is None:

@@ -24,10 +24,7 @@ from mathable.state import (
     ClockSpec,
     Equation,
     GameState,
-    Options,
     PlacedTile,
-    Result,
-    Seat,
     Turn,
     remove_tiles,
 )
@@ -439,37 +436,14 @@ def _close_window(state: GameState, seat: int) -> GameState:
     return state
 
 
-def _next_turn(state: GameState, after: int) -> Turn:
-    seat = state.next_seat(after)
-    return Turn(seat=seat, started_with=len(state.seats[seat].rack))
-
-
 def apply(state: GameState, event: Event) -> GameState:
-    """The state after ``event``. Trusts the event: it was checked when it was made."""
+    """The state after ``event``. Trusts the event: it was checked when it was made.
+
+    Mathable's own events are applied here, the lifecycle events every game shares by
+    ``mathable.lifecycle.apply``.
+    """
     state = replace(state, version=state.version + 1)
     match event:
-        case GameCreated():
-            return replace(
-                state,
-                status="waiting",
-                ruleset=event.ruleset,
-                rules_version=event.rules_version,
-                options=Options(
-                    players=event.players,
-                    referee="players" if event.referee == "players" else "server",
-                    seed=event.seed,
-                    tiles=event.tiles,
-                    invited=event.invited,
-                    clock=event.clock,
-                    order=event.order,
-                    salt=event.salt,
-                    commitment=event.commitment,
-                ),
-                seats=(Seat(player=event.creator),) + (Seat(),) * (event.players - 1),
-                bag=event.tiles or event.order or state.bag,
-            )
-        case PlayerJoined():
-            return replace(state, seats=state.with_seat(event.seat, player=event.player))
         case GameStarted():
             bag = state.bag
             seats = list(state.seats)
@@ -529,7 +503,7 @@ def apply(state: GameState, event: Event) -> GameState:
                 idle_turns=0 if placed_any else state.idle_turns + 1,
                 turns_played=state.turns_played + 1,
             )
-            return replace(state, turn=_next_turn(state, event.seat))
+            return replace(state, turn=state.next_turn(event.seat))
         case TilesExchanged():
             state = _close_window(state, event.seat)
             seat = state.seats[event.seat]
@@ -547,7 +521,7 @@ def apply(state: GameState, event: Event) -> GameState:
                 idle_turns=state.idle_turns + 1,
                 turns_played=state.turns_played + 1,
             )
-            return replace(state, turn=_next_turn(state, event.seat))
+            return replace(state, turn=state.next_turn(event.seat))
         case Passed():
             state = _close_window(state, event.seat)
             state = replace(
@@ -556,47 +530,20 @@ def apply(state: GameState, event: Event) -> GameState:
                 turns_played=state.turns_played + 1,
                 last_turn=replace(state.turn, ended_by="passed") if state.turn else None,
             )
-            return replace(state, turn=_next_turn(state, event.seat))
+            return replace(state, turn=state.next_turn(event.seat))
         case Corrected():
             return _apply_correction(state, event)
-        case Resigned():
+        case Resigned() | TimedOut():
             state = _close_window(state, event.seat)
-            state = replace(state, seats=state.with_seat(event.seat, resigned=True))
-            if state.turn is not None and state.turn.seat == event.seat:
-                state = replace(state, turn=_next_turn(state, event.seat))
-            return state
-        case TimedOut():
-            state = _close_window(state, event.seat)
-            state = replace(state, seats=state.with_seat(event.seat, resigned=True, timed_out=True))
-            if state.turn is not None and state.turn.seat == event.seat:
-                state = replace(state, turn=_next_turn(state, event.seat))
-            return state
-        case TimeGiven() | VacationStarted() | VacationEnded() | VacationDayUsed():
-            return state  # only the clock changes: see ``mathable.clock``
         case GameEnded():
-            final_seats = tuple(
-                replace(seat, score=score)
-                for seat, score in zip(state.seats, event.scores, strict=True)
-            )
-            return replace(
-                state,
-                status="ended",
-                seats=final_seats,
-                turn=None,
-                correctable=None,
-                result=Result(event.reason, event.deductions, event.scores, event.winners),
-            )
-        case DrawsRevealed():
-            return replace(state, draws_revealed=True)
-        case InvitationDeclined():
-            options = replace(
-                state.options,
-                invited=tuple(p for p in state.options.invited if p != event.player),
-                declined=state.options.declined + (event.player,),
-            )
-            return replace(state, options=options)
-        case GameCancelled():
-            return replace(state, status="cancelled", turn=None)
+            state = replace(state, correctable=None)
+    # The events every game has: ``mathable.lifecycle`` (imported here, not above: it
+    # builds on the events of this module).
+    from mathable import lifecycle
+
+    shared = lifecycle.apply(state, event)
+    if shared is not None:
+        return shared
     raise RuleError("bad_event", f"cannot apply {event!r}")
 
 

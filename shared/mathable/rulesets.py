@@ -153,7 +153,9 @@ class _Mathable:
         return end_reason(state)
 
     def deductions(self, state: Any) -> tuple[int, ...]:
-        return tuple(sum(seat.rack) for seat in state.seats)
+        from mathable.commands import MATHABLE
+
+        return MATHABLE.deductions(state)
 
     def expected_draw(self, state: Any, event: Event) -> Event | None:
         from mathable.audit import expected_draw
@@ -242,9 +244,9 @@ class _Summy:
         return end_reason(state)
 
     def deductions(self, state: Any) -> tuple[int, ...]:
-        from mathable.summy.tiles import digit_sum
+        from mathable.summy.commands import SUMMY
 
-        return tuple(digit_sum(seat.rack) for seat in state.seats)
+        return SUMMY.deductions(state)
 
     def expected_draw(self, state: Any, event: Event) -> Event | None:
         from mathable.summy.commands import expected_draw

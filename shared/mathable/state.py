@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Final, Literal
+from typing import ClassVar, Final, Literal
 
 from mathable.board import square_name
 from mathable.position import Position
@@ -148,8 +148,10 @@ class Result:
 
 
 @dataclass(frozen=True, slots=True)
-class GameState:
-    """Everything about a game at one version. Build it with ``replay``; never mutate it."""
+class Lifecycle:
+    """What every game's state has (Mathable's ``GameState``, Summy's ``SummyState``):
+    its version, status, options, seats and turns, read and changed the same way for
+    any game by ``mathable.lifecycle``. A game adds its own fields by subclassing."""
 
     version: int = 0
     status: Status = "new"
@@ -157,18 +159,23 @@ class GameState:
     rules_version: int = RULES_VERSION
     options: Options = Options()
     seats: tuple[Seat, ...] = ()
-    position: Position = Position.initial()
-    bag: tuple[int, ...] = TILE_SET
     turn: Turn | None = None
     #: The turn played before this one (no placements after a pass or an exchange).
     last_turn: Turn | None = None
-    #: In players mode: the last ended turn, while an opponent may still correct it.
-    correctable: Turn | None = None
+    #: Turns in a row without a tile played.
     idle_turns: int = 0
     turns_played: int = 0
     result: Result | None = None
     #: The bag order was revealed at the end: nothing of the game is hidden any more.
     draws_revealed: bool = False
+    #: The name of the field that holds the tiles still to draw, in order.
+    POOL: ClassVar[str] = "bag"
+
+    @property
+    def pool(self) -> tuple[int, ...]:
+        """The tiles still to draw (Mathable's bag, Summy's supply)."""
+        tiles: tuple[int, ...] = getattr(self, self.POOL)
+        return tiles
 
     def seat_of(self, player: str) -> int | None:
         """The seat ``player`` sits in, or None."""
@@ -194,6 +201,21 @@ class GameState:
         seats = list(self.seats)
         seats[index] = replace(seats[index], **changes)  # type: ignore[arg-type]
         return tuple(seats)
+
+    def next_turn(self, after: int) -> Turn:
+        """The turn of the next seat after ``after`` still playing, as it begins."""
+        seat = self.next_seat(after)
+        return Turn(seat=seat, started_with=len(self.seats[seat].rack))
+
+
+@dataclass(frozen=True, slots=True)
+class GameState(Lifecycle):
+    """Everything about a game at one version. Build it with ``replay``; never mutate it."""
+
+    position: Position = Position.initial()
+    bag: tuple[int, ...] = TILE_SET
+    #: In players mode: the last ended turn, while an opponent may still correct it.
+    correctable: Turn | None = None
 
 
 def remove_tiles(pool: tuple[int, ...], tiles: tuple[int, ...] | list[int]) -> tuple[int, ...]:

@@ -12,39 +12,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from mathable.bag import BagPolicy, OrderedBag, RandomBag, SeededBag
-from mathable.clock import MAX_SECONDS, check_spec
-from mathable.commands import (
-    Create,
-    Decline,
-    EndVacation,
-    GiveTime,
-    Join,
-    Pass,
-    Resign,
-    StartVacation,
-    TimeOut,
-    UseVacationDay,
-)
-from mathable.commitment import commit
+from mathable import lifecycle
+from mathable.bag import BagPolicy, OrderedBag
 from mathable.errors import RuleError
-from mathable.events import (
-    DrawsRevealed,
-    Event,
-    GameCancelled,
-    GameCreated,
-    GameEnded,
-    InvitationDeclined,
-    Passed,
-    PlayerJoined,
-    Resigned,
-    TimedOut,
-    TimeGiven,
-    VacationDayUsed,
-    VacationEnded,
-    VacationStarted,
+from mathable.events import Event, Passed
+from mathable.lifecycle import (
+    LifecycleCommand,
+    Pass,
+    default_policy,
+    end_if_over,
+    is_int,
+    turn_of,
 )
-from mathable.state import Turn, has_tiles
+from mathable.state import has_tiles
 from mathable.summy.equation import check_equation, text_of
 from mathable.summy.events import EquationPlayed, SummyStarted, TilesDiscarded, apply
 from mathable.summy.state import (
@@ -81,20 +61,7 @@ class Discard:
     tiles: tuple[int, ...]
 
 
-SummyCommand = (
-    Create
-    | Join
-    | Decline
-    | PlayEquation
-    | Discard
-    | Pass
-    | Resign
-    | TimeOut
-    | GiveTime
-    | StartVacation
-    | EndVacation
-    | UseVacationDay
-)
+SummyCommand = PlayEquation | Discard | Pass | LifecycleCommand
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,10 +76,6 @@ class Judged:
     @property
     def equation(self) -> str:
         return text_of(self.tiles)
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _step(direction: str) -> tuple[int, int]:
@@ -181,12 +144,12 @@ def judge(
     new: dict[Square, int] = {}
     for placement in placements:
         x, y, tile = placement
-        if not (_is_int(x) and _is_int(y)) or max(abs(x), abs(y)) > MAX_COORDINATE:
+        if not (is_int(x) and is_int(y)) or max(abs(x), abs(y)) > MAX_COORDINATE:
             raise RuleError(
                 "off_table",
                 f"x and y are whole numbers from -{MAX_COORDINATE} to {MAX_COORDINATE}",
             )
-        if not _is_int(tile) or not 0 <= tile < len(NAMES):
+        if not is_int(tile) or not 0 <= tile < len(NAMES):
             raise RuleError("bad_tile", "not a Summy tile (0-9, +, -, x, :, =)")
         if (x, y) in new:
             raise RuleError("square_reused", f"({x}, {y}) is used twice in this move")
@@ -231,15 +194,6 @@ def judge(
 # --- the bag --------------------------------------------------------------------
 
 
-def default_policy(state: SummyState) -> BagPolicy:
-    """The draw policy a game's options call for: its given order, its seed, or chance."""
-    if state.options.tiles is not None or state.options.order is not None:
-        return OrderedBag()
-    if state.options.seed is not None:
-        return SeededBag(state.options.seed, salt=state.version)
-    return RandomBag()
-
-
 def first_seat(state: SummyState, policy: BagPolicy) -> int:
     """Who begins: seat 0 with a given tile order; else drawn at random.
 
@@ -256,142 +210,29 @@ def first_seat(state: SummyState, policy: BagPolicy) -> int:
     return policy.draw(tuple(range(seats)), 1)[0]
 
 
-class _Fold:
-    def __init__(self, state: SummyState, bag: BagPolicy) -> None:
-        self.state = state
-        self.bag = bag
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = apply(self.state, event)
-
-    def draw(self, n: int) -> tuple[int, ...]:
-        n = min(n, len(self.state.supply))
-        return tuple(self.bag.draw(self.state.supply, n)) if n > 0 else ()
+#: The fold of one Summy command (``mathable.lifecycle.Fold``).
+_Fold = lifecycle.Fold[SummyState]
 
 
 def check(state: SummyState, command: Any, bag: BagPolicy | None = None) -> list[Event]:
     """The events ``command`` produces in ``state``; RuleError if the rules refuse it."""
-    fold = _Fold(state, bag if bag is not None else default_policy(state))
+    fold = _Fold(state, bag if bag is not None else default_policy(state), SUMMY)
     match command:
-        case Create():
-            _create(fold, command)
-        case Join():
-            _join(fold, command)
-        case Decline():
-            _decline(fold, command)
         case PlayEquation():
             _play(fold, command)
         case Discard():
             _discard(fold, command)
         case Pass():
-            _turn_of(fold.state, command.seat)
+            turn_of(fold.state, command.seat)
             fold.emit(Passed(command.seat))
-            _end_if_over(fold)
-        case Resign():
-            _resign(fold, command.seat)
-        case TimeOut():
-            _clocked_seat(fold.state, command.seat)
-            fold.emit(TimedOut(command.seat, command.claimed_by))
-            _end_if_over(fold, "timeout")
-        case GiveTime():
-            _give_time(fold, command)
-        case StartVacation():
-            _clocked_seat(fold.state, command.seat)
-            if not _is_int(command.days) or not 1 <= command.days <= 366:
-                raise RuleError("bad_days", "a vacation lasts 1 to 366 days")
-            fold.emit(VacationStarted(command.seat, command.days))
-        case EndVacation():
-            _clocked_seat(fold.state, command.seat)
-            fold.emit(VacationEnded(command.seat))
-        case UseVacationDay():
-            _clocked_seat(fold.state, command.seat)
-            fold.emit(VacationDayUsed(command.seat))
+            end_if_over(fold)
         case _:
-            raise RuleError("bad_command", f"Summy has no such move: {type(command).__name__}")
+            if not lifecycle.check(fold, command):
+                raise RuleError("bad_command", f"Summy has no such move: {type(command).__name__}")
     return fold.events
 
 
-# --- creating and joining --------------------------------------------------------
-
-
-def _create(fold: _Fold, command: Create) -> None:
-    if fold.state.status != "new":
-        raise RuleError("game_exists", "this game has already been created")
-    if not _is_int(command.players) or not 2 <= command.players <= 4:
-        raise RuleError("bad_players", f"a game has 2 to 4 players, not {command.players}")
-    if command.referee != "server":
-        raise RuleError("bad_referee", "in Summy the server referees")
-    if command.tiles is not None and sorted(command.tiles) != list(SUPPLY_SET):
-        raise RuleError("bad_tiles", "tiles must list the 93 tiles of the supply, each once")
-    if command.seed is not None and command.tiles is not None:
-        raise RuleError("bad_options", "give a seed or a tile order, not both")
-    if command.order is not None and (
-        command.tiles is not None or sorted(command.order) != list(SUPPLY_SET)
-    ):
-        raise RuleError("bad_tiles", "a supply order lists all 93 tiles, and only without tiles")
-    if command.salt is not None and not (
-        isinstance(command.salt, str)
-        and 32 <= len(command.salt) <= 64
-        and all(c in "0123456789abcdef" for c in command.salt)
-    ):
-        raise RuleError("bad_salt", "a salt is 32 to 64 lower-case hex digits")
-    committed = command.tiles if command.tiles is not None else command.order
-    commitment = None
-    if command.salt is not None and committed is not None:
-        commitment = commit(committed, command.salt)
-    invited = tuple(command.invited)
-    if len(invited) > command.players - 1 or len(set(invited)) != len(invited):
-        raise RuleError("bad_invite", "invite at most one player per free seat, each once")
-    if command.player in invited:
-        raise RuleError("bad_invite", "the creator already has seat 0")
-    if command.clock is not None:
-        check_spec(command.clock)
-    fold.emit(
-        GameCreated(
-            ruleset=RULESET,
-            rules_version=RULES_VERSION,
-            players=command.players,
-            referee="server",
-            seed=command.seed,
-            tiles=command.tiles,
-            invited=invited,
-            creator=command.player,
-            clock=command.clock,
-            order=command.order,
-            salt=command.salt if commitment is not None else None,
-            commitment=commitment,
-        )
-    )
-
-
-def _decline(fold: _Fold, command: Decline) -> None:
-    state = fold.state
-    if state.status != "waiting":
-        raise RuleError("game_started", "only a game still waiting for players can be declined")
-    if command.player in state.options.invited and state.seat_of(command.player) is None:
-        fold.emit(InvitationDeclined(player=command.player))
-    elif state.seats and state.seats[0].player == command.player:
-        fold.emit(GameCancelled(player=command.player))
-    else:
-        raise RuleError("not_invited", "you have no invitation to this game")
-
-
-def _join(fold: _Fold, command: Join) -> None:
-    state = fold.state
-    if state.status != "waiting":
-        raise RuleError("game_full", "this game is not waiting for players")
-    if state.seat_of(command.player) is not None:
-        raise RuleError("already_seated", "you already have a seat in this game")
-    free = [i for i, seat in enumerate(state.seats) if seat.player is None]
-    seated = {seat.player for seat in state.seats}
-    reserved = [name for name in state.options.invited if name not in seated]
-    if command.player not in state.options.invited and len(free) <= len(reserved):
-        raise RuleError("seat_reserved", "the free seats of this game are reserved for invitees")
-    fold.emit(PlayerJoined(seat=free[0], player=command.player))
-    if len(free) == 1:
-        fold.emit(deal(fold.state, fold.bag))
+# --- starting ---------------------------------------------------------------------------
 
 
 def deal(state: SummyState, policy: BagPolicy) -> SummyStarted:
@@ -409,21 +250,9 @@ def deal(state: SummyState, policy: BagPolicy) -> SummyStarted:
 # --- turns ------------------------------------------------------------------------
 
 
-def _turn_of(state: SummyState, seat: Any) -> Turn:
-    if state.status in ("new", "waiting"):
-        raise RuleError("game_not_started", "the game has not started yet")
-    if state.status != "playing" or state.turn is None:
-        raise RuleError("game_over", "the game is over")
-    if not _is_int(seat) or not 0 <= seat < len(state.seats):
-        raise RuleError("not_seated", "you have no seat in this game")
-    if state.turn.seat != seat:
-        raise RuleError("not_your_turn", f"it is seat {state.turn.seat}'s turn, not yours")
-    return state.turn
-
-
 def _play(fold: _Fold, command: PlayEquation) -> None:
     state = fold.state
-    _turn_of(state, command.seat)
+    turn_of(state, command.seat)
     judged = judge(
         state.table, state.seats[command.seat].rack, command.placements, command.direction
     )
@@ -438,16 +267,16 @@ def _play(fold: _Fold, command: PlayEquation) -> None:
             drawn=drawn,
         )
     )
-    _end_if_over(fold)
+    end_if_over(fold)
 
 
 def _discard(fold: _Fold, command: Discard) -> None:
     state = fold.state
-    _turn_of(state, command.seat)
+    turn_of(state, command.seat)
     tiles = tuple(command.tiles)
     if not tiles:
         raise RuleError("no_tiles", "discard at least one tile")
-    if not all(_is_int(t) and 0 <= t < len(NAMES) for t in tiles):
+    if not all(is_int(t) and 0 <= t < len(NAMES) for t in tiles):
         raise RuleError("bad_tile", "not a Summy tile (0-9, +, -, x, :, =)")
     if not has_tiles(state.seats[command.seat].rack, tiles):
         raise RuleError("tile_not_in_hand", "you can only discard tiles from your hand")
@@ -455,45 +284,7 @@ def _discard(fold: _Fold, command: Discard) -> None:
         raise RuleError("supply_empty", "the supply is empty: form an equation or pass")
     drawn = fold.draw(len(tiles))
     fold.emit(TilesDiscarded(seat=command.seat, discarded=tiles, drawn=drawn))
-    _end_if_over(fold)
-
-
-def _resign(fold: _Fold, seat: Any) -> None:
-    state = fold.state
-    if state.status != "playing":
-        raise RuleError(
-            "game_over" if state.status == "ended" else "game_not_started",
-            "only a game in play can be resigned",
-        )
-    if not _is_int(seat) or not 0 <= seat < len(state.seats) or state.seats[seat].resigned:
-        raise RuleError("not_seated", "you have no seat left in this game")
-    fold.emit(Resigned(seat))
-    _end_if_over(fold)
-
-
-def _clocked_seat(state: SummyState, seat: Any) -> None:
-    if state.options.clock is None:
-        raise RuleError("no_clock", "this game has no clock")
-    if state.status != "playing":
-        raise RuleError(
-            "game_over" if state.status == "ended" else "game_not_started",
-            "the clock runs only while the game is played",
-        )
-    if not _is_int(seat) or not 0 <= seat < len(state.seats) or state.seats[seat].resigned:
-        raise RuleError("not_seated", "that seat no longer plays in this game")
-
-
-def _give_time(fold: _Fold, command: GiveTime) -> None:
-    state = fold.state
-    _clocked_seat(state, command.seat)
-    to = command.to
-    if not _is_int(to) or not 0 <= to < len(state.seats) or state.seats[to].resigned:
-        raise RuleError("bad_seat", f"seat {to} does not play in this game")
-    if to == command.seat:
-        raise RuleError("own_seat", "time can only be given to an opponent")
-    if not _is_int(command.seconds) or not 1 <= command.seconds <= MAX_SECONDS:
-        raise RuleError("bad_seconds", f"give 1 to {MAX_SECONDS} seconds")
-    fold.emit(TimeGiven(command.seat, to, command.seconds))
+    end_if_over(fold)
 
 
 # --- the end ------------------------------------------------------------------------
@@ -519,29 +310,6 @@ def end_reason(state: SummyState) -> str | None:
     return None
 
 
-def _end_if_over(fold: _Fold, last_one_reason: str | None = None) -> None:
-    reason = end_reason(fold.state)
-    if reason == "resigned" and last_one_reason is not None:
-        reason = last_one_reason
-    if reason is not None:
-        finish(fold, reason)
-
-
-def finish(fold: _Fold, reason: str) -> None:
-    """End the game: each hand's digits are taken off its seat's score."""
-    state = fold.state
-    deductions = tuple(digit_sum(seat.rack) for seat in state.seats)
-    scores = tuple(seat.score - d for seat, d in zip(state.seats, deductions, strict=True))
-    active = state.active_seats()
-    best = max(scores[s] for s in active)
-    winners = tuple(s for s in active if scores[s] == best)
-    fold.emit(GameEnded(reason=reason, deductions=deductions, scores=scores, winners=winners))
-    options = fold.state.options
-    order = options.tiles if options.tiles is not None else options.order
-    if options.commitment is not None and options.salt is not None and order is not None:
-        fold.emit(DrawsRevealed(order=order, salt=options.salt))
-
-
 def expected_draw(state: SummyState, event: Event) -> Event | None:
     """What a drawing event should hold had every tile come off the front of the supply
     (``mathable.audit`` checks a finished game's draws with it)."""
@@ -551,6 +319,22 @@ def expected_draw(state: SummyState, event: Event) -> Event | None:
         case EquationPlayed() | TilesDiscarded():
             return replace(event, drawn=state.supply[: len(event.drawn)])
     return None
+
+
+#: Summy's lifecycle (``mathable.lifecycle``): what it shares with every game.
+SUMMY: lifecycle.GameRules[SummyState] = lifecycle.GameRules(
+    ruleset=RULESET,
+    rules_version=RULES_VERSION,
+    tile_set=SUPPLY_SET,
+    apply=apply,
+    deal=deal,
+    end_reason=end_reason,
+    deductions=lambda state: tuple(digit_sum(seat.rack) for seat in state.seats),
+    referees=("server",),
+    bad_referee="in Summy the server referees",
+    bad_tiles="tiles must list the 93 tiles of the supply, each once",
+    bad_order="a supply order lists all 93 tiles, and only without tiles",
+)
 
 
 __all__ = [

@@ -18,25 +18,10 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from mathable import codec
+from mathable import codec, lifecycle
 from mathable.errors import RuleError
-from mathable.events import (
-    DrawsRevealed,
-    Event,
-    GameCancelled,
-    GameCreated,
-    GameEnded,
-    InvitationDeclined,
-    Passed,
-    PlayerJoined,
-    Resigned,
-    TimedOut,
-    TimeGiven,
-    VacationDayUsed,
-    VacationEnded,
-    VacationStarted,
-)
-from mathable.state import Options, Result, Seat, Turn, remove_tiles
+from mathable.events import Event, Passed
+from mathable.state import Turn, remove_tiles
 from mathable.summy.state import Play, SummyState
 from mathable.summy.tiles import NAMES, parse_tile
 
@@ -114,11 +99,6 @@ class TilesDiscarded(Event):
     }
 
 
-def _next_turn(state: SummyState, after: int) -> Turn:
-    seat = state.next_seat(after)
-    return Turn(seat=seat, started_with=len(state.seats[seat].rack))
-
-
 def _ended_turn(state: SummyState, seat: int, how: str, played: bool) -> SummyState:
     """Bookkeeping common to every way of ending a turn, then the next seat's turn."""
     before = state.turn if state.turn is not None else Turn(seat=seat, started_with=0)
@@ -130,35 +110,17 @@ def _ended_turn(state: SummyState, seat: int, how: str, played: bool) -> SummySt
         dry_turns=dry,
         turns_played=state.turns_played + 1,
     )
-    return replace(state, turn=_next_turn(state, seat))
+    return replace(state, turn=state.next_turn(seat))
 
 
 def apply(state: SummyState, event: Event) -> SummyState:
-    """The state after ``event``. Trusts the event: it was checked when it was made."""
+    """The state after ``event``. Trusts the event: it was checked when it was made.
+
+    Summy's own events and passes are applied here, the lifecycle events every game
+    shares by ``mathable.lifecycle.apply``.
+    """
     state = replace(state, version=state.version + 1)
     match event:
-        case GameCreated():
-            return replace(
-                state,
-                status="waiting",
-                ruleset=event.ruleset,
-                rules_version=event.rules_version,
-                options=Options(
-                    players=event.players,
-                    referee="server",
-                    seed=event.seed,
-                    tiles=event.tiles,
-                    invited=event.invited,
-                    clock=event.clock,
-                    order=event.order,
-                    salt=event.salt,
-                    commitment=event.commitment,
-                ),
-                seats=(Seat(player=event.creator),) + (Seat(),) * (event.players - 1),
-                supply=event.tiles or event.order or state.supply,
-            )
-        case PlayerJoined():
-            return replace(state, seats=state.with_seat(event.seat, player=event.player))
         case SummyStarted():
             supply = state.supply
             seats = list(state.seats)
@@ -200,41 +162,10 @@ def apply(state: SummyState, event: Event) -> SummyState:
             return _ended_turn(state, event.seat, "discarded", False)
         case Passed():
             return _ended_turn(state, event.seat, "passed", False)
-        case Resigned() | TimedOut():
-            timed_out = isinstance(event, TimedOut)
-            state = replace(
-                state,
-                seats=state.with_seat(event.seat, resigned=True, timed_out=timed_out),
-            )
-            if state.turn is not None and state.turn.seat == event.seat:
-                state = replace(state, turn=_next_turn(state, event.seat))
-            return state
-        case TimeGiven() | VacationStarted() | VacationEnded() | VacationDayUsed():
-            return state  # only the clock changes: see ``mathable.clock``
-        case GameEnded():
-            final_seats = tuple(
-                replace(seat, score=score)
-                for seat, score in zip(state.seats, event.scores, strict=True)
-            )
-            return replace(
-                state,
-                status="ended",
-                seats=final_seats,
-                turn=None,
-                result=Result(event.reason, event.deductions, event.scores, event.winners),
-            )
-        case DrawsRevealed():
-            return replace(state, draws_revealed=True)
-        case InvitationDeclined():
-            options = replace(
-                state.options,
-                invited=tuple(p for p in state.options.invited if p != event.player),
-                declined=state.options.declined + (event.player,),
-            )
-            return replace(state, options=options)
-        case GameCancelled():
-            return replace(state, status="cancelled", turn=None)
-    raise RuleError("bad_event", f"a Summy game cannot apply {event.type}")
+    shared = lifecycle.apply(state, event)
+    if shared is None:
+        raise RuleError("bad_event", f"a Summy game cannot apply {event.type}")
+    return shared
 
 
 def replay(events: Iterable[Event]) -> SummyState:

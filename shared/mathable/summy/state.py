@@ -1,19 +1,19 @@
 """The state of a Summy game: an immutable value built by folding events.
 
 Its lifecycle fields (``version``, ``status``, ``options``, ``seats``, ``turn``,
-``turns_played``, ``result``...) have the same names and meaning as Mathable's
-``GameState``, so that what serves any game (the store's listings, clocks) reads
-either; ``table`` and ``supply`` are Summy's own. A seat's ``rack`` is its hand.
+``turns_played``, ``result``...) are those of ``mathable.state.Lifecycle``, as in
+Mathable's ``GameState``, so that what serves any game (the store's listings, clocks)
+reads either; ``table`` and ``supply`` are Summy's own. A seat's ``rack`` is its hand.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Final
+from typing import ClassVar, Final
 
-from mathable.state import Options, Result, Seat, Status, Turn
+from mathable.state import Lifecycle
 from mathable.summy.tiles import EQUALS, SUPPLY_SET
 
 RULESET: Final = "summy"
@@ -47,56 +47,27 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
-class SummyState:
-    """Everything about a Summy game at one version. Build it with ``replay``."""
+class SummyState(Lifecycle):
+    """Everything about a Summy game at one version. Build it with ``replay``.
 
-    version: int = 0
-    status: Status = "new"
+    ``last_turn.ended_by`` is "played", "discarded" or "passed"; ``idle_turns`` counts
+    the turns in a row without an equation (discards and passes).
+    """
+
     ruleset: str = RULESET
     rules_version: int = RULES_VERSION
-    options: Options = Options()
-    seats: tuple[Seat, ...] = ()
     table: Mapping[Square, int] = field(default_factory=_first_table)
     supply: tuple[int, ...] = SUPPLY_SET
-    turn: Turn | None = None
-    #: The turn played before this one (``ended_by``: "played", "discarded" or "passed").
-    last_turn: Turn | None = None
     #: The last equation played, if any.
     last_play: Play | None = None
-    #: Turns in a row without an equation (discards and passes).
-    idle_turns: int = 0
     #: Turns in a row without an equation while the supply was empty.
     dry_turns: int = 0
-    turns_played: int = 0
-    result: Result | None = None
-    draws_revealed: bool = False
+    POOL: ClassVar[str] = "supply"
 
     @property
     def bag(self) -> tuple[int, ...]:
         """The supply, by Mathable's name for it (the draw order of a game made with one)."""
         return self.supply
-
-    def seat_of(self, player: str) -> int | None:
-        for index, seat in enumerate(self.seats):
-            if seat.player == player:
-                return index
-        return None
-
-    def active_seats(self) -> list[int]:
-        return [i for i, s in enumerate(self.seats) if not s.resigned]
-
-    def next_seat(self, after: int) -> int:
-        n = len(self.seats)
-        for step in range(1, n + 1):
-            candidate = (after + step) % n
-            if not self.seats[candidate].resigned:
-                return candidate
-        return after
-
-    def with_seat(self, index: int, **changes: object) -> tuple[Seat, ...]:
-        seats = list(self.seats)
-        seats[index] = replace(seats[index], **changes)  # type: ignore[arg-type]
-        return tuple(seats)
 
     def hand(self, seat: int) -> tuple[int, ...]:
         return self.seats[seat].rack

@@ -369,3 +369,31 @@ def test_a_finished_summy_game_checks_out_against_its_commitment() -> None:
     changed = replace(events[index], drawn=(other, *drawn[1:]))  # type: ignore[type-var]
     tampered = [*events[:index], changed, *events[index + 1 :]]
     assert not audit(tampered).ok
+
+
+def _last_tile_discarded(rules_version: int) -> SummyState:
+    """Seat 0 discards with one tile left in the supply: it draws the last one."""
+    state = started("12+345x=" + "6789-:=0")
+    state = replace(state, supply=state.supply[:1], rules_version=rules_version)
+    state = run(state, Discard(0, state.seats[0].rack[:1]))
+    assert not state.supply and state.status == "playing"
+    return state
+
+
+def test_the_discard_that_empties_the_supply_starts_no_round_without_equations() -> None:
+    """RULES.md: the game ends after a full round of turns without an equation *with the
+    supply empty*: the discarder's turn began with tiles in the supply, so it does not
+    count, and the discarder gets a turn with the tile it drew."""
+    state = _last_tile_discarded(rules_version=2)
+    state = run(state, Pass(1))
+    assert state.status == "playing" and state.turn is not None and state.turn.seat == 0
+    state = run(state, Pass(0))
+    assert state.status == "ended" and state.result is not None
+    assert state.result.reason == "no_equations"
+
+
+def test_a_game_of_rules_version_1_keeps_its_round_with_the_emptying_discard() -> None:
+    state = _last_tile_discarded(rules_version=1)
+    state = run(state, Pass(1))
+    assert state.status == "ended" and state.result is not None
+    assert state.result.reason == "no_equations"

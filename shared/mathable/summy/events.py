@@ -22,7 +22,7 @@ from mathable import codec, lifecycle
 from mathable.errors import RuleError
 from mathable.events import Event, Passed
 from mathable.state import Turn, remove_tiles
-from mathable.summy.state import Play, SummyState
+from mathable.summy.state import V2, Play, SummyState
 from mathable.summy.tiles import NAMES, parse_tile
 
 
@@ -99,15 +99,18 @@ class TilesDiscarded(Event):
     }
 
 
-def _ended_turn(state: SummyState, seat: int, how: str, played: bool) -> SummyState:
-    """Bookkeeping common to every way of ending a turn, then the next seat's turn."""
+def _ended_turn(state: SummyState, seat: int, how: str, *, dry: bool) -> SummyState:
+    """Bookkeeping common to every way of ending a turn, then the next seat's turn.
+
+    ``dry``: the turn, without an equation, counts toward the round that ends a game whose
+    supply is empty (any other turn starts that round again).
+    """
     before = state.turn if state.turn is not None else Turn(seat=seat, started_with=0)
-    dry = 0 if played or state.supply else state.dry_turns + 1
     state = replace(
         state,
         last_turn=replace(before, ended_by=how),
-        idle_turns=0 if played else state.idle_turns + 1,
-        dry_turns=dry,
+        idle_turns=0 if how == "played" else state.idle_turns + 1,
+        dry_turns=state.dry_turns + 1 if dry else 0,
         turns_played=state.turns_played + 1,
     )
     return replace(state, turn=state.next_turn(seat))
@@ -150,18 +153,24 @@ def apply(state: SummyState, event: Event) -> SummyState:
                     event.seat, event.placements, event.direction, event.equation, event.points
                 ),
             )
-            return _ended_turn(state, event.seat, "played", True)
+            return _ended_turn(state, event.seat, "played", dry=False)
         case TilesDiscarded():
             seat = state.seats[event.seat]
             hand = remove_tiles(seat.rack, event.discarded) + event.drawn
+            supply_was_empty = not state.supply
             state = replace(
                 state,
                 supply=remove_tiles(state.supply, event.drawn),
                 seats=state.with_seat(event.seat, rack=hand),
             )
-            return _ended_turn(state, event.seat, "discarded", False)
+            # Rules version 1 counted a discard that took the last tiles of the supply
+            # toward the round without equations; from version 2 the round counts only
+            # turns that begin with the supply empty (RULES.md: "a full round of turns
+            # without an equation with the supply empty").
+            dry = not state.supply if state.rules_version < V2 else supply_was_empty
+            return _ended_turn(state, event.seat, "discarded", dry=dry)
         case Passed():
-            return _ended_turn(state, event.seat, "passed", False)
+            return _ended_turn(state, event.seat, "passed", dry=not state.supply)
     shared = lifecycle.apply(state, event)
     if shared is None:
         raise RuleError("bad_event", f"a Summy game cannot apply {event.type}")

@@ -18,7 +18,12 @@ from mathable.summy.tiles import EQUALS, SUPPLY_SET
 
 RULESET: Final = "summy"
 #: The rules a new Summy game is played by (a game keeps the version it was made with).
-RULES_VERSION: Final = 1
+#: 1: the first rules. 2: the round without equations that ends a game with the supply
+#: empty counts only turns that begin with the supply empty (in version 1 a discard that
+#: took the last tiles counted, so its player never got to use them).
+RULES_VERSION: Final = 2
+#: The first rules version in which the turn that empties the supply starts no round.
+V2: Final = 2
 
 #: A square of the open table: (x, y), x growing to the right and y down; the first ``=``
 #: lies at (0, 0).
@@ -74,6 +79,7 @@ class SummyState(Lifecycle):
 
 
 __all__ = [
+    "V2",
     "ACROSS",
     "DIRECTIONS",
     "DOWN",

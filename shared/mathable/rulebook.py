@@ -351,14 +351,22 @@ it. Tiles score their number, more on the coloured squares, and the highest
 score at the end wins."""
 
 
-def rules_markdown() -> str:
-    """The whole page, as ``docs/rules.md`` holds it."""
-    parts = [
-        "# The rules of Mathable",
-        "",
-        "<!-- Made by `mathable-cli rules` from shared/mathable/rulebook.py: edit that, not this."
-        " -->",
-    ]
+def mathable_markdown() -> str:
+    """The rules of Mathable alone (``mathable-cli rules mathable``)."""
+    parts = ["# The rules of Mathable"]
     for title, text in sections():
         parts += ["", f"## {title}", "", text]
     return "\n".join(parts) + "\n"
+
+
+def rules_markdown() -> str:
+    """The whole page, as ``docs/rules.md`` holds it: each game's rules, Mathable first."""
+    from mathable.rulesets import RULESETS
+
+    books = [RULESETS[name].rulebook() for name in RULESETS]
+    first, *rest = books[0].split("\n", 1)
+    note = (
+        "<!-- Made by `mathable-cli rules` from shared/mathable/rulebook.py and"
+        " shared/mathable/summy/rulebook.py: edit those, not this. -->"
+    )
+    return "\n".join([first, "", note, *rest]) + "".join("\n" + book for book in books[1:])

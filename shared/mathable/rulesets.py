@@ -80,6 +80,12 @@ class Ruleset(Protocol):
         """What a drawing event should hold had every tile come off the front of the
         committed order (``mathable.audit``); None for an event that draws nothing."""
 
+    def data(self) -> dict[str, Any]:
+        """The rules as data, JSON-ready (``GET /v1/rulesets/{name}``)."""
+
+    def rulebook(self) -> str:
+        """The rules in words, markdown: this game's part of ``docs/rules.md``."""
+
     # What a client needs, from the game's JSON view alone (the CLI, bots):
 
     def draw(self, view: dict[str, Any]) -> str:
@@ -161,6 +167,16 @@ class _Mathable:
         from mathable.audit import expected_draw
 
         return expected_draw(state, event)
+
+    def data(self) -> dict[str, Any]:
+        from mathable.ruleset_data import ruleset_data
+
+        return ruleset_data()
+
+    def rulebook(self) -> str:
+        from mathable.rulebook import mathable_markdown
+
+        return mathable_markdown()
 
     def draw(self, view: dict[str, Any]) -> str:
         from mathable.board import render
@@ -252,6 +268,16 @@ class _Summy:
         from mathable.summy.commands import expected_draw
 
         return expected_draw(state, event)
+
+    def data(self) -> dict[str, Any]:
+        from mathable.summy.ruleset_data import ruleset_data
+
+        return ruleset_data()
+
+    def rulebook(self) -> str:
+        from mathable.summy.rulebook import rules_markdown
+
+        return rules_markdown()
 
     def draw(self, view: dict[str, Any]) -> str:
         from mathable.summy.notation import draw_table

@@ -128,3 +128,46 @@ def test_an_extra_tile_asked_off_an_operation_square_names_the_placement(table: 
     error = response.json["error"]
     assert error["code"] == "no_extra_tile"
     assert error["details"] == {"placement": 1, "square": "I8", "tile": 12}
+
+
+def test_the_summy_ruleset_is_served_from_the_summy_rules(client: FlaskClient) -> None:
+    from mathable.summy import HAND_SIZE, check_equation
+    from mathable.summy import TILE_SET as SUMMY_TILES
+    from mathable.summy.equation import MAX_DIGITS
+    from mathable.summy.state import MAX_COORDINATE
+    from mathable.summy.state import RULES_VERSION as SUMMY_VERSION
+    from mathable.summy.tiles import NAMES
+
+    response = client.get("/v1/rulesets/summy")  # validated against openapi.yaml
+    assert response.status_code == 200
+    data = response.json
+    assert data is not None
+    assert data["name"] == "summy" and data["rules_version"] == SUMMY_VERSION
+    assert data["hand_size"] == HAND_SIZE == 8
+    counts = {c["tile"]: c["count"] for c in data["tiles"]["counts"]}
+    assert counts == {NAMES[t]: n for t, n in Counter(SUMMY_TILES).items()}
+    assert data["tiles"]["total"] == 94 and data["tiles"]["supply"] == 93
+    assert data["tiles"]["face_up"] == {"x": 0, "y": 0, "tile": "="}
+    assert data["table"]["max_coordinate"] == MAX_COORDINATE
+    equation = data["equation"]
+    assert equation["max_digits"] == MAX_DIGITS
+    assert equation["exact_division"] is True and equation["leading_zeros"] is False
+    ranks = {o["operator"]: o["rank"] for o in equation["operators"]}
+    assert ranks["x"] == ranks[":"] > ranks["+"] == ranks["-"]
+    assert {"line": "7:2x2=7", "code": "inexact_division"} in equation["refused"]
+    assert {"equation": "8x15=120", "points": 17} in data["scoring"]["examples"]
+    assert all(check_equation(e["equation"]) == e["points"] for e in data["scoring"]["examples"])
+    names = [c["name"] for c in data["end_conditions"]]
+    assert names == ["hand_emptied", "no_equations", "idle", "resigned", "timeout"]
+    assert {"exact_division", "single_tile_direction", "first_player"} <= {
+        c["name"] for c in data["choices"]
+    }
+
+
+def test_summys_rule_book_is_written_from_its_data() -> None:
+    from mathable.summy.rulebook import rules_markdown as summy_book
+    from mathable.summy.ruleset_data import CHOICES, END_CONDITIONS
+
+    listed = [name for name, _ in END_CONDITIONS + CHOICES]
+    assert all(f"`{name}`" in summy_book() for name in listed)
+    assert summy_book() in rules_markdown()  # docs/rules.md holds the Summy part too

@@ -1,15 +1,35 @@
-"""``rules``: the rules of Mathable, as in docs/rules.md (both made from ``mathable.rulebook``)."""
+"""``rules [GAME]``: the rules, as in docs/rules.md (both made from each ruleset's rulebook)."""
 
 from __future__ import annotations
+
+from typing import Annotated
 
 import typer
 
 
-def rules(ctx: typer.Context) -> None:
-    """The rules of the game, with a worked example (the same text as docs/rules.md)."""
+def rules(
+    ctx: typer.Context,
+    game: Annotated[
+        str | None,
+        typer.Argument(
+            help="Only this game's rules: mathable or summy (all of them without it).",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """The rules of the games, with examples (the same text as docs/rules.md)."""
+    from mathable.errors import RuleError
     from mathable.rulebook import rules_markdown
+    from mathable.rulesets import ruleset
 
-    typer.echo(rules_markdown(), nl=False)
+    if game is None:
+        typer.echo(rules_markdown(), nl=False)
+        return
+    try:
+        book = ruleset(game.lower()).rulebook()
+    except RuleError as err:
+        raise typer.BadParameter(err.message, param_hint="GAME") from None
+    typer.echo(book, nl=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -303,8 +303,7 @@ def best_move(table: Mapping[Square, int], hand: Sequence[int]) -> Move | None:
     digits = sum(t for t in hand if t <= 9)
     # The lines that could score most first: a good move found early prunes the rest.
     bounded = [
-        (digits + sum(c for c in line[3] if 0 <= c <= 9), line)
-        for line in _lines(table, len(hand))
+        (digits + sum(c for c in line[3] if 0 <= c <= 9), line) for line in _lines(table, len(hand))
     ]
     lines = sorted(bounded, key=lambda item: -item[0])
     moves = (

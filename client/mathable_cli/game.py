@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mathable.rulesets import Ruleset
 
 Json = dict[str, Any]
 
@@ -195,12 +198,30 @@ class TurnRecord:
     version: int | None = None
     #: When the turn was played (its last event), ISO 8601 UTC, if the server said.
     at: str | None = None
+    #: A turn of a game told by its ruleset (``Ruleset.turn_told``): what it did, in words.
+    told: str = ""
 
 
-def turns_from_events(events: Iterable[Mapping[str, Any]]) -> tuple[list[TurnRecord], Json | None]:
+def rules_of(view: Mapping[str, Any]) -> Ruleset | None:
+    """The ruleset of the game ``view`` (or a game-list entry) shows; None for one this
+    client does not know."""
+    from mathable.errors import RuleError
+    from mathable.rulesets import ruleset
+
+    try:
+        return ruleset(view.get("ruleset", "mathable"))
+    except RuleError:
+        return None
+
+
+def turns_from_events(
+    events: Iterable[Mapping[str, Any]], rules: Ruleset | None = None
+) -> tuple[list[TurnRecord], Json | None]:
     """Group events into turns; also the game_ended event, if any.
 
-    A correction is its own entry, right after the turn it corrected.
+    A correction is its own entry, right after the turn it corrected. Mathable's turns
+    (placements, then ``turn_ended``) are put together here; a turn another game writes
+    in one event of its own is told by its ruleset (``rules``).
     """
     turns: list[TurnRecord] = []
     pending: TurnRecord | None = None
@@ -267,6 +288,12 @@ def turns_from_events(events: Iterable[Mapping[str, Any]]) -> tuple[list[TurnRec
             turns.append(record)
         elif kind == "game_ended":
             ended = dict(event)
+        elif rules is not None and (told := rules.turn_told(event)) is not None:
+            record = start(told.seat, told.kind)
+            record.points = told.points
+            record.told = told.words
+            record.version = version if isinstance(version, int) else None
+            turns.append(record)
         if pending is not None:
             pending.at = at
         for record in turns[before:]:
@@ -280,6 +307,8 @@ def turns_from_events(events: Iterable[Mapping[str, Any]]) -> tuple[list[TurnRec
 def turn_words(record: TurnRecord, view: Mapping[str, Any]) -> str:
     """A turn of the history in one line, with its placements and points."""
     who = seat_name(view, record.seat)
+    if record.told:
+        return f"{who}: {record.told}" + (f" = {record.points}" if record.kind == "play" else "")
     if record.kind in ("play", "in progress"):
         placed = ", ".join(_placement_words(*p) for p in record.placements) or "nothing"
         text = f"{who}: {placed}"
@@ -334,27 +363,15 @@ def running_scores(turns: Iterable[TurnRecord], seats: int) -> list[list[int]]:
 def last_turn_words(view: Mapping[str, Any]) -> str:
     """What the last finished turn was, in words (``bob played H6=8 (8): 8 points``), or ''.
 
-    ``view`` is a game view or an entry of the game list: both carry ``last_turn``.
+    ``view`` is a game view or an entry of the game list: both carry ``last_turn``,
+    which the game's ruleset tells (``Ruleset.last_told``).
     """
-    turn = view.get("last_turn")
-    if not isinstance(turn, dict) or not turn.get("ended_by"):
+    rules = rules_of(view)
+    told = rules.last_told(view) if rules is not None else None
+    if told is None:
         return ""
-    who = seat_name(view, turn.get("seat"))
-    if turn.get("seat") == my_seat(view):
-        who = "you"
-    match turn.get("ended_by"):
-        case "passed":
-            return f"{who} passed"
-        case "exchanged":
-            n = int(turn.get("exchanged") or 0)
-            return f"{who} exchanged {n} tile{'s' if n != 1 else ''}"
-    placed = ", ".join(
-        _placement_words(str(p["square"]), int(p["tile"]), int(p["points"]))
-        for p in turn.get("placements") or []
-    )
-    points = int(turn.get("points") or 0) + int(turn.get("bonus") or 0)
-    bonus = f" with the {turn['bonus']} bonus" if turn.get("bonus") else ""
-    return f"{who} played {placed}: {points} points{bonus}"
+    who = "you" if told.seat == my_seat(view) else seat_name(view, told.seat)
+    return f"{who} {told.words}"
 
 
 def ago(timestamp: str | None, now: datetime | None = None) -> str:

@@ -19,7 +19,7 @@ from mathable.rulesets import ruleset
 from mathable_server.pictures import board_svg
 from mathable_server.render import game_body, player_ids
 from mathable_server.service import GameNotFound
-from mathable_server.turn_list import END_REASONS, turn_lines
+from mathable_server.turn_list import end_words, turn_lines
 from mathable_server.web import etag, if_none_match_version, services
 
 bp = Blueprint("pages", __name__)
@@ -64,7 +64,7 @@ def status_words(view: Mapping[str, Any], names: Sequence[str]) -> str:
     status = view.get("status")
     if status == "ended":
         result = view.get("result") or {}
-        reason = END_REASONS.get(str(result.get("reason")), str(result.get("reason")))
+        reason = end_words(str(result.get("reason")), str(view.get("ruleset", "mathable")))
         winners = [names[s] for s in result.get("winners") or [] if s < len(names)]
         if not winners:
             return f"Game over: {reason}."
@@ -80,20 +80,28 @@ def status_words(view: Mapping[str, Any], names: Sequence[str]) -> str:
 
 
 def page_context(view: Mapping[str, Any], events: Sequence[mathable.Event]) -> dict[str, Any]:
-    """What the game page shows: a spectator's view, never a rack (even if ``view`` has one)."""
-    view = {**view, "you": None, "rack": None}
+    """What the game page shows: a spectator's view, never a rack or a hand (even if
+    ``view`` has one). Any game: its ruleset draws the board or table as text."""
+    view = {**view, "you": None, "rack": None, "hand": None}
+    game = str(view.get("ruleset", "mathable"))
     names = seat_names(view)
     turn = view.get("turn") or {}
     clock = view.get("clock") if isinstance(view.get("clock"), Mapping) else None
     return {
         "game": view,
+        "title": f"{game.capitalize()} game",
         "names": names,
+        # Tiles each seat holds, and those left to draw: a rack and the bag, or a hand
+        # and the supply, as the game's view names them.
+        "held": [s.get("rack_size", s.get("hand_size")) for s in view.get("seats") or []],
+        "pool": view.get("bag_size", view.get("supply")),
+        "pool_name": "bag" if "bag_size" in view else "supply",
         "to_play": turn.get("seat") if view.get("status") == "playing" else None,
         "status": status_words(view, names),
         "deadline": clock.get("deadline") if clock else None,
         # Built from numbers and square names only; a game without a board (Summy's open
         # table) is shown as text alone.
         "board_svg": Markup(board_svg(view)) if "board" in view else "",
-        "board_text": ruleset(view.get("ruleset", "mathable")).draw(dict(view)),
-        "turns": turn_lines(events, names),
+        "board_text": ruleset(game).draw(dict(view)),
+        "turns": turn_lines(events, names, game),
     }

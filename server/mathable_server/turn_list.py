@@ -2,7 +2,10 @@
 
 Built from the event log, using only what every spectator may know: the tiles
 placed on the board, points, how many tiles an exchange gave back. Drawn tiles,
-racks and the bag never enter it.
+racks and the bag never enter it. Mathable's turns (placements, then the end of
+the turn) are put together here; a turn another game writes in one event of its
+own (Summy's equations and discards) is told by its ruleset, from the event as a
+spectator sees it (``Ruleset.turn_told``).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from mathable import Event, square_name
+from mathable.errors import RuleError
 from mathable.events import (
     Corrected,
     GameEnded,
@@ -20,6 +24,7 @@ from mathable.events import (
     TilesExchanged,
     TurnEnded,
 )
+from mathable.rulesets import Told, redact_any, ruleset
 
 #: Why a game ended, in words.
 END_REASONS = {
@@ -28,6 +33,26 @@ END_REASONS = {
     "no_placements": "every player passed or exchanged twice in a row",
     "resigned": "all players but one resigned",
 }
+
+
+#: The kind of a move-list line for each kind of turn a ruleset tells.
+_KINDS = {"play": "played", "discard": "discarded", "exchange": "exchanged", "pass": "passed"}
+
+
+def end_words(reason: str, game: str = "mathable") -> str:
+    """Why a game ended, in words: the page's own, else the rule its ruleset states."""
+    if reason in END_REASONS:
+        return END_REASONS[reason]
+    try:
+        stated = {c["name"]: c["rule"] for c in ruleset(game).data()["end_conditions"]}
+    except RuleError:
+        return reason
+    return str(stated.get(reason, reason))
+
+
+def _told(event: Event) -> Told | None:
+    """The turn ``event`` finishes, as its game's ruleset tells it to a spectator."""
+    return ruleset(event.game).turn_told(redact_any(event, None))
 
 
 @dataclass
@@ -44,10 +69,13 @@ class TurnLine:
     words: str = ""
 
 
-def turn_lines(events: Iterable[Event], names: Sequence[str] = ()) -> list[TurnLine]:
+def turn_lines(
+    events: Iterable[Event], names: Sequence[str] = (), game: str = "mathable"
+) -> list[TurnLine]:
     """The turns of a game in order; an unfinished turn last, as ``playing``.
 
-    ``names`` names the seats in words (``seat 1``, ``seat 2``... otherwise).
+    ``names`` names the seats in words (``seat 1``, ``seat 2``... otherwise); ``game``
+    is the game's ruleset (its end reasons).
 
     >>> from mathable.events import TilePlaced, TurnEnded
     >>> lines = turn_lines([TilePlaced(0, 107, 12, (), 12), TurnEnded(0, 12, 0, (5,))])
@@ -113,10 +141,14 @@ def turn_lines(events: Iterable[Event], names: Sequence[str] = ()) -> list[TurnL
             case Resigned():
                 lines.append(TurnLine(None, event.seat, kind="resigned", words="resigned"))
             case GameEnded():
-                reason = END_REASONS.get(event.reason, event.reason)
+                reason = end_words(event.reason, game)
                 lines.append(TurnLine(None, None, kind="ended", words=f"game over: {reason}"))
             case _:
-                pass
+                told = _told(event)
+                if told is not None and told.seat is not None:
+                    turn = open_turn(told.seat)
+                    turn.points = told.points
+                    close(_KINDS.get(told.kind, told.kind), told.words)
     if current is not None and current.placements:
         current.words = ", ".join(f"{s}={t} ({p})" for s, t, p in current.placements)
         current.points = sum(p for _, _, p in current.placements)

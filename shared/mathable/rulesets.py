@@ -17,7 +17,8 @@ mathable.errors.RuleError: unknown_ruleset: there is no game called 'chess' (mat
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol, Union
 
 from mathable.errors import RuleError
@@ -28,6 +29,22 @@ from mathable.summy.state import SummyState
 #: The state of a game of any ruleset. Their lifecycle fields (version, status, ruleset,
 #: options, seats, turn, turns_played, result, draws_revealed) mean the same in each.
 AnyState = Union[GameState, SummyState]  # noqa: UP007 - read at run time by older tools too
+
+
+@dataclass(frozen=True, slots=True)
+class Told:
+    """A finished turn in words, for clients: whose (``seat``), what kind ("play",
+    "discard", "exchange", "pass"), what it did (``words``, without the player) and its
+    points."""
+
+    seat: int | None
+    kind: str
+    words: str
+    points: int = 0
+
+
+def _plural(n: int, what: str) -> str:
+    return f"{n} {what}{'s' if n != 1 else ''}"
 
 
 class Ruleset(Protocol):
@@ -98,6 +115,14 @@ class Ruleset(Protocol):
     def suggest(self, view: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
         """The best move for the viewer's own tiles, as a JSON command and in words;
         None when there is none (discard or pass)."""
+
+    def turn_told(self, event: Mapping[str, Any]) -> Told | None:
+        """The turn one event (JSON, as ``redact`` writes it) finishes, in words; None
+        for an event that finishes no turn of this game's own."""
+
+    def last_told(self, view: Mapping[str, Any]) -> Told | None:
+        """The last finished turn of a view (or a game-list entry: both carry
+        ``last_turn``), in words; None before the first."""
 
 
 class _Mathable:
@@ -202,6 +227,36 @@ class _Mathable:
             return None
         words = " ".join(str(p) for p in best.placements)
         return self.read_move(words, view), f"{words} ({best.total})"
+
+    def turn_told(self, event: Mapping[str, Any]) -> Told | None:
+        seat = event.get("seat")
+        match event.get("type"):
+            case "turn_ended":
+                points = int(event.get("points") or 0) + int(event.get("bonus") or 0)
+                return Told(seat, "play", f"played: {points} points", points)
+            case "tiles_exchanged":
+                n = event.get("count")
+                n = int(n if n is not None else len(event.get("returned") or []))
+                return Told(seat, "exchange", f"exchanged {_plural(n, 'tile')}")
+        return None
+
+    def last_told(self, view: Mapping[str, Any]) -> Told | None:
+        turn = view.get("last_turn")
+        if not isinstance(turn, Mapping) or not turn.get("ended_by"):
+            return None
+        seat = turn.get("seat")
+        match turn.get("ended_by"):
+            case "passed":
+                return Told(seat, "pass", "passed")
+            case "exchanged":
+                n = int(turn.get("exchanged") or 0)
+                return Told(seat, "exchange", f"exchanged {_plural(n, 'tile')}")
+        placed = ", ".join(
+            f"{p['square']}={p['tile']} ({p['points']})" for p in turn.get("placements") or []
+        )
+        points = int(turn.get("points") or 0) + int(turn.get("bonus") or 0)
+        bonus = f" with the {turn['bonus']} bonus" if turn.get("bonus") else ""
+        return Told(seat, "play", f"played {placed}: {points} points{bonus}", points)
 
 
 class _Summy:
@@ -309,6 +364,38 @@ class _Summy:
         words = play_words(move.start, move.direction, move.equation)
         return self.read_move(words, view), f"{words} ({move.points})"
 
+    def turn_told(self, event: Mapping[str, Any]) -> Told | None:
+        seat = event.get("seat")
+        match event.get("type"):
+            case "equation_played":
+                points = int(event.get("points") or 0)
+                laid = len(event.get("placements") or [])
+                words = (
+                    f"{event.get('equation')} ({_plural(laid, 'tile')} laid "
+                    f"{event.get('direction')})"
+                )
+                return Told(seat, "play", words, points)
+            case "tiles_discarded":
+                tiles = event.get("discarded")
+                n = len(tiles) if tiles is not None else int(event.get("count") or 0)
+                shown = f" ({' '.join(map(str, tiles))})" if tiles else ""
+                return Told(seat, "discard", f"discarded {_plural(n, 'tile')}{shown}")
+        return None
+
+    def last_told(self, view: Mapping[str, Any]) -> Told | None:
+        turn = view.get("last_turn")
+        if not isinstance(turn, Mapping) or not turn.get("ended_by"):
+            return None
+        seat = turn.get("seat")
+        match turn.get("ended_by"):
+            case "passed":
+                return Told(seat, "pass", "passed")
+            case "discarded":
+                n = int(turn.get("discarded") or 0)
+                return Told(seat, "discard", f"discarded {_plural(n, 'tile')}")
+        points = int(turn.get("points") or 0)
+        return Told(seat, "play", f"played {turn.get('equation')}: {points} points", points)
+
 
 def _table_of(view: dict[str, Any]) -> dict[tuple[int, int], int]:
     """The table of a Summy view as the rules hold it."""
@@ -385,6 +472,7 @@ __all__ = [
     "RULESETS",
     "AnyState",
     "Ruleset",
+    "Told",
     "apply_any",
     "check_any",
     "redact_any",

@@ -167,3 +167,72 @@ def test_a_summy_game_survives_a_dump_and_load(sqlite_url: str, tmp_path: Path) 
     after = target_app.test_client().get(f"/v1/games/{game['id']}", headers=bob.auth).json
     assert after["table"] == before["table"] and after["hand"] == before["hand"]
     target.dispose()
+
+
+def _played_discarded_passed(client: FlaskClient) -> tuple[Account, Account, str]:
+    """Ada plays 1+2=3 (6 points), Bob discards 6 and 7, Ada passes."""
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = summy_game(client, ada, bob)
+    gid = game["id"]
+    placements = [
+        {"x": -3, "y": 0, "tile": "1"},
+        {"x": -2, "y": 0, "tile": "+"},
+        {"x": -1, "y": 0, "tile": "2"},
+        {"x": 1, "y": 0, "tile": "3"},
+    ]
+    played = move(client, ada, gid, game["version"], type="equation", placements=placements)
+    assert played.status_code == 200, played.json
+    discarded = move(client, bob, gid, played.json["version"], type="discard", tiles=["6", "7"])
+    assert discarded.status_code == 200, discarded.json
+    passed = move(client, ada, gid, discarded.json["version"], type="pass")
+    assert passed.status_code == 200, passed.json
+    return ada, bob, gid
+
+
+def test_the_web_page_of_a_summy_game_shows_its_table_and_its_turns(client: FlaskClient) -> None:
+    from tests.server.test_pages import page
+
+    _ada, _bob, gid = _played_discarded_passed(client)
+    reader = page(client, gid)
+    words = reader.words
+    assert f"Summy game {gid}" in words and "Mathable" not in words
+    assert reader.svg is None  # an open table, drawn as text
+    assert "*1 *+ *2 = *3" in words  # the last play, starred on the table
+    assert "ada : 1+2=3 (4 tiles laid across) — 6 points" in words
+    assert "bob : discarded 2 tiles" in words and "ada : passed" in words
+    assert "Tiles in the supply: 71." in words  # 93 - 16 dealt - 4 and 2 drawn
+    assert "discarded 6" not in words and "(6 7)" not in words  # which tiles: bob's secret
+
+
+def test_my_game_list_names_each_games_ruleset_and_summys_last_turn(client: FlaskClient) -> None:
+    ada, bob, gid = _played_discarded_passed(client)
+    listed = client.get("/v1/me?details=1", headers=bob.auth)  # validated against openapi
+    assert listed.status_code == 200, listed.json
+    entry = next(g for g in listed.json["games"] if g["id"] == gid)
+    assert entry["ruleset"] == "summy"
+    assert entry["last_turn"] == {"seat": 0, "ended_by": "passed"}
+    plain = client.get("/v1/me", headers=ada.auth).json["games"]
+    assert [g["ruleset"] for g in plain if g["id"] == gid] == ["summy"]
+    view = client.get(f"/v1/games/{gid}", headers=ada.auth).json
+    assert view["last_turn"] == {"seat": 0, "ended_by": "passed"}
+    events = client.get(f"/v1/games/{gid}/events", headers=ada.auth).json["events"]
+    assert [e["type"] for e in events[-3:]] == ["equation_played", "tiles_discarded", "passed"]
+
+
+def test_a_summy_view_says_what_the_last_turn_did(client: FlaskClient) -> None:
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = summy_game(client, ada, bob)
+    placements = [
+        {"x": -3, "y": 0, "tile": "1"},
+        {"x": -2, "y": 0, "tile": "+"},
+        {"x": -1, "y": 0, "tile": "2"},
+        {"x": 1, "y": 0, "tile": "3"},
+    ]
+    played = move(client, ada, game["id"], game["version"], type="equation", placements=placements)
+    assert played.json["last_turn"] == {
+        "seat": 0, "ended_by": "played", "equation": "1+2=3", "points": 6,
+    }  # fmt: skip
+    discarded = move(client, bob, game["id"], played.json["version"], type="discard", tiles=["6"])
+    assert discarded.json["last_turn"] == {"seat": 1, "ended_by": "discarded", "discarded": 1}
+    listed = client.get("/v1/me?details=1", headers=ada.auth).json["games"]
+    assert listed[0]["last_turn"] == discarded.json["last_turn"]

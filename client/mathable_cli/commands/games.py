@@ -5,12 +5,11 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.text import Text
 
-import mathable
 from mathable_cli import anygame, pictures
 from mathable_cli.api import ApiClient, ApiError
 from mathable_cli.context import AppContext, app_context
@@ -26,6 +25,7 @@ from mathable_cli.game import (
     last_turn_words,
     local_time,
     my_seat,
+    rules_of,
     running_scores,
     seat_name,
     status_line,
@@ -33,6 +33,9 @@ from mathable_cli.game import (
     turns_from_events,
 )
 from mathable_cli.resolve import choose_game
+
+if TYPE_CHECKING:
+    from mathable.rulesets import Ruleset
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print the API's data as JSON.")]
 GameArg = Annotated[
@@ -334,7 +337,8 @@ def history(ctx: typer.Context, game: GameArg = None, as_json: JsonFlag = False)
 
 def history_lines(view: Mapping[str, Any], events: list[dict[str, Any]]) -> list[str]:
     """The turns in words, each with the running scores; then the end of the game."""
-    turns, ended = turns_from_events(events)
+    rules = rules_of(view)
+    turns, ended = turns_from_events(events, rules)
     seats = len(view.get("seats") or [])
     totals = running_scores(turns, seats)
     lines = []
@@ -346,9 +350,10 @@ def history_lines(view: Mapping[str, Any], events: list[dict[str, Any]]) -> list
     if ended is not None:
         deductions = ended.get("deductions") or []
         final = ended.get("scores") or []
-        lines.append("End: " + REASONS.get(str(ended.get("reason")), str(ended.get("reason"))))
+        lines.append("End: " + _reason_words(str(ended.get("reason")), rules))
         lines.append(
-            "Rack deductions: "
+            ("Hand" if "hand" in view else "Rack")
+            + " deductions: "
             + ", ".join(
                 f"{seat_name(view, s)} {-d if d else 'none'}" for s, d in enumerate(deductions)
             )
@@ -366,11 +371,20 @@ def history_lines(view: Mapping[str, Any], events: list[dict[str, Any]]) -> list
     return lines
 
 
+def _reason_words(reason: str, rules: Ruleset | None) -> str:
+    """Why a game ended, in words: the CLI's own, else the rule its ruleset states."""
+    if reason in REASONS:
+        return REASONS[reason]
+    stated = {c["name"]: c["rule"] for c in rules.data()["end_conditions"]} if rules else {}
+    return str(stated.get(reason, reason))
+
+
 def export_text(view: Mapping[str, Any], events: list[dict[str, Any]], game: str) -> str:
     """A plain-text record of the game that a person can read (and print)."""
     gid = game_id(view, game)
     seats = view.get("seats") or []
-    lines = [f"Mathable game {gid}", "=" * (14 + len(gid)), ""]
+    title = f"{str(view.get('ruleset', 'mathable')).capitalize()} game {gid}"
+    lines = [title, "=" * len(title), ""]
     lines.append(
         "Players: " + ", ".join(f"{seat_name(view, i)} (seat {i})" for i in range(len(seats)))
     )
@@ -386,11 +400,10 @@ def export_text(view: Mapping[str, Any], events: list[dict[str, Any]], game: str
         "Scores now: "
         + ", ".join(f"{seat_name(view, i)} {s.get('score', 0)}" for i, s in enumerate(seats))
     )
-    lines.append("")
-    lines.append("Board")
-    lines.append("-----")
-    board = {mathable.parse_square(k): int(v) for k, v in (view.get("board") or {}).items()}
-    lines.append(mathable.render({**mathable.CENTRE, **board}))
+    rules = rules_of(view)
+    if rules is not None:
+        heading = "Table" if "table" in view else "Board"
+        lines += ["", heading, "-" * len(heading), rules.draw(dict(view))]
     return "\n".join(lines) + "\n"
 
 

@@ -204,6 +204,7 @@ def _summary(
     summary: dict[str, Any] = {
         "id": row.id,
         "status": row.status,
+        "ruleset": row.ruleset,
         "players": row.players,
         "referee": row.referee,
         "version": row.version,

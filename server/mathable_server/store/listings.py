@@ -77,6 +77,7 @@ class ListingRecorder(Recorder):
                 games.c.status,
                 games.c.players,
                 games.c.referee,
+                games.c.ruleset,
                 games.c.version,
                 games.c.to_move,
                 game_members.c.seat,

@@ -106,6 +106,8 @@ class MemberGame:
     status: str
     players: int
     referee: str
+    #: The game it is (``mathable.rulesets``): "mathable" or "summy".
+    ruleset: str
     version: int
     to_move: str | None
     seat: int | None

@@ -99,7 +99,9 @@ class TilesDiscarded(Event):
     }
 
 
-def _ended_turn(state: SummyState, seat: int, how: str, *, dry: bool) -> SummyState:
+def _ended_turn(
+    state: SummyState, seat: int, how: str, *, dry: bool, discarded: int = 0
+) -> SummyState:
     """Bookkeeping common to every way of ending a turn, then the next seat's turn.
 
     ``dry``: the turn, without an equation, counts toward the round that ends a game whose
@@ -108,7 +110,7 @@ def _ended_turn(state: SummyState, seat: int, how: str, *, dry: bool) -> SummySt
     before = state.turn if state.turn is not None else Turn(seat=seat, started_with=0)
     state = replace(
         state,
-        last_turn=replace(before, ended_by=how),
+        last_turn=replace(before, ended_by=how, exchanged=discarded),
         idle_turns=0 if how == "played" else state.idle_turns + 1,
         dry_turns=state.dry_turns + 1 if dry else 0,
         turns_played=state.turns_played + 1,
@@ -168,7 +170,9 @@ def apply(state: SummyState, event: Event) -> SummyState:
             # turns that begin with the supply empty (RULES.md: "a full round of turns
             # without an equation with the supply empty").
             dry = not state.supply if state.rules_version < V2 else supply_was_empty
-            return _ended_turn(state, event.seat, "discarded", dry=dry)
+            return _ended_turn(
+                state, event.seat, "discarded", dry=dry, discarded=len(event.discarded)
+            )
         case Passed():
             return _ended_turn(state, event.seat, "passed", dry=not state.supply)
     shared = lifecycle.apply(state, event)

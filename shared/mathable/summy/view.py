@@ -16,10 +16,17 @@ from mathable.summy.tiles import NAMES, tile_names
 from mathable.view import redact as redact_shared
 
 
-def _turn(turn: Turn | None) -> dict[str, Any] | None:
+def _turn(turn: Turn | None, play: Play | None = None) -> dict[str, Any] | None:
+    """Whose turn and how it ended; a finished turn also says what it did: the equation
+    and its points, or how many tiles it discarded (``play``: the last equation)."""
     if turn is None:
         return None
-    return {"seat": turn.seat, "ended_by": turn.ended_by or None}
+    out: dict[str, Any] = {"seat": turn.seat, "ended_by": turn.ended_by or None}
+    if turn.ended_by == "played" and play is not None:
+        out.update(equation=play.equation, points=play.points)
+    elif turn.ended_by == "discarded":
+        out["discarded"] = turn.exchanged
+    return out
 
 
 def _play(play: Play | None) -> dict[str, Any] | None:
@@ -68,7 +75,7 @@ def view(state: SummyState, viewer: int | None) -> dict[str, Any]:
         ],
         "supply": len(state.supply),
         "turn": _turn(state.turn),
-        "last_turn": _turn(state.last_turn),
+        "last_turn": _turn(state.last_turn, state.last_play),
         "last_play": _play(state.last_play),
         "idle_turns": state.idle_turns,
         "turns_played": state.turns_played,

@@ -1,0 +1,98 @@
+"""The CLI's records of a Summy game (history, export, the game list's last line) tell
+Summy's equations, discards, passes and scores, through the ruleset interface.
+
+The views and events are those the server sends: the rules make them (``view`` and
+``redact``), as the server does, for a game played with a given supply order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mathable.lifecycle import Create, Join, Pass, Resign
+from mathable.rulesets import ruleset
+from mathable.summy import Discard, PlayEquation, parse_tiles
+from mathable.summy.tiles import SUPPLY_SET
+from mathable_cli.commands.games import _entry_lines, _reason_words, export_text, history_lines
+from mathable_cli.game import last_turn_words
+
+SUMMY = ruleset("summy")
+
+
+def _supply(front: str) -> tuple[int, ...]:
+    rest = list(SUPPLY_SET)
+    for tile in parse_tiles(front):
+        rest.remove(tile)
+    return tuple(parse_tiles(front)) + tuple(rest)
+
+
+def _played() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Ann lays 1+2 and 3 round the middle = (1+2=3, 6 points), Ben discards two
+    tiles, Ann passes, Ben resigns: ann's view and the events as she gets them."""
+    state = SUMMY.new_state()
+    events = []
+    commands: list[object] = [
+        Create("ann", tiles=_supply("12+345x=" + "6789-:=0"), ruleset="summy"),
+        Join("ben"),
+        PlayEquation(0, ((-3, 0, 1), (-2, 0, 10), (-1, 0, 2), (1, 0, 3))),
+        Discard(1, tuple(parse_tiles("69"))),
+        Pass(0),
+        Resign(1),
+    ]
+    for command in commands:
+        for event in SUMMY.check(state, command):
+            state = SUMMY.apply(state, event)
+            data = SUMMY.redact(event, 0)
+            data["version"] = state.version
+            events.append(data)
+    view = SUMMY.view(state, 0)
+    view["id"] = "g1"
+    for index, seat in enumerate(view["seats"]):
+        seat["name"] = ("ann", "ben")[index]
+    return view, events
+
+
+def test_history_tells_the_equation_the_discard_the_pass_and_the_scores() -> None:
+    view, events = _played()
+    lines = history_lines(view, events)
+    assert lines[0].endswith("ann: 1+2=3 (4 tiles laid across) = 6   [ann 6, ben 0]")
+    assert lines[1].endswith("ben: discarded 2 tiles   [ann 6, ben 0]")  # not which: hidden
+    assert lines[2].endswith("ann: passed   [ann 6, ben 0]")
+    assert lines[3].endswith("ben: resigned   [ann 6, ben 0]")
+    assert lines[4] == "End: all players but one resigned"
+    assert lines[5].startswith("Hand deductions: ann -")
+    assert "Mathable" not in "\n".join(lines) and "Rack" not in "\n".join(lines)
+
+
+def test_export_is_a_summy_record_with_the_table() -> None:
+    view, events = _played()
+    text = export_text(view, events, "g1")
+    assert text.startswith("Summy game g1\n=============\n")
+    assert "ann: 1+2=3 (4 tiles laid across) = 6" in text
+    table = text.split("Table\n-----\n", 1)[1]
+    assert "*1 *+ *2  = *3" in table  # the equation as laid, the last play starred
+    assert "Board" not in text and "Mathable" not in text
+
+
+def test_the_game_lists_last_line_tells_summys_last_turn() -> None:
+    view, _ = _played()
+    entry = {
+        "id": "g1",
+        "ruleset": "summy",
+        "status": "playing",
+        "your_seat": 0,
+        "seats": [{"seat": 0, "player": "a", "name": "ann", "score": 6}],
+        "last_turn": {"seat": 0, "ended_by": "played", "equation": "1+2=3", "points": 6},
+    }
+    assert _entry_lines(entry)[1].strip() == "last: you played 1+2=3: 6 points"
+    entry["last_turn"] = {"seat": 1, "ended_by": "discarded", "discarded": 2}
+    entry["seats"].append({"seat": 1, "player": "b", "name": "ben", "score": 0})
+    assert _entry_lines(entry)[1].strip() == "last: ben discarded 2 tiles"
+    # The view's own last turn carries the same (the server's list copies it).
+    assert view["last_turn"] == {"seat": 0, "ended_by": "passed"}
+    assert last_turn_words(view) == "you passed"
+
+
+def test_summys_own_end_reasons_are_told_in_the_words_of_its_rules() -> None:
+    words = _reason_words("no_equations", SUMMY)
+    assert words.startswith("once the supply is empty, a full round of turns")

@@ -126,10 +126,50 @@ def bot_turn(
     return new
 
 
+#: What to do instead of a command a game does not have, by the command it does have.
+_INSTEAD = {
+    "exchange": "exchange tiles with the bag: mathable-cli exchange GAME TILES",
+    "discard": "discard tiles and draw as many: mathable-cli discard GAME TILES",
+}
+
+
+def require_command(view: Mapping[str, Any], command: str) -> None:
+    """A usage error unless the game of ``view`` has ``command`` (its ruleset says)."""
+    name = str(view.get("ruleset", "mathable"))
+    try:
+        known = ruleset(name).command_types
+    except RuleError as err:
+        raise CliError(f"this client cannot play {name!r}: {err.message}") from None
+    if command in known:
+        return
+    instead = [_INSTEAD[c] for c in known if c in _INSTEAD]
+    raise CliError(
+        f"there is no {command} in {name.capitalize()}",
+        ExitCode.USAGE,
+        hint=f"in {name.capitalize()}, " + "; ".join(instead) if instead else None,
+    )
+
+
 def discard(
     api: ApiClient, output: Output, game: str, view: Mapping[str, Any], tiles: list[str]
 ) -> dict[str, Any]:
+    """Discard ``tiles`` (as typed), each checked first: a tile of the game, in the hand."""
+    rules = ruleset(str(view.get("ruleset", "mathable")))
+    try:
+        wanted = [rules.parse_tile(text) for text in tiles]
+    except RuleError as err:
+        raise CliError(err.message, ExitCode.USAGE, api_code=err.code) from None
     require_turn(view, game)
+    hand = [rules.parse_tile(t) for t in _tiles_of(view)]
+    for text, tile in zip(tiles, wanted, strict=True):
+        if tile not in hand:
+            have = " ".join(map(str, _tiles_of(view)))
+            raise CliError(
+                f"there is no {text} in your hand ({have})",
+                ExitCode.ILLEGAL_MOVE,
+                api_code="tile_not_in_hand",
+            )
+        hand.remove(tile)
     new: dict[str, Any] = send(api, output, game, view, {"type": "discard", "tiles": tiles})
     output.info(f"Discarded {' '.join(tiles)}. Now {status_line(new)}.")
     return new

@@ -51,9 +51,10 @@ def _report_end(output: Output, before: dict[str, Any], after: dict[str, Any]) -
     if after.get("status") == "ended":
         output.info(result_line(after))
         return
+    holder = "hand" if "hand" in after else "rack"  # as the game's view names the tiles
     output.info(
-        f"Your score: {score_of(after, seat)} ({gained:+d}). Your rack: "
-        + " ".join(str(t) for t in sorted(after.get("rack") or []))
+        f"Your score: {score_of(after, seat)} ({gained:+d}). Your {holder}: "
+        + " ".join(str(t) for t in sorted(after.get(holder) or [], key=str))
         + f". Now {status_line(after)}."
     )
 
@@ -106,18 +107,15 @@ def move(
             )
         Session(api, out, game, view).run()
         return
-    try:
-        wanted = [parse_placement(text) for text in placements]
-    except CliError:
-        # Not Mathable placements: a play in the notation of the game's own ruleset?
-        view = api.game(game)
-        if (rules := anygame.rules_for(view)) is None:
-            raise
+    view = api.game(game)
+    if (rules := anygame.rules_for(view)) is not None:
+        # A game played through its ruleset reads the play in its own notation, even
+        # when the words look like Mathable placements (``I8=12``).
         new = anygame.play(api, out, rules, game, view, placements)
         if as_json:
             out.json(new)
         return
-    view = api.game(game)
+    wanted = [parse_placement(text) for text in placements]
     require_turn(view, game)
     planned = plan_turn(
         view, wanted, draw_extra=draw_extra, anyway=range(len(wanted)) if anyway else ()
@@ -145,7 +143,9 @@ def exchange(
     game: Annotated[
         str, typer.Argument(help="The game id, or a unique start of it.", show_default=False)
     ],
-    tiles: Annotated[list[int], typer.Argument(help="The tiles to give back.", show_default=False)],
+    words: Annotated[
+        list[str], typer.Argument(help="The tiles to give back.", show_default=False)
+    ],
     as_json: JsonFlag = False,
 ) -> None:
     """Give 1 to 7 tiles back to the bag and draw as many; ends your turn."""
@@ -153,6 +153,8 @@ def exchange(
     api = actx.api()
     game = _game(actx, api, game, "exchange")
     view = api.game(game)
+    anygame.require_command(view, "exchange")
+    tiles = _numbers(words)
     require_turn(view, game)
     rack = list(view.get("rack") or [])
     have = " ".join(map(str, sorted(rack)))
@@ -178,8 +180,21 @@ def exchange(
     _report_end(actx.output, view, new)
 
 
+def _numbers(words: list[str]) -> list[int]:
+    """Mathable tiles typed as numbers; a usage error naming the first that is none."""
+    tiles = []
+    for word in words:
+        try:
+            tiles.append(int(word))
+        except ValueError:
+            raise CliError(
+                f"{word[:20]!r} is not a Mathable tile: tiles are numbers", ExitCode.USAGE
+            ) from None
+    return tiles
+
+
 def pass_turn(ctx: typer.Context, game: GameArg = None, as_json: JsonFlag = False) -> None:
-    """Pass your turn without placing."""
+    """Pass your turn without playing."""
     actx = app_context(ctx)
     api = actx.api()
     game = _game(actx, api, game, "pass")
@@ -249,7 +264,9 @@ def discard(
     actx = app_context(ctx)
     api = actx.api()
     game = _game(actx, api, game, "discard")
-    new = anygame.discard(api, actx.output, game, api.game(game), tiles)
+    view = api.game(game)
+    anygame.require_command(view, "discard")
+    new = anygame.discard(api, actx.output, game, view, tiles)
     if as_json:
         actx.output.json(new)
 

@@ -13,6 +13,8 @@ letters that fall on empty squares.
  -1   .  .  .  .
   0   .  = *3  .
   1   .  .  .  .
+>>> print(draw_table({(0, 0): 14, (-10, 0): 1}).splitlines()[0])
+     -11 -10  -9  -8  -7  -6  -5  -4  -3  -2  -1   0   1
 """
 
 from __future__ import annotations
@@ -90,15 +92,18 @@ def draw_table(table: Mapping[Square, int], marked: Collection[Square] = ()) -> 
     ys = [y for _, y in table] or [0]
     columns = range(min(xs) - 1, max(xs) + 2)
     rows = range(min(ys) - 1, max(ys) + 2)
-    lines = ["    " + "".join(f"{x:>3}" for x in columns)]
+    # A column is as wide as its widest number and a space (-10 needs four), at least 3.
+    width = max(3, 1 + max(len(str(x)) for x in (columns[0], columns[-1])))
+    side = max(3, max(len(str(y)) for y in (rows[0], rows[-1])))
+    lines = [" " * (side + 1) + "".join(f"{x:>{width}}" for x in columns)]
     for y in rows:
         cells = []
         for x in columns:
             tile = table.get((x, y))
             text = "." if tile is None else NAMES[tile]
-            cells.append(f" *{text}" if (x, y) in marked else f"  {text}")
+            cells.append(f"*{text}".rjust(width) if (x, y) in marked else text.rjust(width))
         row = "".join(cells)
-        lines.append(f"{y:>3} " + row.rstrip())
+        lines.append(f"{y:>{side}} " + row.rstrip())
     return "\n".join(line.rstrip() for line in lines)
 
 

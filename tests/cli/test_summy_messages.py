@@ -1,0 +1,100 @@
+"""The CLI's words on a Summy game: no Mathable racks, exchanges or placements, a bad
+tile named, and the table's columns readable left of -9.
+
+The server is ``responses`` answering with views the rules make (as the server does).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import responses
+
+from mathable.lifecycle import Create, Join, Pass
+from mathable.rulesets import ruleset
+from mathable.summy import parse_tiles
+from mathable.summy.tiles import SUPPLY_SET
+from tests.cli.conftest import SERVER, Invoke, requests_to
+
+SUMMY = ruleset("summy")
+
+
+def _view(*plays: object) -> dict[str, Any]:
+    """A Summy game (ann seat 0, ben seat 1) after ``plays``, as ann sees it."""
+    rest = list(SUPPLY_SET)
+    front = parse_tiles("12+345x=" + "6789-:=0")
+    for tile in front:
+        rest.remove(tile)
+    state = SUMMY.new_state()
+    for command in [Create("ann", tiles=tuple(front + rest), ruleset="summy"), Join("ben"), *plays]:
+        for event in SUMMY.check(state, command):
+            state = SUMMY.apply(state, event)
+    view = SUMMY.view(state, 0)
+    view["id"] = "g1"
+    for seat, name in zip(view["seats"], ("ann", "ben"), strict=True):
+        seat["name"] = name
+    return view
+
+
+def _serve(http: responses.RequestsMock, view: dict[str, Any]) -> None:
+    http.get(f"{SERVER}/v1/games/g1", json=view)
+
+
+def test_exchange_in_a_summy_game_says_there_is_none_and_to_discard(
+    cli: Invoke, http: responses.RequestsMock
+) -> None:
+    _serve(http, _view())
+    result = cli("exchange", "g1", "x", "=")
+    assert result.exit_code == 2, result.output
+    assert "there is no exchange in Summy" in result.stderr
+    assert "mathable-cli discard GAME TILES" in result.stderr
+    assert not requests_to(http, "POST", "/moves")
+
+
+def test_discard_of_a_bad_tile_names_it_and_sends_nothing(
+    cli: Invoke, http: responses.RequestsMock
+) -> None:
+    _serve(http, _view())
+    result = cli("discard", "g1", "abc")
+    assert result.exit_code == 2, result.output
+    assert "'abc' is not a Summy tile (0-9, +, -, x, :, =)" in result.stderr
+    missing = cli("discard", "g1", "9")
+    assert missing.exit_code == 3
+    assert "there is no 9 in your hand (1 2 + 3 4 5 x =)" in missing.stderr
+    assert not requests_to(http, "POST", "/moves")
+
+
+def test_a_mathable_placement_in_a_summy_game_gets_summys_notation(
+    cli: Invoke, http: responses.RequestsMock
+) -> None:
+    _serve(http, _view())
+    result = cli("move", "g1", "I8=12")
+    assert result.exit_code == 3, result.output
+    assert "write a play as X,Y DIRECTION EQUATION" in result.stderr
+    assert "rack" not in result.stderr.lower() and "square" not in result.stderr.lower()
+    assert not requests_to(http, "POST", "/moves")
+
+
+def test_pass_in_a_summy_game_speaks_of_the_hand(cli: Invoke, http: responses.RequestsMock) -> None:
+    before = _view()
+    _serve(http, before)
+    http.post(f"{SERVER}/v1/games/g1/moves", json=_view(Pass(0)))
+    result = cli("pass", "g1")
+    assert result.exit_code == 0, result.output
+    assert "You passed." in result.stderr
+    assert "Your hand: " in result.stderr and "rack" not in result.stderr
+
+
+def test_show_keeps_the_columns_apart_left_of_minus_nine(
+    cli: Invoke, http: responses.RequestsMock
+) -> None:
+    view = _view()  # a table reaching x = -12 (as far as the view goes: it is data)
+    view["table"] = [
+        {"x": -12, "y": 0, "tile": "1"},
+        {"x": 0, "y": 0, "tile": "="},
+    ]
+    _serve(http, view)
+    result = cli("show", "g1")
+    assert result.exit_code == 0, result.output
+    header = result.stdout.splitlines()[0].split()
+    assert header[:3] == ["-13", "-12", "-11"]  # each number apart, none run together

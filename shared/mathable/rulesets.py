@@ -47,6 +47,38 @@ def _plural(n: int, what: str) -> str:
     return f"{n} {what}{'s' if n != 1 else ''}"
 
 
+def _last_told(
+    view: Mapping[str, Any], counted: str, played: Callable[[Mapping[str, Any]], Told]
+) -> Told | None:
+    """The view's last finished turn in words: a pass, a turn that gave tiles away
+    (``counted``: "exchange" or "discard", its count in ``last_turn[counted + "ed"]``),
+    or a play, told by ``played``."""
+    turn = view.get("last_turn")
+    if not isinstance(turn, Mapping) or not turn.get("ended_by"):
+        return None
+    seat = turn.get("seat")
+    if turn.get("ended_by") == "passed":
+        return Told(seat, "pass", "passed")
+    if turn.get("ended_by") == counted + "ed":
+        n = int(turn.get(counted + "ed") or 0)
+        return Told(seat, counted, f"{counted}ed {_plural(n, 'tile')}")
+    return played(turn)
+
+
+def _mathable_play(turn: Mapping[str, Any]) -> Told:
+    placed = ", ".join(
+        f"{p['square']}={p['tile']} ({p['points']})" for p in turn.get("placements") or []
+    )
+    points = int(turn.get("points") or 0) + int(turn.get("bonus") or 0)
+    bonus = f" with the {turn['bonus']} bonus" if turn.get("bonus") else ""
+    return Told(turn.get("seat"), "play", f"played {placed}: {points} points{bonus}", points)
+
+
+def _summy_play(turn: Mapping[str, Any]) -> Told:
+    points = int(turn.get("points") or 0)
+    return Told(turn.get("seat"), "play", f"played {turn.get('equation')}: {points} points", points)
+
+
 class Ruleset(Protocol):
     """What every game offers the server and the CLI."""
 
@@ -241,22 +273,7 @@ class _Mathable:
         return None
 
     def last_told(self, view: Mapping[str, Any]) -> Told | None:
-        turn = view.get("last_turn")
-        if not isinstance(turn, Mapping) or not turn.get("ended_by"):
-            return None
-        seat = turn.get("seat")
-        match turn.get("ended_by"):
-            case "passed":
-                return Told(seat, "pass", "passed")
-            case "exchanged":
-                n = int(turn.get("exchanged") or 0)
-                return Told(seat, "exchange", f"exchanged {_plural(n, 'tile')}")
-        placed = ", ".join(
-            f"{p['square']}={p['tile']} ({p['points']})" for p in turn.get("placements") or []
-        )
-        points = int(turn.get("points") or 0) + int(turn.get("bonus") or 0)
-        bonus = f" with the {turn['bonus']} bonus" if turn.get("bonus") else ""
-        return Told(seat, "play", f"played {placed}: {points} points{bonus}", points)
+        return _last_told(view, "exchange", _mathable_play)
 
 
 class _Summy:
@@ -383,18 +400,7 @@ class _Summy:
         return None
 
     def last_told(self, view: Mapping[str, Any]) -> Told | None:
-        turn = view.get("last_turn")
-        if not isinstance(turn, Mapping) or not turn.get("ended_by"):
-            return None
-        seat = turn.get("seat")
-        match turn.get("ended_by"):
-            case "passed":
-                return Told(seat, "pass", "passed")
-            case "discarded":
-                n = int(turn.get("discarded") or 0)
-                return Told(seat, "discard", f"discarded {_plural(n, 'tile')}")
-        points = int(turn.get("points") or 0)
-        return Told(seat, "play", f"played {turn.get('equation')}: {points} points", points)
+        return _last_told(view, "discard", _summy_play)
 
 
 def _table_of(view: dict[str, Any]) -> dict[tuple[int, int], int]:

@@ -169,18 +169,21 @@ def test_a_summy_game_survives_a_dump_and_load(sqlite_url: str, tmp_path: Path) 
     target.dispose()
 
 
+#: Seat 0's first play: 1+2=3 round the = in the middle (6 points).
+ONE_TWO_THREE = [
+    {"x": -3, "y": 0, "tile": "1"},
+    {"x": -2, "y": 0, "tile": "+"},
+    {"x": -1, "y": 0, "tile": "2"},
+    {"x": 1, "y": 0, "tile": "3"},
+]
+
+
 def _played_discarded_passed(client: FlaskClient) -> tuple[Account, Account, str]:
     """Ada plays 1+2=3 (6 points), Bob discards 6 and 7, Ada passes."""
     ada, bob = register(client, "ada"), register(client, "bob")
     game = summy_game(client, ada, bob)
     gid = game["id"]
-    placements = [
-        {"x": -3, "y": 0, "tile": "1"},
-        {"x": -2, "y": 0, "tile": "+"},
-        {"x": -1, "y": 0, "tile": "2"},
-        {"x": 1, "y": 0, "tile": "3"},
-    ]
-    played = move(client, ada, gid, game["version"], type="equation", placements=placements)
+    played = move(client, ada, gid, game["version"], type="equation", placements=ONE_TWO_THREE)
     assert played.status_code == 200, played.json
     discarded = move(client, bob, gid, played.json["version"], type="discard", tiles=["6", "7"])
     assert discarded.status_code == 200, discarded.json
@@ -222,13 +225,8 @@ def test_my_game_list_names_each_games_ruleset_and_summys_last_turn(client: Flas
 def test_a_summy_view_says_what_the_last_turn_did(client: FlaskClient) -> None:
     ada, bob = register(client, "ada"), register(client, "bob")
     game = summy_game(client, ada, bob)
-    placements = [
-        {"x": -3, "y": 0, "tile": "1"},
-        {"x": -2, "y": 0, "tile": "+"},
-        {"x": -1, "y": 0, "tile": "2"},
-        {"x": 1, "y": 0, "tile": "3"},
-    ]
-    played = move(client, ada, game["id"], game["version"], type="equation", placements=placements)
+    gid = game["id"]
+    played = move(client, ada, gid, game["version"], type="equation", placements=ONE_TWO_THREE)
     assert played.json["last_turn"] == {
         "seat": 0, "ended_by": "played", "equation": "1+2=3", "points": 6,
     }  # fmt: skip

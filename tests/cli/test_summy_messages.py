@@ -10,6 +10,7 @@ from typing import Any
 
 import responses
 
+from mathable.events import Passed
 from mathable.lifecycle import Create, Join, Pass
 from mathable.rulesets import ruleset
 from mathable.summy import parse_tiles
@@ -27,7 +28,9 @@ def _view(*plays: object) -> dict[str, Any]:
         rest.remove(tile)
     state = SUMMY.new_state()
     for command in [Create("ann", tiles=tuple(front + rest), ruleset="summy"), Join("ben"), *plays]:
-        for event in SUMMY.check(state, command):
+        # A pass as the log holds it once the supply is empty (the CLI only reads the view).
+        made = [Passed(0)] if isinstance(command, Pass) else SUMMY.check(state, command)
+        for event in made:
             state = SUMMY.apply(state, event)
     view = SUMMY.view(state, 0)
     view["id"] = "g1"
@@ -61,7 +64,27 @@ def test_discard_of_a_bad_tile_names_it_and_sends_nothing(
     missing = cli("discard", "g1", "9")
     assert missing.exit_code == 3
     assert "there is no 9 in your hand (1 2 + 3 4 5 x =)" in missing.stderr
+    twice = cli("discard", "g1", "5", "5")
+    assert twice.exit_code == 3
+    assert "there is only one 5 in your hand (1 2 + 3 4 5 x =)" in twice.stderr
     assert not requests_to(http, "POST", "/moves")
+
+
+def test_hint_says_to_discard_while_the_supply_holds_tiles_and_to_pass_after(
+    cli: Invoke, http: responses.RequestsMock
+) -> None:
+    view = _view()
+    view["hand"] = ["x", "x", ":", "-", "=", "+", "x", ":"]  # no equation can be made
+    _serve(http, view)
+    result = cli("hint", "g1")
+    assert result.exit_code == 0, result.output
+    assert "No equation fits: discard some tiles" in result.stdout
+    http.replace(responses.GET, f"{SERVER}/v1/games/g1", json={**view, "supply": 0})
+    dry = cli("hint", "g1")
+    assert "No equation fits, and the supply is empty: pass" in dry.stdout
+    http.replace(responses.GET, f"{SERVER}/v1/games/g1", json={**view, "status": "ended"})
+    over = cli("hint", "g1")
+    assert "The game is over" in over.stderr
 
 
 def test_a_mathable_placement_in_a_summy_game_gets_summys_notation(

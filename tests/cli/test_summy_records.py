@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from mathable.events import Passed
 from mathable.lifecycle import Create, Join, Pass, Resign
 from mathable.rulesets import ruleset
 from mathable.summy import Discard, PlayEquation, parse_tiles
 from mathable.summy.tiles import SUPPLY_SET
-from mathable_cli.commands.games import _entry_lines, _reason_words, export_text, history_lines
-from mathable_cli.game import last_turn_words
+from mathable_cli.commands.games import _entry_lines, export_text, history_lines
+from mathable_cli.game import last_turn_words, result_line
 
 SUMMY = ruleset("summy")
 
@@ -28,7 +29,10 @@ def _supply(front: str) -> tuple[int, ...]:
 
 def _played() -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Ann lays 1+2 and 3 round the middle = (1+2=3, 6 points), Ben discards two
-    tiles, Ann passes, Ben resigns: ann's view and the events as she gets them."""
+    tiles, Ann passes, Ben resigns: ann's view and the events as she gets them.
+
+    Ann's pass is recorded as it is once the supply is empty (and in rules version 1
+    games at any time): the records tell the events, whatever the supply."""
     state = SUMMY.new_state()
     events = []
     commands: list[object] = [
@@ -40,7 +44,8 @@ def _played() -> tuple[dict[str, Any], list[dict[str, Any]]]:
         Resign(1),
     ]
     for command in commands:
-        for event in SUMMY.check(state, command):
+        made = [Passed(0)] if isinstance(command, Pass) else SUMMY.check(state, command)
+        for event in made:
             state = SUMMY.apply(state, event)
             data = SUMMY.redact(event, 0)
             data["version"] = state.version
@@ -93,6 +98,22 @@ def test_the_game_lists_last_line_tells_summys_last_turn() -> None:
     assert last_turn_words(view) == "you passed"
 
 
-def test_summys_own_end_reasons_are_told_in_the_words_of_its_rules() -> None:
-    words = _reason_words("no_equations", SUMMY)
-    assert words.startswith("once the supply is empty, a full round of turns")
+def test_every_end_of_each_game_has_words_of_its_own() -> None:
+    for game in ("mathable", "summy"):
+        rules = ruleset(game)
+        ends = [c["name"] for c in rules.data()["end_conditions"]]
+        words = [rules.end_words(end) for end in ends]
+        assert all(w and w != end and len(w) < 60 for w, end in zip(words, ends, strict=True))
+        assert len(set(words)) == len(words), game
+    assert SUMMY.end_words("no_equations") == (
+        "a full round without an equation with the supply empty"
+    )
+    assert SUMMY.end_words("no_such_end") == "no_such_end"
+
+
+def test_a_finished_summy_game_says_why_it_ended_in_words() -> None:
+    view, _ = _played()
+    view["result"] = {**view["result"], "reason": "no_equations"}
+    assert result_line(view).startswith(
+        "game over (a full round without an equation with the supply empty): "
+    )

@@ -289,6 +289,18 @@ def test_with_the_supply_empty_discarding_is_refused_and_a_round_of_passes_ends_
     assert state.result.reason == "no_equations"
 
 
+def test_passing_is_refused_while_the_supply_holds_tiles() -> None:
+    state = started("12+345x=" + "6789-:=0")
+    assert state.supply
+    with pytest.raises(RuleError) as err:
+        check(state, Pass(0))
+    assert err.value.code == "supply_not_empty"
+    assert err.value.details == {"supply": len(state.supply)}
+    assert f"the supply still holds {len(state.supply)} tiles" in str(err.value)
+    old = replace(state, rules_version=1)  # games of rules version 1 keep their passes
+    assert run(old, Pass(0)).turn is not None
+
+
 def test_two_rounds_of_discards_end_the_game_as_in_mathable() -> None:
     state = started("12+345x=" + "6789-:=0")
     for seat in (0, 1, 0):

@@ -96,14 +96,18 @@ def test_mathable_moves_are_refused_in_a_summy_game(client: FlaskClient) -> None
     assert refused.json["error"]["code"] == "wrong_game"
 
 
-def test_discard_pass_and_resign(client: FlaskClient) -> None:
+def test_discard_an_early_pass_refused_and_resign(client: FlaskClient) -> None:
     ada, bob = register(client, "ada"), register(client, "bob")
     game = summy_game(client, ada, bob)
     gid = game["id"]
     discarded = move(client, ada, gid, game["version"], type="discard", tiles=["x", "="])
     assert discarded.status_code == 200, discarded.json
     assert discarded.json["supply"] == 93 - 16 - 2
-    passed = move(client, bob, gid, discarded.json["version"], type="pass")
+    early = move(client, bob, gid, discarded.json["version"], type="pass")
+    assert early.status_code == 422  # passing waits for an empty supply
+    assert early.json["error"]["code"] == "supply_not_empty"
+    assert early.json["error"]["details"] == {"supply": 75}
+    passed = move(client, bob, gid, discarded.json["version"], type="discard", tiles=["9"])
     assert passed.status_code == 200, passed.json
     resigned = move(client, ada, gid, passed.json["version"], type="resign")
     assert resigned.status_code == 200
@@ -178,8 +182,9 @@ ONE_TWO_THREE = [
 ]
 
 
-def _played_discarded_passed(client: FlaskClient) -> tuple[Account, Account, str]:
-    """Ada plays 1+2=3 (6 points), Bob discards 6 and 7, Ada passes."""
+def _played_and_discarded(client: FlaskClient) -> tuple[Account, Account, str]:
+    """Ada plays 1+2=3 (6 points), Bob discards 6 and 7, Ada discards a 5 (no pass: the
+    supply still holds tiles)."""
     ada, bob = register(client, "ada"), register(client, "bob")
     game = summy_game(client, ada, bob)
     gid = game["id"]
@@ -187,39 +192,40 @@ def _played_discarded_passed(client: FlaskClient) -> tuple[Account, Account, str
     assert played.status_code == 200, played.json
     discarded = move(client, bob, gid, played.json["version"], type="discard", tiles=["6", "7"])
     assert discarded.status_code == 200, discarded.json
-    passed = move(client, ada, gid, discarded.json["version"], type="pass")
-    assert passed.status_code == 200, passed.json
+    again = move(client, ada, gid, discarded.json["version"], type="discard", tiles=["5"])
+    assert again.status_code == 200, again.json
     return ada, bob, gid
 
 
 def test_the_web_page_of_a_summy_game_shows_its_table_and_its_turns(client: FlaskClient) -> None:
     from tests.server.test_pages import page
 
-    _ada, _bob, gid = _played_discarded_passed(client)
+    _ada, _bob, gid = _played_and_discarded(client)
     reader = page(client, gid)
     words = reader.words
     assert f"Summy game {gid}" in words and "Mathable" not in words
     assert reader.svg is None  # an open table, drawn as text
     assert "*1 *+ *2 = *3" in words  # the last play, starred on the table
     assert "ada : 1+2=3 (4 tiles laid across) — 6 points" in words
-    assert "bob : discarded 2 tiles" in words and "ada : passed" in words
-    assert "Tiles in the supply: 71." in words  # 93 - 16 dealt - 4 and 2 drawn
+    assert "bob : discarded 2 tiles" in words and "ada : discarded 1 tile" in words
+    assert "Tiles in the supply: 70." in words  # 93 - 16 dealt - 4, 2 and 1 drawn
     assert "discarded 6" not in words and "(6 7)" not in words  # which tiles: bob's secret
 
 
 def test_my_game_list_names_each_games_ruleset_and_summys_last_turn(client: FlaskClient) -> None:
-    ada, bob, gid = _played_discarded_passed(client)
+    ada, bob, gid = _played_and_discarded(client)
     listed = client.get("/v1/me?details=1", headers=bob.auth)  # validated against openapi
     assert listed.status_code == 200, listed.json
     entry = next(g for g in listed.json["games"] if g["id"] == gid)
     assert entry["ruleset"] == "summy"
-    assert entry["last_turn"] == {"seat": 0, "ended_by": "passed"}
+    assert entry["last_turn"] == {"seat": 0, "ended_by": "discarded", "discarded": 1}
     plain = client.get("/v1/me", headers=ada.auth).json["games"]
     assert [g["ruleset"] for g in plain if g["id"] == gid] == ["summy"]
     view = client.get(f"/v1/games/{gid}", headers=ada.auth).json
-    assert view["last_turn"] == {"seat": 0, "ended_by": "passed"}
+    assert view["last_turn"] == {"seat": 0, "ended_by": "discarded", "discarded": 1}
     events = client.get(f"/v1/games/{gid}/events", headers=ada.auth).json["events"]
-    assert [e["type"] for e in events[-3:]] == ["equation_played", "tiles_discarded", "passed"]
+    types = [e["type"] for e in events[-3:]]
+    assert types == ["equation_played", "tiles_discarded", "tiles_discarded"]
 
 
 def test_a_summy_view_says_what_the_last_turn_did(client: FlaskClient) -> None:

@@ -31,6 +31,7 @@ ILLEGAL_PLAY_CODES: Final = frozenset(
         "square_reused",
         "square_taken",
         "supply_empty",
+        "supply_not_empty",
         "table_mismatch",
         "tile_not_in_hand",
         "too_many_tiles",

@@ -34,6 +34,7 @@ from mathable.summy.state import (
     MAX_COORDINATE,
     RULES_VERSION,
     RULESET,
+    V2,
     Square,
     SummyState,
 )
@@ -223,9 +224,7 @@ def check(state: SummyState, command: Any, bag: BagPolicy | None = None) -> list
         case Discard():
             _discard(fold, command)
         case Pass():
-            turn_of(fold.state, command.seat)
-            fold.emit(Passed(command.seat))
-            end_if_over(fold)
+            _pass(fold, command)
         case _:
             if not lifecycle.check(fold, command):
                 raise RuleError("bad_command", f"Summy has no such move: {type(command).__name__}")
@@ -284,6 +283,21 @@ def _discard(fold: _Fold, command: Discard) -> None:
         raise RuleError("supply_empty", "the supply is empty: form an equation or pass")
     drawn = fold.draw(len(tiles))
     fold.emit(TilesDiscarded(seat=command.seat, discarded=tiles, drawn=drawn))
+    end_if_over(fold)
+
+
+def _pass(fold: _Fold, command: Pass) -> None:
+    """A pass: once the supply is empty (rules version 2; version 1 took one at any time)."""
+    state = fold.state
+    turn_of(state, command.seat)
+    if state.supply and state.rules_version >= V2:
+        raise RuleError(
+            "supply_not_empty",
+            f"the supply still holds {len(state.supply)} tiles: form an equation or discard "
+            "(passing comes once the supply is empty)",
+            {"supply": len(state.supply)},
+        )
+    fold.emit(Passed(command.seat))
     end_if_over(fold)
 
 

@@ -47,7 +47,7 @@ END_CONDITIONS: Final = (
         "no_equations",
         "once the supply is empty, a full round of turns (one per player still playing) "
         "without an equation; the turn that empties the supply does not count, so every "
-        "player has a turn with what it dealt",
+        "player gets a turn with the last tiles drawn",
     ),
     (
         "idle",
@@ -74,7 +74,8 @@ CHOICES: Final = (
     (
         "pass_when_supply_empty",
         "once the supply is empty a player who cannot or will not form an equation passes; "
-        "discarding is refused then (there is nothing to draw)",
+        "discarding is refused then (there is nothing to draw), and passing is refused "
+        "before (a player who forms no equation discards)",
     ),
     (
         "first_player",
@@ -144,7 +145,8 @@ def ruleset_data() -> dict[str, Any]:
         "turn": {
             "rule": (
                 "a player either forms exactly one equation, or discards one or more tiles "
-                "and draws as many, or passes"
+                "and draws as many; once the supply is empty, a player who forms no equation "
+                "passes"
             ),
             "commands": ["equation", "discard", "pass"],
         },

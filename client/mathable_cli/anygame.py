@@ -15,7 +15,7 @@ from mathable import RuleError
 from mathable.rulesets import Ruleset, ruleset
 from mathable_cli.api import ApiClient
 from mathable_cli.exits import CliError, ExitCode
-from mathable_cli.game import my_seat, seat_name, status_line
+from mathable_cli.game import is_my_turn, my_seat, seat_name, status_line
 from mathable_cli.moves import require_turn, score_of, send
 from mathable_cli.output import Output
 
@@ -98,10 +98,16 @@ def hint(output: Output, rules: Ruleset, view: Mapping[str, Any], as_json: bool)
             None if found is None else {"command": found[0], "words": found[1]}
         )
         return
-    if found is None:
-        output.data("No move fits: discard or pass.")
-    else:
+    if view.get("status") == "ended":
+        output.info("The game is over; this is for your tiles as they were left.")
+    elif not is_my_turn(view):
+        output.info("Not your turn yet; this is for your tiles as they are now.")
+    if found is not None:
         output.data(f"Best: {found[1]}")
+    elif view.get("supply"):
+        output.data("No equation fits: discard some tiles (mathable-cli discard GAME TILES).")
+    else:
+        output.data("No equation fits, and the supply is empty: pass (mathable-cli pass GAME).")
 
 
 def bot_turn(
@@ -150,6 +156,10 @@ def require_command(view: Mapping[str, Any], command: str) -> None:
     )
 
 
+def _count(n: int, tile: str) -> str:
+    return f"one {tile}" if n == 1 else f"{n} tiles {tile}"
+
+
 def discard(
     api: ApiClient, output: Output, game: str, view: Mapping[str, Any], tiles: list[str]
 ) -> dict[str, Any]:
@@ -164,8 +174,10 @@ def discard(
     for text, tile in zip(tiles, wanted, strict=True):
         if tile not in hand:
             have = " ".join(map(str, _tiles_of(view)))
+            held = [rules.parse_tile(t) for t in _tiles_of(view)].count(tile)
+            what = f"only {_count(held, text)}" if held else f"no {text}"
             raise CliError(
-                f"there is no {text} in your hand ({have})",
+                f"there is {what} in your hand ({have})",
                 ExitCode.ILLEGAL_MOVE,
                 api_code="tile_not_in_hand",
             )

@@ -9,11 +9,11 @@ from rich.text import Text
 
 from mathable_cli.board import board_text, legend, rack_text
 from mathable_cli.game import (
-    REASONS,
     TurnRecord,
     game_id,
     my_seat,
     placed_this_turn,
+    reason_words,
     seat_name,
     status_line,
     turn_seat,
@@ -87,7 +87,7 @@ def show_game(
         output.data(Text(turn_so_far(view)))
     result = view.get("result")
     if result:
-        output.data(Text(f"The game is over: {REASONS.get(str(result.get('reason')), 'over')}."))
+        output.data(Text(f"The game is over: {reason_words(view)}."))
         scores = result.get("scores") or []
         deductions = result.get("deductions") or []
         for seat, (score, deducted) in enumerate(zip(scores, deductions, strict=False)):

@@ -12,14 +12,6 @@ if TYPE_CHECKING:
 
 Json = dict[str, Any]
 
-REASONS = {
-    "rack_emptied": "a player placed their last tile with the bag empty",
-    "blocked": "the bag is empty and nobody can place a tile",
-    "no_placements": "every player passed or exchanged twice in a row",
-    "resigned": "all players but one resigned",
-}
-
-
 def seat_name(view: Mapping[str, Any], seat: int | None) -> str:
     """The player in ``seat`` (by name when the view has it), ``seat N`` otherwise."""
     if seat is None:
@@ -89,7 +81,7 @@ def winners_words(view: Mapping[str, Any]) -> str:
 def result_line(view: Mapping[str, Any]) -> str:
     result = view.get("result") or {}
     winners = [seat_name(view, s) for s in result.get("winners") or []]
-    reason = REASONS.get(str(result.get("reason")), str(result.get("reason") or "over"))
+    reason = reason_words(view)
     if not winners:
         return f"game over: {reason}"
     who = " and ".join(winners)
@@ -200,6 +192,13 @@ class TurnRecord:
     at: str | None = None
     #: A turn of a game told by its ruleset (``Ruleset.turn_told``): what it did, in words.
     told: str = ""
+
+
+def reason_words(view: Mapping[str, Any]) -> str:
+    """Why the game of ``view`` ended, in its ruleset's words ("over" before its end)."""
+    reason = str((view.get("result") or {}).get("reason") or "over")
+    rules = rules_of(view)
+    return rules.end_words(reason) if rules is not None else reason
 
 
 def rules_of(view: Mapping[str, Any]) -> Ruleset | None:

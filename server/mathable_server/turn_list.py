@@ -26,28 +26,16 @@ from mathable.events import (
 )
 from mathable.rulesets import Told, redact_any, ruleset
 
-#: Why a game ended, in words.
-END_REASONS = {
-    "rack_emptied": "a player placed their last tile with the bag empty",
-    "blocked": "no tile still in play can be placed anywhere",
-    "no_placements": "every player passed or exchanged twice in a row",
-    "resigned": "all players but one resigned",
-}
-
-
 #: The kind of a move-list line for each kind of turn a ruleset tells.
 _KINDS = {"play": "played", "discard": "discarded", "exchange": "exchanged", "pass": "passed"}
 
 
 def end_words(reason: str, game: str = "mathable") -> str:
-    """Why a game ended, in words: the page's own, else the rule its ruleset states."""
-    if reason in END_REASONS:
-        return END_REASONS[reason]
+    """Why a game ended, in its ruleset's words."""
     try:
-        stated = {c["name"]: c["rule"] for c in ruleset(game).data()["end_conditions"]}
+        return ruleset(game).end_words(reason)
     except RuleError:
         return reason
-    return str(stated.get(reason, reason))
 
 
 def _told(event: Event) -> Told | None:

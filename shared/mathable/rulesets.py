@@ -156,6 +156,33 @@ class Ruleset(Protocol):
         """The last finished turn of a view (or a game-list entry: both carry
         ``last_turn``), in words; None before the first."""
 
+    def end_words(self, reason: str) -> str:
+        """Why a game ended (its result's ``reason``), in a few words for a status line;
+        the reason itself when the game has no such end."""
+
+
+#: Why a game ended, in words, for the ends both games share.
+_SHARED_END_WORDS = {
+    "resigned": "all players but one resigned",
+    "timeout": "a player ran out of time",
+}
+
+#: Mathable's own ends, in words (``ruleset_data`` states each rule in full).
+_MATHABLE_END_WORDS = {
+    **_SHARED_END_WORDS,
+    "rack_emptied": "a player placed their last tile with the bag empty",
+    "blocked": "no tile still in play can be placed anywhere",
+    "no_placements": "every player passed or exchanged twice in a row",
+}
+
+#: Summy's own ends, in words (``summy.ruleset_data`` states each rule in full).
+_SUMMY_END_WORDS = {
+    **_SHARED_END_WORDS,
+    "hand_emptied": "a player laid their last tile with the supply empty",
+    "no_equations": "a full round without an equation with the supply empty",
+    "idle": "two full rounds without an equation",
+}
+
 
 class _Mathable:
     """Mathable behind the interface: the functions it always had, unchanged."""
@@ -274,6 +301,9 @@ class _Mathable:
 
     def last_told(self, view: Mapping[str, Any]) -> Told | None:
         return _last_told(view, "exchange", _mathable_play)
+
+    def end_words(self, reason: str) -> str:
+        return _MATHABLE_END_WORDS.get(reason, reason)
 
 
 class _Summy:
@@ -401,6 +431,9 @@ class _Summy:
 
     def last_told(self, view: Mapping[str, Any]) -> Told | None:
         return _last_told(view, "discard", _summy_play)
+
+    def end_words(self, reason: str) -> str:
+        return _SUMMY_END_WORDS.get(reason, reason)
 
 
 def _table_of(view: dict[str, Any]) -> dict[tuple[int, int], int]:

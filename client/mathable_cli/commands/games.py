@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 from rich.text import Text
@@ -17,7 +17,6 @@ from mathable_cli.display import show_game
 from mathable_cli.durations import clock_line, parse_clock, time_left, until
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import (
-    REASONS,
     TurnRecord,
     ago,
     game_id,
@@ -33,9 +32,6 @@ from mathable_cli.game import (
     turns_from_events,
 )
 from mathable_cli.resolve import choose_game
-
-if TYPE_CHECKING:
-    from mathable.rulesets import Ruleset
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print the API's data as JSON.")]
 GameArg = Annotated[
@@ -350,7 +346,8 @@ def history_lines(view: Mapping[str, Any], events: list[dict[str, Any]]) -> list
     if ended is not None:
         deductions = ended.get("deductions") or []
         final = ended.get("scores") or []
-        lines.append("End: " + _reason_words(str(ended.get("reason")), rules))
+        reason = str(ended.get("reason"))
+        lines.append("End: " + (rules.end_words(reason) if rules is not None else reason))
         lines.append(
             ("Hand" if "hand" in view else "Rack")
             + " deductions: "
@@ -369,14 +366,6 @@ def history_lines(view: Mapping[str, Any], events: list[dict[str, Any]]) -> list
     elif not turns:
         lines.append("No turns played yet.")
     return lines
-
-
-def _reason_words(reason: str, rules: Ruleset | None) -> str:
-    """Why a game ended, in words: the CLI's own, else the rule its ruleset states."""
-    if reason in REASONS:
-        return REASONS[reason]
-    stated = {c["name"]: c["rule"] for c in rules.data()["end_conditions"]} if rules else {}
-    return str(stated.get(reason, reason))
 
 
 def export_text(view: Mapping[str, Any], events: list[dict[str, Any]], game: str) -> str:

@@ -22,11 +22,22 @@ from contextlib import contextmanager
 from typing import Any, Protocol
 
 from limits.storage import MemoryStorage, Storage, storage_from_string
-from sqlalchemy import Engine, and_, case, create_engine, delete, event, func, insert, select
+from sqlalchemy import (
+    Engine,
+    and_,
+    bindparam,
+    case,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    select,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
-from mathable_server.db import held_polls, rate_counters
+from mathable_server.db import held_polls, rate_counters, reader
 
 #: Expired counter rows are swept about once in this many counts.
 SWEEP_EVERY = 1000
@@ -190,6 +201,7 @@ class SqlHeldPolls:
 
     def __init__(self, engine: Engine) -> None:
         self._engine = counter_engine(engine)
+        self._reads = reader(self._engine)
         #: This process's leases start with it: the others' are those without it.
         self._prefix = secrets.token_hex(6)
         self._serial = 0
@@ -199,20 +211,20 @@ class SqlHeldPolls:
         self._lock = threading.Lock()
         self._flusher: threading.Thread | None = None
         self._flushes = 0
+        # Built once: building a statement costs more than running this one.
+        self._count_others = select(func.count()).where(
+            and_(
+                held_polls.c.caller == bindparam("caller"),
+                held_polls.c.expires_at > bindparam("now"),
+                ~held_polls.c.id.startswith(self._prefix, autoescape=True),
+            )
+        )
 
     def _others(self, caller: str, now: int) -> int:
         """The caller's leases held by other processes (one read)."""
-        with self._engine.connect() as conn:
+        with self._reads.connect() as conn:
             return int(
-                conn.execute(
-                    select(func.count()).where(
-                        and_(
-                            held_polls.c.caller == caller,
-                            held_polls.c.expires_at > now,
-                            ~held_polls.c.id.startswith(self._prefix, autoescape=True),
-                        )
-                    )
-                ).scalar_one()
+                conn.execute(self._count_others, {"caller": caller, "now": now}).scalar_one()
             )
 
     def _take(self, caller: str, seconds: float, limit: int) -> str | None:

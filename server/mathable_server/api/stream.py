@@ -92,7 +92,7 @@ def stream() -> Response:
     try:
         # Registered first, then read: a change committed meanwhile is in one or the other.
         if since is None:
-            cursor = feed.head(svc.store.engine)
+            cursor = feed.head(svc.store.reader)
             opening = [
                 line("your_turn", g.id, g.version, cursor)
                 for g in svc.store.games_of(player.id, OPENING_GAMES, 0)
@@ -124,8 +124,15 @@ def stream() -> Response:
 
     def _catch_up() -> Iterator[bytes]:
         nonlocal cursor
+        # Most resumes are recent: the rows this process saw lately answer them, no read.
+        recent = follower.recent.of(player.id, cursor) if follower is not None else None
+        if recent is not None:
+            for change in recent:
+                cursor = change.seq
+                yield from _lines(change)
+            return
         while True:
-            page = feed.changes_of(svc.store.engine, player.id, cursor, PAGE)
+            page = feed.changes_of(svc.store.reader, player.id, cursor, PAGE)
             for change in page:
                 cursor = change.seq
                 yield from _lines(change)

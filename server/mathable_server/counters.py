@@ -43,6 +43,8 @@ from mathable_server.db import held_polls, rate_counters, reader
 SWEEP_EVERY = 1000
 #: Leases of processes that died are swept once in this many flushes of held polls.
 SWEEP_FLUSHES = 100
+#: Callers whose leases elsewhere a process remembers at most (then it forgets them all).
+SEEN_CALLERS = 10_000
 
 
 def _now_ms() -> int:
@@ -192,7 +194,7 @@ class SqlHeldPolls:
     before it was written is never written). So thousands of waiters connecting
     or woken at once cost a few transactions, not one each. Across processes a
     caller may therefore pass the cap by what it opens on other processes within
-    one flush (a tenth of a second), never for longer.
+    two flushes (a fifth of a second), never by more.
     """
 
     FLUSH_SECONDS = 0.1
@@ -211,6 +213,8 @@ class SqlHeldPolls:
         self._lock = threading.Lock()
         self._flusher: threading.Thread | None = None
         self._flushes = 0
+        #: The others' count by caller, with when it goes stale (ms).
+        self._seen: dict[str, tuple[int, int]] = {}
         # Built once: building a statement costs more than running this one.
         self._count_others = select(func.count()).where(
             and_(
@@ -221,11 +225,20 @@ class SqlHeldPolls:
         )
 
     def _others(self, caller: str, now: int) -> int:
-        """The caller's leases held by other processes (one read)."""
+        """The caller's leases held by other processes: one read, kept for one flush
+        (theirs are no fresher than that either), so that a burst of one caller's
+        waiters costs one read."""
+        known = self._seen.get(caller)
+        if known is not None and known[0] > now:
+            return known[1]
         with self._reads.connect() as conn:
-            return int(
+            count = int(
                 conn.execute(self._count_others, {"caller": caller, "now": now}).scalar_one()
             )
+        if len(self._seen) >= SEEN_CALLERS:
+            self._seen.clear()
+        self._seen[caller] = (now + int(self.FLUSH_SECONDS * 1000), count)
+        return count
 
     def _take(self, caller: str, seconds: float, limit: int) -> str | None:
         """A new lease for ``caller`` if it may hold one more, else None."""

@@ -6,8 +6,9 @@ thing that happens in the caller's games (``invited``, ``game_started``,
 the feed's global order (``mathable_server.feed``). A client that reconnects
 with ``?since=<the last cursor it read>`` misses nothing. Without ``since``
 the stream starts with a ``your_turn`` line for each game waiting on the
-caller now. The server ends a stream after ``Settings.stream_seconds``; the
-client resumes. Lines carry ids, versions and kinds only: nothing hidden.
+caller now; a heartbeat comes first of all. The server ends a stream after
+``Settings.stream_seconds``; the client resumes. Lines carry ids, versions
+and kinds only: nothing hidden.
 """
 
 from __future__ import annotations
@@ -107,6 +108,9 @@ def stream() -> Response:
     def body() -> Iterator[bytes]:
         nonlocal cursor
         with holds:  # also closed when the response is, should this never start
+            # A heartbeat first: servers send the answer's head with the first line, and the
+            # client should know at once that it is connected (not in 10 s).
+            yield b"\n"
             yield from opening
             if since is not None:
                 yield from _catch_up()

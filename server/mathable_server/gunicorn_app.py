@@ -85,38 +85,6 @@ class DeadlineWorker(ThreadWorker):  # type: ignore[misc]
         return super().handle(conn)
 
 
-class _OneSend:
-    """A client socket that sends a response's head together with the first piece of its
-    body: gunicorn writes them apart, and each send on 127.0.0.1 costs a wake-up of the
-    reader (a move answering thousands of waiters spent a third of its time there).
-
-    The head is held only until the next use of the socket of any kind.
-    """
-
-    __slots__ = ("_sock", "_head")
-
-    def __init__(self, sock: socket.socket) -> None:
-        self._sock = sock
-        self._head = b""
-
-    def sendall(self, data: bytes, *flags: int) -> None:
-        if not self._head and data[:5] == b"HTTP/" and data[-4:] == b"\r\n\r\n":
-            self._head = bytes(data)
-            return
-        if self._head:
-            data, self._head = self._head + data, b""
-        self._sock.sendall(data, *flags)
-
-    def _flush(self) -> None:
-        if self._head:
-            head, self._head = self._head, b""
-            self._sock.sendall(head)
-
-    def __getattr__(self, name: str) -> Any:
-        self._flush()
-        return getattr(self._sock, name)
-
-
 #: Connections one gevent worker holds at once (gunicorn's ``worker_connections``).
 DEFAULT_CONNECTIONS = 10_000
 
@@ -200,11 +168,9 @@ def _green_worker_class() -> type:
         def handle(self, listener: Any, client: Any, addr: Any) -> None:
             address = addr[0] if isinstance(addr, tuple) else str(addr)
             if isinstance(addr, tuple):
-                # Should a head still go apart from its body (a body of several pieces),
-                # Nagle and delayed ACKs would hold a kept-alive answer back ~40 ms.
+                # gunicorn writes a response's head and body apart: without this, Nagle and
+                # delayed ACKs hold each kept-alive answer back ~40 ms.
                 client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            if not self.cfg.is_ssl:
-                client = _OneSend(client)
             if self._proxies is not None and (
                 self._proxies.count or self._proxies.trusts(address)
             ):

@@ -13,6 +13,7 @@ and kinds only: nothing hidden.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import Iterator
@@ -50,9 +51,14 @@ def line(kind: str, game_id: str, version: int, cursor: int) -> bytes:
     return json.dumps(body, separators=(",", ":")).encode() + b"\n"
 
 
+@functools.lru_cache(maxsize=4096)
+def _encoded(change: Change) -> bytes:
+    """A change's lines, encoded once for all the streams of its player in this process."""
+    return b"".join(line(kind, change.game_id, change.version, change.seq) for kind in change.kinds)
+
+
 def _lines(change: Change) -> Iterator[bytes]:
-    for kind in change.kinds:
-        yield line(kind, change.game_id, change.version, change.seq)
+    yield _encoded(change)
 
 
 @bp.get("/stream")

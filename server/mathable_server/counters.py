@@ -286,6 +286,10 @@ class SqlHeldPolls:
         with self._lock:
             new, self._new = list(self._new.values()), {}
             released, self._released = self._released, []
+        self._flushes += 1
+        sweep = self._flushes % SWEEP_FLUSHES == 0  # now and then, dead processes' leases
+        if not (new or released or sweep):
+            return  # nothing to say: no transaction
         now = _now_ms()
         try:
             with self._engine.begin() as conn:
@@ -294,8 +298,7 @@ class SqlHeldPolls:
                 for start in range(0, len(released), self.BATCH):
                     part = released[start : start + self.BATCH]
                     conn.execute(delete(held_polls).where(held_polls.c.id.in_(part)))
-                self._flushes += 1
-                if self._flushes % SWEEP_FLUSHES == 0:  # now and then, dead processes' leases
+                if sweep:
                     conn.execute(delete(held_polls).where(held_polls.c.expires_at <= now))
         except SQLAlchemyError:
             # The database is away: everything is tried again with the next flush (a lease

@@ -362,6 +362,9 @@ def bench(label: str, database_url: str, opts: argparse.Namespace) -> list[str]:
     out.append(f"{label}: place command     {place_rate:7.0f} req/s  bare insert {bare_insert:5.0f}"
                f" req/s  ratio {place_rate / bare_insert:.2f} (target >= 0.33)")  # fmt: skip
 
+    if opts.rates_only:
+        seeder.engine.dispose()
+        return out
     latencies: dict[str, dict[str, float]] = {}
     small = seeder.add_games(10)
     with real_server(database_url, opts.workers, opts.threads) as port:
@@ -402,6 +405,8 @@ def main() -> None:
     parser.add_argument(
         "--clock", type=int, default=None, metavar="SECONDS", help="games with a per-move clock"
     )
+    parser.add_argument("--rates-only", action="store_true",
+                        help="the ratios to bare Flask only, not the latencies")  # fmt: skip
     parser.add_argument("--bare-app", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--database-url", help=argparse.SUPPRESS)

@@ -194,6 +194,7 @@ async def run_waiters(
             break  # the waits would run out: measure what is held
         await asyncio.sleep(0.5)
     opened = time.perf_counter() - started
+    print(f"  ... held after {opened:.1f} s; the move in {settle:g} s", flush=True)
     await asyncio.sleep(settle)
     held_latency: float = await loop.run_in_executor(None, between)  # type: ignore[arg-type]
     waiters.moved_at = time.perf_counter()

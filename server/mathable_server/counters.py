@@ -22,14 +22,29 @@ from contextlib import contextmanager
 from typing import Any, Protocol
 
 from limits.storage import MemoryStorage, Storage, storage_from_string
-from sqlalchemy import Engine, and_, case, create_engine, delete, event, func, insert, select
+from sqlalchemy import (
+    Engine,
+    and_,
+    bindparam,
+    case,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    select,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
-from mathable_server.db import held_polls, rate_counters
+from mathable_server.db import held_polls, rate_counters, reader
 
 #: Expired counter rows are swept about once in this many counts.
 SWEEP_EVERY = 1000
+#: Leases of processes that died are swept once in this many flushes of held polls.
+SWEEP_FLUSHES = 100
+#: Callers whose leases elsewhere a process remembers at most (then it forgets them all).
+SEEN_CALLERS = 10_000
 
 
 def _now_ms() -> int:
@@ -172,66 +187,135 @@ class MemoryHeldPolls:
 class SqlHeldPolls:
     """Held long-polls as rows of ``held_polls`` with an end time: shared by every process.
 
-    Leases are given back in batches (one delete every ``RELEASE_SECONDS``) by a
-    thread of their own: a move that wakes thousands of waiters then costs a few
-    deletes, not one write transaction per waiter before it can answer.
+    Admitting a waiter costs no write: the process counts its own waiters in
+    memory (exactly, under a lock) and reads once how many the caller holds
+    through other processes. Its own leases are written, and given back, in
+    batches every ``FLUSH_SECONDS`` by a thread of its own (a lease given back
+    before it was written is never written). So thousands of waiters connecting
+    or woken at once cost a few transactions, not one each. Across processes a
+    caller may therefore pass the cap by what it opens on other processes within
+    two flushes (a fifth of a second), never by more.
     """
 
-    RELEASE_SECONDS = 0.1
+    FLUSH_SECONDS = 0.1
+    #: Rows written or deleted in one statement.
+    BATCH = 500
 
     def __init__(self, engine: Engine) -> None:
         self._engine = counter_engine(engine)
+        self._reads = reader(self._engine)
+        #: This process's leases start with it: the others' are those without it.
+        self._prefix = secrets.token_hex(6)
+        self._serial = 0
+        self._mine: dict[str, int] = {}
+        self._new: dict[str, dict[str, Any]] = {}
         self._released: list[str] = []
         self._lock = threading.Lock()
-        self._releaser: threading.Thread | None = None
+        self._flusher: threading.Thread | None = None
+        self._flushes = 0
+        #: The others' count by caller, with when it goes stale (ms).
+        self._seen: dict[str, tuple[int, int]] = {}
+        # Built once: building a statement costs more than running this one.
+        self._count_others = select(func.count()).where(
+            and_(
+                held_polls.c.caller == bindparam("caller"),
+                held_polls.c.expires_at > bindparam("now"),
+                ~held_polls.c.id.startswith(self._prefix, autoescape=True),
+            )
+        )
 
-    def _release(self, lease: str) -> None:
+    def _others(self, caller: str, now: int) -> int:
+        """The caller's leases held by other processes: one read, kept for one flush
+        (theirs are no fresher than that either), so that a burst of one caller's
+        waiters costs one read."""
+        known = self._seen.get(caller)
+        if known is not None and known[0] > now:
+            return known[1]
+        with self._reads.connect() as conn:
+            count = int(
+                conn.execute(self._count_others, {"caller": caller, "now": now}).scalar_one()
+            )
+        if len(self._seen) >= SEEN_CALLERS:
+            self._seen.clear()
+        self._seen[caller] = (now + int(self.FLUSH_SECONDS * 1000), count)
+        return count
+
+    def _take(self, caller: str, seconds: float, limit: int) -> str | None:
+        """A new lease for ``caller`` if it may hold one more, else None."""
+        if self._mine.get(caller, 0) >= limit:
+            return None  # over the cap in this process alone: no need to ask
+        now = _now_ms()
+        others = self._others(caller, now)
         with self._lock:
-            self._released.append(lease)
-            if self._releaser is None:
-                self._releaser = threading.Thread(
-                    target=self._release_batches, name="mathable-leases", daemon=True
-                )
-                self._releaser.start()
+            held = self._mine.get(caller, 0)
+            if held + others >= limit:
+                return None
+            self._mine[caller] = held + 1
+            self._serial += 1
+            lease = f"{self._prefix}{self._serial:x}"
+            self._new[lease] = {
+                "id": lease, "caller": caller, "expires_at": now + int(seconds * 1000) + 5000
+            }  # fmt: skip
+            self._start_flusher()
+        return lease
 
-    def _release_batches(self) -> None:
+    def _give_back(self, caller: str, lease: str) -> None:
+        with self._lock:
+            left = self._mine[caller] - 1
+            if left:
+                self._mine[caller] = left
+            else:
+                del self._mine[caller]
+            if self._new.pop(lease, None) is None:
+                self._released.append(lease)
+
+    def _start_flusher(self) -> None:
+        if self._flusher is None:
+            self._flusher = threading.Thread(
+                target=self._flush_forever, name="mathable-leases", daemon=True
+            )
+            self._flusher.start()
+
+    def _flush_forever(self) -> None:
         while True:
-            time.sleep(self.RELEASE_SECONDS)
+            time.sleep(self.FLUSH_SECONDS)
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the leases taken and delete those given back since the last flush."""
+        with self._lock:
+            new, self._new = list(self._new.values()), {}
+            released, self._released = self._released, []
+        self._flushes += 1
+        sweep = self._flushes % SWEEP_FLUSHES == 0  # now and then, dead processes' leases
+        if not (new or released or sweep):
+            return  # nothing to say: no transaction
+        now = _now_ms()
+        try:
+            with self._engine.begin() as conn:
+                for start in range(0, len(new), self.BATCH):
+                    conn.execute(insert(held_polls), new[start : start + self.BATCH])
+                for start in range(0, len(released), self.BATCH):
+                    part = released[start : start + self.BATCH]
+                    conn.execute(delete(held_polls).where(held_polls.c.id.in_(part)))
+                if sweep:
+                    conn.execute(delete(held_polls).where(held_polls.c.expires_at <= now))
+        except SQLAlchemyError:
+            # The database is away: everything is tried again with the next flush (a lease
+            # given back meanwhile is written and deleted in one transaction).
             with self._lock:
-                batch, self._released = self._released, []
-            for start in range(0, len(batch), 500):
-                part = batch[start : start + 500]
-                try:
-                    with self._engine.begin() as conn:
-                        conn.execute(delete(held_polls).where(held_polls.c.id.in_(part)))
-                except SQLAlchemyError:
-                    pass  # the lease runs out by itself
+                for row in new:
+                    self._new.setdefault(row["id"], row)
+                self._released.extend(released)
 
     @contextmanager
     def hold(self, caller: str, seconds: float, limit: int) -> Iterator[bool]:
-        lease = secrets.token_hex(8)
-        now = _now_ms()
-        with self._engine.begin() as conn:
-            conn.execute(
-                insert(held_polls).values(
-                    id=lease, caller=caller, expires_at=now + int(seconds * 1000) + 5000
-                )
-            )
-            held = conn.execute(
-                select(func.count()).where(
-                    and_(held_polls.c.caller == caller, held_polls.c.expires_at > now)
-                )
-            ).scalar_one()
-            if held > limit:
-                # Two callers racing may both be refused, never both let in beyond the cap.
-                conn.execute(delete(held_polls).where(held_polls.c.id == lease))
-            if lease[-1] == "0":  # now and then, sweep leases of processes that died
-                conn.execute(delete(held_polls).where(held_polls.c.expires_at <= now))
+        lease = self._take(caller, seconds, limit)
         try:
-            yield held <= limit
+            yield lease is not None
         finally:
-            if held <= limit:
-                self._release(lease)
+            if lease is not None:
+                self._give_back(caller, lease)
 
 
 class RedisHeldPolls:

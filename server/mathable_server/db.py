@@ -277,6 +277,15 @@ def is_sqlite(engine: Engine) -> bool:
     return engine.dialect.name == "sqlite"
 
 
+def reader(engine: Engine) -> Engine:
+    """``engine`` for reads of one statement: in autocommit on PostgreSQL (no BEGIN and
+    ROLLBACK round trips around it); SQLite readers run in autocommit already. Make it
+    once and keep it: each call makes a new one."""
+    if engine.dialect.name == "sqlite":
+        return engine
+    return engine.execution_options(isolation_level="AUTOCOMMIT")
+
+
 def make_engine(database_url: str, pool_size: int = 8) -> Engine:
     """An engine for ``database_url``, set up for many short transactions from many threads."""
     url: URL = make_url(normalize_url(database_url))

@@ -118,14 +118,21 @@ class LongPolls:
 
     def __init__(self, limit: int) -> None:
         self.limit = max(0, limit)
-        self._slots = threading.BoundedSemaphore(self.limit) if self.limit else None
+        # A count under a lock: nobody waits for a slot, so no semaphore (whose release
+        # wakes waiters through a condition, a cost each of thousands of waiters paid).
+        self._held = 0
+        self._lock = threading.Lock()
 
     @contextmanager
     def slot(self) -> Iterator[bool]:
         """Yields whether this request may hold: a free slot was taken (and is given back)."""
-        taken = self._slots is not None and self._slots.acquire(blocking=False)
+        with self._lock:
+            taken = self._held < self.limit
+            if taken:
+                self._held += 1
         try:
             yield taken
         finally:
-            if taken and self._slots is not None:
-                self._slots.release()
+            if taken:
+                with self._lock:
+                    self._held -= 1

@@ -145,6 +145,9 @@ class Games:
         self.cache = StateCache(cache_size)
         self.time: TimeSource = time or SystemTime()
         self.vacation_days = vacation_days
+        #: Games being read for ``at_least``, by id: one read serves every request waiting.
+        self._reading: dict[str, threading.Lock] = {}
+        self._reading_lock = threading.Lock()
 
     def now(self) -> int:
         return self.time.now_ms()
@@ -163,6 +166,25 @@ class Games:
         if due is not None and due <= self.now():
             timed = self.settle(game_id)
         return timed
+
+    def at_least(self, game_id: str, version: int) -> Timed:
+        """The game at ``version`` or later (a waiter was told it moved): the cached game
+        if it is that far, else read once for every request of this process asking at the
+        same time (one move wakes thousands of waiters: they must not each read it)."""
+        cached = self.cache.get(game_id)
+        if cached is not None and cached.state.version >= version:
+            return cached
+        with self._reading_lock:
+            reading = self._reading.setdefault(game_id, threading.Lock())
+        with reading:
+            cached = self.cache.get(game_id)
+            if cached is not None and cached.state.version >= version:
+                return cached
+            try:
+                return self.game(game_id)
+            finally:
+                with self._reading_lock:
+                    self._reading.pop(game_id, None)
 
     def _load(self, game_id: str) -> tuple[Timed, int | None]:
         """The cached game plus the events written since (by any process), and its due time."""

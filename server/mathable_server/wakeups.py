@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import deque
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -30,6 +31,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from mathable_server import feed
+from mathable_server.db import reader
 from mathable_server.feed import Change
 
 log = logging.getLogger(__name__)
@@ -40,6 +42,8 @@ SQLITE_POLL_SECONDS = 0.05
 LISTEN_CHECK_SECONDS = 5.0
 #: The longest pause between two attempts to reconnect the ``LISTEN`` connection.
 MAX_RECONNECT_PAUSE = 5.0
+#: Feed rows a process keeps for streams that resume (``Recent``).
+RECENT_ROWS = 20_000
 
 
 class Waiter:
@@ -129,6 +133,49 @@ class Wakeups:
                 w for ws in self._by_player.values() for w in ws})  # fmt: skip
 
 
+class Recent:
+    """The last ``size`` feed rows a process followed, by player: a stream resuming from a
+    recent cursor reads them here instead of in the database.
+
+    Complete for every row after ``after`` (rows up to it were dropped, or came before
+    the follower started); None from ``of`` for an older cursor.
+    """
+
+    def __init__(self, size: int = RECENT_ROWS) -> None:
+        self._size = size
+        self._lock = threading.Lock()
+        self._rows: deque[Change] = deque()
+        self._by_player: dict[str, deque[Change]] = {}
+        self.after: int | None = None
+
+    def start(self, after: int) -> None:
+        """Nothing is known before ``after`` (the feed's head when following starts)."""
+        with self._lock:
+            self._rows.clear()
+            self._by_player.clear()
+            self.after = after
+
+    def add(self, changes: Sequence[Change]) -> None:
+        with self._lock:
+            for change in changes:
+                self._rows.append(change)
+                self._by_player.setdefault(change.player_id, deque()).append(change)
+            while len(self._rows) > self._size:
+                dropped = self._rows.popleft()
+                mine = self._by_player[dropped.player_id]
+                mine.popleft()
+                if not mine:
+                    del self._by_player[dropped.player_id]
+                self.after = dropped.seq
+
+    def of(self, player_id: str, since: int) -> list[Change] | None:
+        """The player's rows after ``since`` in order, or None if some may be missing here."""
+        with self._lock:
+            if self.after is None or since < self.after:
+                return None
+            return [c for c in self._by_player.get(player_id, ()) if c.seq > since]
+
+
 class FeedFollower:
     """Reads the feed after the last row seen and publishes what is new (one per process)."""
 
@@ -141,7 +188,10 @@ class FeedFollower:
         listen_check: float = LISTEN_CHECK_SECONDS,
     ) -> None:
         self.engine = engine
+        self._reads = reader(engine)
         self.wakeups = wakeups
+        #: The rows followed lately, for streams that resume.
+        self.recent = Recent()
         self.sqlite_poll = sqlite_poll
         self.listen_check = listen_check
         self.last: int | None = None
@@ -158,7 +208,8 @@ class FeedFollower:
             return
         with self._starting:
             if self._thread is None:
-                self.last = feed.head(self.engine)
+                self.last = feed.head(self._reads)
+                self.recent.start(self.last)
                 self.start()
 
     def start(self) -> FeedFollower:
@@ -177,14 +228,18 @@ class FeedFollower:
     def catch_up(self) -> int:
         """Read and publish every row after the last seen; the rows read."""
         if self.last is None:
-            self.last = feed.head(self.engine)
+            self.last = feed.head(self._reads)
+            self.recent.start(self.last)
             return 0
         total = 0
         while True:
-            changes = feed.changes_after(self.engine, self.last)
+            changes = feed.changes_after(self._reads, self.last)
             if not changes:
                 return total
             self.last = changes[-1].seq
+            # Kept before they are published: a stream registered after the publishing
+            # finds them here, one registered before is handed them (it skips repeats).
+            self.recent.add(changes)
             self.wakeups.publish(changes)
             total += len(changes)
 

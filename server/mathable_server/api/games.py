@@ -285,10 +285,7 @@ def _wait_for(game_id: str, since: int, seconds: float) -> Timed:
             woken = waiter.wait(pause)
             newest = waiter.versions.get(game_id, 0)
             if newest > since:
-                cached = svc.games.cache.get(game_id)
-                if cached is not None and cached.state.version >= newest:
-                    return cached  # another waiter of this process read it already
-                break
+                return svc.games.at_least(game_id, newest)
             if not woken:
                 head = svc.store.head(game_id)  # time is up, or a clock may be due
     return svc.games.game(game_id)

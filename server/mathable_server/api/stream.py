@@ -6,12 +6,14 @@ thing that happens in the caller's games (``invited``, ``game_started``,
 the feed's global order (``mathable_server.feed``). A client that reconnects
 with ``?since=<the last cursor it read>`` misses nothing. Without ``since``
 the stream starts with a ``your_turn`` line for each game waiting on the
-caller now. The server ends a stream after ``Settings.stream_seconds``; the
-client resumes. Lines carry ids, versions and kinds only: nothing hidden.
+caller now; a heartbeat comes first of all. The server ends a stream after
+``Settings.stream_seconds``; the client resumes. Lines carry ids, versions
+and kinds only: nothing hidden.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import Iterator
@@ -49,9 +51,14 @@ def line(kind: str, game_id: str, version: int, cursor: int) -> bytes:
     return json.dumps(body, separators=(",", ":")).encode() + b"\n"
 
 
+@functools.lru_cache(maxsize=4096)
+def _encoded(change: Change) -> bytes:
+    """A change's lines, encoded once for all the streams of its player in this process."""
+    return b"".join(line(kind, change.game_id, change.version, change.seq) for kind in change.kinds)
+
+
 def _lines(change: Change) -> Iterator[bytes]:
-    for kind in change.kinds:
-        yield line(kind, change.game_id, change.version, change.seq)
+    yield _encoded(change)
 
 
 @bp.get("/stream")
@@ -92,7 +99,7 @@ def stream() -> Response:
     try:
         # Registered first, then read: a change committed meanwhile is in one or the other.
         if since is None:
-            cursor = feed.head(svc.store.engine)
+            cursor = feed.head(svc.store.reader)
             opening = [
                 line("your_turn", g.id, g.version, cursor)
                 for g in svc.store.games_of(player.id, OPENING_GAMES, 0)
@@ -107,6 +114,9 @@ def stream() -> Response:
     def body() -> Iterator[bytes]:
         nonlocal cursor
         with holds:  # also closed when the response is, should this never start
+            # A heartbeat first: servers send the answer's head with the first line, and the
+            # client should know at once that it is connected (not in 10 s).
+            yield b"\n"
             yield from opening
             if since is not None:
                 yield from _catch_up()
@@ -124,8 +134,15 @@ def stream() -> Response:
 
     def _catch_up() -> Iterator[bytes]:
         nonlocal cursor
+        # Most resumes are recent: the rows this process saw lately answer them, no read.
+        recent = follower.recent.of(player.id, cursor) if follower is not None else None
+        if recent is not None:
+            for change in recent:
+                cursor = change.seq
+                yield from _lines(change)
+            return
         while True:
-            page = feed.changes_of(svc.store.engine, player.id, cursor, PAGE)
+            page = feed.changes_of(svc.store.reader, player.id, cursor, PAGE)
             for change in page:
                 cursor = change.seq
                 yield from _lines(change)

@@ -8,6 +8,7 @@ from sqlalchemy import Connection, Engine
 
 from mathable import Event
 from mathable.rulesets import AnyState
+from mathable_server.db import reader
 
 #: Called inside each append's transaction with (connection, game id, the appended events,
 #: the game after them, their time in ms): how a command's notifications join its events.
@@ -25,11 +26,9 @@ class Recorder:
         self._version_sql = f"SELECT version, due_at FROM games WHERE id = {marker}"
         # Single-statement reads need no transaction: on PostgreSQL that saves the
         # BEGIN and ROLLBACK round trips (SQLite readers already run in autocommit).
-        self._reader = (
-            engine
-            if engine.dialect.name == "sqlite"
-            else engine.execution_options(isolation_level="AUTOCOMMIT")
-        )
+        self._reader = reader(engine)
+        #: The same, for readers outside the store (the feed).
+        self.reader = self._reader
         #: Called after each commit of new events (the process's waiters look at the feed).
         self.on_commit: list[Callable[[], None]] = []
 

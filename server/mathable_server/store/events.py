@@ -105,23 +105,21 @@ class EventRecorder(Recorder):
         clock run out?), so it is one indexed read in autocommit, with no statement
         building.
         """
-        if self.engine.dialect.name == "postgresql":
-            row = self._read_raw(self._version_sql, (game_id,))
-        else:
-            with self._reader.connect() as conn:
-                row = conn.exec_driver_sql(self._version_sql, (game_id,)).first()
+        row = self._read_raw(self._version_sql, (game_id,))
         if row is None:
             return None
         return int(row[0]), None if row[1] is None else int(row[1])
 
     def _read_raw(self, sql: str, params: tuple[Any, ...]) -> Any:
-        """One row of a one-statement read on a pooled PostgreSQL connection, in autocommit.
+        """One row of a one-statement read on a pooled connection, in autocommit.
 
         The hottest read (every view asks the version) skips SQLAlchemy's connection
-        wrapper: half its cost. The connection goes back to the pool as it came, out
-        of autocommit, so writers still get their transactions; a failure invalidates
+        wrapper: half its cost. On PostgreSQL the connection goes back to the pool as
+        it came, out of autocommit, so writers still get their transactions (SQLite
+        connections are in autocommit until a writer says BEGIN); a failure invalidates
         it and is raised as SQLAlchemy's OperationalError (a 503).
         """
+        postgres = self.engine.dialect.name == "postgresql"
         dbapi_error = self.engine.dialect.loaded_dbapi.Error
         try:
             raw = self.engine.raw_connection()
@@ -129,6 +127,8 @@ class EventRecorder(Recorder):
             raise OperationalError(sql, params, err) from err
         try:
             driver: Any = raw.driver_connection
+            if not postgres:
+                return driver.execute(sql, params).fetchone()
             driver.autocommit = True
             try:
                 return driver.execute(sql, params).fetchone()

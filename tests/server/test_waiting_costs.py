@@ -1,0 +1,93 @@
+"""What a waiting request costs the database, and what one process remembers for streams.
+
+A waiter connecting writes nothing itself: each process counts its own held
+long-polls and streams in memory and writes its leases in batches, so the cap
+per caller still holds across processes (two ``SqlHeldPolls`` on one
+database stand for two processes here). A stream resuming from a recent cursor
+is answered from the rows the process followed (``Recent``), an older cursor
+from the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import ExitStack
+
+import pytest
+from sqlalchemy import Engine, func, select
+
+from mathable_server.counters import SqlHeldPolls
+from mathable_server.db import held_polls, init_schema, make_engine
+from mathable_server.feed import Change
+from mathable_server.wakeups import Recent
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def engine(request: pytest.FixtureRequest, sqlite_url: str) -> Iterator[Engine]:
+    url = sqlite_url if request.param == "sqlite" else request.getfixturevalue("postgres_url")
+    made = make_engine(url)
+    init_schema(made)
+    yield made
+    made.dispose()
+
+
+def leases(engine: Engine) -> int:
+    with engine.connect() as conn:
+        return int(conn.execute(select(func.count()).select_from(held_polls)).scalar_one())
+
+
+def test_holding_writes_nothing_until_a_flush_then_one_batch(engine: Engine) -> None:
+    polls = SqlHeldPolls(engine)
+    polls._start_flusher = lambda: None  # type: ignore[method-assign]  # the test flushes
+    with ExitStack() as held:
+        taken = [held.enter_context(polls.hold("player:a", 60, 100)) for _ in range(50)]
+        assert all(taken)
+        assert leases(engine) == 0  # fifty waiters connected: no write yet
+        polls.flush()
+        assert leases(engine) == 50
+    assert leases(engine) == 50  # given back in memory at once, in the database at the flush
+    polls.flush()
+    assert leases(engine) == 0
+
+
+def test_a_lease_given_back_before_the_flush_is_never_written(engine: Engine) -> None:
+    polls = SqlHeldPolls(engine)
+    polls._start_flusher = lambda: None  # type: ignore[method-assign]
+    with polls.hold("player:a", 60, 4) as allowed:
+        assert allowed
+    assert polls._new == {} and polls._released == []  # nothing left to write
+    polls.flush()
+    assert leases(engine) == 0
+
+
+def test_the_cap_per_caller_holds_across_processes(engine: Engine) -> None:
+    one, two = SqlHeldPolls(engine), SqlHeldPolls(engine)
+    with ExitStack() as held:
+        assert [held.enter_context(one.hold("player:a", 60, 3)) for _ in range(4)] == [
+            True, True, True, False,
+        ]  # fmt: skip
+        one.flush()
+        assert held.enter_context(two.hold("player:a", 60, 3)) is False
+        assert held.enter_context(two.hold("player:b", 60, 3)) is True  # another caller
+    one.flush()
+    two._seen.clear()  # what it read of the others is kept for one flush
+    with two.hold("player:a", 60, 3) as allowed:
+        assert allowed
+
+
+def change(seq: int, player: str) -> Change:
+    return Change(seq, player, "g1", seq, ("moved",), 0)
+
+
+def test_recent_rows_answer_a_resume_and_say_when_they_cannot() -> None:
+    recent = Recent(size=3)
+    assert recent.of("p1", 10) is None  # not following yet
+    recent.start(10)
+    recent.add([change(11, "p1"), change(12, "p2"), change(13, "p1")])
+    assert [c.seq for c in recent.of("p1", 10) or []] == [11, 13]
+    assert [c.seq for c in recent.of("p1", 11) or []] == [13]
+    assert recent.of("p3", 10) == []
+    assert recent.of("p1", 9) is None  # rows before the follower started: the database
+    recent.add([change(14, "p2")])  # 11 is dropped: a cursor before it must read the database
+    assert recent.of("p1", 10) is None
+    assert [c.seq for c in recent.of("p1", 11) or []] == [13]

@@ -30,7 +30,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Final
 
-from mathable.board import AFFECTED, PREMIUM, parse_square, square_name
+from mathable.board import AFFECTED, OPERATION, PREMIUM, parse_square, square_name
 from mathable.engine import ExchangeTiles, PassTurn, Play, PlayerView, TurnChoice
 from mathable.movegen import BONUS, Placement, best_turn_in, greedy_turn
 from mathable.position import Position, accepted_values
@@ -92,10 +92,27 @@ def strong(view: PlayerView) -> TurnChoice:
             value = quick
         if value > best_value:
             best_value, best_cand = value, c
-    # In a whole turn an extra tile only takes the place of one the refill would draw,
-    # and it would cost the bonus of a turn that empties the rack.
-    bonus = view.bonus_possible and not _leave(view.rack, best_cand)
-    return Play(best_cand.line, draw_extra=not bonus)
+    return _play(view, best_cand)
+
+
+def _play(view: PlayerView, chosen: _Candidate) -> TurnChoice:
+    """The chosen line, played so that the extra tiles of its operation squares can be used.
+
+    The rules let an extra tile drawn after a placement on an operation square be
+    placed later in the same turn: the line goes up to its first operation square,
+    the extra tile is drawn, and the turn goes on (the engine is asked again with the
+    bigger rack). A line that empties a rack for the 50 bonus goes whole, without
+    extra tiles (one drawn and not placed would cost the bonus).
+    """
+    if not chosen.line:
+        return PassTurn()
+    if view.bonus_possible and not _leave(view.rack, chosen):
+        return Play(chosen.line, draw_extra=False)
+    if view.bag_size > 0:
+        for index, placement in enumerate(chosen.line):
+            if OPERATION[parse_square(placement.square)] is not None:
+                return Play(chosen.line[: index + 1], draw_extra=True, end_turn=False)
+    return Play(chosen.line, draw_extra=True)
 
 
 def greedy_points(position: Position, rack: list[int]) -> int:
@@ -184,6 +201,8 @@ def _candidates(view: PlayerView) -> list[_Candidate]:
         (0, frozenset(), (), base)
     ]
     found: dict[frozenset[tuple[int, int]], _Candidate] = {}
+    if view.placed:  # a turn begun may end here
+        found[frozenset()] = _Candidate((), 0, frozenset())
     while layer:
         children: dict[frozenset[tuple[int, int]], tuple[int, tuple[Placement, ...], Position]] = {}
         for points, placed, line, position in layer:

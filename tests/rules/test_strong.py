@@ -1,0 +1,211 @@
+"""What the ``strong`` engine does, pinned: the bonus, the extra tiles, the leave, the end."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+import mathable
+from mathable import ExchangeTiles, PassTurn, Placement, Play, PlayerView
+from mathable.board import OPERATION, parse_square
+from mathable.engine import checked_choice
+from mathable.movegen import position_from
+from mathable.selfplay import new_game
+from mathable.strong import (
+    _Candidate,
+    _candidates,
+    _endgame_value,
+    _exchange,
+    _leave,
+    _leave_value,
+    _play,
+    _sample_racks,
+    strong,
+)
+from tests.rules.helpers import bag_order
+
+ALICE = (12, 16, 3, 7, 40, 9, 5)
+BOB = (2, 8, 6, 1, 4, 10, 11)
+#: Seven tiles that all fit on the empty board in one turn (93 points with the bonus).
+SEVEN = (10, 5, 6, 9, 1, 8, 4)
+
+
+def view_of(
+    rack: tuple[int, ...],
+    board: dict[str, int] | None = None,
+    *,
+    bag: int = 92,
+    started_with: int = 7,
+    placed: tuple[Placement, ...] = (),
+    opponent_rack: int = 7,
+) -> PlayerView:
+    return PlayerView(
+        seat=0,
+        rack=rack,
+        position=position_from(board or {}),
+        bag_size=bag,
+        scores=(0, 0),
+        rack_sizes=(len(rack), opponent_rack),
+        started_with=started_with,
+        placed=placed,
+    )
+
+
+def test_strong_empties_its_rack_for_the_bonus_in_one_turn_without_extra_tiles() -> None:
+    view = view_of(SEVEN)
+    answer = checked_choice(strong(view), view)
+    assert isinstance(answer, Play)
+    assert sorted(p.tile for p in answer.placements) == sorted(SEVEN)
+    # An extra tile drawn would have to be placed too: none is drawn, the turn ends.
+    assert not answer.draw_extra and answer.end_turn
+
+
+def test_without_the_bonus_at_stake_strong_stops_at_its_first_operation_square_to_draw() -> None:
+    view = view_of(SEVEN, started_with=6)
+    answer = checked_choice(strong(view), view)
+    assert isinstance(answer, Play) and answer.draw_extra and not answer.end_turn
+    squares = [parse_square(p.square) for p in answer.placements]
+    assert OPERATION[squares[-1]] is not None
+    assert all(OPERATION[s] is None for s in squares[:-1])
+
+
+def test_strong_goes_on_after_the_extra_draw_and_whole_when_the_bag_is_empty() -> None:
+    state = new_game(2, tiles=bag_order(*ALICE, *BOB))
+    view = PlayerView.of(state, 0)
+    assert strong(view) == Play(
+        (Placement("I8", 12, 12), Placement("J8", 16, 16)), draw_extra=True, end_turn=False
+    )
+    line = (Placement("I8", 12, 12), Placement("J8", 16, 16), Placement("I7", 3, 3))
+    chosen = _Candidate(line, 31, frozenset((parse_square(p.square), p.tile) for p in line))
+    assert _play(view, chosen) == Play(line[:2], draw_extra=True, end_turn=False)
+    # Nothing left to draw: the whole line, and the turn ends.
+    assert _play(replace(view, bag_size=0), chosen) == Play(line, draw_extra=True)
+    # A line with no operation square goes whole too.
+    plain = _Candidate(line[:1], 12, frozenset({(parse_square("I8"), 12)}))
+    assert _play(view, plain) == Play(line[:1], draw_extra=True)
+    assert _play(view, _Candidate((), 0, frozenset())) == PassTurn()
+
+
+def test_a_turn_begun_may_end_without_another_placement() -> None:
+    placed = (Placement("I8", 12, 12),)
+    view = view_of((40, 9), {"I8": 12}, started_with=7, placed=placed)
+    found = _candidates(view)
+    assert _Candidate((), 0, frozenset()) in found
+    assert _Candidate((), 0, frozenset()) not in _candidates(replace(view, placed=()))
+    # Nothing fits and tiles were placed: the turn ends.
+    stuck = view_of((90, 81), {"I8": 12}, placed=placed)
+    assert strong(stuck) == PassTurn()
+
+
+def test_the_candidates_are_legal_lines_with_their_points_and_the_best_turn_among_them() -> None:
+    view = PlayerView.of(new_game(2, tiles=bag_order(*ALICE, *BOB)), 0)
+    found = _candidates(view)
+    top = mathable.best_turn_in(view.position, view.rack, node_limit=6_000)
+    assert max(c.points for c in found) == sum(p.points for p in top.placements)
+    for c in found:
+        play = checked_choice(Play(c.line), view)
+        assert isinstance(play, Play)
+        assert sum(p.points for p in play.placements) == c.points
+        assert c.placed == frozenset((parse_square(p.square), p.tile) for p in c.line)
+    # The beam keeps the single placements as well as the longer lines.
+    assert {len(c.line) for c in found} >= {1, 2, 3}
+
+
+def test_the_leave_is_the_rack_less_the_tiles_placed() -> None:
+    c = _Candidate((), 0, frozenset({(1, 7), (2, 12)}))
+    assert sorted(_leave((7, 7, 12, 40), c)) == [7, 40]
+
+
+@pytest.mark.parametrize(
+    ("leave", "bag", "value"),
+    [
+        ([], 92, 0.0),
+        ([5], 92, 1.0),  # a small tile fits almost anywhere
+        ([5, 6], 92, 2.0),
+        ([5, 5], 92, 0.0),  # a second one of the same value is worth less than none
+        ([40], 92, -12.0),  # a big tile: 0.3 a point early
+        ([40], 46, -20.0),  # 0.3 + 0.4 x half the bag gone
+        ([40], 200, -12.0),  # more than a full bag counts as a full bag
+        ([40], 14, -12.0 - 0.4 * 40 * (1 - 14 / 92)),
+        ([40, 5], 13, -(0.3 + 0.4 * (1 - 13 / 92)) * 40 + 1.0 - 0.5 * 45),  # the end is near
+        ([11], 92, -3.3),
+        ([10], 92, 1.0),
+    ],
+)
+def test_the_leave_value_prefers_small_tiles_and_weighs_big_ones_more_as_the_bag_empties(
+    leave: list[int], bag: int, value: float
+) -> None:
+    assert _leave_value(leave, bag) == pytest.approx(value)
+
+
+def test_opponent_racks_are_sampled_from_the_unseen_tiles_the_same_way_for_the_same_view() -> None:
+    view = PlayerView.of(new_game(2, tiles=bag_order(*ALICE, *BOB)), 0)
+    unseen = view.unseen()
+    racks = _sample_racks(view, unseen, 7)
+    assert len(racks) == 8 and all(len(r) == 7 for r in racks)
+    assert all(set(r) <= set(unseen) for r in racks)
+    assert racks == _sample_racks(view, unseen, 7)
+    assert len({tuple(r) for r in racks}) > 1
+    # Fewer unseen tiles than a rack: the opponent holds them all.
+    assert all(sorted(r) == list(unseen[:3]) for r in _sample_racks(view, unseen[:3], 7))
+    assert _sample_racks(view, unseen, 0) == []
+    assert _sample_racks(view, (), 7) == []
+
+
+def endgame_view(rack: tuple[int, ...], opponent: tuple[int, ...]) -> PlayerView:
+    """Bag empty, the opponent holds ``opponent`` (the board is the centre's only)."""
+    state = new_game(2, tiles=bag_order(*ALICE, *BOB))
+    return replace(
+        PlayerView.of(state, 0),
+        rack=rack,
+        bag_size=0,
+        rack_sizes=(len(rack), len(opponent)),
+        started_with=len(rack),
+    )
+
+
+def test_the_endgame_value_counts_going_out_and_both_racks() -> None:
+    view = endgame_view((12, 7), (90, 81))
+    after = view.position
+    going_out = _Candidate((), 20, frozenset())
+    # Going out: our points, and their rack deducted from them (a swing of twice its value).
+    assert _endgame_value(view, going_out, after, [], (90, 81)) == 20 + 2 * (90 + 81)
+    # Not going out; their tiles fit nowhere: our leave is deducted, half their rack counts.
+    assert _endgame_value(view, going_out, after, [7], (90, 81)) == 20 - 7 + 0.5 * 171
+    # They go out with their reply: its points, and our leave twice.
+    value = _endgame_value(view, going_out, after, [5], (7,))  # 7 = 3 + 4 at I8
+    assert value == 20 - 7 - 2 * 5
+    # They place one tile of two: their points, our leave, half what they keep.
+    assert _endgame_value(view, going_out, after, [5], (7, 90)) == 20 - 7 - 5 + 0.5 * 90
+
+
+def test_at_the_end_strong_goes_out_when_it_can() -> None:
+    state = new_game(2, tiles=bag_order(*ALICE, *BOB))
+    seats = (
+        mathable.state.Seat("a", (12, 7), 100),
+        mathable.state.Seat("b", (90, 81, 72), 100),
+    )
+    state = mathable.GameState(
+        status="playing", seats=seats, bag=(), turn=mathable.state.Turn(0, 2), options=state.options
+    )
+    view = PlayerView.of(state, 0)
+    answer = checked_choice(strong(view), view)
+    assert isinstance(answer, Play) and sorted(p.tile for p in answer.placements) == [7, 12]
+    assert answer.end_turn
+
+
+@pytest.mark.parametrize(
+    ("rack", "bag", "placed", "expected"),
+    [
+        ((90, 81, 3, 5, 60), 92, (), ExchangeTiles((90, 81, 60, 5, 3))),
+        ((90, 81, 3, 5, 60), 2, (), ExchangeTiles((90, 81))),  # no more than the bag holds
+        ((4, 90, 3), 92, (), ExchangeTiles((90, 4, 3))),
+        ((90, 81), 0, (), PassTurn()),
+        ((90, 81), 92, (Placement("I8", 12, 12),), PassTurn()),
+    ],
+)
+def test_when_nothing_fits_strong_gives_back_the_big_tiles_first(
+    rack: tuple[int, ...], bag: int, placed: tuple[Placement, ...], expected: object
+) -> None:
+    assert _exchange(view_of(rack, bag=bag, placed=placed)) == expected

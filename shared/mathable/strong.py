@@ -15,12 +15,16 @@ turn) it weighs:
 - what the board then offers the next opponent: for the best candidates,
   racks the opponent may hold are drawn from the unseen tiles and each plays
   its greedy reply; the mean reply (its points, 3x squares included) counts
-  against the turn. (An extra tile from an operation square is worth nothing
-  to a player who sends whole turns: it cannot be placed in the same turn
-  and only takes the place of a tile the refill would draw.);
+  against the turn;
 - at the end (bag empty, two players) the opponent's rack is known exactly:
-  going out ends the game and deducts their rack; otherwise their best reply
+  going out ends the game and deducts their rack; otherwise their greedy reply
   and the tiles left on both racks are counted.
+
+The chosen turn is played in parts: up to its first operation square, where
+the extra tile is drawn, and the engine is asked again with the bigger rack
+(the rules let the extra tile be placed in the same turn). A turn begun may
+also end without another placement. A turn that empties a full rack for the
+50 bonus goes whole, without extra tiles.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from mathable import TILE_SET, ExchangeTiles, PassTurn, Placement, Play, PlayerV
 from mathable.engine import EngineError, checked_choice, to_command, to_commands
 from mathable.engines import BUILTIN_ENGINES, best, greedy
 from mathable.selfplay import new_game, play_game
-from mathable.strong import greedy_points, strong
+from mathable.strong import greedy_points
 from tests.rules.helpers import bag_order
 
 ALICE = (12, 16, 3, 7, 40, 9, 5)
@@ -100,26 +100,6 @@ def test_best_plays_the_highest_scoring_turn_and_greedy_no_more() -> None:
     assert isinstance(best_play, Play) and isinstance(greedy_play, Play)
     assert sum(p.points for p in best_play.placements) == top.total - top.bonus
     assert sum(p.points for p in greedy_play.placements) <= top.total
-
-
-def test_strong_goes_out_at_the_end_when_it_can() -> None:
-    # Bag empty, two tiles left that both fit: going out ends the game and deducts
-    # the opponent's rack, worth more than any single placement.
-    state = dealt()
-    seats = (
-        mathable.state.Seat("a", (12, 7), 100),
-        mathable.state.Seat("b", (90, 81, 72), 100),
-    )
-    state = mathable.GameState(
-        status="playing",
-        seats=seats,
-        bag=(),
-        turn=mathable.state.Turn(0, 2),
-        options=state.options,
-    )
-    view = PlayerView.of(state, 0)
-    answer = checked_choice(strong(view), view)
-    assert isinstance(answer, Play) and sorted(p.tile for p in answer.placements) == [7, 12]
 
 
 def test_a_whole_game_between_engines_ends_with_the_rules_result() -> None:

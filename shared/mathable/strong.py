@@ -45,9 +45,9 @@ BEAM: Final = 60
 #: The search budget of the exact best turn included among the candidates.
 NODE_LIMIT: Final = 6_000
 #: Opponent racks drawn from the unseen tiles, whose greedy replies are played out.
-REPLY_SAMPLES: Final = 8
+REPLY_SAMPLES: Final = 16
 #: How many candidates (the best by points and leave) are weighed against those replies.
-SHORTLIST: Final = 12
+SHORTLIST: Final = 20
 #: How much of the opponent's mean reply counts against a turn.
 REPLY_WEIGHT: Final = 0.8
 #: The bag size after a deal (106 less two racks).

@@ -13,6 +13,7 @@ from mathable.engine import checked_choice
 from mathable.movegen import position_from
 from mathable.selfplay import new_game
 from mathable.strong import (
+    REPLY_SAMPLES,
     _Candidate,
     _candidates,
     _endgame_value,
@@ -143,7 +144,7 @@ def test_opponent_racks_are_sampled_from_the_unseen_tiles_the_same_way_for_the_s
     view = PlayerView.of(new_game(2, tiles=bag_order(*ALICE, *BOB)), 0)
     unseen = view.unseen()
     racks = _sample_racks(view, unseen, 7)
-    assert len(racks) == 8 and all(len(r) == 7 for r in racks)
+    assert len(racks) == REPLY_SAMPLES == 16 and all(len(r) == 7 for r in racks)
     assert all(set(r) <= set(unseen) for r in racks)
     assert racks == _sample_racks(view, unseen, 7)
     assert len({tuple(r) for r in racks}) > 1

@@ -94,8 +94,6 @@ def play_game(
             think += time.perf_counter() - started
             for event in events:
                 state = apply(state, event)
-            if len(record.errors[seat]) > MAX_TURNS:
-                raise RuntimeError("the engine keeps failing")
         record.think[seat].append(think)
         record.turns += 1
     assert state.result is not None

@@ -8,7 +8,7 @@ from the server and sends the turn back; a tournament calls it directly.
 >>> view.rack, view.bag_size, len(view.unseen())
 ((12, 16, 3, 7, 40, 9, 5), 92, 99)
 >>> Play.parse("I8=12 J8=16+")
-Play(placements=(Placement(square='I8', tile=12, points=0), Placement(square='J8', tile=16, points=0)), draw_extra=True)
+Play(placements=(Placement(square='I8', tile=12, points=0), Placement(square='J8', tile=16, points=0)), draw_extra=True, end_turn=True)
 """  # noqa: E501
 
 from __future__ import annotations

@@ -185,16 +185,16 @@ def _endgame_value(
     view: PlayerView, c: _Candidate, after: Position, leave: list[int], unseen: tuple[int, ...]
 ) -> float:
     """Bag empty, one opponent: their rack is ``unseen``. The margin this turn leads to."""
-    bonus = BONUS if view.bonus_possible and not leave else 0
-    if not leave:
-        return c.points + bonus + 2 * sum(unseen)  # the game ends; their rack is deducted
+    if not leave:  # the game ends; their rack is deducted
+        bonus = BONUS if view.bonus_possible else 0
+        return c.points + bonus + 2 * sum(unseen)
     reply = greedy_turn(after, unseen)
     reply_points = sum(p.points for p in reply)
     if len(reply) == len(unseen):
         # They go out: the game ends and our leave is deducted.
-        return c.points + bonus - reply_points - 2 * sum(leave)
+        return c.points - reply_points - 2 * sum(leave)
     their_left = sum(unseen) - sum(p.tile for p in reply)
-    return c.points + bonus - reply_points - sum(leave) + 0.5 * their_left
+    return c.points - reply_points - sum(leave) + 0.5 * their_left
 
 
 def _candidates(view: PlayerView) -> list[_Candidate]:

@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 
 import mathable
+import mathable.strong as strong_module
 from mathable import ExchangeTiles, PassTurn, Placement, Play, PlayerView
 from mathable.board import OPERATION, parse_square
 from mathable.engine import checked_choice
@@ -22,6 +23,7 @@ from mathable.strong import (
     _leave_value,
     _play,
     _sample_racks,
+    greedy_points,
     strong,
 )
 from tests.rules.helpers import bag_order
@@ -113,6 +115,23 @@ def test_the_candidates_are_legal_lines_with_their_points_and_the_best_turn_amon
     assert {len(c.line) for c in found} >= {1, 2, 3}
 
 
+def test_the_best_turn_with_its_bonus_is_a_candidate_even_where_the_beam_misses_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(strong_module, "BEAM", 1)  # one line kept per depth: the greedy one
+    # All seven fit, but the most points without the bonus take six of them.
+    view = view_of((6, 5, 4, 3, 12, 4, 2))
+    found = _candidates(view)
+    assert all(isinstance(c, _Candidate) for c in found)
+    assert any(len(c.line) == 7 for c in found)
+    assert not any(len(c.line) == 7 for c in _candidates(replace(view, started_with=6)))
+
+
+def test_greedy_reply_points_count_a_placement_on_the_first_square() -> None:
+    # A1 (3x) takes 7 = 3 + 4 below it: 21 points, more than 7 at A4 or I8.
+    assert greedy_points(position_from({"A2": 3, "A3": 4}), [7]) == 21
+
+
 def test_the_leave_is_the_rack_less_the_tiles_placed() -> None:
     c = _Candidate((), 0, frozenset({(1, 7), (2, 12)}))
     assert sorted(_leave((7, 7, 12, 40), c)) == [7, 40]
@@ -151,6 +170,7 @@ def test_opponent_racks_are_sampled_from_the_unseen_tiles_the_same_way_for_the_s
     # Fewer unseen tiles than a rack: the opponent holds them all.
     assert all(sorted(r) == list(unseen[:3]) for r in _sample_racks(view, unseen[:3], 7))
     assert _sample_racks(view, unseen, 0) == []
+    assert [len(r) for r in _sample_racks(view, unseen, 1)] == [1] * 16
     assert _sample_racks(view, (), 7) == []
 
 

@@ -132,6 +132,18 @@ def test_greedy_reply_points_count_a_placement_on_the_first_square() -> None:
     assert greedy_points(position_from({"A2": 3, "A3": 4}), [7]) == 21
 
 
+def test_in_the_middle_game_strong_weighs_sampled_replies_not_the_endgame_margin() -> None:
+    # A position of a self-play game (bag order 1:0, after four turns). Valued as an
+    # endgame (the unseen tiles as the opponent's rack, going out as the game's end)
+    # the turn would be H6=8 H5=10, towards emptying the rack; with the replies of
+    # sampled racks it is I10=8 J9=4 K9=4. (Ties go by the order of the squares in
+    # the position, so the same board built another way may choose another turn.)
+    board = {"G5": 4, "F6": 9, "G6": 4, "F7": 2, "F8": 7, "I8": 7, "F9": 9, "G9": 4}
+    board |= {"H9": 5, "I9": 1}
+    view = view_of((8, 19, 10, 4, 49, 4, 28), board, bag=82)
+    assert str(strong(view)) == "I10=8 J9=4 K9=4 (extra tiles)"
+
+
 def test_the_leave_is_the_rack_less_the_tiles_placed() -> None:
     c = _Candidate((), 0, frozenset({(1, 7), (2, 12)}))
     assert sorted(_leave((7, 7, 12, 40), c)) == [7, 40]

@@ -228,6 +228,32 @@ def test_at_the_end_strong_goes_out_when_it_can() -> None:
     assert answer.end_turn
 
 
+#: A board of a self-play game (bag order 1:2) at the end: the bag is empty.
+LATE_BOARD = (
+    "F1=10 F2=50 K2=9 C3=5 E3=28 F3=5 H3=64 I3=63 J3=1 K3=9 L3=8 B4=4 C4=25 E4=32 "
+    "F4=10 H4=80 I4=72 J4=20 K4=1 B5=4 C5=5 E5=4 F5=5 G5=3 H5=10 I5=9 J5=19 K5=10 "
+    "L5=9 A6=3 B6=8 C6=5 D6=13 E6=8 F6=5 G6=3 H6=8 I6=8 J6=1 K6=9 L6=8 A7=2 B7=2 C7=0 "
+    "D7=2 E7=2 F7=1 I7=1 J7=2 K7=3 L7=6 M7=18 N7=12 A8=6 B8=4 C8=10 E8=16 F8=1 I8=7 "
+    "J8=3 K8=27 L8=14 B9=2 D9=60 E9=6 F9=10 G9=4 H9=6 I9=8 J9=48 K9=6 L9=42 M9=7 "
+    "N9=35 E10=10 F10=9 G10=7 H10=24 I10=15 J10=45 L10=56 E11=4 F11=90 H11=30 I11=7 "
+    "J11=3 K11=21 L11=7 E12=6 F12=81 H12=6 L12=49 H13=5 H14=11 "
+)
+
+
+def test_at_the_end_strong_plays_for_the_margin_not_the_most_points() -> None:
+    board = dict(w.split("=") for w in LATE_BOARD.split())
+    view = view_of(
+        (4, 70, 40, 1, 17, 36, 54),
+        {square: int(tile) for square, tile in board.items()},
+        bag=0,
+        opponent_rack=5,
+    )
+    assert sorted(view.unseen()) == [2, 3, 7, 7, 9]  # the opponent's rack
+    # Valued as going out, every turn would be worth its points: C9=54 M3=17 B3=1 B2=4.
+    # Valued by the margin (what they reply, the tiles left on both racks), A9=4 D5=1.
+    assert str(strong(view)) == "C9=54 M3=17 A9=4 D5=1 (extra tiles)"
+
+
 @pytest.mark.parametrize(
     ("rack", "bag", "placed", "expected"),
     [

@@ -250,15 +250,22 @@ def score_of(view: Mapping[str, Any], seat: int | None) -> int:
 
 
 def play_turn(
-    api: ApiClient, output: Output, game: str, view: Mapping[str, Any], planned: list[Planned]
+    api: ApiClient,
+    output: Output,
+    game: str,
+    view: Mapping[str, Any],
+    planned: list[Planned],
+    *,
+    end: bool = True,
 ) -> Json:
-    """Play checked placements as one turn and end it; the new view.
+    """Play checked placements as one turn and end it (or not, without ``end``); the new view.
 
     A fresh turn goes as one all-or-nothing ``turn`` command; a turn already
-    begun (by an interactive session) goes on one command at a time.
+    begun (by an interactive session or an engine playing in parts), or one that
+    goes on (to place the extra tiles it draws), one command at a time.
     """
     referee = view.get("referee")
-    if not placed_this_turn(view):
+    if end and not placed_this_turn(view):
         command: Json = {
             "type": "turn",
             "placements": [
@@ -271,4 +278,4 @@ def play_turn(
         new = send(api, output, game, new, {"type": "place", **placement_body(p, referee)})
         if p.draw_extra:
             new = send(api, output, game, new, {"type": "draw_extra"})
-    return send(api, output, game, new, {"type": "end_turn"})
+    return send(api, output, game, new, {"type": "end_turn"}) if end else new

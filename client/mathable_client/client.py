@@ -213,11 +213,38 @@ class Client(Transport):
         ``play(game_id, engine(view.player_view()))`` plays any engine's answer.
         See ``turn_command``.
 
-        Without ``expected_version`` the game's current version is read first.
+        Without ``expected_version`` the game is read first. A ``Play`` that does not
+        end the turn (``end_turn=False``: the engine places the extra tiles it draws
+        when asked again), or any play in a turn already begun (known from that
+        read), goes as ``place`` and ``draw_extra`` commands, then ``end_turn`` if the
+        turn ends there; a ``PassTurn`` in a turn begun ends it.
         """
-        version = self._version(game_id, expected_version)
-        command = turn_command(turn, version, draw_extra=draw_extra)
-        return GameView.from_json(self.command(game_id, command))
+        from mathable.board import OPERATION, parse_square
+        from mathable.engine import ExchangeTiles
+
+        known = self.view(game_id) if expected_version is None else None
+        version = known.version if known is not None else int(expected_version or 0)
+        begun = bool(known and known.your_turn and known.turn and known.turn.placements)
+        goes_on = getattr(turn, "end_turn", True) is False
+        if not (goes_on or begun) or isinstance(turn, ExchangeTiles):
+            command = turn_command(turn, version, draw_extra=draw_extra)
+            return GameView.from_json(self.command(game_id, command))
+        placements, asked = _placements(turn)
+        data: Json | None = None
+        for square, tile in placements:
+            data = self.command(
+                game_id,
+                {"type": "place", "expected_version": version, "square": square, "tile": tile},
+            )
+            version = int(data["version"])
+            if (draw_extra or asked) and OPERATION[parse_square(square)] and data.get("bag_size"):
+                data = self.command(game_id, {"type": "draw_extra", "expected_version": version})
+                version = int(data["version"])
+        if goes_on and data is not None:
+            return GameView.from_json(data)
+        return GameView.from_json(
+            self.command(game_id, {"type": "end_turn", "expected_version": version})
+        )
 
     def exchange(
         self, game_id: str, tiles: Iterable[int], *, expected_version: int | None = None

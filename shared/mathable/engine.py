@@ -8,7 +8,7 @@ from the server and sends the turn back; a tournament calls it directly.
 >>> view.rack, view.bag_size, len(view.unseen())
 ((12, 16, 3, 7, 40, 9, 5), 92, 99)
 >>> Play.parse("I8=12 J8=16+")
-Play(placements=(Placement(square='I8', tile=12, points=0), Placement(square='J8', tile=16, points=0)), draw_extra=True)
+Play(placements=(Placement(square='I8', tile=12, points=0), Placement(square='J8', tile=16, points=0)), draw_extra=True, end_turn=True)
 """  # noqa: E501
 
 from __future__ import annotations
@@ -23,10 +23,12 @@ from mathable.board import OPERATION, parse_square, square_name
 from mathable.commands import (
     Command,
     Create,
+    DrawExtra,
     EndTurn,
     Exchange,
     Join,
     Pass,
+    Place,
     PlayTurn,
     TurnPlacement,
     check,
@@ -159,16 +161,20 @@ def _name(square: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """Place these tiles in order, then end the turn.
+    """Place these tiles in order, then end the turn (or, without ``end_turn``, go on).
 
     With ``draw_extra`` the extra tile is drawn after every placement on an
-    operation square (while the bag has tiles). The turn goes whole, so a tile
-    drawn so cannot be placed in it: it takes the place of one the refill
-    would draw, and costs the 50 bonus of a turn that empties the rack.
+    operation square (while the bag has tiles). In a turn that ends here, a
+    tile drawn so cannot be placed any more: it takes the place of one the
+    refill would draw, and costs the 50 bonus of a turn that empties the rack.
+    With ``end_turn=False`` the turn goes on: the engine is asked again, with
+    the tiles placed so far in ``PlayerView.placed`` and the extra tiles drawn
+    on its rack, which it may then place (the rules allow it in the same turn).
     """
 
     placements: tuple[Placement, ...]
     draw_extra: bool = False
+    end_turn: bool = True
 
     @classmethod
     def parse(cls, text: str) -> Play:
@@ -178,7 +184,11 @@ class Play:
         return cls(tuple(Placement.parse(w.rstrip("+")) for w in words), extra)
 
     def __str__(self) -> str:
-        return " ".join(str(p) for p in self.placements) + (" (extra tiles)" * self.draw_extra)
+        return (
+            " ".join(str(p) for p in self.placements)
+            + (" (extra tiles)" * self.draw_extra)
+            + (" (turn goes on)" * (not self.end_turn))
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,11 +270,35 @@ def _checked_play(play: Play, view: PlayerView) -> Play:
         out.append(Placement(p.square.upper().strip(), p.tile, points))
         rack[p.tile] -= 1
         position = position.place(square, p.tile)
-    return Play(tuple(out), bool(play.draw_extra))
+    return Play(tuple(out), bool(play.draw_extra), bool(play.end_turn))
+
+
+def to_commands(
+    choice: TurnChoice, seat: int, *, bag_size: int, mid_turn: bool = False
+) -> list[Command]:
+    """The rules commands for a checked turn (``mid_turn``: tiles already placed this turn).
+
+    A whole turn is one command; a play in a turn already begun, or one that does
+    not end the turn, goes placement by placement, each extra tile drawn right after
+    its operation square while the bag (``bag_size`` tiles) is not empty.
+    """
+    if isinstance(choice, Play) and (mid_turn or not choice.end_turn):
+        out: list[Command] = []
+        for p in choice.placements:
+            square = parse_square(p.square)
+            out.append(Place(seat, square, p.tile))
+            if choice.draw_extra and OPERATION[square] is not None and bag_size > 0:
+                out.append(DrawExtra(seat))
+                bag_size -= 1
+        if choice.end_turn:
+            out.append(EndTurn(seat))
+        return out
+    return [to_command(choice, seat, mid_turn=mid_turn)]
 
 
 def to_command(choice: TurnChoice, seat: int, *, mid_turn: bool = False) -> Command:
-    """The rules command for a checked turn (``mid_turn``: tiles already placed this turn)."""
+    """The rules command for a checked whole turn (``mid_turn``: tiles already placed this
+    turn; a play there, or one that goes on, needs ``to_commands``)."""
     if isinstance(choice, Play):
         return PlayTurn(
             seat,
@@ -307,4 +341,5 @@ __all__ = [
     "TurnChoice",
     "checked_choice",
     "to_command",
+    "to_commands",
 ]

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from mathable.bag import OrderedBag, SeededBag
 from mathable.commands import Command, Create, Join, check
-from mathable.engine import Engine, EngineError, PlayerView, checked_choice, to_command
+from mathable.engine import Engine, EngineError, PlayerView, checked_choice, to_commands
 from mathable.errors import RuleError
 from mathable.events import Event, apply
 from mathable.state import GameState
@@ -31,7 +31,7 @@ class GameRecord:
     winners: tuple[int, ...] = ()
     reason: str = ""
     turns: int = 0
-    #: Seconds each decision took, per seat.
+    #: Seconds each turn took to decide (all its decisions, for a turn played in parts), per seat.
     think: list[list[float]] = field(default_factory=list)
     #: What went wrong with an engine's turn (the fallback played instead), per seat.
     errors: list[list[str]] = field(default_factory=list)
@@ -81,16 +81,20 @@ def play_game(
             raise RuntimeError(f"the game did not end after {MAX_TURNS} turns")
         assert state.turn is not None
         seat = state.turn.seat
-        view = PlayerView.of(state, seat)
-        started = time.perf_counter()
-        try:
-            events = _turn_events(state, seat, engines[seat], view, seed)
-        except (EngineError, RuleError, Exception) as err:  # noqa: B014 - every failure falls back
-            record.errors[seat].append(f"{type(err).__name__}: {err}")
-            events = _turn_events(state, seat, fallback, view, seed)
-        record.think[seat].append(time.perf_counter() - started)
-        for event in events:
-            state = apply(state, event)
+        think = 0.0
+        # A turn is played in parts while the engine's plays say it goes on.
+        while state.status == "playing" and state.turn is not None and state.turn.seat == seat:
+            view = PlayerView.of(state, seat)
+            started = time.perf_counter()
+            try:
+                events = _turn_events(state, seat, engines[seat], view, seed)
+            except (EngineError, RuleError, Exception) as err:  # noqa: B014 - every failure falls back
+                record.errors[seat].append(f"{type(err).__name__}: {err}")
+                events = _turn_events(state, seat, fallback, view, seed)
+            think += time.perf_counter() - started
+            for event in events:
+                state = apply(state, event)
+        record.think[seat].append(think)
         record.turns += 1
     assert state.result is not None
     record.scores = state.result.scores
@@ -102,5 +106,12 @@ def play_game(
 def _turn_events(
     state: GameState, seat: int, engine: Engine, view: PlayerView, seed: int | None
 ) -> list[Event]:
+    """The events of one decision: a whole turn, or part of one that goes on."""
     choice = checked_choice(engine(view), view)
-    return list(check(state, to_command(choice, seat), _bag(state, seed)))
+    commands = to_commands(choice, seat, bag_size=view.bag_size, mid_turn=bool(view.placed))
+    events: list[Event] = []
+    for command in commands:
+        for event in check(state, command, _bag(state, seed)):
+            events.append(event)
+            state = apply(state, event)
+    return events

@@ -15,12 +15,16 @@ turn) it weighs:
 - what the board then offers the next opponent: for the best candidates,
   racks the opponent may hold are drawn from the unseen tiles and each plays
   its greedy reply; the mean reply (its points, 3x squares included) counts
-  against the turn. (An extra tile from an operation square is worth nothing
-  to a player who sends whole turns: it cannot be placed in the same turn
-  and only takes the place of a tile the refill would draw.);
+  against the turn;
 - at the end (bag empty, two players) the opponent's rack is known exactly:
-  going out ends the game and deducts their rack; otherwise their best reply
+  going out ends the game and deducts their rack; otherwise their greedy reply
   and the tiles left on both racks are counted.
+
+The chosen turn is played in parts: up to its first operation square, where
+the extra tile is drawn, and the engine is asked again with the bigger rack
+(the rules let the extra tile be placed in the same turn). A turn begun may
+also end without another placement. A turn that empties a full rack for the
+50 bonus goes whole, without extra tiles.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Final
 
-from mathable.board import AFFECTED, PREMIUM, parse_square, square_name
+from mathable.board import AFFECTED, OPERATION, PREMIUM, parse_square, square_name
 from mathable.engine import ExchangeTiles, PassTurn, Play, PlayerView, TurnChoice
 from mathable.movegen import BONUS, Placement, best_turn_in, greedy_turn
 from mathable.position import Position, accepted_values
@@ -41,9 +45,9 @@ BEAM: Final = 60
 #: The search budget of the exact best turn included among the candidates.
 NODE_LIMIT: Final = 6_000
 #: Opponent racks drawn from the unseen tiles, whose greedy replies are played out.
-REPLY_SAMPLES: Final = 8
+REPLY_SAMPLES: Final = 16
 #: How many candidates (the best by points and leave) are weighed against those replies.
-SHORTLIST: Final = 12
+SHORTLIST: Final = 20
 #: How much of the opponent's mean reply counts against a turn.
 REPLY_WEIGHT: Final = 0.8
 #: The bag size after a deal (106 less two racks).
@@ -92,10 +96,27 @@ def strong(view: PlayerView) -> TurnChoice:
             value = quick
         if value > best_value:
             best_value, best_cand = value, c
-    # In a whole turn an extra tile only takes the place of one the refill would draw,
-    # and it would cost the bonus of a turn that empties the rack.
-    bonus = view.bonus_possible and not _leave(view.rack, best_cand)
-    return Play(best_cand.line, draw_extra=not bonus)
+    return _play(view, best_cand)
+
+
+def _play(view: PlayerView, chosen: _Candidate) -> TurnChoice:
+    """The chosen line, played so that the extra tiles of its operation squares can be used.
+
+    The rules let an extra tile drawn after a placement on an operation square be
+    placed later in the same turn: the line goes up to its first operation square,
+    the extra tile is drawn, and the turn goes on (the engine is asked again with the
+    bigger rack). A line that empties a rack for the 50 bonus goes whole, without
+    extra tiles (one drawn and not placed would cost the bonus).
+    """
+    if not chosen.line:
+        return PassTurn()
+    if view.bonus_possible and not _leave(view.rack, chosen):
+        return Play(chosen.line, draw_extra=False)
+    if view.bag_size > 0:
+        for index, placement in enumerate(chosen.line):
+            if OPERATION[parse_square(placement.square)] is not None:
+                return Play(chosen.line[: index + 1], draw_extra=True, end_turn=False)
+    return Play(chosen.line, draw_extra=True)
 
 
 def greedy_points(position: Position, rack: list[int]) -> int:
@@ -164,16 +185,16 @@ def _endgame_value(
     view: PlayerView, c: _Candidate, after: Position, leave: list[int], unseen: tuple[int, ...]
 ) -> float:
     """Bag empty, one opponent: their rack is ``unseen``. The margin this turn leads to."""
-    bonus = BONUS if view.bonus_possible and not leave else 0
-    if not leave:
-        return c.points + bonus + 2 * sum(unseen)  # the game ends; their rack is deducted
+    if not leave:  # the game ends; their rack is deducted
+        bonus = BONUS if view.bonus_possible else 0
+        return c.points + bonus + 2 * sum(unseen)
     reply = greedy_turn(after, unseen)
     reply_points = sum(p.points for p in reply)
     if len(reply) == len(unseen):
         # They go out: the game ends and our leave is deducted.
-        return c.points + bonus - reply_points - 2 * sum(leave)
+        return c.points - reply_points - 2 * sum(leave)
     their_left = sum(unseen) - sum(p.tile for p in reply)
-    return c.points + bonus - reply_points - sum(leave) + 0.5 * their_left
+    return c.points - reply_points - sum(leave) + 0.5 * their_left
 
 
 def _candidates(view: PlayerView) -> list[_Candidate]:
@@ -184,6 +205,8 @@ def _candidates(view: PlayerView) -> list[_Candidate]:
         (0, frozenset(), (), base)
     ]
     found: dict[frozenset[tuple[int, int]], _Candidate] = {}
+    if view.placed:  # a turn begun may end here
+        found[frozenset()] = _Candidate((), 0, frozenset())
     while layer:
         children: dict[frozenset[tuple[int, int]], tuple[int, tuple[Placement, ...], Position]] = {}
         for points, placed, line, position in layer:

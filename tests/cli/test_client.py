@@ -63,6 +63,36 @@ def test_play_reads_the_version_when_none_is_given(http: responses.RequestsMock)
     assert json.loads(http.calls[1].request.body or b"")["expected_version"] == 5
 
 
+def test_a_play_that_goes_on_is_sent_placement_by_placement_without_ending_the_turn(
+    http: responses.RequestsMock,
+) -> None:
+    for version in (4, 5, 6):
+        http.post(f"{SERVER}/v1/games/g1/moves", json=view_json(version, True))
+    part = mathable.Play.parse("I8=12 J8=16+")
+    part = mathable.Play(part.placements, draw_extra=True, end_turn=False)
+    Client(SERVER, "t").play("g1", part, expected_version=3)
+    sent = [json.loads(c.request.body or b"") for c in http.calls]
+    assert sent == [
+        {"type": "place", "expected_version": 3, "square": "I8", "tile": 12},
+        {"type": "place", "expected_version": 4, "square": "J8", "tile": 16},
+        {"type": "draw_extra", "expected_version": 5},  # J8 is a + square; no end_turn
+    ]
+
+
+def test_a_play_in_a_turn_begun_is_placed_and_ends_the_turn(http: responses.RequestsMock) -> None:
+    begun = view_json(5, True)
+    begun["turn"]["placements"] = [{"square": "I8", "tile": 12, "points": 12, "equations": []}]
+    http.get(f"{SERVER}/v1/games/g1", json=begun)
+    http.post(f"{SERVER}/v1/games/g1/moves", json=view_json(6, True))
+    http.post(f"{SERVER}/v1/games/g1/moves", json=view_json(7, False))
+    Client(SERVER, "t").play("g1", mathable.Play.parse("H9=6"))
+    sent = [json.loads(c.request.body or b"") for c in http.calls[1:]]
+    assert sent == [
+        {"type": "place", "expected_version": 5, "square": "H9", "tile": 6},
+        {"type": "end_turn", "expected_version": 6},
+    ]
+
+
 def test_wait_for_turn_waits_through_the_hook_until_it_is_your_turn(
     http: responses.RequestsMock,
 ) -> None:

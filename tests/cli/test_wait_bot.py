@@ -7,8 +7,10 @@ import json
 import pytest
 
 import mathable
+from mathable.events import ExtraTileDrawn, TilePlaced, TurnEnded
 from mathable_cli.commands.bots import decide
 from mathable_cli.exits import ExitCode
+from mathable_cli.tournaments import bag_order as tournament_bag_order
 from tests.cli.conftest import TILES, FakeGame, FakeServer, Invoke, bag_order
 
 
@@ -161,6 +163,30 @@ def test_bot_plays_one_game_to_the_end(cli: Invoke, fake: FakeServer) -> None:
     assert state.status == "ended"
     assert result.stdout.startswith(f"{gid}: alice {state.seats[0].score}, bob")
     assert f"{gid}: played" in result.stderr
+
+
+def test_bot_places_the_extra_tiles_an_engine_draws_in_a_turn_that_goes_on(
+    cli: Invoke, fake: FakeServer
+) -> None:
+    gid = fake.new_game("p-alice", "p-bob", tiles=list(tournament_bag_order(1, 0)))
+    fake.on_poll = lambda: _bob_plays(fake, gid)
+    result = cli("bot", gid, "--interval", "0.01", "--engine", "strong")
+    assert result.exit_code == 0, result.stderr
+    state = fake.games[gid].state
+    assert state.status == "ended"
+    assert "; the turn goes on" in result.stderr
+    # Alice placed tiles she drew as extras in the turn that drew them.
+    log = fake.games[gid].log
+    turn_extras: list[int] = []
+    placed_extra = False
+    for event in log:
+        if isinstance(event, ExtraTileDrawn) and event.seat == 0:
+            turn_extras.append(event.tile)
+        elif isinstance(event, TilePlaced) and event.seat == 0:
+            placed_extra |= event.tile in turn_extras
+        elif isinstance(event, TurnEnded):
+            turn_extras = []
+    assert placed_extra
 
 
 def test_bot_all_serves_every_game_with_one_request_per_poll(cli: Invoke, fake: FakeServer) -> None:

@@ -9,10 +9,10 @@ import pytest
 
 import mathable
 from mathable import TILE_SET, ExchangeTiles, PassTurn, Placement, Play, PlayerView
-from mathable.engine import EngineError, checked_choice, to_command
+from mathable.engine import EngineError, checked_choice, to_command, to_commands
 from mathable.engines import BUILTIN_ENGINES, best, greedy
 from mathable.selfplay import new_game, play_game
-from mathable.strong import greedy_points, strong
+from mathable.strong import greedy_points
 from tests.rules.helpers import bag_order
 
 ALICE = (12, 16, 3, 7, 40, 9, 5)
@@ -102,26 +102,6 @@ def test_best_plays_the_highest_scoring_turn_and_greedy_no_more() -> None:
     assert sum(p.points for p in greedy_play.placements) <= top.total
 
 
-def test_strong_goes_out_at_the_end_when_it_can() -> None:
-    # Bag empty, two tiles left that both fit: going out ends the game and deducts
-    # the opponent's rack, worth more than any single placement.
-    state = dealt()
-    seats = (
-        mathable.state.Seat("a", (12, 7), 100),
-        mathable.state.Seat("b", (90, 81, 72), 100),
-    )
-    state = mathable.GameState(
-        status="playing",
-        seats=seats,
-        bag=(),
-        turn=mathable.state.Turn(0, 2),
-        options=state.options,
-    )
-    view = PlayerView.of(state, 0)
-    answer = checked_choice(strong(view), view)
-    assert isinstance(answer, Play) and sorted(p.tile for p in answer.placements) == [7, 12]
-
-
 def test_a_whole_game_between_engines_ends_with_the_rules_result() -> None:
     record = play_game([greedy, best], tiles=bag_order(*ALICE, *BOB))
     assert record.reason in ("rack_emptied", "blocked", "no_placements")
@@ -145,6 +125,65 @@ def test_an_engine_that_fails_is_recorded_and_best_plays_for_it() -> None:
     assert any("RuntimeError: out of ideas" in e for e in record.errors[0])
     assert any("A1 is not next to two tiles" in e for e in record.errors[0])
     assert record.errors[1] == []
+
+
+def test_a_play_that_goes_on_is_sent_tile_by_tile_with_its_extra_draws_and_no_end() -> None:
+    goes_on = Play(Play.parse("I8=12 J8=16").placements, draw_extra=True, end_turn=False)
+    play = checked_choice(goes_on, PlayerView.of(dealt(), 0))
+    assert isinstance(play, Play) and not play.end_turn
+    commands = to_commands(play, 0, bag_size=92)
+    assert commands == [
+        mathable.Place(0, mathable.parse_square("I8"), 12),
+        mathable.Place(0, mathable.parse_square("J8"), 16),
+        mathable.DrawExtra(0),  # J8 is an operation square
+    ]
+    # With the bag empty no extra tile is asked for; a play that ends a begun turn ends it.
+    assert mathable.DrawExtra(0) not in to_commands(play, 0, bag_size=0)
+    ending = Play(play.placements, draw_extra=False)
+    assert to_commands(ending, 0, bag_size=92, mid_turn=True)[-1] == mathable.EndTurn(0)
+    assert isinstance(to_commands(ending, 0, bag_size=92)[0], mathable.PlayTurn)
+
+
+def test_an_engine_places_the_extra_tile_it_drew_later_in_the_same_turn() -> None:
+    views: list[PlayerView] = []
+
+    def in_parts(view: PlayerView) -> mathable.TurnChoice:
+        views.append(view)
+        if len(views) == 1:
+            return Play((Placement("I8", 12), Placement("J8", 16)), draw_extra=True, end_turn=False)
+        if len(views) == 2:
+            return Play((Placement("H9", 6),))  # the extra tile: 2 + 4 below H7 and H8
+        return best(view)
+
+    # The 15th tile of the bag (after both racks) is the extra drawn at J8: a 6.
+    record = play_game([in_parts, best], tiles=bag_order(*ALICE, *BOB, 6))
+    first, second = views[:2]
+    assert second.placed == (Placement("I8", 12, 12), Placement("J8", 16, 16))
+    assert sorted(second.rack) == sorted([3, 7, 40, 9, 5, 6]) and second.bag_size == 91
+    assert second.started_with == 7 and not first.placed
+    assert record.errors == [[], []]
+    # One turn, thought about twice: its time is one entry.
+    assert len(record.think[0]) + len(record.think[1]) == record.turns
+
+
+def test_a_turn_in_parts_scores_every_placement_the_extra_tile_included() -> None:
+    state = new_game(2, tiles=bag_order(*ALICE, *BOB, 6))
+    view = PlayerView.of(state, 0)
+    part = checked_choice(
+        Play((Placement("I8", 12), Placement("J8", 16)), draw_extra=True, end_turn=False), view
+    )
+    for command in to_commands(part, 0, bag_size=view.bag_size):
+        for event in mathable.check(state, command):
+            state = mathable.apply(state, event)
+    assert state.turn is not None and state.turn.seat == 0 and 6 in state.seats[0].rack
+    view = PlayerView.of(state, 0)
+    rest = checked_choice(Play((Placement("H9", 6),)), view)
+    for command in to_commands(rest, 0, bag_size=view.bag_size, mid_turn=True):
+        for event in mathable.check(state, command):
+            state = mathable.apply(state, event)
+    assert state.seats[0].score == 12 + 16 + 6
+    assert state.turn is not None and state.turn.seat == 1
+    assert state.position.placed()[mathable.parse_square("H9")] == 6
 
 
 def test_pass_ends_a_begun_turn() -> None:

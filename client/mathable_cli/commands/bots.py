@@ -66,6 +66,8 @@ class Decision:
     reason: str = ""
     #: What went wrong with the engine's own turn (the fallback's is played instead).
     problem: str | None = None
+    #: Whether the turn ends after ``planned`` (else the engine is asked again).
+    end_turn: bool = True
 
 
 def mistake_in_last_turn(view: dict[str, Any]) -> str | None:
@@ -111,7 +113,7 @@ def decide(
     turn = choice.turn
     if isinstance(turn, Play):
         planned = plan_turn(view, turn.placements, draw_extra=draw_extra and turn.draw_extra)
-        return Decision("turn", planned=planned, problem=problem)
+        return Decision("turn", planned=planned, problem=problem, end_turn=turn.end_turn)
     if isinstance(turn, ExchangeTiles):
         return Decision("exchange", tiles=list(turn.tiles), problem=problem)
     if placed_this_turn(view):
@@ -165,10 +167,15 @@ class Bot:
             return new
         if decision.kind == "turn":
             if decision.planned:
-                new = play_turn(self.api, self.out, game, view, decision.planned)
+                new = play_turn(
+                    self.api, self.out, game, view, decision.planned, end=decision.end_turn
+                )
             else:
                 new = send(self.api, self.out, game, view, {"type": "end_turn"})
             played = " ".join(f"{p.square}={p.tile}" for p in decision.planned) or "nothing more"
+            if not decision.end_turn:
+                self.out.info(f"{game}: placed {played}; the turn goes on")
+                return new
             self.out.info(f"{game}: played {played} {turn_outcome(view, new, seat)}")
             return new
         if decision.kind == "exchange":

@@ -211,3 +211,16 @@ def test_the_expected_draw_of_each_kind_comes_off_the_front_of_the_bag(
     assert expected_draw(full, TilesExchanged(seat=1, returned=(1, 2), drawn=(3, 4))) == (
         TilesExchanged(seat=1, returned=(1, 2), drawn=(7, 8))
     )
+
+
+def test_a_feed_whose_game_created_does_not_say_ordered_or_seeded_reads_as_neither(
+    finished: list[Event],
+) -> None:
+    feed = _feed(finished)
+    del feed[0]["ordered"], feed[0]["seeded"]
+    events = events_from_feed(feed)
+    created = events[0]
+    assert isinstance(created, GameCreated)
+    assert (created.tiles, created.seed) == (None, None)
+    assert created.order == finished[-1].order  # type: ignore[attr-defined]
+    assert audit(events).ok

@@ -62,6 +62,7 @@ def test_when_nothing_fits_best_and_greedy_exchange_the_biggest_tiles_the_bag_al
     for engine in (best, best_engine(), greedy):
         assert engine(view) == ExchangeTiles((80, 90))
     assert nothing_fits(_view({}, (90, 50, 80), bag_size=10)) == ExchangeTiles((50, 80, 90))
+    assert nothing_fits(_view({}, (90, 50, 80), bag_size=1)) == ExchangeTiles((90,))
 
 
 def test_when_nothing_fits_and_the_bag_is_empty_the_engines_pass() -> None:

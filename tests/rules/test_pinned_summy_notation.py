@@ -71,6 +71,7 @@ def test_a_play_reads_as_its_new_tiles_and_direction_skipping_table_tiles() -> N
         ("00 a 1", "bad_notation", "'00'" + FIRST),
         ("x" * 30 + " a 1", "bad_notation", repr("x" * 20) + FIRST),
         ("a,0 a 1", "bad_notation", "'a' is not a whole number"),
+        ("1,2,3 a 1", "bad_notation", "'2,3' is not a whole number"),
         ("0,abcdefghijklmnop a 1", "bad_notation", "'abcdefghijkl' is not a whole number"),
         ("1001,0 a 1", "off_table", "x and y lie between -1000 and 1000"),
         ("0,-1001 a 1", "off_table", "x and y lie between -1000 and 1000"),

@@ -121,3 +121,29 @@ def test_a_summy_game_stops_after_its_turn_limit() -> None:
     assert [e.type for e in events] == ["game_created", "player_joined", "summy_started"]
     three = summy_selfplay.play_game(players=2, seed=3, max_turns=3)
     assert replay(three).turns_played == 3 and replay(three).status == "playing"
+
+
+def _by_hand(seed: int | None) -> tuple[tuple[int, ...], str, int]:
+    """play_game([greedy, greedy], seed=seed) step by step: every draw from the seeded bag
+    (seed 0 without a seed) salted by the game's version."""
+    from mathable.engine import PlayerView, checked_choice, to_command
+
+    state = new_game(2, seed=seed)
+    turns = 0
+    while state.status == "playing":
+        assert state.turn is not None
+        seat = state.turn.seat
+        view = PlayerView.of(state, seat)
+        command = to_command(checked_choice(greedy(view), view), seat)
+        bag = SeededBag(seed if seed is not None else 0, salt=state.version)
+        for event in check(state, command, bag):
+            state = apply(state, event)
+        turns += 1
+    assert state.result is not None
+    return state.result.scores, state.result.reason, turns
+
+
+def test_every_draw_of_a_game_between_engines_comes_from_the_seeded_bag() -> None:
+    for seed in (4, None):
+        record = play_game([greedy, greedy], seed=seed)
+        assert (record.scores, record.reason, record.turns) == _by_hand(seed)

@@ -174,3 +174,14 @@ def test_unseen_tiles_are_the_set_less_the_board_and_the_rack() -> None:
     assert (
         unseen.count(16) == 0 and unseen.count(1) == 7
     )  # 16 is on the rack; the centre numbers are not tiles of the set
+
+
+def test_the_doctests_game_is_dealt_from_its_known_order() -> None:
+    from mathable.engine import _dealt_example
+    from tests.rules.helpers import bag_order
+
+    state = _dealt_example()
+    assert [s.player for s in state.seats] == ["a", "b"]
+    assert (state.seats[0].rack, state.seats[1].rack) == (ALICE, BOB)
+    assert state.options.tiles == bag_order(*ALICE, *BOB)
+    assert state.status == "playing" and state.turn is not None and state.turn.seat == 0

@@ -229,3 +229,20 @@ def test_any_game_is_checked_applied_and_shown_by_its_own_rules() -> None:
     # A command without a ruleset in an empty game, and the empty log: Mathable's.
     assert isinstance(replay_any([]), GameState)
     assert isinstance(replay_any(check_any(GameState(), Create("a", seed=1))), GameState)
+
+
+def test_mathable_suggests_from_the_board_of_the_view() -> None:
+    assert MATHABLE.suggest({"board": {"I8": 12}, "rack": [16, 90, 8]}) == (
+        {"type": "turn", "placements": [{"square": "J8", "tile": 16}, {"square": "H9", "tile": 8}]},
+        "J8=16 H9=8 (24)",
+    )
+    assert MATHABLE.suggest({"rack": [16, 90, 8]}) == (
+        {"type": "turn", "placements": [{"square": "H9", "tile": 8}]},
+        "H9=8 (8)",
+    )
+
+
+def test_a_command_naming_no_ruleset_in_an_empty_game_goes_to_mathable() -> None:
+    with pytest.raises(RuleError) as raised:
+        check_any(GameState(), Join("b"))
+    assert raised.value.code == "game_full"

@@ -331,6 +331,7 @@ def test_what_a_game_in_play_refuses_word_for_word() -> None:
         (Discard(0, ("1",)), "bad_tile", NOT_A_TILE),
         (Discard(0, (9,)), "tile_not_in_hand", DISCARD_NOT_IN_HAND),
         (Resign(5), "not_seated", "you have no seat left in this game"),
+        (Resign(2), "not_seated", "you have no seat left in this game"),
         (Resign("0"), "not_seated", "you have no seat left in this game"),
         (GiveTime(0, 1, 10), "no_clock", "this game has no clock"),
         (TimeOut(0), "no_clock", "this game has no clock"),
@@ -365,6 +366,8 @@ def test_what_a_clocked_game_refuses_word_for_word() -> None:
     cases: list[tuple[Any, str, str]] = [
         (GiveTime(0, 0, 10), "own_seat", "time can only be given to an opponent"),
         (GiveTime(0, 5, 10), "bad_seat", "seat 5 does not play in this game"),
+        (GiveTime(0, 2, 10), "bad_seat", "seat 2 does not play in this game"),
+        (GiveTime(2, 1, 10), "not_seated", NO_LONGER),
         (GiveTime(0, "1", 10), "bad_seat", "seat 1 does not play in this game"),
         (GiveTime(0, 1, 0), "bad_seconds", "give 1 to 31536000 seconds"),
         (GiveTime(0, 1, 31_536_001), "bad_seconds", "give 1 to 31536000 seconds"),

@@ -185,3 +185,35 @@ def test_the_doctests_game_is_dealt_from_its_known_order() -> None:
     assert (state.seats[0].rack, state.seats[1].rack) == (ALICE, BOB)
     assert state.options.tiles == bag_order(*ALICE, *BOB)
     assert state.status == "playing" and state.turn is not None and state.turn.seat == 0
+
+
+def test_one_tile_is_enough_to_exchange() -> None:
+    view = PlayerView.of(dealt(), 0)
+    assert checked_choice(ExchangeTiles((12,)), view) == ExchangeTiles((12,))
+    assert checked_choice(ExchangeTiles(ALICE), view) == ExchangeTiles(ALICE)
+
+
+def test_a_view_without_rack_sizes_or_turn_start_counts_zero() -> None:
+    shown: dict[str, Any] = mathable.view(_mid_turn(), 0)
+    for seat in shown["seats"]:
+        del seat["rack_size"]
+    del shown["turn"]["started_with"]
+    read = PlayerView.from_json(shown)
+    assert read.rack_sizes == (0, 0) and read.started_with == 0
+
+
+def test_the_view_counts_idle_turns_and_turns_played() -> None:
+    state = replace(dealt(), idle_turns=3, turns_played=8)
+    view = PlayerView.of(state, 1)
+    assert (view.idle_turns, view.turns_played) == (3, 8)
+
+
+def test_a_placement_with_anything_after_its_tile_but_a_plus_is_refused() -> None:
+    from mathable import RuleError
+
+    with pytest.raises(RuleError) as raised:
+        Play.parse("I8=12X")
+    assert (raised.value.code, raised.value.message) == (
+        "bad_placement",
+        "'I8=12X': '12X' is not a tile number",
+    )

@@ -246,3 +246,26 @@ def test_a_command_naming_no_ruleset_in_an_empty_game_goes_to_mathable() -> None
     with pytest.raises(RuleError) as raised:
         check_any(GameState(), Join("b"))
     assert raised.value.code == "game_full"
+
+
+def test_a_new_ruleset_registers_under_its_name() -> None:
+    class Fake:
+        name = "fake"
+
+    fake = Fake()
+    try:
+        register(fake)  # type: ignore[arg-type]
+        assert ruleset("fake") is fake
+    finally:
+        RULESETS.pop("fake", None)
+    assert sorted(RULESETS) == ["mathable", "summy"]
+
+
+def test_summy_shows_each_player_their_own_draws_behind_the_interface() -> None:
+    from mathable.summy.view import redact
+
+    state = started(FRONT)
+    played = SUMMY.check(state, PlayEquation(0, tuple(across(-3, 0, "1+2.3"))))[0]
+    assert SUMMY.redact(played, 0) == redact(played, 0)
+    assert SUMMY.redact(played, 0)["drawn"] == ["1", "2", "3", "4"]
+    assert SUMMY.redact(played, 1)["drawn"] is None

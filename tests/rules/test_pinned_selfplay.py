@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from mathable import Create, GameState, Join, Pass
+import pytest
+
+from mathable import Create, GameState, Join, Pass, PassTurn
 from mathable.bag import SeededBag
 from mathable.commands import check
 from mathable.engines import best as best_engine
@@ -123,19 +125,26 @@ def test_a_summy_game_stops_after_its_turn_limit() -> None:
     assert replay(three).turns_played == 3 and replay(three).status == "playing"
 
 
-def _by_hand(seed: int | None) -> tuple[tuple[int, ...], str, int]:
-    """play_game([greedy, greedy], seed=seed) step by step: every draw from the seeded bag
-    (seed 0 without a seed) salted by the game's version."""
+def _by_hand(
+    seed: int | None, tiles: tuple[int, ...] | None = None
+) -> tuple[tuple[int, ...], str, int]:
+    """play_game([greedy, greedy], ...) step by step: every draw from the given order, else
+    from the seeded bag (seed 0 without a seed) salted by the game's version."""
+    from mathable.bag import OrderedBag
     from mathable.engine import PlayerView, checked_choice, to_command
 
-    state = new_game(2, seed=seed)
+    state = new_game(2, seed=seed, tiles=tiles)
     turns = 0
     while state.status == "playing":
         assert state.turn is not None
         seat = state.turn.seat
         view = PlayerView.of(state, seat)
         command = to_command(checked_choice(greedy(view), view), seat)
-        bag = SeededBag(seed if seed is not None else 0, salt=state.version)
+        bag = (
+            OrderedBag()
+            if tiles is not None
+            else SeededBag(seed if seed is not None else 0, salt=state.version)
+        )
         for event in check(state, command, bag):
             state = apply(state, event)
         turns += 1
@@ -147,3 +156,40 @@ def test_every_draw_of_a_game_between_engines_comes_from_the_seeded_bag() -> Non
     for seed in (4, None):
         record = play_game([greedy, greedy], seed=seed)
         assert (record.scores, record.reason, record.turns) == _by_hand(seed)
+
+
+def test_a_game_that_does_not_end_is_stopped_after_max_turns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import mathable.selfplay as selfplay
+
+    calls = []
+
+    def passes(view: object) -> object:
+        calls.append(1)
+        return PassTurn()
+
+    monkeypatch.setattr(selfplay, "MAX_TURNS", 3)
+    with pytest.raises(RuntimeError) as raised:
+        play_game([passes, passes], tiles=bag_order(*ALICE, *BOB))  # type: ignore[list-item]
+    assert str(raised.value) == "the game did not end after 3 turns"
+    assert len(calls) == 3
+
+
+def test_a_game_from_a_given_order_draws_from_it_and_its_fallback_from_the_seed() -> None:
+    order = bag_order(*ALICE, *BOB)
+    record = play_game([greedy, greedy], tiles=order)
+    assert (record.scores, record.reason, record.turns) == _by_hand(None, tiles=order)
+
+    def broken(view: object) -> object:
+        raise ValueError("no idea")
+
+    fallen = play_game([broken, greedy], seed=4, fallback=greedy)  # type: ignore[list-item]
+    assert (fallen.scores, fallen.reason, fallen.turns) == _by_hand(4)
+
+
+def test_each_turn_s_thinking_time_is_recorded_in_seconds() -> None:
+    record = play_game([greedy, best_engine], seed=4)
+    times = [t for seat in record.think for t in seat]
+    assert len(times) == record.turns
+    assert all(isinstance(t, float) and 0 <= t < 60 for t in times)

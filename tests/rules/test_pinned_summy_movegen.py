@@ -95,3 +95,10 @@ def test_a_move_prints_as_notation_and_plays_as_a_command() -> None:
     assert move.command(1) == PlayEquation(1, ((-3, 0, 1), (-2, 0, 10)), "across")
     down = next(m for m in legal_moves({(0, 0): 14}, parse_tiles("12+3")) if m.direction == "down")
     assert down.start == (0, -3) and all(x == 0 for x, _, _ in down.placements)
+
+
+def test_a_move_worth_no_points_is_still_the_best_move() -> None:
+    hand = [0, 10, 0, 0]  # 0 + 0 = 0
+    top = best_move({(0, 0): 14}, hand)
+    assert top is not None and (top.equation, top.points) == ("0+0=0", 0)
+    assert len(list(legal_moves({(0, 0): 14}, hand))) == 2

@@ -548,3 +548,9 @@ def test_the_expected_draws_come_off_the_front_of_the_supply() -> None:
     waiting = _run(NEW, Create("p0", tiles=supply(FRONT), ruleset=S))
     joined = apply(waiting, PlayerJoined(seat=1, player="p1"))
     assert expected_draw(joined, SummyStarted(1, ((), ()))) == deal(joined, OrderedBag())
+
+
+def test_a_zero_can_be_discarded_like_any_tile() -> None:
+    state = _run(started(FRONT), Pass(0))
+    events = check(state, Discard(1, (0,)))
+    assert events == [TilesDiscarded(1, (0,), tuple(parse_tiles("1")))]

@@ -269,3 +269,19 @@ def test_summy_shows_each_player_their_own_draws_behind_the_interface() -> None:
     assert SUMMY.redact(played, 0) == redact(played, 0)
     assert SUMMY.redact(played, 0)["drawn"] == ["1", "2", "3", "4"]
     assert SUMMY.redact(played, 1)["drawn"] is None
+
+
+def test_only_game_created_picks_the_ruleset_of_an_empty_game() -> None:
+    from mathable.events import DrawsRevealed, apply
+
+    event = DrawsRevealed(order=(1, 2), salt="ab")
+    assert apply_any(GameState(), event) == apply(GameState(), event)
+
+
+def test_a_name_that_is_not_a_string_is_no_ruleset_even_unhashable() -> None:
+    with pytest.raises(RuleError) as raised:
+        ruleset(["summy"])
+    assert (raised.value.code, raised.value.message) == (
+        "unknown_ruleset",
+        "there is no game called \"['summy']\" (mathable, summy)",
+    )

@@ -189,7 +189,10 @@ def load_equivalents() -> dict[str, tuple[str, str]]:
     for raw in EQUIVALENTS.read_text().splitlines():
         if not raw.strip() or raw.startswith("#"):
             continue
-        name, line, reason = (part.strip() for part in raw.split(" | ", 2))
+        # The changed line may hold " | " itself (a type union): the reason never does.
+        name, rest = raw.split(" | ", 1)
+        line, reason = rest.rsplit(" | ", 1)
+        name, line, reason = name.strip(), line.strip(), reason.strip()
         out[name] = (line, reason)
     return out
 

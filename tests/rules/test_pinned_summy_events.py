@@ -260,3 +260,17 @@ def test_a_summy_event_that_is_not_well_formed_is_refused_as_bad_event(
     with pytest.raises(RuleError) as raised:
         Event.from_dict(data)
     assert (raised.value.code, raised.value.message) == ("bad_event", message)
+
+
+def test_a_seat_resigning_out_of_turn_leaves_the_turn_where_it_is() -> None:
+    state = replay(
+        [
+            _created(3),
+            PlayerJoined(seat=1, player="p1"),
+            PlayerJoined(seat=2, player="p2"),
+            SummyStarted(0, (HAND_0, HAND_1, HAND_2)),
+        ]
+    )
+    after = apply(state, Resigned(seat=1))
+    assert after.seats[1].resigned and after.turn == Turn(seat=0, started_with=8)
+    assert apply(after, Passed(seat=0)).turn == Turn(seat=2, started_with=8)

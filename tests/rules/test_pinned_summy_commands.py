@@ -208,7 +208,7 @@ def test_create_records_the_options_and_commits_to_a_given_order() -> None:
     assert created == [
         GameCreated(
             ruleset="summy",
-            rules_version=1,
+            rules_version=2,
             players=3,
             referee="server",
             seed=None,

@@ -108,7 +108,7 @@ def test_a_discard_puts_tiles_out_draws_as_many_and_counts_an_idle_turn() -> Non
     after = apply(state, event)
     assert after.seats[0].rack == tuple(parse_tiles("12+345")) + tuple(parse_tiles("12"))
     assert after.supply == ORDER[18:]
-    assert after.last_turn == Turn(seat=0, started_with=8, ended_by="discarded")
+    assert after.last_turn == Turn(seat=0, started_with=8, ended_by="discarded", exchanged=2)
     assert (after.idle_turns, after.dry_turns, after.turns_played) == (1, 0, 1)
     assert after.turn == Turn(seat=1, started_with=8)
     assert after.seats[0].score == 0 and after.last_play is None

@@ -51,7 +51,7 @@ def test_a_waiting_game_shows_the_middle_equals_and_no_hand() -> None:
     waiting = _game()[0][1]
     assert view(waiting, None) == {
         "ruleset": "summy",
-        "rules_version": 1,
+        "rules_version": 2,
         "version": 1,
         "status": "waiting",
         "players": 2,
@@ -94,7 +94,7 @@ def test_a_game_in_play_shows_each_viewer_their_own_hand_only() -> None:
     state = _game()[0][-1]
     expected: dict[str, Any] = {
         "ruleset": "summy",
-        "rules_version": 1,
+        "rules_version": 2,
         "version": 5,
         "status": "playing",
         "players": 2,
@@ -108,7 +108,7 @@ def test_a_game_in_play_shows_each_viewer_their_own_hand_only() -> None:
         "table": [*PLACED[:3], {"x": 0, "y": 0, "tile": "="}, PLACED[3]],
         "supply": 71,
         "turn": {"seat": 0, "ended_by": None},
-        "last_turn": {"seat": 1, "ended_by": "discarded"},
+        "last_turn": {"seat": 1, "ended_by": "discarded", "discarded": 2},
         "last_play": {
             "seat": 0,
             "placements": PLACED,
@@ -216,3 +216,14 @@ def test_other_events_are_shown_as_in_mathable() -> None:
     assert redact(joined, None) == {"type": "player_joined", "v": 1, "seat": 1, "player": "p1"}
     created = _game()[1][0]
     assert redact(created, 0)["ordered"] is True and "tiles" not in redact(created, 0)
+
+
+def test_the_last_turn_tells_the_equation_played_and_its_points() -> None:
+    played = _game()[0][3]
+    assert view(played, None)["last_turn"] == {
+        "seat": 0,
+        "ended_by": "played",
+        "equation": "1+2=3",
+        "points": 6,
+    }
+    assert view(played, None)["turn"] == {"seat": 1, "ended_by": None}

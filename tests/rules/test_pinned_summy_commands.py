@@ -499,8 +499,9 @@ def test_two_rounds_without_an_equation_end_the_game_as_idle() -> None:
         three, seats=(three.seats[0], three.seats[1], replace(three.seats[2], resigned=True))
     )
     assert end_reason(replace(gone, idle_turns=4)) == "idle"
-    last = check(replace(state, idle_turns=3), Pass(0))
-    assert last[0] == Passed(0) and isinstance(last[1], GameEnded) and last[1].reason == "idle"
+    last = check(replace(state, idle_turns=3), Discard(0, (12,)))
+    assert isinstance(last[0], TilesDiscarded)
+    assert isinstance(last[1], GameEnded) and last[1].reason == "idle"
 
 
 def test_an_empty_hand_with_the_supply_empty_ends_the_game() -> None:
@@ -521,7 +522,7 @@ def test_the_end_deducts_each_hand_s_digits_and_shares_a_tied_win() -> None:
         Seat("p1", tuple(parse_tiles("1+2")), 14),
         Seat("p2", (), 5, resigned=True),
     )
-    out = check(replace(state, seats=seats, idle_turns=3), Pass(0))
+    out = check(replace(state, seats=seats, idle_turns=3, supply=()), Pass(0))
     assert out[-1] == GameEnded(
         reason="idle", deductions=(9, 3, 0), scores=(11, 11, 5), winners=(0, 1)
     )
@@ -551,6 +552,6 @@ def test_the_expected_draws_come_off_the_front_of_the_supply() -> None:
 
 
 def test_a_zero_can_be_discarded_like_any_tile() -> None:
-    state = _run(started(FRONT), Pass(0))
+    state = _run(started(FRONT), Discard(0, (12,)))
     events = check(state, Discard(1, (0,)))
-    assert events == [TilesDiscarded(1, (0,), tuple(parse_tiles("1")))]
+    assert events == [TilesDiscarded(1, (0,), tuple(parse_tiles("2")))]

@@ -94,10 +94,9 @@ import json, sys
 from mutmut.mutation.diff_apply import get_diff_for_mutant
 names = json.load(sys.stdin)
 out = {}
+paths = json.loads(sys.argv[1])
 for name in names:
-    parts = name.split(".")
-    module = parts[1] if len(parts) > 2 else "__init__"
-    out[name] = get_diff_for_mutant(name, path=f"src/mathable/{module}.py")
+    out[name] = get_diff_for_mutant(name, path=paths[name])
 json.dump(out, sys.stdout)
 """
 
@@ -130,11 +129,11 @@ def _files(folder: Path) -> set[Path]:
 def sync_stage() -> None:
     """Mirror the package and its tests into the stage; drop what a change made stale."""
     STAGE.mkdir(exist_ok=True)
-    for source in sorted(PACKAGE.glob("*.py")):
-        target = STAGE / "src" / "mathable" / source.name
-        if _copy_if_changed(source, target):
+    for source in sorted(PACKAGE.rglob("*.py")):
+        relative = source.relative_to(PACKAGE)
+        if _copy_if_changed(source, STAGE / "src" / "mathable" / relative):
             # mutmut keeps a mutated file once written: regenerate this module's mutants.
-            for stale in (MUTANTS / source.name, MUTANTS / (source.name + ".meta")):
+            for stale in (MUTANTS / relative, MUTANTS / f"{relative}.meta"):
                 stale.unlink(missing_ok=True)
     tests_changed = False
     wanted = {TESTS / "__init__.py", ROOT / "docs" / "rules.md"} | _files(TESTS / "rules")
@@ -158,15 +157,30 @@ def sync_stage() -> None:
 def results() -> dict[str, int | None]:
     """Every mutant mutmut generated, with the exit code of its last run (None: not run)."""
     out: dict[str, int | None] = {}
-    for meta in sorted(MUTANTS.glob("*.py.meta")):
+    for meta in sorted(MUTANTS.rglob("*.py.meta")):
         out.update(json.loads(meta.read_text())["exit_code_by_key"])
     return out
 
 
+SUBPACKAGES = ("summy",)
+
+
 def module_of(name: str) -> str:
-    """``mathable.board.x_f__mutmut_1`` is board's; ``mathable.x_f__mutmut_1`` is __init__'s."""
-    parts = name.split(".")
-    return parts[1] if len(parts) > 2 else "__init__"
+    """The module a mutant is in, as a path under the package without ``.py``.
+
+    ``mathable.board.x_f__mutmut_1`` is board's, ``mathable.x_f__mutmut_1`` is
+    __init__'s, ``mathable.summy.equation.x_f__mutmut_1`` is summy.equation's and
+    ``mathable.summy.x_f__mutmut_1`` summy.__init__'s.
+    """
+    parts = name.split(".")[1:-1]  # the package's name and the mutated function's left out
+    if parts and parts[0] in SUBPACKAGES:
+        return ".".join(parts) if len(parts) > 1 else f"{parts[0]}.__init__"
+    return parts[0] if parts else "__init__"
+
+
+def source_of(module: str) -> str:
+    """``summy.equation`` -> ``src/mathable/summy/equation.py``: the stage's copy of a module."""
+    return "src/mathable/" + module.replace(".", "/") + ".py"
 
 
 def load_equivalents() -> dict[str, tuple[str, str]]:
@@ -175,7 +189,10 @@ def load_equivalents() -> dict[str, tuple[str, str]]:
     for raw in EQUIVALENTS.read_text().splitlines():
         if not raw.strip() or raw.startswith("#"):
             continue
-        name, line, reason = (part.strip() for part in raw.split(" | ", 2))
+        # The changed line may hold " | " itself (a type union): the reason never does.
+        name, rest = raw.split(" | ", 1)
+        line, reason = rest.rsplit(" | ", 1)
+        name, line, reason = name.strip(), line.strip(), reason.strip()
         out[name] = (line, reason)
     return out
 
@@ -184,7 +201,7 @@ def diffs(names: list[str]) -> dict[str, str]:
     if not names:
         return {}
     done = subprocess.run(
-        [sys.executable, "-c", DIFFS],
+        [sys.executable, "-c", DIFFS, json.dumps({n: source_of(module_of(n)) for n in names})],
         cwd=STAGE,
         input=json.dumps(names),
         capture_output=True,
@@ -246,7 +263,7 @@ def report(by_module: dict[str, list[str]], equivalents: dict[str, tuple[str, st
     """Print the score table; return the names of the survivors."""
     codes = results()
     survivors: list[str] = []
-    header = f"{'module':<12}{'mutants':>8}{'equiv':>7}{'killed':>8}{'timeout':>8}"
+    header = f"{'module':<16}{'mutants':>8}{'equiv':>7}{'killed':>8}{'timeout':>8}"
     header += f"{'survived':>9}{'no test':>8}{'not run':>8}{'score':>8}"
     print(header)
     totals: Counter[str] = Counter()
@@ -270,7 +287,7 @@ def _row(module: str, c: Counter[str]) -> str:
     score = f"{100 * caught / judged:.1f}%" if judged else "-"
     missed = c["no tests"] + c["suspicious"] + c["skipped"]
     return (
-        f"{module:<12}{c['mutants']:>8}{c['equivalent']:>7}{c['killed']:>8}{c['timeout']:>8}"
+        f"{module:<16}{c['mutants']:>8}{c['equivalent']:>7}{c['killed']:>8}{c['timeout']:>8}"
         f"{c['survived']:>9}{missed:>8}{c['not run']:>8}{score:>8}"
     )
 

@@ -1,0 +1,219 @@
+"""The engine interface word for word: what a seat sees, the checks of an engine's answer
+and the commands it becomes (``mathable.engine``)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+import mathable
+from mathable import ExchangeTiles, PassTurn, Placement, Play, PlayerView
+from mathable.engine import EngineError, checked_choice, to_command
+from mathable.state import Seat, Turn
+from tests.rules.test_engines import ALICE, BOB, dealt
+
+P = Placement
+
+
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        (None, "the engine returned None (NoneType), not a Play, ExchangeTiles or PassTurn"),
+        ("I8=12", "the engine returned 'I8=12' (str), not a Play, ExchangeTiles or PassTurn"),
+        (Play(()), "Play.placements must be a non-empty tuple, not ()"),
+        (Play("I8=12"), "Play.placements must be a non-empty tuple, not 'I8=12'"),  # type: ignore[arg-type]
+        (Play((P("I8", 13),)), "placement 1 (I8=13): no 13 left on the rack"),
+        (
+            Play((P("A1", 12),)),
+            "placement 1 (A1=12): 12 at A1: A1 is not next to two tiles in a row or column",
+        ),
+        (Play((P("Z9", 12),)), "placement 1: 'Z9' is not a square: columns are A-N, rows 1-14"),
+        (Play(("I8=12", "I8=16")), "placement 2 (I8=16): I8 already holds 12"),
+        (Play(("I8=12", "I8=")), "placement 2: 'I8=': '' is not a tile number"),
+        (Play((5,)), "placement 1 is 5, not a Placement"),  # type: ignore[arg-type]
+        (
+            Play((P("I8", "12"),)),  # type: ignore[arg-type]
+            "placement 1 is Placement(square='I8', tile='12', points=0), not a Placement",
+        ),
+        (ExchangeTiles((1, 2)), "cannot exchange [1, 2]: not on the rack"),
+        (ExchangeTiles((12, 12)), "cannot exchange [12]: not on the rack"),
+        (ExchangeTiles(()), "exchange 1 to 7 tiles (the bag holds 92), not 0"),
+        (ExchangeTiles(tuple(range(8))), "exchange 1 to 7 tiles (the bag holds 92), not 8"),
+        (ExchangeTiles(("12",)), "ExchangeTiles.tiles must be a tuple of ints, not ('12',)"),  # type: ignore[arg-type]
+        (ExchangeTiles("12"), "ExchangeTiles.tiles must be a tuple of ints, not '12'"),  # type: ignore[arg-type]
+    ],
+)
+def test_an_answer_the_view_does_not_allow_is_refused_word_for_word(
+    answer: object, message: str
+) -> None:
+    with pytest.raises(EngineError) as raised:
+        checked_choice(answer, PlayerView.of(dealt(), 0))
+    assert str(raised.value) == message
+
+
+def test_an_exchange_is_limited_by_the_bag_and_closed_once_tiles_are_placed() -> None:
+    view = replace(PlayerView.of(dealt(), 0), bag_size=2)
+    assert checked_choice(ExchangeTiles([12, 16]), view) == ExchangeTiles((12, 16))
+    with pytest.raises(EngineError) as raised:
+        checked_choice(ExchangeTiles((12, 16, 3)), view)
+    assert str(raised.value) == "exchange 1 to 2 tiles (the bag holds 2), not 3"
+    placed = replace(view, placed=(P("I8", 12, 12),))
+    with pytest.raises(EngineError) as raised:
+        checked_choice(ExchangeTiles((16,)), placed)
+    assert str(raised.value) == "tiles were placed this turn: exchanging is no longer possible"
+    assert checked_choice(PassTurn(), placed) == PassTurn()
+
+
+def test_a_checked_play_names_squares_in_capitals_and_counts_points_in_order() -> None:
+    view = PlayerView.of(dealt(), 0)
+    play = checked_choice(Play((P(" i8 ", 12), "j8=16", P("I7", 3))), view)
+    assert play == Play((P("I8", 12, 12), P("J8", 16, 16), P("I7", 3, 3)), draw_extra=False)
+    # Each copy of a tile is used once: 12 twice is refused, 12 once then 16 is not.
+    with pytest.raises(EngineError, match="no 12 left"):
+        checked_choice(Play(("I8=12", "F8=12")), view)
+    assert checked_choice(Play(("I8=12",), draw_extra=1), view).draw_extra is True  # type: ignore[arg-type]
+
+
+def test_a_play_prints_its_placements_and_whether_it_draws_extra_tiles() -> None:
+    assert str(Play((P("I8", 12), P("J8", 16)))) == "I8=12 J8=16"
+    assert str(Play((P("I8", 12), P("J8", 16)), draw_extra=True)) == "I8=12 J8=16 (extra tiles)"
+    assert Play.parse("I8=12 J8=16+") == Play((P("I8", 12), P("J8", 16)), draw_extra=True)
+    assert Play.parse("I8=12 J8=16") == Play((P("I8", 12), P("J8", 16)), draw_extra=False)
+
+
+def test_a_choice_becomes_its_command() -> None:
+    play = Play((P("I8", 12), P("J8", 16)), draw_extra=True)
+    assert to_command(play, 1) == mathable.PlayTurn(
+        1, (mathable.TurnPlacement(106, 12, False), mathable.TurnPlacement(107, 16, True))
+    )
+    assert to_command(replace(play, draw_extra=False), 1) == mathable.PlayTurn(
+        1, (mathable.TurnPlacement(106, 12, False), mathable.TurnPlacement(107, 16, False))
+    )
+    assert to_command(ExchangeTiles((3, 4)), 1) == mathable.Exchange(1, (3, 4))
+    assert to_command(PassTurn(), 1) == mathable.Pass(1)
+    assert to_command(PassTurn(), 1, mid_turn=True) == mathable.EndTurn(1)
+
+
+def _mid_turn() -> mathable.GameState:
+    state = dealt()
+    command = mathable.Place(0, 106, 12)
+    for event in mathable.check(state, command):
+        state = mathable.apply(state, event)
+    return state
+
+
+def test_the_view_of_the_seat_to_move_shows_its_turn_so_far() -> None:
+    state = _mid_turn()
+    view = PlayerView.of(state, 0)
+    assert view.rack == (16, 3, 7, 40, 9, 5)
+    assert view.placed == (P("I8", 12, 12),)
+    assert (view.started_with, view.bonus_possible) == (7, True)
+    assert (view.bag_size, view.scores, view.rack_sizes) == (92, (0, 0), (6, 7))
+    assert (view.turns_played, view.idle_turns, view.resigned) == (0, 0, (False, False))
+    assert view.board == {"I8": 12} and view.players == 2
+    other = PlayerView.of(state, 1)
+    # Not its turn: nothing placed, and its own rack counts as what it starts with.
+    assert (other.placed, other.started_with, other.rack) == ((), 7, BOB)
+
+
+def test_a_view_of_a_short_rack_does_not_promise_the_bonus() -> None:
+    state = dealt()
+    short = replace(
+        state,
+        seats=(Seat("a", ALICE[:5]), Seat("b", BOB)),
+        turn=Turn(seat=0, started_with=5),
+    )
+    assert PlayerView.of(short, 0).started_with == 5
+    assert not PlayerView.of(short, 0).bonus_possible
+    assert PlayerView.of(short, 1).started_with == 7
+
+
+def test_the_view_read_from_the_api_json_is_the_view_of_the_state() -> None:
+    state = _mid_turn()
+    for seat in (0, 1):
+        assert PlayerView.from_json(mathable.view(state, seat)) == PlayerView.of(state, seat)
+    shown: dict[str, Any] = mathable.view(state, 0)
+    shown["seats"][1]["resigned"] = True
+    shown["turns_played"], shown["idle_turns"] = 5, 2
+    read = PlayerView.from_json(shown)
+    assert read.resigned == (False, True) and read.opponents() == []
+    assert (read.turns_played, read.idle_turns) == (5, 2)
+    shown["turn"]["placements"][0].pop("points")
+    assert PlayerView.from_json(shown).placed == (P("I8", 12, 0),)
+
+
+def test_a_view_not_shaped_like_a_game_view_is_refused_saying_so() -> None:
+    with pytest.raises(ValueError) as raised:
+        PlayerView.from_json({"you": 0, "rack": [1], "board": {"Z9": 1}})
+    assert str(raised.value).startswith("the game view is not shaped as expected: ")
+    with pytest.raises(ValueError) as raised:
+        PlayerView.from_json({"you": "0", "rack": []})
+    assert str(raised.value) == "the game view has no seat of yours (no 'you' and 'rack')"
+    with pytest.raises(ValueError) as raised:
+        PlayerView.from_json({"you": 0, "rack": "1 2"})
+    assert str(raised.value) == "the game view has no seat of yours (no 'you' and 'rack')"
+    empty = PlayerView.from_json({"you": 0, "rack": [5]})
+    assert (empty.rack, empty.bag_size, empty.scores, empty.started_with) == ((5,), 0, (), 1)
+
+
+def test_opponents_are_the_seats_still_playing_in_order_after_this_one() -> None:
+    view = replace(PlayerView.of(dealt(), 0), scores=(0, 0, 0, 0), seat=2, resigned=())
+    assert view.opponents() == [3, 0, 1]  # a view without resignations: everyone plays
+    assert replace(view, resigned=(False,) * 4).opponents() == [3, 0, 1]
+    assert replace(view, resigned=(False, True, False, False)).opponents() == [3, 0]
+    assert replace(view, resigned=(True, True, False, True)).opponents() == []
+
+
+def test_unseen_tiles_are_the_set_less_the_board_and_the_rack() -> None:
+    view = PlayerView.of(_mid_turn(), 0)
+    unseen = view.unseen()
+    assert len(unseen) == 106 - 1 - 6 and list(unseen) == sorted(unseen)
+    assert unseen.count(12) == 0  # the one 12 is on the board
+    assert (
+        unseen.count(16) == 0 and unseen.count(1) == 7
+    )  # 16 is on the rack; the centre numbers are not tiles of the set
+
+
+def test_the_doctests_game_is_dealt_from_its_known_order() -> None:
+    from mathable.engine import _dealt_example
+    from tests.rules.helpers import bag_order
+
+    state = _dealt_example()
+    assert [s.player for s in state.seats] == ["a", "b"]
+    assert (state.seats[0].rack, state.seats[1].rack) == (ALICE, BOB)
+    assert state.options.tiles == bag_order(*ALICE, *BOB)
+    assert state.status == "playing" and state.turn is not None and state.turn.seat == 0
+
+
+def test_one_tile_is_enough_to_exchange() -> None:
+    view = PlayerView.of(dealt(), 0)
+    assert checked_choice(ExchangeTiles((12,)), view) == ExchangeTiles((12,))
+    assert checked_choice(ExchangeTiles(ALICE), view) == ExchangeTiles(ALICE)
+
+
+def test_a_view_without_rack_sizes_or_turn_start_counts_zero() -> None:
+    shown: dict[str, Any] = mathable.view(_mid_turn(), 0)
+    for seat in shown["seats"]:
+        del seat["rack_size"]
+    del shown["turn"]["started_with"]
+    read = PlayerView.from_json(shown)
+    assert read.rack_sizes == (0, 0) and read.started_with == 0
+
+
+def test_the_view_counts_idle_turns_and_turns_played() -> None:
+    state = replace(dealt(), idle_turns=3, turns_played=8)
+    view = PlayerView.of(state, 1)
+    assert (view.idle_turns, view.turns_played) == (3, 8)
+
+
+def test_a_placement_with_anything_after_its_tile_but_a_plus_is_refused() -> None:
+    from mathable import RuleError
+
+    with pytest.raises(RuleError) as raised:
+        Play.parse("I8=12X")
+    assert (raised.value.code, raised.value.message) == (
+        "bad_placement",
+        "'I8=12X': '12X' is not a tile number",
+    )

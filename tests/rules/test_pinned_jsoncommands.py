@@ -1,0 +1,155 @@
+"""Commands written as JSON read into each ruleset's commands, kind by kind (DESIGN.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from mathable.commands import (
+    Correct,
+    DrawExtra,
+    EndTurn,
+    Exchange,
+    GiveTime,
+    Pass,
+    Place,
+    PlayTurn,
+    Resign,
+    TurnPlacement,
+)
+from mathable.errors import RuleError
+from mathable.jsoncommands import mathable_command, summy_command
+from mathable.state import Equation
+from mathable.summy.commands import Discard, PlayEquation
+from tests.rules.helpers import sq
+
+CLAIMS = [{"near": "h8", "far": "H7", "op": "+"}, {"near": "I7", "far": "I6", "op": "x"}]
+READ_CLAIMS = (Equation(sq("H8"), sq("H7"), "+"), Equation(sq("I7"), sq("I6"), "x"))
+
+
+@pytest.mark.parametrize(
+    ("body", "command"),
+    [
+        ({"type": "place", "square": "I8", "tile": 12}, Place(1, sq("I8"), 12, None)),
+        (
+            {"type": "place", "square": "I8", "tile": 7, "equations": CLAIMS},
+            Place(1, sq("I8"), 7, READ_CLAIMS),
+        ),
+        (
+            {"type": "place", "square": "I8", "tile": 7, "equations": []},
+            Place(1, sq("I8"), 7, ()),
+        ),
+        (
+            {
+                "type": "turn",
+                "placements": [
+                    {"square": "F8", "tile": 12},
+                    {"square": "F7", "tile": 3, "draw_extra": True, "equations": CLAIMS},
+                ],
+            },
+            PlayTurn(
+                1,
+                (
+                    TurnPlacement(sq("F8"), 12, False, None),
+                    TurnPlacement(sq("F7"), 3, True, READ_CLAIMS),
+                ),
+            ),
+        ),
+        ({"type": "exchange", "tiles": [3, 40]}, Exchange(1, (3, 40))),
+        ({"type": "draw_extra"}, DrawExtra(1)),
+        ({"type": "end_turn"}, EndTurn(1)),
+        ({"type": "pass"}, Pass(1)),
+        ({"type": "correct"}, Correct(1)),
+        ({"type": "resign"}, Resign(1)),
+        ({"type": "give_time", "seat": 0, "seconds": 600}, GiveTime(1, 0, 600)),
+    ],
+)
+def test_each_mathable_body_reads_into_its_command(body: dict[str, Any], command: Any) -> None:
+    read = mathable_command(1, body)
+    assert read == command
+    assert type(read) is type(command)
+
+
+def test_a_turn_placement_without_draw_extra_draws_none() -> None:
+    read = mathable_command(0, {"type": "turn", "placements": [{"square": "I8", "tile": 12}]})
+    assert isinstance(read, PlayTurn)
+    assert read.placements[0].draw_extra is False
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"type": "place", "square": "Z9", "tile": 12},
+        {"type": "turn", "placements": [{"square": "Z9", "tile": 12}]},
+        {
+            "type": "place",
+            "square": "I8",
+            "tile": 7,
+            "equations": [{"near": "Z9", "far": "H7", "op": "+"}],
+        },
+    ],
+)
+def test_a_square_off_the_board_is_refused_as_bad_square(body: dict[str, Any]) -> None:
+    with pytest.raises(RuleError) as raised:
+        mathable_command(0, body)
+    assert raised.value.code == "bad_square"
+    assert "'Z9'" in raised.value.message
+
+
+@pytest.mark.parametrize(
+    ("read", "body", "message"),
+    [
+        (mathable_command, {"type": "equation"}, "Mathable has no 'equation' move"),
+        (mathable_command, {"type": "discard"}, "Mathable has no 'discard' move"),
+        (summy_command, {"type": "place"}, "Summy has no 'place' move"),
+        (summy_command, {"type": "correct"}, "Summy has no 'correct' move"),
+        (summy_command, {"type": 7}, "Summy has no '7' move"),
+    ],
+)
+def test_a_move_of_the_other_game_is_refused_as_wrong_game(
+    read: Any, body: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(RuleError) as raised:
+        read(0, body)
+    assert (raised.value.code, raised.value.message) == ("wrong_game", message)
+
+
+@pytest.mark.parametrize(
+    ("body", "command"),
+    [
+        (
+            {
+                "type": "equation",
+                "placements": [{"x": 1, "y": 0, "tile": "*"}, {"x": 2, "y": -1, "tile": "7"}],
+                "direction": "down",
+            },
+            PlayEquation(2, ((1, 0, 12), (2, -1, 7)), "down"),
+        ),
+        (
+            {"type": "equation", "placements": [{"x": 1, "y": 0, "tile": "="}]},
+            PlayEquation(2, ((1, 0, 14),), None),
+        ),
+        ({"type": "discard", "tiles": ["x", "0", ":"]}, Discard(2, (12, 0, 13))),
+        ({"type": "pass"}, Pass(2)),
+        ({"type": "resign"}, Resign(2)),
+        ({"type": "give_time", "seat": 1, "seconds": 60}, GiveTime(2, 1, 60)),
+    ],
+)
+def test_each_summy_body_reads_into_its_command(body: dict[str, Any], command: Any) -> None:
+    read = summy_command(2, body)
+    assert read == command
+    assert type(read) is type(command)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"type": "equation", "placements": [{"x": 1, "y": 0, "tile": "10"}]},
+        {"type": "discard", "tiles": ["?"]},
+    ],
+)
+def test_a_summy_tile_that_is_none_is_refused_as_bad_tile(body: dict[str, Any]) -> None:
+    with pytest.raises(RuleError) as raised:
+        summy_command(0, body)
+    assert raised.value.code == "bad_tile"

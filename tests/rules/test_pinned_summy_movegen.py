@@ -1,0 +1,104 @@
+"""Summy's move generator pinned on the tables of a seeded game: every move it finds is one
+``judge`` accepts with the same points, and the number and set of moves and the best move
+are pinned (a change to them changes what hints and bots find: check it against brute force,
+as test_summy_properties does for small hands, before pinning the new figures).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from mathable.summy import PlayEquation, SummyState, judge, parse_tiles, replay
+from mathable.summy.movegen import Move, best_move, has_move, legal_moves
+from mathable.summy.selfplay import first_move, play_game
+
+# (events replayed, moves found, digest of their sorted descriptions, best move, its points,
+# tiles it lays) along the seeded game below.
+PINNED = [
+    (3, 60, "e98d6e32d925a6e4", "-5,0 across 0x159=0", 15, 6),
+    (6, 278, "d2ed3cc61cee4e4a", "-15,-1 across 679-4=675", 44, 8),
+    (9, 2806, "1d59f8e1fb6c1578", "-25,-7 across 0x1368+4761:69-67=2", 66, 7),
+    (12, 36, "b4f638f5c583bf84", "-39,-7 across 26+0+3479x345x0x1368+4761:69-67=28", 117, 4),
+    (15, 68, "c932bab412ec8c09", "-42,-7 across 52-26+0+3479x345x0x1368+4761:69-67=28", 124, 3),
+]
+
+
+@pytest.fixture(scope="module")
+def game() -> list[object]:
+    return play_game(players=2, seed=5, choose=first_move)  # type: ignore[return-value]
+
+
+def _position(events: list[object], n: int) -> tuple[SummyState, tuple[int, ...]]:
+    state = replay(events[:n])  # type: ignore[arg-type]
+    assert state.turn is not None
+    return state, state.seats[state.turn.seat].rack
+
+
+@pytest.mark.parametrize(("n", "count", "digest", "best", "points", "laid"), PINNED)
+def test_the_moves_of_each_position_are_those_pinned_and_each_is_legal(
+    game: list[object], n: int, count: int, digest: str, best: str, points: int, laid: int
+) -> None:
+    state, hand = _position(game, n)
+    moves = list(legal_moves(state.table, hand))
+    names = sorted(f"{m} {m.points} {sorted(m.placements)}" for m in moves)
+    assert (len(moves), hashlib.sha256("\n".join(names).encode()).hexdigest()[:16]) == (
+        count,
+        digest,
+    )
+    for move in moves:
+        judged = judge(state.table, hand, move.placements, move.direction)
+        assert (judged.equation, judged.points) == (move.equation, move.points)
+        assert judged.squares[0] == move.start
+    top = best_move(state.table, hand)
+    assert top is not None
+    assert (str(top), top.points, len(top.placements)) == (best, points, laid)
+    assert top.points == max(m.points for m in moves)
+    assert has_move(state.table, hand)
+
+
+def test_the_best_move_prefers_more_tiles_among_equal_points() -> None:
+    table = {(0, 0): 14}
+    hand = parse_tiles("0+0x1")
+    moves = list(legal_moves(table, hand))
+    top = best_move(table, hand)
+    assert top is not None
+    most = max(m.points for m in moves)
+    assert top.points == most == 1
+    assert len(top.placements) == max(len(m.placements) for m in moves if m.points == most)
+
+
+def test_no_move_without_a_hand_or_without_an_equation_to_make() -> None:
+    table = {(0, 0): 14}
+    assert list(legal_moves(table, [])) == []
+    assert best_move(table, []) is None and not has_move(table, [])
+    signs = parse_tiles("+-x:")
+    assert list(legal_moves(table, signs)) == [] and best_move(table, signs) is None
+    assert not has_move(table, signs)
+    assert has_move(table, parse_tiles("12+3"))
+
+
+def test_the_seed_example_finds_its_four_moves() -> None:
+    found = sorted(str(m) for m in legal_moves({(0, 0): 14}, parse_tiles("12+3")))
+    assert found == [
+        "-3,0 across 1+2=3",
+        "-3,0 across 2+1=3",
+        "0,-3 down 1+2=3",
+        "0,-3 down 2+1=3",
+    ]
+
+
+def test_a_move_prints_as_notation_and_plays_as_a_command() -> None:
+    move = Move(((-3, 0, 1), (-2, 0, 10)), "across", "1+2=3", 6, (-3, 0))
+    assert str(move) == "-3,0 across 1+2=3"
+    assert move.command(1) == PlayEquation(1, ((-3, 0, 1), (-2, 0, 10)), "across")
+    down = next(m for m in legal_moves({(0, 0): 14}, parse_tiles("12+3")) if m.direction == "down")
+    assert down.start == (0, -3) and all(x == 0 for x, _, _ in down.placements)
+
+
+def test_a_move_worth_no_points_is_still_the_best_move() -> None:
+    hand = [0, 10, 0, 0]  # 0 + 0 = 0
+    top = best_move({(0, 0): 14}, hand)
+    assert top is not None and (top.equation, top.points) == ("0+0=0", 0)
+    assert len(list(legal_moves({(0, 0): 14}, hand))) == 2

@@ -1,0 +1,115 @@
+"""Summy's tiles as strings and its play notation, refusal by refusal (RULES.md, Summy)."""
+
+from __future__ import annotations
+
+import pytest
+
+from mathable.errors import RuleError
+from mathable.summy.notation import draw_table, play_words, read_play
+from mathable.summy.tiles import digit_sum, is_digit, parse_tile, parse_tiles, tile_name, tile_names
+
+# --- tiles ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [("0", 0), ("9", 9), ("+", 10), ("-", 11), ("x", 12), (":", 13), ("=", 14),
+     ("*", 12), ("×", 12), ("X", 12), ("/", 13), ("÷", 13), ("–", 11), ("−", 11)],
+)  # fmt: skip
+def test_each_tile_and_each_other_way_of_typing_a_sign_reads_as_its_code(
+    text: str, code: int
+) -> None:
+    assert parse_tile(text) == code
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [("10", "'10'"), ("", "''"), (7, "'7'"), (None, "'None'"), ("y" * 30, repr("y" * 20))],
+)
+def test_what_is_not_a_tile_is_refused_as_bad_tile_showing_at_most_20_characters(
+    value: object, shown: str
+) -> None:
+    with pytest.raises(RuleError) as raised:
+        parse_tile(value)
+    assert raised.value.code == "bad_tile"
+    assert raised.value.message == f"{shown} is not a Summy tile (0-9, +, -, x, :, =)"
+
+
+def test_tiles_print_by_name_and_digits_alone_count_points() -> None:
+    assert parse_tiles("8x15=120") == [8, 12, 1, 5, 14, 1, 2, 0]
+    assert tile_name(12) == "x" and tile_names([13, 0, 14]) == [":", "0", "="]
+    assert digit_sum(parse_tiles("8x15=120")) == 8 + 1 + 5 + 1 + 2
+    assert digit_sum(parse_tiles("9+-x:=")) == 9
+    assert [t for t in range(-1, 16) if is_digit(t)] == list(range(10))
+
+
+# --- notation ------------------------------------------------------------------------------
+
+FORM = "write a play as X,Y DIRECTION EQUATION, e.g. -3,0 across 1+2=3"
+FIRST = ": the first square is X,Y (e.g. -3,0)"
+WAY = ": the direction is across (a) or down (d)"
+
+
+def test_a_play_reads_as_its_new_tiles_and_direction_skipping_table_tiles() -> None:
+    table = {(0, 0): 14}
+    assert read_play("-3,0 across 1+2=3", table) == (
+        ((-3, 0, 1), (-2, 0, 10), (-1, 0, 2), (1, 0, 3)),
+        "across",
+    )
+    assert read_play("0,-2 DOWN 4x=4", {(0, 0): 14, (0, -1): 12})[0] == ((0, -2, 4), (0, 1, 4))
+    for way, direction in [("a", "across"), (">", "across"), ("d", "down"), ("v", "down")]:
+        assert read_play(f"5,5 {way} 1", {})[1] == direction
+    assert read_play("5,5 v 12", {})[0] == ((5, 5, 1), (5, 6, 2))
+    assert read_play("  1000,-1000   a  7 ", {})[0] == ((1000, -1000, 7),)
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "message"),
+    [
+        ("0,0 across", "bad_notation", FORM),
+        ("0,0 a 1 2", "bad_notation", FORM),
+        ("00 a 1", "bad_notation", "'00'" + FIRST),
+        ("x" * 30 + " a 1", "bad_notation", repr("x" * 20) + FIRST),
+        ("a,0 a 1", "bad_notation", "'a' is not a whole number"),
+        ("1,2,3 a 1", "bad_notation", "'2,3' is not a whole number"),
+        ("0,abcdefghijklmnop a 1", "bad_notation", "'abcdefghijkl' is not a whole number"),
+        ("1001,0 a 1", "off_table", "x and y lie between -1000 and 1000"),
+        ("0,-1001 a 1", "off_table", "x and y lie between -1000 and 1000"),
+        ("0,0 up 1", "bad_notation", "'up'" + WAY),
+        ("0,0 sideways-long-way 1", "bad_notation", "'sideways-lon'" + WAY),
+        ("0,0 a " + "1" * 2001, "bad_notation", "that equation is longer than any table"),
+        ("0,0 down 4=4", "table_mismatch", "(0, 0) holds =, not 4 as written"),
+        ("0,0 a =", "no_tiles", "every tile written is on the table: lay one of yours"),
+        ("1,1 a 1?", "bad_tile", "'?' is not a Summy tile (0-9, +, -, x, :, =)"),
+    ],
+)  # fmt: skip
+def test_a_play_that_cannot_be_read_is_refused_saying_why(
+    text: str, code: str, message: str
+) -> None:
+    with pytest.raises(RuleError) as raised:
+        read_play(text, {(0, 0): 14})
+    assert (raised.value.code, raised.value.message) == (code, message)
+
+
+def test_an_equation_as_long_as_the_table_is_read() -> None:
+    placements, _ = read_play("-1000,1 a " + "1" * 2000, {})
+    assert len(placements) == 2000
+
+
+def test_play_words_writes_what_read_play_reads() -> None:
+    assert play_words((-3, 0), "across", "1+2=3") == "-3,0 across 1+2=3"
+    assert read_play(play_words((0, -2), "down", "4x=4"), {(0, 0): 14, (0, -1): 12})[1] == "down"
+
+
+def test_the_table_is_drawn_with_a_margin_coordinates_and_stars_on_marked_squares() -> None:
+    assert draw_table({(0, 0): 14, (1, 0): 3}, marked={(1, 0)}) == (
+        "     -1  0  1  2\n -1   .  .  .  .\n  0   .  = *3  .\n  1   .  .  .  ."
+    )
+    assert draw_table({(0, 0): 14, (0, 1): 12, (-2, 1): 10}) == (
+        "     -3 -2 -1  0  1\n"
+        " -1   .  .  .  .  .\n"
+        "  0   .  .  .  =  .\n"
+        "  1   .  +  .  x  .\n"
+        "  2   .  .  .  .  ."
+    )
+    assert draw_table({}) == "     -1  0  1\n -1   .  .  .\n  0   .  .  .\n  1   .  .  ."

@@ -14,6 +14,7 @@ with an end time), so a process that dies holds nothing for long.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 import time
@@ -31,13 +32,14 @@ from sqlalchemy import (
     delete,
     event,
     func,
-    insert,
     select,
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
 from mathable_server.db import held_polls, rate_counters, reader
+
+log = logging.getLogger(__name__)
 
 #: Expired counter rows are swept about once in this many counts.
 SWEEP_EVERY = 1000
@@ -193,8 +195,10 @@ class SqlHeldPolls:
     batches every ``FLUSH_SECONDS`` by a thread of its own (a lease given back
     before it was written is never written). So thousands of waiters connecting
     or woken at once cost a few transactions, not one each. Across processes a
-    caller may therefore pass the cap by what it opens on other processes within
-    two flushes (a fifth of a second), never by more.
+    caller may therefore pass the cap by what it opens on other processes before
+    their flushes land (about two flushes, a fifth of a second, while they run on
+    time; longer when a process is starved or its database waits). The hard bound is
+    the number of processes times the cap: each process's own count is exact.
     """
 
     FLUSH_SECONDS = 0.1
@@ -204,6 +208,9 @@ class SqlHeldPolls:
     def __init__(self, engine: Engine) -> None:
         self._engine = counter_engine(engine)
         self._reads = reader(self._engine)
+        self._insert: Any = (
+            postgresql.insert if self._engine.dialect.name == "postgresql" else sqlite.insert
+        )
         #: This process's leases start with it: the others' are those without it.
         self._prefix = secrets.token_hex(6)
         self._serial = 0
@@ -213,6 +220,7 @@ class SqlHeldPolls:
         self._lock = threading.Lock()
         self._flusher: threading.Thread | None = None
         self._flushes = 0
+        self._failing = False
         #: The others' count by caller, with when it goes stale (ms).
         self._seen: dict[str, tuple[int, int]] = {}
         # Built once: building a statement costs more than running this one.
@@ -279,7 +287,10 @@ class SqlHeldPolls:
     def _flush_forever(self) -> None:
         while True:
             time.sleep(self.FLUSH_SECONDS)
-            self.flush()
+            try:
+                self.flush()
+            except Exception:  # never let the thread die: the next flush tries again
+                log.exception("writing the held polls' leases failed")
 
     def flush(self) -> None:
         """Write the leases taken and delete those given back since the last flush."""
@@ -294,19 +305,27 @@ class SqlHeldPolls:
         try:
             with self._engine.begin() as conn:
                 for start in range(0, len(new), self.BATCH):
-                    conn.execute(insert(held_polls), new[start : start + self.BATCH])
+                    # A batch whose commit landed though its answer was lost comes again:
+                    # its rows are there already, and must not stop every later flush.
+                    rows = new[start : start + self.BATCH]
+                    conn.execute(self._insert(held_polls).on_conflict_do_nothing(), rows)
                 for start in range(0, len(released), self.BATCH):
                     part = released[start : start + self.BATCH]
                     conn.execute(delete(held_polls).where(held_polls.c.id.in_(part)))
                 if sweep:
                     conn.execute(delete(held_polls).where(held_polls.c.expires_at <= now))
-        except SQLAlchemyError:
+        except SQLAlchemyError as err:
             # The database is away: everything is tried again with the next flush (a lease
             # given back meanwhile is written and deleted in one transaction).
+            if not self._failing:  # once per outage, not ten times a second
+                log.warning("held polls' leases not written (tried again): %s", err)
+            self._failing = True
             with self._lock:
                 for row in new:
                     self._new.setdefault(row["id"], row)
                 self._released.extend(released)
+        else:
+            self._failing = False
 
     @contextmanager
     def hold(self, caller: str, seconds: float, limit: int) -> Iterator[bool]:

@@ -10,6 +10,7 @@ from the database.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 
@@ -60,8 +61,45 @@ def test_a_lease_given_back_before_the_flush_is_never_written(engine: Engine) ->
     assert leases(engine) == 0
 
 
+def test_a_batch_written_already_does_not_stop_later_flushes(engine: Engine) -> None:
+    polls = SqlHeldPolls(engine)
+    polls._start_flusher = lambda: None  # type: ignore[method-assign]  # the test flushes
+    with polls.hold("player:a", 60, 4), polls.hold("player:a", 60, 4):
+        written = list(polls._new.values())
+        polls.flush()
+        assert leases(engine) == 2
+        # A commit that landed though its answer was lost: the same rows come again.
+        polls._new.update({row["id"]: row for row in written})
+        with polls.hold("player:b", 60, 4):
+            polls.flush()
+            assert leases(engine) == 3 and polls._new == {}
+    polls.flush()
+    assert leases(engine) == 0
+
+
+def test_the_flusher_survives_an_error_that_is_not_the_databases(engine: Engine) -> None:
+    polls = SqlHeldPolls(engine)
+    polls.FLUSH_SECONDS = 0.01
+    calls = []
+
+    def flaky() -> None:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("a bug in one flush")
+        SqlHeldPolls.flush(polls)
+
+    polls.flush = flaky  # type: ignore[method-assign]
+    with polls.hold("player:a", 60, 4):
+        deadline = time.monotonic() + 5
+        while leases(engine) == 0 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert len(calls) >= 2 and leases(engine) == 1  # flushed after the failure
+
+
 def test_the_cap_per_caller_holds_across_processes(engine: Engine) -> None:
     one, two = SqlHeldPolls(engine), SqlHeldPolls(engine)
+    for polls in (one, two):  # the test flushes: no background flush racing it
+        polls._start_flusher = lambda: None  # type: ignore[method-assign]
     with ExitStack() as held:
         assert [held.enter_context(one.hold("player:a", 60, 3)) for _ in range(4)] == [
             True, True, True, False,

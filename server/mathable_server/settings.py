@@ -35,6 +35,8 @@ DEFAULT_ADDRESS_RATE_LIMIT = RateLimit(rate=200.0, burst=1000)
 DEFAULT_REGISTRATION_LIMIT = RateLimit(rate=30 / 3600, burst=30)
 #: New games per player.
 DEFAULT_GAME_LIMIT = RateLimit(rate=120 / 3600, burst=120)
+#: Code mails (``PUT /v1/me/email``) per player and per address: three an hour.
+DEFAULT_CODE_MAIL_LIMIT = RateLimit(rate=3 / 3600, burst=3)
 #: Games waiting for players per creator, and open invitations per invitee.
 DEFAULT_MAX_OPEN_INVITATIONS = 20
 #: Long-polls one caller (a player, or an address without a token) holds at once.
@@ -101,6 +103,8 @@ class Settings:
     registration_limit: RateLimit | None = DEFAULT_REGISTRATION_LIMIT
     #: New games per player (None: no limit).
     game_limit: RateLimit | None = DEFAULT_GAME_LIMIT
+    #: Code mails per player and per address (``MATHABLE_CODE_MAIL_LIMIT``).
+    code_mail_limit: RateLimit | None = DEFAULT_CODE_MAIL_LIMIT
     max_open_invitations: int = DEFAULT_MAX_OPEN_INVITATIONS
     max_polls_per_caller: int = DEFAULT_MAX_POLLS_PER_CALLER
     #: 0: tokens never expire.
@@ -178,6 +182,7 @@ class Settings:
             address_rate_limit=limit("MATHABLE_ADDRESS_RATE_LIMIT", DEFAULT_ADDRESS_RATE_LIMIT),
             registration_limit=limit("MATHABLE_REGISTRATION_LIMIT", DEFAULT_REGISTRATION_LIMIT),
             game_limit=limit("MATHABLE_GAME_LIMIT", DEFAULT_GAME_LIMIT),
+            code_mail_limit=limit("MATHABLE_CODE_MAIL_LIMIT", DEFAULT_CODE_MAIL_LIMIT),
             max_open_invitations=_whole(env, "MATHABLE_MAX_OPEN_INVITATIONS", minimum=1)
             or DEFAULT_MAX_OPEN_INVITATIONS,
             max_polls_per_caller=_or(

@@ -20,6 +20,7 @@ from sqlalchemy import func, select
 
 from mathable_server.db import outbox
 from mathable_server.delivery import Mailroom
+from mathable_server.limits import RateLimit
 from mathable_server.mail.inbound import TAKEN, UNKNOWN_ADDRESS, Inbox
 from mathable_server.mail.smtpd import controller
 from tests.server.conftest import make_app
@@ -151,6 +152,59 @@ def test_a_wrong_code_is_refused_and_leaves_the_address_unverified(
     with room(mail_app).outbox.engine.connect() as conn:
         payloads = [r.payload for r in conn.execute(select(outbox.c.payload))]
     assert all(code not in p for p in payloads)
+
+
+def test_the_outbox_never_holds_the_code_in_clear(mail_app: Flask, mailbox: Mailbox) -> None:
+    client = mail_app.test_client()
+    table = Table(client)
+    client.put("/v1/me/email", json={"address": ADA_MAIL}, headers=table.ada.auth)
+    with room(mail_app).outbox.engine.connect() as conn:
+        waiting = [r.payload for r in conn.execute(select(outbox.c.payload))]
+    deliver(mail_app)
+    code = re.search(r"code is (\d{6})", text_of(mailbox.to(ADA_MAIL)[-1]))[1]  # type: ignore[index]
+    assert len(waiting) == 1 and code not in waiting[0] and "nonce" in waiting[0]
+    done = client.post("/v1/me/email/verify", json={"code": code}, headers=table.ada.auth)
+    assert done.status_code == 200, done.json
+
+
+def _set(client: FlaskClient, who: Account, address: str) -> Any:
+    return client.put("/v1/me/email", json={"address": address}, headers=who.auth)
+
+
+def test_code_mails_are_limited_per_player_and_per_address(
+    sqlite_url: str, mailbox: Mailbox
+) -> None:
+    app = _app(sqlite_url, mailbox, code_mail_limit=RateLimit(3 / 3600, 3))
+    client = app.test_client()
+    table = Table(client)
+    for n in range(3):
+        assert _set(client, table.ada, f"ada{n}@example.org").status_code == 202
+    refused = _set(client, table.ada, "ada9@example.org")
+    assert refused.status_code == 429 and refused.json["error"]["code"] == "too_many_codes"
+    assert int(refused.headers["Retry-After"]) > 0
+    # Another player cannot flood one address either.
+    for _ in range(3):
+        _set(client, table.bob, BOB_MAIL)
+    other = _set(client, table.eve, BOB_MAIL)
+    assert other.status_code == 429 and other.json["error"]["code"] == "too_many_codes"
+    deliver(app)
+    assert len(mailbox.to(BOB_MAIL)) == 3
+    app.extensions["mathable"].store.engine.dispose()
+
+
+def test_setting_the_same_address_again_keeps_the_wrong_tries(
+    mail_app: Flask, mailbox: Mailbox
+) -> None:
+    client = mail_app.test_client()
+    table = Table(client)
+    assert _set(client, table.ada, ADA_MAIL).status_code == 202
+    for _ in range(5):
+        wrong = client.post("/v1/me/email/verify", json={"code": "000000"}, headers=table.ada.auth)
+        assert wrong.json["error"]["code"] in ("wrong_code", "code_expired")
+    again = _set(client, table.ada, ADA_MAIL)
+    assert again.status_code == 429 and again.json["error"]["code"] == "too_many_codes"
+    # Another address starts afresh.
+    assert _set(client, table.ada, "ada2@example.org").status_code == 202
 
 
 def test_an_unverified_address_gets_no_game_mail(mail_app: Flask, mailbox: Mailbox) -> None:
@@ -436,5 +490,26 @@ def test_the_one_click_unsubscribe_link_turns_game_mail_off(
     assert link is not None and mailbox.to(BOB_MAIL)[-1]["List-Unsubscribe-Post"]
     forged = link[1][:-4] + "0000"
     assert client.post(forged).status_code == 404
-    assert client.post(link[1]).json == {"email": "off"}
+    assert client.get(forged).status_code == 404
+    # RFC 8058: one-click is a POST. A GET (a link preview, a mail scanner, a click)
+    # shows a page asking to confirm, with a form that POSTs; it changes nothing.
+    page = client.get(link[1])
+    assert page.status_code == 200 and page.content_type.startswith("text/html")
+    assert '<form method="post"' in page.get_data(True) and "bob" in page.get_data(True)
+    assert client.get("/v1/me/notifications", headers=table.bob.auth).json["email"] == "turn"
+    one_click = client.post(link[1], data={"List-Unsubscribe": "One-Click"})
+    assert one_click.json == {"email": "off"}
+    assert client.get("/v1/me/notifications", headers=table.bob.auth).json["email"] == "off"
+
+
+def test_the_unsubscribe_page_form_turns_game_mail_off(sqlite_url: str, mailbox: Mailbox) -> None:
+    app = _app(sqlite_url, mailbox, public_url="http://mathable.test")
+    client = app.test_client()
+    table = Table(client)
+    verify(client, app, mailbox, table.bob, BOB_MAIL)
+    ctx = room(app).context()
+    bob = client.get("/v1/me", headers=table.bob.auth).json["id"]
+    link = f"/v1/unsubscribe/{bob}.{ctx.unsubscribe_token(bob)}"
+    done = client.post(link, data={"confirm": "1"})
+    assert done.status_code == 200 and "Game mail is off" in done.get_data(True)
     assert client.get("/v1/me/notifications", headers=table.bob.auth).json["email"] == "off"

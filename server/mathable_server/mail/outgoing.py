@@ -12,6 +12,7 @@ from email.message import EmailMessage
 
 from mathable import GameState, replay_timed
 from mathable_server.mail.addresses import play_address, play_secret
+from mathable_server.mail.codes import verification_code
 from mathable_server.mail.compose import (
     MailContext,
     answer_mail,
@@ -54,9 +55,12 @@ class MailChannel:
         ctx = self.ctx()
         payload = entry.payload
         if entry.kind == "verify":
-            if not payload.get("to") or not payload.get("code"):
+            code = payload.get("code")  # rows written before codes were made from a nonce
+            if payload.get("nonce"):
+                code = verification_code(ctx.server_secret, entry.recipient, payload["nonce"])
+            if not payload.get("to") or not code:
                 raise Undeliverable("the code was withdrawn")
-            return code_mail(ctx, payload["to"], payload["code"], entry.message_id)
+            return code_mail(ctx, payload["to"], code, entry.message_id)
         to = self.book.verified_address(entry.recipient)
         if to is None:
             raise Undeliverable("no verified address")

@@ -112,9 +112,28 @@ class AddressBook:
 
     # --- email addresses -----------------------------------------------------------
 
-    def set_address(self, player_id: str, address: str, code: str, now: int) -> None:
-        """Start proving ``address``: the code mailed for it is the only one that works."""
+    def set_address(self, player_id: str, address: str, code: str, now: int) -> int:
+        """Start proving ``address``: the code mailed for it is the only one that works.
+
+        Setting the same address again does not give back the wrong tries of
+        its current code: they carry over to the new code. Once they are used
+        up, the address cannot be set again before the current code expires:
+        then the answer is the ms to wait (else 0, and the code is set).
+        """
         with write_transaction(self.engine) as conn:
+            row = conn.execute(
+                select(email_addresses).where(email_addresses.c.player_id == player_id)
+            ).first()
+            tries = 0
+            if (
+                row is not None
+                and row.verified_at is None
+                and row.address.lower() == address.lower()
+                and row.code_expires_at > now
+            ):
+                tries = row.code_tries
+                if tries >= CODE_TRIES:
+                    return int(row.code_expires_at - now)
             conn.execute(delete(email_addresses).where(email_addresses.c.player_id == player_id))
             conn.execute(
                 insert(email_addresses).values(
@@ -123,9 +142,10 @@ class AddressBook:
                     verified_at=None,
                     code_hash=code_hash(player_id, code),
                     code_expires_at=now + CODE_SECONDS * 1000,
-                    code_tries=0,
+                    code_tries=tries,
                 )
             )
+        return 0
 
     def verify(self, player_id: str, code: str, now: int) -> str:
         """Check a code: "verified", "wrong", "expired" (or too many tries) or "none"."""

@@ -21,7 +21,8 @@ from sqlalchemy import func, select
 from mathable_server.db import outbox
 from mathable_server.delivery import Mailroom
 from mathable_server.limits import RateLimit
-from mathable_server.mail.inbound import TAKEN, UNKNOWN_ADDRESS, Inbox
+from mathable_server.mail.addresses import play_address, play_secret
+from mathable_server.mail.inbound import CLOSED, TAKEN, UNKNOWN_ADDRESS, Inbox
 from mathable_server.mail.smtpd import controller
 from tests.server.conftest import make_app
 from tests.server.helpers import Account, Table, snapshot
@@ -406,20 +407,108 @@ def test_wrong_secrets_and_strangers_are_unknown_addresses(
     assert snapshot(mail_table.client, mail_table.id) == before
 
 
-def test_mail_for_a_finished_game_is_answered_and_plays_nothing(
+def test_the_play_addresses_of_a_finished_game_are_closed(
     mail_app: Flask, mailbox: Mailbox, mail_table: Table
 ) -> None:
     play_ada_turn(mail_table)
     deliver(mail_app)
     mail = turn_mail(mailbox, BOB_MAIL)
-    mail_table.client.post(
+    resigned = mail_table.client.post(
         f"/v1/games/{mail_table.id}/moves",
         json={"type": "resign", "expected_version": mail_table.version},
         headers=mail_table.bob.auth,
     )
-    assert inbox(mail_app).receive(reply(mail, BOB_TURN)).code == TAKEN
+    assert resigned.status_code == 200, resigned.json
     deliver(mail_app)
-    assert mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "is over: nothing" in text_of(m))
+    before = snapshot(mail_table.client, mail_table.id)
+    sent = len(mailbox.messages)
+    # Bob's address (mailed to him) and Ada's (never mailed, closed all the same).
+    ctx = room(mail_app).context()
+    ada = mail_table.client.get("/v1/me", headers=mail_table.ada.auth).json["id"]
+    adas = play_address(mail_table.id, 0, play_secret(ctx.server_secret, mail_table.id, 0, ada),
+                        DOMAIN)  # fmt: skip
+    outcome = inbox(mail_app).receive(reply(mail, BOB_TURN))
+    assert (outcome.code, outcome.note) == (UNKNOWN_ADDRESS, CLOSED)
+    port = free_port()
+    listener = controller(inbox(mail_app), "127.0.0.1", port)
+    listener.start()
+    try:
+        with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
+            for address in (str(mail["Reply-To"]), adas):
+                with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:
+                    smtp.sendmail("x@elsewhere.example", [address], b"Subject: x\r\n\r\npass\r\n")
+                code, text = next(iter(refused.value.recipients.values()))
+                assert code == 550 and b"closed" in text
+    finally:
+        listener.stop()
+    deliver(mail_app)
+    assert len(mailbox.messages) == sent  # nothing answered: no loop can start
+    assert snapshot(mail_table.client, mail_table.id) == before
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Auto_Submitted": "auto-replied"},
+        {"Precedence": "bulk"},
+        {"Return_Path": "<>"},
+        {"From": "MAILER-DAEMON@mx.elsewhere.example"},
+        {"X_Autoreply": "yes"},
+    ],
+)
+def test_auto_replies_and_bounces_are_neither_played_nor_answered(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table, headers: dict[str, str]
+) -> None:
+    play_ada_turn(mail_table)
+    deliver(mail_app)
+    mail = turn_mail(mailbox, BOB_MAIL)
+    before = snapshot(mail_table.client, mail_table.id)
+    sent = len(mailbox.messages)
+    outcome = inbox(mail_app).receive(reply(mail, BOB_TURN, **headers))
+    assert outcome.code == TAKEN and "machine" in outcome.note
+    deliver(mail_app)
+    assert len(mailbox.messages) == sent
+    assert snapshot(mail_table.client, mail_table.id) == before
+
+
+def test_a_delivery_report_is_not_played_and_answers_say_auto_replied(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table
+) -> None:
+    play_ada_turn(mail_table)
+    deliver(mail_app)
+    mail = turn_mail(mailbox, BOB_MAIL)
+    report = (
+        f"To: {mail['Reply-To']}\nSubject: Undelivered Mail Returned to Sender\n"
+        "MIME-Version: 1.0\n"
+        'Content-Type: multipart/report; report-type=delivery-status; boundary="b"\n\n'
+        f"--b\nContent-Type: text/plain\n\n{BOB_TURN}\n"
+        "--b\nContent-Type: message/delivery-status\n\nReporting-MTA: dns; mx.example\n\n"
+        "--b--\n"
+    ).encode()
+    assert "machine" in inbox(mail_app).receive(report).note
+    # A mail from a person is answered, and the answer says it was written by a machine.
+    assert inbox(mail_app).receive(reply(mail, "pass")).code == TAKEN
+    deliver(mail_app)
+    answer = mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "Played: pass" in text_of(m))
+    assert answer["Auto-Submitted"] == "auto-replied"
+
+
+def test_smtpd_takes_mail_for_postmaster_and_plays_nothing(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table
+) -> None:
+    before = snapshot(mail_table.client, mail_table.id)
+    port = free_port()
+    listener = controller(inbox(mail_app), "127.0.0.1", port)
+    listener.start()
+    try:
+        with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
+            for address in (f"postmaster@{DOMAIN}", "Postmaster"):
+                refused = smtp.sendmail("x@elsewhere.example", [address],
+                                        b"Subject: abuse\r\n\r\npass\r\n")  # fmt: skip
+                assert refused == {}
+    finally:
+        listener.stop()
+    assert snapshot(mail_table.client, mail_table.id) == before
 
 
 def test_smtpd_refuses_unknown_recipients_with_550_and_plays_the_others(
@@ -474,6 +563,23 @@ def test_mail_in_exit_codes(sqlite_url: str, mailbox: Mailbox) -> None:
         input=stranger, capture_output=True, text=True, env=environ, timeout=120,
     )  # fmt: skip
     assert down.returncode == 75, down.stderr
+
+
+def test_mail_in_without_its_environment_creates_no_database_and_says_try_later(
+    tmp_path: Any,
+) -> None:
+    # What an MTA pipe gives it: no MATHABLE_* variables at all.
+    environ = {k: v for k, v in server_env().items() if not k.startswith("MATHABLE_")}
+    environ |= {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+    stranger = f"To: play+g1.0.{'a' * 32}@{DOMAIN}\nSubject: x\n\npass\n"
+    for extra in ([], ["--database-url", f"sqlite:///{tmp_path / 'missing.db'}"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "mathable_server", "mail-in", *extra],
+            input=stranger, capture_output=True, text=True, env=environ, timeout=120,
+        )  # fmt: skip
+        assert done.returncode == 75, done.stderr
+        assert "no database" in done.stderr and "MATHABLE_DATABASE_URL" in done.stderr
+    assert [p for p in tmp_path.rglob("*") if p.is_file()] == []
 
 
 def test_the_one_click_unsubscribe_link_turns_game_mail_off(

@@ -214,6 +214,7 @@ def answer_mail(
     if not subject.lower().startswith("re:"):
         subject = f"Re: {subject}" if subject else "[mathable] Your move"
     message = _message(ctx, to, subject, text, stable_id)
+    message.replace_header("Auto-Submitted", "auto-replied")  # RFC 3834: an answer to a mail
     references = [ctx.thread_id(game_id)] if game_id else []
     if in_reply_to:
         message["In-Reply-To"] = in_reply_to

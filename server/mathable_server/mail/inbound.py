@@ -38,7 +38,8 @@ from mathable import (
     parse_square,
 )
 from mathable_server.delivery import Mailroom
-from mathable_server.mail.addresses import PlayTarget, parse_play_address
+from mathable_server.mail.addresses import PlayTarget, parse_play_address, play_secret
+from mathable_server.mail.automatic import automatic
 from mathable_server.mail.compose import HOW_TO_REPLY, game_text, version_replied_to
 from mathable_server.mail.outgoing import seat_names
 from mathable_server.outbox import Notification, new_message_id
@@ -52,6 +53,8 @@ TAKEN, UNKNOWN_ADDRESS, TRY_LATER = 0, 67, 75
 MAX_MAIL_BYTES = 256 * 1024
 #: Lines of the body looked at for the move.
 MAX_MOVE_LINES = 5
+#: Why mail to a closed play address is refused.
+CLOSED = "this play address is closed: the game is over or the seat has left it"
 
 _UNSUBSCRIBE = re.compile(r"\Aunsubscribe\+([a-z0-9]{1,32})\.([0-9a-f]{32})@", re.I)
 _QUOTE_INTRO = re.compile(r"^(on .+ wrote:|le .+ a écrit ?:|am .+ schrieb .+:)$", re.I)
@@ -164,6 +167,20 @@ class Inbox:
             return None
         return found
 
+    def closed(self, address: str) -> bool:
+        """Whether ``address`` is a seat's play address (right secret) that was closed."""
+        found = parse_play_address(address)
+        if found is None or found.domain != self.room.settings.mail_domain.lower():
+            return False
+        known = self.room.book.play_address(found.game_id, found.seat)
+        if known is None or not known.revoked:
+            return False
+        if not known.secret_hash:  # closed before its first mail: the secret is made again
+            ctx = self.room.context()
+            expected = play_secret(ctx.server_secret, found.game_id, found.seat, known.player_id)
+            return hmac.compare_digest(expected, found.secret)
+        return hmac.compare_digest(known.secret_hash, secret_hash(found.secret))
+
     def accepts(self, address: str) -> bool:
         """Whether mail to ``address`` is taken (a valid play or unsubscribe address)."""
         return self.target(address) is not None or self._unsubscriber(address) is not None
@@ -178,14 +195,17 @@ class Inbox:
 
     # --- one mail ----------------------------------------------------------------------
 
-    def receive(self, raw: bytes, recipients: list[str] | None = None) -> Outcome:
-        """Take one RFC 5322 mail, for ``recipients`` (else those its headers name)."""
+    def receive(
+        self, raw: bytes, recipients: list[str] | None = None, sender: str | None = None
+    ) -> Outcome:
+        """Take one RFC 5322 mail, for ``recipients`` (else those its headers name), from the
+        envelope ``sender`` if known (SMTP ``MAIL FROM``; else its ``Return-Path``)."""
         try:
-            return self._receive(raw, recipients)
+            return self._receive(raw, recipients, sender)
         except OperationalError as err:  # the database is down: the MTA keeps the mail
             return Outcome(TRY_LATER, f"database unavailable: {err.orig}")
 
-    def _receive(self, raw: bytes, recipients: list[str] | None) -> Outcome:
+    def _receive(self, raw: bytes, recipients: list[str] | None, sender: str | None) -> Outcome:
         too_large = len(raw) > self.max_bytes
         parser = BytesParser(policy=policy.default)
         if too_large:
@@ -207,7 +227,12 @@ class Inbox:
                 return Outcome(TAKEN, f"{player} unsubscribed")
         seat = next((t for t in map(self.target, recipients) if t is not None), None)
         if seat is None:
+            if any(map(self.closed, recipients)):
+                return Outcome(UNKNOWN_ADDRESS, CLOSED)
             return Outcome(UNKNOWN_ADDRESS, "no valid play address among the recipients")
+        machine = automatic(message, sender)
+        if machine is not None:  # never played, never answered: no mail loop
+            return Outcome(TAKEN, f"not read: written by a machine ({machine})")
         message_id = str(message.get("Message-ID", "")).strip()
         if message_id and self.room.book.seen(message_id):
             return Outcome(TAKEN, f"{message_id} was read before")
@@ -236,8 +261,9 @@ class Inbox:
             return Outcome(UNKNOWN_ADDRESS, f"no game {game_id}")
         if game.state.seats[seat].player != player:
             return Outcome(UNKNOWN_ADDRESS, "the seat changed hands")
-        if game.state.status != "playing":
-            return answer(f"Game {game_id} is over: nothing was played.\n", "the game is over")
+        if game.state.status != "playing":  # an address not closed when the game ended
+            self.room.book.revoke_play_address(game_id, seat, self.games.now())
+            return Outcome(UNKNOWN_ADDRESS, CLOSED)
         if too_large:
             return answer(
                 f"Your mail was larger than {self.max_bytes // 1024} KiB and was not read: "

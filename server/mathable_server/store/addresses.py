@@ -104,6 +104,43 @@ def contacts_in(conn: Connection, player_ids: Iterable[str]) -> dict[str, Contac
     return found
 
 
+def close_play_addresses(conn: Connection, game_id: str, seats: dict[int, str], now: int) -> None:
+    """Close the play addresses of ``seats`` (seat: player) in the caller's transaction.
+
+    A seat that never had a mail gets a closed row with no hash, so that no
+    later mail opens it (``keep_play_address`` leaves a known seat as it is).
+    """
+    if not seats:
+        return
+    known = {
+        r.seat
+        for r in conn.execute(
+            select(play_addresses.c.seat).where(
+                and_(play_addresses.c.game_id == game_id, play_addresses.c.seat.in_(sorted(seats)))
+            )
+        )
+    }
+    conn.execute(
+        update(play_addresses)
+        .where(
+            and_(
+                play_addresses.c.game_id == game_id,
+                play_addresses.c.seat.in_(sorted(seats)),
+                play_addresses.c.revoked_at.is_(None),
+            )
+        )
+        .values(revoked_at=now)
+    )
+    missing = [
+        {"game_id": game_id, "seat": seat, "player_id": player, "secret_hash": "",
+         "revoked_at": now}
+        for seat, player in sorted(seats.items())
+        if seat not in known
+    ]  # fmt: skip
+    if missing:
+        conn.execute(insert(play_addresses), missing)
+
+
 class AddressBook:
     """Email addresses, settings, play addresses and seen Message-IDs on ``engine``."""
 

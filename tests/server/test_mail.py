@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
 from typing import Any
@@ -25,7 +26,7 @@ from mathable_server.mail.addresses import play_address, play_secret
 from mathable_server.mail.inbound import CLOSED, TAKEN, UNKNOWN_ADDRESS, Inbox
 from mathable_server.mail.smtpd import controller
 from tests.server.conftest import make_app
-from tests.server.helpers import Account, Table, snapshot
+from tests.server.helpers import EXAMPLE_TILES, Account, Table, snapshot, started_game
 from tests.server.live import free_port, server_cli, server_env
 from tests.server.mailbox import Mailbox, text_of
 
@@ -509,6 +510,58 @@ def test_smtpd_takes_mail_for_postmaster_and_plays_nothing(
     finally:
         listener.stop()
     assert snapshot(mail_table.client, mail_table.id) == before
+
+
+def test_a_reply_to_an_answer_is_checked_against_the_version_the_answer_showed(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table
+) -> None:
+    play_ada_turn(mail_table)
+    deliver(mail_app)
+    assert inbox(mail_app).receive(reply(turn_mail(mailbox, BOB_MAIL), "pass")).code == TAKEN
+    deliver(mail_app)
+    answer = mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "Played: pass" in text_of(m))
+    version = snapshot(mail_table.client, mail_table.id)[0]["version"]
+    moved = mail_table.client.post(  # the game moves on: bob to move again
+        f"/v1/games/{mail_table.id}/moves",
+        json={"type": "pass", "expected_version": version},
+        headers=mail_table.ada.auth,
+    )
+    assert moved.status_code == 200, moved.json
+    before = snapshot(mail_table.client, mail_table.id)
+    assert inbox(mail_app).receive(reply(answer, BOB_TURN)).code == TAKEN
+    deliver(mail_app)
+    assert mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "moved on" in text_of(m))
+    assert snapshot(mail_table.client, mail_table.id) == before
+
+
+def test_a_digest_goes_out_once_a_day_at_seven_and_lists_the_games_waiting(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table
+) -> None:
+    client = mail_table.client
+    chosen = client.put("/v1/me/notifications", json={"email": "digest"},
+                        headers=mail_table.bob.auth)  # fmt: skip
+    assert chosen.status_code == 200 and chosen.json["email"] == "digest"
+    second = started_game(client, mail_table.ada, mail_table.bob, tiles=EXAMPLE_TILES)["id"]
+    play_ada_turn(mail_table)  # bob to move in the first game...
+    version = snapshot(client, second)[0]["version"]
+    passed = client.post(f"/v1/games/{second}/moves",  # ...and in the second
+                         json={"type": "pass", "expected_version": version},
+                         headers=mail_table.ada.auth)  # fmt: skip
+    assert passed.status_code == 200, passed.json
+    deliver(mail_app)  # now (the server's clock): no digest is due yet
+    assert not [m for m in mailbox.to(BOB_MAIL) if "digest" in str(m["Subject"])]
+    (row,) = room(mail_app).outbox.rows("pending")  # one digest for both games
+    assert row.kind == "digest"
+    due = datetime.fromtimestamp(row.next_try / 1000, UTC)
+    created = datetime.fromtimestamp(row.created_at / 1000, UTC)
+    assert (due.hour, due.minute, due.second) == (7, 0, 0)
+    assert timedelta(0) < due - created <= timedelta(days=1)
+    # The worker's clock reaches 07:00 UTC: the digest goes out, naming both games.
+    room(mail_app).deliverer(lambda: row.next_try).drain()
+    digest = mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "digest" in str(m["Subject"]))
+    text = text_of(digest)
+    assert mail_table.id in text and second in text and digest["List-Unsubscribe"]
+    assert not [m for m in mailbox.to(BOB_MAIL) if "Your turn" in str(m["Subject"])]
 
 
 def test_smtpd_refuses_unknown_recipients_with_550_and_plays_the_others(

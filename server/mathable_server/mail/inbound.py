@@ -251,9 +251,11 @@ class Inbox:
         subject = str(message.get("Subject", ""))
         in_reply_to = str(message.get("In-Reply-To", "")).strip() or None
 
-        def answer(text: str, note: str, code: int = TAKEN) -> Outcome:
-            self._answer(player, game_id, seat, subject, in_reply_to, text)
-            return Outcome(code, note)
+        def answer(text: str, note: str, version: int) -> Outcome:
+            # The answer's Message-ID names ``version``, the game as the answer shows it:
+            # a reply to the answer is checked against it, as a reply to a turn mail is.
+            self._answer(player, game_id, seat, subject, in_reply_to, text, version)
+            return Outcome(TAKEN, note)
 
         try:
             game = self.games.game(game_id)
@@ -269,6 +271,7 @@ class Inbox:
                 f"Your mail was larger than {self.max_bytes // 1024} KiB and was not read: "
                 "reply with just your move.\n\n" + HOW_TO_REPLY + "\n",
                 "mail too large",
+                game.state.version,
             )
         try:
             lines = move_lines(body_text(message))
@@ -276,7 +279,11 @@ class Inbox:
                 raise NoMove("no move was found at the top of your mail")
             command = parse_move(lines[0], seat)
         except NoMove as err:
-            return answer(f"Nothing was played: {err}.\n\n{HOW_TO_REPLY}\n", f"no move: {err}")
+            return answer(
+                f"Nothing was played: {err}.\n\n{HOW_TO_REPLY}\n",
+                f"no move: {err}",
+                game.state.version,
+            )
         replied = version_replied_to(in_reply_to)
         expected = None
         if replied is not None and replied[0] == game_id and replied[2] == seat:
@@ -293,12 +300,14 @@ class Inbox:
                 + self._board(game_id, game, seat)
                 + "\n",
                 f"refused: {err.code}",
+                game.state.version,
             )
         except VersionConflict as err:
             return answer(
                 f"Nothing was played: the game moved on since the mail you answered "
                 f"(it is now at version {err.current}). Reply to the newest mail.\n",
                 "stale version",
+                game.state.version if err.current is None else err.current,
             )
         if result.replayed:
             return Outcome(TAKEN, "played before")
@@ -306,6 +315,7 @@ class Inbox:
         return answer(
             f"Played: {lines[0]}\n\n" + self._board(game_id, after, seat) + "\n",
             f"played {lines[0]!r}",
+            after.state.version,
         )
 
     def _board(self, game_id: str, game: Timed, seat: int) -> str:
@@ -322,6 +332,7 @@ class Inbox:
         subject: str,
         in_reply_to: str | None,
         text: str,
+        version: int,
     ) -> None:
         # The play address (its secret) is written in when the mail is sent, not stored here.
         payload = {
@@ -332,7 +343,15 @@ class Inbox:
             "in_reply_to": in_reply_to,
         }
         self.room.outbox.add(
-            [Notification("email", "answer", player, payload, new_message_id(f"answer.{game_id}"))],
+            [
+                Notification(
+                    "email",
+                    "answer",
+                    player,
+                    payload,
+                    new_message_id(f"answer.{game_id}.v{version}.s{seat}"),
+                )
+            ],
             self.games.now(),
         )
 

@@ -28,6 +28,21 @@ TURN_CHANGES = frozenset(
 )  # fmt: skip
 #: Digests go out once a day at this hour (UTC).
 DIGEST_HOUR = 7
+#: Events by which a seat ends its own turn.
+OWN_ACTS = frozenset({"turn_ended", "tiles_exchanged", "passed", "resigned"})
+#: The "game over" mail to the seat whose move ended the game waits this long: a move
+#: played by mail is answered ("Played: ...") by a row written just after the move's
+#: transaction, and that answer should come first.
+MOVER_DELAY_MS = 5000
+
+
+def mover(events: Sequence[Event]) -> int | None:
+    """The seat whose own act (a turn, an exchange, a pass, resigning) the events hold."""
+    for event in reversed(events):
+        seat = getattr(event, "seat", None)
+        if event.type in OWN_ACTS and isinstance(seat, int):
+            return seat
+    return None
 
 
 def next_digest(now: int) -> int:
@@ -59,6 +74,7 @@ def notifications(
     if not (finished or turn_changed):
         return []
     to_move = state.turn.seat if turn_changed and state.turn is not None else None
+    acted = mover(events)
     rows: list[Notification] = []
     for seat, entry in enumerate(state.seats):
         player = entry.player
@@ -77,11 +93,13 @@ def notifications(
                     Notification("email", "digest", contact.player_id, {}, None, next_digest(now))
                 )
             else:
+                later = now + MOVER_DELAY_MS if seat == acted and kind == "finished" else None
                 rows.append(
                     Notification(
-                        "email", kind, contact.player_id, payload, outbox.new_message_id(stem)
+                        "email", kind, contact.player_id, payload, outbox.new_message_id(stem),
+                        later,
                     )
-                )
+                )  # fmt: skip
         if contact.webhook_url is not None:
             rows.append(
                 Notification(

@@ -564,6 +564,34 @@ def test_a_digest_goes_out_once_a_day_at_seven_and_lists_the_games_waiting(
     assert not [m for m in mailbox.to(BOB_MAIL) if "Your turn" in str(m["Subject"])]
 
 
+def test_mail_shows_the_rack_sorted_and_the_points_of_a_move_played(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table
+) -> None:
+    play_ada_turn(mail_table)
+    deliver(mail_app)
+    assert inbox(mail_app).receive(reply(turn_mail(mailbox, BOB_MAIL), BOB_TURN)).code == TAKEN
+    deliver(mail_app)
+    answer = mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "Played:" in text_of(m))
+    assert f"Played: {BOB_TURN} for 71 points (with a 50 bonus)\n" in text_of(answer)
+    adas = turn_mail(mailbox, ADA_MAIL)
+    assert "Your rack: 0 1 1 1 11 17 42\n" in text_of(adas)
+
+
+def test_the_game_over_mail_comes_after_the_answer_to_the_move_that_ended_it(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table
+) -> None:
+    play_ada_turn(mail_table)
+    deliver(mail_app)
+    assert inbox(mail_app).receive(reply(turn_mail(mailbox, BOB_MAIL), "resign")).code == TAKEN
+    now = mail_app.extensions["mathable"].games.now
+    room(mail_app).deliverer(now).drain()
+    room(mail_app).deliverer(lambda: now() + 60_000).drain()  # a minute later: all is due
+    subjects = [str(m["Subject"]) for m in mailbox.to(BOB_MAIL)]
+    answer = next(i for i, s in enumerate(subjects) if s.startswith("Re:"))
+    over = next(i for i, s in enumerate(subjects) if "Game over" in s)
+    assert answer < over, subjects
+
+
 def test_smtpd_refuses_unknown_recipients_with_550_and_plays_the_others(
     mail_app: Flask, mailbox: Mailbox, mail_table: Table
 ) -> None:

@@ -109,8 +109,16 @@ def last_turn_words(state: GameState, names: Sequence[str]) -> str | None:
     if not turn.placements:
         return None
     placed = " ".join(f"{square_name(p.square)}={p.tile}" for p in turn.placements)
+    return f"{who} played {placed}{points_words(state)}."
+
+
+def points_words(state: GameState) -> str:
+    """`` for 71 points (with a 50 bonus)`` for the last turn if it placed tiles, else ``""``."""
+    turn = state.last_turn
+    if turn is None or not turn.placements:
+        return ""
     bonus = f" (with a {turn.bonus} bonus)" if turn.bonus else ""
-    return f"{who} played {placed} for {turn.points} points{bonus}."
+    return f" for {turn.points} points{bonus}"
 
 
 def game_text(
@@ -123,7 +131,7 @@ def game_text(
     """The board, the scores, ``seat``'s rack (no other) and the deadline, as text."""
     board = {square_name(s): v for s, v in sorted(state.position.placed().items())}
     scores = ", ".join(f"{names[i]} {s.score}" for i, s in enumerate(state.seats))
-    rack = " ".join(str(t) for t in state.seats[seat].rack) or "(empty)"
+    rack = " ".join(str(t) for t in sorted(state.seats[seat].rack)) or "(empty)"
     lines = [render(board), "", f"Scores: {scores}", f"Your rack: {rack}"]
     lines.append(f"Tiles in the bag: {len(state.bag)}")
     if clock is not None and clock.deadline is not None:

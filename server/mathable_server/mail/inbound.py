@@ -40,7 +40,12 @@ from mathable import (
 from mathable_server.delivery import Mailroom
 from mathable_server.mail.addresses import PlayTarget, parse_play_address, play_secret
 from mathable_server.mail.automatic import automatic
-from mathable_server.mail.compose import HOW_TO_REPLY, game_text, version_replied_to
+from mathable_server.mail.compose import (
+    HOW_TO_REPLY,
+    game_text,
+    points_words,
+    version_replied_to,
+)
 from mathable_server.mail.outgoing import seat_names
 from mathable_server.outbox import Notification, new_message_id
 from mathable_server.service import GameNotFound, Games, Idempotency, Timed
@@ -312,8 +317,9 @@ class Inbox:
         if result.replayed:
             return Outcome(TAKEN, "played before")
         after = self.games.game(game_id)
+        points = points_words(after.state) if isinstance(after.state, GameState) else ""
         return answer(
-            f"Played: {lines[0]}\n\n" + self._board(game_id, after, seat) + "\n",
+            f"Played: {lines[0]}{points}\n\n" + self._board(game_id, after, seat) + "\n",
             f"played {lines[0]!r}",
             after.state.version,
         )

@@ -26,9 +26,18 @@ from mathable_server.mail.addresses import play_address, play_secret
 from mathable_server.mail.inbound import CLOSED, TAKEN, UNKNOWN_ADDRESS, Inbox
 from mathable_server.mail.smtpd import controller
 from tests.server.conftest import make_app
-from tests.server.helpers import EXAMPLE_TILES, Account, Table, snapshot, started_game
+from tests.server.helpers import (
+    EXAMPLE_TILES,
+    Account,
+    Table,
+    move,
+    register,
+    snapshot,
+    started_game,
+)
 from tests.server.live import free_port, server_cli, server_env
 from tests.server.mailbox import Mailbox, text_of
+from tests.server.test_summy import summy_game
 
 DOMAIN = "play.test"
 ADA_MAIL, BOB_MAIL = "ada@example.org", "bob@example.org"
@@ -700,3 +709,42 @@ def test_the_unsubscribe_page_form_turns_game_mail_off(sqlite_url: str, mailbox:
     done = client.post(link, data={"confirm": "1"})
     assert done.status_code == 200 and "Game mail is off" in done.get_data(True)
     assert client.get("/v1/me/notifications", headers=table.bob.auth).json["email"] == "off"
+
+
+# --- Summy ----------------------------------------------------------------------------------
+
+
+def test_summy_games_get_turn_mail_and_take_moves_in_summy_notation(
+    mail_app: Flask, mailbox: Mailbox
+) -> None:
+    client = mail_app.test_client()
+    ada, bob = register(client, "ada"), register(client, "bob")
+    verify(client, mail_app, mailbox, ada, ADA_MAIL)
+    game = summy_game(client, ada, bob)  # ada (seat 0) holds 1 2 + 3 4 5 x =
+    deliver(mail_app)
+    mail = turn_mail(mailbox, ADA_MAIL)
+    text = text_of(mail)
+    assert "     -1  0  1\n" in text and "\n  0   .  =  .\n" in text  # the table, x and y
+    assert "Your hand: + 1 2 3 4 5 = x\n" in text  # hers only: bob holds 6 7 8 9 - : = 0
+    assert "-3,0 across 1+2=3" in text and "discard x 9" in text
+    assert f"mathable-cli move {game['id']} X,Y DIRECTION EQUATION" in text
+    assert "I8=12" not in text  # nothing of Mathable's notation
+    # A move in Mathable's notation is no Summy move: refused, with the reason.
+    assert inbox(mail_app).receive(reply(mail, "I8=12")).code == TAKEN
+    assert inbox(mail_app).receive(reply(mail, "-3,0 across 1+2=3")).code == TAKEN
+    deliver(mail_app)
+    refused = mailbox.wait_for(lambda m: "Nothing was played" in text_of(m))
+    assert "-3,0 across 1+2=3" in text_of(refused)  # how to reply, in Summy's words
+    played = mailbox.wait_for(lambda m: "Played:" in text_of(m))
+    assert "Played: -3,0 across 1+2=3 for 6 points\n" in text_of(played)
+    view = client.get(f"/v1/games/{game['id']}", headers=ada.auth).json
+    assert view["seats"][0]["score"] == 6 and view["last_play"]["equation"] == "1+2=3"
+    # bob passes; ada discards by mail.
+    passed = move(client, bob, game["id"], view["version"], type="pass")
+    assert passed.status_code == 200, passed.json
+    deliver(mail_app)
+    second = [m for m in mailbox.to(ADA_MAIL) if m["Subject"].startswith("[mathable] Your turn")]
+    assert len(second) == 2 and "Last turn: bob passed." in text_of(second[-1])
+    assert inbox(mail_app).receive(reply(second[-1], "discard x")).code == TAKEN
+    after = client.get(f"/v1/games/{game['id']}", headers=ada.auth).json
+    assert "x" not in after["hand"] and after["turn"]["seat"] == 1

@@ -19,6 +19,7 @@ from email.message import EmailMessage
 from email.utils import formatdate
 
 from mathable import ClockState, GameState, render, square_name
+from mathable.rulesets import AnyState
 from mathable_server.render import iso_ms
 
 #: Headers are folded only past RFC 5322's 998 characters: the standard policy folds at 78,
@@ -139,7 +140,7 @@ def game_text(
     return "\n".join(lines)
 
 
-def game_subject(kind: str, game_id: str, state: GameState, seat: int, names: Sequence[str]) -> str:
+def game_subject(kind: str, game_id: str, seat: int, names: Sequence[str]) -> str:
     others = ", ".join(n for i, n in enumerate(names) if i != seat)
     if kind == "turn":
         return f"[mathable] Your turn: {game_id} vs {others}"
@@ -155,7 +156,7 @@ def game_mail(
     to: str,
     player_id: str,
     game_id: str,
-    state: GameState,
+    state: AnyState,
     clock: ClockState | None,
     seat: int,
     names: Sequence[str],
@@ -163,6 +164,9 @@ def game_mail(
     stable_id: str,
 ) -> EmailMessage:
     """A mail about one game to the player in ``seat``: "turn", "moved" or "finished"."""
+    from mathable_server.mail.games import game_mail_for
+
+    words_of = game_mail_for(state)
     parts: list[str] = []
     others = ", ".join(n for i, n in enumerate(names) if i != seat)
     if kind == "turn":
@@ -178,16 +182,16 @@ def game_mail(
             parts.append(f"Game {game_id} is over.")
     else:
         parts.append(f"A move was played in game {game_id}.")
-    words = last_turn_words(state, names)
+    words = words_of.last_turn(state, names)
     if words:
         parts.append(f"Last turn: {words}")
-    parts.append(game_text(game_id, state, clock, seat, names))
+    parts.append(words_of.text(game_id, state, clock, seat, names))
     if kind == "turn":
         if reply_to is not None:
-            parts.append(HOW_TO_REPLY)
-        parts.append(f"Or with the command-line client:\n    mathable-cli move {game_id}")
+            parts.append(words_of.how_to_reply)
+        parts.append(f"Or with the command-line client:\n    {words_of.cli_command(game_id)}")
     text = "\n\n".join(parts) + "\n"
-    message = _message(ctx, to, game_subject(kind, game_id, state, seat, names), text, stable_id)
+    message = _message(ctx, to, game_subject(kind, game_id, seat, names), text, stable_id)
     message["In-Reply-To"] = ctx.thread_id(game_id)
     message["References"] = ctx.thread_id(game_id)
     message["List-Id"] = f"Mathable game {game_id} <{game_id}.games.{ctx.domain}>"

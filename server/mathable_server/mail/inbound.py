@@ -25,27 +25,14 @@ from typing import Any
 from sqlalchemy.exc import OperationalError
 
 from mathable import (
-    Command,
     Event,
-    Exchange,
-    GameState,
-    Pass,
-    Play,
-    PlayTurn,
-    Resign,
     RuleError,
-    TurnPlacement,
-    parse_square,
 )
 from mathable_server.delivery import Mailroom
 from mathable_server.mail.addresses import PlayTarget, parse_play_address, play_secret
 from mathable_server.mail.automatic import automatic
-from mathable_server.mail.compose import (
-    HOW_TO_REPLY,
-    game_text,
-    points_words,
-    version_replied_to,
-)
+from mathable_server.mail.compose import version_replied_to
+from mathable_server.mail.games import NoMove, game_mail_for
 from mathable_server.mail.outgoing import seat_names
 from mathable_server.outbox import Notification, new_message_id
 from mathable_server.service import GameNotFound, Games, Idempotency, Timed
@@ -73,10 +60,6 @@ class Outcome:
     note: str
 
 
-class NoMove(ValueError):
-    """The body holds no move that can be read."""
-
-
 def move_lines(text: str) -> list[str]:
     """The first lines of a reply that are neither quoted nor a signature, nor empty.
 
@@ -96,41 +79,6 @@ def move_lines(text: str) -> list[str]:
         if len(found) >= MAX_MOVE_LINES:
             break
     return found
-
-
-def parse_move(line: str, seat: int) -> Command:
-    """A command from the CLI's notation: placements, ``exchange 3 7``, ``pass``, ``resign``.
-
-    >>> parse_move("exchange 3 7 12", 1)
-    Exchange(seat=1, tiles=(3, 7, 12))
-    >>> parse_move("PASS", 0)
-    Pass(seat=0)
-    >>> parse_move("I8=12 J8=16+", 0).placements[1].draw_extra
-    True
-    """
-    words = line.replace(",", " ").split()
-    if not words:
-        raise NoMove("the mail holds no move")
-    head = words[0].lower()
-    if head == "pass" and len(words) == 1:
-        return Pass(seat)
-    if head == "resign" and len(words) == 1:
-        return Resign(seat)
-    if head == "exchange":
-        tiles = words[1:]
-        if not tiles or not all(t.isdigit() and len(t) <= 3 for t in tiles):
-            raise NoMove("write an exchange as: exchange 3 7 12")
-        return Exchange(seat, tuple(int(t) for t in tiles))
-    try:
-        play = Play.parse(" ".join(words))
-    except RuleError as err:
-        raise NoMove(err.message) from None
-    placements = []
-    for word, placement in zip(words, play.placements, strict=True):
-        placements.append(
-            TurnPlacement(parse_square(placement.square), placement.tile, word.endswith("+"), None)
-        )
-    return PlayTurn(seat, tuple(placements))
 
 
 def body_text(message: EmailMessage) -> str:
@@ -271,10 +219,11 @@ class Inbox:
         if game.state.status != "playing":  # an address not closed when the game ended
             self.room.book.revoke_play_address(game_id, seat, self.games.now())
             return Outcome(UNKNOWN_ADDRESS, CLOSED)
+        words_of = game_mail_for(game.state)
         if too_large:
             return answer(
                 f"Your mail was larger than {self.max_bytes // 1024} KiB and was not read: "
-                "reply with just your move.\n\n" + HOW_TO_REPLY + "\n",
+                "reply with just your move.\n\n" + words_of.how_to_reply + "\n",
                 "mail too large",
                 game.state.version,
             )
@@ -282,10 +231,10 @@ class Inbox:
             lines = move_lines(body_text(message))
             if not lines:
                 raise NoMove("no move was found at the top of your mail")
-            command = parse_move(lines[0], seat)
+            command = words_of.parse(lines[0], seat, game.state)
         except NoMove as err:
             return answer(
-                f"Nothing was played: {err}.\n\n{HOW_TO_REPLY}\n",
+                f"Nothing was played: {err}.\n\n{words_of.how_to_reply}\n",
                 f"no move: {err}",
                 game.state.version,
             )
@@ -317,7 +266,7 @@ class Inbox:
         if result.replayed:
             return Outcome(TAKEN, "played before")
         after = self.games.game(game_id)
-        points = points_words(after.state) if isinstance(after.state, GameState) else ""
+        points = words_of.points(after.state)
         return answer(
             f"Played: {lines[0]}{points}\n\n" + self._board(game_id, after, seat) + "\n",
             f"played {lines[0]!r}",
@@ -325,10 +274,8 @@ class Inbox:
         )
 
     def _board(self, game_id: str, game: Timed, seat: int) -> str:
-        if not isinstance(game.state, GameState):  # no play address is ever given for these
-            return f"(a {game.state.ruleset} game: see it with mathable-cli show {game_id})"
         names = seat_names(self.games.store, game.state)
-        return game_text(game_id, game.state, game.clock, seat, names)
+        return game_mail_for(game.state).text(game_id, game.state, game.clock, seat, names)
 
     def _answer(
         self,

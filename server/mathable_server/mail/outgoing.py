@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from email.message import EmailMessage
 
-from mathable import GameState, replay_timed
+from mathable import replay_timed
+from mathable.rulesets import AnyState
 from mathable_server.mail.addresses import play_address, play_secret
 from mathable_server.mail.codes import verification_code
 from mathable_server.mail.compose import (
@@ -27,7 +28,7 @@ from mathable_server.store.addresses import AddressBook, secret_hash
 GAME_KINDS = ("turn", "moved", "finished")
 
 
-def seat_names(store: Store, state: GameState) -> list[str]:
+def seat_names(store: Store, state: AnyState) -> list[str]:
     ids = [s.player for s in state.seats if s.player is not None]
     names = store.names(ids)
     return [names.get(s.player or "", f"seat {i}") for i, s in enumerate(state.seats)]
@@ -87,8 +88,6 @@ class MailChannel:
         game_id, version, seat = payload["game_id"], int(payload["version"]), int(payload["seat"])
         stored = self.store.events_after(game_id, 0, limit=version)
         state, clock = replay_timed((s.at, s.event) for s in stored)
-        if not isinstance(state, GameState):
-            raise Undeliverable(f"no game mail for {state.ruleset} games")
         if seat >= len(state.seats) or state.seats[seat].player != entry.recipient:
             raise Undeliverable("the player no longer holds that seat")
         reply_to = None

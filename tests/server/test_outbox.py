@@ -335,3 +335,69 @@ def test_a_refused_connection_is_a_channel_down(box: Outbox) -> None:
     message.set_content("x")
     with pytest.raises(ChannelDown):
         relay.send(message)
+
+
+def test_a_webhook_goes_to_the_address_it_checked_not_to_a_second_lookup(
+    sqlite_url: str, receiver: tuple[str, type[_Receiver]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # DNS rebinding: the name answers a public address to the checks, then a private one
+    # (the receiver here, on loopback). The delivery must connect to what it checked.
+    url, handler = receiver
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    real = socket.getaddrinfo
+    lookups: list[str] = []
+
+    def lookup(host: Any, *args: Any, **kwargs: Any) -> Any:
+        if host != "hooks.rebind.test":
+            return real(host, *args, **kwargs)
+        lookups.append(host)
+        address = "93.184.216.34" if len(lookups) <= 2 else "127.0.0.1"
+        return [(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", (address, port))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", lookup)
+    app: Flask = make_app(sqlite_url)
+    client = app.test_client()
+    table = Table(client)
+    hook = f"http://hooks.rebind.test:{port}/hook"
+    set_hook = client.put(
+        "/v1/me/notifications",
+        json={"webhook": {"url": hook, "secret": SECRET}},
+        headers=table.bob.auth,
+    )
+    assert set_hook.status_code == 200, set_hook.json  # lookup 1: public
+    table.ok(table.ada, type="pass")
+    store = app.extensions["mathable"].store
+    channel = WebhookChannel(store, AddressBook(store.engine), False, timeout=2.0)
+    worker = Deliverer(app.extensions["mathable_mail"].outbox, {"webhook": channel},
+                       app.extensions["mathable"].games.now)  # fmt: skip
+    worker.drain()  # lookup 2: public, and the connection goes there
+    assert lookups == ["hooks.rebind.test"] * 2
+    assert handler.calls == []  # the private address never heard of it
+
+
+def test_a_webhook_names_its_host_in_the_host_header(
+    sqlite_url: str, receiver: tuple[str, type[_Receiver]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url, handler = receiver
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    real = socket.getaddrinfo
+
+    def lookup(host: Any, *args: Any, **kwargs: Any) -> Any:
+        if host == "hooks.example.test":
+            return [(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "",
+                     ("127.0.0.1", port))]  # fmt: skip
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", lookup)
+    app: Flask = make_app(sqlite_url, webhook_allow_private=True)
+    client = app.test_client()
+    table = Table(client)
+    client.put(
+        "/v1/me/notifications",
+        json={"webhook": {"url": f"http://hooks.example.test:{port}/hook?x=1", "secret": SECRET}},
+        headers=table.bob.auth,
+    )
+    table.ok(table.ada, type="pass")
+    app.extensions["mathable_mail"].deliverer(app.extensions["mathable"].games.now).drain()
+    ((headers, body),) = handler.calls
+    assert headers["Host"] == f"hooks.example.test:{port}" and json.loads(body)["your_turn"]

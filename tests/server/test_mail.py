@@ -748,3 +748,39 @@ def test_summy_games_get_turn_mail_and_take_moves_in_summy_notation(
     assert inbox(mail_app).receive(reply(second[-1], "discard x")).code == TAKEN
     after = client.get(f"/v1/games/{game['id']}", headers=ada.auth).json
     assert "x" not in after["hand"] and after["turn"]["seat"] == 1
+
+
+# --- the board as a picture -----------------------------------------------------------------
+
+
+def test_the_turn_mail_shows_the_board_as_a_picture_beside_the_text(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table
+) -> None:
+    pytest.importorskip("cairosvg", reason="the pictures extra (CairoSVG) is not installed")
+    play_ada_turn(mail_table)
+    deliver(mail_app)
+    mail = turn_mail(mailbox, BOB_MAIL)
+    assert mail.get_content_type() == "multipart/alternative"
+    plain = mail.get_body(preferencelist=("plain",))
+    page = mail.get_body(preferencelist=("html",))
+    assert plain is not None and page is not None
+    assert "Your rack: 3 4 6 7 7 8 21" in plain.get_content()
+    images = [p for p in mail.walk() if p.get_content_type() == "image/png"]
+    assert len(images) == 1 and images[0].get_content().startswith(b"\x89PNG\r\n\x1a\n")
+    cid = str(images[0]["Content-ID"]).strip("<>")
+    html_text = page.get_content()
+    assert f'src="cid:{cid}"' in html_text and "Your rack: 3, 4, 6, 7, 7, 8, 21." in html_text
+    # Replies still read: the plain part is what a reply quotes and what the server reads.
+    assert inbox(mail_app).receive(reply(mail, BOB_TURN)).code == TAKEN
+    assert snapshot(mail_table.client, mail_table.id)[0]["seats"][1]["score"] == 121
+
+
+def test_without_pictures_the_turn_mail_is_plain_text(sqlite_url: str, mailbox: Mailbox) -> None:
+    app = _app(sqlite_url, mailbox, mail_pictures=False)
+    client = app.test_client()
+    table = Table(client)
+    verify(client, app, mailbox, table.bob, BOB_MAIL)
+    play_ada_turn(table)
+    deliver(app)
+    assert turn_mail(mailbox, BOB_MAIL).get_content_type() == "text/plain"
+    app.extensions["mathable"].store.engine.dispose()

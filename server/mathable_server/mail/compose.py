@@ -162,8 +162,10 @@ def game_mail(
     names: Sequence[str],
     reply_to: str | None,
     stable_id: str,
+    picture: tuple[bytes, str] | None = None,
 ) -> EmailMessage:
-    """A mail about one game to the player in ``seat``: "turn", "moved" or "finished"."""
+    """A mail about one game to the player in ``seat``: "turn", "moved" or "finished";
+    with ``picture`` (PNG bytes and the board in words), an HTML part shows it too."""
     from mathable_server.mail.games import game_mail_for
 
     words_of = game_mail_for(state)
@@ -192,6 +194,10 @@ def game_mail(
         parts.append(f"Or with the command-line client:\n    {words_of.cli_command(game_id)}")
     text = "\n\n".join(parts) + "\n"
     message = _message(ctx, to, game_subject(kind, game_id, seat, names), text, stable_id)
+    if picture is not None:
+        from mathable_server.mail.picture import add_picture
+
+        add_picture(message, text, picture[0], picture[1], ctx.domain)
     message["In-Reply-To"] = ctx.thread_id(game_id)
     message["References"] = ctx.thread_id(game_id)
     message["List-Id"] = f"Mathable game {game_id} <{game_id}.games.{ctx.domain}>"

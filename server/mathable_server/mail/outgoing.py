@@ -21,6 +21,7 @@ from mathable_server.mail.compose import (
     digest_mail,
     game_mail,
 )
+from mathable_server.mail.picture import board_png
 from mathable_server.outbox import Entry, Undeliverable
 from mathable_server.store import Store
 from mathable_server.store.addresses import AddressBook, secret_hash
@@ -43,11 +44,14 @@ class MailChannel:
         book: AddressBook,
         ctx: Callable[[], MailContext],
         send: Callable[[EmailMessage], None],
+        pictures: bool = True,
     ) -> None:
         self.store = store
         self.book = book
         self.ctx = ctx
         self.send = send
+        #: Turn mails carry the board as a picture (where the PNG converter is installed).
+        self.pictures = pictures
 
     def __call__(self, entry: Entry) -> None:
         self.send(self.compose(entry))
@@ -107,6 +111,7 @@ class MailChannel:
             names=seat_names(self.store, state),
             reply_to=reply_to,
             stable_id=entry.message_id,
+            picture=board_png(state, seat) if self.pictures and entry.kind == "turn" else None,
         )
 
     def _digest(self, ctx: MailContext, to: str, entry: Entry) -> EmailMessage:

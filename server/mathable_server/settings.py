@@ -104,8 +104,8 @@ class Settings:
     #: New games per player (None: no limit).
     game_limit: RateLimit | None = DEFAULT_GAME_LIMIT
     #: Turn mails carry the board as a PNG picture when CairoSVG is installed
-    #: (``MATHABLE_MAIL_PICTURES=0``: text only; a PNG costs about 0.1 s of CPU).
-    mail_pictures: bool = True
+    #: (``MATHABLE_MAIL_PICTURES=1``; off by default: a PNG costs about 0.1 s of CPU).
+    mail_pictures: bool = False
     #: Code mails per player and per address (``MATHABLE_CODE_MAIL_LIMIT``).
     code_mail_limit: RateLimit | None = DEFAULT_CODE_MAIL_LIMIT
     max_open_invitations: int = DEFAULT_MAX_OPEN_INVITATIONS
@@ -206,8 +206,7 @@ class Settings:
             outbox_max_attempts=_whole(env, "MATHABLE_OUTBOX_MAX_ATTEMPTS", minimum=1) or 8,
             outbox_lease=_seconds(env, "MATHABLE_OUTBOX_LEASE", 300.0),
             webhook_allow_private=_flag(env, "MATHABLE_WEBHOOK_ALLOW_PRIVATE"),
-            mail_pictures=env.get("MATHABLE_MAIL_PICTURES", "1").strip().lower()
-            not in ("0", "false", "no", "off"),
+            mail_pictures=_flag(env, "MATHABLE_MAIL_PICTURES"),
             public_url=(env.get("MATHABLE_PUBLIC_URL") or "").rstrip("/") or None,
             stream_heartbeat=_seconds(
                 env, "MATHABLE_STREAM_HEARTBEAT", DEFAULT_STREAM_HEARTBEAT, positive=True

@@ -754,9 +754,13 @@ def test_summy_games_get_turn_mail_and_take_moves_in_summy_notation(
 
 
 def test_the_turn_mail_shows_the_board_as_a_picture_beside_the_text(
-    mail_app: Flask, mailbox: Mailbox, mail_table: Table
+    sqlite_url: str, mailbox: Mailbox
 ) -> None:
     pytest.importorskip("cairosvg", reason="the pictures extra (CairoSVG) is not installed")
+    mail_app = _app(sqlite_url, mailbox, mail_pictures=True)
+    client = mail_app.test_client()
+    mail_table = Table(client)
+    verify(client, mail_app, mailbox, mail_table.bob, BOB_MAIL)
     play_ada_turn(mail_table)
     deliver(mail_app)
     mail = turn_mail(mailbox, BOB_MAIL)
@@ -773,10 +777,11 @@ def test_the_turn_mail_shows_the_board_as_a_picture_beside_the_text(
     # Replies still read: the plain part is what a reply quotes and what the server reads.
     assert inbox(mail_app).receive(reply(mail, BOB_TURN)).code == TAKEN
     assert snapshot(mail_table.client, mail_table.id)[0]["seats"][1]["score"] == 121
+    mail_app.extensions["mathable"].store.engine.dispose()
 
 
-def test_without_pictures_the_turn_mail_is_plain_text(sqlite_url: str, mailbox: Mailbox) -> None:
-    app = _app(sqlite_url, mailbox, mail_pictures=False)
+def test_by_default_the_turn_mail_is_plain_text(sqlite_url: str, mailbox: Mailbox) -> None:
+    app = _app(sqlite_url, mailbox)
     client = app.test_client()
     table = Table(client)
     verify(client, app, mailbox, table.bob, BOB_MAIL)

@@ -44,7 +44,7 @@ class MailChannel:
         book: AddressBook,
         ctx: Callable[[], MailContext],
         send: Callable[[EmailMessage], None],
-        pictures: bool = True,
+        pictures: bool = False,
     ) -> None:
         self.store = store
         self.book = book

@@ -19,10 +19,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
+from mathable import replay_timed
 from mathable_server.db import outbox
 from mathable_server.delivery import Mailroom
 from mathable_server.limits import RateLimit
 from mathable_server.mail.addresses import play_address, play_secret
+from mathable_server.mail.games import game_mail_for
 from mathable_server.mail.inbound import CLOSED, TAKEN, UNKNOWN_ADDRESS, Inbox
 from mathable_server.mail.smtpd import controller
 from tests.server.conftest import make_app
@@ -745,9 +747,22 @@ def test_summy_games_get_turn_mail_and_take_moves_in_summy_notation(
     deliver(mail_app)
     second = [m for m in mailbox.to(ADA_MAIL) if m["Subject"].startswith("[mathable] Your turn")]
     assert len(second) == 2 and "Last turn: bob passed." in text_of(second[-1])
+    assert "Last turn:" not in text_of(second[0])  # the game's first turn
     assert inbox(mail_app).receive(reply(second[-1], "discard x")).code == TAKEN
     after = client.get(f"/v1/games/{game['id']}", headers=ada.auth).json
     assert "x" not in after["hand"] and after["turn"]["seat"] == 1
+    # The last turn in words, as the next turn mail tells it.
+    discarded = _state_of(mail_app, game["id"])
+    words = game_mail_for(discarded)
+    assert words.last_turn(discarded, ["ada", "bob"]) == "ada discarded 1 tile."
+    played = _state_of(mail_app, game["id"], version=view["version"])
+    assert words.last_turn(played, ["ada", "bob"]) == "ada played 1+2=3 for 6 points."
+
+
+def _state_of(app: Flask, game_id: str, version: int | None = None) -> Any:
+    store = app.extensions["mathable"].store
+    stored = store.events_after(game_id, 0, limit=version or 10_000)
+    return replay_timed((s.at, s.event) for s in stored)[0]
 
 
 # --- the board as a picture -----------------------------------------------------------------

@@ -40,7 +40,10 @@ class SummyMail:
         if turn.ended_by == "passed":
             return f"{who} passed."
         if turn.ended_by in ("discarded", "exchanged"):
-            return f"{who} discarded tiles."
+            count = getattr(turn, "exchanged", 0) or 0
+            return f"{who} discarded {count} tile{'s' if count != 1 else ''}." if count else (
+                f"{who} discarded tiles."
+            )
         return None
 
     def text(

@@ -239,10 +239,20 @@ def _soak(
                 _reply(port, mail)
             time.sleep(0.05)
     finally:
-        stop.set()
         listener.stop()
-    # Let the last mails (game over) go out, then stop the worker.
+    # Let the last mails (game over) go out while the relay still flaps and the worker is
+    # still killed: short runs end their games before the first kill otherwise.
     box = app.extensions["mathable_mail"].outbox
+    settle = time.monotonic() + 60
+    while time.monotonic() < settle and (
+        box.counts()["pending"] or (kill_every > 0 and kills == 0)
+    ):
+        time.sleep(0.1)
+    stop.set()
+    for thread in threads:
+        if thread.is_alive():
+            thread.join(timeout=30)
+    # The relay is up for good; what the last outage or kill left behind goes out.
     settle = time.monotonic() + 60
     while time.monotonic() < settle and box.counts()["pending"]:
         time.sleep(0.1)

@@ -741,12 +741,12 @@ def test_summy_games_get_turn_mail_and_take_moves_in_summy_notation(
     assert "Played: -3,0 across 1+2=3 for 6 points\n" in text_of(played)
     view = client.get(f"/v1/games/{game['id']}", headers=ada.auth).json
     assert view["seats"][0]["score"] == 6 and view["last_play"]["equation"] == "1+2=3"
-    # bob passes; ada discards by mail.
-    passed = move(client, bob, game["id"], view["version"], type="pass")
-    assert passed.status_code == 200, passed.json
+    # bob discards; ada discards by mail.
+    discarded = move(client, bob, game["id"], view["version"], type="discard", tiles=["6"])
+    assert discarded.status_code == 200, discarded.json
     deliver(mail_app)
     second = [m for m in mailbox.to(ADA_MAIL) if m["Subject"].startswith("[mathable] Your turn")]
-    assert len(second) == 2 and "Last turn: bob passed." in text_of(second[-1])
+    assert len(second) == 2 and "Last turn: bob discarded 1 tile." in text_of(second[-1])
     assert "Last turn:" not in text_of(second[0])  # the game's first turn
     assert inbox(mail_app).receive(reply(second[-1], "discard x")).code == TAKEN
     after = client.get(f"/v1/games/{game['id']}", headers=ada.auth).json

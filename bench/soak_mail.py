@@ -55,6 +55,8 @@ class Report:
     pending: int
     dead: int
     longest_delay_s: float
+    #: The slowest mails: delay, kind and tries of their rows.
+    slowest: list[str]
     relay_outages: int
     worker_kills: int
     seconds: float
@@ -63,7 +65,8 @@ class Report:
 class _Worker:
     """``mathable-server deliver`` in a subprocess, killed (SIGKILL) and restarted on demand."""
 
-    def __init__(self, database_url: str, relay: str) -> None:
+    def __init__(self, database_url: str, relay: str, log: str | None = None) -> None:
+        self.log = log
         self.command = [sys.executable, "-m", "mathable_server", "deliver", "--interval", "0.05",
                         "--database-url", database_url]  # fmt: skip
         self.env = server_env() | {
@@ -77,9 +80,15 @@ class _Worker:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        self.process = subprocess.Popen(
-            self.command, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
+        if self.log is None:
+            self.process = subprocess.Popen(
+                self.command, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
+            return
+        with open(self.log, "ab") as log:  # the worker's warnings: each failed try, and why
+            self.process = subprocess.Popen(
+                self.command, env=self.env, stdout=subprocess.DEVNULL, stderr=log
+            )
 
     def kill(self) -> None:
         if self.process is not None:
@@ -100,11 +109,14 @@ def soak(
     down_for: float = 1.5,
     kill_every: float = 4.0,
     timeout: float = 600.0,
+    worker_log: str | None = None,
 ) -> Report:
     """Play ``games`` games to their end as described above; the figures."""
     with tempfile.TemporaryDirectory(prefix="mathable-soak-") as folder:
         url = database_url or f"sqlite:///{Path(folder) / 'soak.db'}"
-        return _soak(url, games, mail_players, flap_every, down_for, kill_every, timeout)
+        return _soak(
+            url, games, mail_players, flap_every, down_for, kill_every, timeout, worker_log
+        )
 
 
 def _soak(
@@ -115,6 +127,7 @@ def _soak(
     down_for: float,
     kill_every: float,
     timeout: float,
+    worker_log: str | None,
 ) -> Report:
     started = time.monotonic()
     relay = Mailbox()
@@ -127,7 +140,7 @@ def _soak(
         )
     )  # fmt: skip
     client = app.test_client()
-    worker = _Worker(url, relay.url)
+    worker = _Worker(url, relay.url, worker_log)
     worker.start()
     stop = threading.Event()
     outages = kills = 0
@@ -226,10 +239,20 @@ def _soak(
                 _reply(port, mail)
             time.sleep(0.05)
     finally:
-        stop.set()
         listener.stop()
-    # Let the last mails (game over) go out, then stop the worker.
+    # Let the last mails (game over) go out while the relay still flaps and the worker is
+    # still killed: short runs end their games before the first kill otherwise.
     box = app.extensions["mathable_mail"].outbox
+    settle = time.monotonic() + 60
+    while time.monotonic() < settle and (
+        box.counts()["pending"] or (kill_every > 0 and kills == 0)
+    ):
+        time.sleep(0.1)
+    stop.set()
+    for thread in threads:
+        if thread.is_alive():
+            thread.join(timeout=30)
+    # The relay is up for good; what the last outage or kill left behind goes out.
     settle = time.monotonic() + 60
     while time.monotonic() < settle and box.counts()["pending"]:
         time.sleep(0.1)
@@ -240,15 +263,27 @@ def _soak(
     )
     counts = Counter(str(m["Message-ID"]) for m in relay.messages)
     with app.extensions["mathable"].store.engine.connect() as conn:
-        made = {
-            f"<mathable.{r.message_id}@{DOMAIN}>": r.created_at
-            for r in conn.execute(select(outbox.c.message_id, outbox.c.created_at))
+        rows = {
+            f"<mathable.{r.message_id}@{DOMAIN}>": r
+            for r in conn.execute(
+                select(outbox.c.message_id, outbox.c.kind, outbox.c.created_at,
+                       outbox.c.attempts)  # fmt: skip
+            )
         }
+    made = {key: r.created_at for key, r in rows.items()}
     delays = [
         received - made[str(m["Message-ID"])] / 1000
         for m, received in zip(relay.messages, relay.times, strict=True)
         if str(m["Message-ID"]) in made
     ]
+    slow = sorted(
+        (
+            (round(received - made[key] / 1000, 2), rows[key].kind, rows[key].attempts)
+            for m, received in zip(relay.messages, relay.times, strict=True)
+            if (key := str(m["Message-ID"])) in made
+        ),
+        reverse=True,
+    )[:5]
     state = box.counts()
     app.extensions["mathable"].store.engine.dispose()
     return Report(
@@ -259,6 +294,7 @@ def _soak(
         pending=state["pending"],
         dead=state["dead"],
         longest_delay_s=round(max(delays, default=0.0), 2),
+        slowest=[f"{d} s: {kind} ({tries} tries)" for d, kind, tries in slow],
         relay_outages=outages,
         worker_kills=kills,
         seconds=round(time.monotonic() - started, 1),
@@ -285,9 +321,10 @@ def main() -> None:
     parser.add_argument("--flap-every", type=float, default=3.0)
     parser.add_argument("--down-for", type=float, default=1.5)
     parser.add_argument("--kill-every", type=float, default=4.0)
+    parser.add_argument("--worker-log", default=None, help="append the workers' stderr here")
     args = parser.parse_args()
     report = soak(args.games, args.mail_players, args.database_url, args.flap_every,
-                  args.down_for, args.kill_every)  # fmt: skip
+                  args.down_for, args.kill_every, worker_log=args.worker_log)  # fmt: skip
     print(json.dumps(asdict(report), indent=2))
 
 

@@ -24,6 +24,7 @@ from mathable_server.delivery import mailroom
 from mathable_server.draws import secret_key
 from mathable_server.errors import ApiError, register_error_handlers
 from mathable_server.limits import Limiter, LongPolls
+from mathable_server.mail.closing import CloseAddresses
 from mathable_server.notify import Notifier
 from mathable_server.outbox import DeliveryThread
 from mathable_server.render import BodyCache
@@ -66,6 +67,7 @@ def create_app(
     secret = functools.cache(lambda: secret_key(settings, store))
     # The notifications a command causes are written in its transaction.
     store.on_append.append(Notifier())
+    store.on_append.append(CloseAddresses())
     room = mailroom(settings, store, secret)
     app.extensions["mathable_mail"] = room
     wakeups = Wakeups()

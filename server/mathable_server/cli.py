@@ -219,6 +219,48 @@ def _migrate(engine: Engine, args: argparse.Namespace, url: str) -> None:
     print(f"{_shown(url)}: {done}", file=sys.stderr)
 
 
+#: ``mail-in``'s exit code when the database is not there or not ready: the MTA keeps
+#: the mail and tries again (sysexits.h EX_TEMPFAIL).
+_TRY_LATER = 75
+
+
+def _mail_in(args: argparse.Namespace, settings: Settings) -> None:
+    """``mail-in`` for an MTA pipe: the database must exist and be current, never be made.
+
+    An MTA runs it with an environment of its own: a missing
+    ``MATHABLE_DATABASE_URL`` would otherwise open (create) the default file,
+    find no play address there and bounce the mail. Any trouble with the
+    database is exit 75 with a line on stderr: the MTA keeps the mail.
+    """
+    from sqlalchemy.exc import DBAPIError
+
+    from mathable_server import migrations
+
+    try:
+        engine = open_engine(settings.database_url, must_exist=True)
+    except SystemExit as err:
+        print(f"{err.code} (is MATHABLE_DATABASE_URL set for the MTA?)", file=sys.stderr)
+        raise SystemExit(_TRY_LATER) from None
+    try:
+        try:
+            if migrations.current_revision(engine) is None:
+                raise migrations.MigrationError(
+                    f"{_shown(settings.database_url)} holds no mathable database"
+                )
+            migrations.check_current(engine)
+        except migrations.MigrationError as err:
+            print(f"mathable-server: mail-in: {err}", file=sys.stderr)
+            raise SystemExit(_TRY_LATER) from None
+        from mathable_server.mail_commands import run_command
+
+        run_command(args, engine, settings)
+    except DBAPIError as err:
+        print(f"mathable-server: mail-in: the database failed: {_reason(err)}", file=sys.stderr)
+        raise SystemExit(_TRY_LATER) from None
+    finally:
+        engine.dispose()
+
+
 def _prepare_schema(engine: Engine, command: str) -> None:
     """Make sure the schema is the newest before serving or moving games.
 
@@ -249,6 +291,7 @@ def _prepare_schema(engine: Engine, command: str) -> None:
 
 def _tick(engine: Engine, settings: Settings) -> None:
     """One sweep of the games whose clock is due; says how many were looked at."""
+    from mathable_server.mail.closing import CloseAddresses
     from mathable_server.notify import Notifier
     from mathable_server.service import Games
     from mathable_server.store import Store
@@ -256,6 +299,7 @@ def _tick(engine: Engine, settings: Settings) -> None:
 
     store = Store(engine)
     store.on_append.append(Notifier())
+    store.on_append.append(CloseAddresses())
     games = Games(store, 100, SystemTime(settings.time_offset_seconds), settings.vacation_days)
     total = 0
     while (found := games.sweep()) > 0:
@@ -300,6 +344,9 @@ def _run(args: argparse.Namespace) -> None:
     from sqlalchemy.exc import DBAPIError
 
     settings = _settings(args.database_url)
+    if args.command == "mail-in":
+        _mail_in(args, settings)
+        return
     reading = args.command == "dump" or (args.command == "migrate" and args.status)
     engine = open_engine(settings.database_url, must_exist=reading)
     try:

@@ -40,7 +40,9 @@ class Mailroom:
         }
         if self.settings.smtp_url:
             relay = Relay.parse(self.settings.smtp_url)
-            senders["email"] = MailChannel(self.store, self.book, self.context, relay.send)
+            senders["email"] = MailChannel(
+                self.store, self.book, self.context, relay.send, self.settings.mail_pictures
+            )
         return Deliverer(self.outbox, senders, now)
 
 

@@ -67,6 +67,7 @@ def _room(engine: Engine, settings: Settings) -> tuple[Mailroom, Games]:
 
     from mathable_server.delivery import mailroom
     from mathable_server.draws import secret_key
+    from mathable_server.mail.closing import CloseAddresses
     from mathable_server.notify import Notifier
     from mathable_server.service import Games
     from mathable_server.store import Store
@@ -74,6 +75,7 @@ def _room(engine: Engine, settings: Settings) -> tuple[Mailroom, Games]:
 
     store = Store(engine)
     store.on_append.append(Notifier())
+    store.on_append.append(CloseAddresses())
     games = Games(store, 100, SystemTime(settings.time_offset_seconds), settings.vacation_days)
     secret = functools.cache(lambda: secret_key(settings, store))
     return mailroom(settings, store, secret), games

@@ -14,20 +14,37 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Connection, and_, select
 
-from mathable import Event, GameState
+from mathable import Event
 from mathable.rulesets import AnyState
 from mathable_server import outbox
 from mathable_server.db import outbox as outbox_table
 from mathable_server.outbox import Notification
 from mathable_server.store.addresses import Contact, contacts_in
 
-#: Events after which another seat is to move.
+#: Events after which another seat is to move (Summy's start, equations and discards too).
 TURN_CHANGES = frozenset(
     {"game_started", "turn_ended", "tiles_exchanged", "passed", "corrected", "resigned",
-     "timed_out"}
+     "timed_out", "summy_started", "equation_played", "tiles_discarded"}
 )  # fmt: skip
 #: Digests go out once a day at this hour (UTC).
 DIGEST_HOUR = 7
+#: Events by which a seat ends its own turn.
+OWN_ACTS = frozenset(
+    {"turn_ended", "tiles_exchanged", "passed", "resigned", "equation_played", "tiles_discarded"}
+)
+#: The "game over" mail to the seat whose move ended the game waits this long: a move
+#: played by mail is answered ("Played: ...") by a row written just after the move's
+#: transaction, and that answer should come first.
+MOVER_DELAY_MS = 5000
+
+
+def mover(events: Sequence[Event]) -> int | None:
+    """The seat whose own act (a turn, an exchange, a pass, resigning) the events hold."""
+    for event in reversed(events):
+        seat = getattr(event, "seat", None)
+        if event.type in OWN_ACTS and isinstance(seat, int):
+            return seat
+    return None
 
 
 def next_digest(now: int) -> int:
@@ -59,6 +76,7 @@ def notifications(
     if not (finished or turn_changed):
         return []
     to_move = state.turn.seat if turn_changed and state.turn is not None else None
+    acted = mover(events)
     rows: list[Notification] = []
     for seat, entry in enumerate(state.seats):
         player = entry.player
@@ -68,20 +86,19 @@ def notifications(
         kind = "finished" if finished else "turn" if seat == to_move else "moved"
         payload = {"game_id": game_id, "version": state.version, "seat": seat}
         stem = f"{kind}.{game_id}.v{state.version}.s{seat}"
-        # Mail (with moves by reply) is written for Mathable's board and notation; other
-        # rulesets' games tell their players by webhook and the event stream only.
-        mail = isinstance(state, GameState)
-        if mail and contact.address is not None and _wants_mail(contact.email, kind):
+        if contact.address is not None and _wants_mail(contact.email, kind):
             if contact.email == "digest":
                 rows.append(
                     Notification("email", "digest", contact.player_id, {}, None, next_digest(now))
                 )
             else:
+                later = now + MOVER_DELAY_MS if seat == acted and kind == "finished" else None
                 rows.append(
                     Notification(
-                        "email", kind, contact.player_id, payload, outbox.new_message_id(stem)
+                        "email", kind, contact.player_id, payload, outbox.new_message_id(stem),
+                        later,
                     )
-                )
+                )  # fmt: skip
         if contact.webhook_url is not None:
             rows.append(
                 Notification(

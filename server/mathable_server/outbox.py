@@ -14,9 +14,11 @@ from collections.abc import Callable, Mapping
 
 from mathable_server.store.outbox import (
     DEAD,
+    LOST,
     PENDING,
     SCRUBBED,
     SENT,
+    ChannelDown,
     Entry,
     Notification,
     Outbox,
@@ -30,9 +32,12 @@ log = logging.getLogger("mathable_server.outbox")
 
 __all__ = [
     "DEAD",
+    "LOST",
     "PENDING",
     "SCRUBBED",
     "SENT",
+    "BATCH",
+    "ChannelDown",
     "Deliverer",
     "DeliveryThread",
     "Entry",
@@ -45,8 +50,11 @@ __all__ = [
     "new_message_id",
 ]
 
-#: Sends one row; raises Undeliverable (dead at once) or anything else (try again later).
+#: Sends one row; raises Undeliverable (dead at once), ChannelDown (the relay is unreachable:
+#: this row and the rest of the batch wait) or anything else (this row tries again later).
 Sender = Callable[[Entry], None]
+#: Rows taken per claim: few, so that a claim is soon done with whatever befalls each row.
+BATCH = 10
 
 
 class Deliverer:
@@ -56,32 +64,65 @@ class Deliverer:
         self.box = box
         self.senders = dict(senders)
         self.now = now
+        #: Channels found down (the relay unreachable), until when.
+        self._down: dict[str, int] = {}
 
-    def run_once(self, limit: int = 50) -> int:
-        """Send what is due now (one claim of up to ``limit`` rows); how many were tried."""
+    def run_once(self, limit: int = BATCH) -> int:
+        """Send what is due now (one claim of up to ``limit`` rows); how many were taken.
+
+        Each row's lease is renewed just before it is sent, so a slow row early
+        in the batch does not let a later one's lease run out and another worker
+        send it too. A channel found down stays down for this worker until the
+        row that found it is due again: its rows are put back untried (in one
+        write), due at that time, so a relay that is away costs one try per
+        back-off period, not one per row.
+        """
         entries = self.box.claim(self.now(), limit)
+        later: dict[int, list[Entry]] = {}
         for entry in entries:
-            self.deliver(entry)
+            until = self._down.get(entry.channel)
+            if until is not None and until > self.now():
+                later.setdefault(until, []).append(entry)
+                continue
+            renewed = self.box.renew(entry, self.now())
+            if renewed is None:
+                log.warning("outbox row %s: lease lost before sending, left to its new owner",
+                            entry.id)  # fmt: skip
+                continue
+            if self.deliver(renewed):
+                self._down.pop(entry.channel, None)
+            else:
+                self._down[entry.channel] = self.box.retry_at(renewed, self.now())
+        for until, group in later.items():
+            self.box.release(group, until)
         return len(entries)
 
-    def deliver(self, entry: Entry) -> None:
+    def deliver(self, entry: Entry) -> bool:
+        """Send one claimed row and mark it; False if its channel was found down."""
         sender = self.senders.get(entry.channel)
         if sender is None:
             self.box.failed(entry, self.now(), f"no sender for channel {entry.channel}")
-            return
+            return True
         try:
             sender(entry)
         except Undeliverable as err:
             self.box.failed(entry, self.now(), str(err) or "undeliverable", final=True)
             log.warning("outbox row %s dead: %s", entry.id, err)
-            return
-        except Exception as err:  # a relay or a receiver down: try again later
+            return True
+        except ChannelDown as err:
+            state = self.box.failed(entry, self.now(), f"channel down: {err}")
+            log.warning("outbox row %s failed (%s), channel %s down: %s",
+                        entry.id, state, entry.channel, err)  # fmt: skip
+            return False
+        except Exception as err:  # a receiver refused or failed: this row tries again later
             state = self.box.failed(entry, self.now(), f"{type(err).__name__}: {err}")
             log.warning("outbox row %s failed (%s): %s", entry.id, state, err)
-            return
-        self.box.sent(entry, self.now())
+            return True
+        if not self.box.sent(entry, self.now()):
+            log.warning("outbox row %s sent after its lease ended: it may go out twice", entry.id)
+        return True
 
-    def drain(self, limit: int = 50) -> int:
+    def drain(self, limit: int = BATCH) -> int:
         """Send until nothing is due; how many tries in all."""
         total = 0
         while (done := self.run_once(limit)) > 0:

@@ -35,6 +35,8 @@ DEFAULT_ADDRESS_RATE_LIMIT = RateLimit(rate=200.0, burst=1000)
 DEFAULT_REGISTRATION_LIMIT = RateLimit(rate=30 / 3600, burst=30)
 #: New games per player.
 DEFAULT_GAME_LIMIT = RateLimit(rate=120 / 3600, burst=120)
+#: Code mails (``PUT /v1/me/email``) per player and per address: three an hour.
+DEFAULT_CODE_MAIL_LIMIT = RateLimit(rate=3 / 3600, burst=3)
 #: Games waiting for players per creator, and open invitations per invitee.
 DEFAULT_MAX_OPEN_INVITATIONS = 20
 #: Long-polls one caller (a player, or an address without a token) holds at once.
@@ -101,6 +103,11 @@ class Settings:
     registration_limit: RateLimit | None = DEFAULT_REGISTRATION_LIMIT
     #: New games per player (None: no limit).
     game_limit: RateLimit | None = DEFAULT_GAME_LIMIT
+    #: Turn mails carry the board as a PNG picture when CairoSVG is installed
+    #: (``MATHABLE_MAIL_PICTURES=1``; off by default: a PNG costs about 0.1 s of CPU).
+    mail_pictures: bool = False
+    #: Code mails per player and per address (``MATHABLE_CODE_MAIL_LIMIT``).
+    code_mail_limit: RateLimit | None = DEFAULT_CODE_MAIL_LIMIT
     max_open_invitations: int = DEFAULT_MAX_OPEN_INVITATIONS
     max_polls_per_caller: int = DEFAULT_MAX_POLLS_PER_CALLER
     #: 0: tokens never expire.
@@ -178,6 +185,7 @@ class Settings:
             address_rate_limit=limit("MATHABLE_ADDRESS_RATE_LIMIT", DEFAULT_ADDRESS_RATE_LIMIT),
             registration_limit=limit("MATHABLE_REGISTRATION_LIMIT", DEFAULT_REGISTRATION_LIMIT),
             game_limit=limit("MATHABLE_GAME_LIMIT", DEFAULT_GAME_LIMIT),
+            code_mail_limit=limit("MATHABLE_CODE_MAIL_LIMIT", DEFAULT_CODE_MAIL_LIMIT),
             max_open_invitations=_whole(env, "MATHABLE_MAX_OPEN_INVITATIONS", minimum=1)
             or DEFAULT_MAX_OPEN_INVITATIONS,
             max_polls_per_caller=_or(
@@ -198,6 +206,7 @@ class Settings:
             outbox_max_attempts=_whole(env, "MATHABLE_OUTBOX_MAX_ATTEMPTS", minimum=1) or 8,
             outbox_lease=_seconds(env, "MATHABLE_OUTBOX_LEASE", 300.0),
             webhook_allow_private=_flag(env, "MATHABLE_WEBHOOK_ALLOW_PRIVATE"),
+            mail_pictures=_flag(env, "MATHABLE_MAIL_PICTURES"),
             public_url=(env.get("MATHABLE_PUBLIC_URL") or "").rstrip("/") or None,
             stream_heartbeat=_seconds(
                 env, "MATHABLE_STREAM_HEARTBEAT", DEFAULT_STREAM_HEARTBEAT, positive=True

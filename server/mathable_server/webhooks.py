@@ -6,7 +6,11 @@ secret>`` and ``X-Mathable-Delivery: <the row's stable id>`` (the same on a
 retry). No request forgery: a URL whose host resolves to a loopback, private,
 link-local or otherwise non-public address is refused when it is set and again
 at each delivery, unless ``MATHABLE_WEBHOOK_ALLOW_PRIVATE=1``; redirects are
-not followed.
+not followed. A delivery resolves the host once, checks the address and
+connects to that very address (the ``Host`` header and TLS's server name and
+certificate check stay the URL's name), so a name that answers a public
+address to the check and a private one to the connection (DNS rebinding)
+reaches nothing private.
 """
 
 from __future__ import annotations
@@ -16,9 +20,11 @@ import hmac
 import ipaddress
 import json
 import socket
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-import requests
+import certifi
+import urllib3
 
 from mathable import replay_timed
 from mathable_server.outbox import Entry, Undeliverable
@@ -44,6 +50,60 @@ def signature(secret: str, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 
 
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where one delivery goes: the URL's parts and the address checked for its host."""
+
+    scheme: str
+    hostname: str
+    port: int
+    #: ``path?query`` to request.
+    path: str
+    #: The IP address the delivery connects to, as resolved (and checked) once.
+    address: str
+
+    @property
+    def host_header(self) -> str:
+        name = f"[{self.hostname}]" if ":" in self.hostname else self.hostname
+        default = 443 if self.scheme == "https" else 80
+        return name if self.port == default else f"{name}:{self.port}"
+
+
+def _parts(url: str) -> tuple[str, str, int, str]:
+    """Scheme, host name, port and ``path?query`` of an http(s) URL; WebhookRefused if not."""
+    try:
+        parts = urlsplit(url)
+        hostname, port = parts.hostname, parts.port
+    except ValueError as err:  # "http://[", a port that is no number
+        raise WebhookRefused(f"cannot read the URL: {err}") from None
+    if parts.scheme not in ("http", "https") or not hostname:
+        raise WebhookRefused("a webhook URL starts with http:// or https://")
+    port = port or (443 if parts.scheme == "https" else 80)
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return parts.scheme, hostname, port, path
+
+
+def resolve(url: str, allow_private: bool) -> Target:
+    """Read ``url``, resolve its host once and check every address it has; the first one.
+
+    WebhookRefused for a URL that is not http(s), a host that does not resolve,
+    or (unless ``allow_private``) any address that is not public.
+    """
+    scheme, hostname, port, path = _parts(url)
+    try:
+        found = socket.getaddrinfo(hostname, port, proto=socket.IPPROTO_TCP)
+    except (OSError, ValueError) as err:
+        raise WebhookRefused(f"cannot resolve {hostname}: {err}") from None
+    addresses = [str(info[4][0]).split("%")[0] for info in found]
+    if not addresses:
+        raise WebhookRefused(f"cannot resolve {hostname}")
+    for text in addresses:
+        address = ipaddress.ip_address(text)
+        if not allow_private and (not address.is_global or address.is_multicast):
+            raise WebhookRefused(f"{address} is not a public address")
+    return Target(scheme, hostname, port, path, addresses[0])
+
+
 def check_url(url: str, allow_private: bool) -> None:
     """Refuse URLs that are not http(s) or whose host resolves to a non-public address.
 
@@ -56,34 +116,64 @@ def check_url(url: str, allow_private: bool) -> None:
     ...
     mathable_server.webhooks.WebhookRefused: 127.0.0.1 is not a public address
     """
-    try:
-        parts = urlsplit(url)
-        hostname, port = parts.hostname, parts.port
-    except ValueError as err:  # "http://[", a port that is no number
-        raise WebhookRefused(f"cannot read the URL: {err}") from None
-    if parts.scheme not in ("http", "https") or not hostname:
-        raise WebhookRefused("a webhook URL starts with http:// or https://")
-    if allow_private:
+    if allow_private:  # any address will do: no lookup (the name may not resolve yet)
+        _parts(url)
         return
+    resolve(url, allow_private)
+
+
+def post(target: Target, body: bytes, headers: dict[str, str], timeout: float) -> int:
+    """POST ``body`` to ``target``'s address; the answer's status (its body is not read)."""
+    pool: urllib3.HTTPConnectionPool
+    limits = urllib3.Timeout(connect=timeout, read=timeout)
+    if target.scheme == "https":
+        pool = urllib3.HTTPSConnectionPool(
+            target.address,
+            target.port,
+            timeout=limits,
+            retries=False,
+            cert_reqs="CERT_REQUIRED",
+            ca_certs=certifi.where(),
+            server_hostname=target.hostname,
+            assert_hostname=target.hostname,
+        )
+    else:
+        pool = urllib3.HTTPConnectionPool(
+            target.address, target.port, timeout=limits, retries=False
+        )
     try:
-        port = port or (443 if parts.scheme == "https" else 80)
-        found = socket.getaddrinfo(hostname, port, proto=socket.IPPROTO_TCP)
-    except (OSError, ValueError) as err:
-        raise WebhookRefused(f"cannot resolve {hostname}: {err}") from None
-    for _family, _type, _proto, _name, sockaddr in found:
-        address = ipaddress.ip_address(str(sockaddr[0]).split("%")[0])
-        if not address.is_global or address.is_multicast:
-            raise WebhookRefused(f"{address} is not a public address")
+        answer = pool.urlopen(
+            "POST",
+            target.path,
+            body=body,
+            headers={"Host": target.host_header, **headers},
+            redirect=False,
+            # Only the status line and headers are read: a receiver that answers with an
+            # endless body must not hold the delivery worker nor fill its memory.
+            preload_content=False,
+            assert_same_host=False,
+        )
+        status = int(answer.status)
+        answer.close()
+        return status
+    finally:
+        pool.close()
 
 
 class WebhookChannel:
     """Sends the ``webhook`` rows of the outbox."""
 
-    def __init__(self, store: Store, book: AddressBook, allow_private: bool) -> None:
+    def __init__(
+        self,
+        store: Store,
+        book: AddressBook,
+        allow_private: bool,
+        timeout: float = WEBHOOK_TIMEOUT,
+    ) -> None:
         self.store = store
         self.book = book
         self.allow_private = allow_private
-        self.session = requests.Session()
+        self.timeout = timeout
 
     def body(self, entry: Entry) -> bytes:
         payload = entry.payload
@@ -105,25 +195,20 @@ class WebhookChannel:
         if contact.webhook_url is None or contact.webhook_secret is None:
             raise Undeliverable("the webhook was removed")
         try:
-            check_url(contact.webhook_url, self.allow_private)
+            target = resolve(contact.webhook_url, self.allow_private)
         except WebhookRefused as err:
             raise Undeliverable(str(err)) from None
         body = self.body(entry)
-        answer = self.session.post(
-            contact.webhook_url,
-            data=body,
-            headers={
+        status = post(
+            target,
+            body,
+            {
                 "Content-Type": "application/json",
                 "User-Agent": "mathable-server webhook",
                 "X-Mathable-Signature": signature(contact.webhook_secret, body),
                 "X-Mathable-Delivery": entry.message_id,
             },
-            timeout=WEBHOOK_TIMEOUT,
-            allow_redirects=False,
-            # Only the status line and headers are read: a receiver that answers with an
-            # endless body must not hold the delivery worker nor fill its memory.
-            stream=True,
+            self.timeout,
         )
-        answer.close()
-        if not 200 <= answer.status_code < 300:
-            raise RuntimeError(f"the receiver answered {answer.status_code}")
+        if not 200 <= status < 300:
+            raise RuntimeError(f"the receiver answered {status}")

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
 from typing import Any
@@ -18,14 +19,27 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
+from mathable import replay_timed
 from mathable_server.db import outbox
 from mathable_server.delivery import Mailroom
-from mathable_server.mail.inbound import TAKEN, UNKNOWN_ADDRESS, Inbox
+from mathable_server.limits import RateLimit
+from mathable_server.mail.addresses import play_address, play_secret
+from mathable_server.mail.games import game_mail_for
+from mathable_server.mail.inbound import CLOSED, TAKEN, UNKNOWN_ADDRESS, Inbox
 from mathable_server.mail.smtpd import controller
 from tests.server.conftest import make_app
-from tests.server.helpers import Account, Table, snapshot
+from tests.server.helpers import (
+    EXAMPLE_TILES,
+    Account,
+    Table,
+    move,
+    register,
+    snapshot,
+    started_game,
+)
 from tests.server.live import free_port, server_cli, server_env
 from tests.server.mailbox import Mailbox, text_of
+from tests.server.test_summy import summy_game
 
 DOMAIN = "play.test"
 ADA_MAIL, BOB_MAIL = "ada@example.org", "bob@example.org"
@@ -151,6 +165,59 @@ def test_a_wrong_code_is_refused_and_leaves_the_address_unverified(
     with room(mail_app).outbox.engine.connect() as conn:
         payloads = [r.payload for r in conn.execute(select(outbox.c.payload))]
     assert all(code not in p for p in payloads)
+
+
+def test_the_outbox_never_holds_the_code_in_clear(mail_app: Flask, mailbox: Mailbox) -> None:
+    client = mail_app.test_client()
+    table = Table(client)
+    client.put("/v1/me/email", json={"address": ADA_MAIL}, headers=table.ada.auth)
+    with room(mail_app).outbox.engine.connect() as conn:
+        waiting = [r.payload for r in conn.execute(select(outbox.c.payload))]
+    deliver(mail_app)
+    code = re.search(r"code is (\d{6})", text_of(mailbox.to(ADA_MAIL)[-1]))[1]  # type: ignore[index]
+    assert len(waiting) == 1 and code not in waiting[0] and "nonce" in waiting[0]
+    done = client.post("/v1/me/email/verify", json={"code": code}, headers=table.ada.auth)
+    assert done.status_code == 200, done.json
+
+
+def _set(client: FlaskClient, who: Account, address: str) -> Any:
+    return client.put("/v1/me/email", json={"address": address}, headers=who.auth)
+
+
+def test_code_mails_are_limited_per_player_and_per_address(
+    sqlite_url: str, mailbox: Mailbox
+) -> None:
+    app = _app(sqlite_url, mailbox, code_mail_limit=RateLimit(3 / 3600, 3))
+    client = app.test_client()
+    table = Table(client)
+    for n in range(3):
+        assert _set(client, table.ada, f"ada{n}@example.org").status_code == 202
+    refused = _set(client, table.ada, "ada9@example.org")
+    assert refused.status_code == 429 and refused.json["error"]["code"] == "too_many_codes"
+    assert int(refused.headers["Retry-After"]) > 0
+    # Another player cannot flood one address either.
+    for _ in range(3):
+        _set(client, table.bob, BOB_MAIL)
+    other = _set(client, table.eve, BOB_MAIL)
+    assert other.status_code == 429 and other.json["error"]["code"] == "too_many_codes"
+    deliver(app)
+    assert len(mailbox.to(BOB_MAIL)) == 3
+    app.extensions["mathable"].store.engine.dispose()
+
+
+def test_setting_the_same_address_again_keeps_the_wrong_tries(
+    mail_app: Flask, mailbox: Mailbox
+) -> None:
+    client = mail_app.test_client()
+    table = Table(client)
+    assert _set(client, table.ada, ADA_MAIL).status_code == 202
+    for _ in range(5):
+        wrong = client.post("/v1/me/email/verify", json={"code": "000000"}, headers=table.ada.auth)
+        assert wrong.json["error"]["code"] in ("wrong_code", "code_expired")
+    again = _set(client, table.ada, ADA_MAIL)
+    assert again.status_code == 429 and again.json["error"]["code"] == "too_many_codes"
+    # Another address starts afresh.
+    assert _set(client, table.ada, "ada2@example.org").status_code == 202
 
 
 def test_an_unverified_address_gets_no_game_mail(mail_app: Flask, mailbox: Mailbox) -> None:
@@ -352,20 +419,188 @@ def test_wrong_secrets_and_strangers_are_unknown_addresses(
     assert snapshot(mail_table.client, mail_table.id) == before
 
 
-def test_mail_for_a_finished_game_is_answered_and_plays_nothing(
+def test_the_play_addresses_of_a_finished_game_are_closed(
     mail_app: Flask, mailbox: Mailbox, mail_table: Table
 ) -> None:
     play_ada_turn(mail_table)
     deliver(mail_app)
     mail = turn_mail(mailbox, BOB_MAIL)
-    mail_table.client.post(
+    resigned = mail_table.client.post(
         f"/v1/games/{mail_table.id}/moves",
         json={"type": "resign", "expected_version": mail_table.version},
         headers=mail_table.bob.auth,
     )
-    assert inbox(mail_app).receive(reply(mail, BOB_TURN)).code == TAKEN
+    assert resigned.status_code == 200, resigned.json
     deliver(mail_app)
-    assert mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "is over: nothing" in text_of(m))
+    before = snapshot(mail_table.client, mail_table.id)
+    sent = len(mailbox.messages)
+    # Bob's address (mailed to him) and Ada's (never mailed, closed all the same).
+    ctx = room(mail_app).context()
+    ada = mail_table.client.get("/v1/me", headers=mail_table.ada.auth).json["id"]
+    adas = play_address(mail_table.id, 0, play_secret(ctx.server_secret, mail_table.id, 0, ada),
+                        DOMAIN)  # fmt: skip
+    outcome = inbox(mail_app).receive(reply(mail, BOB_TURN))
+    assert (outcome.code, outcome.note) == (UNKNOWN_ADDRESS, CLOSED)
+    port = free_port()
+    listener = controller(inbox(mail_app), "127.0.0.1", port)
+    listener.start()
+    try:
+        with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
+            for address in (str(mail["Reply-To"]), adas):
+                with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:
+                    smtp.sendmail("x@elsewhere.example", [address], b"Subject: x\r\n\r\npass\r\n")
+                code, text = next(iter(refused.value.recipients.values()))
+                assert code == 550 and b"closed" in text
+    finally:
+        listener.stop()
+    deliver(mail_app)
+    assert len(mailbox.messages) == sent  # nothing answered: no loop can start
+    assert snapshot(mail_table.client, mail_table.id) == before
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Auto_Submitted": "auto-replied"},
+        {"Precedence": "bulk"},
+        {"Return_Path": "<>"},
+        {"From": "MAILER-DAEMON@mx.elsewhere.example"},
+        {"X_Autoreply": "yes"},
+    ],
+)
+def test_auto_replies_and_bounces_are_neither_played_nor_answered(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table, headers: dict[str, str]
+) -> None:
+    play_ada_turn(mail_table)
+    deliver(mail_app)
+    mail = turn_mail(mailbox, BOB_MAIL)
+    before = snapshot(mail_table.client, mail_table.id)
+    sent = len(mailbox.messages)
+    outcome = inbox(mail_app).receive(reply(mail, BOB_TURN, **headers))
+    assert outcome.code == TAKEN and "machine" in outcome.note
+    deliver(mail_app)
+    assert len(mailbox.messages) == sent
+    assert snapshot(mail_table.client, mail_table.id) == before
+
+
+def test_a_delivery_report_is_not_played_and_answers_say_auto_replied(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table
+) -> None:
+    play_ada_turn(mail_table)
+    deliver(mail_app)
+    mail = turn_mail(mailbox, BOB_MAIL)
+    report = (
+        f"To: {mail['Reply-To']}\nSubject: Undelivered Mail Returned to Sender\n"
+        "MIME-Version: 1.0\n"
+        'Content-Type: multipart/report; report-type=delivery-status; boundary="b"\n\n'
+        f"--b\nContent-Type: text/plain\n\n{BOB_TURN}\n"
+        "--b\nContent-Type: message/delivery-status\n\nReporting-MTA: dns; mx.example\n\n"
+        "--b--\n"
+    ).encode()
+    assert "machine" in inbox(mail_app).receive(report).note
+    # A mail from a person is answered, and the answer says it was written by a machine.
+    assert inbox(mail_app).receive(reply(mail, "pass")).code == TAKEN
+    deliver(mail_app)
+    answer = mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "Played: pass" in text_of(m))
+    assert answer["Auto-Submitted"] == "auto-replied"
+
+
+def test_smtpd_takes_mail_for_postmaster_and_plays_nothing(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table
+) -> None:
+    before = snapshot(mail_table.client, mail_table.id)
+    port = free_port()
+    listener = controller(inbox(mail_app), "127.0.0.1", port)
+    listener.start()
+    try:
+        with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
+            for address in (f"postmaster@{DOMAIN}", "Postmaster"):
+                refused = smtp.sendmail("x@elsewhere.example", [address],
+                                        b"Subject: abuse\r\n\r\npass\r\n")  # fmt: skip
+                assert refused == {}
+    finally:
+        listener.stop()
+    assert snapshot(mail_table.client, mail_table.id) == before
+
+
+def test_a_reply_to_an_answer_is_checked_against_the_version_the_answer_showed(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table
+) -> None:
+    play_ada_turn(mail_table)
+    deliver(mail_app)
+    assert inbox(mail_app).receive(reply(turn_mail(mailbox, BOB_MAIL), "pass")).code == TAKEN
+    deliver(mail_app)
+    answer = mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "Played: pass" in text_of(m))
+    version = snapshot(mail_table.client, mail_table.id)[0]["version"]
+    moved = mail_table.client.post(  # the game moves on: bob to move again
+        f"/v1/games/{mail_table.id}/moves",
+        json={"type": "pass", "expected_version": version},
+        headers=mail_table.ada.auth,
+    )
+    assert moved.status_code == 200, moved.json
+    before = snapshot(mail_table.client, mail_table.id)
+    assert inbox(mail_app).receive(reply(answer, BOB_TURN)).code == TAKEN
+    deliver(mail_app)
+    assert mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "moved on" in text_of(m))
+    assert snapshot(mail_table.client, mail_table.id) == before
+
+
+def test_a_digest_goes_out_once_a_day_at_seven_and_lists_the_games_waiting(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table
+) -> None:
+    client = mail_table.client
+    chosen = client.put("/v1/me/notifications", json={"email": "digest"},
+                        headers=mail_table.bob.auth)  # fmt: skip
+    assert chosen.status_code == 200 and chosen.json["email"] == "digest"
+    second = started_game(client, mail_table.ada, mail_table.bob, tiles=EXAMPLE_TILES)["id"]
+    play_ada_turn(mail_table)  # bob to move in the first game...
+    version = snapshot(client, second)[0]["version"]
+    passed = client.post(f"/v1/games/{second}/moves",  # ...and in the second
+                         json={"type": "pass", "expected_version": version},
+                         headers=mail_table.ada.auth)  # fmt: skip
+    assert passed.status_code == 200, passed.json
+    deliver(mail_app)  # now (the server's clock): no digest is due yet
+    assert not [m for m in mailbox.to(BOB_MAIL) if "digest" in str(m["Subject"])]
+    (row,) = room(mail_app).outbox.rows("pending")  # one digest for both games
+    assert row.kind == "digest"
+    due = datetime.fromtimestamp(row.next_try / 1000, UTC)
+    created = datetime.fromtimestamp(row.created_at / 1000, UTC)
+    assert (due.hour, due.minute, due.second) == (7, 0, 0)
+    assert timedelta(0) < due - created <= timedelta(days=1)
+    # The worker's clock reaches 07:00 UTC: the digest goes out, naming both games.
+    room(mail_app).deliverer(lambda: row.next_try).drain()
+    digest = mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "digest" in str(m["Subject"]))
+    text = text_of(digest)
+    assert mail_table.id in text and second in text and digest["List-Unsubscribe"]
+    assert not [m for m in mailbox.to(BOB_MAIL) if "Your turn" in str(m["Subject"])]
+
+
+def test_mail_shows_the_rack_sorted_and_the_points_of_a_move_played(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table
+) -> None:
+    play_ada_turn(mail_table)
+    deliver(mail_app)
+    assert inbox(mail_app).receive(reply(turn_mail(mailbox, BOB_MAIL), BOB_TURN)).code == TAKEN
+    deliver(mail_app)
+    answer = mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "Played:" in text_of(m))
+    assert f"Played: {BOB_TURN} for 71 points (with a 50 bonus)\n" in text_of(answer)
+    adas = turn_mail(mailbox, ADA_MAIL)
+    assert "Your rack: 0 1 1 1 11 17 42\n" in text_of(adas)
+
+
+def test_the_game_over_mail_comes_after_the_answer_to_the_move_that_ended_it(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table
+) -> None:
+    play_ada_turn(mail_table)
+    deliver(mail_app)
+    assert inbox(mail_app).receive(reply(turn_mail(mailbox, BOB_MAIL), "resign")).code == TAKEN
+    now = mail_app.extensions["mathable"].games.now
+    room(mail_app).deliverer(now).drain()
+    room(mail_app).deliverer(lambda: now() + 60_000).drain()  # a minute later: all is due
+    subjects = [str(m["Subject"]) for m in mailbox.to(BOB_MAIL)]
+    answer = next(i for i, s in enumerate(subjects) if s.startswith("Re:"))
+    over = next(i for i, s in enumerate(subjects) if "Game over" in s)
+    assert answer < over, subjects
 
 
 def test_smtpd_refuses_unknown_recipients_with_550_and_plays_the_others(
@@ -422,6 +657,23 @@ def test_mail_in_exit_codes(sqlite_url: str, mailbox: Mailbox) -> None:
     assert down.returncode == 75, down.stderr
 
 
+def test_mail_in_without_its_environment_creates_no_database_and_says_try_later(
+    tmp_path: Any,
+) -> None:
+    # What an MTA pipe gives it: no MATHABLE_* variables at all.
+    environ = {k: v for k, v in server_env().items() if not k.startswith("MATHABLE_")}
+    environ |= {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+    stranger = f"To: play+g1.0.{'a' * 32}@{DOMAIN}\nSubject: x\n\npass\n"
+    for extra in ([], ["--database-url", f"sqlite:///{tmp_path / 'missing.db'}"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "mathable_server", "mail-in", *extra],
+            input=stranger, capture_output=True, text=True, env=environ, timeout=120,
+        )  # fmt: skip
+        assert done.returncode == 75, done.stderr
+        assert "no database" in done.stderr and "MATHABLE_DATABASE_URL" in done.stderr
+    assert [p for p in tmp_path.rglob("*") if p.is_file()] == []
+
+
 def test_the_one_click_unsubscribe_link_turns_game_mail_off(
     sqlite_url: str, mailbox: Mailbox
 ) -> None:
@@ -436,5 +688,119 @@ def test_the_one_click_unsubscribe_link_turns_game_mail_off(
     assert link is not None and mailbox.to(BOB_MAIL)[-1]["List-Unsubscribe-Post"]
     forged = link[1][:-4] + "0000"
     assert client.post(forged).status_code == 404
-    assert client.post(link[1]).json == {"email": "off"}
+    assert client.get(forged).status_code == 404
+    # RFC 8058: one-click is a POST. A GET (a link preview, a mail scanner, a click)
+    # shows a page asking to confirm, with a form that POSTs; it changes nothing.
+    page = client.get(link[1])
+    assert page.status_code == 200 and page.content_type.startswith("text/html")
+    assert '<form method="post"' in page.get_data(True) and "bob" in page.get_data(True)
+    assert client.get("/v1/me/notifications", headers=table.bob.auth).json["email"] == "turn"
+    one_click = client.post(link[1], data={"List-Unsubscribe": "One-Click"})
+    assert one_click.json == {"email": "off"}
     assert client.get("/v1/me/notifications", headers=table.bob.auth).json["email"] == "off"
+
+
+def test_the_unsubscribe_page_form_turns_game_mail_off(sqlite_url: str, mailbox: Mailbox) -> None:
+    app = _app(sqlite_url, mailbox, public_url="http://mathable.test")
+    client = app.test_client()
+    table = Table(client)
+    verify(client, app, mailbox, table.bob, BOB_MAIL)
+    ctx = room(app).context()
+    bob = client.get("/v1/me", headers=table.bob.auth).json["id"]
+    link = f"/v1/unsubscribe/{bob}.{ctx.unsubscribe_token(bob)}"
+    done = client.post(link, data={"confirm": "1"})
+    assert done.status_code == 200 and "Game mail is off" in done.get_data(True)
+    assert client.get("/v1/me/notifications", headers=table.bob.auth).json["email"] == "off"
+
+
+# --- Summy ----------------------------------------------------------------------------------
+
+
+def test_summy_games_get_turn_mail_and_take_moves_in_summy_notation(
+    mail_app: Flask, mailbox: Mailbox
+) -> None:
+    client = mail_app.test_client()
+    ada, bob = register(client, "ada"), register(client, "bob")
+    verify(client, mail_app, mailbox, ada, ADA_MAIL)
+    game = summy_game(client, ada, bob)  # ada (seat 0) holds 1 2 + 3 4 5 x =
+    deliver(mail_app)
+    mail = turn_mail(mailbox, ADA_MAIL)
+    text = text_of(mail)
+    assert "     -1  0  1\n" in text and "\n  0   .  =  .\n" in text  # the table, x and y
+    assert "Your hand: + 1 2 3 4 5 = x\n" in text  # hers only: bob holds 6 7 8 9 - : = 0
+    assert "-3,0 across 1+2=3" in text and "discard x 9" in text
+    assert f"mathable-cli move {game['id']} X,Y DIRECTION EQUATION" in text
+    assert "I8=12" not in text  # nothing of Mathable's notation
+    # A move in Mathable's notation is no Summy move: refused, with the reason.
+    assert inbox(mail_app).receive(reply(mail, "I8=12")).code == TAKEN
+    assert inbox(mail_app).receive(reply(mail, "-3,0 across 1+2=3")).code == TAKEN
+    deliver(mail_app)
+    refused = mailbox.wait_for(lambda m: "Nothing was played" in text_of(m))
+    assert "-3,0 across 1+2=3" in text_of(refused)  # how to reply, in Summy's words
+    played = mailbox.wait_for(lambda m: "Played:" in text_of(m))
+    assert "Played: -3,0 across 1+2=3 for 6 points\n" in text_of(played)
+    view = client.get(f"/v1/games/{game['id']}", headers=ada.auth).json
+    assert view["seats"][0]["score"] == 6 and view["last_play"]["equation"] == "1+2=3"
+    # bob discards; ada discards by mail.
+    discarded = move(client, bob, game["id"], view["version"], type="discard", tiles=["6"])
+    assert discarded.status_code == 200, discarded.json
+    deliver(mail_app)
+    second = [m for m in mailbox.to(ADA_MAIL) if m["Subject"].startswith("[mathable] Your turn")]
+    assert len(second) == 2 and "Last turn: bob discarded 1 tile." in text_of(second[-1])
+    assert "Last turn:" not in text_of(second[0])  # the game's first turn
+    assert inbox(mail_app).receive(reply(second[-1], "discard x")).code == TAKEN
+    after = client.get(f"/v1/games/{game['id']}", headers=ada.auth).json
+    assert "x" not in after["hand"] and after["turn"]["seat"] == 1
+    # The last turn in words, as the next turn mail tells it.
+    discarded = _state_of(mail_app, game["id"])
+    words = game_mail_for(discarded)
+    assert words.last_turn(discarded, ["ada", "bob"]) == "ada discarded 1 tile."
+    played = _state_of(mail_app, game["id"], version=view["version"])
+    assert words.last_turn(played, ["ada", "bob"]) == "ada played 1+2=3 for 6 points."
+
+
+def _state_of(app: Flask, game_id: str, version: int | None = None) -> Any:
+    store = app.extensions["mathable"].store
+    stored = store.events_after(game_id, 0, limit=version or 10_000)
+    return replay_timed((s.at, s.event) for s in stored)[0]
+
+
+# --- the board as a picture -----------------------------------------------------------------
+
+
+def test_the_turn_mail_shows_the_board_as_a_picture_beside_the_text(
+    sqlite_url: str, mailbox: Mailbox
+) -> None:
+    pytest.importorskip("cairosvg", reason="the pictures extra (CairoSVG) is not installed")
+    mail_app = _app(sqlite_url, mailbox, mail_pictures=True)
+    client = mail_app.test_client()
+    mail_table = Table(client)
+    verify(client, mail_app, mailbox, mail_table.bob, BOB_MAIL)
+    play_ada_turn(mail_table)
+    deliver(mail_app)
+    mail = turn_mail(mailbox, BOB_MAIL)
+    assert mail.get_content_type() == "multipart/alternative"
+    plain = mail.get_body(preferencelist=("plain",))
+    page = mail.get_body(preferencelist=("html",))
+    assert plain is not None and page is not None
+    assert "Your rack: 3 4 6 7 7 8 21" in plain.get_content()
+    images = [p for p in mail.walk() if p.get_content_type() == "image/png"]
+    assert len(images) == 1 and images[0].get_content().startswith(b"\x89PNG\r\n\x1a\n")
+    cid = str(images[0]["Content-ID"]).strip("<>")
+    html_text = page.get_content()
+    assert f'src="cid:{cid}"' in html_text and "Your rack: 3, 4, 6, 7, 7, 8, 21." in html_text
+    # Replies still read: the plain part is what a reply quotes and what the server reads.
+    assert inbox(mail_app).receive(reply(mail, BOB_TURN)).code == TAKEN
+    assert snapshot(mail_table.client, mail_table.id)[0]["seats"][1]["score"] == 121
+    mail_app.extensions["mathable"].store.engine.dispose()
+
+
+def test_by_default_the_turn_mail_is_plain_text(sqlite_url: str, mailbox: Mailbox) -> None:
+    app = _app(sqlite_url, mailbox)
+    client = app.test_client()
+    table = Table(client)
+    verify(client, app, mailbox, table.bob, BOB_MAIL)
+    play_ada_turn(table)
+    deliver(app)
+    assert turn_mail(mailbox, BOB_MAIL).get_content_type() == "text/plain"
+    app.extensions["mathable"].store.engine.dispose()

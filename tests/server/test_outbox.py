@@ -6,8 +6,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import socket
 import threading
 from collections.abc import Iterator
+from email.message import EmailMessage
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -16,8 +18,16 @@ from flask import Flask
 from sqlalchemy import select
 
 from mathable_server.db import make_engine, outbox
+from mathable_server.mail.smtp import Relay
 from mathable_server.migrations import upgrade
-from mathable_server.outbox import Deliverer, Entry, Notification, Outbox, Undeliverable
+from mathable_server.outbox import (
+    ChannelDown,
+    Deliverer,
+    Entry,
+    Notification,
+    Outbox,
+    Undeliverable,
+)
 from mathable_server.store import Store
 from mathable_server.store.addresses import AddressBook
 from mathable_server.webhooks import WebhookChannel
@@ -227,3 +237,167 @@ def test_a_receiver_with_an_endless_answer_does_not_hold_the_worker(sqlite_url: 
     finally:
         server.shutdown()
         server.server_close()
+
+
+# --- leases and a relay that is down --------------------------------------------------
+
+
+def test_a_row_whose_batch_outlasts_the_lease_is_not_sent_by_a_second_worker(box: Outbox) -> None:
+    # Two rows claimed together, each taking 40 s to send, with a 60 s lease: the
+    # second row's lease is renewed before it is sent, so a second worker coming at
+    # 80 s finds nothing to take.
+    clock = _Clock()
+    box.add([Notification("test", "turn", f"p{i}", {"n": i}) for i in range(2)], clock())
+    sends: list[tuple[str, int]] = []
+    second = Deliverer(box, {"test": lambda e: sends.append(("second", e.payload["n"]))}, clock)
+
+    def slow(entry: Entry) -> None:
+        clock.ms += 40_000
+        if entry.payload["n"] == 1:
+            second.drain()  # the other worker's pass while this send is under way
+        sends.append(("first", entry.payload["n"]))
+
+    Deliverer(box, {"test": slow}, clock).drain()
+    assert sends == [("first", 0), ("first", 1)]
+    assert box.counts() == {"pending": 0, "sent": 2, "dead": 0}
+
+
+def test_marking_a_row_needs_the_lease_the_worker_claimed_it_with(box: Outbox) -> None:
+    clock = _Clock()
+    box.add([Notification("test", "turn", "p1", {})], clock())
+    (stale,) = box.claim(clock())
+    clock.ms += 61_000  # the lease (60 s) ran out: another worker takes the row
+    (fresh,) = box.claim(clock())
+    assert box.renew(stale, clock()) is None
+    assert not box.sent(stale, clock())
+    assert box.failed(stale, clock(), "late") == "lost"
+    assert box.counts() == {"pending": 1, "sent": 0, "dead": 0}
+    assert box.sent(fresh, clock())
+    assert box.counts() == {"pending": 0, "sent": 1, "dead": 0}
+
+
+class _SilentRelay:
+    """A TCP listener that takes connections and never says a word (a hung relay)."""
+
+    def __init__(self) -> None:
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.accepted: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        try:
+            while True:
+                self.accepted.append(self.server.accept()[0])
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        self.server.close()
+        for conn in self.accepted:
+            conn.close()
+
+
+def test_a_relay_that_is_down_costs_one_try_per_batch_not_one_per_row(box: Outbox) -> None:
+    # The first row finds the relay silent (no greeting within the connect timeout); the
+    # batch's other mails are put back untried, due when the first one is.
+    silent = _SilentRelay()
+    try:
+        relay = Relay("127.0.0.1", silent.port, None, None, False, False, connect_timeout=0.3)
+        clock = _Clock()
+        box.add([Notification("email", "turn", f"p{i}", {}) for i in range(6)], clock())
+        box.add([Notification("test", "turn", "hook", {})], clock())
+        other: list[str] = []
+
+        def mail(entry: Entry) -> None:
+            message = EmailMessage()
+            message["To"] = "someone@example.org"
+            message.set_content("hello")
+            relay.send(message)
+
+        worker = Deliverer(box, {"email": mail, "test": lambda e: other.append(e.recipient)}, clock)
+        assert worker.drain() == 7
+        assert len(silent.accepted) == 1
+        pending = box.rows("pending")
+        tried = [r for r in pending if r.attempts == 1]
+        assert len(tried) == 1 and "channel down" in (tried[0].last_error or "")
+        untried = [r for r in pending if r.attempts == 0]
+        assert len(untried) == 5 and {r.next_try for r in untried} == {tried[0].next_try}
+        assert other == ["hook"]  # another channel's rows in the batch still go
+    finally:
+        silent.close()
+
+
+def test_a_refused_connection_is_a_channel_down(box: Outbox) -> None:
+    port = free_port()  # nothing listens there
+    relay = Relay("127.0.0.1", port, None, None, False, False)
+    message = EmailMessage()
+    message.set_content("x")
+    with pytest.raises(ChannelDown):
+        relay.send(message)
+
+
+def test_a_webhook_goes_to_the_address_it_checked_not_to_a_second_lookup(
+    sqlite_url: str, receiver: tuple[str, type[_Receiver]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # DNS rebinding: the name answers a public address to the checks, then a private one
+    # (the receiver here, on loopback). The delivery must connect to what it checked.
+    url, handler = receiver
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    real = socket.getaddrinfo
+    lookups: list[str] = []
+
+    def lookup(host: Any, *args: Any, **kwargs: Any) -> Any:
+        if host != "hooks.rebind.test":
+            return real(host, *args, **kwargs)
+        lookups.append(host)
+        address = "93.184.216.34" if len(lookups) <= 2 else "127.0.0.1"
+        return [(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", (address, port))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", lookup)
+    app: Flask = make_app(sqlite_url)
+    client = app.test_client()
+    table = Table(client)
+    hook = f"http://hooks.rebind.test:{port}/hook"
+    set_hook = client.put(
+        "/v1/me/notifications",
+        json={"webhook": {"url": hook, "secret": SECRET}},
+        headers=table.bob.auth,
+    )
+    assert set_hook.status_code == 200, set_hook.json  # lookup 1: public
+    table.ok(table.ada, type="pass")
+    store = app.extensions["mathable"].store
+    channel = WebhookChannel(store, AddressBook(store.engine), False, timeout=2.0)
+    worker = Deliverer(app.extensions["mathable_mail"].outbox, {"webhook": channel},
+                       app.extensions["mathable"].games.now)  # fmt: skip
+    worker.drain()  # lookup 2: public, and the connection goes there
+    assert lookups == ["hooks.rebind.test"] * 2
+    assert handler.calls == []  # the private address never heard of it
+
+
+def test_a_webhook_names_its_host_in_the_host_header(
+    sqlite_url: str, receiver: tuple[str, type[_Receiver]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url, handler = receiver
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    real = socket.getaddrinfo
+
+    def lookup(host: Any, *args: Any, **kwargs: Any) -> Any:
+        if host == "hooks.example.test":
+            return [(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "",
+                     ("127.0.0.1", port))]  # fmt: skip
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", lookup)
+    app: Flask = make_app(sqlite_url, webhook_allow_private=True)
+    client = app.test_client()
+    table = Table(client)
+    client.put(
+        "/v1/me/notifications",
+        json={"webhook": {"url": f"http://hooks.example.test:{port}/hook?x=1", "secret": SECRET}},
+        headers=table.bob.auth,
+    )
+    table.ok(table.ada, type="pass")
+    app.extensions["mathable_mail"].deliverer(app.extensions["mathable"].games.now).drain()
+    ((headers, body),) = handler.calls
+    assert headers["Host"] == f"hooks.example.test:{port}" and json.loads(body)["your_turn"]

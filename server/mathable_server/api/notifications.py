@@ -5,18 +5,20 @@ from __future__ import annotations
 
 import hmac
 import re
-import secrets
 from typing import Any
 
-from flask import Blueprint, Response, current_app
+from flask import Blueprint, Response, current_app, render_template, request
 from marshmallow import fields, validate
 
 from mathable_server.delivery import Mailroom
 from mathable_server.errors import ApiError
+from mathable_server.limits import retry_after
+from mathable_server.mail.codes import new_nonce, verification_code
 from mathable_server.outbox import Notification, new_message_id
+from mathable_server.pages import HTML_TYPE
 from mathable_server.schemas import StrictSchema
 from mathable_server.store.addresses import EMAIL_PREFERENCES
-from mathable_server.web import json_body, json_response, load, required_player, services
+from mathable_server.web import json_body, json_response, load, required_player, services, take
 from mathable_server.webhooks import WebhookRefused, check_url
 
 bp = Blueprint("notifications", __name__)
@@ -79,16 +81,33 @@ def set_email() -> Response:
     address = load(_email, json_body())["address"].strip()
     if not _ADDRESS.match(address):
         raise ApiError(400, "bad_address", f"{address!r} is not an email address")
-    code = f"{secrets.randbelow(1_000_000):06d}"
+    settings = services().settings
+    if settings.code_mail_limit is not None:
+        what = "code mails"
+        take(settings.code_mail_limit, f"code-mail:player:{player.id}", "too_many_codes", what)
+        take(settings.code_mail_limit, f"code-mail:address:{address.lower()}", "too_many_codes",
+             what)  # fmt: skip
+    nonce = new_nonce()
+    code = verification_code(room.secret(), player.id, nonce)
     now = services().games.now()
-    room.book.set_address(player.id, address, code, now)
+    wait = room.book.set_address(player.id, address, code, now)
+    if wait:
+        seconds = retry_after(wait / 1000)
+        raise ApiError(
+            429,
+            "too_many_codes",
+            f"too many wrong codes for this address: set it again in {seconds} s",
+            headers={"Retry-After": str(seconds)},
+            retry_after=seconds,
+        )
+    # The row keeps the nonce, not the code: the worker makes the code again to mail it.
     room.outbox.add(
         [
             Notification(
                 "email",
                 "verify",
                 player.id,
-                {"to": address, "code": code},
+                {"to": address, "nonce": nonce},
                 new_message_id(f"verify.{player.id}"),
             )
         ],
@@ -144,13 +163,37 @@ def set_preferences() -> Response:
     return json_response(_settings_body(room, player.id), 200, _NO_STORE)
 
 
-@bp.route("/v1/unsubscribe/<link>", methods=["GET", "POST"])
-def unsubscribe(link: str) -> Response:
-    """The ``List-Unsubscribe`` link (RFC 8058 one-click with POST): no more game mail."""
-    room = mailroom()
+def _unsubscriber(room: Mailroom, link: str) -> str:
+    """The player an unsubscribe link names; 404 if its signature is wrong."""
     player_id, _, token = link.partition(".")
     expected = room.context().unsubscribe_token(player_id)
     if not hmac.compare_digest(expected.encode(), token.encode()[:64]):
         raise ApiError(404, "not_found", "no such unsubscribe link")
+    return player_id
+
+
+def _unsubscribe_page(room: Mailroom, player_id: str, done: bool) -> Response:
+    name = services().store.names([player_id]).get(player_id, "this player")
+    page = render_template("unsubscribe.html", name=name, done=done)
+    return Response(page, 200, {"Cache-Control": "no-store"}, content_type=HTML_TYPE)
+
+
+@bp.get("/v1/unsubscribe/<link>")
+def unsubscribe_page(link: str) -> Response:
+    """The ``List-Unsubscribe`` link opened in a browser: a page asking to confirm (a POST).
+
+    A GET changes nothing: mail scanners and link previews open links.
+    """
+    room = mailroom()
+    return _unsubscribe_page(room, _unsubscriber(room, link), done=False)
+
+
+@bp.post("/v1/unsubscribe/<link>")
+def unsubscribe(link: str) -> Response:
+    """RFC 8058 one-click (``List-Unsubscribe=One-Click``) or the page's form: mail off."""
+    room = mailroom()
+    player_id = _unsubscriber(room, link)
     room.book.set_preferences(player_id, email="off")
+    if request.form.get("confirm"):
+        return _unsubscribe_page(room, player_id, done=True)
     return json_response({"email": "off"}, 200, _NO_STORE)

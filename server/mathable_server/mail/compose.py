@@ -19,6 +19,7 @@ from email.message import EmailMessage
 from email.utils import formatdate
 
 from mathable import ClockState, GameState, render, square_name
+from mathable.rulesets import AnyState
 from mathable_server.render import iso_ms
 
 #: Headers are folded only past RFC 5322's 998 characters: the standard policy folds at 78,
@@ -109,8 +110,16 @@ def last_turn_words(state: GameState, names: Sequence[str]) -> str | None:
     if not turn.placements:
         return None
     placed = " ".join(f"{square_name(p.square)}={p.tile}" for p in turn.placements)
+    return f"{who} played {placed}{points_words(state)}."
+
+
+def points_words(state: GameState) -> str:
+    """`` for 71 points (with a 50 bonus)`` for the last turn if it placed tiles, else ``""``."""
+    turn = state.last_turn
+    if turn is None or not turn.placements:
+        return ""
     bonus = f" (with a {turn.bonus} bonus)" if turn.bonus else ""
-    return f"{who} played {placed} for {turn.points} points{bonus}."
+    return f" for {turn.points} points{bonus}"
 
 
 def game_text(
@@ -123,7 +132,7 @@ def game_text(
     """The board, the scores, ``seat``'s rack (no other) and the deadline, as text."""
     board = {square_name(s): v for s, v in sorted(state.position.placed().items())}
     scores = ", ".join(f"{names[i]} {s.score}" for i, s in enumerate(state.seats))
-    rack = " ".join(str(t) for t in state.seats[seat].rack) or "(empty)"
+    rack = " ".join(str(t) for t in sorted(state.seats[seat].rack)) or "(empty)"
     lines = [render(board), "", f"Scores: {scores}", f"Your rack: {rack}"]
     lines.append(f"Tiles in the bag: {len(state.bag)}")
     if clock is not None and clock.deadline is not None:
@@ -131,7 +140,7 @@ def game_text(
     return "\n".join(lines)
 
 
-def game_subject(kind: str, game_id: str, state: GameState, seat: int, names: Sequence[str]) -> str:
+def game_subject(kind: str, game_id: str, seat: int, names: Sequence[str]) -> str:
     others = ", ".join(n for i, n in enumerate(names) if i != seat)
     if kind == "turn":
         return f"[mathable] Your turn: {game_id} vs {others}"
@@ -147,14 +156,19 @@ def game_mail(
     to: str,
     player_id: str,
     game_id: str,
-    state: GameState,
+    state: AnyState,
     clock: ClockState | None,
     seat: int,
     names: Sequence[str],
     reply_to: str | None,
     stable_id: str,
+    picture: tuple[bytes, str] | None = None,
 ) -> EmailMessage:
-    """A mail about one game to the player in ``seat``: "turn", "moved" or "finished"."""
+    """A mail about one game to the player in ``seat``: "turn", "moved" or "finished";
+    with ``picture`` (PNG bytes and the board in words), an HTML part shows it too."""
+    from mathable_server.mail.games import game_mail_for
+
+    words_of = game_mail_for(state)
     parts: list[str] = []
     others = ", ".join(n for i, n in enumerate(names) if i != seat)
     if kind == "turn":
@@ -170,16 +184,20 @@ def game_mail(
             parts.append(f"Game {game_id} is over.")
     else:
         parts.append(f"A move was played in game {game_id}.")
-    words = last_turn_words(state, names)
+    words = words_of.last_turn(state, names)
     if words:
         parts.append(f"Last turn: {words}")
-    parts.append(game_text(game_id, state, clock, seat, names))
+    parts.append(words_of.text(game_id, state, clock, seat, names))
     if kind == "turn":
         if reply_to is not None:
-            parts.append(HOW_TO_REPLY)
-        parts.append(f"Or with the command-line client:\n    mathable-cli move {game_id}")
+            parts.append(words_of.how_to_reply)
+        parts.append(f"Or with the command-line client:\n    {words_of.cli_command(game_id)}")
     text = "\n\n".join(parts) + "\n"
-    message = _message(ctx, to, game_subject(kind, game_id, state, seat, names), text, stable_id)
+    message = _message(ctx, to, game_subject(kind, game_id, seat, names), text, stable_id)
+    if picture is not None:
+        from mathable_server.mail.picture import add_picture
+
+        add_picture(message, text, picture[0], picture[1], ctx.domain)
     message["In-Reply-To"] = ctx.thread_id(game_id)
     message["References"] = ctx.thread_id(game_id)
     message["List-Id"] = f"Mathable game {game_id} <{game_id}.games.{ctx.domain}>"
@@ -214,6 +232,7 @@ def answer_mail(
     if not subject.lower().startswith("re:"):
         subject = f"Re: {subject}" if subject else "[mathable] Your move"
     message = _message(ctx, to, subject, text, stable_id)
+    message.replace_header("Auto-Submitted", "auto-replied")  # RFC 3834: an answer to a mail
     references = [ctx.thread_id(game_id)] if game_id else []
     if in_reply_to:
         message["In-Reply-To"] = in_reply_to

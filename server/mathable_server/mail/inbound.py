@@ -25,21 +25,14 @@ from typing import Any
 from sqlalchemy.exc import OperationalError
 
 from mathable import (
-    Command,
     Event,
-    Exchange,
-    GameState,
-    Pass,
-    Play,
-    PlayTurn,
-    Resign,
     RuleError,
-    TurnPlacement,
-    parse_square,
 )
 from mathable_server.delivery import Mailroom
-from mathable_server.mail.addresses import PlayTarget, parse_play_address
-from mathable_server.mail.compose import HOW_TO_REPLY, game_text, version_replied_to
+from mathable_server.mail.addresses import PlayTarget, parse_play_address, play_secret
+from mathable_server.mail.automatic import automatic
+from mathable_server.mail.compose import version_replied_to
+from mathable_server.mail.games import NoMove, game_mail_for
 from mathable_server.mail.outgoing import seat_names
 from mathable_server.outbox import Notification, new_message_id
 from mathable_server.service import GameNotFound, Games, Idempotency, Timed
@@ -52,6 +45,8 @@ TAKEN, UNKNOWN_ADDRESS, TRY_LATER = 0, 67, 75
 MAX_MAIL_BYTES = 256 * 1024
 #: Lines of the body looked at for the move.
 MAX_MOVE_LINES = 5
+#: Why mail to a closed play address is refused.
+CLOSED = "this play address is closed: the game is over or the seat has left it"
 
 _UNSUBSCRIBE = re.compile(r"\Aunsubscribe\+([a-z0-9]{1,32})\.([0-9a-f]{32})@", re.I)
 _QUOTE_INTRO = re.compile(r"^(on .+ wrote:|le .+ a écrit ?:|am .+ schrieb .+:)$", re.I)
@@ -63,10 +58,6 @@ class Outcome:
 
     code: int
     note: str
-
-
-class NoMove(ValueError):
-    """The body holds no move that can be read."""
 
 
 def move_lines(text: str) -> list[str]:
@@ -88,41 +79,6 @@ def move_lines(text: str) -> list[str]:
         if len(found) >= MAX_MOVE_LINES:
             break
     return found
-
-
-def parse_move(line: str, seat: int) -> Command:
-    """A command from the CLI's notation: placements, ``exchange 3 7``, ``pass``, ``resign``.
-
-    >>> parse_move("exchange 3 7 12", 1)
-    Exchange(seat=1, tiles=(3, 7, 12))
-    >>> parse_move("PASS", 0)
-    Pass(seat=0)
-    >>> parse_move("I8=12 J8=16+", 0).placements[1].draw_extra
-    True
-    """
-    words = line.replace(",", " ").split()
-    if not words:
-        raise NoMove("the mail holds no move")
-    head = words[0].lower()
-    if head == "pass" and len(words) == 1:
-        return Pass(seat)
-    if head == "resign" and len(words) == 1:
-        return Resign(seat)
-    if head == "exchange":
-        tiles = words[1:]
-        if not tiles or not all(t.isdigit() and len(t) <= 3 for t in tiles):
-            raise NoMove("write an exchange as: exchange 3 7 12")
-        return Exchange(seat, tuple(int(t) for t in tiles))
-    try:
-        play = Play.parse(" ".join(words))
-    except RuleError as err:
-        raise NoMove(err.message) from None
-    placements = []
-    for word, placement in zip(words, play.placements, strict=True):
-        placements.append(
-            TurnPlacement(parse_square(placement.square), placement.tile, word.endswith("+"), None)
-        )
-    return PlayTurn(seat, tuple(placements))
 
 
 def body_text(message: EmailMessage) -> str:
@@ -164,6 +120,20 @@ class Inbox:
             return None
         return found
 
+    def closed(self, address: str) -> bool:
+        """Whether ``address`` is a seat's play address (right secret) that was closed."""
+        found = parse_play_address(address)
+        if found is None or found.domain != self.room.settings.mail_domain.lower():
+            return False
+        known = self.room.book.play_address(found.game_id, found.seat)
+        if known is None or not known.revoked:
+            return False
+        if not known.secret_hash:  # closed before its first mail: the secret is made again
+            ctx = self.room.context()
+            expected = play_secret(ctx.server_secret, found.game_id, found.seat, known.player_id)
+            return hmac.compare_digest(expected, found.secret)
+        return hmac.compare_digest(known.secret_hash, secret_hash(found.secret))
+
     def accepts(self, address: str) -> bool:
         """Whether mail to ``address`` is taken (a valid play or unsubscribe address)."""
         return self.target(address) is not None or self._unsubscriber(address) is not None
@@ -178,14 +148,17 @@ class Inbox:
 
     # --- one mail ----------------------------------------------------------------------
 
-    def receive(self, raw: bytes, recipients: list[str] | None = None) -> Outcome:
-        """Take one RFC 5322 mail, for ``recipients`` (else those its headers name)."""
+    def receive(
+        self, raw: bytes, recipients: list[str] | None = None, sender: str | None = None
+    ) -> Outcome:
+        """Take one RFC 5322 mail, for ``recipients`` (else those its headers name), from the
+        envelope ``sender`` if known (SMTP ``MAIL FROM``; else its ``Return-Path``)."""
         try:
-            return self._receive(raw, recipients)
+            return self._receive(raw, recipients, sender)
         except OperationalError as err:  # the database is down: the MTA keeps the mail
             return Outcome(TRY_LATER, f"database unavailable: {err.orig}")
 
-    def _receive(self, raw: bytes, recipients: list[str] | None) -> Outcome:
+    def _receive(self, raw: bytes, recipients: list[str] | None, sender: str | None) -> Outcome:
         too_large = len(raw) > self.max_bytes
         parser = BytesParser(policy=policy.default)
         if too_large:
@@ -207,7 +180,12 @@ class Inbox:
                 return Outcome(TAKEN, f"{player} unsubscribed")
         seat = next((t for t in map(self.target, recipients) if t is not None), None)
         if seat is None:
+            if any(map(self.closed, recipients)):
+                return Outcome(UNKNOWN_ADDRESS, CLOSED)
             return Outcome(UNKNOWN_ADDRESS, "no valid play address among the recipients")
+        machine = automatic(message, sender)
+        if machine is not None:  # never played, never answered: no mail loop
+            return Outcome(TAKEN, f"not read: written by a machine ({machine})")
         message_id = str(message.get("Message-ID", "")).strip()
         if message_id and self.room.book.seen(message_id):
             return Outcome(TAKEN, f"{message_id} was read before")
@@ -226,9 +204,11 @@ class Inbox:
         subject = str(message.get("Subject", ""))
         in_reply_to = str(message.get("In-Reply-To", "")).strip() or None
 
-        def answer(text: str, note: str, code: int = TAKEN) -> Outcome:
-            self._answer(player, game_id, seat, subject, in_reply_to, text)
-            return Outcome(code, note)
+        def answer(text: str, note: str, version: int) -> Outcome:
+            # The answer's Message-ID names ``version``, the game as the answer shows it:
+            # a reply to the answer is checked against it, as a reply to a turn mail is.
+            self._answer(player, game_id, seat, subject, in_reply_to, text, version)
+            return Outcome(TAKEN, note)
 
         try:
             game = self.games.game(game_id)
@@ -236,21 +216,28 @@ class Inbox:
             return Outcome(UNKNOWN_ADDRESS, f"no game {game_id}")
         if game.state.seats[seat].player != player:
             return Outcome(UNKNOWN_ADDRESS, "the seat changed hands")
-        if game.state.status != "playing":
-            return answer(f"Game {game_id} is over: nothing was played.\n", "the game is over")
+        if game.state.status != "playing":  # an address not closed when the game ended
+            self.room.book.revoke_play_address(game_id, seat, self.games.now())
+            return Outcome(UNKNOWN_ADDRESS, CLOSED)
+        words_of = game_mail_for(game.state)
         if too_large:
             return answer(
                 f"Your mail was larger than {self.max_bytes // 1024} KiB and was not read: "
-                "reply with just your move.\n\n" + HOW_TO_REPLY + "\n",
+                "reply with just your move.\n\n" + words_of.how_to_reply + "\n",
                 "mail too large",
+                game.state.version,
             )
         try:
             lines = move_lines(body_text(message))
             if not lines:
                 raise NoMove("no move was found at the top of your mail")
-            command = parse_move(lines[0], seat)
+            command = words_of.parse(lines[0], seat, game.state)
         except NoMove as err:
-            return answer(f"Nothing was played: {err}.\n\n{HOW_TO_REPLY}\n", f"no move: {err}")
+            return answer(
+                f"Nothing was played: {err}.\n\n{words_of.how_to_reply}\n",
+                f"no move: {err}",
+                game.state.version,
+            )
         replied = version_replied_to(in_reply_to)
         expected = None
         if replied is not None and replied[0] == game_id and replied[2] == seat:
@@ -267,26 +254,28 @@ class Inbox:
                 + self._board(game_id, game, seat)
                 + "\n",
                 f"refused: {err.code}",
+                game.state.version,
             )
         except VersionConflict as err:
             return answer(
                 f"Nothing was played: the game moved on since the mail you answered "
                 f"(it is now at version {err.current}). Reply to the newest mail.\n",
                 "stale version",
+                game.state.version if err.current is None else err.current,
             )
         if result.replayed:
             return Outcome(TAKEN, "played before")
         after = self.games.game(game_id)
+        points = words_of.points(after.state)
         return answer(
-            f"Played: {lines[0]}\n\n" + self._board(game_id, after, seat) + "\n",
+            f"Played: {lines[0]}{points}\n\n" + self._board(game_id, after, seat) + "\n",
             f"played {lines[0]!r}",
+            after.state.version,
         )
 
     def _board(self, game_id: str, game: Timed, seat: int) -> str:
-        if not isinstance(game.state, GameState):  # no play address is ever given for these
-            return f"(a {game.state.ruleset} game: see it with mathable-cli show {game_id})"
         names = seat_names(self.games.store, game.state)
-        return game_text(game_id, game.state, game.clock, seat, names)
+        return game_mail_for(game.state).text(game_id, game.state, game.clock, seat, names)
 
     def _answer(
         self,
@@ -296,6 +285,7 @@ class Inbox:
         subject: str,
         in_reply_to: str | None,
         text: str,
+        version: int,
     ) -> None:
         # The play address (its secret) is written in when the mail is sent, not stored here.
         payload = {
@@ -306,7 +296,15 @@ class Inbox:
             "in_reply_to": in_reply_to,
         }
         self.room.outbox.add(
-            [Notification("email", "answer", player, payload, new_message_id(f"answer.{game_id}"))],
+            [
+                Notification(
+                    "email",
+                    "answer",
+                    player,
+                    payload,
+                    new_message_id(f"answer.{game_id}.v{version}.s{seat}"),
+                )
+            ],
             self.games.now(),
         )
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from email.message import EmailMessage
 
-from mathable import GameState, replay_timed
+from mathable import replay_timed
+from mathable.rulesets import AnyState
 from mathable_server.mail.addresses import play_address, play_secret
+from mathable_server.mail.codes import verification_code
 from mathable_server.mail.compose import (
     MailContext,
     answer_mail,
@@ -19,6 +21,7 @@ from mathable_server.mail.compose import (
     digest_mail,
     game_mail,
 )
+from mathable_server.mail.picture import board_png
 from mathable_server.outbox import Entry, Undeliverable
 from mathable_server.store import Store
 from mathable_server.store.addresses import AddressBook, secret_hash
@@ -26,7 +29,7 @@ from mathable_server.store.addresses import AddressBook, secret_hash
 GAME_KINDS = ("turn", "moved", "finished")
 
 
-def seat_names(store: Store, state: GameState) -> list[str]:
+def seat_names(store: Store, state: AnyState) -> list[str]:
     ids = [s.player for s in state.seats if s.player is not None]
     names = store.names(ids)
     return [names.get(s.player or "", f"seat {i}") for i, s in enumerate(state.seats)]
@@ -41,11 +44,14 @@ class MailChannel:
         book: AddressBook,
         ctx: Callable[[], MailContext],
         send: Callable[[EmailMessage], None],
+        pictures: bool = False,
     ) -> None:
         self.store = store
         self.book = book
         self.ctx = ctx
         self.send = send
+        #: Turn mails carry the board as a picture (where the PNG converter is installed).
+        self.pictures = pictures
 
     def __call__(self, entry: Entry) -> None:
         self.send(self.compose(entry))
@@ -54,9 +60,12 @@ class MailChannel:
         ctx = self.ctx()
         payload = entry.payload
         if entry.kind == "verify":
-            if not payload.get("to") or not payload.get("code"):
+            code = payload.get("code")  # rows written before codes were made from a nonce
+            if payload.get("nonce"):
+                code = verification_code(ctx.server_secret, entry.recipient, payload["nonce"])
+            if not payload.get("to") or not code:
                 raise Undeliverable("the code was withdrawn")
-            return code_mail(ctx, payload["to"], payload["code"], entry.message_id)
+            return code_mail(ctx, payload["to"], code, entry.message_id)
         to = self.book.verified_address(entry.recipient)
         if to is None:
             raise Undeliverable("no verified address")
@@ -83,8 +92,6 @@ class MailChannel:
         game_id, version, seat = payload["game_id"], int(payload["version"]), int(payload["seat"])
         stored = self.store.events_after(game_id, 0, limit=version)
         state, clock = replay_timed((s.at, s.event) for s in stored)
-        if not isinstance(state, GameState):
-            raise Undeliverable(f"no game mail for {state.ruleset} games")
         if seat >= len(state.seats) or state.seats[seat].player != entry.recipient:
             raise Undeliverable("the player no longer holds that seat")
         reply_to = None
@@ -104,6 +111,7 @@ class MailChannel:
             names=seat_names(self.store, state),
             reply_to=reply_to,
             stable_id=entry.message_id,
+            picture=board_png(state, seat) if self.pictures and entry.kind == "turn" else None,
         )
 
     def _digest(self, ctx: MailContext, to: str, entry: Entry) -> EmailMessage:

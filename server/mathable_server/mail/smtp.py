@@ -9,16 +9,22 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 from urllib.parse import parse_qs, unquote, urlsplit
 
-#: Seconds to wait for the relay before the try counts as failed.
+from mathable_server.outbox import ChannelDown
+
+#: Seconds to wait for each answer of the relay once connected.
 SMTP_TIMEOUT = 20.0
+#: Seconds to wait for a connection and the relay's greeting: a relay that cannot be
+#: reached is known soon, and the rows behind this one wait without trying.
+CONNECT_TIMEOUT = 5.0
 
 
 @dataclass(frozen=True, slots=True)
 class Relay:
     """Where and how to send.
 
-    >>> Relay.parse("smtp://u:p%40ss@mail.example:2525?starttls=1")
-    Relay(host='mail.example', port=2525, user='u', password='p@ss', tls=False, starttls=True)
+    >>> relay = Relay.parse("smtp://u:p%40ss@mail.example:2525?starttls=1")
+    >>> relay.host, relay.port, relay.user, relay.password, relay.tls, relay.starttls
+    ('mail.example', 2525, 'u', 'p@ss', False, True)
     >>> Relay.parse("smtps://mail.example").port
     465
     """
@@ -29,6 +35,8 @@ class Relay:
     password: str | None
     tls: bool
     starttls: bool
+    connect_timeout: float = CONNECT_TIMEOUT
+    timeout: float = SMTP_TIMEOUT
 
     @classmethod
     def parse(cls, url: str) -> Relay:
@@ -50,17 +58,50 @@ class Relay:
         )
 
     def send(self, message: EmailMessage) -> None:
-        """Hand ``message`` to the relay; any failure raises (the outbox tries again)."""
+        """Hand ``message`` to the relay; any failure raises (the outbox tries again).
+
+        ChannelDown when the relay cannot be reached, goes away or stops
+        answering (no connection, no greeting in ``connect_timeout``, the
+        connection dropped, 421): the trouble is the relay's, not this mail's.
+        """
+        try:
+            client = self._connect()
+        except smtplib.SMTPResponseException as err:
+            raise ChannelDown(f"the relay refused the connection: {err.smtp_code}") from err
+        except (smtplib.SMTPServerDisconnected, OSError) as err:
+            raise ChannelDown(f"cannot reach the relay: {type(err).__name__}: {err}") from err
+        try:
+            with client:
+                if self.starttls:
+                    client.starttls(context=ssl.create_default_context())
+                if self.user is not None:
+                    client.login(self.user, self.password or "")
+                client.send_message(message)
+        except smtplib.SMTPResponseException as err:
+            if err.smtp_code == 421:  # service not available: the relay is closing
+                raise ChannelDown(f"the relay is closing: {err}") from err
+            raise
+        except smtplib.SMTPServerDisconnected as err:
+            raise ChannelDown(f"the relay went away: {err}") from err
+        except smtplib.SMTPException:
+            raise
+        except OSError as err:  # a reset or a silent relay (timeout)
+            raise ChannelDown(f"the relay went away: {type(err).__name__}: {err}") from err
+
+    def _connect(self) -> smtplib.SMTP:
+        """A connected client (greeted) within ``connect_timeout``, then ``timeout`` per answer."""
+        # The constructors connect and read the greeting (SMTPConnectError if it is not 220).
         client: smtplib.SMTP
         if self.tls:
             client = smtplib.SMTP_SSL(
-                self.host, self.port, timeout=SMTP_TIMEOUT, context=ssl.create_default_context()
+                self.host,
+                self.port,
+                timeout=self.connect_timeout,
+                context=ssl.create_default_context(),
             )
         else:
-            client = smtplib.SMTP(self.host, self.port, timeout=SMTP_TIMEOUT)
-        with client:
-            if self.starttls:
-                client.starttls(context=ssl.create_default_context())
-            if self.user is not None:
-                client.login(self.user, self.password or "")
-            client.send_message(message)
+            client = smtplib.SMTP(self.host, self.port, timeout=self.connect_timeout)
+        client.timeout = self.timeout
+        if client.sock is not None:
+            client.sock.settimeout(self.timeout)
+        return client

@@ -104,6 +104,43 @@ def contacts_in(conn: Connection, player_ids: Iterable[str]) -> dict[str, Contac
     return found
 
 
+def close_play_addresses(conn: Connection, game_id: str, seats: dict[int, str], now: int) -> None:
+    """Close the play addresses of ``seats`` (seat: player) in the caller's transaction.
+
+    A seat that never had a mail gets a closed row with no hash, so that no
+    later mail opens it (``keep_play_address`` leaves a known seat as it is).
+    """
+    if not seats:
+        return
+    known = {
+        r.seat
+        for r in conn.execute(
+            select(play_addresses.c.seat).where(
+                and_(play_addresses.c.game_id == game_id, play_addresses.c.seat.in_(sorted(seats)))
+            )
+        )
+    }
+    conn.execute(
+        update(play_addresses)
+        .where(
+            and_(
+                play_addresses.c.game_id == game_id,
+                play_addresses.c.seat.in_(sorted(seats)),
+                play_addresses.c.revoked_at.is_(None),
+            )
+        )
+        .values(revoked_at=now)
+    )
+    missing = [
+        {"game_id": game_id, "seat": seat, "player_id": player, "secret_hash": "",
+         "revoked_at": now}
+        for seat, player in sorted(seats.items())
+        if seat not in known
+    ]  # fmt: skip
+    if missing:
+        conn.execute(insert(play_addresses), missing)
+
+
 class AddressBook:
     """Email addresses, settings, play addresses and seen Message-IDs on ``engine``."""
 
@@ -112,9 +149,28 @@ class AddressBook:
 
     # --- email addresses -----------------------------------------------------------
 
-    def set_address(self, player_id: str, address: str, code: str, now: int) -> None:
-        """Start proving ``address``: the code mailed for it is the only one that works."""
+    def set_address(self, player_id: str, address: str, code: str, now: int) -> int:
+        """Start proving ``address``: the code mailed for it is the only one that works.
+
+        Setting the same address again does not give back the wrong tries of
+        its current code: they carry over to the new code. Once they are used
+        up, the address cannot be set again before the current code expires:
+        then the answer is the ms to wait (else 0, and the code is set).
+        """
         with write_transaction(self.engine) as conn:
+            row = conn.execute(
+                select(email_addresses).where(email_addresses.c.player_id == player_id)
+            ).first()
+            tries = 0
+            if (
+                row is not None
+                and row.verified_at is None
+                and row.address.lower() == address.lower()
+                and row.code_expires_at > now
+            ):
+                tries = row.code_tries
+                if tries >= CODE_TRIES:
+                    return int(row.code_expires_at - now)
             conn.execute(delete(email_addresses).where(email_addresses.c.player_id == player_id))
             conn.execute(
                 insert(email_addresses).values(
@@ -123,9 +179,10 @@ class AddressBook:
                     verified_at=None,
                     code_hash=code_hash(player_id, code),
                     code_expires_at=now + CODE_SECONDS * 1000,
-                    code_tries=0,
+                    code_tries=tries,
                 )
             )
+        return 0
 
     def verify(self, player_id: str, code: str, now: int) -> str:
         """Check a code: "verified", "wrong", "expired" (or too many tries) or "none"."""

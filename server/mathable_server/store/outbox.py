@@ -9,6 +9,13 @@ marking leaves the row to be sent once more after the lease, with the same
 ``message_id``: receivers drop the repeat. A failure backs off exponentially;
 after ``max_attempts`` tries the row is ``dead`` and kept for
 ``mathable-server outbox``.
+
+The lease is checked, not assumed: a claim bumps the row's ``attempts`` and
+moves its ``next_try``, and the pair is the claim's token. Marking a row
+(``sent``, ``failed``, ``release``) and renewing its lease (``renew``, done
+just before each row is sent) change it only while the row still carries the
+caller's token, so a worker whose lease ran out while it was busy with other
+rows neither sends a row another worker has taken since nor marks it.
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import Connection, Engine, and_, func, insert, select, update
@@ -24,6 +31,8 @@ from sqlalchemy import Connection, Engine, and_, func, insert, select, update
 from mathable_server.db import outbox, write_transaction
 
 PENDING, SENT, DEAD = "pending", "sent", "dead"
+#: What ``Outbox.failed`` answers when the caller's claim had run out: nothing was changed.
+LOST = "lost"
 #: Kinds whose payload holds a secret (a mailed code): emptied once sent or dead.
 SCRUBBED = frozenset({"verify"})
 
@@ -63,6 +72,14 @@ class Entry:
 
 class Undeliverable(Exception):
     """A row that can never be sent (no verified address any more, a refused URL): dead now."""
+
+
+class ChannelDown(Exception):
+    """The channel itself is unreachable (the relay refuses connections, is gone or silent).
+
+    The row counts the failed try; the other rows of the channel in the same
+    batch are put back untried, to wait as long as this row does.
+    """
 
 
 def new_message_id(prefix: str) -> str:
@@ -143,7 +160,7 @@ class Outbox:
         with write_transaction(self.engine) as conn:
             add(conn, notifications, now)
 
-    def claim(self, now: int, limit: int = 50) -> list[Entry]:
+    def claim(self, now: int, limit: int = 10) -> list[Entry]:
         """Take up to ``limit`` due rows: each is this caller's until ``now + lease``.
 
         On PostgreSQL, rows another worker is claiming at the same moment are
@@ -169,15 +186,42 @@ class Outbox:
             )
         return [_claimed(r, now + int(self.lease * 1000)) for r in rows]
 
-    def sent(self, entry: Entry, now: int) -> None:
+    def _mark(self, entry: Entry, values: dict[str, Any]) -> bool:
+        """Change ``entry``'s row only while its claim is still the caller's."""
+        with write_transaction(self.engine) as conn:
+            done = conn.execute(update(outbox).where(_held(entry)).values(**values))
+        return int(done.rowcount) == 1
+
+    def renew(self, entry: Entry, now: int) -> Entry | None:
+        """Extend the lease of a claimed row to ``now + lease``: the entry with its new
+        token, or None if the lease ran out and another worker claimed the row since.
+
+        While more than half the lease is left (nobody else can have claimed the
+        row) it is kept as it is: no write.
+        """
+        lease_end = now + int(self.lease * 1000)
+        if entry.next_try - now > int(self.lease * 1000) // 2:
+            return entry
+        if not self._mark(entry, {"next_try": lease_end}):
+            return None
+        return replace(entry, next_try=lease_end)
+
+    def sent(self, entry: Entry, now: int) -> bool:
+        """Mark a claimed row sent; False if the claim was lost (the row is another's)."""
         values: dict[str, Any] = {"state": SENT, "sent_at": now, "last_error": None}
         if entry.kind in SCRUBBED:
             values["payload"] = "{}"
-        with write_transaction(self.engine) as conn:
-            conn.execute(update(outbox).where(outbox.c.id == entry.id).values(**values))
+        return self._mark(entry, values)
+
+    def retry_at(self, entry: Entry, now: int) -> int:
+        """When a row that failed its ``entry.attempts``-th try is due again."""
+        return now + backoff_ms(entry.attempts, self.base_delay, self.max_delay)
 
     def failed(self, entry: Entry, now: int, error: str, *, final: bool = False) -> str:
-        """Record a failed try: the row waits (backing off) or, out of tries, is dead."""
+        """Record a failed try: the row waits (backing off) or, out of tries, is dead.
+
+        The state it is left in; ``LOST`` if the claim was lost (nothing changed).
+        """
         dead = final or entry.attempts >= self.max_attempts
         values: dict[str, Any] = {"last_error": error[:2000]}
         if dead:
@@ -185,10 +229,26 @@ class Outbox:
             if entry.kind in SCRUBBED:
                 values["payload"] = "{}"
         else:
-            values["next_try"] = now + backoff_ms(entry.attempts, self.base_delay, self.max_delay)
-        with write_transaction(self.engine) as conn:
-            conn.execute(update(outbox).where(outbox.c.id == entry.id).values(**values))
+            values["next_try"] = self.retry_at(entry, now)
+        if not self._mark(entry, values):
+            return LOST
         return DEAD if dead else PENDING
+
+    def release(self, entries: Iterable[Entry], until: int) -> int:
+        """Give back claimed rows untried: due again at ``until``, the claim not counted.
+
+        One write for them all; how many were still the caller's.
+        """
+        done = 0
+        with write_transaction(self.engine) as conn:
+            for entry in entries:
+                changed = conn.execute(
+                    update(outbox)
+                    .where(_held(entry))
+                    .values(next_try=until, attempts=entry.attempts - 1)
+                )
+                done += int(changed.rowcount)
+        return done
 
     def rows(self, state: str | None = None, limit: int = 100) -> list[Entry]:
         """Rows in ``state`` (None: any), newest first."""
@@ -214,6 +274,16 @@ class Outbox:
                 .values(state=PENDING, attempts=0, next_try=now)
             )
         return int(done.rowcount)
+
+
+def _held(entry: Entry) -> Any:
+    """The row of ``entry`` while it still carries that claim (its tries and lease end)."""
+    return and_(
+        outbox.c.id == entry.id,
+        outbox.c.state == PENDING,
+        outbox.c.attempts == entry.attempts,
+        outbox.c.next_try == entry.next_try,
+    )
 
 
 def _claimed(row: Any, lease_end: int) -> Entry:

@@ -337,6 +337,10 @@ def test_a_refused_connection_is_a_channel_down(box: Outbox) -> None:
         relay.send(message)
 
 
+#: A public address the rebinding name answers to the checks (never really dialled).
+PUBLIC = "93.184.216.34"
+
+
 def test_a_webhook_goes_to_the_address_it_checked_not_to_a_second_lookup(
     sqlite_url: str, receiver: tuple[str, type[_Receiver]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -347,11 +351,16 @@ def test_a_webhook_goes_to_the_address_it_checked_not_to_a_second_lookup(
     real = socket.getaddrinfo
     lookups: list[str] = []
 
+    dialled: list[str] = []
+
     def lookup(host: Any, *args: Any, **kwargs: Any) -> Any:
+        if host == PUBLIC:  # the connection to the checked address: recorded, never made
+            dialled.append(host)  # (the tests stay on loopback)
+            raise OSError("no network beyond loopback in the tests")
         if host != "hooks.rebind.test":
             return real(host, *args, **kwargs)
         lookups.append(host)
-        address = "93.184.216.34" if len(lookups) <= 2 else "127.0.0.1"
+        address = PUBLIC if len(lookups) <= 2 else "127.0.0.1"
         return [(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", (address, port))]
 
     monkeypatch.setattr(socket, "getaddrinfo", lookup)
@@ -372,6 +381,7 @@ def test_a_webhook_goes_to_the_address_it_checked_not_to_a_second_lookup(
                        app.extensions["mathable"].games.now)  # fmt: skip
     worker.drain()  # lookup 2: public, and the connection goes there
     assert lookups == ["hooks.rebind.test"] * 2
+    assert dialled == [PUBLIC]  # it went for the address it checked
     assert handler.calls == []  # the private address never heard of it
 
 

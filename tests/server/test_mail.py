@@ -588,6 +588,32 @@ def test_mail_shows_the_rack_sorted_and_the_points_of_a_move_played(
     assert "Your rack: 0 1 1 1 11 17 42\n" in text_of(adas)
 
 
+def test_the_answer_to_a_resignation_claims_no_points(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table
+) -> None:
+    play_ada_turn(mail_table)  # ada's turn scored: the game's last turn stays hers
+    deliver(mail_app)
+    assert inbox(mail_app).receive(reply(turn_mail(mailbox, BOB_MAIL), "resign")).code == TAKEN
+    deliver(mail_app)
+    answer = mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "Played:" in text_of(m))
+    assert "Played: resign\n" in text_of(answer)
+    assert "points" not in text_of(answer).split("Played:")[1].splitlines()[0]
+
+
+def test_a_reply_whose_subject_hides_a_line_break_is_answered(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table
+) -> None:
+    play_ada_turn(mail_table)
+    deliver(mail_app)
+    raw = reply(turn_mail(mailbox, BOB_MAIL), BOB_TURN)
+    raw = raw.replace(b"Subject: Re: ", b"Subject: =?utf-8?q?hi=0D=0ABcc:_evil@example.net?= ", 1)
+    assert inbox(mail_app).receive(raw).code == TAKEN
+    assert deliver(mail_app) >= 1
+    answer = mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "Played:" in text_of(m))
+    assert "\n" not in str(answer["Subject"]) and "\r" not in str(answer["Subject"])
+    assert answer["Bcc"] is None and mailbox.to("evil@example.net") == []
+
+
 def test_the_game_over_mail_comes_after_the_answer_to_the_move_that_ended_it(
     mail_app: Flask, mailbox: Mailbox, mail_table: Table
 ) -> None:

@@ -328,6 +328,46 @@ def test_a_relay_that_is_down_costs_one_try_per_batch_not_one_per_row(box: Outbo
         silent.close()
 
 
+def _relay_closing_at_quit(listener: socket.socket, got: list[bytes]) -> None:
+    """An SMTP relay that takes one mail (250 to its data) and answers 421 to QUIT."""
+    conn, _ = listener.accept()
+    with conn, conn.makefile("rb") as lines:
+        conn.sendall(b"220 relay ready\r\n")
+        data = False
+        for line in lines:
+            if data:
+                if line == b".\r\n":
+                    data = False
+                    conn.sendall(b"250 queued\r\n")
+                else:
+                    got.append(line)
+                continue
+            verb = line[:4].upper()
+            if verb == b"DATA":
+                data = True
+                conn.sendall(b"354 go on\r\n")
+            elif verb == b"QUIT":
+                conn.sendall(b"421 closing\r\n")
+                return
+            else:
+                conn.sendall(b"250 ok\r\n")
+
+
+def test_a_mail_the_relay_took_is_sent_whatever_it_answers_to_quit() -> None:
+    listener = socket.create_server(("127.0.0.1", 0))
+    got: list[bytes] = []
+    thread = threading.Thread(target=_relay_closing_at_quit, args=(listener, got), daemon=True)
+    thread.start()
+    relay = Relay("127.0.0.1", listener.getsockname()[1], None, None, False, False)
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = "a@x.example", "b@y.example", "hi"
+    message.set_content("taken")
+    relay.send(message)  # no ChannelDown, no failure: the mail is out (not sent twice)
+    thread.join(5)
+    listener.close()
+    assert b"taken\r\n" in got
+
+
 def test_a_refused_connection_is_a_channel_down(box: Outbox) -> None:
     port = free_port()  # nothing listens there
     relay = Relay("127.0.0.1", port, None, None, False, False)

@@ -52,6 +52,13 @@ _UNSUBSCRIBE = re.compile(r"\Aunsubscribe\+([a-z0-9]{1,32})\.([0-9a-f]{32})@", r
 _QUOTE_INTRO = re.compile(r"^(on .+ wrote:|le .+ a écrit ?:|am .+ schrieb .+:)$", re.I)
 
 
+def header_text(value: object, limit: int) -> str:
+    """A header of a mail received, safe to write into a header again: decoded, control
+    characters (an encoded CR or LF among them) made spaces, at most ``limit`` characters."""
+    text = "".join(" " if ord(c) < 32 or ord(c) == 127 else c for c in str(value))
+    return " ".join(text.split())[:limit]
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """What became of one inbound mail: an exit code and a line for the log."""
@@ -201,8 +208,8 @@ class Inbox:
         known = self.room.book.play_address(game_id, seat)
         assert known is not None
         player = known.player_id
-        subject = str(message.get("Subject", ""))
-        in_reply_to = str(message.get("In-Reply-To", "")).strip() or None
+        subject = header_text(message.get("Subject", ""), 200)
+        in_reply_to = header_text(message.get("In-Reply-To", ""), 500) or None
 
         def answer(text: str, note: str, version: int) -> Outcome:
             # The answer's Message-ID names ``version``, the game as the answer shows it:
@@ -266,7 +273,12 @@ class Inbox:
         if result.replayed:
             return Outcome(TAKEN, "played before")
         after = self.games.game(game_id)
-        points = words_of.points(after.state)
+        # The points of the turn this mail finished: none for a command that finished none
+        # (a resignation leaves the last turn, someone's earlier one, as it was).
+        last = getattr(after.state, "last_turn", None)
+        moved = last != getattr(game.state, "last_turn", None)
+        finished = moved and getattr(last, "seat", None) == seat
+        points = words_of.points(after.state) if finished else ""
         return answer(
             f"Played: {lines[0]}{points}\n\n" + self._board(game_id, after, seat) + "\n",
             f"played {lines[0]!r}",

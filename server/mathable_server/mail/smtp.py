@@ -71,12 +71,14 @@ class Relay:
         except (smtplib.SMTPServerDisconnected, OSError) as err:
             raise ChannelDown(f"cannot reach the relay: {type(err).__name__}: {err}") from err
         try:
-            with client:
+            try:
                 if self.starttls:
                     client.starttls(context=ssl.create_default_context())
                 if self.user is not None:
                     client.login(self.user, self.password or "")
                 client.send_message(message)
+            finally:
+                _quit(client)
         except smtplib.SMTPResponseException as err:
             if err.smtp_code == 421:  # service not available: the relay is closing
                 raise ChannelDown(f"the relay is closing: {err}") from err
@@ -105,3 +107,12 @@ class Relay:
         if client.sock is not None:
             client.sock.settimeout(self.timeout)
         return client
+
+
+def _quit(client: smtplib.SMTP) -> None:
+    """Say goodbye and close, whatever the relay answers: once it has taken the mail, a
+    bad answer to QUIT must not make the mail count as failed (it would go twice)."""
+    try:
+        client.quit()
+    except (smtplib.SMTPException, OSError):
+        client.close()

@@ -53,7 +53,10 @@ class SummyMail:
         view = rules.view(state, seat)
         scores = ", ".join(f"{names[s['seat']]} {s['score']}" for s in view["seats"])
         hand = " ".join(sorted(view.get("hand") or [])) or "(empty)"
-        lines = [rules.draw(view), "", f"Scores: {scores}", f"Your hand: {hand}"]
+        lines = [rules.draw(view)]
+        if view.get("last_play"):
+            lines.append("(* marks the tiles of the last play)")
+        lines += ["", f"Scores: {scores}", f"Your hand: {hand}"]
         lines.append(f"Tiles in the supply: {view['supply']}")
         return "\n".join(lines + deadline_line(clock))
 

@@ -108,6 +108,15 @@ class Client(Transport):
     ``.code``, ``.details``); no answer at all raises ``Unreachable``.
     """
 
+    #: Per game: the version at which a turn this client began was left going on (a
+    #: ``Play`` with ``end_turn=False``), so that the next play there, even given its
+    #: ``expected_version`` (no read), goes on with it in parts.
+    _begun: dict[str, int]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._begun = {}
+
     # --- accounts and listings ---------------------------------------------------
 
     def register(self, name: str, email: str | None = None) -> Json:
@@ -220,16 +229,24 @@ class Client(Transport):
         turn ends there; a ``PassTurn`` in a turn begun ends it.
         """
         from mathable.board import OPERATION, parse_square
-        from mathable.engine import ExchangeTiles
+        from mathable.engine import ExchangeTiles, PassTurn
 
         known = self.view(game_id) if expected_version is None else None
         version = known.version if known is not None else int(expected_version or 0)
         begun = bool(known and known.your_turn and known.turn and known.turn.placements)
+        # A turn this client began and left going on, at the version it left it.
+        begun = begun or self._begun.get(game_id) == version
         goes_on = getattr(turn, "end_turn", True) is False
         if not (goes_on or begun) or isinstance(turn, ExchangeTiles):
             command = turn_command(turn, version, draw_extra=draw_extra)
-            return GameView.from_json(self.command(game_id, command))
-        placements, asked = _placements(turn)
+            try:
+                return GameView.from_json(self.command(game_id, command))
+            except ApiError as err:
+                if err.code != "turn_in_progress" or isinstance(turn, ExchangeTiles):
+                    raise
+                # Begun elsewhere (by hand, another process): go on with it in parts.
+        self._begun.pop(game_id, None)
+        placements, asked = ([], False) if isinstance(turn, PassTurn) else _placements(turn)
         data: Json | None = None
         for square, tile in placements:
             data = self.command(
@@ -241,6 +258,7 @@ class Client(Transport):
                 data = self.command(game_id, {"type": "draw_extra", "expected_version": version})
                 version = int(data["version"])
         if goes_on and data is not None:
+            self._begun[game_id] = int(data["version"])
             return GameView.from_json(data)
         return GameView.from_json(
             self.command(game_id, {"type": "end_turn", "expected_version": version})

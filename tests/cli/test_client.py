@@ -93,6 +93,50 @@ def test_a_play_in_a_turn_begun_is_placed_and_ends_the_turn(http: responses.Requ
     ]
 
 
+def test_a_turn_left_going_on_goes_on_at_its_version_without_a_read(
+    http: responses.RequestsMock,
+) -> None:
+    # strong's loop: play(engine(view), expected_version=view.version) and no read.
+    for version in (4, 5, 6, 7, 8):
+        http.post(f"{SERVER}/v1/games/g1/moves", json=view_json(version, version < 8))
+    client = Client(SERVER, "t")
+    part = mathable.Play(mathable.Play.parse("J8=16+").placements, draw_extra=True, end_turn=False)
+    client.play("g1", part, expected_version=3)  # place J8, draw: version 5, going on
+    client.play("g1", mathable.Play.parse("H9=6"), expected_version=5)
+    client.play("g1", mathable.PassTurn(), expected_version=7)  # not begun there: a pass
+    sent = [json.loads(c.request.body or b"") for c in http.calls]
+    assert sent == [
+        {"type": "place", "expected_version": 3, "square": "J8", "tile": 16},
+        {"type": "draw_extra", "expected_version": 4},
+        {"type": "place", "expected_version": 5, "square": "H9", "tile": 6},
+        {"type": "end_turn", "expected_version": 6},
+        {"type": "pass", "expected_version": 7},
+    ]
+
+
+def test_a_pass_in_a_turn_begun_ends_it(http: responses.RequestsMock) -> None:
+    begun = view_json(5, True)
+    begun["turn"]["placements"] = [{"square": "I8", "tile": 12, "points": 12, "equations": []}]
+    http.get(f"{SERVER}/v1/games/g1", json=begun)
+    http.post(f"{SERVER}/v1/games/g1/moves", json=view_json(6, False))
+    Client(SERVER, "t").play("g1", mathable.PassTurn())
+    assert json.loads(http.calls[1].request.body or b"") == {
+        "type": "end_turn", "expected_version": 5
+    }  # fmt: skip
+
+
+def test_a_whole_turn_refused_as_begun_elsewhere_goes_on_in_parts(
+    http: responses.RequestsMock,
+) -> None:
+    refusal = {"error": {"code": "turn_in_progress", "message": "end the turn instead"}}
+    http.post(f"{SERVER}/v1/games/g1/moves", status=422, json=refusal)
+    http.post(f"{SERVER}/v1/games/g1/moves", json=view_json(6, True))
+    http.post(f"{SERVER}/v1/games/g1/moves", json=view_json(7, False))
+    Client(SERVER, "t", retries=0).play("g1", mathable.Play.parse("H9=6"), expected_version=5)
+    sent = [json.loads(c.request.body or b"")["type"] for c in http.calls]
+    assert sent == ["turn", "place", "end_turn"]
+
+
 def test_wait_for_turn_waits_through_the_hook_until_it_is_your_turn(
     http: responses.RequestsMock,
 ) -> None:

@@ -154,8 +154,14 @@ class Bot:
                 return self.api.game(game)
             if err.code not in (ExitCode.ILLEGAL_MOVE, ExitCode.REFUSED):
                 raise
-            self.out.warn(f"{game}: the server refused {decision.kind}: {err.message}; passing")
-            new = send(self.api, self.out, game, self.api.game(game), {"type": "pass"})
+            now = self.api.game(game)
+            # With tiles down the turn can only end (a pass is refused then).
+            end = "end_turn" if placed_this_turn(now) else "pass"
+            self.out.warn(
+                f"{game}: the server refused {decision.kind}: {err.message}; "
+                + ("ending the turn" if end == "end_turn" else "passing")
+            )
+            new = send(self.api, self.out, game, now, {"type": end})
         self.turns += 1
         return new
 
@@ -315,7 +321,10 @@ def bot(
     think_time: Annotated[
         float,
         typer.Option(
-            help="Seconds a plugged-in engine may think about a turn; then `best` plays it.",
+            help=(
+                "Seconds a plugged-in engine may think each time it is asked (a turn in "
+                "parts asks once a part); then `best` plays."
+            ),
             min=0.01,
         ),
     ] = THINK_TIME,

@@ -83,6 +83,29 @@ def _parts(url: str) -> tuple[str, str, int, str]:
     return parts.scheme, hostname, port, path
 
 
+#: IPv6 prefixes that carry an IPv4 address in their last 32 bits (NAT64: RFC 6052, 8215).
+_NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
+
+
+def is_public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """A global unicast address, and so is any IPv4 address an IPv6 one carries (mapped,
+    6to4, Teredo, NAT64: on such networks ``64:ff9b::a9fe:a9fe`` reaches 169.254.169.254).
+
+    >>> [is_public(ipaddress.ip_address(a)) for a in ("93.184.216.34", "10.0.0.1",
+    ...     "64:ff9b::a9fe:a9fe", "2002:a9fe:a9fe::1", "::ffff:127.0.0.1", "2606:4700::1")]
+    [True, False, False, False, False, True]
+    """
+    if not address.is_global or address.is_multicast:
+        return False
+    if isinstance(address, ipaddress.IPv6Address):
+        carried = [address.ipv4_mapped, address.sixtofour]
+        carried += [address.teredo[1]] if address.teredo else []
+        if any(address in net for net in _NAT64) or address.packed[:12] == bytes(12):
+            carried.append(ipaddress.IPv4Address(address.packed[-4:]))
+        return all(is_public(inner) for inner in carried if inner is not None)
+    return True
+
+
 def resolve(url: str, allow_private: bool) -> Target:
     """Read ``url``, resolve its host once and check every address it has; the first one.
 
@@ -99,7 +122,7 @@ def resolve(url: str, allow_private: bool) -> Target:
         raise WebhookRefused(f"cannot resolve {hostname}")
     for text in addresses:
         address = ipaddress.ip_address(text)
-        if not allow_private and (not address.is_global or address.is_multicast):
+        if not allow_private and not is_public(address):
             raise WebhookRefused(f"{address} is not a public address")
     return Target(scheme, hostname, port, path, addresses[0])
 

@@ -48,20 +48,20 @@ def _plural(n: int, what: str) -> str:
 
 
 def _last_told(
-    view: Mapping[str, Any], counted: str, played: Callable[[Mapping[str, Any]], Told]
+    view: Mapping[str, Any], counted: str, done: str, played: Callable[[Mapping[str, Any]], Told]
 ) -> Told | None:
     """The view's last finished turn in words: a pass, a turn that gave tiles away
-    (``counted``: "exchange" or "discard", its count in ``last_turn[counted + "ed"]``),
-    or a play, told by ``played``."""
+    (``counted``: "exchange" or "discard"; ``done``: its ``ended_by``, "exchanged" or
+    "discarded", which also keys its count in ``last_turn``), or a play, told by ``played``."""
     turn = view.get("last_turn")
     if not isinstance(turn, Mapping) or not turn.get("ended_by"):
         return None
     seat = turn.get("seat")
     if turn.get("ended_by") == "passed":
         return Told(seat, "pass", "passed")
-    if turn.get("ended_by") == counted + "ed":
-        n = int(turn.get(counted + "ed") or 0)
-        return Told(seat, counted, f"{counted}ed {_plural(n, 'tile')}")
+    if turn.get("ended_by") == done:
+        n = int(turn.get(done) or 0)
+        return Told(seat, counted, f"{done} {_plural(n, 'tile')}")
     return played(turn)
 
 
@@ -300,7 +300,7 @@ class _Mathable:
         return None
 
     def last_told(self, view: Mapping[str, Any]) -> Told | None:
-        return _last_told(view, "exchange", _mathable_play)
+        return _last_told(view, "exchange", "exchanged", _mathable_play)
 
     def end_words(self, reason: str) -> str:
         return _MATHABLE_END_WORDS.get(reason, reason)
@@ -430,7 +430,7 @@ class _Summy:
         return None
 
     def last_told(self, view: Mapping[str, Any]) -> Told | None:
-        return _last_told(view, "discard", _summy_play)
+        return _last_told(view, "discard", "discarded", _summy_play)
 
     def end_words(self, reason: str) -> str:
         return _SUMMY_END_WORDS.get(reason, reason)

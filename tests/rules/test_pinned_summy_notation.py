@@ -113,3 +113,13 @@ def test_the_table_is_drawn_with_a_margin_coordinates_and_stars_on_marked_square
         "  2   .  .  .  .  ."
     )
     assert draw_table({}) == "     -1  0  1\n -1   .  .  .\n  0   .  .  .\n  1   .  .  ."
+
+
+def test_the_row_numbers_take_the_width_of_the_widest_first_or_last_row() -> None:
+    deep = draw_table({(0, 0): 14, (0, 999): 1}).split("\n")
+    assert len(deep) == 1003
+    assert deep[:3] == ["      -1  0  1", "  -1   .  .  .", "   0   .  =  ."]
+    assert deep[-2:] == [" 999   .  1  .", "1000   .  .  ."]
+    high = draw_table({(0, -99): 14, (0, 0): 1}).split("\n")
+    assert high[:2] == ["      -1  0  1", "-100   .  .  ."]
+    assert high[-1] == "   1   .  .  ."

@@ -102,3 +102,15 @@ def test_a_move_worth_no_points_is_still_the_best_move() -> None:
     top = best_move({(0, 0): 14}, hand)
     assert top is not None and (top.equation, top.points) == ("0+0=0", 0)
     assert len(list(legal_moves({(0, 0): 14}, hand))) == 2
+
+
+def test_a_left_side_whose_running_total_falls_below_zero_is_still_searched() -> None:
+    # 1-96 is -95 when the + comes: the value can still come back up, so the cut for a
+    # left side too big to fit must not fire on it (it did, and these moves were missed).
+    hand = parse_tiles("1-96+961")
+    found = {(m.equation, m.start, m.direction, m.points) for m in legal_moves({(0, 0): 14}, hand)}
+    for equation in ("1-96+96=1", "1-91+96=6"):
+        assert (equation, (-7, 0), "across", 32) in found
+        assert (equation, (0, -7), "down", 32) in found
+    new = [(-7 + i, 0, t) for i, t in enumerate(parse_tiles("1-96+96"))] + [(1, 0, 1)]
+    assert judge({(0, 0): 14}, hand, new).points == 32

@@ -217,14 +217,15 @@ def _line_moves(
             if points + hand_sum[0] + digit_values[end] - digit_values[p] < floor[0]:
                 return  # cannot beat the best move found so far
         # Too big a left side: with no minus to come, the value is at least what the
-        # terms so far add up to, and its digits must fit before the line's end.
+        # terms so far add up to, and its digits must fit before the line's end (a bound
+        # only above zero: a running total below zero, 1-96+..., can still come back up).
         if sign > 0 and counts[MINUS] == 0 and (total or cur >= 10):
             if minus[end] == minus[p]:
                 low = total
                 no_times = counts[TIMES] == 0 and counts[DIVIDE] == 0
                 if pend == 0 and no_times and muldiv[end] == muldiv[p]:
                     low += cur
-                if low:
+                if low > 0:
                     room = min(end - p - 1, sum(counts[:10]) + table_digits[end] - table_digits[p])
                     if len(str(low)) > room:
                         return

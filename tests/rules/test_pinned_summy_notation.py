@@ -123,3 +123,15 @@ def test_the_row_numbers_take_the_width_of_the_widest_first_or_last_row() -> Non
     high = draw_table({(0, -99): 14, (0, 0): 1}).split("\n")
     assert high[:2] == ["      -1  0  1", "-100   .  .  ."]
     assert high[-1] == "   1   .  .  ."
+
+
+def test_the_columns_take_the_width_of_the_widest_first_or_last_column_and_a_space() -> None:
+    assert draw_table({(0, 0): 14, (-9, 0): 1}).split("\n") == [
+        "     -10  -9  -8  -7  -6  -5  -4  -3  -2  -1   0   1",
+        " -1    .   .   .   .   .   .   .   .   .   .   .   .",
+        "  0    .   1   .   .   .   .   .   .   .   .   =   .",
+        "  1    .   .   .   .   .   .   .   .   .   .   .   .",
+    ]
+    wide = draw_table({(0, 0): 14, (99, 0): 1}).split("\n")
+    assert wide[0] == "    " + "".join(f"{x:>4}" for x in range(-1, 101))
+    assert wide[2] == "  0    .   =" + "   ." * 98 + "   1   ."

@@ -9,8 +9,10 @@ from typing import Any
 import pytest
 
 import mathable
-from mathable import ExchangeTiles, PassTurn, Placement, Play, PlayerView
-from mathable.engine import EngineError, checked_choice, to_command
+from mathable import ExchangeTiles, Pass, PassTurn, Placement, Play, PlayerView
+from mathable.board import parse_square
+from mathable.commands import DrawExtra, EndTurn, Place
+from mathable.engine import EngineError, checked_choice, to_command, to_commands
 from mathable.state import Seat, Turn
 from tests.rules.test_engines import ALICE, BOB, dealt
 
@@ -217,3 +219,52 @@ def test_a_placement_with_anything_after_its_tile_but_a_plus_is_refused() -> Non
         "bad_placement",
         "'I8=12X': '12X' is not a tile number",
     )
+
+
+def test_a_play_in_parts_draws_the_extra_tile_after_each_operation_square_while_the_bag_lasts() -> (
+    None
+):
+    play = Play(
+        tuple(Placement.parse(w) for w in ("E2=1", "A1=2", "J2=3", "F3=4")),
+        draw_extra=True,
+        end_turn=False,
+    )
+
+    def drawn_after(bag_size: int) -> list[str]:
+        out = to_commands(play, 1, bag_size=bag_size)
+        assert [c for c in out if isinstance(c, Place)] == [
+            Place(1, parse_square(s), t) for s, t in (("E2", 1), ("A1", 2), ("J2", 3), ("F3", 4))
+        ]
+        assert all(c == DrawExtra(1) for c in out if not isinstance(c, Place))
+        return [type(c).__name__ for c in out]
+
+    assert drawn_after(0) == ["Place"] * 4
+    assert drawn_after(1) == ["Place", "DrawExtra", "Place", "Place", "Place"]
+    assert drawn_after(2) == ["Place", "DrawExtra", "Place", "Place", "DrawExtra", "Place"]
+    assert drawn_after(9) == [
+        "Place", "DrawExtra", "Place", "Place", "DrawExtra", "Place", "DrawExtra",
+    ]  # fmt: skip
+    ended = to_commands(replace(play, end_turn=True), 1, bag_size=1, mid_turn=True)
+    assert [type(c).__name__ for c in ended] == [
+        "Place",
+        "DrawExtra",
+        "Place",
+        "Place",
+        "Place",
+        "EndTurn",
+    ]
+    assert ended[-1] == EndTurn(1)
+
+
+def test_passing_in_a_turn_already_begun_ends_it_and_otherwise_passes() -> None:
+
+    assert to_commands(PassTurn(), 2, bag_size=5, mid_turn=True) == [EndTurn(2)]
+    assert to_commands(PassTurn(), 2, bag_size=5) == [Pass(2)]
+
+
+def test_a_play_says_in_words_that_it_draws_extra_tiles_and_that_the_turn_goes_on() -> None:
+    placements = (Placement.parse("E2=1"), Placement.parse("A1=2"))
+    assert str(Play(placements)) == "E2=1 A1=2"
+    assert str(Play(placements, draw_extra=True)) == "E2=1 A1=2 (extra tiles)"
+    assert str(Play(placements, end_turn=False)) == "E2=1 A1=2 (turn goes on)"
+    assert str(Play(placements, True, False)) == "E2=1 A1=2 (extra tiles) (turn goes on)"

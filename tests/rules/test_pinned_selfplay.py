@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
 
-from mathable import Create, GameState, Join, Pass, PassTurn
+from mathable import Create, GameState, Join, Pass, PassTurn, selfplay
 from mathable.bag import SeededBag
 from mathable.commands import check
+from mathable.engine import Play, PlayerView
 from mathable.engines import best as best_engine
 from mathable.engines import greedy
 from mathable.events import apply
@@ -193,3 +195,24 @@ def test_each_turn_s_thinking_time_is_recorded_in_seconds() -> None:
     times = [t for seat in record.think for t in seat]
     assert len(times) == record.turns
     assert all(isinstance(t, float) and 0 <= t < 60 for t in times)
+
+
+def test_a_turn_played_in_parts_is_timed_as_the_sum_of_its_parts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def in_parts(view: PlayerView) -> object:
+        if view.placed:
+            return PassTurn()  # ends the turn begun
+        choice = greedy(view)
+        if isinstance(choice, Play):
+            return Play(choice.placements[:1], end_turn=False)
+        return choice
+
+    # Each reading of the clock is one second after the last: every part lasts a second.
+    clock = iter(range(10**6))
+    monkeypatch.setattr(selfplay, "time", SimpleNamespace(perf_counter=lambda: next(clock)))
+    record = play_game([in_parts, greedy], seed=4)
+    assert record.errors == [[], []]
+    assert set(record.think[1]) == {1.0}
+    assert set(record.think[0]) == {2.0}  # a placement, then the end of the turn
+    assert all(isinstance(t, float) for t in record.think[0])

@@ -90,3 +90,17 @@ def test_times_and_divide_bind_first_and_each_rank_goes_left_to_right() -> None:
 def test_a_line_prints_as_its_tiles_names() -> None:
     assert text_of(parse_tiles("8x15=120")) == "8x15=120"
     assert text_of([]) == ""
+
+
+def test_a_whole_division_stays_exact_with_numbers_beyond_floating_point() -> None:
+    big = 123456789012345678901234567890123
+    assert evaluate([big, 1], [DIVIDE]) == big
+    assert evaluate([big * 7, 7, 1], [DIVIDE, TIMES]) == big
+    assert check_equation(f"{big}:1={big}") == 2 * sum(int(d) for d in str(big)) + 1
+
+
+def test_numbers_and_operators_must_alternate_to_be_evaluated() -> None:
+    with pytest.raises(ValueError):
+        evaluate([1, 2], [PLUS, PLUS])
+    with pytest.raises(ValueError):
+        evaluate([1, 2, 3], [PLUS])

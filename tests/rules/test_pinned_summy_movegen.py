@@ -114,3 +114,26 @@ def test_a_left_side_whose_running_total_falls_below_zero_is_still_searched() ->
         assert (equation, (0, -7), "down", 32) in found
     new = [(-7 + i, 0, t) for i, t in enumerate(parse_tiles("1-96+96"))] + [(1, 0, 1)]
     assert judge({(0, 0): 14}, hand, new).points == 32
+
+
+def test_among_equal_best_moves_the_one_in_the_line_that_could_score_most_is_kept(
+    game: list[object],
+) -> None:
+    # Several lines hold 24:4=6 for as many points and tiles laid as the best; the line
+    # searched first (the one whose digits could score most) gives the move kept.
+    state, hand = _position(game, 18)
+    assert hand == (14, 14, 4, 2, 14, 4, 4, 13)
+    equal = [m for m in legal_moves(state.table, hand) if str(m).endswith(" down 24:4=6")]
+    assert {(-38, -12), (-10, -12)} <= {m.start for m in equal}
+    top = best_move(state.table, hand)
+    assert top is not None and str(top) == "-10,-12 down 24:4=6"
+
+
+def test_a_left_side_before_a_table_times_is_not_cut_for_its_size() -> None:
+    # 123 is bigger than the result 0 can show, but x0 brings it down: no cut may fire.
+    table = {(-2, 0): 12, (-1, 0): 0, (0, 0): 14, (1, 0): 0}
+    found = sorted(m.equation for m in legal_moves(table, parse_tiles("123")))
+    assert found == [
+        "123x0=0", "12x0=0", "132x0=0", "13x0=0", "1x0=0", "213x0=0", "21x0=0", "231x0=0",
+        "23x0=0", "2x0=0", "312x0=0", "31x0=0", "321x0=0", "32x0=0", "3x0=0",
+    ]  # fmt: skip

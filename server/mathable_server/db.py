@@ -9,6 +9,8 @@ writes goes in one transaction.
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,6 +33,7 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.engine import URL
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import ConnectionPoolEntry
 
 metadata = MetaData()
@@ -308,8 +311,9 @@ def _sqlite_engine(url: URL, pool_size: int) -> Engine:
         url,
         pool_size=pool_size,
         max_overflow=pool_size,
-        # Writers wait for each other (BEGIN IMMEDIATE) up to this many seconds.
-        connect_args={"timeout": 30, "check_same_thread": False},
+        # A statement meeting a lock waits up to this many seconds (writers wait for
+        # each other in ``_begin_immediate``, outside SQLite's busy handler).
+        connect_args={"timeout": SQLITE_LOCK_WAIT, "check_same_thread": False},
     )
 
     @event.listens_for(engine, "connect")
@@ -330,12 +334,44 @@ def _sqlite_engine(url: URL, pool_size: int) -> Engine:
         # Readers run each (single) statement in autocommit: no BEGIN round trip.
         options = conn.get_execution_options()
         if options.get("sqlite_write", False):
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            _begin_immediate(conn.connection.driver_connection)
         elif options.get("sqlite_snapshot", False):
             # A reader that needs one snapshot across several statements (a dump).
             conn.exec_driver_sql("BEGIN DEFERRED")
 
     return engine
+
+
+#: How long a writer waits for SQLite's write lock (and a statement for any lock).
+SQLITE_LOCK_WAIT = 30.0
+
+
+def _begin_immediate(driver: sqlite3.Connection) -> None:
+    """Take SQLite's write lock, waiting for another writer in Python, not in SQLite.
+
+    SQLite's busy handler sleeps inside the C library: under ``serve``'s gevent
+    workers that would freeze every connection of the worker while another process
+    writes. Here the lock is asked for without waiting and ``time.sleep`` (green
+    under gevent) separates the tries, so the worker serves its other requests.
+    """
+    deadline = time.monotonic() + SQLITE_LOCK_WAIT
+    pause = 0.001
+    driver.execute("PRAGMA busy_timeout = 0")
+    try:
+        while True:
+            try:
+                driver.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.Error as error:
+                if "locked" not in str(error) or time.monotonic() + pause > deadline:
+                    # As SQLAlchemy would have raised it: OperationalError answers 503.
+                    raise DBAPIError.instance(
+                        "BEGIN IMMEDIATE", None, error, sqlite3.Error
+                    ) from error
+            time.sleep(pause)
+            pause = min(pause * 2, 0.016)
+    finally:
+        driver.execute(f"PRAGMA busy_timeout = {int(SQLITE_LOCK_WAIT * 1000)}")
 
 
 @contextmanager

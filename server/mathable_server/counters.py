@@ -28,16 +28,20 @@ from sqlalchemy import (
     and_,
     bindparam,
     case,
-    create_engine,
     delete,
-    event,
     func,
     select,
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
-from mathable_server.db import held_polls, rate_counters, reader
+from mathable_server.db import (
+    held_polls,
+    rate_counters,
+    reader,
+    sqlite_engine,
+    write_transaction,
+)
 
 log = logging.getLogger(__name__)
 
@@ -62,18 +66,7 @@ def counter_engine(engine: Engine) -> Engine:
     """
     if engine.dialect.name != "sqlite":
         return engine
-    counters = create_engine(
-        engine.url, connect_args={"timeout": 30, "check_same_thread": False}, pool_size=4
-    )
-
-    @event.listens_for(counters, "connect")
-    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=NORMAL")
-        cursor.close()
-
-    return counters
+    return sqlite_engine(engine.url, pool_size=4, synchronous="NORMAL")
 
 
 class SqlCounters(Storage):
@@ -109,7 +102,7 @@ class SqlCounters(Storage):
             )
             .returning(rate_counters.c.count)
         )
-        with self._engine.begin() as conn:
+        with write_transaction(self._engine) as conn:
             count = int(conn.execute(statement).scalar_one())
         self._counts += 1
         if self._counts % SWEEP_EVERY == 0:
@@ -117,7 +110,7 @@ class SqlCounters(Storage):
         return count
 
     def _sweep(self, now: int) -> None:
-        with self._engine.begin() as conn:
+        with write_transaction(self._engine) as conn:
             conn.execute(delete(rate_counters).where(rate_counters.c.expires_at <= now))
 
     def get(self, key: str) -> int:
@@ -145,11 +138,11 @@ class SqlCounters(Storage):
         return True
 
     def reset(self) -> int | None:
-        with self._engine.begin() as conn:
+        with write_transaction(self._engine) as conn:
             return int(conn.execute(delete(rate_counters)).rowcount)
 
     def clear(self, key: str) -> None:
-        with self._engine.begin() as conn:
+        with write_transaction(self._engine) as conn:
             conn.execute(delete(rate_counters).where(rate_counters.c.key == key))
 
 
@@ -303,7 +296,7 @@ class SqlHeldPolls:
             return  # nothing to say: no transaction
         now = _now_ms()
         try:
-            with self._engine.begin() as conn:
+            with write_transaction(self._engine) as conn:
                 for start in range(0, len(new), self.BATCH):
                     # A batch whose commit landed though its answer was lost comes again:
                     # its rows are there already, and must not stop every later flush.

@@ -293,7 +293,7 @@ def make_engine(database_url: str, pool_size: int = 8) -> Engine:
     """An engine for ``database_url``, set up for many short transactions from many threads."""
     url: URL = make_url(normalize_url(database_url))
     if url.get_backend_name() == "sqlite":
-        return _sqlite_engine(url, pool_size)
+        return sqlite_engine(url, pool_size)
     return create_engine(
         url,
         pool_size=pool_size,
@@ -304,7 +304,10 @@ def make_engine(database_url: str, pool_size: int = 8) -> Engine:
     )
 
 
-def _sqlite_engine(url: URL, pool_size: int) -> Engine:
+def sqlite_engine(url: URL, pool_size: int, synchronous: str = "FULL") -> Engine:
+    """A SQLite engine: WAL, ``synchronous`` (FULL: an acknowledged move survives a power
+    cut, not only a crash), reads in autocommit, writes (``write_transaction``) behind
+    ``BEGIN IMMEDIATE`` taken by ``_begin_immediate``."""
     if url.database and url.database != ":memory:":
         Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(
@@ -322,8 +325,7 @@ def _sqlite_engine(url: URL, pool_size: int) -> Engine:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
-        # FULL: an acknowledged move survives a power cut, not only a crash.
-        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 

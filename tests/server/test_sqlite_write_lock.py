@@ -88,3 +88,29 @@ def test_a_write_lock_not_given_back_in_time_is_a_database_error(
     db._begin_immediate(waiter)  # free now: taken at once
     assert waiter.in_transaction
     waiter.execute("ROLLBACK")
+
+
+def test_the_shared_counters_take_the_write_lock_the_same_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rate counters on SQLite wait for the lock in Python too, in one transaction."""
+    from sqlalchemy.exc import OperationalError
+
+    from mathable_server import db
+    from mathable_server.counters import SqlCounters
+
+    path = tmp_path / "counters.db"
+    engine = db.make_engine(f"sqlite:///{path}")
+    db.init_schema(engine)
+    counters = SqlCounters(engine)
+    assert counters.incr("k", 60) == 1
+    monkeypatch.setattr(db, "SQLITE_LOCK_WAIT", 0.3)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    started = time.monotonic()
+    with pytest.raises(OperationalError, match="locked"):
+        counters.incr("k", 60)
+    assert time.monotonic() - started < 5  # the Python wait's 0.3 s, not SQLite's 30 s
+    holder.execute("ROLLBACK")
+    assert counters.incr("k", 60) == 2
+    engine.dispose()

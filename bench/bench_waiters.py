@@ -10,9 +10,12 @@ Prints, for each run: how many long-polls (``GET /v1/games/{id}?wait=60``)
 were held at once, the time to open them, the wake-up latency of each (from
 sending the move to its answer: p50, p99, max; target p99 < 1 s), and a
 move's latency (median of sequential ``place`` commands on other games) with
-none held and with all held (target: at most 1.5x). With ``--servers 2`` the
-waiters are split over two ``serve`` instances on different ports sharing one
-PostgreSQL database, and the move goes through the first.
+none held and with all held (target: at most 1.5x), both timed from a process
+of their own (from a thread of the load generator they would wait for its GIL
+behind the waiters' reads: that times the load generator, not the server).
+With ``--servers 2`` the waiters are split over two ``serve`` instances on
+different ports sharing one PostgreSQL database, and the move goes through the
+first.
 
 The load generator is one asyncio process on the same machine (raw HTTP/1.1
 over 127.0.0.1); the open-files limit is raised as far as the hard limit
@@ -24,12 +27,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import resource
 import statistics
 import sys
 import time
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -213,6 +218,11 @@ def percentile(values: list[float], p: float) -> float:
 
 def bench(label: str, database: str | None, servers: int, opts: argparse.Namespace) -> list[str]:
     with isolated_database(database) as url, ExitStack() as stack:
+        # Forked now, before any waiter's connection is open.
+        timer = stack.enter_context(
+            ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
+        )
+        timer.submit(time.time).result()
         instances = [stack.enter_context(Server(url, workers=opts.workers, env=ENV))
                      for _ in range(servers)]  # fmt: skip
         base = instances[0].base
@@ -225,7 +235,7 @@ def bench(label: str, database: str | None, servers: int, opts: argparse.Namespa
             example_game(base, three, four) for _ in range(2 * opts.latency_moves + 2)
         ]
         half = len(latency_games) // 2
-        idle_latency = move_latency(base, latency_games[:half], three)
+        idle_latency = timer.submit(move_latency, base, latency_games[:half], three).result()
 
         targets = [("127.0.0.1", s.port) for s in instances]
         if opts.kind == "stream":
@@ -238,7 +248,7 @@ def bench(label: str, database: str | None, servers: int, opts: argparse.Namespa
             waiters = Waiters(targets, path, callers, opts.waiters, stream=False)
 
         def between() -> float:
-            return move_latency(base, latency_games[half:], three)
+            return timer.submit(move_latency, base, latency_games[half:], three).result()
 
         def move() -> None:
             with requests.Session() as session:

@@ -117,6 +117,30 @@ def previous(conn: Connection, game_id: str, expected_version: int) -> Before:
     return Before() if row is None else Before(row.status, row.to_move)
 
 
+def before_of(state: AnyState) -> Before:
+    """What ``previous`` reads, from the game the command was checked against: the append
+    succeeds only if the stored game is at that version, so no read is needed."""
+    if state.version == 0:
+        return Before()
+    return Before(state.status, to_move(state))
+
+
+def rows(
+    game_id: str, before: Before, new_events: Sequence[Event], state: AnyState, at: int
+) -> list[dict[str, Any]]:
+    """The feed rows of one command (without ``seq``: the database numbers them)."""
+    return [
+        {
+            "player_id": player,
+            "game_id": game_id,
+            "version": state.version,
+            "kinds": " ".join(kinds),
+            "at": at,
+        }
+        for player, kinds in kinds_for(before, new_events, state).items()
+    ]
+
+
 def record(
     conn: Connection,
     game_id: str,
@@ -126,26 +150,21 @@ def record(
     at: int,
 ) -> None:
     """Write the feed rows of one command; call it last in the command's transaction."""
-    told = kinds_for(before, new_events, state)
+    write(conn, rows(game_id, before, new_events, state, at))
+
+
+def write(conn: Connection, told: list[dict[str, Any]]) -> None:
+    """Write feed rows (``rows``); call it last in the command's transaction."""
     if not told:
         return
     if conn.dialect.name == "postgresql":
         # Held until the commit: rows become visible in the order of their seq.
-        conn.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": FEED_LOCK})
-        conn.execute(text("SELECT pg_notify(:channel, '')"), {"channel": CHANNEL})
-    conn.execute(
-        insert(player_feed),
-        [
-            {
-                "player_id": player,
-                "game_id": game_id,
-                "version": state.version,
-                "kinds": " ".join(kinds),
-                "at": at,
-            }
-            for player, kinds in told.items()
-        ],
-    )
+        conn.execute(_LOCK_AND_NOTIFY, {"id": FEED_LOCK, "channel": CHANNEL})
+    conn.execute(insert(player_feed), told)
+
+
+#: One round trip: the lock, and the notification sent when the transaction commits.
+_LOCK_AND_NOTIFY = text("SELECT pg_advisory_xact_lock(:id), pg_notify(:channel, '')")
 
 
 _COLUMNS = (

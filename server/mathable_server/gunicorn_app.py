@@ -23,6 +23,7 @@ from flask import Flask
 from gunicorn.app.base import BaseApplication
 from gunicorn.workers.gthread import ThreadWorker
 
+from mathable_server import gunicorn_writes
 from mathable_server.app import create_app
 from mathable_server.settings import MAX_WAIT_SECONDS, Settings, long_polls_for_threads
 
@@ -76,6 +77,10 @@ class _ReadDeadline:
 
 class DeadlineWorker(ThreadWorker):  # type: ignore[misc]
     """gthread, with a deadline on reading each request (gunicorn has none of its own)."""
+
+    def init_process(self) -> None:
+        gunicorn_writes.install()
+        super().init_process()
 
     def handle(self, conn: Any) -> Any:
         if isinstance(conn.sock, _ReadDeadline):
@@ -163,6 +168,7 @@ def _green_worker_class() -> type:
             settings: Settings = self.app._settings
             self._cap = settings.max_connections_per_address
             self._proxies = settings.trusted_proxies
+            gunicorn_writes.install()
             super().init_process()
 
         def handle(self, listener: Any, client: Any, addr: Any) -> None:

@@ -32,6 +32,7 @@ from mathable import (
 from mathable.rulesets import AnyState
 from mathable.rulesets import apply_any as apply
 from mathable.rulesets import check_any as check
+from mathable_server.feed import before_of
 from mathable_server.store import (
     Append,
     IdempotentAnswer,
@@ -427,6 +428,7 @@ class Games:
             due_at=None if clock is None else clock.due,
             idempotency=record,
             vacation=vacation,
+            before=before_of(game.state),
         )
         self.cache.put(game_id, new)
         return new

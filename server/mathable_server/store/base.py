@@ -20,6 +20,7 @@ class Recorder:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self._postgres = engine.dialect.name == "postgresql"
         #: Hooks run in the transaction of every append (``mathable_server.notify``).
         self.on_append: list[AppendHook] = []
         marker = "?" if engine.dialect.paramstyle == "qmark" else "%s"

@@ -1,0 +1,90 @@
+"""Under gunicorn an answer's head goes out with its first body bytes, in one write."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+import pytest
+from gunicorn.config import Config
+from gunicorn.http import wsgi
+from gunicorn.http.parser import RequestParser
+
+from mathable_server import gunicorn_writes
+from mathable_server.gunicorn_writes import OneWriteResponse
+
+App = Callable[[dict[str, Any], Any], Iterable[bytes]]
+
+
+class _Socket:
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+
+    def sendall(self, data: bytes) -> None:
+        self.writes.append(bytes(data))
+
+
+GET = b"GET /v1/games/g1 HTTP/1.1\r\nHost: h\r\n\r\n"
+
+
+def _serve(app: App, request: bytes = GET) -> list[bytes]:
+    """The writes gunicorn makes to answer ``request`` with ``app``, as a worker does."""
+    cfg = Config()
+    parsed = next(RequestParser(cfg, iter([request]), ("127.0.0.1", 5000)))
+    sock = _Socket()
+    response, environ = wsgi.create(parsed, sock, ("127.0.0.1", 5000), ("127.0.0.1", 80), cfg)
+    for item in app(environ, response.start_response):
+        response.write(item)
+    response.close()
+    return sock.writes
+
+
+def _view(_environ: dict[str, Any], start: Any) -> list[bytes]:
+    start("200 OK", [("Content-Type", "application/json"), ("Content-Length", "11")])
+    return [b'{"id":"g1"}']
+
+
+def _stream(_environ: dict[str, Any], start: Any) -> Iterator[bytes]:
+    start("200 OK", [("Content-Type", "application/x-ndjson")])
+    yield b"\n"
+    yield b'{"type":"moved"}\n'
+
+
+def _not_modified(_environ: dict[str, Any], start: Any) -> list[bytes]:
+    start("304 Not Modified", [("ETag", '"3"')])
+    return []
+
+
+@pytest.fixture
+def one_write(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(wsgi, "Response", wsgi.Response)  # put back after the test
+    gunicorn_writes.install()
+    assert wsgi.Response is OneWriteResponse
+
+
+def test_a_view_is_one_write_with_head_and_body(one_write: None) -> None:
+    writes = _serve(_view)
+    assert len(writes) == 1
+    head, _, body = writes[0].partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200 OK") and b"Content-Length: 11" in head
+    assert body == b'{"id":"g1"}'
+
+
+def test_a_stream_sends_its_head_with_the_first_line(one_write: None) -> None:
+    writes = _serve(_stream)
+    assert writes[0].startswith(b"HTTP/1.1 200 OK") and writes[0].endswith(b"\r\n\r\n1\r\n\n\r\n")
+    assert b"".join(writes[1:]) == b'11\r\n{"type":"moved"}\n\r\n0\r\n\r\n'
+
+
+@pytest.mark.parametrize(
+    ("app", "request_bytes"),
+    [
+        (_not_modified, GET),
+        (_view, b"HEAD /v1/games/g1 HTTP/1.1\r\nHost: h\r\n\r\n"),
+    ],
+)
+def test_an_answer_without_a_body_still_sends_its_head(
+    one_write: None, app: App, request_bytes: bytes
+) -> None:
+    writes = _serve(app, request_bytes)
+    assert len(writes) == 1 and writes[0].endswith(b"\r\n\r\n")

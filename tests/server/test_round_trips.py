@@ -1,0 +1,91 @@
+"""What a game view and a move cost on PostgreSQL: the statements sent, read off the wire.
+
+libpq's trace of every pooled connection lists the messages the server was
+sent: a statement is a ``Query`` (BEGIN, COMMIT) or an ``Execute`` (with
+parameters, prepared or not), and each waits for its answer.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from sqlalchemy import event
+
+from tests.server.conftest import make_app
+from tests.server.helpers import Table
+
+pytestmark = pytest.mark.postgres
+
+
+class Wire:
+    """The messages sent to PostgreSQL by the app's connections, from libpq's trace."""
+
+    def __init__(self, app: Flask) -> None:
+        import psycopg.pq as pq
+
+        self._file = tempfile.NamedTemporaryFile("w+", prefix="pqtrace-")  # noqa: SIM115
+        engine = app.extensions["mathable"].store.engine
+
+        def trace(dbapi_connection: Any, _record: Any) -> None:
+            dbapi_connection.pgconn.trace(self._file.fileno())
+            dbapi_connection.pgconn.set_trace_flags(
+                pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE
+            )
+
+        event.listen(engine, "connect", trace)
+        engine.dispose()  # every connection from now on is traced
+
+    def statements(self, action: Callable[[], Any]) -> list[str]:
+        """The statements ``action`` sent: ``Query`` texts, and ``Execute`` for each other."""
+        start = os.path.getsize(self._file.name)
+        action()
+        with open(self._file.name) as trace:
+            trace.seek(start)
+            lines = [line.split("\t") for line in trace.read().splitlines()]
+        sent = []
+        for fields in lines:
+            if fields[0] != "F" or len(fields) < 3:
+                continue
+            if fields[2] == "Query":
+                sent.append(fields[3].strip('" '))
+            elif fields[2] == "Execute":
+                sent.append("Execute")
+        return sent
+
+    def close(self) -> None:
+        self._file.close()
+
+
+@pytest.fixture
+def wired(postgres_url: str) -> Iterator[tuple[Table, Wire]]:
+    app = make_app(postgres_url, rate_limit=None, address_rate_limit=None)
+    wire = Wire(app)
+    table = Table(app.test_client())
+    try:
+        yield table, wire
+    finally:
+        wire.close()
+        app.extensions["mathable"].store.engine.dispose()
+
+
+def test_a_game_view_is_one_statement(wired: tuple[Table, Wire]) -> None:
+    table, wire = wired
+    view = lambda: table.client.get(f"/v1/games/{table.id}", headers=table.ada.auth)  # noqa: E731
+    view()  # the names are read once per process
+    assert wire.statements(view) == ["Execute"]
+
+
+def test_a_tile_placed_is_its_read_and_one_statement_in_a_transaction(
+    wired: tuple[Table, Wire],
+) -> None:
+    table, wire = wired
+    for square, tile in (("I8", 12), ("H6", 8), ("G9", 2)):
+        sent = wire.statements(lambda s=square, t=tile: table.ok(table.ada, type="place",
+                                                                  square=s, tile=t))  # fmt: skip
+        # The game's version; then its events, projection and feed rows in one statement.
+        assert sent == ["Execute", "BEGIN", "Execute", "COMMIT"]

@@ -29,12 +29,13 @@ class _Capture:
 class OneWriteResponse(wsgi.Response):  # type: ignore[misc]
     """gunicorn's response, writing its head with the first body bytes."""
 
+    sock: Any
     _head: bytes | None = None
 
     def send_headers(self) -> None:
         if self.headers_sent:
             return
-        sock: Any = self.sock
+        sock = self.sock
         capture = _Capture()
         self.sock = capture
         try:

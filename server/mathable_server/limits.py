@@ -13,7 +13,7 @@ import math
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -102,6 +102,31 @@ class Limiter:
         # Redis tells the time left in whole seconds (its TTL), so it may read 0 for a
         # window about to end: refused is refused, with a wait above zero.
         return max(0.01, stats.reset_time - time.time())
+
+    def take_all(self, hits: Sequence[tuple[RateLimit, str]]) -> tuple[RateLimit, float] | None:
+        """Spend one hit of each ``(limit, key)``: None when all may go ahead, else the
+        first limit refusing and the seconds to wait.
+
+        A storage that counts several keys at once (``SqlCounters.incr_all``: one
+        statement) counts them all, refused or not; any other is asked one key after
+        another, up to the first refusal.
+        """
+        items = [(limit, limit.item(), key) for limit, key in hits]
+        keys = [item.key_for(key) for _limit, item, key in items]
+        count_all = getattr(self.storage, "incr_all", None)
+        if count_all is None or len(set(keys)) < len(keys) or len(keys) < 2:
+            for limit, key in hits:
+                wait = self.take(limit, key)
+                if wait > 0:
+                    return limit, wait
+            return None
+        expiries = [item.get_expiry() for _limit, item, _key in items]
+        counts = count_all(list(zip(keys, expiries, strict=True)))
+        for (limit, item, key), count in zip(items, counts, strict=True):
+            if count > item.amount:
+                stats = self._strategy.get_window_stats(item, key)
+                return limit, max(0.01, stats.reset_time - time.time())
+        return None
 
 
 def retry_after(seconds: float) -> int:

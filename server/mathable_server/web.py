@@ -206,20 +206,28 @@ def limit_rate() -> None:
     Every request counts against its client address (``address_rate_limit``); one
     with a bearer token also against that token, one without against the address
     once more (``rate_limit``). The token is not looked up: its hash is the key, so
-    a throttled request costs no database read. 429 ``rate_limited`` with
-    ``Retry-After`` (whole seconds) when over a limit. A long-poll counts once.
+    a throttled request costs no database read; both counts are one statement on
+    the database's counters (then both count, even when the first refuses). 429
+    ``rate_limited`` with ``Retry-After`` (whole seconds) when over a limit. A
+    long-poll counts once.
     """
-    settings = services().settings
+    svc = services()
+    settings = svc.settings
     address = client_address()
     try:
         token = bearer_token()
     except ApiError:
         token = None
+    hits = []
     if settings.address_rate_limit is not None:
-        take(settings.address_rate_limit, f"address:{address}")
+        hits.append((settings.address_rate_limit, f"address:{address}"))
     if settings.rate_limit is not None:
         key = f"token:{_token_key(token)}" if token else f"anonymous:{address}"
-        take(settings.rate_limit, key)
+        hits.append((settings.rate_limit, key))
+    if hits:
+        refused = svc.limiter.take_all(hits)  # on SQL counters: one statement
+        if refused is not None:
+            raise _over(*refused)
 
 
 def client_address() -> str:
@@ -234,15 +242,21 @@ def take(limit: RateLimit, key: str, code: str = "rate_limited", what: str = "re
     """Spend one hit of ``limit`` for ``key``; 429 ``code`` with ``Retry-After`` when over it."""
     wait = services().limiter.take(limit, key)
     if wait > 0:
-        seconds = retry_after(wait)
-        raise ApiError(
-            429,
-            code,
-            f"too many {what} (at most {limit.burst} in {limit.item().get_expiry()} s); "
-            f"try again in {seconds} s",
-            headers={"Retry-After": str(seconds)},
-            retry_after=seconds,
-        )
+        raise _over(limit, wait, code, what)
+
+
+def _over(limit: RateLimit, wait: float, code: str = "rate_limited", what: str = "requests") \
+        -> ApiError:  # fmt: skip
+    """The 429 answer for a caller over ``limit`` for ``wait`` more seconds."""
+    seconds = retry_after(wait)
+    return ApiError(
+        429,
+        code,
+        f"too many {what} (at most {limit.burst} in {limit.item().get_expiry()} s); "
+        f"try again in {seconds} s",
+        headers={"Retry-After": str(seconds)},
+        retry_after=seconds,
+    )
 
 
 def if_match_version() -> int | None:

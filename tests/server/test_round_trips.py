@@ -16,6 +16,7 @@ import pytest
 from flask import Flask
 from sqlalchemy import event
 
+from mathable_server.service import StateCache
 from tests.server.conftest import make_app
 from tests.server.helpers import Table
 
@@ -29,7 +30,12 @@ class Wire:
         import psycopg.pq as pq
 
         self._file = tempfile.NamedTemporaryFile("w+", prefix="pqtrace-")  # noqa: SIM115
-        engine = app.extensions["mathable"].store.engine
+        services = app.extensions["mathable"]
+        for engine in {services.store.engine, getattr(services.limiter.storage, "_engine", None)}:
+            if engine is not None:
+                self._trace(engine, pq)
+
+    def _trace(self, engine: Any, pq: Any) -> None:
 
         def trace(dbapi_connection: Any, _record: Any) -> None:
             dbapi_connection.pgconn.trace(self._file.fileno())
@@ -52,7 +58,8 @@ class Wire:
             if fields[0] != "F" or len(fields) < 3:
                 continue
             if fields[2] == "Query":
-                sent.append(fields[3].strip('" '))
+                # BEGIN, or BEGIN ISOLATION LEVEL ... after a connection read in autocommit.
+                sent.append(fields[3].strip('" ').split()[0])
             elif fields[2] == "Execute":
                 sent.append("Execute")
         return sent
@@ -61,9 +68,10 @@ class Wire:
         self._file.close()
 
 
-@pytest.fixture
-def wired(postgres_url: str) -> Iterator[tuple[Table, Wire]]:
-    app = make_app(postgres_url, rate_limit=None, address_rate_limit=None)
+@pytest.fixture(params=["unlimited"])
+def wired(postgres_url: str, request: pytest.FixtureRequest) -> Iterator[tuple[Table, Wire]]:
+    limits = {} if request.param == "limited" else {"rate_limit": None, "address_rate_limit": None}
+    app = make_app(postgres_url, **limits)
     wire = Wire(app)
     table = Table(app.test_client())
     try:
@@ -89,3 +97,35 @@ def test_a_tile_placed_is_its_read_and_one_statement_in_a_transaction(
                                                                   square=s, tile=t))  # fmt: skip
         # The game's version; then its events, projection and feed rows in one statement.
         assert sent == ["Execute", "BEGIN", "Execute", "COMMIT"]
+
+
+def test_reads_the_process_has_not_cached_are_one_statement_each(
+    wired: tuple[Table, Wire],
+) -> None:
+    """A player's token and a game's events not seen yet here: no transaction around them."""
+    table, wire = wired
+    services = table.client.application.extensions["mathable"]
+    view = lambda: table.client.get(f"/v1/games/{table.id}", headers=table.ada.auth)  # noqa: E731
+    view()
+    services.auth.forget(table.ada.id)
+    services.games.cache = StateCache(10)
+    # The player, the game's version, its events.
+    assert wire.statements(view) == ["Execute", "Execute", "Execute"]
+
+
+@pytest.mark.parametrize("wired", ["limited"], indirect=True)
+def test_request_counts_are_one_statement_each_without_a_transaction(
+    wired: tuple[Table, Wire],
+) -> None:
+    """Two limits (the address's, the token's) counted by one upsert in autocommit: no
+    BEGIN and COMMIT round trips, and its commit does not wait for the disk."""
+    table, wire = wired
+    view = lambda: table.client.get(f"/v1/games/{table.id}", headers=table.ada.auth)  # noqa: E731
+    view()
+    # The counts, the game's version.
+    assert wire.statements(view) == ["Execute", "Execute"]
+    storage = table.client.application.extensions["mathable"].limiter.storage
+    with storage._engine.connect() as conn:
+        assert conn.exec_driver_sql("SHOW synchronous_commit").scalar() == "off"
+    with table.client.application.extensions["mathable"].store.engine.connect() as conn:
+        assert conn.exec_driver_sql("SHOW synchronous_commit").scalar() == "on"

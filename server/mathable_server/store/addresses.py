@@ -21,6 +21,7 @@ from mathable_server.db import (
     inbound_messages,
     notification_settings,
     play_addresses,
+    reader,
     write_transaction,
 )
 
@@ -146,6 +147,7 @@ class AddressBook:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self._reader = reader(engine)
 
     # --- email addresses -----------------------------------------------------------
 
@@ -229,7 +231,7 @@ class AddressBook:
         return None if value is None else str(value)
 
     def email_status(self, player_id: str) -> EmailStatus:
-        with self.engine.connect() as conn:
+        with self._reader.connect() as conn:
             row = conn.execute(
                 select(email_addresses.c.address, email_addresses.c.verified_at).where(
                     email_addresses.c.player_id == player_id
@@ -309,7 +311,7 @@ class AddressBook:
             pass  # another worker recorded it first
 
     def play_address(self, game_id: str, seat: int) -> PlayAddress | None:
-        with self.engine.connect() as conn:
+        with self._reader.connect() as conn:
             row = conn.execute(
                 select(play_addresses).where(
                     and_(play_addresses.c.game_id == game_id, play_addresses.c.seat == seat)
@@ -333,7 +335,7 @@ class AddressBook:
 
     def seen(self, message_id: str) -> bool:
         hashed = secret_hash(message_id)
-        with self.engine.connect() as conn:
+        with self._reader.connect() as conn:
             row = conn.execute(
                 select(inbound_messages.c.message_hash).where(
                     inbound_messages.c.message_hash == hashed

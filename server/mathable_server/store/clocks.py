@@ -26,7 +26,7 @@ class ClockRecorder(Recorder):
             .order_by(games.c.due_at)
             .limit(limit)
         )
-        with self.engine.connect() as conn:
+        with self._reader.connect() as conn:
             return [row.id for row in conn.execute(query)]
 
     def due_games_of(self, player_id: str, now: int) -> list[str]:
@@ -42,7 +42,7 @@ class ClockRecorder(Recorder):
                 )
             )
         )
-        with self.engine.connect() as conn:
+        with self._reader.connect() as conn:
             return [row.id for row in conn.execute(query)]
 
     def clear_due(self, game_id: str, version: int) -> None:

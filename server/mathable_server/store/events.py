@@ -90,7 +90,7 @@ class EventRecorder(Recorder):
         query = _EVENTS_AFTER
         if limit is not None:
             query, params["limit"] = _EVENTS_AFTER_LIMITED, limit
-        with self.engine.connect() as conn:
+        with self._reader.connect() as conn:
             rows = conn.execute(query, params).all()
         return [StoredEvent(r.version, decode_event(r.data), r.created_at, r.at) for r in rows]
 
@@ -145,7 +145,7 @@ class EventRecorder(Recorder):
 
     def log_version(self, game_id: str) -> int:
         """The highest version in the events table (0 without events)."""
-        with self.engine.connect() as conn:
+        with self._reader.connect() as conn:
             value = conn.execute(
                 select(func.max(events.c.version)).where(events.c.game_id == game_id)
             ).scalar()
@@ -374,7 +374,7 @@ class EventRecorder(Recorder):
         )
 
     def idempotent_answer(self, player_id: str, key: str) -> IdempotentAnswer | None:
-        with self.engine.connect() as conn:
+        with self._reader.connect() as conn:
             row = conn.execute(
                 select(
                     idempotency_keys.c.fingerprint,

@@ -39,7 +39,7 @@ class ListingRecorder(Recorder):
                 )
             )
         )
-        with self.engine.connect() as conn:
+        with self._reader.connect() as conn:
             return int(conn.execute(query).scalar_one())
 
     def waiting_games_of(self, player_id: str) -> int:
@@ -55,7 +55,7 @@ class ListingRecorder(Recorder):
                 )
             )
         )
-        with self.engine.connect() as conn:
+        with self._reader.connect() as conn:
             return int(conn.execute(query).scalar_one())
 
     def games_of(self, player_id: str, limit: int, offset: int) -> list[MemberGame]:
@@ -97,7 +97,7 @@ class ListingRecorder(Recorder):
             .limit(limit)
             .offset(offset)
         )
-        with self.engine.connect() as conn:
+        with self._reader.connect() as conn:
             rows = conn.execute(query).all()
         return [MemberGame(**row._mapping) for row in rows]
 
@@ -115,7 +115,7 @@ class ListingRecorder(Recorder):
             )
             .order_by(games.c.id)
         )
-        with self.engine.connect() as conn:
+        with self._reader.connect() as conn:
             return [row.id for row in conn.execute(query)]
 
     def members(self, game_ids: Iterable[str]) -> list[Member]:
@@ -127,5 +127,5 @@ class ListingRecorder(Recorder):
             .join(players, players.c.id == game_members.c.player_id)
             .where(game_members.c.game_id.in_(ids))
         )
-        with self.engine.connect() as conn:
+        with self._reader.connect() as conn:
             return [Member(*row) for row in conn.execute(query)]

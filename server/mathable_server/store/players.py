@@ -77,7 +77,7 @@ class PlayerRecorder(Recorder):
 
     def registration(self, key_hash: str) -> Registration | None:
         """The registration made with the Idempotency-Key of this hash, if any."""
-        with self.engine.connect() as conn:
+        with self._reader.connect() as conn:
             row = conn.execute(
                 select(
                     registration_keys.c.player_id,
@@ -105,7 +105,7 @@ class PlayerRecorder(Recorder):
         return bool(done.rowcount == 1)
 
     def player(self, player_id: str) -> PlayerRecord | None:
-        with self.engine.connect() as conn:
+        with self._reader.connect() as conn:
             row = conn.execute(
                 select(
                     players.c.id, players.c.name, players.c.token_hash, players.c.token_issued_at
@@ -118,7 +118,7 @@ class PlayerRecorder(Recorder):
         keys = sorted({n.casefold() for n in names})
         if not keys:
             return {}
-        with self.engine.connect() as conn:
+        with self._reader.connect() as conn:
             rows = conn.execute(
                 select(
                     players.c.id,
@@ -136,6 +136,6 @@ class PlayerRecorder(Recorder):
         ids = sorted(set(player_ids))
         if not ids:
             return {}
-        with self.engine.connect() as conn:
+        with self._reader.connect() as conn:
             rows = conn.execute(select(players.c.id, players.c.name).where(players.c.id.in_(ids)))
             return {r.id: r.name for r in rows}

@@ -25,7 +25,7 @@ class SecretRecorder(Recorder):
         Every process gets the same value: the first insert wins, the others read it.
         """
         query = select(server_secrets.c.value).where(server_secrets.c.name == name)
-        with self.engine.connect() as conn:
+        with self._reader.connect() as conn:
             found = conn.execute(query).scalar()
         if found is not None:
             return str(found)
@@ -34,5 +34,5 @@ class SecretRecorder(Recorder):
                 conn.execute(insert(server_secrets).values(name=name, value=make()))
         except IntegrityError:
             pass  # another process made it first: read theirs
-        with self.engine.connect() as conn:
+        with self._reader.connect() as conn:
             return str(conn.execute(query).scalar_one())

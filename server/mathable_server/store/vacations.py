@@ -31,7 +31,7 @@ class VacationRecorder(Recorder):
                 vacations.c.starts_at < year_end,
             )
         )
-        with self.engine.connect() as conn:
+        with self._reader.connect() as conn:
             return int(conn.execute(query).scalar() or 0)
 
     def current_vacation(self, player_id: str, now: int) -> Vacation | None:
@@ -55,7 +55,7 @@ class VacationRecorder(Recorder):
             .order_by(vacations.c.starts_at.desc())
             .limit(1)
         )
-        with self.engine.connect() as conn:
+        with self._reader.connect() as conn:
             row = conn.execute(query).first()
         return None if row is None else Vacation(*row)
 

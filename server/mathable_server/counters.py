@@ -28,7 +28,9 @@ from sqlalchemy import (
     and_,
     bindparam,
     case,
+    create_engine,
     delete,
+    event,
     func,
     select,
 )
@@ -150,7 +152,7 @@ class SqlCounters(Storage):
                 "expires_at": case((expired, given.expires_at), else_=rate_counters.c.expires_at),
             },
         ).returning(rate_counters.c.key, rate_counters.c.count)
-        with self._engine.begin() as conn:
+        with write_transaction(self._engine) as conn:
             counts = {key: int(count) for key, count in conn.execute(statement)}
         self._counts += len(rows)
         if self._counts % SWEEP_EVERY < len(rows):

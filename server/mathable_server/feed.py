@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, func, insert, select, text
+from sqlalchemy import Connection, Engine, and_, bindparam, func, insert, select, text
 
 from mathable import Event, GameState  # noqa: F401 - the doctests use GameState
 from mathable.rulesets import AnyState
@@ -184,26 +184,39 @@ def _changes(rows: Sequence[Any]) -> list[Change]:
     ]
 
 
+# Built once: every process reads the feed after each move, and building a statement
+# costs more than running it.
+_AFTER = (
+    select(*_COLUMNS)
+    .where(player_feed.c.seq > bindparam("seq"))
+    .order_by(player_feed.c.seq)
+    .limit(bindparam("limit"))
+)
+_OF = (
+    select(*_COLUMNS)
+    .where(
+        and_(player_feed.c.player_id == bindparam("player"), player_feed.c.seq > bindparam("seq"))
+    )
+    .order_by(player_feed.c.seq)
+    .limit(bindparam("limit"))
+)
+_HEAD = select(func.max(player_feed.c.seq))
+
+
 def changes_after(engine: Engine, seq: int, limit: int = 1000) -> list[Change]:
     """Every player's rows after ``seq``, in order (what a process follows)."""
-    query = select(*_COLUMNS).where(player_feed.c.seq > seq).order_by(player_feed.c.seq)
     with engine.connect() as conn:
-        return _changes(conn.execute(query.limit(limit)).all())
+        return _changes(conn.execute(_AFTER, {"seq": seq, "limit": limit}).all())
 
 
 def changes_of(engine: Engine, player_id: str, seq: int, limit: int = 500) -> list[Change]:
     """One player's rows after ``seq``, in order (what a stream resumes from)."""
-    query = (
-        select(*_COLUMNS)
-        .where(and_(player_feed.c.player_id == player_id, player_feed.c.seq > seq))
-        .order_by(player_feed.c.seq)
-        .limit(limit)
-    )
     with engine.connect() as conn:
-        return _changes(conn.execute(query).all())
+        params = {"player": player_id, "seq": seq, "limit": limit}
+        return _changes(conn.execute(_OF, params).all())
 
 
 def head(engine: Engine) -> int:
     """The newest ``seq`` (0 when the feed is empty)."""
     with engine.connect() as conn:
-        return int(conn.execute(select(func.max(player_feed.c.seq))).scalar() or 0)
+        return int(conn.execute(_HEAD).scalar() or 0)

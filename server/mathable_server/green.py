@@ -21,9 +21,11 @@ def patch_for_gevent() -> None:
     from gevent import monkey
 
     monkey.patch_all()
-    import psycopg.errors
-    import psycopg.waiting
-
+    try:  # the PostgreSQL driver is an extra (``.[postgres]``)
+        import psycopg.errors
+        import psycopg.waiting
+    except ImportError:
+        return
     if hasattr(psycopg.errors, "_WaitTimeout"):  # what psycopg's own waits raise
         psycopg.waiting.wait = wait_on_hub
 

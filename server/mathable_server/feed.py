@@ -159,12 +159,36 @@ def write(conn: Connection, told: list[dict[str, Any]]) -> None:
         return
     if conn.dialect.name == "postgresql":
         # Held until the commit: rows become visible in the order of their seq.
-        conn.execute(_LOCK_AND_NOTIFY, {"id": FEED_LOCK, "channel": CHANNEL})
+        conn.execute(
+            _LOCK_AND_NOTIFY, {"id": FEED_LOCK, "channel": CHANNEL, "notice": notice(told)}
+        )
     conn.execute(insert(player_feed), told)
 
 
 #: One round trip: the lock, and the notification sent when the transaction commits.
-_LOCK_AND_NOTIFY = text("SELECT pg_advisory_xact_lock(:id), pg_notify(:channel, '')")
+_LOCK_AND_NOTIFY = text("SELECT pg_advisory_xact_lock(:id), pg_notify(:channel, :notice)")
+
+#: The longest notification payload sent; PostgreSQL takes up to 8,000 bytes.
+NOTICE_LIMIT = 4000
+
+
+def notice(told: Sequence[dict[str, Any]]) -> str:
+    """The payload of the notification of a commit's feed rows: the games, then the
+    players they concern (``"g1 p1,p2"``), so that a process with no waiter for any of
+    them may put off reading the feed. Empty (every process reads) if too long."""
+    games = ",".join(sorted({row["game_id"] for row in told}))
+    players = ",".join(sorted({row["player_id"] for row in told}))
+    text = f"{games} {players}"
+    return text if len(text) <= NOTICE_LIMIT else ""
+
+
+def noticed(payload: str) -> tuple[list[str], list[str]] | None:
+    """The games and players a notification's payload names; None when it names nothing
+    to go by (an empty payload: a long one, or one from an older server)."""
+    games, space, players = payload.partition(" ")
+    if not space or not games:
+        return None
+    return games.split(","), [p for p in players.split(",") if p]
 
 
 _COLUMNS = (

@@ -9,7 +9,9 @@ The follower learns that there is something to read:
 - on PostgreSQL from ``LISTEN``: one connection per process, whatever the
   number of waiters; a dropped connection is noticed, reconnected with a
   growing pause, and the rows missed meanwhile are read (the feed is the truth,
-  a notification only says "look"); it also looks every few seconds anyway;
+  a notification only says "look"); it also looks every few seconds anyway.
+  A notification names the games and players of its rows: rows that concern no
+  waiter of the process are read later (``MAX_PUT_OFF``), with the next read;
 - on SQLite from ``PRAGMA data_version`` on a connection of its own, which
   changes when any other connection (of any process) commits: a cheap poll;
 - in both, from this process's own commits at once (``kick``).
@@ -40,6 +42,10 @@ log = logging.getLogger(__name__)
 SQLITE_POLL_SECONDS = 0.05
 #: How often the PostgreSQL follower reads the feed even without a notification.
 LISTEN_CHECK_SECONDS = 5.0
+#: Feed rows a follower reads at once; a shorter page is the end (no read to see it empty).
+FOLLOW_PAGE = 1000
+#: The longest a PostgreSQL follower leaves rows that concern none of its waiters unread.
+MAX_PUT_OFF = 1.0
 #: The longest pause between two attempts to reconnect the ``LISTEN`` connection.
 MAX_RECONNECT_PAUSE = 5.0
 #: Feed rows a process keeps for streams that resume (``Recent``).
@@ -127,6 +133,13 @@ class Wakeups:
             woken += len(targets)
         return woken
 
+    def concerns(self, games: Sequence[str], players: Sequence[str]) -> bool:
+        """Whether a waiter of this process watches any of ``games`` or ``players``."""
+        with self._lock:
+            return any(g in self._by_game for g in games) or any(
+                p in self._by_player for p in players
+            )
+
     def count(self) -> int:
         with self._lock:
             return len({w for ws in self._by_game.values() for w in ws} | {
@@ -197,6 +210,12 @@ class FeedFollower:
         self.last: int | None = None
         #: Times the LISTEN connection was (re)opened: tests watch it reconnect.
         self.listens = 0
+        #: Since when (monotonic) rows that concern no waiter here are left unread;
+        #: None while the follower is up to date with every notification it got.
+        self.put_off_since: float | None = None
+        #: Feed reads made and notifications put off: tests and benchmarks watch them.
+        self.reads = 0
+        self.put_off = 0
         self._kick = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -225,23 +244,34 @@ class FeedFollower:
         """This process committed: read the feed now."""
         self._kick.set()
 
+    def recent_of(self, player_id: str, since: int) -> list[Change] | None:
+        """``recent.of``, or None (read the database) while rows are put off."""
+        if self.put_off_since is not None:
+            return None
+        return self.recent.of(player_id, since)
+
     def catch_up(self) -> int:
         """Read and publish every row after the last seen; the rows read."""
+        self.reads += 1
+        caught = self.put_off_since
         if self.last is None:
             self.last = feed.head(self._reads)
             self.recent.start(self.last)
             return 0
         total = 0
         while True:
-            changes = feed.changes_after(self._reads, self.last)
-            if not changes:
+            changes = feed.changes_after(self._reads, self.last, FOLLOW_PAGE)
+            if changes:
+                self.last = changes[-1].seq
+                # Kept before they are published: a stream registered after the publishing
+                # finds them here, one registered before is handed them (it skips repeats).
+                self.recent.add(changes)
+                self.wakeups.publish(changes)
+                total += len(changes)
+            if len(changes) < FOLLOW_PAGE:  # the end: a row committed later is told later
+                if self.put_off_since == caught:
+                    self.put_off_since = None  # nothing was put off since this read began
                 return total
-            self.last = changes[-1].seq
-            # Kept before they are published: a stream registered after the publishing
-            # finds them here, one registered before is handed them (it skips repeats).
-            self.recent.add(changes)
-            self.wakeups.publish(changes)
-            total += len(changes)
 
     def _safe_catch_up(self) -> bool:
         try:
@@ -284,6 +314,29 @@ class FeedFollower:
 
     # --- PostgreSQL: LISTEN/NOTIFY ------------------------------------------------------
 
+    def _may_put_off(self, payloads: Sequence[str]) -> bool:
+        """Whether the feed's new rows may be left unread for now: their notifications
+        name games and players that no waiter of this process watches, and nothing has
+        been put off for ``MAX_PUT_OFF`` seconds. Every process reads the feed after
+        every move otherwise, for nobody on most of them.
+
+        Marked as put off before looking, so that a stream resuming meanwhile reads
+        the database rather than ``recent``; rows put off reach the waiters that
+        watch them at the next read (the next notification that concerns this
+        process, a quiet ``listen_check``, or ``MAX_PUT_OFF``).
+        """
+        now = time.monotonic()
+        if self.put_off_since is None:
+            self.put_off_since = now
+        elif now - self.put_off_since >= MAX_PUT_OFF:
+            return False
+        for payload in payloads:
+            named = feed.noticed(payload)
+            if named is None or self.wakeups.concerns(*named):
+                return False
+        self.put_off += 1
+        return True
+
     def _listen_connection(self) -> Any:
         import psycopg
 
@@ -317,6 +370,8 @@ class FeedFollower:
                 told = list(conn.notifies(timeout=self.listen_check, stop_after=1))
                 if not told:
                     conn.execute("SELECT 1")  # notices a connection gone quietly
+                elif self._may_put_off([n.payload for n in told]):
+                    continue
             except Exception as err:
                 log.warning("mathable: LISTEN connection lost (%s); reconnecting", err)
                 try:

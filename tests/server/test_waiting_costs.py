@@ -11,16 +11,20 @@ from the database.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 
 import pytest
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, func, select, text
 
+from mathable_server import feed
+from mathable_server import wakeups as wakeups_module
 from mathable_server.counters import SqlHeldPolls
 from mathable_server.db import held_polls, init_schema, make_engine
-from mathable_server.feed import Change
-from mathable_server.wakeups import Recent
+from mathable_server.feed import Change, notice, noticed
+from mathable_server.wakeups import FeedFollower, Recent, Wakeups
+from tests.server.conftest import make_app
+from tests.server.helpers import EXAMPLE_TILES, new_game, register, started_game
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
@@ -129,3 +133,69 @@ def test_recent_rows_answer_a_resume_and_say_when_they_cannot() -> None:
     recent.add([change(14, "p2")])  # 11 is dropped: a cursor before it must read the database
     assert recent.of("p1", 10) is None
     assert [c.seq for c in recent.of("p1", 11) or []] == [13]
+
+
+def test_a_notice_names_the_games_and_players_and_nothing_when_too_long() -> None:
+    told = [{"game_id": "g1", "player_id": "pb"}, {"game_id": "g1", "player_id": "pa"}]
+    assert notice(told) == "g1 pa,pb"
+    assert noticed(notice(told)) == (["g1"], ["pa", "pb"])
+    many = [{"game_id": "g1", "player_id": f"p{i:030d}"} for i in range(200)]
+    assert notice(many) == ""  # past PostgreSQL's comfort: every process reads
+    assert noticed("") is None  # an older server's notification names nothing
+
+
+def _until(condition: Callable[[], bool], seconds: float = 10) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+@pytest.mark.postgres
+def test_a_follower_puts_off_rows_that_no_waiter_of_its_process_watches(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every process used to read the feed after every move, for nobody on most of them."""
+    app = make_app(postgres_url)
+    client = app.test_client()
+    ann, bob, cat = (register(client, name) for name in ("ann", "bob", "cat"))
+    engine = make_engine(postgres_url)
+    wakeups = Wakeups()  # another process's, with its own follower
+    follower = FeedFollower(engine, wakeups, listen_check=60)
+    follower.ensure_started()
+    try:
+        assert _until(lambda: follower.listens == 1 and follower.reads >= 1)
+        time.sleep(0.2)
+        reads = follower.reads
+        started_game(client, ann, bob, tiles=EXAMPLE_TILES)  # rows for ann and bob
+        assert _until(lambda: follower.put_off >= 1)
+        assert follower.reads == reads  # nobody here waits for ann, bob or that game
+        assert follower.recent_of(bob.id, follower.last or 0) is None  # resumes read the db
+
+        with wakeups.watch(players=[cat.id]) as waiter:
+            new_game(client, ann, invite=[cat.name], tiles=EXAMPLE_TILES)  # a row for cat
+            assert waiter.wait(10)
+            kinds = [c.kinds for c in waiter.take()]
+        assert kinds[-1] == ("invited",)
+        assert follower.reads == reads + 1  # read at once, the rows put off with them
+        assert _until(lambda: follower.put_off_since is None)
+        assert follower.recent_of(bob.id, follower.recent.after or 0) is not None
+
+        monkeypatch.setattr(wakeups_module, "MAX_PUT_OFF", 0.3)
+        reads = follower.reads
+        started_game(client, bob, ann, tiles=EXAMPLE_TILES)  # put off again
+        assert _until(lambda: follower.put_off_since is not None)
+        time.sleep(0.4)
+        new_game(client, bob, invite=[ann.name], tiles=EXAMPLE_TILES)  # nobody here: too late
+        assert _until(lambda: follower.reads > reads)
+        assert _until(lambda: follower.put_off_since is None)
+    finally:
+        follower.stop()
+        with engine.begin() as conn:  # wakes the follower's LISTEN to see it must stop
+            conn.execute(text(f"NOTIFY {feed.CHANNEL}"))
+        if follower._thread is not None:
+            follower._thread.join(10)
+        engine.dispose()
+        app.extensions["mathable"].store.engine.dispose()

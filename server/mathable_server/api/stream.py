@@ -135,7 +135,7 @@ def stream() -> Response:
     def _catch_up() -> Iterator[bytes]:
         nonlocal cursor
         # Most resumes are recent: the rows this process saw lately answer them, no read.
-        recent = follower.recent.of(player.id, cursor) if follower is not None else None
+        recent = follower.recent_of(player.id, cursor) if follower is not None else None
         if recent is not None:
             for change in recent:
                 cursor = change.seq

@@ -345,6 +345,7 @@ class EventRecorder(Recorder):
             "at": rows[0]["at"],
             "lock": feed.FEED_LOCK,
             "channel": feed.CHANNEL,
+            "notice": feed.notice(told),
             **projection(state),
             **clock,
         }
@@ -415,7 +416,7 @@ def _told_at_once(events_count: int, told_count: int) -> str:
     if told_count:
         told = ", ".join(f"(%(p{i})s, %(k{i})s)" for i in range(told_count))
         sql += f""", locked AS MATERIALIZED (
-    SELECT pg_advisory_xact_lock(%(lock)s), pg_notify(%(channel)s, '') FROM moved
+    SELECT pg_advisory_xact_lock(%(lock)s), pg_notify(%(channel)s, %(notice)s) FROM moved
 ), told AS (
     INSERT INTO player_feed (player_id, game_id, version, kinds, at)
     SELECT f.player_id, %(game_id)s, %(version)s::integer, f.kinds, %(at)s::bigint

@@ -82,7 +82,14 @@ def rate_counter_engine(engine: Engine) -> Engine:
     """
     if engine.dialect.name != "postgresql":
         return counter_engine(engine)
-    counters = create_engine(engine.url, pool_size=4, isolation_level="AUTOCOMMIT")
+    counters = create_engine(
+        engine.url,
+        pool_size=4,
+        max_overflow=4,  # at most 8 more connections a process (docs/server.md)
+        pool_recycle=1800,
+        isolation_level="AUTOCOMMIT",
+        hide_parameters=True,
+    )
 
     @event.listens_for(counters, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:

@@ -296,6 +296,8 @@ def make_engine(database_url: str, pool_size: int = 8) -> Engine:
         return sqlite_engine(url, pool_size)
     return create_engine(
         url,
+        # What a statement carried (a rack, say) never reaches an error's text or a log.
+        hide_parameters=True,
         pool_size=pool_size,
         max_overflow=pool_size,
         # No pre-ping (a round trip per checkout): a dropped connection fails one request
@@ -312,6 +314,7 @@ def sqlite_engine(url: URL, pool_size: int, synchronous: str = "FULL") -> Engine
         Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(
         url,
+        hide_parameters=True,
         pool_size=pool_size,
         max_overflow=pool_size,
         # A statement meeting a lock waits up to this many seconds (writers wait for

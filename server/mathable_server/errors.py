@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import Flask, Response, request
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 
 from mathable import RuleError
@@ -127,9 +128,11 @@ def register_error_handlers(app: Flask) -> None:
             status, HTTP_CODES.get(status, f"http_{status}"), str(message), headers
         )
 
+    @app.errorhandler(PoolTimeout)
     @app.errorhandler(OperationalError)
-    def _database_down(err: OperationalError) -> Response:
-        app.logger.error("database error on %s %s: %s", request.method, request.path, err.orig)
+    def _database_down(err: OperationalError | PoolTimeout) -> Response:
+        reason = err.orig if isinstance(err, OperationalError) else err
+        app.logger.error("database error on %s %s: %s", request.method, request.path, reason)
         return error_response(
             503,
             "database_unavailable",

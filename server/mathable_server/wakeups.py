@@ -367,7 +367,10 @@ class FeedFollower:
                 self._safe_catch_up()  # whatever was missed while not listening
             try:
                 # psycopg waits cooperatively under gevent (psycopg >= 3.1.14).
-                told = list(conn.notifies(timeout=self.listen_check, stop_after=1))
+                wait = self.listen_check
+                if self.put_off_since is not None:  # read what was put off in time
+                    wait = min(wait, max(0.0, self.put_off_since + MAX_PUT_OFF - time.monotonic()))
+                told = list(conn.notifies(timeout=wait, stop_after=1))
                 if not told:
                     conn.execute("SELECT 1")  # notices a connection gone quietly
                 elif self._may_put_off([n.payload for n in told]):

@@ -129,3 +129,56 @@ def test_request_counts_are_one_statement_each_without_a_transaction(
         assert conn.exec_driver_sql("SHOW synchronous_commit").scalar() == "off"
     with table.client.application.extensions["mathable"].store.engine.connect() as conn:
         assert conn.exec_driver_sql("SHOW synchronous_commit").scalar() == "on"
+
+
+@pytest.mark.postgres
+def test_a_key_reused_by_a_creation_during_a_move_is_taken_not_a_deadlock(
+    postgres_url: str,
+) -> None:
+    """A move holds the feed's lock from its first statement, a creation takes it last:
+    the idempotency key is written before either, so a creation reusing the key of a
+    move under way waits for that key and gets the key's answer (422), not a deadlock
+    (503 after PostgreSQL's ``deadlock_timeout``)."""
+    import threading
+    import time
+
+    from tests.server.conftest import make_app
+    from tests.server.helpers import EXAMPLE_TILES, register, started_game
+
+    app = make_app(postgres_url)
+    client = app.test_client()
+    ann, bob = register(client, "ann"), register(client, "bob")
+    game = started_game(client, ann, bob, tiles=EXAMPLE_TILES)
+    store = app.extensions["mathable"].store
+    in_move = threading.Event()
+
+    def slow_hook(conn: Any, game_id: str, *_: Any) -> None:
+        if game_id == game["id"]:
+            in_move.set()
+            time.sleep(1.5)  # the move holds the feed's lock here
+
+    store.on_append.append(slow_hook)
+    key = {"Idempotency-Key": "reused-key-0123456789"}
+    answers: dict[str, Any] = {}
+
+    def move() -> None:
+        answers["move"] = app.test_client().post(
+            f"/v1/games/{game['id']}/moves",
+            json={"type": "turn", "expected_version": game["version"],
+                  "placements": [{"square": "I8", "tile": 12}, {"square": "H6", "tile": 8}]},
+            headers={**ann.auth, **key},
+        )  # fmt: skip
+
+    mover = threading.Thread(target=move)
+    mover.start()
+    try:
+        assert in_move.wait(10)
+        created = client.post(
+            "/v1/games", json={"invite": [bob.name]}, headers={**ann.auth, **key}
+        )
+    finally:
+        mover.join(30)
+        store.engine.dispose()
+    assert answers["move"].status_code == 200, answers["move"].json
+    assert created.status_code == 422, created.json
+    assert created.json["error"]["code"] == "idempotency_key_reused"

@@ -201,6 +201,26 @@ class EventRecorder(Recorder):
                     if before is None:
                         before = feed.previous(conn, game_id, expected_version)
                     told = feed.rows(game_id, before, new_events, state, at)
+                    # The key first, before any lock: a request reusing it at the same
+                    # moment waits here, not while holding the feed's lock (a move takes
+                    # that lock in its first statement, a creation last: waiting for the
+                    # key behind it would be a deadlock).
+                    if idempotency is not None:
+                        player_id, key, answer = idempotency
+                        try:
+                            conn.execute(
+                                insert(idempotency_keys).values(
+                                    player_id=player_id,
+                                    key=key,
+                                    fingerprint=answer.fingerprint,
+                                    game_id=answer.game_id,
+                                    status=answer.status,
+                                    body=answer.body,
+                                    created_at=now,
+                                )
+                            )
+                        except IntegrityError:
+                            raise KeyTaken(key) from None
                     at_once = self._postgres and expected_version > 0
                     if at_once:
                         self._append_told(
@@ -218,22 +238,6 @@ class EventRecorder(Recorder):
                         for e in new_events
                     ):
                         self._sync_members(conn, game_id, state)
-                    if idempotency is not None:
-                        player_id, key, answer = idempotency
-                        try:
-                            conn.execute(
-                                insert(idempotency_keys).values(
-                                    player_id=player_id,
-                                    key=key,
-                                    fingerprint=answer.fingerprint,
-                                    game_id=answer.game_id,
-                                    status=answer.status,
-                                    body=answer.body,
-                                    created_at=now,
-                                )
-                            )
-                        except IntegrityError:
-                            raise KeyTaken(key) from None
                     if not at_once:
                         feed.write(conn, told)  # last: on PostgreSQL it locks until the commit
             except _Conflict:

@@ -281,6 +281,9 @@ class SqlHeldPolls:
                 ~held_polls.c.id.startswith(self._prefix, autoescape=True),
             )
         )
+        self._delete = delete(held_polls).where(
+            held_polls.c.id.in_(bindparam("ids", expanding=True))
+        )
 
     def _others(self, caller: str, now: int) -> int:
         """The caller's leases held by other processes: one read, kept for one flush
@@ -361,7 +364,7 @@ class SqlHeldPolls:
                     conn.execute(self._insert(held_polls).on_conflict_do_nothing(), rows)
                 for start in range(0, len(released), self.BATCH):
                     part = released[start : start + self.BATCH]
-                    conn.execute(delete(held_polls).where(held_polls.c.id.in_(part)))
+                    conn.execute(self._delete, {"ids": part})
                 if sweep:
                     conn.execute(delete(held_polls).where(held_polls.c.expires_at <= now))
         except SQLAlchemyError as err:

@@ -15,12 +15,14 @@ Two kinds of worker:
 
 from __future__ import annotations
 
+import gc
 import socket
 import time
 from typing import Any
 
 from flask import Flask
 from gunicorn.app.base import BaseApplication
+from gunicorn.http import wsgi
 from gunicorn.workers.gthread import ThreadWorker
 
 from mathable_server import gunicorn_writes
@@ -42,7 +44,58 @@ class GunicornServer(BaseApplication):  # type: ignore[misc]
 
     def load(self) -> Flask:
         # Called in each worker after the fork: no connection is shared between processes.
-        return create_app(self._settings, create_schema=False)
+        wsgi.Response = OneSendResponse
+        app = create_app(self._settings, create_schema=False)
+        collect_less()
+        return app
+
+
+#: Allocations between two collections of the youngest generation (Python's default: 700).
+GC_YOUNGEST = 50_000
+
+
+def collect_less() -> None:
+    """Keep the cyclic garbage collector from rescanning a worker's thousands of waiters.
+
+    Each held request keeps a greenlet, its frames and its request objects alive;
+    the default thresholds make the collector scan them again and again while
+    thousands are woken at once (a third of a worker's time in profiles). What the
+    worker built at start-up is frozen (never scanned again), and the youngest
+    generation is collected every ``GC_YOUNGEST`` allocations, not every 700: cyclic
+    garbage still goes, a little later.
+    """
+    gc.freeze()
+    _, middle, oldest = gc.get_threshold()
+    gc.set_threshold(GC_YOUNGEST, middle, oldest)
+
+
+class OneSendResponse(wsgi.Response):  # type: ignore[misc]
+    """gunicorn's response writer, sending a head with a whole body in one ``sendall``.
+
+    gunicorn sends a response's head, then its body: two system calls and, with
+    ``TCP_NODELAY``, two packets for every JSON answer. Thousands of long-polls woken
+    at once each paid for both. A body given whole (its length known, one piece, not
+    chunked) now goes out with its head; anything else is written as gunicorn does.
+    """
+
+    headers_sent: bool
+
+    def write(self, arg: bytes) -> None:
+        if (
+            not self.headers_sent
+            and type(arg) is bytes
+            and arg
+            and not self.chunked
+            and self.response_length == len(arg)
+            and not getattr(self, "_omits_body", False)
+        ):
+            head = self.default_headers()
+            head.extend([f"{name}: {value}\r\n" for name, value in self.headers])
+            self.headers_sent = True
+            self.sent += len(arg)
+            self.sock.sendall(("".join(head) + "\r\n").encode("latin-1") + arg)
+            return
+        super().write(arg)
 
 
 #: Seconds a client has to send a whole request (head and body) once it has started.

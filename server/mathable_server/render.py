@@ -117,3 +117,30 @@ class BodyCache:
             self._bodies[key] = body
             while len(self._bodies) > self._size:
                 self._bodies.popitem(last=False)
+
+
+#: A view's answer head as handed to the WSGI server: the status line and the headers.
+Head = tuple[str, list[tuple[str, str]]]
+
+
+class HeadCache:
+    """Answer heads of woken long-polls by (game, version, seat, unchanged): the thousands
+    woken by one move share them. Least recently used dropped first; safe across threads."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self._size = size
+        self._heads: OrderedDict[tuple[str, int, int | None, bool], Head] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, int, int | None, bool]) -> Head | None:
+        with self._lock:
+            head = self._heads.get(key)
+            if head is not None:
+                self._heads.move_to_end(key)
+            return head
+
+    def put(self, key: tuple[str, int, int | None, bool], head: Head) -> None:
+        with self._lock:
+            self._heads[key] = head
+            while len(self._heads) > self._size:
+                self._heads.popitem(last=False)

@@ -16,7 +16,7 @@ from mathable_server.auth import Authenticator, TokenExpired
 from mathable_server.counters import HeldPolls
 from mathable_server.errors import ApiError
 from mathable_server.limits import Limiter, LongPolls, RateLimit, retry_after
-from mathable_server.render import BodyCache
+from mathable_server.render import BodyCache, HeadCache
 from mathable_server.service import Games, Idempotency
 from mathable_server.settings import Settings
 from mathable_server.store import PlayerRecord, Store
@@ -48,6 +48,8 @@ class Services:
     pictures: BodyCache = field(default_factory=BodyCache)
     #: Spectator pages (HTML) by (game, version, None).
     pages: BodyCache = field(default_factory=BodyCache)
+    #: The heads of woken long-polls' answers, shared by those of one version and seat.
+    heads: HeadCache = field(default_factory=HeadCache)
     #: The requests waiting in this process (long-polls, streams), woken by ``follower``.
     wakeups: Wakeups = field(default_factory=Wakeups)
     follower: FeedFollower | None = None

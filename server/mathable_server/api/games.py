@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack
 from typing import Any
 
-from flask import Blueprint, Response
+from flask import Blueprint, Flask, Response, current_app
 
 from mathable import ClockSpec, Create, Decline, Event, Join, RuleError, TimeOut, check_claim
-from mathable.rulesets import ruleset, ruleset_of
+from mathable.rulesets import AnyState, ruleset, ruleset_of
 from mathable_server.draws import bag_order, new_salt
 from mathable_server.errors import ApiError
 from mathable_server.render import (
@@ -31,6 +33,7 @@ from mathable_server.schemas import (
 )
 from mathable_server.service import Answer, Timed
 from mathable_server.web import (
+    Services,
     client_address,
     etag,
     idempotency,
@@ -226,38 +229,167 @@ def show(game_id: str) -> Response:
     state = game.state
     known = if_none_match_version()
     wait = asked.get("wait", 0)
-    headers = {
-        "ETag": etag(state.version),
-        "Vary": "Authorization",
-        "Cache-Control": "private, no-cache",
-    }
+    viewer = player.id if player else None
+    headers = _view_headers(state.version)
     if wait > 0:
         since = asked.get("since", known if known is not None else state.version)
         if state.version <= since:
             caller = f"player:{player.id}" if player else f"address:{client_address()}"
-            mine = svc.held_polls.hold(caller, wait, svc.settings.max_polls_per_caller)
-            with mine as allowed, svc.long_polls.slot() as free:
-                if allowed and free:
-                    game = _wait_for(game_id, since, wait)
-                    state = game.state
-                else:
-                    # Every slot (of the process, or of this caller) is taken: answer now,
-                    # as if the wait ran out, so that long-polls never hold every thread.
-                    headers["X-Long-Poll"] = "refused"
-            headers["ETag"] = etag(state.version)
-    if known is not None and known == state.version:
-        return Response(status=304, headers=headers)
-    seat = viewer_seat(state, player.id if player else None)
+            holds = ExitStack()
+            try:
+                allowed = holds.enter_context(
+                    svc.held_polls.hold(caller, wait, svc.settings.max_polls_per_caller)
+                )
+                free = holds.enter_context(svc.long_polls.slot())
+            except BaseException:
+                holds.close()
+                raise
+            if allowed and free:
+                app = current_app._get_current_object()  # type: ignore[attr-defined]
+                woken = functools.partial(_woken, svc, game_id, since, wait, viewer, known)
+                return _Held(app, holds, woken)
+            holds.close()
+            # Every slot (of the process, or of this caller) is taken: answer now, as if
+            # the wait ran out, so that long-polls never hold every thread.
+            headers["X-Long-Poll"] = "refused"
+    return _view_response(svc, game_id, game, viewer, known, headers)
+
+
+def _view_headers(version: int) -> dict[str, str]:
+    return {
+        "ETag": etag(version),
+        "Vary": "Authorization",
+        "Cache-Control": "private, no-cache",
+    }
+
+
+def _view_text(svc: Services, game_id: str, state: AnyState, seat: int | None) -> str:
+    """The view of ``state`` for ``seat`` without its clock, rendered once per version."""
     key = (game_id, state.version, seat)
     text = svc.bodies.get(key)
     if text is None:
         body = game_body(game_id, state, seat, svc.names.lookup(player_ids(state)))
         text = json.dumps(body, separators=(",", ":"))
         svc.bodies.put(key, text)
+    return text
+
+
+def _view_response(
+    svc: Services,
+    game_id: str,
+    game: Timed,
+    viewer: str | None,
+    known: int | None,
+    headers: dict[str, str],
+) -> Response:
+    """The answer to a view: 304 if the caller has this version, else the game for them."""
+    state = game.state
+    if known is not None and known == state.version:
+        return Response(status=304, headers=headers)
+    text = _view_text(svc, game_id, state, viewer_seat(state, viewer))
     return json_response(with_clock(text, game.clock, svc.games.now()), 200, headers)
 
 
-def _wait_for(game_id: str, since: int, seconds: float) -> Timed:
+#: A woken long-poll's answer as the WSGI server is handed it: status, headers, body.
+_Wsgi = tuple[str, list[tuple[str, str]], bytes]
+
+
+def _woken(
+    svc: Services,
+    game_id: str,
+    since: int,
+    wait: float,
+    viewer: str | None,
+    known: int | None,
+    environ: dict[str, Any],
+) -> _Wsgi:
+    """Wait, then answer as ``_view_response`` would (for the request of ``environ``).
+
+    Thousands of waiters of one game wake together: all but the body's clock is
+    the same for each (game, version, seat), so the status and headers are worked
+    out once (by ``_view_response`` itself, as the WSGI server would get them) and
+    shared; each answer adds only its clock and length.
+    """
+    game = _wait_for(svc, game_id, since, wait)
+    state = game.state
+    seat = viewer_seat(state, viewer)
+    unchanged = known is not None and known == state.version
+    key = (game_id, state.version, seat, unchanged)
+    head = svc.heads.get(key)
+    if head is None:
+        reference = _view_response(svc, game_id, game, viewer, known, _view_headers(state.version))
+        head = (reference.status, reference.get_wsgi_headers(environ).to_wsgi_list())
+        svc.heads.put(key, head)
+    status, headers = head
+    if unchanged:
+        return status, headers, b""
+    text = _view_text(svc, game_id, state, seat)
+    body = with_clock(text, game.clock, svc.games.now()).encode()
+    length = str(len(body))
+    return status, [(k, length if k == "Content-Length" else v) for k, v in headers], body
+
+
+class _Held(Response):
+    """A long-poll that holds: Flask is done with the request before it waits.
+
+    Its WSGI body waits (``woken``), then starts the response: a WSGI application
+    may call ``start_response`` from its body, before its first bytes. So a woken
+    long-poll costs no request machinery, only its answer. An error while it
+    waits or reads is answered by the app's error handlers, as in a view. The
+    leases (``holds``) are given back when the body ends or is closed.
+    """
+
+    def __init__(
+        self, app: Flask, holds: ExitStack, woken: Callable[[dict[str, Any]], _Wsgi]
+    ) -> None:
+        super().__init__()
+        self._app, self._holds, self._woken = app, holds, woken
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        return _HeldBody(self._app, self._holds, self._woken, environ, start_response)
+
+
+class _HeldBody:
+    def __init__(
+        self,
+        app: Flask,
+        holds: ExitStack,
+        woken: Callable[[dict[str, Any]], _Wsgi],
+        environ: dict[str, Any],
+        start_response: Any,
+    ) -> None:
+        self._app, self._holds, self._woken = app, holds, woken
+        self._environ, self._start = environ, start_response
+
+    def __iter__(self) -> Iterator[bytes]:
+        try:
+            try:
+                status, headers, body = self._woken(self._environ)
+            except Exception as err:
+                failed = _error_response(self._app, self._environ, err)
+                status = failed.status
+                headers = failed.get_wsgi_headers(self._environ).to_wsgi_list()
+                body = failed.get_data()
+        finally:
+            self._holds.close()
+        self._start(status, headers)
+        if body:
+            yield body
+
+    def close(self) -> None:
+        self._holds.close()  # also when the body never started
+
+
+def _error_response(app: Flask, environ: dict[str, Any], err: Exception) -> Response:
+    """What the app answers for ``err`` raised by the request of ``environ`` in a view."""
+    with app.request_context(environ):
+        response: Response = app.finalize_request(
+            app.handle_user_exception(err), from_error_handler=True
+        )
+        return response
+
+
+def _wait_for(svc: Services, game_id: str, since: int, seconds: float) -> Timed:
     """Hold until the game passes version ``since`` (written by any process) or time runs out.
 
     The request registers with the process's wake-ups first and then reads the
@@ -265,7 +397,6 @@ def _wait_for(game_id: str, since: int, seconds: float) -> Timed:
     ``mathable_server.wakeups``), with no polling. It looks again by itself only
     when a clock of the game falls due.
     """
-    svc = services()
     now = svc.games.now
     deadline = time.monotonic() + seconds
     follower = svc.follower

@@ -211,6 +211,30 @@ async def run_waiters(
     return opened, held_latency, time.perf_counter() - waiters.moved_at
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU time (user + system) the processes ``pids`` have used so far."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
+def worker_pids(instances: list[Server]) -> list[int]:
+    """The worker processes of each ``serve`` (the children of its master)."""
+    found = []
+    for server in instances:
+        assert server.proc is not None
+        master = server.proc.pid
+        children = Path(f"/proc/{master}/task/{master}/children")
+        found += [int(p) for p in children.read_text().split()] if children.exists() else []
+    return found
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
@@ -250,13 +274,20 @@ def bench(label: str, database: str | None, servers: int, opts: argparse.Namespa
         def between() -> float:
             return timer.submit(move_latency, base, latency_games[half:], three).result()
 
+        workers = worker_pids(instances)
+        used: dict[str, float] = {}
+
         def move() -> None:
+            used["servers"] = -cpu_seconds(workers)
+            used["generator"] = -time.process_time()
             with requests.Session() as session:
                 place(session, base, game, one)
 
         opened, held_latency, all_woken = asyncio.run(
             run_waiters(waiters, url, opts.settle, move, between)
         )
+        used["servers"] += cpu_seconds(workers)
+        used["generator"] += time.process_time()
         moved_at = waiters.moved_at or 0.0
         early = [a for a in waiters.answers if a[0] < moved_at]
         refused = [a for a in waiters.answers if b"X-Long-Poll: refused" in a[1]]
@@ -279,6 +310,13 @@ def bench(label: str, database: str | None, servers: int, opts: argparse.Namespa
                 f"{percentile(wakes, 50):.3f} s  p99 {percentile(wakes, 99):.3f} s  "
                 f"max {max(wakes):.3f} s  (target p99 < 1 s);"
                 f" all answered {all_woken:.2f} s after the move"
+            )
+        if wakes:
+            lines.append(
+                f"{label}: CPU from the move until all answered: servers' workers "
+                f"{used['servers']:.2f} s ({used['servers'] / len(wakes) * 1e6:.0f} us per "
+                f"answer), load generator {used['generator']:.2f} s "
+                f"({used['generator'] / len(wakes) * 1e6:.0f} us per answer)"
             )
         lines.append(
             f"{label}: move latency (median place) {idle_latency * 1000:.1f} ms with none held, "

@@ -132,6 +132,16 @@ class StateCache:
                 self._states.popitem(last=False)
 
 
+class _SharedRead:
+    """One read of a game that the requests asking for it meanwhile share: its result,
+    or its error."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.result: Timed | None = None
+        self.error: Exception | None = None
+
+
 class Games:
     """Create, join and play games stored in ``store``; their clocks read ``time``."""
 
@@ -147,7 +157,7 @@ class Games:
         self.time: TimeSource = time or SystemTime()
         self.vacation_days = vacation_days
         #: Games being read for ``at_least``, by id: one read serves every request waiting.
-        self._reading: dict[str, threading.Lock] = {}
+        self._reading: dict[str, _SharedRead] = {}
         self._reading_lock = threading.Lock()
 
     def now(self) -> int:
@@ -171,21 +181,39 @@ class Games:
     def at_least(self, game_id: str, version: int) -> Timed:
         """The game at ``version`` or later (a waiter was told it moved): the cached game
         if it is that far, else read once for every request of this process asking at the
-        same time (one move wakes thousands of waiters: they must not each read it)."""
-        cached = self.cache.get(game_id)
-        if cached is not None and cached.state.version >= version:
-            return cached
-        with self._reading_lock:
-            reading = self._reading.setdefault(game_id, threading.Lock())
-        with reading:
+        same time (one move wakes thousands of waiters: they must not each read it).
+
+        A read that fails fails for all who shared it, at once (each answers its
+        error, 503 for a database away), not retried by one request after another.
+        """
+        while True:
             cached = self.cache.get(game_id)
             if cached is not None and cached.state.version >= version:
                 return cached
-            try:
-                return self.game(game_id)
-            finally:
-                with self._reading_lock:
-                    self._reading.pop(game_id, None)
+            with self._reading_lock:
+                read = self._reading.get(game_id)
+                leading = read is None
+                if read is None:
+                    read = self._reading[game_id] = _SharedRead()
+            if leading:
+                try:
+                    read.result = self.game(game_id)
+                except Exception as err:
+                    read.error = err
+                    raise
+                finally:
+                    with self._reading_lock:
+                        del self._reading[game_id]
+                    read.done.set()
+            else:
+                read.done.wait()
+                if read.error is not None:
+                    # Each raise starts the traceback afresh: the one error is shared.
+                    raise read.error.with_traceback(None)
+            assert read.result is not None
+            if read.result.state.version >= version:
+                return read.result
+            # The read shared began before ``version`` was written: read again.
 
     def _load(self, game_id: str) -> tuple[Timed, int | None]:
         """The cached game plus the events written since (by any process), and its due time."""

@@ -10,18 +10,23 @@ from the database.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
+from typing import Any
 
 import pytest
 from sqlalchemy import Engine, func, select, text
+from sqlalchemy.exc import OperationalError
 
 from mathable_server import feed
 from mathable_server import wakeups as wakeups_module
 from mathable_server.counters import SqlHeldPolls
 from mathable_server.db import held_polls, init_schema, make_engine
 from mathable_server.feed import Change, notice, noticed
+from mathable_server.service import Games
+from mathable_server.store import Store
 from mathable_server.wakeups import FeedFollower, Recent, Wakeups
 from tests.server.conftest import make_app
 from tests.server.helpers import EXAMPLE_TILES, new_game, register, started_game
@@ -115,6 +120,37 @@ def test_the_cap_per_caller_holds_across_processes(engine: Engine) -> None:
     two._seen.clear()  # what it read of the others is kept for one flush
     with two.hold("player:a", 60, 3) as allowed:
         assert allowed
+
+
+def test_a_failed_shared_read_fails_all_who_share_it_at_once(engine: Engine) -> None:
+    """Thousands woken by one move share one read of the game; when it fails (the database
+    is away) they all get its error together, rather than each trying again in turn."""
+    games = Games(Store(engine))
+    reads = []
+
+    def away(game_id: str) -> Any:  # the database, gone: each read fails after a while
+        reads.append(game_id)
+        time.sleep(0.3)
+        raise OperationalError("SELECT version FROM games", {}, ConnectionError("gone"))
+
+    games.store.head = away  # type: ignore[method-assign]
+    errors: list[BaseException] = []
+
+    def wake() -> None:
+        try:
+            games.at_least("g1", 5)
+        except OperationalError as err:
+            errors.append(err)
+
+    waiters = [threading.Thread(target=wake) for _ in range(20)]
+    started = time.monotonic()
+    for waiter in waiters:
+        waiter.start()
+    for waiter in waiters:
+        waiter.join(10)
+    assert len(errors) == 20  # every waiter answers the error (503)...
+    assert len(reads) == 1  # ...of the one read they shared
+    assert time.monotonic() - started < 2  # together, not one after another
 
 
 def change(seq: int, player: str) -> Change:

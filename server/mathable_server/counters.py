@@ -33,6 +33,7 @@ from sqlalchemy import (
     event,
     func,
     select,
+    update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
@@ -249,9 +250,19 @@ class SqlHeldPolls:
     their flushes land (about two flushes, a fifth of a second, while they run on
     time; longer when a process is starved or its database waits). The hard bound is
     the number of processes times the cap: each process's own count is exact.
+
+    A lease ends ``LEASE_SECONDS`` after it was written or last renewed, however long
+    its request may wait: every ``RENEW_SECONDS`` the process renews all of its own
+    leases in one statement. So the leases of a process that died without giving them
+    back (killed, its host gone) stop counting within ``LEASE_SECONDS``, not when its
+    longest wait (a stream's ten minutes) would have ended.
     """
 
     FLUSH_SECONDS = 0.1
+    #: How long a lease lasts unless renewed.
+    LEASE_SECONDS = 60.0
+    #: How often a process renews its leases (well within ``LEASE_SECONDS``).
+    RENEW_SECONDS = 20.0
     #: Rows written or deleted in one statement.
     BATCH = 500
 
@@ -284,6 +295,13 @@ class SqlHeldPolls:
         self._delete = delete(held_polls).where(
             held_polls.c.id.in_(bindparam("ids", expanding=True))
         )
+        self._renew = (
+            update(held_polls)
+            .where(held_polls.c.id.startswith(self._prefix, autoescape=True))
+            .values(expires_at=bindparam("until"))
+        )
+        #: When this process's leases are next renewed (ms).
+        self._renew_at = 0
 
     def _others(self, caller: str, now: int) -> int:
         """The caller's leases held by other processes: one read, kept for one flush
@@ -315,7 +333,7 @@ class SqlHeldPolls:
             self._serial += 1
             lease = f"{self._prefix}{self._serial:x}"
             self._new[lease] = {
-                "id": lease, "caller": caller, "expires_at": now + int(seconds * 1000) + 5000
+                "id": lease, "caller": caller, "expires_at": now + int(self.LEASE_SECONDS * 1000)
             }  # fmt: skip
             self._start_flusher()
         return lease
@@ -346,15 +364,17 @@ class SqlHeldPolls:
                 log.exception("writing the held polls' leases failed")
 
     def flush(self) -> None:
-        """Write the leases taken and delete those given back since the last flush."""
+        """Write the leases taken and delete those given back since the last flush; renew
+        the process's leases when it is time."""
+        now = _now_ms()
         with self._lock:
             new, self._new = list(self._new.values()), {}
             released, self._released = self._released, []
+            renew = bool(self._mine) and now >= self._renew_at
         self._flushes += 1
         sweep = self._flushes % SWEEP_FLUSHES == 0  # now and then, dead processes' leases
-        if not (new or released or sweep):
+        if not (new or released or sweep or renew):
             return  # nothing to say: no transaction
-        now = _now_ms()
         try:
             with write_transaction(self._engine) as conn:
                 for start in range(0, len(new), self.BATCH):
@@ -365,6 +385,8 @@ class SqlHeldPolls:
                 for start in range(0, len(released), self.BATCH):
                     part = released[start : start + self.BATCH]
                     conn.execute(self._delete, {"ids": part})
+                if renew:
+                    conn.execute(self._renew, {"until": now + int(self.LEASE_SECONDS * 1000)})
                 if sweep:
                     conn.execute(delete(held_polls).where(held_polls.c.expires_at <= now))
         except SQLAlchemyError as err:
@@ -379,6 +401,8 @@ class SqlHeldPolls:
                 self._released.extend(released)
         else:
             self._failing = False
+            if renew:
+                self._renew_at = now + int(self.RENEW_SECONDS * 1000)
 
     @contextmanager
     def hold(self, caller: str, seconds: float, limit: int) -> Iterator[bool]:

@@ -122,6 +122,30 @@ def test_the_cap_per_caller_holds_across_processes(engine: Engine) -> None:
         assert allowed
 
 
+def test_a_dead_processs_leases_lapse_while_a_live_ones_are_renewed(engine: Engine) -> None:
+    """A process killed while its waiters held leases never gives them back: they stop
+    counting against the caller's cap once unrenewed for ``LEASE_SECONDS`` (a minute),
+    however long the waits were (a stream's ten minutes), while a live process's last."""
+    dead, live, other = SqlHeldPolls(engine), SqlHeldPolls(engine), SqlHeldPolls(engine)
+    for polls in (dead, live):
+        polls.LEASE_SECONDS, polls.RENEW_SECONDS = 1.0, 0.2  # a minute and 20 s, scaled down
+    dead._start_flusher = lambda: None  # type: ignore[method-assign]  # it never runs again
+    other._start_flusher = lambda: None  # type: ignore[method-assign]
+    with ExitStack() as held:
+        assert held.enter_context(dead.hold("player:a", 600, 3))  # a stream's lease
+        dead.flush()  # written; then the process is killed: no flush, no renewal, ever
+        assert held.enter_context(live.hold("player:a", 600, 3))  # flushed in the background
+        time.sleep(0.3)
+        assert held.enter_context(other.hold("player:a", 600, 3)) is True
+        other._seen.clear()
+        assert held.enter_context(other.hold("player:a", 600, 3)) is False  # 1 + 2 others
+        time.sleep(1.5)  # the dead one's lease lapses; the live one renews its own
+        other._seen.clear()
+        assert held.enter_context(other.hold("player:a", 600, 3)) is True
+        other._seen.clear()
+        assert held.enter_context(other.hold("player:a", 600, 3)) is False  # the live one's
+
+
 def test_a_failed_shared_read_fails_all_who_share_it_at_once(engine: Engine) -> None:
     """Thousands woken by one move share one read of the game; when it fails (the database
     is away) they all get its error together, rather than each trying again in turn."""

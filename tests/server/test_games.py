@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
 import pytest
+from flask import request_finished
 from flask.testing import FlaskClient
+from sqlalchemy.exc import OperationalError
 
 from tests.server.helpers import (
     EXAMPLE_TILES,
@@ -201,6 +204,61 @@ def test_long_poll_returns_as_soon_as_the_game_changes(client: FlaskClient) -> N
     thread.join()
     assert response.status_code == 200 and response.json["version"] == 4  # type: ignore[index]
     assert 0.2 < waited < 5
+
+
+def test_a_held_long_poll_leaves_flask_before_it_waits_and_answers_as_a_view(
+    client: FlaskClient,
+) -> None:
+    """A long-poll that holds is done with Flask's request machinery before it waits (its
+    WSGI body waits, then starts the answer), and is answered exactly as a view is."""
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = started_game(client, ada, bob, tiles=EXAMPLE_TILES)
+    finished: list[int] = []
+
+    def note(_sender: Any, response: Any, **_extra: Any) -> None:
+        finished.append(response.status_code)
+
+    request_finished.connect(note, client.application)
+    answers: list[Any] = []
+    poll = threading.Thread(
+        target=lambda: answers.append(
+            client.application.test_client().get(
+                f"/v1/games/{game['id']}?wait=10&since=3", headers=bob.auth
+            )
+        )
+    )
+    try:
+        poll.start()
+        deadline = time.monotonic() + 5
+        while not finished and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert finished and poll.is_alive()  # Flask finished it; it still waits
+        move(client, ada, game["id"], 3, type="pass")
+        poll.join(10)
+    finally:
+        request_finished.disconnect(note, client.application)
+    woken = answers[0]
+    now = client.get(f"/v1/games/{game['id']}", headers=bob.auth)
+    assert woken.status_code == now.status_code == 200
+    assert woken.json == now.json and woken.json["version"] == 4
+    assert woken.headers.to_wsgi_list() == now.headers.to_wsgi_list()  # ETag "4", Vary...
+
+
+def test_a_held_long_poll_answers_503_when_the_database_fails_while_it_waits(
+    client: FlaskClient,
+) -> None:
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = started_game(client, ada, bob, tiles=EXAMPLE_TILES)
+    svc = client.application.extensions["mathable"]
+
+    def away(_game_id: str) -> Any:
+        raise OperationalError("SELECT version FROM games", {}, ConnectionError("gone"))
+
+    svc.store.head = away  # the database goes away once the poll holds
+    response = client.get(f"/v1/games/{game['id']}?wait=10&since=3", headers=bob.auth)
+    assert response.status_code == 503 and response.headers["Retry-After"] == "1"
+    assert response.json["error"]["code"] == "database_unavailable"  # type: ignore[index]
+    assert svc.long_polls._held == 0  # its slot was given back
 
 
 def test_long_poll_gives_up_after_wait_seconds_with_the_game_as_it_is(client: FlaskClient) -> None:

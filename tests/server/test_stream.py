@@ -260,6 +260,47 @@ def test_hundreds_of_waiters_on_serve_are_all_woken_by_one_move(tmp_path: Any) -
         assert {r.json()["version"] for r in answers} == {version}
 
 
+def test_hundreds_of_woken_long_polls_each_get_their_viewers_answer(tmp_path: Any) -> None:
+    """Woken long-polls are answered below Flask, with heads shared per version and seat:
+    each answer is still exactly the view its viewer gets (the players' own racks, a
+    spectator's and an anonymous caller's redacted view; 304 for one that has it)."""
+    with live_server(f"sqlite:///{tmp_path / 'views.db'}", workers=2, env=ENV) as url:
+        one, two = register(url, "flo"), register(url, "gus")
+        watcher = register(url, "hal")
+        game_id = start_game(url, one, "gus", two)
+        viewers: dict[str, dict[str, str]] = {
+            "first": one, "second": two, "spectator": watcher, "anonymous": {},
+            "has it": {**two, "If-None-Match": '"4"'},
+        }  # fmt: skip
+        with ThreadPoolExecutor(250) as pool:
+            polls = [
+                (name, pool.submit(
+                    requests.get, f"{url}/v1/games/{game_id}?wait=50&since=3",
+                    headers=headers, timeout=90,
+                ))  # fmt: skip
+                for _ in range(50)
+                for name, headers in viewers.items()
+            ]
+            time.sleep(3.0)  # all held by then
+            assert not any(p.done() for _, p in polls)
+            version = play(url, game_id, one, {"type": "place", "square": "I8", "tile": 12})
+            answers = [(name, p.result()) for name, p in polls]
+        expected = {
+            name: requests.get(f"{url}/v1/games/{game_id}", headers=headers, timeout=10)
+            for name, headers in viewers.items()
+        }
+        assert version == 4 and expected["has it"].status_code == 304
+        racks = {name: expected[name].json().get("rack") for name in viewers if name != "has it"}
+        assert racks["first"] and racks["second"] and racks["first"] != racks["second"]
+        assert racks["spectator"] is None and racks["anonymous"] is None  # each its own
+        for name, answer in answers:
+            want = expected[name]
+            assert answer.status_code == want.status_code, name
+            assert answer.content == want.content, name
+            mine = {k: v for k, v in answer.headers.items() if k != "Date"}
+            assert mine == {k: v for k, v in want.headers.items() if k != "Date"}, name
+
+
 class Proxy:
     """A TCP relay to the database that a test can cut: "the database is gone"."""
 

@@ -244,6 +244,25 @@ def test_a_held_long_poll_leaves_flask_before_it_waits_and_answers_as_a_view(
     assert woken.headers.to_wsgi_list() == now.headers.to_wsgi_list()  # ETag "4", Vary...
 
 
+def test_a_held_head_long_poll_answers_a_head_as_a_view_does(client: FlaskClient) -> None:
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = started_game(client, ada, bob, tiles=EXAMPLE_TILES)
+    mover = client.application.test_client()
+
+    def pass_soon() -> None:
+        time.sleep(0.3)
+        move(mover, ada, game["id"], 3, type="pass")
+
+    plain = FlaskClient(client.application)  # HEAD is not in the spec the test client checks
+    thread = threading.Thread(target=pass_soon)
+    thread.start()
+    woken = plain.head(f"/v1/games/{game['id']}?wait=10&since=3", headers=bob.auth)
+    thread.join()
+    now = plain.head(f"/v1/games/{game['id']}", headers=bob.auth)
+    assert woken.status_code == now.status_code == 200 and woken.data == now.data == b""
+    assert woken.headers.to_wsgi_list() == now.headers.to_wsgi_list()  # its length included
+
+
 def test_a_held_long_poll_answers_503_when_the_database_fails_while_it_waits(
     client: FlaskClient,
 ) -> None:

@@ -362,18 +362,19 @@ class _HeldBody:
         self._environ, self._start = environ, start_response
 
     def __iter__(self) -> Iterator[bytes]:
+        failed = None
         try:
             try:
                 status, headers, body = self._woken(self._environ)
             except Exception as err:
                 failed = _error_response(self._app, self._environ, err)
-                status = failed.status
-                headers = failed.get_wsgi_headers(self._environ).to_wsgi_list()
-                body = failed.get_data()
         finally:
             self._holds.close()
+        if failed is not None:
+            yield from failed(self._environ, self._start)
+            return
         self._start(status, headers)
-        if body:
+        if body and self._environ.get("REQUEST_METHOD") != "HEAD":  # HEAD: as werkzeug does
             yield body
 
     def close(self) -> None:

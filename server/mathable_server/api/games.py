@@ -362,20 +362,22 @@ class _HeldBody:
         self._environ, self._start = environ, start_response
 
     def __iter__(self) -> Iterator[bytes]:
-        failed = None
         try:
             try:
                 status, headers, body = self._woken(self._environ)
             except Exception as err:
                 failed = _error_response(self._app, self._environ, err)
+                yield from failed(self._environ, self._start)
+                return
+            self._start(status, headers)
+            # Yielded even when empty, so that the head goes out now (HEAD: as werkzeug does).
+            yield body if self._environ.get("REQUEST_METHOD") != "HEAD" else b""
+            # The answer is out. Thousands woken by one move send theirs first; then each
+            # gives back its holds and its connection is wound up (under gevent this lets
+            # the others run; with threads it costs nothing).
+            time.sleep(0)
         finally:
             self._holds.close()
-        if failed is not None:
-            yield from failed(self._environ, self._start)
-            return
-        self._start(status, headers)
-        if body and self._environ.get("REQUEST_METHOD") != "HEAD":  # HEAD: as werkzeug does
-            yield body
 
     def close(self) -> None:
         self._holds.close()  # also when the body never started

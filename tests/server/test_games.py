@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from typing import Any
@@ -10,6 +11,7 @@ import pytest
 from flask import request_finished
 from flask.testing import FlaskClient
 from sqlalchemy.exc import OperationalError
+from werkzeug.test import EnvironBuilder
 
 from tests.server.helpers import (
     EXAMPLE_TILES,
@@ -242,6 +244,28 @@ def test_a_held_long_poll_leaves_flask_before_it_waits_and_answers_as_a_view(
     assert woken.status_code == now.status_code == 200
     assert woken.json == now.json and woken.json["version"] == 4
     assert woken.headers.to_wsgi_list() == now.headers.to_wsgi_list()  # ETag "4", Vary...
+
+
+def test_a_woken_long_poll_answers_before_its_wind_up(client: FlaskClient) -> None:
+    """Its WSGI body yields the answer first; only when the server asks for more (after
+    sending it, and under gevent after the others woken with it sent theirs) does it give
+    back its holds and end."""
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = started_game(client, ada, bob, tiles=EXAMPLE_TILES)
+    app = client.application
+    svc = app.extensions["mathable"]
+    environ = EnvironBuilder(
+        path=f"/v1/games/{game['id']}", query_string="wait=10&since=3", headers=bob.auth
+    ).get_environ()
+    started: list[str] = []
+    body = app(environ, lambda status, headers: started.append(status))
+    assert started == [] and svc.long_polls._held == 1  # Flask is done; it holds
+    threading.Timer(0.2, lambda: move(app.test_client(), ada, game["id"], 3, type="pass")).start()
+    parts = iter(body)
+    answer = json.loads(next(parts))
+    assert started == ["200 OK"] and answer["version"] == 4
+    assert svc.long_polls._held == 1  # answered; its wind-up comes after
+    assert list(parts) == [] and svc.long_polls._held == 0
 
 
 def test_a_held_head_long_poll_answers_a_head_as_a_view_does(client: FlaskClient) -> None:

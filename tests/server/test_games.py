@@ -8,11 +8,12 @@ import time
 from typing import Any
 
 import pytest
-from flask import request_finished
+from flask import Flask, request_finished
 from flask.testing import FlaskClient
 from sqlalchemy.exc import OperationalError
 from werkzeug.test import EnvironBuilder
 
+from tests.server.conftest import make_app
 from tests.server.helpers import (
     EXAMPLE_TILES,
     bag_order,
@@ -266,6 +267,42 @@ def test_a_woken_long_poll_answers_before_its_wind_up(client: FlaskClient) -> No
     assert started == ["200 OK"] and answer["version"] == 4
     assert svc.long_polls._held == 1  # answered; its wind-up comes after
     assert list(parts) == [] and svc.long_polls._held == 0
+
+
+def test_a_woken_long_poll_reads_no_names(app: Flask, sqlite_url: str) -> None:
+    """The players' names are read before a long-poll waits: thousands woken at once by a
+    move made through another process must not each read them."""
+    client = app.test_client()
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = started_game(client, ada, bob, tiles=EXAMPLE_TILES)
+    svc = app.extensions["mathable"]
+    svc.names._names.clear()  # a process that has not seen these players yet
+    other = make_app(sqlite_url)  # another process on the same database
+    reads: list[list[str]] = []
+    names = svc.store.names
+
+    def counted(ids: list[str]) -> Any:
+        reads.append(ids)
+        return names(ids)
+
+    answers: list[Any] = []
+    poll = threading.Thread(
+        target=lambda: answers.append(
+            client.get(f"/v1/games/{game['id']}?wait=10&since=3", headers=bob.auth)
+        )
+    )
+    poll.start()
+    time.sleep(0.3)  # held, names known
+    svc.store.names = counted
+    try:
+        move(other.test_client(), ada, game["id"], 3, type="pass")
+        poll.join(10)
+    finally:
+        svc.store.names = names
+        other.extensions["mathable"].store.engine.dispose()
+    assert answers[0].status_code == 200 and answers[0].json["version"] == 4
+    assert [s["name"] for s in answers[0].json["seats"]] == ["ada", "bob"]
+    assert reads == []
 
 
 def test_a_held_head_long_poll_answers_a_head_as_a_view_does(client: FlaskClient) -> None:

@@ -245,6 +245,9 @@ def show(game_id: str) -> Response:
                 holds.close()
                 raise
             if allowed and free:
+                # The players' names, known before the wait: the thousands woken by one move
+                # must not each read them (their reads would queue for the database).
+                svc.names.lookup(player_ids(state))
                 app = current_app._get_current_object()  # type: ignore[attr-defined]
                 woken = functools.partial(_woken, svc, game_id, since, wait, viewer, known)
                 return _Held(app, holds, woken)

@@ -24,7 +24,6 @@ from typing import Any
 from flask import Flask
 from gunicorn import util
 from gunicorn.app.base import BaseApplication
-from gunicorn.http import wsgi
 from gunicorn.workers.gthread import ThreadWorker
 
 from mathable_server import gunicorn_writes
@@ -46,7 +45,6 @@ class GunicornServer(BaseApplication):  # type: ignore[misc]
 
     def load(self) -> Flask:
         # Called in each worker after the fork: no connection is shared between processes.
-        wsgi.Response = OneSendResponse
         util.http_date = _DateOncePerSecond(util.http_date)
         app = create_app(self._settings, create_schema=False)
         collect_less()
@@ -88,35 +86,6 @@ class _DateOncePerSecond:
         if second != self._second:
             self._text, self._second = self._format(second), second
         return self._text
-
-
-class OneSendResponse(wsgi.Response):  # type: ignore[misc]
-    """gunicorn's response writer, sending a head with a whole body in one ``sendall``.
-
-    gunicorn sends a response's head, then its body: two system calls and, with
-    ``TCP_NODELAY``, two packets for every JSON answer. Thousands of long-polls woken
-    at once each paid for both. A body given whole (its length known, one piece, not
-    chunked) now goes out with its head; anything else is written as gunicorn does.
-    """
-
-    headers_sent: bool
-
-    def write(self, arg: bytes) -> None:
-        if (
-            not self.headers_sent
-            and type(arg) is bytes
-            and arg
-            and not self.chunked
-            and self.response_length == len(arg)
-            and not getattr(self, "_omits_body", False)
-        ):
-            head = self.default_headers()
-            head.extend([f"{name}: {value}\r\n" for name, value in self.headers])
-            self.headers_sent = True
-            self.sent += len(arg)
-            self.sock.sendall(("".join(head) + "\r\n").encode("latin-1") + arg)
-            return
-        super().write(arg)
 
 
 #: Seconds a client has to send a whole request (head and body) once it has started.

@@ -137,3 +137,14 @@ def test_a_left_side_before_a_table_times_is_not_cut_for_its_size() -> None:
         "123x0=0", "12x0=0", "132x0=0", "13x0=0", "1x0=0", "213x0=0", "21x0=0", "231x0=0",
         "23x0=0", "2x0=0", "312x0=0", "31x0=0", "321x0=0", "32x0=0", "3x0=0",
     ]  # fmt: skip
+
+
+def test_a_table_nine_counts_in_what_a_line_could_score() -> None:
+    # The row of the 8 is searched first and finds 0x8=0 (8 points); the row of the 9 can
+    # still beat it (0x9=0) only if its 9 counts in the most that row could score.
+    table = {(3, 1): 8, (-2, 0): 9}
+    hand = parse_tiles("00x=")
+    top = best_move(table, hand)
+    assert top is not None
+    assert (str(top), top.points, len(top.placements)) == ("-4,0 across 0x9=0", 9, 4)
+    assert top.points == max(m.points for m in legal_moves(table, hand))

@@ -555,3 +555,26 @@ def test_a_zero_can_be_discarded_like_any_tile() -> None:
     state = _run(started(FRONT), Discard(0, (12,)))
     events = check(state, Discard(1, (0,)))
     assert events == [TilesDiscarded(1, (0,), tuple(parse_tiles("2")))]
+
+
+def test_an_order_without_its_salt_leaves_the_first_seat_to_the_bag() -> None:
+    # Only a committed order (order and salt) draws the first seat from the salt.
+    for players in (2, 3, 4):
+        order = tuple(reversed(SUPPLY_SET))
+        hidden = _run(NEW, Create("p0", players=players, order=order, salt=SALT, ruleset=S))
+        bare = replace(hidden, options=replace(hidden.options, salt=None))
+        assert first_seat(bare, OrderedBag()) == 0
+        assert (
+            first_seat(bare, SeededBag(5, salt=9))
+            == SeededBag(5, salt=9).draw(tuple(range(players)), 1)[0]
+        )
+
+
+def test_a_pass_while_the_supply_holds_tiles_is_refused_word_for_word() -> None:
+    state = started("12+345x=" + "6789-:=0")
+    left = len(state.supply)
+    assert _refusal(state, Pass(0)) == (
+        "supply_not_empty",
+        f"the supply still holds {left} tiles: form an equation or discard "
+        "(passing comes once the supply is empty)",
+    )

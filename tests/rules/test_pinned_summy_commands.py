@@ -578,3 +578,12 @@ def test_a_pass_while_the_supply_holds_tiles_is_refused_word_for_word() -> None:
         f"the supply still holds {left} tiles: form an equation or discard "
         "(passing comes once the supply is empty)",
     )
+
+
+def test_a_committed_order_draws_the_first_seat_from_the_first_8_bytes_of_the_salt_s_hash() -> None:
+    # sha256("<salt>:first-seat"), its first 8 bytes big-endian, modulo the seats: anyone
+    # holding the revealed salt can check who began.
+    order = tuple(reversed(SUPPLY_SET))
+    for players, seat in ((2, 1), (3, 2), (4, 1)):
+        hidden = _run(NEW, Create("p0", players=players, order=order, salt=SALT, ruleset=S))
+        assert first_seat(hidden, OrderedBag()) == seat

@@ -587,3 +587,30 @@ def test_a_committed_order_draws_the_first_seat_from_the_first_8_bytes_of_the_sa
     for players, seat in ((2, 1), (3, 2), (4, 1)):
         hidden = _run(NEW, Create("p0", players=players, order=order, salt=SALT, ruleset=S))
         assert first_seat(hidden, OrderedBag()) == seat
+
+
+def test_new_tiles_given_right_to_left_make_the_same_line() -> None:
+    table = {(0, 0): 14, (-1, 0): 3, (2, 0): 7}
+    new = {(4, 0): 6, (3, 0): 5, (1, 0): 5}  # listed from the right end
+    assert line_through(table, new, "across") == (
+        ((-1, 0), (0, 0), (1, 0), (2, 0), (3, 0), (4, 0)),
+        (3, 14, 5, 7, 5, 6),
+    )
+    state = started(FRONT)
+    backwards = tuple(reversed(across(-3, 0, "1+2.3")))
+    assert check(state, PlayEquation(0, backwards))[0] == EquationPlayed(
+        0, backwards, "across", "1+2=3", 6, tuple(parse_tiles("1234"))
+    )
+
+
+def test_a_tile_at_coordinate_1000_is_on_the_table_and_1001_is_off() -> None:
+    # The table runs from -1000 to 1000 both ways, the ends included.
+    hand = parse_tiles("+2=3")
+    assert judge({(996, 0): 1}, hand, across(997, 0, "+2=3")).equation == "1+2=3"
+    down = [(0, 997 + i, t) for i, t in enumerate(hand)]
+    assert judge({(0, 996): 1}, hand, down).squares[-1] == (0, 1000)
+    left = [(-1000 + i, 5, t) for i, t in enumerate(parse_tiles("1+2="))]
+    assert judge({(-996, 5): 3}, hand + parse_tiles("1"), left).squares[0] == (-1000, 5)
+    with pytest.raises(RuleError) as raised:
+        judge({(997, 0): 1}, hand, across(998, 0, "+2=3"))
+    assert (raised.value.code, raised.value.message) == ("off_table", OFF_TABLE)

@@ -148,3 +148,19 @@ def test_a_table_nine_counts_in_what_a_line_could_score() -> None:
     assert top is not None
     assert (str(top), top.points, len(top.placements)) == ("-4,0 across 0x9=0", 9, 4)
     assert top.points == max(m.points for m in legal_moves(table, hand))
+
+
+def test_a_table_sign_does_not_count_in_what_a_line_could_score() -> None:
+    # 6+1=7 across and 1+6=7 down score alike; the row is searched first as both lines
+    # could score as much, the + lower in the column adding nothing to it.
+    table = {(0, 0): 1, (0, 5): 10}
+    top = best_move(table, parse_tiles("6+=7"))
+    assert top is not None
+    assert (str(top), top.points) == ("-2,0 across 6+1=7", 14)
+
+
+def test_a_hand_of_one_tile_can_finish_an_equation_on_the_table() -> None:
+    table = {(0, 0): 1, (1, 0): 10, (2, 0): 2, (3, 0): 14}
+    moves = [(str(m), m.points, m.placements) for m in legal_moves(table, parse_tiles("3"))]
+    assert moves == [("0,0 across 1+2=3", 6, ((4, 0, 3),))]
+    assert has_move(table, parse_tiles("3"))

@@ -164,3 +164,14 @@ def test_a_hand_of_one_tile_can_finish_an_equation_on_the_table() -> None:
     moves = [(str(m), m.points, m.placements) for m in legal_moves(table, parse_tiles("3"))]
     assert moves == [("0,0 across 1+2=3", 6, ((4, 0, 3),))]
     assert has_move(table, parse_tiles("3"))
+
+
+@pytest.mark.parametrize(
+    ("sign", "hand", "move"),
+    [(10, "1=3", "1+2=3"), (11, "5=3", "5-2=3"), (12, "4=8", "4x2=8"), (13, "4=2", "4:2=2")],
+)
+def test_each_table_sign_serves_a_hand_without_signs(sign: int, hand: str, move: str) -> None:
+    # The hand holds no sign: the equation must take the table's +, -, x or :.
+    table = {(0, 0): sign, (1, 0): 2}
+    found = [str(m) for m in legal_moves(table, parse_tiles(hand))]
+    assert found == [f"-1,0 across {move}"]

@@ -175,3 +175,22 @@ def test_each_table_sign_serves_a_hand_without_signs(sign: int, hand: str, move:
     table = {(0, 0): sign, (1, 0): 2}
     found = [str(m) for m in legal_moves(table, parse_tiles(hand))]
     assert found == [f"-1,0 across {move}"]
+
+
+def test_table_nines_count_in_the_room_and_the_points_a_branch_could_still_reach() -> None:
+    # Two table digits, 3 and 9, in a row; the 9 also stands alone in its column. The
+    # searches' bounds must count a table 9 as a digit (room for the result's digits) worth
+    # 9 points, or equations such as 3+94=97 down through the 9 are cut.
+    table = {(2, 3): 9, (0, 3): 3}
+    hand = parse_tiles("+3=974")
+    moves = {str(m): m.points for m in legal_moves(table, hand)}
+    top = sorted(name for name, points in moves.items() if points == 32)
+    assert top == [
+        "-3,3 across 4+93=97", "-3,3 across 94+3=97", "0,3 across 3+94=97",
+        "2,-2 down 3+94=97", "2,-2 down 4+93=97", "2,-2 down 93+4=97", "2,-2 down 94+3=97",
+        "2,1 down 3+94=97", "2,1 down 4+93=97", "2,3 across 93+4=97", "2,3 across 94+3=97",
+        "2,3 down 93+4=97", "2,3 down 94+3=97",
+    ]  # fmt: skip
+    assert max(moves.values()) == 32
+    best = best_move(table, hand)
+    assert best is not None and str(best) == "2,3 across 93+4=97"

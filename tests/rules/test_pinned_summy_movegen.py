@@ -194,3 +194,11 @@ def test_table_nines_count_in_the_room_and_the_points_a_branch_could_still_reach
     assert max(moves.values()) == 32
     best = best_move(table, hand)
     assert best is not None and str(best) == "2,3 across 93+4=97"
+
+
+def test_a_line_is_searched_past_a_gap_wider_than_the_hand() -> None:
+    # Eleven empty squares between the 1 and the 2: the starts in the gap are skipped, the
+    # 2 beyond it still searched.
+    table = {(0, 0): 1, (12, 0): 2}
+    found = sorted(str(m) for m in legal_moves(table, parse_tiles("+1=3")))
+    assert [m for m in found if "across" in m] == ["10,0 across 1+2=3", "12,0 across 2+1=3"]

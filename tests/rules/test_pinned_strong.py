@@ -1,0 +1,84 @@
+"""The ``strong`` engine's weighing pinned on positions of greedy self-play games: the 50
+bonus of a candidate that empties a full rack and of no other, the leave of each candidate,
+the endgame margin once the bag is empty, and a seat left without opponents.
+
+Ties go by the order of the squares in the position, which depends on the order the tiles
+were placed: the positions are taken from the games themselves, not rebuilt from boards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import cache
+
+from mathable import ExchangeTiles, Placement, Play, PlayerView, TurnChoice
+from mathable.board import parse_square
+from mathable.engine import checked_choice
+from mathable.engines import greedy
+from mathable.movegen import position_from
+from mathable.selfplay import play_game
+from mathable.strong import _Candidate, _endgame_value, _exchange, _play, strong
+
+
+@cache
+def _decisions(seed: int) -> tuple[PlayerView, ...]:
+    """Every view a seat decided on in a two-seat greedy self-play game of this seed."""
+    views: list[PlayerView] = []
+
+    def recorded(view: PlayerView) -> TurnChoice:
+        views.append(view)
+        return greedy(view)
+
+    play_game([recorded, recorded], seed=seed)
+    return tuple(views)
+
+
+def test_only_a_turn_that_empties_a_full_rack_gets_the_bonus_in_the_weighing() -> None:
+    view = _decisions(10)[20]
+    assert (view.rack, view.bag_size, view.started_with) == ((0, 2, 4, 2, 70, 8, 5), 35, 7)
+    answer = strong(view)
+    # All seven tiles for the bonus, in one turn without extra tiles.
+    assert str(answer) == "C6=70 F3=8 D3=2 C3=5 C8=4 G3=2 D2=0"
+    assert isinstance(answer, Play) and answer.draw_extra is False and answer.end_turn
+    assert checked_choice(answer, view) == answer
+    # Begun with six tiles, no turn earns the bonus: C6=70 alone, then the extra tile.
+    assert str(strong(replace(view, started_with=6))) == "C6=70 (extra tiles) (turn goes on)"
+
+
+def test_with_the_bag_empty_and_one_opponent_the_turn_is_weighed_by_the_endgame_margin() -> None:
+    view = _decisions(21)[26]
+    assert (view.rack, view.bag_size, view.opponents()) == ((60, 72, 42, 9, 4, 1, 2), 0, [0])
+    assert str(strong(view)) == "B10=4 K10=2 J13=1 (extra tiles)"
+    # Weighed against sampled replies instead (as with a tile left in the bag), another turn.
+    sampled = strong(replace(view, bag_size=1))
+    assert str(sampled) == "L9=2 (extra tiles) (turn goes on)"  # L9=2 M9=4 M7=9 K10=1 in parts
+
+
+def test_a_seat_without_opponents_weighs_its_turn_by_points_and_leave_alone() -> None:
+    view = replace(_decisions(13)[25], resigned=(True, False))
+    assert (view.seat, view.bag_size, view.opponents()) == (1, 22, [])
+    # No reply to weigh against: C8=7 I7=3, not E3=7 I7=3 as against one-tile replies.
+    assert str(strong(view)) == "C8=7 I7=3 (extra tiles)"
+
+
+def test_one_tile_in_the_bag_still_draws_at_the_first_operation_square() -> None:
+    line = (Placement("I8", 12, 12), Placement("J8", 16, 16), Placement("I7", 3, 3))
+    chosen = _Candidate(line, 31, frozenset((parse_square(p.square), p.tile) for p in line))
+    view = replace(_decisions(10)[0], rack=(12, 16, 3, 7, 40, 9, 5), bag_size=1, started_with=6)
+    assert view.position == position_from({})
+    assert _play(view, chosen) == Play(line[:2], draw_extra=True, end_turn=False)
+
+
+def test_with_one_tile_in_the_bag_one_tile_is_given_back() -> None:
+    view = replace(_decisions(10)[0], rack=(90, 81, 3), bag_size=1, placed=())
+    assert _exchange(view) == ExchangeTiles((90,))
+
+
+def test_going_out_of_a_full_rack_at_the_end_counts_the_bonus_too() -> None:
+    view = _decisions(21)[26]
+    assert view.bonus_possible and view.bag_size == 0
+    out = _Candidate((), 20, frozenset())
+    assert _endgame_value(view, out, view.position, [], (90, 81)) == 20 + 50 + 2 * 171
+    assert _endgame_value(replace(view, started_with=6), out, view.position, [], (90, 81)) == (
+        20 + 2 * 171
+    )

@@ -8,16 +8,19 @@ were placed: the positions are taken from the games themselves, not rebuilt from
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import replace
 from functools import cache
+
+import pytest
 
 from mathable import ExchangeTiles, Placement, Play, PlayerView, TurnChoice
 from mathable.board import parse_square
 from mathable.engine import checked_choice
 from mathable.engines import greedy
-from mathable.movegen import position_from
+from mathable.movegen import best_turn_in, position_from
 from mathable.selfplay import play_game
-from mathable.strong import _Candidate, _endgame_value, _exchange, _play, strong
+from mathable.strong import _Candidate, _candidates, _endgame_value, _exchange, _play, strong
 
 
 @cache
@@ -82,3 +85,38 @@ def test_going_out_of_a_full_rack_at_the_end_counts_the_bonus_too() -> None:
     assert _endgame_value(replace(view, started_with=6), out, view.position, [], (90, 81)) == (
         20 + 2 * 171
     )
+
+
+def _described(found: list[_Candidate]) -> str:
+    lines = sorted(f"{c.points} {' '.join(str(p) for p in c.line)}" for c in found)
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize(
+    ("seed", "index", "count", "digest"),
+    [
+        (
+            3,
+            0,
+            297,
+            "2f7497912f158e56",
+        ),  # a game's first turn: the exact best turn and a beam line agree
+        (2, 18, 377, "a0ebb411e8269bf5"),  # the exact best turn is one the beam missed
+        (12, 13, 377, "7fd90fbe1096e627"),  # the exact search is cut at NODE_LIMIT nodes
+    ],
+)
+def test_the_candidates_of_self_play_positions_are_pinned_lines_in_order_and_points(
+    seed: int, index: int, count: int, digest: str
+) -> None:
+    # Each line in the order its tiles go down (the order decides where a turn stops for an
+    # extra tile), with its points (premiums included); the exact best turn replaces a beam
+    # line of the same tiles only when it scores more.
+    view = _decisions(seed)[index]
+    found = _candidates(view)
+    assert (len(found), _described(found)) == (count, digest)
+    exact = best_turn_in(
+        view.position, view.rack, bonus_possible=view.bonus_possible, node_limit=6_000
+    )
+    key = frozenset((parse_square(p.square), p.tile) for p in exact.placements)
+    assert sum(p.points for p in exact.placements) == max(c.points for c in found)
+    assert any(c.placed == key for c in found)

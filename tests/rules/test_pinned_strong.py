@@ -20,7 +20,15 @@ from mathable.engine import checked_choice
 from mathable.engines import greedy
 from mathable.movegen import best_turn_in, position_from
 from mathable.selfplay import play_game
-from mathable.strong import _Candidate, _candidates, _endgame_value, _exchange, _play, strong
+from mathable.strong import (
+    _Candidate,
+    _candidates,
+    _endgame_value,
+    _exchange,
+    _play,
+    greedy_points,
+    strong,
+)
 
 
 @cache
@@ -120,3 +128,37 @@ def test_the_candidates_of_self_play_positions_are_pinned_lines_in_order_and_poi
     key = frozenset((parse_square(p.square), p.tile) for p in exact.placements)
     assert sum(p.points for p in exact.placements) == max(c.points for c in found)
     assert any(c.placed == key for c in found)
+
+
+def _racks(view: PlayerView) -> list[list[int]]:
+    """The seat's rack and three racks of the tiles it cannot see (smallest, biggest, spread)."""
+    unseen = list(view.unseen())
+    return [list(view.rack), unseen[:7], unseen[-7:], unseen[::5][:7]]
+
+
+GREEDY_REPLIES = {
+    (3, 5): [0, 5, 0, 24],
+    (10, 20): [91, 3, 180, 36],
+    (2, 18): [132, 4, 387, 30],
+    (12, 13): [62, 16, 401, 46],
+    (21, 26): [7, 63, 63, 63],
+}
+
+
+@pytest.mark.parametrize(("seed", "index"), sorted(GREEDY_REPLIES))
+def test_greedy_replies_score_the_best_placement_at_each_step_on_self_play_positions(
+    seed: int, index: int
+) -> None:
+    # What a rack scores played greedily (the most points each step, two equations counted
+    # twice, a premium square's factor, each tile once, the squares each placement opens or
+    # closes), pinned for racks the opponent may hold; ties go to the first square and value.
+    view = _decisions(seed)[index]
+    assert [greedy_points(view.position, rack) for rack in _racks(view)] == GREEDY_REPLIES[
+        (seed, index)
+    ]
+
+
+def test_a_square_making_two_equations_scores_its_value_twice_in_a_greedy_reply() -> None:
+    # A1 (3x) takes 7 = 3 + 4 both across and down: 7 x 2 x 3.
+    board = position_from({"A2": 3, "A3": 4, "B1": 3, "C1": 4})
+    assert greedy_points(board, [7]) == 42

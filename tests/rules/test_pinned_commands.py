@@ -831,3 +831,83 @@ def test_the_racks_are_dealt_from_the_first_player_on_in_seat_order() -> None:
     assert state.seats[2].rack == (90, *rest[0:6])
     assert state.seats[0].rack == (1, *rest[6:12])
     assert state.seats[1].rack == (2, *rest[12:18])
+
+
+# --- refusals as data -------------------------------------------------------------------------
+
+
+def _made(*pairs: tuple[int, str]) -> list[dict[str, object]]:
+    """``makes`` of a pair: each value with its operations, as ``3/`` -> (3, "/")."""
+    return [{"value": value, "operations": list(ops)} for value, ops in pairs]
+
+
+H8_G8 = {"squares": ["H8", "G8"], "tiles": [4, 3], "makes": _made((1, "-"), (7, "+"), (12, "x"))}
+I8_H8 = {
+    "squares": ["I8", "H8"],
+    "tiles": [12, 4],
+    "makes": _made((3, "/"), (8, "-"), (16, "+"), (48, "x")),
+}
+
+
+@pytest.mark.parametrize(
+    "board, square, tile, details",
+    [
+        ({}, "H8", 4, {"square": "H8", "tile": 4, "operation": None, "holds": 4}),
+        ({}, "A1", 4, {"square": "A1", "tile": 4, "operation": None, "pairs": []}),
+        ({}, "I8", 13, {"square": "I8", "tile": 13, "operation": None, "pairs": [H8_G8]}),
+        ({"I8": 12}, "J8", 8, {"square": "J8", "tile": 8, "operation": "+", "pairs": [I8_H8]}),
+        (
+            {"F9": 6, "G9": 2},
+            "H9",
+            5,
+            {
+                "square": "H9",
+                "tile": 5,
+                "operation": None,
+                "pairs": [
+                    {
+                        "squares": ["G9", "F9"],
+                        "tiles": [2, 6],
+                        "makes": _made((3, "/"), (4, "-"), (8, "+"), (12, "x")),
+                    },
+                    {
+                        "squares": ["H8", "H7"],
+                        "tiles": [4, 2],
+                        "makes": _made((2, "-/"), (6, "+"), (8, "x")),
+                    },
+                ],
+            },
+        ),
+    ],
+)
+def test_a_refused_placement_gives_its_square_tile_operation_and_pairs_as_data(
+    board: dict[str, int], square: str, tile: int, details: dict[str, object]
+) -> None:
+    state = arranged([(tile,), (1,)], board=board, bag=(30,))
+    assert refusal(state, Place(0, sq(square), tile)).details == details
+
+
+def test_a_whole_turn_refusal_gives_the_placement_and_the_tiles_lacking_as_data() -> None:
+    state = arranged([(12, 16, 8), (1,)], bag=(30,))
+    turn = PlayTurn(0, (TurnPlacement(sq("I8"), 12), TurnPlacement(sq("J8"), 8)))
+    assert refusal(state, turn).details == {
+        "square": "J8",
+        "tile": 8,
+        "operation": "+",
+        "pairs": [I8_H8],
+        "placement": 2,
+    }
+    # An extra tile asked after a square without an operation: the placement was legal, so
+    # the refusal names it.
+    extra = PlayTurn(0, (TurnPlacement(sq("I8"), 12, draw_extra=True),))
+    err = refusal(state, extra)
+    assert (err.code, err.message, err.details) == (
+        "no_extra_tile",
+        "placement 1: an extra tile may be drawn only right after placing on an operation square",
+        {"placement": 1, "square": "I8", "tile": 12},
+    )
+    short = arranged([(12, 1), (1,)], bag=(30,))
+    lacking = PlayTurn(
+        0, tuple(TurnPlacement(sq(s), t) for s, t in (("I8", 12), ("J8", 16), ("J9", 90)))
+    )
+    assert refusal(short, lacking).details == {"tiles": [16, 90]}

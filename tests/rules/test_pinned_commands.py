@@ -911,3 +911,11 @@ def test_a_whole_turn_refusal_gives_the_placement_and_the_tiles_lacking_as_data(
         0, tuple(TurnPlacement(sq(s), t) for s, t in (("I8", 12), ("J8", 16), ("J9", 90)))
     )
     assert refusal(short, lacking).details == {"tiles": [16, 90]}
+
+
+def test_a_refusal_for_want_of_bag_tiles_gives_the_bag_size_as_data() -> None:
+    state = arranged([(16, 1), (1,)], board={"I8": 12}, bag=())
+    state = play(state, Place(0, sq("J8"), 16))
+    assert refusal(state, DrawExtra(0)).details == {"bag_size": 0}
+    small = arranged([(1, 2, 3, 4, 5, 6, 7, 8), (1,)], bag=(30, 31))
+    assert refusal(small, Exchange(0, (1, 2, 3))).details == {"bag_size": 2}

@@ -919,3 +919,10 @@ def test_a_refusal_for_want_of_bag_tiles_gives_the_bag_size_as_data() -> None:
     assert refusal(state, DrawExtra(0)).details == {"bag_size": 0}
     small = arranged([(1, 2, 3, 4, 5, 6, 7, 8), (1,)], bag=(30, 31))
     assert refusal(small, Exchange(0, (1, 2, 3))).details == {"bag_size": 2}
+
+
+def test_a_tile_missing_from_the_rack_is_given_as_data() -> None:
+    state = arranged([(12, 5, 1), (1,)], bag=(30,))
+    assert refusal(state, Place(0, sq("I8"), 13)).details == {"tile": 13}
+    rack = arranged([(1, 2, 3, 4, 5, 6, 7, 8), (1,)], bag=(30, 31))
+    assert refusal(rack, Exchange(0, (9, 1, 9))).details == {"tiles": [9, 9]}

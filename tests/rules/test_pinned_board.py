@@ -187,3 +187,15 @@ def test_a_rule_error_keeps_its_code_and_message_through_pickling() -> None:
     copy = pickle.loads(pickle.dumps(err))
     assert (copy.code, copy.message, str(copy)) == (err.code, err.message, str(err))
     assert isinstance(err, ValueError)
+
+
+def test_a_rule_error_keeps_its_details_as_a_dict_of_its_own_through_pickling() -> None:
+    given = {"square": "I8", "holds": 12}
+    err = RuleError("square_taken", "I8 already holds 12", given)
+    assert err.details == given and type(err.details) is dict
+    given["holds"] = 0  # the error keeps its own copy
+    assert err.details == {"square": "I8", "holds": 12}
+    copy = pickle.loads(pickle.dumps(err))
+    assert (copy.code, copy.message, copy.details) == (err.code, err.message, err.details)
+    assert RuleError("bag_empty", "the bag is empty").details == {}
+    assert RuleError("bag_empty", "the bag is empty", None).details == {}

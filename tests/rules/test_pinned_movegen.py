@@ -236,3 +236,8 @@ def test_a_last_placement_worth_one_point_still_belongs_to_the_best_turn() -> No
     assert [str(p) for p in turn] == ["H9=8", "I9=5", "I8=1"]
     assert turn.total == 14 == brute_force(position(G9=3), [5, 8, 1], bonus_possible=False)
     assert sum(p.points for p in greedy_turn(position(G9=3), [5, 8, 1])) < 14
+
+
+def test_a_placement_s_index_is_its_square_as_the_commands_take_it() -> None:
+    assert [Placement(name, 1).index for name in ("A1", "N1", "J8", "N14")] == [0, 13, 107, 195]
+    assert all(Placement(name, 1).index == parse_square(name) for name in ("G7", "B13"))

@@ -366,8 +366,10 @@ def test_a_finished_summy_game_checks_out_against_its_commitment() -> None:
         assert state.turn is not None
         seat = state.turn.seat
         move = first_move(state, seat)
-        command = move.command(seat) if move is not None else (
-            Discard(seat, state.seats[seat].rack[:1]) if state.supply else Pass(seat)
+        command = (
+            move.command(seat)
+            if move is not None
+            else (Discard(seat, state.seats[seat].rack[:1]) if state.supply else Pass(seat))
         )
         for event in check(state, command):
             events.append(event)

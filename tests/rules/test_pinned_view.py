@@ -316,3 +316,13 @@ def test_extra_tiles_a_correction_puts_back_are_shown_to_their_drawer_only() -> 
     theirs = mine | {"to_bag": None, "to_bag_count": 1}
     assert redact(event, 1) == theirs
     assert redact(event, None) == theirs
+
+
+def test_extra_available_with_the_last_tile_of_the_bag() -> None:
+    game = ordered_game()
+    game.run(Place(0, sq("I8"), 12))
+    state = game.state
+    assert state.turn is not None
+    drawable = replace(state, turn=replace(state.turn, extra_available=True))
+    last = replace(drawable, bag=drawable.bag[:1])
+    assert len(last.bag) == 1 and view(last, 0)["turn"]["extra_available"] is True

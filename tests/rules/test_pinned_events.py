@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import sys
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -21,6 +23,7 @@ from mathable import (
 )
 from mathable.events import (
     EVENT_TYPES,
+    GAME_EVENT_TYPES,
     Corrected,
     DrawsRevealed,
     Event,
@@ -273,3 +276,35 @@ def test_revealing_the_draws_marks_the_game_revealed_and_nothing_else() -> None:
     after = apply(state, DrawsRevealed(order=tuple(range(5)), salt="ab" * 16))
     assert after.draws_revealed is True
     assert replace(after, draws_revealed=False, version=state.version) == state
+
+
+def test_another_game_s_new_kind_of_event_registers_under_that_game() -> None:
+    @dataclass(frozen=True)
+    class Nodded(Event):
+        type: ClassVar[str] = "nodded_in_a_test"
+        game: ClassVar[str] = "a_test_game"
+        seat: int
+        fields: ClassVar[dict[str, codec.Codec[Any]]] = {"seat": codec.INT}
+
+    try:
+        assert GAME_EVENT_TYPES["a_test_game"] == {"nodded_in_a_test": Nodded}
+        assert "nodded_in_a_test" not in EVENT_TYPES
+        assert Event.from_dict({"type": "nodded_in_a_test", "seat": 2}) == Nodded(2)
+    finally:
+        del GAME_EVENT_TYPES["a_test_game"]
+
+
+def test_a_log_reads_summy_events_before_anything_loaded_summy() -> None:
+    # As in a new process: Summy's events not registered, its module not loaded. The decoder
+    # loads it the first time it meets a type it does not know.
+    summy_events = importlib.import_module("mathable.summy.events")
+    written = summy_events.TilesDiscarded(1, (3,), (4, 5)).to_dict()
+    summy_types = GAME_EVENT_TYPES.pop("summy")
+    del sys.modules["mathable.summy.events"]
+    try:
+        event = Event.from_dict(written)
+        assert type(event).__qualname__ == "TilesDiscarded" and event.to_dict() == written
+        assert set(GAME_EVENT_TYPES["summy"]) == set(summy_types)
+    finally:
+        GAME_EVENT_TYPES["summy"] = summy_types
+        sys.modules["mathable.summy.events"] = summy_events

@@ -65,6 +65,7 @@ def collect_less() -> None:
     generation is collected every ``GC_YOUNGEST`` allocations, not every 700: cyclic
     garbage still goes, a little later.
     """
+    gc.collect()  # start-up's garbage goes first: frozen, it would stay for good
     gc.freeze()
     _, middle, oldest = gc.get_threshold()
     gc.set_threshold(GC_YOUNGEST, middle, oldest)

@@ -9,6 +9,7 @@ events it has not seen yet.
 
 from __future__ import annotations
 
+import itertools
 import json
 import secrets
 import threading
@@ -50,6 +51,8 @@ MAX_GAME_ID_LENGTH = 64
 
 #: How often a join (which names no version) is retried when another writer got there first.
 JOIN_ATTEMPTS = 5
+#: Reads ``Games.at_least`` makes before it answers with the newest it read.
+AT_LEAST_TRIES = 3
 
 
 def new_id(prefix: str, length: int = 10) -> str:
@@ -186,7 +189,7 @@ class Games:
         A read that fails fails for all who shared it, at once (each answers its
         error, 503 for a database away), not retried by one request after another.
         """
-        while True:
+        for tries in itertools.count(1):
             cached = self.cache.get(game_id)
             if cached is not None and cached.state.version >= version:
                 return cached
@@ -210,10 +213,12 @@ class Games:
                 if read.error is not None:
                     # Each raise starts the traceback afresh: the one error is shared.
                     raise read.error.with_traceback(None)
-            assert read.result is not None
-            if read.result.state.version >= version:
+            if read.result is None:
+                continue  # the read ended with neither (its thread was killed): read anew
+            if read.result.state.version >= version or tries >= AT_LEAST_TRIES:
                 return read.result
             # The read shared began before ``version`` was written: read again.
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _load(self, game_id: str) -> tuple[Timed, int | None]:
         """The cached game plus the events written since (by any process), and its due time."""

@@ -258,3 +258,43 @@ def test_a_follower_puts_off_rows_that_no_waiter_of_its_process_watches(
             follower._thread.join(10)
         engine.dispose()
         app.extensions["mathable"].store.engine.dispose()
+
+
+class _Killed(BaseException):
+    """As gevent's GreenletExit: a read whose thread is killed ends with neither answer."""
+
+
+def test_a_shared_read_whose_thread_is_killed_is_read_anew_by_the_others(engine: Engine) -> None:
+    games = Games(Store(engine))
+    reads = []
+
+    def head(game_id: str) -> Any:
+        reads.append(game_id)
+        time.sleep(0.3)
+        if len(reads) == 1:
+            raise _Killed()  # the first reader's thread is killed mid-read
+        raise OperationalError("SELECT version FROM games", {}, ConnectionError("gone"))
+
+    games.store.head = head  # type: ignore[method-assign]
+    outcomes: list[str] = []
+
+    def wake() -> None:
+        try:
+            games.at_least("g1", 5)
+        except _Killed:
+            outcomes.append("killed")
+        except OperationalError:
+            outcomes.append("503")
+        except BaseException as err:  # an AssertionError here answered 500
+            outcomes.append(type(err).__name__)
+
+    first = threading.Thread(target=wake)
+    first.start()
+    time.sleep(0.1)  # the first leads the read; the others share it
+    others = [threading.Thread(target=wake) for _ in range(5)]
+    for waiter in others:
+        waiter.start()
+    for waiter in [first, *others]:
+        waiter.join(10)
+    assert sorted(outcomes) == ["503"] * 5 + ["killed"]
+    assert len(reads) == 2  # the others read once more, together

@@ -241,16 +241,16 @@ def show(game_id: str) -> Response:
                     svc.held_polls.hold(caller, wait, svc.settings.max_polls_per_caller)
                 )
                 free = holds.enter_context(svc.long_polls.slot())
+                if allowed and free:
+                    # The players' names, known before the wait: the thousands woken by one
+                    # move must not each read them (their reads would queue for the database).
+                    svc.names.lookup(player_ids(state))
+                    app = current_app._get_current_object()  # type: ignore[attr-defined]
+                    woken = functools.partial(_woken, svc, game_id, since, wait, viewer, known)
+                    return _Held(app, holds, woken)  # it gives the holds back when done
             except BaseException:
-                holds.close()
+                holds.close()  # a failed read of the names, say: at once, not at collection
                 raise
-            if allowed and free:
-                # The players' names, known before the wait: the thousands woken by one move
-                # must not each read them (their reads would queue for the database).
-                svc.names.lookup(player_ids(state))
-                app = current_app._get_current_object()  # type: ignore[attr-defined]
-                woken = functools.partial(_woken, svc, game_id, since, wait, viewer, known)
-                return _Held(app, holds, woken)
             holds.close()
             # Every slot (of the process, or of this caller) is taken: answer now, as if
             # the wait ran out, so that long-polls never hold every thread.
@@ -325,7 +325,7 @@ def _woken(
         svc.heads.put(key, head)
     status, headers = head
     if unchanged:
-        return status, headers, b""
+        return status, list(headers), b""  # a copy: middleware may add to what it is given
     text = _view_text(svc, game_id, state, seat)
     body = with_clock(text, game.clock, svc.games.now()).encode()
     length = str(len(body))

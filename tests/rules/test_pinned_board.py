@@ -19,7 +19,7 @@ from mathable import (
     square_name,
 )
 from mathable.arithmetic import describe, is_equation, makes
-from mathable.board import SIZE, SQUARES, _pairs, _squares
+from mathable.board import SIZE, SQUARES, _affected, _pairs, _squares
 from mathable.tiles import RACK_SIZE, SINGLE_TILES, TILE_VALUES
 
 # RULES.md "The board", as printed there.
@@ -199,3 +199,20 @@ def test_a_rule_error_keeps_its_details_as_a_dict_of_its_own_through_pickling() 
     assert (copy.code, copy.message, copy.details) == (err.code, err.message, err.details)
     assert RuleError("bag_empty", "the bag is empty").details == {}
     assert RuleError("bag_empty", "the bag is empty", None).details == {}
+
+
+def test_a_square_affects_the_squares_whose_pairs_it_belongs_to() -> None:
+    """``AFFECTED[s]``: the squares where a tile could make an equation with one on ``s``
+    (the search looks again at exactly these after a placement). Built at import, so the
+    builder is called here, and compared with a count made from the pairs."""
+    from mathable.board import PAIRS, parse_square
+
+    built = _affected()
+    assert len(built) == len(SQUARES)
+    for s in SQUARES:
+        expected = sorted({t for t in SQUARES for pair in PAIRS[t] if s in pair})
+        assert list(built[s]) == expected
+    # H7 pairs with its neighbours and the squares beyond: G7 (G7-F7), H8 (H8-H9), ...
+    h7 = parse_square("H7")
+    assert parse_square("I7") in built[h7] and parse_square("H9") in built[h7]
+    assert parse_square("A1") not in built[h7]

@@ -45,6 +45,8 @@ class GunicornServer(BaseApplication):  # type: ignore[misc]
 
     def load(self) -> Flask:
         # Called in each worker after the fork: no connection is shared between processes.
+        # Every worker class answers through gunicorn's writer: patched here, once.
+        gunicorn_writes.install()
         util.http_date = _DateOncePerSecond(util.http_date)
         app = create_app(self._settings, create_schema=False)
         collect_less()
@@ -121,10 +123,6 @@ class _ReadDeadline:
 
 class DeadlineWorker(ThreadWorker):  # type: ignore[misc]
     """gthread, with a deadline on reading each request (gunicorn has none of its own)."""
-
-    def init_process(self) -> None:
-        gunicorn_writes.install()
-        super().init_process()
 
     def handle(self, conn: Any) -> Any:
         if isinstance(conn.sock, _ReadDeadline):
@@ -212,7 +210,6 @@ def _green_worker_class() -> type:
             settings: Settings = self.app._settings
             self._cap = settings.max_connections_per_address
             self._proxies = settings.trusted_proxies
-            gunicorn_writes.install()
             super().init_process()
 
         def handle(self, listener: Any, client: Any, addr: Any) -> None:

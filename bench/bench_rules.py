@@ -38,7 +38,7 @@ from mathable import (  # noqa: E402
     replay,
     square_name,
 )
-from mathable.events import Event  # noqa: E402
+from mathable.core.events import Event  # noqa: E402
 
 
 def mid_game(seed: int, tiles_on_board: int = 60) -> tuple[Position, tuple[int, ...]] | None:

@@ -19,11 +19,11 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[1] / "shared")]
 
-from mathable.bag import SeededBag  # noqa: E402
-from mathable.commands import Create, Join  # noqa: E402
-from mathable.summy import SummyState, apply, check  # noqa: E402
-from mathable.summy.movegen import best_move, legal_moves  # noqa: E402
-from mathable.summy.selfplay import fallback  # noqa: E402
+from mathable.core.bag import SeededBag  # noqa: E402
+from mathable.games.mathable.commands import Create, Join  # noqa: E402
+from mathable.games.summy import SummyState, apply, check  # noqa: E402
+from mathable.games.summy.movegen import best_move, legal_moves  # noqa: E402
+from mathable.games.summy.selfplay import fallback  # noqa: E402
 
 
 def mid_game(seed: int, tiles: int) -> SummyState | None:

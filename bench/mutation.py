@@ -168,9 +168,9 @@ SUBPACKAGES = ("summy",)
 def module_of(name: str) -> str:
     """The module a mutant is in, as a path under the package without ``.py``.
 
-    ``mathable.board.x_f__mutmut_1`` is board's, ``mathable.x_f__mutmut_1`` is
-    __init__'s, ``mathable.summy.equation.x_f__mutmut_1`` is summy.equation's and
-    ``mathable.summy.x_f__mutmut_1`` summy.__init__'s.
+    ``mathable.games.mathable.board.x_f__mutmut_1`` is board's, ``mathable.x_f__mutmut_1`` is
+    __init__'s, ``mathable.games.summy.equation.x_f__mutmut_1`` is summy.equation's and
+    ``mathable.games.summy.x_f__mutmut_1`` summy.__init__'s.
     """
     parts = name.split(".")[1:-1]  # the package's name and the mutated function's left out
     if parts and parts[0] in SUBPACKAGES:

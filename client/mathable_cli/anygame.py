@@ -1,4 +1,4 @@
-"""Games played through the rules package's ruleset interface (``mathable.rulesets``).
+"""Games played through the rules package's ruleset interface (``mathable.core.ruleset``).
 
 The CLI's screens for Mathable (colour board, interactive placement, referee
 corrections, engines) came before the interface and stay as they are; every
@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mathable import RuleError
-from mathable.rulesets import Ruleset, ruleset
+from mathable.core.ruleset import Ruleset, ruleset
 from mathable_cli.api import ApiClient
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import is_my_turn, my_seat, seat_name, status_line

@@ -22,8 +22,14 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from mathable.engine import Engine, EngineError, PlayerView, TurnChoice, checked_choice
-from mathable.engines import BEST_NODE_LIMIT, BUILTIN_ENGINES, best_engine
+from mathable.games.mathable.engine import (
+    Engine,
+    EngineError,
+    PlayerView,
+    TurnChoice,
+    checked_choice,
+)
+from mathable.games.mathable.engines import BEST_NODE_LIMIT, BUILTIN_ENGINES, best_engine
 from mathable_cli.exits import CliError, ExitCode
 
 #: Default seconds a plugged-in engine may think about one turn.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from mathable.summy.codes import ILLEGAL_PLAY_CODES
+from mathable.games.summy.codes import ILLEGAL_PLAY_CODES
 
 
 class ExitCode(IntEnum):

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from mathable.rulesets import Ruleset
+    from mathable.core.ruleset import Ruleset
 
 Json = dict[str, Any]
 
@@ -204,8 +204,8 @@ def reason_words(view: Mapping[str, Any]) -> str:
 def rules_of(view: Mapping[str, Any]) -> Ruleset | None:
     """The ruleset of the game ``view`` (or a game-list entry) shows; None for one this
     client does not know."""
-    from mathable.errors import RuleError
-    from mathable.rulesets import ruleset
+    from mathable.core.errors import RuleError
+    from mathable.core.ruleset import ruleset
 
     try:
         return ruleset(view.get("ruleset", "mathable"))

@@ -21,9 +21,9 @@ from itertools import combinations
 from multiprocessing import get_context
 from typing import Any
 
-from mathable.engine import Engine
-from mathable.selfplay import play_game
-from mathable.tiles import TILE_SET
+from mathable.games.mathable.engine import Engine
+from mathable.games.mathable.selfplay import play_game
+from mathable.games.mathable.tiles import TILE_SET
 from mathable_cli.engines import load_engine
 
 #: z for a two-sided 95% interval.

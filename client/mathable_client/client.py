@@ -81,8 +81,8 @@ def turn_command(turn: TurnLike, expected_version: int, *, draw_extra: bool = Fa
     >>> turn_command(PassTurn(), 3)
     {'type': 'pass', 'expected_version': 3}
     """
-    from mathable.board import OPERATION, parse_square
-    from mathable.engine import ExchangeTiles, PassTurn
+    from mathable.games.mathable.board import OPERATION, parse_square
+    from mathable.games.mathable.engine import ExchangeTiles, PassTurn
 
     if isinstance(turn, ExchangeTiles):
         return {"type": "exchange", "expected_version": expected_version, "tiles": list(turn.tiles)}
@@ -228,8 +228,8 @@ class Client(Transport):
         read), goes as ``place`` and ``draw_extra`` commands, then ``end_turn`` if the
         turn ends there; a ``PassTurn`` in a turn begun ends it.
         """
-        from mathable.board import OPERATION, parse_square
-        from mathable.engine import ExchangeTiles, PassTurn
+        from mathable.games.mathable.board import OPERATION, parse_square
+        from mathable.games.mathable.engine import ExchangeTiles, PassTurn
 
         known = self.view(game_id) if expected_version is None else None
         version = known.version if known is not None else int(expected_version or 0)

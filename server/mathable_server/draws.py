@@ -4,7 +4,7 @@ A game made with ``seed`` shuffles reproducibly, but from an HMAC of the seed
 under the server's secret: knowing the seed (or trying every small one) tells
 nobody the draws. Without a seed the order comes from the operating system's
 random source. Either way the game records a commitment to the order
-(``mathable.commitment``) and reveals it when it ends.
+(``mathable.core.commitment``) and reveals it when it ends.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, and_, bindparam, func, insert, select, text
 
 from mathable import Event, GameState  # noqa: F401 - the doctests use GameState
-from mathable.rulesets import AnyState
+from mathable.core.ruleset import AnyState
 from mathable_server.db import games, player_feed
 
 #: PostgreSQL advisory lock serialising feed writers (any fixed 64-bit number; "feed").

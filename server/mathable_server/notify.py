@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import Connection, and_, select
 
 from mathable import Event
-from mathable.rulesets import AnyState
+from mathable.core.ruleset import AnyState
 from mathable_server import outbox
 from mathable_server.db import outbox as outbox_table
 from mathable_server.outbox import Notification

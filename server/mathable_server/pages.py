@@ -15,7 +15,7 @@ from flask import Blueprint, Response, render_template
 from markupsafe import Markup
 
 import mathable
-from mathable.rulesets import ruleset
+from mathable.core.ruleset import ruleset
 from mathable_server.pictures import board_svg
 from mathable_server.render import game_body, player_ids
 from mathable_server.service import GameNotFound

@@ -1,6 +1,6 @@
 """What a viewer sees: the rules package's views and redacted events, with server fields.
 
-Every game body and event feed goes through ``mathable.view`` and
+Every game body and event feed goes through ``mathable.games.mathable.view`` and
 ``mathable.redact``, which hide other racks, the bag order and the seed.
 """
 
@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from mathable import ClockState, Event
-from mathable.rulesets import AnyState, redact_any, ruleset_of
+from mathable.core.ruleset import AnyState, redact_any, ruleset_of
 from mathable_server.store import StoredEvent
 
 

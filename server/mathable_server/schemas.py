@@ -110,7 +110,7 @@ class MeQuerySchema(QuerySchema):
 # --- games ------------------------------------------------------------------------
 
 
-#: No clock duration is longer than a year (the rules say so too: ``mathable.clock``).
+#: No clock duration is longer than a year (the rules say so too: ``mathable.core.clock``).
 MAX_CLOCK_SECONDS = 365 * 86400
 
 

@@ -30,9 +30,9 @@ from mathable import (
     UseVacationDay,
     advance,
 )
-from mathable.rulesets import AnyState
-from mathable.rulesets import apply_any as apply
-from mathable.rulesets import check_any as check
+from mathable.core.ruleset import AnyState
+from mathable.core.ruleset import apply_any as apply
+from mathable.core.ruleset import check_any as check
 from mathable_server.feed import before_of
 from mathable_server.store import (
     Append,

@@ -38,7 +38,7 @@ from sqlalchemy.exc import IntegrityError
 
 import mathable
 from mathable import Event
-from mathable.rulesets import AnyState, replay_any
+from mathable.core.ruleset import AnyState, replay_any
 from mathable_server.db import events, game_members, games, players, snapshot, write_transaction
 from mathable_server.store import encode_event, iso, memberships, projection
 

@@ -14,17 +14,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from mathable import Event, square_name
-from mathable.errors import RuleError
-from mathable.events import (
-    Corrected,
-    GameEnded,
-    Passed,
-    Resigned,
-    TilePlaced,
-    TilesExchanged,
-    TurnEnded,
-)
-from mathable.rulesets import Told, redact_any, ruleset
+from mathable.core.errors import RuleError
+from mathable.core.events import GameEnded, Passed, Resigned
+from mathable.core.ruleset import Told, redact_any, ruleset
+from mathable.games.mathable.events import Corrected, TilePlaced, TilesExchanged, TurnEnded
 
 #: The kind of a move-list line for each kind of turn a ruleset tells.
 _KINDS = {"play": "played", "discard": "discarded", "exchange": "exchanged", "pass": "passed"}
@@ -65,7 +58,7 @@ def turn_lines(
     ``names`` names the seats in words (``seat 1``, ``seat 2``... otherwise); ``game``
     is the game's ruleset (its end reasons).
 
-    >>> from mathable.events import TilePlaced, TurnEnded
+    >>> from mathable.games.mathable.events import TilePlaced, TurnEnded
     >>> lines = turn_lines([TilePlaced(0, 107, 12, (), 12), TurnEnded(0, 12, 0, (5,))])
     >>> [(line.number, line.kind, line.words) for line in lines]
     [(1, 'played', 'J8=12 (12)')]

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from mathable import Command, EndVacation, StartVacation
-from mathable.clock import DAY
+from mathable.core.clock import DAY
 from mathable_server.errors import ApiError
 from mathable_server.service import Games, Timed, year_bounds
 

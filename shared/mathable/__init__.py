@@ -8,20 +8,23 @@ moves with it; the CLI renders boards and finds hints with it; bots import it.
 ['F8=12', 'I8=12']
 
 The names below are loaded when first used (PEP 562): a program that needs
-only the board (``import mathable.board``, or ``mathable.CENTRE``) does not
+only the board (``import mathable.games.mathable.board``, or ``mathable.CENTRE``) does not
 pay for move generation and the command checks.
 """
 
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from mathable.bag import BagPolicy, OrderedBag, RandomBag, SeededBag
-    from mathable.board import (
+    from mathable.core.bag import BagPolicy, OrderedBag, RandomBag, SeededBag
+    from mathable.core.clock import ClockState, advance, check_claim, replay_timed
+    from mathable.core.errors import RuleError
+    from mathable.core.events import Event
+    from mathable.core.ruleset import Ruleset, ruleset, rulesets
+    from mathable.core.state import ClockSpec, Options
+    from mathable.games.mathable.board import (
         CENTRE,
         COLUMNS,
         EMPTY,
@@ -33,8 +36,7 @@ if TYPE_CHECKING:
         render,
         square_name,
     )
-    from mathable.clock import ClockState, advance, check_claim, replay_timed
-    from mathable.commands import (
+    from mathable.games.mathable.commands import (
         Command,
         Correct,
         Create,
@@ -61,7 +63,7 @@ if TYPE_CHECKING:
         pending_end,
         real_equations,
     )
-    from mathable.engine import (
+    from mathable.games.mathable.engine import (
         Engine,
         EngineError,
         ExchangeTiles,
@@ -70,9 +72,8 @@ if TYPE_CHECKING:
         PlayerView,
         TurnChoice,
     )
-    from mathable.errors import RuleError
-    from mathable.events import Event, apply, replay
-    from mathable.movegen import (
+    from mathable.games.mathable.events import apply, replay
+    from mathable.games.mathable.movegen import (
         BestTurn,
         Placement,
         best_turn,
@@ -83,99 +84,94 @@ if TYPE_CHECKING:
         legal_placements_in,
         position_from,
     )
-    from mathable.position import Position
-    from mathable.ruleset_data import ruleset_data
-    from mathable.state import (
-        BONUS,
-        RULES_VERSION,
-        RULESET,
-        ClockSpec,
-        Equation,
-        GameState,
-        Options,
-    )
-    from mathable.tiles import RACK_SIZE, TILE_SET, TILE_VALUES
-    from mathable.view import redact, view
+    from mathable.games.mathable.position import Position
+    from mathable.games.mathable.ruleset_data import ruleset_data
+    from mathable.games.mathable.state import BONUS, RULES_VERSION, RULESET, Equation, GameState
+    from mathable.games.mathable.tiles import RACK_SIZE, TILE_SET, TILE_VALUES
+    from mathable.games.mathable.view import redact, view
 
 #: Each public name and the module it lives in.
 _EXPORTS: dict[str, str] = {
-    "BagPolicy": "mathable.bag",
-    "OrderedBag": "mathable.bag",
-    "RandomBag": "mathable.bag",
-    "SeededBag": "mathable.bag",
-    "CENTRE": "mathable.board",
-    "COLUMNS": "mathable.board",
-    "EMPTY": "mathable.board",
-    "OPERATION": "mathable.board",
-    "PAIRS": "mathable.board",
-    "PREMIUM": "mathable.board",
-    "SIZE": "mathable.board",
-    "parse_square": "mathable.board",
-    "render": "mathable.board",
-    "square_name": "mathable.board",
-    "ClockState": "mathable.clock",
-    "advance": "mathable.clock",
-    "check_claim": "mathable.clock",
-    "replay_timed": "mathable.clock",
-    "Command": "mathable.commands",
-    "Correct": "mathable.commands",
-    "Create": "mathable.commands",
-    "Decline": "mathable.commands",
-    "DrawExtra": "mathable.commands",
-    "EndTurn": "mathable.commands",
-    "EndVacation": "mathable.commands",
-    "Exchange": "mathable.commands",
-    "GiveTime": "mathable.commands",
-    "Join": "mathable.commands",
-    "Pass": "mathable.commands",
-    "Place": "mathable.commands",
-    "PlayTurn": "mathable.commands",
-    "Resign": "mathable.commands",
-    "StartVacation": "mathable.commands",
-    "TimeOut": "mathable.commands",
-    "TurnPlacement": "mathable.commands",
-    "UseVacationDay": "mathable.commands",
-    "check": "mathable.commands",
-    "default_policy": "mathable.commands",
-    "end_reason": "mathable.commands",
-    "explain_refusal": "mathable.commands",
-    "find_mistake": "mathable.commands",
-    "pending_end": "mathable.commands",
-    "real_equations": "mathable.commands",
-    "Engine": "mathable.engine",
-    "EngineError": "mathable.engine",
-    "ExchangeTiles": "mathable.engine",
-    "PassTurn": "mathable.engine",
-    "Play": "mathable.engine",
-    "PlayerView": "mathable.engine",
-    "TurnChoice": "mathable.engine",
-    "RuleError": "mathable.errors",
-    "Event": "mathable.events",
-    "apply": "mathable.events",
-    "replay": "mathable.events",
-    "BestTurn": "mathable.movegen",
-    "Placement": "mathable.movegen",
-    "best_turn": "mathable.movegen",
-    "best_turn_in": "mathable.movegen",
-    "greedy_turn": "mathable.movegen",
-    "has_legal_move": "mathable.movegen",
-    "legal_placements": "mathable.movegen",
-    "legal_placements_in": "mathable.movegen",
-    "position_from": "mathable.movegen",
-    "Position": "mathable.position",
-    "BONUS": "mathable.state",
-    "ClockSpec": "mathable.state",
-    "Equation": "mathable.state",
-    "GameState": "mathable.state",
-    "Options": "mathable.state",
-    "RULESET": "mathable.state",
-    "RULES_VERSION": "mathable.state",
-    "RACK_SIZE": "mathable.tiles",
-    "TILE_SET": "mathable.tiles",
-    "TILE_VALUES": "mathable.tiles",
-    "redact": "mathable.view",
-    "view": "mathable.view",
-    "ruleset_data": "mathable.ruleset_data",
+    "BagPolicy": "mathable.core.bag",
+    "OrderedBag": "mathable.core.bag",
+    "RandomBag": "mathable.core.bag",
+    "SeededBag": "mathable.core.bag",
+    "CENTRE": "mathable.games.mathable.board",
+    "COLUMNS": "mathable.games.mathable.board",
+    "EMPTY": "mathable.games.mathable.board",
+    "OPERATION": "mathable.games.mathable.board",
+    "PAIRS": "mathable.games.mathable.board",
+    "PREMIUM": "mathable.games.mathable.board",
+    "SIZE": "mathable.games.mathable.board",
+    "parse_square": "mathable.games.mathable.board",
+    "render": "mathable.games.mathable.board",
+    "square_name": "mathable.games.mathable.board",
+    "ClockState": "mathable.core.clock",
+    "advance": "mathable.core.clock",
+    "check_claim": "mathable.core.clock",
+    "replay_timed": "mathable.core.clock",
+    "Command": "mathable.games.mathable.commands",
+    "Correct": "mathable.games.mathable.commands",
+    "Create": "mathable.games.mathable.commands",
+    "Decline": "mathable.games.mathable.commands",
+    "DrawExtra": "mathable.games.mathable.commands",
+    "EndTurn": "mathable.games.mathable.commands",
+    "EndVacation": "mathable.games.mathable.commands",
+    "Exchange": "mathable.games.mathable.commands",
+    "GiveTime": "mathable.games.mathable.commands",
+    "Join": "mathable.games.mathable.commands",
+    "Pass": "mathable.games.mathable.commands",
+    "Place": "mathable.games.mathable.commands",
+    "PlayTurn": "mathable.games.mathable.commands",
+    "Resign": "mathable.games.mathable.commands",
+    "StartVacation": "mathable.games.mathable.commands",
+    "TimeOut": "mathable.games.mathable.commands",
+    "TurnPlacement": "mathable.games.mathable.commands",
+    "UseVacationDay": "mathable.games.mathable.commands",
+    "check": "mathable.games.mathable.commands",
+    "default_policy": "mathable.games.mathable.commands",
+    "end_reason": "mathable.games.mathable.commands",
+    "explain_refusal": "mathable.games.mathable.commands",
+    "find_mistake": "mathable.games.mathable.commands",
+    "pending_end": "mathable.games.mathable.commands",
+    "real_equations": "mathable.games.mathable.commands",
+    "Engine": "mathable.games.mathable.engine",
+    "EngineError": "mathable.games.mathable.engine",
+    "ExchangeTiles": "mathable.games.mathable.engine",
+    "PassTurn": "mathable.games.mathable.engine",
+    "Play": "mathable.games.mathable.engine",
+    "PlayerView": "mathable.games.mathable.engine",
+    "TurnChoice": "mathable.games.mathable.engine",
+    "RuleError": "mathable.core.errors",
+    "Event": "mathable.core.events",
+    "apply": "mathable.games.mathable.events",
+    "replay": "mathable.games.mathable.events",
+    "BestTurn": "mathable.games.mathable.movegen",
+    "Placement": "mathable.games.mathable.movegen",
+    "best_turn": "mathable.games.mathable.movegen",
+    "best_turn_in": "mathable.games.mathable.movegen",
+    "greedy_turn": "mathable.games.mathable.movegen",
+    "has_legal_move": "mathable.games.mathable.movegen",
+    "legal_placements": "mathable.games.mathable.movegen",
+    "legal_placements_in": "mathable.games.mathable.movegen",
+    "position_from": "mathable.games.mathable.movegen",
+    "Position": "mathable.games.mathable.position",
+    "BONUS": "mathable.games.mathable.state",
+    "ClockSpec": "mathable.core.state",
+    "Equation": "mathable.games.mathable.state",
+    "GameState": "mathable.games.mathable.state",
+    "Options": "mathable.core.state",
+    "RULESET": "mathable.games.mathable.state",
+    "RULES_VERSION": "mathable.games.mathable.state",
+    "RACK_SIZE": "mathable.games.mathable.tiles",
+    "TILE_SET": "mathable.games.mathable.tiles",
+    "TILE_VALUES": "mathable.games.mathable.tiles",
+    "redact": "mathable.games.mathable.view",
+    "view": "mathable.games.mathable.view",
+    "ruleset_data": "mathable.games.mathable.ruleset_data",
+    "Ruleset": "mathable.core.ruleset",
+    "ruleset": "mathable.core.ruleset",
+    "rulesets": "mathable.core.ruleset",
 }
 
 
@@ -190,23 +186,6 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_EXPORTS))
-
-
-class _Package(types.ModuleType):
-    """The package: a submodule named like a function it exports stands behind the function.
-
-    Importing ``mathable.view`` sets the package's ``view`` to the submodule;
-    ``mathable.view`` is the function, as it was when everything was imported
-    up front.
-    """
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if isinstance(value, types.ModuleType) and _EXPORTS.get(name) == value.__name__:
-            value = getattr(value, name)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
 
 
 __all__ = [
@@ -287,4 +266,7 @@ __all__ = [
     "square_name",
     "view",
     "ruleset_data",
+    "Ruleset",
+    "ruleset",
+    "rulesets",
 ]

@@ -20,7 +20,7 @@ from typer.testing import CliRunner, Result
 
 import mathable
 from mathable import Command, GameState, OrderedBag, RuleError
-from mathable.events import Event
+from mathable.core.events import Event
 from mathable_cli import api
 from mathable_cli.app import app
 

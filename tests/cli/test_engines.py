@@ -128,7 +128,8 @@ def test_a_failing_engine_costs_its_turn_to_the_fallback_not_the_runner(
     try:
         choice = runner.choose(view())
         assert choice.problem is not None and problem in choice.problem
-        assert choice.turn == mathable.engine.checked_choice(mathable.engines.best(view()), view())
+        best = mathable.games.mathable.engines.best
+        assert choice.turn == mathable.games.mathable.engine.checked_choice(best(view()), view())
         # The runner goes on: a working engine in the same process is asked again.
         again = runner.choose(view())
         assert again.problem is not None and problem in again.problem

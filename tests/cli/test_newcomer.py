@@ -11,7 +11,7 @@ import requests
 import responses
 
 import mathable
-from mathable.rulebook import rules_markdown
+from mathable.games.mathable.rulebook import rules_markdown
 from mathable_cli.exits import ExitCode
 from mathable_cli.game import local_time
 from tests.cli.conftest import SERVER, FakeServer, Invoke
@@ -41,7 +41,7 @@ def test_rules_prints_the_rules_with_the_worked_example(cli: Invoke) -> None:
 
 
 def test_rules_of_one_game_print_that_games_part_alone(cli: Invoke) -> None:
-    from mathable.summy.rulebook import rules_markdown as summy_rules
+    from mathable.games.summy.rulebook import rules_markdown as summy_rules
 
     summy = cli("rules", "summy")
     assert summy.exit_code == 0, summy.stderr

@@ -10,11 +10,11 @@ from typing import Any
 
 import responses
 
-from mathable.events import Passed
-from mathable.lifecycle import Create, Join, Pass
-from mathable.rulesets import ruleset
-from mathable.summy import parse_tiles
-from mathable.summy.tiles import SUPPLY_SET
+from mathable.core.events import Passed
+from mathable.core.lifecycle import Create, Join, Pass
+from mathable.core.ruleset import ruleset
+from mathable.games.summy import parse_tiles
+from mathable.games.summy.tiles import SUPPLY_SET
 from tests.cli.conftest import SERVER, Invoke, requests_to
 
 SUMMY = ruleset("summy")

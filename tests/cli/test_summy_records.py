@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from mathable.events import Passed
-from mathable.lifecycle import Create, Join, Pass, Resign
-from mathable.rulesets import ruleset
-from mathable.summy import Discard, PlayEquation, parse_tiles
-from mathable.summy.tiles import SUPPLY_SET
+from mathable.core.events import Passed
+from mathable.core.lifecycle import Create, Join, Pass, Resign
+from mathable.core.ruleset import ruleset
+from mathable.games.summy import Discard, PlayEquation, parse_tiles
+from mathable.games.summy.tiles import SUPPLY_SET
 from mathable_cli.commands.games import _entry_lines, export_text, history_lines
 from mathable_cli.game import last_turn_words, result_line
 

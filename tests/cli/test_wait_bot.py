@@ -7,7 +7,7 @@ import json
 import pytest
 
 import mathable
-from mathable.events import ExtraTileDrawn, TilePlaced, TurnEnded
+from mathable.games.mathable.events import ExtraTileDrawn, TilePlaced, TurnEnded
 from mathable_cli.commands.bots import decide
 from mathable_cli.exits import ExitCode
 from mathable_cli.tournaments import bag_order as tournament_bag_order

@@ -21,8 +21,8 @@ from mathable import (
     parse_square,
     replay,
 )
-from mathable.events import Event
-from mathable.state import Seat, Turn
+from mathable.core.events import Event
+from mathable.core.state import Seat, Turn
 
 
 def bag_order(*front: int) -> tuple[int, ...]:

@@ -30,7 +30,7 @@ from mathable import (
     parse_square,
     square_name,
 )
-from mathable.state import Turn
+from mathable.core.state import Turn
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

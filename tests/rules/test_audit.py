@@ -19,12 +19,13 @@ from mathable import (
     greedy_turn,
     parse_square,
 )
-from mathable.audit import audit, revealed_log
-from mathable.commands import Decline
-from mathable.commitment import commit
-from mathable.events import DrawsRevealed, Event, GameCreated, TurnEnded
-from mathable.tiles import TILE_SET
-from mathable.view import redact
+from mathable.core.audit import audit, revealed_log
+from mathable.core.commitment import commit
+from mathable.core.events import DrawsRevealed, Event, GameCreated
+from mathable.games.mathable.commands import Decline
+from mathable.games.mathable.events import TurnEnded
+from mathable.games.mathable.tiles import TILE_SET
+from mathable.games.mathable.view import redact
 
 SALT = "5a" * 16
 

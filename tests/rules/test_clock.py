@@ -6,9 +6,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mathable import TILE_SET, Create, GameState, Join, Pass, TimeOut, apply, check
-from mathable.clock import DAY, ClockState, add_counted, advance, counted, replay_timed
-from mathable.events import Event, TimeGiven, VacationStarted
-from mathable.state import ClockSpec
+from mathable.core.clock import DAY, ClockState, add_counted, advance, counted, replay_timed
+from mathable.core.events import Event, TimeGiven, VacationStarted
+from mathable.core.state import ClockSpec
 
 TILES = tuple(sorted(TILE_SET))
 #: Monday 2027-03-01 00:00 UTC.

@@ -16,7 +16,8 @@ from mathable import (
     pending_end,
     redact,
 )
-from mathable.events import Corrected, GameEnded, TurnEnded
+from mathable.core.events import GameEnded
+from mathable.games.mathable.events import Corrected, TurnEnded
 from tests.rules.helpers import arranged, play, refused, sq
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from mathable import EndTurn, Exchange, Pass, Place, Resign, check, end_reason
-from mathable.events import GameEnded
+from mathable.core.events import GameEnded
 from tests.rules.helpers import arranged, play, sq
 
 

@@ -9,10 +9,10 @@ import pytest
 
 import mathable
 from mathable import TILE_SET, ExchangeTiles, PassTurn, Placement, Play, PlayerView
-from mathable.engine import EngineError, checked_choice, to_command, to_commands
-from mathable.engines import BUILTIN_ENGINES, best, greedy
-from mathable.selfplay import new_game, play_game
-from mathable.strong import greedy_points
+from mathable.games.mathable.engine import EngineError, checked_choice, to_command, to_commands
+from mathable.games.mathable.engines import BUILTIN_ENGINES, best, greedy
+from mathable.games.mathable.selfplay import new_game, play_game
+from mathable.games.mathable.strong import greedy_points
 from tests.rules.helpers import bag_order
 
 ALICE = (12, 16, 3, 7, 40, 9, 5)

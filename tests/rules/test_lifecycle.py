@@ -1,4 +1,4 @@
-"""The lifecycle both games share (``mathable.lifecycle``): one set of commands, one fold of
+"""The lifecycle both games share (``mathable.core.lifecycle``): one set of commands, one fold of
 the lifecycle events, the same refusals in either game with each game's own words."""
 
 from __future__ import annotations
@@ -7,11 +7,9 @@ from typing import Any
 
 import pytest
 
-from mathable import commands as mathable_commands
-from mathable import events as mathable_events
-from mathable import lifecycle
-from mathable.errors import RuleError
-from mathable.lifecycle import (
+from mathable.core import lifecycle
+from mathable.core.errors import RuleError
+from mathable.core.lifecycle import (
     Create,
     Decline,
     GiveTime,
@@ -21,11 +19,14 @@ from mathable.lifecycle import (
     StartVacation,
     TimeOut,
 )
-from mathable.rulesets import ruleset
-from mathable.state import ClockSpec, GameState
-from mathable.summy import commands as summy_commands
-from mathable.summy import events as summy_events
-from mathable.summy.state import SummyState
+from mathable.core.ruleset import ruleset
+from mathable.core.state import ClockSpec
+from mathable.games.mathable import commands as mathable_commands
+from mathable.games.mathable import events as mathable_events
+from mathable.games.mathable.state import GameState
+from mathable.games.summy import commands as summy_commands
+from mathable.games.summy import events as summy_events
+from mathable.games.summy.state import SummyState
 
 GAMES = ("mathable", "summy")
 CLOCK = ClockSpec(per_move=86400)

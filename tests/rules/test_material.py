@@ -11,7 +11,7 @@ import pytest
 
 import mathable
 from mathable import CENTRE, OPERATION, PAIRS, PREMIUM, TILE_SET, RuleError, parse_square, render
-from mathable.board import SIZE, square_name
+from mathable.games.mathable.board import SIZE, square_name
 
 # The board of RULES.md, row by row.
 DIAGRAM = """

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from mathable import GameState, apply, check, end_reason, replay
-from mathable.events import Event
+from mathable.core.events import Event
 from tests.rules.recorded_logs import command_from_json, digest, load, state_summary
 
 FIXTURES = ["rules_v1_players_corrections.json", "rules_v1_blocked_with_bag.json"]

@@ -1,4 +1,4 @@
-"""The audit of a finished game's draws, word for word (``mathable.audit``)."""
+"""The audit of a finished game's draws, word for word (``mathable.core.audit``)."""
 
 from __future__ import annotations
 
@@ -7,18 +7,12 @@ from typing import Any
 
 import pytest
 
-from mathable.audit import Audit, audit, events_from_feed, expected_draw, revealed_log
-from mathable.commitment import commit
-from mathable.events import (
-    DrawsRevealed,
-    Event,
-    ExtraTileDrawn,
-    GameCreated,
-    GameStarted,
-    TilesExchanged,
-    TurnEnded,
-)
-from mathable.view import redact
+from mathable.core.audit import Audit, audit, events_from_feed, revealed_log
+from mathable.core.commitment import commit
+from mathable.core.events import DrawsRevealed, Event, GameCreated
+from mathable.games.mathable.audit import expected_draw
+from mathable.games.mathable.events import ExtraTileDrawn, GameStarted, TilesExchanged, TurnEnded
+from mathable.games.mathable.view import redact
 from tests.rules.test_audit import SALT, _order, _play_to_end
 
 
@@ -166,7 +160,7 @@ def test_a_game_made_with_given_tiles_reads_them_back_from_the_reveal() -> None:
 
 
 def test_a_feed_entry_that_is_not_an_event_is_refused() -> None:
-    from mathable.errors import RuleError
+    from mathable.core.errors import RuleError
 
     with pytest.raises(RuleError) as raised:
         events_from_feed([{"version": 1, "type": "no_such_event"}])
@@ -189,8 +183,8 @@ def test_revealed_log_puts_the_order_back_only_where_it_was_hidden(finished: lis
 def test_the_expected_draw_of_each_kind_comes_off_the_front_of_the_bag(
     finished: list[Event],
 ) -> None:
-    from mathable.events import apply
-    from mathable.state import GameState
+    from mathable.games.mathable.events import apply
+    from mathable.games.mathable.state import GameState
 
     state = GameState()
     seen = set()

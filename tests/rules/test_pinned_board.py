@@ -18,9 +18,9 @@ from mathable import (
     render,
     square_name,
 )
-from mathable.arithmetic import describe, is_equation, makes
-from mathable.board import SIZE, SQUARES, _affected, _pairs, _squares
-from mathable.tiles import RACK_SIZE, SINGLE_TILES, TILE_VALUES
+from mathable.games.mathable.arithmetic import describe, is_equation, makes
+from mathable.games.mathable.board import SIZE, SQUARES, _affected, _pairs, _squares
+from mathable.games.mathable.tiles import RACK_SIZE, SINGLE_TILES, TILE_VALUES
 
 # RULES.md "The board", as printed there.
 EMPTY_BOARD = """\
@@ -205,7 +205,7 @@ def test_a_square_affects_the_squares_whose_pairs_it_belongs_to() -> None:
     """``AFFECTED[s]``: the squares where a tile could make an equation with one on ``s``
     (the search looks again at exactly these after a placement). Built at import, so the
     builder is called here, and compared with a count made from the pairs."""
-    from mathable.board import PAIRS, parse_square
+    from mathable.games.mathable.board import PAIRS, parse_square
 
     built = _affected()
     assert len(built) == len(SQUARES)

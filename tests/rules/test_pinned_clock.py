@@ -1,6 +1,6 @@
 """The clock of a game, pinned: specs, weekday counting, banks, gifts, vacations, claims.
 
-The survivors of the mutation run of issue 19 over ``mathable.clock`` and the clock
+The survivors of the mutation run of issue 19 over ``mathable.core.clock`` and the clock
 commands each have a test here, named for the rule it pins. Times are ms since 1970 UTC.
 """
 
@@ -26,7 +26,7 @@ from mathable import (
     apply,
     check,
 )
-from mathable.clock import (
+from mathable.core.clock import (
     DAY,
     MAX_SECONDS,
     SECOND,
@@ -38,19 +38,19 @@ from mathable.clock import (
     counted,
     replay_timed,
 )
-from mathable.commands import EndVacation, GiveTime, StartVacation, UseVacationDay
-from mathable.events import (
+from mathable.core.events import (
     Event,
     GameEnded,
     Passed,
     TimedOut,
     TimeGiven,
-    TurnEnded,
     VacationDayUsed,
     VacationEnded,
     VacationStarted,
 )
-from mathable.state import ClockSpec, Turn
+from mathable.core.state import ClockSpec, Turn
+from mathable.games.mathable.commands import EndVacation, GiveTime, StartVacation, UseVacationDay
+from mathable.games.mathable.events import TurnEnded
 from tests.rules.helpers import arranged, play, refusal, sq
 
 TILES = tuple(sorted(TILE_SET))

@@ -7,9 +7,12 @@ from typing import Any
 import pytest
 
 from mathable import Equation, GameState, RuleError
-from mathable import codec as codecs
-from mathable.events import EQUATION, Event
-from mathable.state import PlacedTile, Seat, Turn, has_tiles, remove_tiles
+from mathable.core import codec as codecs
+from mathable.core.events import Event
+from mathable.core.state import Seat, Turn, has_tiles, remove_tiles
+from mathable.games.mathable import events as mathable_events
+from mathable.games.mathable.events import EQUATION
+from mathable.games.mathable.state import PlacedTile
 
 
 def refusal(decode: Any, value: object) -> str:
@@ -52,16 +55,16 @@ def test_optional_fields_keep_none_both_ways() -> None:
 
 
 def test_squares_are_written_by_name_and_read_by_name() -> None:
-    assert codecs.SQUARE.encode(107) == "J8" and codecs.SQUARE.decode("j8") == 107
-    assert refusal(codecs.SQUARE.decode, 107) == "expected a string, got 107"
+    assert mathable_events.SQUARE.encode(107) == "J8" and mathable_events.SQUARE.decode("j8") == 107
+    assert refusal(mathable_events.SQUARE.decode, 107) == "expected a string, got 107"
     with pytest.raises(RuleError) as err:
-        codecs.SQUARE.decode("Z9")
+        mathable_events.SQUARE.decode("Z9")
     assert err.value.code == "bad_square"
 
 
 def test_removed_tiles_read_square_names_or_the_old_plain_indexes() -> None:
-    decode = codecs.SQUARE_TILES.decode
-    assert codecs.SQUARE_TILES.encode(((107, 16), (0, 2))) == [["J8", 16], ["A1", 2]]
+    decode = mathable_events.SQUARE_TILES.decode
+    assert mathable_events.SQUARE_TILES.encode(((107, 16), (0, 2))) == [["J8", 16], ["A1", 2]]
     assert decode([["J8", 16], [0, 2], [195, 3]]) == ((107, 16), (0, 2), (195, 3))
     assert refusal(decode, [[196, 1]]) == "expected a string, got 196"
     assert refusal(decode, [[-1, 1]]) == "expected a string, got -1"
@@ -73,8 +76,8 @@ def test_removed_tiles_read_square_names_or_the_old_plain_indexes() -> None:
 
 def test_operations_are_one_of_the_four_signs() -> None:
     for op in "+-x/":
-        assert codecs.OP.decode(op) == op and codecs.OP.encode(op) == op
-    assert refusal(codecs.OP.decode, "*") == "expected one of + - x /, got '*'"
+        assert mathable_events.OP.decode(op) == op and mathable_events.OP.encode(op) == op
+    assert refusal(mathable_events.OP.decode, "*") == "expected one of + - x /, got '*'"
 
 
 def test_equations_are_objects_with_near_far_and_op() -> None:
@@ -144,14 +147,14 @@ def test_tiles_are_removed_one_occurrence_each_earliest_first() -> None:
 
 
 def test_an_optional_codec_passes_none_through_and_the_rest_to_its_inner_codec() -> None:
-    optional = codecs._optional(codecs.SQUARE)
+    optional = codecs._optional(mathable_events.SQUARE)
     assert optional.encode(None) is None and optional.decode(None) is None
     assert optional.encode(107) == "J8" and optional.decode("J8") == 107
     assert refusal(optional.decode, 107) == "expected a string, got 107"
 
 
 def test_a_tuple_codec_writes_a_list_and_reads_a_tuple_item_by_item() -> None:
-    squares = codecs.tuple_of(codecs.SQUARE)
+    squares = codecs.tuple_of(mathable_events.SQUARE)
     assert squares.encode((107, 0)) == ["J8", "A1"]
     assert squares.encode(()) == []
     assert squares.decode(["J8", "a1"]) == (107, 0)
@@ -160,7 +163,8 @@ def test_a_tuple_codec_writes_a_list_and_reads_a_tuple_item_by_item() -> None:
 
 
 def test_a_record_codec_writes_an_object_and_reads_back_its_dataclass() -> None:
-    fields = {"near": codecs.SQUARE, "far": codecs.SQUARE, "op": codecs.OP}
+    square, op = mathable_events.SQUARE, mathable_events.OP
+    fields = {"near": square, "far": square, "op": op}
     record = codecs.record(Equation, fields)
     eq = Equation(106, 105, "x")
     assert record.encode(eq) == {"near": "I8", "far": "H8", "op": "x"}

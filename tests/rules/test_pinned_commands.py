@@ -33,21 +33,18 @@ from mathable import (
     find_mistake,
     view,
 )
-from mathable.commands import MAX_TURN_PLACEMENTS, Decline, review_turn
-from mathable.commitment import commit
-from mathable.events import (
-    Corrected,
+from mathable.core.commitment import commit
+from mathable.core.events import (
     GameCancelled,
     GameCreated,
     GameEnded,
-    GameStarted,
     InvitationDeclined,
     Passed,
     Resigned,
-    TilePlaced,
-    TurnEnded,
 )
-from mathable.state import PlacedTile
+from mathable.games.mathable.commands import MAX_TURN_PLACEMENTS, Decline, review_turn
+from mathable.games.mathable.events import Corrected, GameStarted, TilePlaced, TurnEnded
+from mathable.games.mathable.state import PlacedTile
 from tests.rules.helpers import Game, arranged, bag_order, play, position, refusal, sq
 
 

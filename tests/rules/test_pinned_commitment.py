@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from mathable.commitment import commit, revelation
-from mathable.events import DrawsRevealed
-from mathable.state import GameState, Options
+from mathable.core.commitment import commit, revelation
+from mathable.core.events import DrawsRevealed
+from mathable.core.state import Options
+from mathable.games.mathable.state import GameState
 
 
 def test_the_commitment_is_the_sha256_of_salt_colon_tiles_joined_by_commas() -> None:

@@ -1,5 +1,5 @@
 """The engine interface word for word: what a seat sees, the checks of an engine's answer
-and the commands it becomes (``mathable.engine``)."""
+and the commands it becomes (``mathable.games.mathable.engine``)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import pytest
 
 import mathable
 from mathable import ExchangeTiles, Pass, PassTurn, Placement, Play, PlayerView
-from mathable.board import parse_square
-from mathable.commands import DrawExtra, EndTurn, Place
-from mathable.engine import EngineError, checked_choice, to_command, to_commands
-from mathable.state import Seat, Turn
+from mathable.core.state import Seat, Turn
+from mathable.games.mathable.board import parse_square
+from mathable.games.mathable.commands import DrawExtra, EndTurn, Place
+from mathable.games.mathable.engine import EngineError, checked_choice, to_command, to_commands
 from tests.rules.test_engines import ALICE, BOB, dealt
 
 P = Placement
@@ -179,7 +179,7 @@ def test_unseen_tiles_are_the_set_less_the_board_and_the_rack() -> None:
 
 
 def test_the_doctests_game_is_dealt_from_its_known_order() -> None:
-    from mathable.engine import _dealt_example
+    from mathable.games.mathable.engine import _dealt_example
     from tests.rules.helpers import bag_order
 
     state = _dealt_example()

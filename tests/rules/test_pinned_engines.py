@@ -1,9 +1,10 @@
-"""The built-in engines' choices on boards worked out by hand (``mathable.engines``)."""
+"""The built-in engines' choices on boards worked out by hand
+(``mathable.games.mathable.engines``)."""
 
 from __future__ import annotations
 
 from mathable import ExchangeTiles, PassTurn, Placement, Play, PlayerView, position_from
-from mathable.engines import best, best_engine, greedy, nothing_fits
+from mathable.games.mathable.engines import best, best_engine, greedy, nothing_fits
 
 # From 5, 8, 0 the most points are 13 with two tiles; all three go down for 13 + 50
 # (test_pinned_movegen.py's bonus board).

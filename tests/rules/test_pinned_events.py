@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+import json
+import subprocess
 import sys
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
@@ -18,25 +20,27 @@ from mathable import (
     Resign,
     RuleError,
     apply,
-    codec,
     replay,
 )
-from mathable.events import (
+from mathable.core import codec
+from mathable.core.events import (
     EVENT_TYPES,
     GAME_EVENT_TYPES,
-    Corrected,
     DrawsRevealed,
     Event,
-    ExtraTileDrawn,
     GameCreated,
     GameEnded,
     Passed,
     Resigned,
+)
+from mathable.core.state import ClockSpec, Result
+from mathable.games.mathable.events import (
+    Corrected,
+    ExtraTileDrawn,
     TilePlaced,
     TilesExchanged,
     TurnEnded,
 )
-from mathable.state import ClockSpec, Result
 from tests.rules.helpers import arranged, play, sq
 
 
@@ -295,16 +299,21 @@ def test_another_game_s_new_kind_of_event_registers_under_that_game() -> None:
 
 
 def test_a_log_reads_summy_events_before_anything_loaded_summy() -> None:
-    # As in a new process: Summy's events not registered, its module not loaded. The decoder
-    # loads it the first time it meets a type it does not know.
-    summy_events = importlib.import_module("mathable.summy.events")
+    # In a new process nothing has loaded Summy: the decoder loads the installed games (their
+    # entry points) the first time it meets a type it does not know.
+    summy_events = importlib.import_module("mathable.games.summy.events")
     written = summy_events.TilesDiscarded(1, (3,), (4, 5)).to_dict()
-    summy_types = GAME_EVENT_TYPES.pop("summy")
-    del sys.modules["mathable.summy.events"]
-    try:
-        event = Event.from_dict(written)
-        assert type(event).__qualname__ == "TilesDiscarded" and event.to_dict() == written
-        assert set(GAME_EVENT_TYPES["summy"]) == set(summy_types)
-    finally:
-        GAME_EVENT_TYPES["summy"] = summy_types
-        sys.modules["mathable.summy.events"] = summy_events
+    program = (
+        "import json, sys\n"
+        "from mathable.core.events import GAME_EVENT_TYPES, Event\n"
+        "assert 'summy' not in GAME_EVENT_TYPES\n"
+        "event = Event.from_dict(json.loads(sys.argv[1]))\n"
+        "print(type(event).__module__, type(event).__qualname__, json.dumps(event.to_dict()))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", program, json.dumps(written)],
+        capture_output=True, text=True, check=True, timeout=60,
+    ).stdout.split(" ", 2)
+    assert out[:2] == ["mathable.games.summy.events", "TilesDiscarded"]
+    assert json.loads(out[2]) == written
+

@@ -1,4 +1,4 @@
-"""The lazy exports of ``mathable`` and ``mathable.summy`` (PEP 562), name by name.
+"""The lazy exports of ``mathable`` and ``mathable.games.summy`` (PEP 562), name by name.
 
 Each package loads a public name from its module the first time it is asked for
 and keeps it. The tests forget the kept name first (``monkeypatch.delitem``), so
@@ -14,14 +14,14 @@ import types
 import pytest
 
 import mathable
-import mathable.summy
+import mathable.games.summy
 
 
 def _forget(monkeypatch: pytest.MonkeyPatch, package: types.ModuleType, name: str) -> None:
     monkeypatch.delitem(vars(package), name, raising=False)
 
 
-@pytest.mark.parametrize("package", [mathable, mathable.summy], ids=["mathable", "summy"])
+@pytest.mark.parametrize("package", [mathable, mathable.games.summy], ids=["mathable", "summy"])
 def test_every_public_name_loads_from_its_module_and_is_kept(
     package: types.ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -39,29 +39,29 @@ def test_public_names_come_from_the_modules_that_define_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     for name, module in [
-        ("apply", "mathable.events"),
-        ("check", "mathable.commands"),
-        ("view", "mathable.view"),
-        ("ruleset_data", "mathable.ruleset_data"),
-        ("RULESET", "mathable.state"),
-        ("TILE_SET", "mathable.tiles"),
+        ("apply", "mathable.games.mathable.events"),
+        ("check", "mathable.games.mathable.commands"),
+        ("view", "mathable.games.mathable.view"),
+        ("ruleset_data", "mathable.games.mathable.ruleset_data"),
+        ("RULESET", "mathable.games.mathable.state"),
+        ("TILE_SET", "mathable.games.mathable.tiles"),
     ]:
         _forget(monkeypatch, mathable, name)
         assert getattr(mathable, name) is getattr(sys.modules[module], name)
     assert mathable.RULESET == "mathable"
     for name, module in [
-        ("apply", "mathable.summy.events"),
-        ("check", "mathable.summy.commands"),
-        ("RULESET", "mathable.summy.state"),
-        ("TILE_SET", "mathable.summy.tiles"),
+        ("apply", "mathable.games.summy.events"),
+        ("check", "mathable.games.summy.commands"),
+        ("RULESET", "mathable.games.summy.state"),
+        ("TILE_SET", "mathable.games.summy.tiles"),
     ]:
-        _forget(monkeypatch, mathable.summy, name)
-        assert getattr(mathable.summy, name) is getattr(sys.modules[module], name)
-    assert mathable.summy.RULESET == "summy"
+        _forget(monkeypatch, mathable.games.summy, name)
+        assert getattr(mathable.games.summy, name) is getattr(sys.modules[module], name)
+    assert mathable.games.summy.RULESET == "summy"
 
 
 @pytest.mark.parametrize(
-    ("package", "label"), [(mathable, "mathable"), (mathable.summy, "mathable.summy")]
+    ("package", "label"), [(mathable, "mathable"), (mathable.games.summy, "mathable.games.summy")]
 )
 def test_an_unknown_name_raises_attribute_error_in_the_standard_words(
     package: types.ModuleType, label: str
@@ -90,25 +90,13 @@ def test_dir_lists_the_loaded_names_and_every_export_sorted(
     assert set(listed) == set(vars(mathable)) | set(mathable.__all__)
 
 
-def test_importing_a_submodule_named_like_a_function_keeps_the_function(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    module = importlib.import_module("mathable.view")
-    # What `import mathable.view` does to the package once the submodule is loaded.
-    monkeypatch.setattr(mathable, "view", module)
+def test_importing_a_submodule_named_like_a_function_keeps_the_function() -> None:
+    # The games' modules live in their own packages: importing one sets an attribute of
+    # its game's package, never the top package's function of the same name.
+    module = importlib.import_module("mathable.games.mathable.view")
     assert mathable.view is module.view
     assert callable(mathable.view) and not isinstance(mathable.view, types.ModuleType)
-    monkeypatch.setattr(mathable, "ruleset_data", sys.modules["mathable.ruleset_data"])
-    assert mathable.ruleset_data is sys.modules["mathable.ruleset_data"].ruleset_data
+    data = importlib.import_module("mathable.games.mathable.ruleset_data")
+    assert mathable.ruleset_data is data.ruleset_data
+    assert mathable.games.mathable.view is module
 
-
-def test_other_attributes_are_set_as_given(monkeypatch: pytest.MonkeyPatch) -> None:
-    board = importlib.import_module("mathable.board")
-    # A module under a name it does not export stays the module.
-    monkeypatch.setattr(mathable, "view", board, raising=False)
-    assert mathable.view is board
-    monkeypatch.setattr(mathable, "board", board)
-    assert mathable.board is board
-    # A value that is not a module stays the value.
-    monkeypatch.setattr(mathable, "view", "a string")
-    assert mathable.view == "a string"

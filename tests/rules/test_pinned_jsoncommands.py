@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from mathable.commands import (
+from mathable.core.errors import RuleError
+from mathable.games.mathable.commands import (
     Correct,
     DrawExtra,
     EndTurn,
@@ -18,10 +19,10 @@ from mathable.commands import (
     Resign,
     TurnPlacement,
 )
-from mathable.errors import RuleError
-from mathable.jsoncommands import mathable_command, summy_command
-from mathable.state import Equation
-from mathable.summy.commands import Discard, PlayEquation
+from mathable.games.mathable.jsoncommands import mathable_command
+from mathable.games.mathable.state import Equation
+from mathable.games.summy.commands import Discard, PlayEquation
+from mathable.games.summy.jsoncommands import summy_command
 from tests.rules.helpers import sq
 
 CLAIMS = [{"near": "h8", "far": "H7", "op": "+"}, {"near": "I7", "far": "I6", "op": "x"}]

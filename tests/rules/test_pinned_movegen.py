@@ -18,7 +18,7 @@ from mathable import (
     parse_square,
     position_from,
 )
-from mathable.position import accepted_values
+from mathable.games.mathable.position import accepted_values
 from tests.rules.helpers import position, sq
 from tests.rules.test_movegen import brute_force, random_position, replay_line
 

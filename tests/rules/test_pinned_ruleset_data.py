@@ -7,9 +7,9 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from mathable.board import CENTRE, OPERATION, PAIRS, PREMIUM, square_name
-from mathable.ruleset_data import CHOICES, END_CONDITIONS, ruleset_data
-from mathable.tiles import TILE_SET
+from mathable.games.mathable.board import CENTRE, OPERATION, PAIRS, PREMIUM, square_name
+from mathable.games.mathable.ruleset_data import CHOICES, END_CONDITIONS, ruleset_data
+from mathable.games.mathable.tiles import TILE_SET
 
 # What the server serves, word for word: a change to it is a change of the public contract
 # (regenerate with json.dumps(ruleset_data(), indent=1) only on purpose).

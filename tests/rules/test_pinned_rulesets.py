@@ -1,4 +1,5 @@
-"""Each game behind the ruleset interface does what its own functions do (``mathable.rulesets``).
+"""Each game behind the ruleset interface does what its own functions do
+(``mathable.core.ruleset``).
 
 Everything that serves games goes through ``ruleset(name)``: each method is checked
 against the game's own function on a game in play, and the registry's refusals word
@@ -10,11 +11,8 @@ from __future__ import annotations
 import pytest
 
 from mathable import Create, GameState, Join, RuleError
-from mathable.board import render
-from mathable.commands import PlayTurn, TurnPlacement
-from mathable.events import GameCreated
-from mathable.movegen import legal_placements
-from mathable.rulesets import (
+from mathable.core.events import GameCreated
+from mathable.core.ruleset import (
     RULESETS,
     apply_any,
     check_any,
@@ -24,10 +22,13 @@ from mathable.rulesets import (
     ruleset,
     ruleset_of,
 )
-from mathable.summy import SUPPLY_SET, PlayEquation, SummyState
-from mathable.summy.movegen import legal_moves
-from mathable.summy.notation import draw_table
-from mathable.tiles import TILE_SET
+from mathable.games.mathable.board import render
+from mathable.games.mathable.commands import PlayTurn, TurnPlacement
+from mathable.games.mathable.movegen import legal_placements
+from mathable.games.mathable.tiles import TILE_SET
+from mathable.games.summy import SUPPLY_SET, PlayEquation, SummyState
+from mathable.games.summy.movegen import legal_moves
+from mathable.games.summy.notation import draw_table
 from tests.rules.test_engines import dealt
 from tests.rules.test_summy_rules import across, started
 
@@ -69,7 +70,7 @@ def test_a_second_ruleset_under_a_taken_name_is_refused_in_words() -> None:
 
 def test_mathable_behind_the_interface_checks_applies_and_shows_as_its_own_functions() -> None:
     import mathable
-    from mathable.audit import expected_draw
+    from mathable.games.mathable.audit import expected_draw
     from tests.rules.helpers import bag_order
     from tests.rules.test_engines import ALICE, BOB
 
@@ -147,9 +148,9 @@ def test_mathable_draws_reads_and_suggests_moves_from_the_view_alone() -> None:
 
 
 def test_summy_behind_the_interface_checks_applies_and_shows_as_its_own_functions() -> None:
-    import mathable.summy as summy
-    from mathable.summy.commands import end_reason, expected_draw
-    from mathable.summy.view import redact, view
+    import mathable.games.summy as summy
+    from mathable.games.summy.commands import end_reason, expected_draw
+    from mathable.games.summy.view import redact, view
 
     state = started(FRONT)
     command = PlayEquation(0, tuple(across(-3, 0, "1+2.3")))
@@ -262,7 +263,7 @@ def test_a_new_ruleset_registers_under_its_name() -> None:
 
 
 def test_summy_shows_each_player_their_own_draws_behind_the_interface() -> None:
-    from mathable.summy.view import redact
+    from mathable.games.summy.view import redact
 
     state = started(FRONT)
     played = SUMMY.check(state, PlayEquation(0, tuple(across(-3, 0, "1+2.3"))))[0]
@@ -272,7 +273,8 @@ def test_summy_shows_each_player_their_own_draws_behind_the_interface() -> None:
 
 
 def test_only_game_created_picks_the_ruleset_of_an_empty_game() -> None:
-    from mathable.events import DrawsRevealed, apply
+    from mathable.core.events import DrawsRevealed
+    from mathable.games.mathable.events import apply
 
     event = DrawsRevealed(order=(1, 2), salt="ab")
     assert apply_any(GameState(), event) == apply(GameState(), event)

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from mathable import Exchange
-from mathable.rulesets import Told, ruleset
-from mathable.summy import Discard
+from mathable.core.ruleset import Told, ruleset
+from mathable.games.summy import Discard
 from tests.rules.helpers import arranged, play
 from tests.rules.test_summy_rules import run, started
 

@@ -1,5 +1,5 @@
-"""Whole games between engines, Mathable's and Summy's (``mathable.selfplay``,
-``mathable.summy.selfplay``), and the choices of Summy's simple engines."""
+"""Whole games between engines, Mathable's and Summy's (``mathable.games.mathable.selfplay``,
+``mathable.games.summy.selfplay``), and the choices of Summy's simple engines."""
 
 from __future__ import annotations
 
@@ -8,18 +8,19 @@ from types import SimpleNamespace
 
 import pytest
 
-from mathable import Create, GameState, Join, Pass, PassTurn, selfplay
-from mathable.bag import SeededBag
-from mathable.commands import check
-from mathable.engine import Play, PlayerView
-from mathable.engines import best as best_engine
-from mathable.engines import greedy
-from mathable.events import apply
-from mathable.selfplay import new_game, play_game
-from mathable.state import Seat
-from mathable.summy import Discard, SummyState, parse_tiles, replay
-from mathable.summy import selfplay as summy_selfplay
-from mathable.summy.movegen import best_move, legal_moves
+from mathable import Create, GameState, Join, Pass, PassTurn
+from mathable.core.bag import SeededBag
+from mathable.core.state import Seat
+from mathable.games.mathable import selfplay
+from mathable.games.mathable.commands import check
+from mathable.games.mathable.engine import Play, PlayerView
+from mathable.games.mathable.engines import best as best_engine
+from mathable.games.mathable.engines import greedy
+from mathable.games.mathable.events import apply
+from mathable.games.mathable.selfplay import new_game, play_game
+from mathable.games.summy import Discard, SummyState, parse_tiles, replay
+from mathable.games.summy import selfplay as summy_selfplay
+from mathable.games.summy.movegen import best_move, legal_moves
 from tests.rules.helpers import bag_order
 from tests.rules.test_engines import ALICE, BOB
 from tests.rules.test_summy_rules import started
@@ -132,8 +133,8 @@ def _by_hand(
 ) -> tuple[tuple[int, ...], str, int]:
     """play_game([greedy, greedy], ...) step by step: every draw from the given order, else
     from the seeded bag (seed 0 without a seed) salted by the game's version."""
-    from mathable.bag import OrderedBag
-    from mathable.engine import PlayerView, checked_choice, to_command
+    from mathable.core.bag import OrderedBag
+    from mathable.games.mathable.engine import PlayerView, checked_choice, to_command
 
     state = new_game(2, seed=seed, tiles=tiles)
     turns = 0
@@ -163,7 +164,7 @@ def test_every_draw_of_a_game_between_engines_comes_from_the_seeded_bag() -> Non
 def test_a_game_that_does_not_end_is_stopped_after_max_turns(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import mathable.selfplay as selfplay
+    import mathable.games.mathable.selfplay as selfplay
 
     calls = []
 

@@ -15,12 +15,12 @@ from functools import cache
 import pytest
 
 from mathable import ExchangeTiles, Placement, Play, PlayerView, TurnChoice
-from mathable.board import parse_square
-from mathable.engine import checked_choice
-from mathable.engines import greedy
-from mathable.movegen import best_turn_in, position_from
-from mathable.selfplay import play_game
-from mathable.strong import (
+from mathable.games.mathable.board import parse_square
+from mathable.games.mathable.engine import checked_choice
+from mathable.games.mathable.engines import greedy
+from mathable.games.mathable.movegen import best_turn_in, position_from
+from mathable.games.mathable.selfplay import play_game
+from mathable.games.mathable.strong import (
     _Candidate,
     _candidates,
     _endgame_value,

@@ -23,10 +23,10 @@ from mathable import (
     TimeOut,
     UseVacationDay,
 )
-from mathable.bag import OrderedBag, RandomBag, SeededBag
-from mathable.commitment import commit
-from mathable.errors import RuleError
-from mathable.events import (
+from mathable.core.bag import OrderedBag, RandomBag, SeededBag
+from mathable.core.commitment import commit
+from mathable.core.errors import RuleError
+from mathable.core.events import (
     DrawsRevealed,
     GameCancelled,
     GameCreated,
@@ -41,8 +41,8 @@ from mathable.events import (
     VacationEnded,
     VacationStarted,
 )
-from mathable.state import Seat
-from mathable.summy import (
+from mathable.core.state import Seat
+from mathable.games.summy import (
     SUPPLY_SET,
     Discard,
     Judged,
@@ -58,8 +58,8 @@ from mathable.summy import (
     line_through,
     parse_tiles,
 )
-from mathable.summy.commands import expected_draw
-from mathable.summy.events import EquationPlayed, SummyStarted, TilesDiscarded
+from mathable.games.summy.commands import expected_draw
+from mathable.games.summy.events import EquationPlayed, SummyStarted, TilesDiscarded
 from tests.rules.test_summy_rules import across, started, supply
 
 FRONT = "12+3" + "4x5:" + "6789-:=0" + "1234"

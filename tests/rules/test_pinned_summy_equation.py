@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from mathable.errors import RuleError
-from mathable.summy.equation import MAX_DIGITS, check_equation, evaluate, text_of
-from mathable.summy.tiles import DIVIDE, MINUS, PLUS, TIMES, parse_tiles
+from mathable.core.errors import RuleError
+from mathable.games.summy.equation import MAX_DIGITS, check_equation, evaluate, text_of
+from mathable.games.summy.tiles import DIVIDE, MINUS, PLUS, TIMES, parse_tiles
 
 LONG = "1" * 41
 

@@ -1,4 +1,4 @@
-"""What each event does to a Summy game (``mathable.summy.events``), and how Summy's events
+"""What each event does to a Summy game (``mathable.games.summy.events``), and how Summy's events
 are written and read back, refusal by refusal (RULES.md, Summy; DESIGN.md, events)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from mathable.errors import RuleError
-from mathable.events import (
+from mathable.core.errors import RuleError
+from mathable.core.events import (
     DrawsRevealed,
     Event,
     GameCancelled,
@@ -25,10 +25,10 @@ from mathable.events import (
     VacationEnded,
     VacationStarted,
 )
-from mathable.state import Options, Result, Seat, Turn
-from mathable.summy import SUPPLY_SET, SummyState, apply, parse_tiles, replay
-from mathable.summy.events import SUMMY_EVENTS, EquationPlayed, SummyStarted, TilesDiscarded
-from mathable.summy.state import Play
+from mathable.core.state import Options, Result, Seat, Turn
+from mathable.games.summy import SUPPLY_SET, SummyState, apply, parse_tiles, replay
+from mathable.games.summy.events import SUMMY_EVENTS, EquationPlayed, SummyStarted, TilesDiscarded
+from mathable.games.summy.state import Play
 from tests.rules.test_summy_rules import supply
 
 ORDER = supply("12+3" + "4x5:" + "6789-:=0" + "1234" + "56")
@@ -181,7 +181,7 @@ def test_an_invitee_declining_leaves_the_invitations_and_the_creator_cancels() -
 
 
 def test_a_mathable_only_event_is_refused_by_a_summy_game() -> None:
-    from mathable.events import TilesExchanged
+    from mathable.games.mathable.events import TilesExchanged
 
     with pytest.raises(RuleError) as raised:
         apply(_dealt(), TilesExchanged(seat=0, returned=(1,), drawn=(2,)))

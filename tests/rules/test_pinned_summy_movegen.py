@@ -10,9 +10,9 @@ import hashlib
 
 import pytest
 
-from mathable.summy import PlayEquation, SummyState, judge, parse_tiles, replay
-from mathable.summy.movegen import Move, best_move, has_move, legal_moves
-from mathable.summy.selfplay import first_move, play_game
+from mathable.games.summy import PlayEquation, SummyState, judge, parse_tiles, replay
+from mathable.games.summy.movegen import Move, best_move, has_move, legal_moves
+from mathable.games.summy.selfplay import first_move, play_game
 
 # (events replayed, moves found, digest of their sorted descriptions, best move, its points,
 # tiles it lays) along the seeded game below.

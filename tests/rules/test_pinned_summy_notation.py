@@ -4,9 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from mathable.errors import RuleError
-from mathable.summy.notation import draw_table, play_words, read_play
-from mathable.summy.tiles import digit_sum, is_digit, parse_tile, parse_tiles, tile_name, tile_names
+from mathable.core.errors import RuleError
+from mathable.games.summy.notation import draw_table, play_words, read_play
+from mathable.games.summy.tiles import (
+    digit_sum,
+    is_digit,
+    parse_tile,
+    parse_tiles,
+    tile_name,
+    tile_names,
+)
 
 # --- tiles ---------------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 """The rules of Summy as data (``GET /v1/rulesets/summy``), pinned whole
-(``mathable.summy.ruleset_data``), as ``test_pinned_ruleset_data.py`` pins Mathable's."""
+(``mathable.games.summy.ruleset_data``), as ``test_pinned_ruleset_data.py`` pins Mathable's."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mathable.summy import ruleset_data as summy_data
-from mathable.summy.ruleset_data import refused_examples, ruleset_data, scored_examples
+from mathable.games.summy import ruleset_data as summy_data
+from mathable.games.summy.ruleset_data import refused_examples, ruleset_data, scored_examples
 
 # What the server serves, word for word: a change to it is a change of the public contract
 # (regenerate with json.dumps(ruleset_data(), indent=1) only on purpose).

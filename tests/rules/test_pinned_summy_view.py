@@ -6,10 +6,10 @@ from dataclasses import replace
 from typing import Any
 
 from mathable import Create, Join
-from mathable.events import Event, PlayerJoined
-from mathable.state import Options, Result, Seat
-from mathable.summy import Discard, PlayEquation, SummyState, apply, check, parse_tiles
-from mathable.summy.view import redact, view
+from mathable.core.events import Event, PlayerJoined
+from mathable.core.state import Options, Result, Seat
+from mathable.games.summy import Discard, PlayEquation, SummyState, apply, check, parse_tiles
+from mathable.games.summy.view import redact, view
 from tests.rules.test_summy_rules import across, supply
 
 FRONT = "12+3" + "4x5:" + "6789-:=0" + "1234"

@@ -21,14 +21,11 @@ from mathable import (
     redact,
     view,
 )
-from mathable.events import (
+from mathable.core.events import GameCreated, GameEnded, Passed, PlayerJoined
+from mathable.games.mathable.events import (
     Corrected,
     ExtraTileDrawn,
-    GameCreated,
-    GameEnded,
     GameStarted,
-    Passed,
-    PlayerJoined,
     TilePlaced,
     TilesExchanged,
     TurnEnded,

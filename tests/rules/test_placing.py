@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from mathable import Equation, Exchange, Place, PlayTurn, TurnPlacement, check, real_equations
-from mathable.arithmetic import makes
-from mathable.events import TilePlaced
+from mathable.games.mathable.arithmetic import makes
+from mathable.games.mathable.events import TilePlaced
 from tests.rules.helpers import arranged, play, position, refusal, sq
 
 

@@ -32,8 +32,9 @@ from mathable import (
     replay,
     view,
 )
-from mathable.board import SIZE, square_name
-from mathable.events import Corrected, Event, GameEnded, TurnEnded
+from mathable.core.events import Event, GameEnded
+from mathable.games.mathable.board import SIZE, square_name
+from mathable.games.mathable.events import Corrected, TurnEnded
 from tests.rules.helpers import Game
 
 

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from mathable import BONUS, CENTRE, OPERATION, PREMIUM, RACK_SIZE, TILE_SET, square_name
-from mathable.rulebook import rules_markdown, sections
+from mathable.games.mathable.rulebook import rules_markdown, sections
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 

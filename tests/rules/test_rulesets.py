@@ -8,9 +8,9 @@ from typing import ClassVar
 import pytest
 
 from mathable import Create, GameState, Join, RuleError
-from mathable.events import Event, GameCreated
-from mathable.rulesets import RULESETS, apply_any, check_any, register, replay_any, ruleset
-from mathable.summy import SummyState
+from mathable.core.events import Event, GameCreated
+from mathable.core.ruleset import RULESETS, apply_any, check_any, register, replay_any, ruleset
+from mathable.games.summy import SummyState
 
 
 def test_a_new_game_is_played_by_the_ruleset_it_was_created_with() -> None:

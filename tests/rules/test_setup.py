@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mathable import TILE_SET, OrderedBag
-from mathable.events import GameStarted
+from mathable.games.mathable.events import GameStarted
 from tests.rules.helpers import Game, bag_order
 
 DEAL = [11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 24, 25, 27, 28, 30, 32, 35]

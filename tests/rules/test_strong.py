@@ -7,13 +7,14 @@ from dataclasses import replace
 import pytest
 
 import mathable
-import mathable.strong as strong_module
+import mathable.games.mathable.strong as strong_module
 from mathable import ExchangeTiles, PassTurn, Placement, Play, PlayerView
-from mathable.board import OPERATION, parse_square
-from mathable.engine import checked_choice
-from mathable.movegen import position_from
-from mathable.selfplay import new_game
-from mathable.strong import (
+from mathable.core.state import Seat, Turn
+from mathable.games.mathable.board import OPERATION, parse_square
+from mathable.games.mathable.engine import checked_choice
+from mathable.games.mathable.movegen import position_from
+from mathable.games.mathable.selfplay import new_game
+from mathable.games.mathable.strong import (
     REPLY_SAMPLES,
     _Candidate,
     _candidates,
@@ -216,11 +217,12 @@ def test_the_endgame_value_counts_going_out_and_both_racks() -> None:
 def test_at_the_end_strong_goes_out_when_it_can() -> None:
     state = new_game(2, tiles=bag_order(*ALICE, *BOB))
     seats = (
-        mathable.state.Seat("a", (12, 7), 100),
-        mathable.state.Seat("b", (90, 81, 72), 100),
+        Seat("a", (12, 7), 100),
+        Seat("b", (90, 81, 72), 100),
     )
     state = mathable.GameState(
-        status="playing", seats=seats, bag=(), turn=mathable.state.Turn(0, 2), options=state.options
+        status="playing", seats=seats, bag=(), turn=Turn(0, 2),
+        options=state.options,
     )
     view = PlayerView.of(state, 0)
     answer = checked_choice(strong(view), view)

@@ -7,11 +7,11 @@ import sys
 
 FRESH_DECODE = """
 import sys
-from mathable.events import Event
+from mathable.core.events import Event
 event = Event.from_dict(
     {"type": "tiles_discarded", "v": 1, "seat": 0, "discarded": ["x"], "drawn": ["3"]}
 )
-assert "mathable.summy.events" in sys.modules
+assert "mathable.games.summy.events" in sys.modules
 print(type(event).__name__)
 """
 
@@ -26,8 +26,8 @@ def test_a_summy_event_decodes_in_a_fresh_process() -> None:
 
 def test_an_unknown_event_type_is_still_refused_in_a_fresh_process() -> None:
     code = (
-        "from mathable.events import Event\n"
-        "from mathable.errors import RuleError\n"
+        "from mathable.games.mathable.events import Event\n"
+        "from mathable.core.errors import RuleError\n"
         "try:\n"
         "    Event.from_dict({'type': 'no_such_event', 'v': 1})\n"
         "except RuleError as err:\n"

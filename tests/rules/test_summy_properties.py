@@ -11,15 +11,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mathable import RuleError
-from mathable.events import Event
-from mathable.rulesets import redact_any, replay_any
-from mathable.summy import SUPPLY_SET, SummyState, apply, judge, replay
-from mathable.summy.events import EquationPlayed
-from mathable.summy.movegen import best_move, legal_moves
-from mathable.summy.selfplay import first_move, play_game
-from mathable.summy.state import ACROSS, DOWN
-from mathable.summy.tiles import EQUALS, TILE_SET
-from mathable.summy.view import view
+from mathable.core.events import Event
+from mathable.core.ruleset import redact_any, replay_any
+from mathable.games.summy import SUPPLY_SET, SummyState, apply, judge, replay
+from mathable.games.summy.events import EquationPlayed
+from mathable.games.summy.movegen import best_move, legal_moves
+from mathable.games.summy.selfplay import first_move, play_game
+from mathable.games.summy.state import ACROSS, DOWN
+from mathable.games.summy.tiles import EQUALS, TILE_SET
+from mathable.games.summy.view import view
 
 
 def _random_move(seed: int):  # type: ignore[no-untyped-def]

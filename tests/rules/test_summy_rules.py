@@ -9,8 +9,8 @@ from dataclasses import replace
 import pytest
 
 from mathable import Create, Join, Pass, Resign, RuleError
-from mathable.bag import OrderedBag
-from mathable.summy import (
+from mathable.core.bag import OrderedBag
+from mathable.games.summy import (
     SUPPLY_SET,
     TILE_SET,
     Discard,
@@ -23,8 +23,8 @@ from mathable.summy import (
     parse_tiles,
     replay,
 )
-from mathable.summy.events import EquationPlayed, SummyStarted
-from mathable.summy.tiles import EQUALS
+from mathable.games.summy.events import EquationPlayed, SummyStarted
+from mathable.games.summy.tiles import EQUALS
 
 
 def supply(front: str) -> tuple[int, ...]:
@@ -343,15 +343,15 @@ def test_the_equation_event_round_trips_through_json() -> None:
     state = started("12+345x=" + "6789-:=0")
     (event,) = check(state, PlayEquation(0, tuple(across(-3, 0, "1+2.3"))), OrderedBag())
     assert isinstance(event, EquationPlayed)
-    from mathable.events import Event
+    from mathable.core.events import Event
 
     assert Event.from_dict(event.to_dict()) == event
     assert event.to_dict()["placements"][0] == {"x": -3, "y": 0, "tile": "1"}
 
 
 def test_a_finished_summy_game_checks_out_against_its_commitment() -> None:
-    from mathable.audit import audit
-    from mathable.summy.selfplay import first_move
+    from mathable.core.audit import audit
+    from mathable.games.summy.selfplay import first_move
 
     order = tuple(random.Random(5).sample(SUPPLY_SET, len(SUPPLY_SET)))
     salt = "ab" * 16

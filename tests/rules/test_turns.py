@@ -16,7 +16,8 @@ from mathable import (
     TurnPlacement,
     check,
 )
-from mathable.events import ExtraTileDrawn, Passed, TilesExchanged, TurnEnded
+from mathable.core.events import Passed
+from mathable.games.mathable.events import ExtraTileDrawn, TilesExchanged, TurnEnded
 from tests.rules.helpers import Game, arranged, bag_order, play, refusal, refused, sq
 
 

@@ -16,7 +16,7 @@ from mathable import (
     has_legal_move,
     legal_placements_in,
 )
-from mathable.events import TurnEnded
+from mathable.games.mathable.events import TurnEnded
 from tests.rules.helpers import Game, bag_order, refused, sq
 
 PLAYER_1 = [("I8", 12, 12), ("H6", 8, 8), ("G9", 2, 2), ("F7", 1, 1), ("J8", 16, 16)]

@@ -10,7 +10,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from mathable import CENTRE, OPERATION, PREMIUM, SIZE, parse_square, square_name
-from mathable.board import SQUARES
+from mathable.games.mathable.board import SQUARES
 from mathable_server.pictures import PngUnavailable, board_svg, svg_to_png
 from mathable_server.pictures.board_svg import (
     CELL,

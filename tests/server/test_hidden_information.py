@@ -16,7 +16,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from mathable import OPERATION, GameState, best_turn, parse_square
-from mathable.audit import audit, events_from_feed
+from mathable.core.audit import audit, events_from_feed
 from tests.server.helpers import Account, register
 
 COUNTED = {"scores", "deductions", "winners", "rack_sizes", "drawn_count"}

@@ -8,8 +8,8 @@ from html.parser import HTMLParser
 
 from flask.testing import FlaskClient
 
-from mathable.events import Corrected, ExtraTileDrawn, TilePlaced, TurnEnded
-from mathable.state import PlacedTile
+from mathable.games.mathable.events import Corrected, ExtraTileDrawn, TilePlaced, TurnEnded
+from mathable.games.mathable.state import PlacedTile
 from mathable_server.pages import page_context, status_words
 from mathable_server.turn_list import turn_lines
 from tests.server.helpers import Table, new_game, register

@@ -20,9 +20,9 @@ from mathable import (
     ruleset_data,
     square_name,
 )
-from mathable.commands import Create
-from mathable.rulebook import rules_markdown
-from mathable.state import BONUS, RULES_VERSION
+from mathable.games.mathable.commands import Create
+from mathable.games.mathable.rulebook import rules_markdown
+from mathable.games.mathable.state import BONUS, RULES_VERSION
 from tests.server.helpers import Table, move
 
 
@@ -131,12 +131,12 @@ def test_an_extra_tile_asked_off_an_operation_square_names_the_placement(table: 
 
 
 def test_the_summy_ruleset_is_served_from_the_summy_rules(client: FlaskClient) -> None:
-    from mathable.summy import HAND_SIZE, check_equation
-    from mathable.summy import TILE_SET as SUMMY_TILES
-    from mathable.summy.equation import MAX_DIGITS
-    from mathable.summy.state import MAX_COORDINATE
-    from mathable.summy.state import RULES_VERSION as SUMMY_VERSION
-    from mathable.summy.tiles import NAMES
+    from mathable.games.summy import HAND_SIZE, check_equation
+    from mathable.games.summy import TILE_SET as SUMMY_TILES
+    from mathable.games.summy.equation import MAX_DIGITS
+    from mathable.games.summy.state import MAX_COORDINATE
+    from mathable.games.summy.state import RULES_VERSION as SUMMY_VERSION
+    from mathable.games.summy.tiles import NAMES
 
     response = client.get("/v1/rulesets/summy")  # validated against openapi.yaml
     assert response.status_code == 200
@@ -165,8 +165,8 @@ def test_the_summy_ruleset_is_served_from_the_summy_rules(client: FlaskClient) -
 
 
 def test_summys_rule_book_is_written_from_its_data() -> None:
-    from mathable.summy.rulebook import rules_markdown as summy_book
-    from mathable.summy.ruleset_data import CHOICES, END_CONDITIONS
+    from mathable.games.summy.rulebook import rules_markdown as summy_book
+    from mathable.games.summy.ruleset_data import CHOICES, END_CONDITIONS
 
     listed = [name for name, _ in END_CONDITIONS + CHOICES]
     assert all(f"`{name}`" in summy_book() for name in listed)

@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import select
 
 from mathable import Create, GameState, Join, Pass, apply, check
-from mathable.events import Event, Passed
+from mathable.core.events import Event, Passed
 from mathable_server.db import events, game_members, games, init_schema, make_engine
 from mathable_server.store import (
     IdempotentAnswer,

@@ -7,8 +7,8 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from mathable.summy import SUPPLY_SET, tile_names
-from mathable.summy.tiles import parse_tiles
+from mathable.games.summy import SUPPLY_SET, tile_names
+from mathable.games.summy.tiles import parse_tiles
 from tests.server.helpers import Account, move, register
 
 

@@ -8,9 +8,9 @@ from typing import Annotated, Any
 import typer
 
 import mathable
-from mathable.commands import find_mistake
-from mathable.engine import ExchangeTiles, Play, PlayerView
-from mathable.state import Equation, PlacedTile
+from mathable.games.mathable.commands import find_mistake
+from mathable.games.mathable.engine import ExchangeTiles, Play, PlayerView
+from mathable.games.mathable.state import Equation, PlacedTile
 from mathable_cli import anygame
 from mathable_cli import api as api_module
 from mathable_cli.api import ApiClient

@@ -18,9 +18,9 @@ def rules(
     ] = None,
 ) -> None:
     """The rules of the games, with examples (the same text as docs/rules.md)."""
-    from mathable.errors import RuleError
-    from mathable.rulebook import rules_markdown
-    from mathable.rulesets import ruleset
+    from mathable.core.errors import RuleError
+    from mathable.core.ruleset import ruleset
+    from mathable.games.mathable.rulebook import rules_markdown
 
     if game is None:
         typer.echo(rules_markdown(), nl=False)

@@ -6,8 +6,8 @@ from typing import Annotated
 
 import typer
 
-from mathable.audit import audit, events_from_feed
-from mathable.errors import RuleError
+from mathable.core.audit import audit, events_from_feed
+from mathable.core.errors import RuleError
 from mathable_cli.context import app_context
 from mathable_cli.exits import CliError, ExitCode
 

@@ -12,7 +12,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app
 
 from mathable import ClockSpec, Create, Decline, Event, Join, RuleError, TimeOut, check_claim
-from mathable.rulesets import AnyState, ruleset, ruleset_of
+from mathable.core.ruleset import AnyState, ruleset, ruleset_of
 from mathable_server.draws import bag_order, new_salt
 from mathable_server.errors import ApiError
 from mathable_server.render import (

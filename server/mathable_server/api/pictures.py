@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response
 
-from mathable.rulesets import ruleset_of
+from mathable.core.ruleset import ruleset_of
 from mathable_server.errors import ApiError
 from mathable_server.pictures import board_svg
 from mathable_server.render import viewer_seat

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Blueprint, Response
 
-from mathable.rulesets import ruleset_of
+from mathable.core.ruleset import ruleset_of
 from mathable_server.auth import hash_token, new_token, same_secret
 from mathable_server.errors import ApiError
 from mathable_server.render import iso_ms

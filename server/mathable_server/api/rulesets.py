@@ -7,7 +7,7 @@ from functools import cache
 
 from flask import Blueprint, Response
 
-from mathable.rulesets import RULESETS
+from mathable.core.ruleset import RULESETS
 from mathable_server.errors import ApiError
 
 bp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets")

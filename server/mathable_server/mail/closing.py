@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from sqlalchemy import Connection
 
 from mathable import Event
-from mathable.rulesets import AnyState
+from mathable.core.ruleset import AnyState
 from mathable_server.store.addresses import close_play_addresses
 
 #: Events after which no seat of the game moves again.

@@ -19,7 +19,7 @@ from email.message import EmailMessage
 from email.utils import formatdate
 
 from mathable import ClockState, GameState, render, square_name
-from mathable.rulesets import AnyState
+from mathable.core.ruleset import AnyState
 from mathable_server.render import iso_ms
 
 #: Headers are folded only past RFC 5322's 998 characters: the standard policy folds at 78,

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from mathable import ClockState
-from mathable.rulesets import AnyState
+from mathable.core.ruleset import AnyState
 
 
 class NoMove(ValueError):

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from email.message import EmailMessage
 
 from mathable import replay_timed
-from mathable.rulesets import AnyState
+from mathable.core.ruleset import AnyState
 from mathable_server.mail.addresses import play_address, play_secret
 from mathable_server.mail.codes import verification_code
 from mathable_server.mail.compose import (

@@ -12,7 +12,7 @@ import html
 from email.message import EmailMessage
 from email.utils import make_msgid
 
-from mathable.rulesets import AnyState, ruleset
+from mathable.core.ruleset import AnyState, ruleset
 from mathable_server.pictures import PngUnavailable, board_svg, board_text_alternative, svg_to_png
 from mathable_server.pictures.board_svg import DRAWINGS
 

@@ -3,7 +3,7 @@ its points, and replies in Summy's notation (``-3,0 across 1+2=3``, ``discard x 
 ``pass``, ``resign``).
 
 Everything is read from the game's view for the seat and through the ruleset
-interface (``mathable.rulesets``), as the CLI does: no other seat's hand is
+interface (``mathable.core.ruleset``), as the CLI does: no other seat's hand is
 ever at hand here.
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mathable import ClockState, RuleError
-from mathable.rulesets import ruleset
+from mathable.core.ruleset import ruleset
 from mathable_server.mail.games import NoMove, deadline_line
 
 HOW_TO_REPLY = """\

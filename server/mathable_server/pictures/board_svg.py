@@ -21,7 +21,7 @@ from typing import Any, Final
 from xml.sax.saxutils import escape, quoteattr
 
 from mathable import CENTRE, COLUMNS, OPERATION, PREMIUM, SIZE, square_name
-from mathable.board import SQUARES
+from mathable.games.mathable.board import SQUARES
 
 #: Side of one square, in SVG user units.
 CELL: Final = 40

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from sqlalchemy import Connection, Engine
 
 from mathable import Event
-from mathable.rulesets import AnyState
+from mathable.core.ruleset import AnyState
 from mathable_server.db import reader
 
 #: Called inside each append's transaction with (connection, game id, the appended events,

@@ -19,8 +19,8 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from mathable import Event
-from mathable.events import SCHEMA_VERSION, GameCreated, InvitationDeclined, PlayerJoined
-from mathable.rulesets import AnyState
+from mathable.core.events import SCHEMA_VERSION, GameCreated, InvitationDeclined, PlayerJoined
+from mathable.core.ruleset import AnyState
 from mathable_server import feed
 from mathable_server.db import (
     events,

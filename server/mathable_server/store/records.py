@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from mathable import Event
-from mathable.rulesets import AnyState
+from mathable.core.ruleset import AnyState
 
 
 class VersionConflict(Exception):
@@ -106,7 +106,7 @@ class MemberGame:
     status: str
     players: int
     referee: str
-    #: The game it is (``mathable.rulesets``): "mathable" or "summy".
+    #: The game it is (``mathable.core.ruleset``): "mathable" or "summy".
     ruleset: str
     version: int
     to_move: str | None

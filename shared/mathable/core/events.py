@@ -1,0 +1,324 @@
+"""Events every game has: the base class, its registry and the lifecycle events.
+
+A game's own events subclass ``Event`` with ``game`` set to the game's name; the
+decoder finds every registered type, and loads the installed games (their entry
+points, ``mathable.core.plugins``) the first time it meets a type it does not know.
+Every event is written with the schema version ``v`` so that old logs still load.
+
+>>> e = Passed(seat=1)
+>>> Event.from_dict(e.to_dict()) == e, e.to_dict()
+(True, {'type': 'passed', 'v': 1, 'seat': 1})
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from mathable.core import codec, plugins
+from mathable.core.errors import RuleError
+from mathable.core.state import ClockSpec
+
+SCHEMA_VERSION = 1
+
+_CLOCK_FIELDS: dict[str, codec.Codec[Any]] = {
+    "per_move": codec.OPT_INT,
+    "initial": codec.OPT_INT,
+    "increment": codec.INT,
+    "max": codec.OPT_INT,
+    "weekends_off": codec.BOOL,
+    "on_timeout": codec.STR,
+    "auto_vacation": codec.BOOL,
+}
+
+
+def _decode_clock(value: Any) -> ClockSpec:
+    if not isinstance(value, dict):
+        raise RuleError("bad_event", "a clock is an object")
+    known = {name: c.decode(value[name]) for name, c in _CLOCK_FIELDS.items() if name in value}
+    return ClockSpec(**known)
+
+
+CLOCK: codec.Codec[ClockSpec | None] = codec.Codec(
+    lambda spec: None if spec is None else spec.to_dict(),
+    lambda value: None if value is None else _decode_clock(value),
+)
+
+
+
+
+#: The events every game shares (created, joined, resigned, clocks...), by ``type``.
+EVENT_TYPES: dict[str, type[Event]] = {}
+#: Each game's own events (``Event.game``), by ``type``: read after ``EVENT_TYPES``.
+GAME_EVENT_TYPES: dict[str, dict[str, type[Event]]] = {}
+
+class Event:
+    """Base of all events. Subclasses register themselves under ``type``."""
+
+    type: ClassVar[str]
+    fields: ClassVar[dict[str, codec.Codec[Any]]]
+    #: Fields added after the first events of this type were written: an event that
+    #: lacks one reads as its default, and one holding the default is written without it,
+    #: so the events of games played under older rules read and write as they were.
+    optional: ClassVar[dict[str, Any]] = {}
+    #: The game starts with this event: clocks start running (``mathable.core.clock``).
+    starts_clocks: ClassVar[bool] = False
+    #: The game whose own event this is; "" for the events every game shares.
+    game: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        known = _registered_type(cls.type)
+        if known is not None and known.__qualname__ != cls.__qualname__:
+            # Two games' events under one name would decode as whichever came last.
+            raise TypeError(f"event type {cls.type!r} is taken by {known.__qualname__}")
+        if not cls.game:
+            EVENT_TYPES[cls.type] = cls
+        else:
+            GAME_EVENT_TYPES.setdefault(cls.game, {})[cls.type] = cls
+
+    def to_dict(self) -> dict[str, Any]:
+        """The event as a JSON-ready dict, with its type and schema version."""
+        out: dict[str, Any] = {"type": self.type, "v": SCHEMA_VERSION}
+        for name, field_codec in self.fields.items():
+            value = getattr(self, name)
+            if name in self.optional and value == self.optional[name]:
+                continue
+            out[name] = field_codec.encode(value)
+        return out
+
+    @staticmethod
+    def from_dict(data: Any) -> Event:
+        """Read an event written by ``to_dict``; RuleError ``bad_event`` if it is not one.
+
+        >>> Event.from_dict({"type": "passed", "v": 1})
+        Traceback (most recent call last):
+        ...
+        mathable.core.errors.RuleError: bad_event: passed: missing field 'seat'
+        """
+        if not isinstance(data, dict):
+            raise RuleError("bad_event", "an event must be a JSON object")
+        kind = data.get("type")
+        cls = _event_type(kind) if isinstance(kind, str) else None
+        if cls is None:
+            raise RuleError("bad_event", f"unknown event type {str(kind)[:40]!r}")
+        version = data.get("v", 1)
+        if (
+            isinstance(version, bool)
+            or not isinstance(version, int)
+            or not (1 <= version <= SCHEMA_VERSION)
+        ):
+            raise RuleError("bad_event", f"{kind}: unsupported schema version {version!r}")
+        values = {}
+        for name, field_codec in cls.fields.items():
+            if name not in data and name in cls.optional:
+                continue
+            if name not in data:
+                raise RuleError("bad_event", f"{kind}: missing field {name!r}")
+            try:
+                values[name] = field_codec.decode(data[name])
+            except RuleError as err:
+                raise RuleError("bad_event", f"{kind}.{name}: {err.message}") from None
+        return cls(**values)
+
+
+
+def _event_type(kind: str) -> type[Event] | None:
+    """The class of the events of type ``kind``, whichever game's they are."""
+    found = _registered_type(kind)
+    if found is None:
+        plugins.load_all()  # the installed games register their events when imported
+        found = _registered_type(kind)
+    return found
+
+
+def _registered_type(kind: str) -> type[Event] | None:
+    """The class registered for ``kind`` so far, whichever game's it is."""
+    found = EVENT_TYPES.get(kind)
+    if found is None:
+        for types in GAME_EVENT_TYPES.values():
+            found = types.get(kind)
+            if found is not None:
+                break
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class GameCreated(Event):
+    type: ClassVar[str] = "game_created"
+    ruleset: str
+    rules_version: int
+    players: int
+    referee: str
+    seed: int | None
+    tiles: tuple[int, ...] | None
+    invited: tuple[str, ...]
+    creator: str
+    #: None: no clock (every game before clocks existed).
+    clock: ClockSpec | None = None
+    #: The hidden bag order, its salt and the public commitment to them (``mathable.core.audit``).
+    order: tuple[int, ...] | None = None
+    salt: str | None = None
+    commitment: str | None = None
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {
+        "ruleset": codec.STR,
+        "rules_version": codec.INT,
+        "players": codec.INT,
+        "referee": codec.STR,
+        "seed": codec.OPT_INT,
+        "tiles": codec.OPT_INTS,
+        "invited": codec.STRS,
+        "creator": codec.STR,
+        "clock": CLOCK,
+        "order": codec.OPT_INTS,
+        "salt": codec.OPT_STR,
+        "commitment": codec.OPT_STR,
+    }
+    optional: ClassVar[dict[str, Any]] = {
+        "clock": None,
+        "order": None,
+        "salt": None,
+        "commitment": None,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerJoined(Event):
+    type: ClassVar[str] = "player_joined"
+    seat: int
+    player: str
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {"seat": codec.INT, "player": codec.STR}
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    type: ClassVar[str] = "passed"
+    seat: int
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {"seat": codec.INT}
+
+
+@dataclass(frozen=True, slots=True)
+class Resigned(Event):
+    type: ClassVar[str] = "resigned"
+    seat: int
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {"seat": codec.INT}
+
+
+@dataclass(frozen=True, slots=True)
+class TimedOut(Event):
+    """``seat`` ran out of time: it can no longer move or win. ``claimed_by`` the opponent
+    who claimed it (clocks with ``on_timeout: claim``), else None (the server found it)."""
+
+    type: ClassVar[str] = "timed_out"
+    seat: int
+    claimed_by: int | None = None
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {
+        "seat": codec.INT,
+        "claimed_by": codec.OPT_INT,
+    }
+    optional: ClassVar[dict[str, Any]] = {"claimed_by": None}
+
+
+@dataclass(frozen=True, slots=True)
+class TimeGiven(Event):
+    """``seat`` gave ``seconds`` to seat ``to``'s clock."""
+
+    type: ClassVar[str] = "time_given"
+    seat: int
+    to: int
+    seconds: int
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {
+        "seat": codec.INT,
+        "to": codec.INT,
+        "seconds": codec.INT,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class VacationStarted(Event):
+    """The player of ``seat`` went on vacation for ``days`` days from the event's time."""
+
+    type: ClassVar[str] = "vacation_started"
+    seat: int
+    days: int
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {"seat": codec.INT, "days": codec.INT}
+
+
+@dataclass(frozen=True, slots=True)
+class VacationEnded(Event):
+    """The player of ``seat`` came back from vacation early."""
+
+    type: ClassVar[str] = "vacation_ended"
+    seat: int
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {"seat": codec.INT}
+
+
+@dataclass(frozen=True, slots=True)
+class VacationDayUsed(Event):
+    """``seat``'s clock reached zero and spent a vacation day instead: 24 hours more."""
+
+    type: ClassVar[str] = "auto_vacation"
+    seat: int
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {"seat": codec.INT}
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded(Event):
+    type: ClassVar[str] = "game_ended"
+    reason: str
+    deductions: tuple[int, ...]
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {
+        "reason": codec.STR,
+        "deductions": codec.INTS,
+        "scores": codec.INTS,
+        "winners": codec.INTS,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class DrawsRevealed(Event):
+    """At the end: the bag order committed to at creation and its salt, for anyone to check."""
+
+    type: ClassVar[str] = "draws_revealed"
+    order: tuple[int, ...]
+    salt: str
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {"order": codec.INTS, "salt": codec.STR}
+
+
+@dataclass(frozen=True, slots=True)
+class InvitationDeclined(Event):
+    """An invitee refused their seat: it is free for anyone again."""
+
+    type: ClassVar[str] = "invitation_declined"
+    player: str
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {"player": codec.STR}
+
+
+@dataclass(frozen=True, slots=True)
+class GameCancelled(Event):
+    """The creator called off a game that had not started."""
+
+    type: ClassVar[str] = "game_cancelled"
+    player: str
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {"player": codec.STR}
+
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "DrawsRevealed",
+    "Event",
+    "GameCancelled",
+    "GameCreated",
+    "GameEnded",
+    "InvitationDeclined",
+    "Passed",
+    "PlayerJoined",
+    "Resigned",
+    "TimeGiven",
+    "TimedOut",
+    "VacationDayUsed",
+    "VacationEnded",
+    "VacationStarted",
+]

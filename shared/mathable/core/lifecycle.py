@@ -1,0 +1,526 @@
+"""The lifecycle every game shares, as commands checked and as events applied.
+
+Creating a game, joining, declining and cancelling, resigning, the clock commands
+(timeouts, time given, vacations), the end and its deductions, and the events they
+write (``game_created``, ``player_joined``, ``resigned``, ``timed_out``, ``game_ended``,
+``draws_revealed``...) work the same in every game. Each ruleset checks and applies
+its own turns (Mathable: ``mathable.games.mathable.commands`` and
+``mathable.games.mathable.events``; Summy: ``mathable.games.summy``) and hands the
+rest to ``check`` and ``apply`` here, with a
+``GameRules`` that says what differs: its name and rules version, its tiles, which
+referees it allows, how a game starts and ends, and what a hand is worth at the end.
+The state fields they read and change are those of ``mathable.core.state.Lifecycle``.
+
+>>> from mathable.games.mathable.events import replay
+>>> turn_of(replay([]), 0)
+Traceback (most recent call last):
+...
+mathable.core.errors.RuleError: game_not_started: the game has not started yet
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any, Generic, TypeVar
+
+from mathable.core.bag import BagPolicy, OrderedBag, RandomBag, SeededBag
+from mathable.core.clock import MAX_SECONDS, check_spec
+from mathable.core.commitment import commit, revelation
+from mathable.core.errors import RuleError
+from mathable.core.events import (
+    DrawsRevealed,
+    Event,
+    GameCancelled,
+    GameCreated,
+    GameEnded,
+    InvitationDeclined,
+    PlayerJoined,
+    Resigned,
+    TimedOut,
+    TimeGiven,
+    VacationDayUsed,
+    VacationEnded,
+    VacationStarted,
+)
+from mathable.core.plugins import DEFAULT_RULESET
+from mathable.core.state import ClockSpec, Lifecycle, Options, Result, Seat, Turn
+
+S = TypeVar("S", bound=Lifecycle)
+
+
+# --- the commands every game has ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Create:
+    """Create a game; ``player`` takes seat 0."""
+
+    player: str
+    players: int = 2
+    referee: str = "server"
+    seed: int | None = None
+    tiles: tuple[int, ...] | None = None
+    invited: tuple[str, ...] = ()
+    clock: ClockSpec | None = None
+    #: The bag order the server chose (hidden until the end) and the salt of its commitment.
+    order: tuple[int, ...] | None = None
+    salt: str | None = None
+    #: The game to play (``mathable.core.ruleset``): the name of an installed game.
+    ruleset: str = DEFAULT_RULESET
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    """An invitee refuses their seat; the creator of a game not yet started calls it off."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """Take the first free seat."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """End the turn without playing."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """Leave the game; it goes on without this seat."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TimeOut:
+    """``seat`` is out of time. The caller (the server, by ``mathable.core.clock``) knows it is:
+    the rules have no clock. ``claimed_by`` is the opponent claiming it, if any."""
+
+    seat: int
+    claimed_by: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GiveTime:
+    """``seat`` gives ``seconds`` to the clock of seat ``to``."""
+
+    seat: int
+    to: int
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True)
+class StartVacation:
+    """The player of ``seat`` goes on vacation for ``days`` days: their clock stands still."""
+
+    seat: int
+    days: int
+
+
+@dataclass(frozen=True, slots=True)
+class EndVacation:
+    """The player of ``seat`` is back: their clock runs again."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class UseVacationDay:
+    """``seat``'s clock reached zero: a vacation day gives it 24 hours more."""
+
+    seat: int
+
+
+LifecycleCommand = (
+    Create
+    | Join
+    | Decline
+    | Resign
+    | TimeOut
+    | GiveTime
+    | StartVacation
+    | EndVacation
+    | UseVacationDay
+)
+
+
+# --- what the lifecycle needs to know of a game -----------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GameRules(Generic[S]):
+    """What differs between games in their lifecycle.
+
+    ``apply`` folds one event (the game's own and the shared ones); ``deal`` is the
+    event that starts a full game; ``end_reason`` says why the game is over, or None;
+    ``deductions`` what each seat loses at the end for its tiles; ``leave`` what is
+    written before a seat that is in the middle of its turn resigns or times out
+    (Mathable: the tiles placed so far score). The messages are the game's words for
+    a refused referee, tile list and bag order.
+    """
+
+    ruleset: str
+    rules_version: int
+    tile_set: tuple[int, ...]
+    apply: Callable[[S, Event], S]
+    deal: Callable[[S, BagPolicy], Event]
+    end_reason: Callable[[S], str | None]
+    deductions: Callable[[S], tuple[int, ...]]
+    referees: tuple[str, ...]
+    bad_referee: str
+    bad_tiles: str
+    bad_order: str
+    leave: Callable[[Fold[S], int], None] | None = None
+
+
+class Fold(Generic[S]):
+    """Events produced so far by one command, and the state they lead to."""
+
+    def __init__(self, state: S, bag: BagPolicy, rules: GameRules[S]) -> None:
+        self.state = state
+        self.bag = bag
+        self.rules = rules
+        self.events: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+        self.state = self.rules.apply(self.state, event)
+
+    def draw(self, n: int) -> tuple[int, ...]:
+        pool = self.state.pool
+        n = min(n, len(pool))
+        return tuple(self.bag.draw(pool, n)) if n > 0 else ()
+
+
+def default_policy(state: Lifecycle) -> BagPolicy:
+    """The bag policy a game's options call for: its given order, its seed, or chance."""
+    if state.options.tiles is not None or state.options.order is not None:
+        return OrderedBag()
+    if state.options.seed is not None:
+        return SeededBag(state.options.seed, salt=state.version)
+    return RandomBag()
+
+
+def check(fold: Fold[S], command: object) -> bool:
+    """Check a lifecycle command and emit its events into ``fold``; False if ``command``
+    is none (it is the game's own, or unknown); RuleError if the rules refuse it."""
+    match command:
+        case Create():
+            _create(fold, command)
+        case Join():
+            _join(fold, command)
+        case Decline():
+            _decline(fold, command)
+        case Resign():
+            _resign(fold, command.seat)
+        case TimeOut():
+            _time_out(fold, command)
+        case GiveTime():
+            _give_time(fold, command)
+        case StartVacation():
+            clocked_seat(fold.state, command.seat)
+            if not is_int(command.days) or not 1 <= command.days <= 366:
+                raise RuleError("bad_days", "a vacation lasts 1 to 366 days")
+            fold.emit(VacationStarted(command.seat, command.days))
+        case EndVacation():
+            clocked_seat(fold.state, command.seat)
+            fold.emit(VacationEnded(command.seat))
+        case UseVacationDay():
+            clocked_seat(fold.state, command.seat)
+            fold.emit(VacationDayUsed(command.seat))
+        case _:
+            return False
+    return True
+
+
+# --- creating and joining ----------------------------------------------------------------
+
+
+def _create(fold: Fold[S], command: Create) -> None:
+    rules = fold.rules
+    if fold.state.status != "new":
+        raise RuleError("game_exists", "this game has already been created")
+    if not is_int(command.players) or not 2 <= command.players <= 4:
+        raise RuleError("bad_players", f"a game has 2 to 4 players, not {command.players}")
+    if command.referee not in rules.referees:
+        raise RuleError("bad_referee", rules.bad_referee)
+    if command.tiles is not None and sorted(command.tiles) != list(rules.tile_set):
+        raise RuleError("bad_tiles", rules.bad_tiles)
+    if command.seed is not None and command.tiles is not None:
+        raise RuleError("bad_options", "give a seed or a tile order, not both")
+    if command.order is not None and (
+        command.tiles is not None or sorted(command.order) != list(rules.tile_set)
+    ):
+        raise RuleError("bad_tiles", rules.bad_order)
+    if command.salt is not None and not _is_salt(command.salt):
+        raise RuleError("bad_salt", "a salt is 32 to 64 lower-case hex digits")
+    committed = command.tiles if command.tiles is not None else command.order
+    commitment = None
+    if command.salt is not None and committed is not None:
+        commitment = commit(committed, command.salt)
+    invited = tuple(command.invited)
+    if len(invited) > command.players - 1 or len(set(invited)) != len(invited):
+        raise RuleError("bad_invite", "invite at most one player per free seat, each once")
+    if command.player in invited:
+        raise RuleError("bad_invite", "the creator already has seat 0")
+    if command.clock is not None:
+        check_spec(command.clock)
+    fold.emit(
+        GameCreated(
+            ruleset=rules.ruleset,
+            rules_version=rules.rules_version,
+            players=command.players,
+            referee=command.referee,
+            seed=command.seed,
+            tiles=command.tiles,
+            invited=invited,
+            creator=command.player,
+            clock=command.clock,
+            order=command.order,
+            salt=command.salt if commitment is not None else None,
+            commitment=commitment,
+        )
+    )
+
+
+def _is_salt(salt: object) -> bool:
+    return (
+        isinstance(salt, str)
+        and 32 <= len(salt) <= 64
+        and all(c in "0123456789abcdef" for c in salt)
+    )
+
+
+def _decline(fold: Fold[S], command: Decline) -> None:
+    state = fold.state
+    if state.status != "waiting":
+        raise RuleError("game_started", "only a game still waiting for players can be declined")
+    if command.player in state.options.invited and state.seat_of(command.player) is None:
+        fold.emit(InvitationDeclined(player=command.player))
+    elif state.seats and state.seats[0].player == command.player:
+        fold.emit(GameCancelled(player=command.player))
+    else:
+        raise RuleError("not_invited", "you have no invitation to this game")
+
+
+def _join(fold: Fold[S], command: Join) -> None:
+    state = fold.state
+    if state.status != "waiting":
+        raise RuleError("game_full", "this game is not waiting for players")
+    if state.seat_of(command.player) is not None:
+        raise RuleError("already_seated", "you already have a seat in this game")
+    free = [i for i, seat in enumerate(state.seats) if seat.player is None]
+    seated = {seat.player for seat in state.seats}
+    reserved = [name for name in state.options.invited if name not in seated]
+    if command.player not in state.options.invited and len(free) <= len(reserved):
+        raise RuleError("seat_reserved", "the free seats of this game are reserved for invitees")
+    fold.emit(PlayerJoined(seat=free[0], player=command.player))
+    if len(free) == 1:
+        fold.emit(fold.rules.deal(fold.state, fold.bag))
+
+
+# --- seats and turns ---------------------------------------------------------------------
+
+
+def is_int(value: Any) -> bool:
+    """A whole number, not a bool (commands come from bots and JSON)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_seat(state: Lifecycle, seat: Any) -> bool:
+    """``seat`` is the number of a seat of this game."""
+    return is_int(seat) and 0 <= seat < len(state.seats)
+
+
+def turn_of(state: Lifecycle, seat: Any) -> Turn:
+    """The turn, if it is ``seat``'s; RuleError saying why not otherwise."""
+    if state.status in ("new", "waiting"):
+        raise RuleError("game_not_started", "the game has not started yet")
+    if state.status == "ended" or state.turn is None:
+        raise RuleError("game_over", "the game is over")
+    if not is_seat(state, seat):
+        raise RuleError("not_seated", "you have no seat in this game")
+    if state.turn.seat != seat:
+        raise RuleError(
+            "not_your_turn",
+            f"it is seat {state.turn.seat}'s turn, not yours",
+            {"seat": state.turn.seat},
+        )
+    return state.turn
+
+
+def _resign(fold: Fold[S], seat: Any) -> None:
+    state = fold.state
+    if state.status != "playing":
+        raise RuleError(
+            "game_over" if state.status == "ended" else "game_not_started",
+            "only a game in play can be resigned",
+        )
+    if not is_seat(state, seat) or state.seats[seat].resigned:
+        raise RuleError("not_seated", "you have no seat left in this game")
+    if fold.rules.leave is not None:
+        fold.rules.leave(fold, seat)
+    fold.emit(Resigned(seat))
+    end_if_over(fold)
+
+
+# --- clocks --------------------------------------------------------------------------------
+
+
+def clocked_seat(state: Lifecycle, seat: Any) -> None:
+    """Refuses unless the game has a clock, is in play and ``seat`` still plays in it."""
+    if state.options.clock is None:
+        raise RuleError("no_clock", "this game has no clock")
+    if state.status != "playing":
+        raise RuleError(
+            "game_over" if state.status == "ended" else "game_not_started",
+            "the clock runs only while the game is played",
+        )
+    if not is_seat(state, seat) or state.seats[seat].resigned:
+        raise RuleError("not_seated", "that seat no longer plays in this game")
+
+
+def _time_out(fold: Fold[S], command: TimeOut) -> None:
+    clocked_seat(fold.state, command.seat)
+    if fold.rules.leave is not None:
+        fold.rules.leave(fold, command.seat)
+    fold.emit(TimedOut(command.seat, command.claimed_by))
+    if len(fold.state.active_seats()) <= 1:
+        finish(fold, "timeout")
+    else:
+        end_if_over(fold)
+
+
+def _give_time(fold: Fold[S], command: GiveTime) -> None:
+    state = fold.state
+    clocked_seat(state, command.seat)
+    if not is_seat(state, command.to) or state.seats[command.to].resigned:
+        raise RuleError("bad_seat", f"seat {command.to} does not play in this game")
+    if command.to == command.seat:
+        raise RuleError("own_seat", "time can only be given to an opponent")
+    if not is_int(command.seconds) or not 1 <= command.seconds <= MAX_SECONDS:
+        raise RuleError("bad_seconds", f"give 1 to {MAX_SECONDS} seconds")
+    fold.emit(TimeGiven(command.seat, command.to, command.seconds))
+
+
+# --- the end ---------------------------------------------------------------------------------
+
+
+def end_if_over(fold: Fold[S]) -> None:
+    """End the game if its rules say it is over."""
+    reason = fold.rules.end_reason(fold.state)
+    if reason is not None:
+        finish(fold, reason)
+
+
+def finish(fold: Fold[S], reason: str) -> None:
+    """End the game: each seat loses its deduction; the best of those still playing win;
+    the order committed to at creation is revealed."""
+    state = fold.state
+    deductions = fold.rules.deductions(state)
+    scores = tuple(seat.score - d for seat, d in zip(state.seats, deductions, strict=True))
+    active = state.active_seats()
+    best = max(scores[s] for s in active)
+    winners = tuple(s for s in active if scores[s] == best)
+    fold.emit(GameEnded(reason=reason, deductions=deductions, scores=scores, winners=winners))
+    reveal = revelation(fold.state)
+    if reveal is not None:
+        fold.emit(reveal)
+
+
+# --- the events every game has ------------------------------------------------------------
+
+
+def apply(state: S, event: Event) -> S | None:
+    """The state after a lifecycle event (``state.version`` already counts it); None for
+    an event that is not one (the game's own, or one it cannot apply)."""
+    match event:
+        case GameCreated():
+            # The tiles to draw, in the given or committed order (else the full set).
+            pool: dict[str, Any] = {state.POOL: event.tiles or event.order or state.pool}
+            return replace(
+                state,
+                status="waiting",
+                ruleset=event.ruleset,
+                rules_version=event.rules_version,
+                options=Options(
+                    players=event.players,
+                    referee="players" if event.referee == "players" else "server",
+                    seed=event.seed,
+                    tiles=event.tiles,
+                    invited=event.invited,
+                    clock=event.clock,
+                    order=event.order,
+                    salt=event.salt,
+                    commitment=event.commitment,
+                ),
+                seats=(Seat(player=event.creator),) + (Seat(),) * (event.players - 1),
+                **pool,
+            )
+        case PlayerJoined():
+            return replace(state, seats=state.with_seat(event.seat, player=event.player))
+        case Resigned() | TimedOut():
+            out = {"timed_out": True} if isinstance(event, TimedOut) else {}
+            state = replace(state, seats=state.with_seat(event.seat, resigned=True, **out))
+            if state.turn is not None and state.turn.seat == event.seat:
+                state = replace(state, turn=state.next_turn(event.seat))
+            return state
+        case TimeGiven() | VacationStarted() | VacationEnded() | VacationDayUsed():
+            return state  # only the clock changes: see ``mathable.core.clock``
+        case GameEnded():
+            final_seats = tuple(
+                replace(seat, score=score)
+                for seat, score in zip(state.seats, event.scores, strict=True)
+            )
+            return replace(
+                state,
+                status="ended",
+                seats=final_seats,
+                turn=None,
+                result=Result(event.reason, event.deductions, event.scores, event.winners),
+            )
+        case DrawsRevealed():
+            return replace(state, draws_revealed=True)
+        case InvitationDeclined():
+            options = replace(
+                state.options,
+                invited=tuple(p for p in state.options.invited if p != event.player),
+                declined=state.options.declined + (event.player,),
+            )
+            return replace(state, options=options)
+        case GameCancelled():
+            return replace(state, status="cancelled", turn=None)
+    return None
+
+
+__all__ = [
+    "Create",
+    "Decline",
+    "EndVacation",
+    "Fold",
+    "GameRules",
+    "GiveTime",
+    "Join",
+    "LifecycleCommand",
+    "Pass",
+    "Resign",
+    "StartVacation",
+    "TimeOut",
+    "UseVacationDay",
+    "apply",
+    "check",
+    "clocked_seat",
+    "default_policy",
+    "end_if_over",
+    "finish",
+    "is_int",
+    "is_seat",
+    "turn_of",
+]

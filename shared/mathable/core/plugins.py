@@ -1,0 +1,49 @@
+"""The games installed: the entry points of the group ``mathable.rulesets``.
+
+Each game is a package that names its ``Ruleset`` object in its distribution's
+metadata, the way pytest and Flask find their plugins; the two games of this
+project register the same way (``pyproject.toml``). Standard library only.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import EntryPoint, entry_points
+from typing import Any
+
+#: The entry-point group a game registers its ruleset under.
+GROUP = "mathable.rulesets"
+#: The game a new game is when its creator names none (the one the service began with).
+DEFAULT_RULESET = "mathable"
+
+_loaded: dict[str, Any] | None = None
+
+
+def installed() -> list[EntryPoint]:
+    """The entry points of every installed game, one per name (a distribution found
+    twice on the path is read once); ValueError if two name different objects."""
+    found: dict[str, EntryPoint] = {}
+    for point in entry_points(group=GROUP):
+        known = found.get(point.name)
+        if known is not None and known.value != point.value:
+            raise ValueError(
+                f"two games are installed as {point.name!r}: {known.value} and {point.value}"
+            )
+        found[point.name] = point
+    return [found[name] for name in sorted(found)]
+
+
+def load_all() -> dict[str, Any]:
+    """Every installed game's ruleset object by its entry point's name, imported once."""
+    global _loaded
+    if _loaded is None:
+        loaded = {}
+        for point in installed():
+            loaded[point.name] = point.load()
+        _loaded = loaded
+    return _loaded
+
+
+def forget() -> None:
+    """Read the entry points again at the next ``load_all`` (after an install, in tests)."""
+    global _loaded
+    _loaded = None

@@ -1,0 +1,303 @@
+"""One interface for every game the service plays, and the registry that finds a game's.
+
+A game records its ruleset's name in ``game_created``; everything that serves
+games (the server, the CLI, bots) goes through the ``Ruleset`` found by that
+name and never asks which game it is. Each game is a package of its own that
+registers its ruleset under the entry-point group ``mathable.rulesets``
+(``mathable.core.plugins``); this module never imports a game. A ruleset
+creates the empty state, checks
+a command (its events, or RuleError), applies an event, shows the game to a
+viewer, hides from an event what a viewer may not see, reads a command written
+as JSON, lists legal moves, and says why and how the game ends.
+
+>>> ruleset("summy").name, ruleset_of(replay_any([])).name
+('summy', 'mathable')
+>>> ruleset("chess")
+Traceback (most recent call last):
+...
+mathable.core.errors.RuleError: unknown_ruleset: there is no game called 'chess' (mathable, summy)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from mathable.core import plugins
+from mathable.core.errors import RuleError
+from mathable.core.events import Event, GameCreated
+from mathable.core.state import Lifecycle
+from mathable.core.view import redact_shared
+
+#: The state of a game of any ruleset: each game's state is a ``Lifecycle``, whose fields
+#: (version, status, ruleset, options, seats, turn, turns_played, result, draws_revealed)
+#: mean the same in each.
+AnyState = Lifecycle
+
+
+@dataclass(frozen=True, slots=True)
+class Told:
+    """A finished turn in words, for clients: whose (``seat``), what kind ("play",
+    "discard", "exchange", "pass"), what it did (``words``, without the player) and its
+    points."""
+
+    seat: int | None
+    kind: str
+    words: str
+    points: int = 0
+
+
+def plural(n: int, what: str) -> str:
+    return f"{n} {what}{'s' if n != 1 else ''}"
+
+
+def last_told_of(
+    view: Mapping[str, Any], counted: str, done: str, played: Callable[[Mapping[str, Any]], Told]
+) -> Told | None:
+    """The view's last finished turn in words: a pass, a turn that gave tiles away
+    (``counted``: "exchange" or "discard"; ``done``: its ``ended_by``, "exchanged" or
+    "discarded", which also keys its count in ``last_turn``), or a play, told by ``played``."""
+    turn = view.get("last_turn")
+    if not isinstance(turn, Mapping) or not turn.get("ended_by"):
+        return None
+    seat = turn.get("seat")
+    if turn.get("ended_by") == "passed":
+        return Told(seat, "pass", "passed")
+    if turn.get("ended_by") == done:
+        n = int(turn.get(done) or 0)
+        return Told(seat, counted, f"{done} {plural(n, 'tile')}")
+    return played(turn)
+
+
+class Ruleset(Protocol):
+    """What every game offers the server and the CLI."""
+
+    @property
+    def name(self) -> str:
+        """The name a game records (``game_created.ruleset``)."""
+
+    @property
+    def tile_set(self) -> tuple[int, ...]:
+        """Every tile that goes into the bag or supply (a bag order lists each once)."""
+
+    @property
+    def command_types(self) -> tuple[str, ...]:
+        """The ``type`` of each command this game reads from JSON."""
+
+    def new_state(self) -> Lifecycle:
+        """An empty game, before ``game_created``."""
+
+    def check(self, state: Any, command: Any) -> list[Event]:
+        """The events ``command`` produces in ``state``; RuleError if the rules refuse it."""
+
+    def apply(self, state: Any, event: Event) -> Lifecycle:
+        """The state after ``event`` (never validates, never draws)."""
+
+    def view(self, state: Any, viewer: int | None) -> dict[str, Any]:
+        """The game as ``viewer`` (a seat, or None: a spectator) may see it, JSON-ready."""
+
+    def redact(self, event: Event, viewer: int | None, *, revealed: bool = False) -> dict[str, Any]:
+        """One event as ``viewer`` may see it, JSON-ready."""
+
+    def command(self, seat: int, body: dict[str, Any]) -> Any:
+        """The command a JSON body (already well-formed) asks of ``seat``; RuleError if
+        this game has no such command."""
+
+    def parse_tile(self, text: Any) -> int:
+        """A tile as written in JSON (Mathable: a number; Summy: a string) -> its code."""
+
+    def legal_moves(self, state: Any, seat: int) -> Iterator[Any]:
+        """The legal moves of ``seat`` now (lazily)."""
+
+    def end_reason(self, state: Any) -> str | None:
+        """Why the game is over now, or None while it goes on."""
+
+    def deductions(self, state: Any) -> tuple[int, ...]:
+        """What each seat would lose at the end for the tiles it holds now."""
+
+    def expected_draw(self, state: Any, event: Event) -> Event | None:
+        """What a drawing event should hold had every tile come off the front of the
+        committed order (``mathable.core.audit``); None for an event that draws nothing."""
+
+    def data(self) -> dict[str, Any]:
+        """The rules as data, JSON-ready (``GET /v1/rulesets/{name}``)."""
+
+    def rulebook(self) -> str:
+        """The rules in words, markdown: this game's part of ``docs/rules.md``."""
+
+    # What a client needs, from the game's JSON view alone (the CLI, bots):
+
+    def draw(self, view: dict[str, Any]) -> str:
+        """The board or table of a view, as text with its coordinates."""
+
+    def read_move(self, text: str, view: dict[str, Any]) -> dict[str, Any]:
+        """A move typed in the game's notation, as the JSON command to send (its
+        ``type`` and fields); RuleError if the text is no move."""
+
+    def suggest(self, view: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+        """The best move for the viewer's own tiles, as a JSON command and in words;
+        None when there is none (discard or pass)."""
+
+    def turn_told(self, event: Mapping[str, Any]) -> Told | None:
+        """The turn one event (JSON, as ``redact`` writes it) finishes, in words; None
+        for an event that finishes no turn of this game's own."""
+
+    def last_told(self, view: Mapping[str, Any]) -> Told | None:
+        """The last finished turn of a view (or a game-list entry: both carry
+        ``last_turn``), in words; None before the first."""
+
+    def end_words(self, reason: str) -> str:
+        """Why a game ended (its result's ``reason``), in a few words for a status line;
+        the reason itself when the game has no such end."""
+
+
+#: Why a game ended, in words, for the ends both games share.
+SHARED_END_WORDS = {
+    "resigned": "all players but one resigned",
+    "timeout": "a player ran out of time",
+}
+
+
+class _Registry(dict[str, Ruleset]):
+    """Every ruleset by name: the installed games (their entry points, read when first
+    looked at) and any ``register``ed by a program."""
+
+    _loaded = False
+
+    def _load(self) -> None:
+        if self._loaded:
+            return
+        self._loaded = True
+        for name, rules in plugins.load_all().items():
+            if getattr(rules, "name", None) != name:
+                raise ValueError(
+                    f"the entry point {name!r} of {plugins.GROUP} names a ruleset called "
+                    f"{getattr(rules, 'name', None)!r}"
+                )
+            self.setdefault(name, rules)
+
+    def __getitem__(self, name: str) -> Ruleset:
+        self._load()
+        return super().__getitem__(name)
+
+    def __contains__(self, name: object) -> bool:
+        self._load()
+        return super().__contains__(name)
+
+    def __iter__(self) -> Iterator[str]:
+        self._load()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self._load()
+        return super().__len__()
+
+    def __repr__(self) -> str:
+        self._load()
+        return super().__repr__()
+
+    def get(self, name: str, default: Any = None) -> Any:
+        self._load()
+        return super().get(name, default)
+
+    def keys(self) -> Any:
+        self._load()
+        return super().keys()
+
+    def values(self) -> Any:
+        self._load()
+        return super().values()
+
+    def items(self) -> Any:
+        self._load()
+        return super().items()
+
+
+#: Every ruleset by name (loaded when first looked at).
+RULESETS: dict[str, Ruleset] = _Registry()
+
+
+def rulesets() -> dict[str, Ruleset]:
+    """Every game this process can play, by name."""
+    return RULESETS
+
+
+def register(rules: Ruleset) -> None:
+    """Add a ruleset; a second one with a name already taken is refused."""
+    if rules.name in RULESETS:
+        raise ValueError(f"a ruleset named {rules.name!r} is registered already")
+    RULESETS[rules.name] = rules
+
+
+def ruleset(name: object) -> Ruleset:
+    """The ruleset called ``name``; RuleError ``unknown_ruleset`` if there is none."""
+    found = RULESETS.get(name) if isinstance(name, str) else None
+    if found is None:
+        names = ", ".join(sorted(RULESETS))
+        raise RuleError("unknown_ruleset", f"there is no game called {str(name)[:32]!r} ({names})")
+    return found
+
+
+def ruleset_of(state: AnyState) -> Ruleset:
+    """The ruleset a game is played by (an empty game is the default game's until created)."""
+    return ruleset(state.ruleset or plugins.DEFAULT_RULESET)
+
+
+def apply_any(state: AnyState, event: Event) -> AnyState:
+    """``apply`` of the game's own ruleset; ``game_created`` picks it for an empty game."""
+    if state.version == 0 and isinstance(event, GameCreated):
+        rules = ruleset(event.ruleset)
+        return rules.apply(rules.new_state(), event)
+    return ruleset_of(state).apply(state, event)
+
+
+def check_any(state: AnyState, command: Any) -> list[Event]:
+    """``check`` of the game's own ruleset; a ``Create`` names the ruleset of a new game."""
+    if state.version == 0:
+        name = getattr(command, "ruleset", None)
+        if name is not None:
+            rules = ruleset(name)
+            return rules.check(rules.new_state(), command)
+    return ruleset_of(state).check(state, command)
+
+
+def redact_any(event: Event, viewer: int | None, *, revealed: bool = False) -> dict[str, Any]:
+    """One event of any game as ``viewer`` may see it: a game's own events by its rules,
+    the events every game shares (created, joined, resigned, clocks...) by the kernel's."""
+    if event.game:
+        return ruleset(event.game).redact(event, viewer, revealed=revealed)
+    return redact_shared(event, viewer, revealed=revealed)
+
+
+def empty_state() -> AnyState:
+    """A game before ``game_created``: the default game's empty state."""
+    return ruleset(plugins.DEFAULT_RULESET).new_state()
+
+
+def replay_any(events: Iterable[Event]) -> AnyState:
+    """The state reached by folding ``events`` from an empty game of any ruleset."""
+    state = empty_state()
+    for event in events:
+        state = apply_any(state, event)
+    return state
+
+
+__all__ = [
+    "RULESETS",
+    "SHARED_END_WORDS",
+    "AnyState",
+    "Ruleset",
+    "Told",
+    "apply_any",
+    "check_any",
+    "empty_state",
+    "last_told_of",
+    "plural",
+    "redact_any",
+    "register",
+    "replay_any",
+    "ruleset",
+    "ruleset_of",
+    "rulesets",
+]

@@ -1,0 +1,80 @@
+"""Commands written as JSON (the HTTP API, mail, bots) read into each ruleset's commands.
+
+The body has already been checked for form (types, sizes) by the server; what
+is read here is what only the rules know: squares, tiles, and which commands a
+game has (a Summy move sent to a Mathable game is refused, and the reverse).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mathable.core.errors import RuleError
+from mathable.games.mathable.board import parse_square
+from mathable.games.mathable.commands import (
+    Command,
+    Correct,
+    DrawExtra,
+    EndTurn,
+    Exchange,
+    GiveTime,
+    Pass,
+    Place,
+    PlayTurn,
+    Resign,
+    TurnPlacement,
+)
+from mathable.games.mathable.state import Equation
+
+
+def _claims(equations: list[dict[str, Any]] | None) -> tuple[Equation, ...] | None:
+    if equations is None:
+        return None
+    return tuple(
+        Equation(parse_square(e["near"]), parse_square(e["far"]), e["op"]) for e in equations
+    )
+
+
+def _not_in(game: str, kind: str) -> RuleError:
+    return RuleError("wrong_game", f"{game} has no {kind!r} move")
+
+
+def mathable_command(seat: int, body: dict[str, Any]) -> Command:
+    """The Mathable command ``body`` asks of ``seat``; a square off the board raises
+    RuleError ``bad_square``."""
+    match body["type"]:
+        case "place":
+            return Place(
+                seat, parse_square(body["square"]), body["tile"], _claims(body.get("equations"))
+            )
+        case "turn":
+            return PlayTurn(
+                seat,
+                tuple(
+                    TurnPlacement(
+                        parse_square(p["square"]),
+                        p["tile"],
+                        p.get("draw_extra", False),
+                        _claims(p.get("equations")),
+                    )
+                    for p in body["placements"]
+                ),
+            )
+        case "exchange":
+            return Exchange(seat, tuple(body["tiles"]))
+        case "draw_extra":
+            return DrawExtra(seat)
+        case "end_turn":
+            return EndTurn(seat)
+        case "pass":
+            return Pass(seat)
+        case "correct":
+            return Correct(seat)
+        case "resign":
+            return Resign(seat)
+        case "give_time":
+            return GiveTime(seat, body["seat"], body["seconds"])
+    raise _not_in("Mathable", str(body["type"]))
+
+
+__all__ = ["mathable_command"]

@@ -1,0 +1,138 @@
+"""Mathable behind the ``Ruleset`` interface: what the server, the CLI and bots use."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from mathable.core.errors import RuleError
+from mathable.core.events import Event
+from mathable.core.ruleset import SHARED_END_WORDS, Told, last_told_of, plural
+from mathable.core.state import Lifecycle
+from mathable.games.mathable.audit import expected_draw
+from mathable.games.mathable.board import render
+from mathable.games.mathable.commands import MATHABLE, check, end_reason
+from mathable.games.mathable.events import apply
+from mathable.games.mathable.jsoncommands import mathable_command
+from mathable.games.mathable.movegen import Placement, best_turn, legal_placements
+from mathable.games.mathable.rulebook import mathable_markdown
+from mathable.games.mathable.ruleset_data import ruleset_data
+from mathable.games.mathable.state import GameState
+from mathable.games.mathable.tiles import TILE_SET
+from mathable.games.mathable.view import redact, view
+
+
+def _play_told(turn: Mapping[str, Any]) -> Told:
+    placed = ", ".join(
+        f"{p['square']}={p['tile']} ({p['points']})" for p in turn.get("placements") or []
+    )
+    points = int(turn.get("points") or 0) + int(turn.get("bonus") or 0)
+    bonus = f" with the {turn['bonus']} bonus" if turn.get("bonus") else ""
+    return Told(turn.get("seat"), "play", f"played {placed}: {points} points{bonus}", points)
+
+
+#: Mathable's own ends, in words (``ruleset_data`` states each rule in full).
+END_WORDS = {
+    **SHARED_END_WORDS,
+    "rack_emptied": "a player placed their last tile with the bag empty",
+    "blocked": "no tile still in play can be placed anywhere",
+    "no_placements": "every player passed or exchanged twice in a row",
+}
+
+class MathableRules:
+    """Mathable behind the interface: the functions it always had, unchanged."""
+
+    name = "mathable"
+    command_types: tuple[str, ...] = (
+        "place", "turn", "exchange", "draw_extra", "end_turn", "pass", "correct", "resign",
+        "give_time",
+    )  # fmt: skip
+
+    @property
+    def tile_set(self) -> tuple[int, ...]:
+        return TILE_SET
+
+    def new_state(self) -> Lifecycle:
+        return GameState()
+
+    def check(self, state: Any, command: Any) -> list[Event]:
+        return check(state, command)
+
+    def apply(self, state: Any, event: Event) -> Lifecycle:
+        return apply(state, event)
+
+    def view(self, state: Any, viewer: int | None) -> dict[str, Any]:
+        return view(state, viewer)
+
+    def redact(self, event: Event, viewer: int | None, *, revealed: bool = False) -> dict[str, Any]:
+        return redact(event, viewer, revealed=revealed)
+
+    def command(self, seat: int, body: dict[str, Any]) -> Any:
+        return mathable_command(seat, body)
+
+    def parse_tile(self, text: Any) -> int:
+        if isinstance(text, bool) or not isinstance(text, int):
+            raise RuleError("bad_tile", f"{str(text)[:20]!r} is not a Mathable tile")
+        return text
+
+    def legal_moves(self, state: Any, seat: int) -> Iterator[Any]:
+        return iter(legal_placements(state.position.placed(), state.seats[seat].rack))
+
+    def end_reason(self, state: Any) -> str | None:
+        return end_reason(state)
+
+    def deductions(self, state: Any) -> tuple[int, ...]:
+        return MATHABLE.deductions(state)
+
+    def expected_draw(self, state: Any, event: Event) -> Event | None:
+        return expected_draw(state, event)
+
+    def data(self) -> dict[str, Any]:
+        return ruleset_data()
+
+    def rulebook(self) -> str:
+        return mathable_markdown()
+
+    def draw(self, view: dict[str, Any]) -> str:
+        return render(view.get("board") or {})
+
+    def read_move(self, text: str, view: dict[str, Any]) -> dict[str, Any]:
+        placed = [Placement.parse(word) for word in text.split()]
+        if not placed:
+            raise RuleError("no_tiles", "write placements like I8=12")
+        return {
+            "type": "turn",
+            "placements": [{"square": p.square, "tile": p.tile} for p in placed],
+        }
+
+    def suggest(self, view: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+        best = best_turn(view.get("board") or {}, view.get("rack") or [])
+        if not best.placements:
+            return None
+        words = " ".join(str(p) for p in best.placements)
+        return self.read_move(words, view), f"{words} ({best.total})"
+
+    def turn_told(self, event: Mapping[str, Any]) -> Told | None:
+        seat = event.get("seat")
+        match event.get("type"):
+            case "turn_ended":
+                points = int(event.get("points") or 0) + int(event.get("bonus") or 0)
+                return Told(seat, "play", f"played: {points} points", points)
+            case "tiles_exchanged":
+                n = event.get("count")
+                n = int(n if n is not None else len(event.get("returned") or []))
+                return Told(seat, "exchange", f"exchanged {plural(n, 'tile')}")
+        return None
+
+    def last_told(self, view: Mapping[str, Any]) -> Told | None:
+        return last_told_of(view, "exchange", "exchanged", _play_told)
+
+    def end_words(self, reason: str) -> str:
+        return END_WORDS.get(reason, reason)
+
+
+
+#: The ruleset this package registers (entry point ``mathable.rulesets: mathable``).
+RULES = MathableRules()
+
+__all__ = ["RULES", "MathableRules"]

@@ -1,0 +1,55 @@
+"""Mathable's state: an immutable value built by folding events (see ``events.replay``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from mathable.core.state import Lifecycle, Turn
+from mathable.games.mathable.board import square_name
+from mathable.games.mathable.position import Position
+from mathable.games.mathable.tiles import TILE_SET
+
+RULESET: Final = "mathable"
+#: The rules a new game is played by; a game keeps the version it was created with.
+#: 1: the first rules. 2 (issue 11): the game ends when no tile on a rack or in the
+#: bag fits anywhere, even with tiles in the bag; a correction puts the extra tile
+#: drawn right after an illegal placement back into the bag, and a legal tile with a
+#: wrong claim stays on the board, scoring only its claimed equations that are real.
+RULES_VERSION: Final = 2
+BONUS: Final = 50
+
+@dataclass(frozen=True, slots=True)
+class Equation:
+    """One completed (or claimed) equation: the pair of squares and the operation."""
+
+    near: int
+    far: int
+    op: str
+
+    def __str__(self) -> str:
+        return f"{square_name(self.near)}{self.op}{square_name(self.far)}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedTile:
+    """A tile placed during a turn, with the equations it completed and its points."""
+
+    square: int
+    tile: int
+    equations: tuple[Equation, ...]
+    points: int
+    #: The extra tile drawn right after this placement, if any (its owner's secret).
+    extra: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameState(Lifecycle):
+    """Everything about a game at one version. Build it with ``replay``; never mutate it."""
+
+    ruleset: str = RULESET
+    rules_version: int = RULES_VERSION
+    position: Position = Position.initial()
+    bag: tuple[int, ...] = TILE_SET
+    #: In players mode: the last ended turn, while an opponent may still correct it.
+    correctable: Turn | None = None

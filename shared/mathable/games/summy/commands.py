@@ -1,0 +1,367 @@
+"""Summy's commands checked against a state: ``check(state, command)`` gives the events
+it produces, or raises RuleError (a stable code and a reason a player understands).
+
+A turn is one equation (``PlayEquation``), a discard (``Discard``) or a pass.
+Joining, resigning, clocks and vacations use the same commands as Mathable.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from mathable.core import lifecycle
+from mathable.core.bag import BagPolicy, OrderedBag
+from mathable.core.errors import RuleError
+from mathable.core.events import Event, Passed
+from mathable.core.lifecycle import (
+    LifecycleCommand,
+    Pass,
+    default_policy,
+    end_if_over,
+    is_int,
+    turn_of,
+)
+from mathable.core.state import has_tiles
+from mathable.games.summy.equation import check_equation, text_of
+from mathable.games.summy.events import EquationPlayed, SummyStarted, TilesDiscarded, apply
+from mathable.games.summy.state import (
+    ACROSS,
+    DIRECTIONS,
+    DOWN,
+    MAX_COORDINATE,
+    RULES_VERSION,
+    RULESET,
+    V2,
+    Square,
+    SummyState,
+)
+from mathable.games.summy.tiles import HAND_SIZE, NAMES, SUPPLY_SET, digit_sum
+
+
+@dataclass(frozen=True, slots=True)
+class PlayEquation:
+    """Lay ``placements`` ((x, y, tile) each) from the hand to form one equation.
+
+    ``direction`` ("across" or "down") matters only for a single tile, which lies in
+    both lines; without it the one line that is an equation counts.
+    """
+
+    seat: int
+    placements: tuple[tuple[int, int, int], ...]
+    direction: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Put ``tiles`` out of the game and draw as many (what is left, if fewer)."""
+
+    seat: int
+    tiles: tuple[int, ...]
+
+
+SummyCommand = PlayEquation | Discard | Pass | LifecycleCommand
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """A legal equation play: its direction, the whole line (squares and tiles), its points."""
+
+    direction: str
+    squares: tuple[Square, ...]
+    tiles: tuple[int, ...]
+    points: int
+
+    @property
+    def equation(self) -> str:
+        return text_of(self.tiles)
+
+
+def _step(direction: str) -> tuple[int, int]:
+    return (1, 0) if direction == ACROSS else (0, 1)
+
+
+def line_through(
+    table: Mapping[Square, int], new: Mapping[Square, int], direction: str
+) -> tuple[tuple[Square, ...], tuple[int, ...]]:
+    """The whole unbroken line of tiles (table and ``new``) through the new tiles, or
+    RuleError ``gap`` when the new tiles do not lie in one unbroken line."""
+    dx, dy = _step(direction)
+    first = min(new, key=lambda s: (s[0], s[1]))
+    x, y = first
+    while (x - dx, y - dy) in table:
+        x, y = x - dx, y - dy
+    squares: list[Square] = []
+    tiles: list[int] = []
+    while True:
+        square = (x, y)
+        tile = new.get(square)
+        if tile is None:
+            tile = table.get(square)
+        if tile is None:
+            break
+        squares.append(square)
+        tiles.append(tile)
+        x, y = x + dx, y + dy
+    covered = set(squares)
+    if any(s not in covered for s in new):
+        raise RuleError(
+            "gap", "the new tiles must lie in one unbroken line, no empty square between them"
+        )
+    return tuple(squares), tuple(tiles)
+
+
+def _judge_line(table: Mapping[Square, int], new: Mapping[Square, int], direction: str) -> Judged:
+    squares, tiles = line_through(table, new, direction)
+    if len(squares) == len(new):
+        raise RuleError(
+            "no_table_tile", f"{text_of(tiles)}: an equation uses a tile already on the table"
+        )
+    return Judged(direction, squares, tiles, check_equation(tiles))
+
+
+def judge(
+    table: Mapping[Square, int],
+    hand: Sequence[int],
+    placements: Sequence[tuple[int, int, int]],
+    direction: str | None = None,
+) -> Judged:
+    """The equation ``placements`` form on ``table`` from ``hand``; RuleError if none.
+
+    >>> from mathable.games.summy.tiles import parse_tiles
+    >>> new = [(-3, 0, 1), (-2, 0, 10), (-1, 0, 2), (1, 0, 3)]
+    >>> j = judge({(0, 0): 14}, parse_tiles("12+3"), new)
+    >>> j.equation, j.points, j.direction
+    ('1+2=3', 6, 'across')
+    """
+    if not placements:
+        raise RuleError("no_tiles", "lay at least one tile from your hand")
+    if len(placements) > HAND_SIZE:
+        raise RuleError("too_many_tiles", f"a hand holds {HAND_SIZE} tiles at most")
+    if direction is not None and direction not in DIRECTIONS:
+        raise RuleError("bad_direction", "the direction is 'across' or 'down'")
+    new: dict[Square, int] = {}
+    for placement in placements:
+        x, y, tile = placement
+        if not (is_int(x) and is_int(y)) or max(abs(x), abs(y)) > MAX_COORDINATE:
+            raise RuleError(
+                "off_table",
+                f"x and y are whole numbers from -{MAX_COORDINATE} to {MAX_COORDINATE}",
+            )
+        if not is_int(tile) or not 0 <= tile < len(NAMES):
+            raise RuleError("bad_tile", "not a Summy tile (0-9, +, -, x, :, =)")
+        if (x, y) in new:
+            raise RuleError("square_reused", f"({x}, {y}) is used twice in this move")
+        if (x, y) in table:
+            raise RuleError("square_taken", f"({x}, {y}) already holds {NAMES[table[(x, y)]]}")
+        new[(x, y)] = tile
+    if not has_tiles(tuple(hand), [p[2] for p in placements]):
+        raise RuleError("tile_not_in_hand", "you can only lay tiles from your hand")
+    if len(new) > 1:
+        xs = {s[0] for s in new}
+        ys = {s[1] for s in new}
+        if len(ys) == 1:
+            along = ACROSS
+        elif len(xs) == 1:
+            along = DOWN
+        else:
+            raise RuleError("not_in_line", "the new tiles must lie in one row or one column")
+        if direction is not None and direction != along:
+            raise RuleError("wrong_direction", f"these tiles lie {along}, not {direction}")
+        return _judge_line(table, new, along)
+    if direction is not None:
+        return _judge_line(table, new, direction)
+    found: list[Judged] = []
+    errors: list[RuleError] = []
+    for along in DIRECTIONS:
+        try:
+            found.append(_judge_line(table, new, along))
+        except RuleError as err:
+            errors.append(err)
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise RuleError(
+            "ambiguous_direction",
+            "this tile makes an equation across and down: say which (direction)",
+        )
+    # Neither line is an equation: the longer one's reason is the likelier mistake.
+    longest = max(DIRECTIONS, key=lambda d: len(line_through(table, new, d)[0]))
+    raise errors[DIRECTIONS.index(longest)]
+
+
+# --- the bag --------------------------------------------------------------------
+
+
+def first_seat(state: SummyState, policy: BagPolicy) -> int:
+    """Who begins: seat 0 with a given tile order; else drawn at random.
+
+    A game whose server committed to a hidden order draws it from that order's salt
+    (revealed at the end, so anyone can check it); otherwise the bag policy draws it.
+    """
+    seats = len(state.seats)
+    options = state.options
+    if options.tiles is not None:
+        return 0
+    if options.order is not None and options.salt is not None:
+        digest = hashlib.sha256(f"{options.salt}:first-seat".encode()).digest()
+        return int.from_bytes(digest[:8], "big") % seats
+    return policy.draw(tuple(range(seats)), 1)[0]
+
+
+#: The fold of one Summy command (``mathable.core.lifecycle.Fold``).
+_Fold = lifecycle.Fold[SummyState]
+
+
+def check(state: SummyState, command: Any, bag: BagPolicy | None = None) -> list[Event]:
+    """The events ``command`` produces in ``state``; RuleError if the rules refuse it."""
+    fold = _Fold(state, bag if bag is not None else default_policy(state), SUMMY)
+    match command:
+        case PlayEquation():
+            _play(fold, command)
+        case Discard():
+            _discard(fold, command)
+        case Pass():
+            _pass(fold, command)
+        case _:
+            if not lifecycle.check(fold, command):
+                raise RuleError("bad_command", f"Summy has no such move: {type(command).__name__}")
+    return fold.events
+
+
+# --- starting ---------------------------------------------------------------------------
+
+
+def deal(state: SummyState, policy: BagPolicy) -> SummyStarted:
+    """The start of a full game: hands of 8 dealt in seat order, and the first seat."""
+    supply = list(state.supply)
+    hands = []
+    for _ in state.seats:
+        drawn = policy.draw(supply, min(HAND_SIZE, len(supply)))
+        for tile in drawn:
+            supply.remove(tile)
+        hands.append(tuple(drawn))
+    return SummyStarted(first_seat=first_seat(state, policy), hands=tuple(hands))
+
+
+# --- turns ------------------------------------------------------------------------
+
+
+def _play(fold: _Fold, command: PlayEquation) -> None:
+    state = fold.state
+    turn_of(state, command.seat)
+    judged = judge(
+        state.table, state.seats[command.seat].rack, command.placements, command.direction
+    )
+    drawn = fold.draw(len(command.placements))
+    fold.emit(
+        EquationPlayed(
+            seat=command.seat,
+            placements=tuple(command.placements),
+            direction=judged.direction,
+            equation=judged.equation,
+            points=judged.points,
+            drawn=drawn,
+        )
+    )
+    end_if_over(fold)
+
+
+def _discard(fold: _Fold, command: Discard) -> None:
+    state = fold.state
+    turn_of(state, command.seat)
+    tiles = tuple(command.tiles)
+    if not tiles:
+        raise RuleError("no_tiles", "discard at least one tile")
+    if not all(is_int(t) and 0 <= t < len(NAMES) for t in tiles):
+        raise RuleError("bad_tile", "not a Summy tile (0-9, +, -, x, :, =)")
+    if not has_tiles(state.seats[command.seat].rack, tiles):
+        raise RuleError("tile_not_in_hand", "you can only discard tiles from your hand")
+    if not state.supply:
+        raise RuleError("supply_empty", "the supply is empty: form an equation or pass")
+    drawn = fold.draw(len(tiles))
+    fold.emit(TilesDiscarded(seat=command.seat, discarded=tiles, drawn=drawn))
+    end_if_over(fold)
+
+
+def _pass(fold: _Fold, command: Pass) -> None:
+    """A pass: once the supply is empty (rules version 2; version 1 took one at any time)."""
+    state = fold.state
+    turn_of(state, command.seat)
+    if state.supply and state.rules_version >= V2:
+        raise RuleError(
+            "supply_not_empty",
+            f"the supply still holds {len(state.supply)} tiles: form an equation or discard "
+            "(passing comes once the supply is empty)",
+            {"supply": len(state.supply)},
+        )
+    fold.emit(Passed(command.seat))
+    end_if_over(fold)
+
+
+# --- the end ------------------------------------------------------------------------
+
+
+def end_reason(state: SummyState) -> str | None:
+    """Why the game is over now, or None while it goes on.
+
+    >>> end_reason(SummyState()) is None
+    True
+    """
+    if state.status != "playing":
+        return None
+    active = state.active_seats()
+    if len(active) <= 1:
+        return "resigned"
+    if not state.supply and any(not state.seats[s].rack for s in active):
+        return "hand_emptied"
+    if state.dry_turns >= len(active):
+        return "no_equations"
+    if state.idle_turns >= 2 * len(active):
+        return "idle"
+    return None
+
+
+def expected_draw(state: SummyState, event: Event) -> Event | None:
+    """What a drawing event should hold had every tile come off the front of the supply
+    (``mathable.core.audit`` checks a finished game's draws with it)."""
+    match event:
+        case SummyStarted():
+            return deal(state, OrderedBag())
+        case EquationPlayed() | TilesDiscarded():
+            return replace(event, drawn=state.supply[: len(event.drawn)])
+    return None
+
+
+#: Summy's lifecycle (``mathable.core.lifecycle``): what it shares with every game.
+SUMMY: lifecycle.GameRules[SummyState] = lifecycle.GameRules(
+    ruleset=RULESET,
+    rules_version=RULES_VERSION,
+    tile_set=SUPPLY_SET,
+    apply=apply,
+    deal=deal,
+    end_reason=end_reason,
+    deductions=lambda state: tuple(digit_sum(seat.rack) for seat in state.seats),
+    referees=("server",),
+    bad_referee="in Summy the server referees",
+    bad_tiles="tiles must list the 93 tiles of the supply, each once",
+    bad_order="a supply order lists all 93 tiles, and only without tiles",
+)
+
+
+__all__ = [
+    "Discard",
+    "Judged",
+    "PlayEquation",
+    "SummyCommand",
+    "check",
+    "deal",
+    "default_policy",
+    "end_reason",
+    "expected_draw",
+    "first_seat",
+    "judge",
+    "line_through",
+]

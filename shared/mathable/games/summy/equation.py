@@ -1,0 +1,131 @@
+"""Equations of Summy: read a line of tiles, work it out, score it. No ``eval``.
+
+An equation is numbers joined by operators, exactly one ``=``, at least one
+operator before it and exactly one number after it. ``x`` and ``:`` bind
+before ``+`` and ``-``, left to right within a rank; every division must come
+out whole. No number has a leading zero (a lone ``0`` is fine).
+
+>>> check_equation("8x15=120")
+17
+>>> check_equation("3-5+4=2"), check_equation("1+2+3=6")
+(14, 12)
+>>> check_equation("7:2x2=7")
+Traceback (most recent call last):
+...
+mathable.core.errors.RuleError: inexact_division: 7:2 does not come out whole
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mathable.core.errors import RuleError
+from mathable.games.summy.tiles import (
+    DIVIDE,
+    EQUALS,
+    NAMES,
+    OPERATORS,
+    PLUS,
+    TIMES,
+    digit_sum,
+    parse_tiles,
+)
+
+#: No number in an equation has more digits (a line of the table is shorter anyway).
+MAX_DIGITS = 40
+
+
+def text_of(tiles: Sequence[int]) -> str:
+    return "".join(NAMES[t] for t in tiles)
+
+
+def _numbers_and_ops(tiles: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Split one side of an equation into its numbers and the operators between them."""
+    numbers: list[int] = []
+    ops: list[int] = []
+    digits: list[int] = []
+    text = text_of(tiles)
+    for index, tile in enumerate(tiles):
+        if tile <= 9:
+            digits.append(tile)
+            continue
+        if not digits:
+            if index == 0:
+                raise RuleError(
+                    "leading_operator", f"{text}: an equation never begins with {NAMES[tile]}"
+                )
+            raise RuleError("adjacent_operators", f"{text}: two signs in a row")
+        numbers.append(_number(digits, text))
+        ops.append(tile)
+        digits = []
+    if not digits:
+        raise RuleError("trailing_operator", f"{text}: a sign must be followed by a number")
+    numbers.append(_number(digits, text))
+    return numbers, ops
+
+
+def _number(digits: list[int], text: str) -> int:
+    if len(digits) > 1 and digits[0] == 0:
+        raise RuleError("leading_zero", f"{text}: no number starts with 0")
+    if len(digits) > MAX_DIGITS:
+        raise RuleError("number_too_long", f"{text}: a number has at most {MAX_DIGITS} digits")
+    value = 0
+    for d in digits:
+        value = value * 10 + d
+    return value
+
+
+def evaluate(numbers: Sequence[int], ops: Sequence[int]) -> int:
+    """The value of ``numbers`` joined by ``ops`` (x and : first, each division whole).
+
+    >>> from mathable.games.summy.tiles import MINUS, PLUS, TIMES
+    >>> evaluate([2, 3, 4], [PLUS, TIMES]), evaluate([3, 5, 4], [MINUS, PLUS])
+    (14, 2)
+    """
+    total = 0
+    sign = 1
+    term = numbers[0]
+    for op, number in zip(ops, numbers[1:], strict=True):
+        if op == TIMES:
+            term *= number
+        elif op == DIVIDE:
+            if number == 0:
+                raise RuleError("division_by_zero", f"{term}:0 - nobody divides by zero")
+            if term % number:
+                raise RuleError("inexact_division", f"{term}:{number} does not come out whole")
+            term //= number
+        else:
+            total += sign * term
+            sign = 1 if op == PLUS else -1
+            term = number
+    return total + sign * term
+
+
+def check_equation(line: Sequence[int] | str) -> int:
+    """The points of ``line`` if it is an equation; RuleError saying why not otherwise."""
+    tiles = parse_tiles(line) if isinstance(line, str) else list(line)
+    text = text_of(tiles)
+    equals = [i for i, t in enumerate(tiles) if t == EQUALS]
+    if not equals:
+        raise RuleError("no_equals", f"{text}: an equation has exactly one =, not none")
+    if len(equals) > 1:
+        raise RuleError("two_equals", f"{text}: an equation has exactly one =, not {len(equals)}")
+    at = equals[0]
+    if at == 0:
+        raise RuleError("leading_operator", f"{text}: an equation never begins with =")
+    left, right = tiles[:at], tiles[at + 1 :]
+    numbers, ops = _numbers_and_ops(left)
+    if not ops:
+        raise RuleError("no_operator", f"{text}: before the = come two numbers or more, with signs")
+    if not right:
+        raise RuleError("no_result", f"{text}: after the = comes one number")
+    if any(t in OPERATORS for t in right):
+        raise RuleError("one_number_after_equals", f"{text}: after the = comes exactly one number")
+    result, _ = _numbers_and_ops(right)
+    value = evaluate(numbers, ops)
+    if value != result[0]:
+        raise RuleError("wrong_result", f"{text}: the left side makes {value}, not {result[0]}")
+    return digit_sum(tiles)
+
+
+__all__ = ["MAX_DIGITS", "check_equation", "evaluate", "text_of"]

@@ -1,0 +1,143 @@
+"""Summy behind the ``Ruleset`` interface: what the server, the CLI and bots use."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from mathable.core.events import Event
+from mathable.core.ruleset import SHARED_END_WORDS, Told, last_told_of, plural
+from mathable.core.state import Lifecycle
+from mathable.games.summy.commands import SUMMY, check, end_reason, expected_draw
+from mathable.games.summy.events import apply
+from mathable.games.summy.jsoncommands import summy_command
+from mathable.games.summy.movegen import best_move, legal_moves
+from mathable.games.summy.notation import draw_table, play_words, read_play
+from mathable.games.summy.rulebook import rules_markdown
+from mathable.games.summy.ruleset_data import ruleset_data
+from mathable.games.summy.state import SummyState
+from mathable.games.summy.tiles import NAMES, SUPPLY_SET, parse_tile
+from mathable.games.summy.view import redact, view
+
+
+def _play_told(turn: Mapping[str, Any]) -> Told:
+    points = int(turn.get("points") or 0)
+    return Told(turn.get("seat"), "play", f"played {turn.get('equation')}: {points} points", points)
+
+
+#: Summy's own ends, in words (``summy.ruleset_data`` states each rule in full).
+END_WORDS = {
+    **SHARED_END_WORDS,
+    "hand_emptied": "a player laid their last tile with the supply empty",
+    "no_equations": "a full round without an equation with the supply empty",
+    "idle": "two full rounds without an equation",
+}
+
+
+class SummyRules:
+    """Summy (``mathable.games.summy``) behind the interface."""
+
+    name = "summy"
+    command_types: tuple[str, ...] = ("equation", "discard", "pass", "resign", "give_time")
+
+    @property
+    def tile_set(self) -> tuple[int, ...]:
+        return SUPPLY_SET
+
+    def new_state(self) -> Lifecycle:
+        return SummyState()
+
+    def check(self, state: Any, command: Any) -> list[Event]:
+        return check(state, command)
+
+    def apply(self, state: Any, event: Event) -> Lifecycle:
+        return apply(state, event)
+
+    def view(self, state: Any, viewer: int | None) -> dict[str, Any]:
+        return view(state, viewer)
+
+    def redact(self, event: Event, viewer: int | None, *, revealed: bool = False) -> dict[str, Any]:
+        return redact(event, viewer, revealed=revealed)
+
+    def command(self, seat: int, body: dict[str, Any]) -> Any:
+        return summy_command(seat, body)
+
+    def parse_tile(self, text: Any) -> int:
+        return parse_tile(text)
+
+    def legal_moves(self, state: Any, seat: int) -> Iterator[Any]:
+        return legal_moves(state.table, state.seats[seat].rack)
+
+    def end_reason(self, state: Any) -> str | None:
+        return end_reason(state)
+
+    def deductions(self, state: Any) -> tuple[int, ...]:
+        return SUMMY.deductions(state)
+
+    def expected_draw(self, state: Any, event: Event) -> Event | None:
+        return expected_draw(state, event)
+
+    def data(self) -> dict[str, Any]:
+        return ruleset_data()
+
+    def rulebook(self) -> str:
+        return rules_markdown()
+
+    def draw(self, view: dict[str, Any]) -> str:
+        last = view.get("last_play") or {}
+        marked = {(p["x"], p["y"]) for p in last.get("placements") or []}
+        return draw_table(_table_of(view), marked)
+
+    def read_move(self, text: str, view: dict[str, Any]) -> dict[str, Any]:
+        placements, direction = read_play(text, _table_of(view))
+        return {
+            "type": "equation",
+            "placements": [{"x": x, "y": y, "tile": NAMES[t]} for x, y, t in placements],
+            "direction": direction,
+        }
+
+    def suggest(self, view: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+        hand = [parse_tile(t) for t in view.get("hand") or []]
+        move = best_move(_table_of(view), hand)
+        if move is None:
+            return None
+        words = play_words(move.start, move.direction, move.equation)
+        return self.read_move(words, view), f"{words} ({move.points})"
+
+    def turn_told(self, event: Mapping[str, Any]) -> Told | None:
+        seat = event.get("seat")
+        match event.get("type"):
+            case "equation_played":
+                points = int(event.get("points") or 0)
+                laid = len(event.get("placements") or [])
+                words = (
+                    f"{event.get('equation')} ({plural(laid, 'tile')} laid "
+                    f"{event.get('direction')})"
+                )
+                return Told(seat, "play", words, points)
+            case "tiles_discarded":
+                tiles = event.get("discarded")
+                n = len(tiles) if tiles is not None else int(event.get("count") or 0)
+                shown = f" ({' '.join(map(str, tiles))})" if tiles else ""
+                return Told(seat, "discard", f"discarded {plural(n, 'tile')}{shown}")
+        return None
+
+    def last_told(self, view: Mapping[str, Any]) -> Told | None:
+        return last_told_of(view, "discard", "discarded", _play_told)
+
+    def end_words(self, reason: str) -> str:
+        return END_WORDS.get(reason, reason)
+
+
+
+def _table_of(view: dict[str, Any]) -> dict[tuple[int, int], int]:
+    """The table of a Summy view as the rules hold it."""
+
+    return {(p["x"], p["y"]): parse_tile(p["tile"]) for p in view.get("table") or []}
+
+
+
+#: The ruleset this package registers (entry point ``mathable.rulesets: summy``).
+RULES = SummyRules()
+
+__all__ = ["RULES", "SummyRules"]

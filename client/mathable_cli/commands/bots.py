@@ -14,6 +14,7 @@ from mathable.state import Equation, PlacedTile
 from mathable_cli import anygame
 from mathable_cli import api as api_module
 from mathable_cli.api import ApiClient
+from mathable_cli.cmdutil import GameIdArg, JsonFlag
 from mathable_cli.commands.games import game_entries, waits_on_me
 from mathable_cli.commands.watch import wait_for_game
 from mathable_cli.context import app_context
@@ -25,14 +26,12 @@ from mathable_cli.hints import NODE_LIMIT, advice_json, advice_lines, advise
 from mathable_cli.moves import Planned, plan_turn, play_turn, score_of, send
 from mathable_cli.output import Output
 
-GameArg = Annotated[str, typer.Argument(help="The game id.", show_default=False)]
-
 
 def hint(
     ctx: typer.Context,
-    game: GameArg,
+    game: GameIdArg,
     show_all: Annotated[bool, typer.Option("--all", help="List every legal placement.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the hints as JSON.")] = False,
+    as_json: JsonFlag = False,
 ) -> None:
     """Your legal placements and the best turn, worked out locally from your view."""
     actx = app_context(ctx)

@@ -12,6 +12,7 @@ from rich.text import Text
 
 from mathable_cli import anygame, pictures
 from mathable_cli.api import ApiClient, ApiError
+from mathable_cli.cmdutil import GameArg, GameIdArg, JsonFlag
 from mathable_cli.context import AppContext, app_context
 from mathable_cli.display import show_game
 from mathable_cli.durations import clock_line, parse_clock, time_left, until
@@ -32,15 +33,6 @@ from mathable_cli.game import (
     turns_from_events,
 )
 from mathable_cli.resolve import choose_game
-
-JsonFlag = Annotated[bool, typer.Option("--json", help="Print the API's data as JSON.")]
-GameArg = Annotated[
-    str | None,
-    typer.Argument(
-        help="The game id, or a unique start of it. None: the only game waiting on you.",
-        show_default=False,
-    ),
-]
 
 
 def _game(actx: AppContext, api: ApiClient, given: str | None, command: str) -> str:
@@ -133,7 +125,7 @@ def new(
 
 def join(
     ctx: typer.Context,
-    game: Annotated[str, typer.Argument(help="The game id.", show_default=False)],
+    game: GameIdArg,
     as_json: JsonFlag = False,
 ) -> None:
     """Take a free seat in a game."""
@@ -272,10 +264,10 @@ def show(
     api = actx.api(auth=False)
     if svg is not None or open_it:
         # A picture is asked for by the id as given (no look-up of the game's view first).
-        game = game if game is not None else _game(actx, api, game, "show")
+        game = game if game is not None else actx.game_id(game, "show", auth=False)
         pictures.pictures(actx.output, api, game, svg, open_it)
         return
-    game = _game(actx, api, game, "show")
+    game = actx.game_id(game, "show", auth=False)
     view = api.game(game)
     if as_json:
         actx.output.json(view)
@@ -321,7 +313,7 @@ def history(ctx: typer.Context, game: GameArg = None, as_json: JsonFlag = False)
     """Every turn with when it was played, its placements and points (no account needed)."""
     actx = app_context(ctx)
     api = actx.api(auth=False)
-    game = _game(actx, api, game, "history")
+    game = actx.game_id(game, "history", auth=False)
     events = api.events(game, 0)
     if as_json:
         actx.output.json(events)
@@ -406,7 +398,7 @@ def export(
     """A plain-text record of the game a person can read: players, every turn, result, board."""
     actx = app_context(ctx)
     api = actx.api(auth=False)
-    game = _game(actx, api, game, "export")
+    game = actx.game_id(game, "export", auth=False)
     view = api.game(game)
     events = api.events(game, 0)
     text = export_text(view, events, game)

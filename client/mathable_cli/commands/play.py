@@ -9,6 +9,7 @@ import typer
 
 from mathable_cli import anygame
 from mathable_cli.api import ApiClient
+from mathable_cli.cmdutil import GameArg, GameIdArg, JsonFlag
 from mathable_cli.context import AppContext, app_context
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import (
@@ -28,15 +29,6 @@ from mathable_cli.moves import (
     send,
 )
 from mathable_cli.output import Output
-
-JsonFlag = Annotated[bool, typer.Option("--json", help="Print the new game view as JSON.")]
-GameArg = Annotated[
-    str | None,
-    typer.Argument(
-        help="The game id, or a unique start of it. None: the only game waiting on you.",
-        show_default=False,
-    ),
-]
 
 
 def _game(actx: AppContext, api: ApiClient, given: str | None, command: str) -> str:
@@ -96,7 +88,7 @@ def move(
     out = actx.output
     if game is not None and ("=" in game or "@" in game):  # `move I8=12`: a placement
         placements, game = [game, *(placements or [])], None
-    game = _game(actx, api, game, "move")
+    game = actx.game_id(game, "move")
     if not placements:
         if as_json:
             raise CliError("--json needs placements on the command line", ExitCode.USAGE)
@@ -140,9 +132,7 @@ def move(
 
 def exchange(
     ctx: typer.Context,
-    game: Annotated[
-        str, typer.Argument(help="The game id, or a unique start of it.", show_default=False)
-    ],
+    game: GameIdArg,
     words: Annotated[
         list[str], typer.Argument(help="The tiles to give back.", show_default=False)
     ],
@@ -151,7 +141,7 @@ def exchange(
     """Give 1 to 7 tiles back to the bag and draw as many; ends your turn."""
     actx = app_context(ctx)
     api = actx.api()
-    game = _game(actx, api, game, "exchange")
+    game = actx.game_id(game, "exchange")
     view = api.game(game)
     anygame.require_command(view, "exchange")
     tiles = _numbers(words)
@@ -197,7 +187,7 @@ def pass_turn(ctx: typer.Context, game: GameArg = None, as_json: JsonFlag = Fals
     """Pass your turn without playing."""
     actx = app_context(ctx)
     api = actx.api()
-    game = _game(actx, api, game, "pass")
+    game = actx.game_id(game, "pass")
     view = api.game(game)
     require_turn(view, game)
     new = send(api, actx.output, game, view, {"type": "pass"})
@@ -211,7 +201,7 @@ def correct(ctx: typer.Context, game: GameArg = None, as_json: JsonFlag = False)
     """Players referee: challenge the opponent's turn; a real mistake is taken back."""
     actx = app_context(ctx)
     api = actx.api()
-    game = _game(actx, api, game, "correct")
+    game = actx.game_id(game, "correct")
     view = api.game(game)
     new = send(api, actx.output, game, view, {"type": "correct"})
     if as_json:
@@ -235,7 +225,7 @@ def resign(
     """Leave the game for good; it goes on without you."""
     actx = app_context(ctx)
     api = actx.api()
-    game = _game(actx, api, game, "resign")
+    game = actx.game_id(game, "resign")
     view = api.game(game)
     if not yes:
         if not sys.stdin.isatty():
@@ -252,9 +242,7 @@ def resign(
 
 def discard(
     ctx: typer.Context,
-    game: Annotated[
-        str, typer.Argument(help="The game id, or a unique start of it.", show_default=False)
-    ],
+    game: GameIdArg,
     tiles: Annotated[
         list[str], typer.Argument(help="The tiles to throw out, e.g. x = 9.", show_default=False)
     ],
@@ -263,7 +251,7 @@ def discard(
     """Summy: put tiles from your hand out of the game and draw as many; ends your turn."""
     actx = app_context(ctx)
     api = actx.api()
-    game = _game(actx, api, game, "discard")
+    game = actx.game_id(game, "discard")
     view = api.game(game)
     anygame.require_command(view, "discard")
     new = anygame.discard(api, actx.output, game, view, tiles)

@@ -10,6 +10,7 @@ import typer
 
 from mathable_cli import api as api_module
 from mathable_cli.api import ApiClient
+from mathable_cli.cmdutil import JsonFlag
 from mathable_cli.commands.games import game_entries, waits_on_me
 from mathable_cli.context import app_context
 from mathable_cli.durations import clock_line
@@ -78,7 +79,7 @@ def wait(
         float,
         typer.Option(help="Seconds between polls of your game list (older servers).", min=0.1),
     ] = 15.0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the game view as JSON.")] = False,
+    as_json: JsonFlag = False,
 ) -> None:
     """Block until it is your turn in a game; prints the game id and what was just played.
 

@@ -15,16 +15,16 @@ from mathable_cli import anygame
 from mathable_cli import api as api_module
 from mathable_cli.api import ApiClient
 from mathable_cli.cmdutil import GameIdArg, JsonFlag
-from mathable_cli.commands.games import game_entries, waits_on_me
-from mathable_cli.commands.watch import wait_for_game
 from mathable_cli.context import app_context
 from mathable_cli.engines import THINK_TIME, EngineRunner
 from mathable_cli.events import EventStream, StreamUnsupported
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import game_id, is_my_turn, my_seat, placed_this_turn, seat_name
 from mathable_cli.hints import NODE_LIMIT, advice_json, advice_lines, advise
+from mathable_cli.listing import game_entries, waits_on_me
 from mathable_cli.moves import Planned, plan_turn, play_turn, score_of, send
 from mathable_cli.output import Output
+from mathable_cli.waiting import wait_for_game
 
 
 def hint(

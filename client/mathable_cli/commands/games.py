@@ -32,6 +32,7 @@ from mathable_cli.game import (
     turn_words,
     turns_from_events,
 )
+from mathable_cli.listing import game_entries, waits_on_me
 from mathable_cli.resolve import choose_game
 
 
@@ -138,23 +139,6 @@ def join(
 
 
 # --- listing ------------------------------------------------------------------------
-
-
-def waits_on_me(entry: Mapping[str, Any]) -> bool:
-    """True when a game of ``GET /v1/me`` waits on the caller."""
-    for key in ("your_turn", "waiting_on_you", "my_turn"):
-        if key in entry:
-            return bool(entry[key])
-    you = entry.get("you")
-    turn = entry.get("turn")
-    seat = turn.get("seat") if isinstance(turn, dict) else entry.get("turn_seat")
-    return entry.get("status") == "playing" and you is not None and seat == you
-
-
-def game_entries(me: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The caller's games, the ones waiting on them first (as the server sorts them)."""
-    games = [dict(g) for g in me.get("games") or []]
-    return sorted(games, key=lambda g: not waits_on_me(g))  # stable: keeps the server's order
 
 
 def _plural(n: int, word: str) -> str:

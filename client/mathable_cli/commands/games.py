@@ -10,18 +10,14 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
-from mathable_cli import anygame, pictures
-from mathable_cli.api import ApiClient, ApiError
+from mathable_cli import pictures
 from mathable_cli.cmdutil import GameArg, GameIdArg, JsonFlag
-from mathable_cli.context import AppContext, app_context
-from mathable_cli.display import show_game
-from mathable_cli.durations import clock_line, parse_clock, time_left, until
+from mathable_cli.context import app_context
+from mathable_cli.durations import parse_clock, time_left, until
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import (
-    TurnRecord,
     ago,
     game_id,
-    last_turn_squares,
     last_turn_words,
     local_time,
     my_seat,
@@ -33,11 +29,7 @@ from mathable_cli.game import (
     turns_from_events,
 )
 from mathable_cli.listing import game_entries, waits_on_me
-from mathable_cli.resolve import choose_game
-
-
-def _game(actx: AppContext, api: ApiClient, given: str | None, command: str) -> str:
-    return choose_game(api, given, command, actx.output.info)
+from mathable_cli.screens import DEFAULT_RULESET, Turn, screen_for
 
 
 class Referee(enum.StrEnum):
@@ -89,13 +81,13 @@ def new(
     game_rules: Annotated[
         str,
         typer.Option("--ruleset", "-r", help="The game: mathable, or summy (equations)."),
-    ] = "mathable",
+    ] = DEFAULT_RULESET,
     as_json: JsonFlag = False,
 ) -> None:
     """Create a game; you take seat 0. It starts when every seat is filled."""
     actx = app_context(ctx)
     body: dict[str, Any] = {"players": players, "referee": referee.value}
-    if game_rules != "mathable":
+    if game_rules != DEFAULT_RULESET:
         body["ruleset"] = game_rules
     if seed is not None:
         body["seed"] = seed
@@ -223,16 +215,6 @@ def list_games(
 # --- one game -------------------------------------------------------------------------
 
 
-def fetch_events(api: ApiClient, game: str, after: int = 0) -> list[dict[str, Any]] | None:
-    """The game's events, or None when the server will not give them."""
-    try:
-        return api.events(game, after)
-    except ApiError as err:
-        if err.code == ExitCode.NETWORK:
-            raise
-        return None
-
-
 def show(
     ctx: typer.Context,
     game: GameArg = None,
@@ -256,41 +238,7 @@ def show(
     if as_json:
         actx.output.json(view)
         return
-    if (rules := anygame.rules_for(view)) is not None:
-        anygame.show(actx.output, rules, view)
-        return
-    last: TurnRecord | None = None
-    squares: set[str] = set()
-    turn = view.get("last_turn")
-    if isinstance(turn, dict) and turn.get("ended_by"):
-        last, squares = _record_of(turn)  # the view has it: no need for the whole log
-    elif view.get("status") in ("playing", "ended"):
-        events = fetch_events(api, game)
-        if events is not None:
-            last, squares = last_turn_squares(events)
-        elif isinstance(turn, dict):
-            last, squares = _record_of(turn)
-    show_game(actx.output, view, last_turn=last, highlight=squares, fallback_id=game)
-    if (line := clock_line(view)) is not None:
-        actx.output.data(line)
-
-
-def _record_of(turn: Mapping[str, Any]) -> tuple[TurnRecord, set[str]]:
-    """The view's ``last_turn`` as a history entry."""
-    placements = [(str(p["square"]), int(p["tile"]), int(p["points"])) for p in turn["placements"]]
-    kind = {"passed": "pass", "exchanged": "exchange"}.get(str(turn.get("ended_by")), "play")
-    if not placements and kind == "play" and not turn.get("ended_by"):
-        kind = "pass or exchange"
-    record = TurnRecord(
-        0,
-        turn.get("seat"),
-        kind,
-        exchanged=int(turn.get("exchanged") or 0),
-        placements=placements,
-        points=int(turn.get("points") or 0),
-        bonus=int(turn.get("bonus") or 0),
-    )
-    return record, {p[0] for p in placements}
+    screen_for(view).show(Turn(api, actx.output, game, view))
 
 
 def history(ctx: typer.Context, game: GameArg = None, as_json: JsonFlag = False) -> None:
@@ -325,7 +273,7 @@ def history_lines(view: Mapping[str, Any], events: list[dict[str, Any]]) -> list
         reason = str(ended.get("reason"))
         lines.append("End: " + (rules.end_words(reason) if rules is not None else reason))
         lines.append(
-            ("Hand" if "hand" in view else "Rack")
+            screen_for(view).holder.capitalize()
             + " deductions: "
             + ", ".join(
                 f"{seat_name(view, s)} {-d if d else 'none'}" for s, d in enumerate(deductions)
@@ -367,7 +315,7 @@ def export_text(view: Mapping[str, Any], events: list[dict[str, Any]], game: str
     )
     rules = rules_of(view)
     if rules is not None:
-        heading = "Table" if "table" in view else "Board"
+        heading = screen_for(view).drawing
         lines += ["", heading, "-" * len(heading), rules.draw(dict(view))]
     return "\n".join(lines) + "\n"
 

@@ -14,7 +14,7 @@ import typer
 from typer.core import TyperGroup
 
 from mathable_cli import __version__
-from mathable_cli.context import AppContext, app_context
+from mathable_cli.context import RUN_WITHOUT_PROFILE, AppContext, app_context
 from mathable_cli.exits import CliError
 from mathable_cli.output import Output
 
@@ -140,4 +140,5 @@ def main_callback(
         profile=profile,
         config_dir=config_dir,
         output=Output(no_color=no_color),
+        needs_profile=ctx.invoked_subcommand not in RUN_WITHOUT_PROFILE,
     )

@@ -140,10 +140,11 @@ class Settings:
     #: Where the profile's name came from: "flag", MATHABLE_PROFILE, "current" or "default".
     profile_source: str = "default"
 
-    def require_token(self) -> str:
-        """The token, or an error that says how to get one."""
+    def require_profile(self) -> None:
+        """A usage error when the profile was named (``-p``, ``MATHABLE_PROFILE``) and the
+        config file has no such profile; the default one need not exist yet."""
         named = self.profile_source in ("flag", ENV_PROFILE)
-        if not self.token and named and self.profile not in self.config.profiles:
+        if named and self.profile not in self.config.profiles:
             known = ", ".join(sorted(self.config.profiles)) or "none yet"
             raise CliError(
                 f"there is no profile {self.profile!r}",
@@ -153,6 +154,9 @@ class Settings:
                     "or `login` makes it"
                 ),
             )
+
+    def require_token(self) -> str:
+        """The token, or an error that says how to get one."""
         if not self.token:
             raise CliError(
                 "you are not logged in",

@@ -14,6 +14,13 @@ if TYPE_CHECKING:
     from mathable_cli.api import ApiClient
 
 
+#: The commands that run whatever profile is named: those that make one (``register``,
+#: ``login``), manage them (``profile``), or use none (``rules``, ``tournament``: no server).
+#: Every other command refuses a profile the config file does not have (exit 2), once, when
+#: it first reads its settings.
+RUN_WITHOUT_PROFILE = frozenset({"register", "login", "profile", "rules", "tournament"})
+
+
 @dataclass
 class AppContext:
     """The global options of one run and what is built from them, lazily."""
@@ -23,6 +30,9 @@ class AppContext:
     profile: str | None = None
     config_dir: str | None = None
     output: Output = field(default_factory=Output)
+    #: Whether a profile named on the command line or in the environment must exist
+    #: (every command but those that make profiles or use none: ``RUN_WITHOUT_PROFILE``).
+    needs_profile: bool = True
     _settings: config.Settings | None = None
     _api: ApiClient | None = None
 
@@ -35,6 +45,8 @@ class AppContext:
                 profile=self.profile,
                 config_dir_flag=self.config_dir,
             )
+            if self.needs_profile:
+                self._settings.require_profile()
             cfg = self._settings.config
             if cfg.is_too_open():
                 self.output.warn(f"{cfg.path} could be read by others; making it private (0600)")

@@ -206,9 +206,10 @@ def rules_of(view: Mapping[str, Any]) -> Ruleset | None:
     client does not know."""
     from mathable.core.errors import RuleError
     from mathable.core.ruleset import ruleset
+    from mathable_cli.screens import DEFAULT_RULESET
 
     try:
-        return ruleset(view.get("ruleset", "mathable"))
+        return ruleset(view.get("ruleset", DEFAULT_RULESET))
     except RuleError:
         return None
 

@@ -29,6 +29,7 @@ from mathable_cli.game import (
     is_my_turn,
     my_seat,
     placed_this_turn,
+    result_line,
     seat_name,
     status_line,
     turn_seat,
@@ -279,3 +280,21 @@ def play_turn(
         if p.draw_extra:
             new = send(api, output, game, new, {"type": "draw_extra"})
     return send(api, output, game, new, {"type": "end_turn"}) if end else new
+
+
+def report_end(output: Output, before: Mapping[str, Any], after: Mapping[str, Any]) -> None:
+    """After a turn: the result if it ended the game, else the score, the tiles, whose turn."""
+    seat = my_seat(before)
+    gained = score_of(after, seat) - score_of(before, seat)
+    if after.get("status") == "ended":
+        output.info(result_line(after))
+        return
+    from mathable_cli.screens import screen_for
+
+    holder = screen_for(after).holder  # as the game's view names the tiles
+    tiles = after.get(holder)
+    held = "" if tiles is None else (
+        f" Your {holder}: " + " ".join(str(t) for t in sorted(tiles, key=str)) + "."
+    )
+    now = status_line(after)
+    output.info(f"Your score: {score_of(after, seat)} ({gained:+d}).{held} Now {now}.")

@@ -11,13 +11,13 @@ from rich.text import Text
 
 from mathable_cli import config
 from mathable_cli.api import ApiClient
+from mathable_cli.cmdutil import JsonFlag
 from mathable_cli.context import AppContext, app_context
 from mathable_cli.exits import CliError, ExitCode
 
 profile_app = typer.Typer(help="Profiles: several servers or identities in one config file.")
 token_app = typer.Typer(help="Your API token: rotate it.")
 
-JsonFlag = Annotated[bool, typer.Option("--json", help="Print the API's data as JSON.")]
 
 
 def _explicit_profile(actx: AppContext) -> str | None:

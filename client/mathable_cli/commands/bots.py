@@ -2,222 +2,38 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-import mathable
-from mathable.games.mathable.commands import find_mistake
-from mathable.games.mathable.engine import ExchangeTiles, Play, PlayerView
-from mathable.games.mathable.state import Equation, PlacedTile
-from mathable_cli import anygame
 from mathable_cli import api as api_module
 from mathable_cli.api import ApiClient
-from mathable_cli.commands.games import game_entries, waits_on_me
-from mathable_cli.commands.watch import wait_for_game
+from mathable_cli.bot import Bot
+from mathable_cli.cmdutil import GameIdArg, JsonFlag
 from mathable_cli.context import app_context
 from mathable_cli.engines import THINK_TIME, EngineRunner
 from mathable_cli.events import EventStream, StreamUnsupported
 from mathable_cli.exits import CliError, ExitCode
-from mathable_cli.game import game_id, is_my_turn, my_seat, placed_this_turn, seat_name
-from mathable_cli.hints import NODE_LIMIT, advice_json, advice_lines, advise
-from mathable_cli.moves import Planned, plan_turn, play_turn, score_of, send
-from mathable_cli.output import Output
-
-GameArg = Annotated[str, typer.Argument(help="The game id.", show_default=False)]
+from mathable_cli.game import game_id, is_my_turn, my_seat
+from mathable_cli.hints import NODE_LIMIT
+from mathable_cli.listing import game_entries, waits_on_me
+from mathable_cli.screens import Turn, screen_for
+from mathable_cli.screens.mathable_bot import decide, turn_outcome
+from mathable_cli.waiting import wait_for_game
 
 
 def hint(
     ctx: typer.Context,
-    game: GameArg,
+    game: GameIdArg,
     show_all: Annotated[bool, typer.Option("--all", help="List every legal placement.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the hints as JSON.")] = False,
+    as_json: JsonFlag = False,
 ) -> None:
     """Your legal placements and the best turn, worked out locally from your view."""
     actx = app_context(ctx)
     game = actx.game_id(game, "hint")
     view = actx.api().game(game)
-    if (rules := anygame.rules_for(view)) is not None:
-        anygame.hint(actx.output, rules, view, as_json)
-        return
-    if view.get("rack") is None:
-        raise CliError(f"you have no seat in game {game}, so no rack to advise on")
-    advice = advise(view)
-    if as_json:
-        actx.output.json(advice_json(advice))
-        return
-    if not is_my_turn(view):
-        actx.output.info("Not your turn yet; this is for your rack as it is now.")
-    for line in advice_lines(advice, limit=len(advice.legal) if show_all else 10):
-        actx.output.data(line)
-
-
-# --- the bot ---------------------------------------------------------------------------
-
-
-@dataclass
-class Decision:
-    """What the bot does with its turn."""
-
-    kind: str  # turn, exchange, pass, correct
-    planned: list[Planned] = field(default_factory=list)
-    tiles: list[int] = field(default_factory=list)
-    reason: str = ""
-    #: What went wrong with the engine's own turn (the fallback's is played instead).
-    problem: str | None = None
-    #: Whether the turn ends after ``planned`` (else the engine is asked again).
-    end_turn: bool = True
-
-
-def mistake_in_last_turn(view: dict[str, Any]) -> str | None:
-    """Players referee: what is wrong with the opponent's last turn, or None."""
-    last = view.get("last_turn")
-    if not view.get("correctable") or not isinstance(last, dict):
-        return None
-    if last.get("seat") == my_seat(view) or not last.get("placements"):
-        return None
-    placed = tuple(
-        PlacedTile(
-            mathable.parse_square(p["square"]),
-            int(p["tile"]),
-            tuple(
-                Equation(mathable.parse_square(e["near"]), mathable.parse_square(e["far"]), e["op"])
-                for e in p.get("equations") or []
-            ),
-            int(p.get("points") or 0),
-        )
-        for p in last["placements"]
-    )
-    found = find_mistake(mathable.position_from(view.get("board") or {}), placed)
-    return None if found is None else found[1]
-
-
-def decide(
-    view: dict[str, Any], *, engine: EngineRunner | None = None, draw_extra: bool = True
-) -> Decision:
-    """The bot's move: correct a mistake, else the engine's turn (``best`` by default)."""
-    mistake = mistake_in_last_turn(view)
-    if mistake is not None:
-        return Decision("correct", reason=mistake)
-    if view.get("pending_end"):
-        # The opponent's last turn ended the game and holds no mistake: pass to end it.
-        return Decision("pass")
-    runner = engine or EngineRunner("best")
-    try:
-        player = PlayerView.from_json(view)
-    except ValueError as err:
-        raise CliError(f"cannot give the engine this game: {err}") from None
-    choice = runner.choose(player)
-    problem = choice.problem
-    turn = choice.turn
-    if isinstance(turn, Play):
-        planned = plan_turn(view, turn.placements, draw_extra=draw_extra and turn.draw_extra)
-        return Decision("turn", planned=planned, problem=problem, end_turn=turn.end_turn)
-    if isinstance(turn, ExchangeTiles):
-        return Decision("exchange", tiles=list(turn.tiles), problem=problem)
-    if placed_this_turn(view):
-        return Decision("turn", problem=problem)
-    return Decision("pass", problem=problem)
-
-
-class Bot:
-    """Plays one identity's seats, one decision at a time, reporting on stderr."""
-
-    def __init__(
-        self, api: ApiClient, output: Output, engine: EngineRunner, *, draw_extra: bool
-    ) -> None:
-        self.api = api
-        self.out = output
-        self.engine = engine
-        self.draw_extra = draw_extra
-        self.turns = 0
-
-    def act(self, game: str, view: dict[str, Any]) -> dict[str, Any]:
-        """Play one decision in ``game`` if it is my turn; the view afterwards."""
-        if not is_my_turn(view):
-            return view
-        if (rules := anygame.rules_for(view)) is not None:
-            self.turns += 1
-            return anygame.bot_turn(self.api, self.out, rules, game, view)
-        decision = decide(view, engine=self.engine, draw_extra=self.draw_extra)
-        if decision.problem is not None:
-            self.out.warn(
-                f"{game}: engine {self.engine.spec}: {decision.problem}; "
-                "the best-turn search plays this turn"
-            )
-        try:
-            new = self.carry_out(game, view, decision)
-        except CliError as err:
-            if err.code == ExitCode.CONFLICT:
-                self.out.info(f"{game}: the game moved on ({err.message}); looking again")
-                return self.api.game(game)
-            if err.code not in (ExitCode.ILLEGAL_MOVE, ExitCode.REFUSED):
-                raise
-            now = self.api.game(game)
-            # With tiles down the turn can only end (a pass is refused then).
-            end = "end_turn" if placed_this_turn(now) else "pass"
-            self.out.warn(
-                f"{game}: the server refused {decision.kind}: {err.message}; "
-                + ("ending the turn" if end == "end_turn" else "passing")
-            )
-            new = send(self.api, self.out, game, now, {"type": end})
-        self.turns += 1
-        return new
-
-    def carry_out(self, game: str, view: dict[str, Any], decision: Decision) -> dict[str, Any]:
-        seat = my_seat(view)
-        if decision.kind == "correct":
-            new = send(self.api, self.out, game, view, {"type": "correct"})
-            self.out.info(f"{game}: corrected the last turn: {decision.reason}")
-            return new
-        if decision.kind == "turn":
-            if decision.planned:
-                new = play_turn(
-                    self.api, self.out, game, view, decision.planned, end=decision.end_turn
-                )
-            else:
-                new = send(self.api, self.out, game, view, {"type": "end_turn"})
-            played = " ".join(f"{p.square}={p.tile}" for p in decision.planned) or "nothing more"
-            if not decision.end_turn:
-                self.out.info(f"{game}: placed {played}; the turn goes on")
-                return new
-            self.out.info(f"{game}: played {played} {turn_outcome(view, new, seat)}")
-            return new
-        if decision.kind == "exchange":
-            new = send(
-                self.api, self.out, game, view, {"type": "exchange", "tiles": decision.tiles}
-            )
-            self.out.info(f"{game}: nothing fits; exchanged {' '.join(map(str, decision.tiles))}")
-            return new
-        new = send(self.api, self.out, game, view, {"type": "pass"})
-        self.out.info(f"{game}: nothing fits and the bag is empty; passed")
-        return new
-
-    def finished(self, game: str, view: dict[str, Any]) -> None:
-        result = view.get("result") or {}
-        scores = result.get("scores") or [s.get("score", 0) for s in view.get("seats") or []]
-        winners = [seat_name(view, s) for s in result.get("winners") or []]
-        standing = ", ".join(f"{seat_name(view, i)} {s}" for i, s in enumerate(scores))
-        self.out.data(f"{game_id(view, game)}: {standing}; won by {' and '.join(winners) or '-'}")
-
-
-def turn_outcome(before: dict[str, Any], after: dict[str, Any], seat: int | None) -> str:
-    """``(+23, score 1195)``; when the turn ended the game, the rack deduction comes apart:
-    ``(+23, score 1195; game over: -14 for the tiles left, final 1181)``."""
-    result = after.get("result")
-    if after.get("status") != "ended" or not isinstance(result, dict) or seat is None:
-        gained = score_of(after, seat) - score_of(before, seat)
-        return f"({gained:+d}, score {score_of(after, seat)})"
-    deductions = result.get("deductions") or []
-    deducted = int(deductions[seat]) if seat < len(deductions) else 0
-    final = score_of(after, seat)
-    before_end = final + deducted
-    gained = before_end - score_of(before, seat)
-    return (
-        f"({gained:+d}, score {before_end}; game over: -{deducted} for the tiles left, "
-        f"final {final})"
-    )
+    turn = Turn(actx.api(), actx.output, game, view)
+    screen_for(view).hint(turn, show_all=show_all, as_json=as_json)
 
 
 def _play_one_game(bot: Bot, api: ApiClient, game: str, interval: float) -> None:
@@ -363,6 +179,10 @@ def bot(
     finally:
         engines.close()
     actx.output.info(f"Bot done after {runner.turns} turns.")
+
+
+#: ``decide`` and ``turn_outcome`` are Mathable's bot turn (``screens.mathable_bot``).
+__all__ = ["decide", "register", "turn_outcome"]
 
 
 def register(app: typer.Typer) -> None:

@@ -6,12 +6,10 @@ from typing import Annotated, Any
 
 import typer
 
+from mathable_cli.cmdutil import GameIdArg, JsonFlag
 from mathable_cli.context import app_context
 from mathable_cli.durations import clock_line, parse_duration, time_left
 from mathable_cli.exits import CliError, ExitCode
-
-JsonFlag = Annotated[bool, typer.Option("--json", help="Print the API's data as JSON.")]
-GameArg = Annotated[str, typer.Argument(help="The game id.", show_default=False)]
 
 
 def vacation(
@@ -58,14 +56,14 @@ def _command(
         actx.output.info(line)
 
 
-def claim(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> None:
+def claim(ctx: typer.Context, game: GameIdArg, as_json: JsonFlag = False) -> None:
     """Claim the timeout of the player to move (clocks with on_timeout: claim)."""
     _command(ctx, "claim", game, {"type": "claim_timeout"}, as_json)
 
 
 def give_time(
     ctx: typer.Context,
-    game: GameArg,
+    game: GameIdArg,
     seat: Annotated[int, typer.Argument(help="The opponent's seat.", min=0, max=3)],
     duration: Annotated[str, typer.Argument(help="How much: 1d, 12h, 30m.")],
     as_json: JsonFlag = False,

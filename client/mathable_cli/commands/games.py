@@ -10,17 +10,14 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
-from mathable_cli import anygame, pictures
-from mathable_cli.api import ApiClient, ApiError
-from mathable_cli.context import AppContext, app_context
-from mathable_cli.display import show_game
-from mathable_cli.durations import clock_line, parse_clock, time_left, until
+from mathable_cli import pictures
+from mathable_cli.cmdutil import GameArg, GameIdArg, JsonFlag
+from mathable_cli.context import app_context
+from mathable_cli.durations import parse_clock, time_left, until
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import (
-    TurnRecord,
     ago,
     game_id,
-    last_turn_squares,
     last_turn_words,
     local_time,
     my_seat,
@@ -31,20 +28,8 @@ from mathable_cli.game import (
     turn_words,
     turns_from_events,
 )
-from mathable_cli.resolve import choose_game
-
-JsonFlag = Annotated[bool, typer.Option("--json", help="Print the API's data as JSON.")]
-GameArg = Annotated[
-    str | None,
-    typer.Argument(
-        help="The game id, or a unique start of it. None: the only game waiting on you.",
-        show_default=False,
-    ),
-]
-
-
-def _game(actx: AppContext, api: ApiClient, given: str | None, command: str) -> str:
-    return choose_game(api, given, command, actx.output.info)
+from mathable_cli.listing import game_entries, waits_on_me
+from mathable_cli.screens import DEFAULT_RULESET, Turn, screen_for
 
 
 class Referee(enum.StrEnum):
@@ -96,13 +81,13 @@ def new(
     game_rules: Annotated[
         str,
         typer.Option("--ruleset", "-r", help="The game: mathable, or summy (equations)."),
-    ] = "mathable",
+    ] = DEFAULT_RULESET,
     as_json: JsonFlag = False,
 ) -> None:
     """Create a game; you take seat 0. It starts when every seat is filled."""
     actx = app_context(ctx)
     body: dict[str, Any] = {"players": players, "referee": referee.value}
-    if game_rules != "mathable":
+    if game_rules != DEFAULT_RULESET:
         body["ruleset"] = game_rules
     if seed is not None:
         body["seed"] = seed
@@ -133,7 +118,7 @@ def new(
 
 def join(
     ctx: typer.Context,
-    game: Annotated[str, typer.Argument(help="The game id.", show_default=False)],
+    game: GameIdArg,
     as_json: JsonFlag = False,
 ) -> None:
     """Take a free seat in a game."""
@@ -146,23 +131,6 @@ def join(
 
 
 # --- listing ------------------------------------------------------------------------
-
-
-def waits_on_me(entry: Mapping[str, Any]) -> bool:
-    """True when a game of ``GET /v1/me`` waits on the caller."""
-    for key in ("your_turn", "waiting_on_you", "my_turn"):
-        if key in entry:
-            return bool(entry[key])
-    you = entry.get("you")
-    turn = entry.get("turn")
-    seat = turn.get("seat") if isinstance(turn, dict) else entry.get("turn_seat")
-    return entry.get("status") == "playing" and you is not None and seat == you
-
-
-def game_entries(me: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The caller's games, the ones waiting on them first (as the server sorts them)."""
-    games = [dict(g) for g in me.get("games") or []]
-    return sorted(games, key=lambda g: not waits_on_me(g))  # stable: keeps the server's order
 
 
 def _plural(n: int, word: str) -> str:
@@ -247,16 +215,6 @@ def list_games(
 # --- one game -------------------------------------------------------------------------
 
 
-def fetch_events(api: ApiClient, game: str, after: int = 0) -> list[dict[str, Any]] | None:
-    """The game's events, or None when the server will not give them."""
-    try:
-        return api.events(game, after)
-    except ApiError as err:
-        if err.code == ExitCode.NETWORK:
-            raise
-        return None
-
-
 def show(
     ctx: typer.Context,
     game: GameArg = None,
@@ -272,56 +230,22 @@ def show(
     api = actx.api(auth=False)
     if svg is not None or open_it:
         # A picture is asked for by the id as given (no look-up of the game's view first).
-        game = game if game is not None else _game(actx, api, game, "show")
+        game = game if game is not None else actx.game_id(game, "show", auth=False)
         pictures.pictures(actx.output, api, game, svg, open_it)
         return
-    game = _game(actx, api, game, "show")
+    game = actx.game_id(game, "show", auth=False)
     view = api.game(game)
     if as_json:
         actx.output.json(view)
         return
-    if (rules := anygame.rules_for(view)) is not None:
-        anygame.show(actx.output, rules, view)
-        return
-    last: TurnRecord | None = None
-    squares: set[str] = set()
-    turn = view.get("last_turn")
-    if isinstance(turn, dict) and turn.get("ended_by"):
-        last, squares = _record_of(turn)  # the view has it: no need for the whole log
-    elif view.get("status") in ("playing", "ended"):
-        events = fetch_events(api, game)
-        if events is not None:
-            last, squares = last_turn_squares(events)
-        elif isinstance(turn, dict):
-            last, squares = _record_of(turn)
-    show_game(actx.output, view, last_turn=last, highlight=squares, fallback_id=game)
-    if (line := clock_line(view)) is not None:
-        actx.output.data(line)
-
-
-def _record_of(turn: Mapping[str, Any]) -> tuple[TurnRecord, set[str]]:
-    """The view's ``last_turn`` as a history entry."""
-    placements = [(str(p["square"]), int(p["tile"]), int(p["points"])) for p in turn["placements"]]
-    kind = {"passed": "pass", "exchanged": "exchange"}.get(str(turn.get("ended_by")), "play")
-    if not placements and kind == "play" and not turn.get("ended_by"):
-        kind = "pass or exchange"
-    record = TurnRecord(
-        0,
-        turn.get("seat"),
-        kind,
-        exchanged=int(turn.get("exchanged") or 0),
-        placements=placements,
-        points=int(turn.get("points") or 0),
-        bonus=int(turn.get("bonus") or 0),
-    )
-    return record, {p[0] for p in placements}
+    screen_for(view).show(Turn(api, actx.output, game, view))
 
 
 def history(ctx: typer.Context, game: GameArg = None, as_json: JsonFlag = False) -> None:
     """Every turn with when it was played, its placements and points (no account needed)."""
     actx = app_context(ctx)
     api = actx.api(auth=False)
-    game = _game(actx, api, game, "history")
+    game = actx.game_id(game, "history", auth=False)
     events = api.events(game, 0)
     if as_json:
         actx.output.json(events)
@@ -349,7 +273,7 @@ def history_lines(view: Mapping[str, Any], events: list[dict[str, Any]]) -> list
         reason = str(ended.get("reason"))
         lines.append("End: " + (rules.end_words(reason) if rules is not None else reason))
         lines.append(
-            ("Hand" if "hand" in view else "Rack")
+            screen_for(view).holder.capitalize()
             + " deductions: "
             + ", ".join(
                 f"{seat_name(view, s)} {-d if d else 'none'}" for s, d in enumerate(deductions)
@@ -391,7 +315,7 @@ def export_text(view: Mapping[str, Any], events: list[dict[str, Any]], game: str
     )
     rules = rules_of(view)
     if rules is not None:
-        heading = "Table" if "table" in view else "Board"
+        heading = screen_for(view).drawing
         lines += ["", heading, "-" * len(heading), rules.draw(dict(view))]
     return "\n".join(lines) + "\n"
 
@@ -406,7 +330,7 @@ def export(
     """A plain-text record of the game a person can read: players, every turn, result, board."""
     actx = app_context(ctx)
     api = actx.api(auth=False)
-    game = _game(actx, api, game, "export")
+    game = actx.game_id(game, "export", auth=False)
     view = api.game(game)
     events = api.events(game, 0)
     text = export_text(view, events, game)

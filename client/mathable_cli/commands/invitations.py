@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
 import typer
 
+from mathable_cli.cmdutil import GameIdArg, JsonFlag
 from mathable_cli.context import app_context
 
-GameArg = Annotated[str, typer.Argument(help="The game id.", show_default=False)]
-JsonFlag = Annotated[bool, typer.Option("--json", help="Print the API's data as JSON.")]
 
-
-def decline(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> None:
+def decline(ctx: typer.Context, game: GameIdArg, as_json: JsonFlag = False) -> None:
     """Refuse your invitation to a game (its seat is free again), or cancel a game you
     created while it still waits for players."""
     actx = app_context(ctx)

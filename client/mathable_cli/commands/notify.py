@@ -7,10 +7,10 @@ from typing import Annotated, Any
 
 import typer
 
+from mathable_cli.cmdutil import JsonFlag
 from mathable_cli.context import AppContext, app_context
 from mathable_cli.exits import CliError, ExitCode
 
-JsonFlag = Annotated[bool, typer.Option("--json", help="Print the API's data as JSON.")]
 PREFERENCES = ("turn", "every_move", "digest", "off")
 
 

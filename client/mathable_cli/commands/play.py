@@ -3,60 +3,33 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from mathable_cli import anygame
+from mathable_cli import ruleset_turns
 from mathable_cli.api import ApiClient
+from mathable_cli.cmdutil import GameArg, GameIdArg, JsonFlag
 from mathable_cli.context import AppContext, app_context
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import (
     describe_event,
     my_seat,
-    result_line,
     seat_name,
     status_line,
 )
-from mathable_cli.interactive import Session
 from mathable_cli.moves import (
-    parse_placement,
-    plan_turn,
-    play_turn,
+    report_end,
     require_turn,
-    score_of,
     send,
 )
-from mathable_cli.output import Output
-
-JsonFlag = Annotated[bool, typer.Option("--json", help="Print the new game view as JSON.")]
-GameArg = Annotated[
-    str | None,
-    typer.Argument(
-        help="The game id, or a unique start of it. None: the only game waiting on you.",
-        show_default=False,
-    ),
-]
+from mathable_cli.screens import MoveFlags, Turn, screen_for
 
 
 def _game(actx: AppContext, api: ApiClient, given: str | None, command: str) -> str:
     from mathable_cli.resolve import choose_game
 
     return choose_game(api, given, command, actx.output.info)
-
-
-def _report_end(output: Output, before: dict[str, Any], after: dict[str, Any]) -> None:
-    seat = my_seat(before)
-    gained = score_of(after, seat) - score_of(before, seat)
-    if after.get("status") == "ended":
-        output.info(result_line(after))
-        return
-    holder = "hand" if "hand" in after else "rack"  # as the game's view names the tiles
-    output.info(
-        f"Your score: {score_of(after, seat)} ({gained:+d}). Your {holder}: "
-        + " ".join(str(t) for t in sorted(after.get(holder) or [], key=str))
-        + f". Now {status_line(after)}."
-    )
 
 
 def move(
@@ -96,53 +69,25 @@ def move(
     out = actx.output
     if game is not None and ("=" in game or "@" in game):  # `move I8=12`: a placement
         placements, game = [game, *(placements or [])], None
-    game = _game(actx, api, game, "move")
-    if not placements:
-        if as_json:
-            raise CliError("--json needs placements on the command line", ExitCode.USAGE)
-        view = api.game(game)
-        if anygame.rules_for(view) is not None:
-            raise CliError(
-                "type the play on the command line", ExitCode.USAGE, hint=anygame.NOTATION
-            )
-        Session(api, out, game, view).run()
-        return
+    game = actx.game_id(game, "move")
+    if not placements and as_json:
+        raise CliError("--json needs placements on the command line", ExitCode.USAGE)
     view = api.game(game)
-    if (rules := anygame.rules_for(view)) is not None:
-        # A game played through its ruleset reads the play in its own notation, even
-        # when the words look like Mathable placements (``I8=12``).
-        new = anygame.play(api, out, rules, game, view, placements)
-        if as_json:
-            out.json(new)
+    turn = Turn(api, out, game, view)
+    if not placements:
+        screen_for(view).take_turn(turn)
         return
-    wanted = [parse_placement(text) for text in placements]
-    require_turn(view, game)
-    planned = plan_turn(
-        view, wanted, draw_extra=draw_extra, anyway=range(len(wanted)) if anyway else ()
-    )
-    for p in planned:
-        if p.words.startswith("claimed "):
-            out.warn(f"{p.square}={p.tile} completes no equation; sent anyway ({p.words})")
-    new = play_turn(api, out, game, view, planned)
+    # Each game reads the words in its own notation, even when they look like another
+    # game's (a Mathable placement ``I8=12`` in a Summy game).
+    flags = MoveFlags(draw_extra=draw_extra, anyway=anyway)
+    new = screen_for(view).play(turn, placements, flags)
     if as_json:
         out.json(new)
-    played = ", ".join(
-        f"{p.square}={p.tile} ({p.points}{': ' + p.words if p.words else ''})" for p in planned
-    )
-    extras = sum(1 for p in planned if p.draw_extra)
-    out.info(
-        f"Played {played}"
-        + (f"; drew {extras} extra tile{'s' if extras > 1 else ''}" if extras else "")
-        + "."
-    )
-    _report_end(out, view, new)
 
 
 def exchange(
     ctx: typer.Context,
-    game: Annotated[
-        str, typer.Argument(help="The game id, or a unique start of it.", show_default=False)
-    ],
+    game: GameIdArg,
     words: Annotated[
         list[str], typer.Argument(help="The tiles to give back.", show_default=False)
     ],
@@ -151,9 +96,9 @@ def exchange(
     """Give 1 to 7 tiles back to the bag and draw as many; ends your turn."""
     actx = app_context(ctx)
     api = actx.api()
-    game = _game(actx, api, game, "exchange")
+    game = actx.game_id(game, "exchange")
     view = api.game(game)
-    anygame.require_command(view, "exchange")
+    ruleset_turns.require_command(view, "exchange")
     tiles = _numbers(words)
     require_turn(view, game)
     rack = list(view.get("rack") or [])
@@ -177,7 +122,7 @@ def exchange(
     if as_json:
         actx.output.json(new)
     actx.output.info(f"Exchanged {len(tiles)} tile{'s' if len(tiles) != 1 else ''}.")
-    _report_end(actx.output, view, new)
+    report_end(actx.output, view, new)
 
 
 def _numbers(words: list[str]) -> list[int]:
@@ -197,21 +142,21 @@ def pass_turn(ctx: typer.Context, game: GameArg = None, as_json: JsonFlag = Fals
     """Pass your turn without playing."""
     actx = app_context(ctx)
     api = actx.api()
-    game = _game(actx, api, game, "pass")
+    game = actx.game_id(game, "pass")
     view = api.game(game)
     require_turn(view, game)
     new = send(api, actx.output, game, view, {"type": "pass"})
     if as_json:
         actx.output.json(new)
     actx.output.info("You passed.")
-    _report_end(actx.output, view, new)
+    report_end(actx.output, view, new)
 
 
 def correct(ctx: typer.Context, game: GameArg = None, as_json: JsonFlag = False) -> None:
     """Players referee: challenge the opponent's turn; a real mistake is taken back."""
     actx = app_context(ctx)
     api = actx.api()
-    game = _game(actx, api, game, "correct")
+    game = actx.game_id(game, "correct")
     view = api.game(game)
     new = send(api, actx.output, game, view, {"type": "correct"})
     if as_json:
@@ -235,7 +180,7 @@ def resign(
     """Leave the game for good; it goes on without you."""
     actx = app_context(ctx)
     api = actx.api()
-    game = _game(actx, api, game, "resign")
+    game = actx.game_id(game, "resign")
     view = api.game(game)
     if not yes:
         if not sys.stdin.isatty():
@@ -252,9 +197,7 @@ def resign(
 
 def discard(
     ctx: typer.Context,
-    game: Annotated[
-        str, typer.Argument(help="The game id, or a unique start of it.", show_default=False)
-    ],
+    game: GameIdArg,
     tiles: Annotated[
         list[str], typer.Argument(help="The tiles to throw out, e.g. x = 9.", show_default=False)
     ],
@@ -263,10 +206,10 @@ def discard(
     """Summy: put tiles from your hand out of the game and draw as many; ends your turn."""
     actx = app_context(ctx)
     api = actx.api()
-    game = _game(actx, api, game, "discard")
+    game = actx.game_id(game, "discard")
     view = api.game(game)
-    anygame.require_command(view, "discard")
-    new = anygame.discard(api, actx.output, game, view, tiles)
+    ruleset_turns.require_command(view, "discard")
+    new = ruleset_turns.discard(api, actx.output, game, view, tiles)
     if as_json:
         actx.output.json(new)
 

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from mathable_cli.cmdutil import JsonFlag
 from mathable_cli.context import app_context
 from mathable_cli.engines import load_engine
 from mathable_cli.exits import CliError, ExitCode
@@ -72,7 +73,7 @@ def tournament(
     jobs: Annotated[
         int | None, typer.Option(help="Worker processes [default: one per core].", min=1)
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+    as_json: JsonFlag = False,
 ) -> None:
     """Play engines against each other locally through the rules package (no server).
 

@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
 import typer
 
 from mathable.core.audit import audit, events_from_feed
 from mathable.core.errors import RuleError
+from mathable_cli.cmdutil import GameIdArg, JsonFlag
 from mathable_cli.context import app_context
 from mathable_cli.exits import CliError, ExitCode
 
-GameArg = Annotated[str, typer.Argument(help="The game id.", show_default=False)]
-JsonFlag = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
 
-
-def verify(ctx: typer.Context, game: GameArg, as_json: JsonFlag = False) -> None:
+def verify(ctx: typer.Context, game: GameIdArg, as_json: JsonFlag = False) -> None:
     """Replay every draw of a finished game from the bag order revealed at its end.
 
     At creation the server published a hash of the bag order and a secret salt;

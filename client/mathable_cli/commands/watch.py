@@ -4,23 +4,19 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from mathable_cli import api as api_module
-from mathable_cli.api import ApiClient
-from mathable_cli.commands.games import game_entries, waits_on_me
+from mathable_cli.cmdutil import JsonFlag
 from mathable_cli.context import app_context
 from mathable_cli.durations import clock_line
-from mathable_cli.events import EventStream, StreamUnsupported
 from mathable_cli.exits import CliError, ExitCode
-from mathable_cli.game import game_id, is_my_turn, last_turn_words, my_seat, result_line
+from mathable_cli.game import game_id, last_turn_words, my_seat, result_line
 from mathable_cli.output import Output
 from mathable_cli.resolve import resolve_game
-
-#: The longest the server holds a long-poll (DESIGN: up to 60 s).
-LONG_POLL = 60
+from mathable_cli.waiting import game_done, wait_for_any, wait_for_game
 
 
 @contextlib.contextmanager
@@ -31,33 +27,6 @@ def spinner(output: Output, message: str) -> Iterator[None]:
             yield
     else:
         yield
-
-
-def game_done(view: dict[str, Any]) -> bool:
-    """Nothing to wait for: my turn, or the game is over (or I have no seat and it goes on)."""
-    if view.get("status") == "ended":
-        return True
-    return is_my_turn(view)
-
-
-def wait_for_game(
-    api: ApiClient, game: str, view: dict[str, Any], *, deadline: float | None, interval: float
-) -> dict[str, Any]:
-    """Long-poll ``game`` until it waits on me or ends; the view then (or at the deadline)."""
-    while not game_done(view):
-        poll = LONG_POLL
-        if deadline is not None:
-            remaining = deadline - api_module._clock()
-            if remaining <= 0:
-                break
-            poll = max(1, min(LONG_POLL, int(remaining)))
-        started = api_module._clock()
-        version = view.get("version")
-        view = api.game(game, wait=poll, since=int(version or 0))
-        if view.get("version") == version and api_module._clock() - started < poll / 2:
-            # The server answered at once without news: do not hammer it.
-            api_module._sleep(interval)
-    return view
 
 
 def wait(
@@ -78,7 +47,7 @@ def wait(
         float,
         typer.Option(help="Seconds between polls of your game list (older servers).", min=0.1),
     ] = 15.0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the game view as JSON.")] = False,
+    as_json: JsonFlag = False,
 ) -> None:
     """Block until it is your turn in a game; prints the game id and what was just played.
 
@@ -137,53 +106,6 @@ def wait(
         played = last_turn_words(entry)
         if played:
             out.info(f"  {game_id(entry)}: {played}")
-
-
-def wait_for_any(
-    api: ApiClient, *, deadline: float | None, interval: float
-) -> list[dict[str, Any]] | None:
-    """Wait until some game waits on me; those games, or None at the deadline.
-
-    Follows the server's event stream (one open request, woken by the server);
-    against an older server without one, polls the game list every ``interval``.
-    """
-    stream: EventStream | None = EventStream(api)
-    try:
-        while True:
-            entries = game_entries({"games": api.my_games()})
-            ready = [e for e in entries if waits_on_me(e)]
-            if ready:
-                return ready
-            if not any(e.get("status") in ("playing", "waiting") for e in entries):
-                raise CliError(
-                    "you have no game in play to wait for",
-                    hint="start one with `mathable-cli new` or join one with `mathable-cli join`",
-                )
-            remaining = None if deadline is None else deadline - api_module._clock()
-            if remaining is not None and remaining <= 0:
-                return None
-            if stream is not None:
-                try:
-                    if _next_turn(stream, remaining) is None:
-                        return None
-                    continue  # my turn somewhere: the list says where
-                except StreamUnsupported:
-                    stream.close()
-                    stream = None
-            api_module._sleep(interval if remaining is None else min(interval, remaining))
-    finally:
-        if stream is not None:
-            stream.close()
-
-
-def _next_turn(stream: EventStream, timeout: float | None) -> dict[str, Any] | None:
-    """The next ``your_turn`` or ``game_finished`` event; None when ``timeout`` runs out."""
-    deadline = None if timeout is None else api_module._clock() + timeout
-    while True:
-        left = None if deadline is None else deadline - api_module._clock()
-        event = stream.next_event(left)
-        if event is None or event.get("type") in ("your_turn", "game_finished"):
-            return event
 
 
 def register(app: typer.Typer) -> None:

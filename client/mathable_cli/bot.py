@@ -1,0 +1,41 @@
+"""The bot: plays one identity's seats, each game through its screen's ``bot_turn``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mathable_cli.api import ApiClient
+from mathable_cli.engines import EngineRunner
+from mathable_cli.game import game_id, is_my_turn, seat_name
+from mathable_cli.output import Output
+from mathable_cli.screens import Turn, screen_for
+
+
+class Bot:
+    """Plays one identity's seats, one decision at a time, reporting on stderr."""
+
+    def __init__(
+        self, api: ApiClient, output: Output, engine: EngineRunner, *, draw_extra: bool
+    ) -> None:
+        self.api = api
+        self.out = output
+        self.engine = engine
+        self.draw_extra = draw_extra
+        self.turns = 0
+
+    def act(self, game: str, view: dict[str, Any]) -> dict[str, Any]:
+        """Play one decision in ``game`` if it is my turn; the view afterwards."""
+        if not is_my_turn(view):
+            return view
+        new = screen_for(view).bot_turn(self, Turn(self.api, self.out, game, view))
+        if new is None:  # the game moved on: look again
+            return self.api.game(game)
+        self.turns += 1
+        return new
+
+    def finished(self, game: str, view: dict[str, Any]) -> None:
+        result = view.get("result") or {}
+        scores = result.get("scores") or [s.get("score", 0) for s in view.get("seats") or []]
+        winners = [seat_name(view, s) for s in result.get("winners") or []]
+        standing = ", ".join(f"{seat_name(view, i)} {s}" for i, s in enumerate(scores))
+        self.out.data(f"{game_id(view, game)}: {standing}; won by {' and '.join(winners) or '-'}")

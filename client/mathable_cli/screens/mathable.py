@@ -1,0 +1,142 @@
+"""Mathable's screen: the colour board, the staged interactive turn, hints and the bot.
+
+Registered for the ruleset ``mathable`` in the entry-point group
+``mathable_cli.screens``. What it draws and checks comes from the Mathable
+modules of the CLI (``display``, ``board``, ``moves``, ``interactive``,
+``hints``), imported when a command first needs them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from mathable_cli.exits import CliError, ExitCode
+from mathable_cli.screens import MoveFlags, Turn
+
+if TYPE_CHECKING:
+    from mathable.core.ruleset import Ruleset
+    from mathable_cli.api import ApiClient
+    from mathable_cli.bot import Bot
+    from mathable_cli.game import TurnRecord
+
+Json = dict[str, Any]
+
+
+class MathableScreen:
+    """Mathable: a 14x14 board, a rack of seven, placements one square at a time."""
+
+    holder = "rack"
+    drawing = "Board"
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = rules
+
+    def show(self, turn: Turn) -> None:
+        from mathable_cli.display import show_game
+        from mathable_cli.durations import clock_line
+        from mathable_cli.game import last_turn_squares
+
+        view = turn.view
+        last: TurnRecord | None = None
+        squares: set[str] = set()
+        played = view.get("last_turn")
+        if isinstance(played, dict) and played.get("ended_by"):
+            last, squares = record_of(played)  # the view has it: no need for the whole log
+        elif view.get("status") in ("playing", "ended"):
+            events = fetch_events(turn.api, turn.game)
+            if events is not None:
+                last, squares = last_turn_squares(events)
+            elif isinstance(played, dict):
+                last, squares = record_of(played)
+        show_game(turn.out, view, last_turn=last, highlight=squares, fallback_id=turn.game)
+        if (line := clock_line(view)) is not None:
+            turn.out.data(line)
+
+    def play(self, turn: Turn, words: list[str], flags: MoveFlags) -> Json:
+        from mathable_cli.moves import (
+            parse_placement,
+            plan_turn,
+            play_turn,
+            report_end,
+            require_turn,
+        )
+
+        out, view = turn.out, turn.view
+        wanted = [parse_placement(text) for text in words]
+        require_turn(view, turn.game)
+        anyway = range(len(wanted)) if flags.anyway else ()
+        planned = plan_turn(view, wanted, draw_extra=flags.draw_extra, anyway=anyway)
+        for p in planned:
+            if p.words.startswith("claimed "):
+                out.warn(f"{p.square}={p.tile} completes no equation; sent anyway ({p.words})")
+        new = play_turn(turn.api, out, turn.game, view, planned)
+        played = ", ".join(
+            f"{p.square}={p.tile} ({p.points}{': ' + p.words if p.words else ''})" for p in planned
+        )
+        extras = sum(1 for p in planned if p.draw_extra)
+        out.info(
+            f"Played {played}"
+            + (f"; drew {extras} extra tile{'s' if extras > 1 else ''}" if extras else "")
+            + "."
+        )
+        report_end(out, view, new)
+        return new
+
+    def take_turn(self, turn: Turn) -> None:
+        from mathable_cli.interactive import Session
+
+        Session(turn.api, turn.out, turn.game, turn.view).run()
+
+    def hint(self, turn: Turn, *, show_all: bool, as_json: bool) -> None:
+        from mathable_cli.game import is_my_turn
+        from mathable_cli.hints import advice_json, advice_lines, advise
+
+        view = turn.view
+        if view.get("rack") is None:
+            raise CliError(f"you have no seat in game {turn.game}, so no rack to advise on")
+        advice = advise(view)
+        if as_json:
+            turn.out.json(advice_json(advice))
+            return
+        if not is_my_turn(view):
+            turn.out.info("Not your turn yet; this is for your rack as it is now.")
+        for line in advice_lines(advice, limit=len(advice.legal) if show_all else 10):
+            turn.out.data(line)
+
+    def bot_turn(self, bot: Bot, turn: Turn) -> Json | None:
+        from mathable_cli.screens.mathable_bot import bot_turn
+
+        return bot_turn(bot, turn.game, turn.view)
+
+
+def fetch_events(api: ApiClient, game: str, after: int = 0) -> list[Json] | None:
+    """The game's events, or None when the server will not give them."""
+    from mathable_cli.api import ApiError
+
+    try:
+        return api.events(game, after)
+    except ApiError as err:
+        if err.code == ExitCode.NETWORK:
+            raise
+        return None
+
+
+def record_of(turn: Mapping[str, Any]) -> tuple[TurnRecord, set[str]]:
+    """The view's ``last_turn`` as a history entry, and the squares it placed tiles on."""
+    from mathable_cli.game import TurnRecord
+
+    placements = [(str(p["square"]), int(p["tile"]), int(p["points"])) for p in turn["placements"]]
+    kind = {"passed": "pass", "exchanged": "exchange"}.get(str(turn.get("ended_by")), "play")
+    if not placements and kind == "play" and not turn.get("ended_by"):
+        kind = "pass or exchange"
+    record = TurnRecord(
+        0,
+        turn.get("seat"),
+        kind,
+        exchanged=int(turn.get("exchanged") or 0),
+        placements=placements,
+        points=int(turn.get("points") or 0),
+        bonus=int(turn.get("bonus") or 0),
+    )
+    return record, {p[0] for p in placements}

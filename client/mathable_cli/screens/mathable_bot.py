@@ -1,0 +1,156 @@
+"""Mathable's bot turn: correct the opponent's mistake, else an engine's turn, else exchange
+or pass; a refused or stale turn is recovered from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import mathable
+from mathable.games.mathable.commands import find_mistake
+from mathable.games.mathable.engine import ExchangeTiles, Play, PlayerView
+from mathable.games.mathable.state import Equation, PlacedTile
+from mathable_cli.engines import EngineRunner
+from mathable_cli.exits import CliError, ExitCode
+from mathable_cli.game import my_seat, placed_this_turn
+from mathable_cli.moves import Planned, plan_turn, play_turn, score_of, send
+
+if TYPE_CHECKING:
+    from mathable_cli.bot import Bot
+
+
+@dataclass
+class Decision:
+    """What the bot does with its turn."""
+
+    kind: str  # turn, exchange, pass, correct
+    planned: list[Planned] = field(default_factory=list)
+    tiles: list[int] = field(default_factory=list)
+    reason: str = ""
+    #: What went wrong with the engine's own turn (the fallback's is played instead).
+    problem: str | None = None
+    #: Whether the turn ends after ``planned`` (else the engine is asked again).
+    end_turn: bool = True
+
+
+def mistake_in_last_turn(view: dict[str, Any]) -> str | None:
+    """Players referee: what is wrong with the opponent's last turn, or None."""
+    last = view.get("last_turn")
+    if not view.get("correctable") or not isinstance(last, dict):
+        return None
+    if last.get("seat") == my_seat(view) or not last.get("placements"):
+        return None
+    placed = tuple(
+        PlacedTile(
+            mathable.parse_square(p["square"]),
+            int(p["tile"]),
+            tuple(
+                Equation(mathable.parse_square(e["near"]), mathable.parse_square(e["far"]), e["op"])
+                for e in p.get("equations") or []
+            ),
+            int(p.get("points") or 0),
+        )
+        for p in last["placements"]
+    )
+    found = find_mistake(mathable.position_from(view.get("board") or {}), placed)
+    return None if found is None else found[1]
+
+
+def decide(
+    view: dict[str, Any], *, engine: EngineRunner | None = None, draw_extra: bool = True
+) -> Decision:
+    """The bot's move: correct a mistake, else the engine's turn (``best`` by default)."""
+    mistake = mistake_in_last_turn(view)
+    if mistake is not None:
+        return Decision("correct", reason=mistake)
+    if view.get("pending_end"):
+        # The opponent's last turn ended the game and holds no mistake: pass to end it.
+        return Decision("pass")
+    runner = engine or EngineRunner("best")
+    try:
+        player = PlayerView.from_json(view)
+    except ValueError as err:
+        raise CliError(f"cannot give the engine this game: {err}") from None
+    choice = runner.choose(player)
+    problem = choice.problem
+    turn = choice.turn
+    if isinstance(turn, Play):
+        planned = plan_turn(view, turn.placements, draw_extra=draw_extra and turn.draw_extra)
+        return Decision("turn", planned=planned, problem=problem, end_turn=turn.end_turn)
+    if isinstance(turn, ExchangeTiles):
+        return Decision("exchange", tiles=list(turn.tiles), problem=problem)
+    if placed_this_turn(view):
+        return Decision("turn", problem=problem)
+    return Decision("pass", problem=problem)
+
+
+def bot_turn(bot: Bot, game: str, view: dict[str, Any]) -> dict[str, Any] | None:
+    """The bot's decision in ``game``, carried out; None when the game moved on first."""
+    decision = decide(view, engine=bot.engine, draw_extra=bot.draw_extra)
+    if decision.problem is not None:
+        bot.out.warn(
+            f"{game}: engine {bot.engine.spec}: {decision.problem}; "
+            "the best-turn search plays this turn"
+        )
+    try:
+        new = carry_out(bot, game, view, decision)
+    except CliError as err:
+        if err.code == ExitCode.CONFLICT:
+            bot.out.info(f"{game}: the game moved on ({err.message}); looking again")
+            return None
+        if err.code not in (ExitCode.ILLEGAL_MOVE, ExitCode.REFUSED):
+            raise
+        now = bot.api.game(game)
+        # With tiles down the turn can only end (a pass is refused then).
+        end = "end_turn" if placed_this_turn(now) else "pass"
+        bot.out.warn(
+            f"{game}: the server refused {decision.kind}: {err.message}; "
+            + ("ending the turn" if end == "end_turn" else "passing")
+        )
+        new = send(bot.api, bot.out, game, now, {"type": end})
+    return new
+
+
+def carry_out(bot: Bot, game: str, view: dict[str, Any], decision: Decision) -> dict[str, Any]:
+    """Send what ``decision`` decided, and say it on stderr."""
+    seat = my_seat(view)
+    if decision.kind == "correct":
+        new = send(bot.api, bot.out, game, view, {"type": "correct"})
+        bot.out.info(f"{game}: corrected the last turn: {decision.reason}")
+        return new
+    if decision.kind == "turn":
+        if decision.planned:
+            new = play_turn(bot.api, bot.out, game, view, decision.planned, end=decision.end_turn)
+        else:
+            new = send(bot.api, bot.out, game, view, {"type": "end_turn"})
+        played = " ".join(f"{p.square}={p.tile}" for p in decision.planned) or "nothing more"
+        if not decision.end_turn:
+            bot.out.info(f"{game}: placed {played}; the turn goes on")
+            return new
+        bot.out.info(f"{game}: played {played} {turn_outcome(view, new, seat)}")
+        return new
+    if decision.kind == "exchange":
+        new = send(bot.api, bot.out, game, view, {"type": "exchange", "tiles": decision.tiles})
+        bot.out.info(f"{game}: nothing fits; exchanged {' '.join(map(str, decision.tiles))}")
+        return new
+    new = send(bot.api, bot.out, game, view, {"type": "pass"})
+    bot.out.info(f"{game}: nothing fits and the bag is empty; passed")
+    return new
+
+
+def turn_outcome(before: dict[str, Any], after: dict[str, Any], seat: int | None) -> str:
+    """``(+23, score 1195)``; when the turn ended the game, the rack deduction comes apart:
+    ``(+23, score 1195; game over: -14 for the tiles left, final 1181)``."""
+    result = after.get("result")
+    if after.get("status") != "ended" or not isinstance(result, dict) or seat is None:
+        gained = score_of(after, seat) - score_of(before, seat)
+        return f"({gained:+d}, score {score_of(after, seat)})"
+    deductions = result.get("deductions") or []
+    deducted = int(deductions[seat]) if seat < len(deductions) else 0
+    final = score_of(after, seat)
+    before_end = final + deducted
+    gained = before_end - score_of(before, seat)
+    return (
+        f"({gained:+d}, score {before_end}; game over: -{deducted} for the tiles left, "
+        f"final {final})"
+    )

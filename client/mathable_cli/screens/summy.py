@@ -1,0 +1,72 @@
+"""Summy's screen: the generic one, with its hand, its supply, its last play and discards.
+
+The table is drawn by Summy's ruleset (``draw``); what this adds is what Summy's
+view has beyond every game's: ``hand``, ``hand_size``, ``supply``, ``last_play``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mathable_cli.game import my_seat, seat_name, status_line
+from mathable_cli.moves import score_of, send
+from mathable_cli.ruleset_turns import tiles_of
+from mathable_cli.screens import Turn
+from mathable_cli.screens.generic import GenericScreen
+
+Json = dict[str, Any]
+
+
+class SummyScreen(GenericScreen):
+    """Summy: equations on an open table, a hand, a supply to discard into."""
+
+    holder = "hand"
+    drawing = "Table"
+
+    def lines(self, view: Json) -> list[str]:
+        """Scores, tile counts, whose turn, the supply, the last play and the viewer's tiles."""
+        lines = [f"{view.get('id', '')} ({view.get('ruleset')}): {status_line(view)}"]
+        for seat in view.get("seats") or []:
+            index = int(seat.get("seat") or 0)
+            held = seat.get("hand_size", seat.get("rack_size"))
+            lines.append(f"  {seat_name(view, index)}: {seat.get('score', 0)} points, {held} tiles")
+        if view.get("supply") is not None:
+            lines.append(f"Supply: {view['supply']} tiles")
+        last = view.get("last_play")
+        if isinstance(last, dict):
+            lines.append(
+                f"Last play: {seat_name(view, last['seat'])} {last['equation']} ({last['points']})"
+            )
+        if my_seat(view) is not None:
+            lines.append("Your tiles: " + " ".join(str(t) for t in tiles_of(view)))
+        return lines
+
+    def played(self, turn: Turn, command: Json, words: str, new: Json) -> None:
+        seat = my_seat(turn.view)
+        gained = score_of(new, seat) - score_of(turn.view, seat)
+        last = new.get("last_play") or {}
+        what = last.get("equation") if command["type"] == "equation" else command["type"]
+        turn.out.info(f"Played {what} ({gained:+d}). Now {status_line(new)}.")
+
+    def advise(self, turn: Turn, found: tuple[Json, str] | None) -> None:
+        if found is not None:
+            turn.out.data(f"Best: {found[1]}")
+        elif turn.view.get("supply"):
+            turn.out.data("No equation fits: discard some tiles (mathable-cli discard GAME TILES).")
+        else:
+            turn.out.data(
+                "No equation fits, and the supply is empty: pass (mathable-cli pass GAME)."
+            )
+
+    def bot_nothing_fits(self, turn: Turn) -> Json:
+        """Throw back some tiles (the supply allowing), else pass."""
+        tiles = tiles_of(turn.view)
+        if turn.view.get("supply") and tiles:
+            spare = sorted(tiles, key=lambda t: (t == "=", t), reverse=True)[:2]
+            body = {"type": "discard", "tiles": spare}
+            new = send(turn.api, turn.out, turn.game, turn.view, body)
+            turn.out.info(f"{turn.game}: nothing fits; discarded {' '.join(spare)}")
+            return new
+        new = send(turn.api, turn.out, turn.game, turn.view, {"type": "pass"})
+        turn.out.info(f"{turn.game}: nothing fits and the supply is empty; passed")
+        return new

@@ -276,10 +276,6 @@ def normalize_url(url: str) -> str:
     return url
 
 
-def is_sqlite(engine: Engine) -> bool:
-    return engine.dialect.name == "sqlite"
-
-
 def reader(engine: Engine) -> Engine:
     """``engine`` for reads of one statement: in autocommit on PostgreSQL (no BEGIN and
     ROLLBACK round trips around it); SQLite readers run in autocommit already. Make it

@@ -33,8 +33,6 @@ FEED_LOCK = 0x66656564
 #: The ``LISTEN``/``NOTIFY`` channel on which a commit tells every process to read the feed.
 CHANNEL = "mathable_feed"
 
-#: The kinds of stream event, in the order they are told within one command.
-KINDS = ("invited", "game_started", "moved", "your_turn", "game_finished")
 _OVER = ("ended", "cancelled")
 
 

@@ -140,11 +140,6 @@ class Wakeups:
                 p in self._by_player for p in players
             )
 
-    def count(self) -> int:
-        with self._lock:
-            return len({w for ws in self._by_game.values() for w in ws} | {
-                w for ws in self._by_player.values() for w in ws})  # fmt: skip
-
 
 class Recent:
     """The last ``size`` feed rows a process followed, by player: a stream resuming from a

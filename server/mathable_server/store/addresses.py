@@ -245,10 +245,6 @@ class AddressBook:
         status = self.email_status(player_id)
         return status.address if status.verified else None
 
-    def remove_address(self, player_id: str) -> None:
-        with write_transaction(self.engine) as conn:
-            conn.execute(delete(email_addresses).where(email_addresses.c.player_id == player_id))
-
     # --- settings --------------------------------------------------------------------
 
     def contact(self, player_id: str) -> Contact:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from sqlalchemy import Connection, Engine, and_, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from mathable_server.db import (
+from mathable_server.store.engine import (
     email_addresses,
     inbound_messages,
     notification_settings,

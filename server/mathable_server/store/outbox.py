@@ -28,7 +28,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, and_, func, insert, select, update
 
-from mathable_server.db import outbox, write_transaction
+from mathable_server.store.engine import outbox, write_transaction
 
 PENDING, SENT, DEAD = "pending", "sent", "dead"
 #: What ``Outbox.failed`` answers when the caller's claim had run out: nothing was changed.

@@ -61,10 +61,10 @@ from mathable_server.store.engine import (  # noqa: E402
     events,
     game_members,
     games,
-    init_schema,
     make_engine,
     normalize_url,
 )
+from mathable_server.store.migrations import init_schema  # noqa: E402
 
 #: The first turn of the rule book's example: five placements by seat 0, versions 3 to 7.
 PLACES = [("I8", 12), ("H6", 8), ("G9", 2), ("F7", 1), ("J8", 16)]

@@ -43,10 +43,14 @@ def imported(name: str, path: pathlib.Path, known: set[str]) -> Iterator[tuple[s
                 source = ".".join([*base, node.module] if node.module else base)
             else:
                 source = node.module or ""
-            yield source, node.lineno
-            for alias in node.names:  # ``from pkg import module`` imports the module
-                if f"{source}.{alias.name}" in known:
-                    yield f"{source}.{alias.name}", node.lineno
+            # ``from pkg import module`` imports the module (as ``from pkg.module import x``
+            # does: neither counts the package, whose ``__init__`` Python runs either way).
+            modules_named = [f"{source}.{a.name}" for a in node.names]
+            for target in modules_named:
+                if target in known:
+                    yield target, node.lineno
+            if not all(target in known for target in modules_named):
+                yield source, node.lineno
 
 
 def graph() -> dict[str, dict[str, int]]:

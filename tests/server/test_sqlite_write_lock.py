@@ -98,10 +98,11 @@ def test_the_shared_counters_take_the_write_lock_the_same_way(
 
     from mathable_server.store import engine as db
     from mathable_server.store.counters import SqlCounters
+    from mathable_server.store.migrations import init_schema
 
     path = tmp_path / "counters.db"
     engine = db.make_engine(f"sqlite:///{path}")
-    db.init_schema(engine)
+    init_schema(engine)
     counters = SqlCounters(engine)
     assert counters.incr("k", 60) == 1
     monkeypatch.setattr(db, "SQLITE_LOCK_WAIT", 0.3)

@@ -16,7 +16,8 @@ from mathable_server.store import (
     Store,
     VersionConflict,
 )
-from mathable_server.store.engine import events, game_members, games, init_schema, make_engine
+from mathable_server.store.engine import events, game_members, games, make_engine
+from mathable_server.store.migrations import init_schema
 
 #: When the test events are written (ms since 1970 UTC).
 AT = 1_790_000_000_000

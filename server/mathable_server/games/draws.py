@@ -15,17 +15,17 @@ import random
 import secrets
 
 from mathable import TILE_SET
-from mathable_server.http.settings import Settings
 from mathable_server.store import Store
 
 #: The name of the deployment's secret in the ``server_secrets`` table.
 SECRET_KEY = "secret_key"
 
 
-def secret_key(settings: Settings, store: Store) -> str:
-    """``MATHABLE_SECRET_KEY``, else the one generated once and kept in the database."""
-    if settings.secret_key:
-        return settings.secret_key
+def secret_key(configured: str | None, store: Store) -> str:
+    """``configured`` (``MATHABLE_SECRET_KEY``), else the one generated once and kept in the
+    database."""
+    if configured:
+        return configured
     return store.secret(SECRET_KEY, lambda: secrets.token_hex(32))
 
 

@@ -1,6 +1,7 @@
 """What a command tells whom: the outbox rows written in the transaction of its events.
 
-``Notifier`` is called by the store inside each append. From the events and
+``mathable_server.notify.notifier.Notifier`` is called by the store inside each
+append and writes what ``notifications`` works out here. From the events and
 the game after them it works out who is to move, who wants a mail after
 every move, and who should hear that the game ended, and writes one outbox row
 per message: the mail is rendered later by the delivery worker from the game at
@@ -12,14 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import Connection, and_, select
-
 from mathable import Event
 from mathable.rulesets import AnyState
-from mathable_server.notify import worker as outbox
-from mathable_server.notify.worker import Notification
-from mathable_server.store.addresses import Contact, contacts_in
-from mathable_server.store.engine import outbox as outbox_table
+from mathable_server.store import outbox
+from mathable_server.store.addresses import Contact
+from mathable_server.store.outbox import Notification
 
 #: Events after which another seat is to move (Summy's start, equations and discards too).
 TURN_CHANGES = frozenset(
@@ -114,35 +112,3 @@ def _wants_mail(preference: str, kind: str) -> bool:
     if preference == "digest":
         return kind == "turn"
     return kind != "moved" or preference == "every_move"
-
-
-class Notifier:
-    """The store's append hook: writes the outbox rows of each append in its transaction."""
-
-    def __call__(
-        self, conn: Connection, game_id: str, events: Sequence[Event], state: AnyState, at: int
-    ) -> None:
-        types = {e.type for e in events}
-        if not (types & TURN_CHANGES or "game_ended" in types or "game_cancelled" in types):
-            return  # most appends (a tile placed) tell nobody anything: no read at all
-        players = [s.player for s in state.seats if s.player is not None]
-        contacts = contacts_in(conn, players)
-        if not contacts:
-            return
-        rows = notifications(game_id, events, state, contacts, at)
-        digests = {n.recipient for n in rows if n.kind == "digest"}
-        if digests:  # one pending digest per player is enough
-            waiting = {
-                r.recipient
-                for r in conn.execute(
-                    select(outbox_table.c.recipient).where(
-                        and_(
-                            outbox_table.c.kind == "digest",
-                            outbox_table.c.state == outbox.PENDING,
-                            outbox_table.c.recipient.in_(sorted(digests)),
-                        )
-                    )
-                )
-            }
-            rows = [n for n in rows if not (n.kind == "digest" and n.recipient in waiting)]
-        outbox.add(conn, rows, at)

@@ -33,6 +33,7 @@ from mathable import (
 from mathable.rulesets import AnyState
 from mathable.rulesets import apply_any as apply
 from mathable.rulesets import check_any as check
+from mathable_server.games.errors import GameNotFound, KeyReused
 from mathable_server.games.timesource import SystemTime, TimeSource
 from mathable_server.store import (
     Append,
@@ -57,14 +58,6 @@ AT_LEAST_TRIES = 3
 
 def new_id(prefix: str, length: int = 10) -> str:
     return prefix + "".join(secrets.choice(_ID_ALPHABET) for _ in range(length))
-
-
-class GameNotFound(Exception):
-    """There is no game with this id."""
-
-
-class KeyReused(Exception):
-    """An ``Idempotency-Key`` was used before for a different request."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+from datetime import UTC, datetime
 from typing import Protocol
 
 
@@ -52,3 +53,14 @@ class MovableTime:
     def advance(self, seconds: float = 0, *, hours: float = 0, days: float = 0) -> None:
         with self._lock:
             self._now += int((seconds + hours * 3600 + days * 86400) * 1000)
+
+
+def iso_ms(ms: int | None) -> str | None:
+    """A time in ms since 1970 as ISO 8601 UTC to the second, or None.
+
+    >>> iso_ms(1_790_000_000_000)
+    '2026-09-21T14:13:20Z'
+    """
+    if ms is None:
+        return None
+    return datetime.fromtimestamp(ms // 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

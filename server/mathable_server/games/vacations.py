@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from mathable import Command, EndVacation, StartVacation
 from mathable.clock import DAY
+from mathable_server.games.errors import Refused
 from mathable_server.games.service import Games, Timed, year_bounds
-from mathable_server.http.errors import ApiError
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,15 +38,14 @@ def start_vacation(games: Games, player_id: str, days: int) -> VacationAnswer:
     now = games.now()
     left = days_left(games, player_id, now)
     if games.store.current_vacation(player_id, now) is not None:
-        raise ApiError(422, "on_vacation", "you are on vacation already: end it first")
+        raise Refused("on_vacation", "you are on vacation already: end it first")
     start, end = year_bounds(now)
     recorded = games.store.add_vacation(player_id, now, days, (games.vacation_days, start, end))
     if recorded is None:
         # Checked again under a lock: a concurrent request may have taken the days.
         if games.store.current_vacation(player_id, now) is not None:
-            raise ApiError(422, "on_vacation", "you are on vacation already: end it first")
-        raise ApiError(
-            422,
+            raise Refused("on_vacation", "you are on vacation already: end it first")
+        raise Refused(
             "vacation_allowance",
             f"you have {left} vacation days left this year, not {days}",
             days_left=left,
@@ -60,7 +59,7 @@ def end_vacation(games: Games, player_id: str) -> VacationAnswer:
     now = games.now()
     current = games.store.current_vacation(player_id, now)
     if current is None:
-        raise ApiError(422, "not_on_vacation", "you are not on vacation")
+        raise Refused("not_on_vacation", "you are not on vacation")
     used = max(1, -(-(now - current.starts_at) // DAY))  # a day begun is a day used
     games.store.end_vacation(current.id, now, min(used, current.days))
     touched = _in_each_game(games, player_id, EndVacation)

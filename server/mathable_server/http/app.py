@@ -7,7 +7,6 @@ import functools
 from flask import Flask, request
 
 from mathable_server.games.draws import secret_key
-from mathable_server.games.notifications import Notifier
 from mathable_server.games.service import Games
 from mathable_server.games.timesource import SystemTime, TimeSource
 from mathable_server.http import pages
@@ -29,11 +28,13 @@ from mathable_server.http.settings import Settings
 from mathable_server.http.web import NameBook, Services, limit_rate
 from mathable_server.mailin.closing import CloseAddresses
 from mathable_server.notify.delivery import mailroom
+from mathable_server.notify.notifier import Notifier
 from mathable_server.notify.sweeper import Sweeper
 from mathable_server.notify.worker import DeliveryThread
 from mathable_server.store import Store
 from mathable_server.store.counters import shared_polls, shared_storage
-from mathable_server.store.engine import init_schema, make_engine
+from mathable_server.store.engine import make_engine
+from mathable_server.store.migrations import init_schema
 from mathable_server.store.wakeups import FeedFollower, Wakeups
 
 
@@ -51,7 +52,8 @@ def create_app(
     looks for clocks that ran out.
     """
     settings = settings or Settings.from_env()
-    app = Flask("mathable_server")
+    # Named for the package (its logger is "mathable_server"); the templates live beside this.
+    app = Flask("mathable_server", template_folder="http/templates")
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     engine = make_engine(settings.database_url, settings.pool_size)
     if create_schema:
@@ -64,7 +66,7 @@ def create_app(
         settings.vacation_days,
     )
     single = settings.single_process
-    secret = functools.cache(lambda: secret_key(settings, store))
+    secret = functools.cache(lambda: secret_key(settings.secret_key, store))
     # The notifications a command causes are written in its transaction.
     store.on_append.append(Notifier())
     store.on_append.append(CloseAddresses())

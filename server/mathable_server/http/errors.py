@@ -15,7 +15,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 
 from mathable import RuleError
-from mathable_server.games.service import GameNotFound, KeyReused
+from mathable_server.games.errors import GameNotFound, KeyReused, Refused
 from mathable_server.store import VersionConflict
 
 #: Rule codes that mean "not yours to do" rather than "against the rules".
@@ -104,6 +104,10 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(GameNotFound)
     def _no_game(err: GameNotFound) -> Response:
         return error_response(404, "game_not_found", "there is no game with this id")
+
+    @app.errorhandler(Refused)
+    def _refused(err: Refused) -> Response:
+        return error_response(422, err.code, err.message, **err.details)
 
     @app.errorhandler(KeyReused)
     def _key_reused(err: KeyReused) -> Response:

@@ -10,23 +10,12 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
-from datetime import UTC, datetime
 from typing import Any
 
 from mathable import ClockState, Event
 from mathable.rulesets import AnyState, redact_any, ruleset_of
+from mathable_server.games.timesource import iso_ms
 from mathable_server.store import StoredEvent
-
-
-def iso_ms(ms: int | None) -> str | None:
-    """A time in ms since 1970 as ISO 8601 UTC to the second, or None.
-
-    >>> iso_ms(1_790_000_000_000)
-    '2026-09-21T14:13:20Z'
-    """
-    if ms is None:
-        return None
-    return datetime.fromtimestamp(ms // 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def clock_body(clock: ClockState | None, now: int) -> dict[str, Any] | None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
-from mathable_server.http.settings import Settings
 from mathable_server.notify.mail.compose import MailContext
 from mathable_server.notify.mail.outgoing import MailChannel
 from mathable_server.notify.mail.smtp import Relay
@@ -15,11 +15,38 @@ from mathable_server.store import Store
 from mathable_server.store.addresses import AddressBook
 
 
+class MailSettings(Protocol):
+    """What the delivery side reads of the settings (``mathable_server.http.settings``)."""
+
+    @property
+    def sender_address(self) -> str: ...
+    @property
+    def mail_domain(self) -> str: ...
+    @property
+    def public_url(self) -> str | None: ...
+    @property
+    def smtp_url(self) -> str | None: ...
+    @property
+    def email_enabled(self) -> bool: ...
+    @property
+    def mail_pictures(self) -> bool: ...
+    @property
+    def webhook_allow_private(self) -> bool: ...
+    @property
+    def outbox_max_attempts(self) -> int: ...
+    @property
+    def outbox_base_delay(self) -> float: ...
+    @property
+    def outbox_max_delay(self) -> float: ...
+    @property
+    def outbox_lease(self) -> float: ...
+
+
 @dataclass(frozen=True)
 class Mailroom:
     """Everything that tells players things, for one process."""
 
-    settings: Settings
+    settings: MailSettings
     store: Store
     book: AddressBook
     outbox: Outbox
@@ -46,7 +73,7 @@ class Mailroom:
         return Deliverer(self.outbox, senders, now)
 
 
-def mailroom(settings: Settings, store: Store, secret: Callable[[], str]) -> Mailroom:
+def mailroom(settings: MailSettings, store: Store, secret: Callable[[], str]) -> Mailroom:
     box = Outbox(
         store.engine,
         max_attempts=settings.outbox_max_attempts,

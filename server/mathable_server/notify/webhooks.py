@@ -27,7 +27,7 @@ import certifi
 import urllib3
 
 from mathable import replay_timed
-from mathable_server.http.render import iso_ms
+from mathable_server.games.timesource import iso_ms
 from mathable_server.notify.worker import Entry, Undeliverable
 from mathable_server.store import Store
 from mathable_server.store.addresses import AddressBook

@@ -5,6 +5,10 @@ Settings come from flags, then the environment (``MATHABLE_HOST``,
 ``MATHABLE_DATABASE_URL``, ``MATHABLE_REGISTRATION_SECRET``,
 ``MATHABLE_RATE_LIMIT``, ``MATHABLE_MAX_LONG_POLLS``, ``MATHABLE_POOL_SIZE``),
 then defaults: 127.0.0.1:8080 and SQLite in the user data dir.
+
+Each command imports what it runs inside its function: ``mathable-server --help``
+and a command that needs no database start without loading Flask, SQLAlchemy,
+alembic or gunicorn (and a missing server extra is reported, not a traceback).
 """
 
 from __future__ import annotations
@@ -291,10 +295,10 @@ def _prepare_schema(engine: Engine, command: str) -> None:
 
 def _tick(engine: Engine, settings: Settings) -> None:
     """One sweep of the games whose clock is due; says how many were looked at."""
-    from mathable_server.games.notifications import Notifier
     from mathable_server.games.service import Games
     from mathable_server.games.timesource import SystemTime
     from mathable_server.mailin.closing import CloseAddresses
+    from mathable_server.notify.notifier import Notifier
     from mathable_server.store import Store
 
     store = Store(engine)

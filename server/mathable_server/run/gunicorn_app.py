@@ -29,6 +29,7 @@ from gunicorn.workers.gthread import ThreadWorker
 from mathable_server.http.app import create_app
 from mathable_server.http.settings import MAX_WAIT_SECONDS, Settings, long_polls_for_threads
 from mathable_server.run import gunicorn_writes
+from mathable_server.run.dev_server import BUSY_RESPONSE
 
 
 class GunicornServer(BaseApplication):  # type: ignore[misc]
@@ -198,8 +199,6 @@ def serve(
 
 def _green_worker_class() -> type:
     from gunicorn.workers.ggevent import GeventWorker
-
-    from mathable_server.run.dev_server import BUSY_RESPONSE
 
     class _GreenWorker(GeventWorker):  # type: ignore[misc]
         """gevent worker that caps the connections of one client address (trusted proxies

@@ -66,18 +66,18 @@ def _room(engine: Engine, settings: Settings) -> tuple[Mailroom, Games]:
     import functools
 
     from mathable_server.games.draws import secret_key
-    from mathable_server.games.notifications import Notifier
     from mathable_server.games.service import Games
     from mathable_server.games.timesource import SystemTime
     from mathable_server.mailin.closing import CloseAddresses
     from mathable_server.notify.delivery import mailroom
+    from mathable_server.notify.notifier import Notifier
     from mathable_server.store import Store
 
     store = Store(engine)
     store.on_append.append(Notifier())
     store.on_append.append(CloseAddresses())
     games = Games(store, 100, SystemTime(settings.time_offset_seconds), settings.vacation_days)
-    secret = functools.cache(lambda: secret_key(settings, store))
+    secret = functools.cache(lambda: secret_key(settings.secret_key, store))
     return mailroom(settings, store, secret), games
 
 

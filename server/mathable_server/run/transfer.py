@@ -48,6 +48,7 @@ from mathable_server.store.engine import (
     snapshot,
     write_transaction,
 )
+from mathable_server.store.migrations import context
 
 FORMAT = "mathable-dump"
 FORMAT_VERSION = 1
@@ -78,8 +79,6 @@ class Counts:
 
 def dump(engine: Engine, out: IO[str]) -> Counts:
     """Write every account and game of the database, as of one moment, to ``out``."""
-    from mathable_server.store.migrations import context
-
     digest = hashlib.sha256()
     counts = Counts()
 

@@ -393,10 +393,3 @@ def snapshot(engine: Engine) -> Iterator[Connection]:
         options["isolation_level"] = "REPEATABLE READ"
     with engine.connect().execution_options(**options) as conn, conn.begin():
         yield conn
-
-
-def init_schema(engine: Engine) -> None:
-    """Create or upgrade the schema to the newest revision; safe from several processes at once."""
-    from mathable_server.store.migrations import upgrade
-
-    upgrade(engine)

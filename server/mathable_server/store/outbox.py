@@ -111,6 +111,22 @@ def add(conn: Connection, notifications: Iterable[Notification], now: int) -> No
         conn.execute(insert(outbox), rows)
 
 
+def pending_digests(conn: Connection, recipients: Iterable[str]) -> set[str]:
+    """Which of ``recipients`` have a digest waiting already (in the caller's transaction)."""
+    return {
+        r.recipient
+        for r in conn.execute(
+            select(outbox.c.recipient).where(
+                and_(
+                    outbox.c.kind == "digest",
+                    outbox.c.state == PENDING,
+                    outbox.c.recipient.in_(sorted(recipients)),
+                )
+            )
+        )
+    }
+
+
 def _entry(row: Any) -> Entry:
     return Entry(
         row.id,

@@ -11,9 +11,9 @@ from flask import Blueprint, Response
 
 from mathable.rulesets import ruleset_of
 from mathable_server.games.service import GameNotFound, Games, KeyReused, new_id
+from mathable_server.games.timesource import iso_ms
 from mathable_server.http.auth import hash_token, new_token, same_secret
 from mathable_server.http.errors import ApiError
-from mathable_server.http.render import iso_ms
 from mathable_server.http.schemas import MeQuerySchema, RegisterSchema
 from mathable_server.http.web import (
     bearer_token,

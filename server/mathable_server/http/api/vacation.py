@@ -6,8 +6,8 @@ from typing import Any
 
 from flask import Blueprint, Response
 
+from mathable_server.games.timesource import iso_ms
 from mathable_server.games.vacations import VacationAnswer, end_vacation, start_vacation
-from mathable_server.http.render import iso_ms
 from mathable_server.http.schemas import StrictSchema, VacationSchema
 from mathable_server.http.web import json_body, json_response, load, required_player, services
 

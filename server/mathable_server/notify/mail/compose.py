@@ -20,7 +20,9 @@ from email.utils import formatdate
 
 from mathable import ClockState, GameState, render, square_name
 from mathable.rulesets import AnyState
-from mathable_server.http.render import iso_ms
+from mathable_server.games.timesource import iso_ms
+from mathable_server.notify.mail.games import GameMail
+from mathable_server.notify.mail.picture import add_picture
 
 #: Headers are folded only past RFC 5322's 998 characters: the standard policy folds at 78,
 #: and a long link without spaces (List-Unsubscribe) then goes out as RFC 2047 encoded
@@ -162,13 +164,12 @@ def game_mail(
     names: Sequence[str],
     reply_to: str | None,
     stable_id: str,
+    words_of: GameMail,
     picture: tuple[bytes, str] | None = None,
 ) -> EmailMessage:
     """A mail about one game to the player in ``seat``: "turn", "moved" or "finished";
-    with ``picture`` (PNG bytes and the board in words), an HTML part shows it too."""
-    from mathable_server.notify.mail.games import game_mail_for
-
-    words_of = game_mail_for(state)
+    with ``picture`` (PNG bytes and the board in words), an HTML part shows it too;
+    ``words_of`` is the mail of the game's ruleset (``rulesets.game_mail_for``)."""
     parts: list[str] = []
     others = ", ".join(n for i, n in enumerate(names) if i != seat)
     if kind == "turn":
@@ -195,8 +196,6 @@ def game_mail(
     text = "\n\n".join(parts) + "\n"
     message = _message(ctx, to, game_subject(kind, game_id, seat, names), text, stable_id)
     if picture is not None:
-        from mathable_server.notify.mail.picture import add_picture
-
         add_picture(message, text, picture[0], picture[1], ctx.domain)
     message["In-Reply-To"] = ctx.thread_id(game_id)
     message["References"] = ctx.thread_id(game_id)

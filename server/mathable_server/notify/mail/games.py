@@ -2,8 +2,9 @@
 last turn, how to write a move in a reply, and reading that move back.
 
 One module per ruleset (``mail/mathable.py``, ``mail/summy.py``) behind the
-``GameMail`` interface; ``game_mail_for`` finds the one of a game by the name
-its state records, so the rest of the mail code never asks which game it is.
+``GameMail`` interface; ``mail/rulesets.py``'s ``game_mail_for`` finds the one of a
+game by the name its state records, so the rest of the mail code never asks which
+game it is.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from mathable import ClockState
-from mathable.rulesets import AnyState
+from mathable_server.games.timesource import iso_ms
 
 
 class NoMove(ValueError):
@@ -43,17 +44,7 @@ class GameMail(Protocol):
         """The command a reply's move line asks of ``seat``; NoMove if it is no move."""
 
 
-def game_mail_for(state: AnyState) -> GameMail:
-    """The mail of ``state``'s ruleset."""
-    from mathable_server.notify.mail import mathable, summy
-
-    found: dict[str, GameMail] = {"mathable": mathable.MAIL, "summy": summy.MAIL}
-    return found[state.ruleset]
-
-
 def deadline_line(clock: ClockState | None) -> list[str]:
-    from mathable_server.http.render import iso_ms
-
     if clock is not None and clock.deadline is not None:
         return [f"Deadline: {iso_ms(clock.deadline)}"]
     return []

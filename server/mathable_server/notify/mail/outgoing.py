@@ -22,6 +22,7 @@ from mathable_server.notify.mail.compose import (
     game_mail,
 )
 from mathable_server.notify.mail.picture import board_png
+from mathable_server.notify.mail.rulesets import game_mail_for
 from mathable_server.notify.worker import Entry, Undeliverable
 from mathable_server.store import Store
 from mathable_server.store.addresses import AddressBook, secret_hash
@@ -111,6 +112,7 @@ class MailChannel:
             names=seat_names(self.store, state),
             reply_to=reply_to,
             stable_id=entry.message_id,
+            words_of=game_mail_for(state),
             picture=board_png(state, seat) if self.pictures and entry.kind == "turn" else None,
         )
 

@@ -231,3 +231,8 @@ def backup_sqlite(database: str | Path, before: str) -> Path:
     finally:
         source.close()
     return target_path
+
+
+def init_schema(engine: Engine) -> None:
+    """Create or upgrade the schema to the newest revision; safe from several processes at once."""
+    upgrade(engine)

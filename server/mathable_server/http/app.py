@@ -29,8 +29,7 @@ from mathable_server.http.web import NameBook, Services, limit_rate
 from mathable_server.mailin.closing import CloseAddresses
 from mathable_server.notify.delivery import mailroom
 from mathable_server.notify.notifier import Notifier
-from mathable_server.notify.sweeper import Sweeper
-from mathable_server.notify.worker import DeliveryThread
+from mathable_server.notify.worker import Job, Worker, delivery_job, sweep_job
 from mathable_server.store import Store
 from mathable_server.store.counters import shared_polls, shared_storage
 from mathable_server.store.engine import make_engine
@@ -114,8 +113,10 @@ def create_app(
     app.register_blueprint(rulesets.bp)
     app.register_blueprint(notifications.bp)
     app.register_blueprint(stream.bp)
+    jobs: list[Job] = []
     if settings.sweep_seconds:
-        Sweeper(game_service, settings.sweep_seconds).start()
+        jobs.append(sweep_job(game_service, settings.sweep_seconds))
     if settings.deliver_seconds:
-        DeliveryThread(room.deliverer(game_service.now), settings.deliver_seconds).start()
+        jobs.append(delivery_job(room.deliverer(game_service.now), settings.deliver_seconds))
+    Worker(jobs).start()  # one thread for both, none if neither
     return app

@@ -1,4 +1,5 @@
-"""The delivery workers: take due outbox rows, send each through its channel, mark it.
+"""The worker loop: take due outbox rows, send each through its channel, mark it; and
+settle the games whose clock ran out. One thread (``Worker``) runs both jobs.
 
 The table and its claims are ``mathable_server.store.outbox`` (re-exported
 here). A worker that dies between sending and marking leaves the row to be
@@ -10,8 +11,11 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Mapping
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
+from mathable_server.games.service import Games
 from mathable_server.store.outbox import (
     DEAD,
     LOST,
@@ -29,6 +33,8 @@ from mathable_server.store.outbox import (
 )
 
 log = logging.getLogger("mathable_server.outbox")
+# The sweep logs under the name it always had.
+sweep_log = logging.getLogger("mathable_server.sweeper")
 
 __all__ = [
     "DEAD",
@@ -39,15 +45,18 @@ __all__ = [
     "BATCH",
     "ChannelDown",
     "Deliverer",
-    "DeliveryThread",
     "Entry",
+    "Job",
     "Notification",
     "Outbox",
     "Sender",
     "Undeliverable",
+    "Worker",
     "add",
     "backoff_ms",
+    "delivery_job",
     "new_message_id",
+    "sweep_job",
 ]
 
 #: Sends one row; raises Undeliverable (dead at once), ChannelDown (the relay is unreachable:
@@ -130,24 +139,64 @@ class Deliverer:
         return total
 
 
-class DeliveryThread:
-    """Runs a ``Deliverer`` every ``seconds`` in a daemon thread (inside ``run``/``serve``)."""
+@dataclass(frozen=True, slots=True)
+class Job:
+    """Something the worker does every ``seconds``; a failure is logged and tried next time."""
 
-    def __init__(self, deliverer: Deliverer, seconds: float) -> None:
-        self.deliverer = deliverer
-        self.seconds = seconds
+    name: str
+    seconds: float
+    run: Callable[[], object]
+    log: logging.Logger
+
+
+def delivery_job(deliverer: Deliverer, seconds: float) -> Job:
+    """Send what the outbox holds, every ``seconds``."""
+    return Job("delivery", seconds, deliverer.drain, log)
+
+
+def sweep_job(games: Games, seconds: float) -> Job:
+    """Settle the games whose clock ran out, every ``seconds``.
+
+    Reads and writes of a game settle its clock too; the sweep makes sure a game
+    nobody looks at still times out. Every process may run one: the version key
+    lets exactly one ``timed_out`` through. ``mathable-server tick`` is one sweep.
+    """
+
+    def sweep() -> None:
+        for _ in range(100):  # a full batch: there may be more
+            if games.sweep() < 1000:
+                break
+
+    return Job("sweep", seconds, sweep, sweep_log)
+
+
+class Worker:
+    """The one periodic thread of ``run``/``serve``: each job every its ``seconds``, in turn.
+
+    A job's next run is ``seconds`` after its last one ended; a job that fails (the
+    database may be down for a while) is logged and runs again at its next time.
+    """
+
+    def __init__(self, jobs: Sequence[Job]) -> None:
+        self.jobs = list(jobs)
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="mathable-delivery", daemon=True)
+        self._thread = threading.Thread(target=self._run, name="mathable-worker", daemon=True)
 
     def start(self) -> None:
-        self._thread.start()
+        if self.jobs:
+            self._thread.start()
 
     def stop(self) -> None:
         self._stop.set()
 
     def _run(self) -> None:
-        while not self._stop.wait(self.seconds):
-            try:
-                self.deliverer.drain()
-            except Exception:  # the database may be down for a while: try again later
-                log.exception("delivery failed")
+        due = [time.monotonic() + job.seconds for job in self.jobs]
+        while not self._stop.wait(max(0.0, min(due) - time.monotonic())):
+            for index, job in enumerate(self.jobs):
+                if due[index] > time.monotonic():
+                    continue
+                try:
+                    job.run()
+                except Exception:  # the database may be down for a while: try again later
+                    job.log.exception("%s failed", job.name)
+                due[index] = time.monotonic() + job.seconds

@@ -23,7 +23,7 @@ sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "server"), str(ROOT)]
 from bench.bench_rules import self_play  # noqa: E402
 from mathable import CENTRE, replay, square_name, view  # noqa: E402
 from mathable.games.mathable.board import SQUARES  # noqa: E402
-from mathable_server.pictures import PngUnavailable, board_svg, svg_to_png  # noqa: E402
+from mathable_server.games.pictures import PngUnavailable, board_svg, svg_to_png  # noqa: E402
 
 
 def median_ms(fn: Callable[[], object], repeat: int) -> float:

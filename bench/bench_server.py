@@ -55,16 +55,16 @@ from tests.server.helpers import EXAMPLE_TILES  # noqa: E402
 from tests.server.live import free_port  # noqa: E402
 
 from mathable import ClockSpec, Create, GameState, Join, apply, check, view  # noqa: E402
-from mathable_server.auth import hash_token, new_token  # noqa: E402
-from mathable_server.db import (  # noqa: E402
+from mathable_server.http.auth import hash_token, new_token  # noqa: E402
+from mathable_server.store import Store, encode_event, memberships, now_iso, projection  # noqa: E402
+from mathable_server.store.engine import (  # noqa: E402
     events,
     game_members,
     games,
-    init_schema,
     make_engine,
     normalize_url,
 )
-from mathable_server.store import Store, encode_event, memberships, now_iso, projection  # noqa: E402
+from mathable_server.store.migrations import init_schema  # noqa: E402
 
 #: The first turn of the rule book's example: five placements by seat 0, versions 3 to 7.
 PLACES = [("I8", 12), ("H6", 8), ("G9", 2), ("F7", 1), ("J8", 16)]

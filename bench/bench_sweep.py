@@ -26,7 +26,7 @@ from sqlalchemy import text  # noqa: E402
 
 from bench.bench_server import Seeder  # noqa: E402
 from bench.harness import isolated_database  # noqa: E402
-from mathable_server.service import Games  # noqa: E402
+from mathable_server.games.service import Games  # noqa: E402
 from mathable_server.store import Store  # noqa: E402
 
 DAY = 86400

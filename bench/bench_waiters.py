@@ -47,7 +47,7 @@ from sqlalchemy import text  # noqa: E402
 from tests.server.helpers import EXAMPLE_TILES  # noqa: E402
 
 from harness import Server, isolated_database  # noqa: E402
-from mathable_server.db import make_engine  # noqa: E402
+from mathable_server.store.engine import make_engine  # noqa: E402
 
 ENV = {
     # One address and a few tokens drive everything here: measure waiting, not the limiter.

@@ -31,7 +31,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
 from mathable import TILE_SET, Event, best_turn, replay, view
-from mathable_server.db import normalize_url
+from mathable_server.store.engine import normalize_url
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -39,9 +39,9 @@ from tests.server.live import free_port, server_env  # noqa: E402
 from tests.server.mailbox import Mailbox, text_of  # noqa: E402
 
 from mathable_server import Settings, create_app  # noqa: E402
-from mathable_server.db import outbox  # noqa: E402
-from mathable_server.mail.inbound import Inbox  # noqa: E402
-from mathable_server.mail.smtpd import controller  # noqa: E402
+from mathable_server.mailin.inbound import Inbox  # noqa: E402
+from mathable_server.mailin.smtpd import controller  # noqa: E402
+from mathable_server.store.engine import outbox  # noqa: E402
 
 DOMAIN = "soak.test"
 

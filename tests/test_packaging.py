@@ -111,7 +111,8 @@ def test_the_plain_wheel_is_the_cli_and_the_rules_and_the_server_extra_serves(
             time.sleep(0.2)
         spec = requests.get(f"{base}/v1/openapi.yaml", timeout=5)
         assert spec.status_code == 200 and spec.text.startswith("openapi:")
-        assert spec.text == (REPO / "server" / "mathable_server" / "openapi.yaml").read_text()
+        packaged = REPO / "server" / "mathable_server" / "http" / "openapi.yaml"
+        assert spec.text == packaged.read_text()
         env = {"MATHABLE_SERVER": base, "MATHABLE_CONFIG_DIR": str(tmp_path / "cli")}
         cli = [str(bin_dir / "mathable-cli")]
         for name in ("ann", "bob"):

@@ -1,7 +1,7 @@
 """The Mathable game server: an event-sourced HTTP API v1 on SQLite or PostgreSQL.
 
 ``create_app(settings)`` builds the Flask application; ``mathable-server``
-(``mathable_server.cli``) runs it.
+(``mathable_server.run.cli``) runs it.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from mathable_server.app import create_app
-    from mathable_server.settings import Settings
+    from mathable_server.http.app import create_app
+    from mathable_server.http.settings import Settings
 
 __all__ = ["Settings", "create_app"]
 
@@ -19,11 +19,11 @@ def __getattr__(name: str) -> Any:
     # Lazily: ``mathable-server`` must be able to say that the server extra is missing
     # (Flask, SQLAlchemy) instead of failing on this package's first import.
     if name == "create_app":
-        from mathable_server.app import create_app
+        from mathable_server.http.app import create_app
 
         return create_app
     if name == "Settings":
-        from mathable_server.settings import Settings
+        from mathable_server.http.settings import Settings
 
         return Settings
     raise AttributeError(f"module 'mathable_server' has no attribute {name!r}")

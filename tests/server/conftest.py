@@ -16,7 +16,7 @@ from sqlalchemy import create_engine, text
 from werkzeug.test import TestResponse
 
 from mathable_server import Settings, create_app
-from mathable_server.db import normalize_url
+from mathable_server.store.engine import normalize_url
 from tests.server.contract import check_response
 from tests.server.helpers import Table
 from tests.server.live import live_server

@@ -24,8 +24,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from mathable_server import Settings, create_app
-from mathable_server.proxies import TrustedProxies
-from mathable_server.settings import MAX_WAIT_SECONDS
+from mathable_server.http.proxies import TrustedProxies
+from mathable_server.http.settings import MAX_WAIT_SECONDS
 from tests.server.live import REPO, free_port, live_server
 
 CONF = REPO / "docs" / "nginx" / "mathable.conf"
@@ -38,7 +38,7 @@ def _client(database_url: str, trusted: str) -> FlaskClient:
         trusted_proxies=TrustedProxies.parse(trusted),
         rate_limit=None,
     )
-    from mathable_server.limits import RateLimit
+    from mathable_server.http.limits import RateLimit
 
     settings = settings.with_changes(rate_limit=RateLimit.parse(LIMIT))
     return create_app(settings).test_client()

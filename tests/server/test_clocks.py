@@ -15,7 +15,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from mathable_server.timesource import MovableTime
+from mathable_server.games.timesource import MovableTime
 from tests.server.conftest import make_app
 from tests.server.helpers import Account, move, new_game, register
 
@@ -316,7 +316,7 @@ def test_the_sweep_times_out_games_nobody_reads(world: World) -> None:
     with world.app.extensions["mathable"].store.engine.connect() as conn:
         from sqlalchemy import select
 
-        from mathable_server.db import games
+        from mathable_server.store.engine import games
 
         rows = dict(conn.execute(select(games.c.id, games.c.status)).all())
     assert rows[late] == "ended" and rows[on_time] == "playing"

@@ -17,7 +17,7 @@ import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from mathable_server.db import games
+from mathable_server.store.engine import games
 from tests.server.helpers import Account, Table, register, snapshot, started_game
 
 #: A command of every type, as ada could send it at version 3.

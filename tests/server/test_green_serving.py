@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from mathable_server.gunicorn_app import _DateOncePerSecond
+from mathable_server.run.gunicorn_app import _DateOncePerSecond
 
 
 def test_the_date_is_formatted_once_a_second(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -18,7 +18,7 @@ def test_the_date_is_formatted_once_a_second(monkeypatch: pytest.MonkeyPatch) ->
         return f"second {int(timestamp or 0)}"
 
     clock = iter([100.1, 100.5, 100.9, 101.2])
-    monkeypatch.setattr("mathable_server.gunicorn_app.time.time", lambda: next(clock))
+    monkeypatch.setattr("mathable_server.run.gunicorn_app.time.time", lambda: next(clock))
     date = _DateOncePerSecond(formatted)
     assert [date() for _ in range(4)] == ["second 100"] * 3 + ["second 101"]
     assert calls == [100, 101]

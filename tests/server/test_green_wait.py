@@ -18,7 +18,7 @@ pytestmark = pytest.mark.postgres
 SCRIPT = textwrap.dedent(
     """
     import sys, time
-    from mathable_server.green import patch_for_gevent, wait_on_hub
+    from mathable_server.run.green import patch_for_gevent, wait_on_hub
     patch_for_gevent()
     import gevent, psycopg, psycopg.waiting
     assert psycopg.waiting.wait is wait_on_hub, psycopg.waiting.wait

@@ -17,10 +17,10 @@ from flask.testing import FlaskClient
 from limits.storage import MemoryStorage
 
 from mathable_cli.api import ApiClient
-from mathable_server.cli import main as server_main
-from mathable_server.gunicorn_app import worker_settings
-from mathable_server.limits import Limiter, RateLimit
-from mathable_server.settings import DEFAULT_MAX_LONG_POLLS, Settings
+from mathable_server.http.limits import Limiter, RateLimit
+from mathable_server.http.settings import DEFAULT_MAX_LONG_POLLS, Settings
+from mathable_server.run.cli import main as server_main
+from mathable_server.run.gunicorn_app import worker_settings
 from tests.server.conftest import make_app
 from tests.server.helpers import EXAMPLE_TILES, register, started_game
 from tests.server.live import live_server

@@ -19,9 +19,9 @@ import pytest
 import requests
 
 from mathable import GameState, Pass, apply, check, view
-from mathable_server.db import make_engine
-from mathable_server.service import Games
+from mathable_server.games.service import Games
 from mathable_server.store import Store
+from mathable_server.store.engine import make_engine
 from tests.server.conftest import fresh_postgres_schema, postgres_base_url
 from tests.server.helpers import EXAMPLE_TILES
 from tests.server.live import live_server

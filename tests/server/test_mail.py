@@ -20,13 +20,13 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from mathable import replay_timed
-from mathable_server.db import outbox
-from mathable_server.delivery import Mailroom
-from mathable_server.limits import RateLimit
-from mathable_server.mail.addresses import play_address, play_secret
-from mathable_server.mail.games import game_mail_for
-from mathable_server.mail.inbound import CLOSED, TAKEN, UNKNOWN_ADDRESS, Inbox
-from mathable_server.mail.smtpd import controller
+from mathable_server.http.limits import RateLimit
+from mathable_server.mailin.inbound import CLOSED, TAKEN, UNKNOWN_ADDRESS, Inbox
+from mathable_server.mailin.smtpd import controller
+from mathable_server.notify.delivery import Mailroom
+from mathable_server.notify.mail.addresses import play_address, play_secret
+from mathable_server.notify.mail.rulesets import game_mail_for
+from mathable_server.store.engine import outbox
 from tests.server.conftest import make_app
 from tests.server.helpers import (
     EXAMPLE_TILES,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from mathable_server.mail.compose import MailContext, digest_mail
+from mathable_server.notify.mail.compose import MailContext, digest_mail
 
 
 def test_list_unsubscribe_goes_out_as_plain_links_however_long() -> None:

@@ -10,8 +10,8 @@ from gunicorn.config import Config
 from gunicorn.http import wsgi
 from gunicorn.http.parser import RequestParser
 
-from mathable_server import gunicorn_writes
-from mathable_server.gunicorn_writes import OneWriteResponse
+from mathable_server.run import gunicorn_writes
+from mathable_server.run.gunicorn_writes import OneWriteResponse
 
 App = Callable[[dict[str, Any], Any], Iterable[bytes]]
 

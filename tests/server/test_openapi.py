@@ -9,11 +9,13 @@ import yaml
 from flask.testing import FlaskClient
 from openapi_spec_validator import validate
 
-from mathable_server.api.meta import openapi_text
-from mathable_server.errors import HTTP_CODES
+from mathable_server.http.api.meta import openapi_text
+from mathable_server.http.errors import HTTP_CODES
 from tests.server.contract import SPEC_PATH
 
-PACKAGED = Path(__file__).resolve().parents[2] / "server" / "mathable_server" / "openapi.yaml"
+PACKAGED = (
+    Path(__file__).resolve().parents[2] / "server" / "mathable_server" / "http" / "openapi.yaml"
+)
 
 
 def test_top_level_openapi_is_a_link_to_the_packaged_file() -> None:

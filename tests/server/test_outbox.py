@@ -17,10 +17,9 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
-from mathable_server.db import make_engine, outbox
-from mathable_server.mail.smtp import Relay
-from mathable_server.migrations import upgrade
-from mathable_server.outbox import (
+from mathable_server.notify.mail.smtp import Relay
+from mathable_server.notify.webhooks import WebhookChannel
+from mathable_server.notify.worker import (
     ChannelDown,
     Deliverer,
     Entry,
@@ -30,7 +29,8 @@ from mathable_server.outbox import (
 )
 from mathable_server.store import Store
 from mathable_server.store.addresses import AddressBook
-from mathable_server.webhooks import WebhookChannel
+from mathable_server.store.engine import make_engine, outbox
+from mathable_server.store.migrations import upgrade
 from tests.server.conftest import make_app
 from tests.server.helpers import Table
 from tests.server.live import free_port

@@ -10,8 +10,8 @@ from flask.testing import FlaskClient
 
 from mathable.games.mathable.events import Corrected, ExtraTileDrawn, TilePlaced, TurnEnded
 from mathable.games.mathable.state import PlacedTile
-from mathable_server.pages import page_context, status_words
-from mathable_server.turn_list import turn_lines
+from mathable_server.games.turn_list import turn_lines
+from mathable_server.http.pages import page_context, status_words
 from tests.server.helpers import Table, new_game, register
 
 

@@ -16,7 +16,7 @@ import requests
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from mathable_server.db import players, registration_keys
+from mathable_server.store.engine import players, registration_keys
 from tests.server.conftest import make_app
 from tests.server.live import live_server
 

@@ -16,7 +16,7 @@ import pytest
 from flask import Flask
 from sqlalchemy import event
 
-from mathable_server.service import StateCache
+from mathable_server.games.service import StateCache
 from tests.server.conftest import make_app
 from tests.server.helpers import Table
 

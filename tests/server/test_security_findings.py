@@ -257,7 +257,7 @@ def test_05_a_token_expires_after_its_days(tmp_path: Path) -> None:
     assert client.get("/v1/me", headers=ada.auth).status_code == 200
     from sqlalchemy import update
 
-    from mathable_server.db import players
+    from mathable_server.store.engine import players
 
     month_ago = int(time.time() * 1000) - 31 * 86_400_000
     with app.extensions["mathable"].store.engine.begin() as conn:
@@ -359,7 +359,7 @@ def test_10_a_chunked_body_over_the_limit_gets_413(tmp_path: Path, threads: int 
 
 
 def test_11_a_throttled_request_costs_no_token_lookup(tmp_path: Path) -> None:
-    from mathable_server.limits import RateLimit
+    from mathable_server.http.limits import RateLimit
 
     app = make_app(f"sqlite:///{tmp_path / 't.db'}", rate_limit=RateLimit.parse("1/min burst 1"))
     client = app.test_client()

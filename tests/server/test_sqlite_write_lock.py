@@ -72,7 +72,7 @@ def test_a_write_lock_not_given_back_in_time_is_a_database_error(
     """After the wait, the writer gets SQLAlchemy's OperationalError (answered 503)."""
     from sqlalchemy.exc import OperationalError
 
-    from mathable_server import db
+    from mathable_server.store import engine as db
 
     monkeypatch.setattr(db, "SQLITE_LOCK_WAIT", 0.3)
     path = tmp_path / "locked.db"
@@ -96,12 +96,13 @@ def test_the_shared_counters_take_the_write_lock_the_same_way(
     """Rate counters on SQLite wait for the lock in Python too, in one transaction."""
     from sqlalchemy.exc import OperationalError
 
-    from mathable_server import db
-    from mathable_server.counters import SqlCounters
+    from mathable_server.store import engine as db
+    from mathable_server.store.counters import SqlCounters
+    from mathable_server.store.migrations import init_schema
 
     path = tmp_path / "counters.db"
     engine = db.make_engine(f"sqlite:///{path}")
-    db.init_schema(engine)
+    init_schema(engine)
     counters = SqlCounters(engine)
     assert counters.incr("k", 60) == 1
     monkeypatch.setattr(db, "SQLITE_LOCK_WAIT", 0.3)

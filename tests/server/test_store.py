@@ -9,7 +9,6 @@ from sqlalchemy import select
 
 from mathable import Create, GameState, Join, Pass, apply, check
 from mathable.core.events import Event, Passed
-from mathable_server.db import events, game_members, games, init_schema, make_engine
 from mathable_server.store import (
     IdempotentAnswer,
     KeyTaken,
@@ -17,6 +16,8 @@ from mathable_server.store import (
     Store,
     VersionConflict,
 )
+from mathable_server.store.engine import events, game_members, games, make_engine
+from mathable_server.store.migrations import init_schema
 
 #: When the test events are written (ms since 1970 UTC).
 AT = 1_790_000_000_000

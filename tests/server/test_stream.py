@@ -25,7 +25,7 @@ import pytest
 import requests
 from sqlalchemy import create_engine, text
 
-from mathable_server.db import normalize_url
+from mathable_server.store.engine import normalize_url
 from tests.server.helpers import EXAMPLE_TILES
 from tests.server.live import free_port, live_server
 

@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, func, select
 
-from mathable_server import Settings, create_app, migrations
-from mathable_server.db import events, game_members, games, make_engine, players
-from mathable_server.transfer import DumpError, dump, load
+from mathable_server import Settings, create_app
+from mathable_server.run.transfer import DumpError, dump, load
+from mathable_server.store import migrations
+from mathable_server.store.engine import events, game_members, games, make_engine, players
 from tests.server.live import server_cli
 from tests.server.upgrade.baseline import fixture, make_baseline_database
 

@@ -20,14 +20,14 @@ import pytest
 from sqlalchemy import Engine, func, select, text
 from sqlalchemy.exc import OperationalError
 
-from mathable_server import feed
-from mathable_server import wakeups as wakeups_module
-from mathable_server.counters import SqlHeldPolls
-from mathable_server.db import held_polls, init_schema, make_engine
-from mathable_server.feed import Change, notice, noticed
-from mathable_server.service import Games
-from mathable_server.store import Store
-from mathable_server.wakeups import FeedFollower, Recent, Wakeups
+from mathable_server.games.service import Games
+from mathable_server.store import Store, feed
+from mathable_server.store import wakeups as wakeups_module
+from mathable_server.store.counters import SqlHeldPolls
+from mathable_server.store.engine import held_polls, make_engine
+from mathable_server.store.feed import Change, notice, noticed
+from mathable_server.store.migrations import init_schema
+from mathable_server.store.wakeups import FeedFollower, Recent, Wakeups
 from tests.server.conftest import make_app
 from tests.server.helpers import EXAMPLE_TILES, new_game, register, started_game
 

@@ -3,6 +3,11 @@
 Split by job as eventsourcing splits its recorders: one module a table family,
 each a recorder class, and ``Store`` the one object the server holds, made of
 them all. A new table gets a module (and a recorder) of its own here.
+
+The bottom layer: the schema and engine (``engine``), the migrations
+(``migrations/``), the feed and its followers (``feed``, ``wakeups``), the shared
+counters (``counters``), the outbox table and its claims (``outbox``). It imports
+no other layer of ``mathable_server``.
 """
 
 from __future__ import annotations

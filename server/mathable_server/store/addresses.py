@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from sqlalchemy import Connection, Engine, and_, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from mathable_server.db import (
+from mathable_server.store.engine import (
     email_addresses,
     inbound_messages,
     notification_settings,
@@ -244,10 +244,6 @@ class AddressBook:
     def verified_address(self, player_id: str) -> str | None:
         status = self.email_status(player_id)
         return status.address if status.verified else None
-
-    def remove_address(self, player_id: str) -> None:
-        with write_transaction(self.engine) as conn:
-            conn.execute(delete(email_addresses).where(email_addresses.c.player_id == player_id))
 
     # --- settings --------------------------------------------------------------------
 

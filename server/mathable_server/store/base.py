@@ -8,7 +8,7 @@ from sqlalchemy import Connection, Engine
 
 from mathable import Event
 from mathable.core.ruleset import AnyState
-from mathable_server.db import reader
+from mathable_server.store.engine import reader
 
 #: Called inside each append's transaction with (connection, game id, the appended events,
 #: the game after them, their time in ms): how a command's notifications join its events.
@@ -21,7 +21,7 @@ class Recorder:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._postgres = engine.dialect.name == "postgresql"
-        #: Hooks run in the transaction of every append (``mathable_server.notify``).
+        #: Hooks run in the transaction of every append (``mathable_server.games.notifications``).
         self.on_append: list[AppendHook] = []
         marker = "?" if engine.dialect.paramstyle == "qmark" else "%s"
         self._version_sql = f"SELECT version, due_at FROM games WHERE id = {marker}"

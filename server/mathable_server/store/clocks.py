@@ -8,11 +8,11 @@ from sqlalchemy import (
     update,
 )
 
-from mathable_server.db import (
+from mathable_server.store.base import Recorder
+from mathable_server.store.engine import (
     game_members,
     games,
 )
-from mathable_server.store.base import Recorder
 
 
 class ClockRecorder(Recorder):

@@ -21,15 +21,15 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from mathable import Event
 from mathable.core.events import SCHEMA_VERSION, GameCreated, InvitationDeclined, PlayerJoined
 from mathable.core.ruleset import AnyState
-from mathable_server import feed
-from mathable_server.db import (
+from mathable_server.store import feed
+from mathable_server.store.base import Recorder
+from mathable_server.store.engine import (
     events,
     game_members,
     games,
     idempotency_keys,
     vacations,
 )
-from mathable_server.store.base import Recorder
 from mathable_server.store.records import (
     Append,
     IdempotentAnswer,

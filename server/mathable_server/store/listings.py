@@ -11,12 +11,12 @@ from sqlalchemy import (
     select,
 )
 
-from mathable_server.db import (
+from mathable_server.store.base import Recorder
+from mathable_server.store.engine import (
     game_members,
     games,
     players,
 )
-from mathable_server.store.base import Recorder
 from mathable_server.store.records import (
     Member,
     MemberGame,

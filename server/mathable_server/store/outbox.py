@@ -28,7 +28,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, and_, func, insert, select, update
 
-from mathable_server.db import outbox, write_transaction
+from mathable_server.store.engine import outbox, write_transaction
 
 PENDING, SENT, DEAD = "pending", "sent", "dead"
 #: What ``Outbox.failed`` answers when the caller's claim had run out: nothing was changed.
@@ -109,6 +109,22 @@ def add(conn: Connection, notifications: Iterable[Notification], now: int) -> No
     ]
     if rows:
         conn.execute(insert(outbox), rows)
+
+
+def pending_digests(conn: Connection, recipients: Iterable[str]) -> set[str]:
+    """Which of ``recipients`` have a digest waiting already (in the caller's transaction)."""
+    return {
+        r.recipient
+        for r in conn.execute(
+            select(outbox.c.recipient).where(
+                and_(
+                    outbox.c.kind == "digest",
+                    outbox.c.state == PENDING,
+                    outbox.c.recipient.in_(sorted(recipients)),
+                )
+            )
+        )
+    }
 
 
 def _entry(row: Any) -> Entry:

@@ -12,11 +12,11 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
-from mathable_server.db import (
+from mathable_server.store.base import Recorder
+from mathable_server.store.engine import (
     players,
     registration_keys,
 )
-from mathable_server.store.base import Recorder
 from mathable_server.store.records import (
     KeyTaken,
     NameTaken,

@@ -10,10 +10,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
-from mathable_server.db import (
+from mathable_server.store.base import Recorder
+from mathable_server.store.engine import (
     server_secrets,
 )
-from mathable_server.store.base import Recorder
 
 
 class SecretRecorder(Recorder):

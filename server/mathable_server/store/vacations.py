@@ -10,10 +10,10 @@ from sqlalchemy import (
     update,
 )
 
-from mathable_server.db import (
+from mathable_server.store.base import Recorder
+from mathable_server.store.engine import (
     vacations,
 )
-from mathable_server.store.base import Recorder
 from mathable_server.store.records import (
     Vacation,
 )

@@ -9,8 +9,8 @@ from typing import Any
 
 from sqlalchemy import Engine, MetaData, insert, text
 
-from mathable_server import migrations
-from mathable_server.db import make_engine
+from mathable_server.store import migrations
+from mathable_server.store.engine import make_engine
 
 FIXTURE = Path(__file__).with_name("baseline.json")
 

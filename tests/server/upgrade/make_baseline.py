@@ -25,7 +25,7 @@ from sqlalchemy import select
 
 import mathable
 from mathable_server import Settings, create_app
-from mathable_server.db import metadata
+from mathable_server.store.engine import metadata
 from tests.server.helpers import EXAMPLE_TILES, Account, bag_order, move, new_game, register
 
 #: 4 + 3 is not 13: a placement only players as referee let through, for a correction.

@@ -25,8 +25,9 @@ from alembic.autogenerate import compare_metadata
 from sqlalchemy import Engine, inspect, select, text
 
 import mathable
-from mathable_server import Settings, create_app, migrations
-from mathable_server.db import events, make_engine, metadata
+from mathable_server import Settings, create_app
+from mathable_server.store import migrations
+from mathable_server.store.engine import events, make_engine, metadata
 from tests.server.live import live_server, server_cli, server_env
 from tests.server.upgrade import old_schema
 from tests.server.upgrade.baseline import facts, fixture, make_baseline_database

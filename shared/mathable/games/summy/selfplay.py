@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 
 from mathable.core.bag import SeededBag
 from mathable.core.events import Event
-from mathable.games.mathable.commands import Create, Join, Pass
+from mathable.core.lifecycle import Create, Join, Pass
 from mathable.games.summy.commands import Discard, PlayEquation, check
 from mathable.games.summy.events import apply, replay
 from mathable.games.summy.movegen import Move, best_move, legal_moves

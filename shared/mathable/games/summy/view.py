@@ -10,7 +10,7 @@ from typing import Any
 
 from mathable.core.events import Event
 from mathable.core.state import Turn
-from mathable.games.mathable.view import redact as redact_shared
+from mathable.core.view import redact_shared
 from mathable.games.summy.events import EquationPlayed, SummyStarted, TilesDiscarded
 from mathable.games.summy.state import Play, SummyState
 from mathable.games.summy.tiles import NAMES, tile_names

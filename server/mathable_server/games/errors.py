@@ -1,0 +1,23 @@
+"""What the game service refuses: the http error handler turns each into its JSON answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class GameNotFound(Exception):
+    """There is no game with this id."""
+
+
+class KeyReused(Exception):
+    """An ``Idempotency-Key`` was used before for a different request."""
+
+
+class Refused(Exception):
+    """A request the service turns down (422) with a stable ``code``, a message and details."""
+
+    def __init__(self, code: str, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details

@@ -1,0 +1,114 @@
+"""What a command tells whom: the outbox rows written in the transaction of its events.
+
+``mathable_server.notify.notifier.Notifier`` is called by the store inside each
+append and writes what ``notifications`` works out here. From the events and
+the game after them it works out who is to move, who wants a mail after
+every move, and who should hear that the game ended, and writes one outbox row
+per message: the mail is rendered later by the delivery worker from the game at
+that version, so the transaction stays short and the row holds no secret.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+
+from mathable import Event
+from mathable.core.ruleset import AnyState
+from mathable_server.store import outbox
+from mathable_server.store.addresses import Contact
+from mathable_server.store.outbox import Notification
+
+#: Events after which another seat is to move (Summy's start, equations and discards too).
+TURN_CHANGES = frozenset(
+    {"game_started", "turn_ended", "tiles_exchanged", "passed", "corrected", "resigned",
+     "timed_out", "summy_started", "equation_played", "tiles_discarded"}
+)  # fmt: skip
+#: Digests go out once a day at this hour (UTC).
+DIGEST_HOUR = 7
+#: Events by which a seat ends its own turn.
+OWN_ACTS = frozenset(
+    {"turn_ended", "tiles_exchanged", "passed", "resigned", "equation_played", "tiles_discarded"}
+)
+#: The "game over" mail to the seat whose move ended the game waits this long: a move
+#: played by mail is answered ("Played: ...") by a row written just after the move's
+#: transaction, and that answer should come first.
+MOVER_DELAY_MS = 5000
+
+
+def mover(events: Sequence[Event]) -> int | None:
+    """The seat whose own act (a turn, an exchange, a pass, resigning) the events hold."""
+    for event in reversed(events):
+        seat = getattr(event, "seat", None)
+        if event.type in OWN_ACTS and isinstance(seat, int):
+            return seat
+    return None
+
+
+def next_digest(now: int) -> int:
+    """The next digest time after ``now`` (ms).
+
+    >>> from datetime import datetime, UTC
+    >>> t = int(datetime(2026, 11, 30, 13, 0, tzinfo=UTC).timestamp() * 1000)
+    >>> datetime.fromtimestamp(next_digest(t) / 1000, UTC).isoformat()
+    '2026-12-01T07:00:00+00:00'
+    """
+    moment = datetime.fromtimestamp(now / 1000, UTC)
+    digest = moment.replace(hour=DIGEST_HOUR, minute=0, second=0, microsecond=0)
+    if digest <= moment:
+        digest += timedelta(days=1)
+    return int(digest.timestamp() * 1000)
+
+
+def notifications(
+    game_id: str,
+    events: Sequence[Event],
+    state: AnyState,
+    contacts: dict[str, Contact],
+    now: int,
+) -> list[Notification]:
+    """The rows ``events`` (which brought the game to ``state``) call for."""
+    types = {e.type for e in events}
+    finished = "game_ended" in types or "game_cancelled" in types
+    turn_changed = bool(types & TURN_CHANGES) and state.status == "playing"
+    if not (finished or turn_changed):
+        return []
+    to_move = state.turn.seat if turn_changed and state.turn is not None else None
+    acted = mover(events)
+    rows: list[Notification] = []
+    for seat, entry in enumerate(state.seats):
+        player = entry.player
+        contact = contacts.get(player) if player is not None else None
+        if contact is None:
+            continue
+        kind = "finished" if finished else "turn" if seat == to_move else "moved"
+        payload = {"game_id": game_id, "version": state.version, "seat": seat}
+        stem = f"{kind}.{game_id}.v{state.version}.s{seat}"
+        if contact.address is not None and _wants_mail(contact.email, kind):
+            if contact.email == "digest":
+                rows.append(
+                    Notification("email", "digest", contact.player_id, {}, None, next_digest(now))
+                )
+            else:
+                later = now + MOVER_DELAY_MS if seat == acted and kind == "finished" else None
+                rows.append(
+                    Notification(
+                        "email", kind, contact.player_id, payload, outbox.new_message_id(stem),
+                        later,
+                    )
+                )  # fmt: skip
+        if contact.webhook_url is not None:
+            rows.append(
+                Notification(
+                    "webhook", kind, contact.player_id, payload, outbox.new_message_id(stem)
+                )
+            )
+    return rows
+
+
+def _wants_mail(preference: str, kind: str) -> bool:
+    if preference == "off":
+        return False
+    if preference == "digest":
+        return kind == "turn"
+    return kind != "moved" or preference == "every_move"

@@ -1,0 +1,66 @@
+"""The server's one source of "now": milliseconds since 1970 UTC, which tests can move.
+
+Every event is stamped with ``now_ms()`` when it is written, and clocks are
+judged against it. ``SystemTime`` reads the system clock, shifted by an offset
+(``MATHABLE_TIME_OFFSET`` seconds: lets test processes live days ahead);
+``MovableTime`` is set and moved by hand.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import UTC, datetime
+from typing import Protocol
+
+
+class TimeSource(Protocol):
+    def now_ms(self) -> int:
+        """Now, in whole milliseconds since 1970 UTC."""
+        ...
+
+
+class SystemTime:
+    """The system clock, ``offset_seconds`` ahead (or behind, if negative)."""
+
+    def __init__(self, offset_seconds: float = 0.0) -> None:
+        self.offset_ms = int(offset_seconds * 1000)
+
+    def now_ms(self) -> int:
+        return time.time_ns() // 1_000_000 + self.offset_ms
+
+
+class MovableTime:
+    """A clock that stands still until moved: days and weeks pass in a test's milliseconds.
+
+    >>> t = MovableTime(1_000)
+    >>> t.advance(days=1); t.now_ms()
+    86401000
+    """
+
+    def __init__(self, start_ms: int | None = None) -> None:
+        self._now = time.time_ns() // 1_000_000 if start_ms is None else start_ms
+        self._lock = threading.Lock()
+
+    def now_ms(self) -> int:
+        with self._lock:
+            return self._now
+
+    def set(self, ms: int) -> None:
+        with self._lock:
+            self._now = ms
+
+    def advance(self, seconds: float = 0, *, hours: float = 0, days: float = 0) -> None:
+        with self._lock:
+            self._now += int((seconds + hours * 3600 + days * 86400) * 1000)
+
+
+def iso_ms(ms: int | None) -> str | None:
+    """A time in ms since 1970 as ISO 8601 UTC to the second, or None.
+
+    >>> iso_ms(1_790_000_000_000)
+    '2026-09-21T14:13:20Z'
+    """
+    if ms is None:
+        return None
+    return datetime.fromtimestamp(ms // 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -1,0 +1,446 @@
+"""Games: create, join, view (with long-poll), the event feed, and commands."""
+
+from __future__ import annotations
+
+import functools
+import json
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack
+from typing import Any
+
+from flask import Blueprint, Flask, Response, current_app
+
+from mathable import ClockSpec, Create, Decline, Event, Join, RuleError, TimeOut, check_claim
+from mathable.core.ruleset import AnyState, ruleset, ruleset_of
+from mathable_server.games.draws import bag_order, new_salt
+from mathable_server.games.service import Answer, Timed
+from mathable_server.http.errors import ApiError
+from mathable_server.http.render import (
+    appended_body,
+    clock_body,
+    events_body,
+    game_body,
+    player_ids,
+    viewer_seat,
+    with_clock,
+)
+from mathable_server.http.schemas import (
+    CreateGameSchema,
+    EventsQuerySchema,
+    StrictSchema,
+    ViewQuerySchema,
+    load_command,
+)
+from mathable_server.http.web import (
+    Services,
+    client_address,
+    etag,
+    idempotency,
+    if_match_version,
+    if_none_match_version,
+    json_body,
+    json_response,
+    load,
+    optional_player,
+    query,
+    required_player,
+    services,
+    take,
+)
+
+bp = Blueprint("games", __name__, url_prefix="/v1/games")
+
+_create = CreateGameSchema()
+_join = StrictSchema()
+_view_query = ViewQuerySchema()
+_events_query = EventsQuerySchema()
+
+
+def _render(player_id: str, status: int) -> Callable[[str, Timed, list[Event], int], Any]:
+    def render(game_id: str, game: Timed, new: list[Event], now: int) -> tuple[int, dict[str, Any]]:
+        state = game.state
+        seat = state.seat_of(player_id)
+        body = game_body(game_id, state, seat, services().names.lookup(player_ids(state)))
+        body["events"] = appended_body(state.version - len(new) + 1, new, seat)
+        body["clock"] = clock_body(game.clock, now)
+        return status, body
+
+    return render
+
+
+def _reply(answer: Answer) -> Response:
+    body = json.loads(answer.body)
+    headers = {"ETag": etag(body["version"]), "Cache-Control": "private, no-store"}
+    if answer.status == 201:
+        headers["Location"] = f"/v1/games/{body['id']}"
+    if answer.replayed:
+        headers["Idempotent-Replayed"] = "true"
+    return json_response(answer.body, answer.status, headers)
+
+
+@bp.post("")
+def create() -> Response:
+    player = required_player()
+    raw = json_body(required=False)
+    body = load(_create, raw)
+    svc = services()
+    settings = svc.settings
+    if body["tiles"] is not None and not settings.allow_given_tiles:
+        raise ApiError(
+            422,
+            "given_tiles_disabled",
+            "this server does not take a given bag order (MATHABLE_ALLOW_GIVEN_TILES)",
+        )
+    if settings.game_limit is not None:
+        take(settings.game_limit, f"games:{player.id}", "too_many_games", "new games")
+    rules = ruleset(body["ruleset"])
+    invited = _invitees(player.id, body["invite"])
+    tiles = None if body["tiles"] is None else _tiles(rules.parse_tile, body["tiles"])
+    command = Create(
+        player.id,
+        players=body["players"],
+        referee=body["referee"],
+        seed=body["seed"],
+        tiles=tiles,
+        invited=tuple(invited),
+        clock=None if body["clock"] is None else ClockSpec(**body["clock"]),
+        order=bag_order(svc.secret(), body["seed"], rules.tile_set) if tiles is None else None,
+        salt=new_salt(),
+        ruleset=rules.name,
+    )
+    answer = svc.games.create(command, _render(player.id, 201), idempotency(player, raw))
+    return _reply(answer)
+
+
+def _tiles(parse: Callable[[Any], int], given: list[Any]) -> tuple[int, ...]:
+    """A given bag order read by the game's rules; 400 if a tile is not one of its tiles."""
+    try:
+        return tuple(parse(tile) for tile in given)
+    except RuleError as err:
+        fields = {"tiles": [err.message]}
+        raise ApiError(400, "validation_error", "the request has invalid fields", fields=fields) \
+            from None
+
+
+def _invitees(creator: str, names: list[str]) -> list[str]:
+    """The ids of the players ``names``; 422 when one is unknown or a cap is reached.
+
+    A creator has at most ``max_open_invitations`` games waiting for players, and a
+    player at most as many open invitations: a flood of invitations cannot bury
+    anyone's games, nor be sent at all.
+    """
+    svc = services()
+    cap = svc.settings.max_open_invitations
+    if svc.store.waiting_games_of(creator) >= cap:
+        raise ApiError(
+            422,
+            "too_many_open_games",
+            f"you have {cap} games waiting for players: start or cancel some first",
+        )
+    invited = []
+    found = svc.store.players_named(names) if names else {}
+    for name in names:
+        record = found.get(name.casefold())
+        if record is None:
+            raise ApiError(422, "unknown_player", f"there is no player named {name!r}")
+        if svc.store.open_invitations_to(record.id) >= cap:
+            raise ApiError(
+                422,
+                "too_many_invitations",
+                f"{record.name} has {cap} open invitations already",
+            )
+        invited.append(record.id)
+    return invited
+
+
+@bp.post("/<game_id>/decline")
+def decline(game_id: str) -> Response:
+    """An invitee refuses their seat; the creator calls off a game that has not started."""
+    player = required_player()
+    raw = json_body(required=False)
+    load(_join, raw)
+    answer = services().games.join(
+        game_id,
+        lambda _state: Decline(player.id),
+        _render(player.id, 200),
+        idempotency(player, raw),
+    )
+    return _reply(answer)
+
+
+@bp.post("/<game_id>/join")
+def join(game_id: str) -> Response:
+    player = required_player()
+    raw = json_body(required=False)
+    load(_join, raw)
+    answer = services().games.join(
+        game_id,
+        lambda _state: Join(player.id),
+        _render(player.id, 200),
+        idempotency(player, raw),
+    )
+    return _reply(answer)
+
+
+@bp.post("/<game_id>/moves")
+def move(game_id: str) -> Response:
+    player = required_player()
+    raw = json_body()
+    body = load(_CommandLoader(), raw)
+    from_header = if_match_version()
+    expected = body.get("expected_version", from_header)
+    if expected is None:
+        raise ApiError(
+            400,
+            "version_required",
+            "send expected_version (or an If-Match header) with every command",
+        )
+    if from_header is not None and from_header != expected:
+        raise ApiError(400, "version_mismatch", "expected_version and If-Match disagree")
+
+    def make(game: Timed, now: int) -> Any:
+        seat = game.state.seat_of(player.id)
+        if seat is None:
+            raise ApiError(403, "not_seated", "you have no seat in this game")
+        if body["type"] == "claim_timeout":
+            return TimeOut(check_claim(game.state, game.clock, now, seat), claimed_by=seat)
+        return ruleset_of(game.state).command(seat, body)
+
+    answer = services().games.command(
+        game_id, expected, make, _render(player.id, 200), idempotency(player, raw), timed=True
+    )
+    return _reply(answer)
+
+
+class _CommandLoader:
+    """Lets ``web.load`` validate a command by its type with the same 400 answer."""
+
+    def load(self, data: dict[str, Any]) -> dict[str, Any]:
+        return load_command(data)
+
+
+@bp.get("/<game_id>")
+def show(game_id: str) -> Response:
+    player = optional_player()
+    asked = query(_view_query)
+    svc = services()
+    game = svc.games.game(game_id)
+    state = game.state
+    known = if_none_match_version()
+    wait = asked.get("wait", 0)
+    viewer = player.id if player else None
+    headers = _view_headers(state.version)
+    if wait > 0:
+        since = asked.get("since", known if known is not None else state.version)
+        if state.version <= since:
+            caller = f"player:{player.id}" if player else f"address:{client_address()}"
+            holds = ExitStack()
+            try:
+                allowed = holds.enter_context(
+                    svc.held_polls.hold(caller, wait, svc.settings.max_polls_per_caller)
+                )
+                free = holds.enter_context(svc.long_polls.slot())
+                if allowed and free:
+                    # The players' names, known before the wait: the thousands woken by one
+                    # move must not each read them (their reads would queue for the database).
+                    svc.names.lookup(player_ids(state))
+                    app = current_app._get_current_object()  # type: ignore[attr-defined]
+                    woken = functools.partial(_woken, svc, game_id, since, wait, viewer, known)
+                    return _Held(app, holds, woken)  # it gives the holds back when done
+            except BaseException:
+                holds.close()  # a failed read of the names, say: at once, not at collection
+                raise
+            holds.close()
+            # Every slot (of the process, or of this caller) is taken: answer now, as if
+            # the wait ran out, so that long-polls never hold every thread.
+            headers["X-Long-Poll"] = "refused"
+    return _view_response(svc, game_id, game, viewer, known, headers)
+
+
+def _view_headers(version: int) -> dict[str, str]:
+    return {
+        "ETag": etag(version),
+        "Vary": "Authorization",
+        "Cache-Control": "private, no-cache",
+    }
+
+
+def _view_text(svc: Services, game_id: str, state: AnyState, seat: int | None) -> str:
+    """The view of ``state`` for ``seat`` without its clock, rendered once per version."""
+    key = (game_id, state.version, seat)
+    text = svc.bodies.get(key)
+    if text is None:
+        body = game_body(game_id, state, seat, svc.names.lookup(player_ids(state)))
+        text = json.dumps(body, separators=(",", ":"))
+        svc.bodies.put(key, text)
+    return text
+
+
+def _view_response(
+    svc: Services,
+    game_id: str,
+    game: Timed,
+    viewer: str | None,
+    known: int | None,
+    headers: dict[str, str],
+) -> Response:
+    """The answer to a view: 304 if the caller has this version, else the game for them."""
+    state = game.state
+    if known is not None and known == state.version:
+        return Response(status=304, headers=headers)
+    text = _view_text(svc, game_id, state, viewer_seat(state, viewer))
+    return json_response(with_clock(text, game.clock, svc.games.now()), 200, headers)
+
+
+#: A woken long-poll's answer as the WSGI server is handed it: status, headers, body.
+_Wsgi = tuple[str, list[tuple[str, str]], bytes]
+
+
+def _woken(
+    svc: Services,
+    game_id: str,
+    since: int,
+    wait: float,
+    viewer: str | None,
+    known: int | None,
+    environ: dict[str, Any],
+) -> _Wsgi:
+    """Wait, then answer as ``_view_response`` would (for the request of ``environ``).
+
+    Thousands of waiters of one game wake together: all but the body's clock is
+    the same for each (game, version, seat), so the status and headers are worked
+    out once (by ``_view_response`` itself, as the WSGI server would get them) and
+    shared; each answer adds only its clock and length.
+    """
+    game = _wait_for(svc, game_id, since, wait)
+    state = game.state
+    seat = viewer_seat(state, viewer)
+    unchanged = known is not None and known == state.version
+    key = (game_id, state.version, seat, unchanged)
+    head = svc.heads.get(key)
+    if head is None:
+        reference = _view_response(svc, game_id, game, viewer, known, _view_headers(state.version))
+        head = (reference.status, reference.get_wsgi_headers(environ).to_wsgi_list())
+        svc.heads.put(key, head)
+    status, headers = head
+    if unchanged:
+        return status, list(headers), b""  # a copy: middleware may add to what it is given
+    text = _view_text(svc, game_id, state, seat)
+    body = with_clock(text, game.clock, svc.games.now()).encode()
+    length = str(len(body))
+    return status, [(k, length if k == "Content-Length" else v) for k, v in headers], body
+
+
+class _Held(Response):
+    """A long-poll that holds: Flask is done with the request before it waits.
+
+    Its WSGI body waits (``woken``), then starts the response: a WSGI application
+    may call ``start_response`` from its body, before its first bytes. So a woken
+    long-poll costs no request machinery, only its answer. An error while it
+    waits or reads is answered by the app's error handlers, as in a view. The
+    leases (``holds``) are given back when the body ends or is closed.
+    """
+
+    def __init__(
+        self, app: Flask, holds: ExitStack, woken: Callable[[dict[str, Any]], _Wsgi]
+    ) -> None:
+        super().__init__()
+        self._app, self._holds, self._woken = app, holds, woken
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        return _HeldBody(self._app, self._holds, self._woken, environ, start_response)
+
+
+class _HeldBody:
+    def __init__(
+        self,
+        app: Flask,
+        holds: ExitStack,
+        woken: Callable[[dict[str, Any]], _Wsgi],
+        environ: dict[str, Any],
+        start_response: Any,
+    ) -> None:
+        self._app, self._holds, self._woken = app, holds, woken
+        self._environ, self._start = environ, start_response
+
+    def __iter__(self) -> Iterator[bytes]:
+        try:
+            try:
+                status, headers, body = self._woken(self._environ)
+            except Exception as err:
+                failed = _error_response(self._app, self._environ, err)
+                yield from failed(self._environ, self._start)
+                return
+            self._start(status, headers)
+            # Yielded even when empty, so that the head goes out now (HEAD: as werkzeug does).
+            yield body if self._environ.get("REQUEST_METHOD") != "HEAD" else b""
+            # The answer is out. Thousands woken by one move send theirs first; then each
+            # gives back its holds and its connection is wound up (under gevent this lets
+            # the others run; with threads it costs nothing).
+            time.sleep(0)
+        finally:
+            self._holds.close()
+
+    def close(self) -> None:
+        self._holds.close()  # also when the body never started
+
+
+def _error_response(app: Flask, environ: dict[str, Any], err: Exception) -> Response:
+    """What the app answers for ``err`` raised by the request of ``environ`` in a view."""
+    with app.request_context(environ):
+        response: Response = app.finalize_request(
+            app.handle_user_exception(err), from_error_handler=True
+        )
+        return response
+
+
+def _wait_for(svc: Services, game_id: str, since: int, seconds: float) -> Timed:
+    """Hold until the game passes version ``since`` (written by any process) or time runs out.
+
+    The request registers with the process's wake-ups first and then reads the
+    game's version once: a move committed by any process wakes it (see
+    ``mathable_server.store.wakeups``), with no polling. It looks again by itself only
+    when a clock of the game falls due.
+    """
+    now = svc.games.now
+    deadline = time.monotonic() + seconds
+    follower = svc.follower
+    if follower is not None:
+        follower.ensure_started()
+    with svc.wakeups.watch(games=[game_id]) as waiter:
+        head = svc.store.head(game_id)
+        while head is not None and head[0] <= since:
+            due = head[1]
+            if due is not None and due <= now():
+                break  # a clock ran out: settled by the read below
+            pause = deadline - time.monotonic()
+            if pause <= 0:
+                break
+            if due is not None:
+                pause = min(pause, max(0.01, (due - now()) / 1000))
+            woken = waiter.wait(pause)
+            newest = waiter.versions.get(game_id, 0)
+            if newest > since:
+                return svc.games.at_least(game_id, newest)
+            if not woken:
+                head = svc.store.head(game_id)  # time is up, or a clock may be due
+    return svc.games.game(game_id)
+
+
+@bp.get("/<game_id>/events")
+def events(game_id: str) -> Response:
+    player = optional_player()
+    asked = query(_events_query)
+    svc = services()
+    state = svc.games.state(game_id)
+    stored = svc.store.events_after(game_id, asked["after"], asked["limit"])
+    seat = viewer_seat(state, player.id if player else None)
+    version = max([state.version] + [s.version for s in stored])
+    # The state is read before the events: if it says revealed, every event read is after.
+    revealed = state.draws_revealed
+    return json_response(
+        {"id": game_id, "version": version, "events": events_body(stored, seat, revealed)},
+        200,
+        {"ETag": etag(version), "Vary": "Authorization", "Cache-Control": "private, no-cache"},
+    )

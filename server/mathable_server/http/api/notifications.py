@@ -1,0 +1,199 @@
+"""Account notifications: ``/v1/me/email`` (an address proved by a mailed code),
+``/v1/me/notifications`` (mail preference and webhook), and the unsubscribe link."""
+
+from __future__ import annotations
+
+import hmac
+import re
+from typing import Any
+
+from flask import Blueprint, Response, current_app, render_template, request
+from marshmallow import fields, validate
+
+from mathable_server.http.errors import ApiError
+from mathable_server.http.limits import retry_after
+from mathable_server.http.pages import HTML_TYPE
+from mathable_server.http.schemas import StrictSchema
+from mathable_server.http.web import json_body, json_response, load, required_player, services, take
+from mathable_server.notify.delivery import Mailroom
+from mathable_server.notify.mail.codes import new_nonce, verification_code
+from mathable_server.notify.webhooks import WebhookRefused, check_url
+from mathable_server.notify.worker import Notification, new_message_id
+from mathable_server.store.addresses import EMAIL_PREFERENCES
+
+bp = Blueprint("notifications", __name__)
+
+#: Good enough to catch typing mistakes; the mailed code proves the rest.
+_ADDRESS = re.compile(r"\A[^@\s<>()\[\],;:\"\\]{1,64}@[A-Za-z0-9.-]{1,189}\.[A-Za-z]{2,63}\Z")
+
+
+class _EmailSchema(StrictSchema):
+    address = fields.String(required=True, validate=validate.Length(min=3, max=254))
+
+
+class _CodeSchema(StrictSchema):
+    code = fields.String(required=True, validate=validate.Regexp(r"\A\d{6}\Z"))
+
+
+class _WebhookSchema(StrictSchema):
+    url = fields.String(required=True, validate=validate.Length(min=8, max=2000))
+    secret = fields.String(required=True, validate=validate.Length(min=16, max=200))
+
+
+class _PreferencesSchema(StrictSchema):
+    email = fields.String(validate=validate.OneOf(EMAIL_PREFERENCES))
+    webhook = fields.Nested(_WebhookSchema, allow_none=True)
+
+
+_email = _EmailSchema()
+_code = _CodeSchema()
+_preferences = _PreferencesSchema()
+_NO_STORE = {"Cache-Control": "no-store"}
+
+
+def mailroom() -> Mailroom:
+    found: Mailroom = current_app.extensions["mathable_mail"]
+    return found
+
+
+def _email_on() -> Mailroom:
+    room = mailroom()
+    if not room.settings.email_enabled:
+        raise ApiError(422, "email_disabled", "this server sends no mail (no SMTP relay is set)")
+    return room
+
+
+def _settings_body(room: Mailroom, player_id: str) -> dict[str, Any]:
+    status = room.book.email_status(player_id)
+    contact = room.book.contact(player_id)
+    return {
+        "address": status.address,
+        "verified": status.verified,
+        "email": contact.email,
+        "webhook": None if contact.webhook_url is None else {"url": contact.webhook_url},
+    }
+
+
+@bp.put("/v1/me/email")
+def set_email() -> Response:
+    player = required_player()
+    room = _email_on()
+    address = load(_email, json_body())["address"].strip()
+    if not _ADDRESS.match(address):
+        raise ApiError(400, "bad_address", f"{address!r} is not an email address")
+    settings = services().settings
+    if settings.code_mail_limit is not None:
+        what = "code mails"
+        take(settings.code_mail_limit, f"code-mail:player:{player.id}", "too_many_codes", what)
+        take(settings.code_mail_limit, f"code-mail:address:{address.lower()}", "too_many_codes",
+             what)  # fmt: skip
+    nonce = new_nonce()
+    code = verification_code(room.secret(), player.id, nonce)
+    now = services().games.now()
+    wait = room.book.set_address(player.id, address, code, now)
+    if wait:
+        seconds = retry_after(wait / 1000)
+        raise ApiError(
+            429,
+            "too_many_codes",
+            f"too many wrong codes for this address: set it again in {seconds} s",
+            headers={"Retry-After": str(seconds)},
+            retry_after=seconds,
+        )
+    # The row keeps the nonce, not the code: the worker makes the code again to mail it.
+    room.outbox.add(
+        [
+            Notification(
+                "email",
+                "verify",
+                player.id,
+                {"to": address, "nonce": nonce},
+                new_message_id(f"verify.{player.id}"),
+            )
+        ],
+        now,
+    )
+    return json_response({"address": address, "verified": False}, 202, _NO_STORE)
+
+
+@bp.post("/v1/me/email/verify")
+def verify_email() -> Response:
+    player = required_player()
+    room = _email_on()
+    code = load(_code, json_body())["code"]
+    outcome = room.book.verify(player.id, code, services().games.now())
+    if outcome == "wrong":
+        raise ApiError(422, "wrong_code", "that is not the code mailed to the address")
+    if outcome == "expired":
+        raise ApiError(
+            422, "code_expired", "the code expired or was tried too often: set the address again"
+        )
+    if outcome == "none":
+        raise ApiError(422, "no_code", "no code is waiting: set an address first")
+    return json_response(_settings_body(room, player.id), 200, _NO_STORE)
+
+
+@bp.get("/v1/me/notifications")
+def get_preferences() -> Response:
+    player = required_player()
+    return json_response(_settings_body(mailroom(), player.id), 200, _NO_STORE)
+
+
+@bp.put("/v1/me/notifications")
+def set_preferences() -> Response:
+    player = required_player()
+    room = mailroom()
+    body = load(_preferences, json_body())
+    if "email" in body and body["email"] != "off":
+        _email_on()
+    webhook = None
+    if body.get("webhook") is not None:
+        url, secret = body["webhook"]["url"], body["webhook"]["secret"]
+        try:
+            check_url(url, room.settings.webhook_allow_private)
+        except WebhookRefused as err:
+            raise ApiError(422, "webhook_refused", str(err)) from None
+        webhook = (url, secret)
+    room.book.set_preferences(
+        player.id,
+        email=body.get("email"),
+        webhook=webhook,
+        clear_webhook="webhook" in body and body["webhook"] is None,
+    )
+    return json_response(_settings_body(room, player.id), 200, _NO_STORE)
+
+
+def _unsubscriber(room: Mailroom, link: str) -> str:
+    """The player an unsubscribe link names; 404 if its signature is wrong."""
+    player_id, _, token = link.partition(".")
+    expected = room.context().unsubscribe_token(player_id)
+    if not hmac.compare_digest(expected.encode(), token.encode()[:64]):
+        raise ApiError(404, "not_found", "no such unsubscribe link")
+    return player_id
+
+
+def _unsubscribe_page(room: Mailroom, player_id: str, done: bool) -> Response:
+    name = services().store.names([player_id]).get(player_id, "this player")
+    page = render_template("unsubscribe.html", name=name, done=done)
+    return Response(page, 200, {"Cache-Control": "no-store"}, content_type=HTML_TYPE)
+
+
+@bp.get("/v1/unsubscribe/<link>")
+def unsubscribe_page(link: str) -> Response:
+    """The ``List-Unsubscribe`` link opened in a browser: a page asking to confirm (a POST).
+
+    A GET changes nothing: mail scanners and link previews open links.
+    """
+    room = mailroom()
+    return _unsubscribe_page(room, _unsubscriber(room, link), done=False)
+
+
+@bp.post("/v1/unsubscribe/<link>")
+def unsubscribe(link: str) -> Response:
+    """RFC 8058 one-click (``List-Unsubscribe=One-Click``) or the page's form: mail off."""
+    room = mailroom()
+    player_id = _unsubscriber(room, link)
+    room.book.set_preferences(player_id, email="off")
+    if request.form.get("confirm"):
+        return _unsubscribe_page(room, player_id, done=True)
+    return json_response({"email": "off"}, 200, _NO_STORE)

@@ -1,0 +1,224 @@
+"""Accounts: register (``POST /v1/players``) and who am I (``GET /v1/me``)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, Response
+
+from mathable.core.ruleset import ruleset_of
+from mathable_server.games.service import GameNotFound, Games, KeyReused, new_id
+from mathable_server.games.timesource import iso_ms
+from mathable_server.http.auth import hash_token, new_token, same_secret
+from mathable_server.http.errors import ApiError
+from mathable_server.http.schemas import MeQuerySchema, RegisterSchema
+from mathable_server.http.web import (
+    bearer_token,
+    client_address,
+    fingerprint,
+    idempotency_key,
+    json_body,
+    json_response,
+    load,
+    query,
+    required_player,
+    services,
+    take,
+)
+from mathable_server.store import KeyTaken, Member, MemberGame, NameTaken, now_iso
+
+bp = Blueprint("players", __name__, url_prefix="/v1")
+
+_register = RegisterSchema()
+_me_query = MeQuerySchema()
+
+
+@dataclass(frozen=True, slots=True)
+class _Key:
+    """A registration's Idempotency-Key (only its hash is kept) and what the request asks."""
+
+    hash: str
+    fingerprint: str
+
+
+@bp.post("/players")
+def register() -> Response:
+    """Register a player. Retried with the same Idempotency-Key, the same player, a new token.
+
+    Only the token's hash is stored, so a retry cannot be given the first token:
+    it gets a fresh one, and the first (which its client never received) stops
+    working.
+    """
+    raw = json_body()
+    body = load(_register, raw)
+    svc = services()
+    if svc.settings.registration_limit is not None:
+        take(
+            svc.settings.registration_limit,
+            f"register:{client_address()}",
+            "too_many_registrations",
+            "registrations from this address",
+        )
+    secret = svc.settings.registration_secret
+    if secret is not None and not same_secret(body.get("invitation") or "", secret):
+        raise ApiError(403, "registration_closed", "registering needs the server's invitation")
+    given = idempotency_key()
+    key = None
+    if given is not None:
+        digest = hashlib.sha256(given.encode()).hexdigest()
+        key = _Key(digest, fingerprint(raw))
+        if (again := _retried(key, body["name"])) is not None:
+            return again
+    player_id = new_id("p", 12)
+    token = new_token(player_id)
+    try:
+        svc.store.create_player(
+            player_id,
+            body["name"],
+            body.get("email"),
+            hash_token(token),
+            key=None if key is None else (key.hash, key.fingerprint),
+        )
+    except (NameTaken, KeyTaken):
+        # A concurrent attempt of the same keyed registration may have got there first.
+        if key is not None and (again := _retried(key, body["name"])) is not None:
+            return again
+        raise ApiError(409, "name_taken", "a player of this name exists already") from None
+    svc.names.remember(player_id, body["name"])
+    return _registered(player_id, body["name"], token, replayed=False)
+
+
+def _retried(key: _Key, name: str) -> Response | None:
+    """The answer to a retry of a keyed registration (a fresh token), or None if it is none.
+
+    422 ``idempotency_key_reused`` when the key was used for a different registration.
+    After ``registration_retry_seconds`` a retry is answered as a new registration
+    would be (the name is taken).
+    """
+    svc = services()
+    found = svc.store.registration(key.hash)
+    if found is None:
+        return None
+    if found.fingerprint != key.fingerprint:
+        raise KeyReused(key.hash)
+    if found.created_at < now_iso(ago=svc.settings.registration_retry_seconds):
+        return None
+    token = new_token(found.player_id)
+    svc.store.replace_token(found.player_id, hash_token(token))
+    svc.auth.forget(found.player_id)
+    return _registered(found.player_id, name, token, replayed=True)
+
+
+def _registered(player_id: str, name: str, token: str, *, replayed: bool) -> Response:
+    # The account is what the token opens: /v1/me.
+    headers = {"Location": "/v1/me", "Cache-Control": "no-store"}
+    if replayed:
+        headers["Idempotent-Replayed"] = "true"
+    return json_response({"id": player_id, "name": name, "token": token}, 201, headers)
+
+
+@bp.post("/me/token")
+def rotate_token() -> Response:
+    """A new token for the caller; the one the request came with stops working at once."""
+    player = required_player()
+    old = bearer_token() or ""
+    token = new_token(player.id)
+    svc = services()
+    if not svc.store.replace_token(player.id, hash_token(token), old_hash=hash_token(old)):
+        # Another rotation or a revocation got there first: this token is no longer valid.
+        raise ApiError(401, "bad_token", "this token does not belong to any player")
+    svc.auth.forget(player.id)
+    return json_response(
+        {"id": player.id, "name": player.name, "token": token},
+        201,
+        {"Location": "/v1/me", "Cache-Control": "no-store"},
+    )
+
+
+@bp.delete("/me/token")
+def revoke_token() -> Response:
+    """Revoke the caller's token: every client holding it is logged out."""
+    player = required_player()
+    svc = services()
+    svc.store.replace_token(player.id, "", old_hash=hash_token(bearer_token() or ""))
+    svc.auth.forget(player.id)
+    return Response(status=204)
+
+
+@bp.get("/me")
+def me() -> Response:
+    player = required_player()
+    page = query(_me_query)
+    svc = services()
+    store = svc.store
+    # Games found out of time are settled first, so that the list tells the truth.
+    for game_id in store.due_games_of(player.id, svc.games.now()):
+        svc.games.game(game_id)
+    rows = store.games_of(player.id, page["limit"] + 1, page["offset"])
+    more = len(rows) > page["limit"]
+    rows = rows[: page["limit"]]
+    members: dict[str, list[Member]] = defaultdict(list)
+    for member in store.members(r.id for r in rows):
+        members[member.game_id].append(member)
+    games = svc.games
+    return json_response(
+        {
+            "id": player.id,
+            "name": player.name,
+            "games": [
+                _summary(player.id, row, members[row.id], _progress(games, row, page["details"]))
+                for row in rows
+            ],
+            "next_offset": page["offset"] + len(rows) if more else None,
+        }
+    )
+
+
+def _progress(games: Games, row: MemberGame, details: bool) -> dict[str, Any] | None:
+    """Scores and the last finished turn: what anyone may see of the game (``view`` for None).
+
+    Only when asked (``details``): they need the replayed game, and a bot polling
+    its list has no use for them.
+    """
+    if not details:
+        return None
+    if row.status == "waiting":
+        return {"scores": {}, "last_turn": None}
+    try:
+        state = games.state_at(row.id, row.version)
+        public = ruleset_of(state).view(state, None)
+    except GameNotFound:  # pragma: no cover - a listed game always has events
+        return {"scores": {}, "last_turn": None}
+    scores = {s["seat"]: s["score"] for s in public["seats"]}
+    return {"scores": scores, "last_turn": public["last_turn"]}
+
+
+def _summary(
+    me: str, row: MemberGame, members: list[Member], progress: dict[str, Any] | None
+) -> dict[str, Any]:
+    seated = sorted((m for m in members if m.seat is not None), key=lambda m: m.seat or 0)
+    your_turn = row.to_move == me
+    summary: dict[str, Any] = {
+        "id": row.id,
+        "status": row.status,
+        "ruleset": row.ruleset,
+        "players": row.players,
+        "referee": row.referee,
+        "version": row.version,
+        "your_seat": row.seat,
+        "your_turn": your_turn,
+        "waiting_on_you": your_turn or (row.seat is None and row.status == "waiting"),
+        "seats": [{"seat": m.seat, "player": m.player_id, "name": m.name} for m in seated],
+        "invited": [{"id": m.player_id, "name": m.name} for m in members if m.seat is None],
+        "created_at": row.created_at,
+        "updated_at": row.updated_at,
+        "deadline": iso_ms(row.deadline) if row.status == "playing" else None,
+    }
+    if progress is not None:
+        for entry in summary["seats"]:
+            entry["score"] = progress["scores"].get(entry["seat"], 0)
+        summary["last_turn"] = progress["last_turn"]
+    return summary

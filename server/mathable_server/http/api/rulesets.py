@@ -1,0 +1,32 @@
+"""The rulesets as data, for bots: ``GET /v1/rulesets/{name}``, readable without a token."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+from flask import Blueprint, Response
+
+from mathable.core.ruleset import RULESETS
+from mathable_server.http.errors import ApiError
+
+bp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets")
+
+
+@cache
+def _body(name: str) -> str:
+    # The rules of a ruleset never change while the server runs: made once.
+    return json.dumps(RULESETS[name].data(), separators=(",", ":"))
+
+
+@bp.get("/<name>")
+def show(name: str) -> Response:
+    if name not in RULESETS:
+        known = ", ".join(sorted(RULESETS))
+        raise ApiError(404, "unknown_ruleset", f"there is no ruleset {name[:40]!r}: try {known}")
+    return Response(
+        _body(name),
+        200,
+        mimetype="application/json",
+        headers={"Cache-Control": "public, max-age=3600"},
+    )

@@ -1,0 +1,122 @@
+"""The application factory: ``create_app(settings)`` builds a WSGI app on one database."""
+
+from __future__ import annotations
+
+import functools
+
+from flask import Flask, request
+
+from mathable_server.games.draws import secret_key
+from mathable_server.games.service import Games
+from mathable_server.games.timesource import SystemTime, TimeSource
+from mathable_server.http import pages
+from mathable_server.http.api import (
+    games,
+    meta,
+    notifications,
+    pictures,
+    players,
+    rulesets,
+    stream,
+    vacation,
+)
+from mathable_server.http.auth import Authenticator
+from mathable_server.http.errors import ApiError, register_error_handlers
+from mathable_server.http.limits import Limiter, LongPolls
+from mathable_server.http.render import BodyCache
+from mathable_server.http.settings import Settings
+from mathable_server.http.web import NameBook, Services, limit_rate
+from mathable_server.mailin.closing import CloseAddresses
+from mathable_server.notify.delivery import mailroom
+from mathable_server.notify.notifier import Notifier
+from mathable_server.notify.worker import Job, Worker, delivery_job, sweep_job
+from mathable_server.store import Store
+from mathable_server.store.counters import shared_polls, shared_storage
+from mathable_server.store.engine import make_engine
+from mathable_server.store.migrations import init_schema
+from mathable_server.store.wakeups import FeedFollower, Wakeups
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    create_schema: bool = True,
+    time: TimeSource | None = None,
+) -> Flask:
+    """A Flask app serving API v1 from ``settings`` (default: the environment).
+
+    The schema is created on first start unless ``create_schema`` is false.
+    ``time`` is the one source of "now" (default: the system clock, shifted by
+    ``settings.time_offset_seconds``). With ``settings.sweep_seconds`` a thread
+    looks for clocks that ran out.
+    """
+    settings = settings or Settings.from_env()
+    # Named for the package (its logger is "mathable_server"); the templates live beside this.
+    app = Flask("mathable_server", template_folder="http/templates")
+    app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
+    engine = make_engine(settings.database_url, settings.pool_size)
+    if create_schema:
+        init_schema(engine)
+    store = Store(engine)
+    game_service = Games(
+        store,
+        settings.cache_games,
+        time or SystemTime(settings.time_offset_seconds),
+        settings.vacation_days,
+    )
+    single = settings.single_process
+    secret = functools.cache(lambda: secret_key(settings.secret_key, store))
+    # The notifications a command causes are written in its transaction.
+    store.on_append.append(Notifier())
+    store.on_append.append(CloseAddresses())
+    room = mailroom(settings, store, secret)
+    app.extensions["mathable_mail"] = room
+    wakeups = Wakeups()
+    # Started by the first request that waits (``web.waiting``); commits here kick it.
+    follower = FeedFollower(engine, wakeups)
+    store.on_commit.append(follower.kick)
+    app.extensions["mathable"] = Services(
+        settings=settings,
+        store=store,
+        games=game_service,
+        auth=Authenticator(store, settings.token_days),
+        names=NameBook(store),
+        bodies=BodyCache(),
+        limiter=Limiter(
+            shared_storage(engine, settings.redis_url, single, settings.redis_prefix)
+        ),
+        long_polls=LongPolls(settings.long_poll_limit),
+        held_polls=shared_polls(engine, settings.redis_url, single, settings.redis_prefix),
+        secret=secret,
+        wakeups=wakeups,
+        follower=follower,
+    )
+    register_error_handlers(app)
+    # First: a caller over the limit is refused before anything else is done for it.
+    app.before_request(limit_rate)
+
+    @app.before_request
+    def _refuse_large_bodies() -> None:
+        # Every route, even those that never read a body, refuses one over the limit.
+        length = request.content_length
+        if length is not None and length > settings.max_body_bytes:
+            raise ApiError(413, "body_too_large", "the request body is larger than 64 KiB")
+
+    if settings.trusted_proxies is not None:
+        app.wsgi_app = settings.trusted_proxies.wrap(app.wsgi_app)  # type: ignore[method-assign,assignment]
+    app.register_blueprint(players.bp)
+    app.register_blueprint(games.bp)
+    app.register_blueprint(meta.bp)
+    app.register_blueprint(pictures.bp)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(vacation.bp)
+    app.register_blueprint(rulesets.bp)
+    app.register_blueprint(notifications.bp)
+    app.register_blueprint(stream.bp)
+    jobs: list[Job] = []
+    if settings.sweep_seconds:
+        jobs.append(sweep_job(game_service, settings.sweep_seconds))
+    if settings.deliver_seconds:
+        jobs.append(delivery_job(room.deliverer(game_service.now), settings.deliver_seconds))
+    Worker(jobs).start()  # one thread for both, none if neither
+    return app

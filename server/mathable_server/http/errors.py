@@ -1,0 +1,151 @@
+"""Every error is JSON: ``{"error": {"code": ..., "message": ..., ...}}`` with a stable code.
+
+One place maps what can go wrong (our API errors, the rules' refusals, stale
+versions, Flask's own 404/405/413, unexpected exceptions) to a status and code.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Flask, Response, request
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+from werkzeug.exceptions import HTTPException
+
+from mathable import RuleError
+from mathable_server.games.errors import GameNotFound, KeyReused, Refused
+from mathable_server.store import VersionConflict
+
+#: Rule codes that mean "not yours to do" rather than "against the rules".
+FORBIDDEN_CODES = frozenset({"not_your_turn", "not_seated"})
+#: Rule codes that mean the request itself was malformed.
+MALFORMED_CODES = frozenset({"bad_square", "bad_placement"})
+
+#: Stable codes for the HTTP errors Flask and Werkzeug raise themselves.
+HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    413: "body_too_large",
+    414: "uri_too_long",
+    415: "unsupported_media_type",
+    431: "headers_too_large",
+}
+
+
+class ApiError(Exception):
+    """An error answered as JSON with ``status`` and a stable ``code``."""
+
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        *,
+        headers: dict[str, str] | None = None,
+        **details: Any,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = headers or {}
+        self.details = details
+
+
+def error_response(
+    status: int,
+    code: str,
+    message: str,
+    headers: dict[str, str] | None = None,
+    **details: Any,
+) -> Response:
+    body = {"error": {"code": code, "message": message, **details}}
+    response = Response(json.dumps(body), status=status, mimetype="application/json")
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def status_of_rule(code: str) -> int:
+    if code in FORBIDDEN_CODES:
+        return 403
+    if code in MALFORMED_CODES:
+        return 400
+    return 422
+
+
+def register_error_handlers(app: Flask) -> None:
+    @app.errorhandler(ApiError)
+    def _api_error(err: ApiError) -> Response:
+        return error_response(err.status, err.code, err.message, err.headers, **err.details)
+
+    @app.errorhandler(RuleError)
+    def _rule_error(err: RuleError) -> Response:
+        # The rules' details (the square, the tile, the pairs...) as data beside the message.
+        extra = {"details": err.details} if err.details else {}
+        return error_response(status_of_rule(err.code), err.code, err.message, **extra)
+
+    @app.errorhandler(VersionConflict)
+    def _conflict(err: VersionConflict) -> Response:
+        return error_response(
+            409,
+            "version_conflict",
+            f"the game has moved on: it is at version {err.current}",
+            {"ETag": f'"{err.current}"'} if err.current is not None else None,
+            current_version=err.current,
+        )
+
+    @app.errorhandler(GameNotFound)
+    def _no_game(err: GameNotFound) -> Response:
+        return error_response(404, "game_not_found", "there is no game with this id")
+
+    @app.errorhandler(Refused)
+    def _refused(err: Refused) -> Response:
+        return error_response(422, err.code, err.message, **err.details)
+
+    @app.errorhandler(KeyReused)
+    def _key_reused(err: KeyReused) -> Response:
+        return error_response(
+            422,
+            "idempotency_key_reused",
+            "this Idempotency-Key was used before for a different request",
+        )
+
+    @app.errorhandler(HTTPException)
+    def _http_error(err: HTTPException) -> Response:
+        status = err.code or 500
+        headers = {}
+        if status == 405:
+            allow = dict(err.get_headers()).get("Allow")
+            if allow:
+                headers["Allow"] = allow
+        message = err.description or err.name
+        if status == 413:
+            message = "the request body is larger than the server accepts"
+        return error_response(
+            status, HTTP_CODES.get(status, f"http_{status}"), str(message), headers
+        )
+
+    @app.errorhandler(PoolTimeout)
+    @app.errorhandler(OperationalError)
+    def _database_down(err: OperationalError | PoolTimeout) -> Response:
+        reason = err.orig if isinstance(err, OperationalError) else err
+        app.logger.error("database error on %s %s: %s", request.method, request.path, reason)
+        return error_response(
+            503,
+            "database_unavailable",
+            "the database is busy or unreachable; try again",
+            {"Retry-After": "1"},
+        )
+
+    @app.errorhandler(Exception)
+    def _unexpected(err: Exception) -> Response:
+        # Logged without headers or body: a token never reaches the log.
+        app.logger.exception("unexpected error on %s %s", request.method, request.path)
+        return error_response(500, "internal_error", "something went wrong on the server")

@@ -1,0 +1,107 @@
+"""Web pages for people: ``/`` (what this server is) and ``/games/{id}`` (a game to follow).
+
+The game page is what a spectator may see, whoever asks: the board, names,
+scores, whose turn and the move list, rendered on the server (the board shows
+without JavaScript) and cached by version. A few lines of JavaScript follow the
+game through the long-poll of ``GET /v1/games/{id}`` and swap in the new page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from flask import Blueprint, Response, render_template
+from markupsafe import Markup
+
+import mathable
+from mathable.core.ruleset import ruleset
+from mathable_server.games.pictures import board_svg
+from mathable_server.games.service import GameNotFound
+from mathable_server.games.turn_list import end_words, turn_lines
+from mathable_server.http.render import game_body, player_ids
+from mathable_server.http.web import etag, if_none_match_version, services
+
+bp = Blueprint("pages", __name__)
+
+HTML_TYPE = "text/html; charset=utf-8"
+
+
+@bp.get("/")
+def home() -> Response:
+    return Response(render_template("home.html"), content_type=HTML_TYPE)
+
+
+@bp.get("/games/<game_id>")
+def game_page(game_id: str) -> Response:
+    svc = services()
+    try:
+        state = svc.games.state(game_id)
+    except GameNotFound:
+        missing = render_template("missing.html", game_id=game_id)
+        return Response(missing, status=404, content_type=HTML_TYPE)
+    headers = {"ETag": etag(state.version), "Cache-Control": "no-cache"}
+    if if_none_match_version() == state.version:
+        return Response(status=304, headers=headers)
+    key = (game_id, state.version, None)
+    cached = svc.pages.get(key)
+    if cached is None:
+        view = game_body(game_id, state, None, svc.names.lookup(player_ids(state)))
+        events = [stored.event for stored in svc.store.events_after(game_id, 0)]
+        cached = render_template("game.html", **page_context(view, events))
+        svc.pages.put(key, cached)
+    return Response(cached, status=200, headers=headers, content_type=HTML_TYPE)
+
+
+def seat_names(view: Mapping[str, Any]) -> list[str]:
+    return [
+        str(entry.get("name") or f"seat {entry['seat'] + 1}") for entry in view.get("seats") or []
+    ]
+
+
+def status_words(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    """Where the game stands, in one sentence."""
+    status = view.get("status")
+    if status == "ended":
+        result = view.get("result") or {}
+        reason = end_words(str(result.get("reason")), str(view.get("ruleset", "mathable")))
+        winners = [names[s] for s in result.get("winners") or [] if s < len(names)]
+        if not winners:
+            return f"Game over: {reason}."
+        verb = "share the win" if len(winners) > 1 else "wins"
+        return f"Game over ({reason}): {' and '.join(winners)} {verb}."
+    if status == "playing":
+        turn = view.get("turn") or {}
+        seat = turn.get("seat")
+        who = names[seat] if isinstance(seat, int) and seat < len(names) else "?"
+        return f"{who} to play."
+    seated = sum(1 for entry in view.get("seats") or [] if entry.get("player"))
+    return f"Waiting for players: {seated} of {view.get('players')} seats taken."
+
+
+def page_context(view: Mapping[str, Any], events: Sequence[mathable.Event]) -> dict[str, Any]:
+    """What the game page shows: a spectator's view, never a rack or a hand (even if
+    ``view`` has one). Any game: its ruleset draws the board or table as text."""
+    view = {**view, "you": None, "rack": None, "hand": None}
+    game = str(view.get("ruleset", "mathable"))
+    names = seat_names(view)
+    turn = view.get("turn") or {}
+    clock = view.get("clock") if isinstance(view.get("clock"), Mapping) else None
+    return {
+        "game": view,
+        "title": f"{game.capitalize()} game",
+        "names": names,
+        # Tiles each seat holds, and those left to draw: a rack and the bag, or a hand
+        # and the supply, as the game's view names them.
+        "held": [s.get("rack_size", s.get("hand_size")) for s in view.get("seats") or []],
+        "pool": view.get("bag_size", view.get("supply")),
+        "pool_name": "bag" if "bag_size" in view else "supply",
+        "to_play": turn.get("seat") if view.get("status") == "playing" else None,
+        "status": status_words(view, names),
+        "deadline": clock.get("deadline") if clock else None,
+        # Built from numbers and square names only; a game without a board (Summy's open
+        # table) is shown as text alone.
+        "board_svg": Markup(board_svg(view)) if "board" in view else "",
+        "board_text": ruleset(game).draw(dict(view)),
+        "turns": turn_lines(events, names, game),
+    }

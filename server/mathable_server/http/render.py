@@ -1,0 +1,135 @@
+"""What a viewer sees: the rules package's views and redacted events, with server fields.
+
+Every game body and event feed goes through ``mathable.games.mathable.view`` and
+``mathable.redact``, which hide other racks, the bag order and the seed.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from mathable import ClockState, Event
+from mathable.core.ruleset import AnyState, redact_any, ruleset_of
+from mathable_server.games.timesource import iso_ms
+from mathable_server.store import StoredEvent
+
+
+def clock_body(clock: ClockState | None, now: int) -> dict[str, Any] | None:
+    """The ``clock`` of a view at ``now``: the spec, the deadline, time left per seat."""
+    if clock is None:
+        return None
+    body = clock.spec.to_dict()
+    body["deadline"] = iso_ms(clock.deadline)
+    body["running"] = clock.running
+    body["remaining"] = [ms // 1000 for ms in clock.remaining_at(now)]
+    body["on_vacation"] = clock.on_vacation(now)
+    body["expired"] = clock.expired(now) is not None
+    return body
+
+
+def with_clock(text: str, clock: ClockState | None, now: int) -> str:
+    """A rendered view (a JSON object) with its ``clock`` at ``now`` added.
+
+    The rest of a view is fixed by its version and cached; the time left is not.
+    """
+    shown = json.dumps(clock_body(clock, now), separators=(",", ":"))
+    return f'{text[:-1]},"clock":{shown}}}'
+
+
+def player_ids(state: AnyState) -> list[str]:
+    """Every player a view of ``state`` names: the seated and the invited."""
+    seated = [seat.player for seat in state.seats if seat.player is not None]
+    return seated + [p for p in state.options.invited if p not in seated]
+
+
+def viewer_seat(state: AnyState, player_id: str | None) -> int | None:
+    return None if player_id is None else state.seat_of(player_id)
+
+
+def game_body(
+    game_id: str, state: AnyState, seat: int | None, names: Mapping[str, str]
+) -> dict[str, Any]:
+    """The game as ``seat`` (None: a spectator) may see it, with ids and player names."""
+    body = ruleset_of(state).view(state, seat)
+    for entry in body["seats"]:
+        player = entry["player"]
+        entry["name"] = None if player is None else names.get(player)
+    body["invited"] = [{"id": p, "name": names.get(p)} for p in state.options.invited]
+    body["id"] = game_id
+    return body
+
+
+def event_body(
+    version: int, event: Event, seat: int | None, at: str | None, revealed: bool = False
+) -> dict[str, Any]:
+    body = redact_any(event, seat, revealed=revealed)
+    body["version"] = version
+    if at is not None:
+        body["at"] = at
+    return body
+
+
+def events_body(
+    stored: Iterable[StoredEvent], seat: int | None, revealed: bool = False
+) -> list[dict[str, Any]]:
+    """The stored events as ``seat`` may see them (all of them once the draws are revealed)."""
+    return [event_body(s.version, s.event, seat, s.created_at, revealed) for s in stored]
+
+
+def appended_body(first_version: int, new: list[Event], seat: int | None) -> list[dict[str, Any]]:
+    """The events a command just appended, numbered from ``first_version``, redacted."""
+    return [event_body(first_version + i, e, seat, None) for i, e in enumerate(new)]
+
+
+class BodyCache:
+    """Rendered JSON views by (game, version, seat): a version never changes, so neither does
+    its view. Least recently used dropped first; safe across threads."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self._size = size
+        self._bodies: OrderedDict[tuple[str, int, int | None], str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, int, int | None]) -> str | None:
+        with self._lock:
+            body = self._bodies.get(key)
+            if body is not None:
+                self._bodies.move_to_end(key)
+            return body
+
+    def put(self, key: tuple[str, int, int | None], body: str) -> None:
+        with self._lock:
+            self._bodies[key] = body
+            while len(self._bodies) > self._size:
+                self._bodies.popitem(last=False)
+
+
+#: A view's answer head as handed to the WSGI server: the status line and the headers.
+Head = tuple[str, list[tuple[str, str]]]
+
+
+class HeadCache:
+    """Answer heads of woken long-polls by (game, version, seat, unchanged): the thousands
+    woken by one move share them. Least recently used dropped first; safe across threads."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self._size = size
+        self._heads: OrderedDict[tuple[str, int, int | None, bool], Head] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, int, int | None, bool]) -> Head | None:
+        with self._lock:
+            head = self._heads.get(key)
+            if head is not None:
+                self._heads.move_to_end(key)
+            return head
+
+    def put(self, key: tuple[str, int, int | None, bool], head: Head) -> None:
+        with self._lock:
+            self._heads[key] = head
+            while len(self._heads) > self._size:
+                self._heads.popitem(last=False)

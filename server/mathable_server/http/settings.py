@@ -1,0 +1,278 @@
+"""Server settings: from the environment (``MATHABLE_*``) with safe defaults, or given by tests."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from mathable_server.http.limits import RateLimit
+from mathable_server.http.proxies import TrustedProxies
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8080
+MAX_BODY_BYTES = 64 * 1024
+MAX_WAIT_SECONDS = 60
+#: Per token (per client address without one), per process. An honest bot needs a few
+#: requests a second (a long-poll counts once); the burst covers listing thousands of games.
+DEFAULT_RATE_LIMIT = RateLimit(rate=100.0, burst=500)
+#: Long-polls held at once per process when nothing tells how many threads serve it
+#: (``mathable-server run`` starts a thread per request). Under gunicorn: half the threads.
+DEFAULT_MAX_LONG_POLLS = 32
+#: How long a registration may be retried with its ``Idempotency-Key``.
+REGISTRATION_RETRY_SECONDS = 3600
+#: Vacation days per player and calendar year (``MATHABLE_VACATION_DAYS``).
+DEFAULT_VACATION_DAYS = 30
+#: How often ``run`` and ``serve`` look for games whose clock ran out.
+DEFAULT_SWEEP_SECONDS = 30
+#: How often ``run`` and ``serve`` send what the outbox holds.
+DEFAULT_DELIVER_SECONDS = 2.0
+#: All requests from one client address (whatever the tokens): generous enough for an
+#: office or a family behind one address, low enough that new accounts do not multiply it.
+DEFAULT_ADDRESS_RATE_LIMIT = RateLimit(rate=200.0, burst=1000)
+#: Registrations per client address: at least 20 an hour, for people behind one address.
+DEFAULT_REGISTRATION_LIMIT = RateLimit(rate=30 / 3600, burst=30)
+#: New games per player.
+DEFAULT_GAME_LIMIT = RateLimit(rate=120 / 3600, burst=120)
+#: Code mails (``PUT /v1/me/email``) per player and per address: three an hour.
+DEFAULT_CODE_MAIL_LIMIT = RateLimit(rate=3 / 3600, burst=3)
+#: Games waiting for players per creator, and open invitations per invitee.
+DEFAULT_MAX_OPEN_INVITATIONS = 20
+#: Long-polls one caller (a player, or an address without a token) holds at once.
+DEFAULT_MAX_POLLS_PER_CALLER = 4
+#: Seconds between two heartbeats (empty lines) of ``GET /v1/me/stream``.
+DEFAULT_STREAM_HEARTBEAT = 10.0
+#: Seconds a stream stays open before the server ends it (the client resumes with ``since``).
+DEFAULT_STREAM_SECONDS = 600
+#: Connections one client address holds at once per ``serve`` worker (not behind a proxy).
+DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 256
+#: Days a token works after it was issued (0: forever); ``POST /v1/me/token`` renews it.
+DEFAULT_TOKEN_DAYS = 365
+
+
+def default_database_url() -> str:
+    """SQLite in the user data dir: the zero-setup default."""
+    import platformdirs
+
+    folder = Path(platformdirs.user_data_dir("mathable", appauthor=False))
+    return f"sqlite:///{folder / 'mathable.db'}"
+
+
+def long_polls_for_threads(threads: int) -> int:
+    """Long-polls a gthread worker of ``threads`` threads may hold: half, so some always serve.
+
+    >>> [long_polls_for_threads(t) for t in (1, 2, 8, 9)]
+    [0, 1, 4, 4]
+    """
+    return threads // 2
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a server process needs to know; every process on one database agrees."""
+
+    database_url: str
+    #: When set, ``POST /v1/players`` requires this invitation secret.
+    registration_secret: str | None = None
+    max_body_bytes: int = MAX_BODY_BYTES
+    max_wait_seconds: int = MAX_WAIT_SECONDS
+    #: The slowest interval at which a long-poll re-reads a game's version.
+    poll_interval: float = 0.25
+    #: Replayed games kept in memory per process.
+    cache_games: int = 2000
+    #: Database connections per process (one per serving thread is enough).
+    pool_size: int = 8
+    #: Requests per token (or per address without one) per process; None: no limit.
+    rate_limit: RateLimit | None = DEFAULT_RATE_LIMIT
+    #: Long-polls held at once per process; None: derived from the threads that serve.
+    max_long_polls: int | None = None
+    #: A registration retried with its Idempotency-Key within this time gets a fresh token.
+    registration_retry_seconds: int = REGISTRATION_RETRY_SECONDS
+    #: Reverse proxies whose X-Forwarded-For is believed; None: the address as it came.
+    trusted_proxies: TrustedProxies | None = None
+    #: Vacation days per player and calendar year.
+    vacation_days: int = DEFAULT_VACATION_DAYS
+    #: Seconds between sweeps for timeouts inside ``run``/``serve``; None or 0: no sweeper.
+    sweep_seconds: float | None = None
+    #: Seconds added to the system clock (tests of clocks across processes); 0 in production.
+    time_offset_seconds: float = 0.0
+    #: Requests per client address, whatever the token (None: no limit).
+    address_rate_limit: RateLimit | None = DEFAULT_ADDRESS_RATE_LIMIT
+    #: Registrations per client address (None: no limit).
+    registration_limit: RateLimit | None = DEFAULT_REGISTRATION_LIMIT
+    #: New games per player (None: no limit).
+    game_limit: RateLimit | None = DEFAULT_GAME_LIMIT
+    #: Turn mails carry the board as a PNG picture when CairoSVG is installed
+    #: (``MATHABLE_MAIL_PICTURES=1``; off by default: a PNG costs about 0.1 s of CPU).
+    mail_pictures: bool = False
+    #: Code mails per player and per address (``MATHABLE_CODE_MAIL_LIMIT``).
+    code_mail_limit: RateLimit | None = DEFAULT_CODE_MAIL_LIMIT
+    max_open_invitations: int = DEFAULT_MAX_OPEN_INVITATIONS
+    max_polls_per_caller: int = DEFAULT_MAX_POLLS_PER_CALLER
+    #: 0: tokens never expire.
+    token_days: int = DEFAULT_TOKEN_DAYS
+    #: The deployment's secret (seeds are mixed with it); None: generated once, kept in the
+    #: database.
+    secret_key: str | None = None
+    #: Whether ``POST /v1/games`` accepts ``tiles`` (a given bag order).
+    allow_given_tiles: bool = False
+    #: Counters in Redis at this URL; None: in the database (or memory, see below).
+    redis_url: str | None = None
+    #: The prefix of every key this deployment writes in Redis (several may share one).
+    redis_prefix: str = "mathable"
+    #: True when this is the only process on its database (``mathable-server run``): on
+    #: SQLite its counters may then live in memory.
+    single_process: bool = True
+    #: Where mail is sent (``smtp://user:pass@host:port``, ``smtps://``, ``?starttls=1``);
+    #: None: email is off.
+    smtp_url: str | None = None
+    #: The From of every mail; default ``mathable@<mail_domain>``.
+    mail_from: str | None = None
+    #: The domain of play addresses and Message-IDs.
+    mail_domain: str = "localhost"
+    #: Seconds between outbox passes inside ``run``/``serve``; None or 0: no delivery worker.
+    deliver_seconds: float | None = None
+    #: The first retry of a failed notification waits this long, then twice as long each time.
+    outbox_base_delay: float = 30.0
+    #: The longest wait between two tries of one notification.
+    outbox_max_delay: float = 6 * 3600.0
+    #: Tries before a notification is dead.
+    outbox_max_attempts: int = 8
+    #: Seconds a worker holds a row it took before another may send it again.
+    outbox_lease: float = 300.0
+    #: Whether webhooks may go to loopback, private and link-local addresses.
+    webhook_allow_private: bool = False
+    #: The server's address as players reach it (the one-click unsubscribe link).
+    public_url: str | None = None
+    #: Seconds between heartbeats of ``GET /v1/me/stream``.
+    stream_heartbeat: float = DEFAULT_STREAM_HEARTBEAT
+    #: Seconds after which the server ends a stream (clients resume with ``since``).
+    stream_seconds: int = DEFAULT_STREAM_SECONDS
+    #: Connections per client address per ``serve`` worker (a trusted proxy is not capped).
+    max_connections_per_address: int = DEFAULT_MAX_CONNECTIONS_PER_ADDRESS
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """The settings the ``MATHABLE_*`` variables give; ValueError for unreadable ones.
+
+        >>> s = Settings.from_env({"MATHABLE_DATABASE_URL": "sqlite:///x.db",
+        ...     "MATHABLE_RATE_LIMIT": "5/s burst 7", "MATHABLE_MAX_LONG_POLLS": "3"})
+        >>> str(s.rate_limit), s.max_long_polls
+        ('5/s burst 7', 3)
+        >>> Settings.from_env({"MATHABLE_RATE_LIMIT": "off"}).rate_limit is None
+        True
+        """
+        env = os.environ if environ is None else environ
+        def limit(name: str, default: RateLimit) -> RateLimit | None:
+            text = env.get(name, "").strip()
+            return RateLimit.parse(text) if text else default
+
+        return cls(
+            database_url=env.get("MATHABLE_DATABASE_URL") or default_database_url(),
+            registration_secret=env.get("MATHABLE_REGISTRATION_SECRET") or None,
+            pool_size=_whole(env, "MATHABLE_POOL_SIZE", minimum=1) or 8,
+            rate_limit=limit("MATHABLE_RATE_LIMIT", DEFAULT_RATE_LIMIT),
+            max_long_polls=_whole(env, "MATHABLE_MAX_LONG_POLLS", minimum=0),
+            trusted_proxies=TrustedProxies.parse(env.get("MATHABLE_TRUSTED_PROXIES", "")),
+            vacation_days=_or(
+                _whole(env, "MATHABLE_VACATION_DAYS", minimum=0), DEFAULT_VACATION_DAYS
+            ),
+            sweep_seconds=_or(
+                _whole(env, "MATHABLE_SWEEP_SECONDS", minimum=0), DEFAULT_SWEEP_SECONDS
+            ),
+            time_offset_seconds=float(_whole(env, "MATHABLE_TIME_OFFSET", minimum=-(2**40)) or 0),
+            address_rate_limit=limit("MATHABLE_ADDRESS_RATE_LIMIT", DEFAULT_ADDRESS_RATE_LIMIT),
+            registration_limit=limit("MATHABLE_REGISTRATION_LIMIT", DEFAULT_REGISTRATION_LIMIT),
+            game_limit=limit("MATHABLE_GAME_LIMIT", DEFAULT_GAME_LIMIT),
+            code_mail_limit=limit("MATHABLE_CODE_MAIL_LIMIT", DEFAULT_CODE_MAIL_LIMIT),
+            max_open_invitations=_whole(env, "MATHABLE_MAX_OPEN_INVITATIONS", minimum=1)
+            or DEFAULT_MAX_OPEN_INVITATIONS,
+            max_polls_per_caller=_or(
+                _whole(env, "MATHABLE_MAX_POLLS_PER_CALLER", minimum=0),
+                DEFAULT_MAX_POLLS_PER_CALLER,
+            ),
+            token_days=_or(_whole(env, "MATHABLE_TOKEN_DAYS", minimum=0), DEFAULT_TOKEN_DAYS),
+            secret_key=env.get("MATHABLE_SECRET_KEY") or None,
+            allow_given_tiles=_flag(env, "MATHABLE_ALLOW_GIVEN_TILES"),
+            redis_url=env.get("MATHABLE_REDIS_URL") or None,
+            redis_prefix=env.get("MATHABLE_REDIS_PREFIX") or "mathable",
+            smtp_url=env.get("MATHABLE_SMTP_URL") or None,
+            mail_from=env.get("MATHABLE_MAIL_FROM") or None,
+            mail_domain=env.get("MATHABLE_MAIL_DOMAIN") or "localhost",
+            deliver_seconds=_seconds(env, "MATHABLE_DELIVER_SECONDS", DEFAULT_DELIVER_SECONDS),
+            outbox_base_delay=_seconds(env, "MATHABLE_OUTBOX_BASE_DELAY", 30.0),
+            outbox_max_delay=_seconds(env, "MATHABLE_OUTBOX_MAX_DELAY", 6 * 3600.0),
+            outbox_max_attempts=_whole(env, "MATHABLE_OUTBOX_MAX_ATTEMPTS", minimum=1) or 8,
+            outbox_lease=_seconds(env, "MATHABLE_OUTBOX_LEASE", 300.0),
+            webhook_allow_private=_flag(env, "MATHABLE_WEBHOOK_ALLOW_PRIVATE"),
+            mail_pictures=_flag(env, "MATHABLE_MAIL_PICTURES"),
+            public_url=(env.get("MATHABLE_PUBLIC_URL") or "").rstrip("/") or None,
+            stream_heartbeat=_seconds(
+                env, "MATHABLE_STREAM_HEARTBEAT", DEFAULT_STREAM_HEARTBEAT, positive=True
+            ),
+            stream_seconds=_whole(env, "MATHABLE_STREAM_SECONDS", minimum=1)
+            or DEFAULT_STREAM_SECONDS,
+            max_connections_per_address=_whole(
+                env, "MATHABLE_MAX_CONNECTIONS_PER_ADDRESS", minimum=1
+            )
+            or DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+        )
+
+    def with_changes(self, **changes: object) -> Settings:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    @property
+    def email_enabled(self) -> bool:
+        return self.smtp_url is not None
+
+    @property
+    def sender_address(self) -> str:
+        return self.mail_from or f"mathable@{self.mail_domain}"
+
+    @property
+    def long_poll_limit(self) -> int:
+        """The long-polls one process holds at once."""
+        if self.max_long_polls is not None:
+            return self.max_long_polls
+        return DEFAULT_MAX_LONG_POLLS
+
+
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    return env.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def _seconds(env: Mapping[str, str], name: str, default: float, *, positive: bool = False) -> float:
+    """A number of seconds (fractions allowed) in ``env[name]``, at least 0 (above 0 when
+    ``positive``); ``default`` when unset; ValueError if it is none."""
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{name} must be a number of seconds, not {text!r}") from None
+    if positive and not value > 0:
+        raise ValueError(f"{name} must be above 0, not {text}")
+    if not value >= 0:
+        raise ValueError(f"{name} must not be negative, not {text}")
+    return value
+
+
+def _or(value: int | None, default: int) -> int:
+    return default if value is None else value
+
+
+def _whole(env: Mapping[str, str], name: str, minimum: int) -> int | None:
+    """The whole number in ``env[name]`` (None when unset); ValueError if it is none."""
+    text = env.get(name, "").strip()
+    if not text:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"{name} must be a whole number, not {text!r}") from None
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, not {value}")
+    return value
+

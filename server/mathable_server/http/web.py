@@ -1,0 +1,312 @@
+"""Request helpers shared by the blueprints: JSON bodies, auth, versions, idempotency keys."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from flask import Response, current_app, g, request
+from marshmallow import ValidationError
+
+from mathable_server.games.service import Games, Idempotency
+from mathable_server.http.auth import Authenticator, TokenExpired
+from mathable_server.http.errors import ApiError
+from mathable_server.http.limits import Limiter, LongPolls, RateLimit, retry_after
+from mathable_server.http.render import BodyCache, HeadCache
+from mathable_server.http.settings import Settings
+from mathable_server.store import PlayerRecord, Store
+from mathable_server.store.counters import HeldPolls
+from mathable_server.store.wakeups import FeedFollower, Wakeups
+
+_ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,18})"?\s*$')
+#: At least 16 characters: a registration's key works like a password while it may be retried.
+_KEY = re.compile(r"\A[\x21-\x7e]{16,200}\Z")
+
+
+@dataclass(frozen=True)
+class Services:
+    """What the views use, built once per process by the application factory."""
+
+    settings: Settings
+    store: Store
+    games: Games
+    auth: Authenticator
+    names: NameBook
+    bodies: BodyCache
+    #: Counts every limit in the store all processes share.
+    limiter: Limiter
+    long_polls: LongPolls
+    #: Long-polls held per caller, counted across processes.
+    held_polls: HeldPolls
+    #: The deployment's secret, read (or made) on first use.
+    secret: Callable[[], str]
+    #: Board pictures (SVG) by (game, version, seat), like ``bodies``.
+    pictures: BodyCache = field(default_factory=BodyCache)
+    #: Spectator pages (HTML) by (game, version, None).
+    pages: BodyCache = field(default_factory=BodyCache)
+    #: The heads of woken long-polls' answers, shared by those of one version and seat.
+    heads: HeadCache = field(default_factory=HeadCache)
+    #: The requests waiting in this process (long-polls, streams), woken by ``follower``.
+    wakeups: Wakeups = field(default_factory=Wakeups)
+    follower: FeedFollower | None = None
+
+
+class NameBook:
+    """Player names by id. Names never change, so a process keeps what it has read."""
+
+    def __init__(self, store: Store, size: int = 50_000) -> None:
+        self._store = store
+        self._names: dict[str, str] = {}
+        self._size = size
+
+    def lookup(self, player_ids: list[str]) -> dict[str, str]:
+        missing = [p for p in player_ids if p not in self._names]
+        if missing:
+            found = self._store.names(missing)
+            if len(self._names) + len(found) > self._size:
+                self._names.clear()
+            self._names.update(found)
+        return {p: self._names[p] for p in player_ids if p in self._names}
+
+    def remember(self, player_id: str, name: str) -> None:
+        self._names[player_id] = name
+
+
+def services() -> Services:
+    found: Services = current_app.extensions["mathable"]
+    return found
+
+
+def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    text = body if isinstance(body, str) else json.dumps(body, separators=(",", ":"))
+    response = Response(text, status=status, mimetype="application/json")
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def json_body(*, required: bool = True) -> dict[str, Any]:
+    """The request body as a JSON object; 400 ``bad_json`` if it is not one (413 if too big)."""
+    raw = _body_bytes()
+    if not raw.strip():
+        if required:
+            raise ApiError(400, "bad_json", "the request needs a JSON object as its body")
+        return {}
+    try:
+        data = json.loads(raw, parse_constant=_reject_constant)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise ApiError(400, "bad_json", "the request body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "bad_json", "the request body must be a JSON object")
+    g.json_body = data
+    return data
+
+
+def _body_bytes() -> bytes:
+    """The raw body; 413 ``body_too_large`` over the limit, chunked bodies included.
+
+    A body with a ``Content-Length`` over the limit was refused before any view
+    ran. A chunked one has no length: werkzeug would cut it at the limit (and the
+    cut JSON read as 400 ``bad_json``), so it is read here up to one byte more.
+    """
+    if "raw_body" in g:
+        cached: bytes = g.raw_body
+        return cached
+    limit = services().settings.max_body_bytes
+    if request.content_length is None and request.environ.get("wsgi.input_terminated"):
+        raw: bytes = request.environ["wsgi.input"].read(limit + 1)
+        if len(raw) > limit:
+            raise ApiError(413, "body_too_large", "the request body is larger than 64 KiB")
+    else:
+        raw = request.get_data(cache=True)
+    g.raw_body = raw
+    return raw
+
+
+class Loader(Protocol):
+    def load(self, data: Any) -> Any: ...
+
+
+def load(schema: Loader, data: Any) -> dict[str, Any]:
+    """``schema.load(data)``; 400 ``validation_error`` listing the fields at fault."""
+    try:
+        loaded: dict[str, Any] = schema.load(data)
+    except ValidationError as err:
+        raise ApiError(
+            400, "validation_error", "the request has invalid fields", fields=err.messages
+        ) from None
+    return loaded
+
+
+def query(schema: Loader) -> dict[str, Any]:
+    return load(schema, request.args.to_dict() if request.args else {})
+
+
+def bearer_token() -> str | None:
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise _unauthorized("bad_token", "use Authorization: Bearer <token>")
+    return token.strip()
+
+
+def _unauthorized(code: str, message: str) -> ApiError:
+    return ApiError(401, code, message, headers={"WWW-Authenticate": 'Bearer realm="mathable"'})
+
+
+def optional_player() -> PlayerRecord | None:
+    """The caller, or None for a spectator; 401 when a token is given but is not valid.
+
+    Worked out once per request (the rate limit asks first).
+    """
+    if "caller" not in g:
+        try:
+            g.caller = _authenticate()
+        except ApiError as err:
+            g.caller = err
+    if isinstance(g.caller, ApiError):
+        raise g.caller
+    caller: PlayerRecord | None = g.caller
+    return caller
+
+
+def _authenticate() -> PlayerRecord | None:
+    token = bearer_token()
+    if token is None:
+        return None
+    try:
+        player = services().auth.player_for(token)
+    except TokenExpired:
+        raise _unauthorized(
+            "token_expired", "this token has expired: register again or ask the operator"
+        ) from None
+    if player is None:
+        raise _unauthorized("bad_token", "this token does not belong to any player")
+    return player
+
+
+def required_player() -> PlayerRecord:
+    player = optional_player()
+    if player is None:
+        raise _unauthorized("unauthorized", "this needs a player's token: Authorization: Bearer")
+    return player
+
+
+def limit_rate() -> None:
+    """Count this request against its caller before anything else is done for it.
+
+    Every request counts against its client address (``address_rate_limit``); one
+    with a bearer token also against that token, one without against the address
+    once more (``rate_limit``). The token is not looked up: its hash is the key, so
+    a throttled request costs no database read; both counts are one statement on
+    the database's counters (then both count, even when the first refuses). 429
+    ``rate_limited`` with ``Retry-After`` (whole seconds) when over a limit. A
+    long-poll counts once.
+    """
+    svc = services()
+    settings = svc.settings
+    address = client_address()
+    try:
+        token = bearer_token()
+    except ApiError:
+        token = None
+    hits = []
+    if settings.address_rate_limit is not None:
+        hits.append((settings.address_rate_limit, f"address:{address}"))
+    if settings.rate_limit is not None:
+        key = f"token:{_token_key(token)}" if token else f"anonymous:{address}"
+        hits.append((settings.rate_limit, key))
+    if hits:
+        refused = svc.limiter.take_all(hits)  # on SQL counters: one statement
+        if refused is not None:
+            raise _over(*refused)
+
+
+def client_address() -> str:
+    return request.remote_addr or "unknown"
+
+
+def _token_key(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()[:32]
+
+
+def take(limit: RateLimit, key: str, code: str = "rate_limited", what: str = "requests") -> None:
+    """Spend one hit of ``limit`` for ``key``; 429 ``code`` with ``Retry-After`` when over it."""
+    wait = services().limiter.take(limit, key)
+    if wait > 0:
+        raise _over(limit, wait, code, what)
+
+
+def _over(limit: RateLimit, wait: float, code: str = "rate_limited", what: str = "requests") \
+        -> ApiError:  # fmt: skip
+    """The 429 answer for a caller over ``limit`` for ``wait`` more seconds."""
+    seconds = retry_after(wait)
+    return ApiError(
+        429,
+        code,
+        f"too many {what} (at most {limit.burst} in {limit.item().get_expiry()} s); "
+        f"try again in {seconds} s",
+        headers={"Retry-After": str(seconds)},
+        retry_after=seconds,
+    )
+
+
+def if_match_version() -> int | None:
+    """The version named by an ``If-Match`` header, if there is one; 400 if unreadable."""
+    header = request.headers.get("If-Match")
+    if header is None:
+        return None
+    found = _ETAG.match(header)
+    if found is None:
+        raise ApiError(400, "bad_if_match", 'If-Match must be a version ETag such as "12"')
+    return int(found.group(1))
+
+
+def if_none_match_version() -> int | None:
+    header = request.headers.get("If-None-Match")
+    found = _ETAG.match(header) if header is not None else None
+    return None if found is None else int(found.group(1))
+
+
+def idempotency_key() -> str | None:
+    """The ``Idempotency-Key`` header, if there is one; 400 unless it is 16-200 visible ASCII."""
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not _KEY.match(key):
+        raise ApiError(
+            400,
+            "bad_idempotency_key",
+            "Idempotency-Key must be 16 to 200 visible ASCII characters (a UUID, say)",
+        )
+    return key
+
+
+def fingerprint(body: dict[str, Any]) -> str:
+    """A digest of what this request asks: method, path, body and ``If-Match``."""
+    asked = json.dumps(
+        [request.method, request.path, body, request.headers.get("If-Match")],
+        sort_keys=True,
+        separators=(",", ":"),
+    )
+    return hashlib.sha256(asked.encode()).hexdigest()
+
+
+def idempotency(player: PlayerRecord, body: dict[str, Any]) -> Idempotency | None:
+    """The ``Idempotency-Key`` of this request with a fingerprint of what it asks."""
+    key = idempotency_key()
+    if key is None:
+        return None
+    return Idempotency(player.id, key, fingerprint(body))
+
+
+def etag(version: int) -> str:
+    return f'"{version}"'

@@ -1,0 +1,328 @@
+"""A reply read and played: the move in its first lines, for the seat its address names.
+
+The recipient must be a valid play address (``play+<game>.<seat>.<secret>@``):
+the secret authorises the mail, its ``From`` proves nothing. Anything else is
+refused before a byte of the body is read (``mail-in`` exits 67, ``smtpd``
+answers 550). A valid mail is always answered - what was played, or why
+nothing was - at the seat's verified address only. The move is stored with
+an idempotency key made of the mail's Message-ID in the same transaction as
+its events, so a mail delivered twice is played once; a refusal is answered
+once per Message-ID.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from dataclasses import dataclass
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.utils import getaddresses
+from typing import Any
+
+from sqlalchemy.exc import OperationalError
+
+from mathable import (
+    Event,
+    RuleError,
+)
+from mathable_server.games.service import GameNotFound, Games, Idempotency, Timed
+from mathable_server.mailin.automatic import automatic
+from mathable_server.notify.delivery import Mailroom
+from mathable_server.notify.mail.addresses import PlayTarget, parse_play_address, play_secret
+from mathable_server.notify.mail.compose import version_replied_to
+from mathable_server.notify.mail.games import NoMove
+from mathable_server.notify.mail.outgoing import seat_names
+from mathable_server.notify.mail.rulesets import game_mail_for
+from mathable_server.notify.worker import Notification, new_message_id
+from mathable_server.store import VersionConflict
+from mathable_server.store.addresses import secret_hash
+
+#: Exit codes of ``mail-in`` (sysexits.h), which an MTA understands.
+TAKEN, UNKNOWN_ADDRESS, TRY_LATER = 0, 67, 75
+#: The largest mail read whole; a larger one is answered "too large" from its headers.
+MAX_MAIL_BYTES = 256 * 1024
+#: Lines of the body looked at for the move.
+MAX_MOVE_LINES = 5
+#: Why mail to a closed play address is refused.
+CLOSED = "this play address is closed: the game is over or the seat has left it"
+
+_UNSUBSCRIBE = re.compile(r"\Aunsubscribe\+([a-z0-9]{1,32})\.([0-9a-f]{32})@", re.I)
+_QUOTE_INTRO = re.compile(r"^(on .+ wrote:|le .+ a écrit ?:|am .+ schrieb .+:)$", re.I)
+
+
+def header_text(value: object, limit: int) -> str:
+    """A header of a mail received, safe to write into a header again: decoded, control
+    characters (an encoded CR or LF among them) made spaces, at most ``limit`` characters."""
+    text = "".join(" " if ord(c) < 32 or ord(c) == 127 else c for c in str(value))
+    return " ".join(text.split())[:limit]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What became of one inbound mail: an exit code and a line for the log."""
+
+    code: int
+    note: str
+
+
+def move_lines(text: str) -> list[str]:
+    """The first lines of a reply that are neither quoted nor a signature, nor empty.
+
+    >>> move_lines("\\n I8=12 J8=16\\n\\n-- \\nAlice\\n> old")
+    ['I8=12 J8=16']
+    >>> move_lines("> quoted\\npass\\nOn Mon, Bob wrote:\\n> x")
+    ['pass']
+    """
+    found: list[str] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if raw.rstrip("\r") in ("-- ", "--") or line in ("--", "__") or _QUOTE_INTRO.match(line):
+            break
+        if not line or line.startswith(">"):
+            continue
+        found.append(line)
+        if len(found) >= MAX_MOVE_LINES:
+            break
+    return found
+
+
+def body_text(message: EmailMessage) -> str:
+    """The plain-text part of a mail; NoMove if it has none or it cannot be decoded."""
+    part = message.get_body(preferencelist=("plain",))
+    if part is None:
+        if message.get_body(preferencelist=("html",)) is not None:
+            raise NoMove("this mail has only an HTML part: send it as plain text")
+        raise NoMove("the mail holds no text")
+    try:
+        content = part.get_content()
+    except (LookupError, UnicodeError):
+        charset = part.get_content_charset() or "?"
+        raise NoMove(f"the text is in a character set that cannot be read ({charset})") from None
+    if not isinstance(content, str):
+        raise NoMove("the mail holds no text")
+    return content
+
+
+class Inbox:
+    """Reads inbound mail for the games of ``games`` and answers through the outbox."""
+
+    def __init__(self, games: Games, room: Mailroom, max_bytes: int = MAX_MAIL_BYTES) -> None:
+        self.games = games
+        self.room = room
+        self.max_bytes = max_bytes
+
+    # --- who may write ---------------------------------------------------------------
+
+    def target(self, address: str) -> PlayTarget | None:
+        """The seat a play address opens, if it is valid (known, not revoked, right secret)."""
+        found = parse_play_address(address)
+        if found is None or found.domain != self.room.settings.mail_domain.lower():
+            return None
+        known = self.room.book.play_address(found.game_id, found.seat)
+        if known is None or known.revoked:
+            return None
+        if not hmac.compare_digest(known.secret_hash, secret_hash(found.secret)):
+            return None
+        return found
+
+    def closed(self, address: str) -> bool:
+        """Whether ``address`` is a seat's play address (right secret) that was closed."""
+        found = parse_play_address(address)
+        if found is None or found.domain != self.room.settings.mail_domain.lower():
+            return False
+        known = self.room.book.play_address(found.game_id, found.seat)
+        if known is None or not known.revoked:
+            return False
+        if not known.secret_hash:  # closed before its first mail: the secret is made again
+            ctx = self.room.context()
+            expected = play_secret(ctx.server_secret, found.game_id, found.seat, known.player_id)
+            return hmac.compare_digest(expected, found.secret)
+        return hmac.compare_digest(known.secret_hash, secret_hash(found.secret))
+
+    def accepts(self, address: str) -> bool:
+        """Whether mail to ``address`` is taken (a valid play or unsubscribe address)."""
+        return self.target(address) is not None or self._unsubscriber(address) is not None
+
+    def _unsubscriber(self, address: str) -> str | None:
+        found = _UNSUBSCRIBE.match(address.strip().strip("<>"))
+        if found is None or not address.lower().endswith("@" + self.room.settings.mail_domain):
+            return None
+        player = found[1].lower()
+        expected = self.room.context().unsubscribe_token(player)
+        return player if hmac.compare_digest(expected, found[2].lower()) else None
+
+    # --- one mail ----------------------------------------------------------------------
+
+    def receive(
+        self, raw: bytes, recipients: list[str] | None = None, sender: str | None = None
+    ) -> Outcome:
+        """Take one RFC 5322 mail, for ``recipients`` (else those its headers name), from the
+        envelope ``sender`` if known (SMTP ``MAIL FROM``; else its ``Return-Path``)."""
+        try:
+            return self._receive(raw, recipients, sender)
+        except OperationalError as err:  # the database is down: the MTA keeps the mail
+            return Outcome(TRY_LATER, f"database unavailable: {err.orig}")
+
+    def _receive(self, raw: bytes, recipients: list[str] | None, sender: str | None) -> Outcome:
+        too_large = len(raw) > self.max_bytes
+        parser = BytesParser(policy=policy.default)
+        if too_large:
+            head = raw[: 64 * 1024].split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
+            message = parser.parsebytes(head + b"\n\n", headersonly=True)
+        else:
+            message = parser.parsebytes(raw)
+        assert isinstance(message, EmailMessage)
+        if recipients is None:
+            recipients = [
+                address
+                for name in ("Delivered-To", "X-Original-To", "To", "Cc")
+                for _, address in getaddresses(message.get_all(name, []))
+            ]
+        for address in recipients:
+            player = self._unsubscriber(address)
+            if player is not None:
+                self.room.book.set_preferences(player, email="off")
+                return Outcome(TAKEN, f"{player} unsubscribed")
+        seat = next((t for t in map(self.target, recipients) if t is not None), None)
+        if seat is None:
+            if any(map(self.closed, recipients)):
+                return Outcome(UNKNOWN_ADDRESS, CLOSED)
+            return Outcome(UNKNOWN_ADDRESS, "no valid play address among the recipients")
+        machine = automatic(message, sender)
+        if machine is not None:  # never played, never answered: no mail loop
+            return Outcome(TAKEN, f"not read: written by a machine ({machine})")
+        message_id = str(message.get("Message-ID", "")).strip()
+        if message_id and self.room.book.seen(message_id):
+            return Outcome(TAKEN, f"{message_id} was read before")
+        outcome = self._play(seat, message, message_id, too_large)
+        if message_id:
+            self.room.book.remember(message_id, self.games.now())
+        return outcome
+
+    def _play(
+        self, target: PlayTarget, message: EmailMessage, message_id: str, too_large: bool
+    ) -> Outcome:
+        game_id, seat = target.game_id, target.seat
+        known = self.room.book.play_address(game_id, seat)
+        assert known is not None
+        player = known.player_id
+        subject = header_text(message.get("Subject", ""), 200)
+        in_reply_to = header_text(message.get("In-Reply-To", ""), 500) or None
+
+        def answer(text: str, note: str, version: int) -> Outcome:
+            # The answer's Message-ID names ``version``, the game as the answer shows it:
+            # a reply to the answer is checked against it, as a reply to a turn mail is.
+            self._answer(player, game_id, seat, subject, in_reply_to, text, version)
+            return Outcome(TAKEN, note)
+
+        try:
+            game = self.games.game(game_id)
+        except GameNotFound:
+            return Outcome(UNKNOWN_ADDRESS, f"no game {game_id}")
+        if game.state.seats[seat].player != player:
+            return Outcome(UNKNOWN_ADDRESS, "the seat changed hands")
+        if game.state.status != "playing":  # an address not closed when the game ended
+            self.room.book.revoke_play_address(game_id, seat, self.games.now())
+            return Outcome(UNKNOWN_ADDRESS, CLOSED)
+        words_of = game_mail_for(game.state)
+        if too_large:
+            return answer(
+                f"Your mail was larger than {self.max_bytes // 1024} KiB and was not read: "
+                "reply with just your move.\n\n" + words_of.how_to_reply + "\n",
+                "mail too large",
+                game.state.version,
+            )
+        try:
+            lines = move_lines(body_text(message))
+            if not lines:
+                raise NoMove("no move was found at the top of your mail")
+            command = words_of.parse(lines[0], seat, game.state)
+        except NoMove as err:
+            return answer(
+                f"Nothing was played: {err}.\n\n{words_of.how_to_reply}\n",
+                f"no move: {err}",
+                game.state.version,
+            )
+        replied = version_replied_to(in_reply_to)
+        expected = None
+        if replied is not None and replied[0] == game_id and replied[2] == seat:
+            expected = replied[1]
+        idem = None
+        if message_id:
+            digest = hashlib.sha256(message_id.encode()).hexdigest()
+            idem = Idempotency(player, f"mail:{digest}", digest)
+        try:
+            result = self.games.command(game_id, expected, lambda _state: command, _render, idem)
+        except RuleError as err:
+            return answer(
+                f"Nothing was played: {err.message} ({err.code}).\n\n"
+                + self._board(game_id, game, seat)
+                + "\n",
+                f"refused: {err.code}",
+                game.state.version,
+            )
+        except VersionConflict as err:
+            return answer(
+                f"Nothing was played: the game moved on since the mail you answered "
+                f"(it is now at version {err.current}). Reply to the newest mail.\n",
+                "stale version",
+                game.state.version if err.current is None else err.current,
+            )
+        if result.replayed:
+            return Outcome(TAKEN, "played before")
+        after = self.games.game(game_id)
+        # The points of the turn this mail finished: none for a command that finished none
+        # (a resignation leaves the last turn, someone's earlier one, as it was).
+        last = getattr(after.state, "last_turn", None)
+        moved = last != getattr(game.state, "last_turn", None)
+        finished = moved and getattr(last, "seat", None) == seat
+        points = words_of.points(after.state) if finished else ""
+        return answer(
+            f"Played: {lines[0]}{points}\n\n" + self._board(game_id, after, seat) + "\n",
+            f"played {lines[0]!r}",
+            after.state.version,
+        )
+
+    def _board(self, game_id: str, game: Timed, seat: int) -> str:
+        names = seat_names(self.games.store, game.state)
+        return game_mail_for(game.state).text(game_id, game.state, game.clock, seat, names)
+
+    def _answer(
+        self,
+        player: str,
+        game_id: str,
+        seat: int,
+        subject: str,
+        in_reply_to: str | None,
+        text: str,
+        version: int,
+    ) -> None:
+        # The play address (its secret) is written in when the mail is sent, not stored here.
+        payload = {
+            "subject": subject[:200],
+            "text": text,
+            "game_id": game_id,
+            "seat": seat,
+            "in_reply_to": in_reply_to,
+        }
+        self.room.outbox.add(
+            [
+                Notification(
+                    "email",
+                    "answer",
+                    player,
+                    payload,
+                    new_message_id(f"answer.{game_id}.v{version}.s{seat}"),
+                )
+            ],
+            self.games.now(),
+        )
+
+
+def _render(
+    _game_id: str, _timed: Timed, _events: list[Event], _now: int
+) -> tuple[int, dict[str, Any]]:
+    return 200, {}

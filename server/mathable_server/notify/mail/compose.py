@@ -1,0 +1,255 @@
+"""The mails themselves: a turn mail, a code, the answer to a reply, a digest.
+
+Every mail has a plain-text part. A game's mails thread under one root
+Message-ID per game (``In-Reply-To``/``References``); each carries the stable
+id of its outbox row as its own Message-ID, so a repeat after a crash can be
+dropped by the receiver. A mail about a game shows the board, the scores and
+the rack of the seat it goes to, never another seat's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from email import policy
+from email.message import EmailMessage
+from email.utils import formatdate
+
+from mathable import ClockState, GameState, render, square_name
+from mathable.core.ruleset import AnyState
+from mathable_server.games.timesource import iso_ms
+from mathable_server.notify.mail.games import GameMail
+from mathable_server.notify.mail.picture import add_picture
+
+#: Headers are folded only past RFC 5322's 998 characters: the standard policy folds at 78,
+#: and a long link without spaces (List-Unsubscribe) then goes out as RFC 2047 encoded
+#: words, which no mail client reads as a link.
+MAIL_POLICY = policy.default.clone(max_line_length=998)
+
+_ID_PART = re.compile(r"<mathable\.([a-z]+)\.([a-z0-9]+)\.v(\d+)\.s(\d)\.[0-9a-f]+@", re.I)
+
+HOW_TO_REPLY = """\
+To play, reply to this mail with your move on the first line:
+    I8=12 J8=16        place tiles (a + after one draws the extra tile: J8=16+)
+    exchange 3 7 12    give tiles back and draw as many
+    pass
+    resign
+Quoted text and your signature are ignored."""
+
+
+@dataclass(frozen=True, slots=True)
+class MailContext:
+    """What every mail of a deployment needs: its sender, domain and unsubscribe links."""
+
+    sender: str
+    domain: str
+    server_secret: str
+    public_url: str | None = None
+
+    def message_id(self, stable: str) -> str:
+        return f"<mathable.{stable}@{self.domain}>"
+
+    def thread_id(self, game_id: str) -> str:
+        return f"<mathable.game.{game_id}@{self.domain}>"
+
+    def unsubscribe_token(self, player_id: str) -> str:
+        message = f"unsubscribe:{player_id}".encode()
+        return hmac.new(self.server_secret.encode(), message, hashlib.sha256).hexdigest()[:32]
+
+    def unsubscribe_headers(self, player_id: str) -> dict[str, str]:
+        token = self.unsubscribe_token(player_id)
+        links = [f"<mailto:unsubscribe+{player_id}.{token}@{self.domain}>"]
+        headers = {}
+        if self.public_url:
+            links.insert(0, f"<{self.public_url}/v1/unsubscribe/{player_id}.{token}>")
+            headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        headers["List-Unsubscribe"] = ", ".join(links)
+        return headers
+
+
+def version_replied_to(in_reply_to: str | None) -> tuple[str, int, int] | None:
+    """(game id, version, seat) of the mail a reply answers, from its ``In-Reply-To``.
+
+    >>> version_replied_to("<mathable.turn.g7.v12.s1.00ff@play.example>")
+    ('g7', 12, 1)
+    >>> version_replied_to("<something@else>") is None
+    True
+    """
+    if not in_reply_to:
+        return None
+    found = _ID_PART.search(in_reply_to)
+    if found is None:
+        return None
+    return found[2].lower(), int(found[3]), int(found[4])
+
+
+def _message(ctx: MailContext, to: str, subject: str, text: str, stable_id: str) -> EmailMessage:
+    message = EmailMessage(policy=MAIL_POLICY)
+    message["From"] = ctx.sender
+    message["To"] = to
+    message["Subject"] = subject
+    message["Date"] = formatdate(usegmt=True)
+    message["Message-ID"] = ctx.message_id(stable_id)
+    message["Auto-Submitted"] = "auto-generated"
+    message.set_content(text)
+    return message
+
+
+def last_turn_words(state: GameState, names: Sequence[str]) -> str | None:
+    """The turn before this one, in words."""
+    turn = state.last_turn
+    if turn is None:
+        return None
+    who = names[turn.seat]
+    if turn.ended_by == "passed":
+        return f"{who} passed."
+    if turn.ended_by == "exchanged":
+        count = turn.exchanged
+        return f"{who} exchanged {count} tile{'s' if count != 1 else ''}."
+    if not turn.placements:
+        return None
+    placed = " ".join(f"{square_name(p.square)}={p.tile}" for p in turn.placements)
+    return f"{who} played {placed}{points_words(state)}."
+
+
+def points_words(state: GameState) -> str:
+    """`` for 71 points (with a 50 bonus)`` for the last turn if it placed tiles, else ``""``."""
+    turn = state.last_turn
+    if turn is None or not turn.placements:
+        return ""
+    bonus = f" (with a {turn.bonus} bonus)" if turn.bonus else ""
+    return f" for {turn.points} points{bonus}"
+
+
+def game_text(
+    game_id: str,
+    state: GameState,
+    clock: ClockState | None,
+    seat: int,
+    names: Sequence[str],
+) -> str:
+    """The board, the scores, ``seat``'s rack (no other) and the deadline, as text."""
+    board = {square_name(s): v for s, v in sorted(state.position.placed().items())}
+    scores = ", ".join(f"{names[i]} {s.score}" for i, s in enumerate(state.seats))
+    rack = " ".join(str(t) for t in sorted(state.seats[seat].rack)) or "(empty)"
+    lines = [render(board), "", f"Scores: {scores}", f"Your rack: {rack}"]
+    lines.append(f"Tiles in the bag: {len(state.bag)}")
+    if clock is not None and clock.deadline is not None:
+        lines.append(f"Deadline: {iso_ms(clock.deadline)}")
+    return "\n".join(lines)
+
+
+def game_subject(kind: str, game_id: str, seat: int, names: Sequence[str]) -> str:
+    others = ", ".join(n for i, n in enumerate(names) if i != seat)
+    if kind == "turn":
+        return f"[mathable] Your turn: {game_id} vs {others}"
+    if kind == "finished":
+        return f"[mathable] Game over: {game_id} vs {others}"
+    return f"[mathable] A move in {game_id} vs {others}"
+
+
+def game_mail(
+    ctx: MailContext,
+    *,
+    kind: str,
+    to: str,
+    player_id: str,
+    game_id: str,
+    state: AnyState,
+    clock: ClockState | None,
+    seat: int,
+    names: Sequence[str],
+    reply_to: str | None,
+    stable_id: str,
+    words_of: GameMail,
+    picture: tuple[bytes, str] | None = None,
+) -> EmailMessage:
+    """A mail about one game to the player in ``seat``: "turn", "moved" or "finished";
+    with ``picture`` (PNG bytes and the board in words), an HTML part shows it too;
+    ``words_of`` is the mail of the game's ruleset (``rulesets.game_mail_for``)."""
+    parts: list[str] = []
+    others = ", ".join(n for i, n in enumerate(names) if i != seat)
+    if kind == "turn":
+        parts.append(f"It is your turn in game {game_id} against {others}.")
+    elif kind == "finished":
+        result = state.result
+        if result is not None:
+            winners = " and ".join(names[w] for w in result.winners) or "nobody"
+            parts.append(
+                f"Game {game_id} is over ({result.reason.replace('_', ' ')}): {winners} won."
+            )
+        else:
+            parts.append(f"Game {game_id} is over.")
+    else:
+        parts.append(f"A move was played in game {game_id}.")
+    words = words_of.last_turn(state, names)
+    if words:
+        parts.append(f"Last turn: {words}")
+    parts.append(words_of.text(game_id, state, clock, seat, names))
+    if kind == "turn":
+        if reply_to is not None:
+            parts.append(words_of.how_to_reply)
+        parts.append(f"Or with the command-line client:\n    {words_of.cli_command(game_id)}")
+    text = "\n\n".join(parts) + "\n"
+    message = _message(ctx, to, game_subject(kind, game_id, seat, names), text, stable_id)
+    if picture is not None:
+        add_picture(message, text, picture[0], picture[1], ctx.domain)
+    message["In-Reply-To"] = ctx.thread_id(game_id)
+    message["References"] = ctx.thread_id(game_id)
+    message["List-Id"] = f"Mathable game {game_id} <{game_id}.games.{ctx.domain}>"
+    if reply_to is not None:
+        message["Reply-To"] = reply_to
+    for name, value in ctx.unsubscribe_headers(player_id).items():
+        message[name] = value
+    return message
+
+
+def code_mail(ctx: MailContext, to: str, code: str, stable_id: str) -> EmailMessage:
+    text = (
+        f"Your Mathable code is {code}.\n\n"
+        f"Enter it with:\n    mathable-cli email verify {code}\n\n"
+        "It works for one hour. If you did not ask for it, ignore this mail.\n"
+    )
+    return _message(ctx, to, "[mathable] Your code to confirm this address", text, stable_id)
+
+
+def answer_mail(
+    ctx: MailContext,
+    *,
+    to: str,
+    subject: str,
+    text: str,
+    stable_id: str,
+    game_id: str | None,
+    in_reply_to: str | None,
+    reply_to: str | None = None,
+) -> EmailMessage:
+    """The answer to a reply: what was played (and the board), or why nothing was."""
+    if not subject.lower().startswith("re:"):
+        subject = f"Re: {subject}" if subject else "[mathable] Your move"
+    message = _message(ctx, to, subject, text, stable_id)
+    message.replace_header("Auto-Submitted", "auto-replied")  # RFC 3834: an answer to a mail
+    references = [ctx.thread_id(game_id)] if game_id else []
+    if in_reply_to:
+        message["In-Reply-To"] = in_reply_to
+        references.append(in_reply_to)
+    if references:
+        message["References"] = " ".join(references)
+    if reply_to is not None:
+        message["Reply-To"] = reply_to
+    return message
+
+
+def digest_mail(
+    ctx: MailContext, to: str, player_id: str, lines: Mapping[str, str], stable_id: str
+) -> EmailMessage:
+    body = ["Games waiting on your move:", ""]
+    body += [f"  {game}: {line}" for game, line in lines.items()] or ["  (none right now)"]
+    body += ["", "Play with: mathable-cli move <game id>"]
+    message = _message(ctx, to, "[mathable] Your daily digest", "\n".join(body) + "\n", stable_id)
+    for name, value in ctx.unsubscribe_headers(player_id).items():
+        message[name] = value
+    return message

@@ -1,0 +1,123 @@
+"""The outbox's email channel: a row becomes a mail, rendered now, sent through the relay.
+
+A game mail is rendered from the game at the version its row names, so a
+retry sends the same text under the same Message-ID. It goes to the verified
+address the player has now, and only while they still hold the seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from email.message import EmailMessage
+
+from mathable import replay_timed
+from mathable.core.ruleset import AnyState
+from mathable_server.notify.mail.addresses import play_address, play_secret
+from mathable_server.notify.mail.codes import verification_code
+from mathable_server.notify.mail.compose import (
+    MailContext,
+    answer_mail,
+    code_mail,
+    digest_mail,
+    game_mail,
+)
+from mathable_server.notify.mail.picture import board_png
+from mathable_server.notify.mail.rulesets import game_mail_for
+from mathable_server.notify.worker import Entry, Undeliverable
+from mathable_server.store import Store
+from mathable_server.store.addresses import AddressBook, secret_hash
+
+GAME_KINDS = ("turn", "moved", "finished")
+
+
+def seat_names(store: Store, state: AnyState) -> list[str]:
+    ids = [s.player for s in state.seats if s.player is not None]
+    names = store.names(ids)
+    return [names.get(s.player or "", f"seat {i}") for i, s in enumerate(state.seats)]
+
+
+class MailChannel:
+    """Renders and sends the ``email`` rows of the outbox."""
+
+    def __init__(
+        self,
+        store: Store,
+        book: AddressBook,
+        ctx: Callable[[], MailContext],
+        send: Callable[[EmailMessage], None],
+        pictures: bool = False,
+    ) -> None:
+        self.store = store
+        self.book = book
+        self.ctx = ctx
+        self.send = send
+        #: Turn mails carry the board as a picture (where the PNG converter is installed).
+        self.pictures = pictures
+
+    def __call__(self, entry: Entry) -> None:
+        self.send(self.compose(entry))
+
+    def compose(self, entry: Entry) -> EmailMessage:
+        ctx = self.ctx()
+        payload = entry.payload
+        if entry.kind == "verify":
+            code = payload.get("code")  # rows written before codes were made from a nonce
+            if payload.get("nonce"):
+                code = verification_code(ctx.server_secret, entry.recipient, payload["nonce"])
+            if not payload.get("to") or not code:
+                raise Undeliverable("the code was withdrawn")
+            return code_mail(ctx, payload["to"], code, entry.message_id)
+        to = self.book.verified_address(entry.recipient)
+        if to is None:
+            raise Undeliverable("no verified address")
+        if entry.kind == "answer":
+            reply_to = None
+            if payload.get("game_id") and payload.get("seat") is not None:
+                game_id, seat = str(payload["game_id"]), int(payload["seat"])
+                secret = play_secret(ctx.server_secret, game_id, seat, entry.recipient)
+                reply_to = play_address(game_id, seat, secret, ctx.domain)
+            return answer_mail(
+                ctx,
+                to=to,
+                subject=str(payload.get("subject", "")),
+                text=str(payload["text"]),
+                stable_id=entry.message_id,
+                game_id=payload.get("game_id"),
+                in_reply_to=payload.get("in_reply_to"),
+                reply_to=reply_to,
+            )
+        if entry.kind == "digest":
+            return self._digest(ctx, to, entry)
+        if entry.kind not in GAME_KINDS:
+            raise Undeliverable(f"unknown kind {entry.kind}")
+        game_id, version, seat = payload["game_id"], int(payload["version"]), int(payload["seat"])
+        stored = self.store.events_after(game_id, 0, limit=version)
+        state, clock = replay_timed((s.at, s.event) for s in stored)
+        if seat >= len(state.seats) or state.seats[seat].player != entry.recipient:
+            raise Undeliverable("the player no longer holds that seat")
+        reply_to = None
+        if entry.kind == "turn":
+            secret = play_secret(ctx.server_secret, game_id, seat, entry.recipient)
+            self.book.keep_play_address(game_id, seat, entry.recipient, secret_hash(secret))
+            reply_to = play_address(game_id, seat, secret, ctx.domain)
+        return game_mail(
+            ctx,
+            kind=entry.kind,
+            to=to,
+            player_id=entry.recipient,
+            game_id=game_id,
+            state=state,
+            clock=clock,
+            seat=seat,
+            names=seat_names(self.store, state),
+            reply_to=reply_to,
+            stable_id=entry.message_id,
+            words_of=game_mail_for(state),
+            picture=board_png(state, seat) if self.pictures and entry.kind == "turn" else None,
+        )
+
+    def _digest(self, ctx: MailContext, to: str, entry: Entry) -> EmailMessage:
+        waiting = [g for g in self.store.games_of(entry.recipient, 100, 0)
+                   if g.to_move == entry.recipient]  # fmt: skip
+        lines = {g.id: f"version {g.version}" for g in waiting}
+        return digest_mail(ctx, to, entry.recipient, lines, entry.message_id)

@@ -1,0 +1,36 @@
+"""The store's append hook: the outbox rows of each append, in its transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from mathable import Event
+from mathable.core.ruleset import AnyState
+from mathable_server.games.notifications import TURN_CHANGES, notifications
+from mathable_server.store import outbox
+from mathable_server.store.addresses import contacts_in
+
+if TYPE_CHECKING:
+    from sqlalchemy import Connection
+
+
+class Notifier:
+    """The store's append hook: writes the outbox rows of each append in its transaction."""
+
+    def __call__(
+        self, conn: Connection, game_id: str, events: Sequence[Event], state: AnyState, at: int
+    ) -> None:
+        types = {e.type for e in events}
+        if not (types & TURN_CHANGES or "game_ended" in types or "game_cancelled" in types):
+            return  # most appends (a tile placed) tell nobody anything: no read at all
+        players = [s.player for s in state.seats if s.player is not None]
+        contacts = contacts_in(conn, players)
+        if not contacts:
+            return
+        rows = notifications(game_id, events, state, contacts, at)
+        digests = {n.recipient for n in rows if n.kind == "digest"}
+        if digests:  # one pending digest per player is enough
+            waiting = outbox.pending_digests(conn, digests)
+            rows = [n for n in rows if not (n.kind == "digest" and n.recipient in waiting)]
+        outbox.add(conn, rows, at)

@@ -1,0 +1,202 @@
+"""The worker loop: take due outbox rows, send each through its channel, mark it; and
+settle the games whose clock ran out. One thread (``Worker``) runs both jobs.
+
+The table and its claims are ``mathable_server.store.outbox`` (re-exported
+here). A worker that dies between sending and marking leaves the row to be
+sent once more after its lease, with the same stable id; a failure backs off
+exponentially and, out of tries, the row is dead.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from mathable_server.games.service import Games
+from mathable_server.store.outbox import (
+    DEAD,
+    LOST,
+    PENDING,
+    SCRUBBED,
+    SENT,
+    ChannelDown,
+    Entry,
+    Notification,
+    Outbox,
+    Undeliverable,
+    add,
+    backoff_ms,
+    new_message_id,
+)
+
+log = logging.getLogger("mathable_server.outbox")
+# The sweep logs under the name it always had.
+sweep_log = logging.getLogger("mathable_server.sweeper")
+
+__all__ = [
+    "DEAD",
+    "LOST",
+    "PENDING",
+    "SCRUBBED",
+    "SENT",
+    "BATCH",
+    "ChannelDown",
+    "Deliverer",
+    "Entry",
+    "Job",
+    "Notification",
+    "Outbox",
+    "Sender",
+    "Undeliverable",
+    "Worker",
+    "add",
+    "backoff_ms",
+    "delivery_job",
+    "new_message_id",
+    "sweep_job",
+]
+
+#: Sends one row; raises Undeliverable (dead at once), ChannelDown (the relay is unreachable:
+#: this row and the rest of the batch wait) or anything else (this row tries again later).
+Sender = Callable[[Entry], None]
+#: Rows taken per claim: few, so that a claim is soon done with whatever befalls each row.
+BATCH = 10
+
+
+class Deliverer:
+    """Sends due rows through the sender of their channel; ``run_once`` is one pass."""
+
+    def __init__(self, box: Outbox, senders: Mapping[str, Sender], now: Callable[[], int]) -> None:
+        self.box = box
+        self.senders = dict(senders)
+        self.now = now
+        #: Channels found down (the relay unreachable), until when.
+        self._down: dict[str, int] = {}
+
+    def run_once(self, limit: int = BATCH) -> int:
+        """Send what is due now (one claim of up to ``limit`` rows); how many were taken.
+
+        Each row's lease is renewed just before it is sent, so a slow row early
+        in the batch does not let a later one's lease run out and another worker
+        send it too. A channel found down stays down for this worker until the
+        row that found it is due again: its rows are put back untried (in one
+        write), due at that time, so a relay that is away costs one try per
+        back-off period, not one per row.
+        """
+        entries = self.box.claim(self.now(), limit)
+        later: dict[int, list[Entry]] = {}
+        for entry in entries:
+            until = self._down.get(entry.channel)
+            if until is not None and until > self.now():
+                later.setdefault(until, []).append(entry)
+                continue
+            renewed = self.box.renew(entry, self.now())
+            if renewed is None:
+                log.warning("outbox row %s: lease lost before sending, left to its new owner",
+                            entry.id)  # fmt: skip
+                continue
+            if self.deliver(renewed):
+                self._down.pop(entry.channel, None)
+            else:
+                self._down[entry.channel] = self.box.retry_at(renewed, self.now())
+        for until, group in later.items():
+            self.box.release(group, until)
+        return len(entries)
+
+    def deliver(self, entry: Entry) -> bool:
+        """Send one claimed row and mark it; False if its channel was found down."""
+        sender = self.senders.get(entry.channel)
+        if sender is None:
+            self.box.failed(entry, self.now(), f"no sender for channel {entry.channel}")
+            return True
+        try:
+            sender(entry)
+        except Undeliverable as err:
+            self.box.failed(entry, self.now(), str(err) or "undeliverable", final=True)
+            log.warning("outbox row %s dead: %s", entry.id, err)
+            return True
+        except ChannelDown as err:
+            state = self.box.failed(entry, self.now(), f"channel down: {err}")
+            log.warning("outbox row %s failed (%s), channel %s down: %s",
+                        entry.id, state, entry.channel, err)  # fmt: skip
+            return False
+        except Exception as err:  # a receiver refused or failed: this row tries again later
+            state = self.box.failed(entry, self.now(), f"{type(err).__name__}: {err}")
+            log.warning("outbox row %s failed (%s): %s", entry.id, state, err)
+            return True
+        if not self.box.sent(entry, self.now()):
+            log.warning("outbox row %s sent after its lease ended: it may go out twice", entry.id)
+        return True
+
+    def drain(self, limit: int = BATCH) -> int:
+        """Send until nothing is due; how many tries in all."""
+        total = 0
+        while (done := self.run_once(limit)) > 0:
+            total += done
+        return total
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """Something the worker does every ``seconds``; a failure is logged and tried next time."""
+
+    name: str
+    seconds: float
+    run: Callable[[], object]
+    log: logging.Logger
+
+
+def delivery_job(deliverer: Deliverer, seconds: float) -> Job:
+    """Send what the outbox holds, every ``seconds``."""
+    return Job("delivery", seconds, deliverer.drain, log)
+
+
+def sweep_job(games: Games, seconds: float) -> Job:
+    """Settle the games whose clock ran out, every ``seconds``.
+
+    Reads and writes of a game settle its clock too; the sweep makes sure a game
+    nobody looks at still times out. Every process may run one: the version key
+    lets exactly one ``timed_out`` through. ``mathable-server tick`` is one sweep.
+    """
+
+    def sweep() -> None:
+        for _ in range(100):  # a full batch: there may be more
+            if games.sweep() < 1000:
+                break
+
+    return Job("sweep", seconds, sweep, sweep_log)
+
+
+class Worker:
+    """The one periodic thread of ``run``/``serve``: each job every its ``seconds``, in turn.
+
+    A job's next run is ``seconds`` after its last one ended; a job that fails (the
+    database may be down for a while) is logged and runs again at its next time.
+    """
+
+    def __init__(self, jobs: Sequence[Job]) -> None:
+        self.jobs = list(jobs)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="mathable-worker", daemon=True)
+
+    def start(self) -> None:
+        if self.jobs:
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _run(self) -> None:
+        due = [time.monotonic() + job.seconds for job in self.jobs]
+        while not self._stop.wait(max(0.0, min(due) - time.monotonic())):
+            for index, job in enumerate(self.jobs):
+                if due[index] > time.monotonic():
+                    continue
+                try:
+                    job.run()
+                except Exception:  # the database may be down for a while: try again later
+                    job.log.exception("%s failed", job.name)
+                due[index] = time.monotonic() + job.seconds

@@ -1,0 +1,383 @@
+"""Waking waiting requests when a game moves, in this process and across processes.
+
+Requests that wait (a long-poll on a game, a player's event stream) register
+with the process's ``Wakeups``; one ``FeedFollower`` per process reads the
+player feed (``mathable_server.store.feed``) after the last row it saw and hands the
+new rows to ``Wakeups.publish``, which wakes exactly the waiters concerned.
+The follower learns that there is something to read:
+
+- on PostgreSQL from ``LISTEN``: one connection per process, whatever the
+  number of waiters; a dropped connection is noticed, reconnected with a
+  growing pause, and the rows missed meanwhile are read (the feed is the truth,
+  a notification only says "look"); it also looks every few seconds anyway.
+  A notification names the games and players of its rows: rows that concern no
+  waiter of the process are read later (``MAX_PUT_OFF``), with the next read;
+- on SQLite from ``PRAGMA data_version`` on a connection of its own, which
+  changes when any other connection (of any process) commits: a cheap poll;
+- in both, from this process's own commits at once (``kick``).
+
+Waiting costs a thread under ``mathable-server run``; under ``serve`` (gevent
+workers) ``threading`` is green and a waiter costs a greenlet and a socket.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import Engine
+
+from mathable_server.store import feed
+from mathable_server.store.engine import reader
+from mathable_server.store.feed import Change
+
+log = logging.getLogger(__name__)
+
+#: How often the SQLite follower asks whether another process wrote.
+SQLITE_POLL_SECONDS = 0.05
+#: How often the PostgreSQL follower reads the feed even without a notification.
+LISTEN_CHECK_SECONDS = 5.0
+#: Feed rows a follower reads at once; a shorter page is the end (no read to see it empty).
+FOLLOW_PAGE = 1000
+#: The longest a PostgreSQL follower leaves rows that concern none of its waiters unread.
+MAX_PUT_OFF = 1.0
+#: The longest pause between two attempts to reconnect the ``LISTEN`` connection.
+MAX_RECONNECT_PAUSE = 5.0
+#: Feed rows a process keeps for streams that resume (``Recent``).
+RECENT_ROWS = 20_000
+
+
+class Waiter:
+    """One waiting request: what it watches, and the changes delivered to it."""
+
+    def __init__(self, games: Sequence[str], players: Sequence[str]) -> None:
+        self.games = tuple(games)
+        self.players = tuple(players)
+        self._event = threading.Event()
+        self._lock = threading.Lock()
+        self._changes: list[Change] = []
+        #: The newest version seen of each watched game.
+        self.versions: dict[str, int] = {}
+
+    def deliver(self, change: Change) -> None:
+        with self._lock:
+            if change.player_id in self.players:
+                self._changes.append(change)
+            if change.game_id in self.games:
+                known = self.versions.get(change.game_id, 0)
+                self.versions[change.game_id] = max(known, change.version)
+        self._event.set()
+
+    def wait(self, timeout: float) -> bool:
+        """Until something is delivered or ``timeout`` seconds pass; True if woken.
+
+        Whatever it returns, read ``versions`` and ``take()`` afterwards: a change
+        delivered just as the wait ran out is there (the flag is cleared before they
+        are read, so one delivered after sets it for the next wait).
+        """
+        woken = self._event.wait(max(0.0, timeout))
+        self._event.clear()
+        return woken
+
+    def take(self) -> list[Change]:
+        """The changes for the watched players delivered since the last call, in order."""
+        with self._lock:
+            taken, self._changes = self._changes, []
+        return taken
+
+
+class Wakeups:
+    """The waiters of one process, by game and by player."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._by_game: dict[str, set[Waiter]] = {}
+        self._by_player: dict[str, set[Waiter]] = {}
+
+    @contextmanager
+    def watch(self, games: Sequence[str] = (), players: Sequence[str] = ()) -> Iterator[Waiter]:
+        """Register a waiter for the block: register first, then look, then wait."""
+        waiter = Waiter(games, players)
+        with self._lock:
+            for key in waiter.games:
+                self._by_game.setdefault(key, set()).add(waiter)
+            for key in waiter.players:
+                self._by_player.setdefault(key, set()).add(waiter)
+        try:
+            yield waiter
+        finally:
+            with self._lock:
+                pairs = ((self._by_game, waiter.games), (self._by_player, waiter.players))
+                for index, keys in pairs:
+                    for key in keys:
+                        found = index.get(key)
+                        if found is not None:
+                            found.discard(waiter)
+                            if not found:
+                                del index[key]
+
+    def publish(self, changes: Sequence[Change]) -> int:
+        """Hand each change to the waiters it concerns; how many waiters were woken."""
+        woken = 0
+        for change in changes:
+            with self._lock:
+                targets = set(self._by_game.get(change.game_id, ()))
+                targets |= self._by_player.get(change.player_id, set())
+            for waiter in targets:
+                waiter.deliver(change)
+            woken += len(targets)
+        return woken
+
+    def concerns(self, games: Sequence[str], players: Sequence[str]) -> bool:
+        """Whether a waiter of this process watches any of ``games`` or ``players``."""
+        with self._lock:
+            return any(g in self._by_game for g in games) or any(
+                p in self._by_player for p in players
+            )
+
+
+class Recent:
+    """The last ``size`` feed rows a process followed, by player: a stream resuming from a
+    recent cursor reads them here instead of in the database.
+
+    Complete for every row after ``after`` (rows up to it were dropped, or came before
+    the follower started); None from ``of`` for an older cursor.
+    """
+
+    def __init__(self, size: int = RECENT_ROWS) -> None:
+        self._size = size
+        self._lock = threading.Lock()
+        self._rows: deque[Change] = deque()
+        self._by_player: dict[str, deque[Change]] = {}
+        self.after: int | None = None
+
+    def start(self, after: int) -> None:
+        """Nothing is known before ``after`` (the feed's head when following starts)."""
+        with self._lock:
+            self._rows.clear()
+            self._by_player.clear()
+            self.after = after
+
+    def add(self, changes: Sequence[Change]) -> None:
+        with self._lock:
+            for change in changes:
+                self._rows.append(change)
+                self._by_player.setdefault(change.player_id, deque()).append(change)
+            while len(self._rows) > self._size:
+                dropped = self._rows.popleft()
+                mine = self._by_player[dropped.player_id]
+                mine.popleft()
+                if not mine:
+                    del self._by_player[dropped.player_id]
+                self.after = dropped.seq
+
+    def of(self, player_id: str, since: int) -> list[Change] | None:
+        """The player's rows after ``since`` in order, or None if some may be missing here."""
+        with self._lock:
+            if self.after is None or since < self.after:
+                return None
+            return [c for c in self._by_player.get(player_id, ()) if c.seq > since]
+
+
+class FeedFollower:
+    """Reads the feed after the last row seen and publishes what is new (one per process)."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        wakeups: Wakeups,
+        *,
+        sqlite_poll: float = SQLITE_POLL_SECONDS,
+        listen_check: float = LISTEN_CHECK_SECONDS,
+    ) -> None:
+        self.engine = engine
+        self._reads = reader(engine)
+        self.wakeups = wakeups
+        #: The rows followed lately, for streams that resume.
+        self.recent = Recent()
+        self.sqlite_poll = sqlite_poll
+        self.listen_check = listen_check
+        self.last: int | None = None
+        #: Times the LISTEN connection was (re)opened: tests watch it reconnect.
+        self.listens = 0
+        #: Since when (monotonic) rows that concern no waiter here are left unread;
+        #: None while the follower is up to date with every notification it got.
+        self.put_off_since: float | None = None
+        #: Feed reads made and notifications put off: tests and benchmarks watch them.
+        self.reads = 0
+        self.put_off = 0
+        self._kick = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._starting = threading.Lock()
+
+    def ensure_started(self) -> None:
+        """Start following now, from the feed's newest row (a database error is raised)."""
+        if self._thread is not None:
+            return
+        with self._starting:
+            if self._thread is None:
+                self.last = feed.head(self._reads)
+                self.recent.start(self.last)
+                self.start()
+
+    def start(self) -> FeedFollower:
+        self._thread = threading.Thread(target=self._run, name="mathable-feed", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._kick.set()
+
+    def kick(self) -> None:
+        """This process committed: read the feed now."""
+        self._kick.set()
+
+    def recent_of(self, player_id: str, since: int) -> list[Change] | None:
+        """``recent.of``, or None (read the database) while rows are put off."""
+        if self.put_off_since is not None:
+            return None
+        return self.recent.of(player_id, since)
+
+    def catch_up(self) -> int:
+        """Read and publish every row after the last seen; the rows read."""
+        self.reads += 1
+        caught = self.put_off_since
+        if self.last is None:
+            self.last = feed.head(self._reads)
+            self.recent.start(self.last)
+            return 0
+        total = 0
+        while True:
+            changes = feed.changes_after(self._reads, self.last, FOLLOW_PAGE)
+            if changes:
+                self.last = changes[-1].seq
+                # Kept before they are published: a stream registered after the publishing
+                # finds them here, one registered before is handed them (it skips repeats).
+                self.recent.add(changes)
+                self.wakeups.publish(changes)
+                total += len(changes)
+            if len(changes) < FOLLOW_PAGE:  # the end: a row committed later is told later
+                if self.put_off_since == caught:
+                    self.put_off_since = None  # nothing was put off since this read began
+                return total
+
+    def _safe_catch_up(self) -> bool:
+        try:
+            self.catch_up()
+        except Exception as err:  # the database is away: waiters time out on their own
+            log.warning("mathable: reading the feed failed: %s", err)
+            return False
+        return True
+
+    def _run(self) -> None:
+        if self.engine.dialect.name == "postgresql":
+            self._follow_postgres()
+        else:
+            self._follow_sqlite()
+
+    # --- SQLite: a cheap version poll ---------------------------------------------------
+
+    def _follow_sqlite(self) -> None:
+        seen: int | None = None
+        conn: Any = None
+        while not self._stop.is_set():
+            kicked = self._kick.wait(self.sqlite_poll)
+            self._kick.clear()
+            try:
+                if conn is None:
+                    conn = self.engine.raw_connection()
+                version = conn.driver_connection.execute("PRAGMA data_version").fetchone()[0]
+            except Exception as err:
+                log.warning("mathable: watching the database failed: %s", err)
+                if conn is not None:
+                    conn.invalidate()
+                conn = None
+                time.sleep(self.sqlite_poll)
+                continue
+            if kicked or version != seen or self.last is None:
+                if self._safe_catch_up():
+                    seen = version
+        if conn is not None:
+            conn.close()
+
+    # --- PostgreSQL: LISTEN/NOTIFY ------------------------------------------------------
+
+    def _may_put_off(self, payloads: Sequence[str]) -> bool:
+        """Whether the feed's new rows may be left unread for now: their notifications
+        name games and players that no waiter of this process watches, and nothing has
+        been put off for ``MAX_PUT_OFF`` seconds. Every process reads the feed after
+        every move otherwise, for nobody on most of them.
+
+        Marked as put off before looking, so that a stream resuming meanwhile reads
+        the database rather than ``recent``; rows put off reach the waiters that
+        watch them at the next read (the next notification that concerns this
+        process, a quiet ``listen_check``, or ``MAX_PUT_OFF``).
+        """
+        now = time.monotonic()
+        if self.put_off_since is None:
+            self.put_off_since = now
+        elif now - self.put_off_since >= MAX_PUT_OFF:
+            return False
+        for payload in payloads:
+            named = feed.noticed(payload)
+            if named is None or self.wakeups.concerns(*named):
+                return False
+        self.put_off += 1
+        return True
+
+    def _listen_connection(self) -> Any:
+        import psycopg
+
+        url = self.engine.url.set(drivername="postgresql")
+        conn = psycopg.connect(
+            url.render_as_string(hide_password=False),
+            autocommit=True,
+            connect_timeout=5,
+            application_name="mathable-listen",
+        )
+        conn.execute(f"LISTEN {feed.CHANNEL}")
+        self.listens += 1
+        return conn
+
+    def _follow_postgres(self) -> None:
+        pause = 0.1
+        conn: Any = None
+        while not self._stop.is_set():
+            if conn is None:
+                try:
+                    conn = self._listen_connection()
+                except Exception as err:
+                    log.warning("mathable: LISTEN connection failed: %s", err)
+                    self._stop.wait(pause)
+                    pause = min(pause * 2, MAX_RECONNECT_PAUSE)
+                    continue
+                pause = 0.1
+                self._safe_catch_up()  # whatever was missed while not listening
+            try:
+                # psycopg waits cooperatively under gevent (psycopg >= 3.1.14).
+                wait = self.listen_check
+                if self.put_off_since is not None:  # read what was put off in time
+                    wait = min(wait, max(0.0, self.put_off_since + MAX_PUT_OFF - time.monotonic()))
+                told = list(conn.notifies(timeout=wait, stop_after=1))
+                if not told:
+                    conn.execute("SELECT 1")  # notices a connection gone quietly
+                elif self._may_put_off([n.payload for n in told]):
+                    continue
+            except Exception as err:
+                log.warning("mathable: LISTEN connection lost (%s); reconnecting", err)
+                try:
+                    conn.close()
+                except Exception:
+                    pass
+                conn = None
+                continue
+            self._safe_catch_up()
+        if conn is not None:
+            conn.close()

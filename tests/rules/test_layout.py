@@ -1,0 +1,120 @@
+"""The rules package's layout: the kernel never imports a game, a game never imports
+another, and no module imports itself back through others (imports inside functions
+count as much as those at the top)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "shared" / "mathable"
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports_of(path: Path, known: set[str]) -> set[str]:
+    """The modules of this package ``path`` imports, anywhere in it (TYPE_CHECKING aside)."""
+    tree = ast.parse(path.read_text())
+    guarded: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            guarded.update(id(child) for child in ast.walk(node))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in guarded:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return {name for name in found if name in known}
+
+
+def graph() -> dict[str, set[str]]:
+    paths = {module_name(p): p for p in PACKAGE.rglob("*.py")}
+    known = set(paths)
+    return {name: imports_of(path, known) - {name} for name, path in paths.items()}
+
+
+def game_of(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[1] == "games" else None
+
+
+def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle among ``edges`` (a list of modules, the first repeated last), or None.
+    A package's ``__init__`` importing its own submodules lazily is not an edge here."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt) :] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(edges):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+def test_the_kernel_never_imports_a_game() -> None:
+    offending = {
+        (module, target)
+        for module, targets in graph().items()
+        if module.startswith("mathable.core")
+        for target in targets
+        if target.startswith("mathable.games") or target == "mathable"
+    }
+    assert offending == set()
+
+
+def test_a_game_imports_the_kernel_and_itself_never_another_game() -> None:
+    offending = {
+        (module, target)
+        for module, targets in graph().items()
+        if game_of(module)
+        for target in targets
+        if game_of(target) not in (None, game_of(module))
+    }
+    assert offending == set()
+
+
+def test_no_module_of_the_rules_package_imports_itself_back() -> None:
+    edges = graph()
+    # The top package and each game's package re-export names lazily (PEP 562): they
+    # import nothing when imported, so they are no edge of a cycle.
+    lazy = {"mathable", "mathable.games.summy"}
+    assert find_cycle({m: t - lazy for m, t in edges.items() if m not in lazy}) is None
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+@pytest.mark.parametrize("game", ["mathable", "summy"])
+def test_each_game_is_registered_by_its_entry_point(game: str) -> None:
+    from importlib.metadata import entry_points
+
+    points = {p.name: p.value for p in entry_points(group="mathable.rulesets")}
+    assert points[game] == f"mathable.games.{game}.ruleset:RULES"

@@ -66,7 +66,50 @@ def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'mathable.db'}"
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+#: The two databases, as the parametrized fixtures name them.
+DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
+
+#: The modules whose ``app`` (and so ``client``, ``table``, ``unchanged``) runs each test on
+#: SQLite and on PostgreSQL: those whose requests reach the store, where the databases
+#: differ (``mathable_server.store.sqlite`` and ``.postgres``). The others (the spec, error
+#: shapes, pictures, SQLite's own write lock) build their app on SQLite alone.
+BOTH_DATABASES = frozenset(
+    {
+        "test_accounts",
+        "test_clocks",
+        "test_cross_access",
+        "test_games",
+        "test_hidden_information",
+        "test_hostile_input",
+        "test_mail",
+        "test_many_games",
+        "test_moves",
+        "test_one_write",
+        "test_pages",
+        "test_registration_retries",
+        "test_rulesets",
+        "test_security_findings",
+        "test_summy",
+        "test_worked_example",
+    }
+)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    module = metafunc.module.__name__.rpartition(".")[2]
+    if module in BOTH_DATABASES and "store_url" in metafunc.fixturenames:
+        metafunc.parametrize("store_url", DATABASES, indirect=True)
+
+
+@pytest.fixture
+def store_url(request: pytest.FixtureRequest, sqlite_url: str) -> str:
+    """The database ``app`` runs on: SQLite, and in ``BOTH_DATABASES`` also PostgreSQL."""
+    if getattr(request, "param", "sqlite") == "sqlite":
+        return sqlite_url
+    return str(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture(params=DATABASES)
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """Each test using this runs on SQLite and on PostgreSQL (skipped without it)."""
     if request.param == "sqlite":
@@ -100,9 +143,11 @@ def make_app(database_url: str, **settings: Any) -> Flask:
 
 
 @pytest.fixture
-def app(sqlite_url: str) -> Iterator[Flask]:
-    app = make_app(sqlite_url)
+def app(store_url: str) -> Iterator[Flask]:
+    app = make_app(store_url)
     yield app
+    # The feed follower first: on PostgreSQL it would go on reading a dropped schema.
+    app.extensions["mathable"].follower.stop()
     app.extensions["mathable"].store.engine.dispose()
 
 

@@ -269,7 +269,7 @@ def test_a_woken_long_poll_answers_before_its_wind_up(client: FlaskClient) -> No
     assert list(parts) == [] and svc.long_polls._held == 0
 
 
-def test_a_woken_long_poll_reads_no_names(app: Flask, sqlite_url: str) -> None:
+def test_a_woken_long_poll_reads_no_names(app: Flask, store_url: str) -> None:
     """The players' names are read before a long-poll waits: thousands woken at once by a
     move made through another process must not each read them."""
     client = app.test_client()
@@ -277,7 +277,7 @@ def test_a_woken_long_poll_reads_no_names(app: Flask, sqlite_url: str) -> None:
     game = started_game(client, ada, bob, tiles=EXAMPLE_TILES)
     svc = app.extensions["mathable"]
     svc.names._names.clear()  # a process that has not seen these players yet
-    other = make_app(sqlite_url)  # another process on the same database
+    other = make_app(store_url)  # another process on the same database
     reads: list[list[str]] = []
     names = svc.store.names
 

@@ -8,6 +8,7 @@ from sqlalchemy import Connection, Engine
 
 from mathable import Event
 from mathable.core.ruleset import AnyState
+from mathable_server.store.dialects import Dialect, dialect_of
 from mathable_server.store.engine import reader
 
 #: Called inside each append's transaction with (connection, game id, the appended events,
@@ -20,11 +21,11 @@ class Recorder:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self._postgres = engine.dialect.name == "postgresql"
+        #: What differs between SQLite and PostgreSQL, picked once (``store.dialects``).
+        self.dialect: Dialect = dialect_of(engine)
         #: Hooks run in the transaction of every append (``mathable_server.games.notifications``).
         self.on_append: list[AppendHook] = []
-        marker = "?" if engine.dialect.paramstyle == "qmark" else "%s"
-        self._version_sql = f"SELECT version, due_at FROM games WHERE id = {marker}"
+        self._version_sql = self.dialect.version_sql
         # Single-statement reads need no transaction: on PostgreSQL that saves the
         # BEGIN and ROLLBACK round trips (SQLite readers already run in autocommit).
         self._reader = reader(engine)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -32,6 +31,7 @@ from mathable_server.store.engine import (
 )
 from mathable_server.store.records import (
     Append,
+    Conflict,
     IdempotentAnswer,
     KeyTaken,
     StoredEvent,
@@ -120,21 +120,13 @@ class EventRecorder(Recorder):
         connections are in autocommit until a writer says BEGIN); a failure invalidates
         it and is raised as SQLAlchemy's OperationalError (a 503).
         """
-        postgres = self.engine.dialect.name == "postgresql"
         dbapi_error = self.engine.dialect.loaded_dbapi.Error
         try:
             raw = self.engine.raw_connection()
         except dbapi_error as err:  # no connection to be had: the database is down
             raise OperationalError(sql, params, err) from err
         try:
-            driver: Any = raw.driver_connection
-            if not postgres:
-                return driver.execute(sql, params).fetchone()
-            driver.autocommit = True
-            try:
-                return driver.execute(sql, params).fetchone()
-            finally:
-                driver.autocommit = False
+            return self.dialect.read_one(raw.driver_connection, sql, params)
         except Exception as err:
             raw.invalidate()
             if isinstance(err, dbapi_error):
@@ -176,10 +168,11 @@ class EventRecorder(Recorder):
         ``before`` is the game's status and player to move at ``expected_version``
         (``feed.before_of``), read in the transaction when not given.
 
-        On PostgreSQL the events of a move (not a creation), its projection and its
-        feed rows are one statement (``_append_told``), the first of the transaction:
-        a tile placed is BEGIN, that statement and COMMIT. The feed's lock is then held
-        while the hooks write (a turn's mail, say), one round trip or two more.
+        Where the dialect can (PostgreSQL, for a move, not a creation), the events,
+        the projection and the feed rows are one statement (``Dialect.append_told``),
+        the first of the transaction: a tile placed is BEGIN, that statement and
+        COMMIT. The feed's lock is then held while the hooks write (a turn's mail,
+        say), one round trip or two more.
         """
         now = iso(datetime.fromtimestamp(at / 1000, UTC))
         rows = [
@@ -221,12 +214,10 @@ class EventRecorder(Recorder):
                             )
                         except IntegrityError:
                             raise KeyTaken(key) from None
-                    at_once = self._postgres and expected_version > 0
-                    if at_once:
-                        self._append_told(
-                            conn, game_id, expected_version, rows, state, now, clock, told
-                        )
-                    else:
+                    at_once = self.dialect.append_told(
+                        conn, game_id, expected_version, rows, projection(state) | clock, now, told
+                    )
+                    if not at_once:
                         self._append_in(conn, game_id, expected_version, rows, state, now, clock)
                     # After the events: a writer that came second has stopped at them.
                     for hook in self.on_append:
@@ -240,7 +231,7 @@ class EventRecorder(Recorder):
                         self._sync_members(conn, game_id, state)
                     if not at_once:
                         feed.write(conn, told)  # last: on PostgreSQL it locks until the commit
-            except _Conflict:
+            except Conflict:
                 raise VersionConflict(self.version(game_id)) from None
         self._committed()
 
@@ -281,7 +272,7 @@ class EventRecorder(Recorder):
                         for hook in self.on_append:
                             hook(conn, item.game_id, item.events, item.state, item.at)
                         feed.record(conn, item.game_id, before, item.events, item.state, item.at)
-                except _Conflict:
+                except Conflict:
                     written.append(False)
                 else:
                     written.append(True)
@@ -302,7 +293,7 @@ class EventRecorder(Recorder):
         try:
             conn.execute(insert(events), rows)
         except IntegrityError:
-            raise _Conflict() from None
+            raise Conflict() from None
         row = projection(state) | clock
         if expected_version == 0:
             try:
@@ -310,7 +301,7 @@ class EventRecorder(Recorder):
                     insert(games).values(id=game_id, created_at=now, updated_at=now, **row)
                 )
             except IntegrityError:
-                raise _Conflict() from None
+                raise Conflict() from None
         else:
             result = conn.execute(
                 update(games)
@@ -318,55 +309,7 @@ class EventRecorder(Recorder):
                 .values(updated_at=now, **row)
             )
             if result.rowcount != 1:
-                raise _Conflict()
-
-    def _append_told(
-        self,
-        conn: Connection,
-        game_id: str,
-        expected_version: int,
-        rows: list[dict[str, Any]],
-        state: AnyState,
-        now: str,
-        clock: dict[str, int | None],
-        told: list[dict[str, Any]],
-    ) -> None:
-        """``_append_in`` and ``feed.write`` in one PostgreSQL statement (one round trip).
-
-        The statement runs in the order of ``_append_in`` and ``feed.write``, each
-        step reading the result of the one before: the events are inserted first (a
-        writer that came second waits there, before it holds the game's row: no
-        deadlock with the sweeper's transactions), then the game's row is updated,
-        then the feed's lock is taken, before any ``seq`` is drawn, and only if the
-        game was at ``expected_version``. A duplicate event (another writer came
-        first) fails the whole statement.
-        """
-        params: dict[str, Any] = {
-            "game_id": game_id,
-            "expected": expected_version,
-            "schema": SCHEMA_VERSION,
-            "now": now,
-            "at": rows[0]["at"],
-            "lock": feed.FEED_LOCK,
-            "channel": feed.CHANNEL,
-            "notice": feed.notice(told),
-            **projection(state),
-            **clock,
-        }
-        for index, row in enumerate(rows):
-            params[f"v{index}"] = row["version"]
-            params[f"t{index}"] = row["type"]
-            params[f"d{index}"] = row["data"]
-        for index, row in enumerate(told):
-            params[f"p{index}"] = row["player_id"]
-            params[f"k{index}"] = row["kinds"]
-        sql = _told_at_once(len(rows), len(told))
-        try:
-            moved = conn.exec_driver_sql(sql, params).scalar_one()
-        except IntegrityError:
-            raise _Conflict() from None
-        if moved != 1:
-            raise _Conflict()
+                raise Conflict()
 
     def _sync_members(self, conn: Connection, game_id: str, state: AnyState) -> None:
         conn.execute(game_members.delete().where(game_members.c.game_id == game_id))
@@ -393,41 +336,3 @@ class EventRecorder(Recorder):
         if row is None:
             return None
         return IdempotentAnswer(row.fingerprint, row.game_id, row.status, row.body)
-
-
-@functools.cache
-def _told_at_once(events_count: int, told_count: int) -> str:
-    """The statement of ``EventRecorder._append_told`` for so many events and feed rows
-    (the same text each time, so that the driver prepares it)."""
-    values = ", ".join(
-        f"(%(game_id)s, %(v{i})s, %(t{i})s, %(schema)s, %(d{i})s, %(now)s, %(at)s)"
-        for i in range(events_count)
-    )
-    # Each step reads the one before, which orders them as every other writer does:
-    # the events first (a second writer waits there), then the game's row, then the lock.
-    sql = f"""WITH appended AS (
-    INSERT INTO events (game_id, version, type, schema_version, data, created_at, at)
-    VALUES {values}
-    RETURNING 1
-), moved AS (
-    UPDATE games SET ruleset = %(ruleset)s, status = %(status)s, players = %(players)s,
-        referee = %(referee)s, version = %(version)s, to_move = %(to_move)s,
-        updated_at = %(now)s, deadline = %(deadline)s, due_at = %(due_at)s
-    WHERE id = %(game_id)s AND version = %(expected)s
-        AND (SELECT count(*) FROM appended) = {events_count}
-    RETURNING 1
-)"""
-    if told_count:
-        told = ", ".join(f"(%(p{i})s, %(k{i})s)" for i in range(told_count))
-        sql += f""", locked AS MATERIALIZED (
-    SELECT pg_advisory_xact_lock(%(lock)s), pg_notify(%(channel)s, %(notice)s) FROM moved
-), told AS (
-    INSERT INTO player_feed (player_id, game_id, version, kinds, at)
-    SELECT f.player_id, %(game_id)s, %(version)s::integer, f.kinds, %(at)s::bigint
-    FROM locked, (VALUES {told}) AS f (player_id, kinds)
-)"""
-    return sql + "\nSELECT count(*) FROM moved"
-
-
-class _Conflict(Exception):
-    """Raised inside the append transaction to roll it back as a version conflict."""

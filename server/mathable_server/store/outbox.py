@@ -28,6 +28,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, and_, func, insert, select, update
 
+from mathable_server.store.dialects import dialect_of
 from mathable_server.store.engine import outbox, write_transaction
 
 PENDING, SENT, DEAD = "pending", "sent", "dead"
@@ -170,6 +171,7 @@ class Outbox:
         self.base_delay = base_delay
         self.max_delay = max_delay
         self.lease = lease
+        self._dialect = dialect_of(engine)
 
     def add(self, notifications: Iterable[Notification], now: int) -> None:
         """Write ``notifications`` in a transaction of their own (mail not caused by a move)."""
@@ -182,14 +184,12 @@ class Outbox:
         On PostgreSQL, rows another worker is claiming at the same moment are
         skipped, not waited for; SQLite runs one claim at a time.
         """
-        due = (
+        due = self._dialect.skip_locked(
             select(outbox)
             .where(and_(outbox.c.state == PENDING, outbox.c.next_try <= now))
             .order_by(outbox.c.next_try, outbox.c.id)
             .limit(limit)
         )
-        if self.engine.dialect.name == "postgresql":
-            due = due.with_for_update(skip_locked=True)
         with write_transaction(self.engine) as conn:
             rows = conn.execute(due).all()
             if not rows:

@@ -20,6 +20,10 @@ class VersionConflict(Exception):
         self.current = current
 
 
+class Conflict(Exception):
+    """Raised inside an append's transaction to roll it back as a version conflict."""
+
+
 class NameTaken(Exception):
     """A player of that name (in any case) exists already."""
 

@@ -71,8 +71,7 @@ class VacationRecorder(Recorder):
         limit, year_start, year_end = allowance
         ends_at = starts_at + days * 86_400_000
         with self._writer() as conn, conn.begin():
-            if self.engine.dialect.name == "postgresql":
-                conn.exec_driver_sql("SELECT pg_advisory_xact_lock(hashtext(%s))", (player_id,))
+            self.dialect.lock_player(conn, player_id)
             mine = vacations.c.player_id == player_id
             used = conn.execute(
                 select(func.coalesce(func.sum(vacations.c.days), 0)).where(

@@ -1,8 +1,11 @@
-"""The event store, the same suite on SQLite and on PostgreSQL."""
+"""The event recorder on every backend: append, conflicts, reads after a version, the
+projections, idempotency keys, players."""
 
 from __future__ import annotations
 
 import json
+import threading
+from typing import Any
 
 import pytest
 from sqlalchemy import select
@@ -10,25 +13,19 @@ from sqlalchemy import select
 from mathable import Create, GameState, Join, Pass, apply, check
 from mathable.core.events import Event, Passed
 from mathable_server.store import (
+    Append,
     IdempotentAnswer,
     KeyTaken,
     NameTaken,
     Store,
     VersionConflict,
 )
-from mathable_server.store.engine import events, game_members, games, make_engine
-from mathable_server.store.migrations import init_schema
+from tests.store.conftest import Backend, db, feed
+
+events, game_members, games = db.events, db.game_members, db.games
 
 #: When the test events are written (ms since 1970 UTC).
 AT = 1_790_000_000_000
-
-
-@pytest.fixture
-def store(database_url: str) -> Store:
-    engine = make_engine(database_url, pool_size=4)
-    init_schema(engine)
-    yield Store(engine)  # type: ignore[misc]
-    engine.dispose()
 
 
 def run(state: GameState, command: object) -> tuple[list[Event], GameState]:
@@ -144,16 +141,15 @@ def test_player_names_are_unique_regardless_of_case(store: Store) -> None:
 
 def test_schema_creation_is_idempotent(store: Store) -> None:
     started(store)
-    init_schema(store.engine)
+    db.init_schema(store.engine)
     assert store.log_version("g1") == 3
 
 
 def test_version_reads_hand_their_connection_back_ready_for_transactions(
-    database_url: str,
+    backend: Backend,
 ) -> None:
     # One pooled connection: the version reads and the appends below share it.
-    engine = make_engine(database_url, pool_size=1)
-    init_schema(engine)
+    engine = backend.another_engine(pool_size=1)
     store = Store(engine)
     state = started(store)
     assert store.version("g1") == 3 and store.version("nope") is None
@@ -168,4 +164,135 @@ def test_version_reads_hand_their_connection_back_ready_for_transactions(
     with pytest.raises(VersionConflict):
         store.append("g1", 3, [Passed(seat), Passed(1 - seat)], after, at=AT)
     assert store.log_version("g1") == 4 and store.version("g1") == 4
-    engine.dispose()
+
+
+def test_a_game_moved_on_behind_the_writer_is_a_conflict_even_without_its_events(
+    store: Store,
+) -> None:
+    # The projection says version 7 while the log stops at 3: the append at 3 finds the
+    # events' keys free but the game's row elsewhere, and writes nothing.
+    state = started(store)
+    told = feed.changes_after(store.engine, 0)
+    with store.engine.begin() as conn:
+        conn.execute(games.update().where(games.c.id == "g1").values(version=7))
+    passed, after = run(state, Pass(state.turn.seat))  # type: ignore[union-attr]
+    with pytest.raises(VersionConflict) as raised:
+        store.append("g1", 3, passed, after, at=AT)
+    assert raised.value.current == 7
+    assert store.log_version("g1") == 3
+    assert feed.changes_after(store.engine, 0) == told
+
+
+def test_creating_a_game_twice_is_a_conflict(store: Store) -> None:
+    created, state = run(GameState(), Create("p0", seed=5))
+    store.append("g1", 0, created, state, at=AT)
+    with pytest.raises(VersionConflict) as raised:
+        store.append("g1", 0, created, state, at=AT)
+    assert raised.value.current == 1
+    assert store.log_version("g1") == 1
+
+
+def test_an_append_tells_each_player_in_the_feed_in_commit_order(store: Store) -> None:
+    state = started(store)
+    mover = state.seats[state.turn.seat].player  # type: ignore[union-attr]
+    passed, after = run(state, Pass(state.turn.seat))  # type: ignore[union-attr]
+    store.append("g1", 3, passed, after, at=AT + 5)
+    changes = feed.changes_after(store.engine, 0)
+    seqs = [c.seq for c in changes]
+    assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+    assert feed.head(store.engine) == seqs[-1]
+    last = [c for c in changes if c.version == 4]
+    assert {c.player_id for c in last} == {"p0", "p1"}
+    assert all(c.game_id == "g1" and c.at == AT + 5 for c in last)
+    next_up = after.seats[after.turn.seat].player  # type: ignore[union-attr]
+    kinds = {c.player_id: c.kinds for c in last}
+    assert "your_turn" in kinds[next_up] and "your_turn" not in kinds[mover]
+    assert [c.version for c in feed.changes_of(store.engine, "p1", seqs[0])] == [
+        c.version for c in changes[1:] if c.player_id == "p1"
+    ]
+    # A conflicting append tells nobody.
+    with pytest.raises(VersionConflict):
+        store.append("g1", 3, passed, after, at=AT + 6)
+    assert feed.changes_after(store.engine, 0) == changes
+
+
+def test_the_hooks_write_in_the_append_and_roll_back_with_it(store: Store) -> None:
+    seen: list[tuple[str, int]] = []
+    commits: list[int] = []
+
+    def hook(conn: Any, game_id: str, new: Any, state: GameState, at: int) -> None:
+        seen.append((game_id, state.version))
+        conn.execute(db.server_secrets.insert().values(name=f"v{state.version}", value="x"))
+
+    store.on_append.append(hook)
+    store.on_commit.append(lambda: commits.append(1))
+    state = started(store)
+    assert seen == [("g1", 1), ("g1", 3)] and len(commits) == 2
+    passed, after = run(state, Pass(state.turn.seat))  # type: ignore[union-attr]
+    store.append("g1", 3, passed, after, at=AT)
+    with pytest.raises(VersionConflict):
+        store.append("g1", 3, passed, after, at=AT)
+    assert len(commits) == 3
+    with store.engine.connect() as conn:
+        names = sorted(conn.execute(select(db.server_secrets.c.name)).scalars())
+    assert names == ["v1", "v3", "v4"]
+
+
+def test_append_each_writes_the_games_still_where_they_were(store: Store) -> None:
+    one, two = started(store, "g1"), started(store, "g2")
+    p1, after1 = run(one, Pass(one.turn.seat))  # type: ignore[union-attr]
+    p2, after2 = run(two, Pass(two.turn.seat))  # type: ignore[union-attr]
+    store.append("g2", 3, p2, after2, at=AT)  # g2 moved on before the sweep
+    written = store.append_each(
+        [
+            Append("g1", 3, p1, after1, at=AT + 1, deadline=AT + 50, due_at=AT + 50),
+            Append("g2", 3, p2, after2, at=AT + 1, deadline=None, due_at=None),
+        ]
+    )
+    assert written == [True, False]
+    assert store.log_version("g1") == 4 and store.log_version("g2") == 4
+    assert store.head("g1") == (4, AT + 50)
+    assert [c.version for c in feed.changes_after(store.engine, 0) if c.game_id == "g1"][-1] == 4
+
+
+def test_due_games_follow_the_clock_columns(store: Store) -> None:
+    store.create_player("p0", "Ada", None, "h" * 64)
+    store.create_player("p1", "Bob", None, "h" * 64)
+    state = started(store)
+    passed, after = run(state, Pass(state.turn.seat))  # type: ignore[union-attr]
+    store.append("g1", 3, passed, after, at=AT, deadline=AT + 100, due_at=AT + 100)
+    assert store.due_games(AT + 99, 10) == []
+    assert store.due_games(AT + 100, 10) == ["g1"]
+    assert store.due_games_of("p0", AT + 100) == ["g1"] and store.due_games_of("zz", AT + 100) == []
+    store.clear_due("g1", 3)  # a stale version changes nothing
+    assert store.head("g1") == (4, AT + 100)
+    store.clear_due("g1", 4)
+    assert store.head("g1") == (4, None) and store.due_games(AT + 100, 10) == []
+    assert store.playing_games("p0") == ["g1"]
+    assert {(m.game_id, m.name, m.seat) for m in store.members(["g1", "zz"])} == {
+        ("g1", "Ada", 0),
+        ("g1", "Bob", 1),
+    }
+
+
+def test_secrets_are_the_first_writers_for_every_process(backend: Backend) -> None:
+    first, second = backend.store(), Store(backend.another_engine())
+    made: list[str] = []
+
+    def make(value: str) -> Any:
+        return lambda: made.append(value) or value
+
+    assert first.secret("signing", make("a")) == "a"
+    assert second.secret("signing", make("b")) == "a"
+    assert made == ["a"]
+    # Made at the same moment by several processes: they all end up with one value.
+    found: list[str] = []
+    threads = [
+        threading.Thread(target=lambda s=s, v=v: found.append(s.secret("race", make(v))))
+        for s, v in ((first, "x"), (second, "y"), (first, "z"))
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(set(found)) == 1 and len(found) == 3

@@ -1,0 +1,100 @@
+"""Addresses on every backend: email addresses proved by a code, notification settings,
+play addresses and the inbound Message-IDs already seen."""
+
+from __future__ import annotations
+
+import pytest
+
+from mathable_server.store.addresses import (
+    CODE_SECONDS,
+    CODE_TRIES,
+    AddressBook,
+    Contact,
+    EmailStatus,
+    close_play_addresses,
+    contacts_in,
+    secret_hash,
+)
+from tests.store.conftest import Backend, db
+
+NOW = 1_800_000_000_000
+
+
+@pytest.fixture
+def book(backend: Backend) -> AddressBook:
+    return AddressBook(backend.engine)
+
+
+def test_an_address_is_verified_by_its_code_only(book: AddressBook) -> None:
+    assert book.set_address("pa", "ada@example.org", "111111", NOW) == 0
+    assert book.email_status("pa") == EmailStatus("ada@example.org", False)
+    assert book.verified_address("pa") is None
+    assert book.verify("pa", "222222", NOW) == "wrong"
+    assert book.verify("pa", "111111", NOW) == "verified"
+    assert book.email_status("pa") == EmailStatus("ada@example.org", True)
+    assert book.verified_address("pa") == "ada@example.org"
+    assert book.verify("pa", "111111", NOW) == "none"  # the code is used up
+    assert book.verify("pb", "111111", NOW) == "none"
+    assert book.contact("pa") == Contact("pa", "ada@example.org", "turn", None, None)
+    book.remove_address("pa")
+    assert book.email_status("pa") == EmailStatus(None, False)
+
+
+def test_a_code_expires_and_wrong_tries_carry_over_to_the_next_code(book: AddressBook) -> None:
+    book.set_address("pa", "ada@example.org", "111111", NOW)
+    assert book.verify("pa", "111111", NOW + CODE_SECONDS * 1000) == "expired"
+    book.set_address("pa", "ada@example.org", "111111", NOW)
+    for _ in range(CODE_TRIES):
+        assert book.verify("pa", "000000", NOW) == "wrong"
+    assert book.verify("pa", "111111", NOW) == "expired"  # too many tries
+    wait = book.set_address("pa", "ADA@example.org", "333333", NOW + 1000)
+    assert wait == CODE_SECONDS * 1000 - 1000
+    assert book.verify("pa", "333333", NOW + 1000) == "expired"  # not set: still the old one
+    assert book.set_address("pa", "other@example.org", "444444", NOW + 1000) == 0
+    assert book.verify("pa", "444444", NOW + 1000) == "verified"
+
+
+def test_preferences_and_webhooks_are_kept_per_player(backend: Backend, book: AddressBook) -> None:
+    book.set_preferences("pa", email="digest", webhook=("https://h.example/x", "s3cret"))
+    assert book.contact("pa") == Contact("pa", None, "digest", "https://h.example/x", "s3cret")
+    book.set_preferences("pa", email="off")
+    book.set_address("pa", "ada@example.org", "111111", NOW)
+    book.verify("pa", "111111", NOW)  # verifying leaves mail off
+    assert book.contact("pa").email == "off"
+    book.set_preferences("pa", clear_webhook=True)
+    assert book.contact("pa") == Contact("pa", "ada@example.org", "off", None, None)
+    assert book.contact("pz") == Contact("pz", None, "turn", None, None)
+    with backend.engine.connect() as conn:
+        assert set(contacts_in(conn, ["pa", "pz"])) == {"pa"}
+        assert contacts_in(conn, []) == {}
+
+
+def test_a_play_address_is_kept_once_and_stays_revoked(backend: Backend, book: AddressBook) -> None:
+    book.keep_play_address("g1", 0, "pa", "h1")
+    book.keep_play_address("g1", 0, "pb", "h2")  # a second worker's: the first stays
+    found = book.play_address("g1", 0)
+    assert found is not None and (found.player_id, found.secret_hash, found.revoked) == (
+        "pa",
+        "h1",
+        False,
+    )
+    book.revoke_play_address("g1", 0, NOW)
+    assert book.play_address("g1", 0).revoked  # type: ignore[union-attr]
+    book.keep_play_address("g1", 0, "pa", "h3")
+    assert book.play_address("g1", 0).revoked  # type: ignore[union-attr]
+    assert book.play_address("g1", 1) is None
+    with db.write_transaction(backend.engine) as conn:
+        close_play_addresses(conn, "g2", {0: "pa", 1: "pb"}, NOW)
+    closed = book.play_address("g2", 1)
+    assert closed is not None and closed.revoked and closed.secret_hash == ""
+
+
+def test_an_inbound_message_id_is_remembered_once(backend: Backend, book: AddressBook) -> None:
+    assert book.seen("<m1@example.org>") is False
+    assert book.remember("<m1@example.org>", NOW) is True
+    assert book.remember("<m1@example.org>", NOW + 1) is False
+    assert AddressBook(backend.another_engine()).seen("<m1@example.org>") is True
+    assert book.seen("<m2@example.org>") is False
+    with backend.engine.connect() as conn:
+        stored = conn.execute(db.inbound_messages.select()).all()
+    assert [row.message_hash for row in stored] == [secret_hash("<m1@example.org>")]

@@ -1,0 +1,63 @@
+"""The example game for the tests: its sources importable here, and the package installed
+with pip for the real processes (server, CLI, mail) the end-to-end tests start.
+
+pip installs ``examples/fifteen`` once (``--target`` a folder of the test venv,
+``sys.prefix/mathable-examples``, the same one ``scripts/test.sh`` installs into), so the
+server and the CLI find the game only through its real distribution metadata: the entry
+point ``fifteen = fifteen.ruleset:RULES`` in the group ``mathable.rulesets``. The folder
+is on the subprocesses' path, not on this process's: the rest of the suite pins the
+games this distribution ships (mathable, summy) and keeps seeing just those.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLE = REPO / "examples" / "fifteen"
+#: Where the example is installed (``scripts/test.sh`` installs it there too).
+TARGET = Path(sys.prefix) / "mathable-examples"
+
+# The unit tests import the rules from the sources (no entry point: this process's
+# registry of games stays as the rest of the suite expects it).
+if str(EXAMPLE) not in sys.path:
+    sys.path.insert(0, str(EXAMPLE))
+
+
+def _installed() -> bool:
+    for info in TARGET.glob("mathable_fifteen-*.dist-info"):
+        points = info / "entry_points.txt"
+        if points.is_file() and "fifteen.ruleset:RULES" in points.read_text(encoding="utf-8"):
+            return True
+    return False
+
+
+def install_example() -> None:
+    """``pip install`` the example into ``TARGET`` unless it is there (idempotent)."""
+    if _installed():
+        return
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--upgrade",
+         "--target", str(TARGET), str(EXAMPLE)],
+        check=True, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert _installed(), "pip installed the example without its entry point"
+
+
+def python_path(*parts: str) -> str:
+    """PYTHONPATH for a subprocess: the checkout's ``parts``, the example's sources (so an
+    edit shows without reinstalling, like ``pip install -e``) and its installed metadata."""
+    paths = [str(REPO / p) for p in parts] + [str(EXAMPLE), str(TARGET)]
+    return os.pathsep.join(paths)
+
+
+@pytest.fixture(scope="session")
+def fifteen_installed() -> str:
+    """The example installed; the PYTHONPATH a server process needs to find it."""
+    install_example()
+    return python_path("shared", "server")

@@ -84,16 +84,14 @@ class FifteenRules:
         )
 
     def command_schemas(self) -> dict[str, dict[str, Any]]:
-        """The JSON body of each own command (a JSON Schema subset): the server checks it."""
+        """The body of each own command (a JSON Schema subset) beside its ``type`` and
+        ``expected_version``, which the server reads for every game: it checks a body's
+        form with it before ``command`` reads it."""
         return {
             "claim": {
                 "type": "object",
-                "properties": {
-                    "type": {"type": "string", "enum": ["claim"]},
-                    "digit": {"type": "integer", "minimum": 1, "maximum": 9},
-                    "expected_version": {"type": "integer", "minimum": 0},
-                },
-                "required": ["type", "digit"],
+                "properties": {"digit": {"type": "integer", "minimum": 1, "maximum": 9}},
+                "required": ["digit"],
                 "additionalProperties": False,
             }
         }

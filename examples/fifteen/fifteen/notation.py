@@ -32,7 +32,8 @@ def _owner(view: Mapping[str, Any], digit: int) -> int | None:
 def _name(view: Mapping[str, Any], seat: int) -> str:
     seats = view.get("seats") or []
     entry = seats[seat] if seat < len(seats) else {}
-    return str(entry.get("name") or entry.get("player") or f"seat {seat}")
+    # A view the server sends carries names; the rules' own view only player ids.
+    return str(entry.get("name") or f"seat {seat}")
 
 
 def draw(view: Mapping[str, Any]) -> str:

@@ -35,7 +35,7 @@ from mathable_server.notify.mail.addresses import PlayTarget, parse_play_address
 from mathable_server.notify.mail.compose import version_replied_to
 from mathable_server.notify.mail.games import NoMove
 from mathable_server.notify.mail.outgoing import seat_names
-from mathable_server.notify.mail.rulesets import game_mail_for
+from mathable_server.notify.mail.games import game_mail_for
 from mathable_server.notify.worker import Notification, new_message_id
 from mathable_server.store import VersionConflict
 from mathable_server.store.addresses import secret_hash

@@ -11,6 +11,7 @@ games this distribution ships (mathable, summy) and keeps seeing just those.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -23,16 +24,38 @@ EXAMPLE = REPO / "examples" / "fifteen"
 #: Where the example is installed (``scripts/test.sh`` installs it there too).
 TARGET = Path(sys.prefix) / "mathable-examples"
 
-# The unit tests import the rules from the sources (no entry point: this process's
-# registry of games stays as the rest of the suite expects it).
-if str(EXAMPLE) not in sys.path:
-    sys.path.insert(0, str(EXAMPLE))
+
+
+def _import_sources() -> None:
+    """``import fifteen`` from ``examples/fifteen/fifteen`` without putting a folder on the
+    path: a build leaves ``mathable_fifteen.egg-info`` beside the package, and its entry
+    point would add the game to this process's registry."""
+    if "fifteen" in sys.modules:
+        return
+    package = EXAMPLE / "fifteen"
+    spec = importlib.util.spec_from_file_location(
+        "fifteen", package / "__init__.py", submodule_search_locations=[str(package)]
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["fifteen"] = module
+    spec.loader.exec_module(module)
+
+
+_import_sources()
 
 
 def _installed() -> bool:
+    """The example is in ``TARGET`` with its entry point, and no source is newer."""
+    sources = [EXAMPLE / "pyproject.toml", *(EXAMPLE / "fifteen").glob("*.py")]
+    newest = max(path.stat().st_mtime for path in sources)
     for info in TARGET.glob("mathable_fifteen-*.dist-info"):
         points = info / "entry_points.txt"
-        if points.is_file() and "fifteen.ruleset:RULES" in points.read_text(encoding="utf-8"):
+        if (
+            points.is_file()
+            and "fifteen.ruleset:RULES" in points.read_text(encoding="utf-8")
+            and (info / "RECORD").stat().st_mtime >= newest
+        ):
             return True
     return False
 
@@ -50,10 +73,9 @@ def install_example() -> None:
 
 
 def python_path(*parts: str) -> str:
-    """PYTHONPATH for a subprocess: the checkout's ``parts``, the example's sources (so an
-    edit shows without reinstalling, like ``pip install -e``) and its installed metadata."""
-    paths = [str(REPO / p) for p in parts] + [str(EXAMPLE), str(TARGET)]
-    return os.pathsep.join(paths)
+    """PYTHONPATH for a subprocess: the checkout's ``parts`` and the installed example
+    (reinstalled by ``install_example`` whenever a source is newer)."""
+    return os.pathsep.join([str(REPO / p) for p in parts] + [str(TARGET)])
 
 
 @pytest.fixture(scope="session")

@@ -162,7 +162,7 @@ def test_the_game_page_shows_the_board(server: str) -> None:
     assert page.status_code == 200 and page.headers["Content-Type"].startswith("text/html")
     text = html.unescape(page.text)
     assert " 2    9   X5    1" in text and " 3    4    3   O8" in text
-    assert "eve" in text and "fay to play" in text
+    assert "eve to play." in text and "fay" in text
     assert "claimed 5 (b2)" in text  # the move list, in the game's own words
 
 

@@ -105,9 +105,8 @@ def test_a_game_by_mail_to_the_end(mail_server: tuple[str, int, Mailbox]) -> Non
 
     def turn_mail(nth: int) -> EmailMessage:
         def found(m: EmailMessage) -> bool:
-            return m["To"] == BOB and "Your turn" in str(m["Subject"]) and game in str(
-                m["Subject"]
-            )
+            subject = str(m["Subject"])
+            return m["To"] == BOB and subject.startswith("[mathable] Your turn") and game in subject
 
         mailbox.wait_for(lambda m: len([x for x in mailbox.to(BOB) if found(x)]) >= nth)
         return [m for m in mailbox.to(BOB) if found(m)][nth - 1]

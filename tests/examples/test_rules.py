@@ -13,6 +13,7 @@ from fifteen.state import FifteenState
 from mathable.core.errors import RuleError
 from mathable.core.events import Event, GameCreated
 from mathable.core.lifecycle import Create, Join, Pass, Resign
+from mathable.core.ruleset import RulesetBase
 from mathable.core.state import Lifecycle
 
 
@@ -186,6 +187,9 @@ def test_the_board_as_text_and_svg() -> None:
 
 
 def test_the_hooks_and_the_schema() -> None:
+    assert isinstance(RULES, RulesetBase)
+    assert RULES.held({"digits": [2, 5]}) == 2 and RULES.move_usage() == " DIGIT"
+    assert RULES.pool({}) is None  # the free digits are in the tiles line
     assert RULES.turn_changes == {"fifteen_started", "digit_claimed"}
     assert RULES.own_acts == {"digit_claimed"}
     schema = RULES.command_schemas()["claim"]

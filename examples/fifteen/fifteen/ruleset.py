@@ -14,7 +14,7 @@ from typing import Any
 from mathable.core.errors import RuleError
 from mathable.core.events import Event
 from mathable.core.lifecycle import GiveTime, Pass, Resign
-from mathable.core.ruleset import SHARED_END_WORDS, Told
+from mathable.core.ruleset import SHARED_END_WORDS, RulesetBase, Told
 from mathable.core.state import Lifecycle
 
 from fifteen import commands, notation, strategy
@@ -38,8 +38,9 @@ def _claim_told(seat: Any, digit: Any) -> Told:
     return Told(seat if isinstance(seat, int) else None, "play", f"claimed {digit} ({square})")
 
 
-class FifteenRules:
-    """Fifteen (``fifteen``) behind the interface, hooks included."""
+class FifteenRules(RulesetBase):
+    """Fifteen (``fifteen``) behind the interface. ``RulesetBase`` gives a default for each
+    hook the server uses; Fifteen words its own where the default would not fit."""
 
     name = RULESET
     command_types: tuple[str, ...] = ("claim", "pass", "resign", "give_time")
@@ -138,6 +139,12 @@ class FifteenRules:
 
     def tiles_line(self, view: dict[str, Any]) -> str:
         return notation.tiles_line(view)
+
+    def held(self, seat: Mapping[str, Any]) -> int | None:
+        return len(seat.get("digits") or [])
+
+    def move_usage(self) -> str:
+        return " DIGIT"
 
     def suggest(self, view: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
         digit = strategy.best(view)

@@ -32,8 +32,8 @@ def _owner(view: Mapping[str, Any], digit: int) -> int | None:
 def _name(view: Mapping[str, Any], seat: int) -> str:
     seats = view.get("seats") or []
     entry = seats[seat] if seat < len(seats) else {}
-    # A view the server sends carries names; the rules' own view only player ids.
-    return str(entry.get("name") or f"seat {seat}")
+    # A view the server sends carries names; the rules' own view (the mail's) only ids.
+    return str(entry.get("name") or ("first player", "second player")[seat])
 
 
 def draw(view: Mapping[str, Any]) -> str:

@@ -111,7 +111,7 @@ class ClockSchema(StrictSchema):
 
 
 class CreateGameSchema(StrictSchema):
-    ruleset = fields.String(load_default="mathable", validate=validate.Length(min=1, max=32))
+    ruleset = fields.String(load_default=DEFAULT_RULESET, validate=validate.Length(min=1, max=32))
     players = StrictInteger(load_default=2, validate=validate.Range(min=-INT64, max=INT64))
     referee = fields.String(load_default="server", validate=validate.Length(max=32))
     seed = StrictInteger(

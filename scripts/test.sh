@@ -10,8 +10,9 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[dev]'
+.venv/bin/python -m pip install --quiet --no-deps --upgrade --target .venv/mathable-examples examples/fifteen
 echo "== ruff" >&2
-.venv/bin/ruff check shared server client tests bench
+.venv/bin/ruff check shared server client tests bench examples
 echo "== mypy" >&2
 .venv/bin/mypy
 echo "== pytest" >&2

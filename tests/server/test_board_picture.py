@@ -11,8 +11,7 @@ from flask.testing import FlaskClient
 
 from mathable import CENTRE, OPERATION, PREMIUM, SIZE, parse_square, square_name
 from mathable.games.mathable.board import SQUARES
-from mathable_server.games.pictures import PngUnavailable, board_svg, svg_to_png
-from mathable_server.games.pictures.board_svg import (
+from mathable.games.mathable.picture import (
     CELL,
     COLOUR_CENTRE,
     COLOUR_DOUBLE,
@@ -23,6 +22,7 @@ from mathable_server.games.pictures.board_svg import (
     COLOUR_TRIPLE,
     MARGIN,
 )
+from mathable_server.games.pictures import PngUnavailable, board_svg, svg_to_png
 from tests.server.helpers import Table
 
 SVG = "{http://www.w3.org/2000/svg}"

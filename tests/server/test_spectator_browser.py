@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import requests
 
-from mathable_server.games.pictures.board_svg import (
+from mathable.games.mathable.picture import (
     COLOUR_CENTRE,
     COLOUR_DOUBLE,
     COLOUR_LAST,

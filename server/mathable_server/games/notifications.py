@@ -14,35 +14,39 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 from mathable import Event
-from mathable.core.ruleset import AnyState
+from mathable.core.ruleset import AnyState, ruleset_of
 from mathable_server.store import outbox
 from mathable_server.store.addresses import Contact
 from mathable_server.store.outbox import Notification
 
-#: Events after which another seat is to move (Summy's start, equations and discards too).
-TURN_CHANGES = frozenset(
-    {"game_started", "turn_ended", "tiles_exchanged", "passed", "corrected", "resigned",
-     "timed_out", "summy_started", "equation_played", "tiles_discarded"}
-)  # fmt: skip
+#: The kernel's events after which another seat may be to move; each game adds its own
+#: (``Ruleset.turn_changes``: its start, turns, exchanges...).
+TURN_CHANGES = frozenset({"passed", "resigned", "timed_out"})
 #: Digests go out once a day at this hour (UTC).
 DIGEST_HOUR = 7
-#: Events by which a seat ends its own turn.
-OWN_ACTS = frozenset(
-    {"turn_ended", "tiles_exchanged", "passed", "resigned", "equation_played", "tiles_discarded"}
-)
+#: The kernel's events by which a seat ends its own turn; each game adds its own
+#: (``Ruleset.own_acts``).
+OWN_ACTS = frozenset({"passed", "resigned"})
 #: The "game over" mail to the seat whose move ended the game waits this long: a move
 #: played by mail is answered ("Played: ...") by a row written just after the move's
 #: transaction, and that answer should come first.
 MOVER_DELAY_MS = 5000
 
 
-def mover(events: Sequence[Event]) -> int | None:
-    """The seat whose own act (a turn, an exchange, a pass, resigning) the events hold."""
+def mover(events: Sequence[Event], own_acts: frozenset[str] = frozenset()) -> int | None:
+    """The seat whose own act (a turn, an exchange, a pass, resigning) the events hold;
+    ``own_acts``: the game's own (``Ruleset.own_acts``)."""
+    acts = OWN_ACTS | own_acts
     for event in reversed(events):
         seat = getattr(event, "seat", None)
-        if event.type in OWN_ACTS and isinstance(seat, int):
+        if event.type in acts and isinstance(seat, int):
             return seat
     return None
+
+
+def turn_changes(state: AnyState) -> frozenset[str]:
+    """The event types after which the seat to move of ``state``'s game may have changed."""
+    return TURN_CHANGES | ruleset_of(state).turn_changes
 
 
 def next_digest(now: int) -> int:
@@ -70,11 +74,11 @@ def notifications(
     """The rows ``events`` (which brought the game to ``state``) call for."""
     types = {e.type for e in events}
     finished = "game_ended" in types or "game_cancelled" in types
-    turn_changed = bool(types & TURN_CHANGES) and state.status == "playing"
+    turn_changed = bool(types & turn_changes(state)) and state.status == "playing"
     if not (finished or turn_changed):
         return []
     to_move = state.turn.seat if turn_changed and state.turn is not None else None
-    acted = mover(events)
+    acted = mover(events, ruleset_of(state).own_acts)
     rows: list[Notification] = []
     for seat, entry in enumerate(state.seats):
         player = entry.player

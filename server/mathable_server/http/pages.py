@@ -15,10 +15,11 @@ from flask import Blueprint, Response, render_template
 from markupsafe import Markup
 
 import mathable
-from mathable.core.ruleset import ruleset
-from mathable_server.games.pictures import board_svg
+from mathable.core.errors import RuleError
+from mathable.core.ruleset import Ruleset
+from mathable_server.games.pictures.board_svg import rules_of
 from mathable_server.games.service import GameNotFound
-from mathable_server.games.turn_list import end_words, turn_lines
+from mathable_server.games.turn_list import turn_lines
 from mathable_server.http.render import game_body, player_ids
 from mathable_server.http.web import etag, if_none_match_version, services
 
@@ -64,7 +65,7 @@ def status_words(view: Mapping[str, Any], names: Sequence[str]) -> str:
     status = view.get("status")
     if status == "ended":
         result = view.get("result") or {}
-        reason = end_words(str(result.get("reason")), str(view.get("ruleset", "mathable")))
+        reason = rules_of(view).end_words(str(result.get("reason")))
         winners = [names[s] for s in result.get("winners") or [] if s < len(names)]
         if not winners:
             return f"Game over: {reason}."
@@ -82,26 +83,36 @@ def status_words(view: Mapping[str, Any], names: Sequence[str]) -> str:
 def page_context(view: Mapping[str, Any], events: Sequence[mathable.Event]) -> dict[str, Any]:
     """What the game page shows: a spectator's view, never a rack or a hand (even if
     ``view`` has one). Any game: its ruleset draws the board or table as text."""
+    rules = rules_of(view)
     view = {**view, "you": None, "rack": None, "hand": None}
-    game = str(view.get("ruleset", "mathable"))
     names = seat_names(view)
     turn = view.get("turn") or {}
     clock = view.get("clock") if isinstance(view.get("clock"), Mapping) else None
+    pool = rules.pool(view)
+    picture = _picture(rules, view)
     return {
         "game": view,
-        "title": f"{game.capitalize()} game",
+        "title": f"{rules.name.capitalize()} game",
         "names": names,
-        # Tiles each seat holds, and those left to draw: a rack and the bag, or a hand
-        # and the supply, as the game's view names them.
-        "held": [s.get("rack_size", s.get("hand_size")) for s in view.get("seats") or []],
-        "pool": view.get("bag_size", view.get("supply")),
-        "pool_name": "bag" if "bag_size" in view else "supply",
+        # Tiles each seat holds, and those left to draw (a rack and the bag, a hand and
+        # the supply), as the game's ruleset reads them from its view.
+        "held": [rules.held(s) for s in view.get("seats") or []],
+        "pool": pool[1] if pool is not None else None,
+        "pool_name": pool[0] if pool is not None else "supply",
         "to_play": turn.get("seat") if view.get("status") == "playing" else None,
         "status": status_words(view, names),
         "deadline": clock.get("deadline") if clock else None,
-        # Built from numbers and square names only; a game without a board (Summy's open
-        # table) is shown as text alone.
-        "board_svg": Markup(board_svg(view)) if "board" in view else "",
-        "board_text": ruleset(game).draw(dict(view)),
-        "turns": turn_lines(events, names, game),
+        # Built from numbers and names only (the ruleset escapes its text); a game that
+        # draws no picture (Summy's open table) is shown as text alone.
+        "board_svg": Markup(picture) if picture is not None else "",
+        "board_text": rules.draw(dict(view)),
+        "turns": turn_lines(events, names, rules.name),
     }
+
+
+def _picture(rules: Ruleset, view: dict[str, Any]) -> str | None:
+    """The game's picture of a view, or None for a game that draws none."""
+    try:
+        return rules.svg(view)
+    except RuleError:
+        return None

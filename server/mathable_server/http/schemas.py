@@ -7,25 +7,17 @@ exactly what ``openapi.yaml`` describes; the rules package judges the rest.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validate
 
-OPERATIONS = ("+", "-", "x", "/")
-COMMAND_TYPES = (
-    "place",
-    "draw_extra",
-    "end_turn",
-    "turn",
-    "exchange",
-    "pass",
-    "correct",
-    "resign",
-    "claim_timeout",
-    "give_time",
-    "equation",
-    "discard",
-)
+from mathable.core.plugins import DEFAULT_RULESET
+from mathable.core.ruleset import Ruleset, rulesets
+
+#: The kernel's command types, the server's own: every game takes them (claim_timeout is
+#: judged by the server, the others by the game's rules).
+KERNEL_COMMANDS = ("pass", "resign", "claim_timeout", "give_time")
 #: DESIGN.md: ``\A[a-z0-9][a-z0-9_-]{1,31}\Z`` once case-folded. ``\Z``, not ``$``: a ``$``
 #: also matches before a final newline, and ``"bob\n"`` would register beside ``bob``.
 NAME_PATTERN = r"\A[A-Za-z0-9][A-Za-z0-9_-]{1,31}\Z"
@@ -57,14 +49,6 @@ class StrictBoolean(fields.Field[bool]):
         return value
 
 
-def _square() -> fields.String:
-    return fields.String(required=True, validate=validate.Length(min=1, max=8))
-
-
-def _tile(**kwargs: Any) -> StrictInteger:
-    return StrictInteger(validate=validate.Range(min=0, max=999), **kwargs)
-
-
 class AnyTile(fields.Field):  # type: ignore[type-arg]
     """A tile of any game: a number (Mathable) or a short string (Summy: ``"7"``, ``"x"``);
     which tiles a game has is its ruleset's to say."""
@@ -75,10 +59,6 @@ class AnyTile(fields.Field):  # type: ignore[type-arg]
         if isinstance(value, str) and 1 <= len(value) <= 2:
             return value
         raise ValidationError("Not a tile: a number from 0 to 999, or a string of 1-2 characters.")
-
-
-def _text_tile(**kwargs: Any) -> fields.String:
-    return fields.String(validate=validate.Length(min=1, max=2), **kwargs)
 
 
 class StrictSchema(Schema):
@@ -131,7 +111,7 @@ class ClockSchema(StrictSchema):
 
 
 class CreateGameSchema(StrictSchema):
-    ruleset = fields.String(load_default="mathable", validate=validate.Length(min=1, max=32))
+    ruleset = fields.String(load_default=DEFAULT_RULESET, validate=validate.Length(min=1, max=32))
     players = StrictInteger(load_default=2, validate=validate.Range(min=-INT64, max=INT64))
     referee = fields.String(load_default="server", validate=validate.Length(max=32))
     seed = StrictInteger(
@@ -165,65 +145,12 @@ class EventsQuerySchema(QuerySchema):
 # --- commands ---------------------------------------------------------------------
 
 
-class EquationSchema(StrictSchema):
-    near = _square()
-    far = _square()
-    op = fields.String(required=True, validate=validate.OneOf(OPERATIONS))
-
-
-def _equations() -> fields.List[Any]:
-    return fields.List(
-        fields.Nested(EquationSchema), load_default=None, validate=validate.Length(max=4)
-    )
-
-
 class CommandSchema(StrictSchema):
-    type = fields.String(required=True, validate=validate.OneOf(COMMAND_TYPES))
+    """The fields of every command body: its ``type`` (checked by ``load_command``) and the
+    version it expects; each game's own command adds its fields (``Ruleset.command_schemas``)."""
+
+    type = fields.String(required=True)
     expected_version = StrictInteger(validate=validate.Range(min=0, max=MAX_VERSION))
-
-
-class PlaceSchema(CommandSchema):
-    square = _square()
-    tile = _tile(required=True)
-    equations = _equations()
-
-
-class TurnPlacementSchema(StrictSchema):
-    square = _square()
-    tile = _tile(required=True)
-    draw_extra = StrictBoolean(load_default=False)
-    equations = _equations()
-
-
-class TurnSchema(CommandSchema):
-    placements = fields.List(
-        fields.Nested(TurnPlacementSchema), required=True, validate=validate.Length(max=64)
-    )
-
-
-class ExchangeSchema(CommandSchema):
-    tiles = fields.List(_tile(required=True), required=True, validate=validate.Length(max=16))
-
-
-class TablePlacementSchema(StrictSchema):
-    """A Summy tile laid on the open table at (x, y); the rules bound x and y."""
-
-    x = StrictInteger(required=True, validate=validate.Range(min=-INT64, max=INT64))
-    y = StrictInteger(required=True, validate=validate.Range(min=-INT64, max=INT64))
-    tile = _text_tile(required=True)
-
-
-class EquationCommandSchema(CommandSchema):
-    placements = fields.List(
-        fields.Nested(TablePlacementSchema), required=True, validate=validate.Length(max=16)
-    )
-    direction = fields.String(
-        load_default=None, allow_none=True, validate=validate.OneOf(("across", "down"))
-    )
-
-
-class DiscardSchema(CommandSchema):
-    tiles = fields.List(_text_tile(required=True), required=True, validate=validate.Length(max=16))
 
 
 class GiveTimeSchema(CommandSchema):
@@ -235,26 +162,152 @@ class VacationSchema(StrictSchema):
     days = StrictInteger(required=True, validate=validate.Range(min=1, max=366))
 
 
-COMMAND_SCHEMAS: dict[str, Schema] = {
-    "place": PlaceSchema(),
-    "give_time": GiveTimeSchema(),
-    "turn": TurnSchema(),
-    "exchange": ExchangeSchema(),
-    "equation": EquationCommandSchema(),
-    "discard": DiscardSchema(),
-    **{
-        name: CommandSchema()
-        for name in ("draw_extra", "end_turn", "pass", "correct", "resign", "claim_timeout")
-    },
+#: What a JSON Schema's ``type`` reads into (the subset of ``Ruleset.command_schemas``).
+_SCALARS: dict[str, Callable[..., fields.Field[Any]]] = {
+    "integer": StrictInteger,
+    "string": fields.String,
+    "boolean": StrictBoolean,
 }
+
+
+class _OpenSchema(Schema):
+    """An object schema that keeps the fields it does not declare."""
+
+    class Meta:
+        unknown = INCLUDE
+
+
+def _validators(spec: Mapping[str, Any]) -> list[validate.Validator]:
+    found: list[validate.Validator] = []
+    if "minimum" in spec or "maximum" in spec:
+        found.append(validate.Range(min=spec.get("minimum"), max=spec.get("maximum")))
+    low = spec.get("minLength", spec.get("minItems"))
+    high = spec.get("maxLength", spec.get("maxItems"))
+    if low is not None or high is not None:
+        found.append(validate.Length(min=low, max=high))
+    if "enum" in spec:
+        found.append(validate.OneOf([v for v in spec["enum"] if v is not None]))
+    return found
+
+
+def _field(spec: Mapping[str, Any], *, required: bool = False) -> fields.Field[Any]:
+    """The marshmallow field of one JSON Schema property."""
+    kind = spec.get("type")
+    nullable = isinstance(kind, list) and "null" in kind
+    if isinstance(kind, list):
+        kind = next(k for k in kind if k != "null")
+    options: dict[str, Any] = {"required": required, "validate": _validators(spec)}
+    if nullable:
+        options["allow_none"] = True
+    if "default" in spec and not required:
+        options["load_default"] = spec["default"]
+    if kind == "array":
+        return fields.List(_field(spec.get("items") or {}), **options)
+    if kind == "object":
+        return fields.Nested(_schema_class(spec), **options)
+    if kind in _SCALARS:
+        return _SCALARS[kind](**options)
+    return fields.Raw(**options)
+
+
+def _schema_class(spec: Mapping[str, Any], base: type[Schema] | None = None) -> type[Schema]:
+    """A JSON Schema object as a marshmallow schema class (strict when it allows no other
+    properties)."""
+    needed = set(spec.get("required") or ())
+    declared: dict[str, fields.Field[Any] | type] = {}
+    if base is not None:
+        declared.update(base._declared_fields)  # type, expected_version first
+    for name, prop in (spec.get("properties") or {}).items():
+        declared[name] = _field(prop, required=name in needed)
+    strict = base is not None or spec.get("additionalProperties") is False
+    parent = StrictSchema if strict else _OpenSchema
+    return parent.from_dict(declared)  # type: ignore[arg-type]
+
+
+#: The body of each kernel command: the server's own.
+_KERNEL_SCHEMAS: dict[str, type[Schema]] = {
+    "pass": CommandSchema,
+    "resign": CommandSchema,
+    "claim_timeout": CommandSchema,
+    "give_time": GiveTimeSchema,
+}
+
+
+def _listed(rules: Ruleset, own: Sequence[str]) -> list[str]:
+    """The command types a game takes, in the order it lists them (``command_types``), its
+    own ones in the order of its ``command_schemas``."""
+    rest = iter(own)
+    listed = [next(rest) if kind in own else kind for kind in rules.command_types]
+    return listed + [kind for kind in rest if kind not in listed]
+
+
+def _merged(orders: Sequence[Sequence[str]]) -> list[str]:
+    """Every type once, each order kept: a type new to the list goes right after the type
+    before it in its own order, or at the end."""
+    merged: list[str] = []
+    for order in orders:
+        before: str | None = None
+        for kind in order:
+            if kind not in merged:
+                merged.insert(merged.index(before) + 1 if before is not None else len(merged), kind)
+            before = kind
+    return merged
+
+
+class CommandSchemas:
+    """Each command type's body schema: the kernel's and every installed game's own
+    (``Ruleset.command_schemas``), built when first asked and again when the installed
+    games change."""
+
+    def __init__(self) -> None:
+        self._games: tuple[str, ...] | None = None
+        self._schemas: dict[str, Schema] = {}
+        self._types: tuple[str, ...] = ()
+
+    def _build(self) -> None:
+        games = rulesets()
+        names = tuple(sorted(games))
+        if names == self._games:
+            return
+        default = [DEFAULT_RULESET] if DEFAULT_RULESET in games else []
+        order = default + [name for name in names if name != DEFAULT_RULESET]
+        schemas: dict[str, Schema] = {kind: schema() for kind, schema in _KERNEL_SCHEMAS.items()}
+        orders: list[Sequence[str]] = []
+        for index, name in enumerate(order):
+            rules = games[name]
+            own = rules.command_schemas()
+            for kind, spec in own.items():
+                if kind not in schemas:  # a type two games share: the first one's form
+                    schemas[kind] = _schema_class(spec, CommandSchema)()
+            orders.append(_listed(rules, list(own)))
+            if index == 0:
+                orders.append(KERNEL_COMMANDS)
+        if not order:
+            orders.append(KERNEL_COMMANDS)
+        self._schemas, self._types, self._games = schemas, tuple(_merged(orders)), names
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        """Every command type, in the order the API lists them."""
+        self._build()
+        return self._types
+
+    def get(self, kind: str) -> Schema | None:
+        self._build()
+        return self._schemas.get(kind) if kind in self._types else None
+
+
+#: Every command type's body schema, as the installed games and the kernel give them.
+COMMAND_SCHEMAS = CommandSchemas()
 
 
 def load_command(data: dict[str, Any]) -> dict[str, Any]:
     """Validate a command body by its ``type``; ValidationError if it is malformed."""
     kind = data.get("type")
-    if not isinstance(kind, str) or kind not in COMMAND_SCHEMAS:
+    schema = COMMAND_SCHEMAS.get(kind) if isinstance(kind, str) else None
+    if schema is None:
         raise ValidationError(
-            {"type": [f"Must be one of: {', '.join(COMMAND_TYPES)}."]}, field_name="type"
+            {"type": [f"Must be one of: {', '.join(COMMAND_SCHEMAS.types)}."]}, field_name="type"
         )
-    loaded: dict[str, Any] = COMMAND_SCHEMAS[kind].load(data)
+    loaded: dict[str, Any] = schema.load(data)
     return loaded

@@ -33,9 +33,8 @@ from mathable_server.mailin.automatic import automatic
 from mathable_server.notify.delivery import Mailroom
 from mathable_server.notify.mail.addresses import PlayTarget, parse_play_address, play_secret
 from mathable_server.notify.mail.compose import version_replied_to
-from mathable_server.notify.mail.games import NoMove
+from mathable_server.notify.mail.games import NoMove, game_mail_for
 from mathable_server.notify.mail.outgoing import seat_names
-from mathable_server.notify.mail.rulesets import game_mail_for
 from mathable_server.notify.worker import Notification, new_message_id
 from mathable_server.store import VersionConflict
 from mathable_server.store.addresses import secret_hash

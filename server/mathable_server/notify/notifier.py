@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from mathable import Event
 from mathable.core.ruleset import AnyState
-from mathable_server.games.notifications import TURN_CHANGES, notifications
+from mathable_server.games.notifications import notifications, turn_changes
 from mathable_server.store import outbox
 from mathable_server.store.addresses import contacts_in
 
@@ -22,7 +22,7 @@ class Notifier:
         self, conn: Connection, game_id: str, events: Sequence[Event], state: AnyState, at: int
     ) -> None:
         types = {e.type for e in events}
-        if not (types & TURN_CHANGES or "game_ended" in types or "game_cancelled" in types):
+        if not (types & turn_changes(state) or "game_ended" in types or "game_cancelled" in types):
             return  # most appends (a tile placed) tell nobody anything: no read at all
         players = [s.player for s in state.seats if s.player is not None]
         contacts = contacts_in(conn, players)

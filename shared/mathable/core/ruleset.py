@@ -20,13 +20,15 @@ mathable.core.errors.RuleError: unknown_ruleset: there is no game called 'chess'
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
+from xml.sax.saxutils import escape
 
 from mathable.core import plugins
 from mathable.core.errors import RuleError
 from mathable.core.events import Event, GameCreated
+from mathable.core.movelist import MoveLine, move_lines
 from mathable.core.state import Lifecycle
 from mathable.core.view import redact_shared
 
@@ -150,6 +152,177 @@ class Ruleset(Protocol):
     def end_words(self, reason: str) -> str:
         """Why a game ended (its result's ``reason``), in a few words for a status line;
         the reason itself when the game has no such end."""
+
+    # What the server shows and reads of a game (``RulesetBase`` has a default of each):
+
+    @property
+    def turn_changes(self) -> frozenset[str]:
+        """The game's own event types after which the seat to move may have changed (the
+        kernel's ``passed``, ``resigned``, ``timed_out`` are the server's to add)."""
+
+    @property
+    def own_acts(self) -> frozenset[str]:
+        """The game's own event types by which a seat ends its own turn."""
+
+    def command_schemas(self) -> dict[str, dict[str, Any]]:
+        """A JSON Schema of the body of each of the game's own command types (``type:
+        object``, ``properties``, ``required``, ``additionalProperties: false``; a property
+        ``integer``/``string``/``boolean``/``array`` with ``items``/``object``, with
+        ``minimum``/``maximum``, ``minLength``/``maxLength``, ``minItems``/``maxItems``,
+        ``enum``, ``default``; ``type: [T, "null"]`` also takes null). The kernel's
+        command types (pass, resign, give_time, claim_timeout) are the server's."""
+
+    def svg(self, view: dict[str, Any]) -> str:
+        """The board or table of a view as an SVG picture; RuleError ``no_picture`` for a
+        game that draws none."""
+
+    def picture_words(self, view: dict[str, Any]) -> str:
+        """The picture in words (its alternative text)."""
+
+    def reply_help(self) -> str:
+        """How to write a move in a mail reply."""
+
+    def read_reply(self, line: str, view: dict[str, Any]) -> dict[str, Any]:
+        """The JSON command body a reply's move line asks; RuleError if it holds no move."""
+
+    def tiles_line(self, view: dict[str, Any]) -> str:
+        """The viewer's own tiles in words ("Your rack: 12 7 3"); "" if the view has none."""
+
+    def table_text(self, view: dict[str, Any]) -> str:
+        """The board or table as text for a mail (``draw`` and any legend)."""
+
+    def pool(self, view: Mapping[str, Any]) -> tuple[str, int] | None:
+        """What the tiles left to draw are called and how many there are (("bag", 40));
+        None for a game without."""
+
+    def held(self, seat: Mapping[str, Any]) -> int | None:
+        """How many tiles a seat of the view (an entry of its ``seats``) holds, if told."""
+
+    def last_turn_words(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        """The last finished turn in a sentence for a mail ("ada passed."); None if none."""
+
+    def points_words(self, view: Mapping[str, Any]) -> str:
+        """`` for N points`` of the last turn (any bonus too) if it scored, else ``""``."""
+
+    def move_usage(self) -> str:
+        """What follows ``mathable-cli move GAME`` to play this game ("" for nothing)."""
+
+    def move_lines(self, events: Iterable[Event], names: Sequence[str] = ()) -> list[MoveLine]:
+        """The move list of a game's events, as a spectator may know it (``movelist``)."""
+
+
+class RulesetBase:
+    """Defaults for every hook the server uses beyond the core of a ruleset, built from
+    ``name``, ``draw``, ``read_move``, ``redact``, ``turn_told``, ``last_told`` and
+    ``end_words`` alone: a game subclasses it and overrides what it words its own way."""
+
+    name: str
+    turn_changes: frozenset[str] = frozenset()
+    own_acts: frozenset[str] = frozenset()
+
+    # Supplied by the subclass (the ``Ruleset`` protocol):
+    def draw(self, view: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+    def read_move(self, text: str, view: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def redact(self, event: Event, viewer: int | None, *, revealed: bool = False) -> dict[str, Any]:
+        return redact_shared(event, viewer, revealed=revealed)
+
+    def turn_told(self, event: Mapping[str, Any]) -> Told | None:
+        return None
+
+    def last_told(self, view: Mapping[str, Any]) -> Told | None:
+        return None
+
+    def end_words(self, reason: str) -> str:
+        return SHARED_END_WORDS.get(reason, reason)
+
+    # The hooks:
+
+    def command_schemas(self) -> dict[str, dict[str, Any]]:
+        return {}
+
+    def svg(self, view: dict[str, Any]) -> str:
+        return text_svg(self.draw(view), f"{self.name.capitalize()} board")
+
+    def picture_words(self, view: dict[str, Any]) -> str:
+        return self.draw(view)
+
+    def reply_help(self) -> str:
+        return (
+            "To play, reply to this mail with your move on the first line, written as for "
+            f"mathable-cli in {self.name.capitalize()}'s notation, or: pass, resign.\n"
+            "Quoted text and your signature are ignored."
+        )
+
+    def read_reply(self, line: str, view: dict[str, Any]) -> dict[str, Any]:
+        words = line.split()
+        if not words:
+            raise RuleError("no_move", "the mail holds no move")
+        head = words[0].lower()
+        if head in ("pass", "resign") and len(words) == 1:
+            return {"type": head}
+        return self.read_move(line, view)
+
+    def tiles_line(self, view: dict[str, Any]) -> str:
+        tiles = view.get("tiles")
+        if view.get("you") is None or not isinstance(tiles, list):
+            return ""
+        return "Your tiles: " + (" ".join(str(t) for t in tiles) or "(empty)")
+
+    def table_text(self, view: dict[str, Any]) -> str:
+        return self.draw(view)
+
+    def pool(self, view: Mapping[str, Any]) -> tuple[str, int] | None:
+        return None
+
+    def held(self, seat: Mapping[str, Any]) -> int | None:
+        return None
+
+    def last_turn_words(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        told = self.last_told(view)
+        if told is None:
+            return None
+        who = names[told.seat] if told.seat is not None and 0 <= told.seat < len(names) else "?"
+        return f"{who} {told.words}."
+
+    def points_words(self, view: Mapping[str, Any]) -> str:
+        told = self.last_told(view)
+        if told is None or told.kind != "play" or not told.points:
+            return ""
+        return f" for {plural(told.points, 'point')}"
+
+    def move_usage(self) -> str:
+        return ""
+
+    def move_lines(self, events: Iterable[Event], names: Sequence[str] = ()) -> list[MoveLine]:
+        return move_lines(self, events, names)
+
+
+def text_svg(text: str, title: str) -> str:
+    """Lines of text (a board drawn as text) as an SVG picture, one monospace line each.
+
+    >>> print(text_svg("a<b", "T"))  # doctest: +ELLIPSIS
+    <svg ...><title>T</title>...<text ... y="24">a&lt;b</text></svg>
+    """
+    lines = text.splitlines() or [""]
+    width = 16 + 9 * max(len(line) for line in lines)
+    height = 16 + 18 * len(lines)
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" role="img">',
+        f"<title>{escape(title)}</title>",
+        f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
+    ]
+    for index, line in enumerate(lines):
+        parts.append(
+            f'<text x="8" y="{24 + 18 * index}" font-family="DejaVu Sans Mono, monospace" '
+            f'font-size="15" fill="#1c1c1c" xml:space="preserve">{escape(line)}</text>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)
 
 
 #: Why a game ended, in words, for the ends both games share.
@@ -288,6 +461,7 @@ __all__ = [
     "SHARED_END_WORDS",
     "AnyState",
     "Ruleset",
+    "RulesetBase",
     "Told",
     "apply_any",
     "check_any",
@@ -300,4 +474,5 @@ __all__ = [
     "ruleset",
     "ruleset_of",
     "rulesets",
+    "text_svg",
 ]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from flask import Blueprint, Response
 
+from mathable.core.errors import RuleError
 from mathable.core.ruleset import ruleset_of
-from mathable_server.games.pictures import board_svg
 from mathable_server.http.errors import ApiError
 from mathable_server.http.render import viewer_seat
 from mathable_server.http.web import etag, if_none_match_version, optional_player, services
@@ -32,9 +32,10 @@ def board(game_id: str) -> Response:
     key = (game_id, state.version, seat)
     svg = svc.pictures.get(key)
     if svg is None:
-        seen = ruleset_of(state).view(state, seat)
-        if "board" not in seen:
-            raise ApiError(404, "no_picture", "this game has no board to draw (only a table)")
-        svg = board_svg(seen)
+        rules = ruleset_of(state)
+        try:
+            svg = rules.svg(rules.view(state, seat))
+        except RuleError as err:  # a game that draws no picture (Summy's open table)
+            raise ApiError(404, "no_picture", err.message) from None
         svc.pictures.put(key, svg)
     return Response(svg, status=200, headers=headers, content_type=SVG_TYPE)

@@ -18,9 +18,8 @@ from email import policy
 from email.message import EmailMessage
 from email.utils import formatdate
 
-from mathable import ClockState, GameState, render, square_name
+from mathable import ClockState
 from mathable.core.ruleset import AnyState
-from mathable_server.games.timesource import iso_ms
 from mathable_server.notify.mail.games import GameMail
 from mathable_server.notify.mail.picture import add_picture
 
@@ -30,15 +29,6 @@ from mathable_server.notify.mail.picture import add_picture
 MAIL_POLICY = policy.default.clone(max_line_length=998)
 
 _ID_PART = re.compile(r"<mathable\.([a-z]+)\.([a-z0-9]+)\.v(\d+)\.s(\d)\.[0-9a-f]+@", re.I)
-
-HOW_TO_REPLY = """\
-To play, reply to this mail with your move on the first line:
-    I8=12 J8=16        place tiles (a + after one draws the extra tile: J8=16+)
-    exchange 3 7 12    give tiles back and draw as many
-    pass
-    resign
-Quoted text and your signature are ignored."""
-
 
 @dataclass(frozen=True, slots=True)
 class MailContext:
@@ -96,50 +86,6 @@ def _message(ctx: MailContext, to: str, subject: str, text: str, stable_id: str)
     message["Auto-Submitted"] = "auto-generated"
     message.set_content(text)
     return message
-
-
-def last_turn_words(state: GameState, names: Sequence[str]) -> str | None:
-    """The turn before this one, in words."""
-    turn = state.last_turn
-    if turn is None:
-        return None
-    who = names[turn.seat]
-    if turn.ended_by == "passed":
-        return f"{who} passed."
-    if turn.ended_by == "exchanged":
-        count = turn.exchanged
-        return f"{who} exchanged {count} tile{'s' if count != 1 else ''}."
-    if not turn.placements:
-        return None
-    placed = " ".join(f"{square_name(p.square)}={p.tile}" for p in turn.placements)
-    return f"{who} played {placed}{points_words(state)}."
-
-
-def points_words(state: GameState) -> str:
-    """`` for 71 points (with a 50 bonus)`` for the last turn if it placed tiles, else ``""``."""
-    turn = state.last_turn
-    if turn is None or not turn.placements:
-        return ""
-    bonus = f" (with a {turn.bonus} bonus)" if turn.bonus else ""
-    return f" for {turn.points} points{bonus}"
-
-
-def game_text(
-    game_id: str,
-    state: GameState,
-    clock: ClockState | None,
-    seat: int,
-    names: Sequence[str],
-) -> str:
-    """The board, the scores, ``seat``'s rack (no other) and the deadline, as text."""
-    board = {square_name(s): v for s, v in sorted(state.position.placed().items())}
-    scores = ", ".join(f"{names[i]} {s.score}" for i, s in enumerate(state.seats))
-    rack = " ".join(str(t) for t in sorted(state.seats[seat].rack)) or "(empty)"
-    lines = [render(board), "", f"Scores: {scores}", f"Your rack: {rack}"]
-    lines.append(f"Tiles in the bag: {len(state.bag)}")
-    if clock is not None and clock.deadline is not None:
-        lines.append(f"Deadline: {iso_ms(clock.deadline)}")
-    return "\n".join(lines)
 
 
 def game_subject(kind: str, game_id: str, seat: int, names: Sequence[str]) -> str:

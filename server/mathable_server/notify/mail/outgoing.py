@@ -21,8 +21,8 @@ from mathable_server.notify.mail.compose import (
     digest_mail,
     game_mail,
 )
+from mathable_server.notify.mail.games import game_mail_for
 from mathable_server.notify.mail.picture import board_png
-from mathable_server.notify.mail.rulesets import game_mail_for
 from mathable_server.notify.worker import Entry, Undeliverable
 from mathable_server.store import Store
 from mathable_server.store.addresses import AddressBook, secret_hash

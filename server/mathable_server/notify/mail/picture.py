@@ -1,7 +1,7 @@
 """The board as a picture in a game mail: an HTML part with the board inline as a PNG.
 
 Only where the PNG converter is installed (the ``pictures`` extra: CairoSVG and
-cairo) and the game's ruleset has a drawing; the plain-text part is always
+cairo) and the game's ruleset draws a picture (``Ruleset.svg``); the plain-text part is always
 there and comes first, and the HTML part repeats its text under the picture.
 The picture is drawn from the recipient seat's own view: no other seat's rack.
 """
@@ -12,23 +12,21 @@ import html
 from email.message import EmailMessage
 from email.utils import make_msgid
 
-from mathable.core.ruleset import AnyState, ruleset
-from mathable_server.games.pictures import (
-    PngUnavailable,
-    board_svg,
-    board_text_alternative,
-    svg_to_png,
-)
-from mathable_server.games.pictures.board_svg import DRAWINGS
+from mathable.core.errors import RuleError
+from mathable.core.ruleset import AnyState, ruleset_of
+from mathable_server.games.pictures import PngUnavailable, svg_to_png
 
 
 def board_png(state: AnyState, seat: int) -> tuple[bytes, str] | None:
     """The board as ``seat`` sees it, as PNG bytes and in words; None if it cannot be drawn."""
-    if state.ruleset not in DRAWINGS:
-        return None
-    view = ruleset(state.ruleset).view(state, seat)
+    rules = ruleset_of(state)
+    view = rules.view(state, seat)
     try:
-        return svg_to_png(board_svg(view)), board_text_alternative(view)
+        svg = rules.svg(view)
+    except RuleError:  # the game draws no picture
+        return None
+    try:
+        return svg_to_png(svg), rules.picture_words(view)
     except PngUnavailable:
         return None
 

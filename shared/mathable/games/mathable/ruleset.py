@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from mathable.core.errors import RuleError
 from mathable.core.events import Event
-from mathable.core.ruleset import SHARED_END_WORDS, Told, last_told_of, plural
+from mathable.core.movelist import MoveLine, move_lines
+from mathable.core.ruleset import SHARED_END_WORDS, RulesetBase, Told, last_told_of, plural
 from mathable.core.state import Lifecycle
+from mathable.games.mathable import mail, picture
 from mathable.games.mathable.audit import expected_draw
 from mathable.games.mathable.board import render
 from mathable.games.mathable.commands import MATHABLE, check, end_reason
 from mathable.games.mathable.events import apply
 from mathable.games.mathable.jsoncommands import mathable_command
 from mathable.games.mathable.movegen import Placement, best_turn, legal_placements
+from mathable.games.mathable.movelist import fold_own
 from mathable.games.mathable.rulebook import mathable_markdown
 from mathable.games.mathable.ruleset_data import ruleset_data
+from mathable.games.mathable.schemas import command_schemas
 from mathable.games.mathable.state import GameState
 from mathable.games.mathable.tiles import TILE_SET
 from mathable.games.mathable.view import redact, view
@@ -39,7 +43,7 @@ END_WORDS = {
     "no_placements": "every player passed or exchanged twice in a row",
 }
 
-class MathableRules:
+class MathableRules(RulesetBase):
     """Mathable behind the interface: the functions it always had, unchanged."""
 
     name = "mathable"
@@ -129,6 +133,44 @@ class MathableRules:
 
     def end_words(self, reason: str) -> str:
         return END_WORDS.get(reason, reason)
+
+    # What the server shows and reads (``RulesetBase``'s hooks):
+
+    turn_changes = frozenset({"game_started", "turn_ended", "tiles_exchanged", "corrected"})
+    own_acts = frozenset({"turn_ended", "tiles_exchanged"})
+
+    def command_schemas(self) -> dict[str, dict[str, Any]]:
+        return command_schemas()
+
+    def svg(self, view: dict[str, Any]) -> str:
+        return picture.mathable_svg(view)
+
+    def picture_words(self, view: dict[str, Any]) -> str:
+        return picture.board_text_alternative(view)
+
+    def reply_help(self) -> str:
+        return mail.HOW_TO_REPLY
+
+    def read_reply(self, line: str, view: dict[str, Any]) -> dict[str, Any]:
+        return mail.read_reply(line)
+
+    def tiles_line(self, view: dict[str, Any]) -> str:
+        return mail.tiles_line(view)
+
+    def pool(self, view: Mapping[str, Any]) -> tuple[str, int] | None:
+        return ("bag", int(view["bag_size"])) if "bag_size" in view else None
+
+    def held(self, seat: Mapping[str, Any]) -> int | None:
+        return seat.get("rack_size")
+
+    def last_turn_words(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        return mail.last_turn_words(view, names)
+
+    def points_words(self, view: Mapping[str, Any]) -> str:
+        return mail.points_words(view)
+
+    def move_lines(self, events: Iterable[Event], names: Sequence[str] = ()) -> list[MoveLine]:
+        return move_lines(self, events, names, fold_own)
 
 
 

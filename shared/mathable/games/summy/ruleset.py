@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from mathable.core.errors import RuleError
 from mathable.core.events import Event
-from mathable.core.ruleset import SHARED_END_WORDS, Told, last_told_of, plural
+from mathable.core.ruleset import SHARED_END_WORDS, RulesetBase, Told, last_told_of, plural
 from mathable.core.state import Lifecycle
+from mathable.games.summy import mail
 from mathable.games.summy.commands import SUMMY, check, end_reason, expected_draw
 from mathable.games.summy.events import apply
 from mathable.games.summy.jsoncommands import summy_command
@@ -15,6 +17,7 @@ from mathable.games.summy.movegen import best_move, legal_moves
 from mathable.games.summy.notation import draw_table, play_words, read_play
 from mathable.games.summy.rulebook import rules_markdown
 from mathable.games.summy.ruleset_data import ruleset_data
+from mathable.games.summy.schemas import command_schemas
 from mathable.games.summy.state import SummyState
 from mathable.games.summy.tiles import NAMES, SUPPLY_SET, parse_tile
 from mathable.games.summy.view import redact, view
@@ -34,7 +37,7 @@ END_WORDS = {
 }
 
 
-class SummyRules:
+class SummyRules(RulesetBase):
     """Summy (``mathable.games.summy``) behind the interface."""
 
     name = "summy"
@@ -127,6 +130,45 @@ class SummyRules:
 
     def end_words(self, reason: str) -> str:
         return END_WORDS.get(reason, reason)
+
+    # What the server shows and reads (``RulesetBase``'s hooks):
+
+    turn_changes = frozenset({"summy_started", "equation_played", "tiles_discarded"})
+    own_acts = frozenset({"equation_played", "tiles_discarded"})
+
+    def command_schemas(self) -> dict[str, dict[str, Any]]:
+        return command_schemas()
+
+    def svg(self, view: dict[str, Any]) -> str:
+        raise RuleError("no_picture", "this game has no board to draw (only a table)")
+
+    def reply_help(self) -> str:
+        return mail.HOW_TO_REPLY
+
+    def read_reply(self, line: str, view: dict[str, Any]) -> dict[str, Any]:
+        return mail.read_reply(line, view, self.read_move)
+
+    def tiles_line(self, view: dict[str, Any]) -> str:
+        return mail.tiles_line(view)
+
+    def table_text(self, view: dict[str, Any]) -> str:
+        text = self.draw(view)
+        return text + "\n(* marks the tiles of the last play)" if view.get("last_play") else text
+
+    def pool(self, view: Mapping[str, Any]) -> tuple[str, int] | None:
+        return ("supply", int(view["supply"])) if "supply" in view else None
+
+    def held(self, seat: Mapping[str, Any]) -> int | None:
+        return seat.get("hand_size")
+
+    def last_turn_words(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        return mail.last_turn_words(view, names)
+
+    def points_words(self, view: Mapping[str, Any]) -> str:
+        return mail.points_words(view)
+
+    def move_usage(self) -> str:
+        return " X,Y DIRECTION EQUATION"
 
 
 

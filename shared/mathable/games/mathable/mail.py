@@ -1,0 +1,92 @@
+"""Mathable's words in mail: how to reply, reading a reply's move line, the rack, the bag,
+the last turn and its points.
+
+Replies are in the CLI's notation (``I8=12 J8=16+``, ``exchange 3 7 12``, ``pass``,
+``resign``), read into the JSON command the API takes; everything is read from the
+game's view for the seat, never from another seat's rack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from mathable.core.errors import RuleError
+from mathable.games.mathable.engine import Play
+
+HOW_TO_REPLY = """\
+To play, reply to this mail with your move on the first line:
+    I8=12 J8=16        place tiles (a + after one draws the extra tile: J8=16+)
+    exchange 3 7 12    give tiles back and draw as many
+    pass
+    resign
+Quoted text and your signature are ignored."""
+
+
+def read_reply(line: str) -> dict[str, Any]:
+    """The JSON command of a move line: placements, ``exchange 3 7``, ``pass``, ``resign``.
+
+    >>> read_reply("exchange 3 7 12")
+    {'type': 'exchange', 'tiles': [3, 7, 12]}
+    >>> read_reply("PASS")
+    {'type': 'pass'}
+    >>> read_reply("I8=12 J8=16+")["placements"][1]
+    {'square': 'J8', 'tile': 16, 'draw_extra': True}
+    """
+    words = line.replace(",", " ").split()
+    if not words:
+        raise RuleError("no_move", "the mail holds no move")
+    head = words[0].lower()
+    if head in ("pass", "resign") and len(words) == 1:
+        return {"type": head}
+    if head == "exchange":
+        tiles = words[1:]
+        if not tiles or not all(t.isdigit() and len(t) <= 3 for t in tiles):
+            raise RuleError("no_move", "write an exchange as: exchange 3 7 12")
+        return {"type": "exchange", "tiles": [int(t) for t in tiles]}
+    play = Play.parse(" ".join(words))
+    return {
+        "type": "turn",
+        "placements": [
+            {
+                "square": str(placement.square),
+                "tile": placement.tile,
+                "draw_extra": word.endswith("+"),
+            }
+            for word, placement in zip(words, play.placements, strict=True)
+        ],
+    }
+
+
+def tiles_line(view: Mapping[str, Any]) -> str:
+    """``Your rack: 3 7 12`` (sorted), or "" for a view without the viewer's rack."""
+    rack = view.get("rack")
+    if not isinstance(rack, list):
+        return ""
+    return "Your rack: " + (" ".join(str(t) for t in sorted(rack)) or "(empty)")
+
+
+def points_words(view: Mapping[str, Any]) -> str:
+    """`` for 71 points (with a 50 bonus)`` for the last turn if it placed tiles, else ``""``."""
+    turn = view.get("last_turn")
+    if not isinstance(turn, Mapping) or not turn.get("placements"):
+        return ""
+    bonus = f" (with a {turn['bonus']} bonus)" if turn.get("bonus") else ""
+    return f" for {turn.get('points')} points{bonus}"
+
+
+def last_turn_words(view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+    """The turn before this one, in a sentence."""
+    turn = view.get("last_turn")
+    if not isinstance(turn, Mapping):
+        return None
+    who = names[turn["seat"]]
+    if turn.get("ended_by") == "passed":
+        return f"{who} passed."
+    if turn.get("ended_by") == "exchanged":
+        count = int(turn.get("exchanged") or 0)
+        return f"{who} exchanged {count} tile{'s' if count != 1 else ''}."
+    if not turn.get("placements"):
+        return None
+    placed = " ".join(f"{p['square']}={p['tile']}" for p in turn["placements"])
+    return f"{who} played {placed}{points_words(view)}."

@@ -16,7 +16,7 @@ from typing import Any
 
 import mathable_client
 from mathable_cli import __version__
-from mathable_cli.exits import ILLEGAL_MOVE_CODES, CliError, ExitCode
+from mathable_cli.exits import CliError, ExitCode, illegal_move_codes
 from mathable_client import PATIENT, QUICK, Reply, new_idempotency_key
 
 #: Replaced by tests so that retries and polling do not really wait.
@@ -45,7 +45,7 @@ def exit_code_for(status: int, code: str | None) -> ExitCode:
     if status == 409:
         return ExitCode.REFUSED if code == "name_taken" else ExitCode.CONFLICT
     if status == 422:
-        return ExitCode.ILLEGAL_MOVE if code in ILLEGAL_MOVE_CODES else ExitCode.REFUSED
+        return ExitCode.ILLEGAL_MOVE if code in illegal_move_codes() else ExitCode.REFUSED
     if status == 403:
         return ExitCode.REFUSED
     if status >= 500:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from mathable.games.summy.codes import ILLEGAL_PLAY_CODES
+from mathable import rulesets
 
 
 class ExitCode(IntEnum):
@@ -28,28 +28,13 @@ class ExitCode(IntEnum):
     GAME_OVER = 7
 
 
-#: The rules' error codes of moves against the rules of play (exit 3); a 422 with any
-#: other code is a refusal (exit 6).
-ILLEGAL_MOVE_CODES = frozenset(
-    {
-        "bad_claim",
-        "bad_exchange",
-        "bad_placement",
-        "bad_square",
-        "bag_empty",
-        "bag_too_small",
-        "claims_required",
-        "empty_turn",
-        "no_equation",
-        "no_extra_tile",
-        "no_pair",
-        "square_taken",
-        "tile_not_in_rack",
-        "too_many_placements",
-        "turn_in_progress",
-        "wrong_operation",
-    }
-) | ILLEGAL_PLAY_CODES  # Summy's
+def illegal_move_codes() -> frozenset[str]:
+    """The rules' error codes of moves against the rules of play (exit 3), as every
+    installed game lists them; a 422 with any other code is a refusal (exit 6)."""
+    codes: set[str] = set()
+    for rules in rulesets().values():
+        codes |= rules.illegal_move_codes
+    return frozenset(codes)
 
 
 class CliError(Exception):

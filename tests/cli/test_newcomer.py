@@ -11,7 +11,7 @@ import requests
 import responses
 
 import mathable
-from mathable.games.mathable.rulebook import rules_markdown
+from mathable.core.rulebook import rules_markdown
 from mathable_cli.exits import ExitCode
 from mathable_cli.game import local_time
 from tests.cli.conftest import SERVER, FakeServer, Invoke

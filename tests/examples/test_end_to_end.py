@@ -134,7 +134,7 @@ def test_a_game_with_the_cli_through_the_generic_screen(server: str, tmp_path: P
     cora.run("move", game, "d9", expect=3)  # no such square: read by the CLI
     played = cora.run("move", game, "b2")
     assert "Played b2" in played.stderr
-    dan.run("move", game, "5", expect=6)  # taken: the server's refusal
+    dan.run("move", game, "5", expect=3)  # taken: a move against the rules (its illegal_move_codes)
     dan.run("move", game, "claim", "2")
     cora.run("move", game, "4")  # 5 + 4 + 6 next
     dan.run("move", game, "6")  # dan blocks
@@ -165,6 +165,7 @@ def test_the_game_page_shows_the_board(server: str) -> None:
     assert " 2    9   X5    1" in text and " 3    4    3   O8" in text
     assert "eve to play." in text and "fay" in text
     assert "claimed 5 (b2)" in text  # the move list, in the game's own words
+    assert "None" not in text and "Tiles in the" not in text  # Fifteen draws from no pool
 
 
 def test_a_move_arrives_in_the_stream(server: str) -> None:

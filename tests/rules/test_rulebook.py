@@ -6,7 +6,8 @@ import re
 from pathlib import Path
 
 from mathable import BONUS, CENTRE, OPERATION, PREMIUM, RACK_SIZE, TILE_SET, square_name
-from mathable.games.mathable.rulebook import rules_markdown, sections
+from mathable.core.rulebook import rules_markdown
+from mathable.games.mathable.rulebook import sections
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 

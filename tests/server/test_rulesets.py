@@ -20,8 +20,8 @@ from mathable import (
     ruleset_data,
     square_name,
 )
+from mathable.core.rulebook import rules_markdown
 from mathable.games.mathable.commands import Create
-from mathable.games.mathable.rulebook import rules_markdown
 from mathable.games.mathable.state import BONUS, RULES_VERSION
 from tests.server.helpers import Table, move
 

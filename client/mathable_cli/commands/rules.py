@@ -19,8 +19,8 @@ def rules(
 ) -> None:
     """The rules of the games, with examples (the same text as docs/rules.md)."""
     from mathable.core.errors import RuleError
+    from mathable.core.rulebook import rules_markdown
     from mathable.core.ruleset import ruleset
-    from mathable.games.mathable.rulebook import rules_markdown
 
     if game is None:
         typer.echo(rules_markdown(), nl=False)

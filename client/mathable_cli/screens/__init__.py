@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from mathable.core import plugins
 from mathable_cli.exits import CliError
 
 if TYPE_CHECKING:
@@ -32,8 +33,8 @@ Json = dict[str, Any]
 #: The entry-point group that names each game's screen.
 GROUP = "mathable_cli.screens"
 
-#: The ruleset of a view that names none: games made before there were others.
-DEFAULT_RULESET = "mathable"
+#: The ruleset of a view that names none (games made before there were others): the kernel's.
+DEFAULT_RULESET = plugins.DEFAULT_RULESET
 
 
 @dataclass

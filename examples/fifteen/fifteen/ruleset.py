@@ -48,6 +48,8 @@ class FifteenRules(RulesetBase):
     turn_changes: frozenset[str] = frozenset({"fifteen_started", "digit_claimed"})
     #: Own events by which a seat ends its own turn.
     own_acts: frozenset[str] = frozenset({"digit_claimed"})
+    #: Refusals of moves against the rules of play (``mathable-cli`` exits 3 for them).
+    illegal_move_codes: frozenset[str] = frozenset({"bad_digit", "digit_taken", "bad_notation"})
 
     @property
     def tile_set(self) -> tuple[int, ...]:

@@ -164,6 +164,11 @@ class Ruleset(Protocol):
     def own_acts(self) -> frozenset[str]:
         """The game's own event types by which a seat ends its own turn."""
 
+    @property
+    def illegal_move_codes(self) -> frozenset[str]:
+        """The refusal codes of moves against the game's rules of play (a client tells
+        them from refusals of anything else: ``mathable-cli`` exits 3, not 6)."""
+
     def command_schemas(self) -> dict[str, dict[str, Any]]:
         """A JSON Schema of the body of each of the game's own command types (``type:
         object``, ``properties``, ``required``, ``additionalProperties: false``; a property
@@ -219,6 +224,7 @@ class RulesetBase:
     name: str
     turn_changes: frozenset[str] = frozenset()
     own_acts: frozenset[str] = frozenset()
+    illegal_move_codes: frozenset[str] = frozenset()
 
     # Supplied by the subclass (the ``Ruleset`` protocol):
     def draw(self, view: dict[str, Any]) -> str:
@@ -305,7 +311,7 @@ def text_svg(text: str, title: str) -> str:
     """Lines of text (a board drawn as text) as an SVG picture, one monospace line each.
 
     >>> print(text_svg("a<b", "T"))  # doctest: +ELLIPSIS
-    <svg ...><title>T</title>...<text ... y="24">a&lt;b</text></svg>
+    <svg ...><title>T</title>...<text x="8" y="24" ...>a&lt;b</text></svg>
     """
     lines = text.splitlines() or [""]
     width = 16 + 9 * max(len(line) for line in lines)

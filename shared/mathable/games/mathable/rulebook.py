@@ -4,9 +4,10 @@ The prose is written here once; every fact about the material (the squares,
 the tiles, the rack, the bonus) is read from the rules package's constants,
 and the worked example is played with the rules themselves, so its points and
 boards are what the engine computes. ``sections()`` gives the text as
-(title, markdown) pairs; ``rules_markdown()`` the whole page.
+(title, markdown) pairs; ``mathable_markdown()`` Mathable's part of the page
+(``mathable.core.rulebook.rules_markdown()`` is the whole page).
 
->>> rules_markdown().splitlines()[0]
+>>> mathable_markdown().splitlines()[0]
 '# The rules of Mathable'
 >>> [title for title, _ in sections()][:3]
 ['The game', 'What is in the box', 'The board']
@@ -359,15 +360,3 @@ def mathable_markdown() -> str:
         parts += ["", f"## {title}", "", text]
     return "\n".join(parts) + "\n"
 
-
-def rules_markdown() -> str:
-    """The whole page, as ``docs/rules.md`` holds it: each game's rules, Mathable first."""
-    from mathable.core.ruleset import RULESETS
-
-    books = [RULESETS[name].rulebook() for name in RULESETS]
-    first, *rest = books[0].split("\n", 1)
-    note = (
-        "<!-- Made by `mathable-cli rules` from shared/mathable/rulebook.py and"
-        " shared/mathable/summy/rulebook.py: edit those, not this. -->"
-    )
-    return "\n".join([first, "", note, *rest]) + "".join("\n" + book for book in books[1:])

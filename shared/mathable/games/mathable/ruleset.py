@@ -138,6 +138,26 @@ class MathableRules(RulesetBase):
 
     turn_changes = frozenset({"game_started", "turn_ended", "tiles_exchanged", "corrected"})
     own_acts = frozenset({"turn_ended", "tiles_exchanged"})
+    illegal_move_codes = frozenset(
+        {
+            "bad_claim",
+            "bad_exchange",
+            "bad_placement",
+            "bad_square",
+            "bag_empty",
+            "bag_too_small",
+            "claims_required",
+            "empty_turn",
+            "no_equation",
+            "no_extra_tile",
+            "no_pair",
+            "square_taken",
+            "tile_not_in_rack",
+            "too_many_placements",
+            "turn_in_progress",
+            "wrong_operation",
+        }
+    )
 
     def command_schemas(self) -> dict[str, dict[str, Any]]:
         return command_schemas()

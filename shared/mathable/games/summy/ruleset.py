@@ -10,6 +10,7 @@ from mathable.core.events import Event
 from mathable.core.ruleset import SHARED_END_WORDS, RulesetBase, Told, last_told_of, plural
 from mathable.core.state import Lifecycle
 from mathable.games.summy import mail
+from mathable.games.summy.codes import ILLEGAL_PLAY_CODES
 from mathable.games.summy.commands import SUMMY, check, end_reason, expected_draw
 from mathable.games.summy.events import apply
 from mathable.games.summy.jsoncommands import summy_command
@@ -135,6 +136,7 @@ class SummyRules(RulesetBase):
 
     turn_changes = frozenset({"summy_started", "equation_played", "tiles_discarded"})
     own_acts = frozenset({"equation_played", "tiles_discarded"})
+    illegal_move_codes = ILLEGAL_PLAY_CODES
 
     def command_schemas(self) -> dict[str, dict[str, Any]]:
         return command_schemas()

@@ -178,7 +178,7 @@ class Ruleset(Protocol):
         command types (pass, resign, give_time, claim_timeout) are the server's."""
 
     def svg(self, view: dict[str, Any]) -> str:
-        """The board or table of a view as an SVG picture; RuleError ``no_picture`` for a
+        """The board or table of a view as an SVG picture; RuleError (``wrong_game``) for a
         game that draws none."""
 
     def picture_words(self, view: dict[str, Any]) -> str:
@@ -266,7 +266,7 @@ class RulesetBase:
     def read_reply(self, line: str, view: dict[str, Any]) -> dict[str, Any]:
         words = line.split()
         if not words:
-            raise RuleError("no_move", "the mail holds no move")
+            raise RuleError("bad_notation", "the mail holds no move")
         head = words[0].lower()
         if head in ("pass", "resign") and len(words) == 1:
             return {"type": head}

@@ -3,7 +3,7 @@
 The input is a view as the game's ruleset makes it (the API's game body): it
 already holds only what that viewer may see. Each game draws its own picture
 (``Ruleset.svg``; Mathable's printed board lives in ``mathable.games.mathable.picture``);
-a game that draws none raises RuleError ``no_picture``.
+a game that draws none raises RuleError (``wrong_game``).
 
 >>> svg = board_svg({"ruleset": "mathable", "version": 5, "board": {"I8": 12}})
 >>> svg.startswith("<svg") and 'data-square="I8"' in svg and ">12</text>" in svg
@@ -25,7 +25,7 @@ def rules_of(view: Mapping[str, Any]) -> Ruleset:
 
 
 def board_svg(view: Mapping[str, Any]) -> str:
-    """The board (or table) of a view as SVG; RuleError ``no_picture`` if its game has none."""
+    """The board (or table) of a view as SVG; RuleError (``wrong_game``) if its game has none."""
     return rules_of(view).svg(dict(view))
 
 

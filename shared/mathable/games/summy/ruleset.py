@@ -142,7 +142,7 @@ class SummyRules(RulesetBase):
         return command_schemas()
 
     def svg(self, view: dict[str, Any]) -> str:
-        raise RuleError("no_picture", "this game has no board to draw (only a table)")
+        raise RuleError("wrong_game", "this game has no board to draw (only a table)")
 
     def reply_help(self) -> str:
         return mail.HOW_TO_REPLY

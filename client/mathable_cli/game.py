@@ -7,6 +7,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from mathable.core.errors import RuleError
+from mathable.core.plugins import DEFAULT_RULESET
+from mathable.core.ruleset import ruleset
+
 if TYPE_CHECKING:
     from mathable.core.ruleset import Ruleset
 
@@ -204,10 +208,6 @@ def reason_words(view: Mapping[str, Any]) -> str:
 def rules_of(view: Mapping[str, Any]) -> Ruleset | None:
     """The ruleset of the game ``view`` (or a game-list entry) shows; None for one this
     client does not know."""
-    from mathable.core.errors import RuleError
-    from mathable.core.ruleset import ruleset
-    from mathable_cli.screens import DEFAULT_RULESET
-
     try:
         return ruleset(view.get("ruleset", DEFAULT_RULESET))
     except RuleError:

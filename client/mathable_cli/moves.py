@@ -282,16 +282,16 @@ def play_turn(
     return send(api, output, game, new, {"type": "end_turn"}) if end else new
 
 
-def report_end(output: Output, before: Mapping[str, Any], after: Mapping[str, Any]) -> None:
-    """After a turn: the result if it ended the game, else the score, the tiles, whose turn."""
+def report_end(
+    output: Output, before: Mapping[str, Any], after: Mapping[str, Any], holder: str
+) -> None:
+    """After a turn: the result if it ended the game, else the score, the tiles (the view's
+    ``holder``: the word the game's screen names them by, "rack" or "hand"), whose turn."""
     seat = my_seat(before)
     gained = score_of(after, seat) - score_of(before, seat)
     if after.get("status") == "ended":
         output.info(result_line(after))
         return
-    from mathable_cli.screens import screen_for
-
-    holder = screen_for(after).holder  # as the game's view names the tiles
     tiles = after.get(holder)
     held = "" if tiles is None else (
         f" Your {holder}: " + " ".join(str(t) for t in sorted(tiles, key=str)) + "."

@@ -15,6 +15,12 @@ pay for move generation and the command checks.
 from __future__ import annotations
 
 import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import sys
+import types
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -186,6 +192,64 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_EXPORTS))
+
+
+#: The modules' paths before each game had a package of its own (bots and engine specs
+#: such as ``mathable.engines:greedy`` may name them): each is the module it became.
+MOVED: dict[str, str] = {
+    **{f"mathable.{name}": f"mathable.core.{name}" for name in (
+        "errors", "codec", "bag", "commitment", "clock", "lifecycle", "audit",
+    )},
+    "mathable.rulesets": "mathable.core.ruleset",
+    **{f"mathable.{name}": f"mathable.games.mathable.{name}" for name in (
+        "board", "tiles", "arithmetic", "position", "movegen", "commands", "engine", "engines",
+        "strong", "selfplay", "rulebook", "ruleset_data", "jsoncommands", "view", "events",
+        "state",
+    )},
+    "mathable.summy": "mathable.games.summy",
+}  # fmt: skip
+
+
+def _moved_to(name: str) -> str | None:
+    if name in MOVED:
+        return MOVED[name]
+    if name.startswith("mathable.summy."):
+        return "mathable.games.summy." + name.removeprefix("mathable.summy.")
+    return None
+
+
+class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Imports a module by its old path as the module it became (one object, two names)."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: types.ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if _moved_to(fullname) is None:
+            return None
+        return importlib.util.spec_from_loader(fullname, self)
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+        new = _moved_to(spec.name)
+        assert new is not None
+        return importlib.import_module(new)
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        pass  # the module it became is loaded already
+
+
+class _Package(types.ModuleType):
+    """The package: importing an old path named like a function it exports
+    (``mathable.view``) keeps the function as the package's attribute."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(value, types.ModuleType) and name in _EXPORTS:
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+if not any(isinstance(finder, _MovedModules) for finder in sys.meta_path):
+    sys.meta_path.insert(0, _MovedModules())  # before the path finder: one module, not two
+sys.modules[__name__].__class__ = _Package
 
 
 __all__ = [

@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 COMMANDS_DIR = Path(__file__).resolve().parents[2] / "client" / "mathable_cli" / "commands"
 PACKAGE = "mathable_cli.commands"
 
@@ -57,3 +59,14 @@ def test_the_check_sees_imports_inside_functions(tmp_path: Path) -> None:
         "mathable_cli.commands.play",
         "mathable_cli.commands.account",
     ]
+
+
+@pytest.mark.parametrize("package", ["mathable_cli", "mathable_client"])
+def test_no_module_of_the_client_imports_itself_back(package: str) -> None:
+    # Imports inside functions count: a cycle hidden in a function is a cycle all the same.
+    from tests.rules.test_layout import find_cycle, graph
+
+    root = Path(__file__).resolve().parents[2] / "client" / package
+    edges = graph(root)
+    assert len(edges) > 3
+    assert find_cycle(edges) is None

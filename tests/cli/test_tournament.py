@@ -30,7 +30,7 @@ def test_duplicate_games_swap_seats_so_an_engine_against_itself_breaks_even(cli:
     # The same deterministic engine under two names: each bag order is played from
     # both seats, so whatever seat 0 gains from the draw, each name gets once.
     result = cli(
-        "tournament", "--engines", "greedy,mathable.games.mathable.engines:greedy", "--games", "4",
+        "tournament", "--engines", "greedy,mathable.engines:greedy", "--games", "4",
         "--duplicate", "--json", "--jobs", "1",
     )  # fmt: skip
     assert result.exit_code == 0, result.stderr

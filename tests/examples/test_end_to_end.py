@@ -74,6 +74,9 @@ def new_game(one: Seat, two: Seat, two_name: str) -> str:
 def test_a_game_over_http_to_the_end(server: str) -> None:
     ann, ben = Seat(server, "ann"), Seat(server, "ben")
     assert ann.get("/v1/rulesets/fifteen")["target"] == 15
+    played = {entry["name"]: entry for entry in ann.get("/v1/rulesets")["rulesets"]}
+    assert sorted(played) == ["fifteen", "mathable", "summy"]  # the plugin is listed
+    assert "claim" in played["fifteen"]["command_types"]
     three = ann.post("/v1/games", {"ruleset": "fifteen", "players": 3})
     assert three.status_code == 422 and three.json()["error"]["code"] == "bad_players"
     game = new_game(ann, ben, "ben")

@@ -12,8 +12,8 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "shared" / "mathable"
 
 
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+def module_name(path: Path, package: Path = PACKAGE) -> str:
+    parts = list(path.relative_to(package.parent).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
@@ -38,8 +38,9 @@ def imports_of(path: Path, known: set[str]) -> set[str]:
     return {name for name in found if name in known}
 
 
-def graph() -> dict[str, set[str]]:
-    paths = {module_name(p): p for p in PACKAGE.rglob("*.py")}
+def graph(package: Path = PACKAGE) -> dict[str, set[str]]:
+    """Each module of ``package`` and the modules of the same package it imports."""
+    paths = {module_name(p, package): p for p in package.rglob("*.py")}
     known = set(paths)
     return {name: imports_of(path, known) - {name} for name, path in paths.items()}
 
@@ -118,3 +119,41 @@ def test_each_game_is_registered_by_its_entry_point(game: str) -> None:
 
     points = {p.name: p.value for p in entry_points(group="mathable.rulesets")}
     assert points[game] == f"mathable.games.{game}.ruleset:RULES"
+
+
+def test_a_game_that_fails_to_load_is_left_out_and_the_others_are_played(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from importlib.metadata import EntryPoint
+
+    from mathable.core import plugins, ruleset
+
+    broken = EntryPoint("broken", "no_such_module_anywhere:RULES", plugins.GROUP)
+    misnamed = EntryPoint("other", "mathable.games.summy.ruleset:RULES", plugins.GROUP)
+    good = [p for p in plugins.installed() if p.name in ("mathable", "summy")]
+    monkeypatch.setattr(plugins, "installed", lambda: [broken, misnamed, *good])
+    monkeypatch.setattr(plugins, "_loaded", None)
+    registry = ruleset._Registry()
+    with pytest.warns(RuntimeWarning) as told:
+        names = sorted(registry)
+    assert names == ["mathable", "summy"]
+    words = " ".join(str(w.message) for w in told)
+    assert "'broken'" in words and "no_such_module_anywhere" in words
+    assert "'other'" in words and "'summy'" in words
+    assert registry["summy"].name == "summy"  # and it stays usable after the warning
+    monkeypatch.undo()
+    plugins.forget()
+
+
+def test_two_games_cannot_register_one_event_type() -> None:
+    from typing import Any, ClassVar
+
+    from mathable.core import codec
+    from mathable.core.events import Event
+
+    with pytest.raises(TypeError, match="turn_ended"):
+
+        class TurnEnded(Event):  # Mathable's name and type, another game's class
+            type: ClassVar[str] = "turn_ended"
+            game: ClassVar[str] = "another_game"
+            fields: ClassVar[dict[str, codec.Codec[Any]]] = {}

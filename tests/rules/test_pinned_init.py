@@ -100,3 +100,17 @@ def test_importing_a_submodule_named_like_a_function_keeps_the_function() -> Non
     assert mathable.ruleset_data is data.ruleset_data
     assert mathable.games.mathable.view is module
 
+
+
+def test_the_old_module_paths_import_the_modules_they_became() -> None:
+    # Bots and engine specs (``mathable.engines:greedy``) written before the games had
+    # packages of their own keep working: the old path is the same module object.
+    old_engines = importlib.import_module("mathable.engines")
+    assert old_engines is importlib.import_module("mathable.games.mathable.engines")
+    old_tiles = importlib.import_module("mathable.summy.tiles")
+    assert old_tiles is importlib.import_module("mathable.games.summy.tiles")
+    assert importlib.import_module("mathable.rulesets").ruleset("summy").name == "summy"
+    assert importlib.import_module("mathable.state").Options is mathable.Options
+    # An old path named like a function the package exports leaves the function in place.
+    importlib.import_module("mathable.view")
+    assert callable(mathable.view) and not isinstance(mathable.view, types.ModuleType)

@@ -88,7 +88,7 @@ def test_a_random_game_accounts_for_all_106_tiles_after_the_deal() -> None:
 
 
 def test_everyone_is_told_when_a_game_has_a_seed_or_a_given_order() -> None:
-    from mathable.games.mathable import view
+    from mathable import view
 
     assert view(Game(seed=5).state, 1)["seeded"] is True
     assert view(Game(tiles=bag_order()).state, None)["ordered"] is True

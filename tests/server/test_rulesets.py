@@ -21,6 +21,7 @@ from mathable import (
     square_name,
 )
 from mathable.core.rulebook import rules_markdown
+from mathable.core.ruleset import RULESETS
 from mathable.games.mathable.commands import Create
 from mathable.games.mathable.state import BONUS, RULES_VERSION
 from tests.server.helpers import Table, move
@@ -75,6 +76,18 @@ def test_the_players_and_referees_stated_are_those_the_rules_accept() -> None:
     assert [r for r in ("server", "players", "nobody", "") if _creates(referee=r)] == data[
         "referees"
     ]
+
+
+def test_the_rulesets_played_here_are_listed_without_a_token(client: FlaskClient) -> None:
+    response = client.get("/v1/rulesets")  # validated against openapi.yaml
+    assert response.status_code == 200
+    data = response.json
+    assert data is not None
+    listed = {entry["name"]: entry for entry in data["rulesets"]}
+    assert sorted(listed) == sorted(RULESETS) and {"mathable", "summy"} <= set(listed)
+    assert listed["mathable"]["rules_version"] == RULES_VERSION
+    assert "turn" in listed["mathable"]["command_types"]
+    assert "equation" in listed["summy"]["command_types"]
 
 
 def test_an_unknown_ruleset_is_404_with_a_stable_code(client: FlaskClient) -> None:

@@ -20,10 +20,11 @@ from sqlalchemy import Engine
 
 from mathable_server.store import Store, counters, feed
 from mathable_server.store import engine as db
-from mathable_server.store.migrations import upgrade
+from mathable_server.store.migrations import init_schema, upgrade
 from tests.server.conftest import POSTGRES_ENV, fresh_postgres_schema, postgres_base_url
 
-__all__ = ["Backend", "counters", "db", "feed", "upgrade"]
+__all__ = [
+    "init_schema","Backend", "counters", "db", "feed", "upgrade"]
 
 
 @dataclass

@@ -20,7 +20,7 @@ from mathable_server.store import (
     Store,
     VersionConflict,
 )
-from tests.store.conftest import Backend, db, feed
+from tests.store.conftest import Backend, db, feed, init_schema
 
 events, game_members, games = db.events, db.game_members, db.games
 
@@ -141,7 +141,7 @@ def test_player_names_are_unique_regardless_of_case(store: Store) -> None:
 
 def test_schema_creation_is_idempotent(store: Store) -> None:
     started(store)
-    db.init_schema(store.engine)
+    init_schema(store.engine)
     assert store.log_version("g1") == 3
 
 

@@ -122,7 +122,7 @@ def exchange(
     if as_json:
         actx.output.json(new)
     actx.output.info(f"Exchanged {len(tiles)} tile{'s' if len(tiles) != 1 else ''}.")
-    report_end(actx.output, view, new)
+    report_end(actx.output, view, new, screen_for(new).holder)
 
 
 def _numbers(words: list[str]) -> list[int]:
@@ -149,7 +149,7 @@ def pass_turn(ctx: typer.Context, game: GameArg = None, as_json: JsonFlag = Fals
     if as_json:
         actx.output.json(new)
     actx.output.info("You passed.")
-    report_end(actx.output, view, new)
+    report_end(actx.output, view, new, screen_for(new).holder)
 
 
 def correct(ctx: typer.Context, game: GameArg = None, as_json: JsonFlag = False) -> None:

@@ -16,68 +16,24 @@ as a package of its own is shown, played, hinted and botted with no change here.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from mathable.core import plugins
+from mathable.core.errors import RuleError
+from mathable.core.ruleset import ruleset
 from mathable_cli.exits import CliError
+from mathable_cli.screens.generic import GenericScreen
+from mathable_cli.screens.interface import GameScreen, Json, MoveFlags, Turn
 
 if TYPE_CHECKING:
     from mathable.core.ruleset import Ruleset
-    from mathable_cli.api import ApiClient
-    from mathable_cli.bot import Bot
-    from mathable_cli.output import Output
 
-Json = dict[str, Any]
 
 #: The entry-point group that names each game's screen.
 GROUP = "mathable_cli.screens"
 
 #: The ruleset of a view that names none (games made before there were others): the kernel's.
 DEFAULT_RULESET = plugins.DEFAULT_RULESET
-
-
-@dataclass
-class Turn:
-    """One command's hold on one game: where to send, where to speak, the game and its view."""
-
-    api: ApiClient
-    out: Output
-    game: str
-    view: Json
-
-
-@dataclass(frozen=True)
-class MoveFlags:
-    """The options of ``move`` beyond the words of the move; a screen may ignore them."""
-
-    draw_extra: bool = False
-    anyway: bool = False
-
-
-class GameScreen(Protocol):
-    """How the CLI shows one game and plays its turns."""
-
-    #: What the view calls the viewer's own tiles, in words ("rack", "hand").
-    holder: str
-    #: The heading of the drawing in an exported record ("Board", "Table").
-    drawing: str
-
-    def show(self, turn: Turn) -> None:
-        """``show``: the game as the viewer may see it, on stdout."""
-
-    def play(self, turn: Turn, words: list[str], flags: MoveFlags) -> Json:
-        """``move GAME WORDS``: read the move in the game's notation, send it; the new view."""
-
-    def take_turn(self, turn: Turn) -> None:
-        """``move GAME``: the viewer's turn, typed at the keyboard until it is sent or left."""
-
-    def hint(self, turn: Turn, *, show_all: bool, as_json: bool) -> None:
-        """``hint``: the best move for the viewer's tiles (and, with ``show_all``, more)."""
-
-    def bot_turn(self, bot: Bot, turn: Turn) -> Json | None:
-        """The bot's move in ``turn``; the view after it, or None when the game moved on
-        before it (the bot looks again)."""
 
 
 ScreenFactory = Callable[["Ruleset"], GameScreen]
@@ -115,9 +71,6 @@ def _loader(entry: Any) -> ScreenFactory:
 
 def rules_of(view: Mapping[str, Any]) -> Ruleset:
     """The ruleset of the game ``view`` shows, by the name the game recorded."""
-    from mathable.core.errors import RuleError
-    from mathable.core.ruleset import ruleset
-
     name = view.get("ruleset", DEFAULT_RULESET)
     try:
         return ruleset(name)
@@ -131,6 +84,18 @@ def screen_for(view: Mapping[str, Any]) -> GameScreen:
     factory = registered().get(rules.name)
     if factory is not None:
         return factory(rules)
-    from mathable_cli.screens.generic import GenericScreen
 
     return GenericScreen(rules)
+
+
+__all__ = [
+    "DEFAULT_RULESET",
+    "GROUP",
+    "GameScreen",
+    "Json",
+    "MoveFlags",
+    "Turn",
+    "registered",
+    "rules_of",
+    "screen_for",
+]

@@ -15,7 +15,7 @@ from mathable_cli.api import ApiError
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import is_my_turn, my_seat, result_line, seat_name, status_line
 from mathable_cli.moves import require_turn, score_of, send
-from mathable_cli.screens import MoveFlags, Turn
+from mathable_cli.screens.interface import MoveFlags, Turn
 
 if TYPE_CHECKING:
     from mathable.core.ruleset import Ruleset

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from mathable_cli.exits import CliError, ExitCode
-from mathable_cli.screens import MoveFlags, Turn
+from mathable_cli.screens.interface import MoveFlags, Turn
 
 if TYPE_CHECKING:
     from mathable.core.ruleset import Ruleset
@@ -80,7 +80,7 @@ class MathableScreen:
             + (f"; drew {extras} extra tile{'s' if extras > 1 else ''}" if extras else "")
             + "."
         )
-        report_end(out, view, new)
+        report_end(out, view, new, self.holder)
         return new
 
     def take_turn(self, turn: Turn) -> None:

@@ -11,8 +11,8 @@ from typing import Any
 from mathable_cli.game import my_seat, seat_name, status_line
 from mathable_cli.moves import score_of, send
 from mathable_cli.ruleset_turns import tiles_of
-from mathable_cli.screens import Turn
 from mathable_cli.screens.generic import GenericScreen
+from mathable_cli.screens.interface import Turn
 
 Json = dict[str, Any]
 

@@ -69,7 +69,11 @@ class Event:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         known = _registered_type(cls.type)
-        if known is not None and known.__qualname__ != cls.__qualname__:
+        same = known is not None and (known.__module__, known.__qualname__) == (
+            cls.__module__,
+            cls.__qualname__,
+        )
+        if known is not None and not same:
             # Two games' events under one name would decode as whichever came last.
             raise TypeError(f"event type {cls.type!r} is taken by {known.__qualname__}")
         if not cls.game:

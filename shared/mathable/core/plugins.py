@@ -7,6 +7,7 @@ project register the same way (``pyproject.toml``). Standard library only.
 
 from __future__ import annotations
 
+import warnings
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
@@ -33,12 +34,22 @@ def installed() -> list[EntryPoint]:
 
 
 def load_all() -> dict[str, Any]:
-    """Every installed game's ruleset object by its entry point's name, imported once."""
+    """Every installed game's ruleset object by its entry point's name, imported once.
+
+    A game that fails to import is left out with a warning that names it and why: the
+    other games go on being served."""
     global _loaded
     if _loaded is None:
         loaded = {}
         for point in installed():
-            loaded[point.name] = point.load()
+            try:
+                loaded[point.name] = point.load()
+            except Exception as err:  # any error of a plugin's import: it is not played
+                warnings.warn(
+                    f"the game {point.name!r} ({point.value}) cannot be loaded: {err!r}",
+                    RuntimeWarning,
+                    stacklevel=2,
+                )
         _loaded = loaded
     return _loaded
 

@@ -20,6 +20,7 @@ mathable.core.errors.RuleError: unknown_ruleset: there is no game called 'chess'
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -347,13 +348,16 @@ class _Registry(dict[str, Ruleset]):
     def _load(self) -> None:
         if self._loaded:
             return
-        self._loaded = True
+        self._loaded = True  # first: a game's import may read events, which looks here
         for name, rules in plugins.load_all().items():
             if getattr(rules, "name", None) != name:
-                raise ValueError(
+                warnings.warn(
                     f"the entry point {name!r} of {plugins.GROUP} names a ruleset called "
-                    f"{getattr(rules, 'name', None)!r}"
+                    f"{getattr(rules, 'name', None)!r}: it is not played",
+                    RuntimeWarning,
+                    stacklevel=2,
                 )
+                continue
             self.setdefault(name, rules)
 
     def __getitem__(self, name: str) -> Ruleset:

@@ -1,4 +1,5 @@
-"""The rulesets as data, for bots: ``GET /v1/rulesets/{name}``, readable without a token."""
+"""The rulesets, for bots: ``GET /v1/rulesets`` (the games played here) and
+``GET /v1/rulesets/{name}`` (one as data), readable without a token."""
 
 from __future__ import annotations
 
@@ -17,6 +18,30 @@ bp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets")
 def _body(name: str) -> str:
     # The rules of a ruleset never change while the server runs: made once.
     return json.dumps(RULESETS[name].data(), separators=(",", ":"))
+
+
+@cache
+def _list() -> str:
+    # The games installed never change while the server runs: listed once.
+    games = [
+        {
+            "name": name,
+            "rules_version": RULESETS[name].data()["rules_version"],
+            "command_types": list(RULESETS[name].command_types),
+        }
+        for name in sorted(RULESETS)
+    ]
+    return json.dumps({"rulesets": games}, separators=(",", ":"))
+
+
+@bp.get("")
+def index() -> Response:
+    return Response(
+        _list(),
+        200,
+        mimetype="application/json",
+        headers={"Cache-Control": "public, max-age=3600"},
+    )
 
 
 @bp.get("/<name>")

@@ -5,7 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from mathable.core.state import Lifecycle, Turn
+from mathable.core.state import (  # noqa: F401 - also read as the old mathable.state
+    ClockSpec,
+    Lifecycle,
+    OnTimeout,
+    Options,
+    Referee,
+    Result,
+    Seat,
+    Status,
+    Turn,
+    has_tiles,
+    remove_tiles,
+)
 from mathable.games.mathable.board import square_name
 from mathable.games.mathable.position import Position
 from mathable.games.mathable.tiles import TILE_SET

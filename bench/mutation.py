@@ -162,24 +162,26 @@ def results() -> dict[str, int | None]:
     return out
 
 
-SUBPACKAGES = ("summy",)
+#: The packages of the rules package (a mutant of one is in its ``__init__``).
+SUBPACKAGES = ("core", "games", "games.mathable", "games.summy")
 
 
 def module_of(name: str) -> str:
     """The module a mutant is in, as a path under the package without ``.py``.
 
-    ``mathable.games.mathable.board.x_f__mutmut_1`` is board's, ``mathable.x_f__mutmut_1`` is
-    __init__'s, ``mathable.games.summy.equation.x_f__mutmut_1`` is summy.equation's and
-    ``mathable.games.summy.x_f__mutmut_1`` summy.__init__'s.
+    ``mathable.games.mathable.board.x_f__mutmut_1`` is games.mathable.board's,
+    ``mathable.x_f__mutmut_1`` is __init__'s, ``mathable.games.summy.x_f__mutmut_1``
+    games.summy.__init__'s.
     """
-    parts = name.split(".")[1:-1]  # the package's name and the mutated function's left out
-    if parts and parts[0] in SUBPACKAGES:
-        return ".".join(parts) if len(parts) > 1 else f"{parts[0]}.__init__"
-    return parts[0] if parts else "__init__"
+    path = ".".join(name.split(".")[1:-1])  # the package's name and the function's left out
+    if not path:
+        return "__init__"
+    return f"{path}.__init__" if path in SUBPACKAGES else path
 
 
 def source_of(module: str) -> str:
-    """``summy.equation`` -> ``src/mathable/summy/equation.py``: the stage's copy of a module."""
+    """``games.summy.equation`` -> ``src/mathable/games/summy/equation.py``: the stage's
+    copy of a module."""
     return "src/mathable/" + module.replace(".", "/") + ".py"
 
 

@@ -16,6 +16,6 @@ echo "== ruff" >&2
 echo "== mypy" >&2
 .venv/bin/mypy
 echo "== pytest" >&2
-# In parallel (pytest-xdist): MATHABLE_TEST_WORKERS processes, 3 by default (measured best on
-# a 2-core machine: many tests wait on I/O); MATHABLE_TEST_WORKERS=0 runs them in this one.
+# In parallel (pytest-xdist): MATHABLE_TEST_WORKERS processes, 3 by default on this 2-core
+# machine (many tests wait on I/O); MATHABLE_TEST_WORKERS=0 runs them in this one.
 .venv/bin/python -m pytest -n "${MATHABLE_TEST_WORKERS:-3}" "$@"

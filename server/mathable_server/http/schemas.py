@@ -272,13 +272,19 @@ class CommandSchemas:
         default = [DEFAULT_RULESET] if DEFAULT_RULESET in games else []
         order = default + [name for name in names if name != DEFAULT_RULESET]
         schemas: dict[str, Schema] = {kind: schema() for kind, schema in _KERNEL_SCHEMAS.items()}
+        specs: dict[str, list[dict[str, Any]]] = {kind: [] for kind in schemas}
         orders: list[Sequence[str]] = []
         for index, name in enumerate(order):
             rules = games[name]
             own = rules.command_schemas()
             for kind, spec in own.items():
-                if kind not in schemas:  # a type two games share: the first one's form
-                    schemas[kind] = _schema_class(spec, CommandSchema)()
+                made = _schema_class(spec, CommandSchema)()
+                if kind not in schemas:
+                    schemas[kind] = made
+                    specs[kind] = [spec]
+                elif spec not in specs[kind]:  # two games, one type, two forms: either
+                    specs[kind].append(spec)
+                    schemas[kind] = _EitherSchema((*_forms(schemas[kind]), made))
             orders.append(_listed(rules, list(own)))
             if index == 0:
                 orders.append(KERNEL_COMMANDS)
@@ -299,6 +305,30 @@ class CommandSchemas:
 
 #: Every command type's body schema, as the installed games and the kernel give them.
 COMMAND_SCHEMAS = CommandSchemas()
+
+
+class _EitherSchema(Schema):
+    """A command type two installed games both have, each with its own body: a body of
+    either form passes (the game's own rules read it, and refuse what is not theirs);
+    one of neither is refused with the first game's reasons."""
+
+    def __init__(self, forms: Sequence[Schema]) -> None:
+        super().__init__()
+        self.forms = tuple(forms)
+
+    def load(self, data: Any, **kwargs: Any) -> Any:
+        first: ValidationError | None = None
+        for form in self.forms:
+            try:
+                return form.load(data, **kwargs)
+            except ValidationError as err:
+                first = first or err
+        assert first is not None
+        raise first
+
+
+def _forms(schema: Schema) -> tuple[Schema, ...]:
+    return schema.forms if isinstance(schema, _EitherSchema) else (schema,)
 
 
 def load_command(data: dict[str, Any]) -> dict[str, Any]:

@@ -73,6 +73,7 @@ class AppContext:
     def game_id(self, given: str | None, command: str, *, auth: bool = True) -> str:
         """The game a command means: ``given`` whole, a unique start of one of your
         games' ids, or (``given`` None) the only game waiting on you."""
+        # deferred: start-up time of mathable-cli (resolve imports the API client: requests)
         from mathable_cli.resolve import choose_game
 
         return choose_game(self.api(auth=auth), given, command, self.output.info)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from mathable import square_name
 from mathable.core.errors import RuleError
 from mathable.core.plugins import DEFAULT_RULESET
 from mathable.core.ruleset import ruleset
@@ -166,8 +167,6 @@ def correction_outcome(event: Mapping[str, Any]) -> str:
 
 
 def _removed(event: Mapping[str, Any]) -> list[tuple[str, int]]:
-    from mathable import square_name
-
     out = []
     for item in event.get("removed") or []:
         square, tile = item[0], item[1]

@@ -25,6 +25,7 @@ from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import last_turn_squares, my_seat, placed_this_turn, result_line
 from mathable_cli.hints import advice_lines, advise
 from mathable_cli.moves import (
+    SENDABLE_ANYWAY,
     Planned,
     parse_placement,
     placement_body,
@@ -254,8 +255,6 @@ class Session:
         return True
 
     def may_send_anyway(self, err: CliError) -> bool:
-        from mathable_cli.moves import SENDABLE_ANYWAY
-
         return self.view.get("referee") == "players" and err.api_code in SENDABLE_ANYWAY
 
     def offer_extra(self, planned: Planned) -> None:

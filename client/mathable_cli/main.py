@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import sys
 
+from mathable_cli import __version__
+
 
 def main() -> None:
     """Console-script entry point."""
     if sys.argv[1:] == ["--version"]:
-        from mathable_cli import __version__
-
         sys.stdout.write(f"mathable-cli {__version__}\n")
         return
+    # deferred: start-up time of mathable-cli --version (typer, rich and the commands)
     from mathable_cli.app import app
 
     app(prog_name="mathable-cli")

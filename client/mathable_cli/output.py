@@ -34,6 +34,7 @@ class Output:
     @property
     def out(self) -> Console:
         if self._out is None:
+            # deferred: start-up time of mathable-cli (rich)
             from rich.console import Console
 
             self._out = Console(
@@ -44,6 +45,7 @@ class Output:
     @property
     def err(self) -> Console:
         if self._err is None:
+            # deferred: start-up time of mathable-cli (rich)
             from rich.console import Console
 
             self._err = Console(
@@ -57,6 +59,7 @@ class Output:
 
     def data(self, renderable: RenderableType | str = "") -> None:
         """Something the user asked for, on stdout (plain strings are never read as markup)."""
+        # deferred: start-up time of mathable-cli (rich)
         from rich.text import Text
 
         if isinstance(renderable, str):
@@ -70,6 +73,7 @@ class Output:
 
     def info(self, message: str | Text, style: str | None = None) -> None:
         """A message for the person at the terminal, on stderr."""
+        # deferred: start-up time of mathable-cli (rich)
         from rich.text import Text
 
         text = Text(message) if isinstance(message, str) else message
@@ -86,6 +90,7 @@ class Output:
 
     def error(self, error: CliError) -> None:
         """An error in words: the message, the server's code, and what to do next."""
+        # deferred: start-up time of mathable-cli (rich)
         from rich.text import Text
 
         text = Text("error: ", style="bold red")

@@ -16,6 +16,8 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
+from mathable import Placement
+from mathable.games.mathable.board import OPERATION, parse_square
 from mathable_client.transport import ApiError, Json, Transport
 from mathable_client.views import GameView
 
@@ -48,8 +50,6 @@ def _placements(turn: TurnLike) -> tuple[list[tuple[str, int]], bool]:
     out = []
     for item in items:
         if isinstance(item, str):
-            from mathable import Placement
-
             item = Placement.parse(item)
         out.append((str(item.square).strip().upper(), int(item.tile)))
     return out, draw_extra
@@ -81,7 +81,7 @@ def turn_command(turn: TurnLike, expected_version: int, *, draw_extra: bool = Fa
     >>> turn_command(PassTurn(), 3)
     {'type': 'pass', 'expected_version': 3}
     """
-    from mathable.games.mathable.board import OPERATION, parse_square
+    # deferred: start-up time of mathable-cli (the rules engine; show --json never needs it)
     from mathable.games.mathable.engine import ExchangeTiles, PassTurn
 
     if isinstance(turn, ExchangeTiles):
@@ -228,7 +228,7 @@ class Client(Transport):
         read), goes as ``place`` and ``draw_extra`` commands, then ``end_turn`` if the
         turn ends there; a ``PassTurn`` in a turn begun ends it.
         """
-        from mathable.games.mathable.board import OPERATION, parse_square
+        # deferred: start-up time of mathable-cli (the rules engine; show --json never needs it)
         from mathable.games.mathable.engine import ExchangeTiles, PassTurn
 
         known = self.view(game_id) if expected_version is None else None

@@ -194,6 +194,7 @@ class GameView:
     def player_view(self) -> PlayerView:
         """What the rules package's engines take (``mathable.PlayerView``); ValueError for
         a spectator's view."""
+        # deferred: start-up time of mathable-cli (PlayerView loads the rules engine)
         from mathable import PlayerView
 
         return PlayerView.from_json(self.raw)

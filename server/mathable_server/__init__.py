@@ -19,10 +19,12 @@ def __getattr__(name: str) -> Any:
     # Lazily: ``mathable-server`` must be able to say that the server extra is missing
     # (Flask, SQLAlchemy) instead of failing on this package's first import.
     if name == "create_app":
+        # deferred: lazy (PEP 562): importing the package loads neither Flask nor the settings
         from mathable_server.http.app import create_app
 
         return create_app
     if name == "Settings":
+        # deferred: lazy (PEP 562): importing the package loads neither Flask nor the settings
         from mathable_server.http.settings import Settings
 
         return Settings

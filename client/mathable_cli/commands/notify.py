@@ -3,6 +3,7 @@ webhook)."""
 
 from __future__ import annotations
 
+import secrets
 from typing import Annotated, Any
 
 import typer
@@ -106,8 +107,6 @@ def notify(
         raise CliError("give --webhook URL or --no-webhook, not both", ExitCode.USAGE)
     if webhook is not None:
         if secret is None:
-            import secrets
-
             secret = made_secret = secrets.token_urlsafe(24)
         body["webhook"] = {"url": webhook, "secret": secret}
     elif no_webhook:

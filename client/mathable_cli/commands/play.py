@@ -23,12 +23,11 @@ from mathable_cli.moves import (
     require_turn,
     send,
 )
+from mathable_cli.resolve import choose_game
 from mathable_cli.screens import MoveFlags, Turn, screen_for
 
 
 def _game(actx: AppContext, api: ApiClient, given: str | None, command: str) -> str:
-    from mathable_cli.resolve import choose_game
-
     return choose_game(api, given, command, actx.output.info)
 
 

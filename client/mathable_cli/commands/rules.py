@@ -6,6 +6,10 @@ from typing import Annotated
 
 import typer
 
+from mathable.core.errors import RuleError
+from mathable.core.rulebook import rules_markdown
+from mathable.core.ruleset import ruleset
+
 
 def rules(
     ctx: typer.Context,
@@ -18,10 +22,6 @@ def rules(
     ] = None,
 ) -> None:
     """The rules of the games, with examples (the same text as docs/rules.md)."""
-    from mathable.core.errors import RuleError
-    from mathable.core.rulebook import rules_markdown
-    from mathable.core.ruleset import ruleset
-
     if game is None:
         typer.echo(rules_markdown(), nl=False)
         return

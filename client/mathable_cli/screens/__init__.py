@@ -16,6 +16,7 @@ as a package of its own is shown, played, hinted and botted with no change here.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any
 
 from mathable.core import plugins
@@ -45,8 +46,6 @@ def registered() -> dict[str, ScreenFactory]:
     """The screens the installed packages register, by ruleset name (read once a run)."""
     global _registry
     if _registry is None:
-        from importlib.metadata import entry_points
-
         found: dict[str, Any] = {}
         for entry in entry_points(group=GROUP):
             if entry.name in found and found[entry.name].value != entry.value:

@@ -3,7 +3,7 @@
 Registered for the ruleset ``mathable`` in the entry-point group
 ``mathable_cli.screens``. What it draws and checks comes from the Mathable
 modules of the CLI (``display``, ``board``, ``moves``, ``interactive``,
-``hints``), imported when a command first needs them.
+``hints``); those only some commands use are imported when a command first needs them.
 """
 
 from __future__ import annotations
@@ -11,14 +11,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from mathable_cli.api import ApiError
+from mathable_cli.durations import clock_line
 from mathable_cli.exits import CliError, ExitCode
+from mathable_cli.game import TurnRecord, is_my_turn, last_turn_squares
+from mathable_cli.moves import (
+    parse_placement,
+    plan_turn,
+    play_turn,
+    report_end,
+    require_turn,
+)
 from mathable_cli.screens.interface import MoveFlags, Turn
 
 if TYPE_CHECKING:
     from mathable.core.ruleset import Ruleset
     from mathable_cli.api import ApiClient
     from mathable_cli.bot import Bot
-    from mathable_cli.game import TurnRecord
 
 Json = dict[str, Any]
 
@@ -33,9 +42,8 @@ class MathableScreen:
         self.rules = rules
 
     def show(self, turn: Turn) -> None:
+        # deferred: start-up time of mathable-cli (display draws with rich; only show needs it)
         from mathable_cli.display import show_game
-        from mathable_cli.durations import clock_line
-        from mathable_cli.game import last_turn_squares
 
         view = turn.view
         last: TurnRecord | None = None
@@ -54,14 +62,6 @@ class MathableScreen:
             turn.out.data(line)
 
     def play(self, turn: Turn, words: list[str], flags: MoveFlags) -> Json:
-        from mathable_cli.moves import (
-            parse_placement,
-            plan_turn,
-            play_turn,
-            report_end,
-            require_turn,
-        )
-
         out, view = turn.out, turn.view
         wanted = [parse_placement(text) for text in words]
         require_turn(view, turn.game)
@@ -84,12 +84,13 @@ class MathableScreen:
         return new
 
     def take_turn(self, turn: Turn) -> None:
+        # deferred: start-up time of mathable-cli (the interactive turn: rich, display, hints)
         from mathable_cli.interactive import Session
 
         Session(turn.api, turn.out, turn.game, turn.view).run()
 
     def hint(self, turn: Turn, *, show_all: bool, as_json: bool) -> None:
-        from mathable_cli.game import is_my_turn
+        # deferred: start-up time of mathable-cli show (hints: only the hint command)
         from mathable_cli.hints import advice_json, advice_lines, advise
 
         view = turn.view
@@ -105,6 +106,7 @@ class MathableScreen:
             turn.out.data(line)
 
     def bot_turn(self, bot: Bot, turn: Turn) -> Json | None:
+        # deferred: start-up time of mathable-cli (the bot's engine runner: multiprocessing)
         from mathable_cli.screens.mathable_bot import bot_turn
 
         return bot_turn(bot, turn.game, turn.view)
@@ -112,8 +114,6 @@ class MathableScreen:
 
 def fetch_events(api: ApiClient, game: str, after: int = 0) -> list[Json] | None:
     """The game's events, or None when the server will not give them."""
-    from mathable_cli.api import ApiError
-
     try:
         return api.events(game, after)
     except ApiError as err:
@@ -124,8 +124,6 @@ def fetch_events(api: ApiClient, game: str, after: int = 0) -> list[Json] | None
 
 def record_of(turn: Mapping[str, Any]) -> tuple[TurnRecord, set[str]]:
     """The view's ``last_turn`` as a history entry, and the squares it placed tiles on."""
-    from mathable_cli.game import TurnRecord
-
     placements = [(str(p["square"]), int(p["tile"]), int(p["points"])) for p in turn["placements"]]
     kind = {"passed": "pass", "exchanged": "exchange"}.get(str(turn.get("ended_by")), "play")
     if not placements and kind == "play" and not turn.get("ended_by"):

@@ -79,6 +79,7 @@ class RateLimit:
         >>> str(RateLimit(2.0, 4).item()), str(RateLimit(100.0, 500).item())
         ('4 per 2 second', '500 per 5 second')
         """
+        # deferred: the 'server' extra (limits) may be missing; mathable-server loads this at start
         from limits import RateLimitItemPerSecond
 
         return RateLimitItemPerSecond(self.burst, max(1, math.ceil(self.burst / self.rate)))
@@ -88,6 +89,7 @@ class Limiter:
     """Counts hits of named limits in a shared ``limits`` storage."""
 
     def __init__(self, storage: Storage) -> None:
+        # deferred: the 'server' extra (limits) may be missing; mathable-server loads this at start
         from limits.strategies import FixedWindowRateLimiter
 
         self.storage = storage

@@ -53,6 +53,7 @@ DEFAULT_TOKEN_DAYS = 365
 
 def default_database_url() -> str:
     """SQLite in the user data dir: the zero-setup default."""
+    # deferred: the 'server' extra (platformdirs) may be missing; mathable-server imports this
     import platformdirs
 
     folder = Path(platformdirs.user_data_dir("mathable", appauthor=False))

@@ -6,7 +6,7 @@ Settings come from flags, then the environment (``MATHABLE_HOST``,
 ``MATHABLE_RATE_LIMIT``, ``MATHABLE_MAX_LONG_POLLS``, ``MATHABLE_POOL_SIZE``),
 then defaults: 127.0.0.1:8080 and SQLite in the user data dir.
 
-Each command imports what it runs inside its function: ``mathable-server --help``
+Each command imports the heavy modules it runs inside its function: ``mathable-server --help``
 and a command that needs no database start without loading Flask, SQLAlchemy,
 alembic or gunicorn (and a missing server extra is reported, not a traceback).
 """
@@ -21,7 +21,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mathable_server.games.timesource import SystemTime
 from mathable_server.http.settings import DEFAULT_HOST, DEFAULT_PORT, Settings
+from mathable_server.run import green
+from mathable_server.run.mail_commands import add_parsers, run_command
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -104,8 +107,6 @@ def _parser() -> argparse.ArgumentParser:
         "tick", help="one sweep: settle every game whose clock ran out (for cron)"
     )
     common(tick, listen=False)
-    from mathable_server.run.mail_commands import add_parsers
-
     add_parsers(commands, common)
     init_db = commands.add_parser("init-db", help="create or upgrade the schema (as migrate)")
     common(init_db, listen=False)
@@ -144,6 +145,7 @@ def _settings(database_url: str | None) -> Settings:
 
 
 def _shown(url: str) -> str:
+    # deferred: start-up time of mathable-server; a missing 'server' extra is reported (sqlalchemy)
     from sqlalchemy import make_url
 
     return make_url(url).render_as_string(hide_password=True)
@@ -158,9 +160,13 @@ def open_engine(database_url: str, *, must_exist: bool = False) -> Engine:
 
     With ``must_exist``, a SQLite file that is not there is an error, not a new database.
     """
+    # deferred: start-up time of mathable-server; a missing 'server' extra is reported (sqlalchemy)
     from sqlalchemy import make_url, text
+
+    # deferred: start-up time of mathable-server; a missing 'server' extra is reported (sqlalchemy)
     from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
+    # deferred: start-up time of mathable-server (the store: sqlalchemy)
     from mathable_server.store.engine import make_engine, normalize_url
 
     try:
@@ -206,6 +212,7 @@ def _reason(err: Exception) -> str:
 
 
 def _migrate(engine: Engine, args: argparse.Namespace, url: str) -> None:
+    # deferred: start-up time of mathable-server (the store: sqlalchemy)
     from mathable_server.store import migrations
 
     if args.status:
@@ -236,8 +243,10 @@ def _mail_in(args: argparse.Namespace, settings: Settings) -> None:
     find no play address there and bounce the mail. Any trouble with the
     database is exit 75 with a line on stderr: the MTA keeps the mail.
     """
+    # deferred: start-up time of mathable-server; a missing 'server' extra is reported (sqlalchemy)
     from sqlalchemy.exc import DBAPIError
 
+    # deferred: start-up time of mathable-server (the store: sqlalchemy)
     from mathable_server.store import migrations
 
     try:
@@ -255,8 +264,6 @@ def _mail_in(args: argparse.Namespace, settings: Settings) -> None:
         except migrations.MigrationError as err:
             print(f"mathable-server: mail-in: {err}", file=sys.stderr)
             raise SystemExit(_TRY_LATER) from None
-        from mathable_server.run.mail_commands import run_command
-
         run_command(args, engine, settings)
     except DBAPIError as err:
         print(f"mathable-server: mail-in: the database failed: {_reason(err)}", file=sys.stderr)
@@ -272,6 +279,7 @@ def _prepare_schema(engine: Engine, command: str) -> None:
     SQLite, which backs the file up and upgrades by itself; ``dump`` also refuses
     an empty database (it was probably the wrong one).
     """
+    # deferred: start-up time of mathable-server (the store: sqlalchemy)
     from mathable_server.store import migrations
 
     try:
@@ -295,10 +303,16 @@ def _prepare_schema(engine: Engine, command: str) -> None:
 
 def _tick(engine: Engine, settings: Settings) -> None:
     """One sweep of the games whose clock is due; says how many were looked at."""
+    # deferred: start-up time of mathable-server (the game service: sqlalchemy)
     from mathable_server.games.service import Games
-    from mathable_server.games.timesource import SystemTime
+
+    # deferred: start-up time of mathable-server (mail-in: sqlalchemy)
     from mathable_server.mailin.closing import CloseAddresses
+
+    # deferred: start-up time of mathable-server (notify: sqlalchemy)
     from mathable_server.notify.notifier import Notifier
+
+    # deferred: start-up time of mathable-server (the store: sqlalchemy)
     from mathable_server.store import Store
 
     store = Store(engine)
@@ -316,8 +330,6 @@ def _tick(engine: Engine, settings: Settings) -> None:
 def main(argv: Sequence[str] | None = None) -> None:
     args = _parser().parse_args(argv)
     if args.command == "serve":
-        from mathable_server.run import green
-
         if args.worker_class is None:
             args.worker_class = "gevent" if green.gevent_available() else "gthread"
         if args.worker_class == "gevent":
@@ -345,6 +357,7 @@ def _run(args: argparse.Namespace) -> None:
                 f"the server is not installed ({module} is missing): "
                 "pip install 'mathable[server]' (from a checkout: pip install -e '.[server]')"
             )
+    # deferred: start-up time of mathable-server; a missing 'server' extra is reported (sqlalchemy)
     from sqlalchemy.exc import DBAPIError
 
     settings = _settings(args.database_url)
@@ -361,11 +374,13 @@ def _run(args: argparse.Namespace) -> None:
             return
         _prepare_schema(engine, args.command)
         if args.command == "dump":
+            # deferred: start-up time of mathable-server (dump/load: sqlalchemy)
             from mathable_server.run.transfer import dump_to
 
             dump_to(engine, args.output)
             return
         if args.command == "load":
+            # deferred: start-up time of mathable-server (dump/load: sqlalchemy)
             from mathable_server.run.transfer import load_from
 
             load_from(engine, args.input)
@@ -374,8 +389,6 @@ def _run(args: argparse.Namespace) -> None:
             _tick(engine, settings)
             return
         if args.command in ("outbox", "deliver", "mail-in", "smtpd"):
-            from mathable_server.run.mail_commands import run_command
-
             run_command(args, engine, settings)
             return
     except DBAPIError as err:
@@ -388,6 +401,7 @@ def _run(args: argparse.Namespace) -> None:
     if args.command == "serve":
         if args.workers < 1 or args.threads < 1 or args.connections < 1:
             raise _fail("--workers, --threads and --connections must be at least 1")
+        # deferred: start-up time of mathable-server (gunicorn, flask: after the gevent patch)
         from mathable_server.run.gunicorn_app import worker_settings
 
         settings = worker_settings(settings, args.threads, args.worker_class, args.connections)
@@ -411,13 +425,17 @@ def _run(args: argparse.Namespace) -> None:
         flush=True,
     )
     if args.command == "run":
+        # deferred: start-up time of mathable-server (flask)
         from mathable_server.http.app import create_app
+
+        # deferred: start-up time of mathable-server (flask, werkzeug)
         from mathable_server.run.dev_server import DEFAULT_MAX_CONNECTIONS, run
 
         app = create_app(settings, create_schema=False)
         cap = _env_int("MATHABLE_MAX_CONNECTIONS", DEFAULT_MAX_CONNECTIONS)
         run(app, args.host, args.port, max(1, cap))
     else:
+        # deferred: start-up time of mathable-server (gunicorn, flask: after the gevent patch)
         from mathable_server.run.gunicorn_app import serve
 
         # Several processes: every limit must be counted in a store they share.

@@ -18,11 +18,15 @@ def gevent_available() -> bool:
 def patch_for_gevent() -> None:
     """Make the standard library cooperative (sockets, threads, locks, sleep, select), and
     psycopg wait on gevent's hub itself (``wait_on_hub``)."""
+    # deferred: start-up time of mathable-server (gevent: only serve with gevent workers)
     from gevent import monkey
 
     monkey.patch_all()
     try:  # the PostgreSQL driver is an extra (``.[postgres]``)
+        # deferred: the optional 'postgres' extra
         import psycopg.errors
+
+        # deferred: the optional 'postgres' extra
         import psycopg.waiting
     except ImportError:
         return
@@ -41,8 +45,13 @@ def wait_on_hub(gen: Any, fileno: int, interval: float = 0.0, timeout: float | N
     (psycopg wakes up that often to notice a Ctrl-C) is not needed here; ``timeout``
     ends the wait with psycopg's own timeout error.
     """
+    # deferred: the optional 'postgres' extra
     import psycopg.errors
+
+    # deferred: start-up time of mathable-server (gevent: only serve with gevent workers)
     from gevent.hub import get_hub
+
+    # deferred: start-up time of mathable-server (gevent: only serve with gevent workers)
     from gevent.socket import wait
 
     loop = get_hub().loop

@@ -198,6 +198,7 @@ def serve(
 
 
 def _green_worker_class() -> type:
+    # deferred: gevent, only for gevent workers (imported after green.patch_for_gevent)
     from gunicorn.workers.ggevent import GeventWorker
 
     class _GreenWorker(GeventWorker):  # type: ignore[misc]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import threading
 import time
@@ -10,6 +11,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from mathable_server.games.timesource import SystemTime
 from mathable_server.http.settings import Settings
 
 if TYPE_CHECKING:
@@ -63,14 +65,22 @@ def add_parsers(commands: Any, common: Callable[[argparse.ArgumentParser, bool],
 
 
 def _room(engine: Engine, settings: Settings) -> tuple[Mailroom, Games]:
-    import functools
-
+    # deferred: start-up time of mathable-server (the game service: sqlalchemy)
     from mathable_server.games.draws import secret_key
+
+    # deferred: start-up time of mathable-server (the game service: sqlalchemy)
     from mathable_server.games.service import Games
-    from mathable_server.games.timesource import SystemTime
+
+    # deferred: start-up time of mathable-server (mail-in: sqlalchemy)
     from mathable_server.mailin.closing import CloseAddresses
+
+    # deferred: start-up time of mathable-server (notify: sqlalchemy)
     from mathable_server.notify.delivery import mailroom
+
+    # deferred: start-up time of mathable-server (notify: sqlalchemy)
     from mathable_server.notify.notifier import Notifier
+
+    # deferred: start-up time of mathable-server (the store: sqlalchemy)
     from mathable_server.store import Store
 
     store = Store(engine)
@@ -124,6 +134,7 @@ def run_command(args: argparse.Namespace, engine: Engine, settings: Settings) ->
                 time.sleep(interval)
         except KeyboardInterrupt:
             return
+    # deferred: start-up time of mathable-server (mail-in: sqlalchemy)
     from mathable_server.mailin.inbound import Inbox
 
     inbox = Inbox(games, room)
@@ -132,6 +143,7 @@ def run_command(args: argparse.Namespace, engine: Engine, settings: Settings) ->
         print(f"mathable-server: mail-in: {outcome.note}", file=sys.stderr)
         raise SystemExit(outcome.code)
     try:
+        # deferred: the optional 'mail' extra (aiosmtpd)
         from mathable_server.mailin.smtpd import controller
     except ModuleNotFoundError:
         raise SystemExit(

@@ -418,6 +418,7 @@ class RedisHeldPolls:
     """Held long-polls as members of a sorted set per caller, scored by their end time."""
 
     def __init__(self, url: str, prefix: str = "mathable") -> None:
+        # deferred: the optional 'redis' extra
         import redis
 
         self._redis = redis.Redis.from_url(url)

@@ -333,6 +333,7 @@ class FeedFollower:
         return True
 
     def _listen_connection(self) -> Any:
+        # deferred: the optional 'postgres' extra
         import psycopg
 
         url = self.engine.url.set(drivername="postgresql")

@@ -23,6 +23,7 @@ from mathable.games.mathable.engine import (
     checked_choice,
     to_commands,
 )
+from mathable.games.mathable.engines import best as fallback_engine
 from mathable.games.mathable.events import apply
 from mathable.games.mathable.state import GameState
 
@@ -78,8 +79,6 @@ def play_game(
     ``errors`` and ``fallback`` (by default ``best``) plays that turn instead.
     """
     if fallback is None:
-        from mathable.games.mathable.engines import best as fallback_engine
-
         fallback = fallback_engine
     state = new_game(len(engines), tiles=tiles, seed=seed)
     record = GameRecord(think=[[] for _ in engines], errors=[[] for _ in engines])

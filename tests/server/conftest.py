@@ -142,13 +142,21 @@ def make_app(database_url: str, **settings: Any) -> Flask:
     return app
 
 
+def close_app(app: Flask) -> None:
+    """End what an app runs in the background, then its engine: the feed follower first
+    (on PostgreSQL it would go on reading a dropped schema), and the held polls' flusher
+    (it would go on writing leases into it); connections left open fail the suite."""
+    services = app.extensions["mathable"]
+    services.follower.stop()
+    services.held_polls.stop()
+    services.store.engine.dispose()
+
+
 @pytest.fixture
 def app(store_url: str) -> Iterator[Flask]:
     app = make_app(store_url)
     yield app
-    # The feed follower first: on PostgreSQL it would go on reading a dropped schema.
-    app.extensions["mathable"].follower.stop()
-    app.extensions["mathable"].store.engine.dispose()
+    close_app(app)
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from sqlalchemy.exc import OperationalError
 from werkzeug.test import EnvironBuilder
 
-from tests.server.conftest import make_app
+from tests.server.conftest import close_app, make_app
 from tests.server.helpers import (
     EXAMPLE_TILES,
     bag_order,
@@ -299,7 +299,7 @@ def test_a_woken_long_poll_reads_no_names(app: Flask, store_url: str) -> None:
         poll.join(10)
     finally:
         svc.store.names = names
-        other.extensions["mathable"].store.engine.dispose()
+        close_app(other)
     assert answers[0].status_code == 200 and answers[0].json["version"] == 4
     assert [s["name"] for s in answers[0].json["seats"]] == ["ada", "bob"]
     assert reads == []

@@ -7,7 +7,6 @@ of a few real games, under 2,000 ids); the listing is read over HTTP.
 from __future__ import annotations
 
 import random
-import statistics
 import time
 from collections import Counter
 from datetime import UTC, datetime, timedelta
@@ -140,15 +139,19 @@ def test_the_last_page_is_about_as_quick_as_the_first(crowded: Any) -> None:
     plain = client.application.test_client()
     plain.__class__ = FlaskClient  # time the server, not the contract checks
 
-    def latency(offset: int) -> float:
-        times = []
-        for _ in range(5):
-            started = time.perf_counter()
-            response = plain.get(f"/v1/me?limit={PAGE}&offset={offset}", headers=ada.auth)
-            times.append(time.perf_counter() - started)
-            assert response.status_code == 200
-        return statistics.median(times)
+    def timed(offset: int) -> float:
+        started = time.perf_counter()
+        response = plain.get(f"/v1/me?limit={PAGE}&offset={offset}", headers=ada.auth)
+        elapsed = time.perf_counter() - started
+        assert response.status_code == 200
+        return elapsed
 
-    latency(0)  # warm up
-    first, last = latency(0), latency(GAMES - PAGE)
+    timed(0)  # warm up
+    # The two pages timed in turn, so both meet the same load from other processes (the
+    # suite runs in parallel); the quickest of each is its cost without that load.
+    firsts, lasts = [], []
+    for _ in range(9):
+        firsts.append(timed(0))
+        lasts.append(timed(GAMES - PAGE))
+    first, last = min(firsts), min(lasts)
     assert last < first * 1.5 + 0.005, (first, last)

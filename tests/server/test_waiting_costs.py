@@ -28,7 +28,7 @@ from mathable_server.store.engine import held_polls, make_engine
 from mathable_server.store.feed import Change, notice, noticed
 from mathable_server.store.migrations import init_schema
 from mathable_server.store.wakeups import FeedFollower, Recent, Wakeups
-from tests.server.conftest import make_app
+from tests.server.conftest import close_app, make_app
 from tests.server.helpers import EXAMPLE_TILES, new_game, register, started_game
 
 
@@ -45,6 +45,23 @@ def leases(engine: Engine) -> int:
     with engine.connect() as conn:
         return int(conn.execute(select(func.count()).select_from(held_polls)).scalar_one())
 
+
+
+@pytest.fixture(autouse=True)
+def _flushers_stopped(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every ``SqlHeldPolls`` a test makes is stopped after it: its flusher would go on
+    writing into the test's dropped schema, and leave its connections to the collector."""
+    made: list[SqlHeldPolls] = []
+    original = SqlHeldPolls.__init__
+
+    def init(self: SqlHeldPolls, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        made.append(self)
+
+    monkeypatch.setattr(SqlHeldPolls, "__init__", init)
+    yield
+    for polls in made:
+        polls.stop()
 
 def test_holding_writes_nothing_until_a_flush_then_one_batch(engine: Engine) -> None:
     polls = SqlHeldPolls(engine)
@@ -257,7 +274,7 @@ def test_a_follower_puts_off_rows_that_no_waiter_of_its_process_watches(
         if follower._thread is not None:
             follower._thread.join(10)
         engine.dispose()
-        app.extensions["mathable"].store.engine.dispose()
+        close_app(app)
 
 
 class _Killed(BaseException):

@@ -50,20 +50,24 @@ def test_counts_are_shared_by_processes_and_cleared(backend: Backend) -> None:
 def test_held_polls_count_across_processes_once_flushed(backend: Backend) -> None:
     here = counters.SqlHeldPolls(backend.engine)
     there = counters.SqlHeldPolls(backend.another_engine())
-    with here.hold("ada", 30, 2) as first, here.hold("ada", 30, 2) as second:
-        assert first and second
-        with here.hold("ada", 30, 2) as third:
-            assert not third  # this process's own count is exact
-        here.flush()
-        time.sleep(here.FLUSH_SECONDS * 1.5)  # what the other process read has gone stale
-        with there.hold("ada", 30, 2) as elsewhere:
-            assert not elsewhere
-        with there.hold("bob", 30, 2) as other_caller:
-            assert other_caller
-    here.flush()  # given back
-    time.sleep(here.FLUSH_SECONDS * 1.5)
-    with there.hold("ada", 30, 2) as now_free:
-        assert now_free
+    try:
+        with here.hold("ada", 30, 2) as first, here.hold("ada", 30, 2) as second:
+            assert first and second
+            with here.hold("ada", 30, 2) as third:
+                assert not third  # this process's own count is exact
+            here.flush()
+            time.sleep(here.FLUSH_SECONDS * 1.5)  # what the other process read has gone stale
+            with there.hold("ada", 30, 2) as elsewhere:
+                assert not elsewhere
+            with there.hold("bob", 30, 2) as other_caller:
+                assert other_caller
+        here.flush()  # given back
+        time.sleep(here.FLUSH_SECONDS * 1.5)
+        with there.hold("ada", 30, 2) as now_free:
+            assert now_free
+    finally:  # their flushers would outlive the test's schema
+        here.stop()
+        there.stop()
 
 
 def test_a_lease_flushed_twice_is_written_once(backend: Backend) -> None:

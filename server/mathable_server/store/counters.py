@@ -211,6 +211,10 @@ class HeldPolls(Protocol):
         """A context manager yielding whether ``caller`` may hold one more (then released)."""
         ...
 
+    def stop(self) -> None:
+        """Stop any background work (an app that ends, its database about to go)."""
+        ...
+
 
 class MemoryHeldPolls:
     """Held long-polls counted in this process (a single-process server)."""
@@ -235,6 +239,9 @@ class MemoryHeldPolls:
                         self._held[caller] = left
                     else:
                         del self._held[caller]
+
+    def stop(self) -> None:
+        pass  # nothing runs in the background
 
 
 class SqlHeldPolls:
@@ -280,6 +287,7 @@ class SqlHeldPolls:
         self._released: list[str] = []
         self._lock = threading.Lock()
         self._flusher: threading.Thread | None = None
+        self._stopping = threading.Event()
         self._flushes = 0
         self._failing = False
         #: The others' count by caller, with when it goes stale (ms).
@@ -355,9 +363,15 @@ class SqlHeldPolls:
             )
             self._flusher.start()
 
+    def stop(self) -> None:
+        """Stop the flusher: what it has not written yet is not written (its engine is about
+        to go; a lease not written expires with its time)."""
+        self._stopping.set()
+        if self._flusher is not None:
+            self._flusher.join(timeout=self.FLUSH_SECONDS + 5)
+
     def _flush_forever(self) -> None:
-        while True:
-            time.sleep(self.FLUSH_SECONDS)
+        while not self._stopping.wait(self.FLUSH_SECONDS):
             try:
                 self.flush()
             except Exception:  # never let the thread die: the next flush tries again
@@ -423,6 +437,9 @@ class RedisHeldPolls:
 
         self._redis = redis.Redis.from_url(url)
         self._prefix = prefix
+
+    def stop(self) -> None:
+        pass  # nothing runs in the background: Redis expires the members
 
     @contextmanager
     def hold(self, caller: str, seconds: float, limit: int) -> Iterator[bool]:

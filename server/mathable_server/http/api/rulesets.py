@@ -34,14 +34,16 @@ def _list() -> str:
     return json.dumps({"rulesets": games}, separators=(",", ":"))
 
 
+def _cacheable(body: str) -> Response:
+    """A JSON body that changes only when the server is restarted with other games."""
+    return Response(
+        body, 200, mimetype="application/json", headers={"Cache-Control": "public, max-age=3600"}
+    )
+
+
 @bp.get("")
 def index() -> Response:
-    return Response(
-        _list(),
-        200,
-        mimetype="application/json",
-        headers={"Cache-Control": "public, max-age=3600"},
-    )
+    return _cacheable(_list())
 
 
 @bp.get("/<name>")
@@ -49,9 +51,4 @@ def show(name: str) -> Response:
     if name not in RULESETS:
         known = ", ".join(sorted(RULESETS))
         raise ApiError(404, "unknown_ruleset", f"there is no ruleset {name[:40]!r}: try {known}")
-    return Response(
-        _body(name),
-        200,
-        mimetype="application/json",
-        headers={"Cache-Control": "public, max-age=3600"},
-    )
+    return _cacheable(_body(name))

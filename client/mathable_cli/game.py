@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from mathable import square_name
 from mathable.core.errors import RuleError
 from mathable.core.plugins import DEFAULT_RULESET
 from mathable.core.ruleset import ruleset
+from mathable.games.mathable.eventwords import correction_outcome, removed_tiles
 
 if TYPE_CHECKING:
     from mathable.core.ruleset import Ruleset
@@ -101,77 +101,30 @@ def _placement_words(square: str, tile: int, points: int) -> str:
     return f"{square}={tile} ({points})"
 
 
+def seat_names(view: Mapping[str, Any]) -> list[str]:
+    """Each seat of ``view`` in words (``seat_name``), by seat: what a ruleset's words take."""
+    return [seat_name(view, seat) for seat in range(len(view.get("seats") or []))]
+
+
 def describe_event(event: Mapping[str, Any], view: Mapping[str, Any]) -> str | None:
-    """One event as a sentence, or None for events not worth telling on their own."""
-    kind = event.get("type")
+    """One event as a sentence, or None for events not worth telling on their own.
+
+    The kernel's events are told here; a game's own, by its ruleset (``Ruleset.event_words``).
+    """
     who = seat_name(view, event.get("seat"))
-    match kind:
+    match event.get("type"):
         case "game_created":
             return f"game created for {event.get('players')} players"
         case "player_joined":
             return f"{event.get('player')} joined"
-        case "game_started":
-            return f"the game started; {seat_name(view, event.get('first_seat'))} begins"
-        case "tile_placed":
-            return f"{who} placed " + _placement_words(
-                str(event.get("square")), int(event.get("tile") or 0), int(event.get("points") or 0)
-            )
-        case "extra_tile_drawn":
-            tile = event.get("tile")
-            return f"{who} drew an extra tile" + (f" ({tile})" if tile is not None else "")
-        case "turn_ended":
-            bonus = int(event.get("bonus") or 0)
-            text = f"{who} ended the turn: {event.get('points')} points"
-            return text + (f" + {bonus} Mathable bonus" if bonus else "")
-        case "tiles_exchanged":
-            count = event.get("count")
-            if count is None:
-                count = len(event.get("returned") or [])
-            return f"{who} exchanged {count} tile{'s' if count != 1 else ''}"
         case "passed":
             return f"{who} passed"
-        case "corrected":
-            return (
-                f"{who} corrected {seat_name(view, event.get('target'))}: {event.get('reason')}; "
-                f"{correction_outcome(event)}, {event.get('points_lost')} points lost"
-            )
         case "resigned":
             return f"{who} resigned"
         case "game_ended":
             return result_line({**view, "result": event})
-    return None
-
-
-def correction_outcome(event: Mapping[str, Any]) -> str:
-    """What a correction did, in words: tiles taken back, points fixed, extra tile returned."""
-    taken = _removed(event)
-    rescored = [p for p in event.get("rescored") or [] if isinstance(p, Mapping)]
-    parts = []
-    if taken:
-        parts.append(", ".join(f"{sq}={tile}" for sq, tile in taken) + " taken back")
-    if rescored:
-        fixed = ", ".join(
-            f"{p.get('square')}={p.get('tile')} now scores {p.get('points')}" for p in rescored
-        )
-        if taken:
-            parts.append(fixed)
-        else:
-            parts.append(f"the tiles stay, only the points were fixed ({fixed})")
-    returned = event.get("to_bag")
-    count = len(returned) if isinstance(returned, list) else int(event.get("to_bag_count") or 0)
-    if count:
-        tiles = f" ({', '.join(map(str, returned))})" if isinstance(returned, list) else ""
-        extra = "the extra tile" if count == 1 else f"{count} extra tiles"
-        parts.append(f"{extra}{tiles} went back into the bag")
-    return "; ".join(parts) or "nothing taken back"
-
-
-def _removed(event: Mapping[str, Any]) -> list[tuple[str, int]]:
-    out = []
-    for item in event.get("removed") or []:
-        square, tile = item[0], item[1]
-        out.append((square_name(square) if isinstance(square, int) else str(square), int(tile)))
-    return out
+    rules = rules_of(view)
+    return rules.event_words(event, seat_names(view)) if rules is not None else None
 
 
 @dataclass
@@ -269,7 +222,7 @@ def turns_from_events(
             record.points = -int(event.get("points_lost") or 0)
             target = event.get("target")
             record.target = target if isinstance(target, int) else None
-            taken = _removed(event)
+            taken = removed_tiles(event)
             if pending is not None and pending.seat == record.target:
                 record.deducts = False
                 points = {

@@ -17,7 +17,6 @@ from mathable_cli.game import (
     seat_name,
     status_line,
     turn_seat,
-    turn_words,
     winners_words,
 )
 from mathable_cli.output import Output
@@ -82,7 +81,7 @@ def show_game(
         line.append_text(rack_text(rack, color=color))
         output.data(line)
     if last_turn is not None:
-        output.data(Text("Last turn: " + turn_words(last_turn, view)))
+        output.data(Text("Last turn: " + last_turn.words(view)))
     if current:
         output.data(Text(turn_so_far(view)))
     result = view.get("result")

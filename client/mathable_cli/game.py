@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from mathable import square_name
 from mathable.core.errors import RuleError
 from mathable.core.plugins import DEFAULT_RULESET
 from mathable.core.ruleset import ruleset
@@ -97,104 +96,68 @@ def result_line(view: Mapping[str, Any]) -> str:
 # --- events in words -----------------------------------------------------------
 
 
-def _placement_words(square: str, tile: int, points: int) -> str:
-    return f"{square}={tile} ({points})"
+def seat_names(view: Mapping[str, Any]) -> list[str]:
+    """Each seat of ``view`` in words (``seat_name``), by seat: what a ruleset's words take."""
+    return [seat_name(view, seat) for seat in range(len(view.get("seats") or []))]
 
 
 def describe_event(event: Mapping[str, Any], view: Mapping[str, Any]) -> str | None:
-    """One event as a sentence, or None for events not worth telling on their own."""
-    kind = event.get("type")
+    """One event as a sentence, or None for events not worth telling on their own.
+
+    The kernel's events are told here; a game's own, by its ruleset (``Ruleset.event_words``).
+    """
     who = seat_name(view, event.get("seat"))
-    match kind:
+    match event.get("type"):
         case "game_created":
             return f"game created for {event.get('players')} players"
         case "player_joined":
             return f"{event.get('player')} joined"
-        case "game_started":
-            return f"the game started; {seat_name(view, event.get('first_seat'))} begins"
-        case "tile_placed":
-            return f"{who} placed " + _placement_words(
-                str(event.get("square")), int(event.get("tile") or 0), int(event.get("points") or 0)
-            )
-        case "extra_tile_drawn":
-            tile = event.get("tile")
-            return f"{who} drew an extra tile" + (f" ({tile})" if tile is not None else "")
-        case "turn_ended":
-            bonus = int(event.get("bonus") or 0)
-            text = f"{who} ended the turn: {event.get('points')} points"
-            return text + (f" + {bonus} Mathable bonus" if bonus else "")
-        case "tiles_exchanged":
-            count = event.get("count")
-            if count is None:
-                count = len(event.get("returned") or [])
-            return f"{who} exchanged {count} tile{'s' if count != 1 else ''}"
         case "passed":
             return f"{who} passed"
-        case "corrected":
-            return (
-                f"{who} corrected {seat_name(view, event.get('target'))}: {event.get('reason')}; "
-                f"{correction_outcome(event)}, {event.get('points_lost')} points lost"
-            )
         case "resigned":
             return f"{who} resigned"
         case "game_ended":
             return result_line({**view, "result": event})
-    return None
-
-
-def correction_outcome(event: Mapping[str, Any]) -> str:
-    """What a correction did, in words: tiles taken back, points fixed, extra tile returned."""
-    taken = _removed(event)
-    rescored = [p for p in event.get("rescored") or [] if isinstance(p, Mapping)]
-    parts = []
-    if taken:
-        parts.append(", ".join(f"{sq}={tile}" for sq, tile in taken) + " taken back")
-    if rescored:
-        fixed = ", ".join(
-            f"{p.get('square')}={p.get('tile')} now scores {p.get('points')}" for p in rescored
-        )
-        if taken:
-            parts.append(fixed)
-        else:
-            parts.append(f"the tiles stay, only the points were fixed ({fixed})")
-    returned = event.get("to_bag")
-    count = len(returned) if isinstance(returned, list) else int(event.get("to_bag_count") or 0)
-    if count:
-        tiles = f" ({', '.join(map(str, returned))})" if isinstance(returned, list) else ""
-        extra = "the extra tile" if count == 1 else f"{count} extra tiles"
-        parts.append(f"{extra}{tiles} went back into the bag")
-    return "; ".join(parts) or "nothing taken back"
-
-
-def _removed(event: Mapping[str, Any]) -> list[tuple[str, int]]:
-    out = []
-    for item in event.get("removed") or []:
-        square, tile = item[0], item[1]
-        out.append((square_name(square) if isinstance(square, int) else str(square), int(tile)))
-    return out
+    rules = rules_of(view)
+    return rules.event_words(event, seat_names(view)) if rules is not None else None
 
 
 @dataclass
 class TurnRecord:
-    """One turn of the history: who, what, and the points."""
+    """One turn of the history: who, what, and the points.
+
+    The kernel's turns (a pass, a resignation) and a turn told by its game's ruleset
+    (``Ruleset.turn_told``) are records of this class; a game whose turn spans several
+    events folds them into records of its own (a subclass, from its screen's ``turns``),
+    each telling itself (``words``) and what it scored (``gains``).
+    """
 
     number: int
     seat: int | None
-    kind: str  # play, exchange, pass, resign, correction
-    placements: list[tuple[str, int, int]] = field(default_factory=list)
-    extra_draws: int = 0
+    kind: str  # play, pass, resign, "in progress", or a game's own
     points: int = 0
-    bonus: int = 0
-    exchanged: int = 0
-    note: str = ""
-    target: int | None = None
-    #: False for a correction of a turn still being played: its points were never scored.
-    deducts: bool = True
     version: int | None = None
     #: When the turn was played (its last event), ISO 8601 UTC, if the server said.
     at: str | None = None
     #: A turn of a game told by its ruleset (``Ruleset.turn_told``): what it did, in words.
     told: str = ""
+
+    def words(self, view: Mapping[str, Any]) -> str:
+        """The turn in one line of the history, with its points."""
+        who = seat_name(view, self.seat)
+        if self.told:
+            return f"{who}: {self.told}" + (f" = {self.points}" if self.kind == "play" else "")
+        if self.kind == "pass":
+            return f"{who}: passed"
+        if self.kind == "resign":
+            return f"{who}: resigned"
+        return f"{who}: {self.kind}"
+
+    def gains(self) -> dict[int, int]:
+        """What the turn added to each seat's score (a loss is negative), by seat."""
+        if self.kind == "play" and self.seat is not None:
+            return {self.seat: self.points}
+        return {}
 
 
 def reason_words(view: Mapping[str, Any]) -> str:
@@ -213,135 +176,67 @@ def rules_of(view: Mapping[str, Any]) -> Ruleset | None:
         return None
 
 
+class History:
+    """The turns so far, the turn being put together (``pending``: a game's turn that
+    spans several events) and the ``game_ended`` event, once there is one."""
+
+    def __init__(self) -> None:
+        self.turns: list[TurnRecord] = []
+        self.pending: TurnRecord | None = None
+        self.ended: Json | None = None
+
+    def next_number(self) -> int:
+        """The number of a turn started now."""
+        return len(self.turns) + 1
+
+
+#: Folds one of a game's own events into the history; False for an event it leaves to the
+#: kernel's fold.
+OwnFold = Callable[[History, Mapping[str, Any]], bool]
+
+
 def turns_from_events(
-    events: Iterable[Mapping[str, Any]], rules: Ruleset | None = None
+    events: Iterable[Mapping[str, Any]], rules: Ruleset | None = None, own: OwnFold | None = None
 ) -> tuple[list[TurnRecord], Json | None]:
     """Group events into turns; also the game_ended event, if any.
 
-    A correction is its own entry, right after the turn it corrected. Mathable's turns
-    (placements, then ``turn_ended``) are put together here; a turn another game writes
-    in one event of its own is told by its ruleset (``rules``).
+    A game's own events are folded by ``own`` first (a game whose turn spans several
+    events puts it together there, as ``History.pending``); a turn another game writes
+    in one event of its own is told by its ruleset (``rules``). A turn still pending at
+    the end is the last, ``in progress``.
     """
-    turns: list[TurnRecord] = []
-    pending: TurnRecord | None = None
-    ended: Json | None = None
-
-    def start(seat: int | None, kind: str) -> TurnRecord:
-        return TurnRecord(len(turns) + 1, seat, kind)
-
+    history = History()
     for event in events:
         kind = event.get("type")
         seat = event.get("seat")
         version = event.get("version")
         at = event.get("at") if isinstance(event.get("at"), str) else None
-        before = len(turns)
-        if kind == "tile_placed":
-            if pending is None:
-                pending = start(seat, "play")
-            pending.placements.append(
-                (str(event["square"]), int(event["tile"]), int(event.get("points") or 0))
-            )
-        elif kind == "extra_tile_drawn":
-            if pending is None:
-                pending = start(seat, "play")
-            pending.extra_draws += 1
-        elif kind == "turn_ended":
-            record = pending or start(seat, "play")
-            record.points = int(event.get("points") or 0)
-            record.bonus = int(event.get("bonus") or 0)
-            record.version = version if isinstance(version, int) else None
-            turns.append(record)
-            pending = None
-        elif kind == "tiles_exchanged":
-            record = start(seat, "exchange")
-            count = event.get("count")
-            record.exchanged = int(count if count is not None else len(event.get("returned") or []))
-            turns.append(record)
+        before = len(history.turns)
+        if own is not None and own(history, event):
+            pass
         elif kind == "passed":
-            turns.append(start(seat, "pass"))
+            history.turns.append(TurnRecord(history.next_number(), seat, "pass"))
         elif kind == "resigned":
-            if pending is not None:
-                turns.append(pending)
-                pending = None
-            turns.append(start(seat, "resign"))
-        elif kind == "corrected":
-            record = start(seat, "correction")
-            record.points = -int(event.get("points_lost") or 0)
-            target = event.get("target")
-            record.target = target if isinstance(target, int) else None
-            taken = _removed(event)
-            if pending is not None and pending.seat == record.target:
-                record.deducts = False
-                points = {
-                    str(p.get("square")): int(p.get("points") or 0)
-                    for p in event.get("rescored") or []
-                    if isinstance(p, Mapping)
-                }
-                pending.placements = [
-                    (p[0], p[1], points.get(p[0], p[2]))
-                    for p in pending.placements
-                    if (p[0], p[1]) not in taken
-                ]
-            record.note = f"{event.get('reason')}; {correction_outcome(event)}"
-            record.placements = []
-            turns.append(record)
+            if history.pending is not None:
+                history.turns.append(history.pending)
+                history.pending = None
+            history.turns.append(TurnRecord(history.next_number(), seat, "resign"))
         elif kind == "game_ended":
-            ended = dict(event)
+            history.ended = dict(event)
         elif rules is not None and (told := rules.turn_told(event)) is not None:
-            record = start(told.seat, told.kind)
+            record = TurnRecord(history.next_number(), told.seat, told.kind)
             record.points = told.points
             record.told = told.words
             record.version = version if isinstance(version, int) else None
-            turns.append(record)
-        if pending is not None:
-            pending.at = at
-        for record in turns[before:]:
+            history.turns.append(record)
+        if history.pending is not None:
+            history.pending.at = at
+        for record in history.turns[before:]:
             record.at = at
-    if pending is not None:
-        pending.kind = "in progress"
-        turns.append(pending)
-    return turns, ended
-
-
-def turn_words(record: TurnRecord, view: Mapping[str, Any]) -> str:
-    """A turn of the history in one line, with its placements and points."""
-    who = seat_name(view, record.seat)
-    if record.told:
-        return f"{who}: {record.told}" + (f" = {record.points}" if record.kind == "play" else "")
-    if record.kind in ("play", "in progress"):
-        placed = ", ".join(_placement_words(*p) for p in record.placements) or "nothing"
-        text = f"{who}: {placed}"
-        if record.extra_draws:
-            text += f"; {record.extra_draws} extra tile{'s' if record.extra_draws > 1 else ''}"
-        if record.kind == "in progress":
-            return text + f" (turn in progress, {sum(p[2] for p in record.placements)} so far)"
-        total = record.points + record.bonus
-        if record.bonus:
-            return text + f" = {record.points} + {record.bonus} bonus = {total}"
-        return text + f" = {total}"
-    if record.kind == "exchange":
-        n = record.exchanged
-        return f"{who}: exchanged {n} tile{'s' if n != 1 else ''}"
-    if record.kind == "pass":
-        return f"{who}: passed"
-    if record.kind == "resign":
-        return f"{who}: resigned"
-    if record.kind == "correction":
-        return (
-            f"{who} corrected {seat_name(view, record.target)}: {record.note} "
-            f"({record.points} points)"
-        )
-    return f"{who}: {record.kind}"
-
-
-def last_turn_squares(events: Iterable[Mapping[str, Any]]) -> tuple[TurnRecord | None, set[str]]:
-    """The last finished turn (by anyone) and the squares it placed tiles on."""
-    turns, _ = turns_from_events(events)
-    finished = [t for t in turns if t.kind != "in progress" and t.kind != "correction"]
-    if not finished:
-        return None, set()
-    last = finished[-1]
-    return last, {p[0] for p in last.placements}
+    if history.pending is not None:
+        history.pending.kind = "in progress"
+        history.turns.append(history.pending)
+    return history.turns, history.ended
 
 
 def running_scores(turns: Iterable[TurnRecord], seats: int) -> list[list[int]]:
@@ -349,12 +244,9 @@ def running_scores(turns: Iterable[TurnRecord], seats: int) -> list[list[int]]:
     scores = [0] * seats
     out = []
     for record in turns:
-        if record.kind in ("play", "in progress") and record.seat is not None:
-            if record.kind == "play" and 0 <= record.seat < seats:
-                scores[record.seat] += record.points + record.bonus
-        elif record.kind == "correction" and record.deducts and record.target is not None:
-            if 0 <= record.target < seats:
-                scores[record.target] += record.points
+        for seat, points in record.gains().items():
+            if 0 <= seat < seats:
+                scores[seat] += points
         out.append(list(scores))
     return out
 

@@ -22,7 +22,7 @@ from mathable_cli.api import ApiClient, ApiError
 from mathable_cli.board import rack_text
 from mathable_cli.display import show_game, turn_so_far
 from mathable_cli.exits import CliError, ExitCode
-from mathable_cli.game import last_turn_squares, my_seat, placed_this_turn, result_line
+from mathable_cli.game import my_seat, placed_this_turn, result_line
 from mathable_cli.hints import advice_lines, advise
 from mathable_cli.moves import (
     SENDABLE_ANYWAY,
@@ -36,6 +36,7 @@ from mathable_cli.moves import (
     send,
 )
 from mathable_cli.output import Output
+from mathable_cli.screens.mathable_turns import last_turn_squares
 
 HELP = """Type a placement like I8=12 (or 12@I8); several on one line are staged in order.
 Nothing is sent until `done`:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -70,3 +71,126 @@ def test_no_module_of_the_client_imports_itself_back(package: str) -> None:
     edges = graph(root)
     assert len(edges) > 3
     assert find_cycle(edges) is None
+
+
+# --- games are plugins: the CLI tells them apart only through their screen and ruleset -----
+
+CLI_DIR = COMMANDS_DIR.parent
+
+
+def mathable_event_types() -> set[str]:
+    """The ``type`` of each of Mathable's own events (its events module, not the kernel's)."""
+    from mathable.core.events import Event
+    from mathable.games.mathable import events
+
+    return {
+        cls.type
+        for cls in vars(events).values()
+        if isinstance(cls, type)
+        and issubclass(cls, Event)
+        and cls.__module__ == events.__name__
+        and isinstance(getattr(cls, "type", None), str)
+    }
+
+
+def ruleset_names() -> set[str]:
+    from mathable.core.ruleset import rulesets
+
+    return set(rulesets()) | {"mathable", "summy", "fifteen"}
+
+
+def _literals(node: ast.AST) -> list[str]:
+    """The string literals ``node`` is (one, or a tuple, list or set of them)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return [s for element in node.elts for s in _literals(element)]
+    return []
+
+
+def game_knowledge(source: str, event_types: set[str], rulesets: set[str]) -> list[str]:
+    """Where a module's source knows a game it should reach through its screen or ruleset:
+    each mention of one of Mathable's event types (quoted or in backquotes: as code
+    compares it, or as a docstring names it), each import of Mathable's events, and each
+    comparison (``==``, ``!=``, ``in``, ``match``) of a ruleset's name with a literal."""
+    found = [
+        f"event type {name}"
+        for name in sorted(event_types)
+        if re.search(rf"[\"'`]{re.escape(name)}[\"'`]", source)
+    ]
+    at: list[tuple[int, str]] = []
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+            "mathable.games.mathable.event"
+        ):
+            at.append((node.lineno, f"imports {node.module}"))
+        elif isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            literals = {s for operand in operands for s in _literals(operand)}
+            about = " ".join(ast.unparse(o) for o in operands if not _literals(o))
+            if literals & rulesets or (literals and re.search(r"ruleset\b|\.name\b", about)):
+                at.append((node.lineno, ast.unparse(node)))
+        elif isinstance(node, ast.Match):
+            subject = ast.unparse(node.subject)
+            for case in node.cases:
+                values = [
+                    p.value.value
+                    for p in ast.walk(case.pattern)
+                    if isinstance(p, ast.MatchValue)
+                    and isinstance(p.value, ast.Constant)
+                    and isinstance(p.value.value, str)
+                ]
+                if set(values) & rulesets or (values and re.search(r"ruleset\b|\.name\b", subject)):
+                    at.append((case.pattern.lineno, f"match {subject}: {values}"))
+    return found + [f"line {line}: {what}" for line, what in sorted(at)]
+
+
+def test_no_module_but_mathables_screen_knows_mathables_events_or_a_rulesets_name() -> None:
+    # A game's own events are told by its ruleset (``event_words``, ``turn_told``) and folded
+    # into the history by its screen (``GameScreen.turns``): only Mathable's screen modules
+    # (screens/mathable*.py) name Mathable's events, and no module asks which game it is.
+    event_types = mathable_event_types()
+    assert event_types >= {"tile_placed", "extra_tile_drawn", "turn_ended", "corrected"}
+    rulesets = ruleset_names()
+    modules = sorted(CLI_DIR.rglob("*.py"))
+    mathables = {p for p in modules if p.match("screens/mathable*.py")}
+    assert len(modules) > 40 and len(mathables) >= 3  # the walk sees the real modules
+    offenders = {
+        str(p.relative_to(CLI_DIR)): hits
+        for p in modules
+        if p not in mathables
+        and (hits := game_knowledge(p.read_text(encoding="utf-8"), event_types, rulesets))
+    }
+    assert offenders == {}
+
+
+def test_the_game_knowledge_check_sees_each_way_of_telling_games_apart() -> None:
+    source = (
+        '"""After ``turn_ended`` the turn is over."""\n'
+        "from mathable.games.mathable.events import Corrected\n"
+        "def f(event, view, rules):\n"
+        '    if event.get("type") in ("tile_placed", "passed"):\n'
+        "        return 1\n"
+        "    match event['type']:\n"
+        "        case 'corrected':\n"
+        "            return 2\n"
+        '    if view.get("ruleset") == "summy":\n'
+        "        return 3\n"
+        '    if rules.name != "chess":\n'
+        "        return 4\n"
+        "    match rules.name:\n"
+        '        case "fifteen":\n'
+        "            return 5\n"
+        '    return "bob corrected alice" if view.get("status") == "ended" else None\n'
+    )
+    found = game_knowledge(source, mathable_event_types(), ruleset_names())
+    assert found == [
+        "event type corrected",
+        "event type tile_placed",
+        "event type turn_ended",
+        "line 2: imports mathable.games.mathable.events",
+        "line 9: view.get('ruleset') == 'summy'",
+        "line 11: rules.name != 'chess'",
+        "line 14: match rules.name: ['fifteen']",
+    ]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +44,9 @@ class Take:
         return {"type": "take", "count": count}, str(count)
 
     def turn_told(self, event: Mapping[str, Any]) -> Told | None:
+        return None
+
+    def event_words(self, event: Mapping[str, Any], names: Sequence[str]) -> str | None:
         return None
 
     def last_told(self, view: Mapping[str, Any]) -> Told | None:

@@ -25,7 +25,6 @@ from mathable_cli.game import (
     running_scores,
     seat_name,
     status_line,
-    turn_words,
     turns_from_events,
 )
 from mathable_cli.listing import game_entries, waits_on_me
@@ -258,7 +257,11 @@ def history(ctx: typer.Context, game: GameArg = None, as_json: JsonFlag = False)
 def history_lines(view: Mapping[str, Any], events: list[dict[str, Any]]) -> list[str]:
     """The turns in words, each with the running scores; then the end of the game."""
     rules = rules_of(view)
-    turns, ended = turns_from_events(events, rules)
+    # The game's screen groups its events into turns; for a game this client does not
+    # know, the kernel's turns alone.
+    turns, ended = (
+        screen_for(view).turns(events) if rules is not None else turns_from_events(events)
+    )
     seats = len(view.get("seats") or [])
     totals = running_scores(turns, seats)
     lines = []
@@ -266,7 +269,7 @@ def history_lines(view: Mapping[str, Any], events: list[dict[str, Any]]) -> list
         standing = ", ".join(f"{seat_name(view, s)} {scores[s]}" for s in range(seats))
         when = local_time(record.at)
         when = f"{when}  " if when else ""
-        lines.append(f"{record.number:>3}. {when}{turn_words(record, view)}   [{standing}]")
+        lines.append(f"{record.number:>3}. {when}{record.words(view)}   [{standing}]")
     if ended is not None:
         deductions = ended.get("deductions") or []
         final = ended.get("scores") or []
@@ -296,7 +299,7 @@ def export_text(view: Mapping[str, Any], events: list[dict[str, Any]], game: str
     """A plain-text record of the game that a person can read (and print)."""
     gid = game_id(view, game)
     seats = view.get("seats") or []
-    title = f"{str(view.get('ruleset', 'mathable')).capitalize()} game {gid}"
+    title = f"{str(view.get('ruleset', DEFAULT_RULESET)).capitalize()} game {gid}"
     lines = [title, "=" * len(title), ""]
     lines.append(
         "Players: " + ", ".join(f"{seat_name(view, i)} (seat {i})" for i in range(len(seats)))

@@ -160,13 +160,11 @@ def correct(ctx: typer.Context, game: GameArg = None, as_json: JsonFlag = False)
     new = send(api, actx.output, game, view, {"type": "correct"})
     if as_json:
         actx.output.json(new)
-    told = False
-    for event in api.events(game, int(view.get("version") or 0)):
-        if event.get("type") == "corrected":
-            actx.output.info(describe_event(event, new) or "Corrected.")
-            told = True
-    if not told:
-        actx.output.info("Correction accepted.")
+    # The correction's own event is the first after the view it was sent on (those after
+    # it are what it led to: the end of the corrected turn, the end of the game).
+    events = api.events(game, int(view.get("version") or 0))
+    told = describe_event(events[0], new) if events else None
+    actx.output.info(told or "Correction accepted.")
     actx.output.info(f"Now {status_line(new)}.")
 
 

@@ -8,12 +8,21 @@ every game's view has: ``id``, ``ruleset``, ``status``, ``seats`` (``score``),
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from mathable.core.errors import RuleError
 from mathable_cli.api import ApiError
 from mathable_cli.exits import CliError, ExitCode
-from mathable_cli.game import is_my_turn, my_seat, result_line, seat_name, status_line
+from mathable_cli.game import (
+    TurnRecord,
+    is_my_turn,
+    my_seat,
+    result_line,
+    seat_name,
+    status_line,
+    turns_from_events,
+)
 from mathable_cli.moves import require_turn, score_of, send
 from mathable_cli.screens.interface import MoveFlags, Turn
 
@@ -124,6 +133,10 @@ class GenericScreen:
                 if new.get("status") == "ended":
                     turn.out.info(result_line(new), style="bold")
                 return
+
+    def turns(self, events: Iterable[Mapping[str, Any]]) -> tuple[list[TurnRecord], Json | None]:
+        """The kernel's turns and those the ruleset tells (``Ruleset.turn_told``)."""
+        return turns_from_events(events, self.rules)
 
     # --- advice and bots -------------------------------------------------------------
 

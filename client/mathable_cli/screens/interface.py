@@ -5,12 +5,14 @@ game's view and where to send and speak (``Turn``), the options of ``move``
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from mathable_cli.api import ApiClient
     from mathable_cli.bot import Bot
+    from mathable_cli.game import TurnRecord
     from mathable_cli.output import Output
 
 Json = dict[str, Any]
@@ -57,6 +59,10 @@ class GameScreen(Protocol):
     def bot_turn(self, bot: Bot, turn: Turn) -> Json | None:
         """The bot's move in ``turn``; the view after it, or None when the game moved on
         before it (the bot looks again)."""
+
+    def turns(self, events: Iterable[Mapping[str, Any]]) -> tuple[list[TurnRecord], Json | None]:
+        """``history``: the game's events (JSON) grouped into turns, each telling itself
+        (``TurnRecord.words``) and what it scored; also the ``game_ended`` event, if any."""
 
 
 __all__ = ["GameScreen", "Json", "MoveFlags", "Turn"]

@@ -1,20 +1,22 @@
-"""Mathable's screen: the colour board, the staged interactive turn, hints and the bot.
+"""Mathable's screen: the colour board, the staged interactive turn, hints, the bot and
+the turns of the history.
 
 Registered for the ruleset ``mathable`` in the entry-point group
 ``mathable_cli.screens``. What it draws and checks comes from the Mathable
 modules of the CLI (``display``, ``board``, ``moves``, ``interactive``,
 ``hints``); those only some commands use are imported when a command first needs them.
+Its events are folded into turns by ``screens/mathable_turns.py``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from mathable_cli.api import ApiError
 from mathable_cli.durations import clock_line
 from mathable_cli.exits import CliError, ExitCode
-from mathable_cli.game import TurnRecord, is_my_turn, last_turn_squares
+from mathable_cli.game import TurnRecord, is_my_turn, turns_from_events
 from mathable_cli.moves import (
     parse_placement,
     plan_turn,
@@ -23,6 +25,7 @@ from mathable_cli.moves import (
     require_turn,
 )
 from mathable_cli.screens.interface import MoveFlags, Turn
+from mathable_cli.screens.mathable_turns import MathableTurn, fold_turn, last_turn_squares
 
 if TYPE_CHECKING:
     from mathable.core.ruleset import Ruleset
@@ -60,6 +63,9 @@ class MathableScreen:
         show_game(turn.out, view, last_turn=last, highlight=squares, fallback_id=turn.game)
         if (line := clock_line(view)) is not None:
             turn.out.data(line)
+
+    def turns(self, events: Iterable[Mapping[str, Any]]) -> tuple[list[TurnRecord], Json | None]:
+        return turns_from_events(events, self.rules, own=fold_turn)
 
     def play(self, turn: Turn, words: list[str], flags: MoveFlags) -> Json:
         out, view = turn.out, turn.view
@@ -122,13 +128,13 @@ def fetch_events(api: ApiClient, game: str, after: int = 0) -> list[Json] | None
         return None
 
 
-def record_of(turn: Mapping[str, Any]) -> tuple[TurnRecord, set[str]]:
+def record_of(turn: Mapping[str, Any]) -> tuple[MathableTurn, set[str]]:
     """The view's ``last_turn`` as a history entry, and the squares it placed tiles on."""
     placements = [(str(p["square"]), int(p["tile"]), int(p["points"])) for p in turn["placements"]]
     kind = {"passed": "pass", "exchanged": "exchange"}.get(str(turn.get("ended_by")), "play")
     if not placements and kind == "play" and not turn.get("ended_by"):
         kind = "pass or exchange"
-    record = TurnRecord(
+    record = MathableTurn(
         0,
         turn.get("seat"),
         kind,

@@ -146,6 +146,11 @@ class Ruleset(Protocol):
         """The turn one event (JSON, as ``redact`` writes it) finishes, in words; None
         for an event that finishes no turn of this game's own."""
 
+    def event_words(self, event: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        """One of the game's own events (JSON, as ``redact`` writes it) as a sentence for
+        someone following the game ("ada placed H6=8 (8)"; ``names``: each seat's name, by
+        seat); None for an event not worth telling on its own."""
+
     def last_told(self, view: Mapping[str, Any]) -> Told | None:
         """The last finished turn of a view (or a game-list entry: both carry
         ``last_turn``), in words; None before the first."""
@@ -238,6 +243,9 @@ class RulesetBase:
         return redact_shared(event, viewer, revealed=revealed)
 
     def turn_told(self, event: Mapping[str, Any]) -> Told | None:
+        return None
+
+    def event_words(self, event: Mapping[str, Any], names: Sequence[str]) -> str | None:
         return None
 
     def last_told(self, view: Mapping[str, Any]) -> Told | None:

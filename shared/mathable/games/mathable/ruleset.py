@@ -15,6 +15,7 @@ from mathable.games.mathable.audit import expected_draw
 from mathable.games.mathable.board import render
 from mathable.games.mathable.commands import MATHABLE, check, end_reason
 from mathable.games.mathable.events import apply
+from mathable.games.mathable.eventwords import event_words
 from mathable.games.mathable.jsoncommands import mathable_command
 from mathable.games.mathable.movegen import Placement, best_turn, legal_placements
 from mathable.games.mathable.movelist import fold_own
@@ -127,6 +128,9 @@ class MathableRules(RulesetBase):
                 n = int(n if n is not None else len(event.get("returned") or []))
                 return Told(seat, "exchange", f"exchanged {plural(n, 'tile')}")
         return None
+
+    def event_words(self, event: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        return event_words(event, names)
 
     def last_told(self, view: Mapping[str, Any]) -> Told | None:
         return last_told_of(view, "exchange", "exchanged", _play_told)

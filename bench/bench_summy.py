@@ -15,6 +15,7 @@ import argparse
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[1] / "shared")]
@@ -22,8 +23,9 @@ sys.path[:0] = [str(Path(__file__).resolve().parents[1] / "shared")]
 from mathable.core.bag import SeededBag  # noqa: E402
 from mathable.games.mathable.commands import Create, Join  # noqa: E402
 from mathable.games.summy import SummyState, apply, check  # noqa: E402
+from mathable.games.summy.commands import end_reason  # noqa: E402
 from mathable.games.summy.movegen import best_move, legal_moves  # noqa: E402
-from mathable.games.summy.selfplay import fallback  # noqa: E402
+from mathable.games.summy.selfplay import fallback, play_game  # noqa: E402
 
 
 def mid_game(seed: int, tiles: int) -> SummyState | None:
@@ -38,7 +40,7 @@ def mid_game(seed: int, tiles: int) -> SummyState | None:
         seat = state.turn.seat
         if len(state.table) >= tiles and len(state.seats[seat].rack) == 8:
             return state
-        move = best_move(state.table, state.seats[seat].rack)
+        move = best_move(state.table, state.seats[seat].rack, state.closed)
         command = move.command(seat) if move is not None else fallback(state, seat)
         for event in check(state, command, bag):
             state = apply(state, event)
@@ -72,18 +74,29 @@ def main() -> None:
         seed += 1
         if state is not None:
             tables.append(state)
-    best_times, all_times, counts = [], [], []
+    best_times, all_times, end_times, stuck_times, counts = [], [], [], [], []
     for state in tables:
         assert state.turn is not None
         hand = state.seats[state.turn.seat].rack
-        best_times.append(timed(best_move, state.table, hand))
+        best_times.append(timed(best_move, state.table, hand, state.closed))
         start = time.perf_counter()
-        counts.append(sum(1 for _ in legal_moves(state.table, hand)))
+        counts.append(sum(1 for _ in legal_moves(state.table, hand, state.closed)))
         all_times.append(time.perf_counter() - start)
+        # Rules version 3: with the supply empty, every turn asks whether any hand can play.
+        end_times.append(timed(end_reason, replace(state, supply=())))
+    # And as games meet it: after every turn of whole games once the supply is empty.
+    for seed in range(args.tables):
+        state = None
+        for event in play_game(players=2, seed=seed):
+            state = apply(state, event) if state is not None else apply(SummyState(), event)
+            if state.status == "playing" and not state.supply:
+                stuck_times.append(timed(end_reason, state))
     sizes = [len(s.table) for s in tables]
     print(f"{len(tables)} tables of {min(sizes)}-{max(sizes)} tiles, hands of 8")
     report("best_move", best_times)
     report("legal_moves (all)", all_times)
+    report("end check, supply empty", end_times)
+    report("end check after each turn of 2-player games, supply empty", stuck_times)
     print(f"legal equations per hand: median {statistics.median(counts):.0f}, max {max(counts)}")
 
 

@@ -65,7 +65,7 @@ def test_history_tells_the_equation_the_discard_the_pass_and_the_scores() -> Non
     assert lines[2].endswith("ann: passed   [ann 6, ben 0]")
     assert lines[3].endswith("ben: resigned   [ann 6, ben 0]")
     assert lines[4] == "End: all players but one resigned"
-    assert lines[5].startswith("Hand deductions: ann -")
+    assert lines[5].startswith("Final scores: ann 6, ben 0")  # rules version 3: no deductions
     assert "Mathable" not in "\n".join(lines) and "Rack" not in "\n".join(lines)
 
 

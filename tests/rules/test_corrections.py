@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from mathable import (
     Correct,
@@ -301,3 +302,43 @@ def test_the_extra_tile_going_back_to_the_bag_is_hidden_from_everyone_but_its_ow
         shown = redact(event, viewer)
         assert shown["to_bag"] is None and shown["to_bag_count"] == 1
         assert "20" not in json.dumps(shown)
+
+
+# --- rules version 3 (issue 26): every extra of a placement taken back -----------------
+
+
+def _illegal_then_extra() -> object:
+    """I8 right, H6 illegal, then J8 right on the + square with its extra tile (20)."""
+    state = players_game((12, 13, 16, 1, 1, 1, 1))
+    state = play(state, Place(0, sq("I8"), 12, claims=claim("H8", "G8", "x")))
+    state = play(state, Place(0, sq("H6"), 13, claims=claim("H7", "H8", "x")))  # illegal
+    state = play(state, Place(0, sq("J8"), 16, claims=claim("I8", "H8", "+")))
+    return play(state, DrawExtra(0))
+
+
+def test_a_later_placement_s_extra_tile_goes_back_to_the_bag_with_it() -> None:
+    # Found in play: the extra of J8, taken back with H6 after it, stayed on the rack,
+    # which then held 9 tiles.
+    state = play(_illegal_then_extra(), EndTurn(0))
+    assert sorted(state.seats[0].rack) == [1, 1, 1, 1, 20, 21, 22]  # extra 20, refill
+    (event,) = check(state, Correct(1))
+    assert isinstance(event, Corrected) and event.to_bag == (20,)
+    assert event.removed == ((sq("H6"), 13), (sq("J8"), 16))
+    after = play(state, Correct(1))
+    assert sorted(after.seats[0].rack) == [1, 1, 1, 1, 13, 16, 21, 22]
+    assert after.bag[-1] == 20 and after.seats[0].score == 12
+
+
+def test_during_the_turn_a_later_placement_s_extra_goes_back_before_the_refill() -> None:
+    events = check(_illegal_then_extra(), Correct(1))
+    assert [type(e) for e in events] == [Corrected, TurnEnded]
+    assert events[0].to_bag == (20,)  # type: ignore[attr-defined]
+    after = play(_illegal_then_extra(), Correct(1))
+    assert len(after.seats[0].rack) == 7 and 20 not in after.seats[0].rack
+
+
+def test_rules_version_2_keeps_the_later_placement_s_extra_on_the_rack() -> None:
+    state = replace(play(_illegal_then_extra(), EndTurn(0)), rules_version=2)
+    (event,) = check(state, Correct(1))
+    assert isinstance(event, Corrected) and event.to_bag == ()
+    assert len(play(state, Correct(1)).seats[0].rack) == 9

@@ -110,8 +110,11 @@ def test_the_commands_of_a_rules_version_2_summy_game_make_the_same_events_and_r
     name: str,
 ) -> None:
     data = load(name)
+    created, *steps = data["steps"]
     state = SummyState()
-    for number, step in enumerate(data["steps"], 1):
+    for event in created["events"]:
+        state = summy_apply(state, Event.from_dict(event))
+    for number, step in enumerate(steps, 2):
         command = summy_command_from_json(step["command"])
         if "refused" in step:
             with pytest.raises(RuleError) as err:

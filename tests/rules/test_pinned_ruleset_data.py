@@ -58,7 +58,7 @@ def test_the_tiles_rack_bonus_and_exchange_are_the_rules_numbers() -> None:
     )
     assert data["exchange"] == {"min": 1, "max": 7, "bag_must_hold_as_many": True}
     assert data["refill"] == "at the end of a turn the rack is filled up to 7 from the bag"
-    assert (data["name"], data["rules_version"]) == ("mathable", 2)
+    assert (data["name"], data["rules_version"]) == ("mathable", 3)
     assert data["players"] == {"min": 2, "max": 4}
     assert data["referees"] == ["server", "players"]
 

@@ -8,6 +8,8 @@ for word.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from mathable import Create, GameState, Join, RuleError
@@ -172,7 +174,8 @@ def test_summy_behind_the_interface_checks_applies_and_shows_as_its_own_function
     assert len(list(SUMMY.legal_moves(state, 0))) == 92
     assert SUMMY.end_reason(state) is None is end_reason(state)
     # Hands 1 2 + 3 4 x 5 : and 6 7 8 9 - : = 0: only digits count.
-    assert SUMMY.deductions(state) == (15, 30)
+    assert SUMMY.deductions(state) == (0, 0)  # rules version 3: none
+    assert SUMMY.deductions(replace(state, rules_version=2)) == (15, 30)
 
 
 def test_summy_draws_reads_and_suggests_moves_from_the_view_alone() -> None:

@@ -208,7 +208,7 @@ def test_create_records_the_options_and_commits_to_a_given_order() -> None:
     assert created == [
         GameCreated(
             ruleset="summy",
-            rules_version=2,
+            rules_version=3,
             players=3,
             referee="server",
             seed=None,
@@ -341,9 +341,20 @@ def test_what_a_game_in_play_refuses_word_for_word() -> None:
     ]
     for command, code, message in cases:
         assert _refusal(state, command) == (code, message), command
-    assert _refusal(replace(state, supply=()), Discard(0, (1,))) == (
+    assert _refusal(replace(state, supply=(), rules_version=2), Discard(0, (1,))) == (
         "supply_empty",
         "the supply is empty: form an equation or pass",
+    )
+    assert check(replace(state, supply=()), Discard(0, (1,))) == [
+        TilesDiscarded(seat=0, discarded=(1,), drawn=())
+    ]
+    # Rules version 3: the ends of an equation on the table stay empty.
+    played = _run(state, PlayEquation(0, tuple(across(-3, 0, "1+2.3"))))
+    assert played.table[(1, 0)] == 3
+    assert _refusal(played, PlayEquation(1, ((2, 0, 9),))) == (
+        "equation_end",
+        "(2, 0) is just after 1+2=3: the squares at the ends of an equation on the table "
+        "stay empty",
     )
     resigned = _run(started(FRONT, players=3), Resign(2))
     assert _refusal(resigned, Resign(2)) == ("not_seated", "you have no seat left in this game")
@@ -475,7 +486,7 @@ def test_the_line_through_new_tiles_runs_over_table_tiles_both_ways() -> None:
 
 
 def test_the_game_goes_on_while_two_play_and_ends_when_one_is_left() -> None:
-    state = started(FRONT)
+    state = replace(started(FRONT), rules_version=2)
     assert end_reason(state) is None
     assert end_reason(SummyState()) is None
     assert end_reason(replace(state, status="ended")) is None
@@ -488,10 +499,10 @@ def test_the_game_goes_on_while_two_play_and_ends_when_one_is_left() -> None:
 
 
 def test_two_rounds_without_an_equation_end_the_game_as_idle() -> None:
-    state = started(FRONT)
+    state = replace(started(FRONT), rules_version=2)
     assert end_reason(replace(state, idle_turns=3)) is None
     assert end_reason(replace(state, idle_turns=4)) == "idle"
-    three = started(FRONT + "56789", players=3)
+    three = replace(started(FRONT + "56789", players=3), rules_version=2)
     assert end_reason(replace(three, idle_turns=5)) is None
     assert end_reason(replace(three, idle_turns=6)) == "idle"
     # A resigned seat no longer counts.
@@ -505,7 +516,7 @@ def test_two_rounds_without_an_equation_end_the_game_as_idle() -> None:
 
 
 def test_an_empty_hand_with_the_supply_empty_ends_the_game() -> None:
-    state = started(FRONT)
+    state = replace(started(FRONT), rules_version=2)
     empty = replace(state, supply=(), seats=(replace(state.seats[0], rack=()), state.seats[1]))
     assert end_reason(empty) == "hand_emptied"
     assert end_reason(replace(empty, supply=(1,))) is None
@@ -516,7 +527,7 @@ def test_an_empty_hand_with_the_supply_empty_ends_the_game() -> None:
 
 
 def test_the_end_deducts_each_hand_s_digits_and_shares_a_tied_win() -> None:
-    state = started(FRONT, players=3)
+    state = replace(started(FRONT, players=3), rules_version=2)
     seats = (
         Seat("p0", tuple(parse_tiles("9x")), 20),
         Seat("p1", tuple(parse_tiles("1+2")), 14),
@@ -525,6 +536,27 @@ def test_the_end_deducts_each_hand_s_digits_and_shares_a_tied_win() -> None:
     out = check(replace(state, seats=seats, idle_turns=3, supply=()), Pass(0))
     assert out[-1] == GameEnded(
         reason="idle", deductions=(9, 3, 0), scores=(11, 11, 5), winners=(0, 1)
+    )
+
+
+def test_rules_version_3_ends_only_with_the_supply_empty_and_nobody_able_to_play() -> None:
+    state = started(FRONT)
+    assert state.rules_version == 3
+    assert end_reason(replace(state, idle_turns=40, dry_turns=40)) is None  # tiles to draw
+    dry = replace(state, supply=())
+    assert end_reason(dry) is None  # seat 0 can form 1+2=3
+    assert end_reason(replace(dry, dry_turns=3)) is None
+    assert end_reason(replace(dry, dry_turns=4)) == "idle"
+    stuck = tuple(replace(s, rack=tuple(parse_tiles("+-x:"))) for s in dry.seats)
+    assert end_reason(replace(dry, seats=stuck)) == "no_equations"
+    emptied = (replace(dry.seats[0], rack=()), dry.seats[1])
+    assert end_reason(replace(dry, seats=emptied)) is None  # seat 1 can still play
+    # One seat left with tiles: one round is two of its turns.
+    assert end_reason(replace(dry, seats=emptied, dry_turns=1)) is None
+    assert end_reason(replace(dry, seats=emptied, dry_turns=2)) == "idle"
+    out = check(replace(dry, seats=stuck, dry_turns=0), Pass(0))
+    assert out[-1] == GameEnded(
+        reason="no_equations", deductions=(0, 0), scores=(0, 0), winners=(0, 1)
     )
 
 

@@ -15,13 +15,15 @@ from mathable.games.summy.movegen import Move, best_move, has_move, legal_moves
 from mathable.games.summy.selfplay import first_move, play_game
 
 # (events replayed, moves found, digest of their sorted descriptions, best move, its points,
-# tiles it lays) along the seeded game below.
+# tiles it lays) along the seeded game below (a rules version 3 game: no move takes the
+# end of an equation on the table; re-pinned then, after the brute-force check of
+# test_summy_properties had been extended to the closed squares).
 PINNED = [
     (3, 60, "e98d6e32d925a6e4", "-5,0 across 0x159=0", 15, 6),
-    (6, 278, "d2ed3cc61cee4e4a", "-15,-1 across 679-4=675", 44, 8),
-    (9, 2806, "1d59f8e1fb6c1578", "-25,-7 across 0x1368+4761:69-67=2", 66, 7),
-    (12, 36, "b4f638f5c583bf84", "-39,-7 across 26+0+3479x345x0x1368+4761:69-67=28", 117, 4),
-    (15, 68, "c932bab412ec8c09", "-42,-7 across 52-26+0+3479x345x0x1368+4761:69-67=28", 124, 3),
+    (6, 180, "242625273358e6d5", "-1,-9 down 38-4x5-9=9", 38, 8),
+    (9, 11, "da4d457c12cf8b85", "-3,-4 down 733x1=733", 27, 6),
+    (12, 171, "30b8c50def030dcf", "-9,-14 down 48-86:2=5", 33, 7),
+    (15, 10, "db603d128a579bdf", "-15,-13 down 4220-9=4211", 25, 6),
 ]
 
 
@@ -41,21 +43,21 @@ def test_the_moves_of_each_position_are_those_pinned_and_each_is_legal(
     game: list[object], n: int, count: int, digest: str, best: str, points: int, laid: int
 ) -> None:
     state, hand = _position(game, n)
-    moves = list(legal_moves(state.table, hand))
+    moves = list(legal_moves(state.table, hand, state.closed))
     names = sorted(f"{m} {m.points} {sorted(m.placements)}" for m in moves)
     assert (len(moves), hashlib.sha256("\n".join(names).encode()).hexdigest()[:16]) == (
         count,
         digest,
     )
     for move in moves:
-        judged = judge(state.table, hand, move.placements, move.direction)
+        judged = judge(state.table, hand, move.placements, move.direction, state.closed)
         assert (judged.equation, judged.points) == (move.equation, move.points)
         assert judged.squares[0] == move.start
-    top = best_move(state.table, hand)
+    top = best_move(state.table, hand, state.closed)
     assert top is not None
     assert (str(top), top.points, len(top.placements)) == (best, points, laid)
     assert top.points == max(m.points for m in moves)
-    assert has_move(state.table, hand)
+    assert has_move(state.table, hand, state.closed)
 
 
 def test_the_best_move_prefers_more_tiles_among_equal_points() -> None:
@@ -119,14 +121,15 @@ def test_a_left_side_whose_running_total_falls_below_zero_is_still_searched() ->
 def test_among_equal_best_moves_the_one_in_the_line_that_could_score_most_is_kept(
     game: list[object],
 ) -> None:
-    # Several lines hold 24:4=6 for as many points and tiles laid as the best; the line
+    # Several lines hold 0+9-3=6 for as many points and tiles laid as the best; the line
     # searched first (the one whose digits could score most) gives the move kept.
-    state, hand = _position(game, 18)
-    assert hand == (14, 14, 4, 2, 14, 4, 4, 13)
-    equal = [m for m in legal_moves(state.table, hand) if str(m).endswith(" down 24:4=6")]
-    assert {(-38, -12), (-10, -12)} <= {m.start for m in equal}
-    top = best_move(state.table, hand)
-    assert top is not None and str(top) == "-10,-12 down 24:4=6"
+    state, hand = _position(game, 10)
+    assert hand == (11, 6, 11, 10, 3, 0, 4, 9)
+    moves = legal_moves(state.table, hand, state.closed)
+    equal = [m for m in moves if m.equation == "0+9-3=6"]
+    assert {(-18, -9), (-12, -5), (-8, -15), (2, -8)} <= {m.start for m in equal}
+    top = best_move(state.table, hand, state.closed)
+    assert top is not None and str(top) == "-18,-9 across 0+9-3=6"
 
 
 def test_a_left_side_before_a_table_times_is_not_cut_for_its_size() -> None:

@@ -51,10 +51,11 @@ def test_a_waiting_game_shows_the_middle_equals_and_no_hand() -> None:
     waiting = _game()[0][1]
     assert view(waiting, None) == {
         "ruleset": "summy",
-        "rules_version": 2,
+        "rules_version": 3,
         "version": 1,
         "status": "waiting",
         "players": 2,
+        "referee": "server",
         "seeded": False,
         "ordered": True,
         "commitment": None,
@@ -78,8 +79,10 @@ def test_a_waiting_game_shows_the_middle_equals_and_no_hand() -> None:
             },
         ],  # fmt: skip
         "you": None,
+        "your_turn": False,
         "hand": None,
         "table": [{"x": 0, "y": 0, "tile": "="}],
+        "closed": [],
         "supply": 93,
         "turn": None,
         "last_turn": None,
@@ -94,18 +97,24 @@ def test_a_game_in_play_shows_each_viewer_their_own_hand_only() -> None:
     state = _game()[0][-1]
     expected: dict[str, Any] = {
         "ruleset": "summy",
-        "rules_version": 2,
+        "rules_version": 3,
         "version": 5,
         "status": "playing",
         "players": 2,
+        "referee": "server",
         "seeded": False,
         "ordered": True,
         "commitment": None,
         "invited": [],
         "seats": SEATS,
         "you": 0,
+        "your_turn": True,
         "hand": ["4", "x", "5", ":", "1", "2", "3", "4"],
         "table": [*PLACED[:3], {"x": 0, "y": 0, "tile": "="}, PLACED[3]],
+        "closed": [
+            {"x": -4, "y": 0, "equation": "1+2=3", "side": "before"},
+            {"x": 2, "y": 0, "equation": "1+2=3", "side": "after"},
+        ],
         "supply": 71,
         "turn": {"seat": 0, "ended_by": None},
         "last_turn": {"seat": 1, "ended_by": "discarded", "discarded": 2},
@@ -124,9 +133,10 @@ def test_a_game_in_play_shows_each_viewer_their_own_hand_only() -> None:
     assert view(state, 1) == {
         **expected,
         "you": 1,
+        "your_turn": False,
         "hand": ["6", "7", "8", "9", "=", "0", "0", "0"],
     }
-    assert view(state, None) == {**expected, "you": None, "hand": None}
+    assert view(state, None) == {**expected, "you": None, "your_turn": False, "hand": None}
 
 
 def test_the_table_is_listed_row_by_row_then_left_to_right() -> None:

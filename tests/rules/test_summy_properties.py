@@ -15,7 +15,7 @@ from mathable.core.events import Event
 from mathable.core.ruleset import redact_any, replay_any
 from mathable.games.summy import SUPPLY_SET, SummyState, apply, judge, replay
 from mathable.games.summy.events import EquationPlayed
-from mathable.games.summy.movegen import best_move, legal_moves
+from mathable.games.summy.movegen import best_move, has_move, legal_moves
 from mathable.games.summy.selfplay import first_move, play_game
 from mathable.games.summy.state import ACROSS, DOWN
 from mathable.games.summy.tiles import EQUALS, TILE_SET
@@ -26,7 +26,8 @@ def _random_move(seed: int):  # type: ignore[no-untyped-def]
     chooser = random.Random(seed)
 
     def choose(state: SummyState, seat: int):  # type: ignore[no-untyped-def]
-        moves = list(itertools.islice(legal_moves(state.table, state.seats[seat].rack), 5))
+        found = legal_moves(state.table, state.seats[seat].rack, state.closed)
+        moves = list(itertools.islice(found, 5))
         return chooser.choice(moves) if moves else None
 
     return choose
@@ -86,8 +87,13 @@ def test_nobody_sees_another_hand_nor_the_supply(seed: int) -> None:
                 assert shown["drawn"] is None
 
 
-def _brute_force(table: dict[tuple[int, int], int], hand: list[int]) -> set[tuple[object, ...]]:
-    """Every accepted placement of up to 3 hand tiles in a window around the table."""
+def _brute_force(
+    table: dict[tuple[int, int], int],
+    hand: list[int],
+    closed: frozenset[tuple[int, int]] = frozenset(),
+) -> set[tuple[object, ...]]:
+    """Every accepted placement of up to 3 hand tiles in a window around the table, none
+    on a ``closed`` square."""
     xs = [x for x, _ in table]
     ys = [y for _, y in table]
     window_x = range(min(xs) - 4, max(xs) + 5)
@@ -104,6 +110,8 @@ def _brute_force(table: dict[tuple[int, int], int], hand: list[int]) -> set[tupl
                 for tiles in orders:
                     placements = [(s[0], s[1], t) for s, t in zip(squares, tiles, strict=True)]
                     for direction in (ACROSS, DOWN) if k == 1 else (None,):
+                        if any(s in closed for s in squares):
+                            continue
                         try:
                             judged = judge(table, hand, placements, direction)
                         except RuleError:
@@ -112,26 +120,33 @@ def _brute_force(table: dict[tuple[int, int], int], hand: list[int]) -> set[tupl
     return found
 
 
+Case = tuple[dict[tuple[int, int], int], list[int], frozenset[tuple[int, int]]]
+
+
 @st.composite
-def small_tables(draw: st.DrawFn) -> tuple[dict[tuple[int, int], int], list[int]]:
+def small_tables(draw: st.DrawFn) -> Case:
     tiles = draw(st.lists(st.sampled_from(SUPPLY_SET), min_size=0, max_size=4))
     table = {(0, 0): EQUALS}
     for tile in tiles:
         square = draw(st.tuples(st.integers(-2, 2), st.integers(-2, 2)))
         table.setdefault(square, tile)
     hand = draw(st.lists(st.sampled_from(SUPPLY_SET), min_size=1, max_size=3))
-    return table, hand
+    # Squares no tile may take (ends of equations, rules version 3): some empty ones.
+    near = st.tuples(st.integers(-3, 3), st.integers(-3, 3))
+    closed = frozenset(s for s in draw(st.lists(near, max_size=3)) if s not in table)
+    return table, hand, closed
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_tables())
-def test_generator_finds_exactly_what_check_accepts(
-    case: tuple[dict[tuple[int, int], int], list[int]],
-) -> None:
-    table, hand = case
-    generated = {(frozenset(m.placements), m.direction) for m in legal_moves(table, hand)}
-    assert generated == _brute_force(table, hand)
-    best = best_move(table, hand)
+def test_generator_finds_exactly_what_check_accepts(case: Case) -> None:
+    table, hand, closed = case
+    generated = {
+        (frozenset(m.placements), m.direction) for m in legal_moves(table, hand, closed)
+    }
+    assert generated == _brute_force(table, hand, closed)
+    assert has_move(table, hand, closed) == bool(generated)
+    best = best_move(table, hand, closed)
     if generated:
         assert best is not None
         top = max(judge(table, hand, list(p), d).points for p, d in generated)
@@ -142,9 +157,19 @@ def test_generator_finds_exactly_what_check_accepts(
 
 def test_generator_on_fixed_tables_matches_brute_force() -> None:
     table = {(-3, 0): 1, (-2, 0): 10, (-1, 0): 2, (0, 0): EQUALS, (1, 0): 3}
-    for hand in ([2, 12, EQUALS], [4, 12, 8]):
+    for hand in ([2, 12, EQUALS], [4, 12, 8], [3, 9, 1]):
         generated = {(frozenset(m.placements), m.direction) for m in legal_moves(table, hand)}
         assert generated == _brute_force(table, hand)
+    # 1 and = below the end of 1+2=3: 2x1=2 down would take that end (rules version 3
+    # closes it), so the generator finds it only while the end is open.
+    crossed = table | {(2, 1): 1, (2, 2): EQUALS}
+    ends = frozenset({(-4, 0), (2, 0)})
+    hand = [2, 12, 2]
+    opened = {(frozenset(m.placements), m.direction) for m in legal_moves(crossed, hand)}
+    kept = {(frozenset(m.placements), m.direction) for m in legal_moves(crossed, hand, ends)}
+    assert opened == _brute_force(crossed, hand) and kept == _brute_force(crossed, hand, ends)
+    spoiling = (frozenset({(2, -1, 2), (2, 0, 12), (2, 3, 2)}), DOWN)
+    assert spoiling in opened and spoiling not in kept
 
 
 def test_every_move_of_a_whole_game_is_accepted() -> None:

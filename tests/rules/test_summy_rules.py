@@ -10,6 +10,7 @@ import pytest
 
 from mathable import Create, Join, Pass, Resign, RuleError
 from mathable.core.bag import OrderedBag
+from mathable.core.events import Event
 from mathable.games.summy import (
     SUPPLY_SET,
     TILE_SET,
@@ -24,7 +25,11 @@ from mathable.games.summy import (
     replay,
 )
 from mathable.games.summy.events import EquationPlayed, SummyStarted
+from mathable.games.summy.ruleset_data import ruleset_data
+from mathable.games.summy.state import Closed
 from mathable.games.summy.tiles import EQUALS
+from tests.rules.recorded_logs import load
+from tests.rules.summy_logs import summy_command_from_json
 
 
 def supply(front: str) -> tuple[int, ...]:
@@ -277,20 +282,17 @@ def dry(state: SummyState, **hands: str) -> SummyState:
     return replace(state, supply=(), seats=tuple(seats))
 
 
-def test_with_the_supply_empty_discarding_is_refused_and_a_round_of_passes_ends_it() -> None:
-    state = dry(started("12+345x=" + "6789-:=0"))
-    with pytest.raises(RuleError) as err:
-        check(state, Discard(0, state.seats[0].rack[:1]))
-    assert err.value.code == "supply_empty"
-    state = run(state, Pass(0))
-    assert state.status == "playing"
-    state = run(state, Pass(1))
-    assert state.status == "ended" and state.result is not None
-    assert state.result.reason == "no_equations"
+def v2(state: SummyState) -> SummyState:
+    """``state`` as a game begun under rules version 2 (its ends, passes and deductions)."""
+    return replace(state, rules_version=2)
+
+
+START = "12+345x=" + "6789-:=0"
+DOWN_123 = PlayEquation(1, ((0, -3, 1), (0, -2, 10), (0, -1, 2), (0, 1, 3)), "down")
 
 
 def test_passing_is_refused_while_the_supply_holds_tiles() -> None:
-    state = started("12+345x=" + "6789-:=0")
+    state = started(START)
     assert state.supply
     with pytest.raises(RuleError) as err:
         check(state, Pass(0))
@@ -301,8 +303,92 @@ def test_passing_is_refused_while_the_supply_holds_tiles() -> None:
     assert run(old, Pass(0)).turn is not None
 
 
-def test_two_rounds_of_discards_end_the_game_as_in_mathable() -> None:
-    state = started("12+345x=" + "6789-:=0")
+# --- the end of the game as printed (rules version 3) ---------------------------------
+
+
+def test_a_discard_with_the_supply_empty_is_allowed_and_draws_nothing() -> None:
+    state = dry(started(START))
+    hand = state.seats[0].rack
+    state = run(state, Discard(0, hand[:2]))
+    assert state.status == "playing" and state.seats[0].rack == hand[2:]
+    assert state.turn is not None and state.turn.seat == 1
+
+
+def test_with_tiles_in_the_supply_rounds_of_discards_never_end_the_game() -> None:
+    # Found in play: a game ended idle with 73 tiles in the supply.
+    state = started(START)
+    for _ in range(3):
+        for seat in (0, 1):
+            state = run(state, Discard(seat, state.seats[seat].rack[:1]))
+    assert state.status == "playing" and len(state.supply) == 93 - 16 - 6
+
+
+def test_the_game_goes_on_while_a_seat_can_still_form_an_equation() -> None:
+    # Found in play: it ended no_equations after a round of passes while a seat could
+    # play 1+2=3. Only two full rounds without an equation end it then (idle).
+    state = dry(started(START), seat0="+-x:", seat1="1+23")
+    for seat in (0, 1, 0):
+        state = run(state, Pass(seat))
+        assert state.status == "playing"
+    state = run(state, Pass(1))
+    assert state.result is not None and state.result.reason == "idle"
+    assert state.result.deductions == (0, 0)
+
+
+def test_the_game_ends_after_the_turn_that_leaves_nobody_an_equation() -> None:
+    state = dry(started(START), seat0="+-x:", seat1="1+23")
+    state = run(state, Pass(0))
+    assert state.status == "playing"
+    state = run(state, DOWN_123)  # seat 1 lays its whole hand; seat 0 can form nothing
+    assert state.result is not None and state.result.reason == "no_equations"
+    assert state.result.deductions == (0, 0) and state.result.scores == (0, 6)
+
+
+def test_an_empty_hand_ends_nothing_while_another_seat_can_play_and_is_skipped() -> None:
+    # Found in play: with the supply empty the game ended hand_emptied while the other
+    # seat could still play 2x4=8 for 14.
+    state = dry(started(START, players=3), seat0="2x4=8", seat1="1+23", seat2="2x4=8")
+    state = run(state, Pass(0))
+    state = run(state, DOWN_123)
+    assert state.status == "playing" and not state.seats[1].rack
+    assert state.turn is not None and state.turn.seat == 2
+    state = run(state, Pass(2))
+    assert state.turn is not None and state.turn.seat == 0
+    state = run(state, Pass(0))
+    assert state.turn is not None and state.turn.seat == 2  # seat 1, empty-handed, skipped
+
+
+def test_a_resignation_hands_the_turn_past_an_empty_hand() -> None:
+    state = dry(started(START, players=3), seat0="2x4=8", seat1="1+23", seat2="2x4=8")
+    state = run(state, Pass(0))
+    state = run(state, DOWN_123)
+    state = run(state, Resign(2))
+    assert state.status == "playing" and state.turn is not None and state.turn.seat == 0
+
+
+def test_nothing_is_deducted_at_the_end() -> None:
+    state = run(started(START), Resign(1))
+    assert state.result is not None
+    assert state.result.deductions == (0, 0) and state.result.scores == (0, 0)
+
+
+# --- rules version 2: games begun under it end as they began ---------------------------
+
+
+def test_version_2_refuses_a_discard_with_the_supply_empty_and_a_round_of_passes_ends_it() -> None:
+    state = v2(dry(started(START)))
+    with pytest.raises(RuleError) as err:
+        check(state, Discard(0, state.seats[0].rack[:1]))
+    assert err.value.code == "supply_empty"
+    state = run(state, Pass(0))
+    assert state.status == "playing"
+    state = run(state, Pass(1))
+    assert state.status == "ended" and state.result is not None
+    assert state.result.reason == "no_equations"
+
+
+def test_version_2_ends_after_two_rounds_of_discards_as_in_mathable() -> None:
+    state = v2(started(START))
     for seat in (0, 1, 0):
         state = run(state, Discard(seat, state.seats[seat].rack[:1]))
         assert state.status == "playing"
@@ -310,19 +396,16 @@ def test_two_rounds_of_discards_end_the_game_as_in_mathable() -> None:
     assert state.result is not None and state.result.reason == "idle"
 
 
-DOWN_123 = PlayEquation(1, ((0, -3, 1), (0, -2, 10), (0, -1, 2), (0, 1, 3)), "down")
-
-
-def test_an_equation_resets_the_round_without_one() -> None:
-    state = dry(started("12+345x=" + "6789-:=0"), seat1="1+23=")
+def test_version_2_an_equation_resets_the_round_without_one() -> None:
+    state = v2(dry(started(START), seat1="1+23="))
     state = run(state, Pass(0))
     state = run(state, DOWN_123)
     state = run(state, Pass(0))
     assert state.status == "playing"  # one pass since the last equation, not a round
 
 
-def test_emptying_the_hand_with_the_supply_empty_ends_the_game_at_once() -> None:
-    state = dry(started("12+345x=" + "6789-:=0"), seat1="1+23")
+def test_version_2_emptying_the_hand_with_the_supply_empty_ends_the_game_at_once() -> None:
+    state = v2(dry(started(START), seat1="1+23"))
     state = run(state, Pass(0))
     state = run(state, DOWN_123)
     assert state.result is not None and state.result.reason == "hand_emptied"
@@ -330,13 +413,109 @@ def test_emptying_the_hand_with_the_supply_empty_ends_the_game_at_once() -> None
     assert state.result.scores == (-15, 6)
 
 
-def test_hand_digits_are_deducted_at_the_end() -> None:
-    state = started("12+345x=" + "6789-:=0")
-    state = run(state, Resign(1))
+def test_version_2_deducts_the_hands_digits_at_the_end() -> None:
+    state = run(v2(started(START)), Resign(1))
     assert state.result is not None
     assert state.result.deductions == (1 + 2 + 3 + 4 + 5, 6 + 7 + 8 + 9 + 0)
     assert state.result.scores == (-15, -30)
     assert state.result.winners == (0,)
+
+
+# --- the ends of an equation stay empty (rules version 3) ------------------------------
+
+
+def test_no_tile_may_take_the_square_just_before_or_after_an_equation() -> None:
+    state = run(started(START), PlayEquation(0, tuple(across(-3, 0, "1+2.3"))))
+    assert state.ends.keys() == {(-4, 0), (2, 0)}
+    for square, side in (((2, 0), "after"), ((-4, 0), "before")):
+        with pytest.raises(RuleError) as err:
+            check(state, PlayEquation(1, ((*square, 9),)))
+        assert err.value.code == "equation_end"
+        assert err.value.details == {
+            "square": {"x": square[0], "y": square[1]},
+            "equation": "1+2=3",
+            "start": {"x": -3, "y": 0},
+            "direction": "across",
+            "side": side,
+        }
+        assert f"just {side} 1+2=3" in str(err.value)
+
+
+def test_a_crossing_line_may_not_lengthen_an_equation_either() -> None:
+    # 2x1=2 down through the square after 1+2=3 would make row 0 read 1+2=3x.
+    table = {(-3, 0): 1, (-2, 0): 10, (-1, 0): 2, (0, 0): EQUALS, (1, 0): 3}
+    table |= {(2, 1): 1, (2, 2): EQUALS}
+    play = [(2, -1, 2), (2, 0, 12), (2, 3, 2)]
+    assert judge(table, parse_tiles("2x2"), play).equation == "2x1=2"  # version 2: accepted
+    state = replay(check(SummyState(), Create("p0", players=2, tiles=supply(START))))
+    ends = {(2, 0): Closed("1+2=3", "across", (-3, 0), "after")}
+    with pytest.raises(RuleError) as err:
+        judge(table, parse_tiles("2x2"), play, closed=ends)
+    assert err.value.code == "equation_end" and err.value.details["equation"] == "1+2=3"
+    assert state.closed == {}  # nothing on the table yet closes a square
+
+
+def test_the_ends_are_open_in_games_of_rules_version_2() -> None:
+    state = run(started(START), PlayEquation(0, tuple(across(-3, 0, "1+2.3"))))
+    assert state.closed.keys() == {(-4, 0), (2, 0)}
+    assert v2(state).closed == {} and v2(state).ends == state.ends
+
+
+def test_the_plays_that_spoiled_equations_in_play_are_refused_from_version_3() -> None:
+    """Found in play under version 2: a later play lengthened an equation on the table.
+    The recorded version 2 game, begun again under version 3, refuses that play."""
+    data = load("rules_v2_summy_5.json")
+    created, *steps = data["steps"]
+    event = dict(created["events"][0], rules_version=3)
+    state = apply(SummyState(), Event.from_dict(event))
+    for step in steps[:5]:
+        for recorded in step["events"]:
+            state = apply(state, Event.from_dict(recorded))
+    with pytest.raises(RuleError) as err:
+        check(state, summy_command_from_json(steps[5]["command"]))
+    assert err.value.code == "equation_end"
+    assert err.value.details["equation"] == "5-1=4"
+    assert check(v2(state), summy_command_from_json(steps[5]["command"]))  # version 2 took it
+
+
+# --- the choices where the print is silent (RULES.md [choice]) -------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "code"),
+    [
+        ("05+1=6", "leading_zero"),
+        ("5+1=06", "leading_zero"),
+        ("-3+5=2", "leading_operator"),
+        ("+1+2=3", "leading_operator"),
+        ("1-4=3", "wrong_result"),
+        ("7:2x2=7", "inexact_division"),
+    ],
+)
+def test_each_choice_is_refused_with_its_code(line: str, code: str) -> None:
+    with pytest.raises(RuleError) as err:
+        check_equation(parse_tiles(line))
+    assert err.value.code == code
+
+
+def test_the_choices_allow_a_lone_zero_and_ordinary_arithmetic() -> None:
+    assert check_equation(parse_tiles("0+5=5")) == 10
+    assert check_equation(parse_tiles("3-5+4=2")) == 14
+
+
+def test_the_served_data_lists_the_choices_as_choices_not_as_printed_rules() -> None:
+    data = ruleset_data()
+    choices = {c["name"] for c in data["choices"]}
+    assert {"leading_zeros", "no_leading_operator", "no_negative_results"} <= choices
+    assert "exact_division" in choices
+    assert data["rules_version"] == 3
+    assert [v["version"] for v in data["versions"]] == [1, 2, 3]
+    assert {e["name"] for e in data["end_conditions"]} == {
+        "no_equations",
+        "idle",
+        "resigned",
+        "timeout",
+    }
 
 
 def test_the_equation_event_round_trips_through_json() -> None:

@@ -171,7 +171,9 @@ def test_the_summy_ruleset_is_served_from_the_summy_rules(client: FlaskClient) -
     assert {"equation": "8x15=120", "points": 17} in data["scoring"]["examples"]
     assert all(check_equation(e["equation"]) == e["points"] for e in data["scoring"]["examples"])
     names = [c["name"] for c in data["end_conditions"]]
-    assert names == ["hand_emptied", "no_equations", "idle", "resigned", "timeout"]
+    assert names == ["no_equations", "idle", "resigned", "timeout"]
+    earlier = [c["name"] for c in data["earlier_end_conditions"]]
+    assert earlier == ["hand_emptied", "no_equations", "idle"]
     assert {"exact_division", "single_tile_direction", "first_player"} <= {
         c["name"] for c in data["choices"]
     }

@@ -275,13 +275,14 @@ def history_lines(view: Mapping[str, Any], events: list[dict[str, Any]]) -> list
         final = ended.get("scores") or []
         reason = str(ended.get("reason"))
         lines.append("End: " + (rules.end_words(reason) if rules is not None else reason))
-        lines.append(
-            screen_for(view).holder.capitalize()
-            + " deductions: "
-            + ", ".join(
-                f"{seat_name(view, s)} {-d if d else 'none'}" for s, d in enumerate(deductions)
+        if any(deductions):  # a game whose rules deduct nothing (Summy 3) says nothing of it
+            lines.append(
+                screen_for(view).holder.capitalize()
+                + " deductions: "
+                + ", ".join(
+                    f"{seat_name(view, s)} {-d if d else 'none'}" for s, d in enumerate(deductions)
+                )
             )
-        )
         lines.append(
             "Final scores: " + ", ".join(f"{seat_name(view, s)} {v}" for s, v in enumerate(final))
         )

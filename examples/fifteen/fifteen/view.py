@@ -9,7 +9,7 @@ from typing import Any
 
 from mathable.core.events import Event
 from mathable.core.state import Turn
-from mathable.core.view import redact_shared
+from mathable.core.view import lifecycle_view, redact_shared
 
 from fifteen.state import SQUARE, FifteenState, line_of, square_of
 
@@ -45,35 +45,14 @@ def view(state: FifteenState, viewer: int | None) -> dict[str, Any]:
         }
         for index, seat in enumerate(state.seats)
     ]
-    result = state.result
-    options = state.options
     return {
-        "ruleset": state.ruleset,
-        "rules_version": state.rules_version,
-        "version": state.version,
-        "status": state.status,
-        "players": options.players,
-        "seeded": options.seed is not None,
-        "ordered": options.tiles is not None,
-        "commitment": options.commitment,
-        "invited": list(options.invited),
+        **lifecycle_view(state, viewer),
         "seats": seats,
-        "you": viewer,
         "square": [list(row) for row in SQUARE],
         "owners": owners,
         "free": sorted(state.free),
         "turn": _turn(state.turn),
         "last_turn": _turn(state.last_turn, state.last_claim),
-        "idle_turns": state.idle_turns,
-        "turns_played": state.turns_played,
-        "result": None
-        if result is None
-        else {
-            "reason": result.reason,
-            "deductions": list(result.deductions),
-            "scores": list(result.scores),
-            "winners": list(result.winners),
-        },
     }
 
 

@@ -1,8 +1,11 @@
-"""What every viewer may see of the events every game shares.
+"""What every viewer may see of what every game shares: its lifecycle, and its events.
 
-A game's own ``redact`` hides what its own events hold (racks, hands, draws) and
-hands every other event to ``redact_shared``: the seed and the bag order of a
-game are never shown in ``game_created``; the lifecycle events hide nothing.
+``lifecycle_view`` is the part of every game's view that is the same in every
+game (its status, options, whose turn, the result...); a game's ``view`` adds its
+own keys (board or table, rack or hand, seats). A game's own ``redact`` hides what
+its own events hold (racks, hands, draws) and hands every other event to
+``redact_shared``: the seed and the bag order of a game are never shown in
+``game_created``; the lifecycle events hide nothing.
 """
 
 from __future__ import annotations
@@ -10,6 +13,46 @@ from __future__ import annotations
 from typing import Any
 
 from mathable.core.events import Event, GameCreated
+from mathable.core.state import Lifecycle
+
+
+def lifecycle_view(state: Lifecycle, viewer: int | None) -> dict[str, Any]:
+    """The keys every game's view has, for ``viewer`` (a seat, or None), JSON-ready.
+
+    ``your_turn`` is true when the game is in play and waits on ``viewer``; whoever
+    chose a seed or a tile order can know every rack, so everyone is told
+    (``seeded``, ``ordered``); ``commitment`` is the hash the server committed to at
+    creation, checked against the order revealed at the end (``mathable-cli verify``).
+    """
+    options = state.options
+    result = state.result
+    return {
+        "ruleset": state.ruleset,
+        "rules_version": state.rules_version,
+        "version": state.version,
+        "status": state.status,
+        "players": options.players,
+        "referee": options.referee,
+        "seeded": options.seed is not None,
+        "ordered": options.tiles is not None,
+        "commitment": options.commitment,
+        "invited": list(options.invited),
+        "you": viewer,
+        "your_turn": viewer is not None
+        and state.status == "playing"
+        and state.turn is not None
+        and state.turn.seat == viewer,
+        "idle_turns": state.idle_turns,
+        "turns_played": state.turns_played,
+        "result": None
+        if result is None
+        else {
+            "reason": result.reason,
+            "deductions": list(result.deductions),
+            "scores": list(result.scores),
+            "winners": list(result.winners),
+        },
+    }
 
 
 def redact_shared(event: Event, viewer: int | None, *, revealed: bool = False) -> dict[str, Any]:
@@ -32,4 +75,4 @@ def redact_shared(event: Event, viewer: int | None, *, revealed: bool = False) -
     return data
 
 
-__all__ = ["redact_shared"]
+__all__ = ["lifecycle_view", "redact_shared"]

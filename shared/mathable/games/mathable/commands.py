@@ -69,6 +69,9 @@ MAX_TURN_PLACEMENTS = 16
 #: The first rules version in which a game with tiles left in the bag can end blocked,
 #: and in which a correction returns an unearned extra tile and only rescores a legal tile.
 V2: Final = 2
+#: The first rules version in which a correction returns the extra tile of every
+#: placement it takes back, not only the illegal one's.
+V3: Final = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -621,9 +624,13 @@ def _correct_v2(fold: _Fold, seat: int, target: Turn, in_progress: bool) -> None
     if review.illegal is not None:
         removed = target.placements[review.illegal :]
         lost += sum(p.points for p in removed) + (0 if in_progress else target.bonus)
-        # Every placement after the illegal one comes back too, so its extra is on the rack.
-        extra = target.placements[review.illegal].extra
-        to_bag = (extra,) if extra is not None else ()
+        if state.rules_version >= V3:
+            # Every placement taken back earned its extra only as part of the turn undone.
+            to_bag = tuple(p.extra for p in removed if p.extra is not None)
+        else:
+            # Rules version 2 returned only the illegal placement's own extra tile.
+            extra = target.placements[review.illegal].extra
+            to_bag = (extra,) if extra is not None else ()
     fold.emit(
         Corrected(
             seat=seat,

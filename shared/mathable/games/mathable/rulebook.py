@@ -44,8 +44,8 @@ from mathable.games.mathable.commands import (
     real_equations,
 )
 from mathable.games.mathable.events import ExtraTileDrawn, TilePlaced, TurnEnded, apply, replay
-from mathable.games.mathable.ruleset_data import END_CONDITIONS
-from mathable.games.mathable.state import BONUS, GameState
+from mathable.games.mathable.ruleset_data import END_CONDITIONS, VERSIONS
+from mathable.games.mathable.state import BONUS, RULES_VERSION, GameState
 from mathable.games.mathable.tiles import RACK_SIZE, TILE_SET
 
 OPERATION_NAMES = {"+": "add", "-": "subtract", "x": "multiply", "/": "divide"}
@@ -190,9 +190,9 @@ Each game is made with one of two referees.
   for a **correction** of your turn, and the server then checks it:
   - a tile that finishes no pair (or not with its square's operation) goes
     back to your rack with every tile you placed after it in that turn; you
-    keep only the points scored before the mistake, and the turn is over. An
-    extra tile drawn right after the wrong tile goes back into the bag, and the
-    Mathable bonus of that turn is lost;
+    keep only the points scored before the mistake, and the turn is over. Every
+    extra tile drawn after a tile that goes back (the wrong tile's, and a later
+    one's) goes back into the bag, and the Mathable bonus of that turn is lost;
   - a tile that is legal but claimed with a pair it does not finish stays,
     and scores only what its real claimed pairs give;
   - a correction that finds nothing wrong is refused.
@@ -219,6 +219,20 @@ The game ends for one of these reasons (named as the server names them):
 
 Then each player loses the total of the numbers left on their own rack. The
 highest score wins; equal scores share the win."""
+
+
+def _versions() -> str:
+    lines = "\n".join(
+        textwrap.fill(
+            f"- **Version {v}**: {changes[:1].upper() + changes[1:]}.", 78, subsequent_indent="  "
+        )
+        for v, changes in VERSIONS
+    )
+    return f"""\
+New games play version {RULES_VERSION}; a game keeps the version it began with to its end
+(its view says which: `rules_version`).
+
+{lines}"""
 
 
 # --- the worked example ------------------------------------------------------------------
@@ -339,6 +353,7 @@ def sections() -> list[tuple[str, str]]:
         ("Scoring", _scoring()),
         ("Who checks the moves: corrections", REFEREE),
         ("The end of the game", _end()),
+        ("Rules versions", _versions()),
         ("A worked example", _example()),
         ("Writing moves", NOTATION),
     ]

@@ -60,6 +60,24 @@ END_CONDITIONS: Final = (
     ("timeout", "in a game with a clock, a player ran out of time and one player is left"),
 )
 
+#: What each rules version changed (``rules_version`` of a game says which it plays).
+VERSIONS: Final = (
+    (1, "the first rules"),
+    (
+        2,
+        "the game ends blocked when no tile on a rack or in the bag fits anywhere, even with "
+        "tiles left in the bag; a correction puts the extra tile drawn right after an illegal "
+        "placement back into the bag, and a legal tile with a wrong claim stays, scoring only "
+        "its claimed equations that are real",
+    ),
+    (
+        3,
+        "a correction puts back into the bag every extra tile drawn after a placement it "
+        "takes back, a later one's too: a rack never keeps a tile no placement on the board "
+        "earned",
+    ),
+)
+
 #: The points the printed rules leave open, and what this server does, by name.
 CHOICES: Final = (
     (
@@ -180,7 +198,8 @@ def ruleset_data() -> dict[str, Any]:
             "the highest wins, equal scores share the win"
         ),
         "choices": [{"name": n, "rule": r} for n, r in CHOICES],
+        "versions": [{"version": v, "changes": c} for v, c in VERSIONS],
     }
 
 
-__all__ = ["CHOICES", "END_CONDITIONS", "OPERATION_RULES", "ruleset_data"]
+__all__ = ["CHOICES", "END_CONDITIONS", "OPERATION_RULES", "VERSIONS", "ruleset_data"]

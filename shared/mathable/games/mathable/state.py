@@ -28,7 +28,9 @@ RULESET: Final = "mathable"
 #: bag fits anywhere, even with tiles in the bag; a correction puts the extra tile
 #: drawn right after an illegal placement back into the bag, and a legal tile with a
 #: wrong claim stays on the board, scoring only its claimed equations that are real.
-RULES_VERSION: Final = 2
+#: 3 (issue 26): a correction puts back into the bag every extra tile drawn after a
+#: placement it takes back (in version 2, only the illegal placement's own).
+RULES_VERSION: Final = 3
 BONUS: Final = 50
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from typing import Any
 
 from mathable.core.events import Event
 from mathable.core.state import Turn
-from mathable.core.view import redact_shared
+from mathable.core.view import lifecycle_view, redact_shared
 from mathable.games.mathable.board import square_name
 from mathable.games.mathable.commands import pending_end
 from mathable.games.mathable.events import (
@@ -69,27 +69,9 @@ def view(state: GameState, viewer: int | None) -> dict[str, Any]:
             "timed_out": seat.timed_out,
         }
         seats.append(entry)
-    result = state.result
     return {
-        "ruleset": state.ruleset,
-        "rules_version": state.rules_version,
-        "version": state.version,
-        "status": state.status,
-        "players": state.options.players,
-        "referee": state.options.referee,
-        # Whoever chose a seed or a tile order can know every rack: everyone is told.
-        "seeded": state.options.seed is not None,
-        "ordered": state.options.tiles is not None,
-        # The hash the server committed to at creation: checked against the order revealed
-        # at the end (``mathable-cli verify``).
-        "commitment": state.options.commitment,
-        "invited": list(state.options.invited),
+        **lifecycle_view(state, viewer),
         "seats": seats,
-        "you": viewer,
-        "your_turn": viewer is not None
-        and state.status == "playing"
-        and state.turn is not None
-        and state.turn.seat == viewer,
         "rack": list(state.seats[viewer].rack) if viewer is not None else None,
         "board": {square_name(s): v for s, v in sorted(state.position.tiles().items())},
         "bag_size": len(state.bag),
@@ -97,16 +79,6 @@ def view(state: GameState, viewer: int | None) -> dict[str, Any]:
         "last_turn": _turn(state.last_turn),
         "correctable": state.correctable is not None,
         "pending_end": pending_end(state),
-        "idle_turns": state.idle_turns,
-        "turns_played": state.turns_played,
-        "result": None
-        if result is None
-        else {
-            "reason": result.reason,
-            "deductions": list(result.deductions),
-            "scores": list(result.scores),
-            "winners": list(result.winners),
-        },
     }
 
 

@@ -27,6 +27,8 @@ from mathable.core.lifecycle import (
 from mathable.core.state import has_tiles
 from mathable.games.summy.equation import check_equation, text_of
 from mathable.games.summy.events import EquationPlayed, SummyStarted, TilesDiscarded, apply
+from mathable.games.summy.movegen import has_move
+from mathable.games.summy.moves import Discard, PlayEquation
 from mathable.games.summy.state import (
     ACROSS,
     DIRECTIONS,
@@ -35,32 +37,12 @@ from mathable.games.summy.state import (
     RULES_VERSION,
     RULESET,
     V2,
+    V3,
+    Closed,
     Square,
     SummyState,
 )
 from mathable.games.summy.tiles import HAND_SIZE, NAMES, SUPPLY_SET, digit_sum
-
-
-@dataclass(frozen=True, slots=True)
-class PlayEquation:
-    """Lay ``placements`` ((x, y, tile) each) from the hand to form one equation.
-
-    ``direction`` ("across" or "down") matters only for a single tile, which lies in
-    both lines; without it the one line that is an equation counts.
-    """
-
-    seat: int
-    placements: tuple[tuple[int, int, int], ...]
-    direction: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Discard:
-    """Put ``tiles`` out of the game and draw as many (what is left, if fewer)."""
-
-    seat: int
-    tiles: tuple[int, ...]
-
 
 SummyCommand = PlayEquation | Discard | Pass | LifecycleCommand
 
@@ -122,13 +104,34 @@ def _judge_line(table: Mapping[Square, int], new: Mapping[Square, int], directio
     return Judged(direction, squares, tiles, check_equation(tiles))
 
 
+def _spoils(square: Square, end: Closed) -> RuleError:
+    """The refusal of a tile on ``square``, an end of the equation ``end`` tells."""
+    x, y = square
+    return RuleError(
+        "equation_end",
+        f"({x}, {y}) is just {end.side} {end.equation}: the squares at the ends of an "
+        "equation on the table stay empty",
+        {
+            "square": {"x": x, "y": y},
+            "equation": end.equation,
+            "start": {"x": end.start[0], "y": end.start[1]},
+            "direction": end.direction,
+            "side": end.side,
+        },
+    )
+
+
 def judge(
     table: Mapping[Square, int],
     hand: Sequence[int],
     placements: Sequence[tuple[int, int, int]],
     direction: str | None = None,
+    closed: Mapping[Square, Closed] | None = None,
 ) -> Judged:
     """The equation ``placements`` form on ``table`` from ``hand``; RuleError if none.
+
+    ``closed`` are the squares no tile may take (the ends of the equations on the
+    table, from rules version 3: ``SummyState.closed``).
 
     >>> from mathable.games.summy.tiles import parse_tiles
     >>> new = [(-3, 0, 1), (-2, 0, 10), (-1, 0, 2), (1, 0, 3)]
@@ -157,6 +160,9 @@ def judge(
         if (x, y) in table:
             raise RuleError("square_taken", f"({x}, {y}) already holds {NAMES[table[(x, y)]]}")
         new[(x, y)] = tile
+    for square in new:
+        if closed and square in closed:
+            raise _spoils(square, closed[square])
     if not has_tiles(tuple(hand), [p[2] for p in placements]):
         raise RuleError("tile_not_in_hand", "you can only lay tiles from your hand")
     if len(new) > 1:
@@ -253,7 +259,11 @@ def _play(fold: _Fold, command: PlayEquation) -> None:
     state = fold.state
     turn_of(state, command.seat)
     judged = judge(
-        state.table, state.seats[command.seat].rack, command.placements, command.direction
+        state.table,
+        state.seats[command.seat].rack,
+        command.placements,
+        command.direction,
+        state.closed,
     )
     drawn = fold.draw(len(command.placements))
     fold.emit(
@@ -279,7 +289,8 @@ def _discard(fold: _Fold, command: Discard) -> None:
         raise RuleError("bad_tile", "not a Summy tile (0-9, +, -, x, :, =)")
     if not has_tiles(state.seats[command.seat].rack, tiles):
         raise RuleError("tile_not_in_hand", "you can only discard tiles from your hand")
-    if not state.supply:
+    if not state.supply and state.rules_version < V3:
+        # Rules version 3 allows it, as printed: the tiles leave the game, none is drawn.
         raise RuleError("supply_empty", "the supply is empty: form an equation or pass")
     drawn = fold.draw(len(tiles))
     fold.emit(TilesDiscarded(seat=command.seat, discarded=tiles, drawn=drawn))
@@ -315,6 +326,8 @@ def end_reason(state: SummyState) -> str | None:
     active = state.active_seats()
     if len(active) <= 1:
         return "resigned"
+    if state.rules_version >= V3:
+        return _printed_end(state, active)
     if not state.supply and any(not state.seats[s].rack for s in active):
         return "hand_emptied"
     if state.dry_turns >= len(active):
@@ -322,6 +335,28 @@ def end_reason(state: SummyState) -> str | None:
     if state.idle_turns >= 2 * len(active):
         return "idle"
     return None
+
+
+def _printed_end(state: SummyState, active: Sequence[int]) -> str | None:
+    """The end of rules version 3: only with the supply empty, when no seat still in play
+    can form an equation (``no_equations``), or after two full rounds of turns without
+    one (``idle``: players who could play but will not)."""
+    if state.supply:
+        return None
+    hands = [state.seats[s].rack for s in active if state.seats[s].rack]
+    if not any(has_move(state.table, hand, state.closed) for hand in hands):
+        return "no_equations"
+    if state.dry_turns >= 2 * len(hands):
+        return "idle"
+    return None
+
+
+def _deductions(state: SummyState) -> tuple[int, ...]:
+    """The digits left in each hand (rules versions 1 and 2); nothing from version 3,
+    where the print scores equations only."""
+    if state.rules_version >= V3:
+        return tuple(0 for _ in state.seats)
+    return tuple(digit_sum(seat.rack) for seat in state.seats)
 
 
 def expected_draw(state: SummyState, event: Event) -> Event | None:
@@ -343,7 +378,7 @@ SUMMY: lifecycle.GameRules[SummyState] = lifecycle.GameRules(
     apply=apply,
     deal=deal,
     end_reason=end_reason,
-    deductions=lambda state: tuple(digit_sum(seat.rack) for seat in state.seats),
+    deductions=_deductions,
     referees=("server",),
     bad_referee="in Summy the server referees",
     bad_tiles="tiles must list the 93 tiles of the supply, each once",

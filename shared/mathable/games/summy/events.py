@@ -22,7 +22,7 @@ from mathable.core import codec, lifecycle
 from mathable.core.errors import RuleError
 from mathable.core.events import Event, Passed
 from mathable.core.state import Turn, remove_tiles
-from mathable.games.summy.state import V2, Play, SummyState
+from mathable.games.summy.state import ACROSS, V2, V3, Closed, Play, Square, SummyState
 from mathable.games.summy.tiles import NAMES, parse_tile
 
 
@@ -99,6 +99,36 @@ class TilesDiscarded(Event):
     }
 
 
+def _with_ends(state: SummyState, event: EquationPlayed) -> SummyState:
+    """``state`` (its table holding the new equation) with the squares just before and
+    just after the equation among its ends (a square already an end stays as it was)."""
+    dx, dy = (1, 0) if event.direction == ACROSS else (0, 1)
+    table = state.table
+    x, y = min((p[0], p[1]) for p in event.placements)
+    while (x - dx, y - dy) in table:
+        x, y = x - dx, y - dy
+    start: Square = (x, y)
+    while (x + dx, y + dy) in table:
+        x, y = x + dx, y + dy
+    ends = dict(state.ends)
+    for square, side in (((start[0] - dx, start[1] - dy), "before"), ((x + dx, y + dy), "after")):
+        ends.setdefault(square, Closed(event.equation, event.direction, start, side))
+    return replace(state, ends=MappingProxyType(ends))
+
+
+def _next_turn(state: SummyState, seat: int) -> Turn:
+    """The next seat's turn; from rules version 3 a seat whose hand is empty is skipped
+    (unless every seat's is: then the game is over and the turn does not matter)."""
+    turn = state.next_turn(seat)
+    if state.rules_version < V3:
+        return turn
+    for _ in state.seats:
+        if state.seats[turn.seat].rack:
+            return turn
+        turn = state.next_turn(turn.seat)
+    return turn
+
+
 def _ended_turn(
     state: SummyState, seat: int, how: str, *, dry: bool, discarded: int = 0
 ) -> SummyState:
@@ -115,7 +145,7 @@ def _ended_turn(
         dry_turns=state.dry_turns + 1 if dry else 0,
         turns_played=state.turns_played + 1,
     )
-    return replace(state, turn=state.next_turn(seat))
+    return replace(state, turn=_next_turn(state, seat))
 
 
 def apply(state: SummyState, event: Event) -> SummyState:
@@ -155,6 +185,7 @@ def apply(state: SummyState, event: Event) -> SummyState:
                     event.seat, event.placements, event.direction, event.equation, event.points
                 ),
             )
+            state = _with_ends(state, event)
             return _ended_turn(state, event.seat, "played", dry=False)
         case TilesDiscarded():
             seat = state.seats[event.seat]
@@ -178,6 +209,10 @@ def apply(state: SummyState, event: Event) -> SummyState:
     shared = lifecycle.apply(state, event)
     if shared is None:
         raise RuleError("bad_event", f"a Summy game cannot apply {event.type}")
+    turn = shared.turn
+    if shared.rules_version >= V3 and turn is not None and not shared.seats[turn.seat].rack:
+        # A resignation or a timeout handed the turn to a seat with an empty hand.
+        return replace(shared, turn=_next_turn(shared, turn.seat))
     return shared
 
 

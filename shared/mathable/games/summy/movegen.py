@@ -16,11 +16,11 @@ hand has none left, and never tries the same tile twice at one square.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from mathable.games.summy.commands import PlayEquation
 from mathable.games.summy.equation import text_of
+from mathable.games.summy.moves import PlayEquation
 from mathable.games.summy.state import ACROSS, DOWN, Square
 from mathable.games.summy.tiles import DIVIDE, EQUALS, MINUS, NAMES, PLUS, TIMES
 
@@ -87,8 +87,23 @@ def _lines(table: Mapping[Square, int], reach: int) -> Iterator[tuple[str, int, 
             yield direction, fixed, offset, cells
 
 
-def legal_moves(table: Mapping[Square, int], hand: Sequence[int]) -> Iterator[Move]:
-    """Every legal equation ``hand`` can form on ``table`` (lazily, line by line)."""
+def _shut(
+    closed: Collection[Square], direction: str, fixed: int, offset: int, n: int
+) -> list[bool]:
+    """``shut[i]``: the line's square ``i`` is closed (no tile may take it)."""
+    shut = [False] * n
+    for x, y in closed:
+        along, across = (x, y) if direction == ACROSS else (y, x)
+        if across == fixed and 0 <= along - offset < n:
+            shut[along - offset] = True
+    return shut
+
+
+def legal_moves(
+    table: Mapping[Square, int], hand: Sequence[int], closed: Collection[Square] = ()
+) -> Iterator[Move]:
+    """Every legal equation ``hand`` can form on ``table`` (lazily, line by line), with
+    no tile on a ``closed`` square (the ends of the equations on the table)."""
     counts = [0] * len(NAMES)
     for tile in hand:
         counts[tile] += 1
@@ -96,11 +111,13 @@ def legal_moves(table: Mapping[Square, int], hand: Sequence[int]) -> Iterator[Mo
     if size == 0:
         return
     for direction, fixed, offset, cells in _lines(table, size):
-        yield from _line_moves(cells, counts, size, direction, fixed, offset, None)
+        shut = _shut(closed, direction, fixed, offset, len(cells))
+        yield from _line_moves(cells, shut, counts, size, direction, fixed, offset, None)
 
 
 def _line_moves(
     cells: list[int],
+    shut: list[bool],
     counts: list[int],
     size: int,
     direction: str,
@@ -153,7 +170,7 @@ def _line_moves(
                 break
             cell = cells[q]
             if cell == _EMPTY:
-                if counts[d] == 0:
+                if counts[d] == 0 or shut[q]:
                     ok = False
                     break
                 counts[d] -= 1
@@ -196,7 +213,7 @@ def _line_moves(
             return
         cell = cells[p]
         if cell == _EMPTY:
-            if left == 0:
+            if left == 0 or shut[p]:
                 return
             if not have_table and empties[next_table[p]] - empties[p] > left:
                 return  # cannot reach a table tile any more
@@ -294,7 +311,9 @@ def _line_moves(
             found.clear()
 
 
-def best_move(table: Mapping[Square, int], hand: Sequence[int]) -> Move | None:
+def best_move(
+    table: Mapping[Square, int], hand: Sequence[int], closed: Collection[Square] = ()
+) -> Move | None:
     """The highest-scoring legal equation (ties: more tiles laid, then the first found)."""
     best: Move | None = None
     counts = [0] * len(NAMES)
@@ -311,7 +330,16 @@ def best_move(table: Mapping[Square, int], hand: Sequence[int]) -> Move | None:
         move
         for bound, (direction, fixed, offset, cells) in lines
         if bound >= floor[0]
-        for move in _line_moves(cells, counts, len(hand), direction, fixed, offset, floor)
+        for move in _line_moves(
+            cells,
+            _shut(closed, direction, fixed, offset, len(cells)),
+            counts,
+            len(hand),
+            direction,
+            fixed,
+            offset,
+            floor,
+        )
     )
     for move in moves:
         if best is None or (move.points, len(move.placements)) > (
@@ -322,9 +350,11 @@ def best_move(table: Mapping[Square, int], hand: Sequence[int]) -> Move | None:
     return best
 
 
-def has_move(table: Mapping[Square, int], hand: Sequence[int]) -> bool:
+def has_move(
+    table: Mapping[Square, int], hand: Sequence[int], closed: Collection[Square] = ()
+) -> bool:
     """True when ``hand`` can form any equation on ``table`` (stops at the first)."""
-    return next(legal_moves(table, hand), None) is not None
+    return next(legal_moves(table, hand, closed), None) is not None
 
 
 __all__ = ["Move", "best_move", "has_move", "legal_moves"]

@@ -124,6 +124,25 @@ The game ends for one of these reasons (named as the server names them):
 {_fill(_sentence(data["deductions"]) + " The final score is " + data["final_scores"] + ".")}"""
 
 
+def _versions(data: dict[str, Any]) -> str:
+    lines = "\n".join(
+        textwrap.fill(
+            f"- **Version {v['version']}**: {_sentence(v['changes'])}", 78, subsequent_indent="  "
+        )
+        for v in data["versions"]
+    )
+    earlier = _numbered(data["earlier_end_conditions"])
+    return f"""\
+New games play version {data["rules_version"]}; a game keeps the version it began with to its end
+(its view says which: `rules_version`).
+
+{lines}
+
+Games of earlier versions also end for these reasons:
+
+{earlier}"""
+
+
 def _choices(data: dict[str, Any]) -> str:
     return f"""\
 Where the printed rules leave a choice, this server does this (named as in `GET
@@ -154,6 +173,7 @@ def sections() -> list[tuple[str, str]]:
         ("Scoring", _scoring(data)),
         ("The end of the game", _end(data)),
         ("The server's choices", _choices(data)),
+        ("Rules versions", _versions(data)),
         ("Writing moves", NOTATION),
     ]
 

@@ -70,7 +70,7 @@ class SummyRules(RulesetBase):
         return parse_tile(text)
 
     def legal_moves(self, state: Any, seat: int) -> Iterator[Any]:
-        return legal_moves(state.table, state.seats[seat].rack)
+        return legal_moves(state.table, state.seats[seat].rack, state.closed)
 
     def end_reason(self, state: Any) -> str | None:
         return end_reason(state)
@@ -102,7 +102,7 @@ class SummyRules(RulesetBase):
 
     def suggest(self, view: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
         hand = [parse_tile(t) for t in view.get("hand") or []]
-        move = best_move(_table_of(view), hand)
+        move = best_move(_table_of(view), hand, _closed_of(view))
         if move is None:
             return None
         words = play_words(move.start, move.direction, move.equation)
@@ -172,6 +172,11 @@ class SummyRules(RulesetBase):
     def move_usage(self) -> str:
         return " X,Y DIRECTION EQUATION"
 
+
+
+def _closed_of(view: dict[str, Any]) -> set[tuple[int, int]]:
+    """The squares of a Summy view that no tile may take (rules version 3)."""
+    return {(c["x"], c["y"]) for c in view.get("closed") or []}
 
 
 def _table_of(view: dict[str, Any]) -> dict[tuple[int, int], int]:

@@ -44,27 +44,72 @@ OPERATORS: Final = (
 #: Equations the rules accept, each with its points (the seed's own examples).
 SCORED_EXAMPLES: Final = ("1+2=3", "1+2+3=6", "3-5+4=2", "8x15=120")
 #: Lines the rules refuse (``refused_examples`` gives the code each is refused with).
-REFUSED_EXAMPLES: Final = ("7:2x2=7", "1+2=3=3", "+1+2=3", "01+2=3", "4:0=0", "12=12", "1+2=1+2")
+REFUSED_EXAMPLES: Final = (
+    "7:2x2=7",
+    "1+2=3=3",
+    "+1+2=3",
+    "-3+5=2",
+    "01+2=3",
+    "5+1=06",
+    "1-4=3",
+    "4:0=0",
+    "12=12",
+    "1+2=1+2",
+)
 
-#: Why a Summy game ends (``result.reason`` and ``game_ended.reason``), each with its rule.
+#: Why a Summy game ends (``result.reason`` and ``game_ended.reason``), each with its rule,
+#: as a game of today's rules version ends.
 END_CONDITIONS: Final = (
     (
-        "hand_emptied",
-        "the supply is empty and a player has laid every tile of their hand",
-    ),
-    (
         "no_equations",
-        "once the supply is empty, a full round of turns (one per player still playing) "
-        "without an equation; the turn that empties the supply does not count, so every "
-        "player gets a turn with the last tiles drawn",
+        "the supply is empty and no player still in play can form an equation with their "
+        "hand (checked after every turn; a player whose hand is empty is skipped)",
     ),
     (
         "idle",
-        "two full rounds of turns without an equation (discards and passes), whatever "
-        "the supply holds",
+        "the supply is empty and two full rounds of turns (two per player with tiles) have "
+        "gone by without an equation",
     ),
     ("resigned", "all players but one have resigned (or run out of time)"),
     ("timeout", "in a game with a clock, a player ran out of time and one player is left"),
+)
+
+#: How games of earlier rules versions end besides (a game keeps the version it began with).
+EARLIER_END_CONDITIONS: Final = (
+    (
+        "hand_emptied",
+        "rules versions 1 and 2: the supply is empty and a player has laid every tile of "
+        "their hand",
+    ),
+    (
+        "no_equations",
+        "rules versions 1 and 2: once the supply is empty, a full round of turns (one per "
+        "player still playing) without an equation",
+    ),
+    (
+        "idle",
+        "rules versions 1 and 2: two full rounds of turns without an equation (discards and "
+        "passes), whatever the supply holds",
+    ),
+)
+
+#: What each rules version changed (``rules_version`` of a game says which it plays).
+VERSIONS: Final = (
+    (1, "the first rules"),
+    (
+        2,
+        "the round without equations that ends a game with the supply empty counts only "
+        "turns that begin with the supply empty",
+    ),
+    (
+        3,
+        "as printed: the squares just before and just after an equation on the table stay "
+        "empty for good (equation_end); a discard is allowed with the supply empty (it draws "
+        "nothing); with the supply empty the game ends when no player can form an equation, "
+        "checked after every turn, and a player with an empty hand is skipped (an empty hand "
+        "no longer ends the game); two rounds without an equation end it only with the "
+        "supply empty; no deductions at the end",
+    ),
 )
 
 #: The points the printed rules leave open, and what this server does, by name.
@@ -75,6 +120,21 @@ CHOICES: Final = (
         "otherwise ordinary arithmetic (3-5+4=2 is fine)",
     ),
     (
+        "leading_zeros",
+        "no number has a leading zero; a lone 0 is a number (05 and 5+1=06 are refused, "
+        "0+5=5 is fine)",
+    ),
+    (
+        "no_leading_operator",
+        "an equation never begins with an operator: there is no unary minus (-3+5=2 and "
+        "+1+2=3 are refused)",
+    ),
+    (
+        "no_negative_results",
+        "a result is never negative: only a number may follow '=', and -3 is not written "
+        "with digits alone (1-4=3 is refused)",
+    ),
+    (
         "single_tile_direction",
         "a single new tile lies in an across and a down line: the move may say which it "
         "means ('direction'); without it the one line that is an equation counts, and a "
@@ -82,9 +142,13 @@ CHOICES: Final = (
     ),
     (
         "pass_when_supply_empty",
-        "once the supply is empty a player who cannot or will not form an equation passes; "
-        "discarding is refused then (there is nothing to draw), and passing is refused "
-        "before (a player who forms no equation discards)",
+        "once the supply is empty a player may also pass; passing is refused before (a "
+        "player who forms no equation discards)",
+    ),
+    (
+        "idle",
+        "two full rounds of turns without an equation with the supply empty end the game, "
+        "so that players who could play but will not cannot hold it open for ever",
     ),
     (
         "first_player",
@@ -94,7 +158,7 @@ CHOICES: Final = (
     (
         "discards",
         "discarded tiles leave the game for good; with the supply short, the player draws "
-        "what is left",
+        "what is left, and with it empty, nothing",
     ),
     ("referee", "the server checks every equation when it is played"),
     (
@@ -154,8 +218,8 @@ def ruleset_data() -> dict[str, Any]:
         "turn": {
             "rule": (
                 "a player either forms exactly one equation, or discards one or more tiles "
-                "and draws as many; once the supply is empty, a player who forms no equation "
-                "passes"
+                "and draws as many (none once the supply is empty); once the supply is "
+                "empty, a player may also pass"
             ),
             "commands": ["equation", "discard", "pass"],
         },
@@ -163,7 +227,9 @@ def ruleset_data() -> dict[str, Any]:
             "rule": (
                 "one unbroken line of tiles, read left to right or top to bottom, using at "
                 "least one tile from the hand and at least one already on the table; the "
-                "squares just before and after it stay empty; every new tile lies in it, "
+                "squares just before and after it stay empty, and remain empty: no later "
+                "play may put a tile there (refused as equation_end); every new tile lies in "
+                "it, "
                 "and it is the whole line they lie in, table tiles included; tiles beside it "
                 "need not form equations"
             ),
@@ -191,24 +257,30 @@ def ruleset_data() -> dict[str, Any]:
             "max": HAND_SIZE,
             "rule": (
                 "discarded tiles leave the game; the player draws as many (what is left, "
-                "if fewer); refused when the supply is empty"
+                "if fewer, and none once the supply is empty)"
             ),
         },
         "refill": f"after an equation the hand is filled up to {HAND_SIZE} from the supply",
         "end_conditions": [{"name": n, "rule": r} for n, r in END_CONDITIONS],
+        "earlier_end_conditions": [{"name": n, "rule": r} for n, r in EARLIER_END_CONDITIONS],
         "deductions": (
-            "at the end each player loses the sum of the digits left in their hand (signs count 0)"
+            "nothing is deducted at the end: the print scores equations only (in games of "
+            "rules versions 1 and 2 each player loses the sum of the digits left in their hand)"
         ),
         "final_scores": (
-            "each player's score less their deduction; the highest wins, equal scores share the win"
+            "each player's score (less their deduction, in versions 1 and 2); the highest "
+            "wins, equal scores share the win"
         ),
         "choices": [{"name": n, "rule": r} for n, r in CHOICES],
+        "versions": [{"version": v, "changes": c} for v, c in VERSIONS],
     }
 
 
 __all__ = [
     "CHOICES",
+    "EARLIER_END_CONDITIONS",
     "END_CONDITIONS",
+    "VERSIONS",
     "OPERATORS",
     "REFUSED_EXAMPLES",
     "SCORED_EXAMPLES",

@@ -24,12 +24,12 @@ Choose = Callable[[SummyState, int], Move | None]
 
 def best(state: SummyState, seat: int) -> Move | None:
     """The highest-scoring equation (the bot and ``hint``)."""
-    return best_move(state.table, state.seats[seat].rack)
+    return best_move(state.table, state.seats[seat].rack, state.closed)
 
 
 def first_move(state: SummyState, seat: int) -> Move | None:
     """The first equation found: quick, for long property runs."""
-    return next(legal_moves(state.table, state.seats[seat].rack), None)
+    return next(legal_moves(state.table, state.seats[seat].rack, state.closed), None)
 
 
 def fallback(state: SummyState, seat: int) -> Discard | Pass:

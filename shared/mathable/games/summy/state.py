@@ -20,10 +20,17 @@ RULESET: Final = "summy"
 #: The rules a new Summy game is played by (a game keeps the version it was made with).
 #: 1: the first rules. 2: the round without equations that ends a game with the supply
 #: empty counts only turns that begin with the supply empty (in version 1 a discard that
-#: took the last tiles counted, so its player never got to use them).
-RULES_VERSION: Final = 2
+#: took the last tiles counted, so its player never got to use them). 3 (as printed): the
+#: squares just before and after an equation on the table stay empty; a discard is allowed
+#: with the supply empty; the game ends when no seat can form an equation with the supply
+#: empty (checked after every turn), a seat with an empty hand is skipped, the round of
+#: turns without an equation that ends it counts only with the supply empty, and no hand
+#: is deducted at the end.
+RULES_VERSION: Final = 3
 #: The first rules version in which the turn that empties the supply starts no round.
 V2: Final = 2
+#: The first rules version of the printed ends (of an equation, and of the game).
+V3: Final = 3
 
 #: A square of the open table: (x, y), x growing to the right and y down; the first ``=``
 #: lies at (0, 0).
@@ -52,6 +59,21 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
+class Closed:
+    """A square that stays empty: just ``side`` ("before" or "after") ``equation``,
+    which begins at ``start`` and runs ``direction``."""
+
+    equation: str
+    direction: str
+    start: Square
+    side: str
+
+
+def _no_ends() -> Mapping[Square, Closed]:
+    return MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
 class SummyState(Lifecycle):
     """Everything about a Summy game at one version. Build it with ``replay``.
 
@@ -67,7 +89,16 @@ class SummyState(Lifecycle):
     last_play: Play | None = None
     #: Turns in a row without an equation while the supply was empty.
     dry_turns: int = 0
+    #: The squares just before and just after each equation on the table (kept in every
+    #: game; only rules version 3 keeps them empty: ``closed``).
+    ends: Mapping[Square, Closed] = field(default_factory=_no_ends)
     POOL: ClassVar[str] = "supply"
+
+    @property
+    def closed(self) -> Mapping[Square, Closed]:
+        """The squares no tile may take: the ends of the equations on the table
+        (rules version 3; none before, where a play could lengthen an equation)."""
+        return self.ends if self.rules_version >= V3 else _NO_ENDS
 
     @property
     def bag(self) -> tuple[int, ...]:
@@ -78,8 +109,12 @@ class SummyState(Lifecycle):
         return self.seats[seat].rack
 
 
+_NO_ENDS: Mapping[Square, Closed] = _no_ends()
+
 __all__ = [
     "V2",
+    "V3",
+    "Closed",
     "ACROSS",
     "DIRECTIONS",
     "DOWN",

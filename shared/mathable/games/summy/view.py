@@ -10,7 +10,7 @@ from typing import Any
 
 from mathable.core.events import Event
 from mathable.core.state import Turn
-from mathable.core.view import redact_shared
+from mathable.core.view import lifecycle_view, redact_shared
 from mathable.games.summy.events import EquationPlayed, SummyStarted, TilesDiscarded
 from mathable.games.summy.state import Play, SummyState
 from mathable.games.summy.tiles import NAMES, tile_names
@@ -54,39 +54,22 @@ def view(state: SummyState, viewer: int | None) -> dict[str, Any]:
         }
         for index, seat in enumerate(state.seats)
     ]
-    result = state.result
-    options = state.options
     return {
-        "ruleset": state.ruleset,
-        "rules_version": state.rules_version,
-        "version": state.version,
-        "status": state.status,
-        "players": options.players,
-        "seeded": options.seed is not None,
-        "ordered": options.tiles is not None,
-        "commitment": options.commitment,
-        "invited": list(options.invited),
+        **lifecycle_view(state, viewer),
         "seats": seats,
-        "you": viewer,
         "hand": tile_names(state.seats[viewer].rack) if viewer is not None else None,
         "table": [
             {"x": x, "y": y, "tile": tile_names((t,))[0]}
             for (x, y), t in sorted(state.table.items(), key=lambda item: (item[0][1], item[0][0]))
         ],
+        "closed": [
+            {"x": x, "y": y, "equation": end.equation, "side": end.side}
+            for (x, y), end in sorted(state.closed.items(), key=lambda item: item[0][::-1])
+        ],
         "supply": len(state.supply),
         "turn": _turn(state.turn),
         "last_turn": _turn(state.last_turn, state.last_play),
         "last_play": _play(state.last_play),
-        "idle_turns": state.idle_turns,
-        "turns_played": state.turns_played,
-        "result": None
-        if result is None
-        else {
-            "reason": result.reason,
-            "deductions": list(result.deductions),
-            "scores": list(result.scores),
-            "winners": list(result.winners),
-        },
     }
 
 

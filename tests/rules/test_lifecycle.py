@@ -144,3 +144,16 @@ def test_the_last_seat_standing_after_a_timeout_wins_on_time(game: str) -> None:
     for event in events:
         state = rules.apply(state, event)
     assert state.status == "ended" and state.turn is None
+
+
+def test_a_cancelled_game_refuses_a_decline_and_a_join_as_cancelled() -> None:
+    """Found by a bot author: POST /decline on a cancelled game answered game_started."""
+    state = GameState()
+    for command in (Create("ann", 2, invited=("bob",)), Decline("ann")):
+        for event in mathable_commands.check(state, command):
+            state = mathable_events.apply(state, event)
+    assert state.status == "cancelled"
+    for command in (Decline("bob"), Join("bob"), Join("cy")):
+        with pytest.raises(RuleError) as err:
+            mathable_commands.check(state, command)
+        assert (err.value.code, err.value.details) == ("game_cancelled", {"status": "cancelled"})

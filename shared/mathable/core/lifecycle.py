@@ -298,8 +298,17 @@ def _is_salt(salt: object) -> bool:
     )
 
 
+def _not_cancelled(state: Lifecycle) -> None:
+    """RuleError ``game_cancelled`` for a game its creator called off."""
+    if state.status == "cancelled":
+        raise RuleError(
+            "game_cancelled", "this game was called off by its creator", {"status": state.status}
+        )
+
+
 def _decline(fold: Fold[S], command: Decline) -> None:
     state = fold.state
+    _not_cancelled(state)
     if state.status != "waiting":
         raise RuleError("game_started", "only a game still waiting for players can be declined")
     if command.player in state.options.invited and state.seat_of(command.player) is None:
@@ -312,6 +321,7 @@ def _decline(fold: Fold[S], command: Decline) -> None:
 
 def _join(fold: Fold[S], command: Join) -> None:
     state = fold.state
+    _not_cancelled(state)
     if state.status != "waiting":
         raise RuleError("game_full", "this game is not waiting for players")
     if state.seat_of(command.player) is not None:

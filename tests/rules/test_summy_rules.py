@@ -590,3 +590,12 @@ def test_a_game_of_rules_version_1_keeps_its_round_with_the_emptying_discard() -
     state = run(state, Pass(1))
     assert state.status == "ended" and state.result is not None
     assert state.result.reason == "no_equations"
+
+
+def test_the_served_tile_codes_are_the_codes_of_the_orders_and_read_back() -> None:
+    codes = ruleset_data()["tiles"]["codes"]
+    assert [c["code"] for c in codes] == list(range(15))
+    assert all(parse_tiles(c["tile"]) == [c["code"]] for c in codes)
+    # The leniency the contract documents (openapi.yaml, SummyTile): aliases of signs.
+    assert parse_tiles("X*×") == [12] * 3 and parse_tiles("/÷") == [13] * 2
+    assert parse_tiles("–−") == [11] * 2

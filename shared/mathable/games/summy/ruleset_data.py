@@ -205,6 +205,8 @@ def ruleset_data() -> dict[str, Any]:
             "counts": [{"tile": NAMES[t], "count": n} for t, n in sorted(counts.items())],
             "face_up": {"x": 0, "y": 0, "tile": NAMES[EQUALS]},
             "names": "tiles are the strings '0'..'9', '+', '-', 'x', ':' and '='",
+            # Where numbers stand for tiles: the supply order of draws_revealed, tiles/order.
+            "codes": [{"code": code, "tile": name} for code, name in enumerate(NAMES)],
         },
         "hand_size": HAND_SIZE,
         "table": {

@@ -21,7 +21,7 @@ from mathable_server.http.limits import Limiter, RateLimit
 from mathable_server.http.settings import DEFAULT_MAX_LONG_POLLS, Settings
 from mathable_server.run.cli import main as server_main
 from mathable_server.run.gunicorn_app import worker_settings
-from tests.server.conftest import make_app
+from tests.server.conftest import close_app, make_app
 from tests.server.helpers import EXAMPLE_TILES, register, started_game
 from tests.server.live import live_server
 
@@ -259,3 +259,28 @@ def test_a_worker_holds_long_polls_in_half_its_threads_and_serves_with_the_rest(
             thread.join(timeout=10)
         assert [r.json()["version"] for r in done] == [4, 4]
         assert all("X-Long-Poll" not in r.headers for r in done)
+
+
+def test_the_limits_are_served_as_the_operator_set_them(sqlite_url: str) -> None:
+    """Found by a bot author: the limits a client must size itself by were in
+    docs/security.md only. GET /v1/limits serves them (and openapi.yaml describes it)."""
+    app = make_app(
+        sqlite_url,
+        game_limit=None,
+        registration_limit=RateLimit(rate=2 / 3600, burst=2),
+        max_open_invitations=3,
+        max_polls_per_caller=2,
+    )
+    try:
+        body = app.test_client().get("/v1/limits").json
+    finally:
+        close_app(app)
+    assert body["games_per_player"] is None
+    assert body["registrations_per_address"] == {
+        "per_second": 2 / 3600,
+        "per_hour": 2.0,
+        "burst": 2,
+    }
+    assert body["open_games_per_creator"] == body["open_invitations_per_invitee"] == 3
+    assert body["waits_per_caller"] == 2
+    assert body["requests_per_token"] == {"per_second": 100.0, "per_hour": 360000.0, "burst": 500}

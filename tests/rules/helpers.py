@@ -22,7 +22,8 @@ from mathable import (
     replay,
 )
 from mathable.core.events import Event
-from mathable.core.state import Seat, Turn
+from mathable.core.state import Seat
+from mathable.games.mathable.state import MathableTurn
 
 
 def bag_order(*front: int) -> tuple[int, ...]:
@@ -87,7 +88,7 @@ def arranged(
         seats=seats,
         position=position(**(board or {})),
         bag=bag,
-        turn=Turn(seat=seat, started_with=len(racks[seat])),
+        turn=MathableTurn(seat=seat, started_with=len(racks[seat])),
     )
 
 

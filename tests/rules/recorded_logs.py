@@ -30,7 +30,7 @@ from mathable import (
     parse_square,
     square_name,
 )
-from mathable.core.state import Turn
+from mathable.games.mathable.state import MathableTurn
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -129,7 +129,7 @@ def command_from_json(data: dict[str, Any]) -> Command:
     return simple[kind](seat)
 
 
-def _turn(turn: Turn | None) -> Any:
+def _turn(turn: MathableTurn | None) -> Any:
     if turn is None:
         return None
     return {

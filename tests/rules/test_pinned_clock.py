@@ -48,9 +48,10 @@ from mathable.core.events import (
     VacationEnded,
     VacationStarted,
 )
-from mathable.core.state import ClockSpec, Turn
+from mathable.core.state import ClockSpec
 from mathable.games.mathable.commands import EndVacation, GiveTime, StartVacation, UseVacationDay
 from mathable.games.mathable.events import TurnEnded
+from mathable.games.mathable.state import MathableTurn
 from tests.rules.helpers import arranged, play, refusal, sq
 
 TILES = tuple(sorted(TILE_SET))
@@ -337,7 +338,7 @@ def test_a_seat_that_moves_again_gets_its_move_time_back() -> None:
     # The turn comes back to the same seat (its opponents are gone): still a new move.
     spec = ClockSpec(per_move=3600)
     clock = ClockState(spec, (HOUR, HOUR, HOUR), 0, MONDAY, (None, None, None), 4)
-    after = GameState(status="playing", turn=Turn(0, 7), turns_played=5)
+    after = GameState(status="playing", turn=MathableTurn(0, 7), turns_played=5)
     moved = advance(clock, MONDAY + 600 * SECOND, Passed(0), after)
     assert moved is not None
     assert moved.remaining == (HOUR, HOUR, HOUR) and moved.running == 0

@@ -9,10 +9,10 @@ import pytest
 from mathable import Equation, GameState, RuleError
 from mathable.core import codec as codecs
 from mathable.core.events import Event
-from mathable.core.state import Seat, Turn, has_tiles, remove_tiles
+from mathable.core.state import Seat, has_tiles, remove_tiles
 from mathable.games.mathable import events as mathable_events
 from mathable.games.mathable.events import EQUATION
-from mathable.games.mathable.state import PlacedTile
+from mathable.games.mathable.state import MathableTurn, PlacedTile
 
 
 def refusal(decode: Any, value: object) -> str:
@@ -104,9 +104,10 @@ def test_an_equation_prints_as_near_op_far() -> None:
 
 
 def test_a_turn_scores_the_sum_of_its_placements() -> None:
-    turn = Turn(seat=0, started_with=7)
+    turn = MathableTurn(seat=0, started_with=7)
     assert turn.points == 0
-    turn = Turn(0, 7, (PlacedTile(106, 12, (), 12), PlacedTile(107, 16, (), 32)))
+    placed = (PlacedTile(106, 12, (), 12), PlacedTile(107, 16, (), 32))
+    turn = MathableTurn(0, 7, placements=placed)
     assert turn.points == 44
 
 

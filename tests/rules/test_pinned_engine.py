@@ -10,10 +10,11 @@ import pytest
 
 import mathable
 from mathable import ExchangeTiles, Pass, PassTurn, Placement, Play, PlayerView
-from mathable.core.state import Seat, Turn
+from mathable.core.state import Seat
 from mathable.games.mathable.board import parse_square
 from mathable.games.mathable.commands import DrawExtra, EndTurn, Place
 from mathable.games.mathable.engine import EngineError, checked_choice, to_command, to_commands
+from mathable.games.mathable.state import MathableTurn
 from tests.rules.test_engines import ALICE, BOB, dealt
 
 P = Placement
@@ -125,7 +126,7 @@ def test_a_view_of_a_short_rack_does_not_promise_the_bonus() -> None:
     short = replace(
         state,
         seats=(Seat("a", ALICE[:5]), Seat("b", BOB)),
-        turn=Turn(seat=0, started_with=5),
+        turn=MathableTurn(seat=0, started_with=5),
     )
     assert PlayerView.of(short, 0).started_with == 5
     assert not PlayerView.of(short, 0).bonus_possible

@@ -9,11 +9,12 @@ import pytest
 import mathable
 import mathable.games.mathable.strong as strong_module
 from mathable import ExchangeTiles, PassTurn, Placement, Play, PlayerView
-from mathable.core.state import Seat, Turn
+from mathable.core.state import Seat
 from mathable.games.mathable.board import OPERATION, parse_square
 from mathable.games.mathable.engine import checked_choice
 from mathable.games.mathable.movegen import position_from
 from mathable.games.mathable.selfplay import new_game
+from mathable.games.mathable.state import MathableTurn
 from mathable.games.mathable.strong import (
     REPLY_SAMPLES,
     _Candidate,
@@ -221,7 +222,7 @@ def test_at_the_end_strong_goes_out_when_it_can() -> None:
         Seat("b", (90, 81, 72), 100),
     )
     state = mathable.GameState(
-        status="playing", seats=seats, bag=(), turn=Turn(0, 2),
+        status="playing", seats=seats, bag=(), turn=MathableTurn(0, 2),
         options=state.options,
     )
     view = PlayerView.of(state, 0)

@@ -28,23 +28,16 @@ class Seat:
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """A turn: whose it is, the rack size it began with, its placements so far."""
+    """A turn: whose it is, the rack size it began with, and how it ended. A game whose
+    turns hold more (Mathable's placements so far) subclasses it (``Lifecycle.TURN``)."""
 
     seat: int
     started_with: int
-    #: The placements so far, as the game records them (Mathable: ``PlacedTile``s, each
-    #: with its ``points``); a game without placements leaves it empty.
-    placements: tuple[Any, ...] = ()
-    extra_available: bool = False
-    bonus: int = 0
-    #: How the turn ended: "" while it is played, then "played", "passed" or "exchanged".
+    #: How the turn ended: "" while it is played, then the game's word for it ("played",
+    #: "passed", "exchanged", "discarded"...).
     ended_by: str = ""
-    #: How many tiles an exchange gave back.
+    #: How many tiles an exchange (or a discard) gave up.
     exchanged: int = 0
-
-    @property
-    def points(self) -> int:
-        return sum(int(p.points) for p in self.placements)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +123,7 @@ class Lifecycle:
     options: Options = Options()
     seats: tuple[Seat, ...] = ()
     turn: Turn | None = None
-    #: The turn played before this one (no placements after a pass or an exchange).
+    #: The turn played before this one.
     last_turn: Turn | None = None
     #: Turns in a row without a tile played.
     idle_turns: int = 0
@@ -173,7 +166,8 @@ class Lifecycle:
         return tuple(seats)
 
     def next_turn(self, after: int) -> Turn:
-        """The turn of the next seat after ``after`` still playing, as it begins."""
+        """The turn of the next seat after ``after`` still playing, as it begins (a game
+        whose turns hold more overrides it: Mathable's ``GameState``)."""
         seat = self.next_seat(after)
         return Turn(seat=seat, started_with=len(self.seats[seat].rack))
 

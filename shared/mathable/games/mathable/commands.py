@@ -38,7 +38,7 @@ from mathable.core.lifecycle import (
     is_seat,
     turn_of,
 )
-from mathable.core.state import Turn, has_tiles
+from mathable.core.state import has_tiles
 from mathable.games.mathable.arithmetic import describe, makes
 from mathable.games.mathable.board import OPERATION, OPERATIONS, PAIRS, PREMIUM, SIZE, square_name
 from mathable.games.mathable.events import (
@@ -58,6 +58,7 @@ from mathable.games.mathable.state import (
     RULESET,
     Equation,
     GameState,
+    MathableTurn,
     PlacedTile,
 )
 from mathable.games.mathable.tiles import RACK_SIZE, TILE_SET
@@ -214,8 +215,15 @@ def deal_start(state: GameState, policy: BagPolicy) -> GameStarted:
 # --- playing a turn ---------------------------------------------------------
 
 
-def _turn_start(state: GameState, seat: int, what: str) -> Turn:
-    turn = turn_of(state, seat)
+def _own_turn(state: GameState, seat: int) -> MathableTurn:
+    """``seat``'s turn (RuleError unless it is theirs), as Mathable holds it."""
+    turn_of(state, seat)
+    assert state.turn is not None  # turn_of refuses a game with no turn
+    return state.turn
+
+
+def _turn_start(state: GameState, seat: int, what: str) -> MathableTurn:
+    turn = _own_turn(state, seat)
     if turn.placements:
         raise RuleError(
             "turn_in_progress", f"you have placed tiles this turn; end the turn instead of {what}"
@@ -380,7 +388,7 @@ def _check_claims(
 
 
 def _draw_extra(fold: _Fold, seat: int) -> None:
-    turn = turn_of(fold.state, seat)
+    turn = _own_turn(fold.state, seat)
     if not turn.extra_available:
         raise RuleError(
             "no_extra_tile",
@@ -393,7 +401,7 @@ def _draw_extra(fold: _Fold, seat: int) -> None:
 
 
 def _end_turn(fold: _Fold, seat: int) -> None:
-    turn = turn_of(fold.state, seat)
+    turn = _own_turn(fold.state, seat)
     if not turn.placements:
         fold.emit(Passed(seat))
     else:
@@ -609,7 +617,7 @@ def _correct(fold: _Fold, seat: int) -> None:
     end_if_over(fold)
 
 
-def _correct_v2(fold: _Fold, seat: int, target: Turn, in_progress: bool) -> None:
+def _correct_v2(fold: _Fold, seat: int, target: MathableTurn, in_progress: bool) -> None:
     """RULES.md "Corrections": an illegal tile is taken back with those after it (its
     extra tile goes back into the bag) and ends the turn; a wrong claim on a legal
     tile only sets its points to those of its real claimed equations."""

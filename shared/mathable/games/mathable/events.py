@@ -33,9 +33,16 @@ from mathable.core.events import (
     VacationEnded,
     VacationStarted,
 )
-from mathable.core.state import Turn, remove_tiles
+from mathable.core.state import remove_tiles
 from mathable.games.mathable.board import EMPTY, OPERATION, OPERATIONS, parse_square, square_name
-from mathable.games.mathable.state import BONUS, RULESET, Equation, GameState, PlacedTile
+from mathable.games.mathable.state import (
+    BONUS,
+    RULESET,
+    Equation,
+    GameState,
+    MathableTurn,
+    PlacedTile,
+)
 from mathable.games.mathable.tiles import RACK_SIZE
 
 
@@ -210,7 +217,9 @@ def apply(state: GameState, event: Event) -> GameState:
                 status="playing",
                 bag=bag,
                 seats=tuple(seats),
-                turn=Turn(seat=event.first_seat, started_with=len(event.racks[event.first_seat])),
+                turn=MathableTurn(
+                    seat=event.first_seat, started_with=len(event.racks[event.first_seat])
+                ),
             )
         case TilePlaced():
             state = _close_window(state, event.seat)
@@ -267,7 +276,7 @@ def apply(state: GameState, event: Event) -> GameState:
                 state,
                 bag=remove_tiles(state.bag, event.drawn) + event.returned,
                 seats=state.with_seat(event.seat, rack=rack),
-                last_turn=Turn(
+                last_turn=MathableTurn(
                     seat=event.seat,
                     started_with=len(seat.rack),
                     ended_by="exchanged",
@@ -305,7 +314,7 @@ def _apply_correction(state: GameState, event: Corrected) -> GameState:
     rack = remove_tiles(target.rack + tuple(tile for _, tile in event.removed), event.to_bag)
     rescored = {p.square: p for p in event.rescored}
 
-    def cut(turn: Turn) -> Turn:
+    def cut(turn: MathableTurn) -> MathableTurn:
         kept = tuple(
             replace(p, equations=rescored[p.square].equations, points=rescored[p.square].points)
             if p.square in rescored

@@ -58,12 +58,34 @@ class PlacedTile:
 
 
 @dataclass(frozen=True, slots=True)
+class MathableTurn(Turn):
+    """A Mathable turn: the kernel's, with its placements so far (each with its points),
+    whether an extra tile may be drawn now, and the bonus it earned."""
+
+    placements: tuple[PlacedTile, ...] = ()
+    extra_available: bool = False
+    bonus: int = 0
+
+    @property
+    def points(self) -> int:
+        return sum(p.points for p in self.placements)
+
+
+@dataclass(frozen=True, slots=True)
 class GameState(Lifecycle):
     """Everything about a game at one version. Build it with ``replay``; never mutate it."""
 
     ruleset: str = RULESET
     rules_version: int = RULES_VERSION
+    #: The turn being played, and the one before (no placements after a pass or an exchange).
+    turn: MathableTurn | None = None
+    last_turn: MathableTurn | None = None
     position: Position = Position.initial()
     bag: tuple[int, ...] = TILE_SET
     #: In players mode: the last ended turn, while an opponent may still correct it.
-    correctable: Turn | None = None
+    correctable: MathableTurn | None = None
+
+    def next_turn(self, after: int) -> MathableTurn:
+        """The turn of the next seat after ``after`` still playing, as it begins."""
+        seat = self.next_seat(after)
+        return MathableTurn(seat=seat, started_with=len(self.seats[seat].rack))

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from mathable.core.events import Event
-from mathable.core.state import Turn
 from mathable.core.view import lifecycle_view, redact_shared
 from mathable.games.mathable.board import square_name
 from mathable.games.mathable.commands import pending_end
@@ -20,7 +19,7 @@ from mathable.games.mathable.events import (
     TilesExchanged,
     TurnEnded,
 )
-from mathable.games.mathable.state import RULESET, Equation, GameState, PlacedTile
+from mathable.games.mathable.state import RULESET, Equation, GameState, MathableTurn, PlacedTile
 
 
 def _equation(e: Equation) -> dict[str, Any]:
@@ -36,7 +35,7 @@ def _placement(p: PlacedTile) -> dict[str, Any]:
     }
 
 
-def _turn(turn: Turn | None, bag_size: int = 0) -> dict[str, Any] | None:
+def _turn(turn: MathableTurn | None, bag_size: int = 0) -> dict[str, Any] | None:
     if turn is None:
         return None
     return {

@@ -26,7 +26,7 @@ from sqlalchemy import Connection, Engine, and_, bindparam, func, insert, select
 
 from mathable import Event, GameState  # noqa: F401 - the doctests use GameState
 from mathable.core.ruleset import AnyState
-from mathable_server.store.engine import games, player_feed
+from mathable_server.store.schema import games, player_feed
 
 #: PostgreSQL advisory lock serialising feed writers (any fixed 64-bit number; "feed").
 FEED_LOCK = 0x66656564

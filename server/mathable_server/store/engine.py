@@ -1,5 +1,12 @@
-"""Engines for SQLite and PostgreSQL and the transactions the store opens on them; the
+"""Engines for SQLite and PostgreSQL, the transactions the store opens on them, and the
 schema (``mathable_server.store.schema``) under this module's name as well.
+
+What the two databases do differently inside a transaction is the dialects'
+(``mathable_server.store.dialects``): ``reader``, ``write_transaction`` and
+``snapshot`` ask ``dialect_of``. Making an engine comes before any dialect:
+``make_engine`` reads the URL, and SQLite's engines are set up here (their write
+lock waited for in Python, ``_begin_immediate``), since the dialects' modules
+sit below this one.
 """
 
 from __future__ import annotations
@@ -17,12 +24,12 @@ from sqlalchemy import (
     create_engine,
     event,
     make_url,
-    text,
 )
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import ConnectionPoolEntry
 
+from mathable_server.store.dialects import dialect_of
 from mathable_server.store.schema import (
     email_addresses,
     events,
@@ -93,14 +100,15 @@ def reader(engine: Engine) -> Engine:
     """``engine`` for reads of one statement: in autocommit on PostgreSQL (no BEGIN and
     ROLLBACK round trips around it); SQLite readers run in autocommit already. Make it
     once and keep it: each call makes a new one."""
-    if engine.dialect.name == "sqlite":
-        return engine
-    return engine.execution_options(isolation_level="AUTOCOMMIT")
+    return dialect_of(engine).reader(engine)
 
 
 def make_engine(database_url: str, pool_size: int = 8) -> Engine:
     """An engine for ``database_url``, set up for many short transactions from many threads."""
     url: URL = make_url(normalize_url(database_url))
+    # The one place outside store.dialects that tells the databases apart: there is no
+    # engine yet for dialect_of to ask, and SQLite's engine is made here (sqlite_engine:
+    # its write lock is waited for by _begin_immediate, below the dialects' modules).
     if url.get_backend_name() == "sqlite":
         return sqlite_engine(url, pool_size)
     return create_engine(
@@ -190,19 +198,19 @@ def _begin_immediate(driver: sqlite3.Connection) -> None:
 
 @contextmanager
 def write_transaction(engine: Engine, lock_id: int | None = None) -> Iterator[Connection]:
-    """One write transaction (SQLite: ``BEGIN IMMEDIATE``); with ``lock_id``, PostgreSQL
-    also takes that advisory lock, so such transactions run one at a time."""
+    """One write transaction (SQLite: ``BEGIN IMMEDIATE``); with ``lock_id``, such
+    transactions run one at a time (``Dialect.lock_transaction``: PostgreSQL takes that
+    advisory lock)."""
     with engine.connect().execution_options(sqlite_write=True) as conn, conn.begin():
-        if lock_id is not None and engine.dialect.name == "postgresql":
-            conn.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": lock_id})
+        if lock_id is not None:
+            dialect_of(engine).lock_transaction(conn, lock_id)
         yield conn
 
 
 @contextmanager
 def snapshot(engine: Engine) -> Iterator[Connection]:
-    """One read transaction whose statements all see the same moment."""
-    options: dict[str, Any] = {"sqlite_snapshot": True}
-    if engine.dialect.name == "postgresql":
-        options["isolation_level"] = "REPEATABLE READ"
+    """One read transaction whose statements all see the same moment (SQLite: ``BEGIN
+    DEFERRED``; the dialect adds its own options, ``Dialect.snapshot_options``)."""
+    options: dict[str, Any] = {"sqlite_snapshot": True, **dialect_of(engine).snapshot_options()}
     with engine.connect().execution_options(**options) as conn, conn.begin():
         yield conn

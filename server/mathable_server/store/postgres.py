@@ -6,7 +6,7 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Connection, Select
+from sqlalchemy import Connection, Engine, Select, text
 from sqlalchemy.exc import IntegrityError
 
 from mathable.core.events import SCHEMA_VERSION
@@ -91,8 +91,27 @@ class PostgresDialect:
         waited for."""
         return query.with_for_update(skip_locked=True)
 
+    # --- transactions -------------------------------------------------------------------
+
+    def reader(self, engine: Engine) -> Engine:
+        """``engine`` for reads of one statement: in autocommit (no BEGIN and ROLLBACK round
+        trips around it). Make it once and keep it: each call makes a new one."""
+        return engine.execution_options(isolation_level="AUTOCOMMIT")
+
+    def lock_transaction(self, conn: Connection, lock_id: int) -> None:
+        """Serialise the transactions that name ``lock_id``: that advisory lock, held until
+        the commit."""
+        conn.execute(_TRANSACTION_LOCK, {"id": lock_id})
+
+    def snapshot_options(self) -> dict[str, Any]:
+        """What a read transaction that sees one moment adds to its connection's options."""
+        return {"isolation_level": "REPEATABLE READ"}
+
 
 POSTGRES = PostgresDialect()
+
+#: ``write_transaction``'s lock: held until the transaction ends.
+_TRANSACTION_LOCK = text("SELECT pg_advisory_xact_lock(:id)")
 
 
 @functools.cache

@@ -1,9 +1,13 @@
 """What the store does its own way on SQLite: the statements the recorders leave to it.
 
-The recorders ask ``Recorder.dialect`` (this module's ``SQLITE`` or
-``mathable_server.store.postgres.POSTGRES``, picked once per engine by
-``dialect_of``) wherever the two databases differ; nothing else in the store asks
-which database it is on.
+The store asks ``Recorder.dialect`` or ``dialect_of(engine)`` (this module's
+``SQLITE`` or ``mathable_server.store.postgres.POSTGRES``, picked by
+``mathable_server.store.dialects.dialect_of``) wherever the two databases
+differ; nothing else in the store asks which database it is on.
+
+SQLite's engines themselves (WAL, ``synchronous``, ``BEGIN IMMEDIATE`` waited
+for in Python) are made in ``mathable_server.store.engine``, with the others:
+this module sits below it.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Connection, Select
+from sqlalchemy import Connection, Engine, Select
 
 
 class SqliteDialect:
@@ -20,6 +24,8 @@ class SqliteDialect:
     name = "sqlite"
     #: The version read of ``EventRecorder.head``, in the driver's parameter style.
     version_sql = "SELECT version, due_at FROM games WHERE id = ?"
+
+    # --- the recorders ------------------------------------------------------------------
 
     def read_one(self, driver: Any, sql: str, params: tuple[Any, ...]) -> Any:
         """One row of ``sql`` on a raw driver connection (already in autocommit)."""
@@ -45,6 +51,23 @@ class SqliteDialect:
     def skip_locked(self, query: Select[Any]) -> Select[Any]:
         """A claim's read of due rows: as it is (one claim at a time holds the write lock)."""
         return query
+
+    # --- transactions -------------------------------------------------------------------
+
+    def reader(self, engine: Engine) -> Engine:
+        """``engine`` for reads of one statement: itself (SQLite readers run each statement
+        in autocommit already: no BEGIN)."""
+        return engine
+
+    def lock_transaction(self, conn: Connection, lock_id: int) -> None:
+        """Serialise the transactions that name ``lock_id``: ``BEGIN IMMEDIATE`` (the write
+        lock every write transaction takes) does that already."""
+
+    def snapshot_options(self) -> dict[str, Any]:
+        """What a read transaction that sees one moment adds to its connection's options:
+        nothing (the engine's ``sqlite_snapshot`` says ``BEGIN DEFERRED``; in WAL mode
+        its first read fixes the snapshot)."""
+        return {}
 
 
 SQLITE = SqliteDialect()

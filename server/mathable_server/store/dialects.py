@@ -7,7 +7,10 @@ of ``Dialect``, written once in ``mathable_server.store.sqlite`` and once in
 The one other place that tells the databases apart is ``engine.make_engine``,
 which reads a URL before there is an engine to ask about.
 
-The dialects' modules sit below ``engine``, which asks them.
+The dialects' modules sit below ``engine`` (which asks them) and above
+``feed`` (whose rows they lock and announce): the feed is handed its dialect
+(``feed.write``), and a dialect's loop its follower (``Dialect.follow``,
+``feed.Follower``).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import Any, Protocol
 
 from sqlalchemy import Connection, Engine, Select
 
+from mathable_server.store.feed import Follower
 from mathable_server.store.postgres import POSTGRES
 from mathable_server.store.sqlite import SQLITE
 
@@ -53,6 +57,12 @@ class Dialect(Protocol):
     def lock_transaction(self, conn: Connection, lock_id: int) -> None: ...
 
     def snapshot_options(self) -> dict[str, Any]: ...
+
+    # --- the feed and its followers -----------------------------------------------------
+
+    def lock_feed_and_notify(self, conn: Connection, told: Sequence[dict[str, Any]]) -> None: ...
+
+    def follow(self, follower: Follower) -> None: ...
 
 
 def dialect_of(engine: Engine) -> Dialect:

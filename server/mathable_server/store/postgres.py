@@ -11,7 +11,11 @@ from sqlalchemy.exc import IntegrityError
 
 from mathable.core.events import SCHEMA_VERSION
 from mathable_server.store import feed
+from mathable_server.store.feed import Follower
 from mathable_server.store.records import Conflict
+
+#: The longest pause between two attempts to reconnect the ``LISTEN`` connection.
+MAX_RECONNECT_PAUSE = 5.0
 
 
 class PostgresDialect:
@@ -107,11 +111,80 @@ class PostgresDialect:
         """What a read transaction that sees one moment adds to its connection's options."""
         return {"isolation_level": "REPEATABLE READ"}
 
+    # --- the feed and its followers -----------------------------------------------------
+
+    def lock_feed_and_notify(self, conn: Connection, told: Sequence[dict[str, Any]]) -> None:
+        """Take the feed's advisory lock, held until the commit (rows become visible in
+        the order of their ``seq``), and queue the notification of ``told`` that the
+        commit sends (``feed.notice``): one round trip."""
+        conn.execute(
+            _LOCK_AND_NOTIFY,
+            {"id": feed.FEED_LOCK, "channel": feed.CHANNEL, "notice": feed.notice(told)},
+        )
+
+    def follow(self, follower: Follower) -> None:
+        """Follow the feed until stopped: ``LISTEN`` on one connection of its own (whatever
+        the number of waiters), reading the feed after each notification, and every
+        ``notice_wait`` seconds anyway. A dropped connection is noticed, reconnected with
+        a growing pause, and the rows missed meanwhile are read (the feed is the truth, a
+        notification only says "look"); rows the follower may put off are read later.
+        """
+        pause = 0.1
+        conn: Any = None
+        while not follower.stopped():
+            if conn is None:
+                try:
+                    conn = _listen(follower)
+                except Exception as err:
+                    follower.log.warning("mathable: LISTEN connection failed: %s", err)
+                    follower.pause(pause)
+                    pause = min(pause * 2, MAX_RECONNECT_PAUSE)
+                    continue
+                pause = 0.1
+                follower.catch_up_safely()  # whatever was missed while not listening
+            try:
+                # psycopg waits cooperatively under gevent (psycopg >= 3.1.14).
+                told = list(conn.notifies(timeout=follower.notice_wait(), stop_after=1))
+                if not told:
+                    conn.execute("SELECT 1")  # notices a connection gone quietly
+                elif follower.may_put_off([n.payload for n in told]):
+                    continue
+            except Exception as err:
+                follower.log.warning("mathable: LISTEN connection lost (%s); reconnecting", err)
+                try:
+                    conn.close()
+                except Exception:
+                    pass
+                conn = None
+                continue
+            follower.catch_up_safely()
+        if conn is not None:
+            conn.close()
+
 
 POSTGRES = PostgresDialect()
 
 #: ``write_transaction``'s lock: held until the transaction ends.
 _TRANSACTION_LOCK = text("SELECT pg_advisory_xact_lock(:id)")
+#: One round trip: the feed's lock, and the notification sent when the transaction commits.
+_LOCK_AND_NOTIFY = text("SELECT pg_advisory_xact_lock(:id), pg_notify(:channel, :notice)")
+
+
+def _listen(follower: Follower) -> Any:
+    """A connection of the follower's own, listening on the feed's channel."""
+    # deferred: the optional 'postgres' extra (psycopg); SQLite servers run without it
+    import psycopg
+
+    url = follower.engine.url.set(drivername="postgresql")
+    conn = psycopg.connect(
+        url.render_as_string(hide_password=False),
+        autocommit=True,
+        connect_timeout=5,
+        application_name="mathable-listen",
+    )
+    conn.execute(f"LISTEN {feed.CHANNEL}")
+    follower.listens += 1
+    return conn
 
 
 @functools.cache

@@ -12,10 +12,13 @@ this module sits below it.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Connection, Engine, Select
+
+from mathable_server.store.feed import Follower
 
 
 class SqliteDialect:
@@ -68,6 +71,37 @@ class SqliteDialect:
         nothing (the engine's ``sqlite_snapshot`` says ``BEGIN DEFERRED``; in WAL mode
         its first read fixes the snapshot)."""
         return {}
+
+    # --- the feed and its followers -----------------------------------------------------
+
+    def lock_feed_and_notify(self, conn: Connection, told: Sequence[dict[str, Any]]) -> None:
+        """Nothing: the write lock orders the feed's rows already, and followers poll
+        (``follow``) rather than listen."""
+
+    def follow(self, follower: Follower) -> None:
+        """Follow the feed until stopped: ``PRAGMA data_version``, on a connection of its
+        own, changes when any other connection (of any process) commits; a cheap poll
+        every ``follower.sqlite_poll`` seconds, or at once when this process committed."""
+        seen: int | None = None
+        conn: Any = None
+        while not follower.stopped():
+            kicked = follower.kicked(follower.sqlite_poll)
+            try:
+                if conn is None:
+                    conn = follower.engine.raw_connection()
+                version = conn.driver_connection.execute("PRAGMA data_version").fetchone()[0]
+            except Exception as err:
+                follower.log.warning("mathable: watching the database failed: %s", err)
+                if conn is not None:
+                    conn.invalidate()
+                conn = None
+                time.sleep(follower.sqlite_poll)
+                continue
+            if kicked or version != seen or follower.last is None:
+                if follower.catch_up_safely():
+                    seen = version
+        if conn is not None:
+            conn.close()
 
 
 SQLITE = SqliteDialect()

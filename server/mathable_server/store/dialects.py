@@ -15,10 +15,10 @@ The dialects' modules sit below ``engine`` (which asks them) and above
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from sqlalchemy import Connection, Engine, Select
+from sqlalchemy import Connection, Engine, Select, Table
 
 from mathable_server.store.feed import Follower
 from mathable_server.store.postgres import POSTGRES
@@ -63,6 +63,16 @@ class Dialect(Protocol):
     def lock_feed_and_notify(self, conn: Connection, told: Sequence[dict[str, Any]]) -> None: ...
 
     def follow(self, follower: Follower) -> None: ...
+
+    # --- the shared counters ------------------------------------------------------------
+
+    def insert_on_conflict(self, table: Table) -> Any: ...
+
+    def counter_engine(self, engine: Engine, own: Callable[[], Engine]) -> Engine: ...
+
+    def rate_counter_engine(self, engine: Engine, own: Callable[[], Engine]) -> Engine: ...
+
+    def counters_in_memory(self, single_process: bool) -> bool: ...
 
 
 def dialect_of(engine: Engine) -> Dialect:

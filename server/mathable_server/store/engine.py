@@ -103,14 +103,19 @@ def reader(engine: Engine) -> Engine:
     return dialect_of(engine).reader(engine)
 
 
-def make_engine(database_url: str, pool_size: int = 8) -> Engine:
-    """An engine for ``database_url``, set up for many short transactions from many threads."""
-    url: URL = make_url(normalize_url(database_url))
+def make_engine(database_url: str | URL, pool_size: int = 8, *, durable: bool = True) -> Engine:
+    """An engine for ``database_url``, set up for many short transactions from many threads.
+
+    ``durable=False``: an engine of the counters' own (``Dialect.counter_engine``),
+    whose commits need not survive a power cut: SQLite syncs less
+    (``synchronous=NORMAL``); PostgreSQL's engine is the same either way.
+    """
+    url = database_url if isinstance(database_url, URL) else make_url(normalize_url(database_url))
     # The one place outside store.dialects that tells the databases apart: there is no
     # engine yet for dialect_of to ask, and SQLite's engine is made here (sqlite_engine:
     # its write lock is waited for by _begin_immediate, below the dialects' modules).
     if url.get_backend_name() == "sqlite":
-        return sqlite_engine(url, pool_size)
+        return sqlite_engine(url, pool_size, "FULL" if durable else "NORMAL")
     return create_engine(
         url,
         # What a statement carried (a rack, say) never reaches an error's text or a log.

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Select, text
+from sqlalchemy import Connection, Engine, Select, Table, create_engine, text
+from sqlalchemy.dialects.postgresql import Insert, insert
+from sqlalchemy.event import listens_for
 from sqlalchemy.exc import IntegrityError
 
 from mathable.core.events import SCHEMA_VERSION
@@ -160,6 +162,52 @@ class PostgresDialect:
             follower.catch_up_safely()
         if conn is not None:
             conn.close()
+
+    # --- the shared counters ------------------------------------------------------------
+
+    def insert_on_conflict(self, table: Table) -> Insert:
+        """An ``INSERT`` into ``table`` that says what a conflict does
+        (``on_conflict_do_update``, ``on_conflict_do_nothing``, ``excluded``)."""
+        return insert(table)
+
+    def counter_engine(self, engine: Engine, own: Callable[[], Engine]) -> Engine:
+        """The engine held polls write through: ``engine`` itself (their leases are
+        written in batches, one transaction a flush; ``own`` is not needed)."""
+        return engine
+
+    def rate_counter_engine(self, engine: Engine, own: Callable[[], Engine]) -> Engine:
+        """The engine request counts go through: one of their own whose connections count
+        in autocommit without waiting for the disk.
+
+        A count is one statement: in autocommit it is one round trip (no BEGIN and
+        COMMIT around it), and with ``synchronous_commit`` off its commit does not wait
+        for the WAL to reach the disk (a crash may forget the last fraction of a
+        second's counts, as on SQLite; a move's commit still waits: other connections).
+        """
+        counters = create_engine(
+            engine.url,
+            pool_size=4,
+            max_overflow=4,  # at most 8 more connections a process (docs/server.md)
+            pool_recycle=1800,
+            isolation_level="AUTOCOMMIT",
+            hide_parameters=True,
+        )
+
+        @listens_for(counters, "connect")
+        def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+            dbapi_connection.autocommit = True
+            dbapi_connection.execute("SET synchronous_commit TO off")
+
+        @listens_for(engine, "engine_disposed")
+        def _on_dispose(_engine: Engine) -> None:
+            counters.dispose()  # its connections go with the game engine's
+
+        return counters
+
+    def counters_in_memory(self, single_process: bool) -> bool:
+        """Whether counters may live in this process's memory: never; they are kept in the
+        database, one process or many."""
+        return False
 
 
 POSTGRES = PostgresDialect()

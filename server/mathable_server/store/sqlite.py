@@ -13,10 +13,11 @@ this module sits below it.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Select
+from sqlalchemy import Connection, Engine, Select, Table
+from sqlalchemy.dialects.sqlite import Insert, insert
 
 from mathable_server.store.feed import Follower
 
@@ -102,6 +103,32 @@ class SqliteDialect:
                     seen = version
         if conn is not None:
             conn.close()
+
+    # --- the shared counters ------------------------------------------------------------
+
+    def insert_on_conflict(self, table: Table) -> Insert:
+        """An ``INSERT`` into ``table`` that says what a conflict does
+        (``on_conflict_do_update``, ``on_conflict_do_nothing``, ``excluded``)."""
+        return insert(table)
+
+    def counter_engine(self, engine: Engine, own: Callable[[], Engine]) -> Engine:
+        """The engine held polls write through: ``own()``, an engine of their own.
+
+        Every commit of the game engine syncs to disk (``synchronous=FULL``): a
+        counter is not worth a sync, so counters get their own connections, whose
+        commits do not wait for it (``synchronous=NORMAL``: in WAL mode a crash may
+        forget the last counts).
+        """
+        return own()
+
+    def rate_counter_engine(self, engine: Engine, own: Callable[[], Engine]) -> Engine:
+        """The engine request counts go through: one of their own, as ``counter_engine``."""
+        return self.counter_engine(engine, own)
+
+    def counters_in_memory(self, single_process: bool) -> bool:
+        """Whether counters may live in this process's memory: when it is the only process
+        on the database's file (``mathable-server run``)."""
+        return single_process
 
 
 SQLITE = SqliteDialect()

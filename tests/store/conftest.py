@@ -5,8 +5,8 @@ MATHABLE_TEST_POSTGRES_URL is unset); each PostgreSQL test gets a schema of its 
 
 The one place these tests import the engine, the schema and the store's modules
 that live outside ``mathable_server.store`` (``db``, ``migrations``, ``feed``,
-``counters``): the suite's modules take them from here, so a move of any of them
-is a one-line change below.
+``counters``, ``dialects``, ``wakeups``): the suite's modules take them from here,
+so a move of any of them is a one-line change below.
 """
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine
 
-from mathable_server.store import Store, counters, feed
+from mathable_server.store import Store, counters, dialects, feed, wakeups
 from mathable_server.store import engine as db
 from mathable_server.store.migrations import init_schema, upgrade
 from tests.server.conftest import POSTGRES_ENV, fresh_postgres_schema, postgres_base_url
 
 __all__ = [
-    "init_schema","Backend", "counters", "db", "feed", "upgrade"]
+    "init_schema", "Backend", "counters", "db", "dialects", "feed", "upgrade", "wakeups"]
 
 
 @dataclass

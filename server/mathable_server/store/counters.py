@@ -28,21 +28,19 @@ from sqlalchemy import (
     and_,
     bindparam,
     case,
-    create_engine,
     delete,
-    event,
     func,
     select,
     update,
 )
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
+from mathable_server.store.dialects import dialect_of
 from mathable_server.store.engine import (
     held_polls,
+    make_engine,
     rate_counters,
     reader,
-    sqlite_engine,
     write_transaction,
 )
 
@@ -60,48 +58,24 @@ def _now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def counter_engine(engine: Engine) -> Engine:
-    """The engine counters write through: ``engine`` itself, except on SQLite.
+def _own_engine(engine: Engine) -> Engine:
+    """An engine of the counters' own on ``engine``'s database: four connections whose
+    commits need not survive a power cut (``make_engine(durable=False)``)."""
+    return make_engine(engine.url, pool_size=4, durable=False)
 
-    On SQLite every commit of the game engine syncs to disk (``synchronous=FULL``):
-    a request counter is not worth a sync, so counters get their own connections
-    with ``synchronous=NORMAL`` (in WAL mode a crash may forget the last counts).
-    """
-    if engine.dialect.name != "sqlite":
-        return engine
-    return sqlite_engine(engine.url, pool_size=4, synchronous="NORMAL")
+
+def counter_engine(engine: Engine) -> Engine:
+    """The engine held polls write through: ``engine`` itself, or one of their own where a
+    commit of the game engine costs more than a counter is worth
+    (``Dialect.counter_engine``: SQLite, whose every commit syncs to disk)."""
+    return dialect_of(engine).counter_engine(engine, lambda: _own_engine(engine))
 
 
 def rate_counter_engine(engine: Engine) -> Engine:
-    """The engine request counts go through: ``counter_engine``, and on PostgreSQL one of
-    its own whose connections count in autocommit without waiting for the disk.
-
-    A count is one statement: in autocommit it is one round trip (no BEGIN and
-    COMMIT around it), and with ``synchronous_commit`` off its commit does not wait
-    for the WAL to reach the disk (a crash may forget the last fraction of a
-    second's counts, as on SQLite; a move's commit still waits: other connections).
-    """
-    if engine.dialect.name != "postgresql":
-        return counter_engine(engine)
-    counters = create_engine(
-        engine.url,
-        pool_size=4,
-        max_overflow=4,  # at most 8 more connections a process (docs/server.md)
-        pool_recycle=1800,
-        isolation_level="AUTOCOMMIT",
-        hide_parameters=True,
-    )
-
-    @event.listens_for(counters, "connect")
-    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        dbapi_connection.autocommit = True
-        dbapi_connection.execute("SET synchronous_commit TO off")
-
-    @event.listens_for(engine, "engine_disposed")
-    def _on_dispose(_engine: Engine) -> None:
-        counters.dispose()  # its connections go with the game engine's
-
-    return counters
+    """The engine request counts go through (``Dialect.rate_counter_engine``): on SQLite
+    ``counter_engine``'s, on PostgreSQL one of their own whose connections count in
+    autocommit without waiting for the disk."""
+    return dialect_of(engine).rate_counter_engine(engine, lambda: _own_engine(engine))
 
 
 class SqlCounters(Storage):
@@ -112,9 +86,8 @@ class SqlCounters(Storage):
     def __init__(self, engine: Engine) -> None:
         super().__init__()
         self._engine = rate_counter_engine(engine)
-        self._insert: Any = (
-            postgresql.insert if self._engine.dialect.name == "postgresql" else sqlite.insert
-        )
+        #: ``INSERT .. ON CONFLICT``, as the database writes it.
+        self._insert = dialect_of(engine).insert_on_conflict
         self._counts = 0
 
     @property
@@ -276,9 +249,8 @@ class SqlHeldPolls:
     def __init__(self, engine: Engine) -> None:
         self._engine = counter_engine(engine)
         self._reads = reader(self._engine)
-        self._insert: Any = (
-            postgresql.insert if self._engine.dialect.name == "postgresql" else sqlite.insert
-        )
+        #: ``INSERT .. ON CONFLICT``, as the database writes it.
+        self._insert = dialect_of(engine).insert_on_conflict
         #: This process's leases start with it: the others' are those without it.
         self._prefix = secrets.token_hex(6)
         self._serial = 0
@@ -465,12 +437,13 @@ class RedisHeldPolls:
 def shared_storage(
     engine: Engine, redis_url: str | None, single_process: bool, redis_prefix: str = "mathable"
 ) -> Storage:
-    """Where request counts go: Redis if given, memory for one process on SQLite, else SQL."""
+    """Where request counts go: Redis if given, memory where the dialect allows it for one
+    process (``Dialect.counters_in_memory``: on SQLite), else SQL."""
     if redis_url:
         storage = storage_from_string(redis_url, key_prefix=f"{redis_prefix}:limits")
         assert isinstance(storage, Storage)  # a redis:// URL gives the synchronous storage
         return storage
-    if single_process and engine.dialect.name == "sqlite":
+    if dialect_of(engine).counters_in_memory(single_process):
         return MemoryStorage()
     return SqlCounters(engine)
 
@@ -480,6 +453,6 @@ def shared_polls(
 ) -> HeldPolls:
     if redis_url:
         return RedisHeldPolls(redis_url, redis_prefix)
-    if single_process and engine.dialect.name == "sqlite":
+    if dialect_of(engine).counters_in_memory(single_process):
         return MemoryHeldPolls()
     return SqlHeldPolls(engine)

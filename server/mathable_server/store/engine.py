@@ -1,10 +1,12 @@
-"""The database schema (SQLAlchemy Core) and engines for SQLite and PostgreSQL.
+"""Engines for SQLite and PostgreSQL, the transactions the store opens on them, and the
+schema (``mathable_server.store.schema``) under this module's name as well.
 
-One events table keyed by ``(game_id, version)`` is the truth; ``games`` and
-``game_members`` are projections rebuilt from events for listing games; the
-idempotency table remembers the first answer to a keyed request, and the
-registration keys which player a keyed registration made. Everything a command
-writes goes in one transaction.
+What the two databases do differently inside a transaction is the dialects'
+(``mathable_server.store.dialects``): ``reader``, ``write_transaction`` and
+``snapshot`` ask ``dialect_of``. Making an engine comes before any dialect:
+``make_engine`` reads the URL, and SQLite's engines are set up here (their write
+lock waited for in Python, ``_begin_immediate``), since the dialects' modules
+sit below this one.
 """
 
 from __future__ import annotations
@@ -17,247 +19,65 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
-    BigInteger,
-    Column,
     Connection,
     Engine,
-    Index,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
     create_engine,
     event,
     make_url,
-    text,
 )
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import ConnectionPoolEntry
 
-metadata = MetaData()
-
-players = Table(
-    "players",
+from mathable_server.store.dialects import dialect_of
+from mathable_server.store.schema import (
+    email_addresses,
+    events,
+    game_members,
+    games,
+    held_polls,
+    idempotency_keys,
+    inbound_messages,
     metadata,
-    Column("id", String(32), primary_key=True),
-    Column("name", String(40), nullable=False),
-    #: The name folded to lower case: names are unique regardless of case.
-    Column("name_key", String(40), nullable=False, unique=True),
-    Column("email", String(254), nullable=True),
-    #: SHA-256 of the token, hex; the token itself is never stored. Empty: revoked.
-    Column("token_hash", String(64), nullable=False),
-    Column("created_at", String(32), nullable=False),
-    #: When the token was issued (ms since 1970 UTC): tokens expire a set time after.
-    Column("token_issued_at", BigInteger, nullable=False),
+    notification_settings,
+    outbox,
+    play_addresses,
+    player_feed,
+    players,
+    rate_counters,
+    registration_keys,
+    server_secrets,
+    vacations,
 )
 
-games = Table(
-    "games",
-    metadata,
-    Column("id", String(32), primary_key=True),
-    Column("ruleset", String(32), nullable=False),
-    Column("status", String(16), nullable=False),
-    Column("players", Integer, nullable=False),
-    Column("referee", String(16), nullable=False),
-    Column("version", Integer, nullable=False),
-    #: The player whose turn it is, if any: "the games waiting on me" reads this.
-    Column("to_move", String(32), nullable=True),
-    Column("created_at", String(32), nullable=False),
-    Column("updated_at", String(32), nullable=False),
-    #: When the player to move runs out of time (ms since 1970 UTC), if the game has a clock.
-    Column("deadline", BigInteger, nullable=True),
-    #: When the server must act on its own (a timeout, a vacation day): the sweeper's index.
-    Column("due_at", BigInteger, nullable=True),
-    Index("ix_games_due_at", "due_at"),
-)
-
-game_members = Table(
-    "game_members",
-    metadata,
-    Column("game_id", String(32), primary_key=True),
-    Column("player_id", String(32), primary_key=True),
-    #: None while an invited player has not joined yet.
-    Column("seat", Integer, nullable=True),
-    Index("ix_game_members_player", "player_id"),
-)
-
-events = Table(
-    "events",
-    metadata,
-    Column("game_id", String(32), primary_key=True, autoincrement=False),
-    Column("version", Integer, primary_key=True, autoincrement=False),
-    Column("type", String(32), nullable=False),
-    Column("schema_version", Integer, nullable=False),
-    Column("data", Text, nullable=False),
-    Column("created_at", String(32), nullable=False),
-    #: When the event was written: milliseconds since 1970 UTC (clocks are derived from it).
-    Column("at", BigInteger, nullable=False),
-)
-
-idempotency_keys = Table(
-    "idempotency_keys",
-    metadata,
-    Column("player_id", String(32), primary_key=True),
-    Column("key", String(200), primary_key=True),
-    Column("fingerprint", String(64), nullable=False),
-    Column("game_id", String(32), nullable=False),
-    Column("status", Integer, nullable=False),
-    Column("body", Text, nullable=False),
-    Column("created_at", String(32), nullable=False),
-)
-
-vacations = Table(
-    "vacations",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("player_id", String(32), nullable=False),
-    #: "vacation" (asked for) or "auto" (a day spent by a clock that reached zero).
-    Column("kind", String(16), nullable=False),
-    #: Milliseconds since 1970 UTC; a vacation counts in the calendar year it starts.
-    Column("starts_at", BigInteger, nullable=False),
-    Column("ends_at", BigInteger, nullable=False),
-    Column("days", Integer, nullable=False),
-    #: The game an automatic day was spent in.
-    Column("game_id", String(32), nullable=True),
-    Index("ix_vacations_player", "player_id", "starts_at"),
-)
-
-registration_keys = Table(
-    "registration_keys",
-    metadata,
-    #: SHA-256 of the Idempotency-Key a registration came with: during the retry window
-    #: the key is as good as a token, so it is stored like one.
-    Column("key_hash", String(64), primary_key=True),
-    Column("player_id", String(32), nullable=False),
-    Column("fingerprint", String(64), nullable=False),
-    Column("created_at", String(32), nullable=False),
-)
-
-
-server_secrets = Table(
-    "server_secrets",
-    metadata,
-    #: One row per secret of the deployment (``secret_key``: seeds are mixed with it).
-    Column("name", String(32), primary_key=True),
-    Column("value", String(128), nullable=False),
-)
-
-rate_counters = Table(
-    "rate_counters",
-    metadata,
-    #: Fixed-window request counters shared by every process (``mathable_server.store.counters``).
-    Column("key", String(250), primary_key=True),
-    Column("count", Integer, nullable=False),
-    #: End of the window, ms since 1970 UTC.
-    Column("expires_at", BigInteger, nullable=False),
-    Index("ix_rate_counters_expires_at", "expires_at"),
-)
-
-held_polls = Table(
-    "held_polls",
-    metadata,
-    #: One row per long-poll being held, so that every process counts a caller's polls.
-    Column("id", String(32), primary_key=True),
-    Column("caller", String(250), nullable=False),
-    #: When the hold ends at the latest (a process that died leaves no lasting slot).
-    Column("expires_at", BigInteger, nullable=False),
-    Index("ix_held_polls_caller", "caller"),
-)
-
-
-#: The notifications commands caused (mail, webhooks), written in the command's transaction
-#: and sent by the delivery workers (``mathable_server.notify.worker``).
-outbox = Table(
-    "outbox",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    #: "email" or "webhook".
-    Column("channel", String(16), nullable=False),
-    #: What to send: "turn", "moved", "finished", "verify", "answer", "digest".
-    Column("kind", String(16), nullable=False),
-    #: The player it is for.
-    Column("recipient", String(32), nullable=False),
-    #: The stable id every attempt carries (Message-ID, X-Mathable-Delivery).
-    Column("message_id", String(200), nullable=False),
-    Column("payload", Text, nullable=False),
-    Column("attempts", Integer, nullable=False),
-    #: "pending", "sent" or "dead".
-    Column("state", String(8), nullable=False),
-    #: When a worker may take it next (ms since 1970 UTC): backoff and the lease of a taker.
-    Column("next_try", BigInteger, nullable=False),
-    Column("created_at", BigInteger, nullable=False),
-    Column("sent_at", BigInteger, nullable=True),
-    Column("last_error", Text, nullable=True),
-    Index("ix_outbox_due", "state", "next_try"),
-)
-
-email_addresses = Table(
+__all__ = [
+    # The schema, as it was always imported from here.
     "email_addresses",
-    metadata,
-    Column("player_id", String(32), primary_key=True),
-    Column("address", String(254), nullable=False),
-    #: When the address was proved (ms since 1970 UTC); None while a code is awaited.
-    Column("verified_at", BigInteger, nullable=True),
-    #: SHA-256 of the 6-digit code (with the player id), hex; empty once used.
-    Column("code_hash", String(64), nullable=False),
-    Column("code_expires_at", BigInteger, nullable=False),
-    #: Wrong codes tried against the current code: it stops working after a few.
-    Column("code_tries", Integer, nullable=False),
-)
-
-notification_settings = Table(
-    "notification_settings",
-    metadata,
-    Column("player_id", String(32), primary_key=True),
-    #: "turn", "every_move", "digest" or "off".
-    Column("email", String(16), nullable=False),
-    Column("webhook_url", String(2000), nullable=True),
-    #: The player's own secret for the signature: needed as is to sign, so not hashed.
-    Column("webhook_secret", String(200), nullable=True),
-)
-
-play_addresses = Table(
-    "play_addresses",
-    metadata,
-    Column("game_id", String(32), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("player_id", String(32), nullable=False),
-    #: SHA-256 of the 128-bit secret of the address, hex.
-    Column("secret_hash", String(64), nullable=False),
-    #: When the address stopped working (ms since 1970 UTC), if it did.
-    Column("revoked_at", BigInteger, nullable=True),
-)
-
-inbound_messages = Table(
+    "events",
+    "game_members",
+    "games",
+    "held_polls",
+    "idempotency_keys",
     "inbound_messages",
-    metadata,
-    #: SHA-256 of an inbound mail's Message-ID: a repeat is not played twice.
-    Column("message_hash", String(64), primary_key=True),
-    Column("received_at", BigInteger, nullable=False),
-)
-
-
-#: What each player is told about their games, in the one global order readers follow
-#: (``mathable_server.store.feed``): ``GET /v1/me/stream`` reads it from a cursor (``seq``) and
-#: every server process learns of new moves from it. Ids, versions and kinds only: nothing
-#: hidden is ever written here.
-player_feed = Table(
+    "metadata",
+    "notification_settings",
+    "outbox",
+    "play_addresses",
     "player_feed",
-    metadata,
-    Column("seq", BigInteger().with_variant(Integer, "sqlite"), primary_key=True,
-           autoincrement=True),  # fmt: skip
-    Column("player_id", String(32), nullable=False),
-    Column("game_id", String(32), nullable=False),
-    #: The game's version after the command.
-    Column("version", Integer, nullable=False),
-    #: What it means to this player: ``moved``, ``your_turn``... separated by spaces.
-    Column("kinds", String(120), nullable=False),
-    #: When it was written (ms since 1970 UTC).
-    Column("at", BigInteger, nullable=False),
-    Index("ix_player_feed_player", "player_id", "seq"),
-)
+    "players",
+    "rate_counters",
+    "registration_keys",
+    "server_secrets",
+    "vacations",
+    # Engines and transactions.
+    "SQLITE_LOCK_WAIT",
+    "make_engine",
+    "normalize_url",
+    "reader",
+    "snapshot",
+    "sqlite_engine",
+    "write_transaction",
+]
 
 
 def normalize_url(url: str) -> str:
@@ -280,16 +100,22 @@ def reader(engine: Engine) -> Engine:
     """``engine`` for reads of one statement: in autocommit on PostgreSQL (no BEGIN and
     ROLLBACK round trips around it); SQLite readers run in autocommit already. Make it
     once and keep it: each call makes a new one."""
-    if engine.dialect.name == "sqlite":
-        return engine
-    return engine.execution_options(isolation_level="AUTOCOMMIT")
+    return dialect_of(engine).reader(engine)
 
 
-def make_engine(database_url: str, pool_size: int = 8) -> Engine:
-    """An engine for ``database_url``, set up for many short transactions from many threads."""
-    url: URL = make_url(normalize_url(database_url))
+def make_engine(database_url: str | URL, pool_size: int = 8, *, durable: bool = True) -> Engine:
+    """An engine for ``database_url``, set up for many short transactions from many threads.
+
+    ``durable=False``: an engine of the counters' own (``Dialect.counter_engine``),
+    whose commits need not survive a power cut: SQLite syncs less
+    (``synchronous=NORMAL``); PostgreSQL's engine is the same either way.
+    """
+    url = database_url if isinstance(database_url, URL) else make_url(normalize_url(database_url))
+    # The one place outside store.dialects that tells the databases apart: there is no
+    # engine yet for dialect_of to ask, and SQLite's engine is made here (sqlite_engine:
+    # its write lock is waited for by _begin_immediate, below the dialects' modules).
     if url.get_backend_name() == "sqlite":
-        return sqlite_engine(url, pool_size)
+        return sqlite_engine(url, pool_size, "FULL" if durable else "NORMAL")
     return create_engine(
         url,
         # What a statement carried (a rack, say) never reaches an error's text or a log.
@@ -377,19 +203,19 @@ def _begin_immediate(driver: sqlite3.Connection) -> None:
 
 @contextmanager
 def write_transaction(engine: Engine, lock_id: int | None = None) -> Iterator[Connection]:
-    """One write transaction (SQLite: ``BEGIN IMMEDIATE``); with ``lock_id``, PostgreSQL
-    also takes that advisory lock, so such transactions run one at a time."""
+    """One write transaction (SQLite: ``BEGIN IMMEDIATE``); with ``lock_id``, such
+    transactions run one at a time (``Dialect.lock_transaction``: PostgreSQL takes that
+    advisory lock)."""
     with engine.connect().execution_options(sqlite_write=True) as conn, conn.begin():
-        if lock_id is not None and engine.dialect.name == "postgresql":
-            conn.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": lock_id})
+        if lock_id is not None:
+            dialect_of(engine).lock_transaction(conn, lock_id)
         yield conn
 
 
 @contextmanager
 def snapshot(engine: Engine) -> Iterator[Connection]:
-    """One read transaction whose statements all see the same moment."""
-    options: dict[str, Any] = {"sqlite_snapshot": True}
-    if engine.dialect.name == "postgresql":
-        options["isolation_level"] = "REPEATABLE READ"
+    """One read transaction whose statements all see the same moment (SQLite: ``BEGIN
+    DEFERRED``; the dialect adds its own options, ``Dialect.snapshot_options``)."""
+    options: dict[str, Any] = {"sqlite_snapshot": True, **dialect_of(engine).snapshot_options()}
     with engine.connect().execution_options(**options) as conn, conn.begin():
         yield conn

@@ -230,7 +230,7 @@ class EventRecorder(Recorder):
                     ):
                         self._sync_members(conn, game_id, state)
                     if not at_once:
-                        feed.write(conn, told)  # last: on PostgreSQL it locks until the commit
+                        feed.write(conn, self.dialect, told)  # last: it may lock until the commit
             except Conflict:
                 raise VersionConflict(self.version(game_id)) from None
         self._committed()
@@ -271,7 +271,10 @@ class EventRecorder(Recorder):
                             conn.execute(insert(vacations).values(**item.vacation))
                         for hook in self.on_append:
                             hook(conn, item.game_id, item.events, item.state, item.at)
-                        feed.record(conn, item.game_id, before, item.events, item.state, item.at)
+                        feed.record(
+                            conn, self.dialect, item.game_id, before, item.events, item.state,
+                            item.at,
+                        )
                 except Conflict:
                     written.append(False)
                 else:

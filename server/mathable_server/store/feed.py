@@ -11,22 +11,24 @@ after a higher one, so the rows are written under a transaction-level
 advisory lock, taken last in the transaction and held through its commit
 (as eventsourcing's PostgreSQL recorder does). SQLite has one writer at a
 time anyway. The same transaction sends ``NOTIFY`` on PostgreSQL, which is
-delivered when it commits.
+delivered when it commits. Both are the dialect's (``FeedDialect``, handed
+to ``write``: the dialects' modules import this one).
 
 Rows hold ids, versions and kinds only: nothing hidden can leak through them.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from sqlalchemy import Connection, Engine, and_, bindparam, func, insert, select, text
+from sqlalchemy import Connection, Engine, and_, bindparam, func, insert, select
 
 from mathable import Event, GameState  # noqa: F401 - the doctests use GameState
 from mathable.core.ruleset import AnyState
-from mathable_server.store.engine import games, player_feed
+from mathable_server.store.schema import games, player_feed
 
 #: PostgreSQL advisory lock serialising feed writers (any fixed 64-bit number; "feed").
 FEED_LOCK = 0x66656564
@@ -54,6 +56,55 @@ class Before:
 
     status: str | None = None
     to_move: str | None = None
+
+
+class FeedDialect(Protocol):
+    """What writing the feed leaves to the database (``store.dialects.Dialect``)."""
+
+    def lock_feed_and_notify(self, conn: Connection, told: Sequence[dict[str, Any]]) -> None:
+        """Serialise the feed's writers until the commit, and announce ``told`` at it."""
+        ...
+
+
+class Follower(Protocol):
+    """What a process's follower of the feed (``wakeups.FeedFollower``) offers the loop
+    that learns when there is something new to read: the database's own
+    (``Dialect.follow``: SQLite polls a number, PostgreSQL listens)."""
+
+    #: The engine the follower reads through.
+    engine: Engine
+    #: How often a polling loop asks whether another process wrote.
+    sqlite_poll: float
+    #: The last ``seq`` read (None: not known yet).
+    last: int | None
+    #: Times the ``LISTEN`` connection was (re)opened.
+    listens: int
+    #: Where the loop says what went wrong (the follower's logger).
+    log: logging.Logger
+
+    def stopped(self) -> bool:
+        """Whether the loop must end."""
+        ...
+
+    def pause(self, seconds: float) -> None:
+        """Wait ``seconds``, less if the follower is stopped meanwhile."""
+        ...
+
+    def kicked(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` for this process's own commit; whether one came."""
+        ...
+
+    def catch_up_safely(self) -> bool:
+        """Read and publish the new rows; False if the database failed (logged)."""
+        ...
+
+    def notice_wait(self) -> float:
+        """How long to wait for a notification before reading anyway."""
+        ...
+
+    def may_put_off(self, payloads: Sequence[str]) -> bool:
+        """Whether the rows these notifications announce may be left unread for now."""
+        ...
 
 
 def to_move(state: AnyState) -> str | None:
@@ -141,6 +192,7 @@ def rows(
 
 def record(
     conn: Connection,
+    dialect: FeedDialect,
     game_id: str,
     before: Before,
     new_events: Sequence[Event],
@@ -148,23 +200,19 @@ def record(
     at: int,
 ) -> None:
     """Write the feed rows of one command; call it last in the command's transaction."""
-    write(conn, rows(game_id, before, new_events, state, at))
+    write(conn, dialect, rows(game_id, before, new_events, state, at))
 
 
-def write(conn: Connection, told: list[dict[str, Any]]) -> None:
-    """Write feed rows (``rows``); call it last in the command's transaction."""
+def write(conn: Connection, dialect: FeedDialect, told: list[dict[str, Any]]) -> None:
+    """Write feed rows (``rows``); call it last in the command's transaction.
+
+    ``dialect`` first locks the feed until the commit (PostgreSQL: rows become
+    visible in the order of their ``seq``) and announces the rows at the commit.
+    """
     if not told:
         return
-    if conn.dialect.name == "postgresql":
-        # Held until the commit: rows become visible in the order of their seq.
-        conn.execute(
-            _LOCK_AND_NOTIFY, {"id": FEED_LOCK, "channel": CHANNEL, "notice": notice(told)}
-        )
+    dialect.lock_feed_and_notify(conn, told)
     conn.execute(insert(player_feed), told)
-
-
-#: One round trip: the lock, and the notification sent when the transaction commits.
-_LOCK_AND_NOTIFY = text("SELECT pg_advisory_xact_lock(:id), pg_notify(:channel, :notice)")
 
 #: The longest notification payload sent; PostgreSQL takes up to 8,000 bytes.
 NOTICE_LIMIT = 4000

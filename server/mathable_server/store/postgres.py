@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, Select
+from sqlalchemy import Connection, Engine, Select, Table, create_engine, text
+from sqlalchemy.dialects.postgresql import Insert, insert
+from sqlalchemy.event import listens_for
 from sqlalchemy.exc import IntegrityError
 
 from mathable.core.events import SCHEMA_VERSION
 from mathable_server.store import feed
+from mathable_server.store.feed import Follower
 from mathable_server.store.records import Conflict
+
+#: The longest pause between two attempts to reconnect the ``LISTEN`` connection.
+MAX_RECONNECT_PAUSE = 5.0
 
 
 class PostgresDialect:
@@ -91,8 +97,142 @@ class PostgresDialect:
         waited for."""
         return query.with_for_update(skip_locked=True)
 
+    # --- transactions -------------------------------------------------------------------
+
+    def reader(self, engine: Engine) -> Engine:
+        """``engine`` for reads of one statement: in autocommit (no BEGIN and ROLLBACK round
+        trips around it). Make it once and keep it: each call makes a new one."""
+        return engine.execution_options(isolation_level="AUTOCOMMIT")
+
+    def lock_transaction(self, conn: Connection, lock_id: int) -> None:
+        """Serialise the transactions that name ``lock_id``: that advisory lock, held until
+        the commit."""
+        conn.execute(_TRANSACTION_LOCK, {"id": lock_id})
+
+    def snapshot_options(self) -> dict[str, Any]:
+        """What a read transaction that sees one moment adds to its connection's options."""
+        return {"isolation_level": "REPEATABLE READ"}
+
+    # --- the feed and its followers -----------------------------------------------------
+
+    def lock_feed_and_notify(self, conn: Connection, told: Sequence[dict[str, Any]]) -> None:
+        """Take the feed's advisory lock, held until the commit (rows become visible in
+        the order of their ``seq``), and queue the notification of ``told`` that the
+        commit sends (``feed.notice``): one round trip."""
+        conn.execute(
+            _LOCK_AND_NOTIFY,
+            {"id": feed.FEED_LOCK, "channel": feed.CHANNEL, "notice": feed.notice(told)},
+        )
+
+    def follow(self, follower: Follower) -> None:
+        """Follow the feed until stopped: ``LISTEN`` on one connection of its own (whatever
+        the number of waiters), reading the feed after each notification, and every
+        ``notice_wait`` seconds anyway. A dropped connection is noticed, reconnected with
+        a growing pause, and the rows missed meanwhile are read (the feed is the truth, a
+        notification only says "look"); rows the follower may put off are read later.
+        """
+        pause = 0.1
+        conn: Any = None
+        while not follower.stopped():
+            if conn is None:
+                try:
+                    conn = _listen(follower)
+                except Exception as err:
+                    follower.log.warning("mathable: LISTEN connection failed: %s", err)
+                    follower.pause(pause)
+                    pause = min(pause * 2, MAX_RECONNECT_PAUSE)
+                    continue
+                pause = 0.1
+                follower.catch_up_safely()  # whatever was missed while not listening
+            try:
+                # psycopg waits cooperatively under gevent (psycopg >= 3.1.14).
+                told = list(conn.notifies(timeout=follower.notice_wait(), stop_after=1))
+                if not told:
+                    conn.execute("SELECT 1")  # notices a connection gone quietly
+                elif follower.may_put_off([n.payload for n in told]):
+                    continue
+            except Exception as err:
+                follower.log.warning("mathable: LISTEN connection lost (%s); reconnecting", err)
+                try:
+                    conn.close()
+                except Exception:
+                    pass
+                conn = None
+                continue
+            follower.catch_up_safely()
+        if conn is not None:
+            conn.close()
+
+    # --- the shared counters ------------------------------------------------------------
+
+    def insert_on_conflict(self, table: Table) -> Insert:
+        """An ``INSERT`` into ``table`` that says what a conflict does
+        (``on_conflict_do_update``, ``on_conflict_do_nothing``, ``excluded``)."""
+        return insert(table)
+
+    def counter_engine(self, engine: Engine, own: Callable[[], Engine]) -> Engine:
+        """The engine held polls write through: ``engine`` itself (their leases are
+        written in batches, one transaction a flush; ``own`` is not needed)."""
+        return engine
+
+    def rate_counter_engine(self, engine: Engine, own: Callable[[], Engine]) -> Engine:
+        """The engine request counts go through: one of their own whose connections count
+        in autocommit without waiting for the disk.
+
+        A count is one statement: in autocommit it is one round trip (no BEGIN and
+        COMMIT around it), and with ``synchronous_commit`` off its commit does not wait
+        for the WAL to reach the disk (a crash may forget the last fraction of a
+        second's counts, as on SQLite; a move's commit still waits: other connections).
+        """
+        counters = create_engine(
+            engine.url,
+            pool_size=4,
+            max_overflow=4,  # at most 8 more connections a process (docs/server.md)
+            pool_recycle=1800,
+            isolation_level="AUTOCOMMIT",
+            hide_parameters=True,
+        )
+
+        @listens_for(counters, "connect")
+        def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+            dbapi_connection.autocommit = True
+            dbapi_connection.execute("SET synchronous_commit TO off")
+
+        @listens_for(engine, "engine_disposed")
+        def _on_dispose(_engine: Engine) -> None:
+            counters.dispose()  # its connections go with the game engine's
+
+        return counters
+
+    def counters_in_memory(self, single_process: bool) -> bool:
+        """Whether counters may live in this process's memory: never; they are kept in the
+        database, one process or many."""
+        return False
+
 
 POSTGRES = PostgresDialect()
+
+#: ``write_transaction``'s lock: held until the transaction ends.
+_TRANSACTION_LOCK = text("SELECT pg_advisory_xact_lock(:id)")
+#: One round trip: the feed's lock, and the notification sent when the transaction commits.
+_LOCK_AND_NOTIFY = text("SELECT pg_advisory_xact_lock(:id), pg_notify(:channel, :notice)")
+
+
+def _listen(follower: Follower) -> Any:
+    """A connection of the follower's own, listening on the feed's channel."""
+    # deferred: the optional 'postgres' extra (psycopg); SQLite servers run without it
+    import psycopg
+
+    url = follower.engine.url.set(drivername="postgresql")
+    conn = psycopg.connect(
+        url.render_as_string(hide_password=False),
+        autocommit=True,
+        connect_timeout=5,
+        application_name="mathable-listen",
+    )
+    conn.execute(f"LISTEN {feed.CHANNEL}")
+    follower.listens += 1
+    return conn
 
 
 @functools.cache

@@ -16,6 +16,9 @@ The follower learns that there is something to read:
   changes when any other connection (of any process) commits: a cheap poll;
 - in both, from this process's own commits at once (``kick``).
 
+How it learns is the database's (``Dialect.follow``, in ``store.sqlite`` and
+``store.postgres``); what it then reads, and what it may put off, is here.
+
 Waiting costs a thread under ``mathable-server run``; under ``serve`` (gevent
 workers) ``threading`` is green and a waiter costs a greenlet and a socket.
 """
@@ -28,11 +31,11 @@ import time
 from collections import deque
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
 
 from sqlalchemy import Engine
 
 from mathable_server.store import feed
+from mathable_server.store.dialects import dialect_of
 from mathable_server.store.engine import reader
 from mathable_server.store.feed import Change
 
@@ -46,8 +49,6 @@ LISTEN_CHECK_SECONDS = 5.0
 FOLLOW_PAGE = 1000
 #: The longest a PostgreSQL follower leaves rows that concern none of its waiters unread.
 MAX_PUT_OFF = 1.0
-#: The longest pause between two attempts to reconnect the ``LISTEN`` connection.
-MAX_RECONNECT_PAUSE = 5.0
 #: Feed rows a process keeps for streams that resume (``Recent``).
 RECENT_ROWS = 20_000
 
@@ -185,7 +186,11 @@ class Recent:
 
 
 class FeedFollower:
-    """Reads the feed after the last row seen and publishes what is new (one per process)."""
+    """Reads the feed after the last row seen and publishes what is new (one per process).
+
+    Its thread runs the dialect's loop (``Dialect.follow``), which calls back the
+    members of ``feed.Follower``.
+    """
 
     def __init__(
         self,
@@ -196,6 +201,7 @@ class FeedFollower:
         listen_check: float = LISTEN_CHECK_SECONDS,
     ) -> None:
         self.engine = engine
+        self._dialect = dialect_of(engine)
         self._reads = reader(engine)
         self.wakeups = wakeups
         #: The rows followed lately, for streams that resume.
@@ -211,6 +217,8 @@ class FeedFollower:
         #: Feed reads made and notifications put off: tests and benchmarks watch them.
         self.reads = 0
         self.put_off = 0
+        #: Where the dialect's loop says what went wrong.
+        self.log = log
         self._kick = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -268,7 +276,8 @@ class FeedFollower:
                     self.put_off_since = None  # nothing was put off since this read began
                 return total
 
-    def _safe_catch_up(self) -> bool:
+    def catch_up_safely(self) -> bool:
+        """``catch_up``; False if the database failed (logged: waiters time out on their own)."""
         try:
             self.catch_up()
         except Exception as err:  # the database is away: waiters time out on their own
@@ -277,39 +286,30 @@ class FeedFollower:
         return True
 
     def _run(self) -> None:
-        if self.engine.dialect.name == "postgresql":
-            self._follow_postgres()
-        else:
-            self._follow_sqlite()
+        self._dialect.follow(self)
 
-    # --- SQLite: a cheap version poll ---------------------------------------------------
+    # --- what the dialect's loop asks (``feed.Follower``) -------------------------------
 
-    def _follow_sqlite(self) -> None:
-        seen: int | None = None
-        conn: Any = None
-        while not self._stop.is_set():
-            kicked = self._kick.wait(self.sqlite_poll)
-            self._kick.clear()
-            try:
-                if conn is None:
-                    conn = self.engine.raw_connection()
-                version = conn.driver_connection.execute("PRAGMA data_version").fetchone()[0]
-            except Exception as err:
-                log.warning("mathable: watching the database failed: %s", err)
-                if conn is not None:
-                    conn.invalidate()
-                conn = None
-                time.sleep(self.sqlite_poll)
-                continue
-            if kicked or version != seen or self.last is None:
-                if self._safe_catch_up():
-                    seen = version
-        if conn is not None:
-            conn.close()
+    def stopped(self) -> bool:
+        return self._stop.is_set()
 
-    # --- PostgreSQL: LISTEN/NOTIFY ------------------------------------------------------
+    def pause(self, seconds: float) -> None:
+        self._stop.wait(seconds)
 
-    def _may_put_off(self, payloads: Sequence[str]) -> bool:
+    def kicked(self, timeout: float) -> bool:
+        """Until this process commits (``kick``) or ``timeout`` seconds pass; True if kicked."""
+        kicked = self._kick.wait(timeout)
+        self._kick.clear()
+        return kicked
+
+    def notice_wait(self) -> float:
+        """``listen_check``, or less when rows put off must be read sooner (``MAX_PUT_OFF``)."""
+        wait = self.listen_check
+        if self.put_off_since is not None:  # read what was put off in time
+            wait = min(wait, max(0.0, self.put_off_since + MAX_PUT_OFF - time.monotonic()))
+        return wait
+
+    def may_put_off(self, payloads: Sequence[str]) -> bool:
         """Whether the feed's new rows may be left unread for now: their notifications
         name games and players that no waiter of this process watches, and nothing has
         been put off for ``MAX_PUT_OFF`` seconds. Every process reads the feed after
@@ -331,54 +331,3 @@ class FeedFollower:
                 return False
         self.put_off += 1
         return True
-
-    def _listen_connection(self) -> Any:
-        # deferred: the optional 'postgres' extra
-        import psycopg
-
-        url = self.engine.url.set(drivername="postgresql")
-        conn = psycopg.connect(
-            url.render_as_string(hide_password=False),
-            autocommit=True,
-            connect_timeout=5,
-            application_name="mathable-listen",
-        )
-        conn.execute(f"LISTEN {feed.CHANNEL}")
-        self.listens += 1
-        return conn
-
-    def _follow_postgres(self) -> None:
-        pause = 0.1
-        conn: Any = None
-        while not self._stop.is_set():
-            if conn is None:
-                try:
-                    conn = self._listen_connection()
-                except Exception as err:
-                    log.warning("mathable: LISTEN connection failed: %s", err)
-                    self._stop.wait(pause)
-                    pause = min(pause * 2, MAX_RECONNECT_PAUSE)
-                    continue
-                pause = 0.1
-                self._safe_catch_up()  # whatever was missed while not listening
-            try:
-                # psycopg waits cooperatively under gevent (psycopg >= 3.1.14).
-                wait = self.listen_check
-                if self.put_off_since is not None:  # read what was put off in time
-                    wait = min(wait, max(0.0, self.put_off_since + MAX_PUT_OFF - time.monotonic()))
-                told = list(conn.notifies(timeout=wait, stop_after=1))
-                if not told:
-                    conn.execute("SELECT 1")  # notices a connection gone quietly
-                elif self._may_put_off([n.payload for n in told]):
-                    continue
-            except Exception as err:
-                log.warning("mathable: LISTEN connection lost (%s); reconnecting", err)
-                try:
-                    conn.close()
-                except Exception:
-                    pass
-                conn = None
-                continue
-            self._safe_catch_up()
-        if conn is not None:
-            conn.close()

@@ -1,0 +1,248 @@
+"""The database schema (SQLAlchemy Core): every table of the store, on one ``metadata``.
+
+One events table keyed by ``(game_id, version)`` is the truth; ``games`` and
+``game_members`` are projections rebuilt from events for listing games; the
+idempotency table remembers the first answer to a keyed request, and the
+registration keys which player a keyed registration made. Everything a command
+writes goes in one transaction.
+
+The tables alone, importing nothing of the store: ``mathable_server.store.engine``
+(which asks the dialects) gives them again under its name, and the modules the
+dialects import (``feed``) take them from here.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(40), nullable=False),
+    #: The name folded to lower case: names are unique regardless of case.
+    Column("name_key", String(40), nullable=False, unique=True),
+    Column("email", String(254), nullable=True),
+    #: SHA-256 of the token, hex; the token itself is never stored. Empty: revoked.
+    Column("token_hash", String(64), nullable=False),
+    Column("created_at", String(32), nullable=False),
+    #: When the token was issued (ms since 1970 UTC): tokens expire a set time after.
+    Column("token_issued_at", BigInteger, nullable=False),
+)
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("ruleset", String(32), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("referee", String(16), nullable=False),
+    Column("version", Integer, nullable=False),
+    #: The player whose turn it is, if any: "the games waiting on me" reads this.
+    Column("to_move", String(32), nullable=True),
+    Column("created_at", String(32), nullable=False),
+    Column("updated_at", String(32), nullable=False),
+    #: When the player to move runs out of time (ms since 1970 UTC), if the game has a clock.
+    Column("deadline", BigInteger, nullable=True),
+    #: When the server must act on its own (a timeout, a vacation day): the sweeper's index.
+    Column("due_at", BigInteger, nullable=True),
+    Index("ix_games_due_at", "due_at"),
+)
+
+game_members = Table(
+    "game_members",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("player_id", String(32), primary_key=True),
+    #: None while an invited player has not joined yet.
+    Column("seat", Integer, nullable=True),
+    Index("ix_game_members_player", "player_id"),
+)
+
+events = Table(
+    "events",
+    metadata,
+    Column("game_id", String(32), primary_key=True, autoincrement=False),
+    Column("version", Integer, primary_key=True, autoincrement=False),
+    Column("type", String(32), nullable=False),
+    Column("schema_version", Integer, nullable=False),
+    Column("data", Text, nullable=False),
+    Column("created_at", String(32), nullable=False),
+    #: When the event was written: milliseconds since 1970 UTC (clocks are derived from it).
+    Column("at", BigInteger, nullable=False),
+)
+
+idempotency_keys = Table(
+    "idempotency_keys",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("key", String(200), primary_key=True),
+    Column("fingerprint", String(64), nullable=False),
+    Column("game_id", String(32), nullable=False),
+    Column("status", Integer, nullable=False),
+    Column("body", Text, nullable=False),
+    Column("created_at", String(32), nullable=False),
+)
+
+vacations = Table(
+    "vacations",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player_id", String(32), nullable=False),
+    #: "vacation" (asked for) or "auto" (a day spent by a clock that reached zero).
+    Column("kind", String(16), nullable=False),
+    #: Milliseconds since 1970 UTC; a vacation counts in the calendar year it starts.
+    Column("starts_at", BigInteger, nullable=False),
+    Column("ends_at", BigInteger, nullable=False),
+    Column("days", Integer, nullable=False),
+    #: The game an automatic day was spent in.
+    Column("game_id", String(32), nullable=True),
+    Index("ix_vacations_player", "player_id", "starts_at"),
+)
+
+registration_keys = Table(
+    "registration_keys",
+    metadata,
+    #: SHA-256 of the Idempotency-Key a registration came with: during the retry window
+    #: the key is as good as a token, so it is stored like one.
+    Column("key_hash", String(64), primary_key=True),
+    Column("player_id", String(32), nullable=False),
+    Column("fingerprint", String(64), nullable=False),
+    Column("created_at", String(32), nullable=False),
+)
+
+
+server_secrets = Table(
+    "server_secrets",
+    metadata,
+    #: One row per secret of the deployment (``secret_key``: seeds are mixed with it).
+    Column("name", String(32), primary_key=True),
+    Column("value", String(128), nullable=False),
+)
+
+rate_counters = Table(
+    "rate_counters",
+    metadata,
+    #: Fixed-window request counters shared by every process (``mathable_server.store.counters``).
+    Column("key", String(250), primary_key=True),
+    Column("count", Integer, nullable=False),
+    #: End of the window, ms since 1970 UTC.
+    Column("expires_at", BigInteger, nullable=False),
+    Index("ix_rate_counters_expires_at", "expires_at"),
+)
+
+held_polls = Table(
+    "held_polls",
+    metadata,
+    #: One row per long-poll being held, so that every process counts a caller's polls.
+    Column("id", String(32), primary_key=True),
+    Column("caller", String(250), nullable=False),
+    #: When the hold ends at the latest (a process that died leaves no lasting slot).
+    Column("expires_at", BigInteger, nullable=False),
+    Index("ix_held_polls_caller", "caller"),
+)
+
+
+#: The notifications commands caused (mail, webhooks), written in the command's transaction
+#: and sent by the delivery workers (``mathable_server.notify.worker``).
+outbox = Table(
+    "outbox",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    #: "email" or "webhook".
+    Column("channel", String(16), nullable=False),
+    #: What to send: "turn", "moved", "finished", "verify", "answer", "digest".
+    Column("kind", String(16), nullable=False),
+    #: The player it is for.
+    Column("recipient", String(32), nullable=False),
+    #: The stable id every attempt carries (Message-ID, X-Mathable-Delivery).
+    Column("message_id", String(200), nullable=False),
+    Column("payload", Text, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    #: "pending", "sent" or "dead".
+    Column("state", String(8), nullable=False),
+    #: When a worker may take it next (ms since 1970 UTC): backoff and the lease of a taker.
+    Column("next_try", BigInteger, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("sent_at", BigInteger, nullable=True),
+    Column("last_error", Text, nullable=True),
+    Index("ix_outbox_due", "state", "next_try"),
+)
+
+email_addresses = Table(
+    "email_addresses",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("address", String(254), nullable=False),
+    #: When the address was proved (ms since 1970 UTC); None while a code is awaited.
+    Column("verified_at", BigInteger, nullable=True),
+    #: SHA-256 of the 6-digit code (with the player id), hex; empty once used.
+    Column("code_hash", String(64), nullable=False),
+    Column("code_expires_at", BigInteger, nullable=False),
+    #: Wrong codes tried against the current code: it stops working after a few.
+    Column("code_tries", Integer, nullable=False),
+)
+
+notification_settings = Table(
+    "notification_settings",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    #: "turn", "every_move", "digest" or "off".
+    Column("email", String(16), nullable=False),
+    Column("webhook_url", String(2000), nullable=True),
+    #: The player's own secret for the signature: needed as is to sign, so not hashed.
+    Column("webhook_secret", String(200), nullable=True),
+)
+
+play_addresses = Table(
+    "play_addresses",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player_id", String(32), nullable=False),
+    #: SHA-256 of the 128-bit secret of the address, hex.
+    Column("secret_hash", String(64), nullable=False),
+    #: When the address stopped working (ms since 1970 UTC), if it did.
+    Column("revoked_at", BigInteger, nullable=True),
+)
+
+inbound_messages = Table(
+    "inbound_messages",
+    metadata,
+    #: SHA-256 of an inbound mail's Message-ID: a repeat is not played twice.
+    Column("message_hash", String(64), primary_key=True),
+    Column("received_at", BigInteger, nullable=False),
+)
+
+
+#: What each player is told about their games, in the one global order readers follow
+#: (``mathable_server.store.feed``): ``GET /v1/me/stream`` reads it from a cursor (``seq``) and
+#: every server process learns of new moves from it. Ids, versions and kinds only: nothing
+#: hidden is ever written here.
+player_feed = Table(
+    "player_feed",
+    metadata,
+    Column("seq", BigInteger().with_variant(Integer, "sqlite"), primary_key=True,
+           autoincrement=True),  # fmt: skip
+    Column("player_id", String(32), nullable=False),
+    Column("game_id", String(32), nullable=False),
+    #: The game's version after the command.
+    Column("version", Integer, nullable=False),
+    #: What it means to this player: ``moved``, ``your_turn``... separated by spaces.
+    Column("kinds", String(120), nullable=False),
+    #: When it was written (ms since 1970 UTC).
+    Column("at", BigInteger, nullable=False),
+    Index("ix_player_feed_player", "player_id", "seq"),
+)

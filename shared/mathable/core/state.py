@@ -7,7 +7,7 @@ Each game's state subclasses ``Lifecycle`` (Mathable's ``GameState``, Summy's
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal
 
 Referee = Literal["server", "players"]
 OnTimeout = Literal["lose", "claim"]

@@ -134,11 +134,16 @@ class ContractClient(FlaskClient):
         return response
 
 
+#: The apps a test made and has not closed: ``_close_apps`` closes them after it.
+_OPEN_APPS: list[Flask] = []
+
+
 def make_app(database_url: str, **settings: Any) -> Flask:
     # Most tests set up games with a given bag order: the server must allow it.
     settings.setdefault("allow_given_tiles", True)
     app = create_app(Settings(database_url=database_url, **settings))
     app.test_client_class = ContractClient
+    _OPEN_APPS.append(app)
     return app
 
 
@@ -146,10 +151,21 @@ def close_app(app: Flask) -> None:
     """End what an app runs in the background, then its engine: the feed follower first
     (on PostgreSQL it would go on reading a dropped schema), and the held polls' flusher
     (it would go on writing leases into it); connections left open fail the suite."""
+    if app in _OPEN_APPS:
+        _OPEN_APPS.remove(app)
     services = app.extensions["mathable"]
     services.follower.stop()
     services.held_polls.stop()
     services.store.engine.dispose()
+
+
+@pytest.fixture(autouse=True)
+def _close_apps() -> Iterator[None]:
+    """Every app a test made is closed after it, whether or not the test closed it (a
+    background thread's connection left open would be collected during a later test)."""
+    yield
+    while _OPEN_APPS:
+        close_app(_OPEN_APPS[-1])
 
 
 @pytest.fixture

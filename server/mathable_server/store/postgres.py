@@ -230,7 +230,11 @@ def _listen(follower: Follower) -> Any:
         connect_timeout=5,
         application_name="mathable-listen",
     )
-    conn.execute(f"LISTEN {feed.CHANNEL}")
+    try:
+        conn.execute(f"LISTEN {feed.CHANNEL}")
+    except BaseException:
+        conn.close()  # not left for the collector to find open
+        raise
     follower.listens += 1
     return conn
 

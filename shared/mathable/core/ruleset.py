@@ -21,7 +21,7 @@ mathable.core.errors.RuleError: unknown_ruleset: there is no game called 'chess'
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 from xml.sax.saxutils import escape
@@ -347,69 +347,55 @@ SHARED_END_WORDS = {
 }
 
 
-class _Registry(dict[str, Ruleset]):
+class _Registry(MutableMapping[str, Ruleset]):
     """Every ruleset by name: the installed games (their entry points, read when first
-    looked at) and any ``register``ed by a program."""
+    looked at) and any ``register``ed by a program. Every way of reading it goes through
+    ``_games``, which loads the installed games the first time."""
 
-    _loaded = False
+    def __init__(self) -> None:
+        self._found: dict[str, Ruleset] = {}
+        self._loaded = False
 
-    def _load(self) -> None:
-        if self._loaded:
-            return
-        self._loaded = True  # first: a game's import may read events, which looks here
-        for name, rules in plugins.load_all().items():
-            if getattr(rules, "name", None) != name:
-                warnings.warn(
-                    f"the entry point {name!r} of {plugins.GROUP} names a ruleset called "
-                    f"{getattr(rules, 'name', None)!r}: it is not played",
-                    RuntimeWarning,
-                    stacklevel=2,
-                )
-                continue
-            self.setdefault(name, rules)
+    @property
+    def _games(self) -> dict[str, Ruleset]:
+        if not self._loaded:
+            self._loaded = True  # first: a game's import may read events, which looks here
+            for name, rules in plugins.load_all().items():
+                if getattr(rules, "name", None) != name:
+                    warnings.warn(
+                        f"the entry point {name!r} of {plugins.GROUP} names a ruleset called "
+                        f"{getattr(rules, 'name', None)!r}: it is not played",
+                        RuntimeWarning,
+                        stacklevel=3,
+                    )
+                    continue
+                self._found.setdefault(name, rules)
+        return self._found
 
     def __getitem__(self, name: str) -> Ruleset:
-        self._load()
-        return super().__getitem__(name)
+        return self._games[name]
 
-    def __contains__(self, name: object) -> bool:
-        self._load()
-        return super().__contains__(name)
+    def __setitem__(self, name: str, rules: Ruleset) -> None:
+        self._games[name] = rules
+
+    def __delitem__(self, name: str) -> None:
+        del self._games[name]
 
     def __iter__(self) -> Iterator[str]:
-        self._load()
-        return super().__iter__()
+        return iter(self._games)
 
     def __len__(self) -> int:
-        self._load()
-        return super().__len__()
+        return len(self._games)
 
     def __repr__(self) -> str:
-        self._load()
-        return super().__repr__()
-
-    def get(self, name: str, default: Any = None) -> Any:
-        self._load()
-        return super().get(name, default)
-
-    def keys(self) -> Any:
-        self._load()
-        return super().keys()
-
-    def values(self) -> Any:
-        self._load()
-        return super().values()
-
-    def items(self) -> Any:
-        self._load()
-        return super().items()
+        return repr(self._games)
 
 
 #: Every ruleset by name (loaded when first looked at).
-RULESETS: dict[str, Ruleset] = _Registry()
+RULESETS: MutableMapping[str, Ruleset] = _Registry()
 
 
-def rulesets() -> dict[str, Ruleset]:
+def rulesets() -> MutableMapping[str, Ruleset]:
     """Every game this process can play, by name."""
     return RULESETS
 

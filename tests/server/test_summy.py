@@ -301,3 +301,19 @@ def test_a_summy_view_says_what_the_last_turn_did(client: FlaskClient) -> None:
     assert discarded.json["last_turn"] == {"seat": 1, "ended_by": "discarded", "discarded": 1}
     listed = client.get("/v1/me?details=1", headers=ada.auth).json["games"]
     assert listed[0]["last_turn"] == discarded.json["last_turn"]
+
+
+def test_my_game_list_tells_who_won_a_finished_game(client: FlaskClient) -> None:
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = summy_game(client, ada, bob)
+    gid = game["id"]
+    before = client.get("/v1/me?details=1", headers=ada.auth).json["games"]
+    assert [g["result"] for g in before if g["id"] == gid] == [None]  # still in play
+    resigned = move(client, bob, gid, game["version"], type="resign")
+    assert resigned.status_code == 200, resigned.json
+    listed = client.get("/v1/me?details=1", headers=ada.auth)  # validated against openapi
+    entry = next(g for g in listed.json["games"] if g["id"] == gid)
+    assert entry["status"] == "ended" and entry["ruleset"] == "summy"
+    assert entry["result"] == resigned.json["result"] and entry["result"]["winners"] == [0]
+    plain = client.get("/v1/me", headers=ada.auth).json["games"]
+    assert all("result" not in g for g in plain)  # only with details

@@ -158,7 +158,8 @@ def _summaries() -> dict[str, object]:
              "your_seat": None, "seats": [{**seats[0], "score": 0}], "last_turn": None},
             {"id": "g3", "status": "ended", "your_turn": False, "waiting_on_you": False,
              "your_seat": 1, "seats": seats, "last_turn": {**last, "seat": 1,
-             "ended_by": "passed", "placements": []}},
+             "ended_by": "passed", "placements": []}, "result": {"reason": "blocked",
+             "deductions": [0, 0], "scores": [28, 0], "winners": [0]}},
         ],
     }  # fmt: skip
 
@@ -168,11 +169,12 @@ def test_games_shows_scores_time_since_and_the_last_turn(
 ) -> None:
     http.get(f"{SERVER}/v1/me", json=_summaries())
     lines = cli("games").stdout.splitlines()
+    # Each game's ruleset (a summary without one: the default game's) and who won.
     assert lines == [
-        "g1           YOUR TURN     alice 28, bob 0  (1 h ago)",
+        "g1           mathable  YOUR TURN     alice 28, bob 0  (1 h ago)",
         "             last: alice played I8=12 (12), J8=16 (16): 28 points",
-        "g2           invited: join alice",
-        "g3           finished      alice 28, bob 0",
+        "g2           mathable  invited: join alice",
+        "g3           mathable  finished      alice 28, bob 0  (alice won)",
         "             last: you passed",
     ]
 

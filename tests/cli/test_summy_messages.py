@@ -15,7 +15,7 @@ from mathable.core.lifecycle import Create, Join, Pass
 from mathable.core.ruleset import ruleset
 from mathable.games.summy import parse_tiles
 from mathable.games.summy.tiles import SUPPLY_SET
-from tests.cli.conftest import SERVER, Invoke, requests_to
+from tests.cli.conftest import SERVER, Invoke, body_of, requests_to
 
 SUMMY = ruleset("summy")
 
@@ -121,3 +121,38 @@ def test_show_keeps_the_columns_apart_left_of_minus_nine(
     assert result.exit_code == 0, result.output
     header = result.stdout.splitlines()[0].split()
     assert header[:3] == ["-13", "-12", "-11"]  # each number apart, none run together
+
+
+def test_show_of_a_summy_game_has_the_clock_line_as_mathables_has(
+    cli: Invoke, http: responses.RequestsMock
+) -> None:
+    view = _view()
+    deadline = "2027-03-01T12:00:00Z"
+    view["clock"] = {"running": 0, "remaining": [3 * 3600, 86400], "deadline": deadline}
+    _serve(http, view)
+    result = cli("show", "g1")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[-1] == "Clock: you have 3 hours left (until 2027-03-01T12:00:00Z)"
+    assert lines.count(lines[-1]) == 1
+    http.replace(responses.GET, f"{SERVER}/v1/games/g1", json={**view, "clock": None})
+    assert "Clock:" not in cli("show", "g1").stdout  # a game without a clock: no line
+
+
+def test_a_summy_play_without_a_direction_is_a_usage_error(
+    cli: Invoke, http: responses.RequestsMock
+) -> None:
+    _serve(http, _view())
+    for words in (["-3,0", "1+2=3"], ["-3,0", "1+2=3", "now"], ["-3,0"]):
+        result = cli("move", "g1", *words)
+        assert result.exit_code == 2, (words, result.output)
+        assert "says no direction" in result.stderr
+        assert "X,Y DIRECTION EQUATION" in result.stderr
+        assert "across (a) or down (d)" in result.stderr
+    assert not requests_to(http, "POST", "/moves")
+    # With its direction (any way of writing it) the play is read and sent.
+    http.post(f"{SERVER}/v1/games/g1/moves", json=_view())
+    sent = cli("move", "g1", "-3,0", "A", "1+2=3")
+    assert sent.exit_code == 0, sent.output
+    (post,) = requests_to(http, "POST", "/moves")
+    assert body_of(post)["direction"] == "across"

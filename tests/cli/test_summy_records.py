@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import responses
+
 from mathable.core.events import Passed
 from mathable.core.lifecycle import Create, Join, Pass, Resign
 from mathable.core.ruleset import ruleset
@@ -16,6 +18,7 @@ from mathable.games.summy import Discard, PlayEquation, parse_tiles
 from mathable.games.summy.tiles import SUPPLY_SET
 from mathable_cli.commands.games import _entry_lines, export_text, history_lines
 from mathable_cli.game import last_turn_words, result_line
+from tests.cli.conftest import SERVER, Invoke, requests_to
 
 SUMMY = ruleset("summy")
 
@@ -93,6 +96,7 @@ def test_the_game_lists_last_line_tells_summys_last_turn() -> None:
     entry["last_turn"] = {"seat": 1, "ended_by": "discarded", "discarded": 2}
     entry["seats"].append({"seat": 1, "player": "b", "name": "ben", "score": 0})
     assert _entry_lines(entry)[1].strip() == "last: ben discarded 2 tiles"
+    assert _entry_lines(entry)[0].startswith("g1           summy     their turn    ann 6, ben 0")
     # The view's own last turn carries the same (the server's list copies it).
     assert view["last_turn"] == {"seat": 0, "ended_by": "passed"}
     assert last_turn_words(view) == "you passed"
@@ -117,3 +121,40 @@ def test_a_finished_summy_game_says_why_it_ended_in_words() -> None:
     assert result_line(view).startswith(
         "game over (a full round without an equation with the supply empty): "
     )
+
+
+def test_the_game_list_names_each_game_and_who_won_the_finished_ones(
+    cli: Invoke, http: responses.RequestsMock
+) -> None:
+    seats = [
+        {"seat": 0, "player": "a", "name": "ann", "score": 6},
+        {"seat": 1, "player": "b", "name": "ben", "score": 9},
+    ]
+
+    def ended(gid: str, ruleset: str, winners: list[int]) -> dict[str, Any]:
+        result = {"reason": "resigned", "deductions": [0, 0], "scores": [6, 9], "winners": winners}
+        return {"id": gid, "ruleset": ruleset, "status": "ended", "your_turn": False,
+                "waiting_on_you": False, "your_seat": 0, "seats": seats, "last_turn": None,
+                "result": result}  # fmt: skip
+
+    games = [
+        {"id": "g1", "ruleset": "summy", "status": "playing", "your_turn": True,
+         "waiting_on_you": True, "your_seat": 0, "seats": seats, "last_turn": None},
+        ended("g2", "summy", [1]),
+        ended("g3", "mathable", [0]),
+        ended("g4", "fifteen", []),
+        ended("g5", "summy", [0, 1]),
+    ]  # fmt: skip
+    me = {"id": "a", "name": "ann", "games": games, "next_offset": None}
+    http.get(f"{SERVER}/v1/me", json=me)
+    result = cli("games")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        "g1           summy     YOUR TURN     ann 6, ben 9",
+        "g2           summy     finished      ann 6, ben 9  (ben won)",
+        "g3           mathable  finished      ann 6, ben 9  (you won)",
+        "g4           fifteen   finished      ann 6, ben 9  (nobody won)",
+        "g5           summy     finished      ann 6, ben 9  (you and ben won)",
+    ]
+    (asked,) = requests_to(http, "GET", "/v1/me")
+    assert "details=" in (asked.url or "")  # the scores and results come with the details

@@ -189,6 +189,8 @@ def test_the_board_as_text_and_svg() -> None:
 def test_the_hooks_and_the_schema() -> None:
     assert isinstance(RULES, RulesetBase)
     assert RULES.held({"digits": [2, 5]}) == 2 and RULES.move_usage() == " DIGIT"
+    # A game that names itself no other way is called by its name (mail subjects, pages).
+    assert (RULES.display_name, RULES.drawing_name) == ("Fifteen", "board")
     assert RULES.pool({}) is None  # the free digits are in the tiles line
     assert RULES.turn_changes == {"fifteen_started", "digit_claimed"}
     assert RULES.own_acts == {"digit_claimed"}

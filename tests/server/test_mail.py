@@ -20,12 +20,14 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from mathable import replay_timed
+from mathable.core.ruleset import ruleset
 from mathable_server.http.limits import RateLimit
 from mathable_server.mailin.inbound import CLOSED, TAKEN, UNKNOWN_ADDRESS, Inbox
 from mathable_server.mailin.smtpd import controller
 from mathable_server.notify.delivery import Mailroom
 from mathable_server.notify.mail.addresses import play_address, play_secret
-from mathable_server.notify.mail.games import game_mail_for
+from mathable_server.notify.mail.compose import game_subject
+from mathable_server.notify.mail.games import GameMail, game_mail_for
 from mathable_server.store.engine import outbox
 from tests.server.conftest import make_app
 from tests.server.helpers import (
@@ -240,7 +242,8 @@ def test_turn_mail_reads_well_and_shows_only_the_recipients_rack(
     play_ada_turn(mail_table)
     deliver(mail_app)
     mail = turn_mail(mailbox, BOB_MAIL)
-    assert mail["Subject"] == f"[mathable] Your turn: {mail_table.id} vs ada"
+    assert mail["Subject"] == f"[mathable] Your turn in Mathable {mail_table.id} vs ada"
+    assert mail["List-Id"].startswith(f"Mathable game {mail_table.id} <")
     text = text_of(mail)
     bob_view = snapshot(mail_table.client, mail_table.id, mail_table.bob)[0]
     ada_view = snapshot(mail_table.client, mail_table.id, mail_table.ada)[0]
@@ -280,7 +283,9 @@ def test_every_move_and_off_preferences(
     play_ada_turn(mail_table)
     deliver(mail_app)
     assert [m["Subject"] for m in mailbox.to(BOB_MAIL)][1:] == []
-    assert mailbox.to(ADA_MAIL)[-1]["Subject"] == f"[mathable] A move in {mail_table.id} vs bob"
+    assert mailbox.to(ADA_MAIL)[-1]["Subject"] == (
+        f"[mathable] A move in Mathable {mail_table.id} vs bob"
+    )
 
 
 def test_relay_down_rows_wait_and_go_out_when_it_is_back(
@@ -751,6 +756,8 @@ def test_summy_games_get_turn_mail_and_take_moves_in_summy_notation(
     game = summy_game(client, ada, bob)  # ada (seat 0) holds 1 2 + 3 4 5 x =
     deliver(mail_app)
     mail = turn_mail(mailbox, ADA_MAIL)
+    assert mail["Subject"] == f"[mathable] Your turn in Summy {game['id']} vs bob"
+    assert mail["List-Id"].startswith(f"Summy game {game['id']} <")
     text = text_of(mail)
     assert "     -1  0  1\n" in text and "\n  0   .  =  .\n" in text  # the table, x and y
     assert "Your hand: + 1 2 3 4 5 = x\n" in text  # hers only: bob holds 6 7 8 9 - : = 0
@@ -789,6 +796,44 @@ def _state_of(app: Flask, game_id: str, version: int | None = None) -> Any:
     store = app.extensions["mathable"].store
     stored = store.events_after(game_id, 0, limit=version or 10_000)
     return replay_timed((s.at, s.event) for s in stored)[0]
+
+
+def test_a_summy_mail_says_a_discard_puts_tiles_out_of_the_game() -> None:
+    help_text = ruleset("summy").reply_help()
+    assert "discard x 9" in help_text and "out of the game" in help_text
+    assert "give" not in help_text.lower() and "back and draw" not in help_text
+
+
+def test_the_subject_of_a_game_mail_names_its_game() -> None:
+    names = ["ada", "bob"]
+    for name, shown in (("summy", "Summy"), ("mathable", "Mathable")):
+        game = GameMail(ruleset(name)).game_name
+        assert game == shown
+        turn = game_subject("turn", "g7", 0, names, game)
+        assert turn == f"[mathable] Your turn in {shown} g7 vs bob"
+        over = game_subject("finished", "g7", 1, names, game)
+        assert over == f"[mathable] Game over in {shown} g7 vs ada"
+        moved = game_subject("moved", "g7", 0, names, game)
+        assert moved == f"[mathable] A move in {shown} g7 vs bob"
+
+
+def test_a_summy_turn_mail_shows_the_table_as_a_picture(sqlite_url: str, mailbox: Mailbox) -> None:
+    pytest.importorskip("cairosvg", reason="the pictures extra (CairoSVG) is not installed")
+    mail_app = _app(sqlite_url, mailbox, mail_pictures=True)
+    client = mail_app.test_client()
+    ada, bob = register(client, "ada"), register(client, "bob")
+    verify(client, mail_app, mailbox, ada, ADA_MAIL)
+    summy_game(client, ada, bob)
+    deliver(mail_app)
+    mail = turn_mail(mailbox, ADA_MAIL)
+    assert mail.get_content_type() == "multipart/alternative"
+    images = [p for p in mail.walk() if p.get_content_type() == "image/png"]
+    assert len(images) == 1 and images[0].get_content().startswith(b"\x89PNG\r\n\x1a\n")
+    page = mail.get_body(preferencelist=("html",))
+    assert page is not None
+    assert "Summy table, 1 tile." in page.get_content()  # the picture in words
+    assert "Your hand: + 1 2 3 4 5 = x." in page.get_content()  # hers: no other hand
+    mail_app.extensions["mathable"].store.engine.dispose()
 
 
 # --- the board as a picture -----------------------------------------------------------------

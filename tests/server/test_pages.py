@@ -173,3 +173,47 @@ def test_a_correction_names_rescored_tiles_but_not_the_extra_tile_sent_back() ->
         "real equations; 1 extra tile back to the bag, 6 points lost"
     )
     assert "81" not in correction.words
+
+
+def test_a_summy_page_shows_its_table_as_a_picture_scaled_to_the_column() -> None:
+    """A table grown far out still fits: the picture's viewBox is the whole table and the
+    page scales it to the column's width (never a text grid behind a scroll bar)."""
+    view = {
+        "id": "g1",
+        "ruleset": "summy",
+        "status": "playing",
+        "version": 9,
+        "seats": [{"seat": 0, "name": "ada", "hand_size": 8}, {"seat": 1, "name": "bob"}],
+        "turn": {"seat": 1},
+        "table": [{"x": x, "y": 0, "tile": "1"} for x in range(-60, 0)]
+        + [{"x": 0, "y": 0, "tile": "="}, {"x": 45, "y": 30, "tile": "7"}],
+        "you": 0,
+        "hand": list("12+345x="),
+        "supply": 20,
+    }
+    context = page_context(view, [])
+    svg = ET.fromstring(str(context["board_svg"]))
+    _, _, width, height = (float(v) for v in (svg.get("viewBox") or "").split())
+    assert (svg.get("width"), svg.get("height")) == (f"{width:g}", f"{height:g}")
+    tiles = [g for g in svg.iter("{http://www.w3.org/2000/svg}g") if g.get("data-tile")]
+    assert len(tiles) == 62 and 'class="hand"' not in str(context["board_svg"])  # no hand
+    for g in tiles:  # each tile inside the viewBox, the far ones too
+        face = g.findall("{http://www.w3.org/2000/svg}rect")[1]
+        assert 0 < float(face.get("x", "")) < width and 0 < float(face.get("y", "")) < height
+    assert context["title"] == "Summy game" and context["drawing"] == "table"
+
+
+def test_the_game_page_scales_its_picture_to_the_column(client: FlaskClient) -> None:
+    from tests.server.test_summy import summy_game
+
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = summy_game(client, ada, bob)
+    html = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    style = re.search(r"\.board svg \{([^}]*)\}", html)
+    assert style is not None and "width: 100%" in style[1] and "height: auto" in style[1]
+    assert "max-height" in style[1]  # a tall table fits the window too
+    reader = PageReader(html)
+    assert reader.svg is not None and 'viewBox="0 0 ' in reader.svg
+    figure = html.split('<figure class="board">', 1)[1].split("</figure>", 1)[0]
+    assert "<pre>" not in figure  # the table as text is folded away below, not the picture
+    assert "Table at version" in PageReader(figure).words

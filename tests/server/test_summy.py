@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,9 @@ def supply(front: str) -> list[str]:
     for tile in parse_tiles(front):
         rest.remove(tile)
     return list(front) + tile_names(rest)
+
+
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 #: Seat 0 holds 1 2 + 3 4 5 x =, seat 1 holds 6 7 8 9 - : = 0; then 1 2 3 1 are drawn.
@@ -132,7 +136,7 @@ def test_spectators_see_the_table_but_no_hand_and_pages_answer(client: FlaskClie
     started = next(e for e in events if e["type"] == "summy_started")
     assert started["hands"] == [None, None] and started["hand_sizes"] == [8, 8]
     assert client.get(f"/games/{game['id']}").status_code == 200
-    assert client.get(f"/v1/games/{game['id']}/board.svg").status_code == 404
+    assert client.get(f"/v1/games/{game['id']}/board.svg").status_code == 200
     listed = client.get("/v1/me?details=1", headers=ada.auth)
     assert listed.status_code == 200, listed.json
 
@@ -204,12 +208,69 @@ def test_the_web_page_of_a_summy_game_shows_its_table_and_its_turns(client: Flas
     reader = page(client, gid)
     words = reader.words
     assert f"Summy game {gid}" in words and "Mathable" not in words
-    assert reader.svg is None  # an open table, drawn as text
-    assert "*1 *+ *2 = *3" in words  # the last play, starred on the table
+    # The table as a picture (the text grid only in "the table as text", folded away).
+    assert reader.svg is not None
+    root = ET.fromstring(reader.svg)
+    tiles = {
+        (g.get("data-x"), g.get("data-y")): g.get("class")
+        for g in root.iter(f"{SVG}g")
+        if g.get("data-tile") is not None
+    }
+    assert tiles == {
+        ("-3", "0"): "tile last", ("-2", "0"): "tile last", ("-1", "0"): "tile last",
+        ("0", "0"): "tile", ("1", "0"): "tile last",
+    }  # fmt: skip
+    assert 'class="hand"' not in reader.svg  # the spectator's picture: no hand
+    assert f"Table at version {reader_version(client, gid)}" in words
+    assert "The table as text" in words and "*1 *+ *2 = *3" in words
     assert "ada : 1+2=3 (4 tiles laid across) — 6 points" in words
     assert "bob : discarded 2 tiles" in words and "ada : discarded 1 tile" in words
     assert "Tiles in the supply: 70." in words  # 93 - 16 dealt - 4, 2 and 1 drawn
     assert "discarded 6" not in words and "(6 7)" not in words  # which tiles: bob's secret
+
+
+def reader_version(client: FlaskClient, gid: str) -> int:
+    version: int = client.get(f"/v1/games/{gid}").json["version"]
+    return version
+
+
+def test_the_picture_of_a_summy_game_is_its_table_as_each_viewer_may_see_it(
+    client: FlaskClient,
+) -> None:
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = summy_game(client, ada, bob)
+    gid = game["id"]
+    played = move(client, ada, gid, game["version"], type="equation", placements=ONE_TWO_THREE)
+    assert played.status_code == 200, played.json
+    seen = {}
+    for who, headers in (("ada", ada.auth), ("bob", bob.auth), ("nobody", {})):
+        answer = client.get(f"/v1/games/{gid}/board.svg", headers=headers)  # checked: openapi
+        assert answer.status_code == 200, answer.get_data(as_text=True)
+        assert answer.mimetype == "image/svg+xml"
+        assert answer.headers["ETag"] == f'"{played.json["version"]}"'
+        seen[who] = ET.fromstring(answer.get_data(as_text=True))
+    for root in seen.values():
+        tiles = {
+            (int(g.get("data-x", "")), int(g.get("data-y", ""))): g.get("data-tile")
+            for g in root.iter(f"{SVG}g")
+            if g.get("data-x") is not None and g.get("data-tile") is not None
+        }
+        assert tiles == {(-3, 0): "1", (-2, 0): "+", (-1, 0): "2", (0, 0): "=", (1, 0): "3"}
+        marked = [g for g in root.iter(f"{SVG}g") if g.get("class") == "tile last"]
+        assert len(marked) == 4  # the last equation's new tiles
+        title = root.find(f"{SVG}title")
+        assert title is not None and title.text == f"Summy table, version {played.json['version']}"
+
+    def hand(root: ET.Element) -> list[str] | None:
+        band = next((g for g in root.iter(f"{SVG}g") if g.get("class") == "hand"), None)
+        return None if band is None else [g.get("data-tile") or "" for g in band.findall(f"{SVG}g")]
+
+    assert hand(seen["ada"]) == sorted(played.json["hand"])
+    assert hand(seen["bob"]) == sorted("6789-:=0") and hand(seen["nobody"]) is None
+    again = client.get(
+        f"/v1/games/{gid}/board.svg", headers={"If-None-Match": f'"{played.json["version"]}"'}
+    )
+    assert again.status_code == 304
 
 
 def test_my_game_list_names_each_games_ruleset_and_summys_last_turn(client: FlaskClient) -> None:
@@ -240,3 +301,19 @@ def test_a_summy_view_says_what_the_last_turn_did(client: FlaskClient) -> None:
     assert discarded.json["last_turn"] == {"seat": 1, "ended_by": "discarded", "discarded": 1}
     listed = client.get("/v1/me?details=1", headers=ada.auth).json["games"]
     assert listed[0]["last_turn"] == discarded.json["last_turn"]
+
+
+def test_my_game_list_tells_who_won_a_finished_game(client: FlaskClient) -> None:
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = summy_game(client, ada, bob)
+    gid = game["id"]
+    before = client.get("/v1/me?details=1", headers=ada.auth).json["games"]
+    assert [g["result"] for g in before if g["id"] == gid] == [None]  # still in play
+    resigned = move(client, bob, gid, game["version"], type="resign")
+    assert resigned.status_code == 200, resigned.json
+    listed = client.get("/v1/me?details=1", headers=ada.auth)  # validated against openapi
+    entry = next(g for g in listed.json["games"] if g["id"] == gid)
+    assert entry["status"] == "ended" and entry["ruleset"] == "summy"
+    assert entry["result"] == resigned.json["result"] and entry["result"]["winners"] == [0]
+    plain = client.get("/v1/me", headers=ada.auth).json["games"]
+    assert all("result" not in g for g in plain)  # only with details

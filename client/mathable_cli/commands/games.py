@@ -136,9 +136,22 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
+def _winners_words(entry: Mapping[str, Any]) -> str | None:
+    """Who won a finished game of the list ("ada won", "you won", "ada and bob won",
+    "nobody won"), from its ``result``; None when the list says nothing of it."""
+    result = entry.get("result")
+    if not isinstance(result, Mapping) or not isinstance(result.get("winners"), list):
+        return None
+    me = entry.get("your_seat")
+    names = ["you" if w == me else seat_name(entry, w) for w in result["winners"]]
+    return f"{' and '.join(names) or 'nobody'} won"
+
+
 def _entry_lines(entry: Mapping[str, Any]) -> list[str]:
-    """A game of the list: id, state, scores, time since the last change; the last turn."""
+    """A game of the list: id, game, state, scores, who won a finished one, time since the
+    last change; the last turn."""
     gid = game_id(entry)
+    game = str(entry.get("ruleset") or DEFAULT_RULESET)
     status = str(entry.get("status", "?"))
     if waits_on_me(entry):
         state = "YOUR TURN"
@@ -157,11 +170,13 @@ def _entry_lines(entry: Mapping[str, Any]) -> list[str]:
         if s.get("player")
     )
     when = ago(entry.get("updated_at"))
-    notes = [when] if when else []
+    won = _winners_words(entry) if status == "ended" else None
+    notes = [n for n in (won, when) if n]
     left = until(entry.get("deadline"))
     if left is not None and status == "playing":
         notes.append(f"{time_left(left)} left" if left > 0 else "out of time")
-    lines = [f"{gid:<12} {state:<13} {people}" + (f"  ({'; '.join(notes)})" if notes else "")]
+    head = f"{gid:<12} {game:<9} {state:<13} {people}"
+    lines = [head + (f"  ({'; '.join(notes)})" if notes else "")]
     last = last_turn_words({**entry, "you": entry.get("your_seat")})
     if last:
         lines.append(f"{'':<12} last: {last}")
@@ -176,7 +191,7 @@ def list_games(
     finished: Annotated[bool, typer.Option("--finished", help="Only finished games.")] = False,
     as_json: JsonFlag = False,
 ) -> None:
-    """Your games, the ones waiting on you first: scores, last change, the last turn.
+    """Your games, the ones waiting on you first: which game, scores, who won, the last turn.
 
     --json prints the first page of GET /v1/me (filtered as asked).
     """

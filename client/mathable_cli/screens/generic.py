@@ -1,6 +1,7 @@
 """The screen of a game the CLI has no screen for: its ruleset and the lifecycle keys alone.
 
-What it shows of the game is the ruleset's ``draw``; it reads moves with
+What it shows of the game is the ruleset's ``draw`` (and the clock, from the view's
+``clock``, as Mathable's screen shows it); it reads moves with
 ``read_move`` and hints with ``suggest``; everything else comes from the keys
 every game's view has: ``id``, ``ruleset``, ``status``, ``seats`` (``score``),
 ``turn``, ``you``, ``result``, ``version``.
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from mathable.core.errors import RuleError
 from mathable_cli.api import ApiError
+from mathable_cli.durations import clock_line
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import (
     TurnRecord,
@@ -61,9 +63,13 @@ class GenericScreen:
         return lines
 
     def show(self, turn: Turn) -> None:
+        """The drawing, the lines under it, and the clock (as every game's screen shows it)."""
         turn.out.data(self.rules.draw(dict(turn.view)))
         for line in self.lines(turn.view):
             turn.out.data(line)
+        clock = clock_line(turn.view)
+        if clock is not None:
+            turn.out.data(clock)
 
     # --- playing ---------------------------------------------------------------------
 

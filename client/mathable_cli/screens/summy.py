@@ -6,15 +6,21 @@ view has beyond every game's: ``hand``, ``hand_size``, ``supply``, ``last_play``
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from mathable.games.summy.notation import DIRECTION_WORDS
+from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import my_seat, seat_name, status_line
 from mathable_cli.moves import score_of, send
 from mathable_cli.ruleset_turns import tiles_of
 from mathable_cli.screens.generic import GenericScreen
-from mathable_cli.screens.interface import Turn
+from mathable_cli.screens.interface import MoveFlags, Turn
 
 Json = dict[str, Any]
+
+#: A play's first word: its first square, ``X,Y``.
+_SQUARE = re.compile(r"-?\d+,-?\d+")
 
 
 class SummyScreen(GenericScreen):
@@ -40,6 +46,19 @@ class SummyScreen(GenericScreen):
         if my_seat(view) is not None:
             lines.append("Your tiles: " + " ".join(str(t) for t in tiles_of(view)))
         return lines
+
+    def play(self, turn: Turn, words: list[str], flags: MoveFlags) -> Json:
+        """A play typed on the command line; a usage error (exit 2) if it starts with its
+        square but says no direction: which way the equation runs cannot be guessed."""
+        if words and _SQUARE.fullmatch(words[0]):
+            if not any(w.lower() in DIRECTION_WORDS for w in words[1:]):
+                raise CliError(
+                    f"{' '.join(words)[:40]!r} says no direction: write a play as X,Y "
+                    "DIRECTION EQUATION, the direction across (a) or down (d), "
+                    "e.g. -3,0 across 1+2=3",
+                    ExitCode.USAGE,
+                )
+        return super().play(turn, words, flags)
 
     def played(self, turn: Turn, command: Json, words: str, new: Json) -> None:
         seat = my_seat(turn.view)

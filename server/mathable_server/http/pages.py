@@ -92,7 +92,8 @@ def page_context(view: Mapping[str, Any], events: Sequence[mathable.Event]) -> d
     picture = _picture(rules, view)
     return {
         "game": view,
-        "title": f"{rules.name.capitalize()} game",
+        "title": f"{rules.display_name} game",
+        "drawing": rules.drawing_name,
         "names": names,
         # Tiles each seat holds, and those left to draw (a rack and the bag, a hand and
         # the supply), as the game's ruleset reads them from its view.
@@ -103,7 +104,7 @@ def page_context(view: Mapping[str, Any], events: Sequence[mathable.Event]) -> d
         "status": status_words(view, names),
         "deadline": clock.get("deadline") if clock else None,
         # Built from numbers and names only (the ruleset escapes its text); a game that
-        # draws no picture (Summy's open table) is shown as text alone.
+        # draws no picture is shown as text alone.
         "board_svg": Markup(picture) if picture is not None else "",
         "board_text": rules.draw(dict(view)),
         "turns": turn_lines(events, names, rules.name),

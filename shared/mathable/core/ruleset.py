@@ -162,6 +162,15 @@ class Ruleset(Protocol):
     # What the server shows and reads of a game (``RulesetBase`` has a default of each):
 
     @property
+    def display_name(self) -> str:
+        """The game's name as people write it ("Mathable", "Summy"): mail subjects, page
+        titles."""
+
+    @property
+    def drawing_name(self) -> str:
+        """What the game's picture shows, in one lowercase word ("board", "table")."""
+
+    @property
     def turn_changes(self) -> frozenset[str]:
         """The game's own event types after which the seat to move may have changed (the
         kernel's ``passed``, ``resigned``, ``timed_out`` are the server's to add)."""
@@ -231,6 +240,11 @@ class RulesetBase:
     turn_changes: frozenset[str] = frozenset()
     own_acts: frozenset[str] = frozenset()
     illegal_move_codes: frozenset[str] = frozenset()
+    drawing_name: str = "board"
+
+    @property
+    def display_name(self) -> str:
+        return self.name.capitalize()
 
     # Supplied by the subclass (the ``Ruleset`` protocol):
     def draw(self, view: dict[str, Any]) -> str:
@@ -260,7 +274,7 @@ class RulesetBase:
         return {}
 
     def svg(self, view: dict[str, Any]) -> str:
-        return text_svg(self.draw(view), f"{self.name.capitalize()} board")
+        return text_svg(self.draw(view), f"{self.display_name} {self.drawing_name}")
 
     def picture_words(self, view: dict[str, Any]) -> str:
         return self.draw(view)
@@ -268,7 +282,7 @@ class RulesetBase:
     def reply_help(self) -> str:
         return (
             "To play, reply to this mail with your move on the first line, written as for "
-            f"mathable-cli in {self.name.capitalize()}'s notation, or: pass, resign.\n"
+            f"mathable-cli in {self.display_name}'s notation, or: pass, resign.\n"
             "Quoted text and your signature are ignored."
         )
 

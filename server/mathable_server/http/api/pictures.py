@@ -35,7 +35,7 @@ def board(game_id: str) -> Response:
         rules = ruleset_of(state)
         try:
             svg = rules.svg(rules.view(state, seat))
-        except RuleError as err:  # a game that draws no picture (Summy's open table)
+        except RuleError as err:  # a game that draws no picture
             raise ApiError(404, "no_picture", err.message) from None
         svc.pictures.put(key, svg)
     return Response(svg, status=200, headers=headers, content_type=SVG_TYPE)

@@ -186,14 +186,14 @@ def _progress(games: Games, row: MemberGame, details: bool) -> dict[str, Any] | 
     if not details:
         return None
     if row.status == "waiting":
-        return {"scores": {}, "last_turn": None}
+        return {"scores": {}, "last_turn": None, "result": None}
     try:
         state = games.state_at(row.id, row.version)
         public = ruleset_of(state).view(state, None)
     except GameNotFound:  # pragma: no cover - a listed game always has events
-        return {"scores": {}, "last_turn": None}
+        return {"scores": {}, "last_turn": None, "result": None}
     scores = {s["seat"]: s["score"] for s in public["seats"]}
-    return {"scores": scores, "last_turn": public["last_turn"]}
+    return {"scores": scores, "last_turn": public["last_turn"], "result": public.get("result")}
 
 
 def _summary(
@@ -221,4 +221,5 @@ def _summary(
         for entry in summary["seats"]:
             entry["score"] = progress["scores"].get(entry["seat"], 0)
         summary["last_turn"] = progress["last_turn"]
+        summary["result"] = progress["result"]
     return summary

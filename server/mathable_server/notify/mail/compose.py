@@ -88,13 +88,19 @@ def _message(ctx: MailContext, to: str, subject: str, text: str, stable_id: str)
     return message
 
 
-def game_subject(kind: str, game_id: str, seat: int, names: Sequence[str]) -> str:
+def game_subject(kind: str, game_id: str, seat: int, names: Sequence[str], game: str) -> str:
+    """The subject of a game mail: what happened, in which game (``game``: its ruleset's
+    ``display_name``), against whom.
+
+    >>> game_subject("turn", "g7", 0, ["ada", "bob"], "Summy")
+    '[mathable] Your turn in Summy g7 vs bob'
+    """
     others = ", ".join(n for i, n in enumerate(names) if i != seat)
     if kind == "turn":
-        return f"[mathable] Your turn: {game_id} vs {others}"
+        return f"[mathable] Your turn in {game} {game_id} vs {others}"
     if kind == "finished":
-        return f"[mathable] Game over: {game_id} vs {others}"
-    return f"[mathable] A move in {game_id} vs {others}"
+        return f"[mathable] Game over in {game} {game_id} vs {others}"
+    return f"[mathable] A move in {game} {game_id} vs {others}"
 
 
 def game_mail(
@@ -140,12 +146,13 @@ def game_mail(
             parts.append(words_of.how_to_reply)
         parts.append(f"Or with the command-line client:\n    {words_of.cli_command(game_id)}")
     text = "\n\n".join(parts) + "\n"
-    message = _message(ctx, to, game_subject(kind, game_id, seat, names), text, stable_id)
+    subject = game_subject(kind, game_id, seat, names, words_of.game_name)
+    message = _message(ctx, to, subject, text, stable_id)
     if picture is not None:
         add_picture(message, text, picture[0], picture[1], ctx.domain)
     message["In-Reply-To"] = ctx.thread_id(game_id)
     message["References"] = ctx.thread_id(game_id)
-    message["List-Id"] = f"Mathable game {game_id} <{game_id}.games.{ctx.domain}>"
+    message["List-Id"] = f"{words_of.game_name} game {game_id} <{game_id}.games.{ctx.domain}>"
     if reply_to is not None:
         message["Reply-To"] = reply_to
     for name, value in ctx.unsubscribe_headers(player_id).items():

@@ -30,6 +30,11 @@ class GameMail:
         self.rules = rules
 
     @property
+    def game_name(self) -> str:
+        """The game's name as people write it, for subjects ("Summy")."""
+        return self.rules.display_name
+
+    @property
     def how_to_reply(self) -> str:
         """How to reply with a move, for the turn mail and the answers."""
         return self.rules.reply_help()

@@ -17,7 +17,8 @@ HOW_TO_REPLY = """\
 To play, reply to this mail with your move on the first line:
     -3,0 across 1+2=3   the first square X,Y, across or down, the whole equation
                         (table tiles included)
-    discard x 9         give tiles back and draw as many
+    discard x 9         put tiles out of the game (they do not go back to the
+                        supply) and draw as many
     pass
     resign
 Quoted text and your signature are ignored."""

@@ -20,12 +20,15 @@ letters that fall on empty squares.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from typing import Final
 
 from mathable.core.errors import RuleError
 from mathable.games.summy.state import ACROSS, DOWN, MAX_COORDINATE, Square
 from mathable.games.summy.tiles import NAMES, parse_tile
 
 _DIRECTIONS = {"across": ACROSS, "a": ACROSS, ">": ACROSS, "down": DOWN, "d": DOWN, "v": DOWN}
+#: Every way to write a play's direction (case aside).
+DIRECTION_WORDS: Final = frozenset(_DIRECTIONS)
 
 
 def _coordinate(text: str) -> int:
@@ -107,4 +110,4 @@ def draw_table(table: Mapping[Square, int], marked: Collection[Square] = ()) -> 
     return "\n".join(line.rstrip() for line in lines)
 
 
-__all__ = ["draw_table", "play_words", "read_play"]
+__all__ = ["DIRECTION_WORDS", "draw_table", "play_words", "read_play"]

@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from mathable.core.errors import RuleError
 from mathable.core.events import Event
 from mathable.core.ruleset import SHARED_END_WORDS, RulesetBase, Told, last_told_of, plural
 from mathable.core.state import Lifecycle
-from mathable.games.summy import mail
+from mathable.games.summy import mail, picture
 from mathable.games.summy.codes import ILLEGAL_PLAY_CODES
 from mathable.games.summy.commands import SUMMY, check, end_reason, expected_draw
 from mathable.games.summy.events import apply
@@ -134,6 +133,7 @@ class SummyRules(RulesetBase):
 
     # What the server shows and reads (``RulesetBase``'s hooks):
 
+    drawing_name = "table"
     turn_changes = frozenset({"summy_started", "equation_played", "tiles_discarded"})
     own_acts = frozenset({"equation_played", "tiles_discarded"})
     illegal_move_codes = ILLEGAL_PLAY_CODES
@@ -142,7 +142,10 @@ class SummyRules(RulesetBase):
         return command_schemas()
 
     def svg(self, view: dict[str, Any]) -> str:
-        raise RuleError("wrong_game", "this game has no board to draw (only a table)")
+        return picture.summy_svg(view)
+
+    def picture_words(self, view: dict[str, Any]) -> str:
+        return picture.table_text_alternative(view)
 
     def reply_help(self) -> str:
         return mail.HOW_TO_REPLY

@@ -1,0 +1,139 @@
+"""Summy's table as a picture (``mathable.games.summy.picture``, the ruleset's ``svg``):
+tiles drawn as tiles, the last play marked, the picture as big as the table."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import Any
+
+from mathable.core.lifecycle import Create, Join
+from mathable.core.ruleset import ruleset
+from mathable.games.summy import parse_tiles
+from mathable.games.summy.picture import (
+    CELL,
+    LEFT,
+    MARGIN_SQUARES,
+    MIN_COLUMNS,
+    MIN_ROWS,
+    TOP,
+    summy_svg,
+)
+from mathable.games.summy.tiles import SUPPLY_SET
+
+SUMMY = ruleset("summy")
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _game(*plays: str, viewer: int | None = None) -> dict[str, Any]:
+    """A Summy game (ann seat 0 holding 1 2 + 3 4 5 x =, ben seat 1) after ``plays``
+    (each in Summy's notation, seats taking turns), as ``viewer`` sees it."""
+    rest = list(SUPPLY_SET)
+    front = parse_tiles("12+345x=" + "6789-:=0" + "1231" + "0000")
+    for tile in front:
+        rest.remove(tile)
+    state = SUMMY.new_state()
+    for command in (Create("ann", tiles=tuple(front + rest), ruleset="summy"), Join("ben")):
+        for event in SUMMY.check(state, command):
+            state = SUMMY.apply(state, event)
+    for index, words in enumerate(plays):
+        body = SUMMY.read_move(words, SUMMY.view(state, index % 2))
+        for event in SUMMY.check(state, SUMMY.command(index % 2, body)):
+            state = SUMMY.apply(state, event)
+    return SUMMY.view(state, viewer)
+
+
+def _tiles(root: ET.Element) -> dict[tuple[int, int], ET.Element]:
+    return {
+        (int(g.get("data-x", "")), int(g.get("data-y", ""))): g
+        for g in root.iter(f"{SVG}g")
+        if "tile" in (g.get("class") or "").split() and g.get("data-x") is not None
+    }
+
+
+def _view_box(root: ET.Element) -> tuple[float, float, float, float]:
+    x, y, w, h = (float(v) for v in (root.get("viewBox") or "").split())
+    return x, y, w, h
+
+
+def test_the_ruleset_draws_the_table_with_every_tile_as_a_tile() -> None:
+    view = _game("-3,0 across 1+2=3")
+    svg = SUMMY.svg(view)  # no longer "wrong_game": Summy draws its table
+    assert svg == summy_svg(view)
+    root = ET.fromstring(svg)
+    tiles = _tiles(root)
+    assert {square: g.get("data-tile") for square, g in tiles.items()} == {
+        (-3, 0): "1", (-2, 0): "+", (-1, 0): "2", (0, 0): "=", (1, 0): "3",
+    }  # fmt: skip
+    for g in tiles.values():  # a piece: its shadow and its face, and its sign printed
+        assert len(g.findall(f"{SVG}rect")) == 2 and g.find(f"{SVG}text") is not None
+    assert [t.text for t in tiles[(-2, 0)].iter(f"{SVG}text")] == ["+"]
+    # The equation's two ends are closed: crossed out, no tile may go there.
+    closed = {
+        (int(g.get("data-x", "")), int(g.get("data-y", "")))
+        for g in root.iter(f"{SVG}g")
+        if g.get("class") == "closed"
+    }
+    assert closed == {(-4, 0), (2, 0)}
+
+
+def test_the_last_equation_is_marked_and_only_its_new_tiles() -> None:
+    first = ET.fromstring(SUMMY.svg(_game("-3,0 across 1+2=3")))
+    marked = {s for s, g in _tiles(first).items() if "last" in (g.get("class") or "")}
+    assert marked == {(-3, 0), (-2, 0), (-1, 0), (1, 0)}  # the "=" was there before
+    second = ET.fromstring(SUMMY.svg(_game("-3,0 across 1+2=3", "-3,0 down 16-9=7")))
+    marked = {s for s, g in _tiles(second).items() if "last" in (g.get("class") or "")}
+    assert marked == {(-3, 1), (-3, 2), (-3, 3), (-3, 4), (-3, 5)}  # ben's, not the 1
+
+
+def test_the_picture_grows_with_the_table_its_bounding_box_and_a_margin() -> None:
+    small = ET.fromstring(SUMMY.svg(_game()))
+    _, _, small_w, small_h = _view_box(small)
+    # The lone "=": at least the minimum size, the table in the middle.
+    assert small_w == LEFT + MIN_COLUMNS * CELL + 8 and small_h == TOP + MIN_ROWS * CELL + 8
+    view = _game("-3,0 across 1+2=3")
+    far = [{"x": -40, "y": 0, "tile": "7"}, {"x": 3, "y": 12, "tile": "9"}]
+    view["table"] = [*view["table"], *far]
+    wide = ET.fromstring(summy_svg(view))
+    _, _, width, height = _view_box(wide)
+    columns = 3 - (-40) + 1 + 2 * MARGIN_SQUARES
+    rows = 12 - 0 + 1 + 2 * MARGIN_SQUARES
+    assert (width, height) == (LEFT + columns * CELL + 8, TOP + rows * CELL + 8)
+    assert (wide.get("width"), wide.get("height")) == (f"{width:g}", f"{height:g}")
+    margin = MARGIN_SQUARES * CELL
+    for g in _tiles(wide).values():  # every tile inside the picture, past the margin
+        face = g.findall(f"{SVG}rect")[1]
+        px, py = float(face.get("x", "")) - 2, float(face.get("y", "")) - 2
+        assert LEFT + margin <= px <= width - 8 - margin - CELL
+        assert TOP + margin <= py <= height - 8 - margin - CELL
+    labels = [t.text for t in wide.iter(f"{SVG}text")]
+    assert "-41" in labels and "4" in labels and "13" in labels  # the margin's coordinates
+
+
+def test_only_a_seated_viewer_sees_a_hand_and_only_their_own() -> None:
+    spectator = SUMMY.svg(_game("-3,0 across 1+2=3"))
+    assert 'class="hand"' not in spectator and "Your hand" not in spectator
+    ann = _game("-3,0 across 1+2=3", viewer=0)
+    ben = _game("-3,0 across 1+2=3", viewer=1)
+    ann_svg = SUMMY.svg(ann)
+    hand = next(g for g in ET.fromstring(ann_svg).iter(f"{SVG}g") if g.get("class") == "hand")
+    shown = sorted(g.get("data-tile") or "" for g in hand.findall(f"{SVG}g"))
+    assert shown == sorted(ann["hand"])
+    assert " ".join(sorted(ben["hand"])) not in ann_svg
+    assert "Your hand: " + " ".join(sorted(ann["hand"])) in ann_svg  # the picture in words
+
+
+def test_the_picture_in_words_lists_the_lines_on_the_table() -> None:
+    view = _game("-3,0 across 1+2=3", "-3,0 down 16-9=7")
+    words = SUMMY.picture_words(view)
+    assert words.startswith("Summy table, 10 tiles.")
+    assert "Across: 1+2=3 from -3,0." in words and "Down: 16-9=7 from -3,0." in words
+    assert "Last play: 16-9=7, down." in words
+    title = ET.fromstring(SUMMY.svg(view)).find(f"{SVG}title")
+    assert title is not None and title.text == f"Summy table, version {view['version']}"
+
+
+def test_text_in_the_view_is_escaped() -> None:
+    view = _game()
+    view["table"] = [{"x": 0, "y": 0, "tile": "<&>"}]
+    root = ET.fromstring(summy_svg(view))  # well-formed: nothing of the view runs as markup
+    assert _tiles(root)[(0, 0)].get("data-tile") == "<&>"

@@ -24,6 +24,7 @@ from mathable.games.summy import (
     parse_tiles,
     replay,
 )
+from mathable.games.summy.codes import ILLEGAL_PLAY_CODES
 from mathable.games.summy.events import EquationPlayed, SummyStarted
 from mathable.games.summy.ruleset_data import ruleset_data
 from mathable.games.summy.state import Closed
@@ -599,3 +600,8 @@ def test_the_served_tile_codes_are_the_codes_of_the_orders_and_read_back() -> No
     # The leniency the contract documents (openapi.yaml, SummyTile): aliases of signs.
     assert parse_tiles("X*×") == [12] * 3 and parse_tiles("/÷") == [13] * 2
     assert parse_tiles("–−") == [11] * 2
+
+
+def test_a_play_on_the_end_of_an_equation_is_a_move_against_the_rules() -> None:
+    # mathable-cli exits 3 for it, as for every illegal play (a refusal would be 6).
+    assert "equation_end" in ILLEGAL_PLAY_CODES

@@ -15,6 +15,7 @@ ILLEGAL_PLAY_CODES: Final = frozenset(
         "bad_direction",
         "bad_notation",
         "division_by_zero",
+        "equation_end",
         "gap",
         "inexact_division",
         "leading_operator",

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.server.helpers import Table
+from flask.testing import FlaskClient
+
+from tests.server.helpers import Table, move, register
+from tests.server.test_summy import summy_game
 
 ADA_RACK = [1, 2, 8, 12, 16, 17, 42]
 
@@ -70,3 +73,34 @@ def test_the_server_s_own_400s_carry_details(table: Table, unchanged: None) -> N
     assert _error(disagree)["details"] == {"expected_version": 3, "if_match": 2}
     unversioned = table.send(table.ada, version=None, type="pass")
     assert _error(unversioned)["details"] == {"fields": ["expected_version", "If-Match"]}
+
+
+def test_summy_refusals_over_http_carry_the_equation_the_tiles_and_the_hand(
+    client: FlaskClient,
+) -> None:
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = summy_game(client, ada, bob)  # ada holds 1 2 + 3 4 5 x =
+    placements = [
+        {"x": -3, "y": 0, "tile": "1"},
+        {"x": -2, "y": 0, "tile": "+"},
+        {"x": -1, "y": 0, "tile": "2"},
+        {"x": 1, "y": 0, "tile": "4"},
+    ]
+    wrong = move(client, ada, game["id"], game["version"], type="equation", placements=placements)
+    assert wrong.status_code == 422
+    assert _error(wrong) == {
+        "code": "wrong_result",
+        "message": "1+2=4: the left side makes 3, not 4",
+        "details": {"equation": "1+2=4", "left": 3, "right": 4},
+    }
+    lacking = move(client, ada, game["id"], game["version"], type="discard", tiles=["9"])
+    assert _error(lacking) == {
+        "code": "tile_not_in_hand",
+        "message": "you have no 9 in your hand",
+        "details": {"tiles": ["9"], "hand": ["1", "2", "3", "4", "5", "+", "x", "="]},
+    }
+    taken = move(
+        client, ada, game["id"], game["version"], type="equation",
+        placements=[{"x": 0, "y": 0, "tile": "1"}],
+    )  # fmt: skip
+    assert _error(taken)["details"] == {"square": {"x": 0, "y": 0}, "holds": "="}

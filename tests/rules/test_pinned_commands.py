@@ -901,13 +901,20 @@ def test_a_whole_turn_refusal_gives_the_placement_and_the_tiles_lacking_as_data(
     assert (err.code, err.message, err.details) == (
         "no_extra_tile",
         "placement 1: an extra tile may be drawn only right after placing on an operation square",
-        {"placement": 1, "square": "I8", "tile": 12},
+        {
+            "placement": 1,
+            "placed": 1,
+            "square": "I8",
+            "tile": 12,
+            "operation": None,
+            "extra_drawn": False,
+        },
     )
     short = arranged([(12, 1), (1,)], bag=(30,))
     lacking = PlayTurn(
         0, tuple(TurnPlacement(sq(s), t) for s, t in (("I8", 12), ("J8", 16), ("J9", 90)))
     )
-    assert refusal(short, lacking).details == {"tiles": [16, 90]}
+    assert refusal(short, lacking).details == {"tiles": [16, 90], "rack": [1, 12]}
 
 
 def test_a_refusal_for_want_of_bag_tiles_gives_the_bag_size_as_data() -> None:
@@ -920,6 +927,13 @@ def test_a_refusal_for_want_of_bag_tiles_gives_the_bag_size_as_data() -> None:
 
 def test_a_tile_missing_from_the_rack_is_given_as_data() -> None:
     state = arranged([(12, 5, 1), (1,)], bag=(30,))
-    assert refusal(state, Place(0, sq("I8"), 13)).details == {"tile": 13}
+    assert refusal(state, Place(0, sq("I8"), 13)).details == {
+        "tile": 13,
+        "tiles": [13],
+        "rack": [1, 5, 12],
+    }
     rack = arranged([(1, 2, 3, 4, 5, 6, 7, 8), (1,)], bag=(30, 31))
-    assert refusal(rack, Exchange(0, (9, 1, 9))).details == {"tiles": [9, 9]}
+    assert refusal(rack, Exchange(0, (9, 1, 9))).details == {
+        "tiles": [9, 9],
+        "rack": [1, 2, 3, 4, 5, 6, 7, 8],
+    }

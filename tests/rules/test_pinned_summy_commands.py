@@ -93,9 +93,7 @@ OFF_TABLE = "x and y are whole numbers from -1000 to 1000"
 NOT_A_TILE = "not a Summy tile (0-9, +, -, x, :, =)"
 GAP = "the new tiles must lie in one unbroken line, no empty square between them"
 NOT_IN_LINE = "the new tiles must lie in one row or one column"
-NOT_IN_HAND = "you can only lay tiles from your hand"
 NO_TABLE_TILE = "12: an equation uses a tile already on the table"
-DISCARD_NOT_IN_HAND = "you can only discard tiles from your hand"
 NO_LONGER = "that seat no longer plays in this game"
 
 NEW = SummyState()
@@ -308,8 +306,12 @@ def test_what_a_game_in_play_refuses_word_for_word() -> None:
             "(1, 0) is used twice in this move",
         ),
         (PlayEquation(0, ((0, 0, 1),)), "square_taken", "(0, 0) already holds ="),
-        (PlayEquation(0, ((1, 0, 9),)), "tile_not_in_hand", NOT_IN_HAND),
-        (PlayEquation(0, ((1, 0, 1), (1, 1, 1))), "tile_not_in_hand", NOT_IN_HAND),
+        (PlayEquation(0, ((1, 0, 9),)), "tile_not_in_hand", "you have no 9 in your hand"),
+        (
+            PlayEquation(0, ((1, 0, 1), (1, 1, 1))),
+            "tile_not_in_hand",
+            "you have only one 1 in your hand",
+        ),
         (PlayEquation(0, ((1, 0, 1), (2, 1, 2))), "not_in_line", NOT_IN_LINE),
         (
             PlayEquation(0, ((1, 0, 1), (2, 0, 2)), "down"),
@@ -329,7 +331,7 @@ def test_what_a_game_in_play_refuses_word_for_word() -> None:
         (Discard(0, (15,)), "bad_tile", NOT_A_TILE),
         (Discard(0, (-1,)), "bad_tile", NOT_A_TILE),
         (Discard(0, ("1",)), "bad_tile", NOT_A_TILE),
-        (Discard(0, (9,)), "tile_not_in_hand", DISCARD_NOT_IN_HAND),
+        (Discard(0, (9,)), "tile_not_in_hand", "you have no 9 in your hand"),
         (Resign(5), "not_seated", "you have no seat left in this game"),
         (Resign(2), "not_seated", "you have no seat left in this game"),
         (Resign("0"), "not_seated", "you have no seat left in this game"),

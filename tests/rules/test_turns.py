@@ -119,7 +119,7 @@ def test_exchange_gives_back_one_to_seven_tiles_and_draws_as_many() -> None:
 
 def test_an_exchange_of_tiles_not_on_the_rack_names_them() -> None:
     state = arranged([(1, 2, 3), (1,)], bag=(40, 50, 60))
-    assert refusal(state, Exchange(0, (1, 1, 7))).details == {"tiles": [1, 7]}
+    assert refusal(state, Exchange(0, (1, 1, 7))).details == {"tiles": [1, 7], "rack": [1, 2, 3]}
 
 
 def test_exchange_needs_the_bag_to_hold_as_many_tiles_as_given_back() -> None:

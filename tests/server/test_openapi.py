@@ -66,6 +66,18 @@ def test_every_rule_error_code_is_in_the_spec() -> None:
     assert raised and raised == set(schemas["RuleErrorCode"]["enum"])
 
 
+def test_every_error_code_of_the_spec_is_documented_in_errors_md() -> None:
+    schemas = yaml.safe_load(SPEC_PATH.read_text("utf-8"))["components"]["schemas"]
+    page = (SPEC_PATH.parent / "docs" / "errors.md").read_text("utf-8")
+    # A code's row: | `code` | status | when | details |
+    documented = set(re.findall(r"^\| `([a-z_]+)` \| \d{3}", page, re.MULTILINE))
+    for enum in ("RuleErrorCode", "ServerErrorCode"):
+        codes = set(schemas[enum]["enum"])
+        assert codes <= documented, (enum, sorted(codes - documented))
+    everything = set(schemas["RuleErrorCode"]["enum"]) | set(schemas["ServerErrorCode"]["enum"])
+    assert documented <= everything, sorted(documented - everything)
+
+
 def test_every_server_error_code_is_in_the_spec() -> None:
     schemas = yaml.safe_load(SPEC_PATH.read_text("utf-8"))["components"]["schemas"]
     raised = _codes_raised(

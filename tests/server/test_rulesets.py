@@ -140,7 +140,14 @@ def test_an_extra_tile_asked_off_an_operation_square_names_the_placement(table: 
     assert response.status_code == 422
     error = response.json["error"]
     assert error["code"] == "no_extra_tile"
-    assert error["details"] == {"placement": 1, "square": "I8", "tile": 12}
+    assert error["details"] == {
+        "placement": 1,
+        "placed": 1,
+        "square": "I8",
+        "tile": 12,
+        "operation": None,
+        "extra_drawn": False,
+    }
 
 
 def test_the_summy_ruleset_is_served_from_the_summy_rules(client: FlaskClient) -> None:

@@ -93,19 +93,49 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+#: What a JSON value is called in JSON, by its Python type's name.
+_JSON_TYPES = {
+    "list": "array",
+    "str": "string",
+    "int": "number",
+    "float": "number",
+    "bool": "boolean",
+    "NoneType": "null",
+}
+
+
 def json_body(*, required: bool = True) -> dict[str, Any]:
     """The request body as a JSON object; 400 ``bad_json`` if it is not one (413 if too big)."""
     raw = _body_bytes()
     if not raw.strip():
         if required:
-            raise ApiError(400, "bad_json", "the request needs a JSON object as its body")
+            raise ApiError(
+                400,
+                "bad_json",
+                "the request needs a JSON object as its body",
+                details={"reason": "empty", "accepted": "a JSON object"},
+            )
         return {}
     try:
         data = json.loads(raw, parse_constant=_reject_constant)
     except (ValueError, UnicodeDecodeError, RecursionError):
-        raise ApiError(400, "bad_json", "the request body is not valid JSON") from None
+        raise ApiError(
+            400,
+            "bad_json",
+            "the request body is not valid JSON",
+            details={"reason": "not_json", "accepted": "a JSON object"},
+        ) from None
     if not isinstance(data, dict):
-        raise ApiError(400, "bad_json", "the request body must be a JSON object")
+        raise ApiError(
+            400,
+            "bad_json",
+            "the request body must be a JSON object",
+            details={
+                "reason": "not_an_object",
+                "got": _JSON_TYPES.get(type(data).__name__, "value"),
+                "accepted": "a JSON object",
+            },
+        )
     g.json_body = data
     return data
 
@@ -268,7 +298,12 @@ def if_match_version() -> int | None:
         return None
     found = _ETAG.match(header)
     if found is None:
-        raise ApiError(400, "bad_if_match", 'If-Match must be a version ETag such as "12"')
+        raise ApiError(
+            400,
+            "bad_if_match",
+            'If-Match must be a version ETag such as "12"',
+            details={"field": "If-Match", "value": header[:40], "accepted": 'a version ETag: "12"'},
+        )
     return int(found.group(1))
 
 
@@ -286,6 +321,7 @@ def idempotency_key() -> str | None:
             400,
             "bad_idempotency_key",
             "Idempotency-Key must be 16 to 200 visible ASCII characters (a UUID, say)",
+            details={"field": "Idempotency-Key", "length": len(key), "min": 16, "max": 200},
         )
     return key
 

@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Final
 
-from mathable.core.errors import RuleError
+from mathable.core.errors import RuleError, shown
 from mathable.core.events import (
     Event,
     GameCreated,
@@ -64,24 +64,54 @@ def check_spec(spec: ClockSpec) -> None:
         if value is None:
             return
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RuleError("bad_clock", f"{name} is a whole number of seconds")
+            raise RuleError(
+                "bad_clock",
+                f"{name} is a whole number of seconds",
+                {"field": name, "value": shown(value), "accepted": "a whole number of seconds"},
+            )
         if not minimum <= value <= MAX_SECONDS:
             raise RuleError(
-                "bad_clock", f"{name} must be {minimum} to {MAX_SECONDS} seconds (a year)"
+                "bad_clock",
+                f"{name} must be {minimum} to {MAX_SECONDS} seconds (a year)",
+                {"field": name, "value": value, "min": minimum, "max": MAX_SECONDS},
             )
 
     if (spec.per_move is None) == (spec.initial is None):
-        raise RuleError("bad_clock", "give either per_move or initial (a time bank), not both")
+        raise RuleError(
+            "bad_clock",
+            "give either per_move or initial (a time bank), not both",
+            {
+                "fields": ["per_move", "initial"],
+                "per_move": shown(spec.per_move),
+                "initial": shown(spec.initial),
+            },
+        )
     if spec.per_move is not None and (spec.increment or spec.max is not None):
-        raise RuleError("bad_clock", "increment and max belong to a time bank, not per_move")
+        raise RuleError(
+            "bad_clock",
+            "increment and max belong to a time bank, not per_move",
+            {
+                "fields": ["increment", "max"],
+                "increment": shown(spec.increment),
+                "max": shown(spec.max),
+            },
+        )
     duration("per_move", spec.per_move)
     duration("initial", spec.initial)
     duration("increment", spec.increment, minimum=0)
     duration("max", spec.max)
     if spec.initial is not None and spec.max is not None and spec.max < spec.initial:
-        raise RuleError("bad_clock", f"max ({spec.max} s) is below initial ({spec.initial} s)")
+        raise RuleError(
+            "bad_clock",
+            f"max ({spec.max} s) is below initial ({spec.initial} s)",
+            {"fields": ["max", "initial"], "max": spec.max, "initial": spec.initial},
+        )
     if spec.on_timeout not in ("lose", "claim"):
-        raise RuleError("bad_clock", "on_timeout is 'lose' or 'claim'")
+        raise RuleError(
+            "bad_clock",
+            "on_timeout is 'lose' or 'claim'",
+            {"field": "on_timeout", "value": shown(spec.on_timeout), "accepted": ["lose", "claim"]},
+        )
 
 
 # --- counting time ------------------------------------------------------------------
@@ -268,18 +298,37 @@ def replay_timed(timed: Iterable[tuple[int, Event]]) -> tuple[AnyState, ClockSta
 def check_claim(state: AnyState, clock: ClockState | None, now: int, seat: int) -> int:
     """The seat whose timeout ``seat`` may claim at ``now``; RuleError if there is none."""
     if clock is None:
-        raise RuleError("no_clock", "this game has no clock")
+        raise RuleError("no_clock", "this game has no clock", {"clock": None})
     if clock.spec.on_timeout != "claim":
-        raise RuleError("claims_off", "this game's clock ends a late player's game by itself")
+        raise RuleError(
+            "claims_off",
+            "this game's clock ends a late player's game by itself",
+            {"on_timeout": clock.spec.on_timeout},
+        )
     if state.status != "playing" or not 0 <= seat < len(state.seats):
-        raise RuleError("game_over", "only a game in play has a clock running")
+        raise RuleError(
+            "game_over", "only a game in play has a clock running", {"status": state.status}
+        )
     if state.seats[seat].resigned:
-        raise RuleError("not_seated", "you no longer play in this game")
+        raise RuleError(
+            "not_seated", "you no longer play in this game", {"seat": seat, "resigned": True}
+        )
     late = clock.expired(now)
     if late is None:
-        raise RuleError("not_expired", "the player to move still has time")
+        raise RuleError(
+            "not_expired",
+            "the player to move still has time",
+            {
+                "seat": clock.running,
+                "remaining_ms": None
+                if clock.running is None
+                else clock.remaining_at(now)[clock.running],
+            },
+        )
     if late == seat:
-        raise RuleError("own_timeout", "you cannot claim your own timeout: move instead")
+        raise RuleError(
+            "own_timeout", "you cannot claim your own timeout: move instead", {"seat": seat}
+        )
     return late
 
 

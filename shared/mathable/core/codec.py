@@ -23,7 +23,7 @@ def _bad(what: str, value: Any) -> RuleError:
     shown = repr(value)
     if len(shown) > 60:
         shown = shown[:57] + "..."
-    return RuleError("bad_event", f"expected {what}, got {shown}")
+    return RuleError("bad_event", f"expected {what}, got {shown}", {"expected": what, "got": shown})
 
 
 def _int(value: Any) -> int:
@@ -89,7 +89,7 @@ def record(cls: type[T], fields: dict[str, Codec[Any]]) -> Codec[T]:
             raise _bad("an object", value)
         missing = [n for n in fields if n not in value]
         if missing:
-            raise RuleError("bad_event", f"missing field {missing[0]!r}")
+            raise RuleError("bad_event", f"missing field {missing[0]!r}", {"missing": missing[0]})
         return cls(**{n: c.decode(value[n]) for n, c in fields.items()})
 
     return Codec(encode, decode)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,3 +28,25 @@ class RuleError(ValueError):
 
     def __reduce__(self) -> tuple[type[RuleError], tuple[str, str, dict[str, Any]]]:
         return (RuleError, (self.code, self.message, self.details))
+
+
+def shown(value: Any, limit: int = 40) -> Any:
+    """``value`` as a refusal's details may hold it: JSON-ready and short.
+
+    A number, a string (cut to ``limit`` characters), true, false or null stays itself;
+    anything else is written as its ``repr``, cut the same way.
+
+    >>> shown(12), shown("O3"), shown(None), shown(1.5), shown(object)
+    (12, 'O3', None, 1.5, "<class 'object'>")
+    >>> shown("x" * 50, limit=5)
+    'xxxxx'
+    """
+    if value is None or isinstance(value, bool | int):
+        return value
+    if isinstance(value, float) and math.isfinite(value):
+        return value
+    text = value if isinstance(value, str) else repr(value)
+    return text[:limit]
+
+
+__all__ = ["RuleError", "shown"]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from mathable.core import codec, plugins
-from mathable.core.errors import RuleError
+from mathable.core.errors import RuleError, shown
 from mathable.core.state import ClockSpec
 
 SCHEMA_VERSION = 1
@@ -34,7 +34,9 @@ _CLOCK_FIELDS: dict[str, codec.Codec[Any]] = {
 
 def _decode_clock(value: Any) -> ClockSpec:
     if not isinstance(value, dict):
-        raise RuleError("bad_event", "a clock is an object")
+        raise RuleError(
+            "bad_event", "a clock is an object", {"expected": "an object", "got": shown(value)}
+        )
     known = {name: c.decode(value[name]) for name, c in _CLOCK_FIELDS.items() if name in value}
     return ClockSpec(**known)
 
@@ -101,28 +103,44 @@ class Event:
         mathable.core.errors.RuleError: bad_event: passed: missing field 'seat'
         """
         if not isinstance(data, dict):
-            raise RuleError("bad_event", "an event must be a JSON object")
+            raise RuleError(
+                "bad_event",
+                "an event must be a JSON object",
+                {"expected": "an object", "got": shown(data)},
+            )
         kind = data.get("type")
         cls = _event_type(kind) if isinstance(kind, str) else None
         if cls is None:
-            raise RuleError("bad_event", f"unknown event type {str(kind)[:40]!r}")
+            raise RuleError(
+                "bad_event", f"unknown event type {str(kind)[:40]!r}", {"type": shown(kind)}
+            )
         version = data.get("v", 1)
         if (
             isinstance(version, bool)
             or not isinstance(version, int)
             or not (1 <= version <= SCHEMA_VERSION)
         ):
-            raise RuleError("bad_event", f"{kind}: unsupported schema version {version!r}")
+            raise RuleError(
+                "bad_event",
+                f"{kind}: unsupported schema version {version!r}",
+                {"type": kind, "v": shown(version), "min": 1, "max": SCHEMA_VERSION},
+            )
         values = {}
         for name, field_codec in cls.fields.items():
             if name not in data and name in cls.optional:
                 continue
             if name not in data:
-                raise RuleError("bad_event", f"{kind}: missing field {name!r}")
+                raise RuleError(
+                    "bad_event", f"{kind}: missing field {name!r}", {"type": kind, "missing": name}
+                )
             try:
                 values[name] = field_codec.decode(data[name])
             except RuleError as err:
-                raise RuleError("bad_event", f"{kind}.{name}: {err.message}") from None
+                raise RuleError(
+                    "bad_event",
+                    f"{kind}.{name}: {err.message}",
+                    {**err.details, "type": kind, "field": name},
+                ) from None
         return cls(**values)
 
 

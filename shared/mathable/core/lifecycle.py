@@ -27,7 +27,7 @@ from typing import Any, Generic, TypeVar
 from mathable.core.bag import BagPolicy, OrderedBag, RandomBag, SeededBag
 from mathable.core.clock import MAX_SECONDS, check_spec
 from mathable.core.commitment import commit, revelation
-from mathable.core.errors import RuleError
+from mathable.core.errors import RuleError, shown
 from mathable.core.events import (
     DrawsRevealed,
     Event,
@@ -227,7 +227,11 @@ def check(fold: Fold[S], command: object) -> bool:
         case StartVacation():
             clocked_seat(fold.state, command.seat)
             if not is_int(command.days) or not 1 <= command.days <= 366:
-                raise RuleError("bad_days", "a vacation lasts 1 to 366 days")
+                raise RuleError(
+                    "bad_days",
+                    "a vacation lasts 1 to 366 days",
+                    {"field": "days", "value": shown(command.days), "min": 1, "max": 366},
+                )
             fold.emit(VacationStarted(command.seat, command.days))
         case EndVacation():
             clocked_seat(fold.state, command.seat)
@@ -246,30 +250,65 @@ def check(fold: Fold[S], command: object) -> bool:
 def _create(fold: Fold[S], command: Create) -> None:
     rules = fold.rules
     if fold.state.status != "new":
-        raise RuleError("game_exists", "this game has already been created")
+        raise RuleError(
+            "game_exists", "this game has already been created", {"status": fold.state.status}
+        )
     if not is_int(command.players) or not 2 <= command.players <= 4:
-        raise RuleError("bad_players", f"a game has 2 to 4 players, not {command.players}")
+        raise RuleError(
+            "bad_players",
+            f"a game has 2 to 4 players, not {command.players}",
+            {"field": "players", "value": shown(command.players), "min": 2, "max": 4},
+        )
     if command.referee not in rules.referees:
-        raise RuleError("bad_referee", rules.bad_referee)
+        raise RuleError(
+            "bad_referee",
+            rules.bad_referee,
+            {"field": "referee", "value": shown(command.referee), "accepted": list(rules.referees)},
+        )
     if command.tiles is not None and sorted(command.tiles) != list(rules.tile_set):
-        raise RuleError("bad_tiles", rules.bad_tiles)
+        raise RuleError("bad_tiles", rules.bad_tiles, _tile_count("tiles", command.tiles, rules))
     if command.seed is not None and command.tiles is not None:
-        raise RuleError("bad_options", "give a seed or a tile order, not both")
+        raise RuleError(
+            "bad_options", "give a seed or a tile order, not both", {"fields": ["seed", "tiles"]}
+        )
     if command.order is not None and (
         command.tiles is not None or sorted(command.order) != list(rules.tile_set)
     ):
-        raise RuleError("bad_tiles", rules.bad_order)
+        raise RuleError(
+            "bad_tiles",
+            rules.bad_order,
+            {**_tile_count("order", command.order, rules), "with_tiles": command.tiles is not None},
+        )
     if command.salt is not None and not _is_salt(command.salt):
-        raise RuleError("bad_salt", "a salt is 32 to 64 lower-case hex digits")
+        # The salt stays secret until the end: the details say what a salt is, never it.
+        raise RuleError(
+            "bad_salt",
+            "a salt is 32 to 64 lower-case hex digits",
+            {"field": "salt", "accepted": "32 to 64 lower-case hex digits"},
+        )
     committed = command.tiles if command.tiles is not None else command.order
     commitment = None
     if command.salt is not None and committed is not None:
         commitment = commit(committed, command.salt)
     invited = tuple(command.invited)
     if len(invited) > command.players - 1 or len(set(invited)) != len(invited):
-        raise RuleError("bad_invite", "invite at most one player per free seat, each once")
+        raise RuleError(
+            "bad_invite",
+            "invite at most one player per free seat, each once",
+            {
+                "field": "invite",
+                "invited": [shown(name) for name in invited],
+                "free_seats": shown(command.players)
+                if not is_int(command.players)
+                else command.players - 1,
+            },
+        )
     if command.player in invited:
-        raise RuleError("bad_invite", "the creator already has seat 0")
+        raise RuleError(
+            "bad_invite",
+            "the creator already has seat 0",
+            {"field": "invite", "player": command.player, "seat": 0},
+        )
     if command.clock is not None:
         check_spec(command.clock)
     fold.emit(
@@ -298,6 +337,19 @@ def _is_salt(salt: object) -> bool:
     )
 
 
+def _tile_count(field: str, tiles: Any, rules: GameRules[Any]) -> dict[str, Any]:
+    """A refused tile list as data: how many tiles it has and how many the game has (never
+    the tiles: a bag order the server chose is hidden)."""
+    count = len(tiles) if isinstance(tiles, list | tuple) else None
+    return {"field": field, "count": count, "expected": len(rules.tile_set)}
+
+
+def _seat_left(state: Lifecycle, seat: Any) -> dict[str, Any]:
+    """A seat refused as no longer playing: the seat, and whether it resigned."""
+    resigned = is_seat(state, seat) and state.seats[seat].resigned
+    return {"seat": shown(seat), "seats": len(state.seats), "resigned": resigned}
+
+
 def _not_cancelled(state: Lifecycle) -> None:
     """RuleError ``game_cancelled`` for a game its creator called off."""
     if state.status == "cancelled":
@@ -310,27 +362,43 @@ def _decline(fold: Fold[S], command: Decline) -> None:
     state = fold.state
     _not_cancelled(state)
     if state.status != "waiting":
-        raise RuleError("game_started", "only a game still waiting for players can be declined")
+        raise RuleError(
+            "game_started",
+            "only a game still waiting for players can be declined",
+            {"status": state.status},
+        )
     if command.player in state.options.invited and state.seat_of(command.player) is None:
         fold.emit(InvitationDeclined(player=command.player))
     elif state.seats and state.seats[0].player == command.player:
         fold.emit(GameCancelled(player=command.player))
     else:
-        raise RuleError("not_invited", "you have no invitation to this game")
+        raise RuleError(
+            "not_invited", "you have no invitation to this game", {"player": command.player}
+        )
 
 
 def _join(fold: Fold[S], command: Join) -> None:
     state = fold.state
     _not_cancelled(state)
     if state.status != "waiting":
-        raise RuleError("game_full", "this game is not waiting for players")
+        raise RuleError(
+            "game_full", "this game is not waiting for players", {"status": state.status}
+        )
     if state.seat_of(command.player) is not None:
-        raise RuleError("already_seated", "you already have a seat in this game")
+        raise RuleError(
+            "already_seated",
+            "you already have a seat in this game",
+            {"seat": state.seat_of(command.player)},
+        )
     free = [i for i, seat in enumerate(state.seats) if seat.player is None]
     seated = {seat.player for seat in state.seats}
     reserved = [name for name in state.options.invited if name not in seated]
     if command.player not in state.options.invited and len(free) <= len(reserved):
-        raise RuleError("seat_reserved", "the free seats of this game are reserved for invitees")
+        raise RuleError(
+            "seat_reserved",
+            "the free seats of this game are reserved for invitees",
+            {"free_seats": len(free), "reserved_seats": len(reserved)},
+        )
     fold.emit(PlayerJoined(seat=free[0], player=command.player))
     if len(free) == 1:
         fold.emit(fold.rules.deal(fold.state, fold.bag))
@@ -352,11 +420,17 @@ def is_seat(state: Lifecycle, seat: Any) -> bool:
 def turn_of(state: Lifecycle, seat: Any) -> Turn:
     """The turn, if it is ``seat``'s; RuleError saying why not otherwise."""
     if state.status in ("new", "waiting"):
-        raise RuleError("game_not_started", "the game has not started yet")
+        raise RuleError(
+            "game_not_started", "the game has not started yet", {"status": state.status}
+        )
     if state.status == "ended" or state.turn is None:
-        raise RuleError("game_over", "the game is over")
+        raise RuleError("game_over", "the game is over", {"status": state.status})
     if not is_seat(state, seat):
-        raise RuleError("not_seated", "you have no seat in this game")
+        raise RuleError(
+            "not_seated",
+            "you have no seat in this game",
+            {"seat": shown(seat), "seats": len(state.seats)},
+        )
     if state.turn.seat != seat:
         raise RuleError(
             "not_your_turn",
@@ -372,9 +446,10 @@ def _resign(fold: Fold[S], seat: Any) -> None:
         raise RuleError(
             "game_over" if state.status == "ended" else "game_not_started",
             "only a game in play can be resigned",
+            {"status": state.status},
         )
     if not is_seat(state, seat) or state.seats[seat].resigned:
-        raise RuleError("not_seated", "you have no seat left in this game")
+        raise RuleError("not_seated", "you have no seat left in this game", _seat_left(state, seat))
     if fold.rules.leave is not None:
         fold.rules.leave(fold, seat)
     fold.emit(Resigned(seat))
@@ -387,14 +462,17 @@ def _resign(fold: Fold[S], seat: Any) -> None:
 def clocked_seat(state: Lifecycle, seat: Any) -> None:
     """Refuses unless the game has a clock, is in play and ``seat`` still plays in it."""
     if state.options.clock is None:
-        raise RuleError("no_clock", "this game has no clock")
+        raise RuleError("no_clock", "this game has no clock", {"clock": None})
     if state.status != "playing":
         raise RuleError(
             "game_over" if state.status == "ended" else "game_not_started",
             "the clock runs only while the game is played",
+            {"status": state.status},
         )
     if not is_seat(state, seat) or state.seats[seat].resigned:
-        raise RuleError("not_seated", "that seat no longer plays in this game")
+        raise RuleError(
+            "not_seated", "that seat no longer plays in this game", _seat_left(state, seat)
+        )
 
 
 def _time_out(fold: Fold[S], command: TimeOut) -> None:
@@ -412,11 +490,19 @@ def _give_time(fold: Fold[S], command: GiveTime) -> None:
     state = fold.state
     clocked_seat(state, command.seat)
     if not is_seat(state, command.to) or state.seats[command.to].resigned:
-        raise RuleError("bad_seat", f"seat {command.to} does not play in this game")
+        raise RuleError(
+            "bad_seat",
+            f"seat {command.to} does not play in this game",
+            {"field": "seat", "value": shown(command.to), "active_seats": state.active_seats()},
+        )
     if command.to == command.seat:
-        raise RuleError("own_seat", "time can only be given to an opponent")
+        raise RuleError("own_seat", "time can only be given to an opponent", {"seat": command.seat})
     if not is_int(command.seconds) or not 1 <= command.seconds <= MAX_SECONDS:
-        raise RuleError("bad_seconds", f"give 1 to {MAX_SECONDS} seconds")
+        raise RuleError(
+            "bad_seconds",
+            f"give 1 to {MAX_SECONDS} seconds",
+            {"field": "seconds", "value": shown(command.seconds), "min": 1, "max": MAX_SECONDS},
+        )
     fold.emit(TimeGiven(command.seat, command.to, command.seconds))
 
 

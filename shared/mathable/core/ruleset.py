@@ -27,7 +27,7 @@ from typing import Any, Protocol
 from xml.sax.saxutils import escape
 
 from mathable.core import plugins
-from mathable.core.errors import RuleError
+from mathable.core.errors import RuleError, shown
 from mathable.core.events import Event, GameCreated
 from mathable.core.movelist import MoveLine, move_lines
 from mathable.core.state import Lifecycle
@@ -289,7 +289,7 @@ class RulesetBase:
     def read_reply(self, line: str, view: dict[str, Any]) -> dict[str, Any]:
         words = line.split()
         if not words:
-            raise RuleError("bad_notation", "the mail holds no move")
+            raise RuleError("bad_notation", "the mail holds no move", {"text": line[:80]})
         head = words[0].lower()
         if head in ("pass", "resign") and len(words) == 1:
             return {"type": head}
@@ -426,7 +426,11 @@ def ruleset(name: object) -> Ruleset:
     found = RULESETS.get(name) if isinstance(name, str) else None
     if found is None:
         names = ", ".join(sorted(RULESETS))
-        raise RuleError("unknown_ruleset", f"there is no game called {str(name)[:32]!r} ({names})")
+        raise RuleError(
+            "unknown_ruleset",
+            f"there is no game called {str(name)[:32]!r} ({names})",
+            {"ruleset": shown(name, 32), "accepted": sorted(RULESETS)},
+        )
     return found
 
 

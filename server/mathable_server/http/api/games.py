@@ -195,9 +195,15 @@ def move(game_id: str) -> Response:
             400,
             "version_required",
             "send expected_version (or an If-Match header) with every command",
+            details={"fields": ["expected_version", "If-Match"]},
         )
     if from_header is not None and from_header != expected:
-        raise ApiError(400, "version_mismatch", "expected_version and If-Match disagree")
+        raise ApiError(
+            400,
+            "version_mismatch",
+            "expected_version and If-Match disagree",
+            details={"expected_version": expected, "if_match": from_header},
+        )
 
     def make(game: Timed, now: int) -> Any:
         seat = game.state.seat_of(player.id)

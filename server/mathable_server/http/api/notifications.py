@@ -80,7 +80,12 @@ def set_email() -> Response:
     room = _email_on()
     address = load(_email, json_body())["address"].strip()
     if not _ADDRESS.match(address):
-        raise ApiError(400, "bad_address", f"{address!r} is not an email address")
+        raise ApiError(
+            400,
+            "bad_address",
+            f"{address!r} is not an email address",
+            details={"field": "address", "value": address[:80], "accepted": "an email address"},
+        )
     settings = services().settings
     if settings.code_mail_limit is not None:
         what = "code mails"

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from mathable.core.errors import RuleError
+from mathable.core.errors import RuleError, shown
 
 SIZE: Final = 14
 SQUARES: Final = range(SIZE * SIZE)
@@ -52,7 +52,11 @@ def parse_square(name: str) -> int:
         row = int(text[1:])
         if 1 <= row <= SIZE and text[1] != "0":
             return (row - 1) * SIZE + COLUMNS.index(text[0])
-    raise RuleError("bad_square", f"{name!r} is not a square: columns are A-N, rows 1-14")
+    raise RuleError(
+        "bad_square",
+        f"{name!r} is not a square: columns are A-N, rows 1-14",
+        {"value": shown(name), "accepted": "A1 to N14: a column A-N, then a row 1-14"},
+    )
 
 
 def _squares(names: str) -> frozenset[int]:

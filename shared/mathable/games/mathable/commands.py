@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from mathable.core import lifecycle
 from mathable.core.bag import BagPolicy
-from mathable.core.errors import RuleError
+from mathable.core.errors import RuleError, shown
 from mathable.core.events import Event, Passed
 from mathable.core.lifecycle import (
     Create,
@@ -163,7 +163,11 @@ def check(state: GameState, command: Command, bag: BagPolicy | None = None) -> l
             _correct(fold, command.seat)
         case _:
             if not lifecycle.check(fold, command):
-                raise RuleError("bad_command", f"unknown command {command!r}")
+                raise RuleError(
+                    "bad_command",
+                    f"unknown command {command!r}",
+                    {"command": type(command).__name__},
+                )
     return fold.events
 
 
@@ -226,7 +230,9 @@ def _turn_start(state: GameState, seat: int, what: str) -> MathableTurn:
     turn = _own_turn(state, seat)
     if turn.placements:
         raise RuleError(
-            "turn_in_progress", f"you have placed tiles this turn; end the turn instead of {what}"
+            "turn_in_progress",
+            f"you have placed tiles this turn; end the turn instead of {what}",
+            {"squares": [square_name(p.square) for p in turn.placements]},
         )
     return turn
 
@@ -313,11 +319,15 @@ def explain_refusal(position: Position, square: int, tile: int) -> RuleError:
     )
 
 
-def _check_square(square: Any) -> int:
+def _check_square(square: Any, field: str = "square") -> int:
     """``square`` as a board index; RuleError ``bad_square`` when it is none (bots call us)."""
     if not is_int(square) or not 0 <= square < SIZE * SIZE:
-        shown = repr(square)[:20]
-        raise RuleError("bad_square", f"{shown} is not a square: squares are 0 to 195 (A1 to N14)")
+        written = repr(square)[:20]
+        raise RuleError(
+            "bad_square",
+            f"{written} is not a square: squares are 0 to 195 (A1 to N14)",
+            {"field": field, "value": shown(square), "accepted": "0 to 195 (A1 to N14)"},
+        )
     return int(square)
 
 
@@ -329,13 +339,17 @@ def _place(
     _refuse_if_ending(state)
     _check_square(square)
     if not is_int(tile):
-        raise RuleError("bad_tile", f"{repr(tile)[:20]} is not a tile: tiles are whole numbers")
+        raise RuleError(
+            "bad_tile",
+            f"{repr(tile)[:20]} is not a tile: tiles are whole numbers",
+            {"field": "tile", "value": shown(tile), "accepted": "a whole number"},
+        )
     rack = state.seats[seat].rack
     if tile not in rack:
         raise RuleError(
             "tile_not_in_rack",
             f"there is no {tile} on your rack ({', '.join(map(str, sorted(rack)))})",
-            {"tile": tile},
+            {"tile": tile, "tiles": [tile], "rack": sorted(rack)},
         )
     if state.position.cells[square] >= 0:
         raise explain_refusal(state.position, square, tile)
@@ -359,17 +373,34 @@ def _check_claims(
         raise RuleError(
             "claims_required",
             "with players as referee, state the equations the tile completes",
+            {"square": square_name(square), "referee": "players"},
         )
     pairs = {frozenset(p): p for p in PAIRS[square]}
+    at = square_name(square)
     seen: set[frozenset[int]] = set()
     out = []
     for claim in claims:
         if not isinstance(claim, Equation):
-            raise RuleError("bad_claim", "a claim is an Equation(near, far, op)")
-        _check_square(claim.near)
-        _check_square(claim.far)
+            raise RuleError(
+                "bad_claim",
+                "a claim is an Equation(near, far, op)",
+                {"reason": "not_an_equation", "square": at, "claim": shown(claim)},
+            )
+        _check_square(claim.near, "near")
+        _check_square(claim.far, "far")
+        named = [square_name(claim.near), square_name(claim.far)]
         if claim.op not in OPERATIONS:
-            raise RuleError("bad_claim", f"{str(claim.op)[:10]!r} is not one of + - x /")
+            raise RuleError(
+                "bad_claim",
+                f"{str(claim.op)[:10]!r} is not one of + - x /",
+                {
+                    "reason": "bad_operation",
+                    "square": at,
+                    "pair": named,
+                    "value": shown(claim.op, 10),
+                    "accepted": list(OPERATIONS),
+                },
+            )
         key = frozenset((claim.near, claim.far))
         pair = pairs.get(key)
         if pair is None:
@@ -377,11 +408,30 @@ def _check_claims(
                 "bad_claim",
                 f"{square_name(claim.near)} and {square_name(claim.far)} are not a pair "
                 f"next to {square_name(square)}",
+                {
+                    "reason": "not_a_pair",
+                    "square": at,
+                    "pair": named,
+                    "accepted": [[square_name(n), square_name(f)] for n, f in PAIRS[square]],
+                },
             )
         if key in seen:
-            raise RuleError("bad_claim", f"the pair {claim} is claimed twice")
+            raise RuleError(
+                "bad_claim",
+                f"the pair {claim} is claimed twice",
+                {"reason": "claimed_twice", "square": at, "pair": named},
+            )
         if any(position.cells[s] < 0 for s in pair):
-            raise RuleError("bad_claim", f"the pair {claim} is not two tiles")
+            raise RuleError(
+                "bad_claim",
+                f"the pair {claim} is not two tiles",
+                {
+                    "reason": "empty_square",
+                    "square": at,
+                    "pair": named,
+                    "empty": [square_name(s) for s in pair if position.cells[s] < 0],
+                },
+            )
         seen.add(key)
         out.append(Equation(pair[0], pair[1], claim.op))
     return tuple(out)
@@ -390,9 +440,20 @@ def _check_claims(
 def _draw_extra(fold: _Fold, seat: int) -> None:
     turn = _own_turn(fold.state, seat)
     if not turn.extra_available:
+        # What was placed last (nothing yet: no square, no tile) and whether it earned a draw.
+        details: dict[str, Any] = {"placed": len(turn.placements)}
+        if turn.placements:
+            last = turn.placements[-1]
+            details.update(
+                square=square_name(last.square),
+                tile=last.tile,
+                operation=OPERATION[last.square],
+                extra_drawn=last.extra is not None,
+            )
         raise RuleError(
             "no_extra_tile",
             "an extra tile may be drawn only right after placing on an operation square",
+            details,
         )
     drawn = fold.draw(1)
     if not drawn:
@@ -428,9 +489,17 @@ def _lacking(rack: tuple[int, ...], tiles: tuple[int, ...]) -> list[int]:
 def _play_turn(fold: _Fold, command: PlayTurn) -> None:
     _turn_start(fold.state, command.seat, "sending a whole turn")
     if not command.placements:
-        raise RuleError("empty_turn", "a turn needs at least one placement (or pass)")
+        raise RuleError(
+            "empty_turn",
+            "a turn needs at least one placement (or pass)",
+            {"placements": 0, "min": 1, "max": MAX_TURN_PLACEMENTS},
+        )
     if len(command.placements) > MAX_TURN_PLACEMENTS:
-        raise RuleError("too_many_placements", f"at most {MAX_TURN_PLACEMENTS} placements")
+        raise RuleError(
+            "too_many_placements",
+            f"at most {MAX_TURN_PLACEMENTS} placements",
+            {"placements": len(command.placements), "max": MAX_TURN_PLACEMENTS},
+        )
     # Every tile must be on the rack the turn starts with. A refusal after an extra
     # draw would otherwise tell (by its message, or by failing at all) which tile the
     # draw took from the bag, though the command is undone: retried, it would show
@@ -442,7 +511,7 @@ def _play_turn(fold: _Fold, command: PlayTurn) -> None:
             "tile_not_in_rack",
             f"the turn places {', '.join(map(str, wanted))} but your rack holds "
             f"{', '.join(map(str, sorted(rack)))}",
-            {"tiles": _lacking(rack, wanted)},
+            {"tiles": _lacking(rack, wanted), "rack": sorted(rack)},
         )
     for number, p in enumerate(command.placements, 1):
         try:
@@ -464,15 +533,27 @@ def _exchange(fold: _Fold, command: Exchange) -> None:
     _refuse_if_ending(fold.state)
     tiles = tuple(command.tiles)
     if not all(is_int(tile) for tile in tiles):
-        raise RuleError("bad_tile", "tiles are whole numbers")
+        raise RuleError(
+            "bad_tile",
+            "tiles are whole numbers",
+            {
+                "field": "tiles",
+                "value": [shown(t) for t in tiles if not is_int(t)],
+                "accepted": "whole numbers",
+            },
+        )
     if not 1 <= len(tiles) <= RACK_SIZE:
-        raise RuleError("bad_exchange", "exchange 1 to 7 tiles")
+        raise RuleError(
+            "bad_exchange",
+            "exchange 1 to 7 tiles",
+            {"field": "tiles", "count": len(tiles), "min": 1, "max": RACK_SIZE},
+        )
     rack = fold.state.seats[command.seat].rack
     if not has_tiles(rack, tiles):
         raise RuleError(
             "tile_not_in_rack",
             "you can only give back tiles from your rack",
-            {"tiles": _lacking(rack, tiles)},
+            {"tiles": _lacking(rack, tiles), "rack": sorted(rack)},
         )
     if len(fold.state.bag) < len(tiles):
         raise RuleError(
@@ -579,24 +660,52 @@ def review_turn(position: Position, placements: tuple[PlacedTile, ...]) -> Revie
     return Review(None, tuple(rescored), "; ".join(reasons))
 
 
+def _checked(target: Turn) -> dict[str, Any]:
+    """The turn a correction found right, as data: whose it was and what it placed."""
+    return {
+        "seat": target.seat,
+        "placements": [
+            {"square": square_name(p.square), "tile": p.tile} for p in target.placements
+        ],
+    }
+
+
 def _correct(fold: _Fold, seat: int) -> None:
     state = fold.state
     if state.options.referee != "players":
-        raise RuleError("corrections_off", "the server referees this game: mistakes cannot happen")
+        raise RuleError(
+            "corrections_off",
+            "the server referees this game: mistakes cannot happen",
+            {"referee": state.options.referee},
+        )
     if state.status != "playing" or state.turn is None:
-        raise RuleError("game_over", "only a game in play can be corrected")
+        raise RuleError(
+            "game_over", "only a game in play can be corrected", {"status": state.status}
+        )
     if not is_seat(state, seat) or state.seats[seat].resigned:
-        raise RuleError("not_seated", "you have no seat in this game")
+        raise RuleError(
+            "not_seated",
+            "you have no seat in this game",
+            {
+                "seat": shown(seat),
+                "seats": len(state.seats),
+                "resigned": is_seat(state, seat) and state.seats[seat].resigned,
+            },
+        )
     in_progress = state.turn.seat != seat and bool(state.turn.placements)
     target = state.turn if in_progress else state.correctable
     if target is None or target.seat == seat:
-        raise RuleError("nothing_to_correct", "there is no opponent's turn open to correction")
+        raise RuleError(
+            "nothing_to_correct",
+            "there is no opponent's turn open to correction",
+            {"correctable_seat": None if target is None else target.seat},
+        )
     if state.rules_version >= V2:
         _correct_v2(fold, seat, target, in_progress)
         return
     found = find_mistake(state.position, target.placements)
     if found is None:
-        raise RuleError("no_mistake", "every placement of that turn is right")
+        raise RuleError("no_mistake", "every placement of that turn is right", _checked(target))
     index, reason = found
     removed = target.placements[index:]
     lost = sum(p.points for p in removed) + (0 if in_progress else target.bonus)
@@ -624,7 +733,7 @@ def _correct_v2(fold: _Fold, seat: int, target: MathableTurn, in_progress: bool)
     state = fold.state
     review = review_turn(state.position, target.placements)
     if review is None:
-        raise RuleError("no_mistake", "every placement of that turn is right")
+        raise RuleError("no_mistake", "every placement of that turn is right", _checked(target))
     fixed = {p.square: p.points for p in review.rescored}
     lost = sum(p.points - fixed[p.square] for p in target.placements if p.square in fixed)
     removed: tuple[PlacedTile, ...] = ()
@@ -703,6 +812,7 @@ def _refuse_if_ending(state: GameState) -> None:
         raise RuleError(
             "game_ending",
             "the game is over unless the last turn is corrected: correct it, or pass to end it",
+            {"reason": pending_end(state)},
         )
 
 

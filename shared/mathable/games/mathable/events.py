@@ -304,7 +304,9 @@ def apply(state: GameState, event: Event) -> GameState:
     shared = lifecycle.apply(state, event)
     if shared is not None:
         return shared
-    raise RuleError("bad_event", f"cannot apply {event!r}")
+    raise RuleError(
+        "bad_event", f"cannot apply {event!r}", {"type": getattr(event, "type", None)}
+    )
 
 
 def _apply_correction(state: GameState, event: Corrected) -> GameState:

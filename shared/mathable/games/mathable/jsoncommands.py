@@ -27,16 +27,31 @@ from mathable.games.mathable.commands import (
 from mathable.games.mathable.state import Equation
 
 
-def _claims(equations: list[dict[str, Any]] | None) -> tuple[Equation, ...] | None:
+def _square(value: Any, field: str) -> int:
+    """The square ``value`` names; RuleError ``bad_square`` saying which ``field`` it was."""
+    try:
+        return parse_square(value)
+    except RuleError as err:
+        raise RuleError(err.code, err.message, {"field": field, **err.details}) from None
+
+
+def _claims(equations: list[dict[str, Any]] | None, field: str) -> tuple[Equation, ...] | None:
     if equations is None:
         return None
     return tuple(
-        Equation(parse_square(e["near"]), parse_square(e["far"]), e["op"]) for e in equations
+        Equation(
+            _square(e["near"], f"{field}[{i}].near"),
+            _square(e["far"], f"{field}[{i}].far"),
+            e["op"],
+        )
+        for i, e in enumerate(equations)
     )
 
 
 def _not_in(game: str, kind: str) -> RuleError:
-    return RuleError("wrong_game", f"{game} has no {kind!r} move")
+    return RuleError(
+        "wrong_game", f"{game} has no {kind!r} move", {"ruleset": game.lower(), "type": kind}
+    )
 
 
 def mathable_command(seat: int, body: dict[str, Any]) -> Command:
@@ -45,19 +60,22 @@ def mathable_command(seat: int, body: dict[str, Any]) -> Command:
     match body["type"]:
         case "place":
             return Place(
-                seat, parse_square(body["square"]), body["tile"], _claims(body.get("equations"))
+                seat,
+                _square(body["square"], "square"),
+                body["tile"],
+                _claims(body.get("equations"), "equations"),
             )
         case "turn":
             return PlayTurn(
                 seat,
                 tuple(
                     TurnPlacement(
-                        parse_square(p["square"]),
+                        _square(p["square"], f"placements[{i}].square"),
                         p["tile"],
                         p.get("draw_extra", False),
-                        _claims(p.get("equations")),
+                        _claims(p.get("equations"), f"placements[{i}].equations"),
                     )
-                    for p in body["placements"]
+                    for i, p in enumerate(body["placements"])
                 ),
             )
         case "exchange":

@@ -35,14 +35,18 @@ def read_reply(line: str) -> dict[str, Any]:
     """
     words = line.replace(",", " ").split()
     if not words:
-        raise RuleError("bad_notation", "the mail holds no move")
+        raise RuleError("bad_notation", "the mail holds no move", {"text": line[:80]})
     head = words[0].lower()
     if head in ("pass", "resign") and len(words) == 1:
         return {"type": head}
     if head == "exchange":
         tiles = words[1:]
         if not tiles or not all(t.isdigit() and len(t) <= 3 for t in tiles):
-            raise RuleError("bad_notation", "write an exchange as: exchange 3 7 12")
+            raise RuleError(
+                "bad_notation",
+                "write an exchange as: exchange 3 7 12",
+                {"text": line[:80], "accepted": "exchange 3 7 12"},
+            )
         return {"type": "exchange", "tiles": [int(t) for t in tiles]}
     play = Play.parse(" ".join(words))
     return {

@@ -46,10 +46,18 @@ class Placement:
         elif "@" in raw:
             tile, _, square = raw.partition("@")
         else:
-            raise RuleError("bad_placement", f"{text!r}: write a placement as I8=12 or 12@I8")
+            raise RuleError(
+                "bad_placement",
+                f"{text!r}: write a placement as I8=12 or 12@I8",
+                {"text": text[:40], "accepted": "I8=12 or 12@I8"},
+            )
         tile = tile.strip()
         if not (tile.isascii() and tile.isdigit()) or len(tile) > 3:
-            raise RuleError("bad_placement", f"{text!r}: {tile!r} is not a tile number")
+            raise RuleError(
+                "bad_placement",
+                f"{text!r}: {tile!r} is not a tile number",
+                {"text": text[:40], "value": tile[:20], "accepted": "a tile number, 0 to 999"},
+            )
         return cls(square_name(parse_square(square)), int(tile))
 
     @property

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from mathable.core.errors import RuleError
+from mathable.core.errors import RuleError, shown
 from mathable.core.events import Event
 from mathable.core.movelist import MoveLine, move_lines
 from mathable.core.ruleset import SHARED_END_WORDS, RulesetBase, Told, last_told_of, plural
@@ -77,7 +77,11 @@ class MathableRules(RulesetBase):
 
     def parse_tile(self, text: Any) -> int:
         if isinstance(text, bool) or not isinstance(text, int):
-            raise RuleError("bad_tile", f"{str(text)[:20]!r} is not a Mathable tile")
+            raise RuleError(
+                "bad_tile",
+                f"{str(text)[:20]!r} is not a Mathable tile",
+                {"value": shown(text, 20), "accepted": "a whole number"},
+            )
         return text
 
     def legal_moves(self, state: Any, seat: int) -> Iterator[Any]:
@@ -104,7 +108,9 @@ class MathableRules(RulesetBase):
     def read_move(self, text: str, view: dict[str, Any]) -> dict[str, Any]:
         placed = [Placement.parse(word) for word in text.split()]
         if not placed:
-            raise RuleError("no_tiles", "write placements like I8=12")
+            raise RuleError(
+                "no_tiles", "write placements like I8=12", {"text": text[:80], "placements": 0}
+            )
         return {
             "type": "turn",
             "placements": [{"square": p.square, "tile": p.tile} for p in placed],

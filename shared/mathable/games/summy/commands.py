@@ -8,13 +8,13 @@ Joining, resigning, clocks and vacations use the same commands as Mathable.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Final
 
 from mathable.core import lifecycle
 from mathable.core.bag import BagPolicy, OrderedBag
-from mathable.core.errors import RuleError
+from mathable.core.errors import RuleError, shown
 from mathable.core.events import Event, Passed
 from mathable.core.lifecycle import (
     LifecycleCommand,
@@ -90,7 +90,9 @@ def line_through(
     covered = set(squares)
     if any(s not in covered for s in new):
         raise RuleError(
-            "gap", "the new tiles must lie in one unbroken line, no empty square between them"
+            "gap",
+            "the new tiles must lie in one unbroken line, no empty square between them",
+            {"direction": direction, "squares": _squares(new), "empty": _xy((x, y))},
         )
     return tuple(squares), tuple(tiles)
 
@@ -99,9 +101,49 @@ def _judge_line(table: Mapping[Square, int], new: Mapping[Square, int], directio
     squares, tiles = line_through(table, new, direction)
     if len(squares) == len(new):
         raise RuleError(
-            "no_table_tile", f"{text_of(tiles)}: an equation uses a tile already on the table"
+            "no_table_tile",
+            f"{text_of(tiles)}: an equation uses a tile already on the table",
+            {"equation": text_of(tiles), "direction": direction, "squares": _squares(squares)},
         )
     return Judged(direction, squares, tiles, check_equation(tiles))
+
+
+def _xy(square: Square) -> dict[str, int]:
+    """A square of the table as data: ``{"x": .., "y": ..}``."""
+    return {"x": square[0], "y": square[1]}
+
+
+def _squares(squares: Iterable[Square]) -> list[dict[str, int]]:
+    """Squares as data, in table order (row by row)."""
+    return [_xy(s) for s in sorted(squares, key=lambda s: (s[1], s[0]))]
+
+
+_COUNT_WORDS: Final = ("no", "only one", "only two", "only three", "only four", "only five")
+
+
+def not_in_hand(hand: Sequence[int], tiles: Sequence[int]) -> RuleError:
+    """RuleError ``tile_not_in_hand``: which of ``tiles`` the hand lacks, named.
+
+    >>> err = not_in_hand((1, 2, 9), (9, 9, 12))
+    >>> err.message
+    'you have only one 9 and no x in your hand'
+    >>> err.details
+    {'tiles': ['9', 'x'], 'hand': ['1', '2', '9']}
+    """
+    lacking = list(tiles)
+    for tile in hand:
+        if tile in lacking:
+            lacking.remove(tile)
+    said = []
+    for tile in dict.fromkeys(lacking):
+        have = list(hand).count(tile)
+        count = _COUNT_WORDS[have] if have < len(_COUNT_WORDS) else f"only {have}"
+        said.append(f"{count} {NAMES[tile]}")
+    return RuleError(
+        "tile_not_in_hand",
+        f"you have {' and '.join(said)} in your hand",
+        {"tiles": [NAMES[t] for t in lacking], "hand": [NAMES[t] for t in sorted(hand)]},
+    )
 
 
 def _spoils(square: Square, end: Closed) -> RuleError:
@@ -140,11 +182,21 @@ def judge(
     ('1+2=3', 6, 'across')
     """
     if not placements:
-        raise RuleError("no_tiles", "lay at least one tile from your hand")
+        raise RuleError(
+            "no_tiles", "lay at least one tile from your hand", {"field": "placements", "count": 0}
+        )
     if len(placements) > HAND_SIZE:
-        raise RuleError("too_many_tiles", f"a hand holds {HAND_SIZE} tiles at most")
+        raise RuleError(
+            "too_many_tiles",
+            f"a hand holds {HAND_SIZE} tiles at most",
+            {"field": "placements", "count": len(placements), "max": HAND_SIZE},
+        )
     if direction is not None and direction not in DIRECTIONS:
-        raise RuleError("bad_direction", "the direction is 'across' or 'down'")
+        raise RuleError(
+            "bad_direction",
+            "the direction is 'across' or 'down'",
+            {"field": "direction", "value": shown(direction), "accepted": list(DIRECTIONS)},
+        )
     new: dict[Square, int] = {}
     for placement in placements:
         x, y, tile = placement
@@ -152,19 +204,34 @@ def judge(
             raise RuleError(
                 "off_table",
                 f"x and y are whole numbers from -{MAX_COORDINATE} to {MAX_COORDINATE}",
+                {
+                    "square": {"x": shown(x), "y": shown(y)},
+                    "min": -MAX_COORDINATE,
+                    "max": MAX_COORDINATE,
+                },
             )
         if not is_int(tile) or not 0 <= tile < len(NAMES):
-            raise RuleError("bad_tile", "not a Summy tile (0-9, +, -, x, :, =)")
+            raise RuleError(
+                "bad_tile",
+                "not a Summy tile (0-9, +, -, x, :, =)",
+                {"square": _xy((x, y)), "value": shown(tile), "accepted": list(NAMES)},
+            )
         if (x, y) in new:
-            raise RuleError("square_reused", f"({x}, {y}) is used twice in this move")
+            raise RuleError(
+                "square_reused", f"({x}, {y}) is used twice in this move", {"square": _xy((x, y))}
+            )
         if (x, y) in table:
-            raise RuleError("square_taken", f"({x}, {y}) already holds {NAMES[table[(x, y)]]}")
+            raise RuleError(
+                "square_taken",
+                f"({x}, {y}) already holds {NAMES[table[(x, y)]]}",
+                {"square": _xy((x, y)), "holds": NAMES[table[(x, y)]]},
+            )
         new[(x, y)] = tile
     for square in new:
         if closed and square in closed:
             raise _spoils(square, closed[square])
     if not has_tiles(tuple(hand), [p[2] for p in placements]):
-        raise RuleError("tile_not_in_hand", "you can only lay tiles from your hand")
+        raise not_in_hand(tuple(hand), [p[2] for p in placements])
     if len(new) > 1:
         xs = {s[0] for s in new}
         ys = {s[1] for s in new}
@@ -173,9 +240,17 @@ def judge(
         elif len(xs) == 1:
             along = DOWN
         else:
-            raise RuleError("not_in_line", "the new tiles must lie in one row or one column")
+            raise RuleError(
+                "not_in_line",
+                "the new tiles must lie in one row or one column",
+                {"squares": _squares(new)},
+            )
         if direction is not None and direction != along:
-            raise RuleError("wrong_direction", f"these tiles lie {along}, not {direction}")
+            raise RuleError(
+                "wrong_direction",
+                f"these tiles lie {along}, not {direction}",
+                {"direction": direction, "along": along, "squares": _squares(new)},
+            )
         return _judge_line(table, new, along)
     if direction is not None:
         return _judge_line(table, new, direction)
@@ -192,6 +267,10 @@ def judge(
         raise RuleError(
             "ambiguous_direction",
             "this tile makes an equation across and down: say which (direction)",
+            {
+                "square": _xy(next(iter(new))),
+                "equations": [{"direction": j.direction, "equation": j.equation} for j in found],
+            },
         )
     # Neither line is an equation: the longer one's reason is the likelier mistake.
     longest = max(DIRECTIONS, key=lambda d: len(line_through(table, new, d)[0]))
@@ -233,7 +312,11 @@ def check(state: SummyState, command: Any, bag: BagPolicy | None = None) -> list
             _pass(fold, command)
         case _:
             if not lifecycle.check(fold, command):
-                raise RuleError("bad_command", f"Summy has no such move: {type(command).__name__}")
+                raise RuleError(
+                    "bad_command",
+                    f"Summy has no such move: {type(command).__name__}",
+                    {"command": type(command).__name__},
+                )
     return fold.events
 
 
@@ -284,14 +367,24 @@ def _discard(fold: _Fold, command: Discard) -> None:
     turn_of(state, command.seat)
     tiles = tuple(command.tiles)
     if not tiles:
-        raise RuleError("no_tiles", "discard at least one tile")
+        raise RuleError("no_tiles", "discard at least one tile", {"field": "tiles", "count": 0})
     if not all(is_int(t) and 0 <= t < len(NAMES) for t in tiles):
-        raise RuleError("bad_tile", "not a Summy tile (0-9, +, -, x, :, =)")
+        raise RuleError(
+            "bad_tile",
+            "not a Summy tile (0-9, +, -, x, :, =)",
+            {
+                "field": "tiles",
+                "value": [shown(t) for t in tiles if not (is_int(t) and 0 <= t < len(NAMES))],
+                "accepted": list(NAMES),
+            },
+        )
     if not has_tiles(state.seats[command.seat].rack, tiles):
-        raise RuleError("tile_not_in_hand", "you can only discard tiles from your hand")
+        raise not_in_hand(state.seats[command.seat].rack, tiles)
     if not state.supply and state.rules_version < V3:
         # Rules version 3 allows it, as printed: the tiles leave the game, none is drawn.
-        raise RuleError("supply_empty", "the supply is empty: form an equation or pass")
+        raise RuleError(
+            "supply_empty", "the supply is empty: form an equation or pass", {"supply": 0}
+        )
     drawn = fold.draw(len(tiles))
     fold.emit(TilesDiscarded(seat=command.seat, discarded=tiles, drawn=drawn))
     end_if_over(fold)

@@ -39,7 +39,7 @@ def text_of(tiles: Sequence[int]) -> str:
     return "".join(NAMES[t] for t in tiles)
 
 
-def _numbers_and_ops(tiles: Sequence[int]) -> tuple[list[int], list[int]]:
+def _numbers_and_ops(tiles: Sequence[int], side: str) -> tuple[list[int], list[int]]:
     """Split one side of an equation into its numbers and the operators between them."""
     numbers: list[int] = []
     ops: list[int] = []
@@ -52,23 +52,41 @@ def _numbers_and_ops(tiles: Sequence[int]) -> tuple[list[int], list[int]]:
         if not digits:
             if index == 0:
                 raise RuleError(
-                    "leading_operator", f"{text}: an equation never begins with {NAMES[tile]}"
+                    "leading_operator",
+                    f"{text}: an equation never begins with {NAMES[tile]}",
+                    {"side": side, "part": text, "sign": NAMES[tile]},
                 )
-            raise RuleError("adjacent_operators", f"{text}: two signs in a row")
-        numbers.append(_number(digits, text))
+            raise RuleError(
+                "adjacent_operators",
+                f"{text}: two signs in a row",
+                {"side": side, "part": text, "signs": [NAMES[tiles[index - 1]], NAMES[tile]]},
+            )
+        numbers.append(_number(digits, text, side))
         ops.append(tile)
         digits = []
     if not digits:
-        raise RuleError("trailing_operator", f"{text}: a sign must be followed by a number")
-    numbers.append(_number(digits, text))
+        raise RuleError(
+            "trailing_operator",
+            f"{text}: a sign must be followed by a number",
+            {"side": side, "part": text, "sign": NAMES[tiles[-1]] if tiles else None},
+        )
+    numbers.append(_number(digits, text, side))
     return numbers, ops
 
 
-def _number(digits: list[int], text: str) -> int:
+def _number(digits: list[int], text: str, side: str) -> int:
     if len(digits) > 1 and digits[0] == 0:
-        raise RuleError("leading_zero", f"{text}: no number starts with 0")
+        raise RuleError(
+            "leading_zero",
+            f"{text}: no number starts with 0",
+            {"side": side, "part": text, "number": text_of(digits)},
+        )
     if len(digits) > MAX_DIGITS:
-        raise RuleError("number_too_long", f"{text}: a number has at most {MAX_DIGITS} digits")
+        raise RuleError(
+            "number_too_long",
+            f"{text}: a number has at most {MAX_DIGITS} digits",
+            {"side": side, "part": text, "digits": len(digits), "max": MAX_DIGITS},
+        )
     value = 0
     for d in digits:
         value = value * 10 + d
@@ -90,9 +108,17 @@ def evaluate(numbers: Sequence[int], ops: Sequence[int]) -> int:
             term *= number
         elif op == DIVIDE:
             if number == 0:
-                raise RuleError("division_by_zero", f"{term}:0 - nobody divides by zero")
+                raise RuleError(
+                    "division_by_zero",
+                    f"{term}:0 - nobody divides by zero",
+                    {"dividend": term, "divisor": 0},
+                )
             if term % number:
-                raise RuleError("inexact_division", f"{term}:{number} does not come out whole")
+                raise RuleError(
+                    "inexact_division",
+                    f"{term}:{number} does not come out whole",
+                    {"dividend": term, "divisor": number, "remainder": term % number},
+                )
             term //= number
         else:
             total += sign * term
@@ -102,29 +128,78 @@ def evaluate(numbers: Sequence[int], ops: Sequence[int]) -> int:
 
 
 def check_equation(line: Sequence[int] | str) -> int:
-    """The points of ``line`` if it is an equation; RuleError saying why not otherwise."""
+    """The points of ``line`` if it is an equation; RuleError saying why not otherwise.
+
+    The refusal's details name the ``equation`` (the whole line as written) and what
+    was wrong with it:
+
+    >>> try:
+    ...     check_equation("2+7=6")
+    ... except RuleError as err:
+    ...     print(err.message, err.details)
+    2+7=6: the left side makes 9, not 6 {'equation': '2+7=6', 'left': 9, 'right': 6}
+    """
     tiles = parse_tiles(line) if isinstance(line, str) else list(line)
+    try:
+        return _check(tiles)
+    except RuleError as err:
+        raise RuleError(
+            err.code, err.message, {"equation": text_of(tiles), **err.details}
+        ) from None
+
+
+def _check(tiles: list[int]) -> int:
     text = text_of(tiles)
     equals = [i for i, t in enumerate(tiles) if t == EQUALS]
     if not equals:
-        raise RuleError("no_equals", f"{text}: an equation has exactly one =, not none")
+        raise RuleError(
+            "no_equals", f"{text}: an equation has exactly one =, not none", {"equals": 0}
+        )
     if len(equals) > 1:
-        raise RuleError("two_equals", f"{text}: an equation has exactly one =, not {len(equals)}")
+        raise RuleError(
+            "two_equals",
+            f"{text}: an equation has exactly one =, not {len(equals)}",
+            {"equals": len(equals)},
+        )
     at = equals[0]
     if at == 0:
-        raise RuleError("leading_operator", f"{text}: an equation never begins with =")
+        raise RuleError(
+            "leading_operator",
+            f"{text}: an equation never begins with =",
+            {"side": "left", "part": "", "sign": "="},
+        )
     left, right = tiles[:at], tiles[at + 1 :]
-    numbers, ops = _numbers_and_ops(left)
+    numbers, ops = _numbers_and_ops(left, "left")
     if not ops:
-        raise RuleError("no_operator", f"{text}: before the = come two numbers or more, with signs")
+        raise RuleError(
+            "no_operator",
+            f"{text}: before the = come two numbers or more, with signs",
+            {"side": "left", "part": text_of(left), "left": numbers[0]},
+        )
     if not right:
-        raise RuleError("no_result", f"{text}: after the = comes one number")
+        raise RuleError(
+            "no_result",
+            f"{text}: after the = comes one number",
+            {"side": "right", "part": ""},
+        )
     if any(t in OPERATORS for t in right):
-        raise RuleError("one_number_after_equals", f"{text}: after the = comes exactly one number")
-    result, _ = _numbers_and_ops(right)
+        raise RuleError(
+            "one_number_after_equals",
+            f"{text}: after the = comes exactly one number",
+            {
+                "side": "right",
+                "part": text_of(right),
+                "signs": [NAMES[t] for t in right if t in OPERATORS],
+            },
+        )
+    result, _ = _numbers_and_ops(right, "right")
     value = evaluate(numbers, ops)
     if value != result[0]:
-        raise RuleError("wrong_result", f"{text}: the left side makes {value}, not {result[0]}")
+        raise RuleError(
+            "wrong_result",
+            f"{text}: the left side makes {value}, not {result[0]}",
+            {"left": value, "right": result[0]},
+        )
     return digit_sum(tiles)
 
 

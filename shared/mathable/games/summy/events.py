@@ -19,7 +19,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from mathable.core import codec, lifecycle
-from mathable.core.errors import RuleError
+from mathable.core.errors import RuleError, shown
 from mathable.core.events import Event, Passed
 from mathable.core.state import Turn, remove_tiles
 from mathable.games.summy.state import ACROSS, V2, V3, Closed, Play, Square, SummyState
@@ -30,7 +30,11 @@ def _tile(value: Any) -> int:
     try:
         return parse_tile(value)
     except RuleError:
-        raise RuleError("bad_event", f"expected a tile, got {str(value)[:20]!r}") from None
+        raise RuleError(
+            "bad_event",
+            f"expected a tile, got {str(value)[:20]!r}",
+            {"expected": "a tile", "got": shown(value, 20)},
+        ) from None
 
 
 TILE: codec.Codec[int] = codec.Codec(lambda t: NAMES[t], _tile)
@@ -40,7 +44,11 @@ HANDS = codec.tuple_of(TILES)
 
 def _placement(value: Any) -> tuple[int, int, int]:
     if not isinstance(value, dict) or set(value) != {"x", "y", "tile"}:
-        raise RuleError("bad_event", "a placement is {x, y, tile}")
+        raise RuleError(
+            "bad_event",
+            "a placement is {x, y, tile}",
+            {"expected": "{x, y, tile}", "got": shown(value, 60)},
+        )
     return (codec.INT.decode(value["x"]), codec.INT.decode(value["y"]), _tile(value["tile"]))
 
 
@@ -208,7 +216,9 @@ def apply(state: SummyState, event: Event) -> SummyState:
             return _ended_turn(state, event.seat, "passed", dry=not state.supply)
     shared = lifecycle.apply(state, event)
     if shared is None:
-        raise RuleError("bad_event", f"a Summy game cannot apply {event.type}")
+        raise RuleError(
+            "bad_event", f"a Summy game cannot apply {event.type}", {"type": event.type}
+        )
     turn = shared.turn
     if shared.rules_version >= V3 and turn is not None and not shared.seats[turn.seat].rack:
         # A resignation or a timeout handed the turn to a seat with an empty hand.

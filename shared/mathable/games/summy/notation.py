@@ -31,13 +31,21 @@ _DIRECTIONS = {"across": ACROSS, "a": ACROSS, ">": ACROSS, "down": DOWN, "d": DO
 DIRECTION_WORDS: Final = frozenset(_DIRECTIONS)
 
 
-def _coordinate(text: str) -> int:
+def _coordinate(text: str, axis: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise RuleError("bad_notation", f"{text[:12]!r} is not a whole number") from None
+        raise RuleError(
+            "bad_notation",
+            f"{text[:12]!r} is not a whole number",
+            {"field": axis, "text": text[:12], "accepted": "a whole number"},
+        ) from None
     if abs(value) > MAX_COORDINATE:
-        raise RuleError("off_table", f"x and y lie between -{MAX_COORDINATE} and {MAX_COORDINATE}")
+        raise RuleError(
+            "off_table",
+            f"x and y lie between -{MAX_COORDINATE} and {MAX_COORDINATE}",
+            {"field": axis, "value": value, "min": -MAX_COORDINATE, "max": MAX_COORDINATE},
+        )
     return value
 
 
@@ -54,18 +62,32 @@ def read_play(
     words = text.split()
     if len(words) != 3:
         raise RuleError(
-            "bad_notation", "write a play as X,Y DIRECTION EQUATION, e.g. -3,0 across 1+2=3"
+            "bad_notation",
+            "write a play as X,Y DIRECTION EQUATION, e.g. -3,0 across 1+2=3",
+            {"text": text[:80], "accepted": "X,Y DIRECTION EQUATION"},
         )
     where, way, equation = words
     x_text, comma, y_text = where.partition(",")
     if not comma:
-        raise RuleError("bad_notation", f"{where[:20]!r}: the first square is X,Y (e.g. -3,0)")
-    x, y = _coordinate(x_text), _coordinate(y_text)
+        raise RuleError(
+            "bad_notation",
+            f"{where[:20]!r}: the first square is X,Y (e.g. -3,0)",
+            {"field": "square", "text": where[:20], "accepted": "X,Y"},
+        )
+    x, y = _coordinate(x_text, "x"), _coordinate(y_text, "y")
     direction = _DIRECTIONS.get(way.lower())
     if direction is None:
-        raise RuleError("bad_notation", f"{way[:12]!r}: the direction is across (a) or down (d)")
+        raise RuleError(
+            "bad_notation",
+            f"{way[:12]!r}: the direction is across (a) or down (d)",
+            {"field": "direction", "text": way[:12], "accepted": list(_DIRECTIONS)},
+        )
     if len(equation) > 2 * MAX_COORDINATE:
-        raise RuleError("bad_notation", "that equation is longer than any table")
+        raise RuleError(
+            "bad_notation",
+            "that equation is longer than any table",
+            {"field": "equation", "length": len(equation), "max": 2 * MAX_COORDINATE},
+        )
     dx, dy = (1, 0) if direction == ACROSS else (0, 1)
     placements = []
     for index, char in enumerate(equation):
@@ -76,10 +98,20 @@ def read_play(
             placements.append((square[0], square[1], tile))
         elif there != tile:
             raise RuleError(
-                "table_mismatch", f"{square} holds {NAMES[there]}, not {char} as written"
+                "table_mismatch",
+                f"{square} holds {NAMES[there]}, not {char} as written",
+                {
+                    "square": {"x": square[0], "y": square[1]},
+                    "holds": NAMES[there],
+                    "written": char,
+                },
             )
     if not placements:
-        raise RuleError("no_tiles", "every tile written is on the table: lay one of yours")
+        raise RuleError(
+            "no_tiles",
+            "every tile written is on the table: lay one of yours",
+            {"field": "placements", "count": 0, "equation": equation},
+        )
     return tuple(placements), direction
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from mathable.core.errors import RuleError
+from mathable.core.errors import RuleError, shown
 
 #: Tile names by code.
 NAMES: Final = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "+", "-", "x", ":", "=")
@@ -73,7 +73,11 @@ def parse_tile(text: object) -> int:
             code = _ALIASES.get(text)
         if code is not None:
             return code
-    raise RuleError("bad_tile", f"{str(text)[:20]!r} is not a Summy tile (0-9, +, -, x, :, =)")
+    raise RuleError(
+        "bad_tile",
+        f"{str(text)[:20]!r} is not a Summy tile (0-9, +, -, x, :, =)",
+        {"value": shown(text, 20), "accepted": list(NAMES)},
+    )
 
 
 def parse_tiles(text: str) -> list[int]:

@@ -37,12 +37,6 @@ from tests.rules.test_summy_rules import across, started
 
 RULES = Path(__file__).resolve().parents[2] / "shared" / "mathable"
 
-#: Raises still without details, in modules another change had in hand when the rest got
-#: theirs (issue 26): remove an entry once its raise passes details.
-PENDING = {
-    ("games/summy/mail.py", "bad_notation"): 2,
-    ("games/summy/ruleset.py", "wrong_game"): 1,
-}
 
 
 def _raises_without_details() -> dict[tuple[str, str], int]:
@@ -63,7 +57,7 @@ def _raises_without_details() -> dict[tuple[str, str], int]:
 
 
 def test_every_rule_error_raised_passes_details() -> None:
-    assert _raises_without_details() == PENDING
+    assert _raises_without_details() == {}
 
 
 def _summy_refusal(state: Any, command: Any) -> RuleError:

@@ -605,3 +605,15 @@ def test_the_served_tile_codes_are_the_codes_of_the_orders_and_read_back() -> No
 def test_a_play_on_the_end_of_an_equation_is_a_move_against_the_rules() -> None:
     # mathable-cli exits 3 for it, as for every illegal play (a refusal would be 6).
     assert "equation_end" in ILLEGAL_PLAY_CODES
+
+
+def test_tiles_that_stop_short_of_the_table_are_refused_as_a_gap() -> None:
+    # Found by a bot author: a gap between the new tiles and the table got no_table_tile.
+    with pytest.raises(RuleError) as err:
+        judge({(0, 0): EQUALS}, parse_tiles("1+2"), across(-4, 0, "1+2"))
+    assert err.value.code == "gap"
+    assert err.value.details["empty"] == {"x": -1, "y": 0}
+    assert err.value.details["table_tile"] == {"x": 0, "y": 0, "tile": "="}
+    with pytest.raises(RuleError) as far:
+        judge({(0, 0): EQUALS}, parse_tiles("12"), across(5, 5, "12"))
+    assert far.value.code == "no_table_tile"  # nothing on the table in that line

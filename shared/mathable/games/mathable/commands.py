@@ -660,7 +660,7 @@ def review_turn(position: Position, placements: tuple[PlacedTile, ...]) -> Revie
     return Review(None, tuple(rescored), "; ".join(reasons))
 
 
-def _checked(target: Turn) -> dict[str, Any]:
+def _checked(target: MathableTurn) -> dict[str, Any]:
     """The turn a correction found right, as data: whose it was and what it placed."""
     return {
         "seat": target.seat,

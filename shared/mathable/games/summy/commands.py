@@ -97,9 +97,39 @@ def line_through(
     return tuple(squares), tuple(tiles)
 
 
+def _gap_to_table(
+    table: Mapping[Square, int], squares: Sequence[Square], direction: str
+) -> RuleError | None:
+    """RuleError ``gap`` when the new tiles' line, which holds no table tile, stops short
+    of one in the same line (within a hand's length); None when none is that near."""
+    dx, dy = _step(direction)
+    first, last = squares[0], squares[-1]
+    for (x, y), (sx, sy) in ((first, (-dx, -dy)), (last, (dx, dy))):
+        between: list[Square] = []
+        for _ in range(HAND_SIZE):
+            x, y = x + sx, y + sy
+            if (x, y) in table:
+                return RuleError(
+                    "gap",
+                    f"the new tiles stop short of the {NAMES[table[(x, y)]]} at ({x}, {y}): "
+                    "no empty square may lie between them and the table's tiles",
+                    {
+                        "direction": direction,
+                        "squares": _squares(squares),
+                        "empty": _xy(between[0]),
+                        "table_tile": {"x": x, "y": y, "tile": NAMES[table[(x, y)]]},
+                    },
+                )
+            between.append((x, y))
+    return None
+
+
 def _judge_line(table: Mapping[Square, int], new: Mapping[Square, int], direction: str) -> Judged:
     squares, tiles = line_through(table, new, direction)
     if len(squares) == len(new):
+        gap = _gap_to_table(table, squares, direction)
+        if gap is not None:
+            raise gap
         raise RuleError(
             "no_table_tile",
             f"{text_of(tiles)}: an equation uses a tile already on the table",

@@ -30,13 +30,17 @@ def read_reply(
     """The JSON command of a move line (an equation is read by ``read_move``)."""
     words = line.split()
     if not words:
-        raise RuleError("bad_notation", "the mail holds no move")
+        raise RuleError("bad_notation", "the mail holds no move", {"text": line[:80]})
     head = words[0].lower()
     if head in ("pass", "resign") and len(words) == 1:
         return {"type": head}
     if head == "discard":
         if len(words) < 2:
-            raise RuleError("bad_notation", "write a discard as: discard x 9")
+            raise RuleError(
+                "bad_notation",
+                "write a discard as: discard x 9",
+                {"text": line[:80], "accepted": "discard x 9"},
+            )
         return {"type": "discard", "tiles": [w.lower() for w in words[1:]]}
     return read_move(line, view)
 

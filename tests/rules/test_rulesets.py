@@ -10,6 +10,7 @@ import pytest
 from mathable import Create, GameState, Join, RuleError
 from mathable.core.events import Event, GameCreated
 from mathable.core.ruleset import RULESETS, apply_any, check_any, register, replay_any, ruleset
+from mathable.core.view import lifecycle_view
 from mathable.games.summy import SummyState
 
 
@@ -55,3 +56,21 @@ def test_each_game_reads_only_its_own_json_commands() -> None:
     with pytest.raises(RuleError) as err:
         ruleset("mathable").command(0, {"type": "equation", "placements": []})
     assert err.value.code == "wrong_game"
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_every_game_s_view_has_the_lifecycle_keys_every_view_has(name: str) -> None:
+    """Found by a bot author: a Summy view had no your_turn. Every installed game's view
+    (Mathable, Summy, the example) holds every key of the kernel's lifecycle_view, with
+    its values, for a spectator and for a seat, waiting and in play."""
+    rules = RULESETS[name]
+    state = rules.new_state()
+    for command in (Create("ann", 2, ruleset=name), Join("bob")):
+        for event in rules.check(state, command):
+            state = rules.apply(state, event)
+            for viewer in (None, 0, 1):
+                shown = rules.view(state, viewer)
+                shared = lifecycle_view(state, viewer)
+                assert {k: shown[k] for k in shared} == shared
+    assert state.status == "playing"
+    assert [rules.view(state, seat)["your_turn"] for seat in (0, 1)].count(True) == 1

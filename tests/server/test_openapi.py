@@ -9,6 +9,7 @@ import yaml
 from flask.testing import FlaskClient
 from openapi_spec_validator import validate
 
+from mathable.core.ruleset import ruleset
 from mathable_server.http.api.meta import openapi_text
 from mathable_server.http.errors import HTTP_CODES
 from tests.server.contract import SPEC_PATH
@@ -86,3 +87,14 @@ def test_every_server_error_code_is_in_the_spec() -> None:
     raised |= set(HTTP_CODES.values())
     declared = set(schemas["ServerErrorCode"]["enum"]) | set(schemas["RuleErrorCode"]["enum"])
     assert raised and raised <= declared, raised - declared
+
+
+def test_every_end_reason_of_every_built_in_ruleset_is_in_the_spec() -> None:
+    """Found by a bot author: Summy's end reasons were missing from EndReason, so every
+    finished Summy game failed validation against the spec."""
+    schemas = yaml.safe_load(SPEC_PATH.read_text("utf-8"))["components"]["schemas"]
+    declared = set(schemas["EndReason"]["enum"])
+    for name in ("mathable", "summy"):
+        data = ruleset(name).data()
+        ends = data["end_conditions"] + data.get("earlier_end_conditions", [])
+        assert {end["name"] for end in ends} <= declared, name

@@ -110,7 +110,7 @@ def test_every_end_of_each_game_has_words_of_its_own() -> None:
         assert all(w and w != end and len(w) < 60 for w, end in zip(words, ends, strict=True))
         assert len(set(words)) == len(words), game
     assert SUMMY.end_words("no_equations") == (
-        "nobody could form another equation, the supply empty"
+        "no more equations, the supply empty"
     )
     assert SUMMY.end_words("no_such_end") == "no_such_end"
 
@@ -119,7 +119,7 @@ def test_a_finished_summy_game_says_why_it_ended_in_words() -> None:
     view, _ = _played()
     view["result"] = {**view["result"], "reason": "no_equations"}
     assert result_line(view).startswith(
-        "game over (nobody could form another equation, the supply empty): "
+        "game over (no more equations, the supply empty): "
     )
 
 

@@ -276,7 +276,7 @@ def test_summy_names_each_of_its_ends_in_words() -> None:
         "resigned": "all players but one resigned",
         "timeout": "a player ran out of time",
         "hand_emptied": "a player laid their last tile with the supply empty",
-        "no_equations": "nobody could form another equation, the supply empty",
+        "no_equations": "no more equations, the supply empty",
         "idle": "two full rounds without an equation",
     }
 

@@ -363,8 +363,31 @@ def test_a_resignation_hands_the_turn_past_an_empty_hand() -> None:
     state = dry(started(START, players=3), seat0="2x4=8", seat1="1+23", seat2="2x4=8")
     state = run(state, Pass(0))
     state = run(state, DOWN_123)
-    state = run(state, Resign(2))
+    state = run(state, Pass(2))
+    assert state.turn is not None and state.turn.seat == 0
+    state = run(state, Resign(0))  # the next seat, 1, has no tiles: seat 2 plays
+    assert state.status == "playing" and state.turn is not None and state.turn.seat == 2
+
+
+def test_the_rounds_without_an_equation_are_of_the_players_with_tiles() -> None:
+    # Found in review: a discard that emptied a hand ended the game idle after one turn
+    # of the other player, who could still play 1+2=3.
+    state = dry(started(START), seat0="1+23", seat1="+")
+    state = run(state, Pass(0))
+    state = run(state, Discard(1, tuple(parse_tiles("+"))))
     assert state.status == "playing" and state.turn is not None and state.turn.seat == 0
+    state = run(state, Pass(0))
+    assert state.status == "playing"  # one round of seat 0 alone
+    state = run(state, Pass(0))
+    assert state.result is not None and state.result.reason == "idle"
+
+
+def test_a_resignation_starts_the_rounds_without_an_equation_again() -> None:
+    three = dry(started(START, players=3), seat0="1+23", seat1="1+23", seat2="1+23")
+    for seat in (0, 1, 2, 0, 1):
+        three = run(three, Pass(seat))
+    three = run(three, Resign(2))
+    assert three.status == "playing" and three.dry_turns == 0
 
 
 def test_nothing_is_deducted_at_the_end() -> None:
@@ -448,12 +471,10 @@ def test_a_crossing_line_may_not_lengthen_an_equation_either() -> None:
     table |= {(2, 1): 1, (2, 2): EQUALS}
     play = [(2, -1, 2), (2, 0, 12), (2, 3, 2)]
     assert judge(table, parse_tiles("2x2"), play).equation == "2x1=2"  # version 2: accepted
-    state = replay(check(SummyState(), Create("p0", players=2, tiles=supply(START))))
     ends = {(2, 0): Closed("1+2=3", "across", (-3, 0), "after")}
     with pytest.raises(RuleError) as err:
         judge(table, parse_tiles("2x2"), play, closed=ends)
     assert err.value.code == "equation_end" and err.value.details["equation"] == "1+2=3"
-    assert state.closed == {}  # nothing on the table yet closes a square
 
 
 def test_the_ends_are_open_in_games_of_rules_version_2() -> None:

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from mathable.core import codec, lifecycle
 from mathable.core.errors import RuleError, shown
-from mathable.core.events import Event, Passed
+from mathable.core.events import Event, Passed, Resigned, TimedOut
 from mathable.core.state import Turn, remove_tiles
 from mathable.games.summy.state import ACROSS, V2, V3, Closed, Play, Square, SummyState
 from mathable.games.summy.tiles import NAMES, parse_tile
@@ -143,8 +143,12 @@ def _ended_turn(
     """Bookkeeping common to every way of ending a turn, then the next seat's turn.
 
     ``dry``: the turn, without an equation, counts toward the round that ends a game whose
-    supply is empty (any other turn starts that round again).
+    supply is empty (any other turn starts that round again). From rules version 3 a turn
+    that leaves its player's hand empty starts the rounds again too: they are rounds of
+    the players with tiles, and there is one fewer.
     """
+    if state.rules_version >= V3 and not state.seats[seat].rack:
+        dry = False
     before = state.turn if state.turn is not None else Turn(seat=seat, started_with=0)
     state = replace(
         state,
@@ -219,8 +223,13 @@ def apply(state: SummyState, event: Event) -> SummyState:
         raise RuleError(
             "bad_event", f"a Summy game cannot apply {event.type}", {"type": event.type}
         )
+    if shared.rules_version < V3:
+        return shared
+    if isinstance(event, Resigned | TimedOut):
+        # One player fewer: the rounds without an equation begin again.
+        shared = replace(shared, dry_turns=0)
     turn = shared.turn
-    if shared.rules_version >= V3 and turn is not None and not shared.seats[turn.seat].rack:
+    if turn is not None and not shared.seats[turn.seat].rack:
         # A resignation or a timeout handed the turn to a seat with an empty hand.
         return replace(shared, turn=_next_turn(shared, turn.seat))
     return shared

@@ -32,7 +32,7 @@ def _play_told(turn: Mapping[str, Any]) -> Told:
 END_WORDS = {
     **SHARED_END_WORDS,
     "hand_emptied": "a player laid their last tile with the supply empty",
-    "no_equations": "nobody could form another equation, the supply empty",
+    "no_equations": "no more equations, the supply empty",
     "idle": "two full rounds without an equation",
 }
 

@@ -86,7 +86,8 @@ def test_summy_wrong_result_gives_the_equation_and_both_sides() -> None:
 
 
 def test_summy_tile_not_in_hand_names_the_tiles_missing_and_shows_the_hand() -> None:
-    hand = ["1", "2", "3", "4", "5", "+", "x", ":"]
+    hand = ["1", "2", "+", "3", "4", "x", "5", ":"]  # in the hand's order, as the view has it
+    assert started(FRONT).seats[0].rack == tuple(parse_tiles("".join(hand)))
     err = _summy_refusal(started(FRONT), Discard(0, (9,)))
     assert (err.code, err.message) == ("tile_not_in_hand", "you have no 9 in your hand")
     assert err.details == {"tiles": ["9"], "hand": hand}

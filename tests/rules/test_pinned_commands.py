@@ -914,7 +914,7 @@ def test_a_whole_turn_refusal_gives_the_placement_and_the_tiles_lacking_as_data(
     lacking = PlayTurn(
         0, tuple(TurnPlacement(sq(s), t) for s, t in (("I8", 12), ("J8", 16), ("J9", 90)))
     )
-    assert refusal(short, lacking).details == {"tiles": [16, 90], "rack": [1, 12]}
+    assert refusal(short, lacking).details == {"tiles": [16, 90], "rack": [12, 1]}
 
 
 def test_a_refusal_for_want_of_bag_tiles_gives_the_bag_size_as_data() -> None:
@@ -930,7 +930,7 @@ def test_a_tile_missing_from_the_rack_is_given_as_data() -> None:
     assert refusal(state, Place(0, sq("I8"), 13)).details == {
         "tile": 13,
         "tiles": [13],
-        "rack": [1, 5, 12],
+        "rack": [12, 5, 1],  # in the rack's order, as the view shows it
     }
     rack = arranged([(1, 2, 3, 4, 5, 6, 7, 8), (1,)], bag=(30, 31))
     assert refusal(rack, Exchange(0, (9, 1, 9))).details == {

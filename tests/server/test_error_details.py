@@ -97,7 +97,7 @@ def test_summy_refusals_over_http_carry_the_equation_the_tiles_and_the_hand(
     assert _error(lacking) == {
         "code": "tile_not_in_hand",
         "message": "you have no 9 in your hand",
-        "details": {"tiles": ["9"], "hand": ["1", "2", "3", "4", "5", "+", "x", "="]},
+        "details": {"tiles": ["9"], "hand": ["1", "2", "+", "3", "4", "5", "x", "="]},
     }
     taken = move(
         client, ada, game["id"], game["version"], type="equation",

@@ -349,7 +349,7 @@ def _place(
         raise RuleError(
             "tile_not_in_rack",
             f"there is no {tile} on your rack ({', '.join(map(str, sorted(rack)))})",
-            {"tile": tile, "tiles": [tile], "rack": sorted(rack)},
+            {"tile": tile, "tiles": [tile], "rack": list(rack)},
         )
     if state.position.cells[square] >= 0:
         raise explain_refusal(state.position, square, tile)
@@ -511,7 +511,7 @@ def _play_turn(fold: _Fold, command: PlayTurn) -> None:
             "tile_not_in_rack",
             f"the turn places {', '.join(map(str, wanted))} but your rack holds "
             f"{', '.join(map(str, sorted(rack)))}",
-            {"tiles": _lacking(rack, wanted), "rack": sorted(rack)},
+            {"tiles": _lacking(rack, wanted), "rack": list(rack)},
         )
     for number, p in enumerate(command.placements, 1):
         try:
@@ -553,7 +553,7 @@ def _exchange(fold: _Fold, command: Exchange) -> None:
         raise RuleError(
             "tile_not_in_rack",
             "you can only give back tiles from your rack",
-            {"tiles": _lacking(rack, tiles), "rack": sorted(rack)},
+            {"tiles": _lacking(rack, tiles), "rack": list(rack)},
         )
     if len(fold.state.bag) < len(tiles):
         raise RuleError(

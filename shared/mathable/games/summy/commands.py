@@ -172,7 +172,7 @@ def not_in_hand(hand: Sequence[int], tiles: Sequence[int]) -> RuleError:
     return RuleError(
         "tile_not_in_hand",
         f"you have {' and '.join(said)} in your hand",
-        {"tiles": [NAMES[t] for t in lacking], "hand": [NAMES[t] for t in sorted(hand)]},
+        {"tiles": [NAMES[t] for t in lacking], "hand": [NAMES[t] for t in hand]},
     )
 
 

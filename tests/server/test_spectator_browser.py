@@ -91,8 +91,19 @@ def test_the_page_follows_a_move_and_shows_the_printed_colours(
     assert joined.status_code == 200
 
     page = browser.new_page(viewport={"width": 1000, "height": 800}, device_scale_factor=1)
+    # The pages' Content-Security-Policy blocks nothing they use (style, script, fetch).
+    blocked: list[str] = []
+
+    def note_blocked(message: Any) -> None:
+        if "Content Security Policy" in message.text:
+            blocked.append(message.text)
+
+    page.on("console", note_blocked)
     try:
         page.goto(f"{live_url}/games/{game}")
+        assert "script-src 'sha256-" in str(
+            requests.get(f"{live_url}/games/{game}", timeout=10).headers["Content-Security-Policy"]
+        )
         assert page.locator("rect.square").count() == 196
         assert page.locator("g.tile").count() == 0
         assert page.locator("#status").inner_text() == f"{ada['name']} to play."
@@ -116,6 +127,7 @@ def test_the_page_follows_a_move_and_shows_the_printed_colours(
         assert page.locator("#status").inner_text() == f"{bob['name']} to play."
         assert "I8=12 (12)" in page.locator("ol.turns").inner_text()
         assert page.locator("#live-news").inner_text() == f"{bob['name']} to play."
+        assert blocked == []
 
         shot = tmp_path / "spectator-page.png"
         page.screenshot(path=str(shot))

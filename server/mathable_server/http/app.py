@@ -22,6 +22,7 @@ from mathable_server.http.api import (
 )
 from mathable_server.http.auth import Authenticator
 from mathable_server.http.errors import ApiError, register_error_handlers
+from mathable_server.http.headers import security_headers
 from mathable_server.http.limits import Limiter, LongPolls
 from mathable_server.http.render import BodyCache
 from mathable_server.http.settings import Settings
@@ -92,6 +93,8 @@ def create_app(
         follower=follower,
     )
     register_error_handlers(app)
+    # Every answer, errors and pages included: nosniff, no framing, a content policy.
+    app.after_request(security_headers)
     # First: a caller over the limit is refused before anything else is done for it.
     app.before_request(limit_rate)
 

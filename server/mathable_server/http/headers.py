@@ -1,0 +1,73 @@
+"""The security headers of every answer: ``Content-Security-Policy``, framing and sniffing.
+
+- Every answer: ``X-Content-Type-Options: nosniff`` (a JSON body or a picture is never
+  read as a page), ``X-Frame-Options: DENY`` and ``Referrer-Policy: no-referrer`` (an
+  unsubscribe page's address, which holds its secret, is sent nowhere).
+- Web pages (``text/html``): a policy allowing what the templates use and no more: their
+  own ``<style>`` (``'unsafe-inline'``: the boards' SVG is drawn inside the page), the one
+  script of the game page by its hash (no other inline script runs, even one injected),
+  its ``fetch`` of this server's API, pictures from this server or ``data:``, forms
+  posting here, no framing, no ``<base>``.
+- SVG pictures: nothing loads, nothing runs (opened alone, an SVG is a document).
+- JSON and the rest: ``default-src 'none'; frame-ancestors 'none'``.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import hashlib
+import re
+
+from flask import Response, current_app
+
+#: Inline scripts of the templates, as they are written (the game page's one).
+_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
+
+SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
+OTHER_POLICY = "default-src 'none'; frame-ancestors 'none'"
+
+
+@functools.cache
+def _script_sources(templates: tuple[str, ...]) -> str:
+    loader = current_app.jinja_env.loader
+    assert loader is not None
+    hashes = []
+    for name in templates:
+        source = loader.get_source(current_app.jinja_env, name)[0]
+        for script in _SCRIPT.findall(source):
+            digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+            hashes.append(f"'sha256-{digest}'")
+    return " ".join(sorted(hashes)) or "'none'"
+
+
+def page_policy() -> str:
+    """The ``Content-Security-Policy`` of the web pages."""
+    templates = tuple(sorted(current_app.jinja_env.list_templates(extensions=["html"])))
+    return (
+        "default-src 'none'; "
+        f"script-src {_script_sources(templates)}; "
+        "style-src 'unsafe-inline'; "
+        "img-src 'self' data:; "
+        "connect-src 'self'; "
+        "form-action 'self'; "
+        "frame-ancestors 'none'; "
+        "base-uri 'none'"
+    )
+
+
+def security_headers(response: Response) -> Response:
+    """``after_request``: the headers above, on every answer of the app."""
+    headers = response.headers
+    headers.setdefault("X-Content-Type-Options", "nosniff")
+    headers.setdefault("X-Frame-Options", "DENY")
+    headers.setdefault("Referrer-Policy", "no-referrer")
+    kind = response.mimetype
+    if kind == "text/html":
+        policy = page_policy()
+    elif kind == "image/svg+xml":
+        policy = SVG_POLICY
+    else:
+        policy = OTHER_POLICY
+    headers.setdefault("Content-Security-Policy", policy)
+    return response

@@ -8,10 +8,12 @@ game through the long-poll of ``GET /v1/games/{id}`` and swap in the new page.
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Mapping, Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
-from flask import Blueprint, Response, render_template
+from flask import Blueprint, Response, render_template, request
 from markupsafe import Markup
 
 import mathable
@@ -28,9 +30,46 @@ bp = Blueprint("pages", __name__)
 HTML_TYPE = "text/html; charset=utf-8"
 
 
+#: What the home page shows for the server's address when it knows none it can trust.
+UNKNOWN_URL = "https://<this server's address>"
+
+
 @bp.get("/")
 def home() -> Response:
-    return Response(render_template("home.html"), content_type=HTML_TYPE)
+    url = server_url()
+    page = render_template("home.html", server_url=url, url_known=url != UNKNOWN_URL)
+    return Response(page, content_type=HTML_TYPE)
+
+
+def server_url() -> str:
+    """The address the home page tells players to use, never one a caller made up.
+
+    ``MATHABLE_PUBLIC_URL`` if set. Without it the request's ``Host`` only if it names
+    this machine (``localhost``, a loopback address: a development server, where nobody
+    else's page is at stake), rebuilt from its name and port; else ``UNKNOWN_URL``: a
+    ``Host: evil.example`` must not put its address in a page (or a cache) others read.
+    """
+    public = services().settings.public_url
+    if public:
+        return public
+    try:
+        parts = urlsplit(f"//{request.host}")
+        name, port = parts.hostname, parts.port
+    except ValueError:  # a port that is no number
+        return UNKNOWN_URL
+    if name is None or not _loopback(name) or parts.username is not None:
+        return UNKNOWN_URL
+    shown = f"[{name}]" if ":" in name else name
+    return f"{request.scheme}://{shown}" + (f":{port}" if port else "")
+
+
+def _loopback(name: str) -> bool:
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
 
 
 @bp.get("/games/<game_id>")

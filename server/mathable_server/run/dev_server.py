@@ -14,6 +14,8 @@ from typing import Any
 from flask import Flask
 from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
+from mathable_server.run.access_log import redact
+
 #: Connections served at once by ``run``.
 DEFAULT_MAX_CONNECTIONS = 64
 #: Seconds a connection may stay silent (while sending a request, or idle between two).
@@ -22,6 +24,7 @@ READ_TIMEOUT_SECONDS = 10
 _BUSY_BODY = b'{"error":{"code":"server_busy","message":"too many connections; try again soon"}}'
 BUSY_RESPONSE = (
     b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+    b"X-Content-Type-Options: nosniff\r\n"
     b"Retry-After: 1\r\nConnection: close\r\nContent-Length: "
     + str(len(_BUSY_BODY)).encode()
     + b"\r\n\r\n"
@@ -31,6 +34,10 @@ BUSY_RESPONSE = (
 
 class _TimedHandler(WSGIRequestHandler):
     timeout = READ_TIMEOUT_SECONDS
+
+    def log(self, type: str, message: str, *args: Any) -> None:  # noqa: A002 - werkzeug's
+        # Every line werkzeug writes (the access line, errors): no unsubscribe secret.
+        super().log(type, message, *(redact(a) if isinstance(a, str) else a for a in args))
 
 
 class CappedServer(ThreadedWSGIServer):

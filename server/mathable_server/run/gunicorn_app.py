@@ -24,12 +24,22 @@ from typing import Any
 from flask import Flask
 from gunicorn import util
 from gunicorn.app.base import BaseApplication
+from gunicorn.glogging import Logger
 from gunicorn.workers.gthread import ThreadWorker
 
 from mathable_server.http.app import create_app
 from mathable_server.http.settings import MAX_WAIT_SECONDS, Settings, long_polls_for_threads
 from mathable_server.run import gunicorn_writes
+from mathable_server.run.access_log import redact
 from mathable_server.run.dev_server import BUSY_RESPONSE
+
+
+class RedactingLogger(Logger):  # type: ignore[misc]
+    """gunicorn's logger, every atom of its access lines redacted (``access_log.redact``)."""
+
+    def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
+        found: dict[str, Any] = super().atoms(resp, req, environ, request_time)
+        return {k: redact(v) if isinstance(v, str) else v for k, v in found.items()}
 
 
 class GunicornServer(BaseApplication):  # type: ignore[misc]
@@ -181,6 +191,8 @@ def serve(
         "keepalive": 5,
         "errorlog": "-",
         "loglevel": "info",
+        # An access log turned on (--access-logfile) shows no unsubscribe secret.
+        "logger_class": "mathable_server.run.gunicorn_app.RedactingLogger",
         "proc_name": "mathable-server",
     }
     if worker_class == "gevent":

@@ -83,8 +83,15 @@ def _parts(url: str) -> tuple[str, str, int, str]:
     return parts.scheme, hostname, port, path
 
 
-#: IPv6 prefixes that carry an IPv4 address in their last 32 bits (NAT64: RFC 6052, 8215).
-_NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
+#: IPv6 prefixes that carry an IPv4 address in their last 32 bits: NAT64 (RFC 6052, 8215),
+#: IPv4-mapped (``::ffff:a.b.c.d``), IPv4-translated (``::ffff:0:a.b.c.d``, RFC 2765 SIIT)
+#: and IPv4-compatible (``::a.b.c.d``, deprecated).
+_CARRIERS = tuple(
+    ipaddress.ip_network(net)
+    for net in ("64:ff9b::/96", "64:ff9b:1::/48", "::ffff:0:0/96", "::ffff:0:0:0/96", "::/96")
+)
+#: IPv6 global unicast (RFC 4291, IANA): outside it and the carriers above, nothing is public.
+_GLOBAL_UNICAST = ipaddress.ip_network("2000::/3")
 
 
 def is_public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
@@ -92,18 +99,20 @@ def is_public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     6to4, Teredo, NAT64: on such networks ``64:ff9b::a9fe:a9fe`` reaches 169.254.169.254).
 
     >>> [is_public(ipaddress.ip_address(a)) for a in ("93.184.216.34", "10.0.0.1",
-    ...     "64:ff9b::a9fe:a9fe", "2002:a9fe:a9fe::1", "::ffff:127.0.0.1", "2606:4700::1")]
-    [True, False, False, False, False, True]
+    ...     "64:ff9b::a9fe:a9fe", "2002:a9fe:a9fe::1", "::ffff:127.0.0.1", "2606:4700::1",
+    ...     "::ffff:0:7f00:1", "::ffff:0:808:808", "100::1")]
+    [True, False, False, False, False, True, False, True, False]
     """
-    if not address.is_global or address.is_multicast:
-        return False
     if isinstance(address, ipaddress.IPv6Address):
-        carried = [address.ipv4_mapped, address.sixtofour]
+        carrier = any(address in net for net in _CARRIERS)
+        if carrier:  # judged as the IPv4 address it carries (Python calls some of them global)
+            return is_public(ipaddress.IPv4Address(address.packed[-4:]))
+        if address not in _GLOBAL_UNICAST or not address.is_global:
+            return False
+        carried = [address.sixtofour]
         carried += [address.teredo[1]] if address.teredo else []
-        if any(address in net for net in _NAT64) or address.packed[:12] == bytes(12):
-            carried.append(ipaddress.IPv4Address(address.packed[-4:]))
         return all(is_public(inner) for inner in carried if inner is not None)
-    return True
+    return address.is_global and not address.is_multicast
 
 
 def resolve(url: str, allow_private: bool) -> Target:

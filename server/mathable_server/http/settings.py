@@ -39,6 +39,8 @@ DEFAULT_GAME_LIMIT = RateLimit(rate=120 / 3600, burst=120)
 DEFAULT_CODE_MAIL_LIMIT = RateLimit(rate=3 / 3600, burst=3)
 #: Games waiting for players per creator, and open invitations per invitee.
 DEFAULT_MAX_OPEN_INVITATIONS = 20
+#: Open invitations one player may send another: one account cannot fill anyone's cap.
+DEFAULT_MAX_INVITATIONS_PER_INVITER = 3
 #: Long-polls one caller (a player, or an address without a token) holds at once.
 DEFAULT_MAX_POLLS_PER_CALLER = 4
 #: Seconds between two heartbeats (empty lines) of ``GET /v1/me/stream``.
@@ -110,6 +112,7 @@ class Settings:
     #: Code mails per player and per address (``MATHABLE_CODE_MAIL_LIMIT``).
     code_mail_limit: RateLimit | None = DEFAULT_CODE_MAIL_LIMIT
     max_open_invitations: int = DEFAULT_MAX_OPEN_INVITATIONS
+    max_invitations_per_inviter: int = DEFAULT_MAX_INVITATIONS_PER_INVITER
     max_polls_per_caller: int = DEFAULT_MAX_POLLS_PER_CALLER
     #: 0: tokens never expire.
     token_days: int = DEFAULT_TOKEN_DAYS
@@ -189,6 +192,10 @@ class Settings:
             code_mail_limit=limit("MATHABLE_CODE_MAIL_LIMIT", DEFAULT_CODE_MAIL_LIMIT),
             max_open_invitations=_whole(env, "MATHABLE_MAX_OPEN_INVITATIONS", minimum=1)
             or DEFAULT_MAX_OPEN_INVITATIONS,
+            max_invitations_per_inviter=_whole(
+                env, "MATHABLE_MAX_INVITATIONS_PER_INVITER", minimum=1
+            )
+            or DEFAULT_MAX_INVITATIONS_PER_INVITER,
             max_polls_per_caller=_or(
                 _whole(env, "MATHABLE_MAX_POLLS_PER_CALLER", minimum=0),
                 DEFAULT_MAX_POLLS_PER_CALLER,

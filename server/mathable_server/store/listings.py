@@ -42,6 +42,31 @@ class ListingRecorder(Recorder):
         with self._reader.connect() as conn:
             return int(conn.execute(query).scalar_one())
 
+    def open_invitations_from(self, creator_id: str, player_id: str) -> int:
+        """Games still waiting for players that ``creator_id`` made (seat 0) and invited
+        ``player_id`` to, who has not joined."""
+        creator = game_members.alias("creator")
+        invitee = game_members.alias("invitee")
+        query = (
+            select(func.count())
+            .select_from(
+                invitee.join(games, games.c.id == invitee.c.game_id).join(
+                    creator, creator.c.game_id == games.c.id
+                )
+            )
+            .where(
+                and_(
+                    invitee.c.player_id == player_id,
+                    invitee.c.seat.is_(None),
+                    creator.c.player_id == creator_id,
+                    creator.c.seat == 0,
+                    games.c.status == "waiting",
+                )
+            )
+        )
+        with self._reader.connect() as conn:
+            return int(conn.execute(query).scalar_one())
+
     def waiting_games_of(self, player_id: str) -> int:
         """Games created by ``player_id`` (seat 0) that are still waiting for players."""
         query = (

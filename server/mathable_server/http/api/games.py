@@ -127,8 +127,9 @@ def _invitees(creator: str, names: list[str]) -> list[str]:
     """The ids of the players ``names``; 422 when one is unknown or a cap is reached.
 
     A creator has at most ``max_open_invitations`` games waiting for players, and a
-    player at most as many open invitations: a flood of invitations cannot bury
-    anyone's games, nor be sent at all.
+    player at most as many open invitations, of which one creator may send at most
+    ``max_invitations_per_inviter``: a flood of invitations cannot bury anyone's games,
+    nor fill anyone's invitations from one account.
     """
     svc = services()
     cap = svc.settings.max_open_invitations
@@ -144,6 +145,13 @@ def _invitees(creator: str, names: list[str]) -> list[str]:
         record = found.get(name.casefold())
         if record is None:
             raise ApiError(422, "unknown_player", f"there is no player named {name!r}")
+        per_inviter = svc.settings.max_invitations_per_inviter
+        if svc.store.open_invitations_from(creator, record.id) >= per_inviter:
+            raise ApiError(
+                422,
+                "too_many_invitations",
+                f"you have invited {record.name} to {per_inviter} games still waiting already",
+            )
         if svc.store.open_invitations_to(record.id) >= cap:
             raise ApiError(
                 422,

@@ -51,6 +51,7 @@ def limits() -> Response:
             "code_mails_per_address": _rate(settings.code_mail_limit),
             "open_games_per_creator": settings.max_open_invitations,
             "open_invitations_per_invitee": settings.max_open_invitations,
+            "open_invitations_per_inviter_and_invitee": settings.max_invitations_per_inviter,
             "waits_per_caller": settings.max_polls_per_caller,
             "max_wait_seconds": settings.max_wait_seconds,
             "max_body_bytes": settings.max_body_bytes,

@@ -5,17 +5,39 @@ from __future__ import annotations
 
 import logging
 import os
+import smtplib
 import stat
+import subprocess
+import sys
 from collections.abc import Iterator
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from flask import Flask
 from sqlalchemy import text
 
+from mathable_server.mailin.inbound import TAKEN
+from mathable_server.mailin.smtpd import controller
 from mathable_server.store import migrations
 from mathable_server.store.engine import make_engine
-from tests.server.live import server_cli
+from tests.server.helpers import Table, snapshot
+from tests.server.live import free_port, server_cli, server_env
+from tests.server.mailbox import Mailbox
+from tests.server.test_mail import (
+    BOB_MAIL,
+    DOMAIN,
+    _app,
+    deliver,
+    inbox,
+    mailbox,
+    play_ada_turn,
+    turn_mail,
+    verify,
+)
 from tests.server.test_transfer import _filled
+
+__all__ = ["mailbox"]  # the fixture, used by name
 
 
 @pytest.fixture
@@ -71,3 +93,81 @@ def test_a_dump_file_is_private(sqlite_url: str, tmp_path: Path, umask_022: None
         assert done.returncode == 0, done.stderr
         assert _mode(path) == 0o600, oct(_mode(path))
         assert path.read_text().count("\n") > 3
+
+
+# --- 2. deep MIME ----------------------------------------------------------------------
+
+
+def _nested(to: str, depth: int) -> bytes:
+    """A mail whose one text part sits ``depth`` multiparts down (3,000: about 200 KB)."""
+    opening = "".join(
+        f'Content-Type: multipart/mixed; boundary="b{n}"\n\n--b{n}\n' for n in range(depth)
+    )
+    closing = "".join(f"--b{n}--\n" for n in reversed(range(depth)))
+    head = f"To: {to}\nFrom: bob@example.org\nSubject: Re: deep\nMIME-Version: 1.0\n"
+    return (head + opening + "Content-Type: text/plain\n\npass\n" + closing).encode()
+
+
+def _many_parts(to: str, count: int) -> bytes:
+    parts = "".join(f"--b\nContent-Type: text/plain\n\npart {n}\n" for n in range(count))
+    return (
+        f'To: {to}\nFrom: bob@example.org\nSubject: x\nMIME-Version: 1.0\n'
+        f'Content-Type: multipart/mixed; boundary="b"\n\n{parts}--b--\n'
+    ).encode()
+
+
+@pytest.fixture
+def bob_to_move(sqlite_url: str, mailbox: Mailbox) -> Iterator[tuple[Flask, Table, EmailMessage]]:
+    """ada has played; bob, with a verified address, has his turn mail."""
+    app = _app(sqlite_url, mailbox)
+    table = Table(app.test_client())
+    verify(table.client, app, mailbox, table.bob, BOB_MAIL)
+    play_ada_turn(table)
+    deliver(app)
+    yield app, table, turn_mail(mailbox, BOB_MAIL)
+    app.extensions["mathable"].store.engine.dispose()
+
+
+def test_a_deeply_nested_mail_makes_mail_in_exit_65_with_one_line(
+    sqlite_url: str, mailbox: Mailbox, bob_to_move: tuple[Flask, Table, EmailMessage]
+) -> None:
+    app, table, mail = bob_to_move
+    before = snapshot(table.client, table.id)
+    sent = len(mailbox.messages)
+    environ = server_env() | {"MATHABLE_MAIL_DOMAIN": DOMAIN}
+    for raw in (_nested(str(mail["Reply-To"]), 3000), _many_parts(str(mail["Reply-To"]), 500)):
+        done = subprocess.run(
+            [sys.executable, "-m", "mathable_server", "mail-in", "--database-url", sqlite_url],
+            input=raw, capture_output=True, env=environ, timeout=120,
+        )  # fmt: skip
+        stderr = done.stderr.decode()
+        assert done.returncode == 65, stderr
+        assert len(stderr.splitlines()) == 1 and "Traceback" not in stderr, stderr
+        assert "MIME" in stderr
+    deliver(app)
+    assert len(mailbox.messages) == sent
+    assert snapshot(table.client, table.id) == before
+    # Nested a little, as mail clients write it, a reply is still played.
+    assert inbox(app).receive(_nested(str(mail["Reply-To"]), 5)).code == TAKEN
+    assert snapshot(table.client, table.id)[0]["turn"]["seat"] == 0
+
+
+def test_smtpd_answers_a_deeply_nested_mail_with_one_554_line(
+    bob_to_move: tuple[Flask, Table, EmailMessage],
+) -> None:
+    app, table, mail = bob_to_move
+    before = snapshot(table.client, table.id)
+    port = free_port()
+    listener = controller(inbox(app), "127.0.0.1", port)
+    listener.start()
+    try:
+        with smtplib.SMTP("127.0.0.1", port, timeout=30) as smtp:
+            raw = _nested(str(mail["Reply-To"]), 3000).replace(b"\n", b"\r\n")
+            with pytest.raises(smtplib.SMTPDataError) as refused:
+                smtp.sendmail("bob@example.org", [str(mail["Reply-To"])], raw)
+    finally:
+        listener.stop()
+    code, text_ = refused.value.smtp_code, refused.value.smtp_error.decode()
+    assert code == 554 and "\n" not in text_ and "Error" not in text_, text_
+    assert "nested deeper than 20" in text_
+    assert snapshot(table.client, table.id) == before

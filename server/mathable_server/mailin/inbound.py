@@ -40,7 +40,12 @@ from mathable_server.store import VersionConflict
 from mathable_server.store.addresses import secret_hash
 
 #: Exit codes of ``mail-in`` (sysexits.h), which an MTA understands.
-TAKEN, UNKNOWN_ADDRESS, TRY_LATER = 0, 67, 75
+TAKEN, BAD_DATA, UNKNOWN_ADDRESS, TRY_LATER = 0, 65, 67, 75
+#: MIME parts nested deeper than this below the mail itself, or more parts than
+#: ``MAX_MIME_PARTS`` in all, and the mail is refused unread (``BAD_DATA``; ``smtpd``: 554):
+#: the standard library's parser and its walks recurse once a level.
+MAX_MIME_DEPTH = 20
+MAX_MIME_PARTS = 100
 #: The largest mail read whole; a larger one is answered "too large" from its headers.
 MAX_MAIL_BYTES = 256 * 1024
 #: Lines of the body looked at for the move.
@@ -50,6 +55,26 @@ CLOSED = "this play address is closed: the game is over or the seat has left it"
 
 _UNSUBSCRIBE = re.compile(r"\Aunsubscribe\+([a-z0-9]{1,32})\.([0-9a-f]{32})@", re.I)
 _QUOTE_INTRO = re.compile(r"^(on .+ wrote:|le .+ a écrit ?:|am .+ schrieb .+:)$", re.I)
+
+
+def mime_trouble(message: EmailMessage) -> str | None:
+    """Why ``message`` is refused for its shape (too deep, too many parts), or None.
+
+    Walked without recursion, so it cannot itself run out of stack.
+    """
+    todo: list[tuple[EmailMessage, int]] = [(message, 0)]
+    parts = 0
+    while todo:
+        part, depth = todo.pop()
+        parts += 1
+        if depth > MAX_MIME_DEPTH:
+            return f"MIME parts nested deeper than {MAX_MIME_DEPTH} levels"
+        if parts > MAX_MIME_PARTS:
+            return f"more than {MAX_MIME_PARTS} MIME parts"
+        payload = part.get_payload() if part.is_multipart() else None
+        if isinstance(payload, list):
+            todo.extend((sub, depth + 1) for sub in payload if isinstance(sub, EmailMessage))
+    return None
 
 
 def header_text(value: object, limit: int) -> str:
@@ -172,8 +197,16 @@ class Inbox:
             head = raw[: 64 * 1024].split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
             message = parser.parsebytes(head + b"\n\n", headersonly=True)
         else:
-            message = parser.parsebytes(raw)
+            try:
+                message = parser.parsebytes(raw)
+            except RecursionError:  # the parser recurses once a nested part
+                return Outcome(
+                    BAD_DATA, f"refused: MIME parts nested deeper than {MAX_MIME_DEPTH} levels"
+                )
         assert isinstance(message, EmailMessage)
+        trouble = mime_trouble(message)
+        if trouble is not None:
+            return Outcome(BAD_DATA, f"refused: {trouble}")
         if recipients is None:
             recipients = [
                 address

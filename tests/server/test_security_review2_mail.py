@@ -17,17 +17,19 @@ import pytest
 from flask import Flask
 from sqlalchemy import text
 
+from mathable_server.http.limits import RateLimit
 from mathable_server.mailin.inbound import TAKEN
 from mathable_server.mailin.smtpd import controller
 from mathable_server.store import migrations
 from mathable_server.store.engine import make_engine
-from tests.server.helpers import Table, snapshot
+from tests.server.helpers import Table, register, snapshot
 from tests.server.live import free_port, server_cli, server_env
 from tests.server.mailbox import Mailbox
 from tests.server.test_mail import (
     BOB_MAIL,
     DOMAIN,
     _app,
+    _set,
     deliver,
     inbox,
     mailbox,
@@ -171,3 +173,42 @@ def test_smtpd_answers_a_deeply_nested_mail_with_one_554_line(
     assert code == 554 and "\n" not in text_ and "Error" not in text_, text_
     assert "nested deeper than 20" in text_
     assert snapshot(table.client, table.id) == before
+
+
+# --- 3. the code-mail limit, keyed on the mailbox --------------------------------------
+
+
+def test_code_mails_to_one_mailbox_under_many_spellings_are_limited_as_one(
+    sqlite_url: str, mailbox: Mailbox
+) -> None:
+    app = _app(sqlite_url, mailbox)  # the default limits: 3 an hour per address
+    client = app.test_client()
+    spellings = [
+        "target+1@gmail.com", "t.a.r.g.e.t@gmail.com", "Target@Gmail.com", "target+x@gmail.com",
+        "ta.rget+2@googlemail.com", "tar.get@gmail.com", "TARGET+y@GMAIL.COM",
+    ]  # fmt: skip
+    answers = []
+    for n, address in enumerate(spellings):
+        who = register(client, f"p{n}")
+        answers.append(_set(client, who, address).status_code)
+    assert answers == [202, 202, 202, 429, 429, 429, 429], answers
+    routed = _set(client, register(client, "routed"), "target%gmail.com@example.org")
+    assert routed.status_code == 400 and routed.json["error"]["code"] == "bad_address"
+    assert "routes through" in routed.json["error"]["message"]
+    # Dots elsewhere are left alone: they may be other mailboxes (the per-domain limit holds).
+    for n, address in enumerate(["a.b@example.org", "ab@example.org"]):
+        assert _set(client, register(client, f"q{n}"), address).status_code == 202
+    app.extensions["mathable"].store.engine.dispose()
+
+
+def test_code_mails_to_one_domain_are_limited_together(sqlite_url: str, mailbox: Mailbox) -> None:
+    app = _app(sqlite_url, mailbox, code_mail_domain_limit=RateLimit(5 / 3600, 5))
+    client = app.test_client()
+    answers = [
+        _set(client, register(client, f"p{n}"), f"user{n}@catch-all.example").status_code
+        for n in range(7)
+    ]
+    assert answers == [202] * 5 + [429] * 2, answers
+    # Another domain is counted apart.
+    assert _set(client, register(client, "other"), "user@example.org").status_code == 202
+    app.extensions["mathable"].store.engine.dispose()

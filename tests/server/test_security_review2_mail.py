@@ -10,7 +10,9 @@ import stat
 import subprocess
 import sys
 from collections.abc import Iterator
+from email import policy
 from email.message import EmailMessage
+from email.parser import BytesParser
 from pathlib import Path
 
 import pytest
@@ -24,7 +26,7 @@ from mathable_server.store import migrations
 from mathable_server.store.engine import make_engine
 from tests.server.helpers import Table, register, snapshot
 from tests.server.live import free_port, server_cli, server_env
-from tests.server.mailbox import Mailbox
+from tests.server.mailbox import Mailbox, text_of
 from tests.server.test_mail import (
     BOB_MAIL,
     DOMAIN,
@@ -34,6 +36,7 @@ from tests.server.test_mail import (
     inbox,
     mailbox,
     play_ada_turn,
+    reply,
     turn_mail,
     verify,
 )
@@ -113,7 +116,7 @@ def _nested(to: str, depth: int) -> bytes:
 def _many_parts(to: str, count: int) -> bytes:
     parts = "".join(f"--b\nContent-Type: text/plain\n\npart {n}\n" for n in range(count))
     return (
-        f'To: {to}\nFrom: bob@example.org\nSubject: x\nMIME-Version: 1.0\n'
+        f"To: {to}\nFrom: bob@example.org\nSubject: x\nMIME-Version: 1.0\n"
         f'Content-Type: multipart/mixed; boundary="b"\n\n{parts}--b--\n'
     ).encode()
 
@@ -212,3 +215,63 @@ def test_code_mails_to_one_domain_are_limited_together(sqlite_url: str, mailbox:
     # Another domain is counted apart.
     assert _set(client, register(client, "other"), "user@example.org").status_code == 202
     app.extensions["mathable"].store.engine.dispose()
+
+
+# --- 4. auto-replies -------------------------------------------------------------------
+
+
+def _out_of_office(to: str, n: int, subject: str = "Re: your turn") -> bytes:
+    message = EmailMessage()
+    message["From"] = BOB_MAIL
+    message["To"] = to
+    message["Subject"] = subject
+    message["Message-ID"] = f"<ooo{n}@elsewhere.example>"
+    message.set_content("I am out of the office until Monday and will answer then.\n")
+    return message.as_bytes()
+
+
+def test_mail_that_plays_nothing_is_answered_twice_an_hour_per_seat_across_processes(
+    sqlite_url: str, mailbox: Mailbox, bob_to_move: tuple[Flask, Table, EmailMessage]
+) -> None:
+    app, table, mail = bob_to_move
+    to = str(mail["Reply-To"])
+    sent = len(mailbox.messages)
+    notes = [inbox(app).receive(_out_of_office(to, n)).note for n in range(2)]
+    assert all(note.startswith("no move") and "not answered" not in note for note in notes)
+    environ = server_env() | {"MATHABLE_MAIL_DOMAIN": DOMAIN}
+    for n in range(2, 6):  # mail-in: a process per mail, counting with the others
+        done = subprocess.run(
+            [sys.executable, "-m", "mathable_server", "mail-in", "--database-url", sqlite_url],
+            input=_out_of_office(to, n), capture_output=True, env=environ, timeout=120,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert b"not answered" in done.stderr, done.stderr
+    deliver(app)
+    answers = [m for m in mailbox.messages[sent:] if m["To"] == BOB_MAIL]
+    assert len(answers) == 2 and all("Nothing was played" in text_of(m) for m in answers)
+    # A move is still played, and answered.
+    assert inbox(app).receive(reply(mail, "pass")).code == TAKEN
+    deliver(app)
+    mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "Played: pass" in text_of(m))
+
+
+@pytest.mark.parametrize(
+    "subject, headers",
+    [
+        ("Out of Office: Re: your turn", {}),
+        ("Automatic reply: your turn", {}),
+        ("Abwesenheit bis Montag", {}),
+        ("Réponse automatique : absent", {}),
+        ("Re: your turn", {"Precedence": "auto_reply"}),
+    ],
+)
+def test_common_auto_reply_subjects_and_precedence_are_not_read(
+    bob_to_move: tuple[Flask, Table, EmailMessage], subject: str, headers: dict[str, str]
+) -> None:
+    app, _table, mail = bob_to_move
+    raw = _out_of_office(str(mail["Reply-To"]), 0, subject)
+    message = BytesParser(policy=policy.default).parsebytes(raw)
+    for name, value in headers.items():
+        message[name] = value
+    outcome = inbox(app).receive(message.as_bytes())
+    assert outcome.code == TAKEN and "machine" in outcome.note, outcome.note

@@ -37,6 +37,10 @@ DEFAULT_REGISTRATION_LIMIT = RateLimit(rate=30 / 3600, burst=30)
 DEFAULT_GAME_LIMIT = RateLimit(rate=120 / 3600, burst=120)
 #: Code mails (``PUT /v1/me/email``) per player and per address: three an hour.
 DEFAULT_CODE_MAIL_LIMIT = RateLimit(rate=3 / 3600, burst=3)
+#: Code mails per mail domain (every address at ``example.org`` together): thirty an hour.
+DEFAULT_CODE_MAIL_DOMAIN_LIMIT = RateLimit(rate=30 / 3600, burst=30)
+#: Domains whose mailboxes ignore dots in the local part (``a.da@`` is ``ada@``).
+DEFAULT_DOTLESS_MAIL_DOMAINS = ("gmail.com", "googlemail.com")
 #: Games waiting for players per creator, and open invitations per invitee.
 DEFAULT_MAX_OPEN_INVITATIONS = 20
 #: Open invitations one player may send another: one account cannot fill anyone's cap.
@@ -111,6 +115,11 @@ class Settings:
     mail_pictures: bool = False
     #: Code mails per player and per address (``MATHABLE_CODE_MAIL_LIMIT``).
     code_mail_limit: RateLimit | None = DEFAULT_CODE_MAIL_LIMIT
+    #: Code mails per mail domain (``MATHABLE_CODE_MAIL_DOMAIN_LIMIT``).
+    code_mail_domain_limit: RateLimit | None = DEFAULT_CODE_MAIL_DOMAIN_LIMIT
+    #: Domains whose local parts are counted without their dots
+    #: (``MATHABLE_DOTLESS_MAIL_DOMAINS``, comma-separated; ``none``: no domain).
+    dotless_mail_domains: tuple[str, ...] = DEFAULT_DOTLESS_MAIL_DOMAINS
     max_open_invitations: int = DEFAULT_MAX_OPEN_INVITATIONS
     max_invitations_per_inviter: int = DEFAULT_MAX_INVITATIONS_PER_INVITER
     max_polls_per_caller: int = DEFAULT_MAX_POLLS_PER_CALLER
@@ -190,6 +199,12 @@ class Settings:
             registration_limit=limit("MATHABLE_REGISTRATION_LIMIT", DEFAULT_REGISTRATION_LIMIT),
             game_limit=limit("MATHABLE_GAME_LIMIT", DEFAULT_GAME_LIMIT),
             code_mail_limit=limit("MATHABLE_CODE_MAIL_LIMIT", DEFAULT_CODE_MAIL_LIMIT),
+            code_mail_domain_limit=limit(
+                "MATHABLE_CODE_MAIL_DOMAIN_LIMIT", DEFAULT_CODE_MAIL_DOMAIN_LIMIT
+            ),
+            dotless_mail_domains=_domains(
+                env.get("MATHABLE_DOTLESS_MAIL_DOMAINS"), DEFAULT_DOTLESS_MAIL_DOMAINS
+            ),
             max_open_invitations=_whole(env, "MATHABLE_MAX_OPEN_INVITATIONS", minimum=1)
             or DEFAULT_MAX_OPEN_INVITATIONS,
             max_invitations_per_inviter=_whole(
@@ -244,6 +259,19 @@ class Settings:
         if self.max_long_polls is not None:
             return self.max_long_polls
         return DEFAULT_MAX_LONG_POLLS
+
+
+def _domains(text: str | None, default: tuple[str, ...]) -> tuple[str, ...]:
+    """Comma-separated domains, lower-cased; unset: ``default``; ``none``: no domain.
+
+    >>> _domains("Gmail.com, example.org", ()), _domains("none", ("x",)), _domains(None, ("x",))
+    (('gmail.com', 'example.org'), (), ('x',))
+    """
+    if text is None or not text.strip():
+        return default
+    if text.strip().lower() == "none":
+        return ()
+    return tuple(d.strip().lower().rstrip(".") for d in text.split(",") if d.strip())
 
 
 def _flag(env: Mapping[str, str], name: str) -> bool:

@@ -12,9 +12,20 @@ from email.message import EmailMessage
 from email.utils import parseaddr
 
 #: ``Precedence`` values of mail no one typed for this address.
-_BULK = frozenset({"bulk", "junk", "list"})
+_BULK = frozenset({"bulk", "junk", "list", "auto_reply"})
 #: Headers some responders set instead of (or beside) ``Auto-Submitted``.
 _RESPONDER_HEADERS = ("X-Autoreply", "X-Autorespond")
+#: How the subjects of common responders begin (lower-cased), for those setting no header.
+_RESPONDER_SUBJECTS = (
+    "out of office",
+    "automatic reply",
+    "auto-reply",
+    "autoreply",
+    "abwesenheit",
+    "automatische antwort",
+    "réponse automatique",
+    "absence",
+)
 
 
 def automatic(message: EmailMessage, sender: str | None = None) -> str | None:
@@ -43,6 +54,10 @@ def automatic(message: EmailMessage, sender: str | None = None) -> str | None:
     for name in _RESPONDER_HEADERS:
         if name in message:
             return f"{name} is set"
+    subject = " ".join(str(message.get("Subject", "")).split()).lower()
+    for start in _RESPONDER_SUBJECTS:
+        if subject.startswith(start):
+            return f"an auto-reply's subject ({start!r})"
     if sender is None and "Return-Path" in message:
         sender = str(message["Return-Path"]).strip()
     if sender is not None and parseaddr(sender)[1] == "" and sender.strip() in ("", "<>"):

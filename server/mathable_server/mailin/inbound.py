@@ -22,6 +22,9 @@ from email.parser import BytesParser
 from email.utils import getaddresses
 from typing import Any
 
+from limits import RateLimitItemPerHour
+from limits.storage import Storage
+from limits.strategies import FixedWindowRateLimiter
 from sqlalchemy.exc import OperationalError
 
 from mathable import (
@@ -38,11 +41,20 @@ from mathable_server.notify.mail.outgoing import seat_names
 from mathable_server.notify.worker import Notification, new_message_id
 from mathable_server.store import VersionConflict
 from mathable_server.store.addresses import secret_hash
+from mathable_server.store.counters import SqlCounters
 
 #: Exit codes of ``mail-in`` (sysexits.h), which an MTA understands.
-TAKEN, UNKNOWN_ADDRESS, TRY_LATER = 0, 67, 75
+TAKEN, BAD_DATA, UNKNOWN_ADDRESS, TRY_LATER = 0, 65, 67, 75
+#: MIME parts nested deeper than this below the mail itself, or more parts than
+#: ``MAX_MIME_PARTS`` in all, and the mail is refused unread (``BAD_DATA``; ``smtpd``: 554):
+#: the standard library's parser and its walks recurse once a level.
+MAX_MIME_DEPTH = 20
+MAX_MIME_PARTS = 100
 #: The largest mail read whole; a larger one is answered "too large" from its headers.
 MAX_MAIL_BYTES = 256 * 1024
+#: "Nothing was played" answers per seat and hour; past them a mail that plays nothing is
+#: dropped unanswered (an auto-reply without machine headers would otherwise draw one each).
+REFUSALS_PER_HOUR = 2
 #: Lines of the body looked at for the move.
 MAX_MOVE_LINES = 5
 #: Why mail to a closed play address is refused.
@@ -50,6 +62,26 @@ CLOSED = "this play address is closed: the game is over or the seat has left it"
 
 _UNSUBSCRIBE = re.compile(r"\Aunsubscribe\+([a-z0-9]{1,32})\.([0-9a-f]{32})@", re.I)
 _QUOTE_INTRO = re.compile(r"^(on .+ wrote:|le .+ a écrit ?:|am .+ schrieb .+:)$", re.I)
+
+
+def mime_trouble(message: EmailMessage) -> str | None:
+    """Why ``message`` is refused for its shape (too deep, too many parts), or None.
+
+    Walked without recursion, so it cannot itself run out of stack.
+    """
+    todo: list[tuple[EmailMessage, int]] = [(message, 0)]
+    parts = 0
+    while todo:
+        part, depth = todo.pop()
+        parts += 1
+        if depth > MAX_MIME_DEPTH:
+            return f"MIME parts nested deeper than {MAX_MIME_DEPTH} levels"
+        if parts > MAX_MIME_PARTS:
+            return f"more than {MAX_MIME_PARTS} MIME parts"
+        payload = part.get_payload() if part.is_multipart() else None
+        if isinstance(payload, list):
+            todo.extend((sub, depth + 1) for sub in payload if isinstance(sub, EmailMessage))
+    return None
 
 
 def header_text(value: object, limit: int) -> str:
@@ -108,10 +140,32 @@ def body_text(message: EmailMessage) -> str:
 class Inbox:
     """Reads inbound mail for the games of ``games`` and answers through the outbox."""
 
-    def __init__(self, games: Games, room: Mailroom, max_bytes: int = MAX_MAIL_BYTES) -> None:
+    def __init__(
+        self,
+        games: Games,
+        room: Mailroom,
+        max_bytes: int = MAX_MAIL_BYTES,
+        counters: Storage | None = None,
+        refusals_per_hour: int = REFUSALS_PER_HOUR,
+    ) -> None:
+        """``counters``: where answers are counted, shared by every process that reads mail
+        (``store.counters.shared_storage``; default: the database's ``rate_counters``)."""
         self.games = games
         self.room = room
         self.max_bytes = max_bytes
+        self._counters = counters
+        self._limiter: FixedWindowRateLimiter | None = None
+        self.refusals_per_hour = refusals_per_hour
+
+    def _may_refuse(self, game_id: str, seat: int) -> bool:
+        """Spend one of the seat's "nothing was played" answers of this hour, if one is left."""
+        if self.refusals_per_hour <= 0:
+            return True
+        if self._limiter is None:
+            storage = self._counters or SqlCounters(self.games.store.engine)
+            self._limiter = FixedWindowRateLimiter(storage)
+        item = RateLimitItemPerHour(self.refusals_per_hour)
+        return self._limiter.hit(item, f"mail-refusal:{game_id}:{seat}")
 
     # --- who may write ---------------------------------------------------------------
 
@@ -172,8 +226,16 @@ class Inbox:
             head = raw[: 64 * 1024].split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
             message = parser.parsebytes(head + b"\n\n", headersonly=True)
         else:
-            message = parser.parsebytes(raw)
+            try:
+                message = parser.parsebytes(raw)
+            except RecursionError:  # the parser recurses once a nested part
+                return Outcome(
+                    BAD_DATA, f"refused: MIME parts nested deeper than {MAX_MIME_DEPTH} levels"
+                )
         assert isinstance(message, EmailMessage)
+        trouble = mime_trouble(message)
+        if trouble is not None:
+            return Outcome(BAD_DATA, f"refused: {trouble}")
         if recipients is None:
             recipients = [
                 address
@@ -217,6 +279,12 @@ class Inbox:
             self._answer(player, game_id, seat, subject, in_reply_to, text, version)
             return Outcome(TAKEN, note)
 
+        def refuse(text: str, note: str, version: int) -> Outcome:
+            # Nothing was played: answered a few times an hour per seat, then dropped.
+            if not self._may_refuse(game_id, seat):
+                return Outcome(TAKEN, f"{note} (not answered: too many this hour)")
+            return answer(text, note, version)
+
         try:
             game = self.games.game(game_id)
         except GameNotFound:
@@ -228,7 +296,7 @@ class Inbox:
             return Outcome(UNKNOWN_ADDRESS, CLOSED)
         words_of = game_mail_for(game.state)
         if too_large:
-            return answer(
+            return refuse(
                 f"Your mail was larger than {self.max_bytes // 1024} KiB and was not read: "
                 "reply with just your move.\n\n" + words_of.how_to_reply + "\n",
                 "mail too large",
@@ -240,7 +308,7 @@ class Inbox:
                 raise NoMove("no move was found at the top of your mail")
             command = words_of.parse(lines[0], seat, game.state)
         except NoMove as err:
-            return answer(
+            return refuse(
                 f"Nothing was played: {err}.\n\n{words_of.how_to_reply}\n",
                 f"no move: {err}",
                 game.state.version,
@@ -256,7 +324,7 @@ class Inbox:
         try:
             result = self.games.command(game_id, expected, lambda _state: command, _render, idem)
         except RuleError as err:
-            return answer(
+            return refuse(
                 f"Nothing was played: {err.message} ({err.code}).\n\n"
                 + self._board(game_id, game, seat)
                 + "\n",
@@ -264,7 +332,7 @@ class Inbox:
                 game.state.version,
             )
         except VersionConflict as err:
-            return answer(
+            return refuse(
                 f"Nothing was played: the game moved on since the mail you answered "
                 f"(it is now at version {err.current}). Reply to the newest mail.\n",
                 "stale version",

@@ -16,7 +16,7 @@ from typing import Any
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
-from mathable_server.mailin.inbound import CLOSED, TAKEN, TRY_LATER, Inbox
+from mathable_server.mailin.inbound import BAD_DATA, CLOSED, TAKEN, TRY_LATER, Inbox
 
 log = logging.getLogger("mathable_server.smtpd")
 
@@ -82,6 +82,8 @@ class PlayHandler:
             return "250 OK"
         if outcome.code == TRY_LATER:
             return "451 4.3.0 try again later"
+        if outcome.code == BAD_DATA:  # one line: nothing of a traceback reaches a bounce
+            return f"554 5.6.0 {outcome.note}"
         if outcome.note == CLOSED:
             return f"550 5.1.1 {CLOSED}"
         return "550 5.1.1 no such play address"

@@ -342,8 +342,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         _run(args)
     except SystemExit as err:
         # An MTA keeps a mail and tries again on 75 (EX_TEMPFAIL): a database that cannot
-        # be opened now must not bounce a move.
-        if err.code in (0, 67, 75, None):
+        # be opened now must not bounce a move. 65 (EX_DATAERR): a mail refused for its
+        # shape (MIME nested too deep), said in its one line already.
+        if err.code in (0, 65, 67, 75, None):
             raise
         print(err.code, file=sys.stderr)
         raise SystemExit(75) from None

@@ -137,7 +137,13 @@ def run_command(args: argparse.Namespace, engine: Engine, settings: Settings) ->
     # deferred: start-up time of mathable-server (mail-in: sqlalchemy)
     from mathable_server.mailin.inbound import Inbox
 
-    inbox = Inbox(games, room)
+    # deferred: start-up time of mathable-server (the store: sqlalchemy)
+    from mathable_server.store.counters import shared_storage
+
+    # Counted where every process reading mail counts: Redis, or the database (never
+    # one process's memory: mail-in is a process per mail).
+    counters = shared_storage(engine, settings.redis_url, False, settings.redis_prefix)
+    inbox = Inbox(games, room, counters=counters)
     if args.command == "mail-in":
         outcome = inbox.receive(sys.stdin.buffer.read(), args.recipient)
         print(f"mathable-server: mail-in: {outcome.note}", file=sys.stderr)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 import time
 from collections.abc import Iterable, Iterator
@@ -383,6 +384,16 @@ def _insert(conn: Connection, table: Any, rows: list[dict[str, Any]]) -> None:
 def _opened(path: str, mode: str) -> Iterator[IO[str]]:
     if path == "-":
         yield sys.stdout if "w" in mode else sys.stdin
+    elif "w" in mode:
+        # A dump holds every running game's bag order and salt: only its owner reads it.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.fchmod(fd, 0o600)  # a file that was there keeps no wider mode
+        except OSError:
+            os.close(fd)
+            raise
+        with open(fd, "w", encoding="utf-8", newline="\n") as handle:
+            yield handle
     else:
         with Path(path).open(mode, encoding="utf-8", newline="\n") as handle:
             yield handle

@@ -11,7 +11,10 @@ sit below this one.
 
 from __future__ import annotations
 
+import logging
+import os
 import sqlite3
+import stat
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -132,8 +135,8 @@ def sqlite_engine(url: URL, pool_size: int, synchronous: str = "FULL") -> Engine
     """A SQLite engine: WAL, ``synchronous`` (FULL: an acknowledged move survives a power
     cut, not only a crash), reads in autocommit, writes (``write_transaction``) behind
     ``BEGIN IMMEDIATE`` taken by ``_begin_immediate``."""
-    if url.database and url.database != ":memory:":
-        Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    if url.database and url.database != ":memory:" and not url.database.startswith("file:"):
+        private_sqlite_file(Path(url.database).expanduser())
     engine = create_engine(
         url,
         hide_parameters=True,
@@ -167,6 +170,33 @@ def sqlite_engine(url: URL, pool_size: int, synchronous: str = "FULL") -> Engine
             conn.exec_driver_sql("BEGIN DEFERRED")
 
     return engine
+
+
+log = logging.getLogger(__name__)
+
+
+def private_sqlite_file(path: Path) -> None:
+    """Make ``path`` an empty file only its owner may read (0600) if it is not there yet.
+
+    The database holds the server's secret, from which every play address can be
+    derived. SQLite gives its ``-wal`` and ``-shm`` files the database's mode, so
+    they are private too. An existing database keeps its mode: one that others may
+    read is logged (a warning), not changed behind the operator's back.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        mode = stat.S_IMODE(path.stat().st_mode)
+        if mode & 0o077:
+            log.warning(
+                "%s can be read by others (mode %o): it holds the server's secret; "
+                "chmod 600 it and its -wal and -shm files",
+                path,
+                mode,
+            )
+        return
+    os.close(fd)
 
 
 #: How long a writer waits for SQLite's write lock (and a statement for any lock).

@@ -74,6 +74,25 @@ def _settings_body(room: Mailroom, player_id: str) -> dict[str, Any]:
     }
 
 
+def mailbox_key(address: str, dotless_domains: tuple[str, ...] = ()) -> str:
+    """The mailbox ``address`` reaches, as code mails are counted: lower-cased, without a
+    ``+tag``, and without dots at a domain that ignores them (``dotless_domains``).
+
+    >>> mailbox_key("T.a.r.g.e.t+1@GoogleMail.com", ("gmail.com", "googlemail.com"))
+    'target@gmail.com'
+    >>> mailbox_key("t.a.r.g.e.t+1@example.org", ("gmail.com",))
+    't.a.r.g.e.t@example.org'
+    """
+    local, _, domain = address.lower().rpartition("@")
+    domain = domain.rstrip(".")
+    local = local.partition("+")[0] or local
+    if domain in dotless_domains:
+        local = local.replace(".", "")
+        if domain == "googlemail.com":  # one mailbox under both names
+            domain = "gmail.com"
+    return f"{local}@{domain}"
+
+
 @bp.put("/v1/me/email")
 def set_email() -> Response:
     player = required_player()
@@ -86,11 +105,22 @@ def set_email() -> Response:
             f"{address!r} is not an email address",
             details={"field": "address", "value": address[:80], "accepted": "an email address"},
         )
+    if "%" in address.rpartition("@")[0] or "!" in address:
+        raise ApiError(
+            400,
+            "bad_address",
+            f"{address!r} routes through another host ('%' or '!'): give the mailbox itself",
+            details={"field": "address", "value": address[:80], "accepted": "an email address"},
+        )
     settings = services().settings
+    what = "code mails"
     if settings.code_mail_limit is not None:
-        what = "code mails"
+        mailbox = mailbox_key(address, settings.dotless_mail_domains)
         take(settings.code_mail_limit, f"code-mail:player:{player.id}", "too_many_codes", what)
-        take(settings.code_mail_limit, f"code-mail:address:{address.lower()}", "too_many_codes",
+        take(settings.code_mail_limit, f"code-mail:address:{mailbox}", "too_many_codes", what)
+    if settings.code_mail_domain_limit is not None:
+        domain = address.rpartition("@")[2].lower().rstrip(".")
+        take(settings.code_mail_domain_limit, f"code-mail:domain:{domain}", "too_many_codes",
              what)  # fmt: skip
     nonce = new_nonce()
     code = verification_code(room.secret(), player.id, nonce)

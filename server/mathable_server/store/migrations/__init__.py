@@ -16,6 +16,7 @@ the revision table and the schema always agree.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -221,6 +222,8 @@ def backup_sqlite(database: str | Path, before: str) -> Path:
     source_path = Path(database)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     target_path = source_path.with_name(f"{source_path.name}.{before}.{stamp}.bak")
+    # The copy holds the server's secret as the database does: only its owner reads it.
+    os.close(os.open(target_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     source = sqlite3.connect(source_path)
     try:
         target = sqlite3.connect(target_path)

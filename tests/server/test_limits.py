@@ -276,6 +276,7 @@ def test_the_limits_are_served_as_the_operator_set_them(sqlite_url: str) -> None
     finally:
         close_app(app)
     assert body["games_per_player"] is None
+    assert body["code_mails_per_domain"] == {"per_second": 30 / 3600, "per_hour": 30.0, "burst": 30}
     assert body["registrations_per_address"] == {
         "per_second": 2 / 3600,
         "per_hour": 2.0,

@@ -49,6 +49,7 @@ def limits() -> Response:
             "registrations_per_address": _rate(settings.registration_limit),
             "games_per_player": _rate(settings.game_limit),
             "code_mails_per_address": _rate(settings.code_mail_limit),
+            "code_mails_per_domain": _rate(settings.code_mail_domain_limit),
             "open_games_per_creator": settings.max_open_invitations,
             "open_invitations_per_invitee": settings.max_open_invitations,
             "open_invitations_per_inviter_and_invitee": settings.max_invitations_per_inviter,

@@ -141,6 +141,7 @@ _OPEN_APPS: list[Flask] = []
 def make_app(database_url: str, **settings: Any) -> Flask:
     # Most tests set up games with a given bag order: the server must allow it.
     settings.setdefault("allow_given_tiles", True)
+    settings.setdefault("allow_seeds", True)
     app = create_app(Settings(database_url=database_url, **settings))
     app.test_client_class = ContractClient
     _OPEN_APPS.append(app)

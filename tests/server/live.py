@@ -85,6 +85,7 @@ def live_server(
         environ["PYTHONPATH"] = os.pathsep.join(paths + [environ.get("PYTHONPATH", "")])
         # Tests set up games with a given bag order unless they say otherwise.
         environ.setdefault("MATHABLE_ALLOW_GIVEN_TILES", "1")
+        environ.setdefault("MATHABLE_ALLOW_SEEDS", "1")
         # A session-long server registers and creates more than an hour's worth for one
         # address: tests of those limits set them.
         environ.setdefault("MATHABLE_REGISTRATION_LIMIT", "off")

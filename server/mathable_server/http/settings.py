@@ -130,6 +130,10 @@ class Settings:
     secret_key: str | None = None
     #: Whether ``POST /v1/games`` accepts ``tiles`` (a given bag order).
     allow_given_tiles: bool = False
+    #: Whether ``POST /v1/games`` accepts ``seed``: games of one seed share their bag
+    #: order, and the first to end reveals it, so only an operator who trusts every
+    #: player (a club's duplicate night, tests) turns it on.
+    allow_seeds: bool = False
     #: Counters in Redis at this URL; None: in the database (or memory, see below).
     redis_url: str | None = None
     #: The prefix of every key this deployment writes in Redis (several may share one).
@@ -218,6 +222,7 @@ class Settings:
             token_days=_or(_whole(env, "MATHABLE_TOKEN_DAYS", minimum=0), DEFAULT_TOKEN_DAYS),
             secret_key=env.get("MATHABLE_SECRET_KEY") or None,
             allow_given_tiles=_flag(env, "MATHABLE_ALLOW_GIVEN_TILES"),
+            allow_seeds=_flag(env, "MATHABLE_ALLOW_SEEDS"),
             redis_url=env.get("MATHABLE_REDIS_URL") or None,
             redis_prefix=env.get("MATHABLE_REDIS_PREFIX") or "mathable",
             smtp_url=env.get("MATHABLE_SMTP_URL") or None,

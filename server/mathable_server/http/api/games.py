@@ -16,6 +16,7 @@ from mathable.core.ruleset import AnyState, ruleset, ruleset_of
 from mathable_server.games.draws import bag_order, new_salt
 from mathable_server.games.service import Answer, Timed
 from mathable_server.http.errors import ApiError
+from mathable_server.http.headers import security_headers
 from mathable_server.http.render import (
     appended_body,
     clock_body,
@@ -91,6 +92,13 @@ def create() -> Response:
             422,
             "given_tiles_disabled",
             "this server does not take a given bag order (MATHABLE_ALLOW_GIVEN_TILES)",
+        )
+    if body["seed"] is not None and not settings.allow_seeds:
+        raise ApiError(
+            422,
+            "seeds_disabled",
+            "this server does not take a seed (MATHABLE_ALLOW_SEEDS): games of one seed "
+            "share their bag order, which the first to end reveals",
         )
     if settings.game_limit is not None:
         take(settings.game_limit, f"games:{player.id}", "too_many_games", "new games")
@@ -335,6 +343,7 @@ def _woken(
     head = svc.heads.get(key)
     if head is None:
         reference = _view_response(svc, game_id, game, viewer, known, _view_headers(state.version))
+        security_headers(reference)  # as after_request gives every answer of a view
         head = (reference.status, reference.get_wsgi_headers(environ).to_wsgi_list())
         svc.heads.put(key, head)
     status, headers = head

@@ -197,3 +197,17 @@ def test_r2_4_an_ipv6_address_carrying_a_private_ipv4_one_is_refused_at_lookup(
 def test_r2_4_public_addresses_behind_the_ipv4_carrying_prefixes_still_pass() -> None:
     for address in ("::ffff:0:808:808", "64:ff9b::808:808", "2606:4700::1", "8.8.8.8"):
         assert is_public(ipaddress.ip_address(address)), address
+
+
+def test_r2_1_a_not_modified_answer_keeps_the_stored_policy(table: Table) -> None:
+    """A 304 carries no Content-Security-Policy (it would replace the stored page's or
+    view's), but still nosniff and no framing; a held long-poll answers the same."""
+    client = table.client
+    url = f"/v1/games/{table.id}"
+    first = client.get(url, headers=table.ada.auth)
+    again = client.get(url, headers={**table.ada.auth, "If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+    assert "Content-Security-Policy" not in again.headers
+    assert again.headers["X-Content-Type-Options"] == "nosniff"
+    assert again.headers["X-Frame-Options"] == "DENY"
+    assert first.headers["Content-Security-Policy"] == "default-src 'none'; frame-ancestors 'none'"

@@ -62,6 +62,10 @@ def security_headers(response: Response) -> Response:
     headers.setdefault("X-Content-Type-Options", "nosniff")
     headers.setdefault("X-Frame-Options", "DENY")
     headers.setdefault("Referrer-Policy", "no-referrer")
+    if response.status_code == 304:
+        # Not modified: the stored answer keeps its own policy (a 304 has no body to
+        # guard, and the headers it carries would replace the stored ones).
+        return response
     kind = response.mimetype
     if kind == "text/html":
         policy = page_policy()

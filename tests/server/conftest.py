@@ -142,6 +142,8 @@ def make_app(database_url: str, **settings: Any) -> Flask:
     # Most tests set up games with a given bag order: the server must allow it.
     settings.setdefault("allow_given_tiles", True)
     settings.setdefault("allow_seeds", True)
+    # Fewer connections than a server's default: the test workers share PostgreSQL's 100.
+    settings.setdefault("pool_size", 4)
     app = create_app(Settings(database_url=database_url, **settings))
     app.test_client_class = ContractClient
     _OPEN_APPS.append(app)

@@ -86,6 +86,10 @@ def live_server(
         # Tests set up games with a given bag order unless they say otherwise.
         environ.setdefault("MATHABLE_ALLOW_GIVEN_TILES", "1")
         environ.setdefault("MATHABLE_ALLOW_SEEDS", "1")
+        # PostgreSQL here takes 100 connections, shared by every test worker: a live server
+        # holds fewer than its default (8 + 8 overflow a process), so tests running at
+        # once do not exhaust them (a worker refused one answers 503).
+        environ.setdefault("MATHABLE_POOL_SIZE", "4")
         # A session-long server registers and creates more than an hour's worth for one
         # address: tests of those limits set them.
         environ.setdefault("MATHABLE_REGISTRATION_LIMIT", "off")

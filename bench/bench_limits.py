@@ -78,7 +78,7 @@ def register(url: str, name: str) -> str:
 @contextmanager
 def four_workers(store: str, env: dict[str, str], workers: int = 4) -> Iterator[str]:
     """``serve --workers 4`` (or ``workers``) counting in ``store`` (sqlite, postgresql, redis)."""
-    env = {"MATHABLE_REGISTRATION_LIMIT": "off", **env}
+    env = {"MATHABLE_REGISTRATION_LIMIT": "off", "MATHABLE_REGISTRATION_CEILING": "off", **env}
     with tempfile.TemporaryDirectory() as folder:
         database = f"sqlite:///{Path(folder) / 'limits.db'}"
         drop = None

@@ -93,6 +93,7 @@ def live_server(
         # A session-long server registers and creates more than an hour's worth for one
         # address: tests of those limits set them.
         environ.setdefault("MATHABLE_REGISTRATION_LIMIT", "off")
+        environ.setdefault("MATHABLE_REGISTRATION_CEILING", "off")
         environ.setdefault("MATHABLE_GAME_LIMIT", "off")
         environ.update(env or {})
         log_path = Path(folder) / "server.log"

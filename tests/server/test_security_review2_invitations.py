@@ -1,9 +1,10 @@
-"""Security, second review (issue 27): invitations from one account, and seeds."""
+"""Security, second review (issue 27): invitations from one account, seeds, registrations."""
 
 from __future__ import annotations
 
 from flask.testing import FlaskClient
 
+from mathable_server.http.limits import RateLimit
 from mathable_server.http.settings import Settings
 from tests.server.conftest import close_app, make_app
 from tests.server.helpers import register
@@ -48,3 +49,40 @@ def test_r2_a_player_cannot_give_a_seed_unless_the_operator_allows_it(sqlite_url
     plain = client.post("/v1/games", json={}, headers=ada.auth)
     assert plain.status_code == 201 and plain.json["seeded"] is False  # type: ignore[index]
     close_app(app)
+
+
+def _register_from(client: FlaskClient, name: str, address: str) -> int:
+    answer = client.post(
+        "/v1/players", json={"name": name}, environ_base={"REMOTE_ADDR": address}
+    )
+    return answer.status_code
+
+
+def test_r2_ipv6_callers_are_counted_by_their_64_and_registrations_have_a_ceiling(
+    sqlite_url: str,
+) -> None:
+    """Found: twenty loopback addresses x 5 gave 100 of 100 registrations, and over IPv6
+    one /64 gave unlimited ones. An IPv6 caller is now counted by its /64
+    (MATHABLE_IPV6_PREFIX), and the whole server by MATHABLE_REGISTRATION_CEILING."""
+    per_address = RateLimit(rate=2 / 3600, burst=2)
+    app = make_app(sqlite_url, registration_limit=per_address, registration_ceiling=None)
+    client = app.test_client()
+    same_64 = [f"2001:db8:1:2::{n}" for n in range(1, 4)]
+    assert [_register_from(client, f"a{n}", a) for n, a in enumerate(same_64)] == [201, 201, 429]
+    assert _register_from(client, "b0", "2001:db8:1:3::1") == 201  # another /64
+    assert _register_from(client, "c0", "::ffff:192.0.2.9") == 201
+    assert _register_from(client, "c1", "192.0.2.9") == 201
+    assert _register_from(client, "c2", "192.0.2.9") == 429  # the mapped one counted too
+    close_app(app)
+    capped = make_app(
+        f"{sqlite_url}-ceiling",
+        registration_limit=None,
+        registration_ceiling=RateLimit(rate=3 / 3600, burst=3),
+    )
+    client = capped.test_client()
+    codes = [_register_from(client, f"d{n}", f"127.0.0.{n + 1}") for n in range(5)]
+    assert codes == [201, 201, 201, 429, 429]
+    body = client.get("/v1/limits").json
+    assert body["ipv6_prefix"] == 64  # type: ignore[index]
+    assert body["registrations_per_server"]["burst"] == 3  # type: ignore[index]
+    close_app(capped)

@@ -33,6 +33,10 @@ DEFAULT_DELIVER_SECONDS = 2.0
 DEFAULT_ADDRESS_RATE_LIMIT = RateLimit(rate=200.0, burst=1000)
 #: Registrations per client address: at least 20 an hour, for people behind one address.
 DEFAULT_REGISTRATION_LIMIT = RateLimit(rate=30 / 3600, burst=30)
+#: Registrations per hour on the whole server, from every address together.
+DEFAULT_REGISTRATION_CEILING = RateLimit(rate=120 / 3600, burst=120)
+#: The bits of an IPv6 address the limits count it by (a /64 is one customer's).
+DEFAULT_IPV6_PREFIX = 64
 #: New games per player.
 DEFAULT_GAME_LIMIT = RateLimit(rate=120 / 3600, burst=120)
 #: Code mails (``PUT /v1/me/email``) per player and per address: three an hour.
@@ -108,6 +112,8 @@ class Settings:
     address_rate_limit: RateLimit | None = DEFAULT_ADDRESS_RATE_LIMIT
     #: Registrations per client address (None: no limit).
     registration_limit: RateLimit | None = DEFAULT_REGISTRATION_LIMIT
+    registration_ceiling: RateLimit | None = DEFAULT_REGISTRATION_CEILING
+    ipv6_prefix: int = DEFAULT_IPV6_PREFIX
     #: New games per player (None: no limit).
     game_limit: RateLimit | None = DEFAULT_GAME_LIMIT
     #: Turn mails carry the board as a PNG picture when CairoSVG is installed
@@ -201,6 +207,12 @@ class Settings:
             time_offset_seconds=float(_whole(env, "MATHABLE_TIME_OFFSET", minimum=-(2**40)) or 0),
             address_rate_limit=limit("MATHABLE_ADDRESS_RATE_LIMIT", DEFAULT_ADDRESS_RATE_LIMIT),
             registration_limit=limit("MATHABLE_REGISTRATION_LIMIT", DEFAULT_REGISTRATION_LIMIT),
+            registration_ceiling=limit(
+                "MATHABLE_REGISTRATION_CEILING", DEFAULT_REGISTRATION_CEILING
+            ),
+            ipv6_prefix=min(
+                128, _whole(env, "MATHABLE_IPV6_PREFIX", minimum=1) or DEFAULT_IPV6_PREFIX
+            ),
             game_limit=limit("MATHABLE_GAME_LIMIT", DEFAULT_GAME_LIMIT),
             code_mail_limit=limit("MATHABLE_CODE_MAIL_LIMIT", DEFAULT_CODE_MAIL_LIMIT),
             code_mail_domain_limit=limit(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import ipaddress
 import json
 import re
 from collections.abc import Callable
@@ -263,7 +265,31 @@ def limit_rate() -> None:
 
 
 def client_address() -> str:
-    return request.remote_addr or "unknown"
+    """The caller's address as the limits count it: an IPv4 address as it is (an
+    IPv4-mapped IPv6 one as its IPv4), an IPv6 one by its network of
+    ``MATHABLE_IPV6_PREFIX`` bits (64: one customer's whole allocation counts once)."""
+    return address_key(request.remote_addr or "unknown", services().settings.ipv6_prefix)
+
+
+@functools.lru_cache(maxsize=4096)
+def address_key(address: str, ipv6_prefix: int) -> str:
+    """``address`` as a limit's key.
+
+    >>> address_key("192.0.2.7", 64), address_key("::ffff:192.0.2.7", 64)
+    ('192.0.2.7', '192.0.2.7')
+    >>> address_key("2001:db8:1:2:aaaa::1", 64), address_key("2001:db8:1:2::9", 128)
+    ('2001:db8:1:2::/64', '2001:db8:1:2::9')
+    """
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        if ipv6_prefix < 128:
+            return str(ipaddress.IPv6Network(f"{ip}/{ipv6_prefix}", strict=False))
+    return str(ip)
 
 
 def _token_key(token: str) -> str:

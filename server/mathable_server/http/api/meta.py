@@ -47,6 +47,8 @@ def limits() -> Response:
             "requests_per_token": _rate(settings.rate_limit),
             "requests_per_address": _rate(settings.address_rate_limit),
             "registrations_per_address": _rate(settings.registration_limit),
+            "registrations_per_server": _rate(settings.registration_ceiling),
+            "ipv6_prefix": settings.ipv6_prefix,
             "games_per_player": _rate(settings.game_limit),
             "code_mails_per_address": _rate(settings.code_mail_limit),
             "code_mails_per_domain": _rate(settings.code_mail_domain_limit),

@@ -62,6 +62,13 @@ def register() -> Response:
             "too_many_registrations",
             "registrations from this address",
         )
+    if svc.settings.registration_ceiling is not None:
+        take(
+            svc.settings.registration_ceiling,
+            "register:*",
+            "too_many_registrations",
+            "registrations on this server",
+        )
     secret = svc.settings.registration_secret
     if secret is not None and not same_secret(body.get("invitation") or "", secret):
         raise ApiError(403, "registration_closed", "registering needs the server's invitation")

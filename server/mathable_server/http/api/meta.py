@@ -28,7 +28,7 @@ def health() -> Response:
 
 @bp.get("/openapi.yaml")
 def openapi() -> Response:
-    return Response(openapi_text(), mimetype="application/yaml")
+    return Response(openapi_text(), content_type="application/yaml; charset=utf-8")
 
 
 def _rate(limit: RateLimit | None) -> dict[str, Any] | None:

@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import base64
-import functools
 import hashlib
 import re
 
@@ -28,7 +27,6 @@ SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'no
 OTHER_POLICY = "default-src 'none'; frame-ancestors 'none'"
 
 
-@functools.cache
 def _script_sources(templates: tuple[str, ...]) -> str:
     loader = current_app.jinja_env.loader
     assert loader is not None
@@ -42,7 +40,15 @@ def _script_sources(templates: tuple[str, ...]) -> str:
 
 
 def page_policy() -> str:
-    """The ``Content-Security-Policy`` of the web pages."""
+    """The ``Content-Security-Policy`` of the web pages, worked out once per app (the
+    templates are listed and read the first time, not on every page)."""
+    policy: str | None = current_app.extensions.get("mathable_page_policy")
+    if policy is None:
+        policy = current_app.extensions["mathable_page_policy"] = _page_policy()
+    return policy
+
+
+def _page_policy() -> str:
     templates = tuple(sorted(current_app.jinja_env.list_templates(extensions=["html"])))
     return (
         "default-src 'none'; "

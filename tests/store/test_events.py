@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from mathable import Create, GameState, Join, Pass, apply, check
 from mathable.core.events import Event, Passed
@@ -253,6 +254,67 @@ def test_append_each_writes_the_games_still_where_they_were(store: Store) -> Non
     assert store.log_version("g1") == 4 and store.log_version("g2") == 4
     assert store.head("g1") == (4, AT + 50)
     assert [c.version for c in feed.changes_after(store.engine, 0) if c.game_id == "g1"][-1] == 4
+
+
+def _a_writer_waits(backend: Backend) -> None:
+    """Until another transaction waits for a lock to insert events (PostgreSQL; SQLite's
+    writers wait for its one write lock: a moment is enough), at most 10 s."""
+    if backend.name != "postgres":
+        time.sleep(0.5)
+        return
+    waiting = text(
+        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+        " AND query LIKE 'INSERT INTO events%' AND datname = current_database()"
+    )
+    deadline = time.monotonic() + 10
+    with backend.engine.connect() as conn:
+        while conn.execute(waiting).scalar_one() == 0 and time.monotonic() < deadline:
+            conn.rollback()
+            time.sleep(0.05)
+
+
+def test_a_sweep_and_a_move_in_one_of_its_games_at_once_do_not_deadlock(
+    backend: Backend,
+) -> None:
+    """A move holds its game's new events, then takes the feed's lock; the sweeper writes
+    several games in one transaction. It locked the feed after its first game and then
+    waited for the move's events of the next: each waited for the other (PostgreSQL:
+    "deadlock detected", a 503 and a failed sweep)."""
+    store = backend.store()
+    one, two = started(store, "g1"), started(store, "g2")
+    p1, after1 = run(one, Pass(one.turn.seat))  # type: ignore[union-attr]
+    p2, after2 = run(two, Pass(two.turn.seat))  # type: ignore[union-attr]
+    outcome: list[object] = []
+
+    def sweep() -> None:
+        try:
+            outcome.append(
+                Store(backend.another_engine()).append_each(
+                    [
+                        Append("g1", 3, p1, after1, at=AT + 1, deadline=None, due_at=None),
+                        Append("g2", 3, p2, after2, at=AT + 1, deadline=None, due_at=None),
+                    ]
+                )
+            )
+        except Exception as error:  # the deadlock's loser
+            outcome.append(error)
+
+    sweeper = threading.Thread(target=sweep)
+    with db.write_transaction(store.engine) as move:
+        # The move in g2, as a move's transaction writes it: its events first...
+        move.execute(
+            events.insert().values(
+                game_id="g2", version=4, type="passed", schema_version=1,
+                data=json.dumps({"type": "passed"}), created_at="now", at=AT,
+            )
+        )  # fmt: skip
+        sweeper.start()
+        _a_writer_waits(backend)
+        # ...then the feed's lock, held until the commit.
+        store.dialect.lock_feed_and_notify(move, [{"game_id": "g2", "player_id": "p0"}])
+    sweeper.join(timeout=60)
+    assert outcome == [[True, False]]
+    assert store.log_version("g1") == 4
 
 
 def test_due_games_follow_the_clock_columns(store: Store) -> None:

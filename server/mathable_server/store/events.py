@@ -243,10 +243,20 @@ class EventRecorder(Recorder):
     def append_each(self, appends: Sequence[Append]) -> list[bool]:
         """Append to many games in one transaction (one commit, one disk flush): the sweeper's
         timeouts. Each game in a savepoint of its own: one that another writer changed
-        first is left out (False), the others are written (True)."""
-        written = []
+        first is left out (False), the others are written (True).
+
+        The games are written in the order of their ids and the feed is locked once, after
+        the last: a transaction holding the feed's lock never waits for a game's row (a
+        move holds its game's events, then waits for the feed's lock: the sweeper holding
+        that lock while inserting the same game's events was a deadlock), and two sweepers
+        take the games' rows in one order.
+        """
+        written = [False] * len(appends)
+        told: list[dict[str, Any]] = []
+        order = sorted(range(len(appends)), key=lambda index: appends[index].game_id)
         with self._writer() as conn, conn.begin():
-            for item in appends:
+            for index in order:
+                item = appends[index]
                 now = iso(datetime.fromtimestamp(item.at / 1000, UTC))
                 rows = [
                     {
@@ -271,14 +281,11 @@ class EventRecorder(Recorder):
                             conn.execute(insert(vacations).values(**item.vacation))
                         for hook in self.on_append:
                             hook(conn, item.game_id, item.events, item.state, item.at)
-                        feed.record(
-                            conn, self.dialect, item.game_id, before, item.events, item.state,
-                            item.at,
-                        )
                 except Conflict:
-                    written.append(False)
-                else:
-                    written.append(True)
+                    continue
+                told += feed.rows(item.game_id, before, item.events, item.state, item.at)
+                written[index] = True
+            feed.write(conn, self.dialect, told)  # last: it locks the feed until the commit
         if any(written):
             self._committed()
         return written

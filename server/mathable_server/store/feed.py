@@ -190,19 +190,6 @@ def rows(
     ]
 
 
-def record(
-    conn: Connection,
-    dialect: FeedDialect,
-    game_id: str,
-    before: Before,
-    new_events: Sequence[Event],
-    state: AnyState,
-    at: int,
-) -> None:
-    """Write the feed rows of one command; call it last in the command's transaction."""
-    write(conn, dialect, rows(game_id, before, new_events, state, at))
-
-
 def write(conn: Connection, dialect: FeedDialect, told: list[dict[str, Any]]) -> None:
     """Write feed rows (``rows``); call it last in the command's transaction.
 

@@ -525,6 +525,49 @@ def test_the_choices_allow_a_lone_zero_and_ordinary_arithmetic() -> None:
     assert check_equation(parse_tiles("3-5+4=2")) == 14
 
 
+def _choice(name: str) -> str:
+    """The served rule of the choice ``name`` (RULES.md marks it [choice])."""
+    (rule,) = [c["rule"] for c in ruleset_data()["choices"] if c["name"] == name]
+    return str(rule)
+
+
+def _refused(line: str) -> str:
+    with pytest.raises(RuleError) as err:
+        check_equation(parse_tiles(line))
+    return err.value.code
+
+
+def test_choice_leading_zeros_no_number_has_one_but_a_lone_zero_is_a_number() -> None:
+    assert _refused("05+1=6") == _refused("5+1=06") == _refused("1+2=03") == "leading_zero"
+    assert check_equation(parse_tiles("0+5=5")) == 10
+    assert check_equation(parse_tiles("10x1=10")) == 3
+    assert "05" in _choice("leading_zeros") and "0+5=5" in _choice("leading_zeros")
+
+
+def test_choice_no_leading_operator_there_is_no_unary_minus() -> None:
+    assert _refused("-3+5=2") == _refused("+1+2=3") == _refused("x2+1=3") == "leading_operator"
+    assert check_equation(parse_tiles("5-3=2")) == 10
+    assert "-3+5=2" in _choice("no_leading_operator")
+
+
+def test_choice_no_negative_results_only_a_number_follows_the_equals() -> None:
+    # The true sum 1-4 = -3 cannot be written: "-" after "=" is no number, and 3 is wrong.
+    assert _refused("1-4=-3") == "one_number_after_equals"
+    assert _refused("1-4=3") == "wrong_result"
+    assert _refused("0-3=-3") == "one_number_after_equals"
+    # A negative value along the way is ordinary arithmetic: only the result is a number.
+    assert check_equation(parse_tiles("3-5+4=2")) == 14
+    assert check_equation(parse_tiles("1-1=0")) == 2
+    assert "1-4=3" in _choice("no_negative_results")
+
+
+def test_choice_every_division_comes_out_whole() -> None:
+    assert _refused("7:2x2=7") == _refused("7:2=3") == _refused("1:3x3=1") == "inexact_division"
+    assert _refused("4:0=0") == "division_by_zero"
+    assert check_equation(parse_tiles("8:2x3=12")) == 16
+    assert "7:2x2=7" in _choice("exact_division")
+
+
 def test_the_served_data_lists_the_choices_as_choices_not_as_printed_rules() -> None:
     data = ruleset_data()
     choices = {c["name"] for c in data["choices"]}

@@ -117,6 +117,12 @@ def test_a_whole_summy_game_ends_with_no_equations_and_every_answer_meets_the_sp
     feed = client.get(f"/v1/games/{final['id']}/events").json["events"]
     (revealed,) = [e for e in feed if e["type"] == "draws_revealed"]
     assert sorted(revealed["order"]) == sorted(SUPPLY_SET)  # the 93 codes (DrawsRevealedEvent)
+    # The served data says what each code is: the order read with it is the game's deal.
+    codes = client.get("/v1/rulesets/summy").json["tiles"]["codes"]
+    named = {c["code"]: c["tile"] for c in codes}
+    (started,) = [e for e in feed if e["type"] == "summy_started"]
+    dealt = [named[code] for code in revealed["order"][:16]]
+    assert sorted(dealt) == sorted(started["hands"][0] + started["hands"][1])
 
 
 def test_a_whole_summy_game_ends_idle_after_two_rounds_of_passes_and_meets_the_spec(
@@ -174,6 +180,11 @@ def test_a_new_game_of_either_ruleset_says_it_plays_rules_version_3(client: Flas
     summy = summy_game(client, ada, bob)
     mathable = client.post("/v1/games", json={}, headers=ada.auth).json
     assert summy["rules_version"] == 3 and mathable["rules_version"] == 3
+    summy_data = client.get("/v1/rulesets/summy").json  # checked against the spec
+    choices = {c["name"] for c in summy_data["choices"]}
+    assert {"leading_zeros", "no_leading_operator", "no_negative_results"} <= choices
+    assert "exact_division" in choices
+    assert client.get("/v1/rulesets/mathable").json["rules_version"] == 3
     served = client.get("/v1/rulesets").json
     assert {r["name"]: r["rules_version"] for r in served["rulesets"]} == {
         "mathable": 3,

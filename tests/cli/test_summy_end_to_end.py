@@ -41,6 +41,13 @@ def test_summy_from_the_cli_and_a_bot_game_to_the_end(server: str, tmp_path: Pat
 
     view = ann.view(game)
     first, other = (ann, ben) if view["turn"]["seat"] == 0 else (ben, ann)
+    # A play with a tile the hand lacks: the refusal names the tile (issue 26), exit 3.
+    missing = next(d for d in "0123456789" if d not in first.view(game)["hand"])
+    lacking = first.run("move", game, "-3,0", "across", f"{missing}+{missing}={missing}", expect=3)
+    assert f"no {missing}" in lacking.stderr and "in your hand" in lacking.stderr
+    # A play that names no direction is a usage error (exit 2), nothing sent.
+    first.run("move", game, "-3,0", "1+2=3", expect=2)
+    assert first.view(game)["version"] == view["version"]
     hint = json.loads(first.run("hint", game, "--json").stdout)
     if hint is not None:
         words = hint["words"].rsplit(" (", 1)[0].split()

@@ -54,3 +54,30 @@ def test_the_worked_example_scores_as_the_rule_book_says() -> None:
     assert "| `H9=8` | 6 + 2 = 8, 4 x 2 = 8 | 16 |" in text
     assert "| `E10=7` | 21 / 3 = 7 | 14 |" in text
     assert "the scores are 39 and 121" in text
+
+
+def test_each_games_rule_book_says_what_each_rules_version_changed() -> None:
+    """Issue 26: the rule book (``mathable-cli rules``, docs/rules.md) says what changed in
+    rules version 3, that new games play it, and where a game's view says its version."""
+    from textwrap import fill
+
+    from mathable import ruleset
+
+    def flat(text: str) -> str:
+        return " ".join(text.split())
+
+    for name in ("mathable", "summy"):
+        rules = ruleset(name)
+        book = flat(rules.rulebook())
+        data = rules.data()
+        assert data["rules_version"] == 3
+        assert "## Rules versions" in book, name
+        assert "New games play version 3" in book and "`rules_version`" in book, name
+        for entry in data["versions"]:
+            changes = flat(entry["changes"])
+            words = changes[0].upper() + changes[1:]
+            assert f"**Version {entry['version']}**: {fill(words, 10_000)}" in book, (name, entry)
+    summy = flat(ruleset("summy").rulebook())
+    assert "stay empty for good (equation_end)" in summy and "no deductions at the end" in summy
+    mathable = flat(ruleset("mathable").rulebook())
+    assert "every extra tile drawn after a placement it takes back" in mathable

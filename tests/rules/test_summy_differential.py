@@ -3,7 +3,7 @@
 Whole games are played from seeded random supplies. At every turn the plays tried
 are those the move generator finds when the ends of the equations are left open
 (so that many would lengthen an equation on the table), and random tiles laid near
-the table; the engine (``judge`` with the state's closed squares) and the reference
+the table; the engine (the play as a command: ``check`` on the game's state) and the reference
 must agree on each: refused by both, or accepted by both for the same points.
 """
 
@@ -16,17 +16,25 @@ import pytest
 
 from mathable import Create, Join, RuleError
 from mathable.games.summy import SUPPLY_SET, SummyState, apply, check, judge
+from mathable.games.summy.events import EquationPlayed
 from mathable.games.summy.movegen import legal_moves
 from mathable.games.summy.moves import Discard, PlayEquation
 from tests.rules.summy_reference import Table
 
 
 def _engine(state: SummyState, hand: list[int], placements: list, direction: str | None):  # type: ignore[no-untyped-def]
+    """The engine's verdict on the play, as a command to the game (``check``, the way the
+    server asks): (points, direction) of the equation played, None if refused."""
+    assert state.turn is not None and list(state.seats[state.turn.seat].rack) == hand
+    command = PlayEquation(state.turn.seat, tuple(placements), direction)
     try:
-        judged = judge(state.table, hand, placements, direction, state.closed)
+        events = check(state, command)
     except RuleError:
+        with pytest.raises(RuleError):  # the judge alone agrees
+            judge(state.table, hand, placements, direction, state.closed)
         return None
-    return judged.points, judged.direction
+    (played,) = [e for e in events if isinstance(e, EquationPlayed)]
+    return played.points, played.direction
 
 
 def _random_plays(rng: random.Random, state: SummyState, hand: list[int]) -> list:  # type: ignore[type-arg]

@@ -28,7 +28,7 @@ from mathable.games.summy.codes import ILLEGAL_PLAY_CODES
 from mathable.games.summy.events import EquationPlayed, SummyStarted
 from mathable.games.summy.ruleset_data import ruleset_data
 from mathable.games.summy.state import Closed
-from mathable.games.summy.tiles import EQUALS
+from mathable.games.summy.tiles import EQUALS, tile_names
 from tests.rules.recorded_logs import load
 from tests.rules.summy_logs import summy_command_from_json
 
@@ -477,6 +477,50 @@ def test_a_crossing_line_may_not_lengthen_an_equation_either() -> None:
     assert err.value.code == "equation_end" and err.value.details["equation"] == "1+2=3"
 
 
+@pytest.mark.parametrize(
+    ("extra", "hand", "placements", "direction", "formed", "square", "row"),
+    [
+        # 1+11=12 down through the square before 1+2=3: row 0 read 11+2=3.
+        ({(-4, 1): EQUALS}, "1+1112", [(-4, -3, 1), (-4, -2, 10), (-4, -1, 1), (-4, 0, 1),
+                                      (-4, 2, 1), (-4, 3, 2)], "down", "1+11=12", (-4, 0),
+         "11+2=3"),
+        # 9+12-1=20 down through the square after it: row 0 read 1+2=39.
+        ({(2, 6): EQUALS}, "9+12-120", [(2, 0, 9), (2, 1, 10), (2, 2, 1), (2, 3, 2),
+                                        (2, 4, 11), (2, 5, 1), (2, 7, 2), (2, 8, 0)], "down",
+         "9+12-1=20", (2, 0), "1+2=39"),
+        # 33+1+2=36 across: the equation swallowed into a longer one.
+        ({}, "33+6", [(-6, 0, 3), (-5, 0, 3), (-4, 0, 10), (2, 0, 6)], "across", "33+1+2=36",
+         (-4, 0), "33+1+2=36"),
+    ],
+)  # fmt: skip
+def test_the_spoilings_the_issue_found_in_play_are_refused(
+    extra: dict[tuple[int, int], int],
+    hand: str,
+    placements: list[tuple[int, int, int]],
+    direction: str,
+    formed: str,
+    square: tuple[int, int],
+    row: str,
+) -> None:
+    """Issue 26, found in play under version 2: with 1+2=3 on row 0, later plays were
+    accepted that made row 0 read 11+2=3 or 1+2=39, or swallowed it into 33+1+2=36."""
+    table = {(-3, 0): 1, (-2, 0): 10, (-1, 0): 2, (0, 0): EQUALS, (1, 0): 3} | extra
+    accepted = judge(table, parse_tiles(hand), placements, direction)  # version 2: no ends
+    assert accepted.equation == formed
+    after = table | {(x, y): t for x, y, t in placements}
+    xs = sorted(x for x, y in after if y == 0)
+    assert "".join(tile_names([after[(x, 0)] for x in xs])) == row
+    ends = {
+        (-4, 0): Closed("1+2=3", "across", (-3, 0), "before"),
+        (2, 0): Closed("1+2=3", "across", (-3, 0), "after"),
+    }
+    with pytest.raises(RuleError) as err:
+        judge(table, parse_tiles(hand), placements, direction, closed=ends)
+    assert err.value.code == "equation_end"
+    assert err.value.details["equation"] == "1+2=3"
+    assert err.value.details["square"] == {"x": square[0], "y": square[1]}
+
+
 def test_the_ends_are_open_in_games_of_rules_version_2() -> None:
     state = run(started(START), PlayEquation(0, tuple(across(-3, 0, "1+2.3"))))
     assert state.closed.keys() == {(-4, 0), (2, 0)}
@@ -523,6 +567,49 @@ def test_each_choice_is_refused_with_its_code(line: str, code: str) -> None:
 def test_the_choices_allow_a_lone_zero_and_ordinary_arithmetic() -> None:
     assert check_equation(parse_tiles("0+5=5")) == 10
     assert check_equation(parse_tiles("3-5+4=2")) == 14
+
+
+def _choice(name: str) -> str:
+    """The served rule of the choice ``name`` (RULES.md marks it [choice])."""
+    (rule,) = [c["rule"] for c in ruleset_data()["choices"] if c["name"] == name]
+    return str(rule)
+
+
+def _refused(line: str) -> str:
+    with pytest.raises(RuleError) as err:
+        check_equation(parse_tiles(line))
+    return err.value.code
+
+
+def test_choice_leading_zeros_no_number_has_one_but_a_lone_zero_is_a_number() -> None:
+    assert _refused("05+1=6") == _refused("5+1=06") == _refused("1+2=03") == "leading_zero"
+    assert check_equation(parse_tiles("0+5=5")) == 10
+    assert check_equation(parse_tiles("10x1=10")) == 3
+    assert "05" in _choice("leading_zeros") and "0+5=5" in _choice("leading_zeros")
+
+
+def test_choice_no_leading_operator_there_is_no_unary_minus() -> None:
+    assert _refused("-3+5=2") == _refused("+1+2=3") == _refused("x2+1=3") == "leading_operator"
+    assert check_equation(parse_tiles("5-3=2")) == 10
+    assert "-3+5=2" in _choice("no_leading_operator")
+
+
+def test_choice_no_negative_results_only_a_number_follows_the_equals() -> None:
+    # The true sum 1-4 = -3 cannot be written: "-" after "=" is no number, and 3 is wrong.
+    assert _refused("1-4=-3") == "one_number_after_equals"
+    assert _refused("1-4=3") == "wrong_result"
+    assert _refused("0-3=-3") == "one_number_after_equals"
+    # A negative value along the way is ordinary arithmetic: only the result is a number.
+    assert check_equation(parse_tiles("3-5+4=2")) == 14
+    assert check_equation(parse_tiles("1-1=0")) == 2
+    assert "1-4=3" in _choice("no_negative_results")
+
+
+def test_choice_every_division_comes_out_whole() -> None:
+    assert _refused("7:2x2=7") == _refused("7:2=3") == _refused("1:3x3=1") == "inexact_division"
+    assert _refused("4:0=0") == "division_by_zero"
+    assert check_equation(parse_tiles("8:2x3=12")) == 16
+    assert "7:2x2=7" in _choice("exact_division")
 
 
 def test_the_served_data_lists_the_choices_as_choices_not_as_printed_rules() -> None:

@@ -762,6 +762,8 @@ def test_summy_games_get_turn_mail_and_take_moves_in_summy_notation(
     assert "     -1  0  1\n" in text and "\n  0   .  =  .\n" in text  # the table, x and y
     assert "Your hand: + 1 2 3 4 5 = x\n" in text  # hers only: bob holds 6 7 8 9 - : = 0
     assert "-3,0 across 1+2=3" in text and "discard x 9" in text
+    # A discard is told as tiles that leave the game (issue 26), never as giving them back.
+    assert "out of the game" in text and "give" not in text.lower()
     assert f"mathable-cli move {game['id']} X,Y DIRECTION EQUATION" in text
     assert "I8=12" not in text  # nothing of Mathable's notation
     # A move in Mathable's notation is no Summy move: refused, with the reason.
@@ -782,6 +784,11 @@ def test_summy_games_get_turn_mail_and_take_moves_in_summy_notation(
     assert len(second) == 2 and "Last turn: bob discarded 1 tile." in text_of(second[-1])
     assert "Last turn:" not in text_of(second[0])  # the game's first turn
     assert inbox(mail_app).receive(reply(second[-1], "discard x")).code == TAKEN
+    deliver(mail_app)
+    # The answer to the discard: no points (it was "Played: discard x for 6 points", the
+    # points of ada's equation before it).
+    answered = mailbox.wait_for(lambda m: "Played: discard x" in text_of(m))
+    assert "Played: discard x\n" in text_of(answered) and "points" not in text_of(answered)
     after = client.get(f"/v1/games/{game['id']}", headers=ada.auth).json
     assert "x" not in after["hand"] and after["turn"]["seat"] == 1
     # The last turn in words, as the next turn mail tells it.

@@ -168,3 +168,90 @@ def test_the_page_follows_a_move_and_shows_the_printed_colours(
             shutil.copyfile(shot, keep)
     finally:
         page.close()
+
+
+def _widest_summy_table(live_url: str, turns: int) -> tuple[str, dict[str, Any]]:
+    """A Summy game whose players, for ``turns`` turns, play the equation reaching farthest
+    from the middle across (the table grows wide); the last view, for a spectator."""
+    import itertools
+    import random
+
+    from mathable.games.summy import SUPPLY_SET, tile_names
+    from mathable.games.summy.movegen import legal_moves
+    from mathable.games.summy.tiles import parse_tiles
+
+    order = list(SUPPLY_SET)
+    random.Random(7).shuffle(order)
+    players = [_register(live_url, "ada"), _register(live_url, "bob")]
+    created = requests.post(
+        f"{live_url}/v1/games",
+        json={"ruleset": "summy", "tiles": tile_names(order)},
+        headers=_auth(players[0]),
+        timeout=10,
+    ).json()
+    game = created["id"]
+    view = requests.post(
+        f"{live_url}/v1/games/{game}/join", headers=_auth(players[1]), timeout=10
+    ).json()
+    for _ in range(turns):
+        if view["status"] != "playing":
+            break
+        seat = view["turn"]["seat"]
+        view = requests.get(
+            f"{live_url}/v1/games/{game}", headers=_auth(players[seat]), timeout=10
+        ).json()
+        table = {(t["x"], t["y"]): parse_tiles(t["tile"])[0] for t in view["table"]}
+        closed = [(c["x"], c["y"]) for c in view["closed"]]
+        hand = [parse_tiles(t)[0] for t in view["hand"]]
+        moves = list(itertools.islice(legal_moves(table, hand, closed), 400))
+        if moves:
+            best = max(moves, key=lambda m: max(abs(x) for x, _, _ in m.placements))
+            command: dict[str, Any] = {
+                "type": "equation",
+                "placements": [
+                    {"x": x, "y": y, "tile": tile_names([t])[0]} for x, y, t in best.placements
+                ],
+                "direction": best.direction,
+            }
+        else:
+            command = {"type": "discard", "tiles": view["hand"][:3]}
+        moved = requests.post(
+            f"{live_url}/v1/games/{game}/moves",
+            json={**command, "expected_version": view["version"]},
+            headers=_auth(players[seat]),
+            timeout=10,
+        )
+        assert moved.status_code == 200, moved.text
+        view = moved.json()
+    spectator: dict[str, Any] = requests.get(f"{live_url}/v1/games/{game}", timeout=10).json()
+    return game, spectator
+
+
+def test_a_wide_summy_table_is_shown_whole_with_its_centre_in_view(
+    browser: Any, live_url: str
+) -> None:
+    """Issue 26: the Summy page was a text grid cut off by a scroll bar. The table is now a
+    picture scaled to the page: however wide the table, every tile (the middle = among
+    them) is in the window, with no scrolling sideways."""
+    game, view = _widest_summy_table(live_url, turns=20)
+    xs = [t["x"] for t in view["table"]]
+    assert max(xs) - min(xs) >= 24, "the table did not grow wide enough to test"
+    page = browser.new_page(viewport={"width": 800, "height": 700}, device_scale_factor=1)
+    try:
+        page.goto(f"{live_url}/games/{game}")
+        assert page.locator("svg g.tile[data-x]").count() == len(view["table"])
+        assert page.locator("pre:visible").count() == 0  # the text grid is folded away
+        width = page.evaluate("window.innerWidth")
+        height = page.evaluate("window.innerHeight")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        centre = page.locator('svg g.tile[data-x="0"][data-y="0"]').bounding_box()
+        assert centre is not None
+        assert 0 <= centre["x"] and centre["x"] + centre["width"] <= width
+        assert 0 <= centre["y"] and centre["y"] + centre["height"] <= height
+        for edge in (min(xs), max(xs)):
+            tile = page.locator(f'svg g.tile[data-x="{edge}"]').first.bounding_box()
+            assert tile is not None and 0 <= tile["x"] and tile["x"] + tile["width"] <= width
+        last = page.locator("svg g.tile.last").first.bounding_box()
+        assert last is not None and 0 <= last["x"] <= width and 0 <= last["y"] <= height
+    finally:
+        page.close()

@@ -54,12 +54,20 @@ def tiles_line(view: Mapping[str, Any]) -> str:
 
 
 def points_words(view: Mapping[str, Any]) -> str:
-    """`` for N points`` when the last turn laid the last equation, else ``""``."""
+    """`` for N points`` when the last turn laid the last equation, else ``""`` (a discard
+    or a pass scores nothing, though the same player laid the last equation before it).
+
+    >>> play = {"seat": 0, "equation": "1+2=3", "points": 6}
+    >>> points_words({"last_play": play, "last_turn": {"seat": 0, "ended_by": "played"}})
+    ' for 6 points'
+    >>> points_words({"last_play": play, "last_turn": {"seat": 0, "ended_by": "discarded"}})
+    ''
+    """
     play = view.get("last_play")
     turn = view.get("last_turn")
     if not isinstance(play, Mapping) or not isinstance(turn, Mapping):
         return ""
-    if play["seat"] != turn.get("seat"):
+    if play["seat"] != turn.get("seat") or turn.get("ended_by") not in ("played", None):
         return ""
     return f" for {play['points']} points"
 

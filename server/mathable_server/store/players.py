@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from sqlalchemy import (
+    Connection,
     and_,
     insert,
     select,
@@ -17,8 +18,10 @@ from mathable_server.store.engine import (
     players,
     registration_keys,
 )
+from mathable_server.store.names import name_key
 from mathable_server.store.records import (
     KeyTaken,
+    NameLooksAlike,
     NameTaken,
     PlayerRecord,
     Registration,
@@ -39,7 +42,8 @@ class PlayerRecorder(Recorder):
         *,
         key: tuple[str, str] | None = None,
     ) -> None:
-        """Store a new player; NameTaken if the name (in any case) is in use.
+        """Store a new player; NameTaken if the name (in any case) is in use, NameLooksAlike
+        if a player's name has its look-alike key (``names.name_key``).
 
         ``key`` = (hash of the Idempotency-Key, fingerprint) is stored in the same
         transaction; KeyTaken if another registration stored that key first.
@@ -51,12 +55,15 @@ class PlayerRecorder(Recorder):
             ).first()
             if taken is not None:
                 raise NameTaken(name)
+            skeleton = name_key(name)
+            self._refuse_look_alike(conn, name, skeleton)
             try:
                 conn.execute(
                     insert(players).values(
                         id=player_id,
                         name=name,
                         name_key=name.casefold(),
+                        name_skeleton=skeleton,
                         email=email,
                         token_hash=token_hash,
                         created_at=now,
@@ -64,6 +71,8 @@ class PlayerRecorder(Recorder):
                     )
                 )
             except IntegrityError:
+                # Another registration got there first, with this name or one like it
+                # (``name_alike`` tells which).
                 raise NameTaken(name) from None
             if key is not None:
                 try:
@@ -74,6 +83,21 @@ class PlayerRecorder(Recorder):
                     )
                 except IntegrityError:
                     raise KeyTaken(key[0]) from None
+
+    @staticmethod
+    def _refuse_look_alike(conn: Connection, name: str, skeleton: str) -> None:
+        alike = conn.execute(
+            select(players.c.name).where(players.c.name_skeleton == skeleton)
+        ).first()
+        if alike is not None:
+            raise NameLooksAlike(name, alike.name)
+
+    def name_alike(self, name: str) -> str | None:
+        """The name of the player whose name ``name`` looks like (or is), if any."""
+        with self._reader.connect() as conn:
+            return conn.execute(
+                select(players.c.name).where(players.c.name_skeleton == name_key(name))
+            ).scalar()
 
     def registration(self, key_hash: str) -> Registration | None:
         """The registration made with the Idempotency-Key of this hash, if any."""

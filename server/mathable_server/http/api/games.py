@@ -23,6 +23,7 @@ from mathable_server.http.render import (
     events_body,
     game_body,
     player_ids,
+    reveals,
     viewer_seat,
     with_clock,
 )
@@ -62,8 +63,11 @@ def _render(player_id: str, status: int) -> Callable[[str, Timed, list[Event], i
     def render(game_id: str, game: Timed, new: list[Event], now: int) -> tuple[int, dict[str, Any]]:
         state = game.state
         seat = state.seat_of(player_id)
-        body = game_body(game_id, state, seat, services().names.lookup(player_ids(state)))
-        body["events"] = appended_body(state.version - len(new) + 1, new, seat)
+        svc = services()
+        body = game_body(game_id, state, seat, svc.names.lookup(player_ids(state)))
+        # The order this command reveals stays hidden while another game draws it.
+        withheld = reveals(new) and svc.store.order_shared_with_running(game_id)
+        body["events"] = appended_body(state.version - len(new) + 1, new, seat, withheld)
         body["clock"] = clock_body(game.clock, now)
         return status, body
 
@@ -462,8 +466,11 @@ def events(game_id: str) -> Response:
     version = max([state.version] + [s.version for s in stored])
     # The state is read before the events: if it says revealed, every event read is after.
     revealed = state.draws_revealed
+    # A bag order another unfinished game draws (one seed, one given order) stays hidden.
+    withheld = revealed and svc.store.order_shared_with_running(game_id)
+    shown = events_body(stored, seat, revealed, withheld)
     return json_response(
-        {"id": game_id, "version": version, "events": events_body(stored, seat, revealed)},
+        {"id": game_id, "version": version, "events": shown},
         200,
         {"ETag": etag(version), "Vary": "Authorization", "Cache-Control": "private, no-cache"},
     )

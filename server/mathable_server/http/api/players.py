@@ -28,7 +28,14 @@ from mathable_server.http.web import (
     services,
     take,
 )
-from mathable_server.store import KeyTaken, Member, MemberGame, NameTaken, now_iso
+from mathable_server.store import (
+    KeyTaken,
+    Member,
+    MemberGame,
+    NameLooksAlike,
+    NameTaken,
+    now_iso,
+)
 
 bp = Blueprint("players", __name__, url_prefix="/v1")
 
@@ -89,13 +96,28 @@ def register() -> Response:
             hash_token(token),
             key=None if key is None else (key.hash, key.fingerprint),
         )
+    except NameLooksAlike as alike:
+        raise _looks_alike(alike.name, alike.existing) from None
     except (NameTaken, KeyTaken):
         # A concurrent attempt of the same keyed registration may have got there first.
         if key is not None and (again := _retried(key, body["name"])) is not None:
             return again
+        existing = svc.store.name_alike(body["name"])
+        if existing is not None and existing.casefold() != body["name"].casefold():
+            raise _looks_alike(body["name"], existing) from None
         raise ApiError(409, "name_taken", "a player of this name exists already") from None
     svc.names.remember(player_id, body["name"])
     return _registered(player_id, body["name"], token, replayed=False)
+
+
+def _looks_alike(name: str, existing: str) -> ApiError:
+    """409 ``name_confusable``: ``name`` looks like the name of a player (Unicode TR39)."""
+    return ApiError(
+        409,
+        "name_confusable",
+        f"{name!r} looks too much like the name of player {existing!r}: choose another",
+        details={"like": existing},
+    )
 
 
 def _retried(key: _Key, name: str) -> Response | None:

@@ -3,7 +3,9 @@ names. Each test runs on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import io
 import json
+from pathlib import Path
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -11,7 +13,9 @@ from sqlalchemy import text
 
 from mathable_server import Settings, create_app
 from mathable_server.http.web import Services
+from mathable_server.run.transfer import dump, load
 from mathable_server.store import migrations
+from mathable_server.store.engine import make_engine
 from mathable_server.store.names import name_key
 from tests.server.helpers import Account, bag_order, move, register, started_game
 from tests.server.upgrade.baseline import make_baseline_database
@@ -167,3 +171,25 @@ def test_r2_the_look_alike_table_covers_every_character_a_name_may_hold() -> Non
     assert allowed <= COVERED
     assert set(CONFUSABLES) <= COVERED
     assert COVERED == set(string.ascii_letters + string.digits + "_-")
+
+
+def test_r2_players_brought_by_a_load_hold_their_look_alike_keys(tmp_path: Path) -> None:
+    """``mathable-server load`` gives the players it brings their look-alike keys, so a
+    name like theirs is refused on the server they were loaded into."""
+    source = f"sqlite:///{tmp_path / 'source.db'}"
+    app = create_app(Settings(database_url=source, rate_limit=None))
+    register(app.test_client(), "Olliee50f")
+    app.extensions["mathable"].store.engine.dispose()
+    engine = make_engine(source, 1)
+    out = io.StringIO()
+    dump(engine, out)
+    engine.dispose()
+    target = f"sqlite:///{tmp_path / 'target.db'}"
+    engine = make_engine(target, 1)
+    migrations.upgrade(engine)
+    load(engine, io.StringIO(out.getvalue()))
+    engine.dispose()
+    app = create_app(Settings(database_url=target, rate_limit=None), create_schema=False)
+    refused = app.test_client().post("/v1/players", json={"name": "0lliee5Of"})
+    assert refused.status_code == 409 and refused.json["error"]["code"] == "name_confusable"
+    app.extensions["mathable"].store.engine.dispose()

@@ -193,3 +193,71 @@ def test_r2_players_brought_by_a_load_hold_their_look_alike_keys(tmp_path: Path)
     refused = app.test_client().post("/v1/players", json={"name": "0lliee5Of"})
     assert refused.status_code == 409 and refused.json["error"]["code"] == "name_confusable"
     app.extensions["mathable"].store.engine.dispose()
+
+
+def test_r2_a_player_can_block_another(client: FlaskClient) -> None:
+    """Found: nothing let a player stop one account's invitations. A player now blocks
+    another (PUT /v1/me/blocks/<name>): that player's invitations to them are 403
+    blocked, and they cannot join a game the blocker sits in; unblocking lifts both."""
+    bob, spam, cy = register(client, "bob"), register(client, "spam"), register(client, "cy")
+    assert client.put("/v1/me/blocks/SPAM", headers=bob.auth).status_code == 204
+    assert client.put("/v1/me/blocks/spam", headers=bob.auth).status_code == 204  # once
+    listed = client.get("/v1/me/blocks", headers=bob.auth).json["blocks"]  # type: ignore[index]
+    assert [(b["id"], b["name"]) for b in listed] == [(spam.id, "spam")]
+    refused = client.post("/v1/games", json={"invite": ["bob"]}, headers=spam.auth)
+    assert refused.status_code == 403
+    assert refused.json["error"] == {  # type: ignore[index]
+        "code": "blocked",
+        "message": "bob does not take your invitations",
+    }
+    assert client.post("/v1/games", json={"invite": ["bob"]}, headers=cy.auth).status_code == 201
+    # Nor may spam sit down at bob's table, open or invited to.
+    table = client.post("/v1/games", json={}, headers=bob.auth).json
+    joined = client.post(f"/v1/games/{table['id']}/join", headers=spam.auth)  # type: ignore[index]
+    assert joined.status_code == 403 and joined.json["error"]["code"] == "blocked"  # type: ignore[index]
+    invited = client.post("/v1/games", json={"invite": ["spam"]}, headers=bob.auth).json
+    joined = client.post(f"/v1/games/{invited['id']}/join", headers=spam.auth)  # type: ignore[index]
+    assert joined.status_code == 403
+    # The others are not blocked, and spam learns nothing else.
+    assert client.get("/v1/me/blocks", headers=spam.auth).json == {"blocks": []}
+    bad = client.put("/v1/me/blocks/nobody", headers=bob.auth)
+    assert bad.status_code == 422 and bad.json["error"]["code"] == "unknown_player"  # type: ignore[index]
+    own = client.put("/v1/me/blocks/bob", headers=bob.auth)
+    assert own.status_code == 422 and own.json["error"]["code"] == "self_block"  # type: ignore[index]
+    assert client.delete("/v1/me/blocks/spam", headers=bob.auth).status_code == 204
+    assert client.get("/v1/me/blocks", headers=bob.auth).json == {"blocks": []}
+    again = client.post("/v1/games", json={"invite": ["bob"]}, headers=spam.auth)
+    assert again.status_code == 201
+    joined = client.post(f"/v1/games/{table['id']}/join", headers=spam.auth)  # type: ignore[index]
+    assert joined.status_code == 200
+
+
+def test_r2_a_declined_private_game_stays_closed_until_its_creator_opens_it(
+    client: FlaskClient,
+) -> None:
+    """Found: a private game whose invitee declined was open to anyone with its id. It now
+    stays closed (422 game_closed) until its creator opens it (POST .../open,
+    game_opened); an invitee left may still join, and only the creator may open it."""
+    ada, bob, cy, eve = (register(client, n) for n in ("ada", "bob", "cy", "eve"))
+    game = client.post(
+        "/v1/games", json={"invite": ["bob", "cy"], "players": 3}, headers=ada.auth
+    ).json
+    game_id = game["id"]  # type: ignore[index]
+    assert client.post(f"/v1/games/{game_id}/decline", headers=bob.auth).status_code == 200
+    closed = client.post(f"/v1/games/{game_id}/join", headers=eve.auth)
+    assert closed.status_code == 422
+    assert closed.json["error"]["code"] == "game_closed"  # type: ignore[index]
+    assert client.post(f"/v1/games/{game_id}/join", headers=cy.auth).status_code == 200
+    assert client.post(f"/v1/games/{game_id}/join", headers=bob.auth).status_code == 422
+    not_yours = client.post(f"/v1/games/{game_id}/open", headers=cy.auth)
+    assert not_yours.json["error"]["code"] == "not_creator"  # type: ignore[index]
+    opened = client.post(f"/v1/games/{game_id}/open", headers=ada.auth)
+    assert opened.status_code == 200
+    assert opened.json["events"][-1]["type"] == "game_opened"  # type: ignore[index]
+    twice = client.post(f"/v1/games/{game_id}/open", headers=ada.auth)
+    assert twice.json["error"]["code"] == "not_closed"  # type: ignore[index]
+    started = client.post(f"/v1/games/{game_id}/join", headers=eve.auth)
+    assert started.status_code == 200 and started.json["status"] == "playing"  # type: ignore[index]
+    # A game no invitee declined is as open as it was.
+    plain = client.post("/v1/games", json={}, headers=ada.auth).json
+    assert client.post(f"/v1/games/{plain['id']}/join", headers=eve.auth).status_code == 200  # type: ignore[index]

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from sqlalchemy import (
     Connection,
     and_,
+    delete,
     insert,
     select,
     update,
@@ -15,6 +16,7 @@ from sqlalchemy.exc import IntegrityError
 
 from mathable_server.store.base import Recorder
 from mathable_server.store.engine import (
+    blocks,
     players,
     registration_keys,
 )
@@ -31,7 +33,7 @@ from mathable_server.store.records import (
 
 
 class PlayerRecorder(Recorder):
-    """Players: registration (with its Idempotency-Key), tokens, names."""
+    """Players: registration (with its Idempotency-Key), tokens, names, blocks."""
 
     def create_player(
         self,
@@ -163,3 +165,58 @@ class PlayerRecorder(Recorder):
         with self._reader.connect() as conn:
             rows = conn.execute(select(players.c.id, players.c.name).where(players.c.id.in_(ids)))
             return {r.id: r.name for r in rows}
+
+    def block(self, player_id: str, blocked_id: str) -> bool:
+        """``player_id`` blocks ``blocked_id``; False if they had already."""
+        with self._writer() as conn, conn.begin():
+            known = conn.execute(
+                select(blocks.c.at).where(
+                    and_(blocks.c.player_id == player_id, blocks.c.blocked_id == blocked_id)
+                )
+            ).first()
+            if known is not None:
+                return False
+            try:
+                with conn.begin_nested():
+                    conn.execute(
+                        insert(blocks).values(
+                            player_id=player_id, blocked_id=blocked_id, at=now_ms()
+                        )
+                    )
+            except IntegrityError:
+                return False  # a block sent twice at once
+        return True
+
+    def unblock(self, player_id: str, blocked_id: str) -> bool:
+        """``player_id`` lifts a block of ``blocked_id``; False if there was none."""
+        with self._writer() as conn, conn.begin():
+            done = conn.execute(
+                delete(blocks).where(
+                    and_(blocks.c.player_id == player_id, blocks.c.blocked_id == blocked_id)
+                )
+            )
+        return bool(done.rowcount)
+
+    def blocked_players(self, player_id: str) -> list[tuple[str, str, int]]:
+        """Whom ``player_id`` blocked: (id, name, when), the latest first."""
+        query = (
+            select(players.c.id, players.c.name, blocks.c.at)
+            .join(players, players.c.id == blocks.c.blocked_id)
+            .where(blocks.c.player_id == player_id)
+            .order_by(blocks.c.at.desc(), players.c.id)
+        )
+        with self._reader.connect() as conn:
+            return [(row.id, row.name, row.at) for row in conn.execute(query)]
+
+    def blocked_by_any(self, player_id: str, others: Iterable[str]) -> bool:
+        """One of ``others`` blocked ``player_id``."""
+        ids = sorted(set(others) - {player_id})
+        if not ids:
+            return False
+        query = select(
+            select(blocks.c.player_id)
+            .where(and_(blocks.c.blocked_id == player_id, blocks.c.player_id.in_(ids)))
+            .exists()
+        )
+        with self._reader.connect() as conn:
+            return bool(conn.execute(query).scalar())

@@ -12,6 +12,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app
 
 from mathable import ClockSpec, Create, Decline, Event, Join, RuleError, TimeOut, check_claim
+from mathable.core.lifecycle import Open
 from mathable.core.ruleset import AnyState, ruleset, ruleset_of
 from mathable_server.games.draws import bag_order, new_salt
 from mathable_server.games.service import Answer, Timed
@@ -170,6 +171,8 @@ def _invitees(creator: str, names: list[str]) -> list[str]:
                 "too_many_invitations",
                 f"{record.name} has {cap} open invitations already",
             )
+        if svc.store.blocked_by_any(creator, [record.id]):
+            raise ApiError(403, "blocked", f"{record.name} does not take your invitations")
         invited.append(record.id)
     return invited
 
@@ -189,17 +192,35 @@ def decline(game_id: str) -> Response:
     return _reply(answer)
 
 
-@bp.post("/<game_id>/join")
-def join(game_id: str) -> Response:
+@bp.post("/<game_id>/open")
+def open_game(game_id: str) -> Response:
+    """The creator opens a private game an invitee declined: anyone may take its free seats."""
     player = required_player()
     raw = json_body(required=False)
     load(_join, raw)
     answer = services().games.join(
         game_id,
-        lambda _state: Join(player.id),
+        lambda _state: Open(player.id),
         _render(player.id, 200),
         idempotency(player, raw),
     )
+    return _reply(answer)
+
+
+@bp.post("/<game_id>/join")
+def join(game_id: str) -> Response:
+    player = required_player()
+    raw = json_body(required=False)
+    load(_join, raw)
+    svc = services()
+
+    def make(state: AnyState) -> Join:
+        members = [seat.player for seat in state.seats if seat.player is not None]
+        if svc.store.blocked_by_any(player.id, members):
+            raise ApiError(403, "blocked", "a player of this game has blocked you")
+        return Join(player.id)
+
+    answer = svc.games.join(game_id, make, _render(player.id, 200), idempotency(player, raw))
     return _reply(answer)
 
 

@@ -252,3 +252,42 @@ def _summary(
         summary["last_turn"] = progress["last_turn"]
         summary["result"] = progress["result"]
     return summary
+
+
+@bp.get("/me/blocks")
+def blocks() -> Response:
+    """The players the caller blocked, the latest first."""
+    player = required_player()
+    listed = services().store.blocked_players(player.id)
+    return json_response(
+        {"blocks": [{"id": i, "name": name, "at": iso_ms(at)} for i, name, at in listed]},
+        200,
+        {"Cache-Control": "private, no-store"},
+    )
+
+
+def _other(name: str, me: str) -> str:
+    """The id of the player ``name``; 422 ``unknown_player`` or ``self_block``."""
+    found = services().store.players_named([name]).get(name.casefold())
+    if found is None:
+        raise ApiError(422, "unknown_player", f"there is no player named {name!r}")
+    if found.id == me:
+        raise ApiError(422, "self_block", "you cannot block yourself")
+    return found.id
+
+
+@bp.put("/me/blocks/<name>")
+def block(name: str) -> Response:
+    """Block a player: their invitations to the caller are refused (403 ``blocked``), and
+    they cannot join a game the caller sits in. Blocking twice is blocking once."""
+    player = required_player()
+    services().store.block(player.id, _other(name, player.id))
+    return Response(status=204)
+
+
+@bp.delete("/me/blocks/<name>")
+def unblock(name: str) -> Response:
+    """Lift a block (204 whether or not there was one)."""
+    player = required_player()
+    services().store.unblock(player.id, _other(name, player.id))
+    return Response(status=204)

@@ -17,6 +17,7 @@ from mathable_server.run.transfer import dump, load
 from mathable_server.store import migrations
 from mathable_server.store.engine import make_engine
 from mathable_server.store.names import name_key
+from tests.server.conftest import close_app, make_app
 from tests.server.helpers import Account, bag_order, move, register, started_game
 from tests.server.upgrade.baseline import make_baseline_database
 
@@ -261,3 +262,27 @@ def test_r2_a_declined_private_game_stays_closed_until_its_creator_opens_it(
     # A game no invitee declined is as open as it was.
     plain = client.post("/v1/games", json={}, headers=ada.auth).json
     assert client.post(f"/v1/games/{plain['id']}/join", headers=eve.auth).status_code == 200  # type: ignore[index]
+
+
+def test_r2_only_the_operator_s_players_give_a_seed_on_a_closed_server(
+    store_url: str,
+) -> None:
+    """Only the operator (or an organiser) may give a seed: with MATHABLE_ALLOW_SEEDS and
+    MATHABLE_ALLOW_GIVEN_TILES off, the players named in MATHABLE_SEED_PLAYERS still
+    may, and nobody else."""
+    settings = Settings.from_env({"MATHABLE_SEED_PLAYERS": " Org , ops"})
+    assert settings.seed_players == ("org", "ops") and settings.allow_seeds is False
+    app = make_app(
+        store_url, allow_seeds=False, allow_given_tiles=False, seed_players=("org",)
+    )
+    client = app.test_client()
+    org, ann = register(client, "ORG"), register(client, "ann")
+    seeded = client.post("/v1/games", json={"seed": 30}, headers=org.auth)
+    assert seeded.status_code == 201 and seeded.json["seeded"] is True  # type: ignore[index]
+    given = client.post("/v1/games", json={"tiles": bag_order(1)}, headers=org.auth)
+    assert given.status_code == 201
+    refused = client.post("/v1/games", json={"seed": 30}, headers=ann.auth)
+    assert refused.json["error"]["code"] == "seeds_disabled"  # type: ignore[index]
+    refused = client.post("/v1/games", json={"tiles": bag_order(1)}, headers=ann.auth)
+    assert refused.json["error"]["code"] == "given_tiles_disabled"  # type: ignore[index]
+    close_app(app)

@@ -286,3 +286,16 @@ def test_r2_only_the_operator_s_players_give_a_seed_on_a_closed_server(
     refused = client.post("/v1/games", json={"tiles": bag_order(1)}, headers=ann.auth)
     assert refused.json["error"]["code"] == "given_tiles_disabled"  # type: ignore[index]
     close_app(app)
+
+
+def test_r2_verify_says_a_withheld_order_cannot_be_checked_yet() -> None:
+    """``mathable-cli verify`` (``events_from_feed``) reads a withheld draws_revealed as a
+    refusal that says so, not as a broken log."""
+    import pytest
+
+    from mathable.core.audit import events_from_feed
+    from mathable.core.errors import RuleError
+
+    feed = [{"type": "draws_revealed", "order": None, "salt": None, "withheld": True}]
+    with pytest.raises(RuleError, match="withholds this game's bag order"):
+        events_from_feed(feed)

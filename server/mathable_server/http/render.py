@@ -110,6 +110,12 @@ def reveals(events: Iterable[Event]) -> bool:
     return any(isinstance(event, DrawsRevealed) for event in events)
 
 
+def may_share_order(state: AnyState) -> bool:
+    """The game was made with a seed or a given order: other games may draw its order
+    (``store.events.order_key``). A game of an order of its own shares it with none."""
+    return state.options.seed is not None or state.options.tiles is not None
+
+
 class BodyCache:
     """Rendered JSON views by (game, version, seat): a version never changes, so neither does
     its view. Least recently used dropped first; safe across threads."""

@@ -23,6 +23,7 @@ from mathable_server.http.render import (
     clock_body,
     events_body,
     game_body,
+    may_share_order,
     player_ids,
     reveals,
     viewer_seat,
@@ -67,7 +68,11 @@ def _render(player_id: str, status: int) -> Callable[[str, Timed, list[Event], i
         svc = services()
         body = game_body(game_id, state, seat, svc.names.lookup(player_ids(state)))
         # The order this command reveals stays hidden while another game draws it.
-        withheld = reveals(new) and svc.store.order_shared_with_running(game_id)
+        withheld = (
+            reveals(new)
+            and may_share_order(state)
+            and svc.store.order_shared_with_running(game_id)
+        )
         body["events"] = appended_body(state.version - len(new) + 1, new, seat, withheld)
         body["clock"] = clock_body(game.clock, now)
         return status, body
@@ -490,7 +495,9 @@ def events(game_id: str) -> Response:
     # The state is read before the events: if it says revealed, every event read is after.
     revealed = state.draws_revealed
     # A bag order another unfinished game draws (one seed, one given order) stays hidden.
-    withheld = revealed and svc.store.order_shared_with_running(game_id)
+    withheld = (
+        revealed and may_share_order(state) and svc.store.order_shared_with_running(game_id)
+    )
     shown = events_body(stored, seat, revealed, withheld)
     return json_response(
         {"id": game_id, "version": version, "events": shown},

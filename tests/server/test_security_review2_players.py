@@ -221,8 +221,9 @@ def test_r2_a_player_can_block_another(client: FlaskClient) -> None:
     assert joined.status_code == 403
     # The others are not blocked, and spam learns nothing else.
     assert client.get("/v1/me/blocks", headers=spam.auth).json == {"blocks": []}
-    bad = client.put("/v1/me/blocks/nobody", headers=bob.auth)
-    assert bad.status_code == 422 and bad.json["error"]["code"] == "unknown_player"  # type: ignore[index]
+    for nobody in ("nobody", "a%00b", "x" * 150):
+        bad = client.put(f"/v1/me/blocks/{nobody}", headers=bob.auth)
+        assert bad.status_code == 422 and bad.json["error"]["code"] == "unknown_player"  # type: ignore[index]
     own = client.put("/v1/me/blocks/bob", headers=bob.auth)
     assert own.status_code == 422 and own.json["error"]["code"] == "self_block"  # type: ignore[index]
     assert client.delete("/v1/me/blocks/spam", headers=bob.auth).status_code == 204

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
@@ -14,7 +15,7 @@ from mathable_server.games.service import GameNotFound, Games, KeyReused, new_id
 from mathable_server.games.timesource import iso_ms
 from mathable_server.http.auth import hash_token, new_token, same_secret
 from mathable_server.http.errors import ApiError
-from mathable_server.http.schemas import MeQuerySchema, RegisterSchema
+from mathable_server.http.schemas import NAME_PATTERN, MeQuerySchema, RegisterSchema
 from mathable_server.http.web import (
     bearer_token,
     client_address,
@@ -268,9 +269,12 @@ def blocks() -> Response:
 
 def _other(name: str, me: str) -> str:
     """The id of the player ``name``; 422 ``unknown_player`` or ``self_block``."""
-    found = services().store.players_named([name]).get(name.casefold())
+    # No player has a name outside the pattern (NUL, say): not worth a read.
+    found = None
+    if re.fullmatch(NAME_PATTERN, name):
+        found = services().store.players_named([name]).get(name.casefold())
     if found is None:
-        raise ApiError(422, "unknown_player", f"there is no player named {name!r}")
+        raise ApiError(422, "unknown_player", f"there is no player named {name[:40]!r}")
     if found.id == me:
         raise ApiError(422, "self_block", "you cannot block yourself")
     return found.id

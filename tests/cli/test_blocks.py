@@ -30,3 +30,4 @@ def test_block_refuses_invitations_and_open_lets_anyone_join(tmp_path: Path) -> 
         ann.run("open", game)
         cat.run("join", game)
         assert ann.view(game)["status"] == "playing"
+        assert game in ann.run("history", game).stdout + ann.run("export", game).stdout

@@ -260,6 +260,7 @@ def test_r2_a_declined_private_game_stays_closed_until_its_creator_opens_it(
     assert twice.json["error"]["code"] == "not_closed"  # type: ignore[index]
     started = client.post(f"/v1/games/{game_id}/join", headers=eve.auth)
     assert started.status_code == 200 and started.json["status"] == "playing"  # type: ignore[index]
+    assert client.get(f"/games/{game_id}").status_code == 200  # the page reads game_opened
     # A game no invitee declined is as open as it was.
     plain = client.post("/v1/games", json={}, headers=ada.auth).json
     assert client.post(f"/v1/games/{plain['id']}/join", headers=eve.auth).status_code == 200  # type: ignore[index]

@@ -41,6 +41,10 @@ ARGUMENTS: dict[str, list[str]] = {
     "hint": ["hint", "g1"],
     "bot": ["bot", "g1"],
     "verify": ["verify", "g1"],
+    "open": ["open", "g1"],
+    "block": ["block", "bob"],
+    "unblock": ["unblock", "bob"],
+    "blocks": ["blocks"],
     "email": ["email", "show"],
     "notify": ["notify"],
 }

@@ -18,6 +18,7 @@ from mathable.core.events import (
     GameCancelled,
     GameCreated,
     GameEnded,
+    GameOpened,
     InvitationDeclined,
     Passed,
     PlayerJoined,
@@ -94,6 +95,7 @@ SAMPLES: list[Event] = [
     ),
     DrawsRevealed(tuple(range(106)), "ab" * 16),
     InvitationDeclined("bob"),
+    GameOpened("ann"),
     GameCancelled("ann"),
 ]
 

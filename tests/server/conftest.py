@@ -89,6 +89,7 @@ BOTH_DATABASES = frozenset(
         "test_registration_retries",
         "test_rulesets",
         "test_security_findings",
+        "test_security_review2_players",
         "test_summy",
         "test_worked_example",
     }

@@ -1,6 +1,11 @@
-"""``decline``: refuse an invitation, or call off a game you made that has not started."""
+"""``decline``: refuse an invitation, or call off a game you made that has not started;
+``open``: let anyone join a game of yours an invitee declined; ``block``, ``unblock``,
+``blocks``: the players whose invitations you refuse."""
 
 from __future__ import annotations
+
+from typing import Annotated
+from urllib.parse import quote
 
 import typer
 
@@ -23,5 +28,51 @@ def decline(ctx: typer.Context, game: GameIdArg, as_json: JsonFlag = False) -> N
         actx.output.info(f"Declined the invitation to {game}.")
 
 
+def open_game(ctx: typer.Context, game: GameIdArg, as_json: JsonFlag = False) -> None:
+    """Open a game of yours that an invitee declined: anyone may take its free seats.
+
+    Until then only the invitees left may join it."""
+    actx = app_context(ctx)
+    game = actx.game_id(game, "open")
+    reply = actx.api().request("POST", f"/v1/games/{game}/open", body={}).data
+    if as_json:
+        actx.output.json(reply)
+        return
+    actx.output.info(f"Opened {game} to anyone.")
+
+
+NameArg = Annotated[str, typer.Argument(help="The player's name.", show_default=False)]
+
+
+def block(ctx: typer.Context, name: NameArg) -> None:
+    """Block a player: their invitations to you are refused, and they cannot join a game
+    you sit in."""
+    actx = app_context(ctx)
+    actx.api().request("PUT", f"/v1/me/blocks/{quote(name, safe='')}")
+    actx.output.info(f"Blocked {name}.")
+
+
+def unblock(ctx: typer.Context, name: NameArg) -> None:
+    """Lift a block."""
+    actx = app_context(ctx)
+    actx.api().request("DELETE", f"/v1/me/blocks/{quote(name, safe='')}")
+    actx.output.info(f"Unblocked {name}.")
+
+
+def blocks(ctx: typer.Context, as_json: JsonFlag = False) -> None:
+    """The players you blocked, the latest first."""
+    actx = app_context(ctx)
+    reply = actx.api().request("GET", "/v1/me/blocks").data
+    if as_json:
+        actx.output.json(reply)
+        return
+    for entry in reply["blocks"]:
+        actx.output.data(f"{entry['name']}  blocked {entry['at']}")
+
+
 def register(app: typer.Typer) -> None:
     app.command("decline")(decline)
+    app.command("open")(open_game)
+    app.command("block")(block)
+    app.command("unblock")(unblock)
+    app.command("blocks")(blocks)

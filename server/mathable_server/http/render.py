@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from mathable import ClockState, Event
+from mathable.core.events import DrawsRevealed
 from mathable.core.ruleset import AnyState, redact_any, ruleset_of
 from mathable_server.games.timesource import iso_ms
 from mathable_server.store import StoredEvent
@@ -64,9 +65,21 @@ def game_body(
 
 
 def event_body(
-    version: int, event: Event, seat: int | None, at: str | None, revealed: bool = False
+    version: int,
+    event: Event,
+    seat: int | None,
+    at: str | None,
+    revealed: bool = False,
+    withheld: bool = False,
 ) -> dict[str, Any]:
-    body = redact_any(event, seat, revealed=revealed)
+    """``event`` as ``seat`` may see it. ``withheld``: the game's bag order is drawn by
+    another game still unfinished (one seed, or one given order), so its
+    ``draws_revealed`` shows neither order nor salt yet, and nothing else is revealed."""
+    body = redact_any(event, seat, revealed=revealed and not withheld)
+    if withheld and isinstance(event, DrawsRevealed):
+        body["order"] = None
+        body["salt"] = None
+        body["withheld"] = True
     body["version"] = version
     if at is not None:
         body["at"] = at
@@ -74,15 +87,33 @@ def event_body(
 
 
 def events_body(
-    stored: Iterable[StoredEvent], seat: int | None, revealed: bool = False
+    stored: Iterable[StoredEvent], seat: int | None, revealed: bool = False, withheld: bool = False
 ) -> list[dict[str, Any]]:
-    """The stored events as ``seat`` may see them (all of them once the draws are revealed)."""
-    return [event_body(s.version, s.event, seat, s.created_at, revealed) for s in stored]
+    """The stored events as ``seat`` may see them (all of them once the draws are revealed,
+    unless the order is ``withheld``)."""
+    return [
+        event_body(s.version, s.event, seat, s.created_at, revealed, withheld) for s in stored
+    ]
 
 
-def appended_body(first_version: int, new: list[Event], seat: int | None) -> list[dict[str, Any]]:
+def appended_body(
+    first_version: int, new: list[Event], seat: int | None, withheld: bool = False
+) -> list[dict[str, Any]]:
     """The events a command just appended, numbered from ``first_version``, redacted."""
-    return [event_body(first_version + i, e, seat, None) for i, e in enumerate(new)]
+    return [
+        event_body(first_version + i, e, seat, None, withheld=withheld) for i, e in enumerate(new)
+    ]
+
+
+def reveals(events: Iterable[Event]) -> bool:
+    """``events`` reveal a bag order (a game's last command)."""
+    return any(isinstance(event, DrawsRevealed) for event in events)
+
+
+def may_share_order(state: AnyState) -> bool:
+    """The game was made with a seed or a given order: other games may draw its order
+    (``store.events.order_key``). A game of an order of its own shares it with none."""
+    return state.options.seed is not None or state.options.tiles is not None
 
 
 class BodyCache:

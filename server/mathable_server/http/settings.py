@@ -140,6 +140,10 @@ class Settings:
     #: order, and the first to end reveals it, so only an operator who trusts every
     #: player (a club's duplicate night, tests) turns it on.
     allow_seeds: bool = False
+    #: Players who may give a seed or a bag order even when ``allow_seeds`` and
+    #: ``allow_given_tiles`` are off: the operator's own accounts, a tournament
+    #: organiser's (names, folded to lower case).
+    seed_players: tuple[str, ...] = ()
     #: Counters in Redis at this URL; None: in the database (or memory, see below).
     redis_url: str | None = None
     #: The prefix of every key this deployment writes in Redis (several may share one).
@@ -235,6 +239,11 @@ class Settings:
             secret_key=env.get("MATHABLE_SECRET_KEY") or None,
             allow_given_tiles=_flag(env, "MATHABLE_ALLOW_GIVEN_TILES"),
             allow_seeds=_flag(env, "MATHABLE_ALLOW_SEEDS"),
+            seed_players=tuple(
+                n.strip().casefold()
+                for n in env.get("MATHABLE_SEED_PLAYERS", "").split(",")
+                if n.strip()
+            ),
             redis_url=env.get("MATHABLE_REDIS_URL") or None,
             redis_prefix=env.get("MATHABLE_REDIS_PREFIX") or "mathable",
             smtp_url=env.get("MATHABLE_SMTP_URL") or None,

@@ -50,6 +50,7 @@ from mathable_server.store.engine import (
     write_transaction,
 )
 from mathable_server.store.migrations import context
+from mathable_server.store.names import name_key
 
 FORMAT = "mathable-dump"
 FORMAT_VERSION = 1
@@ -314,14 +315,24 @@ def _write(conn: Connection, parsed: _Parsed) -> None:
             raise DumpError(f"game {game_id} names players that exist nowhere: {sorted(missing)}")
     # A dump carries no token times: the tokens it brings count their lifetime from the load.
     issued = int(time.time() * 1000)
-    _insert(
-        conn,
-        players,
-        [
-            {**p, "name_key": p["name"].casefold(), "token_issued_at": issued}
-            for p in parsed.players
-        ],
-    )
+    # Each player's look-alike key, unless a player here or in the database holds it: such a
+    # player keeps their name, without the key (as the upgrade to revision 0007 does).
+    held = set(conn.execute(select(players.c.name_skeleton)).scalars())
+    rows = []
+    for p in parsed.players:
+        skeleton: str | None = name_key(p["name"])
+        if skeleton in held:
+            skeleton = None
+        held.add(skeleton)
+        rows.append(
+            {
+                **p,
+                "name_key": p["name"].casefold(),
+                "name_skeleton": skeleton,
+                "token_issued_at": issued,
+            }
+        )
+    _insert(conn, players, rows)
     event_rows: list[dict[str, Any]] = []
     game_rows: list[dict[str, Any]] = []
     member_rows: list[dict[str, Any]] = []

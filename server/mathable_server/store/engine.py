@@ -34,6 +34,7 @@ from sqlalchemy.pool import ConnectionPoolEntry
 
 from mathable_server.store.dialects import dialect_of
 from mathable_server.store.schema import (
+    blocks,
     email_addresses,
     events,
     game_members,
@@ -55,6 +56,7 @@ from mathable_server.store.schema import (
 
 __all__ = [
     # The schema, as it was always imported from here.
+    "blocks",
     "email_addresses",
     "events",
     "game_members",

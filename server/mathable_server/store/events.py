@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -49,6 +50,25 @@ _EVENTS_AFTER = (
 _EVENTS_AFTER_LIMITED = _EVENTS_AFTER.limit(bindparam("limit"))
 
 
+def order_key(state: AnyState) -> str | None:
+    """A hash of the bag order of a game made with a seed or a given order, else None.
+
+    Every game of one seed (on one server) or of one given order draws the same
+    tiles: they share this key, and a finished one keeps its order to itself
+    while another of its key is unfinished. A game drawn from a secret order of
+    its own has none (nothing to share); nor has a game made before orders were
+    committed to (it never reveals one).
+    """
+    options = state.options
+    if options.seed is None and options.tiles is None:
+        return None
+    order = options.tiles if options.tiles is not None else options.order
+    if order is None:
+        return None
+    text = "order:" + ",".join(str(tile) for tile in order)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def projection(state: AnyState) -> dict[str, Any]:
     """The ``games`` row of a game in ``state``."""
     to_move = None
@@ -61,6 +81,7 @@ def projection(state: AnyState) -> dict[str, Any]:
         "referee": state.options.referee,
         "version": state.version,
         "to_move": to_move,
+        "order_key": order_key(state),
     }
 
 

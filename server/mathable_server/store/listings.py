@@ -154,3 +154,22 @@ class ListingRecorder(Recorder):
         )
         with self._reader.connect() as conn:
             return [Member(*row) for row in conn.execute(query)]
+
+    def order_shared_with_running(self, game_id: str) -> bool:
+        """Another game not finished yet (waiting or playing) draws the bag order of
+        ``game_id`` (the same seed, or the same given order: ``events.order_key``)."""
+        other = games.alias("other")
+        query = select(
+            select(other.c.id)
+            .join(games, games.c.order_key == other.c.order_key)
+            .where(
+                and_(
+                    games.c.id == game_id,
+                    other.c.id != game_id,
+                    other.c.status.in_(("new", "waiting", "playing")),
+                )
+            )
+            .exists()
+        )
+        with self._reader.connect() as conn:
+            return bool(conn.execute(query).scalar())

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from sqlalchemy import (
+    Connection,
     and_,
+    delete,
     insert,
     select,
     update,
@@ -14,11 +16,14 @@ from sqlalchemy.exc import IntegrityError
 
 from mathable_server.store.base import Recorder
 from mathable_server.store.engine import (
+    blocks,
     players,
     registration_keys,
 )
+from mathable_server.store.names import name_key
 from mathable_server.store.records import (
     KeyTaken,
+    NameLooksAlike,
     NameTaken,
     PlayerRecord,
     Registration,
@@ -28,7 +33,7 @@ from mathable_server.store.records import (
 
 
 class PlayerRecorder(Recorder):
-    """Players: registration (with its Idempotency-Key), tokens, names."""
+    """Players: registration (with its Idempotency-Key), tokens, names, blocks."""
 
     def create_player(
         self,
@@ -39,7 +44,8 @@ class PlayerRecorder(Recorder):
         *,
         key: tuple[str, str] | None = None,
     ) -> None:
-        """Store a new player; NameTaken if the name (in any case) is in use.
+        """Store a new player; NameTaken if the name (in any case) is in use, NameLooksAlike
+        if a player's name has its look-alike key (``names.name_key``).
 
         ``key`` = (hash of the Idempotency-Key, fingerprint) is stored in the same
         transaction; KeyTaken if another registration stored that key first.
@@ -51,12 +57,15 @@ class PlayerRecorder(Recorder):
             ).first()
             if taken is not None:
                 raise NameTaken(name)
+            skeleton = name_key(name)
+            self._refuse_look_alike(conn, name, skeleton)
             try:
                 conn.execute(
                     insert(players).values(
                         id=player_id,
                         name=name,
                         name_key=name.casefold(),
+                        name_skeleton=skeleton,
                         email=email,
                         token_hash=token_hash,
                         created_at=now,
@@ -64,6 +73,8 @@ class PlayerRecorder(Recorder):
                     )
                 )
             except IntegrityError:
+                # Another registration got there first, with this name or one like it
+                # (``name_alike`` tells which).
                 raise NameTaken(name) from None
             if key is not None:
                 try:
@@ -74,6 +85,21 @@ class PlayerRecorder(Recorder):
                     )
                 except IntegrityError:
                     raise KeyTaken(key[0]) from None
+
+    @staticmethod
+    def _refuse_look_alike(conn: Connection, name: str, skeleton: str) -> None:
+        alike = conn.execute(
+            select(players.c.name).where(players.c.name_skeleton == skeleton)
+        ).first()
+        if alike is not None:
+            raise NameLooksAlike(name, alike.name)
+
+    def name_alike(self, name: str) -> str | None:
+        """The name of the player whose name ``name`` looks like (or is), if any."""
+        with self._reader.connect() as conn:
+            return conn.execute(
+                select(players.c.name).where(players.c.name_skeleton == name_key(name))
+            ).scalar()
 
     def registration(self, key_hash: str) -> Registration | None:
         """The registration made with the Idempotency-Key of this hash, if any."""
@@ -139,3 +165,58 @@ class PlayerRecorder(Recorder):
         with self._reader.connect() as conn:
             rows = conn.execute(select(players.c.id, players.c.name).where(players.c.id.in_(ids)))
             return {r.id: r.name for r in rows}
+
+    def block(self, player_id: str, blocked_id: str) -> bool:
+        """``player_id`` blocks ``blocked_id``; False if they had already."""
+        with self._writer() as conn, conn.begin():
+            known = conn.execute(
+                select(blocks.c.at).where(
+                    and_(blocks.c.player_id == player_id, blocks.c.blocked_id == blocked_id)
+                )
+            ).first()
+            if known is not None:
+                return False
+            try:
+                with conn.begin_nested():
+                    conn.execute(
+                        insert(blocks).values(
+                            player_id=player_id, blocked_id=blocked_id, at=now_ms()
+                        )
+                    )
+            except IntegrityError:
+                return False  # a block sent twice at once
+        return True
+
+    def unblock(self, player_id: str, blocked_id: str) -> bool:
+        """``player_id`` lifts a block of ``blocked_id``; False if there was none."""
+        with self._writer() as conn, conn.begin():
+            done = conn.execute(
+                delete(blocks).where(
+                    and_(blocks.c.player_id == player_id, blocks.c.blocked_id == blocked_id)
+                )
+            )
+        return bool(done.rowcount)
+
+    def blocked_players(self, player_id: str) -> list[tuple[str, str, int]]:
+        """Whom ``player_id`` blocked: (id, name, when), the latest first."""
+        query = (
+            select(players.c.id, players.c.name, blocks.c.at)
+            .join(players, players.c.id == blocks.c.blocked_id)
+            .where(blocks.c.player_id == player_id)
+            .order_by(blocks.c.at.desc(), players.c.id)
+        )
+        with self._reader.connect() as conn:
+            return [(row.id, row.name, row.at) for row in conn.execute(query)]
+
+    def blocked_by_any(self, player_id: str, others: Iterable[str]) -> bool:
+        """One of ``others`` blocked ``player_id``."""
+        ids = sorted(set(others) - {player_id})
+        if not ids:
+            return False
+        query = select(
+            select(blocks.c.player_id)
+            .where(and_(blocks.c.blocked_id == player_id, blocks.c.player_id.in_(ids)))
+            .exists()
+        )
+        with self._reader.connect() as conn:
+            return bool(conn.execute(query).scalar())

@@ -28,6 +28,15 @@ class NameTaken(Exception):
     """A player of that name (in any case) exists already."""
 
 
+class NameLooksAlike(NameTaken):
+    """A player's name looks like the one asked for (``mathable_server.store.names``)."""
+
+    def __init__(self, name: str, existing: str) -> None:
+        super().__init__(name)
+        self.name = name
+        self.existing = existing
+
+
 class KeyTaken(Exception):
     """An idempotency key was stored by a concurrent request first."""
 

@@ -39,6 +39,11 @@ players = Table(
     Column("created_at", String(32), nullable=False),
     #: When the token was issued (ms since 1970 UTC): tokens expire a set time after.
     Column("token_issued_at", BigInteger, nullable=False),
+    #: The name's look-alike key (``mathable_server.store.names.skeleton``): a new name whose
+    #: key is taken is refused. None for a player whose name collided before the check
+    #: existed (they keep their name; the first of them holds the key).
+    Column("name_skeleton", String(80), nullable=True),
+    Index("ux_players_name_skeleton", "name_skeleton", unique=True),
 )
 
 games = Table(
@@ -58,7 +63,23 @@ games = Table(
     Column("deadline", BigInteger, nullable=True),
     #: When the server must act on its own (a timeout, a vacation day): the sweeper's index.
     Column("due_at", BigInteger, nullable=True),
+    #: A hash of the bag order of a game made with a seed or a given order (None otherwise):
+    #: games of one order share it, and none reveals it while another is unfinished.
+    Column("order_key", String(64), nullable=True),
     Index("ix_games_due_at", "due_at"),
+    Index("ix_games_order_key", "order_key"),
+)
+
+#: Who blocked whom: a blocked player's invitations to the blocker are refused, and they
+#: cannot join the blocker's games.
+blocks = Table(
+    "blocks",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("blocked_id", String(32), primary_key=True),
+    #: When (ms since 1970 UTC).
+    Column("at", BigInteger, nullable=False),
+    Index("ix_blocks_blocked", "blocked_id"),
 )
 
 game_members = Table(

@@ -50,9 +50,17 @@ def events_from_feed(feed: list[dict[str, Any]]) -> list[Event]:
 
     The feed's ``game_created`` hides the seed and the bag order; the order comes
     back from ``draws_revealed`` (a game made with ``tiles`` drew from that order).
-    RuleError ``bad_event`` when an entry is not an event (a draw still hidden).
+    RuleError ``bad_event`` when an entry is not an event (a draw still hidden), or
+    the server withholds the order (another game of the same seed or given order is
+    unfinished: its ``draws_revealed`` says ``withheld``).
     """
     reveal = next((e for e in feed if e.get("type") == "draws_revealed"), None)
+    if reveal is not None and reveal.get("withheld"):
+        raise RuleError(
+            "bad_event",
+            "the server withholds this game's bag order while another game of the same "
+            "order is unfinished",
+        )
     out: list[Event] = []
     for entry in feed:
         data = {k: v for k, v in entry.items() if k not in ("version", "at")}

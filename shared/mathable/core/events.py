@@ -311,9 +311,20 @@ class DrawsRevealed(Event):
 
 @dataclass(frozen=True, slots=True)
 class InvitationDeclined(Event):
-    """An invitee refused their seat: it is free for anyone again."""
+    """An invitee refused their seat: it is free again, for the invitees left (and for
+    anyone once the creator opens the game, ``game_opened``)."""
 
     type: ClassVar[str] = "invitation_declined"
+    player: str
+    fields: ClassVar[dict[str, codec.Codec[Any]]] = {"player": codec.STR}
+
+
+@dataclass(frozen=True, slots=True)
+class GameOpened(Event):
+    """The creator of a private game an invitee declined opened its free seats to anyone
+    (until then nobody else may take them)."""
+
+    type: ClassVar[str] = "game_opened"
     player: str
     fields: ClassVar[dict[str, codec.Codec[Any]]] = {"player": codec.STR}
 
@@ -334,6 +345,7 @@ __all__ = [
     "GameCancelled",
     "GameCreated",
     "GameEnded",
+    "GameOpened",
     "InvitationDeclined",
     "Passed",
     "PlayerJoined",

@@ -34,6 +34,7 @@ from mathable.core.events import (
     GameCancelled,
     GameCreated,
     GameEnded,
+    GameOpened,
     InvitationDeclined,
     PlayerJoined,
     Resigned,
@@ -73,6 +74,13 @@ class Create:
 @dataclass(frozen=True, slots=True)
 class Decline:
     """An invitee refuses their seat; the creator of a game not yet started calls it off."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Open:
+    """The creator of a private game an invitee declined lets anyone take its free seats."""
 
     player: str
 
@@ -142,6 +150,7 @@ LifecycleCommand = (
     Create
     | Join
     | Decline
+    | Open
     | Resign
     | TimeOut
     | GiveTime
@@ -218,6 +227,8 @@ def check(fold: Fold[S], command: object) -> bool:
             _join(fold, command)
         case Decline():
             _decline(fold, command)
+        case Open():
+            _open(fold, command)
         case Resign():
             _resign(fold, command.seat)
         case TimeOut():
@@ -377,6 +388,29 @@ def _decline(fold: Fold[S], command: Decline) -> None:
         )
 
 
+def _open(fold: Fold[S], command: Open) -> None:
+    state = fold.state
+    _not_cancelled(state)
+    if state.status != "waiting":
+        raise RuleError(
+            "game_started", "only a game still waiting for players can be opened",
+            {"status": state.status},
+        )  # fmt: skip
+    if not state.seats or state.seats[0].player != command.player:
+        raise RuleError(
+            "not_creator", "only the creator of this game can open it", {"player": command.player}
+        )
+    if not closed(state):
+        raise RuleError("not_closed", "this game is not closed: nothing to open", {})
+    fold.emit(GameOpened(player=command.player))
+
+
+def closed(state: Lifecycle) -> bool:
+    """An invitee declined this game and its creator has not opened it: its free seats
+    are for the invitees left, nobody else."""
+    return bool(state.options.declined) and not state.options.opened
+
+
 def _join(fold: Fold[S], command: Join) -> None:
     state = fold.state
     _not_cancelled(state)
@@ -393,6 +427,12 @@ def _join(fold: Fold[S], command: Join) -> None:
     free = [i for i, seat in enumerate(state.seats) if seat.player is None]
     seated = {seat.player for seat in state.seats}
     reserved = [name for name in state.options.invited if name not in seated]
+    if command.player not in state.options.invited and closed(state):
+        raise RuleError(
+            "game_closed",
+            "an invitee declined this game: only its creator can open it to others",
+            {"declined": len(state.options.declined)},
+        )
     if command.player not in state.options.invited and len(free) <= len(reserved):
         raise RuleError(
             "seat_reserved",
@@ -591,6 +631,8 @@ def apply(state: S, event: Event) -> S | None:
                 declined=state.options.declined + (event.player,),
             )
             return replace(state, options=options)
+        case GameOpened():
+            return replace(state, options=replace(state.options, opened=True))
         case GameCancelled():
             return replace(state, status="cancelled", turn=None)
     return None
@@ -599,6 +641,8 @@ def apply(state: S, event: Event) -> S | None:
 __all__ = [
     "Create",
     "Decline",
+    "Open",
+    "closed",
     "EndVacation",
     "Fold",
     "GameRules",

@@ -95,8 +95,10 @@ class Options:
     order: tuple[int, ...] | None = None
     salt: str | None = None
     commitment: str | None = None
-    #: Invitees who refused their seat.
+    #: Invitees who refused their seat: the game is closed to others until ``opened``.
     declined: tuple[str, ...] = ()
+    #: The creator opened the free seats of a game an invitee declined to anyone.
+    opened: bool = False
 
 
 @dataclass(frozen=True, slots=True)

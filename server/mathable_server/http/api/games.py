@@ -12,6 +12,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app
 
 from mathable import ClockSpec, Create, Decline, Event, Join, RuleError, TimeOut, check_claim
+from mathable.core.lifecycle import Open
 from mathable.core.ruleset import AnyState, ruleset, ruleset_of
 from mathable_server.games.draws import bag_order, new_salt
 from mathable_server.games.service import Answer, Timed
@@ -22,7 +23,9 @@ from mathable_server.http.render import (
     clock_body,
     events_body,
     game_body,
+    may_share_order,
     player_ids,
+    reveals,
     viewer_seat,
     with_clock,
 )
@@ -62,8 +65,15 @@ def _render(player_id: str, status: int) -> Callable[[str, Timed, list[Event], i
     def render(game_id: str, game: Timed, new: list[Event], now: int) -> tuple[int, dict[str, Any]]:
         state = game.state
         seat = state.seat_of(player_id)
-        body = game_body(game_id, state, seat, services().names.lookup(player_ids(state)))
-        body["events"] = appended_body(state.version - len(new) + 1, new, seat)
+        svc = services()
+        body = game_body(game_id, state, seat, svc.names.lookup(player_ids(state)))
+        # The order this command reveals stays hidden while another game draws it.
+        withheld = (
+            reveals(new)
+            and may_share_order(state)
+            and svc.store.order_shared_with_running(game_id)
+        )
+        body["events"] = appended_body(state.version - len(new) + 1, new, seat, withheld)
         body["clock"] = clock_body(game.clock, now)
         return status, body
 
@@ -87,18 +97,20 @@ def create() -> Response:
     body = load(_create, raw)
     svc = services()
     settings = svc.settings
-    if body["tiles"] is not None and not settings.allow_given_tiles:
+    # The operator's (or an organiser's) accounts may give a seed or an order on any server.
+    trusted = player.name.casefold() in settings.seed_players
+    if body["tiles"] is not None and not (settings.allow_given_tiles or trusted):
         raise ApiError(
             422,
             "given_tiles_disabled",
             "this server does not take a given bag order (MATHABLE_ALLOW_GIVEN_TILES)",
         )
-    if body["seed"] is not None and not settings.allow_seeds:
+    if body["seed"] is not None and not (settings.allow_seeds or trusted):
         raise ApiError(
             422,
             "seeds_disabled",
-            "this server does not take a seed (MATHABLE_ALLOW_SEEDS): games of one seed "
-            "share their bag order, which the first to end reveals",
+            "this server does not take a seed from you (MATHABLE_ALLOW_SEEDS, "
+            "MATHABLE_SEED_PLAYERS): games of one seed draw the same tiles",
         )
     if settings.game_limit is not None:
         take(settings.game_limit, f"games:{player.id}", "too_many_games", "new games")
@@ -166,6 +178,8 @@ def _invitees(creator: str, names: list[str]) -> list[str]:
                 "too_many_invitations",
                 f"{record.name} has {cap} open invitations already",
             )
+        if svc.store.blocked_by_any(creator, [record.id]):
+            raise ApiError(403, "blocked", f"{record.name} does not take your invitations")
         invited.append(record.id)
     return invited
 
@@ -185,17 +199,35 @@ def decline(game_id: str) -> Response:
     return _reply(answer)
 
 
-@bp.post("/<game_id>/join")
-def join(game_id: str) -> Response:
+@bp.post("/<game_id>/open")
+def open_game(game_id: str) -> Response:
+    """The creator opens a private game an invitee declined: anyone may take its free seats."""
     player = required_player()
     raw = json_body(required=False)
     load(_join, raw)
     answer = services().games.join(
         game_id,
-        lambda _state: Join(player.id),
+        lambda _state: Open(player.id),
         _render(player.id, 200),
         idempotency(player, raw),
     )
+    return _reply(answer)
+
+
+@bp.post("/<game_id>/join")
+def join(game_id: str) -> Response:
+    player = required_player()
+    raw = json_body(required=False)
+    load(_join, raw)
+    svc = services()
+
+    def make(state: AnyState) -> Join:
+        members = [seat.player for seat in state.seats if seat.player is not None]
+        if svc.store.blocked_by_any(player.id, members):
+            raise ApiError(403, "blocked", "a player of this game has blocked you")
+        return Join(player.id)
+
+    answer = svc.games.join(game_id, make, _render(player.id, 200), idempotency(player, raw))
     return _reply(answer)
 
 
@@ -462,8 +494,13 @@ def events(game_id: str) -> Response:
     version = max([state.version] + [s.version for s in stored])
     # The state is read before the events: if it says revealed, every event read is after.
     revealed = state.draws_revealed
+    # A bag order another unfinished game draws (one seed, one given order) stays hidden.
+    withheld = (
+        revealed and may_share_order(state) and svc.store.order_shared_with_running(game_id)
+    )
+    shown = events_body(stored, seat, revealed, withheld)
     return json_response(
-        {"id": game_id, "version": version, "events": events_body(stored, seat, revealed)},
+        {"id": game_id, "version": version, "events": shown},
         200,
         {"ETag": etag(version), "Vary": "Authorization", "Cache-Control": "private, no-cache"},
     )

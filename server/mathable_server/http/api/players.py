@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
@@ -14,7 +15,7 @@ from mathable_server.games.service import GameNotFound, Games, KeyReused, new_id
 from mathable_server.games.timesource import iso_ms
 from mathable_server.http.auth import hash_token, new_token, same_secret
 from mathable_server.http.errors import ApiError
-from mathable_server.http.schemas import MeQuerySchema, RegisterSchema
+from mathable_server.http.schemas import NAME_PATTERN, MeQuerySchema, RegisterSchema
 from mathable_server.http.web import (
     bearer_token,
     client_address,
@@ -28,7 +29,14 @@ from mathable_server.http.web import (
     services,
     take,
 )
-from mathable_server.store import KeyTaken, Member, MemberGame, NameTaken, now_iso
+from mathable_server.store import (
+    KeyTaken,
+    Member,
+    MemberGame,
+    NameLooksAlike,
+    NameTaken,
+    now_iso,
+)
 
 bp = Blueprint("players", __name__, url_prefix="/v1")
 
@@ -89,13 +97,28 @@ def register() -> Response:
             hash_token(token),
             key=None if key is None else (key.hash, key.fingerprint),
         )
+    except NameLooksAlike as alike:
+        raise _looks_alike(alike.name, alike.existing) from None
     except (NameTaken, KeyTaken):
         # A concurrent attempt of the same keyed registration may have got there first.
         if key is not None and (again := _retried(key, body["name"])) is not None:
             return again
+        existing = svc.store.name_alike(body["name"])
+        if existing is not None and existing.casefold() != body["name"].casefold():
+            raise _looks_alike(body["name"], existing) from None
         raise ApiError(409, "name_taken", "a player of this name exists already") from None
     svc.names.remember(player_id, body["name"])
     return _registered(player_id, body["name"], token, replayed=False)
+
+
+def _looks_alike(name: str, existing: str) -> ApiError:
+    """409 ``name_confusable``: ``name`` looks like the name of a player (Unicode TR39)."""
+    return ApiError(
+        409,
+        "name_confusable",
+        f"{name!r} looks too much like the name of player {existing!r}: choose another",
+        details={"like": existing},
+    )
 
 
 def _retried(key: _Key, name: str) -> Response | None:
@@ -230,3 +253,45 @@ def _summary(
         summary["last_turn"] = progress["last_turn"]
         summary["result"] = progress["result"]
     return summary
+
+
+@bp.get("/me/blocks")
+def blocks() -> Response:
+    """The players the caller blocked, the latest first."""
+    player = required_player()
+    listed = services().store.blocked_players(player.id)
+    return json_response(
+        {"blocks": [{"id": i, "name": name, "at": iso_ms(at)} for i, name, at in listed]},
+        200,
+        {"Cache-Control": "private, no-store"},
+    )
+
+
+def _other(name: str, me: str) -> str:
+    """The id of the player ``name``; 422 ``unknown_player`` or ``self_block``."""
+    # No player has a name outside the pattern (NUL, say): not worth a read.
+    found = None
+    if re.fullmatch(NAME_PATTERN, name):
+        found = services().store.players_named([name]).get(name.casefold())
+    if found is None:
+        raise ApiError(422, "unknown_player", f"there is no player named {name[:40]!r}")
+    if found.id == me:
+        raise ApiError(422, "self_block", "you cannot block yourself")
+    return found.id
+
+
+@bp.put("/me/blocks/<name>")
+def block(name: str) -> Response:
+    """Block a player: their invitations to the caller are refused (403 ``blocked``), and
+    they cannot join a game the caller sits in. Blocking twice is blocking once."""
+    player = required_player()
+    services().store.block(player.id, _other(name, player.id))
+    return Response(status=204)
+
+
+@bp.delete("/me/blocks/<name>")
+def unblock(name: str) -> Response:
+    """Lift a block (204 whether or not there was one)."""
+    player = required_player()
+    services().store.unblock(player.id, _other(name, player.id))
+    return Response(status=204)

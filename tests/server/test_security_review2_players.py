@@ -1,0 +1,303 @@
+"""Security, second review (issue 27): shared bag orders, blocks, declined games, look-alike
+names. Each test runs on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from flask.testing import FlaskClient
+from sqlalchemy import text
+
+from mathable_server import Settings, create_app
+from mathable_server.http.web import Services
+from mathable_server.run.transfer import dump, load
+from mathable_server.store import migrations
+from mathable_server.store.engine import make_engine
+from mathable_server.store.names import name_key
+from tests.server.conftest import close_app, make_app
+from tests.server.helpers import Account, bag_order, move, register, started_game
+from tests.server.upgrade.baseline import make_baseline_database
+
+
+def _feed(client: FlaskClient, game_id: str, who: Account | None = None) -> list[dict[str, Any]]:
+    answer = client.get(f"/v1/games/{game_id}/events", headers=who.auth if who else {})
+    assert answer.status_code == 200
+    events: list[dict[str, Any]] = answer.json["events"]  # type: ignore[index]
+    return events
+
+
+def _of(events: list[dict[str, Any]], kind: str) -> dict[str, Any]:
+    return next(event for event in events if event["type"] == kind)
+
+
+def _resign(client: FlaskClient, who: Account, game: dict[str, Any]) -> dict[str, Any]:
+    view = client.get(f"/v1/games/{game['id']}", headers=who.auth).json
+    answer = move(client, who, game["id"], view["version"], type="resign")  # type: ignore[index]
+    assert answer.status_code == 200, answer.json
+    body: dict[str, Any] = answer.json
+    return body
+
+
+def _services(client: FlaskClient) -> Services:
+    services: Services = client.application.extensions["mathable"]
+    return services
+
+
+def test_r2_a_shared_order_is_not_revealed_while_a_game_of_it_runs(client: FlaskClient) -> None:
+    """Found: a second game of a running game's seed, resigned at once, revealed through
+    its draws_revealed the running game's racks and every future draw. A finished game
+    whose bag order another unfinished game draws (one seed, or one given order) now
+    shows neither the order nor another seat's draws, in the answer that ended it and
+    in its event feed, until the last of them ends; the stored events are unchanged."""
+    ada, bob, cy, dan = (register(client, n) for n in ("ada", "bob", "cy", "dan"))
+    running = started_game(client, ada, bob, seed=30)
+    other_seed = started_game(client, ada, bob, seed=31)
+    probe = started_game(client, cy, dan, seed=30)
+    ended = _resign(client, cy, probe)
+    reveal = _of(ended["events"], "draws_revealed")
+    assert reveal["withheld"] is True and reveal["order"] is None and reveal["salt"] is None
+    for who in (cy, dan, None):
+        feed = _feed(client, probe["id"], who)
+        reveal = _of(feed, "draws_revealed")
+        assert (reveal["order"], reveal["salt"], reveal["withheld"]) == (None, None, True)
+        racks = _of(feed, "game_started")["racks"]
+        assert sum(rack is not None for rack in racks) == (0 if who is None else 1)
+    # The stored event is as it always was: the order is there, only the answers hide it.
+    stored = _services(client).store.events_after(probe["id"], 0)
+    assert [s.event for s in stored if s.event.type == "draws_revealed"][0].order  # type: ignore[attr-defined]
+    # Another seed's game ending changes nothing; the last game of seed 30 ending does.
+    _resign(client, ada, other_seed)
+    assert _of(_feed(client, other_seed["id"]), "draws_revealed")["order"] is not None
+    assert _of(_feed(client, probe["id"]), "draws_revealed")["order"] is None
+    last = _resign(client, bob, running)
+    assert _of(last["events"], "draws_revealed")["order"] is not None
+    for game in (probe, running):
+        feed = _feed(client, game["id"])
+        reveal = _of(feed, "draws_revealed")
+        assert len(reveal["order"]) == 106 and reveal["salt"] and "withheld" not in reveal
+        assert all(rack is not None for rack in _of(feed, "game_started")["racks"])
+    assert _of(_feed(client, probe["id"]), "draws_revealed")["order"] == _of(
+        _feed(client, running["id"]), "draws_revealed"
+    )["order"]
+
+
+def test_r2_a_given_order_is_withheld_like_a_seed_and_an_own_order_never(
+    client: FlaskClient,
+) -> None:
+    """Games of one given order share it as games of one seed do; a game drawn from an
+    order of its own reveals it at its end whatever else runs."""
+    ada, bob, cy, dan = (register(client, n) for n in ("ada", "bob", "cy", "dan"))
+    tiles = bag_order(1, 2, 3, 4, 5, 6, 7, 8)
+    started_game(client, ada, bob, tiles=tiles)
+    started_game(client, ada, bob)  # an order of its own, running
+    given = started_game(client, cy, dan, tiles=tiles)
+    _resign(client, cy, given)
+    assert _of(_feed(client, given["id"]), "draws_revealed")["withheld"] is True
+    own = started_game(client, cy, dan)
+    _resign(client, dan, own)
+    reveal = _of(_feed(client, own["id"]), "draws_revealed")
+    assert len(reveal["order"]) == 106 and "withheld" not in reveal
+
+
+def test_r2_a_name_that_looks_like_a_player_s_name_is_refused(client: FlaskClient) -> None:
+    """Found: Olliee50f, 0lliee50f and OIIiee50f could all be registered. A name whose
+    TR39 skeleton (case folded) is a player's is now 409 name_confusable, naming that
+    player; a different name still goes."""
+    register(client, "Olliee50f")
+    for alike in ("0lliee50f", "OIIiee50f", "oiiiee5of", "OLLIEE5OF"):
+        answer = client.post("/v1/players", json={"name": alike})
+        assert answer.status_code == 409, alike
+        error = answer.json["error"]  # type: ignore[index]
+        assert error["code"] == "name_confusable", alike
+        assert "Olliee50f" in error["message"]
+    taken = client.post("/v1/players", json={"name": "olliee50f"})
+    assert taken.json["error"]["code"] == "name_taken"  # type: ignore[index]
+    register(client, "rnike")
+    assert client.post("/v1/players", json={"name": "Mike"}).status_code == 409
+    register(client, "Olliee51f")
+    assert client.get("/v1/me", headers=register(client, "ann").auth).status_code == 200
+
+
+def test_r2_upgrade_keeps_look_alike_names_and_keys_shared_orders(database_url: str) -> None:
+    """The migration gives each player a look-alike key: players whose names already
+    look alike keep them (the oldest holds the key, so no new name takes it), and every
+    game of a seed or given order gets the key of its order from its game_created."""
+    engine = make_baseline_database(database_url)
+    migrations.upgrade(engine, "0006_mail_and_outbox")
+    with engine.begin() as conn:
+        for number, name in enumerate(("Olliee50f", "0lliee50f", "OIIiee50f")):
+            conn.execute(
+                text(
+                    "INSERT INTO players (id, name, name_key, email, token_hash, created_at,"
+                    " token_issued_at) VALUES (:id, :name, :key, NULL, '', :at, 0)"
+                ),
+                {"id": f"pold{number}", "name": name, "key": name.casefold(),
+                 "at": f"2026-01-0{number + 1}T00:00:00Z"},
+            )  # fmt: skip
+    migrations.upgrade(engine)
+    with engine.connect() as conn:
+        keys = dict(conn.execute(text("SELECT id, name_skeleton FROM players")).all())
+        created = conn.execute(
+            text("SELECT game_id, data FROM events WHERE version = 1")
+        ).all()
+        order_keys = dict(conn.execute(text("SELECT id, order_key FROM games")).all())
+    assert (keys["pold0"], keys["pold1"], keys["pold2"]) == (name_key("Olliee50f"), None, None)
+    assert None not in [k for p, k in keys.items() if not p.startswith("pold")]
+    for game_id, data in created:
+        given = json.loads(data)
+        seeded = given.get("seed") is not None
+        order = given.get("tiles") or (given.get("order") if seeded else None)
+        assert (order_keys[game_id] is not None) == bool(order), game_id
+    engine.dispose()
+    app = create_app(Settings(database_url=database_url, rate_limit=None), create_schema=False)
+    client = app.test_client()
+    refused = client.post("/v1/players", json={"name": "OlIiee50f"})
+    assert refused.status_code == 409 and refused.json["error"]["code"] == "name_confusable"
+    app.extensions["mathable"].store.engine.dispose()
+
+
+def test_r2_the_look_alike_table_covers_every_character_a_name_may_hold() -> None:
+    """The confusables table holds TR39's lines for the characters a name may hold: were
+    names to take more, this fails until the table is regenerated for them."""
+    import re
+    import string
+
+    from mathable_server.http.schemas import NAME_PATTERN
+    from mathable_server.store.names import CONFUSABLES, COVERED
+
+    allowed = {chr(c) for c in range(0x110000) if re.fullmatch(NAME_PATTERN, "a" + chr(c) + "a")}
+    assert allowed <= COVERED
+    assert set(CONFUSABLES) <= COVERED
+    assert COVERED == set(string.ascii_letters + string.digits + "_-")
+
+
+def test_r2_players_brought_by_a_load_hold_their_look_alike_keys(tmp_path: Path) -> None:
+    """``mathable-server load`` gives the players it brings their look-alike keys, so a
+    name like theirs is refused on the server they were loaded into."""
+    source = f"sqlite:///{tmp_path / 'source.db'}"
+    app = create_app(Settings(database_url=source, rate_limit=None))
+    register(app.test_client(), "Olliee50f")
+    app.extensions["mathable"].store.engine.dispose()
+    engine = make_engine(source, 1)
+    out = io.StringIO()
+    dump(engine, out)
+    engine.dispose()
+    target = f"sqlite:///{tmp_path / 'target.db'}"
+    engine = make_engine(target, 1)
+    migrations.upgrade(engine)
+    load(engine, io.StringIO(out.getvalue()))
+    engine.dispose()
+    app = create_app(Settings(database_url=target, rate_limit=None), create_schema=False)
+    refused = app.test_client().post("/v1/players", json={"name": "0lliee5Of"})
+    assert refused.status_code == 409 and refused.json["error"]["code"] == "name_confusable"
+    app.extensions["mathable"].store.engine.dispose()
+
+
+def test_r2_a_player_can_block_another(client: FlaskClient) -> None:
+    """Found: nothing let a player stop one account's invitations. A player now blocks
+    another (PUT /v1/me/blocks/<name>): that player's invitations to them are 403
+    blocked, and they cannot join a game the blocker sits in; unblocking lifts both."""
+    bob, spam, cy = register(client, "bob"), register(client, "spam"), register(client, "cy")
+    assert client.put("/v1/me/blocks/SPAM", headers=bob.auth).status_code == 204
+    assert client.put("/v1/me/blocks/spam", headers=bob.auth).status_code == 204  # once
+    listed = client.get("/v1/me/blocks", headers=bob.auth).json["blocks"]  # type: ignore[index]
+    assert [(b["id"], b["name"]) for b in listed] == [(spam.id, "spam")]
+    refused = client.post("/v1/games", json={"invite": ["bob"]}, headers=spam.auth)
+    assert refused.status_code == 403
+    assert refused.json["error"] == {  # type: ignore[index]
+        "code": "blocked",
+        "message": "bob does not take your invitations",
+    }
+    assert client.post("/v1/games", json={"invite": ["bob"]}, headers=cy.auth).status_code == 201
+    # Nor may spam sit down at bob's table, open or invited to.
+    table = client.post("/v1/games", json={}, headers=bob.auth).json
+    joined = client.post(f"/v1/games/{table['id']}/join", headers=spam.auth)  # type: ignore[index]
+    assert joined.status_code == 403 and joined.json["error"]["code"] == "blocked"  # type: ignore[index]
+    invited = client.post("/v1/games", json={"invite": ["spam"]}, headers=bob.auth).json
+    joined = client.post(f"/v1/games/{invited['id']}/join", headers=spam.auth)  # type: ignore[index]
+    assert joined.status_code == 403
+    # The others are not blocked, and spam learns nothing else.
+    assert client.get("/v1/me/blocks", headers=spam.auth).json == {"blocks": []}
+    for nobody in ("nobody", "a%00b", "x" * 150):
+        bad = client.put(f"/v1/me/blocks/{nobody}", headers=bob.auth)
+        assert bad.status_code == 422 and bad.json["error"]["code"] == "unknown_player"  # type: ignore[index]
+    own = client.put("/v1/me/blocks/bob", headers=bob.auth)
+    assert own.status_code == 422 and own.json["error"]["code"] == "self_block"  # type: ignore[index]
+    assert client.delete("/v1/me/blocks/spam", headers=bob.auth).status_code == 204
+    assert client.get("/v1/me/blocks", headers=bob.auth).json == {"blocks": []}
+    again = client.post("/v1/games", json={"invite": ["bob"]}, headers=spam.auth)
+    assert again.status_code == 201
+    joined = client.post(f"/v1/games/{table['id']}/join", headers=spam.auth)  # type: ignore[index]
+    assert joined.status_code == 200
+
+
+def test_r2_a_declined_private_game_stays_closed_until_its_creator_opens_it(
+    client: FlaskClient,
+) -> None:
+    """Found: a private game whose invitee declined was open to anyone with its id. It now
+    stays closed (422 game_closed) until its creator opens it (POST .../open,
+    game_opened); an invitee left may still join, and only the creator may open it."""
+    ada, bob, cy, eve = (register(client, n) for n in ("ada", "bob", "cy", "eve"))
+    game = client.post(
+        "/v1/games", json={"invite": ["bob", "cy"], "players": 3}, headers=ada.auth
+    ).json
+    game_id = game["id"]  # type: ignore[index]
+    assert client.post(f"/v1/games/{game_id}/decline", headers=bob.auth).status_code == 200
+    closed = client.post(f"/v1/games/{game_id}/join", headers=eve.auth)
+    assert closed.status_code == 422
+    assert closed.json["error"]["code"] == "game_closed"  # type: ignore[index]
+    assert client.post(f"/v1/games/{game_id}/join", headers=cy.auth).status_code == 200
+    assert client.post(f"/v1/games/{game_id}/join", headers=bob.auth).status_code == 422
+    not_yours = client.post(f"/v1/games/{game_id}/open", headers=cy.auth)
+    assert not_yours.json["error"]["code"] == "not_creator"  # type: ignore[index]
+    opened = client.post(f"/v1/games/{game_id}/open", headers=ada.auth)
+    assert opened.status_code == 200
+    assert opened.json["events"][-1]["type"] == "game_opened"  # type: ignore[index]
+    twice = client.post(f"/v1/games/{game_id}/open", headers=ada.auth)
+    assert twice.json["error"]["code"] == "not_closed"  # type: ignore[index]
+    started = client.post(f"/v1/games/{game_id}/join", headers=eve.auth)
+    assert started.status_code == 200 and started.json["status"] == "playing"  # type: ignore[index]
+    assert client.get(f"/games/{game_id}").status_code == 200  # the page reads game_opened
+    # A game no invitee declined is as open as it was.
+    plain = client.post("/v1/games", json={}, headers=ada.auth).json
+    assert client.post(f"/v1/games/{plain['id']}/join", headers=eve.auth).status_code == 200  # type: ignore[index]
+
+
+def test_r2_only_the_operator_s_players_give_a_seed_on_a_closed_server(
+    store_url: str,
+) -> None:
+    """Only the operator (or an organiser) may give a seed: with MATHABLE_ALLOW_SEEDS and
+    MATHABLE_ALLOW_GIVEN_TILES off, the players named in MATHABLE_SEED_PLAYERS still
+    may, and nobody else."""
+    settings = Settings.from_env({"MATHABLE_SEED_PLAYERS": " Org , ops"})
+    assert settings.seed_players == ("org", "ops") and settings.allow_seeds is False
+    app = make_app(
+        store_url, allow_seeds=False, allow_given_tiles=False, seed_players=("org",)
+    )
+    client = app.test_client()
+    org, ann = register(client, "ORG"), register(client, "ann")
+    seeded = client.post("/v1/games", json={"seed": 30}, headers=org.auth)
+    assert seeded.status_code == 201 and seeded.json["seeded"] is True  # type: ignore[index]
+    given = client.post("/v1/games", json={"tiles": bag_order(1)}, headers=org.auth)
+    assert given.status_code == 201
+    refused = client.post("/v1/games", json={"seed": 30}, headers=ann.auth)
+    assert refused.json["error"]["code"] == "seeds_disabled"  # type: ignore[index]
+    refused = client.post("/v1/games", json={"tiles": bag_order(1)}, headers=ann.auth)
+    assert refused.json["error"]["code"] == "given_tiles_disabled"  # type: ignore[index]
+    close_app(app)
+
+
+def test_r2_verify_says_a_withheld_order_cannot_be_checked_yet() -> None:
+    """``mathable-cli verify`` (``events_from_feed``) reads a withheld draws_revealed as a
+    refusal that says so, not as a broken log."""
+    import pytest
+
+    from mathable.core.audit import events_from_feed
+    from mathable.core.errors import RuleError
+
+    feed = [{"type": "draws_revealed", "order": None, "salt": None, "withheld": True}]
+    with pytest.raises(RuleError, match="withholds this game's bag order"):
+        events_from_feed(feed)

@@ -35,6 +35,7 @@ import logging
 import re
 import socket
 import ssl
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -239,6 +240,14 @@ def insecure(url: str | None) -> str | None:
     )
 
 
+#: The receivers (``scheme://host:port``) this process is calling now: a row for one of
+#: them waits ``BUSY_RETRY_MS`` rather than hold a second webhook thread, so a slow
+#: receiver (however many accounts point at it) holds one thread of a process at most.
+_busy: set[str] = set()
+_busy_lock = threading.Lock()
+BUSY_RETRY_MS = 1000
+
+
 class DeliveryFailed(RuntimeError):
     """A call that did not end in a status line within the deadline, or was refused."""
 
@@ -361,6 +370,19 @@ class WebhookChannel:
             target = resolve(contact.webhook_url, self.allow_private)
         except WebhookRefused as err:
             raise Undeliverable(str(err)) from None
+        receiver = f"{target.scheme}://{target.hostname}:{target.port}"
+        with _busy_lock:
+            if receiver in _busy:  # one call at a time to a receiver, from each process
+                raise Later(now + BUSY_RETRY_MS, "a call to this receiver is under way")
+            _busy.add(receiver)
+        try:
+            self._call(contact, target, entry, now)
+        finally:
+            with _busy_lock:
+                _busy.discard(receiver)
+
+    def _call(self, contact: Contact, target: Target, entry: Entry, now: int) -> None:
+        assert contact.webhook_url is not None and contact.webhook_secret is not None
         body = self.body(entry)
         try:
             status = post(

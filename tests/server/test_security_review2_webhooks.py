@@ -194,10 +194,10 @@ def _pass(server: str, who: dict[str, str], game: str, version: int) -> int:
 
 def stalled_mail(
     server: str, mailbox: Mailbox, hook_urls: list[str], quick_url: str | None,
-    patience: float = 8.0,
+    patience: float = 8.0, mails: int = 3,
 ) -> list[float]:  # fmt: skip
-    """With a webhook row held at each of ``hook_urls``: how long each of three turn mails
-    between two other players took to come (``patience`` if it did not)."""
+    """With a webhook row held at each of ``hook_urls``: how long each of ``mails`` turn
+    mails between two other players took to come (``patience`` if it did not)."""
     carl, dan = _verified(server, mailbox, "carl"), _verified(server, mailbox, "dan")
     mail_game, mail_version = _game(server, carl, dan)
     hooked = []
@@ -215,7 +215,7 @@ def stalled_mail(
     time.sleep(1.0)  # the trickling rows are taken and held by now
     delays: list[float] = []
     who, other = (carl, dan), "dan@example.org"
-    for _ in range(3):
+    for _ in range(mails):
         count = len(mailbox.to(other))
         started = time.time()
         mail_version = _pass(server, who[0], mail_game, mail_version)

@@ -1,4 +1,4 @@
-"""The one worker loop: each job every its seconds in one thread, a failing job tried again."""
+"""A worker loop: each job every its seconds in one thread, a failing job tried again."""
 
 from __future__ import annotations
 

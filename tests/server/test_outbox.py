@@ -159,7 +159,8 @@ def test_a_webhook_is_signed_retried_with_the_same_delivery_id_and_rechecked(
         json={"webhook": {"url": url, "secret": SECRET}},
         headers=table.bob.auth,
     )
-    assert set_hook.json["webhook"] == {"url": url} and "secret" not in set_hook.get_data(True)
+    assert set_hook.json["webhook"]["url"] == url and set_hook.json["webhook"]["state"] == "ok"
+    assert "secret" not in set_hook.get_data(True)
     handler.answers.append(500)
     table.ok(table.ada, type="pass")
     room = app.extensions["mathable_mail"]
@@ -168,7 +169,11 @@ def test_a_webhook_is_signed_retried_with_the_same_delivery_id_and_rechecked(
     (first_headers, first), (headers, body) = handler.calls
     assert first == body and first_headers["X-Mathable-Delivery"] == headers["X-Mathable-Delivery"]
     expected = hmac.new(SECRET.encode(), body, hashlib.sha256).hexdigest()
-    assert headers["X-Mathable-Signature"] == f"sha256={expected}"
+    assert headers["X-Mathable-Signature"] == f"sha256={expected}"  # the old one, kept
+    delivery = headers["X-Mathable-Delivery"]
+    stamp = int(headers["X-Mathable-Webhook-Signature"].partition(",")[0].removeprefix("t="))
+    signed = hmac.new(SECRET.encode(), f"{stamp}.{delivery}.".encode() + body, hashlib.sha256)
+    assert headers["X-Mathable-Webhook-Signature"] == f"t={stamp},v1={signed.hexdigest()}"
     document = json.loads(body)
     assert document == {
         "event": "your_turn",
@@ -407,7 +412,7 @@ def test_a_webhook_goes_to_the_address_it_checked_not_to_a_second_lookup(
     app: Flask = make_app(sqlite_url)
     client = app.test_client()
     table = Table(client)
-    hook = f"http://hooks.rebind.test:{port}/hook"
+    hook = f"https://hooks.rebind.test:{port}/hook"  # new webhooks must be https
     set_hook = client.put(
         "/v1/me/notifications",
         json={"webhook": {"url": hook, "secret": SECRET}},

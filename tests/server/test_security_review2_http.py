@@ -183,10 +183,11 @@ def test_r2_4_an_ipv6_address_carrying_a_private_ipv4_one_is_refused_at_lookup(
     # A literal needs no lookup and no connection: refused when it is set.
     answer = client.put(
         "/v1/me/notifications",
-        json={"webhook": {"url": f"http://[{address}]:9/hook", "secret": "s" * 20}},
+        json={"webhook": {"url": f"https://[{address}]:9/hook", "secret": "s" * 20}},
         headers=table.bob.auth,
     )
     assert answer.status_code == 422 and answer.json["error"]["code"] == "webhook_refused"
+    assert "not a public address" in answer.json["error"]["message"]  # not for being http
     # A name answering that address is refused at the delivery's lookup: nothing is sent.
     answers = [(socket.AF_INET6, socket.SOCK_STREAM, 6, "", (address, 80, 0, 0))]
     monkeypatch.setattr(socket, "getaddrinfo", lambda *args, **kwargs: answers)

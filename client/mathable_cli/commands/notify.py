@@ -25,6 +25,15 @@ def _show(actx: AppContext, settings: dict[str, Any], as_json: bool) -> None:
     actx.output.data(f"mail: {settings.get('email')}")
     webhook = settings.get("webhook")
     actx.output.data(f"webhook: {webhook['url'] if webhook else '(none)'}")
+    if webhook and webhook.get("state") == "paused":
+        actx.output.data(
+            f"  paused until {webhook.get('paused_until')} after {webhook.get('failures')} "
+            f"failures in a row ({webhook.get('last_error')}); set it again to resume"
+        )
+    elif webhook and webhook.get("state") == "failing":
+        actx.output.data(f"  failing: {webhook.get('last_error')}")
+    if webhook and webhook.get("warning"):
+        actx.output.data(f"  warning: {webhook['warning']}")
 
 
 def email(

@@ -30,7 +30,7 @@ from mathable_server.http.web import NameBook, Services, limit_rate
 from mathable_server.mailin.closing import CloseAddresses
 from mathable_server.notify.delivery import mailroom
 from mathable_server.notify.notifier import Notifier
-from mathable_server.notify.worker import Job, Worker, delivery_job, sweep_job
+from mathable_server.notify.worker import Job, Worker, lane_workers, sweep_job
 from mathable_server.store import Store
 from mathable_server.store.counters import shared_polls, shared_storage
 from mathable_server.store.engine import make_engine
@@ -116,10 +116,14 @@ def create_app(
     app.register_blueprint(rulesets.bp)
     app.register_blueprint(notifications.bp)
     app.register_blueprint(stream.bp)
-    jobs: list[Job] = []
+    sweep: list[Job] = []
     if settings.sweep_seconds:
-        jobs.append(sweep_job(game_service, settings.sweep_seconds))
+        sweep.append(sweep_job(game_service, settings.sweep_seconds))
     if settings.deliver_seconds:
-        jobs.append(delivery_job(room.deliverer(game_service.now), settings.deliver_seconds))
-    Worker(jobs).start()  # one thread for both, none if neither
+        # Mail (with the sweep) in one thread, webhooks in threads of their own.
+        workers = lane_workers(room.lanes(game_service.now), settings.deliver_seconds, sweep)
+    else:
+        workers = [Worker(sweep)]  # the sweep alone, or no thread at all
+    for worker in workers:
+        worker.start()
     return app

@@ -168,8 +168,19 @@ class Settings:
     outbox_max_attempts: int = 8
     #: Seconds a worker holds a row it took before another may send it again.
     outbox_lease: float = 300.0
-    #: Whether webhooks may go to loopback, private and link-local addresses.
+    #: Whether webhooks may go to loopback, private and link-local addresses (and so
+    #: over ``http://``; elsewhere new webhooks must be ``https://``).
     webhook_allow_private: bool = False
+    #: Seconds one webhook delivery may take in all (connect, send, the answer's status).
+    webhook_deadline: float = 10.0
+    #: Threads per process delivering webhooks, each one row at a time (mail has its own).
+    webhook_workers: int = 4
+    #: Failed deliveries in a row after which a webhook is paused (its circuit breaker).
+    webhook_breaker_failures: int = 5
+    #: Seconds the first pause lasts; each further failure doubles it (up to 6 h).
+    webhook_breaker_seconds: float = 900.0
+    #: Whether webhooks also carry the old ``X-Mathable-Signature: sha256=`` (body only).
+    webhook_legacy_signature: bool = True
     #: The server's address as players reach it (the one-click unsubscribe link).
     public_url: str | None = None
     #: Seconds between heartbeats of ``GET /v1/me/stream``.
@@ -255,6 +266,17 @@ class Settings:
             outbox_max_attempts=_whole(env, "MATHABLE_OUTBOX_MAX_ATTEMPTS", minimum=1) or 8,
             outbox_lease=_seconds(env, "MATHABLE_OUTBOX_LEASE", 300.0),
             webhook_allow_private=_flag(env, "MATHABLE_WEBHOOK_ALLOW_PRIVATE"),
+            webhook_deadline=_seconds(env, "MATHABLE_WEBHOOK_DEADLINE", 10.0, positive=True),
+            webhook_workers=_whole(env, "MATHABLE_WEBHOOK_WORKERS", minimum=1) or 4,
+            webhook_breaker_failures=_whole(env, "MATHABLE_WEBHOOK_BREAKER_FAILURES", minimum=1)
+            or 5,
+            webhook_breaker_seconds=_seconds(
+                env, "MATHABLE_WEBHOOK_BREAKER_SECONDS", 900.0, positive=True
+            ),
+            webhook_legacy_signature=env.get("MATHABLE_WEBHOOK_LEGACY_SIGNATURE", "1")
+            .strip()
+            .lower()
+            not in ("0", "false", "no", "off"),
             mail_pictures=_flag(env, "MATHABLE_MAIL_PICTURES"),
             public_url=(env.get("MATHABLE_PUBLIC_URL") or "").rstrip("/") or None,
             stream_heartbeat=_seconds(

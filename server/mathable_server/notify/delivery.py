@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -10,9 +10,12 @@ from mathable_server.notify.mail.compose import MailContext
 from mathable_server.notify.mail.outgoing import MailChannel
 from mathable_server.notify.mail.smtp import Relay
 from mathable_server.notify.webhooks import WebhookChannel
-from mathable_server.notify.worker import Deliverer, Outbox, Sender
+from mathable_server.notify.worker import BATCH, Deliverer, Lane, Outbox, Sender
 from mathable_server.store import Store
-from mathable_server.store.addresses import AddressBook
+from mathable_server.store.addresses import AddressBook, Breaker
+
+#: The channels of the mail lane: every one but webhooks.
+MAIL_CHANNELS = ("email",)
 
 
 class MailSettings(Protocol):
@@ -40,6 +43,16 @@ class MailSettings(Protocol):
     def outbox_max_delay(self) -> float: ...
     @property
     def outbox_lease(self) -> float: ...
+    @property
+    def webhook_deadline(self) -> float: ...
+    @property
+    def webhook_workers(self) -> int: ...
+    @property
+    def webhook_breaker_failures(self) -> int: ...
+    @property
+    def webhook_breaker_seconds(self) -> float: ...
+    @property
+    def webhook_legacy_signature(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -61,16 +74,48 @@ class Mailroom:
             self.settings.public_url,
         )
 
-    def deliverer(self, now: Callable[[], int]) -> Deliverer:
-        senders: dict[str, Sender] = {
-            "webhook": WebhookChannel(self.store, self.book, self.settings.webhook_allow_private)
-        }
+    def webhooks(self, now: Callable[[], int]) -> WebhookChannel:
+        settings = self.settings
+        return WebhookChannel(
+            self.store,
+            self.book,
+            settings.webhook_allow_private,
+            settings.webhook_deadline,
+            breaker=Breaker(
+                settings.webhook_breaker_failures,
+                settings.webhook_breaker_seconds,
+                max(settings.outbox_max_delay, settings.webhook_breaker_seconds),
+            ),
+            now=now,
+            legacy_signature=settings.webhook_legacy_signature,
+        )
+
+    def senders(self, now: Callable[[], int]) -> dict[str, Sender]:
+        senders: dict[str, Sender] = {"webhook": self.webhooks(now)}
         if self.settings.smtp_url:
             relay = Relay.parse(self.settings.smtp_url)
             senders["email"] = MailChannel(
                 self.store, self.book, self.context, relay.send, self.settings.mail_pictures
             )
-        return Deliverer(self.outbox, senders, now)
+        return senders
+
+    def deliverer(self, now: Callable[[], int], channels: Collection[str] | None = None,
+                  batch: int = BATCH) -> Deliverer:  # fmt: skip
+        """A deliverer of ``channels`` (None: every channel, one row after another)."""
+        return Deliverer(self.outbox, self.senders(now), now, channels, batch)
+
+    def lanes(self, now: Callable[[], int]) -> list[Lane]:
+        """Mail in one thread; webhooks in ``webhook_workers`` threads of their own, each
+        taking one row at a time: a slow receiver never holds mail, and holds one
+        webhook thread for at most the deadline."""
+        webhook_threads = max(1, self.settings.webhook_workers)
+        return [
+            Lane("mail", (self.deliverer(now, MAIL_CHANNELS),)),
+            Lane(
+                "webhooks",
+                tuple(self.deliverer(now, ("webhook",), 1) for _ in range(webhook_threads)),
+            ),
+        ]
 
 
 def mailroom(settings: MailSettings, store: Store, secret: Callable[[], str]) -> Mailroom:

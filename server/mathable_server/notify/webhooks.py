@@ -1,9 +1,21 @@
 """Webhooks: a signed ``POST`` per notification, through the same outbox as mail.
 
 The body is ``{"event", "game_id", "version", "your_turn", "deadline"}``;
-``X-Mathable-Signature: sha256=<hex HMAC-SHA256 of the body with the player's
-secret>`` and ``X-Mathable-Delivery: <the row's stable id>`` (the same on a
-retry). No request forgery: a URL whose host resolves to a loopback, private,
+``X-Mathable-Delivery: <the row's stable id>`` (the same on a retry);
+``X-Mathable-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of
+"<t>.<delivery id>.<body>">`` with the player's secret, which a receiver checks
+with the time (``REPLAY_WINDOW``) and the delivery id (``verify``); and, unless
+the operator turned it off, the old ``X-Mathable-Signature: sha256=<hex
+HMAC-SHA256 of the body>`` that receivers written before it check (it can be
+replayed: docs/mail.md). New webhooks must be ``https://`` (``http://`` only
+where private addresses are allowed); one set before stays called, with a
+warning to its owner.
+
+Each delivery has a total deadline (``post``), not one per read: a receiver
+trickling its answer is cut off. Each webhook has a circuit breaker
+(``store.addresses.Breaker``): from 5 failures in a row it is paused, its rows
+wait (a row a day old is dropped), and its owner is told once by mail and in
+``GET /v1/me/notifications``. No request forgery: a URL whose host resolves to a loopback, private,
 link-local or otherwise non-public address is refused when it is set and again
 at each delivery, unless ``MATHABLE_WEBHOOK_ALLOW_PRIVATE=1``; redirects are
 not followed. A delivery resolves the host once, checks the address and
@@ -19,21 +31,32 @@ import hashlib
 import hmac
 import ipaddress
 import json
+import logging
+import re
 import socket
+import ssl
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 import certifi
-import urllib3
 
 from mathable import replay_timed
 from mathable_server.games.timesource import iso_ms
-from mathable_server.notify.worker import Entry, Undeliverable
+from mathable_server.notify.worker import Entry, Later, Notification, Undeliverable, new_message_id
 from mathable_server.store import Store
-from mathable_server.store.addresses import AddressBook
+from mathable_server.store.addresses import AddressBook, Breaker, Contact
 
-#: Seconds a receiver has to answer.
+log = logging.getLogger("mathable_server.webhooks")
+
+#: Seconds a delivery may take in all (connecting, TLS, sending, the answer's status line).
 WEBHOOK_TIMEOUT = 10.0
+#: Seconds either side of a signature's time within which a receiver accepts it.
+REPLAY_WINDOW = 300
+#: A row whose webhook is paused waits; once it is this old (ms), it is dropped.
+PAUSED_ROW_MAX_AGE_MS = 24 * 3600 * 1000
 EVENTS = {"turn": "your_turn", "moved": "moved", "finished": "game_finished"}
 
 
@@ -42,12 +65,51 @@ class WebhookRefused(ValueError):
 
 
 def signature(secret: str, body: bytes) -> str:
-    """The ``X-Mathable-Signature`` of ``body``.
+    """The old ``X-Mathable-Signature`` of ``body`` (no time, no delivery id: replayable).
 
     >>> signature("s", b"{}")
     'sha256=143ca8d517ba1b181025d732b1cf275d90104fca57bb02a565542978aa18c4b6'
     """
     return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def _v1(secret: str, timestamp: int, delivery: str, body: bytes) -> str:
+    signed = f"{timestamp}.{delivery}.".encode() + body
+    return hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
+
+
+def signed_header(secret: str, timestamp: int, delivery: str, body: bytes) -> str:
+    """The ``X-Mathable-Webhook-Signature`` of one call: its time and delivery id signed
+    with the body.
+
+    >>> signed_header("s", 1764646800, "turn.g1.v3.s0.00ff", b"{}")[:13]
+    't=1764646800,'
+    """
+    return f"t={timestamp},v1={_v1(secret, timestamp, delivery, body)}"
+
+
+_SIGNED = re.compile(r"\At=(\d{1,12}),v1=([0-9a-f]{64})\Z")
+
+
+def verify(
+    secret: str, header: str, delivery: str, body: bytes, now: float, window: int = REPLAY_WINDOW
+) -> bool:
+    """What a receiver checks: the signature over time, delivery id and body, compared in
+    constant time, and the time within ``window`` seconds of ``now``. (A receiver also
+    drops a delivery id it has seen: that stops a replay within the window.)
+
+    >>> body, header = b"{}", signed_header("s", 1000, "d1", b"{}")
+    >>> verify("s", header, "d1", body, 1100), verify("s", header, "d2", body, 1100)
+    (True, False)
+    >>> verify("s", header, "d1", body, 1000 + REPLAY_WINDOW + 1)
+    False
+    """
+    found = _SIGNED.match(header.strip())
+    if found is None:
+        return False
+    timestamp = int(found.group(1))
+    good = hmac.compare_digest(_v1(secret, timestamp, delivery, body), found.group(2))
+    return good and abs(now - timestamp) <= window
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,57 +205,107 @@ def check_url(url: str, allow_private: bool) -> None:
     Traceback (most recent call last):
     ...
     mathable_server.notify.webhooks.WebhookRefused: a webhook URL starts with http:// or https://
-    >>> check_url("http://127.0.0.1:9/hook", False)
+    >>> check_url("https://127.0.0.1:9/hook", False)
     Traceback (most recent call last):
     ...
     mathable_server.notify.webhooks.WebhookRefused: 127.0.0.1 is not a public address
+    >>> check_url("http://bot.example.org/hook", False)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathable_server.notify.webhooks.WebhookRefused: a webhook URL must start with https://...
     """
+    scheme = _parts(url)[0]
     if allow_private:  # any address will do: no lookup (the name may not resolve yet)
-        _parts(url)
         return
+    if scheme != "https":
+        raise WebhookRefused(
+            "a webhook URL must start with https:// (http:// goes in the clear: anyone "
+            "on the way could read the calls and replay them)"
+        )
     resolve(url, allow_private)
 
 
-def post(target: Target, body: bytes, headers: dict[str, str], timeout: float) -> int:
-    """POST ``body`` to ``target``'s address; the answer's status (its body is not read)."""
-    pool: urllib3.HTTPConnectionPool
-    limits = urllib3.Timeout(connect=timeout, read=timeout)
-    if target.scheme == "https":
-        pool = urllib3.HTTPSConnectionPool(
-            target.address,
-            target.port,
-            timeout=limits,
-            retries=False,
-            cert_reqs="CERT_REQUIRED",
-            ca_certs=certifi.where(),
-            server_hostname=target.hostname,
-            assert_hostname=target.hostname,
-        )
-    else:
-        pool = urllib3.HTTPConnectionPool(
-            target.address, target.port, timeout=limits, retries=False
-        )
+def insecure(url: str | None) -> str | None:
+    """The warning its owner sees for a webhook over ``http://`` (set before they were
+    refused, or where private addresses are allowed); None for ``https://``.
+
+    >>> insecure("https://bot.example.org/hook") is None
+    True
+    """
+    if url is None or not url.lower().startswith("http://"):
+        return None
+    return (
+        "this webhook is called over http://, in the clear: anyone on the way can read the "
+        "calls and replay them; set an https:// URL"
+    )
+
+
+#: The receivers (``scheme://host:port``) this process is calling now: a row for one of
+#: them waits ``BUSY_RETRY_MS`` rather than hold a second webhook thread, so a slow
+#: receiver (however many accounts point at it) holds one thread of a process at most.
+_busy: set[str] = set()
+_busy_lock = threading.Lock()
+BUSY_RETRY_MS = 1000
+
+
+class DeliveryFailed(RuntimeError):
+    """A call that did not end in a status line within the deadline, or was refused."""
+
+
+_STATUS = re.compile(rb"\AHTTP/1\.[01] ([1-5]\d\d)[ \r]")
+
+
+def post(target: Target, body: bytes, headers: dict[str, str], deadline: float) -> int:
+    """POST ``body`` to ``target``'s address; the answer's status (nothing more is read).
+
+    ``deadline`` is the whole call's time, from connecting to the status line: each
+    step (connect, TLS handshake, send, every read) gets what is left of it, so a
+    receiver that trickles its answer a byte at a time is cut off at the deadline.
+    """
+    end = time.monotonic() + deadline
+
+    def left() -> float:
+        remaining = end - time.monotonic()
+        if remaining <= 0:
+            raise DeliveryFailed(f"no answer within {deadline:g} s")
+        return remaining
+
+    head = [f"POST {target.path} HTTP/1.1", f"Host: {target.host_header}"]
+    head += [f"{name}: {value}" for name, value in headers.items()]
+    head += [f"Content-Length: {len(body)}", "Connection: close"]
+    request = ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
     try:
-        answer = pool.urlopen(
-            "POST",
-            target.path,
-            body=body,
-            headers={"Host": target.host_header, **headers},
-            redirect=False,
-            # Only the status line and headers are read: a receiver that answers with an
-            # endless body must not hold the delivery worker nor fill its memory.
-            preload_content=False,
-            assert_same_host=False,
-        )
-        status = int(answer.status)
-        answer.close()
-        return status
+        sock = socket.create_connection((target.address, target.port), timeout=left())
+    except TimeoutError:
+        raise DeliveryFailed(f"no connection within {deadline:g} s") from None
+    try:
+        if target.scheme == "https":
+            context = ssl.create_default_context(cafile=certifi.where())
+            sock.settimeout(left())  # the handshake as a whole gets what is left
+            sock = context.wrap_socket(sock, server_hostname=target.hostname)
+        sock.settimeout(left())
+        sock.sendall(request)
+        answer = b""
+        while b"\n" not in answer:
+            sock.settimeout(left())
+            chunk = sock.recv(1024)
+            if not chunk:
+                raise DeliveryFailed("the receiver closed the connection without an answer")
+            answer += chunk
+            if len(answer) > 8192:
+                raise DeliveryFailed("the receiver's status line is too long")
+        status = _STATUS.match(answer)
+        if status is None:
+            raise DeliveryFailed("the receiver's answer is not HTTP")
+        return int(status.group(1))
+    except TimeoutError:
+        raise DeliveryFailed(f"no answer within {deadline:g} s") from None
     finally:
-        pool.close()
+        sock.close()
 
 
 class WebhookChannel:
-    """Sends the ``webhook`` rows of the outbox."""
+    """Sends the ``webhook`` rows of the outbox, through each webhook's circuit breaker."""
 
     def __init__(
         self,
@@ -201,11 +313,20 @@ class WebhookChannel:
         book: AddressBook,
         allow_private: bool,
         timeout: float = WEBHOOK_TIMEOUT,
+        *,
+        breaker: Breaker | None = None,
+        now: Callable[[], int] | None = None,
+        legacy_signature: bool = True,
     ) -> None:
         self.store = store
         self.book = book
         self.allow_private = allow_private
+        #: The whole delivery's deadline, seconds.
         self.timeout = timeout
+        self.breaker = breaker or Breaker()
+        self.now = now or (lambda: int(time.time() * 1000))
+        #: Whether the old, replayable ``X-Mathable-Signature: sha256=`` is sent too.
+        self.legacy_signature = legacy_signature
 
     def body(self, entry: Entry) -> bytes:
         payload = entry.payload
@@ -222,25 +343,91 @@ class WebhookChannel:
         }
         return json.dumps(document, separators=(",", ":")).encode()
 
+    def headers(self, secret: str, entry: Entry, body: bytes, now_ms: int) -> dict[str, str]:
+        headers = {
+            "Content-Type": "application/json",
+            "User-Agent": "mathable-server webhook",
+            "X-Mathable-Delivery": entry.message_id,
+            "X-Mathable-Webhook-Signature": signed_header(
+                secret, now_ms // 1000, entry.message_id, body
+            ),
+        }
+        if self.legacy_signature:
+            headers["X-Mathable-Signature"] = signature(secret, body)
+        return headers
+
     def __call__(self, entry: Entry) -> None:
         contact = self.book.contact(entry.recipient)
         if contact.webhook_url is None or contact.webhook_secret is None:
             raise Undeliverable("the webhook was removed")
+        now = self.now()
+        paused = contact.webhook_paused_until
+        if paused is not None and paused > now:
+            if now - entry.created_at >= PAUSED_ROW_MAX_AGE_MS:
+                raise Undeliverable("its webhook has been paused for a day: dropped")
+            raise Later(paused, "its webhook is paused (circuit breaker)")
         try:
             target = resolve(contact.webhook_url, self.allow_private)
         except WebhookRefused as err:
             raise Undeliverable(str(err)) from None
+        receiver = f"{target.scheme}://{target.hostname}:{target.port}"
+        with _busy_lock:
+            if receiver in _busy:  # one call at a time to a receiver, from each process
+                raise Later(now + BUSY_RETRY_MS, "a call to this receiver is under way")
+            _busy.add(receiver)
+        try:
+            self._call(contact, target, entry, now)
+        finally:
+            with _busy_lock:
+                _busy.discard(receiver)
+
+    def _call(self, contact: Contact, target: Target, entry: Entry, now: int) -> None:
+        assert contact.webhook_url is not None and contact.webhook_secret is not None
         body = self.body(entry)
-        status = post(
-            target,
-            body,
-            {
-                "Content-Type": "application/json",
-                "User-Agent": "mathable-server webhook",
-                "X-Mathable-Signature": signature(contact.webhook_secret, body),
-                "X-Mathable-Delivery": entry.message_id,
-            },
-            self.timeout,
+        try:
+            status = post(
+                target, body, self.headers(contact.webhook_secret, entry, body, now), self.timeout
+            )
+            if not 200 <= status < 300:
+                raise DeliveryFailed(f"the receiver answered {status}")
+        except Exception as err:
+            self._failed(contact, f"{err}" if isinstance(err, DeliveryFailed) else
+                         f"{type(err).__name__}: {err}")  # fmt: skip
+            raise
+        if contact.webhook_failures:
+            self.book.webhook_succeeded(contact.player_id, contact.webhook_url)
+
+    def _failed(self, contact: Contact, error: str) -> None:
+        """Count the failure; the one that pauses the webhook tells its owner."""
+        assert contact.webhook_url is not None
+        now = self.now()
+        told = contact.address is not None and contact.email != "off"
+        tell = self._notice(contact, error) if told else None
+        after = self.book.webhook_failed(
+            contact.player_id, contact.webhook_url, now, error, self.breaker, tell
         )
-        if not 200 <= status < 300:
-            raise RuntimeError(f"the receiver answered {status}")
+        if after is not None and after.webhook_paused_until is not None:
+            if after.webhook_failures == self.breaker.failures:
+                log.warning("webhook of %s paused after %d failures in a row: %s",
+                            contact.player_id, after.webhook_failures, error)  # fmt: skip
+
+    def _notice(self, contact: Contact, error: str) -> Notification:
+        minutes = max(1, round(self.breaker.pause_ms(self.breaker.failures) / 60000))
+        text = (
+            f"Your webhook {contact.webhook_url} failed {self.breaker.failures} times in a row "
+            f"(the last time: {error}).\n\n"
+            f"The server has stopped calling it for {minutes} minutes; then it tries once "
+            "more, and each further failure pauses it for twice as long (at most 6 hours). "
+            "While it is paused, its notifications wait; one a day old is dropped. Your "
+            "games go on as usual, and mail about them still comes.\n\n"
+            "Once your receiver answers again, set the webhook again (mathable-cli notify "
+            "--webhook URL, or PUT /v1/me/notifications): that resumes it at once. "
+            "GET /v1/me/notifications shows its state.\n"
+        )
+        return Notification(
+            "email",
+            "answer",
+            contact.player_id,
+            {"subject": "[mathable] Your webhook is paused", "text": text},
+            new_message_id(f"webhook-paused.{contact.player_id}"),
+        )

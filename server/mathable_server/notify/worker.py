@@ -1,5 +1,7 @@
-"""The worker loop: take due outbox rows, send each through its channel, mark it; and
-settle the games whose clock ran out. One thread (``Worker``) runs both jobs.
+"""The worker loops: take due outbox rows, send each through its channel, mark it; and
+settle the games whose clock ran out. A ``Worker`` is one thread running its jobs in
+turn; mail (with the sweep) and webhooks have threads of their own (``lanes``), so that
+no mail waits behind a slow webhook receiver.
 
 The table and its claims are ``mathable_server.store.outbox`` (re-exported
 here). A worker that dies between sending and marking leaves the row to be
@@ -12,7 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from mathable_server.games.service import Games
@@ -24,6 +26,7 @@ from mathable_server.store.outbox import (
     SENT,
     ChannelDown,
     Entry,
+    Later,
     Notification,
     Outbox,
     Undeliverable,
@@ -47,6 +50,8 @@ __all__ = [
     "Deliverer",
     "Entry",
     "Job",
+    "Lane",
+    "Later",
     "Notification",
     "Outbox",
     "Sender",
@@ -55,6 +60,8 @@ __all__ = [
     "add",
     "backoff_ms",
     "delivery_job",
+    "drain_lanes",
+    "lane_workers",
     "new_message_id",
     "sweep_job",
 ]
@@ -69,14 +76,24 @@ BATCH = 10
 class Deliverer:
     """Sends due rows through the sender of their channel; ``run_once`` is one pass."""
 
-    def __init__(self, box: Outbox, senders: Mapping[str, Sender], now: Callable[[], int]) -> None:
+    def __init__(
+        self,
+        box: Outbox,
+        senders: Mapping[str, Sender],
+        now: Callable[[], int],
+        channels: Collection[str] | None = None,
+        batch: int = BATCH,
+    ) -> None:
         self.box = box
         self.senders = dict(senders)
         self.now = now
+        #: The channels whose rows this deliverer takes (None: every channel).
+        self.channels = None if channels is None else frozenset(channels)
+        self.batch = batch
         #: Channels found down (the relay unreachable), until when.
         self._down: dict[str, int] = {}
 
-    def run_once(self, limit: int = BATCH) -> int:
+    def run_once(self, limit: int | None = None) -> int:
         """Send what is due now (one claim of up to ``limit`` rows); how many were taken.
 
         Each row's lease is renewed just before it is sent, so a slow row early
@@ -86,7 +103,7 @@ class Deliverer:
         write), due at that time, so a relay that is away costs one try per
         back-off period, not one per row.
         """
-        entries = self.box.claim(self.now(), limit)
+        entries = self.box.claim(self.now(), limit or self.batch, self.channels)
         later: dict[int, list[Entry]] = {}
         for entry in entries:
             until = self._down.get(entry.channel)
@@ -114,6 +131,10 @@ class Deliverer:
             return True
         try:
             sender(entry)
+        except Later as err:  # not now (a paused webhook): back untried, not counted
+            self.box.release([entry], err.until)
+            log.info("outbox row %s put off: %s", entry.id, err)
+            return True
         except Undeliverable as err:
             self.box.failed(entry, self.now(), str(err) or "undeliverable", final=True)
             log.warning("outbox row %s dead: %s", entry.id, err)
@@ -131,7 +152,7 @@ class Deliverer:
             log.warning("outbox row %s sent after its lease ended: it may go out twice", entry.id)
         return True
 
-    def drain(self, limit: int = BATCH) -> int:
+    def drain(self, limit: int | None = None) -> int:
         """Send until nothing is due; how many tries in all."""
         total = 0
         while (done := self.run_once(limit)) > 0:
@@ -170,17 +191,59 @@ def sweep_job(games: Games, seconds: float) -> Job:
     return Job("sweep", seconds, sweep, sweep_log)
 
 
+@dataclass(frozen=True, slots=True)
+class Lane:
+    """Rows of some channels, sent by threads of their own: ``deliverers``, one a thread.
+
+    Mail is one lane, webhooks another of a few threads taking one row at a time: a
+    receiver that holds a delivery to its deadline holds one webhook thread, never
+    the mail nor the other webhook threads.
+    """
+
+    name: str
+    deliverers: tuple[Deliverer, ...]
+
+
+def lane_workers(lanes: Sequence[Lane], seconds: float, first: Sequence[Job] = ()) -> list[Worker]:
+    """A thread for each deliverer of each lane (every ``seconds``); ``first`` (the sweep)
+    runs in the first lane's first thread."""
+    workers: list[Worker] = []
+    for lane in lanes:
+        for number, deliverer in enumerate(lane.deliverers, 1):
+            name = lane.name if len(lane.deliverers) == 1 else f"{lane.name}-{number}"
+            jobs = [*first] if not workers else []
+            jobs.append(Job(name, seconds, deliverer.drain, log))
+            workers.append(Worker(jobs, f"mathable-{name}"))
+    return workers
+
+
+def drain_lanes(lanes: Sequence[Lane]) -> int:
+    """Send until nothing is due, every lane's threads at once (``deliver --once``)."""
+    tried: list[int] = []
+    threads = [
+        threading.Thread(target=lambda d=d: tried.append(d.drain()), daemon=True)
+        for lane in lanes
+        for d in lane.deliverers
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sum(tried)
+
+
 class Worker:
-    """The one periodic thread of ``run``/``serve``: each job every its ``seconds``, in turn.
+    """A periodic thread of ``run``/``serve``/``deliver``: each job every its ``seconds``, in
+    turn.
 
     A job's next run is ``seconds`` after its last one ended; a job that fails (the
     database may be down for a while) is logged and runs again at its next time.
     """
 
-    def __init__(self, jobs: Sequence[Job]) -> None:
+    def __init__(self, jobs: Sequence[Job], name: str = "mathable-worker") -> None:
         self.jobs = list(jobs)
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="mathable-worker", daemon=True)
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
 
     def start(self) -> None:
         if self.jobs:
@@ -188,6 +251,10 @@ class Worker:
 
     def stop(self) -> None:
         self._stop.set()
+
+    def join(self, timeout: float | None = None) -> None:
+        if self._thread.is_alive():
+            self._thread.join(timeout)
 
     def _run(self) -> None:
         due = [time.monotonic() + job.seconds for job in self.jobs]

@@ -118,21 +118,26 @@ def run_command(args: argparse.Namespace, engine: Engine, settings: Settings) ->
             )
         return
     if args.command == "deliver":
-        deliverer = room.deliverer(games.now)
+        # deferred: start-up time of mathable-server (the worker threads)
+        from mathable_server.notify.worker import drain_lanes, lane_workers
+
+        lanes = room.lanes(games.now)
         if args.once:
-            sent = deliverer.drain()
+            sent = drain_lanes(lanes)
             print(f"mathable-server: deliver: {sent} tried", file=sys.stderr)
             return
         interval = args.interval if args.interval is not None else settings.deliver_seconds or 2.0
         print(f"mathable-server: delivering every {interval:g} s", file=sys.stderr, flush=True)
+        # Mail in one thread, webhooks in threads of their own (a failing pass is logged).
+        workers = lane_workers(lanes, interval)
+        for worker in workers:
+            worker.start()
         try:
             while True:
-                try:
-                    deliverer.drain()
-                except Exception as err:  # the database may be down: try again later
-                    print(f"mathable-server: deliver: {err}", file=sys.stderr, flush=True)
-                time.sleep(interval)
+                time.sleep(3600)
         except KeyboardInterrupt:
+            for worker in workers:
+                worker.stop()
             return
     # deferred: start-up time of mathable-server (mail-in: sqlalchemy)
     from mathable_server.mailin.inbound import Inbox

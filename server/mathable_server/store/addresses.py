@@ -24,6 +24,8 @@ from mathable_server.store.engine import (
     reader,
     write_transaction,
 )
+from mathable_server.store.outbox import Notification
+from mathable_server.store.outbox import add as add_notifications
 
 #: Email preferences: a mail when it is your turn, after every move, once a day, or none.
 EMAIL_PREFERENCES = ("turn", "every_move", "digest", "off")
@@ -50,6 +52,28 @@ class Contact:
     email: str
     webhook_url: str | None
     webhook_secret: str | None
+    #: The webhook's circuit breaker: failed deliveries in a row, paused until (ms), why.
+    webhook_failures: int = 0
+    webhook_paused_until: int | None = None
+    webhook_last_error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Breaker:
+    """When a webhook is paused: from ``failures`` failed deliveries in a row on, for
+    ``seconds``, doubling with each further failure up to ``max_seconds``.
+
+    >>> [Breaker(5, 900, 21600).pause_ms(n) // 1000 for n in (5, 6, 7, 12)]
+    [900, 1800, 3600, 21600]
+    """
+
+    failures: int = 5
+    seconds: float = 900.0
+    max_seconds: float = 6 * 3600.0
+
+    def pause_ms(self, failures: int) -> int:
+        extra = min(max(failures - self.failures, 0), 40)
+        return int(min(self.seconds * 2**extra, max(self.max_seconds, self.seconds)) * 1000)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +125,9 @@ def contacts_in(conn: Connection, player_ids: Iterable[str]) -> dict[str, Contac
             "turn" if pref is None else pref.email,
             None if pref is None else pref.webhook_url,
             None if pref is None else pref.webhook_secret,
+            0 if pref is None else int(pref.webhook_failures or 0),
+            None if pref is None else pref.webhook_paused_until,
+            None if pref is None else pref.webhook_last_error,
         )
     return found
 
@@ -269,10 +296,11 @@ class AddressBook:
             values: dict[str, object] = {}
             if email is not None:
                 values["email"] = email
-            if webhook is not None:
-                values["webhook_url"], values["webhook_secret"] = webhook
-            elif clear_webhook:
-                values["webhook_url"] = values["webhook_secret"] = None
+            if webhook is not None or clear_webhook:
+                # A new webhook (or none) starts with its breaker closed.
+                values["webhook_url"], values["webhook_secret"] = webhook or (None, None)
+                values["webhook_failures"] = 0
+                values["webhook_paused_until"] = values["webhook_last_error"] = None
             if row is None:
                 conn.execute(
                     insert(notification_settings).values(
@@ -285,6 +313,70 @@ class AddressBook:
                     .where(notification_settings.c.player_id == player_id)
                     .values(**values)
                 )
+
+    # --- the webhook's circuit breaker ------------------------------------------------
+
+    def webhook_failed(
+        self,
+        player_id: str,
+        url: str,
+        now: int,
+        error: str,
+        breaker: Breaker,
+        tell: Notification | None = None,
+    ) -> Contact | None:
+        """Count a failed delivery to ``player_id``'s webhook (while it is still ``url``).
+
+        From ``breaker.failures`` failures in a row on, each failure pauses it
+        (``breaker.pause_ms``). The failure that first pauses it writes ``tell``
+        (the owner's notice) in the same transaction: one notice however many
+        workers fail at once. The contact as it is now; None if the webhook
+        changed meanwhile (nothing is counted).
+        """
+        mine = and_(
+            notification_settings.c.player_id == player_id,
+            notification_settings.c.webhook_url == url,
+        )
+        with write_transaction(self.engine) as conn:
+            done = conn.execute(
+                update(notification_settings)
+                .where(mine)
+                .values(
+                    webhook_failures=notification_settings.c.webhook_failures + 1,
+                    webhook_last_error=error[:300],
+                )
+            )
+            if int(done.rowcount) != 1:
+                return None
+            failures = int(
+                conn.execute(
+                    select(notification_settings.c.webhook_failures).where(mine)
+                ).scalar_one()
+            )
+            if failures >= breaker.failures:
+                conn.execute(
+                    update(notification_settings)
+                    .where(mine)
+                    .values(webhook_paused_until=now + breaker.pause_ms(failures))
+                )
+                if failures == breaker.failures and tell is not None:
+                    add_notifications(conn, [tell], now)
+            return contacts_in(conn, [player_id]).get(player_id)
+
+    def webhook_succeeded(self, player_id: str, url: str) -> None:
+        """A delivery to the webhook worked: its breaker closes (a write only if it was not)."""
+        with write_transaction(self.engine) as conn:
+            conn.execute(
+                update(notification_settings)
+                .where(
+                    and_(
+                        notification_settings.c.player_id == player_id,
+                        notification_settings.c.webhook_url == url,
+                        notification_settings.c.webhook_failures > 0,
+                    )
+                )
+                .values(webhook_failures=0, webhook_paused_until=None, webhook_last_error=None)
+            )
 
     # --- play addresses --------------------------------------------------------------
 

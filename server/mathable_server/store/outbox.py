@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -81,6 +81,17 @@ class ChannelDown(Exception):
     The row counts the failed try; the other rows of the channel in the same
     batch are put back untried, to wait as long as this row does.
     """
+
+
+class Later(Exception):  # noqa: N818 - a row put off, not an error
+    """Not now: the row goes back untried (the claim not counted), due at ``until`` (ms).
+
+    A webhook whose circuit breaker is open puts its rows off so.
+    """
+
+    def __init__(self, until: int, why: str) -> None:
+        super().__init__(why)
+        self.until = until
 
 
 def new_message_id(prefix: str) -> str:
@@ -178,17 +189,20 @@ class Outbox:
         with write_transaction(self.engine) as conn:
             add(conn, notifications, now)
 
-    def claim(self, now: int, limit: int = 10) -> list[Entry]:
-        """Take up to ``limit`` due rows: each is this caller's until ``now + lease``.
+    def claim(
+        self, now: int, limit: int = 10, channels: Collection[str] | None = None
+    ) -> list[Entry]:
+        """Take up to ``limit`` due rows (of ``channels``; None: any): each is this
+        caller's until ``now + lease``.
 
         On PostgreSQL, rows another worker is claiming at the same moment are
         skipped, not waited for; SQLite runs one claim at a time.
         """
+        due_rows = and_(outbox.c.state == PENDING, outbox.c.next_try <= now)
+        if channels is not None:
+            due_rows = and_(due_rows, outbox.c.channel.in_(sorted(channels)))
         due = self._dialect.skip_locked(
-            select(outbox)
-            .where(and_(outbox.c.state == PENDING, outbox.c.next_try <= now))
-            .order_by(outbox.c.next_try, outbox.c.id)
-            .limit(limit)
+            select(outbox).where(due_rows).order_by(outbox.c.next_try, outbox.c.id).limit(limit)
         )
         with write_transaction(self.engine) as conn:
             rows = conn.execute(due).all()

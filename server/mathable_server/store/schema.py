@@ -225,6 +225,12 @@ notification_settings = Table(
     Column("webhook_url", String(2000), nullable=True),
     #: The player's own secret for the signature: needed as is to sign, so not hashed.
     Column("webhook_secret", String(200), nullable=True),
+    #: The webhook's failed deliveries in a row (its circuit breaker; 0 after a success).
+    Column("webhook_failures", Integer, nullable=False, server_default="0"),
+    #: Until when (ms) its breaker is open: no call is made, its rows wait.
+    Column("webhook_paused_until", BigInteger, nullable=True),
+    #: Why its last delivery failed (shown to its owner).
+    Column("webhook_last_error", String(300), nullable=True),
 )
 
 play_addresses = Table(

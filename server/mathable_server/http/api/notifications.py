@@ -10,6 +10,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, render_template, request
 from marshmallow import fields, validate
 
+from mathable_server.games.timesource import iso_ms
 from mathable_server.http.errors import ApiError
 from mathable_server.http.limits import retry_after
 from mathable_server.http.pages import HTML_TYPE
@@ -17,9 +18,9 @@ from mathable_server.http.schemas import StrictSchema
 from mathable_server.http.web import json_body, json_response, load, required_player, services, take
 from mathable_server.notify.delivery import Mailroom
 from mathable_server.notify.mail.codes import new_nonce, verification_code
-from mathable_server.notify.webhooks import WebhookRefused, check_url
+from mathable_server.notify.webhooks import WebhookRefused, check_url, insecure
 from mathable_server.notify.worker import Notification, new_message_id
-from mathable_server.store.addresses import EMAIL_PREFERENCES
+from mathable_server.store.addresses import EMAIL_PREFERENCES, Contact
 
 bp = Blueprint("notifications", __name__)
 
@@ -70,7 +71,24 @@ def _settings_body(room: Mailroom, player_id: str) -> dict[str, Any]:
         "address": status.address,
         "verified": status.verified,
         "email": contact.email,
-        "webhook": None if contact.webhook_url is None else {"url": contact.webhook_url},
+        "webhook": _webhook_body(contact, services().games.now()),
+    }
+
+
+def _webhook_body(contact: Contact, now: int) -> dict[str, Any] | None:
+    """The webhook as its owner sees it: its URL and its circuit breaker (never its secret)."""
+    if contact.webhook_url is None:
+        return None
+    paused = contact.webhook_paused_until
+    paused = paused if paused is not None and paused > now else None
+    failures = contact.webhook_failures
+    return {
+        "url": contact.webhook_url,
+        "state": "paused" if paused is not None else "failing" if failures else "ok",
+        "failures": failures,
+        "paused_until": None if paused is None else iso_ms(paused),
+        "last_error": contact.webhook_last_error if failures else None,
+        "warning": insecure(contact.webhook_url),
     }
 
 

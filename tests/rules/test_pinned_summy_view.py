@@ -84,6 +84,7 @@ def test_a_waiting_game_shows_the_middle_equals_and_no_hand() -> None:
         "table": [{"x": 0, "y": 0, "tile": "="}],
         "closed": [],
         "supply": 93,
+        "dry_turns": 0,
         "turn": None,
         "last_turn": None,
         "last_play": None,
@@ -116,6 +117,7 @@ def test_a_game_in_play_shows_each_viewer_their_own_hand_only() -> None:
             {"x": 2, "y": 0, "equation": "1+2=3", "side": "after"},
         ],
         "supply": 71,
+        "dry_turns": 0,
         "turn": {"seat": 0, "ended_by": None},
         "last_turn": {"seat": 1, "ended_by": "discarded", "discarded": 2},
         "last_play": {

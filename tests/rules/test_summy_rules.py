@@ -26,6 +26,7 @@ from mathable.games.summy import (
 )
 from mathable.games.summy.codes import ILLEGAL_PLAY_CODES
 from mathable.games.summy.events import EquationPlayed, SummyStarted
+from mathable.games.summy.movegen import has_move, legal_moves
 from mathable.games.summy.ruleset_data import ruleset_data
 from mathable.games.summy.state import Closed
 from mathable.games.summy.tiles import EQUALS, tile_names
@@ -725,3 +726,16 @@ def test_tiles_that_stop_short_of_the_table_are_refused_as_a_gap() -> None:
     with pytest.raises(RuleError) as far:
         judge({(0, 0): EQUALS}, parse_tiles("12"), across(5, 5, "12"))
     assert far.value.code == "no_table_tile"  # nothing on the table in that line
+
+
+def test_the_end_counts_a_play_that_would_spoil_an_equation_as_no_play() -> None:
+    """With the supply empty, a hand whose only equations take an equation's end square
+    has none: the game ends (the end check is asked with the table's closed squares)."""
+    state = run(started(START), PlayEquation(0, tuple(across(-3, 0, "1+2.3"))))
+    hand = tuple(parse_tiles("x1"))
+    # With the ends open, x1 makes 1x1+2=3 (spoiling 1+2=3); with them closed, nothing.
+    assert [str(m) for m in legal_moves(state.table, hand)] == ["-5,0 across 1x1+2=3"]
+    assert not has_move(state.table, hand, state.closed)
+    dry = replace(state, supply=(), seats=tuple(replace(s, rack=hand) for s in state.seats))
+    after = run(dry, Pass(state.turn.seat))  # type: ignore[union-attr]
+    assert after.result is not None and after.result.reason == "no_equations"

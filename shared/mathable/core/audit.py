@@ -60,6 +60,7 @@ def events_from_feed(feed: list[dict[str, Any]]) -> list[Event]:
             "bad_event",
             "the server withholds this game's bag order while another game of the same "
             "order is unfinished",
+            {"type": "draws_revealed", "field": "order", "withheld": True},
         )
     out: list[Event] = []
     for entry in feed:

@@ -67,6 +67,9 @@ def view(state: SummyState, viewer: int | None) -> dict[str, Any]:
             for (x, y), end in sorted(state.closed.items(), key=lambda item: item[0][::-1])
         ],
         "supply": len(state.supply),
+        # Rules version 3 ends the game idle after two rounds of these (idle_turns counts
+        # every turn without an equation, the supply full or not).
+        "dry_turns": state.dry_turns,
         "turn": _turn(state.turn),
         "last_turn": _turn(state.last_turn, state.last_play),
         "last_play": _play(state.last_play),

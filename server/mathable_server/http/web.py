@@ -216,8 +216,17 @@ def _authenticate() -> PlayerRecord | None:
     token = bearer_token()
     if token is None:
         return None
+    return token_player(services().auth, token)
+
+
+def token_player(auth: Authenticator, token: str) -> PlayerRecord:
+    """The player holding ``token``; 401 ``bad_token`` or ``token_expired``.
+
+    Asked again by a request that waited (a held long-poll, a stream) when it wakes:
+    a token replaced or revoked meanwhile, in any process, is refused then.
+    """
     try:
-        player = services().auth.player_for(token)
+        player = auth.player_for(token)
     except TokenExpired:
         raise _unauthorized(
             "token_expired", "this token has expired: register again or ask the operator"
@@ -225,6 +234,14 @@ def _authenticate() -> PlayerRecord | None:
     if player is None:
         raise _unauthorized("bad_token", "this token does not belong to any player")
     return player
+
+
+def still_holds(auth: Authenticator, token: str, player_id: str) -> bool:
+    """Whether ``token`` still opens ``player_id``'s account (``token_player``)."""
+    try:
+        return token_player(auth, token).id == player_id
+    except ApiError:
+        return False
 
 
 def required_player() -> PlayerRecord:

@@ -228,7 +228,7 @@ def notice(told: Sequence[dict[str, Any]]) -> str:
     players they concern (``"g1 p1,p2"``), so that a process with no waiter for any of
     them may put off reading the feed. Empty (every process reads) if too long, or if a
     row is a ``revocation``: every process must forget the token now."""
-    if any(row["kinds"] == REVOKED for row in told):
+    if any(row.get("kinds") == REVOKED for row in told):
         return ""
     games = ",".join(sorted({row["game_id"] for row in told}))
     players = ",".join(sorted({row["player_id"] for row in told}))

@@ -12,6 +12,8 @@ player feed.
 from __future__ import annotations
 
 import dataclasses
+import json
+import os
 import smtplib
 import threading
 import time
@@ -27,8 +29,8 @@ from flask import Flask
 from mathable_server.mailin.inbound import CLOSED, TAKEN, UNKNOWN_ADDRESS
 from mathable_server.mailin.smtpd import controller
 from tests.server.helpers import Account, Table, snapshot
-from tests.server.live import free_port, live_server
-from tests.server.mailbox import Mailbox
+from tests.server.live import REPO, free_port, live_server
+from tests.server.mailbox import Mailbox, text_of
 from tests.server.test_mail import (
     BOB_MAIL,
     _app,
@@ -40,6 +42,7 @@ from tests.server.test_mail import (
     turn_mail,
     verify,
 )
+from tests.server.test_mail_e2e import _cli
 from tests.server.test_stream import ENV, FIRST_TURN, play, register, start_game
 
 __all__ = ["mailbox"]  # the fixture, used by name
@@ -133,6 +136,60 @@ def test_r2_closing_addresses_needs_the_player_s_token(sqlite_url: str, mailbox:
     assert client.delete("/v1/me/play-addresses").status_code == 401
     bad = {"Authorization": "Bearer p1.nothing"}
     assert client.delete("/v1/me/play-addresses", headers=bad).status_code == 401
+
+
+def test_r2_the_cli_closes_a_player_s_play_addresses(tmp_path: Any) -> None:
+    with live_server(env=ENV) as url:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("MATHABLE_")}
+        paths = os.pathsep.join(str(REPO / p) for p in ("shared", "client"))
+        env |= {"MATHABLE_SERVER": url, "MATHABLE_CONFIG_DIR": str(tmp_path / "ada"),
+                "NO_COLOR": "1", "PYTHONPATH": paths}  # fmt: skip
+        _cli(env, "register", "ada")
+        said = _cli(env, "email", "close-addresses")
+        assert "0 play address(es) closed" in said
+        assert json.loads(_cli(env, "email", "close-addresses", "--json")) == {"closed": 0}
+
+
+def _fresh_mail(to: str, body: str, message_id: str | None) -> bytes:
+    """A new mail to ``to`` (no In-Reply-To), with a Message-ID or none."""
+    head = f"From: bob@example.org\nTo: {to}\nSubject: my move\n"
+    if message_id is not None:
+        head += f"Message-ID: {message_id}\n"
+    return f"{head}\n{body}\n".encode()
+
+
+def test_r2_a_mail_without_in_reply_to_plays_now_only_if_it_has_a_message_id(
+    sqlite_url: str, mailbox: Mailbox
+) -> None:
+    """Without In-Reply-To a move plays at the game's version now (docs/mail.md: why
+    that is safe); without a Message-ID as well, a copy delivered twice would play twice
+    (the reviewer's ``pass`` then, redelivered after the opponent's move, ``pass``
+    again): such a mail plays nothing and is answered why."""
+    app = _app(sqlite_url, mailbox)
+    table = Table(app.test_client())
+    verify(table.client, app, mailbox, table.bob, BOB_MAIL)
+    play_ada_turn(table)
+    deliver(app)
+    address = str(turn_mail(mailbox, BOB_MAIL)["Reply-To"])
+    before = snapshot(table.client, table.id)
+    sent = len(mailbox.messages)
+    bare = _fresh_mail(address, "pass", None)
+    assert inbox(app).receive(bare).code == TAKEN
+    assert snapshot(table.client, table.id) == before  # nothing played
+    deliver(app)
+    answer = mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "my move" in str(m["Subject"]))
+    assert len(mailbox.messages) == sent + 1
+    assert "Nothing was played" in text_of(answer) and "Message-ID" in text_of(answer)
+    # With a Message-ID it plays at the version the game is at, once.
+    version = before[0]["version"]
+    named = _fresh_mail(address, "pass", "<once@elsewhere.example>")
+    assert inbox(app).receive(named).code == TAKEN
+    assert snapshot(table.client, table.id)[0]["version"] > version
+    table.version = snapshot(table.client, table.id)[0]["version"]
+    table.ok(table.ada, type="pass")
+    now = snapshot(table.client, table.id)
+    assert inbox(app).receive(named).code == TAKEN  # delivered again: not played again
+    assert snapshot(table.client, table.id) == now
 
 
 # --- streams and held long-polls -------------------------------------------------------

@@ -332,6 +332,18 @@ class Inbox:
         expected = None
         if replied is not None and replied[0] == game_id and replied[2] == seat:
             expected = replied[1]
+        if expected is None and not message_id:
+            # Without In-Reply-To a move plays at the game's version now (docs/mail.md says
+            # why that is safe); without a Message-ID too, a copy delivered twice would
+            # be played twice.
+            return refuse(
+                "Nothing was played: your mail names neither the mail it answers "
+                "(In-Reply-To) nor itself (Message-ID), so a copy of it delivered twice "
+                "would be played twice. Reply to the newest mail.\n\n"
+                + words_of.how_to_reply + "\n",
+                "no In-Reply-To and no Message-ID",
+                game.state.version,
+            )
         idem = None
         if message_id:
             digest = hashlib.sha256(message_id.encode()).hexdigest()

@@ -28,6 +28,7 @@ from flask import Flask
 
 from mathable_server.mailin.inbound import CLOSED, TAKEN, UNKNOWN_ADDRESS
 from mathable_server.mailin.smtpd import controller
+from tests.server.conftest import make_app
 from tests.server.helpers import Account, Table, snapshot
 from tests.server.live import REPO, free_port, live_server
 from tests.server.mailbox import Mailbox, text_of
@@ -295,3 +296,19 @@ def test_r2_a_replaced_token_s_streams_and_held_polls_end_in_every_process_at_on
         # Resuming with the old token is refused.
         again = requests.get(f"{b}/v1/me/stream", headers=bob, timeout=10)
         assert again.status_code == 401
+
+
+def test_r2_a_woken_request_asks_the_database_again_only_after_its_player_s_token_changed(
+    sqlite_url: str,
+) -> None:
+    """Thousands of long-polls woken by one move must not each read their player: the
+    token is asked for again only if it was forgotten (replaced or revoked) since."""
+    app = make_app(sqlite_url)
+    auth = app.extensions["mathable"].auth
+    mark = auth.mark()
+    auth.forget("pother")
+    assert not auth.forgotten_since("pada", mark)
+    assert auth.forgotten_since("pother", mark)
+    auth.forget("pada")
+    assert auth.forgotten_since("pada", mark)
+    assert not auth.forgotten_since("pada", auth.mark())

@@ -78,6 +78,10 @@ class Authenticator:
         self._follow = follow
         #: Counts ``forget`` calls: a record read while one came is not cached.
         self._forgotten = 0
+        #: The count at each player's last ``forget`` (``forgotten_since``); marks at or
+        #: below ``_floor`` are not told apart once the table was cleared.
+        self._forgot_at: dict[str, int] = {}
+        self._floor = 0
 
     def player_for(self, token: str) -> PlayerRecord | None:
         """The player holding ``token``, or None when it is no valid token.
@@ -120,6 +124,22 @@ class Authenticator:
         with self._lock:
             self._forgotten += 1
             self._cache.pop(player_id, None)
+            if len(self._forgot_at) >= CACHE_SIZE:
+                self._forgot_at.clear()
+                self._floor = self._forgotten
+            self._forgot_at[player_id] = self._forgotten
+
+    def mark(self) -> int:
+        """Where ``forget`` has got to: taken before a waiting request authenticates."""
+        with self._lock:
+            return self._forgotten
+
+    def forgotten_since(self, player_id: str, mark: int) -> bool:
+        """Whether the player's token may have been replaced since ``mark``: only then
+        must a request that waited ask the database again (thousands woken by one move
+        read nothing)."""
+        with self._lock:
+            return mark < self._floor or self._forgot_at.get(player_id, 0) > mark
 
     def _cached(self, player_id: str) -> PlayerRecord | None:
         with self._lock:

@@ -216,7 +216,15 @@ def _authenticate() -> PlayerRecord | None:
     token = bearer_token()
     if token is None:
         return None
-    return token_player(services().auth, token)
+    auth = services().auth
+    g.auth_mark = auth.mark()  # before the token is read: see ``still_holds``
+    return token_player(auth, token)
+
+
+def auth_mark() -> int:
+    """``Authenticator.mark`` as it was before this request's token was checked."""
+    mark: int = g.get("auth_mark", 0)
+    return mark
 
 
 def token_player(auth: Authenticator, token: str) -> PlayerRecord:
@@ -236,8 +244,12 @@ def token_player(auth: Authenticator, token: str) -> PlayerRecord:
     return player
 
 
-def still_holds(auth: Authenticator, token: str, player_id: str) -> bool:
-    """Whether ``token`` still opens ``player_id``'s account (``token_player``)."""
+def still_holds(auth: Authenticator, token: str, player_id: str, mark: int) -> bool:
+    """Whether ``token`` still opens ``player_id``'s account, for a request that waited
+    since ``mark`` (``auth_mark``): asked again (``token_player``) only if the player's
+    token was forgotten since, as a replaced or revoked one is in every process."""
+    if not auth.forgotten_since(player_id, mark):
+        return True
     try:
         return token_player(auth, token).id == player_id
     except ApiError:

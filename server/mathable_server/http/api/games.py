@@ -38,6 +38,7 @@ from mathable_server.http.schemas import (
 )
 from mathable_server.http.web import (
     Services,
+    auth_mark,
     bearer_token,
     client_address,
     etag,
@@ -302,9 +303,9 @@ def show(game_id: str) -> Response:
                     # move must not each read them (their reads would queue for the database).
                     svc.names.lookup(player_ids(state))
                     app = current_app._get_current_object()  # type: ignore[attr-defined]
-                    token = bearer_token() if player else None
+                    held_by = (bearer_token() or "", auth_mark()) if player else None
                     woken = functools.partial(
-                        _woken, svc, game_id, since, wait, viewer, known, token
+                        _woken, svc, game_id, since, wait, viewer, known, held_by
                     )
                     return _Held(app, holds, woken)  # it gives the holds back when done
             except BaseException:
@@ -363,14 +364,15 @@ def _woken(
     wait: float,
     viewer: str | None,
     known: int | None,
-    token: str | None,
+    caller: tuple[str, int] | None,
     environ: dict[str, Any],
 ) -> _Wsgi:
     """Wait, then answer as ``_view_response`` would (for the request of ``environ``).
 
-    The caller's token is asked for again on waking: replaced or revoked meanwhile (in
-    any process; its ``revocation`` wakes the wait at once), the answer is 401, never
-    the seat's view.
+    ``caller``: the token and the ``auth_mark`` of a player's request. The token is
+    asked for again on waking if it may have been replaced since (``still_holds``):
+    replaced or revoked meanwhile (in any process; its ``revocation`` wakes the wait at
+    once), the answer is 401, never the seat's view.
 
     Thousands of waiters of one game wake together: all but the body's clock is
     the same for each (game, version, seat), so the status and headers are worked
@@ -378,8 +380,10 @@ def _woken(
     shared; each answer adds only its clock and length.
     """
     game = _wait_for(svc, game_id, since, wait, viewer)
-    if token is not None:
-        token_player(svc.auth, token)  # 401 if it no longer opens the account
+    if caller is not None and viewer is not None:
+        token, mark = caller
+        if svc.auth.forgotten_since(viewer, mark):
+            token_player(svc.auth, token)  # 401 if it no longer opens the account
     state = game.state
     seat = viewer_seat(state, viewer)
     unchanged = known is not None and known == state.version

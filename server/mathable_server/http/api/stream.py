@@ -30,6 +30,7 @@ from marshmallow import RAISE, Schema, fields, validate
 
 from mathable_server.http.errors import ApiError
 from mathable_server.http.web import (
+    auth_mark,
     bearer_token,
     query,
     required_player,
@@ -75,7 +76,7 @@ def _lines(change: Change) -> Iterator[bytes]:
 @bp.get("/stream")
 def stream() -> Response:
     player = required_player()
-    token = bearer_token() or ""
+    token, mark = bearer_token() or "", auth_mark()
     since = query(_query).get("since")
     svc = services()
     settings = svc.settings
@@ -139,7 +140,7 @@ def stream() -> Response:
                     yield b"\n"
                     beat = now + settings.stream_heartbeat
                 woken = waiter.wait(min(beat, ends) - time.monotonic())
-                if waiter.revoked or (woken and not still_holds(svc.auth, token, player.id)):
+                if waiter.revoked or (woken and not still_holds(svc.auth, token, player.id, mark)):
                     return  # the token was replaced or revoked: resuming with it is 401
                 for change in waiter.take():
                     if change.seq > cursor:

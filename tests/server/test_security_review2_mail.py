@@ -109,7 +109,10 @@ def _nested(to: str, depth: int) -> bytes:
         f'Content-Type: multipart/mixed; boundary="b{n}"\n\n--b{n}\n' for n in range(depth)
     )
     closing = "".join(f"--b{n}--\n" for n in reversed(range(depth)))
-    head = f"To: {to}\nFrom: bob@example.org\nSubject: Re: deep\nMIME-Version: 1.0\n"
+    head = (
+        f"To: {to}\nFrom: bob@example.org\nSubject: Re: deep\nMIME-Version: 1.0\n"
+        f"Message-ID: <deep.{depth}@example.org>\n"  # played only with one (docs/mail.md)
+    )
     return (head + opening + "Content-Type: text/plain\n\npass\n" + closing).encode()
 
 

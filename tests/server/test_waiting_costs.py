@@ -25,7 +25,7 @@ from mathable_server.store import Store, feed
 from mathable_server.store import wakeups as wakeups_module
 from mathable_server.store.counters import SqlHeldPolls
 from mathable_server.store.engine import held_polls, make_engine
-from mathable_server.store.feed import Change, notice, noticed
+from mathable_server.store.feed import Change, notice, noticed, revocation
 from mathable_server.store.migrations import init_schema
 from mathable_server.store.wakeups import FeedFollower, Recent, Wakeups
 from tests.server.conftest import close_app, make_app
@@ -219,6 +219,8 @@ def test_a_notice_names_the_games_and_players_and_nothing_when_too_long() -> Non
     many = [{"game_id": "g1", "player_id": f"p{i:030d}"} for i in range(200)]
     assert notice(many) == ""  # past PostgreSQL's comfort: every process reads
     assert noticed("") is None  # an older server's notification names nothing
+    # A token replaced or revoked: every process reads it at once, none puts it off.
+    assert notice([revocation("pa", 1)]) == ""
 
 
 def _until(condition: Callable[[], bool], seconds: float = 10) -> bool:

@@ -68,23 +68,55 @@ def test_preferences_and_webhooks_are_kept_per_player(backend: Backend, book: Ad
 
 
 def test_a_play_address_is_kept_once_and_stays_revoked(backend: Backend, book: AddressBook) -> None:
-    book.keep_play_address("g1", 0, "pa", "h1")
-    book.keep_play_address("g1", 0, "pb", "h2")  # a second worker's: the first stays
+    assert book.open_play_address("g1", 0, "pa", lambda g: f"h{g}") == 0
+    # A second worker's: the first stays.
+    assert book.open_play_address("g1", 0, "pb", lambda g: f"x{g}") == 0
     found = book.play_address("g1", 0)
     assert found is not None and (found.player_id, found.secret_hash, found.revoked) == (
         "pa",
-        "h1",
+        "h0",
         False,
     )
     book.revoke_play_address("g1", 0, NOW)
     assert book.play_address("g1", 0).revoked  # type: ignore[union-attr]
-    book.keep_play_address("g1", 0, "pa", "h3")
+    assert book.open_play_address("g1", 0, "pa", lambda g: f"h{g}") == 0
     assert book.play_address("g1", 0).revoked  # type: ignore[union-attr]
     assert book.play_address("g1", 1) is None
     with db.write_transaction(backend.engine) as conn:
         close_play_addresses(conn, "g2", {0: "pa", 1: "pb"}, NOW)
     closed = book.play_address("g2", 1)
     assert closed is not None and closed.revoked and closed.secret_hash == ""
+
+
+def test_a_player_s_closed_addresses_are_followed_by_new_ones_a_seat_s_stay_closed(
+    backend: Backend, book: AddressBook
+) -> None:
+    book.open_play_address("g1", 0, "pa", lambda g: f"a{g}")
+    book.open_play_address("g2", 1, "pa", lambda g: f"b{g}")
+    book.open_play_address("g2", 0, "pb", lambda g: f"c{g}")
+    assert book.close_play_addresses_of("pa", NOW) == 2
+    assert book.close_play_addresses_of("pa", NOW) == 0  # closed already
+    closed = book.play_address("g1", 0)
+    assert closed is not None and (closed.revoked, closed.closed_by) == (True, "player")
+    assert not book.play_address("g2", 0).revoked  # type: ignore[union-attr] # another's
+    # The seat's next mail opens the next generation, with its own secret.
+    assert book.open_play_address("g1", 0, "pa", lambda g: f"a{g}") == 1
+    reopened = book.play_address("g1", 0)
+    assert reopened is not None and (reopened.revoked, reopened.secret_hash) == (False, "a1")
+    # A seat that moves no more stays closed, even one its player had closed.
+    with db.write_transaction(backend.engine) as conn:
+        close_play_addresses(conn, "g2", {1: "pa"}, NOW)
+    assert book.open_play_address("g2", 1, "pa", lambda g: f"b{g}") == 0
+    assert book.play_address("g2", 1).closed_by == "seat"  # type: ignore[union-attr]
+    # Mail turned off, or sent elsewhere, closes them too.
+    book.set_preferences("pa", email="off", now=NOW)
+    assert book.play_address("g1", 0).closed_by == "player"  # type: ignore[union-attr]
+    assert book.open_play_address("g1", 0, "pa", lambda g: f"a{g}") == 2
+    book.set_address("pa", "ada@example.org", "111111", NOW)
+    assert book.play_address("g1", 0).revoked  # type: ignore[union-attr]
+    book.open_play_address("g1", 0, "pa", lambda g: f"a{g}")
+    book.set_address("pa", "ADA@example.org", "222222", NOW)  # the same mailbox: left open
+    assert not book.play_address("g1", 0).revoked  # type: ignore[union-attr]
 
 
 def test_an_inbound_message_id_is_remembered_once(backend: Backend, book: AddressBook) -> None:

@@ -1,5 +1,5 @@
-"""Being told: ``email set|verify|off|show`` (game mail) and ``notify`` (mail preference,
-webhook)."""
+"""Being told: ``email set|verify|off|show|close-addresses`` (game mail) and ``notify``
+(mail preference, webhook)."""
 
 from __future__ import annotations
 
@@ -38,11 +38,14 @@ def _show(actx: AppContext, settings: dict[str, Any], as_json: bool) -> None:
 
 def email(
     ctx: typer.Context,
-    action: Annotated[str, typer.Argument(help="set ADDRESS | verify CODE | off | show")],
+    action: Annotated[
+        str, typer.Argument(help="set ADDRESS | verify CODE | off | show | close-addresses")
+    ],
     value: Annotated[str | None, typer.Argument(show_default=False)] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Game mail: `email set you@example.org`, then `email verify 123456`; `email off`."""
+    """Game mail: `email set you@example.org`, then `email verify 123456`; `email off`;
+    `email close-addresses` (mail to the play addresses you were sent plays nothing)."""
     actx = app_context(ctx)
     api = actx.api()
     if action == "set":
@@ -78,7 +81,19 @@ def email(
     if action == "show":
         _show(actx, api.request("GET", "/v1/me/notifications").data, as_json)
         return
-    raise CliError(f"unknown action {action!r}: set, verify, off or show", ExitCode.USAGE)
+    if action == "close-addresses":
+        reply = api.request("DELETE", "/v1/me/play-addresses").data
+        if as_json:
+            actx.output.json(reply)
+        else:
+            actx.output.info(
+                f"{reply['closed']} play address(es) closed: mail to them plays nothing; "
+                "your next game mail brings new ones."
+            )
+        return
+    raise CliError(
+        f"unknown action {action!r}: set, verify, off, show or close-addresses", ExitCode.USAGE
+    )
 
 
 def notify(

@@ -76,11 +76,17 @@ def create_app(
     # Started by the first request that waits (``web.waiting``); commits here kick it.
     follower = FeedFollower(engine, wakeups)
     store.on_commit.append(follower.kick)
+    # Several processes: each follows the feed from its first token on, so that a token
+    # replaced or revoked in one is forgotten in every other at once.
+    auth = Authenticator(
+        store, settings.token_days, None if single else follower.ensure_started
+    )
+    wakeups.on_revoked.append(auth.forget)
     app.extensions["mathable"] = Services(
         settings=settings,
         store=store,
         games=game_service,
-        auth=Authenticator(store, settings.token_days),
+        auth=auth,
         names=NameBook(store),
         bodies=BodyCache(),
         limiter=Limiter(

@@ -216,8 +216,25 @@ def _authenticate() -> PlayerRecord | None:
     token = bearer_token()
     if token is None:
         return None
+    auth = services().auth
+    g.auth_mark = auth.mark()  # before the token is read: see ``still_holds``
+    return token_player(auth, token)
+
+
+def auth_mark() -> int:
+    """``Authenticator.mark`` as it was before this request's token was checked."""
+    mark: int = g.get("auth_mark", 0)
+    return mark
+
+
+def token_player(auth: Authenticator, token: str) -> PlayerRecord:
+    """The player holding ``token``; 401 ``bad_token`` or ``token_expired``.
+
+    Asked again by a request that waited (a held long-poll, a stream) when it wakes:
+    a token replaced or revoked meanwhile, in any process, is refused then.
+    """
     try:
-        player = services().auth.player_for(token)
+        player = auth.player_for(token)
     except TokenExpired:
         raise _unauthorized(
             "token_expired", "this token has expired: register again or ask the operator"
@@ -225,6 +242,18 @@ def _authenticate() -> PlayerRecord | None:
     if player is None:
         raise _unauthorized("bad_token", "this token does not belong to any player")
     return player
+
+
+def still_holds(auth: Authenticator, token: str, player_id: str, mark: int) -> bool:
+    """Whether ``token`` still opens ``player_id``'s account, for a request that waited
+    since ``mark`` (``auth_mark``): asked again (``token_player``) only if the player's
+    token was forgotten since, as a replaced or revoked one is in every process."""
+    if not auth.forgotten_since(player_id, mark):
+        return True
+    try:
+        return token_player(auth, token).id == player_id
+    except ApiError:
+        return False
 
 
 def required_player() -> PlayerRecord:

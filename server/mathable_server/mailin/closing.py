@@ -5,6 +5,10 @@ An append hook of the store, like the outbox's: the addresses close in the
 transaction of the events that closed the seats. Mail to a closed address is
 refused (550 at ``RCPT TO`` by ``smtpd``, exit 67 from ``mail-in``) with a
 line saying so; it is never answered, so no mail loop can start from it.
+
+A player's own addresses also close when they leave them (a token replaced or
+revoked, mail off or moved, or asked: ``store.addresses.close_player_addresses``);
+those are followed by new ones, these stay closed for good.
 """
 
 from __future__ import annotations

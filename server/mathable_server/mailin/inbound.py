@@ -34,7 +34,11 @@ from mathable import (
 from mathable_server.games.service import GameNotFound, Games, Idempotency, Timed
 from mathable_server.mailin.automatic import automatic
 from mathable_server.notify.delivery import Mailroom
-from mathable_server.notify.mail.addresses import PlayTarget, parse_play_address, play_secret
+from mathable_server.notify.mail.addresses import (
+    PlayTarget,
+    generation_of,
+    parse_play_address,
+)
 from mathable_server.notify.mail.compose import version_replied_to
 from mathable_server.notify.mail.games import NoMove, game_mail_for
 from mathable_server.notify.mail.outgoing import seat_names
@@ -58,7 +62,10 @@ REFUSALS_PER_HOUR = 2
 #: Lines of the body looked at for the move.
 MAX_MOVE_LINES = 5
 #: Why mail to a closed play address is refused.
-CLOSED = "this play address is closed: the game is over or the seat has left it"
+CLOSED = (
+    "this play address is closed: the game is over, the seat has left it, "
+    "or its player closed it"
+)
 
 _UNSUBSCRIBE = re.compile(r"\Aunsubscribe\+([a-z0-9]{1,32})\.([0-9a-f]{32})@", re.I)
 _QUOTE_INTRO = re.compile(r"^(on .+ wrote:|le .+ a écrit ?:|am .+ schrieb .+:)$", re.I)
@@ -187,13 +194,21 @@ class Inbox:
         if found is None or found.domain != self.room.settings.mail_domain.lower():
             return False
         known = self.room.book.play_address(found.game_id, found.seat)
-        if known is None or not known.revoked:
+        if known is None:
             return False
-        if not known.secret_hash:  # closed before its first mail: the secret is made again
-            ctx = self.room.context()
-            expected = play_secret(ctx.server_secret, found.game_id, found.seat, known.player_id)
-            return hmac.compare_digest(expected, found.secret)
-        return hmac.compare_digest(known.secret_hash, secret_hash(found.secret))
+        if known.revoked and known.secret_hash:
+            if hmac.compare_digest(known.secret_hash, secret_hash(found.secret)):
+                return True
+        if not known.generation and known.secret_hash:
+            return False  # the only address of the seat, open or checked above
+        # An earlier generation (its player closed it), or an address closed before its
+        # first mail: the secrets are made again.
+        ctx = self.room.context()
+        newest = known.generation - (1 if known.secret_hash else 0)
+        generation = generation_of(
+            ctx.server_secret, found.game_id, found.seat, known.player_id, found.secret, newest
+        )
+        return generation is not None
 
     def accepts(self, address: str) -> bool:
         """Whether mail to ``address`` is taken (a valid play or unsubscribe address)."""
@@ -317,6 +332,18 @@ class Inbox:
         expected = None
         if replied is not None and replied[0] == game_id and replied[2] == seat:
             expected = replied[1]
+        if expected is None and not message_id:
+            # Without In-Reply-To a move plays at the game's version now (docs/mail.md says
+            # why that is safe); without a Message-ID too, a copy delivered twice would
+            # be played twice.
+            return refuse(
+                "Nothing was played: your mail names neither the mail it answers "
+                "(In-Reply-To) nor itself (Message-ID), so a copy of it delivered twice "
+                "would be played twice. Reply to the newest mail.\n\n"
+                + words_of.how_to_reply + "\n",
+                "no In-Reply-To and no Message-ID",
+                game.state.version,
+            )
         idem = None
         if message_id:
             digest = hashlib.sha256(message_id.encode()).hexdigest()

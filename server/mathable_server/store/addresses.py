@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, Engine, and_, delete, insert, select, update
+from sqlalchemy import Connection, Engine, and_, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from mathable_server.store.engine import (
@@ -26,6 +26,7 @@ from mathable_server.store.engine import (
 )
 from mathable_server.store.outbox import Notification
 from mathable_server.store.outbox import add as add_notifications
+from mathable_server.store.records import now_ms
 
 #: Email preferences: a mail when it is your turn, after every move, once a day, or none.
 EMAIL_PREFERENCES = ("turn", "every_move", "digest", "off")
@@ -89,6 +90,10 @@ class PlayAddress:
     player_id: str
     secret_hash: str
     revoked: bool
+    #: Which of the seat's addresses this is (``notify.mail.addresses.play_secret``).
+    generation: int = 0
+    #: ``seat`` (closed for good), ``player`` (closed by its player) or None.
+    closed_by: str | None = None
 
 
 def contacts_in(conn: Connection, player_ids: Iterable[str]) -> dict[str, Contact]:
@@ -136,7 +141,8 @@ def close_play_addresses(conn: Connection, game_id: str, seats: dict[int, str], 
     """Close the play addresses of ``seats`` (seat: player) in the caller's transaction.
 
     A seat that never had a mail gets a closed row with no hash, so that no
-    later mail opens it (``keep_play_address`` leaves a known seat as it is).
+    later mail opens it (``open_play_address`` leaves a seat closed for good as it is).
+    An address its player closed before is now closed for good too.
     """
     if not seats:
         return
@@ -157,16 +163,42 @@ def close_play_addresses(conn: Connection, game_id: str, seats: dict[int, str], 
                 play_addresses.c.revoked_at.is_(None),
             )
         )
-        .values(revoked_at=now)
+        .values(revoked_at=now, closed_by="seat")
+    )
+    conn.execute(
+        update(play_addresses)
+        .where(
+            and_(
+                play_addresses.c.game_id == game_id,
+                play_addresses.c.seat.in_(sorted(seats)),
+                play_addresses.c.closed_by == "player",
+            )
+        )
+        .values(closed_by="seat")
     )
     missing = [
         {"game_id": game_id, "seat": seat, "player_id": player, "secret_hash": "",
-         "revoked_at": now}
+         "revoked_at": now, "closed_by": "seat"}
         for seat, player in sorted(seats.items())
         if seat not in known
     ]  # fmt: skip
     if missing:
         conn.execute(insert(play_addresses), missing)
+
+
+def close_player_addresses(conn: Connection, player_id: str, now: int) -> int:
+    """Close every open play address of ``player_id`` in the caller's transaction: their
+    token was replaced, their mail turned off or moved, or they asked. A mail to one is
+    refused as a closed address's is; the seat's next mail opens a new address (the next
+    generation, a new secret). How many were open."""
+    done = conn.execute(
+        update(play_addresses)
+        .where(
+            and_(play_addresses.c.player_id == player_id, play_addresses.c.revoked_at.is_(None))
+        )
+        .values(revoked_at=now, closed_by="player")
+    )
+    return int(done.rowcount or 0)
 
 
 class AddressBook:
@@ -191,6 +223,9 @@ class AddressBook:
                 select(email_addresses).where(email_addresses.c.player_id == player_id)
             ).first()
             tries = 0
+            if row is None or row.address.lower() != address.lower():
+                # Mail goes elsewhere from now: the addresses the old mailbox holds close.
+                close_player_addresses(conn, player_id, now)
             if (
                 row is not None
                 and row.verified_at is None
@@ -287,9 +322,13 @@ class AddressBook:
         email: str | None = None,
         webhook: tuple[str, str] | None = None,
         clear_webhook: bool = False,
+        now: int = 0,
     ) -> None:
-        """Change what is given; ``clear_webhook`` removes the webhook."""
+        """Change what is given; ``clear_webhook`` removes the webhook. Mail turned off
+        closes the player's play addresses (at ``now``, ms)."""
         with write_transaction(self.engine) as conn:
+            if email == "off":
+                close_player_addresses(conn, player_id, now or now_ms())
             row = conn.execute(
                 select(notification_settings).where(notification_settings.c.player_id == player_id)
             ).first()
@@ -380,23 +419,56 @@ class AddressBook:
 
     # --- play addresses --------------------------------------------------------------
 
-    def keep_play_address(self, game_id: str, seat: int, player_id: str, hashed: str) -> None:
-        """Record the play address of a seat (once; a revoked one stays revoked)."""
-        try:
-            with write_transaction(self.engine) as conn:
-                known = conn.execute(
-                    select(play_addresses.c.seat).where(
-                        and_(play_addresses.c.game_id == game_id, play_addresses.c.seat == seat)
+    def open_play_address(
+        self, game_id: str, seat: int, player_id: str, hash_of: Callable[[int], str]
+    ) -> int:
+        """The generation of the seat's play address to write into a mail, recorded.
+
+        The first mail records generation 0 (``hash_of(0)``: the SHA-256 of its
+        secret). An address closed by its player (``close_player_addresses``) is
+        followed by the next generation, open; one closed for good (the seat moves no
+        more) stays closed, and its generation is given.
+        """
+        for _ in range(3):  # another worker may record it first: read theirs
+            try:
+                with write_transaction(self.engine) as conn:
+                    where = and_(
+                        play_addresses.c.game_id == game_id, play_addresses.c.seat == seat
                     )
-                ).first()
-                if known is None:
+                    known = conn.execute(select(play_addresses).where(where)).first()
+                    if known is None:
+                        conn.execute(
+                            insert(play_addresses).values(
+                                game_id=game_id,
+                                seat=seat,
+                                player_id=player_id,
+                                secret_hash=hash_of(0),
+                                generation=0,
+                            )
+                        )
+                        return 0
+                    if known.revoked_at is None or known.closed_by != "player":
+                        return int(known.generation)
+                    generation = int(known.generation) + 1
                     conn.execute(
-                        insert(play_addresses).values(
-                            game_id=game_id, seat=seat, player_id=player_id, secret_hash=hashed
+                        update(play_addresses)
+                        .where(and_(where, play_addresses.c.closed_by == "player"))
+                        .values(
+                            secret_hash=hash_of(generation),
+                            generation=generation,
+                            revoked_at=None,
+                            closed_by=None,
                         )
                     )
-        except IntegrityError:
-            pass  # another worker recorded it first
+                    return generation
+            except IntegrityError:
+                continue
+        raise RuntimeError(f"the play address of {game_id} seat {seat} could not be recorded")
+
+    def close_play_addresses_of(self, player_id: str, now: int) -> int:
+        """Close every open play address of the player (``close_player_addresses``)."""
+        with write_transaction(self.engine) as conn:
+            return close_player_addresses(conn, player_id, now)
 
     def play_address(self, game_id: str, seat: int) -> PlayAddress | None:
         with self._reader.connect() as conn:
@@ -408,15 +480,32 @@ class AddressBook:
         if row is None:
             return None
         return PlayAddress(
-            row.game_id, row.seat, row.player_id, row.secret_hash, row.revoked_at is not None
+            row.game_id,
+            row.seat,
+            row.player_id,
+            row.secret_hash,
+            row.revoked_at is not None,
+            int(row.generation),
+            row.closed_by,
         )
 
     def revoke_play_address(self, game_id: str, seat: int, now: int) -> None:
+        """Close the seat's address for good (the seat moves no more)."""
         with write_transaction(self.engine) as conn:
             conn.execute(
                 update(play_addresses)
-                .where(and_(play_addresses.c.game_id == game_id, play_addresses.c.seat == seat))
-                .values(revoked_at=now)
+                .where(
+                    and_(
+                        play_addresses.c.game_id == game_id,
+                        play_addresses.c.seat == seat,
+                        or_(
+                            play_addresses.c.revoked_at.is_(None),
+                            play_addresses.c.closed_by == "player",
+                        ),
+                    )
+                )
+                .values(revoked_at=func.coalesce(play_addresses.c.revoked_at, now),
+                        closed_by="seat")
             )
 
     # --- inbound Message-IDs ---------------------------------------------------------

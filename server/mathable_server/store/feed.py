@@ -15,6 +15,12 @@ delivered when it commits. Both are the dialect's (``FeedDialect``, handed
 to ``write``: the dialects' modules import this one).
 
 Rows hold ids, versions and kinds only: nothing hidden can leak through them.
+
+A player's token replaced or revoked writes a row of its own (``revoked``, with
+no game: ``revocation``), in the transaction that replaced it: every process
+reads it at once (its notification names nothing, so none puts it off), forgets
+the token it trusted and ends the player's streams and held long-polls
+(``wakeups``). A stream never shows it.
 """
 
 from __future__ import annotations
@@ -36,6 +42,8 @@ FEED_LOCK = 0x66656564
 CHANNEL = "mathable_feed"
 
 _OVER = ("ended", "cancelled")
+#: The kind of a player's row that says their token was replaced or revoked.
+REVOKED = "revoked"
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +56,11 @@ class Change:
     version: int
     kinds: tuple[str, ...]
     at: int
+
+    @property
+    def revoked(self) -> bool:
+        """Whether this row says the player's token was replaced or revoked."""
+        return REVOKED in self.kinds
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +203,11 @@ def rows(
     ]
 
 
+def revocation(player_id: str, at: int) -> dict[str, Any]:
+    """The row saying ``player_id``'s token was replaced or revoked (``write`` it)."""
+    return {"player_id": player_id, "game_id": "", "version": 0, "kinds": REVOKED, "at": at}
+
+
 def write(conn: Connection, dialect: FeedDialect, told: list[dict[str, Any]]) -> None:
     """Write feed rows (``rows``); call it last in the command's transaction.
 
@@ -208,7 +226,10 @@ NOTICE_LIMIT = 4000
 def notice(told: Sequence[dict[str, Any]]) -> str:
     """The payload of the notification of a commit's feed rows: the games, then the
     players they concern (``"g1 p1,p2"``), so that a process with no waiter for any of
-    them may put off reading the feed. Empty (every process reads) if too long."""
+    them may put off reading the feed. Empty (every process reads) if too long, or if a
+    row is a ``revocation``: every process must forget the token now."""
+    if any(row.get("kinds") == REVOKED for row in told):
+        return ""
     games = ",".join(sorted({row["game_id"] for row in told}))
     players = ",".join(sorted({row["player_id"] for row in told}))
     text = f"{games} {players}"

@@ -14,6 +14,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
+from mathable_server.store import feed
+from mathable_server.store.addresses import close_player_addresses
 from mathable_server.store.base import Recorder
 from mathable_server.store.engine import (
     blocks,
@@ -119,16 +121,27 @@ class PlayerRecorder(Recorder):
         """Give a player a new token (an empty hash: none): the old one stops working.
 
         With ``old_hash``, only if the token is still that one (a rotation racing
-        another loses); True when the token was replaced.
+        another loses); True when the token was replaced. In the same transaction the
+        player's play addresses close (a mail to one plays nothing), and the feed gets
+        a ``revocation`` row: every process forgets the old token and ends the
+        streams and held long-polls it opened, at once.
         """
         where = players.c.id == player_id
         if old_hash is not None:
             where = and_(where, players.c.token_hash == old_hash)
+        now = now_ms()
         with self._writer() as conn, conn.begin():
             done = conn.execute(
-                update(players).where(where).values(token_hash=token_hash, token_issued_at=now_ms())
+                update(players).where(where).values(token_hash=token_hash, token_issued_at=now)
             )
-        return bool(done.rowcount == 1)
+            replaced = done.rowcount == 1
+            if replaced:
+                close_player_addresses(conn, player_id, now)
+                feed.write(conn, self.dialect, [feed.revocation(player_id, now)])
+        if replaced:
+            for callback in self.on_commit:
+                callback()  # this process's follower reads the row now
+        return bool(replaced)
 
     def player(self, player_id: str) -> PlayerRecord | None:
         with self._reader.connect() as conn:

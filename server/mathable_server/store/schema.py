@@ -243,6 +243,12 @@ play_addresses = Table(
     Column("secret_hash", String(64), nullable=False),
     #: When the address stopped working (ms since 1970 UTC), if it did.
     Column("revoked_at", BigInteger, nullable=True),
+    #: Which address of the seat this is: the player closing their addresses moves the
+    #: seat's next mail to the next generation (a new secret); 0 for the first.
+    Column("generation", Integer, nullable=False, server_default="0"),
+    #: Who closed it: ``seat`` (it moves no more: for good) or ``player`` (the player
+    #: closed their addresses: the seat's next mail opens the next generation).
+    Column("closed_by", String(8), nullable=True),
 )
 
 inbound_messages = Table(

@@ -19,6 +19,11 @@ The follower learns that there is something to read:
 How it learns is the database's (``Dialect.follow``, in ``store.sqlite`` and
 ``store.postgres``); what it then reads, and what it may put off, is here.
 
+A ``revocation`` row of the feed (a player's token replaced or revoked, in any
+process) ends what that token holds: each waiter the player's token opened
+(``owner``) is woken and marked ``revoked``, and the process's ``on_revoked``
+callbacks run (the token cache forgets the player).
+
 Waiting costs a thread under ``mathable-server run``; under ``serve`` (gevent
 workers) ``threading`` is green and a waiter costs a greenlet and a socket.
 """
@@ -29,7 +34,7 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 from sqlalchemy import Engine
@@ -56,9 +61,15 @@ RECENT_ROWS = 20_000
 class Waiter:
     """One waiting request: what it watches, and the changes delivered to it."""
 
-    def __init__(self, games: Sequence[str], players: Sequence[str]) -> None:
+    def __init__(
+        self, games: Sequence[str], players: Sequence[str], owner: str | None = None
+    ) -> None:
         self.games = tuple(games)
         self.players = tuple(players)
+        #: The player whose token opened the request, if one did.
+        self.owner = owner
+        #: Set when the owner's token was replaced or revoked meanwhile: the request ends.
+        self.revoked = False
         self._event = threading.Event()
         self._lock = threading.Lock()
         self._changes: list[Change] = []
@@ -67,7 +78,10 @@ class Waiter:
 
     def deliver(self, change: Change) -> None:
         with self._lock:
-            if change.player_id in self.players:
+            if change.revoked:
+                if change.player_id == self.owner:
+                    self.revoked = True
+            elif change.player_id in self.players:
                 self._changes.append(change)
             if change.game_id in self.games:
                 known = self.versions.get(change.game_id, 0)
@@ -99,21 +113,37 @@ class Wakeups:
         self._lock = threading.Lock()
         self._by_game: dict[str, set[Waiter]] = {}
         self._by_player: dict[str, set[Waiter]] = {}
+        self._by_owner: dict[str, set[Waiter]] = {}
+        #: Called with the player's id when a ``revocation`` row is published.
+        self.on_revoked: list[Callable[[str], None]] = []
 
     @contextmanager
-    def watch(self, games: Sequence[str] = (), players: Sequence[str] = ()) -> Iterator[Waiter]:
-        """Register a waiter for the block: register first, then look, then wait."""
-        waiter = Waiter(games, players)
+    def watch(
+        self, games: Sequence[str] = (), players: Sequence[str] = (), owner: str | None = None
+    ) -> Iterator[Waiter]:
+        """Register a waiter for the block: register first, then look, then wait.
+
+        ``owner``: the player whose token opened the request; a ``revocation`` of it
+        wakes the waiter with ``revoked`` set.
+        """
+        waiter = Waiter(games, players, owner)
+        owners = () if owner is None else (owner,)
         with self._lock:
             for key in waiter.games:
                 self._by_game.setdefault(key, set()).add(waiter)
             for key in waiter.players:
                 self._by_player.setdefault(key, set()).add(waiter)
+            for key in owners:
+                self._by_owner.setdefault(key, set()).add(waiter)
         try:
             yield waiter
         finally:
             with self._lock:
-                pairs = ((self._by_game, waiter.games), (self._by_player, waiter.players))
+                pairs = (
+                    (self._by_game, waiter.games),
+                    (self._by_player, waiter.players),
+                    (self._by_owner, owners),
+                )
                 for index, keys in pairs:
                     for key in keys:
                         found = index.get(key)
@@ -126,6 +156,15 @@ class Wakeups:
         """Hand each change to the waiters it concerns; how many waiters were woken."""
         woken = 0
         for change in changes:
+            if change.revoked:
+                for callback in self.on_revoked:
+                    callback(change.player_id)
+                with self._lock:
+                    targets = set(self._by_owner.get(change.player_id, ()))
+                for waiter in targets:
+                    waiter.deliver(change)
+                woken += len(targets)
+                continue
             with self._lock:
                 targets = set(self._by_game.get(change.game_id, ()))
                 targets |= self._by_player.get(change.player_id, set())
@@ -268,7 +307,7 @@ class FeedFollower:
                 self.last = changes[-1].seq
                 # Kept before they are published: a stream registered after the publishing
                 # finds them here, one registered before is handed them (it skips repeats).
-                self.recent.add(changes)
+                self.recent.add([c for c in changes if not c.revoked])
                 self.wakeups.publish(changes)
                 total += len(changes)
             if len(changes) < FOLLOW_PAGE:  # the end: a row committed later is told later

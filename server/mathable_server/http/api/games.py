@@ -38,6 +38,8 @@ from mathable_server.http.schemas import (
 )
 from mathable_server.http.web import (
     Services,
+    auth_mark,
+    bearer_token,
     client_address,
     etag,
     idempotency,
@@ -51,6 +53,7 @@ from mathable_server.http.web import (
     required_player,
     services,
     take,
+    token_player,
 )
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
@@ -300,7 +303,10 @@ def show(game_id: str) -> Response:
                     # move must not each read them (their reads would queue for the database).
                     svc.names.lookup(player_ids(state))
                     app = current_app._get_current_object()  # type: ignore[attr-defined]
-                    woken = functools.partial(_woken, svc, game_id, since, wait, viewer, known)
+                    held_by = (bearer_token() or "", auth_mark()) if player else None
+                    woken = functools.partial(
+                        _woken, svc, game_id, since, wait, viewer, known, held_by
+                    )
                     return _Held(app, holds, woken)  # it gives the holds back when done
             except BaseException:
                 holds.close()  # a failed read of the names, say: at once, not at collection
@@ -358,16 +364,26 @@ def _woken(
     wait: float,
     viewer: str | None,
     known: int | None,
+    caller: tuple[str, int] | None,
     environ: dict[str, Any],
 ) -> _Wsgi:
     """Wait, then answer as ``_view_response`` would (for the request of ``environ``).
+
+    ``caller``: the token and the ``auth_mark`` of a player's request. The token is
+    asked for again on waking if it may have been replaced since (``still_holds``):
+    replaced or revoked meanwhile (in any process; its ``revocation`` wakes the wait at
+    once), the answer is 401, never the seat's view.
 
     Thousands of waiters of one game wake together: all but the body's clock is
     the same for each (game, version, seat), so the status and headers are worked
     out once (by ``_view_response`` itself, as the WSGI server would get them) and
     shared; each answer adds only its clock and length.
     """
-    game = _wait_for(svc, game_id, since, wait)
+    game = _wait_for(svc, game_id, since, wait, viewer)
+    if caller is not None and viewer is not None:
+        token, mark = caller
+        if svc.auth.forgotten_since(viewer, mark):
+            token_player(svc.auth, token)  # 401 if it no longer opens the account
     state = game.state
     seat = viewer_seat(state, viewer)
     unchanged = known is not None and known == state.version
@@ -450,7 +466,9 @@ def _error_response(app: Flask, environ: dict[str, Any], err: Exception) -> Resp
         return response
 
 
-def _wait_for(svc: Services, game_id: str, since: int, seconds: float) -> Timed:
+def _wait_for(
+    svc: Services, game_id: str, since: int, seconds: float, owner: str | None = None
+) -> Timed:
     """Hold until the game passes version ``since`` (written by any process) or time runs out.
 
     The request registers with the process's wake-ups first and then reads the
@@ -463,9 +481,9 @@ def _wait_for(svc: Services, game_id: str, since: int, seconds: float) -> Timed:
     follower = svc.follower
     if follower is not None:
         follower.ensure_started()
-    with svc.wakeups.watch(games=[game_id]) as waiter:
+    with svc.wakeups.watch(games=[game_id], owner=owner) as waiter:
         head = svc.store.head(game_id)
-        while head is not None and head[0] <= since:
+        while head is not None and head[0] <= since and not waiter.revoked:
             due = head[1]
             if due is not None and due <= now():
                 break  # a clock ran out: settled by the read below
@@ -475,6 +493,8 @@ def _wait_for(svc: Services, game_id: str, since: int, seconds: float) -> Timed:
             if due is not None:
                 pause = min(pause, max(0.01, (due - now()) / 1000))
             woken = waiter.wait(pause)
+            if waiter.revoked:
+                break  # the caller's token was replaced or revoked: asked again on waking
             newest = waiter.versions.get(game_id, 0)
             if newest > since:
                 return svc.games.at_least(game_id, newest)

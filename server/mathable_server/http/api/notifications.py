@@ -216,6 +216,17 @@ def set_preferences() -> Response:
     return json_response(_settings_body(room, player.id), 200, _NO_STORE)
 
 
+@bp.delete("/v1/me/play-addresses")
+def close_play_addresses() -> Response:
+    """Close every play address the caller's mails carried: mail to them plays nothing.
+
+    The seats' next mails carry new addresses (the next generation of each).
+    """
+    player = required_player()
+    closed = mailroom().book.close_play_addresses_of(player.id, services().games.now())
+    return json_response({"closed": closed}, 200, _NO_STORE)
+
+
 def _unsubscriber(room: Mailroom, link: str) -> str:
     """The player an unsubscribe link names; 404 if its signature is wrong."""
     player_id, _, token = link.partition(".")

@@ -9,6 +9,11 @@ the stream starts with a ``your_turn`` line for each game waiting on the
 caller now; a heartbeat comes first of all. The server ends a stream after
 ``Settings.stream_seconds``; the client resumes. Lines carry ids, versions
 and kinds only: nothing hidden.
+
+The stream asks again for its token each time it wakes: when the token is
+replaced or revoked (``POST``/``DELETE /v1/me/token``, in any process: the
+feed's ``revocation`` row wakes it at once) the stream ends, and resuming with
+that token is 401.
 """
 
 from __future__ import annotations
@@ -24,7 +29,14 @@ from flask import Blueprint, Response, stream_with_context
 from marshmallow import RAISE, Schema, fields, validate
 
 from mathable_server.http.errors import ApiError
-from mathable_server.http.web import query, required_player, services
+from mathable_server.http.web import (
+    auth_mark,
+    bearer_token,
+    query,
+    required_player,
+    services,
+    still_holds,
+)
 from mathable_server.store import feed
 from mathable_server.store.feed import Change
 
@@ -64,6 +76,7 @@ def _lines(change: Change) -> Iterator[bytes]:
 @bp.get("/stream")
 def stream() -> Response:
     player = required_player()
+    token, mark = bearer_token() or "", auth_mark()
     since = query(_query).get("since")
     svc = services()
     settings = svc.settings
@@ -95,7 +108,7 @@ def stream() -> Response:
             headers={"Retry-After": "5"},
             retry_after=5,
         )
-    waiter = holds.enter_context(svc.wakeups.watch(players=[player.id]))
+    waiter = holds.enter_context(svc.wakeups.watch(players=[player.id], owner=player.id))
     try:
         # Registered first, then read: a change committed meanwhile is in one or the other.
         if since is None:
@@ -126,7 +139,9 @@ def stream() -> Response:
                 if now >= beat:
                     yield b"\n"
                     beat = now + settings.stream_heartbeat
-                waiter.wait(min(beat, ends) - time.monotonic())
+                woken = waiter.wait(min(beat, ends) - time.monotonic())
+                if waiter.revoked or (woken and not still_holds(svc.auth, token, player.id, mark)):
+                    return  # the token was replaced or revoked: resuming with it is 401
                 for change in waiter.take():
                     if change.seq > cursor:
                         cursor = change.seq
@@ -145,7 +160,8 @@ def stream() -> Response:
             page = feed.changes_of(svc.store.reader, player.id, cursor, PAGE)
             for change in page:
                 cursor = change.seq
-                yield from _lines(change)
+                if not change.revoked:  # a token of the past: not the stream's business
+                    yield from _lines(change)
             if len(page) < PAGE:
                 return
 

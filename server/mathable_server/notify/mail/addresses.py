@@ -24,15 +24,43 @@ class PlayTarget:
     domain: str
 
 
-def play_secret(server_secret: str, game_id: str, seat: int, player_id: str) -> str:
-    """The secret of a seat: 128 bits, hex.
+def play_secret(
+    server_secret: str, game_id: str, seat: int, player_id: str, generation: int = 0
+) -> str:
+    """The secret of a seat's address of ``generation``: 128 bits, hex.
+
+    Each time its player closes their addresses (a new token, mail off or moved, or
+    asked), the seat's next mail carries the next generation: a secret the old ones
+    do not tell. Generation 0 is the address made before there were generations.
 
     >>> len(play_secret("k", "g1", 0, "p1")), play_secret("k", "g1", 0, "p1") == play_secret(
     ...     "k", "g1", 1, "p1")
     (32, False)
+    >>> play_secret("k", "g1", 0, "p1") == play_secret("k", "g1", 0, "p1", 1)
+    False
     """
-    message = f"play:{game_id}:{seat}:{player_id}".encode()
-    return hmac.new(server_secret.encode(), message, hashlib.sha256).hexdigest()[:32]
+    message = f"play:{game_id}:{seat}:{player_id}"
+    if generation:
+        message += f":{generation}"
+    return hmac.new(server_secret.encode(), message.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def generation_of(
+    server_secret: str, game_id: str, seat: int, player_id: str, secret: str, newest: int
+) -> int | None:
+    """Which generation up to ``newest`` ``secret`` is of the seat's addresses, if any.
+
+    >>> old = play_secret("k", "g1", 0, "p1", 2)
+    >>> generation_of("k", "g1", 0, "p1", old, 3), generation_of("k", "g1", 0, "p1", "0" * 32, 3)
+    (2, None)
+    """
+    found = None
+    # Each compared (no early exit to time); the last thousand are plenty.
+    for generation in range(max(0, newest - 999), newest + 1):
+        expected = play_secret(server_secret, game_id, seat, player_id, generation)
+        if hmac.compare_digest(expected, secret):
+            found = generation
+    return found
 
 
 def play_address(game_id: str, seat: int, secret: str, domain: str) -> str:

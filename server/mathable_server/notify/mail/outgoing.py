@@ -74,8 +74,7 @@ class MailChannel:
             reply_to = None
             if payload.get("game_id") and payload.get("seat") is not None:
                 game_id, seat = str(payload["game_id"]), int(payload["seat"])
-                secret = play_secret(ctx.server_secret, game_id, seat, entry.recipient)
-                reply_to = play_address(game_id, seat, secret, ctx.domain)
+                reply_to = self._reply_to(ctx, game_id, seat, entry.recipient)
             return answer_mail(
                 ctx,
                 to=to,
@@ -97,9 +96,7 @@ class MailChannel:
             raise Undeliverable("the player no longer holds that seat")
         reply_to = None
         if entry.kind == "turn":
-            secret = play_secret(ctx.server_secret, game_id, seat, entry.recipient)
-            self.book.keep_play_address(game_id, seat, entry.recipient, secret_hash(secret))
-            reply_to = play_address(game_id, seat, secret, ctx.domain)
+            reply_to = self._reply_to(ctx, game_id, seat, entry.recipient)
         return game_mail(
             ctx,
             kind=entry.kind,
@@ -115,6 +112,16 @@ class MailChannel:
             words_of=game_mail_for(state),
             picture=board_png(state, seat) if self.pictures and entry.kind == "turn" else None,
         )
+
+    def _reply_to(self, ctx: MailContext, game_id: str, seat: int, player_id: str) -> str:
+        """The seat's play address, recorded: a new one if its player closed the last."""
+
+        def hash_of(generation: int) -> str:
+            return secret_hash(play_secret(ctx.server_secret, game_id, seat, player_id, generation))
+
+        generation = self.book.open_play_address(game_id, seat, player_id, hash_of)
+        secret = play_secret(ctx.server_secret, game_id, seat, player_id, generation)
+        return play_address(game_id, seat, secret, ctx.domain)
 
     def _digest(self, ctx: MailContext, to: str, entry: Entry) -> EmailMessage:
         waiting = [g for g in self.store.games_of(entry.recipient, 100, 0)

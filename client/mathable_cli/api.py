@@ -43,7 +43,7 @@ def exit_code_for(status: int, code: str | None) -> ExitCode:
     if code in ("not_your_turn", "stale_version", "version_conflict"):
         return ExitCode.CONFLICT
     if status == 409:
-        return ExitCode.REFUSED if code == "name_taken" else ExitCode.CONFLICT
+        return ExitCode.REFUSED if code in ("name_taken", "name_confusable") else ExitCode.CONFLICT
     if status == 422:
         return ExitCode.ILLEGAL_MOVE if code in illegal_move_codes() else ExitCode.REFUSED
     if status == 403:
@@ -53,14 +53,41 @@ def exit_code_for(status: int, code: str | None) -> ExitCode:
     return ExitCode.ERROR
 
 
+def _fields_text(body: Any) -> str:
+    """The fields a validation error names, as ``: field: reason; ...`` (else nothing).
+
+    >>> _fields_text({"error": {"fields": {"webhook": {"secret": ["Too short."]}}}})
+    ': webhook.secret: Too short.'
+    """
+    error = body.get("error") if isinstance(body, dict) else None
+    fields = error.get("fields") if isinstance(error, dict) else None
+    if not isinstance(fields, dict) or not fields:
+        return ""
+    parts: list[str] = []
+
+    def walk(prefix: str, value: Any) -> None:
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                walk(f"{prefix}.{key}" if prefix else str(key), inner)
+        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+            parts.append(f"{prefix}: {' '.join(value)}")
+        else:
+            parts.append(f"{prefix}: {value}")
+
+    walk("", fields)
+    return ": " + "; ".join(parts)
+
+
 class ApiError(CliError):
     """The server answered with an error: its HTTP status, code, message and body."""
 
     def __init__(self, status: int, code: str, message: str, body: Any = None) -> None:
         super().__init__(
-            message,
+            message + _fields_text(body),
             exit_code_for(status, code),
-            hint=_HINTS.get(status),
+            # A 409 about a game asks for a fresh look; one about a name (taken, a
+            # look-alike) says all there is to say.
+            hint=None if status == 409 and code.startswith("name_") else _HINTS.get(status),
             api_code=code,
         )
         self.status = status

@@ -294,7 +294,12 @@ def report_end(
         return
     tiles = after.get(holder)
     held = "" if tiles is None else (
-        f" Your {holder}: " + " ".join(str(t) for t in sorted(tiles, key=str)) + "."
+        f" Your {holder}: " + " ".join(str(t) for t in sorted(tiles, key=_tile_order)) + "."
     )
     now = status_line(after)
     output.info(f"Your score: {score_of(after, seat)} ({gained:+d}).{held} Now {now}.")
+
+
+def _tile_order(tile: object) -> tuple[int, int, str]:
+    """Numbers by their value, then names (Summy's signs) as written."""
+    return (0, tile, "") if isinstance(tile, int) else (1, 0, str(tile))

@@ -141,7 +141,10 @@ def notify(
         reply = api.request("GET", "/v1/me/notifications").data
     if made_secret is not None:
         # Shown once: the server never shows it again.
-        actx.output.info(f"Webhook secret (check X-Mathable-Signature with it): {made_secret}")
+        actx.output.info(
+            "Webhook secret (check X-Mathable-Webhook-Signature with it, docs/mail.md): "
+            + made_secret
+        )
     _show(actx, reply, as_json)
 
 

@@ -23,6 +23,12 @@ def verify(ctx: typer.Context, game: GameIdArg, as_json: JsonFlag = False) -> No
     api = actx.api(auth=bool(settings.token))
     game = actx.game_id(game, "verify", auth=bool(settings.token))
     feed = api.events(game)
+    if not any(entry.get("type") == "game_ended" for entry in feed):
+        raise CliError(
+            f"{game} has not ended: its bag order is revealed at the end",
+            ExitCode.ERROR,
+            hint="verify it once it has ended (mathable-cli wait GAME waits for that)",
+        )
     try:
         result = audit(events_from_feed(feed))
     except RuleError as err:

@@ -1,0 +1,64 @@
+"""What a new user's trial of the CLI found (issue 27's features in use): the words and
+exit codes of a refused name, a refused field, a game not yet over, a rack after a move.
+
+The server is ``responses``, answering as the real one does.
+"""
+
+from __future__ import annotations
+
+import responses
+
+from mathable_cli.exits import ExitCode
+from mathable_cli.moves import _tile_order
+from tests.cli.conftest import SERVER, Invoke
+
+
+def _refuse(
+    http: responses.RequestsMock, method: str, path: str, status: int, **error: object
+) -> None:
+    http.add(method, f"{SERVER}{path}", status=status, json={"error": error})
+
+
+def test_a_look_alike_name_is_refused_like_a_taken_one_with_no_word_of_games(
+    cli: Invoke, http: responses.RequestsMock
+) -> None:
+    for code in ("name_confusable", "name_taken"):
+        http.reset()
+        _refuse(http, "POST", "/v1/players", 409, code=code, message="choose another name")
+        result = cli("register", "bobO", env={"MATHABLE_TOKEN": ""})
+        assert result.exit_code == ExitCode.REFUSED, (code, result.output)
+        assert f"choose another name [{code}]" in result.stderr
+        assert "show GAME" not in result.stderr  # the hint of a game that moved on
+
+
+def test_a_refused_field_is_named_with_the_server_s_reason(
+    cli: Invoke, http: responses.RequestsMock
+) -> None:
+    _refuse(
+        http, "POST", "/v1/players", 400, code="validation_error",
+        message="the request has invalid fields",
+        fields={"name": ["String does not match expected pattern."]},
+    )  # fmt: skip
+    result = cli("register", "ann ", env={"MATHABLE_TOKEN": ""})
+    assert "invalid fields: name: String does not match expected pattern." in result.stderr
+
+
+def test_verify_of_a_game_still_played_says_it_has_not_ended(
+    cli: Invoke, http: responses.RequestsMock
+) -> None:
+    http.get(
+        f"{SERVER}/v1/games/gbzxgg784vx/events",
+        json={"version": 3, "events": [
+            {"type": "game_created", "version": 1}, {"type": "player_joined", "version": 2},
+            {"type": "game_started", "version": 3, "start_draws": None},
+        ]},
+    )  # fmt: skip
+    result = cli("verify", "gbzxgg784vx")
+    assert result.exit_code == ExitCode.ERROR, result.stderr
+    assert "gbzxgg784vx has not ended: its bag order is revealed at the end" in result.stderr
+    assert "start_draws" not in result.stderr
+
+
+def test_a_rack_is_told_in_the_order_of_its_numbers() -> None:
+    assert sorted([14, 20, 24, 4, 6, 81, 9], key=_tile_order) == [4, 6, 9, 14, 20, 24, 81]
+    assert sorted(["x", "9", "+", "1"], key=_tile_order) == ["+", "1", "9", "x"]

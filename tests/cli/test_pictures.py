@@ -20,7 +20,10 @@ SVG = '<svg xmlns="http://www.w3.org/2000/svg"><title>Mathable board</title></sv
 
 
 def _picture(http: responses.RequestsMock, status: int = 200, body: str = SVG) -> None:
+    # A short id is first asked for as it is (mathable_cli.resolve), then among your games.
+    http.get(f"{SERVER}/v1/me", json={"games": [], "next_offset": None})
     if status == 200:
+        http.get(f"{SERVER}/v1/games/g1", json={"id": "g1"})
         http.add(
             "GET",
             f"{SERVER}/v1/games/g1/board.svg",
@@ -28,6 +31,11 @@ def _picture(http: responses.RequestsMock, status: int = 200, body: str = SVG) -
             content_type="image/svg+xml; charset=utf-8",
         )
     else:
+        http.get(
+            f"{SERVER}/v1/games/g1",
+            status=status,
+            json={"error": {"code": "game_not_found", "message": "there is no game"}},
+        )
         http.add(
             "GET",
             f"{SERVER}/v1/games/g1/board.svg",
@@ -47,6 +55,20 @@ def test_svg_saves_the_servers_picture_of_the_callers_view(
     assert result.stdout == "" and f"Saved the board of g1 to {target}" in result.stderr
     (sent,) = requests_to(http, "GET", "/board.svg")
     assert sent.headers["Authorization"] == f"Bearer {TOKEN}"
+
+
+def test_svg_of_a_start_of_an_id_saves_that_game_s_picture(
+    cli: Invoke, http: responses.RequestsMock, tmp_path: Path
+) -> None:
+    """As ``show gbz`` does: a unique start of one of your games' ids is that game."""
+    full = "gbzxgg784vx"
+    http.get(f"{SERVER}/v1/games/gbz", status=404, json={"error": {"code": "game_not_found"}})
+    http.get(f"{SERVER}/v1/me", json={"games": [{"id": full}], "next_offset": None})
+    http.get(f"{SERVER}/v1/games/{full}/board.svg", body=SVG, content_type="image/svg+xml")
+    target = tmp_path / "board.svg"
+    result = cli("show", "gbz", "--svg", str(target))
+    assert result.exit_code == 0, result.stderr
+    assert target.read_text() == SVG
 
 
 def test_svg_dash_writes_the_picture_to_stdout(cli: Invoke, http: responses.RequestsMock) -> None:
@@ -69,6 +91,7 @@ def test_svg_of_no_game_says_so_and_writes_nothing(
 def test_svg_refuses_an_answer_that_is_not_a_picture(
     cli: Invoke, http: responses.RequestsMock, tmp_path: Path
 ) -> None:
+    http.get(f"{SERVER}/v1/games/g1", json={"id": "g1"})
     http.add("GET", f"{SERVER}/v1/games/g1/board.svg", body="<html>", content_type="text/html")
     result = cli("show", "g1", "--svg", str(tmp_path / "board.svg"))
     assert result.exit_code == 5 and "not answer with an SVG" in result.stderr
@@ -105,6 +128,7 @@ def test_open_of_no_game_is_an_error_not_a_link(
         status=404,
         json={"error": {"code": "game_not_found", "message": "there is no game"}},
     )
+    http.get(f"{SERVER}/v1/me", json={"games": [], "next_offset": None})
     monkeypatch.setattr(webbrowser, "open", lambda url: pytest.fail("opened a link to no game"))
     result = cli("show", "g1", "--open")
     assert result.exit_code == 1 and result.stdout == ""

@@ -243,8 +243,9 @@ def show(
     actx = app_context(ctx)
     api = actx.api(auth=False)
     if svg is not None or open_it:
-        # A picture is asked for by the id as given (no look-up of the game's view first).
-        game = game if game is not None else actx.game_id(game, "show", auth=False)
+        # A whole id is asked for as it is (no look-up of the game's view first); a start
+        # of one is resolved as for every command.
+        game = actx.game_id(game, "show", auth=False)
         pictures.pictures(actx.output, api, game, svg, open_it)
         return
     game = actx.game_id(game, "show", auth=False)

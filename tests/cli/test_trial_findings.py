@@ -6,11 +6,14 @@ The server is ``responses``, answering as the real one does.
 
 from __future__ import annotations
 
+import json
+
 import responses
 
 from mathable_cli.exits import ExitCode
 from mathable_cli.moves import _tile_order
-from tests.cli.conftest import SERVER, Invoke
+from tests.cli.conftest import SERVER, FakeServer, Invoke
+from tests.cli.test_newcomer import _long_games
 
 
 def _refuse(
@@ -62,3 +65,33 @@ def test_verify_of_a_game_still_played_says_it_has_not_ended(
 def test_a_rack_is_told_in_the_order_of_its_numbers() -> None:
     assert sorted([14, 20, 24, 4, 6, 81, 9], key=_tile_order) == [4, 6, 9, 14, 20, 24, 81]
     assert sorted(["x", "9", "+", "1"], key=_tile_order) == ["+", "1", "9", "x"]
+
+
+def test_hint_without_a_game_takes_the_only_one_waiting_on_you(
+    cli: Invoke, fake: FakeServer
+) -> None:
+    (only,) = _long_games(fake, 1)
+    result = cli("hint", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert f"Game {only}, the only one waiting on you." in result.stderr
+    assert result.stdout == cli("hint", only, "--json").stdout
+
+
+def test_games_active_leaves_cancelled_games_out(
+    cli: Invoke, http: responses.RequestsMock
+) -> None:
+    http.get(
+        f"{SERVER}/v1/me",
+        json={"games": [{"id": "gcancelled1", "status": "cancelled"},
+                        {"id": "gplaying001", "status": "playing"}], "next_offset": None},
+    )  # fmt: skip
+    active = json.loads(cli("games", "--active", "--json").stdout)
+    assert [g["id"] for g in active["games"]] == ["gplaying001"]
+    finished = json.loads(cli("games", "--finished", "--json").stdout)
+    assert [g["id"] for g in finished["games"]] == ["gcancelled1"]
+
+
+def test_blocks_says_so_when_nobody_is_blocked(cli: Invoke, http: responses.RequestsMock) -> None:
+    http.get(f"{SERVER}/v1/me/blocks", json={"blocks": []})
+    result = cli("blocks")
+    assert result.exit_code == 0 and "You block nobody." in result.stderr

@@ -86,7 +86,11 @@ def says(state: GameState, command: object) -> tuple[str, str]:
             "bad_invite",
             "invite at most one player per free seat, each once",
         ),
-        (Create("a", players=3, invited=("a",)), "bad_invite", "the creator already has seat 0"),
+        (
+            Create("a", players=3, invited=("a",)),
+            "bad_invite",
+            "you cannot invite yourself: the creator has seat 0",
+        ),
     ],
 )
 def test_a_game_is_created_only_with_valid_options(

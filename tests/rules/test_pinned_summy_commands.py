@@ -126,7 +126,11 @@ S = "summy"
         (Create("p0", salt=7, ruleset=S), "bad_salt", SALT_HEX),  # type: ignore[arg-type]
         (Create("p0", invited=("a", "b"), ruleset=S), "bad_invite", ONE_INVITE),
         (Create("p0", players=3, invited=("a", "a"), ruleset=S), "bad_invite", ONE_INVITE),
-        (Create("p0", invited=("p0",), ruleset=S), "bad_invite", "the creator already has seat 0"),
+        (
+            Create("p0", invited=("p0",), ruleset=S),
+            "bad_invite",
+            "you cannot invite yourself: the creator has seat 0",
+        ),
         (
             Create("p0", clock=ClockSpec(per_move=3600, initial=60), ruleset=S),
             "bad_clock",

@@ -9,7 +9,7 @@ import typer
 from mathable_cli import api as api_module
 from mathable_cli.api import ApiClient
 from mathable_cli.bot import Bot
-from mathable_cli.cmdutil import GameIdArg, JsonFlag
+from mathable_cli.cmdutil import GameArg, JsonFlag
 from mathable_cli.context import app_context
 from mathable_cli.engines import THINK_TIME, EngineRunner
 from mathable_cli.events import EventStream, StreamUnsupported
@@ -24,7 +24,7 @@ from mathable_cli.waiting import wait_for_game
 
 def hint(
     ctx: typer.Context,
-    game: GameIdArg,
+    game: GameArg = None,
     show_all: Annotated[bool, typer.Option("--all", help="List every legal placement.")] = False,
     as_json: JsonFlag = False,
 ) -> None:

@@ -201,7 +201,8 @@ def list_games(
     api = actx.api()
 
     def wanted(entry: Mapping[str, Any]) -> bool:
-        ended = entry.get("status") == "ended"
+        # A cancelled game is over too: never played, never to be.
+        ended = entry.get("status") in ("ended", "cancelled")
         return not (active and ended) and not (finished and not ended)
 
     if as_json:

@@ -66,6 +66,8 @@ def blocks(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     if as_json:
         actx.output.json(reply)
         return
+    if not reply["blocks"]:
+        actx.output.info("You block nobody.")
     for entry in reply["blocks"]:
         actx.output.data(f"{entry['name']}  blocked {entry['at']}")
 

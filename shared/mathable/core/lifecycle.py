@@ -317,7 +317,7 @@ def _create(fold: Fold[S], command: Create) -> None:
     if command.player in invited:
         raise RuleError(
             "bad_invite",
-            "the creator already has seat 0",
+            "you cannot invite yourself: the creator has seat 0",
             {"field": "invite", "player": command.player, "seat": 0},
         )
     if command.clock is not None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import re
 import socket
 import socketserver
@@ -476,9 +477,11 @@ class _NameServer:
         monkeypatch.setattr(socket, "getaddrinfo", self)
 
     def __call__(self, host: str, *args: Any, **kwargs: Any) -> Any:
-        if host.endswith(".gone.test"):
+        name = host.lower().rstrip(".")
+        if name.endswith(".gone.test"):
             raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
-        if not host.endswith(".slow.test"):
+        if not name.endswith(".slow.test"):
+            ipaddress.ip_address(host)  # a literal address; never a real name server
             return self.real(host, *args, **kwargs)
         with self.lock:
             self.asked += 1

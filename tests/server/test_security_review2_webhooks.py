@@ -35,6 +35,7 @@ import requests
 from flask import Flask
 from sqlalchemy import select, update
 
+from mathable_server.notify import webhooks
 from mathable_server.notify.webhooks import REPLAY_WINDOW, WebhookChannel, verify
 from mathable_server.notify.worker import Deliverer, lane_workers
 from mathable_server.store.addresses import AddressBook, Breaker
@@ -335,8 +336,23 @@ def test_r2_a_webhook_that_keeps_failing_is_paused_and_its_owner_told(
         notice = mailbox.wait_for(lambda m: "webhook is paused" in str(m["Subject"]))
         assert notice["To"] == "bob@example.org" and url in text_of(notice)
         room.deliverer(games.now, ("webhook",), 1).drain()
+        assert len(handler.calls) == 3
+        # Past the threshold: the pause over, each further failure pauses it again
+        # (for longer), and tells nobody.
+        for further in (4, 5):
+            with room.store.engine.begin() as conn:
+                conn.execute(update(notification_settings).values(webhook_paused_until=0))
+                conn.execute(update(outbox).where(outbox.c.channel == "webhook")
+                             .values(next_try=0))  # fmt: skip
+            room.deliverer(games.now, ("webhook",), 1).drain()
+            assert len(handler.calls) == further
+            assert book.contact(table.bob.id).webhook_failures == further
+        room.deliverer(games.now, ("email",)).drain()
+        with room.store.engine.connect() as conn:
+            mails = conn.execute(select(outbox).where(outbox.c.channel == "email")).all()
+        told = [m for m in mails if "webhook is paused" in m.payload]
         notices = [m for m in mailbox.to("bob@example.org") if "paused" in str(m["Subject"])]
-        assert len(handler.calls) == 3 and len(notices) == 1
+        assert len(told) == 1 and len(notices) == 1
         # Setting the webhook again (the receiver mended) resumes it at once.
         handler.answers.clear()
         again = client.put("/v1/me/notifications",
@@ -346,7 +362,7 @@ def test_r2_a_webhook_that_keeps_failing_is_paused_and_its_owner_told(
         with room.store.engine.begin() as conn:  # the rows are due again when the pause is over
             conn.execute(update(outbox).values(next_try=0))
         room.deliverer(games.now, ("webhook",), 1).drain()
-        assert len(handler.calls) == 3 + 4
+        assert len(handler.calls) == 5 + 4
     finally:
         mailbox.stop()
 
@@ -408,7 +424,7 @@ def test_r2_a_webhook_signs_its_time_and_delivery_id_and_a_replay_is_refused(
 
 
 def test_r2_new_webhooks_must_be_https_and_an_old_http_one_carries_a_warning(
-    sqlite_url: str, quick: tuple[str, type[_Quick]]
+    sqlite_url: str, quick: tuple[str, type[_Quick]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url, handler = quick
     app: Flask = make_app(sqlite_url)  # a public server: private addresses not allowed
@@ -429,6 +445,12 @@ def test_r2_new_webhooks_must_be_https_and_an_old_http_one_carries_a_warning(
         conn.execute(notification_settings.insert().values(**old))
     hook = client.get("/v1/me/notifications", headers=table.bob.auth).json["webhook"]
     assert hook["url"] == url and "http://" in hook["warning"] and "https://" in hook["warning"]
+    # The quick receiver stands in for a public one: its loopback address passes the check.
+    real_is_public = webhooks.is_public
+    monkeypatch.setattr(webhooks, "is_public", lambda a: str(a) == QUICK_HOST or real_is_public(a))
+    table.ok(table.ada, type="pass")
+    app.extensions["mathable_mail"].deliverer(app.extensions["mathable"].games.now).drain()
+    assert len(handler.calls) == 1 and handler.calls[0][1]["Host"] == url.split("/")[2]
     # Where private addresses are allowed (tests, a private network), http:// is taken.
     lenient: Flask = make_app(sqlite_url, webhook_allow_private=True)
     assert lenient.test_client().put(

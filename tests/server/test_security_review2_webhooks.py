@@ -705,3 +705,48 @@ def test_r27_slow_receivers_on_other_ports_and_names_leave_webhook_threads_free(
         for server in tricklers:
             server.shutdown()
             server.server_close()
+
+
+def test_r27_setting_a_webhook_again_resets_its_breaker_once_an_hour(
+    sqlite_url: str, quick: tuple[str, type[_Quick]]
+) -> None:
+    url, handler = quick
+    handler.answers.append(503)
+    app: Flask = make_app(sqlite_url, webhook_allow_private=True, outbox_base_delay=0.0,
+                          webhook_breaker_failures=2, webhook_breaker_seconds=600.0)  # fmt: skip
+    client = app.test_client()
+    table = Table(client)
+    room = app.extensions["mathable_mail"]
+    games = app.extensions["mathable"].games
+
+    def set_webhook(hook: dict[str, str] | None) -> dict[str, Any]:
+        done = client.put("/v1/me/notifications", json={"webhook": hook}, headers=table.bob.auth)
+        assert done.status_code == 200, done.json
+        return dict(done.json["webhook"] or {})
+
+    def fail_until_paused() -> None:
+        for _ in range(2):  # bob is told ada passed, and that it is his turn
+            game = started_game(client, table.ada, table.bob, tiles=EXAMPLE_TILES)
+            passed = {"type": "pass", "expected_version": game["version"]}
+            moved = client.post(f"/v1/games/{game['id']}/moves", json=passed,
+                                headers=table.ada.auth)  # fmt: skip
+            assert moved.status_code == 200, moved.json
+        with room.store.engine.begin() as conn:
+            conn.execute(update(outbox).values(next_try=0))
+        room.deliverer(games.now, ("webhook",), 1).drain()
+
+    set_webhook({"url": url, "secret": SECRET})
+    fail_until_paused()
+    assert set_webhook({"url": url, "secret": SECRET})["state"] == "ok"  # resumed at once
+    fail_until_paused()
+    calls = len(handler.calls)
+    # Within the hour, setting it again (or removing it first, or another URL) changes
+    # the webhook but not its breaker: still paused, its count kept (was: resumed, and
+    # five more calls to a receiver that holds each to the deadline).
+    again = set_webhook({"url": url, "secret": SECRET})
+    assert again["state"] == "paused" and again["failures"] >= 2
+    set_webhook(None)
+    other = set_webhook({"url": url + "?again", "secret": SECRET})
+    assert other["state"] == "paused" and other["failures"] >= 2
+    room.deliverer(games.now, ("webhook",), 1).drain()
+    assert len(handler.calls) == calls

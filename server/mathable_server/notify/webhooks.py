@@ -51,7 +51,7 @@ from mathable_server.store.addresses import AddressBook, Breaker, Contact
 
 log = logging.getLogger("mathable_server.webhooks")
 
-#: Seconds a delivery may take in all (connecting, TLS, sending, the answer's status line).
+#: Seconds a delivery may take in all (the name lookup, connecting, TLS, sending, the status line).
 WEBHOOK_TIMEOUT = 10.0
 #: Seconds either side of a signature's time within which a receiver accepts it.
 REPLAY_WINDOW = 300
@@ -586,7 +586,8 @@ class WebhookChannel:
             "While it is paused, its notifications wait; one a day old is dropped. Your "
             "games go on as usual, and mail about them still comes.\n\n"
             "Once your receiver answers again, set the webhook again (mathable-cli notify "
-            "--webhook URL, or PUT /v1/me/notifications): that resumes it at once. "
+            "--webhook URL, or PUT /v1/me/notifications): that resumes it at once (once "
+            "an hour at most). "
             "GET /v1/me/notifications shows its state.\n"
         )
         return Notification(

@@ -72,6 +72,23 @@ def test_concurrent_workers_send_each_row_exactly_once(box: Outbox) -> None:
     assert box.counts() == {"pending": 0, "sent": 60, "dead": 0}
 
 
+def test_a_claim_leaves_out_the_rows_it_is_told_to_skip(box: Outbox) -> None:
+    """Rows waiting for a webhook receiver being called (``webhooks.busy_recipients``) are
+    left out of a claim: those of the skipped recipients in that channel, nothing else."""
+    clock = _Clock()
+    box.add([Notification(channel, "turn", who, {}) for channel in ("webhook", "email")
+             for who in ("busy", "free")], clock())  # fmt: skip
+    taken = box.claim(clock(), 10, None, {"webhook": {"busy"}, "email": set()})
+    assert sorted((e.channel, e.recipient) for e in taken) == [
+        ("email", "busy"), ("email", "free"), ("webhook", "free")
+    ]
+    worker = Deliverer(box, {"webhook": lambda e: None}, clock, ("webhook",),
+                       skip={"webhook": lambda: frozenset({"busy"})})  # fmt: skip
+    assert worker.drain() == 0  # its only due row is left out: no claim, no write
+    worker.skip.clear()
+    assert worker.drain() == 1
+
+
 def test_failures_back_off_exponentially_then_the_row_is_dead(box: Outbox) -> None:
     clock = _Clock()
     box.add([Notification("test", "turn", "p1", {})], clock())

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import re
+import socket
 import socketserver
 import subprocess
 import sys
@@ -33,16 +35,20 @@ import requests
 from flask import Flask
 from sqlalchemy import select, update
 
+from mathable_server.notify import webhooks
 from mathable_server.notify.webhooks import REPLAY_WINDOW, WebhookChannel, verify
-from mathable_server.notify.worker import Deliverer
+from mathable_server.notify.worker import Deliverer, lane_workers
 from mathable_server.store.addresses import AddressBook, Breaker
 from mathable_server.store.engine import email_addresses, notification_settings, outbox
+from mathable_server.store.outbox import Outbox
 from tests.server.conftest import make_app
-from tests.server.helpers import EXAMPLE_TILES, Table
+from tests.server.helpers import EXAMPLE_TILES, Table, register, started_game
 from tests.server.live import free_port, live_server, server_env
 from tests.server.mailbox import Mailbox, text_of
 
 SECRET = "s3cret-s3cret-s3cret"
+#: The quick receivers' loopback address (the tricklers are on 127.0.0.1).
+QUICK_HOST = "127.0.0.2"
 
 
 # --- receivers on loopback ----------------------------------------------------------------
@@ -111,12 +117,14 @@ class _Quick(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def quick() -> Iterator[tuple[str, type[_Quick]]]:
-    """A receiver that answers at once (204, or ``answers[0]`` while there is one)."""
+    """A receiver that answers at once (204, or ``answers[0]`` while there is one), on a
+    loopback address of its own (one call at a time goes to a host: the tricklers are on
+    127.0.0.1)."""
     handler = type("Quick", (_Quick,), {"calls": [], "answers": []})
-    server = ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
+    server = ThreadingHTTPServer((QUICK_HOST, 0), handler)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/hook", handler
+    yield f"http://{QUICK_HOST}:{server.server_address[1]}/hook", handler
     server.shutdown()
     server.server_close()
 
@@ -328,8 +336,23 @@ def test_r2_a_webhook_that_keeps_failing_is_paused_and_its_owner_told(
         notice = mailbox.wait_for(lambda m: "webhook is paused" in str(m["Subject"]))
         assert notice["To"] == "bob@example.org" and url in text_of(notice)
         room.deliverer(games.now, ("webhook",), 1).drain()
+        assert len(handler.calls) == 3
+        # Past the threshold: the pause over, each further failure pauses it again
+        # (for longer), and tells nobody.
+        for further in (4, 5):
+            with room.store.engine.begin() as conn:
+                conn.execute(update(notification_settings).values(webhook_paused_until=0))
+                conn.execute(update(outbox).where(outbox.c.channel == "webhook")
+                             .values(next_try=0))  # fmt: skip
+            room.deliverer(games.now, ("webhook",), 1).drain()
+            assert len(handler.calls) == further
+            assert book.contact(table.bob.id).webhook_failures == further
+        room.deliverer(games.now, ("email",)).drain()
+        with room.store.engine.connect() as conn:
+            mails = conn.execute(select(outbox).where(outbox.c.channel == "email")).all()
+        told = [m for m in mails if "webhook is paused" in m.payload]
         notices = [m for m in mailbox.to("bob@example.org") if "paused" in str(m["Subject"])]
-        assert len(handler.calls) == 3 and len(notices) == 1
+        assert len(told) == 1 and len(notices) == 1
         # Setting the webhook again (the receiver mended) resumes it at once.
         handler.answers.clear()
         again = client.put("/v1/me/notifications",
@@ -339,7 +362,7 @@ def test_r2_a_webhook_that_keeps_failing_is_paused_and_its_owner_told(
         with room.store.engine.begin() as conn:  # the rows are due again when the pause is over
             conn.execute(update(outbox).values(next_try=0))
         room.deliverer(games.now, ("webhook",), 1).drain()
-        assert len(handler.calls) == 3 + 4
+        assert len(handler.calls) == 5 + 4
     finally:
         mailbox.stop()
 
@@ -401,7 +424,7 @@ def test_r2_a_webhook_signs_its_time_and_delivery_id_and_a_replay_is_refused(
 
 
 def test_r2_new_webhooks_must_be_https_and_an_old_http_one_carries_a_warning(
-    sqlite_url: str, quick: tuple[str, type[_Quick]]
+    sqlite_url: str, quick: tuple[str, type[_Quick]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url, handler = quick
     app: Flask = make_app(sqlite_url)  # a public server: private addresses not allowed
@@ -422,6 +445,12 @@ def test_r2_new_webhooks_must_be_https_and_an_old_http_one_carries_a_warning(
         conn.execute(notification_settings.insert().values(**old))
     hook = client.get("/v1/me/notifications", headers=table.bob.auth).json["webhook"]
     assert hook["url"] == url and "http://" in hook["warning"] and "https://" in hook["warning"]
+    # The quick receiver stands in for a public one: its loopback address passes the check.
+    real_is_public = webhooks.is_public
+    monkeypatch.setattr(webhooks, "is_public", lambda a: str(a) == QUICK_HOST or real_is_public(a))
+    table.ok(table.ada, type="pass")
+    app.extensions["mathable_mail"].deliverer(app.extensions["mathable"].games.now).drain()
+    assert len(handler.calls) == 1 and handler.calls[0][1]["Host"] == url.split("/")[2]
     # Where private addresses are allowed (tests, a private network), http:// is taken.
     lenient: Flask = make_app(sqlite_url, webhook_allow_private=True)
     assert lenient.test_client().put(
@@ -443,3 +472,281 @@ def test_r2_the_old_signature_can_be_turned_off(
     app.extensions["mathable_mail"].deliverer(app.extensions["mathable"].games.now).drain()
     headers = handler.calls[0][1]
     assert "X-Mathable-Signature" not in headers and "X-Mathable-Webhook-Signature" in headers
+
+
+# --- the review of issue 27 ---------------------------------------------------------------
+#
+# The name lookup ran before the deadline and before the one-call guard, and a name that
+# did not resolve killed its row at once, uncounted by the breaker; rows waiting for a
+# receiver being called were claimed and put off over and over; slow receivers on other
+# ports or names each held a webhook thread. No real DNS: ``socket.getaddrinfo`` is
+# patched, and every name it answers for is loopback.
+
+
+class _NameServer:
+    """Stands in for ``socket.getaddrinfo``: names ending ``.slow.test`` answer 127.0.0.1
+    once ``answer`` is set (or after ``patience`` seconds), ``.gone.test`` fail at once;
+    how many lookups of a slow name are under way at most is ``most``."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, patience: float = 0.0) -> None:
+        self.real = socket.getaddrinfo
+        self.answer = threading.Event()
+        self.patience = patience
+        self.lock = threading.Lock()
+        self.now = self.most = self.asked = 0
+        if not patience:
+            self.answer.set()
+        monkeypatch.setattr(socket, "getaddrinfo", self)
+
+    def __call__(self, host: str, *args: Any, **kwargs: Any) -> Any:
+        name = host.lower().rstrip(".")
+        if name.endswith(".gone.test"):
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        if not name.endswith(".slow.test"):
+            ipaddress.ip_address(host)  # a literal address; never a real name server
+            return self.real(host, *args, **kwargs)
+        with self.lock:
+            self.asked += 1
+            self.now += 1
+            self.most = max(self.most, self.now)
+        try:
+            self.answer.wait(self.patience or None)
+            return self.real("127.0.0.1", *args, **kwargs)
+        finally:
+            with self.lock:
+                self.now -= 1
+
+
+def _hooked(client: Any, name: str, url: str) -> Any:
+    account = register(client, name)
+    setting = client.put("/v1/me/notifications",
+                         json={"webhook": {"url": url, "secret": SECRET}},
+                         headers=account.auth)  # fmt: skip
+    assert setting.status_code == 200, setting.json
+    return account
+
+
+def test_r27_the_deadline_covers_the_name_lookup_and_one_lookup_goes_to_a_name(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch, quick: tuple[str, type[_Quick]]
+) -> None:
+    url, handler = quick
+    port = url.rsplit(":", 1)[1].split("/")[0]
+    names = _NameServer(monkeypatch, patience=8.0)  # a name server that does not answer
+    app: Flask = make_app(sqlite_url, webhook_allow_private=True, webhook_deadline=1.0)
+    client = app.test_client()
+    host = register(client, "host")
+    hooked = [_hooked(client, f"hooked{n}", f"http://hook.slow.test:{port}/h{n}") for n in (1, 2)]
+    for account in hooked:  # rows for each: host passed, "it is your turn"
+        game = started_game(client, host, account, tiles=EXAMPLE_TILES)
+        moved = client.post(f"/v1/games/{game['id']}/moves", headers=host.auth,
+                            json={"type": "pass", "expected_version": game["version"]})  # fmt: skip
+        assert moved.status_code == 200, moved.json
+    room = app.extensions["mathable_mail"]
+    now = app.extensions["mathable"].games.now
+    try:
+        took: list[float] = []
+
+        def deliver() -> None:
+            started = time.monotonic()
+            room.deliverer(now, ("webhook",), 1).run_once()
+            took.append(time.monotonic() - started)
+
+        threads = [threading.Thread(target=deliver) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(20)
+        # Each delivery ended within the deadline (was: the lookup's 8 s and more), and
+        # the name was looked up once: the other row waited for it, without a lookup.
+        assert len(took) == 2 and max(took) < 2.5, took
+        assert names.asked == 1 and names.most == 1
+        # The lookup given up on still holds the name: another row does not start another.
+        room.deliverer(now, ("webhook",), 1).run_once()
+        assert names.asked == 1
+        with room.store.engine.connect() as conn:
+            rows = conn.execute(select(outbox).where(outbox.c.channel == "webhook")).all()
+        assert {r.state for r in rows} == {"pending"}  # was: dead at once
+        failed = [r for r in rows if r.last_error]
+        assert len(failed) == 1 and "cannot resolve hook.slow.test" in failed[0].last_error
+        assert "no answer within 1 s" in failed[0].last_error
+        counted = [room.book.contact(a.id).webhook_failures for a in hooked]
+        assert sorted(counted) == [0, 1] and not handler.calls  # the breaker counted it
+    finally:
+        names.answer.set()
+
+
+def test_r27_a_name_that_does_not_resolve_fails_like_any_other_call(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _NameServer(monkeypatch)
+    app: Flask = make_app(sqlite_url, webhook_allow_private=True, outbox_base_delay=0.0,
+                          webhook_breaker_failures=2, webhook_breaker_seconds=600.0)  # fmt: skip
+    client = app.test_client()
+    table = Table(client)
+    client.put("/v1/me/notifications",
+               json={"webhook": {"url": "https://hook.gone.test/h", "secret": SECRET}},
+               headers=table.bob.auth)  # fmt: skip
+    table.ok(table.ada, type="pass")
+    table.ok(table.bob, type="pass")
+    table.ok(table.ada, type="pass")
+    room = app.extensions["mathable_mail"]
+    room.deliverer(app.extensions["mathable"].games.now, ("webhook",), 1).drain()
+    with room.store.engine.connect() as conn:
+        rows = conn.execute(select(outbox).where(outbox.c.channel == "webhook")).all()
+    # The rows wait to be tried again (were: dead at once), and the breaker counted the
+    # failures: two in a row paused the webhook, so the rest wait untried.
+    assert rows and {r.state for r in rows} == {"pending"}
+    hook = client.get("/v1/me/notifications", headers=table.bob.auth).json["webhook"]
+    assert hook["state"] == "paused" and hook["failures"] == 2
+    assert "cannot resolve hook.gone.test" in hook["last_error"]
+
+
+def _count_claims(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    counts = {"claims": 0, "rows": 0, "releases": 0}
+    claim, release = Outbox.claim, Outbox.release
+
+    def counted_claim(self: Outbox, *args: Any, **kwargs: Any) -> Any:
+        taken = claim(self, *args, **kwargs)
+        counts["claims"] += 1
+        counts["rows"] += len(taken)
+        return taken
+
+    def counted_release(self: Outbox, *args: Any, **kwargs: Any) -> Any:
+        counts["releases"] += 1
+        return release(self, *args, **kwargs)
+
+    monkeypatch.setattr(Outbox, "claim", counted_claim)
+    monkeypatch.setattr(Outbox, "release", counted_release)
+    return counts
+
+
+def test_r27_rows_waiting_for_a_receiver_being_called_cost_nothing(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch, trickler: Trickler
+) -> None:
+    trickler.every = 2.0  # holds each call to its deadline (10 s)
+    app: Flask = make_app(sqlite_url, webhook_allow_private=True)
+    client = app.test_client()
+    table = Table(client)
+    for who in (table.ada, table.bob):
+        client.put("/v1/me/notifications",
+                   json={"webhook": {"url": trickler.url, "secret": SECRET}},
+                   headers=who.auth)  # fmt: skip
+    for _ in range(6):  # a dozen games' rows for the trickling receiver
+        game = started_game(client, table.ada, table.bob, tiles=EXAMPLE_TILES)
+        version = game["version"]
+        for who in (table.ada, table.bob):
+            moved = client.post(f"/v1/games/{game['id']}/moves", headers=who.auth,
+                                json={"type": "pass", "expected_version": version})  # fmt: skip
+            version = moved.json["version"]
+    counts = _count_claims(monkeypatch)
+    room = app.extensions["mathable_mail"]
+    lanes = room.lanes(app.extensions["mathable"].games.now)
+    workers = lane_workers(lanes[1:], 0.2)  # the 4 webhook threads, polling every 0.2 s
+    for worker in workers:
+        worker.start()
+    try:
+        time.sleep(3.0)
+        seen, connections = dict(counts), trickler.connections
+    finally:
+        for worker in workers:
+            worker.stop()
+        trickler.stopping.set()
+        for worker in workers:
+            worker.join(10)
+    # One row is being sent; each of the two players' other rows was put off once at most,
+    # then left out of the claims while the call lasts (was: some 330 claims and as many
+    # put-offs in 3 s; now the threads' polls, most of them finding nothing).
+    assert connections == 1
+    assert seen["rows"] <= 6 and seen["releases"] <= 5, seen
+    assert seen["claims"] <= 4 * (3.0 / 0.2 + 5), seen
+
+
+def test_r27_slow_receivers_on_other_ports_and_names_leave_webhook_threads_free(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch, quick: tuple[str, type[_Quick]]
+) -> None:
+    _NameServer(monkeypatch)  # names ending .slow.test answer 127.0.0.1 at once
+    tricklers = [Trickler(every=2.0) for _ in range(4)]
+    for server in tricklers:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    ports = [t.server_address[1] for t in tricklers]
+    urls = [f"http://127.0.0.1:{ports[0]}/h", f"http://127.0.0.1:{ports[1]}/h",
+            f"http://a.slow.test:{ports[2]}/h", f"http://B.slow.test.:{ports[3]}/h"]  # fmt: skip
+    quick_url, handler = quick
+    app: Flask = make_app(sqlite_url, webhook_allow_private=True)
+    client = app.test_client()
+    host = register(client, "host")
+    for number, url in enumerate(urls):
+        started_game(client, host, _hooked(client, f"slow{number}", url), tiles=EXAMPLE_TILES)
+    victim = _hooked(client, "victim", quick_url)
+    room = app.extensions["mathable_mail"]
+    workers = lane_workers(room.lanes(app.extensions["mathable"].games.now)[1:], 0.1)
+    for worker in workers:
+        worker.start()
+    try:
+        time.sleep(1.0)  # the slow rows are taken by now
+        began = time.time()
+        started_game(client, host, victim, tiles=EXAMPLE_TILES)
+        while not handler.calls and time.time() - began < 15:
+            time.sleep(0.05)
+        # Two ports of 127.0.0.1 are one receiver; two names of it another, and an address
+        # takes two calls at a time: two threads held, two free (was: all four held, the
+        # victim's webhook called after some 9 s).
+        assert handler.calls and handler.calls[0][0] - began < 3.0
+        assert sum(t.connections for t in tricklers) == 2
+        for worker in workers:  # no more rows taken once the tricklers are stopped
+            worker.stop()
+    finally:
+        for server in tricklers:
+            server.stopping.set()
+        for worker in workers:
+            worker.stop()
+        for worker in workers:
+            worker.join(10)
+        for server in tricklers:
+            server.shutdown()
+            server.server_close()
+
+
+def test_r27_setting_a_webhook_again_resets_its_breaker_once_an_hour(
+    sqlite_url: str, quick: tuple[str, type[_Quick]]
+) -> None:
+    url, handler = quick
+    handler.answers.append(503)
+    app: Flask = make_app(sqlite_url, webhook_allow_private=True, outbox_base_delay=0.0,
+                          webhook_breaker_failures=2, webhook_breaker_seconds=600.0)  # fmt: skip
+    client = app.test_client()
+    table = Table(client)
+    room = app.extensions["mathable_mail"]
+    games = app.extensions["mathable"].games
+
+    def set_webhook(hook: dict[str, str] | None) -> dict[str, Any]:
+        done = client.put("/v1/me/notifications", json={"webhook": hook}, headers=table.bob.auth)
+        assert done.status_code == 200, done.json
+        return dict(done.json["webhook"] or {})
+
+    def fail_until_paused() -> None:
+        for _ in range(2):  # bob is told ada passed, and that it is his turn
+            game = started_game(client, table.ada, table.bob, tiles=EXAMPLE_TILES)
+            passed = {"type": "pass", "expected_version": game["version"]}
+            moved = client.post(f"/v1/games/{game['id']}/moves", json=passed,
+                                headers=table.ada.auth)  # fmt: skip
+            assert moved.status_code == 200, moved.json
+        with room.store.engine.begin() as conn:
+            conn.execute(update(outbox).values(next_try=0))
+        room.deliverer(games.now, ("webhook",), 1).drain()
+
+    set_webhook({"url": url, "secret": SECRET})
+    fail_until_paused()
+    assert set_webhook({"url": url, "secret": SECRET})["state"] == "ok"  # resumed at once
+    fail_until_paused()
+    calls = len(handler.calls)
+    # Within the hour, setting it again (or removing it first, or another URL) changes
+    # the webhook but not its breaker: still paused, its count kept (was: resumed, and
+    # five more calls to a receiver that holds each to the deadline).
+    again = set_webhook({"url": url, "secret": SECRET})
+    assert again["state"] == "paused" and again["failures"] >= 2
+    set_webhook(None)
+    other = set_webhook({"url": url + "?again", "secret": SECRET})
+    assert other["state"] == "paused" and other["failures"] >= 2
+    room.deliverer(games.now, ("webhook",), 1).drain()
+    assert len(handler.calls) == calls

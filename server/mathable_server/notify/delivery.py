@@ -9,7 +9,7 @@ from typing import Protocol
 from mathable_server.notify.mail.compose import MailContext
 from mathable_server.notify.mail.outgoing import MailChannel
 from mathable_server.notify.mail.smtp import Relay
-from mathable_server.notify.webhooks import WebhookChannel
+from mathable_server.notify.webhooks import WebhookChannel, busy_recipients
 from mathable_server.notify.worker import BATCH, Deliverer, Lane, Outbox, Sender
 from mathable_server.store import Store
 from mathable_server.store.addresses import AddressBook, Breaker
@@ -101,8 +101,12 @@ class Mailroom:
 
     def deliverer(self, now: Callable[[], int], channels: Collection[str] | None = None,
                   batch: int = BATCH) -> Deliverer:  # fmt: skip
-        """A deliverer of ``channels`` (None: every channel, one row after another)."""
-        return Deliverer(self.outbox, self.senders(now), now, channels, batch)
+        """A deliverer of ``channels`` (None: every channel, one row after another).
+
+        Rows waiting for a webhook receiver this process is calling are left out of
+        its claims until the call is over (``webhooks.busy_recipients``)."""
+        skip = {"webhook": busy_recipients}
+        return Deliverer(self.outbox, self.senders(now), now, channels, batch, skip)
 
     def lanes(self, now: Callable[[], int]) -> list[Lane]:
         """Mail in one thread; webhooks in ``webhook_workers`` threads of their own, each

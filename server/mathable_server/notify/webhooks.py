@@ -51,7 +51,7 @@ from mathable_server.store.addresses import AddressBook, Breaker, Contact
 
 log = logging.getLogger("mathable_server.webhooks")
 
-#: Seconds a delivery may take in all (connecting, TLS, sending, the answer's status line).
+#: Seconds a delivery may take in all (the name lookup, connecting, TLS, sending, the status line).
 WEBHOOK_TIMEOUT = 10.0
 #: Seconds either side of a signature's time within which a receiver accepts it.
 REPLAY_WINDOW = 300
@@ -177,25 +177,105 @@ def is_public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     return address.is_global and not address.is_multicast
 
 
-def resolve(url: str, allow_private: bool) -> Target:
-    """Read ``url``, resolve its host once and check every address it has; the first one.
+class LookupFailed(RuntimeError):
+    """A host name that did not resolve (in time): a failed delivery like any other."""
 
-    WebhookRefused for a URL that is not http(s), a host that does not resolve,
-    or (unless ``allow_private``) any address that is not public.
+    def __init__(self, message: str, *, pending: bool = False) -> None:
+        super().__init__(message)
+        #: The lookup was given up on while still under way.
+        self.pending = pending
+
+
+class _Lookup(threading.Thread):
+    """``getaddrinfo`` in a thread of its own, so that whoever waits for it can stop
+    waiting: a name server that never answers holds this thread (until the system's
+    resolver gives up), not the delivery. ``then`` runs once the lookup has ended."""
+
+    def __init__(self, hostname: str, port: int) -> None:
+        super().__init__(name=f"mathable-lookup-{hostname}"[:60], daemon=True)
+        self.hostname, self.port = hostname, port
+        self.found: list[str] = []
+        self.error: Exception | None = None
+        self._lock = threading.Lock()
+        self._ended = False
+        self._then: Callable[[], None] | None = None
+
+    def run(self) -> None:
+        try:
+            found = socket.getaddrinfo(self.hostname, self.port, proto=socket.IPPROTO_TCP)
+            self.found = [str(info[4][0]).split("%")[0] for info in found]
+        except Exception as err:  # handed to the waiting delivery
+            self.error = err
+        with self._lock:
+            self._ended = True
+            then = self._then
+        if then is not None:
+            then()
+
+    def then(self, action: Callable[[], None]) -> None:
+        """Run ``action`` when the lookup ends (now, if it has)."""
+        with self._lock:
+            if not self._ended:
+                self._then = action
+                return
+        action()
+
+
+def lookup(
+    hostname: str, port: int, seconds: float, abandoned: Callable[[], None] | None = None
+) -> list[str]:
+    """The addresses of ``hostname``, waiting at most ``seconds`` for them.
+
+    LookupFailed if it does not resolve or takes longer; in that case (``pending``)
+    ``abandoned`` runs once the lookup given up on ends.
     """
-    scheme, hostname, port, path = _parts(url)
     try:
-        found = socket.getaddrinfo(hostname, port, proto=socket.IPPROTO_TCP)
-    except (OSError, ValueError) as err:
-        raise WebhookRefused(f"cannot resolve {hostname}: {err}") from None
-    addresses = [str(info[4][0]).split("%")[0] for info in found]
-    if not addresses:
-        raise WebhookRefused(f"cannot resolve {hostname}")
+        ipaddress.ip_address(hostname)
+    except ValueError:
+        pass
+    else:  # a literal address: nothing to look up
+        return [hostname]
+    finder = _Lookup(hostname, port)
+    finder.start()
+    finder.join(max(0.0, seconds))
+    if finder.is_alive():
+        if abandoned is not None:
+            finder.then(abandoned)
+        raise LookupFailed(
+            f"cannot resolve {hostname}: no answer within {seconds:g} s", pending=True
+        )
+    if finder.error is not None:
+        raise LookupFailed(f"cannot resolve {hostname}: {finder.error}")
+    if not finder.found:
+        raise LookupFailed(f"cannot resolve {hostname}")
+    return finder.found
+
+
+def checked(
+    scheme: str, hostname: str, port: int, path: str, addresses: list[str], allow_private: bool
+) -> Target:
+    """The target of a looked-up URL; WebhookRefused (unless ``allow_private``) if any of
+    its addresses is not public."""
     for text in addresses:
         address = ipaddress.ip_address(text)
         if not allow_private and not is_public(address):
             raise WebhookRefused(f"{address} is not a public address")
     return Target(scheme, hostname, port, path, addresses[0])
+
+
+def resolve(url: str, allow_private: bool, seconds: float = WEBHOOK_TIMEOUT) -> Target:
+    """Read ``url``, resolve its host once (waiting ``seconds`` at most) and check every
+    address it has; the first one.
+
+    WebhookRefused for a URL that is not http(s), a host that does not resolve (in
+    time), or (unless ``allow_private``) any address that is not public.
+    """
+    scheme, hostname, port, path = _parts(url)
+    try:
+        addresses = lookup(hostname, port, seconds)
+    except LookupFailed as err:
+        raise WebhookRefused(str(err)) from None
+    return checked(scheme, hostname, port, path, addresses, allow_private)
 
 
 def check_url(url: str, allow_private: bool) -> None:
@@ -240,12 +320,64 @@ def insecure(url: str | None) -> str | None:
     )
 
 
-#: The receivers (``scheme://host:port``) this process is calling now: a row for one of
-#: them waits ``BUSY_RETRY_MS`` rather than hold a second webhook thread, so a slow
-#: receiver (however many accounts point at it) holds one thread of a process at most.
-_busy: set[str] = set()
+#: The receivers this process is calling now, as ``name:<host name>`` (the URL's, without
+#: scheme or port) and ``address:<IPv4 address or IPv6 /64>``, and how many calls each.
+#: A host name takes one call at a time, an address ``ADDRESS_CALLS``: a row for a
+#: receiver that is full waits rather than hold another webhook thread, so receivers on
+#: one name (however many ports and accounts point at it) hold one thread of a process
+#: at most, and those on one address (however many names) ``ADDRESS_CALLS``.
+_busy: dict[str, int] = {}
+#: The recipients (player ids) whose rows wait for a full receiver, and its key: their
+#: rows are left out of the webhook threads' claims until it is free (``busy_recipients``).
+_waiting: dict[str, str] = {}
 _busy_lock = threading.Lock()
+ADDRESS_CALLS = 2
+#: How long a row put off because its receiver is being called waits (ms).
 BUSY_RETRY_MS = 1000
+
+
+def _limit(key: str) -> int:
+    return 1 if key.startswith("name:") else ADDRESS_CALLS
+
+
+def _name_key(hostname: str) -> str:
+    return "name:" + hostname.lower().rstrip(".")
+
+
+def _address_key(text: str) -> str:
+    address = ipaddress.ip_address(text)
+    if isinstance(address, ipaddress.IPv6Address) and not any(
+        address in net for net in _CARRIERS
+    ):  # one site has a /64 of addresses: they count as one
+        return f"address:{ipaddress.ip_network(f'{address}/64', strict=False)}"
+    return f"address:{address}"
+
+
+def _enter(key: str, recipient: str) -> bool:
+    """Take a call on ``key``; False (and ``recipient`` noted as waiting) if it is full."""
+    with _busy_lock:
+        calls = _busy.get(key, 0)
+        if calls >= _limit(key):
+            _waiting[recipient] = key
+            return False
+        _busy[key] = calls + 1
+        return True
+
+
+def _leave(key: str) -> None:
+    with _busy_lock:
+        calls = _busy.pop(key, 0) - 1
+        if calls > 0:
+            _busy[key] = calls
+        for recipient in [r for r, waited in _waiting.items() if waited == key]:
+            del _waiting[recipient]
+
+
+def busy_recipients() -> frozenset[str]:
+    """The recipients whose webhook rows wait for a receiver this process is calling
+    now: a claim leaves their rows out, so they cost nothing until it is free."""
+    with _busy_lock:
+        return frozenset(r for r, key in _waiting.items() if _busy.get(key, 0) >= _limit(key))
 
 
 class DeliveryFailed(RuntimeError):
@@ -255,14 +387,24 @@ class DeliveryFailed(RuntimeError):
 _STATUS = re.compile(rb"\AHTTP/1\.[01] ([1-5]\d\d)[ \r]")
 
 
-def post(target: Target, body: bytes, headers: dict[str, str], deadline: float) -> int:
+def post(
+    target: Target,
+    body: bytes,
+    headers: dict[str, str],
+    deadline: float,
+    *,
+    stated: float | None = None,
+) -> int:
     """POST ``body`` to ``target``'s address; the answer's status (nothing more is read).
 
     ``deadline`` is the whole call's time, from connecting to the status line: each
     step (connect, TLS handshake, send, every read) gets what is left of it, so a
     receiver that trickles its answer a byte at a time is cut off at the deadline.
+    (``stated``: the deadline errors name, the delivery's own if part of it went on
+    looking the name up.)
     """
     end = time.monotonic() + deadline
+    deadline = deadline if stated is None else stated
 
     def left() -> float:
         remaining = end - time.monotonic()
@@ -367,27 +509,50 @@ class WebhookChannel:
                 raise Undeliverable("its webhook has been paused for a day: dropped")
             raise Later(paused, "its webhook is paused (circuit breaker)")
         try:
-            target = resolve(contact.webhook_url, self.allow_private)
+            scheme, hostname, port, path = _parts(contact.webhook_url)
         except WebhookRefused as err:
             raise Undeliverable(str(err)) from None
-        receiver = f"{target.scheme}://{target.hostname}:{target.port}"
-        with _busy_lock:
-            if receiver in _busy:  # one call at a time to a receiver, from each process
-                raise Later(now + BUSY_RETRY_MS, "a call to this receiver is under way")
-            _busy.add(receiver)
+        # One call at a time to a host name, taken before its lookup: a name whose name
+        # server is slow holds one thread of this process, not one per row.
+        name = _name_key(hostname)
+        if not _enter(name, entry.recipient):
+            raise Later(now + BUSY_RETRY_MS, "a call to this receiver is under way")
+        started = time.monotonic()
+        # A lookup given up on ends the name's call itself, once it is over: a name
+        # server that never answers holds one lookup thread per name, not one per row.
+        handed_over = False
         try:
-            self._call(contact, target, entry, now)
+            try:
+                addresses = lookup(hostname, port, self.timeout, lambda: _leave(name))
+            except LookupFailed as err:
+                handed_over = err.pending
+                self._failed(contact, str(err))
+                raise
+            try:
+                target = checked(scheme, hostname, port, path, addresses, self.allow_private)
+            except WebhookRefused as err:
+                raise Undeliverable(str(err)) from None
+            address = _address_key(target.address)
+            if not _enter(address, entry.recipient):
+                raise Later(now + BUSY_RETRY_MS, "calls to this address are under way")
+            try:
+                self._call(contact, target, entry, now, self.timeout - (time.monotonic() - started))
+            finally:
+                _leave(address)
         finally:
-            with _busy_lock:
-                _busy.discard(receiver)
+            if not handed_over:
+                _leave(name)
 
-    def _call(self, contact: Contact, target: Target, entry: Entry, now: int) -> None:
+    def _call(
+        self, contact: Contact, target: Target, entry: Entry, now: int, seconds: float
+    ) -> None:
         assert contact.webhook_url is not None and contact.webhook_secret is not None
         body = self.body(entry)
         try:
-            status = post(
-                target, body, self.headers(contact.webhook_secret, entry, body, now), self.timeout
-            )
+            if seconds <= 0:
+                raise DeliveryFailed(f"no answer within {self.timeout:g} s")
+            headers = self.headers(contact.webhook_secret, entry, body, now)
+            status = post(target, body, headers, seconds, stated=self.timeout)
             if not 200 <= status < 300:
                 raise DeliveryFailed(f"the receiver answered {status}")
         except Exception as err:
@@ -421,7 +586,8 @@ class WebhookChannel:
             "While it is paused, its notifications wait; one a day old is dropped. Your "
             "games go on as usual, and mail about them still comes.\n\n"
             "Once your receiver answers again, set the webhook again (mathable-cli notify "
-            "--webhook URL, or PUT /v1/me/notifications): that resumes it at once. "
+            "--webhook URL, or PUT /v1/me/notifications): that resumes it at once (once "
+            "an hour at most). "
             "GET /v1/me/notifications shows its state.\n"
         )
         return Notification(

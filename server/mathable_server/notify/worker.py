@@ -83,6 +83,7 @@ class Deliverer:
         now: Callable[[], int],
         channels: Collection[str] | None = None,
         batch: int = BATCH,
+        skip: Mapping[str, Callable[[], Collection[str]]] | None = None,
     ) -> None:
         self.box = box
         self.senders = dict(senders)
@@ -90,6 +91,9 @@ class Deliverer:
         #: The channels whose rows this deliverer takes (None: every channel).
         self.channels = None if channels is None else frozenset(channels)
         self.batch = batch
+        #: For some channels, which recipients' rows to leave out of a claim for now (those
+        #: of a webhook receiver this process is calling): they wait at no cost.
+        self.skip = dict(skip or {})
         #: Channels found down (the relay unreachable), until when.
         self._down: dict[str, int] = {}
 
@@ -103,7 +107,12 @@ class Deliverer:
         write), due at that time, so a relay that is away costs one try per
         back-off period, not one per row.
         """
-        entries = self.box.claim(self.now(), limit or self.batch, self.channels)
+        skip = {
+            channel: left_out()
+            for channel, left_out in self.skip.items()
+            if self.channels is None or channel in self.channels
+        }
+        entries = self.box.claim(self.now(), limit or self.batch, self.channels, skip)
         later: dict[int, list[Entry]] = {}
         for entry in entries:
             until = self._down.get(entry.channel)

@@ -323,9 +323,12 @@ class AddressBook:
         webhook: tuple[str, str] | None = None,
         clear_webhook: bool = False,
         now: int = 0,
+        reset_breaker: bool = True,
     ) -> None:
         """Change what is given; ``clear_webhook`` removes the webhook. Mail turned off
-        closes the player's play addresses (at ``now``, ms)."""
+        closes the player's play addresses (at ``now``, ms). A webhook set or removed
+        closes its circuit breaker unless ``reset_breaker`` is False (its count, pause
+        and last error stay)."""
         with write_transaction(self.engine) as conn:
             if email == "off":
                 close_player_addresses(conn, player_id, now or now_ms())
@@ -336,10 +339,11 @@ class AddressBook:
             if email is not None:
                 values["email"] = email
             if webhook is not None or clear_webhook:
-                # A new webhook (or none) starts with its breaker closed.
+                # A new webhook (or none) starts with its breaker closed, unless told not to.
                 values["webhook_url"], values["webhook_secret"] = webhook or (None, None)
-                values["webhook_failures"] = 0
-                values["webhook_paused_until"] = values["webhook_last_error"] = None
+                if reset_breaker:
+                    values["webhook_failures"] = 0
+                    values["webhook_paused_until"] = values["webhook_last_error"] = None
             if row is None:
                 conn.execute(
                     insert(notification_settings).values(
@@ -401,6 +405,20 @@ class AddressBook:
                 if failures == breaker.failures and tell is not None:
                     add_notifications(conn, [tell], now)
             return contacts_in(conn, [player_id]).get(player_id)
+
+    def breaker_open(self, player_id: str) -> bool:
+        """Whether the player's webhook breaker has counted failures or a pause (kept when
+        the webhook was removed)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(
+                    notification_settings.c.webhook_failures,
+                    notification_settings.c.webhook_paused_until,
+                ).where(notification_settings.c.player_id == player_id)
+            ).first()
+        if row is None:
+            return False
+        return bool(row.webhook_failures) or row.webhook_paused_until is not None
 
     def webhook_succeeded(self, player_id: str, url: str) -> None:
         """A delivery to the webhook worked: its breaker closes (a write only if it was not)."""

@@ -26,7 +26,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, func, insert, select, update
+from sqlalchemy import Connection, Engine, and_, func, insert, not_, select, update
 
 from mathable_server.store.dialects import dialect_of
 from mathable_server.store.engine import outbox, write_transaction
@@ -190,10 +190,15 @@ class Outbox:
             add(conn, notifications, now)
 
     def claim(
-        self, now: int, limit: int = 10, channels: Collection[str] | None = None
+        self,
+        now: int,
+        limit: int = 10,
+        channels: Collection[str] | None = None,
+        skip: Mapping[str, Collection[str]] | None = None,
     ) -> list[Entry]:
         """Take up to ``limit`` due rows (of ``channels``; None: any): each is this
-        caller's until ``now + lease``.
+        caller's until ``now + lease``. ``skip`` leaves out the rows of some recipients
+        in some channels (those of a webhook receiver being called now).
 
         On PostgreSQL, rows another worker is claiming at the same moment are
         skipped, not waited for; SQLite runs one claim at a time.
@@ -201,6 +206,12 @@ class Outbox:
         due_rows = and_(outbox.c.state == PENDING, outbox.c.next_try <= now)
         if channels is not None:
             due_rows = and_(due_rows, outbox.c.channel.in_(sorted(channels)))
+        for channel, recipients in (skip or {}).items():
+            if recipients:
+                left_out = and_(
+                    outbox.c.channel == channel, outbox.c.recipient.in_(sorted(recipients))
+                )
+                due_rows = and_(due_rows, not_(left_out))
         due = self._dialect.skip_locked(
             select(outbox).where(due_rows).order_by(outbox.c.next_try, outbox.c.id).limit(limit)
         )

@@ -12,7 +12,7 @@ from marshmallow import fields, validate
 
 from mathable_server.games.timesource import iso_ms
 from mathable_server.http.errors import ApiError
-from mathable_server.http.limits import retry_after
+from mathable_server.http.limits import RateLimit, retry_after
 from mathable_server.http.pages import HTML_TYPE
 from mathable_server.http.schemas import StrictSchema
 from mathable_server.http.web import json_body, json_response, load, required_player, services, take
@@ -50,6 +50,10 @@ _email = _EmailSchema()
 _code = _CodeSchema()
 _preferences = _PreferencesSchema()
 _NO_STORE = {"Cache-Control": "no-store"}
+#: How often setting (or removing) a webhook resets its circuit breaker, per player: once
+#: an hour. Beyond, the URL and secret change but the count and pause stay, so that
+#: re-setting a slow webhook does not buy it five more calls each time.
+BREAKER_RESETS = RateLimit(1 / 3600, 1)
 
 
 def mailroom() -> Mailroom:
@@ -207,11 +211,20 @@ def set_preferences() -> Response:
         except WebhookRefused as err:
             raise ApiError(422, "webhook_refused", str(err)) from None
         webhook = (url, secret)
+    clear = "webhook" in body and body["webhook"] is None
+    reset = True
+    if webhook is not None or clear:
+        if room.book.breaker_open(player.id):
+            # Removing a failing webhook keeps its count for the next one; setting one
+            # resets it, once an hour (``BREAKER_RESETS``).
+            key = f"webhook-breaker:{player.id}"
+            reset = not clear and services().limiter.take(BREAKER_RESETS, key) == 0
     room.book.set_preferences(
         player.id,
         email=body.get("email"),
         webhook=webhook,
-        clear_webhook="webhook" in body and body["webhook"] is None,
+        clear_webhook=clear,
+        reset_breaker=reset,
     )
     return json_response(_settings_body(room, player.id), 200, _NO_STORE)
 

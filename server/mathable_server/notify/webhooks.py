@@ -139,7 +139,7 @@ def _parts(url: str) -> tuple[str, str, int, str]:
     except ValueError as err:  # "http://[", a port that is no number
         raise WebhookRefused(f"cannot read the URL: {err}") from None
     if parts.scheme not in ("http", "https") or not hostname:
-        raise WebhookRefused("a webhook URL starts with http:// or https://")
+        raise WebhookRefused("a webhook URL starts with https://")
     port = port or (443 if parts.scheme == "https" else 80)
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     return parts.scheme, hostname, port, path
@@ -284,7 +284,7 @@ def check_url(url: str, allow_private: bool) -> None:
     >>> check_url("ftp://example.com/x", True)
     Traceback (most recent call last):
     ...
-    mathable_server.notify.webhooks.WebhookRefused: a webhook URL starts with http:// or https://
+    mathable_server.notify.webhooks.WebhookRefused: a webhook URL starts with https://
     >>> check_url("https://127.0.0.1:9/hook", False)
     Traceback (most recent call last):
     ...

@@ -390,12 +390,12 @@ def test_r2_two_joins_at_once_of_one_order_seat_the_player_once(store_url: str) 
         barrier = threading.Barrier(2)
         answers: list[int] = []
 
-        def join(game: dict[str, Any]) -> None:
+        def join(game: dict[str, Any], barrier: Any, answers: list[int]) -> None:
             own = app.test_client()
             barrier.wait()
             answers.append(_join(own, pat, game).status_code)
 
-        threads = [threading.Thread(target=join, args=(g,)) for g in games]
+        threads = [threading.Thread(target=join, args=(g, barrier, answers)) for g in games]
         for thread in threads:
             thread.start()
         for thread in threads:

@@ -16,6 +16,7 @@ from mathable_server.http.web import Services
 from mathable_server.run.transfer import dump, load
 from mathable_server.store import migrations
 from mathable_server.store.engine import make_engine
+from mathable_server.store.events import order_key
 from mathable_server.store.names import name_key
 from tests.server.conftest import close_app, make_app
 from tests.server.helpers import Account, bag_order, move, register, started_game
@@ -156,22 +157,105 @@ def test_r2_upgrade_keeps_look_alike_names_and_keys_shared_orders(database_url: 
     client = app.test_client()
     refused = client.post("/v1/players", json={"name": "OlIiee50f"})
     assert refused.status_code == 409 and refused.json["error"]["code"] == "name_confusable"
+    # Each key is the one a game made now would get (``order_key`` of its state).
+    games = app.extensions["mathable"].games
+    for game_id in order_keys:
+        assert order_keys[game_id] == order_key(games.state(game_id)), game_id
     app.extensions["mathable"].store.engine.dispose()
 
 
-def test_r2_the_look_alike_table_covers_every_character_a_name_may_hold() -> None:
-    """The confusables table holds TR39's lines for the characters a name may hold: were
-    names to take more, this fails until the table is regenerated for them."""
+def _copy_rows(source: str, target: Any, tables: tuple[str, ...]) -> None:
+    """The rows of ``tables`` of the database at ``source`` into ``target``, in the
+    columns the target's tables have (an older schema)."""
+    from sqlalchemy import MetaData, insert
+
+    engine = make_engine(source, 1)
+    old, new = MetaData(), MetaData()
+    old.reflect(engine)
+    new.reflect(target)
+    with engine.connect() as read, target.begin() as write:
+        for name in tables:
+            columns = set(new.tables[name].columns.keys())
+            rows = [
+                {k: v for k, v in row._mapping.items() if k in columns}
+                for row in read.execute(old.tables[name].select())
+            ]
+            if rows:
+                write.execute(insert(new.tables[name]), rows)
+    engine.dispose()
+
+
+def test_r2_upgrade_withholds_a_game_whose_twin_runs_at_the_upgrade(
+    database_url: str, tmp_path: Path
+) -> None:
+    """A seeded game running when migration 0007 keys the orders is counted: its twin
+    (the same seed) finished before the upgrade answers with its order and the other
+    seats' deductions withheld until the running one ends."""
+    made = f"sqlite:///{tmp_path / 'made.db'}"
+    app = make_app(made)
+    client = app.test_client()
+    ada, bob, cy, dan = (register(client, n) for n in ("upa", "upb", "upc", "upd"))
+    running = started_game(client, ada, bob, seed=4)
+    twin = started_game(client, cy, dan, seed=4)
+    _resign(client, dan, twin)
+    close_app(app)
+    engine = make_baseline_database(database_url)
+    migrations.upgrade(engine, "0006_mail_and_outbox")
+    _copy_rows(made, engine, ("players", "games", "game_members", "events"))
+    migrations.upgrade(engine)
+    with engine.connect() as conn:
+        keys = dict(conn.execute(text("SELECT id, order_key FROM games")).all())
+    engine.dispose()
+    assert keys[running["id"]] == keys[twin["id"]] is not None
+    app = create_app(Settings(database_url=database_url, rate_limit=None), create_schema=False)
+    client = app.test_client()
+    assert keys[twin["id"]] == order_key(app.extensions["mathable"].games.state(twin["id"]))
+    reveal = _of(_feed(client, twin["id"]), "draws_revealed")
+    assert reveal["withheld"] is True and reveal["order"] is None
+    result = client.get(f"/v1/games/{twin['id']}").json["result"]  # type: ignore[index]
+    assert result["withheld"] is True and result["deductions"] == [None, None]
+    _resign(client, ada, running)
+    assert len(_of(_feed(client, twin["id"]), "draws_revealed")["order"]) == 106
+    assert None not in client.get(f"/v1/games/{twin['id']}").json["result"]["deductions"]  # type: ignore[index]
+    app.extensions["mathable"].store.engine.dispose()
+
+
+def test_r2_the_look_alike_table_covers_every_character_a_name_may_hold(
+    client: FlaskClient, monkeypatch: Any
+) -> None:
+    """Each look-alike the table claims is refused at registration, and without its row
+    it would go through: the table is what refuses it. (A name holds only characters the
+    table covers: were names to take more, this fails until it is regenerated.)"""
     import re
-    import string
 
     from mathable_server.http.schemas import NAME_PATTERN
     from mathable_server.store.names import CONFUSABLES, COVERED
 
     allowed = {chr(c) for c in range(0x110000) if re.fullmatch(NAME_PATTERN, "a" + chr(c) + "a")}
-    assert allowed <= COVERED
-    assert set(CONFUSABLES) <= COVERED
-    assert COVERED == set(string.ascii_letters + string.digits + "_-")
+    assert allowed <= COVERED and set(CONFUSABLES) <= allowed
+    # One name per row, spelt with the prototype, then the look-alike spelt with the row's
+    # character (between letters no row maps, so the pairs do not meet each other).
+    rows = sorted(CONFUSABLES.items())
+    pairs = {char: (f"x{prototype}{tag}", f"x{char}{tag}")
+             for (char, prototype), tag in zip(rows, "vwyz", strict=True)}  # fmt: skip
+    assert set(pairs) == {"0", "1", "I", "m"}
+    for original, _ in pairs.values():
+        register(client, original)
+    for char, (original, alike) in pairs.items():
+        refused = client.post("/v1/players", json={"name": alike})
+        assert refused.status_code == 409, (char, refused.json)
+        error = refused.json["error"]  # type: ignore[index]
+        assert error["code"] == "name_confusable" and original in error["message"], char
+    for char, (_, alike) in pairs.items():
+        with monkeypatch.context() as patched:
+            patched.delitem(CONFUSABLES, char)
+            answer = client.post("/v1/players", json={"name": alike})
+        if char == "I":
+            # I -> l is also what the case fold does (I is i, and i counts as l): the
+            # row and the fold each refuse it.
+            assert answer.status_code == 409, answer.json
+        else:
+            assert answer.status_code == 201, (char, answer.json)
 
 
 def test_r2_players_brought_by_a_load_hold_their_look_alike_keys(tmp_path: Path) -> None:

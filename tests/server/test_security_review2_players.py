@@ -526,8 +526,14 @@ def test_r2_a_withheld_game_shows_no_other_seat_s_deductions(store_url: str) -> 
     mine = next(g for g in listed["games"] if g["id"] == probe["id"])  # type: ignore[index]
     assert mine["result"]["deductions"] == [sums[0], None]
     assert client.get(f"/games/{probe['id']}").status_code == 200
-    # The last game of the order ends: everything is shown, to everyone.
+    # The last game of the order ends: everything is shown, to everyone, at the same
+    # version, so a caller who has that version is not answered 304 (nor is the page).
+    version = view["version"]  # type: ignore[index]
     _resign(client, ada, running)
+    again = client.get(f"/v1/games/{probe['id']}", headers={"If-None-Match": f'"{version}"'})
+    assert again.status_code == 200 and "withheld" not in again.json["result"]  # type: ignore[index]
+    page = client.get(f"/games/{probe['id']}", headers={"If-None-Match": f'"{version}"'})
+    assert page.status_code == 200
     for who in (org2, bob, None):
         for result in shown(who):
             assert result["deductions"] == list(truth.deductions)  # type: ignore[attr-defined]

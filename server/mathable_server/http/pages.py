@@ -22,7 +22,13 @@ from mathable.core.ruleset import Ruleset
 from mathable_server.games.pictures.board_svg import rules_of
 from mathable_server.games.service import GameNotFound
 from mathable_server.games.turn_list import turn_lines
-from mathable_server.http.render import game_body, order_withheld, player_ids, withhold_end
+from mathable_server.http.render import (
+    game_body,
+    order_withheld,
+    player_ids,
+    same_at_version,
+    withhold_end,
+)
 from mathable_server.http.web import etag, if_none_match_version, services
 
 bp = Blueprint("pages", __name__)
@@ -81,7 +87,7 @@ def game_page(game_id: str) -> Response:
         missing = render_template("missing.html", game_id=game_id)
         return Response(missing, status=404, content_type=HTML_TYPE)
     headers = {"ETag": etag(state.version), "Cache-Control": "no-cache"}
-    if if_none_match_version() == state.version:
+    if if_none_match_version() == state.version and same_at_version(state):
         return Response(status=304, headers=headers)
     key = (game_id, state.version, None)
     # A finished game whose order another game still draws: its scores before the end,

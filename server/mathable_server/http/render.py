@@ -161,6 +161,14 @@ def order_withheld(store: Store, game_id: str, state: AnyState) -> bool:
     )
 
 
+def same_at_version(state: AnyState) -> bool:
+    """Every answer about ``state`` is the same whenever it is asked, so a caller who has
+    its version may be answered 304. Not so for a finished game of a seed or a given
+    order: it shows its order and its whole result only once no other game draws that
+    order (``order_withheld``), at the same version."""
+    return not (state.status == "ended" and may_share_order(state))
+
+
 def may_share_order(state: AnyState) -> bool:
     """The game was made with a seed or a given order: other games may draw its order
     (``store.events.order_key``). A game of an order of its own shares it with none."""

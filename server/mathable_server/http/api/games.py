@@ -27,6 +27,7 @@ from mathable_server.http.render import (
     order_withheld,
     player_ids,
     reveals,
+    same_at_version,
     viewer_seat,
     with_clock,
     withhold_end,
@@ -359,7 +360,7 @@ def _view_response(
 ) -> Response:
     """The answer to a view: 304 if the caller has this version, else the game for them."""
     state = game.state
-    if known is not None and known == state.version:
+    if known is not None and known == state.version and same_at_version(state):
         return Response(status=304, headers=headers)
     text = _view_text(svc, game_id, state, viewer_seat(state, viewer))
     return json_response(with_clock(text, game.clock, svc.games.now()), 200, headers)
@@ -398,7 +399,7 @@ def _woken(
             token_player(svc.auth, token)  # 401 if it no longer opens the account
     state = game.state
     seat = viewer_seat(state, viewer)
-    unchanged = known is not None and known == state.version
+    unchanged = known is not None and known == state.version and same_at_version(state)
     key = (game_id, state.version, seat, unchanged)
     head = svc.heads.get(key)
     if head is None:

@@ -41,6 +41,17 @@ def bag_order(*front: int) -> list[int]:
 EXAMPLE_TILES = bag_order(1, 2, 8, 12, 16, 17, 42, 3, 4, 6, 7, 7, 8, 21, 11)
 
 
+def example_tiles(number: int) -> list[int]:
+    """The worked example's order with its last ten tiles (all different) turned by
+    ``number`` (0 to 9): another bag order that deals and draws as the example does but
+    for the bag's last tiles. A player sits in one unfinished game of a bag order at a
+    time (422 ``same_order``): games played at once by one player need orders of their own.
+    """
+    head, tail = EXAMPLE_TILES[:-10], EXAMPLE_TILES[-10:]
+    turn = number % 10
+    return head + tail[turn:] + tail[:turn]
+
+
 def new_game(client: FlaskClient, creator: Account, **options: Any) -> dict[str, Any]:
     response = client.post("/v1/games", json=options, headers=creator.auth)
     assert response.status_code == 201, response.json

@@ -7,6 +7,7 @@ sweeper, and the input the API refuses.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -75,10 +76,15 @@ class World:
         self.time.advance(**amount)
 
 
-def _tiles() -> list[int]:
-    from tests.server.helpers import EXAMPLE_TILES
+_orders = itertools.count()
 
-    return list(EXAMPLE_TILES)
+
+def _tiles() -> list[int]:
+    """The worked example's start, another order for each game (one player sits in one
+    unfinished game of a bag order at a time)."""
+    from tests.server.helpers import example_tiles
+
+    return example_tiles(next(_orders))
 
 
 def _deadline(body: dict[str, Any]) -> datetime:

@@ -31,9 +31,9 @@ from mathable_server.notify.mail.games import GameMail, game_mail_for
 from mathable_server.store.engine import outbox
 from tests.server.conftest import make_app
 from tests.server.helpers import (
-    EXAMPLE_TILES,
     Account,
     Table,
+    example_tiles,
     move,
     register,
     snapshot,
@@ -557,7 +557,7 @@ def test_a_digest_goes_out_once_a_day_at_seven_and_lists_the_games_waiting(
     chosen = client.put("/v1/me/notifications", json={"email": "digest"},
                         headers=mail_table.bob.auth)  # fmt: skip
     assert chosen.status_code == 200 and chosen.json["email"] == "digest"
-    second = started_game(client, mail_table.ada, mail_table.bob, tiles=EXAMPLE_TILES)["id"]
+    second = started_game(client, mail_table.ada, mail_table.bob, tiles=example_tiles(1))["id"]
     play_ada_turn(mail_table)  # bob to move in the first game...
     version = snapshot(client, second)[0]["version"]
     passed = client.post(f"/v1/games/{second}/moves",  # ...and in the second

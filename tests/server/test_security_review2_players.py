@@ -16,6 +16,7 @@ from mathable_server.http.web import Services
 from mathable_server.run.transfer import dump, load
 from mathable_server.store import migrations
 from mathable_server.store.engine import make_engine
+from mathable_server.store.events import order_key
 from mathable_server.store.names import name_key
 from tests.server.conftest import close_app, make_app
 from tests.server.helpers import Account, bag_order, move, register, started_game
@@ -156,22 +157,105 @@ def test_r2_upgrade_keeps_look_alike_names_and_keys_shared_orders(database_url: 
     client = app.test_client()
     refused = client.post("/v1/players", json={"name": "OlIiee50f"})
     assert refused.status_code == 409 and refused.json["error"]["code"] == "name_confusable"
+    # Each key is the one a game made now would get (``order_key`` of its state).
+    games = app.extensions["mathable"].games
+    for game_id in order_keys:
+        assert order_keys[game_id] == order_key(games.state(game_id)), game_id
     app.extensions["mathable"].store.engine.dispose()
 
 
-def test_r2_the_look_alike_table_covers_every_character_a_name_may_hold() -> None:
-    """The confusables table holds TR39's lines for the characters a name may hold: were
-    names to take more, this fails until the table is regenerated for them."""
+def _copy_rows(source: str, target: Any, tables: tuple[str, ...]) -> None:
+    """The rows of ``tables`` of the database at ``source`` into ``target``, in the
+    columns the target's tables have (an older schema)."""
+    from sqlalchemy import MetaData, insert
+
+    engine = make_engine(source, 1)
+    old, new = MetaData(), MetaData()
+    old.reflect(engine)
+    new.reflect(target)
+    with engine.connect() as read, target.begin() as write:
+        for name in tables:
+            columns = set(new.tables[name].columns.keys())
+            rows = [
+                {k: v for k, v in row._mapping.items() if k in columns}
+                for row in read.execute(old.tables[name].select())
+            ]
+            if rows:
+                write.execute(insert(new.tables[name]), rows)
+    engine.dispose()
+
+
+def test_r2_upgrade_withholds_a_game_whose_twin_runs_at_the_upgrade(
+    database_url: str, tmp_path: Path
+) -> None:
+    """A seeded game running when migration 0007 keys the orders is counted: its twin
+    (the same seed) finished before the upgrade answers with its order and the other
+    seats' deductions withheld until the running one ends."""
+    made = f"sqlite:///{tmp_path / 'made.db'}"
+    app = make_app(made)
+    client = app.test_client()
+    ada, bob, cy, dan = (register(client, n) for n in ("upa", "upb", "upc", "upd"))
+    running = started_game(client, ada, bob, seed=4)
+    twin = started_game(client, cy, dan, seed=4)
+    _resign(client, dan, twin)
+    close_app(app)
+    engine = make_baseline_database(database_url)
+    migrations.upgrade(engine, "0006_mail_and_outbox")
+    _copy_rows(made, engine, ("players", "games", "game_members", "events"))
+    migrations.upgrade(engine)
+    with engine.connect() as conn:
+        keys = dict(conn.execute(text("SELECT id, order_key FROM games")).all())
+    engine.dispose()
+    assert keys[running["id"]] == keys[twin["id"]] is not None
+    app = create_app(Settings(database_url=database_url, rate_limit=None), create_schema=False)
+    client = app.test_client()
+    assert keys[twin["id"]] == order_key(app.extensions["mathable"].games.state(twin["id"]))
+    reveal = _of(_feed(client, twin["id"]), "draws_revealed")
+    assert reveal["withheld"] is True and reveal["order"] is None
+    result = client.get(f"/v1/games/{twin['id']}").json["result"]  # type: ignore[index]
+    assert result["withheld"] is True and result["deductions"] == [None, None]
+    _resign(client, ada, running)
+    assert len(_of(_feed(client, twin["id"]), "draws_revealed")["order"]) == 106
+    assert None not in client.get(f"/v1/games/{twin['id']}").json["result"]["deductions"]  # type: ignore[index]
+    app.extensions["mathable"].store.engine.dispose()
+
+
+def test_r2_the_look_alike_table_covers_every_character_a_name_may_hold(
+    client: FlaskClient, monkeypatch: Any
+) -> None:
+    """Each look-alike the table claims is refused at registration, and without its row
+    it would go through: the table is what refuses it. (A name holds only characters the
+    table covers: were names to take more, this fails until it is regenerated.)"""
     import re
-    import string
 
     from mathable_server.http.schemas import NAME_PATTERN
     from mathable_server.store.names import CONFUSABLES, COVERED
 
     allowed = {chr(c) for c in range(0x110000) if re.fullmatch(NAME_PATTERN, "a" + chr(c) + "a")}
-    assert allowed <= COVERED
-    assert set(CONFUSABLES) <= COVERED
-    assert COVERED == set(string.ascii_letters + string.digits + "_-")
+    assert allowed <= COVERED and set(CONFUSABLES) <= allowed
+    # One name per row, spelt with the prototype, then the look-alike spelt with the row's
+    # character (between letters no row maps, so the pairs do not meet each other).
+    rows = sorted(CONFUSABLES.items())
+    pairs = {char: (f"x{prototype}{tag}", f"x{char}{tag}")
+             for (char, prototype), tag in zip(rows, "vwyz", strict=True)}  # fmt: skip
+    assert set(pairs) == {"0", "1", "I", "m"}
+    for original, _ in pairs.values():
+        register(client, original)
+    for char, (original, alike) in pairs.items():
+        refused = client.post("/v1/players", json={"name": alike})
+        assert refused.status_code == 409, (char, refused.json)
+        error = refused.json["error"]  # type: ignore[index]
+        assert error["code"] == "name_confusable" and original in error["message"], char
+    for char, (_, alike) in pairs.items():
+        with monkeypatch.context() as patched:
+            patched.delitem(CONFUSABLES, char)
+            answer = client.post("/v1/players", json={"name": alike})
+        if char == "I":
+            # I -> l is also what the case fold does (I is i, and i counts as l): the
+            # row and the fold each refuse it.
+            assert answer.status_code == 409, answer.json
+        else:
+            assert answer.status_code == 201, (char, answer.json)
 
 
 def test_r2_players_brought_by_a_load_hold_their_look_alike_keys(tmp_path: Path) -> None:
@@ -266,19 +350,33 @@ def test_r2_a_declined_private_game_stays_closed_until_its_creator_opens_it(
     assert client.post(f"/v1/games/{plain['id']}/join", headers=eve.auth).status_code == 200  # type: ignore[index]
 
 
+def _closed_server(store_url: str, *names: str, operators: int = 1) -> tuple[Any, list[Account]]:
+    """A server without MATHABLE_ALLOW_SEEDS and MATHABLE_ALLOW_GIVEN_TILES whose
+    MATHABLE_SEED_PLAYERS are the ids of the first ``operators`` of ``names``, registered
+    first (as an operator does: register, then list the id and restart)."""
+    first = make_app(store_url)
+    accounts = [register(first.test_client(), name) for name in names]
+    close_app(first)
+    app = make_app(
+        store_url,
+        allow_seeds=False,
+        allow_given_tiles=False,
+        seed_players=tuple(a.id for a in accounts[:operators]),
+    )
+    return app, accounts
+
+
 def test_r2_only_the_operator_s_players_give_a_seed_on_a_closed_server(
     store_url: str,
 ) -> None:
     """Only the operator (or an organiser) may give a seed: with MATHABLE_ALLOW_SEEDS and
-    MATHABLE_ALLOW_GIVEN_TILES off, the players named in MATHABLE_SEED_PLAYERS still
-    may, and nobody else."""
-    settings = Settings.from_env({"MATHABLE_SEED_PLAYERS": " Org , ops"})
-    assert settings.seed_players == ("org", "ops") and settings.allow_seeds is False
-    app = make_app(
-        store_url, allow_seeds=False, allow_given_tiles=False, seed_players=("org",)
-    )
+    MATHABLE_ALLOW_GIVEN_TILES off, the players listed in MATHABLE_SEED_PLAYERS (by id)
+    still may, and nobody else."""
+    settings = Settings.from_env({"MATHABLE_SEED_PLAYERS": " pk3mdnq8hwz2t , pa2b3c4d5e6f7"})
+    assert settings.seed_players == ("pk3mdnq8hwz2t", "pa2b3c4d5e6f7")
+    assert settings.allow_seeds is False
+    app, (org, ann) = _closed_server(store_url, "ORG", "ann")
     client = app.test_client()
-    org, ann = register(client, "ORG"), register(client, "ann")
     seeded = client.post("/v1/games", json={"seed": 30}, headers=org.auth)
     assert seeded.status_code == 201 and seeded.json["seeded"] is True  # type: ignore[index]
     given = client.post("/v1/games", json={"tiles": bag_order(1)}, headers=org.auth)
@@ -287,6 +385,160 @@ def test_r2_only_the_operator_s_players_give_a_seed_on_a_closed_server(
     assert refused.json["error"]["code"] == "seeds_disabled"  # type: ignore[index]
     refused = client.post("/v1/games", json={"tiles": bag_order(1)}, headers=ann.auth)
     assert refused.json["error"]["code"] == "given_tiles_disabled"  # type: ignore[index]
+    close_app(app)
+
+
+def test_r2_a_stranger_cannot_take_the_right_to_give_a_seed_by_a_name(store_url: str) -> None:
+    """Found (review 27): MATHABLE_SEED_PLAYERS named players by name, and anyone could
+    register a listed name the operator had not taken yet (or had given up). It now
+    lists player ids, which nobody chooses; a name in it stops the server from starting
+    with a message saying so."""
+    import pytest
+
+    with pytest.raises(ValueError, match="takes player ids"):
+        Settings.from_env({"MATHABLE_SEED_PLAYERS": "org"})
+    app, (org,) = _closed_server(store_url, "org")
+    client = app.test_client()
+    # Whatever a stranger names themselves (the id itself, a name like the operator's),
+    # they give no seed and no order.
+    for name in (org.id, "org2", "0rg"):
+        stranger = client.post("/v1/players", json={"name": name}).json
+        if "token" not in stranger:  # type: ignore[operator]
+            continue  # a name too like the operator's: refused outright
+        auth = {"Authorization": f"Bearer {stranger['token']}"}  # type: ignore[index]
+        refused = client.post("/v1/games", json={"seed": 5}, headers=auth)
+        assert refused.json["error"]["code"] == "seeds_disabled", name  # type: ignore[index]
+        refused = client.post("/v1/games", json={"tiles": bag_order(1)}, headers=auth)
+        assert refused.json["error"]["code"] == "given_tiles_disabled", name  # type: ignore[index]
+    assert client.post("/v1/games", json={"seed": 5}, headers=org.auth).status_code == 201
+    close_app(app)
+
+
+def _join(client: FlaskClient, who: Account, game: dict[str, Any]) -> Any:
+    return client.post(f"/v1/games/{game['id']}/join", headers=who.auth)
+
+
+def test_r2_a_player_sits_in_one_unfinished_game_of_a_bag_order(store_url: str) -> None:
+    """Found (review 27): pat and quin each sat in two running games of one seed (an
+    organiser's duplicate games) and read, from one seat, the rack the other held in
+    the other game. A seat in a game whose bag order an unfinished game the player sits
+    in draws too (one seed, one given order) is now refused, 422 same_order naming that
+    game, open or invited, whichever game they took first; once it ends, they may."""
+    app, (org, pat, quin, ann) = _closed_server(store_url, "org", "pat", "quin", "ann")
+    client = app.test_client()
+
+    def game(**options: Any) -> dict[str, Any]:
+        answer = client.post("/v1/games", json={"players": 3, **options}, headers=org.auth)
+        assert answer.status_code == 201, answer.json
+        body: dict[str, Any] = answer.json  # type: ignore[assignment]
+        return body
+
+    a, b = game(seed=77), game(seed=77)
+    assert _join(client, pat, a).status_code == 200
+    assert _join(client, quin, b).status_code == 200
+    for who, second, first in ((pat, b, a), (quin, a, b)):  # both orders of the two joins
+        refused = _join(client, who, second)
+        assert refused.status_code == 422, refused.json
+        error = refused.json["error"]  # type: ignore[index]
+        assert error["code"] == "same_order" and error["details"] == {"game": first["id"]}
+        assert first["id"] in error["message"]
+    # An invitation is no way round it, nor is a given order (the same for one order).
+    invited = game(seed=77, invite=["pat"])
+    assert _join(client, pat, invited).json["error"]["code"] == "same_order"  # type: ignore[index]
+    given = [game(tiles=bag_order(5, 6)) for _ in range(2)]
+    assert _join(client, ann, given[0]).status_code == 200
+    assert _join(client, ann, given[1]).json["error"]["code"] == "same_order"  # type: ignore[index]
+    # Another seed is another order; the game refused is as it was.
+    assert _join(client, pat, game(seed=78)).status_code == 200
+    view = client.get(f"/v1/games/{b['id']}").json
+    assert [s["player"] for s in view["seats"]] == [org.id, quin.id, None]  # type: ignore[index]
+    # Once the game pat sits in is over (here called off), the other is open to him.
+    assert client.post(f"/v1/games/{a['id']}/decline", headers=org.auth).status_code == 200
+    assert _join(client, pat, b).json["status"] == "playing"  # type: ignore[index]
+    assert _join(client, pat, invited).json["error"]["code"] == "same_order"  # type: ignore[index]
+    close_app(app)
+
+
+def test_r2_two_joins_at_once_of_one_order_seat_the_player_once(store_url: str) -> None:
+    """The check is made in the join's transaction, after a lock on the player: of two
+    joins of one player to two games of one order at the same moment, one is refused."""
+    import threading
+
+    app, (org, pat) = _closed_server(store_url, "org", "pat")
+    client = app.test_client()
+    for seed in range(100, 106):
+        games = [
+            client.post("/v1/games", json={"seed": seed}, headers=org.auth).json
+            for _ in range(2)
+        ]
+        barrier = threading.Barrier(2)
+        answers: list[int] = []
+
+        def join(game: dict[str, Any], barrier: Any, answers: list[int]) -> None:
+            own = app.test_client()
+            barrier.wait()
+            answers.append(_join(own, pat, game).status_code)
+
+        threads = [threading.Thread(target=join, args=(g, barrier, answers)) for g in games]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(answers) == [200, 422], seed
+    close_app(app)
+
+
+def test_r2_a_withheld_game_shows_no_other_seat_s_deductions(store_url: str) -> None:
+    """Found (review 27): while a finished game's order was withheld, its result still
+    gave each seat's deduction (the tiles left on its rack), which were the running
+    game's rack sums. While withheld, game_ended (answer and feed) and the view's
+    result show the viewer's own deduction and final score only, no winners, and the
+    seats' scores before the end; once the order is revealed, everything."""
+    app, (org, org2, ada, bob) = _closed_server(store_url, "org", "org2", "ada", "bob",
+                                                operators=2)  # fmt: skip
+    client = app.test_client()
+    running = started_game(client, org, ada, seed=9)
+    probe = started_game(client, org2, bob, seed=9)
+    ended = _resign(client, bob, probe)
+    racks = [client.get(f"/v1/games/{running['id']}", headers=w.auth).json["rack"]  # type: ignore[index]
+             for w in (org, ada)]  # fmt: skip
+    sums = [sum(rack) for rack in racks]
+    stored = [s.event for s in _services(client).store.events_after(probe["id"], 0)]
+    truth = next(e for e in stored if e.type == "game_ended")
+    assert list(truth.deductions) == sums  # type: ignore[attr-defined]  # what was leaking
+
+    def shown(who: Account | None) -> list[dict[str, Any]]:
+        view = client.get(f"/v1/games/{probe['id']}", headers=who.auth if who else {}).json
+        return [view["result"], _of(_feed(client, probe["id"], who), "game_ended")]  # type: ignore[index]
+
+    own = {org2.id: 0, bob.id: 1}
+    for result in [_of(ended["events"], "game_ended"), ended["result"], *shown(bob)]:
+        assert result["deductions"] == [None, sums[1]] and result["withheld"] is True
+        assert result["scores"][0] is None and result["winners"] is None
+    for who in (org2, None):
+        seat = own.get(who.id) if who else None
+        for result in shown(who):
+            assert result["deductions"] == [sums[0] if seat == 0 else None, None]
+            assert result["winners"] is None and result["scores"][1] is None
+    view = client.get(f"/v1/games/{probe['id']}").json
+    assert [s["score"] for s in view["seats"]] == [0, 0]  # type: ignore[index]  # before the end
+    listed = client.get("/v1/me?details=true", headers=org2.auth).json
+    mine = next(g for g in listed["games"] if g["id"] == probe["id"])  # type: ignore[index]
+    assert mine["result"]["deductions"] == [sums[0], None]
+    assert client.get(f"/games/{probe['id']}").status_code == 200
+    # The last game of the order ends: everything is shown, to everyone, at the same
+    # version, so a caller who has that version is not answered 304 (nor is the page).
+    version = view["version"]  # type: ignore[index]
+    _resign(client, ada, running)
+    again = client.get(f"/v1/games/{probe['id']}", headers={"If-None-Match": f'"{version}"'})
+    assert again.status_code == 200 and "withheld" not in again.json["result"]  # type: ignore[index]
+    page = client.get(f"/games/{probe['id']}", headers={"If-None-Match": f'"{version}"'})
+    assert page.status_code == 200
+    for who in (org2, bob, None):
+        for result in shown(who):
+            assert result["deductions"] == list(truth.deductions)  # type: ignore[attr-defined]
+            assert result["scores"] == list(truth.scores)  # type: ignore[attr-defined]
+            assert result["winners"] == [0] and "withheld" not in result
     close_app(app)
 
 

@@ -16,7 +16,7 @@ from werkzeug.exceptions import HTTPException
 
 from mathable import RuleError
 from mathable_server.games.errors import GameNotFound, KeyReused, Refused
-from mathable_server.store import VersionConflict
+from mathable_server.store import OrderShared, VersionConflict
 
 #: Rule codes that mean "not yours to do" rather than "against the rules".
 FORBIDDEN_CODES = frozenset({"not_your_turn", "not_seated"})
@@ -99,6 +99,16 @@ def register_error_handlers(app: Flask) -> None:
             f"the game has moved on: it is at version {err.current}",
             {"ETag": f'"{err.current}"'} if err.current is not None else None,
             current_version=err.current,
+        )
+
+    @app.errorhandler(OrderShared)
+    def _order_shared(err: OrderShared) -> Response:
+        return error_response(
+            422,
+            "same_order",
+            f"you sit in game {err.game_id}, which draws the same bag order as this one: "
+            "finish it first",
+            details={"game": err.game_id},
         )
 
     @app.errorhandler(GameNotFound)

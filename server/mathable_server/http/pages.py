@@ -22,7 +22,13 @@ from mathable.core.ruleset import Ruleset
 from mathable_server.games.pictures.board_svg import rules_of
 from mathable_server.games.service import GameNotFound
 from mathable_server.games.turn_list import turn_lines
-from mathable_server.http.render import game_body, player_ids
+from mathable_server.http.render import (
+    game_body,
+    order_withheld,
+    player_ids,
+    same_at_version,
+    withhold_end,
+)
 from mathable_server.http.web import etag, if_none_match_version, services
 
 bp = Blueprint("pages", __name__)
@@ -81,15 +87,21 @@ def game_page(game_id: str) -> Response:
         missing = render_template("missing.html", game_id=game_id)
         return Response(missing, status=404, content_type=HTML_TYPE)
     headers = {"ETag": etag(state.version), "Cache-Control": "no-cache"}
-    if if_none_match_version() == state.version:
+    if if_none_match_version() == state.version and same_at_version(state):
         return Response(status=304, headers=headers)
     key = (game_id, state.version, None)
-    cached = svc.pages.get(key)
+    # A finished game whose order another game still draws: its scores before the end,
+    # no winners (render.withhold_end), rendered each time (it shows more once revealed).
+    withheld = order_withheld(svc.store, game_id, state)
+    cached = None if withheld else svc.pages.get(key)
     if cached is None:
         view = game_body(game_id, state, None, svc.names.lookup(player_ids(state)))
+        if withheld:
+            withhold_end(view, None)
         events = [stored.event for stored in svc.store.events_after(game_id, 0)]
         cached = render_template("game.html", **page_context(view, events))
-        svc.pages.put(key, cached)
+        if not withheld:
+            svc.pages.put(key, cached)
     return Response(cached, status=200, headers=headers, content_type=HTML_TYPE)
 
 

@@ -13,10 +13,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from mathable import ClockState, Event
-from mathable.core.events import DrawsRevealed
+from mathable.core.events import DrawsRevealed, GameEnded
 from mathable.core.ruleset import AnyState, redact_any, ruleset_of
 from mathable_server.games.timesource import iso_ms
-from mathable_server.store import StoredEvent
+from mathable_server.store import Store, StoredEvent
 
 
 def clock_body(clock: ClockState | None, now: int) -> dict[str, Any] | None:
@@ -80,6 +80,8 @@ def event_body(
         body["order"] = None
         body["salt"] = None
         body["withheld"] = True
+    if withheld and isinstance(event, GameEnded):
+        body.update(withheld_result(body, seat))
     body["version"] = version
     if at is not None:
         body["at"] = at
@@ -108,6 +110,63 @@ def appended_body(
 def reveals(events: Iterable[Event]) -> bool:
     """``events`` reveal a bag order (a game's last command)."""
     return any(isinstance(event, DrawsRevealed) for event in events)
+
+
+def withheld_result(result: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
+    """A game's ``result`` (or its ``game_ended``) while its bag order is withheld.
+
+    What the end took off each seat is the value of the tiles left on its rack, tiles of
+    the order another game still draws: another game of that order may hold them now
+    (a game of its seed resigned at once ends with the running game's start racks). So
+    every seat's deduction but the viewer's own is null, and so is every final score
+    but the viewer's (a final score and the score before the end, which everyone saw,
+    give the deduction), and the winners (which compare final scores). Once the order
+    is revealed, all of it is shown.
+    """
+
+    def own(values: list[int]) -> list[int | None]:
+        return [value if index == seat else None for index, value in enumerate(values)]
+
+    return {
+        **result,
+        "deductions": own(result["deductions"]),
+        "scores": own(result["scores"]),
+        "winners": None,
+        "withheld": True,
+    }
+
+
+def withhold_end(body: dict[str, Any], seat: int | None) -> None:
+    """A finished game's view (``game_body``) for ``seat`` while its bag order is withheld:
+    its ``result`` as ``withheld_result`` says, and each seat's score the score it had
+    before the end (everyone saw it), not its final score."""
+    result = body.get("result")
+    if result is None:
+        return
+    for entry in body["seats"]:
+        index = entry["seat"]
+        entry["score"] = result["scores"][index] + result["deductions"][index]
+    body["result"] = withheld_result(result, seat)
+
+
+def order_withheld(store: Store, game_id: str, state: AnyState) -> bool:
+    """``game_id`` (in ``state``) has ended and revealed a bag order that another game
+    not finished yet draws (one seed, one given order): its answers withhold the order
+    and what the end took off the seats (``withhold_end``, ``event_body``)."""
+    return (
+        state.status == "ended"
+        and state.draws_revealed
+        and may_share_order(state)
+        and store.order_shared_with_running(game_id)
+    )
+
+
+def same_at_version(state: AnyState) -> bool:
+    """Every answer about ``state`` is the same whenever it is asked, so a caller who has
+    its version may be answered 304. Not so for a finished game of a seed or a given
+    order: it shows its order and its whole result only once no other game draws that
+    order (``order_withheld``), at the same version."""
+    return not (state.status == "ended" and may_share_order(state))
 
 
 def may_share_order(state: AnyState) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -142,7 +143,8 @@ class Settings:
     allow_seeds: bool = False
     #: Players who may give a seed or a bag order even when ``allow_seeds`` and
     #: ``allow_given_tiles`` are off: the operator's own accounts, a tournament
-    #: organiser's (names, folded to lower case).
+    #: organiser's. Player ids, never names: anyone may register a name not taken yet,
+    #: nobody chooses their id.
     seed_players: tuple[str, ...] = ()
     #: Counters in Redis at this URL; None: in the database (or memory, see below).
     redis_url: str | None = None
@@ -250,11 +252,7 @@ class Settings:
             secret_key=env.get("MATHABLE_SECRET_KEY") or None,
             allow_given_tiles=_flag(env, "MATHABLE_ALLOW_GIVEN_TILES"),
             allow_seeds=_flag(env, "MATHABLE_ALLOW_SEEDS"),
-            seed_players=tuple(
-                n.strip().casefold()
-                for n in env.get("MATHABLE_SEED_PLAYERS", "").split(",")
-                if n.strip()
-            ),
+            seed_players=_player_ids(env, "MATHABLE_SEED_PLAYERS"),
             redis_url=env.get("MATHABLE_REDIS_URL") or None,
             redis_prefix=env.get("MATHABLE_REDIS_PREFIX") or "mathable",
             smtp_url=env.get("MATHABLE_SMTP_URL") or None,
@@ -320,6 +318,27 @@ def _domains(text: str | None, default: tuple[str, ...]) -> tuple[str, ...]:
     if text.strip().lower() == "none":
         return ()
     return tuple(d.strip().lower().rstrip(".") for d in text.split(",") if d.strip())
+
+
+#: A player id as registration makes it (``p`` and 12 of the id alphabet), and older ones.
+_PLAYER_ID = re.compile(r"\Ap[a-z0-9]{6,40}\Z")
+
+
+def _player_ids(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    """The player ids listed (comma-separated) in ``env[name]``; ValueError for an entry
+    that is no player id (a name, say: a name can be registered by anyone it is free to).
+
+    >>> _player_ids({"X": " pk3mdnq8hwz2t , pa2b3c4d5e6f7"}, "X")
+    ('pk3mdnq8hwz2t', 'pa2b3c4d5e6f7')
+    """
+    ids = tuple(entry.strip() for entry in env.get(name, "").split(",") if entry.strip())
+    for entry in ids:
+        if not _PLAYER_ID.match(entry):
+            raise ValueError(
+                f"{name} takes player ids (the id of GET /v1/me, `mathable-cli whoami`), "
+                f"not names: {entry!r} is none"
+            )
+    return ids
 
 
 def _flag(env: Mapping[str, str], name: str) -> bool:

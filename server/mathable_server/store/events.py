@@ -35,6 +35,7 @@ from mathable_server.store.records import (
     Conflict,
     IdempotentAnswer,
     KeyTaken,
+    OrderShared,
     StoredEvent,
     VersionConflict,
     decode_event,
@@ -235,6 +236,7 @@ class EventRecorder(Recorder):
                             )
                         except IntegrityError:
                             raise KeyTaken(key) from None
+                    self._one_seat_per_order(conn, game_id, new_events, state)
                     at_once = self.dialect.append_told(
                         conn, game_id, expected_version, rows, projection(state) | clock, now, told
                     )
@@ -255,6 +257,41 @@ class EventRecorder(Recorder):
             except Conflict:
                 raise VersionConflict(self.version(game_id)) from None
         self._committed()
+
+    def _one_seat_per_order(
+        self, conn: Connection, game_id: str, new_events: Sequence[Event], state: AnyState
+    ) -> None:
+        """OrderShared if a player taking a seat here already sits in another unfinished
+        game of this game's bag order (one seed, or one given order: ``order_key``).
+
+        Each such player is locked first (``Dialect.lock_player``: PostgreSQL's advisory
+        lock, SQLite's write lock), before the feed's lock, and the check reads after the
+        lock: of two joins of one player to two games of one order at the same moment,
+        the second waits for the first to commit and then sees its seat.
+        """
+        joined = sorted({e.player for e in new_events if isinstance(e, PlayerJoined)})
+        key = order_key(state) if joined else None
+        if key is None:
+            return
+        for player in joined:
+            self.dialect.lock_player(conn, player)
+            other = conn.execute(
+                select(games.c.id)
+                .join(game_members, game_members.c.game_id == games.c.id)
+                .where(
+                    and_(
+                        game_members.c.player_id == player,
+                        game_members.c.seat.is_not(None),
+                        games.c.order_key == key,
+                        games.c.id != game_id,
+                        games.c.status.in_(("new", "waiting", "playing")),
+                    )
+                )
+                .order_by(games.c.id)
+                .limit(1)
+            ).scalar()
+            if other is not None:
+                raise OrderShared(player, other)
 
     def _committed(self) -> None:
         """Tell this process's listeners (its feed follower) that events were committed."""

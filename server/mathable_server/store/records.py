@@ -41,6 +41,17 @@ class KeyTaken(Exception):
     """An idempotency key was stored by a concurrent request first."""
 
 
+class OrderShared(Exception):
+    """A player asked for a seat in a game whose bag order an unfinished game they sit in
+    draws too (``events.order_key``): from the two seats they would see what another
+    seat of the other game holds and draws. ``game_id`` is that other game."""
+
+    def __init__(self, player_id: str, game_id: str) -> None:
+        super().__init__(f"{player_id} sits in {game_id}, which draws the same bag order")
+        self.player_id = player_id
+        self.game_id = game_id
+
+
 def iso(moment: datetime) -> str:
     """A UTC time as ISO 8601 with a ``Z``: such strings sort in time order."""
     return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")

@@ -24,10 +24,13 @@ from mathable_server.http.render import (
     events_body,
     game_body,
     may_share_order,
+    order_withheld,
     player_ids,
     reveals,
+    same_at_version,
     viewer_seat,
     with_clock,
+    withhold_end,
 )
 from mathable_server.http.schemas import (
     CreateGameSchema,
@@ -76,6 +79,8 @@ def _render(player_id: str, status: int) -> Callable[[str, Timed, list[Event], i
             and may_share_order(state)
             and svc.store.order_shared_with_running(game_id)
         )
+        if withheld:
+            withhold_end(body, seat)
         body["events"] = appended_body(state.version - len(new) + 1, new, seat, withheld)
         body["clock"] = clock_body(game.clock, now)
         return status, body
@@ -100,8 +105,9 @@ def create() -> Response:
     body = load(_create, raw)
     svc = services()
     settings = svc.settings
-    # The operator's (or an organiser's) accounts may give a seed or an order on any server.
-    trusted = player.name.casefold() in settings.seed_players
+    # The operator's (or an organiser's) accounts may give a seed or an order on any server:
+    # listed by id, which nobody chooses (a name is anyone's to register while it is free).
+    trusted = player.id in settings.seed_players
     if body["tiles"] is not None and not (settings.allow_given_tiles or trusted):
         raise ApiError(
             422,
@@ -327,13 +333,20 @@ def _view_headers(version: int) -> dict[str, str]:
 
 
 def _view_text(svc: Services, game_id: str, state: AnyState, seat: int | None) -> str:
-    """The view of ``state`` for ``seat`` without its clock, rendered once per version."""
+    """The view of ``state`` for ``seat`` without its clock, rendered once per version.
+
+    A finished game whose bag order another unfinished game draws is rendered each time,
+    never kept: it shows more once that game ends, at the same version."""
+    withheld = order_withheld(svc.store, game_id, state)
     key = (game_id, state.version, seat)
-    text = svc.bodies.get(key)
+    text = None if withheld else svc.bodies.get(key)
     if text is None:
         body = game_body(game_id, state, seat, svc.names.lookup(player_ids(state)))
+        if withheld:
+            withhold_end(body, seat)
         text = json.dumps(body, separators=(",", ":"))
-        svc.bodies.put(key, text)
+        if not withheld:
+            svc.bodies.put(key, text)
     return text
 
 
@@ -347,7 +360,7 @@ def _view_response(
 ) -> Response:
     """The answer to a view: 304 if the caller has this version, else the game for them."""
     state = game.state
-    if known is not None and known == state.version:
+    if known is not None and known == state.version and same_at_version(state):
         return Response(status=304, headers=headers)
     text = _view_text(svc, game_id, state, viewer_seat(state, viewer))
     return json_response(with_clock(text, game.clock, svc.games.now()), 200, headers)
@@ -386,7 +399,7 @@ def _woken(
             token_player(svc.auth, token)  # 401 if it no longer opens the account
     state = game.state
     seat = viewer_seat(state, viewer)
-    unchanged = known is not None and known == state.version
+    unchanged = known is not None and known == state.version and same_at_version(state)
     key = (game_id, state.version, seat, unchanged)
     head = svc.heads.get(key)
     if head is None:

@@ -15,6 +15,7 @@ from mathable_server.games.service import GameNotFound, Games, KeyReused, new_id
 from mathable_server.games.timesource import iso_ms
 from mathable_server.http.auth import hash_token, new_token, same_secret
 from mathable_server.http.errors import ApiError
+from mathable_server.http.render import order_withheld, withhold_end
 from mathable_server.http.schemas import NAME_PATTERN, MeQuerySchema, RegisterSchema
 from mathable_server.http.web import (
     bearer_token,
@@ -222,6 +223,8 @@ def _progress(games: Games, row: MemberGame, details: bool) -> dict[str, Any] | 
         public = ruleset_of(state).view(state, None)
     except GameNotFound:  # pragma: no cover - a listed game always has events
         return {"scores": {}, "last_turn": None, "result": None}
+    if row.status == "ended" and order_withheld(games.store, row.id, state):
+        withhold_end(public, row.seat)
     scores = {s["seat"]: s["score"] for s in public["seats"]}
     return {"scores": scores, "last_turn": public["last_turn"], "result": public.get("result")}
 

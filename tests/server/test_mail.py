@@ -882,3 +882,25 @@ def test_by_default_the_turn_mail_is_plain_text(sqlite_url: str, mailbox: Mailbo
     deliver(app)
     assert turn_mail(mailbox, BOB_MAIL).get_content_type() == "text/plain"
     app.extensions["mathable"].store.engine.dispose()
+
+
+def test_a_game_over_mail_withholds_what_a_shared_order_would_tell(
+    mail_app: Flask, mailbox: Mailbox
+) -> None:
+    """Found (review 27): while a finished game's bag order is withheld (another game of
+    its seed is running), its game-over mail named the winner and the final scores; a
+    final score and the score before the end give a deduction, the sum of a rack the
+    running game may deal. The mail gives the scores before the end and no winner."""
+    client = mail_app.test_client()
+    ada, cy, dan, bob = (register(client, name) for name in ("ada", "cy", "dan", "bob"))
+    verify(client, mail_app, mailbox, bob, BOB_MAIL)
+    started_game(client, ada, cy, seed=9)  # the game still running
+    probe = started_game(client, dan, bob, seed=9)
+    view = client.get(f"/v1/games/{probe['id']}", headers=bob.auth).json
+    assert move(client, bob, probe["id"], view["version"], type="resign").status_code == 200  # type: ignore[index]
+    now = mail_app.extensions["mathable"].games.now
+    room(mail_app).deliverer(lambda: now() + 60_000).drain()  # a minute later: all is due
+    over = mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "Game over" in str(m["Subject"]))
+    text = text_of(over)
+    assert " won." not in text and "Who won" in text
+    assert "Scores before the end: dan 0, bob 0" in text

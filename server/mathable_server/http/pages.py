@@ -19,12 +19,12 @@ from markupsafe import Markup
 import mathable
 from mathable.core.errors import RuleError
 from mathable.core.ruleset import Ruleset
+from mathable_server.games.orders import order_withheld
 from mathable_server.games.pictures.board_svg import rules_of
 from mathable_server.games.service import GameNotFound
 from mathable_server.games.turn_list import turn_lines
 from mathable_server.http.render import (
     game_body,
-    order_withheld,
     player_ids,
     same_at_version,
     withhold_end,

@@ -15,8 +15,9 @@ from typing import Any
 from mathable import ClockState, Event
 from mathable.core.events import DrawsRevealed, GameEnded
 from mathable.core.ruleset import AnyState, redact_any, ruleset_of
+from mathable_server.games.orders import may_share_order
 from mathable_server.games.timesource import iso_ms
-from mathable_server.store import Store, StoredEvent
+from mathable_server.store import StoredEvent
 
 
 def clock_body(clock: ClockState | None, now: int) -> dict[str, Any] | None:
@@ -149,30 +150,12 @@ def withhold_end(body: dict[str, Any], seat: int | None) -> None:
     body["result"] = withheld_result(result, seat)
 
 
-def order_withheld(store: Store, game_id: str, state: AnyState) -> bool:
-    """``game_id`` (in ``state``) has ended and revealed a bag order that another game
-    not finished yet draws (one seed, one given order): its answers withhold the order
-    and what the end took off the seats (``withhold_end``, ``event_body``)."""
-    return (
-        state.status == "ended"
-        and state.draws_revealed
-        and may_share_order(state)
-        and store.order_shared_with_running(game_id)
-    )
-
-
 def same_at_version(state: AnyState) -> bool:
     """Every answer about ``state`` is the same whenever it is asked, so a caller who has
     its version may be answered 304. Not so for a finished game of a seed or a given
     order: it shows its order and its whole result only once no other game draws that
     order (``order_withheld``), at the same version."""
     return not (state.status == "ended" and may_share_order(state))
-
-
-def may_share_order(state: AnyState) -> bool:
-    """The game was made with a seed or a given order: other games may draw its order
-    (``store.events.order_key``). A game of an order of its own shares it with none."""
-    return state.options.seed is not None or state.options.tiles is not None
 
 
 class BodyCache:

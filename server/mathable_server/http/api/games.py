@@ -15,6 +15,7 @@ from mathable import ClockSpec, Create, Decline, Event, Join, RuleError, TimeOut
 from mathable.core.lifecycle import Open
 from mathable.core.ruleset import AnyState, ruleset, ruleset_of
 from mathable_server.games.draws import bag_order, new_salt
+from mathable_server.games.orders import may_share_order, order_withheld
 from mathable_server.games.service import Answer, Timed
 from mathable_server.http.errors import ApiError
 from mathable_server.http.headers import security_headers
@@ -23,8 +24,6 @@ from mathable_server.http.render import (
     clock_body,
     events_body,
     game_body,
-    may_share_order,
-    order_withheld,
     player_ids,
     reveals,
     same_at_version,

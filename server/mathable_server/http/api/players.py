@@ -11,11 +11,12 @@ from typing import Any
 from flask import Blueprint, Response
 
 from mathable.core.ruleset import ruleset_of
+from mathable_server.games.orders import order_withheld
 from mathable_server.games.service import GameNotFound, Games, KeyReused, new_id
 from mathable_server.games.timesource import iso_ms
 from mathable_server.http.auth import hash_token, new_token, same_secret
 from mathable_server.http.errors import ApiError
-from mathable_server.http.render import order_withheld, withhold_end
+from mathable_server.http.render import withhold_end
 from mathable_server.http.schemas import NAME_PATTERN, MeQuerySchema, RegisterSchema
 from mathable_server.http.web import (
     bearer_token,

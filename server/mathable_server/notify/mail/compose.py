@@ -118,17 +118,26 @@ def game_mail(
     stable_id: str,
     words_of: GameMail,
     picture: tuple[bytes, str] | None = None,
+    withheld: bool = False,
 ) -> EmailMessage:
     """A mail about one game to the player in ``seat``: "turn", "moved" or "finished";
     with ``picture`` (PNG bytes and the board in words), an HTML part shows it too;
-    ``words_of`` is the mail of the game's ruleset (``rulesets.game_mail_for``)."""
+    ``words_of`` is the mail of the game's ruleset (``rulesets.game_mail_for``).
+    ``withheld``: the game's bag order is withheld (``games.orders``): the scores before
+    the end, no winners (the end's deductions are sums of tiles another game deals)."""
     parts: list[str] = []
     others = ", ".join(n for i, n in enumerate(names) if i != seat)
     if kind == "turn":
         parts.append(f"It is your turn in game {game_id} against {others}.")
     elif kind == "finished":
         result = state.result
-        if result is not None:
+        if result is not None and withheld:
+            parts.append(
+                f"Game {game_id} is over ({result.reason.replace('_', ' ')}). Who won, and "
+                "what the end took off each rack, are shown on the game's page once every "
+                "other game of its bag order has ended."
+            )
+        elif result is not None:
             winners = " and ".join(names[w] for w in result.winners) or "nobody"
             parts.append(
                 f"Game {game_id} is over ({result.reason.replace('_', ' ')}): {winners} won."
@@ -140,7 +149,7 @@ def game_mail(
     words = words_of.last_turn(state, names)
     if words:
         parts.append(f"Last turn: {words}")
-    parts.append(words_of.text(game_id, state, clock, seat, names))
+    parts.append(words_of.text(game_id, state, clock, seat, names, before_end=withheld))
     if kind == "turn":
         if reply_to is not None:
             parts.append(words_of.how_to_reply)

@@ -50,12 +50,19 @@ class GameMail:
         clock: ClockState | None,
         seat: int,
         names: Sequence[str],
+        before_end: bool = False,
     ) -> str:
         """The board or table, scores, ``seat``'s own tiles (no other seat's), the tiles
-        left to draw and the deadline."""
+        left to draw and the deadline. ``before_end``: a finished game's scores as they
+        were before the end took the tiles left off them."""
         view = self.rules.view(state, seat)
-        scores = ", ".join(f"{names[s['seat']]} {s['score']}" for s in view["seats"])
-        lines = [self.rules.table_text(view), "", f"Scores: {scores}"]
+        taken = state.result.deductions if before_end and state.result is not None else ()
+        scores = ", ".join(
+            f"{names[s['seat']]} {s['score'] + (taken[s['seat']] if taken else 0)}"
+            for s in view["seats"]
+        )
+        label = "Scores before the end" if taken else "Scores"
+        lines = [self.rules.table_text(view), "", f"{label}: {scores}"]
         tiles = self.rules.tiles_line(view)
         if tiles:
             lines.append(tiles)

@@ -12,6 +12,7 @@ from email.message import EmailMessage
 
 from mathable import replay_timed
 from mathable.core.ruleset import AnyState
+from mathable_server.games.orders import order_withheld
 from mathable_server.notify.mail.addresses import play_address, play_secret
 from mathable_server.notify.mail.codes import verification_code
 from mathable_server.notify.mail.compose import (
@@ -111,6 +112,7 @@ class MailChannel:
             stable_id=entry.message_id,
             words_of=game_mail_for(state),
             picture=board_png(state, seat) if self.pictures and entry.kind == "turn" else None,
+            withheld=entry.kind == "finished" and order_withheld(self.store, game_id, state),
         )
 
     def _reply_to(self, ctx: MailContext, game_id: str, seat: int, player_id: str) -> str:

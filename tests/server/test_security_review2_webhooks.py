@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
+import itertools
 import re
 import socket
 import socketserver
@@ -42,7 +43,7 @@ from mathable_server.store.addresses import AddressBook, Breaker
 from mathable_server.store.engine import email_addresses, notification_settings, outbox
 from mathable_server.store.outbox import Outbox
 from tests.server.conftest import make_app
-from tests.server.helpers import EXAMPLE_TILES, Table, register, started_game
+from tests.server.helpers import EXAMPLE_TILES, Table, example_tiles, register, started_game
 from tests.server.live import free_port, live_server, server_env
 from tests.server.mailbox import Mailbox, text_of
 
@@ -631,8 +632,9 @@ def test_r27_rows_waiting_for_a_receiver_being_called_cost_nothing(
         client.put("/v1/me/notifications",
                    json={"webhook": {"url": trickler.url, "secret": SECRET}},
                    headers=who.auth)  # fmt: skip
-    for _ in range(6):  # a dozen games' rows for the trickling receiver
-        game = started_game(client, table.ada, table.bob, tiles=EXAMPLE_TILES)
+    for number in range(6):  # a dozen games' rows for the trickling receiver
+        # Each an order of its own: one player sits in one unfinished game of an order.
+        game = started_game(client, table.ada, table.bob, tiles=example_tiles(number + 1))
         version = game["version"]
         for who in (table.ada, table.bob):
             moved = client.post(f"/v1/games/{game['id']}/moves", headers=who.auth,
@@ -724,9 +726,12 @@ def test_r27_setting_a_webhook_again_resets_its_breaker_once_an_hour(
         assert done.status_code == 200, done.json
         return dict(done.json["webhook"] or {})
 
+    orders = itertools.count(1)  # the table's own game draws example_tiles(0)
+
     def fail_until_paused() -> None:
         for _ in range(2):  # bob is told ada passed, and that it is his turn
-            game = started_game(client, table.ada, table.bob, tiles=EXAMPLE_TILES)
+            # Each an order of its own: one player sits in one unfinished game of an order.
+            game = started_game(client, table.ada, table.bob, tiles=example_tiles(next(orders)))
             passed = {"type": "pass", "expected_version": game["version"]}
             moved = client.post(f"/v1/games/{game['id']}/moves", json=passed,
                                 headers=table.ada.auth)  # fmt: skip

@@ -29,7 +29,7 @@ from mathable_server.store.feed import Change, notice, noticed, revocation
 from mathable_server.store.migrations import init_schema
 from mathable_server.store.wakeups import FeedFollower, Recent, Wakeups
 from tests.server.conftest import close_app, make_app
-from tests.server.helpers import EXAMPLE_TILES, new_game, register, started_game
+from tests.server.helpers import EXAMPLE_TILES, example_tiles, new_game, register, started_game
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
@@ -264,7 +264,7 @@ def test_a_follower_puts_off_rows_that_no_waiter_of_its_process_watches(
 
         monkeypatch.setattr(wakeups_module, "MAX_PUT_OFF", 0.3)
         reads = follower.reads
-        started_game(client, bob, ann, tiles=EXAMPLE_TILES)  # put off again
+        started_game(client, bob, ann, tiles=example_tiles(1))  # put off again (its own order)
         assert _until(lambda: follower.put_off_since is not None)
         # No other notification comes: the follower reads by itself once MAX_PUT_OFF is up.
         assert _until(lambda: follower.reads > reads, seconds=5)

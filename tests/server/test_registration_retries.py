@@ -17,6 +17,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from mathable_server.store.engine import players, registration_keys
+from mathable_server.store.players import PlayerRecorder
 from tests.server.conftest import make_app
 from tests.server.live import live_server
 
@@ -169,3 +170,30 @@ def test_a_retry_on_another_server_process_rotates_the_token(database_url: str) 
         assert len({a.json()["id"] for a in answers}) == 1
         working = [_status(one, a.json()["token"]) for a in answers]
         assert sorted(working) == [200, 401]
+
+
+def test_the_same_keyed_registration_committed_meanwhile_is_a_retry_not_a_look_alike(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two attempts of one keyed registration at once (PostgreSQL: not one writer at a
+    time). The other committed between the store's look for the name and its look for a
+    name like it: the name was then found as a look-alike of itself, 409 name_confusable
+    (CI saw it on two processes). It is the retry it is."""
+    # Two apps on one database: two server processes.
+    client, other = make_app(postgres_url).test_client(), make_app(postgres_url).test_client()
+    body, key = {"name": "bob"}, "5d2e-raced-0123456789"
+    look = PlayerRecorder._refuse_look_alike
+    answers: list[Any] = []
+    started: list[bool] = []
+
+    def meanwhile(conn: Any, name: str, skeleton: str) -> None:
+        if not started:  # the other attempt, once: it commits before this one looks on
+            started.append(True)
+            answers.append(register(other, body, key))
+        look(conn, name, skeleton)
+
+    monkeypatch.setattr(PlayerRecorder, "_refuse_look_alike", staticmethod(meanwhile))
+    retried = register(client, body, key)
+    assert [answers[0].status_code, retried.status_code] == [201, 201], retried.json
+    assert retried.headers["Idempotent-Replayed"] == "true"
+    assert retried.json["id"] == answers[0].json["id"]

@@ -99,10 +99,10 @@ def register() -> Response:
             hash_token(token),
             key=None if key is None else (key.hash, key.fingerprint),
         )
-    except NameLooksAlike as alike:
-        raise _looks_alike(alike.name, alike.existing) from None
-    except (NameTaken, KeyTaken):
-        # A concurrent attempt of the same keyed registration may have got there first.
+    except (NameTaken, NameLooksAlike, KeyTaken):
+        # A concurrent attempt of the same keyed registration may have got there first
+        # (committed between the store's look for the name and for a name like it, it is
+        # found as a look-alike of itself).
         if key is not None and (again := _retried(key, body["name"])) is not None:
             return again
         existing = svc.store.name_alike(body["name"])

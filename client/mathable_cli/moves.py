@@ -60,12 +60,16 @@ def equations_json(position: Position, square: int, tile: int) -> list[Json]:
 
 
 def equations_words(position: Position, square: int, tile: int) -> str:
-    """``3 x 4`` and the like: how ``tile`` is made on ``square``."""
+    """``3 x 4`` and the like: how ``tile`` is made on ``square`` (a difference or a
+    quotient written larger first, ``24 - 4``, as it is worked out)."""
     cells = position.cells
-    return ", ".join(
-        f"{cells[e.near]} {e.op} {cells[e.far]}"
-        for e in mathable.real_equations(position, square, tile)
-    )
+    words = []
+    for e in mathable.real_equations(position, square, tile):
+        a, b = cells[e.near], cells[e.far]
+        if e.op in "-/" and a is not None and b is not None and a < b:
+            a, b = b, a
+        words.append(f"{a} {e.op} {b}")
+    return ", ".join(words)
 
 
 def require_turn(view: Mapping[str, Any], game: str) -> None:

@@ -27,6 +27,7 @@ def test_one_shot_move_plays_the_whole_turn_and_ends_it(cli: Invoke, fake: FakeS
     ]
     assert "Your score: 28 (+28)" in result.stderr
     assert "bob's turn" in result.stderr
+    assert "Played I8=12 (12 points: 4 x 3), J8=16 (16 points: 12 + 4)." in result.stderr
     state = fake.games[gid].state
     assert state.seats[0].score == 28 and state.turn is not None and state.turn.seat == 1
 

@@ -10,8 +10,10 @@ import json
 
 import responses
 
+import mathable
+from mathable.games.mathable.board import parse_square
 from mathable_cli.exits import ExitCode
-from mathable_cli.moves import _tile_order
+from mathable_cli.moves import _tile_order, equations_words
 from tests.cli.conftest import SERVER, FakeServer, Invoke
 from tests.cli.test_newcomer import _long_games
 
@@ -95,3 +97,10 @@ def test_blocks_says_so_when_nobody_is_blocked(cli: Invoke, http: responses.Requ
     http.get(f"{SERVER}/v1/me/blocks", json={"blocks": []})
     result = cli("blocks")
     assert result.exit_code == 0 and "You block nobody." in result.stderr
+
+
+def test_a_difference_is_told_larger_first_as_it_is_worked_out() -> None:
+    """F7=1 next to the centre's 1 and 2 (G7, H7): 2 - 1, never 1 - 2 (read as -1)."""
+    position = mathable.position_from({})
+    assert equations_words(position, parse_square("F7"), 1) == "2 - 1"
+    assert equations_words(position, parse_square("G6"), 2) == "3 - 1"

@@ -78,7 +78,8 @@ class MathableScreen:
                 out.warn(f"{p.square}={p.tile} completes no equation; sent anyway ({p.words})")
         new = play_turn(turn.api, out, turn.game, view, planned)
         played = ", ".join(
-            f"{p.square}={p.tile} ({p.points}{': ' + p.words if p.words else ''})" for p in planned
+            f"{p.square}={p.tile} ({p.points} points{': ' + p.words if p.words else ''})"
+            for p in planned
         )
         extras = sum(1 for p in planned if p.draw_extra)
         out.info(

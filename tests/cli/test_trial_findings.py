@@ -7,10 +7,13 @@ The server is ``responses``, answering as the real one does.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import responses
 
 import mathable
+from mathable.core.lifecycle import Create, Decline
+from mathable.core.ruleset import ruleset
 from mathable.games.mathable.board import parse_square
 from mathable_cli.exits import ExitCode
 from mathable_cli.moves import _tile_order, equations_words
@@ -104,3 +107,47 @@ def test_a_difference_is_told_larger_first_as_it_is_worked_out() -> None:
     position = mathable.position_from({})
     assert equations_words(position, parse_square("F7"), 1) == "2 - 1"
     assert equations_words(position, parse_square("G6"), 2) == "3 - 1"
+
+
+def _waiting_view(*commands: object) -> dict[str, Any]:
+    """A Mathable game of ann's for three, bob and cy invited, after ``commands``; ann's view."""
+    rules = ruleset("mathable")
+    state = rules.new_state()
+    for command in [Create("p-ann", players=3, invited=("p-bob", "p-cy")), *commands]:
+        for event in rules.check(state, command):
+            state = rules.apply(state, event)
+    view = rules.view(state, 0)
+    view["id"] = FULL
+    return view
+
+
+FULL = "gbzxgg784vx"
+
+
+def test_show_tells_the_creator_of_a_declined_game_how_to_open_it(
+    cli: Invoke, http: responses.RequestsMock
+) -> None:
+    """Found in a new user's trial: the creator was never told a declined game is closed."""
+    http.get(f"{SERVER}/v1/games/{FULL}", json=_waiting_view(Decline("p-bob")))
+    http.get(f"{SERVER}/v1/games/{FULL}/events", json={"version": 2, "events": [
+        {"type": "game_created", "version": 1},
+        {"type": "invitation_declined", "version": 2, "player": "p-bob"},
+    ]})  # fmt: skip
+    result = cli("show", FULL)
+    assert result.exit_code == 0, result.stderr
+    assert "An invitee declined" in result.stderr
+    assert f"mathable-cli open {FULL}" in result.stderr
+
+
+def test_show_says_nothing_of_it_once_the_game_is_opened(
+    cli: Invoke, http: responses.RequestsMock
+) -> None:
+    http.get(f"{SERVER}/v1/games/{FULL}", json=_waiting_view(Decline("p-bob")))
+    http.get(f"{SERVER}/v1/games/{FULL}/events", json={"version": 3, "events": [
+        {"type": "game_created", "version": 1},
+        {"type": "invitation_declined", "version": 2, "player": "p-bob"},
+        {"type": "game_opened", "version": 3, "player": "p-ann"},
+    ]})  # fmt: skip
+    result = cli("show", FULL)
+    assert result.exit_code == 0, result.stderr
+    assert "An invitee declined" not in result.stderr

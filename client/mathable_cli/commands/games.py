@@ -255,6 +255,18 @@ def show(
         actx.output.json(view)
         return
     screen_for(view).show(Turn(api, actx.output, game, view))
+    if view.get("status") == "waiting" and view.get("you") == 0 and _closed(api.events(game)):
+        actx.output.info(
+            "An invitee declined: only the players still invited may join. "
+            f"`mathable-cli open {game}` lets anyone join; "
+            f"`mathable-cli decline {game}` calls the game off."
+        )
+
+
+def _closed(events: list[dict[str, Any]]) -> bool:
+    """A waiting game an invitee declined and its creator has not opened since."""
+    kinds = [e.get("type") for e in events]
+    return "invitation_declined" in kinds and "game_opened" not in kinds
 
 
 def history(ctx: typer.Context, game: GameArg = None, as_json: JsonFlag = False) -> None:

@@ -15,7 +15,7 @@ from mathable import ClockSpec, Create, Decline, Event, Join, RuleError, TimeOut
 from mathable.core.lifecycle import Open
 from mathable.core.ruleset import AnyState, ruleset, ruleset_of
 from mathable_server.games.draws import bag_order, new_salt
-from mathable_server.games.orders import may_share_order, order_withheld
+from mathable_server.games.orders import order_withheld
 from mathable_server.games.service import Answer, Timed
 from mathable_server.http.errors import ApiError
 from mathable_server.http.headers import security_headers
@@ -73,11 +73,7 @@ def _render(player_id: str, status: int) -> Callable[[str, Timed, list[Event], i
         svc = services()
         body = game_body(game_id, state, seat, svc.names.lookup(player_ids(state)))
         # The order this command reveals stays hidden while another game draws it.
-        withheld = (
-            reveals(new)
-            and may_share_order(state)
-            and svc.store.order_shared_with_running(game_id)
-        )
+        withheld = reveals(new) and order_withheld(svc.store, game_id, state)
         if withheld:
             withhold_end(body, seat)
         body["events"] = appended_body(state.version - len(new) + 1, new, seat, withheld)
@@ -527,9 +523,7 @@ def events(game_id: str) -> Response:
     # The state is read before the events: if it says revealed, every event read is after.
     revealed = state.draws_revealed
     # A bag order another unfinished game draws (one seed, one given order) stays hidden.
-    withheld = (
-        revealed and may_share_order(state) and svc.store.order_shared_with_running(game_id)
-    )
+    withheld = order_withheld(svc.store, game_id, state)
     shown = events_body(stored, seat, revealed, withheld)
     return json_response(
         {"id": game_id, "version": version, "events": shown},

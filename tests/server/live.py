@@ -126,6 +126,12 @@ def live_server(
             yield base_url
         finally:
             _stop(process)
+            # What the server logged as an error reaches the test's captured output (shown
+            # when it fails): an unexpected 503 says there why (a deadlock, no connection).
+            logged = log_path.read_text(errors="replace").splitlines()
+            errors = [line for line in logged if " ERROR " in line or "Error:" in line]
+            if errors:
+                print("mathable-server logged:", *errors[:40], sep="\n", file=sys.stderr)
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:

@@ -36,18 +36,18 @@ import json
 import re
 import time
 from collections.abc import Iterator
-from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, Response, stream_with_context
 from marshmallow import RAISE, Schema, ValidationError, fields
 
-from mathable_server.http.errors import ApiError
 from mathable_server.http.web import (
+    STREAM_HEADERS,
     Services,
     auth_mark,
     bearer_token,
+    hold_stream,
     query,
     required_player,
     services,
@@ -96,8 +96,8 @@ def opening_cursor(head: int, kind: str, game_id: str) -> str:
     """The cursor of an opening line of a stream opened at the feed's ``head``: after every
     line of that row, before every line of the next.
 
-    >>> opening_cursor(42, "your_turn", "gab") > cursor_of(42, 9), opening_cursor(42, "your_turn", "gab") < cursor_of(43, 0)
-    (True, True)
+    >>> cursor_of(42, 9) < opening_cursor(42, "your_turn", "gab") < cursor_of(43, 0)
+    True
     """
     return f"{head:0{SEQ_DIGITS}d}.o{OPENING_KINDS[kind]}{game_id}"
 
@@ -105,8 +105,10 @@ def opening_cursor(head: int, kind: str, game_id: str) -> str:
 def position(cursor: str) -> Position:
     """What a cursor means; ``ValueError`` if it is none the server gave.
 
-    >>> position("42"), position(cursor_of(42, 1)), position(opening_cursor(7, "invited", "gx"))
-    (Position(seq=42, index=None, opening=None), Position(seq=42, index=1, opening=None), Position(seq=7, index=None, opening='agx'))
+    >>> position("42")
+    Position(seq=42, index=None, opening=None)
+    >>> position(cursor_of(42, 1)), position(opening_cursor(7, "invited", "gx")).opening
+    (Position(seq=42, index=1, opening=None), 'agx')
     """
     found = _CURSOR.match(cursor)
     if found is None or int(found["seq"]) > 2**62:
@@ -188,33 +190,7 @@ def stream() -> Response:
     svc = services()
     settings = svc.settings
     follower = svc.follower
-    if follower is not None:
-        follower.ensure_started()
-    holds = ExitStack()
-    allowed = holds.enter_context(
-        svc.held_polls.hold(
-            f"player:{player.id}", settings.stream_seconds, settings.max_polls_per_caller
-        )
-    )
-    if not allowed:
-        holds.close()
-        raise ApiError(
-            429,
-            "too_many_waits",
-            f"you hold {settings.max_polls_per_caller} waiting requests already "
-            "(streams and long-polls); close one first",
-            headers={"Retry-After": "10"},
-            retry_after=10,
-        )
-    if not holds.enter_context(svc.long_polls.slot()):
-        holds.close()
-        raise ApiError(
-            503,
-            "server_busy",
-            "this server holds as many waiting requests as it can; try again soon",
-            headers={"Retry-After": "5"},
-            retry_after=5,
-        )
+    holds = hold_stream(svc, f"player:{player.id}")
     waiter = holds.enter_context(svc.wakeups.watch(players=[player.id], owner=player.id))
     try:
         # Registered first, then read: a change committed meanwhile is in one or the other.
@@ -282,11 +258,7 @@ def stream() -> Response:
             return partial
         return -1
 
-    headers: dict[str, Any] = {
-        "Cache-Control": "no-store",
-        # nginx and the like would otherwise hold the lines back.
-        "X-Accel-Buffering": "no",
-    }
+    headers: dict[str, Any] = dict(STREAM_HEADERS)
     response = Response(
         stream_with_context(body()), 200, headers=headers, mimetype="application/x-ndjson"
     )

@@ -34,11 +34,13 @@ CHECKS = [
     response_schema_conformance,
 ]
 # Rotating or revoking the walker's token would end the walk: those two are tested elsewhere.
-# The event stream stays open for minutes: tests/server/test_stream.py covers it.
+# The streams stay open for minutes: tests/server/test_stream.py and
+# tests/server/test_game_stream.py cover them.
 schema = (
     schemathesis.openapi.from_path(SPEC_PATH)
     .exclude(path="/v1/me/token")
     .exclude(path="/v1/me/stream")
+    .exclude(path="/v1/games/{game_id}/stream")
 )
 #: No limit may refuse the walker: a refusal empties the bundles the walk draws from.
 NO_LIMITS = {

@@ -145,7 +145,7 @@ def test_two_bots_play_a_whole_game_from_the_game_stream_with_no_get(
         for thread in threads:
             thread.start()
         for thread in threads:
-            thread.join(timeout=240)
+            thread.join(timeout=120)
         for bot in bots:
             assert bot.error is None, repr(bot.error)
             assert bot.views[-1]["status"] == "ended"

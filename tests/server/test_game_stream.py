@@ -132,7 +132,10 @@ def first_lines(url: str, path: str, count: int, headers: dict[str, str] | None 
 
 @pytest.mark.parametrize(
     "options",
-    [pytest.param({"tiles": example_tiles(1)}, id="mathable"), pytest.param({"ruleset": "summy"}, id="summy")],
+    [
+        pytest.param({"tiles": example_tiles(1)}, id="mathable"),
+        pytest.param({"ruleset": "summy"}, id="summy"),
+    ],
 )
 def test_two_bots_play_a_whole_game_from_the_game_stream_with_no_get(
     options: dict[str, Any],

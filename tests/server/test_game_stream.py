@@ -3,7 +3,8 @@
 Two bots play a whole Mathable game and a whole Summy game each from the game
 stream and their own ``POST``s, with no ``GET`` of anything else (counted); the
 stream's first line is the whole view, then one after every change; a
-spectator's lines hide the racks; ``since=<version>`` resumes with exactly the
+spectator's lines hide the racks; a line's clock is its version's; ``since=<version>``
+resumes with exactly the
 views after that version; a missing game is 404.
 """
 
@@ -211,3 +212,37 @@ def test_the_stream_gives_the_whole_view_then_each_change_and_resumes_by_version
         assert missing.status_code == 404
         bad = requests.get(f"{url}{path}?since=x", timeout=10)
         assert bad.status_code == 400 and bad.json()["error"]["code"] == "validation_error"
+
+
+def test_a_line_shows_the_clock_as_it_stood_at_its_version(database_url: str) -> None:
+    """One line per version for every stream: its clock is the version's (time left when
+    the turn began, whose clock runs, the deadline), whenever a stream reads it."""
+    from flask.testing import FlaskClient
+
+    from mathable_server.games.timesource import MovableTime
+    from tests.server.test_clocks import DAY, MONDAY, World, make_app
+
+    time = MovableTime(MONDAY)
+    app = make_app(database_url, vacation_days=3)
+    app.extensions["mathable"].games.time = time
+    world = World(app, time)
+    plain = FlaskClient(app, app.response_class)  # the contract client reads whole bodies
+    try:
+        game_id = world.start({"per_move": 3 * DAY, "auto_vacation": False})
+        world.advance(days=1)
+        shown = world.view(game_id)
+        assert shown["clock"]["remaining"] == [2 * DAY, 3 * DAY]
+        for who in (world.ada, None):
+            headers = who.auth if who else {}
+            response = plain.get(f"/v1/games/{game_id}/stream", headers=headers, buffered=False)
+            body = iter(response.response)
+            assert next(body) == b"\n"
+            line = json.loads(next(body))
+            response.close()
+            clock = line["view"]["clock"]
+            assert clock["remaining"] == [3 * DAY, 3 * DAY]  # as the turn began
+            assert clock["running"] == 0 and clock["deadline"] == shown["clock"]["deadline"]
+            same = plain.get(f"/v1/games/{game_id}", headers=headers).json
+            assert {**line["view"], "clock": None} == {**same, "clock": None}
+    finally:
+        app.extensions["mathable"].store.engine.dispose()

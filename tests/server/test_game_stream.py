@@ -3,9 +3,9 @@
 Two bots play a whole Mathable game and a whole Summy game each from the game
 stream and their own ``POST``s, with no ``GET`` of anything else (counted); the
 stream's first line is the whole view, then one after every change; a
-spectator's lines hide the racks; a line's clock is its version's; ``since=<version>``
-resumes with exactly the
-views after that version; a missing game is 404.
+spectator's lines hide the racks; a line's clock is its version's;
+``since=<version>`` resumes with exactly the views after that version; a
+missing game is 404.
 """
 
 from __future__ import annotations

@@ -117,11 +117,14 @@ def position(cursor: str) -> Position:
     return Position(int(found["seq"]), None if index is None else int(index), found["opening"])
 
 
-class _Cursor(fields.String):
+class _Cursor(fields.Field[Position]):
+    """A cursor as the stream gave it, read into its ``Position``."""
+
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Position:
-        text = super()._deserialize(value, attr, data, **kwargs)
+        if not isinstance(value, str):
+            raise ValidationError("not a cursor this server gave")
         try:
-            return position(text)
+            return position(value)
         except ValueError:
             raise ValidationError("not a cursor this server gave") from None
 

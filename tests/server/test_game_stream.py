@@ -214,12 +214,16 @@ def test_the_stream_gives_the_whole_view_then_each_change_and_resumes_by_version
         assert bad.status_code == 400 and bad.json()["error"]["code"] == "validation_error"
 
 
-def test_a_line_shows_the_clock_as_it_stood_at_its_version(database_url: str) -> None:
-    """One line per version for every stream: its clock is the version's (time left when
-    the turn began, whose clock runs, the deadline), whenever a stream reads it."""
+def test_a_line_is_made_once_per_version_and_viewer_with_the_clock_of_its_version(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One line per version and kind of viewer for every stream: made once (not once per
+    connection), its clock the version's (time left when the turn began, whose clock
+    runs, the deadline), whenever a stream reads it."""
     from flask.testing import FlaskClient
 
     from mathable_server.games.timesource import MovableTime
+    from mathable_server.http.api import game_stream
     from tests.server.test_clocks import DAY, MONDAY, World, make_app
 
     time = MovableTime(MONDAY)
@@ -227,12 +231,20 @@ def test_a_line_shows_the_clock_as_it_stood_at_its_version(database_url: str) ->
     app.extensions["mathable"].games.time = time
     world = World(app, time)
     plain = FlaskClient(app, app.response_class)  # the contract client reads whole bodies
+    made: list[int | None] = []
+    render = game_stream.view_text
+
+    def counted(svc: Any, game_id: str, state: Any, seat: int | None) -> str:
+        made.append(seat)
+        return render(svc, game_id, state, seat)
+
+    monkeypatch.setattr(game_stream, "view_text", counted)
     try:
         game_id = world.start({"per_move": 3 * DAY, "auto_vacation": False})
         world.advance(days=1)
         shown = world.view(game_id)
         assert shown["clock"]["remaining"] == [2 * DAY, 3 * DAY]
-        for who in (world.ada, None):
+        for who in (world.ada, None, world.ada, None, None):
             headers = who.auth if who else {}
             response = plain.get(f"/v1/games/{game_id}/stream", headers=headers, buffered=False)
             body = iter(response.response)
@@ -244,5 +256,6 @@ def test_a_line_shows_the_clock_as_it_stood_at_its_version(database_url: str) ->
             assert clock["running"] == 0 and clock["deadline"] == shown["clock"]["deadline"]
             same = plain.get(f"/v1/games/{game_id}", headers=headers).json
             assert {**line["view"], "clock": None} == {**same, "clock": None}
+        assert made == [0, None]  # a seat's line and a spectator's, each made once
     finally:
         app.extensions["mathable"].store.engine.dispose()

@@ -47,12 +47,11 @@ CLOCK: codec.Codec[ClockSpec | None] = codec.Codec(
 )
 
 
-
-
 #: The events every game shares (created, joined, resigned, clocks...), by ``type``.
 EVENT_TYPES: dict[str, type[Event]] = {}
 #: Each game's own events (``Event.game``), by ``type``: read after ``EVENT_TYPES``.
 GAME_EVENT_TYPES: dict[str, dict[str, type[Event]]] = {}
+
 
 class Event:
     """Base of all events. Subclasses register themselves under ``type``."""
@@ -142,7 +141,6 @@ class Event:
                     {**err.details, "type": kind, "field": name},
                 ) from None
         return cls(**values)
-
 
 
 def _event_type(kind: str) -> type[Event] | None:

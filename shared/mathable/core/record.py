@@ -346,7 +346,7 @@ def current_rules_version(rules: Ruleset) -> int:
     return created.rules_version
 
 
-def _created(record: Record, rules: Ruleset) -> tuple[GameCreated, bool]:
+def created_event(record: Record, rules: Ruleset) -> tuple[GameCreated, bool]:
     headers = record.headers
     names = record.names
     if not 2 <= len(names) <= 4:
@@ -445,7 +445,7 @@ def replay_record(record: Record | str) -> Replayed:
         rules = ruleset(record.headers["Game"])
     except RuleError as err:
         raise record_error(record.line_of("Game"), err.code, err.message, err.details) from None
-    created, committed = _created(record, rules)
+    created, committed = created_event(record, rules)
     names = record.names
     try:
         state: AnyState = rules.apply(rules.new_state(), created)

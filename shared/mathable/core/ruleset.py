@@ -280,6 +280,17 @@ class Ruleset(Protocol):
         its turn): its points, its notation, and whether the search was exhaustive; None
         when there is no scoring turn (``mathable.core.review``)."""
 
+    def tutorial(self) -> Any:
+        """The game's worked example (``mathable.core.tutorial.Tutorial``), or None."""
+
+    def tutorial_step(self, state: Any, command: Any) -> tuple[str, str]:
+        """What a player types to play ``command`` in a tutorial ("" for a step they only
+        confirm), and the prompt that says so."""
+
+    def explain(self, state: Any, event: Event) -> str | None:
+        """What ``event`` did in ``state`` (the game before it) and why it scores what it
+        scores, for a tutorial; None for an event not worth a word."""
+
 
 class RulesetBase:
     """Defaults for every hook the server uses beyond the core of a ruleset, built from
@@ -409,6 +420,15 @@ class RulesetBase:
         return int(text)
 
     def best_turn_for(self, state: Any, seat: int) -> tuple[int, str, bool] | None:
+        return None
+
+    def tutorial(self) -> Any:
+        return None
+
+    def tutorial_step(self, state: Any, command: Any) -> tuple[str, str]:
+        return "", "press Enter"
+
+    def explain(self, state: Any, event: Event) -> str | None:
         return None
 
 

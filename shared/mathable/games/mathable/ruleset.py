@@ -17,7 +17,7 @@ from mathable.core.ruleset import (
     plural,
 )
 from mathable.core.state import Lifecycle
-from mathable.games.mathable import mail, picture
+from mathable.games.mathable import mail, picture, tutorial
 from mathable.games.mathable.audit import expected_draw
 from mathable.games.mathable.board import render
 from mathable.games.mathable.commands import MATHABLE, check, end_reason
@@ -228,6 +228,15 @@ class MathableRules(RulesetBase):
         if not best.placements:
             return None
         return best.total, " ".join(str(p) for p in best.placements), best.exhaustive
+
+    def tutorial(self) -> Any:
+        return tutorial.TUTORIAL
+
+    def tutorial_step(self, state: Any, command: Any) -> tuple[str, str]:
+        return tutorial.tutorial_step(state, command)
+
+    def explain(self, state: Any, event: Event) -> str | None:
+        return tutorial.explain(state, event)
 
 
 #: The ruleset this package registers (entry point ``mathable.rulesets: mathable``).

@@ -15,7 +15,7 @@ from mathable.core.ruleset import (
     plural,
 )
 from mathable.core.state import Lifecycle
-from mathable.games.summy import mail, picture
+from mathable.games.summy import mail, picture, tutorial
 from mathable.games.summy.codes import ILLEGAL_PLAY_CODES
 from mathable.games.summy.commands import SUMMY, check, end_reason, expected_draw
 from mathable.games.summy.events import apply
@@ -205,6 +205,15 @@ class SummyRules(RulesetBase):
         if move is None:
             return None
         return move.points, play_words(move.start, move.direction, move.equation), True
+
+    def tutorial(self) -> Any:
+        return tutorial.TUTORIAL
+
+    def tutorial_step(self, state: Any, command: Any) -> tuple[str, str]:
+        return tutorial.tutorial_step(state, command)
+
+    def explain(self, state: Any, event: Event) -> str | None:
+        return tutorial.explain(state, event)
 
 
 def _closed_of(view: dict[str, Any]) -> set[tuple[int, int]]:

@@ -219,8 +219,10 @@ def test_two_people_play_a_whole_game(server: str, tmp_path: Path) -> None:
     )
     # Every turn says when it was played (the server's event times, in local time).
     assert re.match(r"  1\. \d{4}-\d\d-\d\d \d\d:\d\d  alice: I8=12 \(12\)", history)
+    table = alice.run("export", game, "--table").stdout
+    assert table.startswith(f"Mathable game {game}") and "Final scores:" in table
     record = alice.run("export", game).stdout
-    assert record.startswith(f"Mathable game {game}") and "Final scores:" in record
+    assert record.startswith('[Game "mathable"]') and f'[Id "{game}"]' in record
     board = alice.run("show", game).stdout
     assert "game over" in board
     # Nothing more to wait for: not 0, so `while mathable-cli wait GAME` stops.

@@ -130,3 +130,76 @@ def test_the_archive_streams_a_players_finished_games_with_their_records(
         assert record.headers["Id"] == line["id"] and record.headers["End"] == "resigned"
     missing = client.get("/v1/players/nobody/games")
     assert missing.status_code == 404 and missing.json["error"]["code"] == "unknown_player"  # type: ignore[index]
+
+
+# --- POST /v1/games/import ----------------------------------------------------------------
+
+
+def _selfplayed_record(seed: int) -> str:
+    from mathable.core.record import write_record
+    from tests.rules.test_records import mathable_selfplay
+
+    return write_record(mathable_selfplay(seed)).text()
+
+
+def test_a_complete_record_is_imported_as_a_finished_unrated_game(client: FlaskClient) -> None:
+    ada, bob = register(client, "ada"), register(client, "bob")
+    text = _selfplayed_record(1)
+    answer = client.post("/v1/games/import", json={"record": text}, headers=bob.auth)
+    assert answer.status_code == 201, answer.json
+    body: dict[str, Any] = answer.json  # type: ignore[assignment]
+    assert body["status"] == "ended" and body["you"] == 1
+    assert [s["name"] for s in body["seats"]] == ["ada", "bob"]
+    assert [s["player"] for s in body["seats"]] == [ada.id, bob.id]
+    expected = replay_record(text).state
+    assert body["result"]["scores"] == list(expected.result.scores)
+    feed = client.get(f"/v1/games/{body['id']}/events").json["events"]  # type: ignore[index]
+    assert feed[0]["type"] == "game_created" and feed[0]["imported"] is True
+    # Its record reads as the imported one (its own id, and marked imported).
+    again = read_record(_record(client, body["id"]))
+    original = read_record(text)
+    assert [t.written for t in again.turns] == [t.written for t in original.turns]
+    assert (
+        again.headers["Imported"] == "yes" and again.headers["Order"] == original.headers["Order"]
+    )
+    # It is one of ada's finished games.
+    lines = client.get("/v1/players/ada/games").get_data(as_text=True).splitlines()
+    assert [json.loads(line)["id"] for line in lines] == [body["id"]]
+
+
+def test_a_broken_record_is_refused_with_its_line_and_nothing_is_made(
+    client: FlaskClient,
+) -> None:
+    ada = register(client, "ada")
+    register(client, "bob")
+    lines = _selfplayed_record(1).splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("6. "))
+    lines[at] = lines[at].replace("(", "(1", 1)
+    answer = client.post("/v1/games/import", json={"record": "\n".join(lines)}, headers=ada.auth)
+    assert answer.status_code == 422
+    error = answer.json["error"]  # type: ignore[index]
+    assert error["code"] == "wrong_score" and error["details"]["line"] == at + 1
+    assert error["message"].startswith(f"line {at + 1}: ")
+    me = client.get("/v1/me", headers=ada.auth).json
+    assert me["games"] == []  # type: ignore[index]
+
+
+def test_an_import_needs_the_callers_seat_every_account_and_the_whole_game(
+    client: FlaskClient,
+) -> None:
+    ada, cy = register(client, "ada"), register(client, "cy")
+    text = _selfplayed_record(1)
+    answer = client.post("/v1/games/import", json={"record": text}, headers=ada.auth)
+    assert answer.status_code == 422 and answer.json["error"]["code"] == "unknown_player"  # type: ignore[index]
+    register(client, "bob")
+    answer = client.post("/v1/games/import", json={"record": text}, headers=cy.auth)
+    assert answer.status_code == 403 and answer.json["error"]["code"] == "not_seated"  # type: ignore[index]
+    kept = []
+    for line in text.splitlines():
+        number = line.split(".", 1)[0]
+        if number.isdigit() and int(number) > 5:
+            continue
+        kept.append('[Result "*"]' if line.startswith("[Result ") else line)
+    answer = client.post("/v1/games/import", json={"record": "\n".join(kept)}, headers=ada.auth)
+    assert answer.status_code == 422, answer.json
+    assert answer.json["error"]["code"] == "unfinished_record"  # type: ignore[index]

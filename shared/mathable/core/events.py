@@ -180,6 +180,9 @@ class GameCreated(Event):
     order: tuple[int, ...] | None = None
     salt: str | None = None
     commitment: str | None = None
+    #: The game was made from a record (``POST /v1/games/import``), not played here:
+    #: ratings and statistics leave it out.
+    imported: bool = False
     fields: ClassVar[dict[str, codec.Codec[Any]]] = {
         "ruleset": codec.STR,
         "rules_version": codec.INT,
@@ -193,12 +196,14 @@ class GameCreated(Event):
         "order": codec.OPT_INTS,
         "salt": codec.OPT_STR,
         "commitment": codec.OPT_STR,
+        "imported": codec.BOOL,
     }
     optional: ClassVar[dict[str, Any]] = {
         "clock": None,
         "order": None,
         "salt": None,
         "commitment": None,
+        "imported": False,
     }
 
 

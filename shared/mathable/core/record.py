@@ -272,6 +272,8 @@ def write_record(
     record.headers["Referee"] = created.referee
     if created.clock is not None:
         record.headers["Clock"] = _clock_text(created.clock)
+    if created.imported:
+        record.headers["Imported"] = "yes"
     for key, value in (headers or {}).items():
         record.headers[key] = value
     state: AnyState = rules.new_state()

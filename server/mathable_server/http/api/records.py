@@ -12,14 +12,26 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from flask import Blueprint, Response, stream_with_context
 
+from mathable.core.events import Event, GameCreated, PlayerJoined
+from mathable.core.record import replay_record
 from mathable_server.games.records import finished_games, record_text, seat_names
+from mathable_server.http.api.games import _render, _reply
 from mathable_server.http.errors import ApiError
 from mathable_server.http.render import player_ids
-from mathable_server.http.schemas import NAME_PATTERN
-from mathable_server.http.web import optional_player, services
+from mathable_server.http.schemas import NAME_PATTERN, ImportRecordSchema
+from mathable_server.http.web import (
+    idempotency,
+    json_body,
+    load,
+    optional_player,
+    required_player,
+    services,
+    take,
+)
 
 bp = Blueprint("records", __name__, url_prefix="/v1")
 
@@ -39,6 +51,47 @@ def game_record(game_id: str) -> Response:
             "Content-Disposition": f'inline; filename="{game_id}.txt"',
         },
     )
+
+
+_import = ImportRecordSchema()
+
+
+@bp.post("/games/import")
+def import_game() -> Response:
+    """A finished game from a complete record, marked imported (ratings leave it out)."""
+    player = required_player()
+    raw = json_body()
+    body = load(_import, raw)
+    svc = services()
+    if svc.settings.game_limit is not None:
+        take(svc.settings.game_limit, f"games:{player.id}", "too_many_games", "new games")
+    replayed = replay_record(body["record"])  # a broken record: 422 with its line
+    state = replayed.state
+    if state.status != "ended":
+        raise ApiError(
+            422,
+            "unfinished_record",
+            "only a finished game can be imported: the record's turns end before the game does",
+        )
+    names = replayed.record.names
+    found = svc.store.players_named(names)
+    ids = []
+    for name in names:
+        account = found.get(name.casefold())
+        if account is None:
+            raise ApiError(422, "unknown_player", f"there is no player named {name[:40]!r}")
+        ids.append(account.id)
+    if player.id not in ids:
+        raise ApiError(403, "not_seated", "you can import only a game you played in")
+    events: list[Event] = []
+    for event in replayed.events:
+        if isinstance(event, GameCreated):
+            event = replace(event, creator=ids[0], imported=True)
+        elif isinstance(event, PlayerJoined):
+            event = replace(event, player=ids[event.seat])
+        events.append(event)
+    answer = svc.games.adopt(events, _render(player.id, 201), idempotency(player, raw))
+    return _reply(answer)
 
 
 @bp.get("/players/<name>/games")

@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
+from mathable.core.errors import RuleError
 from mathable.core.events import Event
 from mathable.core.lifecycle import Create, Join
 from mathable.core.record import read_record, replay_record, write_record
 from mathable.core.ruleset import RulesetBase, ruleset
-from mathable.core.errors import RuleError
 from mathable.games.mathable.engine import PlayerView, checked_choice, to_commands
 from mathable.games.mathable.engines import best, greedy
 from mathable.games.summy import selfplay
@@ -230,7 +230,9 @@ def test_a_record_cut_short_is_refused_at_its_result(mathable_game: list[Event])
     index, _ = _turn_line(text, 10)
     cut = "\n".join(text.splitlines()[:index]) + "\n"
     err = refusal(cut)
-    result_line = next(i for i, l in enumerate(cut.splitlines(), 1) if l.startswith("[Result"))
+    result_line = next(
+        i for i, line in enumerate(cut.splitlines(), 1) if line.startswith("[Result")
+    )
     assert (err.code, err.details["line"]) == ("truncated_record", result_line)
 
 

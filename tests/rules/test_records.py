@@ -271,3 +271,32 @@ def test_a_game_without_a_notation_says_so() -> None:
         Plain().record_commands(None, 0, "x")
     assert err.value.code == "no_record_notation"
     assert "Plain has no record notation" in err.value.message
+
+
+def test_a_clocked_game_with_a_turn_left_by_a_timeout_round_trips() -> None:
+    from mathable.core.lifecycle import TimeOut
+    from mathable.core.state import ClockSpec
+    from mathable.games.mathable.board import parse_square
+    from mathable.games.mathable.commands import Place
+
+    rules = ruleset("mathable")
+    order = list(rules.tile_set)
+    random.Random(5).shuffle(order)
+    table = Table.__new__(Table)
+    table.rules, table.state, table.events = rules, rules.new_state(), []
+    clock = ClockSpec(per_move=86400, weekends_off=True, on_timeout="claim")
+    table.run(Create("ada", players=3, order=tuple(order), salt=SALT, clock=clock))
+    table.run(Join("bob"))
+    table.run(Join("cy"))
+    seat = table.state.turn.seat
+    view = PlayerView.of(table.state, seat)
+    choice = checked_choice(best(view), view)
+    first = choice.placements[0]  # type: ignore[attr-defined]
+    table.run(Place(seat, parse_square(first.square), first.tile))
+    table.run(TimeOut(seat, claimed_by=(seat + 1) % 3))
+    record = write_record(table.events, revealed=True)  # still played: revealed to test it
+    text = record.text()
+    assert record.headers["Clock"].startswith("per_move=86400 weekends_off=yes")
+    assert re.search(rf": {first.square}={first.tile} \.\.\. \(\d+\)$", text, re.MULTILINE)
+    assert re.search(r": timeout claimed by (ada|bob|cy)$", text, re.MULTILINE)
+    assert list(replay_record(text).events) == table.events

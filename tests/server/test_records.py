@@ -11,11 +11,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import func, select
 
 from mathable.core.events import Event
 from mathable.core.record import read_record, replay_record
-from tests.server.helpers import Account, example_tiles, move, register, started_game
+from mathable_server.store.engine import outbox
+from tests.server.helpers import Account, Table, example_tiles, move, register, started_game
+from tests.server.test_mail import mail_app, mail_table, mailbox, room
+
+__all__ = ["mail_app", "mail_table", "mailbox"]  # the fixtures, used by name
 
 PLAYER_1 = [("I8", 12), ("H6", 8), ("G9", 2), ("F7", 1), ("J8", 16)]
 
@@ -203,3 +209,20 @@ def test_an_import_needs_the_callers_seat_every_account_and_the_whole_game(
     answer = client.post("/v1/games/import", json={"record": "\n".join(kept)}, headers=ada.auth)
     assert answer.status_code == 422, answer.json
     assert answer.json["error"]["code"] == "unfinished_record"  # type: ignore[index]
+
+
+def test_an_imported_game_mails_nobody(mail_app: Flask, mail_table: Table) -> None:
+    """Players with verified addresses get no game-over mail for a game played elsewhere
+    (a finished game written whole would otherwise tell them it just ended)."""
+    with room(mail_app).outbox.engine.connect() as conn:
+        before = conn.execute(select(func.count()).select_from(outbox)).scalar()
+    answer = mail_table.client.post(
+        "/v1/games/import", json={"record": _selfplayed_record(1)}, headers=mail_table.ada.auth
+    )
+    assert answer.status_code == 201, answer.json
+    with room(mail_app).outbox.engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(outbox)).scalar() == before
+    # The same game played here ends with a mail: the check above would see one.
+    mail_table.ok(mail_table.bob, type="resign")
+    with room(mail_app).outbox.engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(outbox)).scalar() > before

@@ -17,7 +17,7 @@ from mathable.core.errors import RuleError
 from mathable.core.record import Replayed, final_words, replay_record
 from mathable.core.review import review as review_of
 from mathable.core.ruleset import ruleset
-from mathable.core.tutorial import steps
+from mathable.core.tutorial import start, steps
 from mathable_cli.cmdutil import JsonFlag
 from mathable_cli.context import app_context
 from mathable_cli.exits import CliError, ExitCode, illegal_move_codes
@@ -129,6 +129,8 @@ def tutorial(
     typer.echo(lesson.title)
     typer.echo("=" * len(lesson.title))
     typer.echo(lesson.intro)
+    typer.echo("")
+    typer.echo(rules.draw(rules.view(start(lesson, rules), None)))
     typer.echo("")
     for step in steps(lesson, rules):
         line = f"{step.player}: {step.prompt}"

@@ -127,6 +127,7 @@ class FakeServer:
         add("POST", re.compile(f"{base}/v1/games/(\\w+)/join$"), self.join)
         add("POST", re.compile(f"{base}/v1/games/(\\w+)/moves$"), self.move)
         add("GET", re.compile(f"{base}/v1/games/(\\w+)/events(\\?.*)?$"), self.events)
+        add("GET", re.compile(f"{base}/v1/games/(\\w+)/record$"), self.record)
         add("GET", re.compile(f"{base}/v1/games/(\\w+)(\\?.*)?$"), self.show)
 
     def no_stream(self, request: Any) -> tuple[int, dict[str, str], str]:
@@ -266,6 +267,17 @@ class FakeServer:
             if version > after:
                 out.append({**mathable.redact(event, seat), "version": version})
         return self.answer(200, {"id": gid, "version": state.version, "events": out})
+
+    def record(self, request: Any) -> tuple[int, dict[str, str], str]:
+        """The game's record as anyone may see it (``GET /v1/games/{id}/record``)."""
+        from mathable.core.record import write_record
+
+        gid = self.gid(request)
+        names = {ident: name for ident, name in self.players.values()}
+        state = self.games[gid].state
+        seats = [names.get(s.player or "", s.player or "-") for s in state.seats]
+        text = write_record(self.games[gid].log, names=seats, headers={"Id": gid}).text()
+        return 200, {"Content-Type": "text/plain; charset=utf-8"}, text
 
     def move(self, request: Any) -> tuple[int, dict[str, str], str]:
         key = request.headers.get("Idempotency-Key")

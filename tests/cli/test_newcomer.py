@@ -127,8 +127,8 @@ def test_show_history_and_export_need_no_account(cli: Invoke, fake: FakeServer) 
 
 def test_export_is_the_same_whoever_exports_it(cli: Invoke, fake: FakeServer) -> None:
     gid = fake.new_game("p-alice", "p-bob")
-    by_alice = cli("export", gid).stdout
-    by_bob = cli("export", gid, env={"MATHABLE_TOKEN": "tok-bob"}).stdout
+    by_alice = cli("export", gid, "--table").stdout
+    by_bob = cli("export", gid, "--table", env={"MATHABLE_TOKEN": "tok-bob"}).stdout
     assert by_alice == by_bob
     assert "Status: alice's turn" in by_alice and "your turn" not in by_alice
     assert "version" not in by_alice
@@ -137,7 +137,7 @@ def test_export_is_the_same_whoever_exports_it(cli: Invoke, fake: FakeServer) ->
 def test_export_letters_stand_over_their_columns(cli: Invoke, fake: FakeServer) -> None:
     gid = fake.new_game("p-alice", "p-bob")
     cli("move", gid, "I8=12")
-    text = cli("export", gid).stdout.splitlines()
+    text = cli("export", gid, "--table").stdout.splitlines()
     header = next(line for line in text if line.split() == list("ABCDEFGHIJKLMN"))
     row8 = next(line for line in text if line.startswith(" 8 "))
     assert header.index("I") == row8.index("12") + 1

@@ -359,14 +359,24 @@ def export(
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write to this file, not stdout.")
     ] = None,
+    table: Annotated[
+        bool,
+        typer.Option(
+            "--table", help="The old table for people (players, turns, result, board) instead."
+        ),
+    ] = False,
 ) -> None:
-    """A plain-text record of the game a person can read: players, every turn, result, board."""
+    """The game's record (docs/records.md): headers, then one turn a line in the game's
+    notation; ``mathable-cli import`` reads it back. ``--table``: a table to read and print."""
     actx = app_context(ctx)
     api = actx.api(auth=False)
     game = actx.game_id(game, "export", auth=False)
-    view = api.game(game)
-    events = api.events(game, 0)
-    text = export_text(view, events, game)
+    if table:
+        view = api.game(game)
+        events = api.events(game, 0)
+        text = export_text(view, events, game)
+    else:
+        text = api.record(game)
     if output is None:
         typer.echo(text, nl=False)
         return

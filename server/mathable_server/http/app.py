@@ -16,6 +16,7 @@ from mathable_server.http.api import (
     notifications,
     pictures,
     players,
+    records,
     rulesets,
     stream,
     vacation,
@@ -122,6 +123,7 @@ def create_app(
     app.register_blueprint(rulesets.bp)
     app.register_blueprint(notifications.bp)
     app.register_blueprint(stream.bp)
+    app.register_blueprint(records.bp)
     sweep: list[Job] = []
     if settings.sweep_seconds:
         sweep.append(sweep_job(game_service, settings.sweep_seconds))

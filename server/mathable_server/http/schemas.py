@@ -110,6 +110,12 @@ class ClockSchema(StrictSchema):
     auto_vacation = StrictBoolean(load_default=True)
 
 
+class ImportRecordSchema(StrictSchema):
+    """``POST /v1/games/import``: a finished game's complete record (docs/records.md)."""
+
+    record = fields.String(required=True, validate=validate.Length(min=1, max=60_000))
+
+
 class CreateGameSchema(StrictSchema):
     ruleset = fields.String(load_default=DEFAULT_RULESET, validate=validate.Length(min=1, max=32))
     players = StrictInteger(load_default=2, validate=validate.Range(min=-INT64, max=INT64))

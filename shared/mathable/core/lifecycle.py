@@ -596,6 +596,7 @@ def apply(state: S, event: Event) -> S | None:
                     order=event.order,
                     salt=event.salt,
                     commitment=event.commitment,
+                    imported=event.imported,
                 ),
                 seats=(Seat(player=event.creator),) + (Seat(),) * (event.players - 1),
                 **pool,

@@ -99,6 +99,8 @@ class Options:
     declined: tuple[str, ...] = ()
     #: The creator opened the free seats of a game an invitee declined to anyone.
     opened: bool = False
+    #: Made from a record (``POST /v1/games/import``), not played here: unrated.
+    imported: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from mathable_server.games.timesource import SystemTime, TimeSource
 from mathable_server.http import pages
 from mathable_server.http.api import (
     games,
+    messages,
     meta,
     notifications,
     pictures,
@@ -122,6 +123,7 @@ def create_app(
     app.register_blueprint(rulesets.bp)
     app.register_blueprint(notifications.bp)
     app.register_blueprint(stream.bp)
+    app.register_blueprint(messages.bp)
     sweep: list[Job] = []
     if settings.sweep_seconds:
         sweep.append(sweep_job(game_service, settings.sweep_seconds))

@@ -341,3 +341,16 @@ def load_command(data: dict[str, Any]) -> dict[str, Any]:
         )
     loaded: dict[str, Any] = schema.load(data)
     return loaded
+
+
+# --- between players ----------------------------------------------------------------
+
+
+class MessageSchema(StrictSchema):
+    #: Trimmed, checked and measured by ``games.messages.message_text`` (stable codes).
+    text = fields.String(required=True, validate=validate.Length(max=4000))
+
+
+class MessagesQuerySchema(QuerySchema):
+    since = fields.Integer(load_default=0, validate=validate.Range(min=0, max=INT64))
+    limit = fields.Integer(load_default=500, validate=validate.Range(min=1, max=500))

@@ -15,6 +15,7 @@ from __future__ import annotations
 from mathable_server.store.clocks import ClockRecorder
 from mathable_server.store.events import EventRecorder, memberships, projection
 from mathable_server.store.listings import ListingRecorder
+from mathable_server.store.messages import MessageRecorder
 from mathable_server.store.players import PlayerRecorder
 from mathable_server.store.records import (
     Append,
@@ -48,6 +49,7 @@ class Store(
     ClockRecorder,
     VacationRecorder,
     SecretRecorder,
+    MessageRecorder,
 ):
     """Reads and writes games and players: every recorder on one engine."""
 

@@ -279,3 +279,55 @@ player_feed = Table(
     Column("at", BigInteger, nullable=False),
     Index("ix_player_feed_player", "player_id", "seq"),
 )
+
+
+#: What the seats of a game write to each other (``mathable_server.store.messages``): kept with
+#: the game, never in its event log (a message is no part of the rules' state).
+game_messages = Table(
+    "game_messages",
+    metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True,
+           autoincrement=True),  # fmt: skip
+    Column("game_id", String(32), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("player_id", String(32), nullable=False),
+    Column("text", Text, nullable=False),
+    #: The game's version when it was written: a mail tells the messages since the seat's
+    #: last own act.
+    Column("version", Integer, nullable=False),
+    #: When (ms since 1970 UTC).
+    Column("at", BigInteger, nullable=False),
+    #: What makes a retried request (an Idempotency-Key, a mail's Message-ID) write once.
+    Column("request_key", String(120), nullable=True),
+    Index("ix_game_messages_game", "game_id", "id"),
+    Index("ux_game_messages_key", "player_id", "request_key", unique=True),
+)
+
+#: Whose messages a player does not want: a whole game's (``muted_id`` empty) or another
+#: player's in every game (``game_id`` empty).
+message_mutes = Table(
+    "message_mutes",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("game_id", String(32), primary_key=True),
+    Column("muted_id", String(32), primary_key=True),
+    Column("at", BigInteger, nullable=False),
+)
+
+#: The game a finished game's rematch made: a second request answers the same one.
+rematches = Table(
+    "rematches",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("rematch_id", String(32), nullable=False),
+    Column("at", BigInteger, nullable=False),
+)
+
+#: Player settings beyond the account: the time zone deadlines are told in.
+player_settings = Table(
+    "player_settings",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    #: An IANA name (``Europe/Oslo``); None: UTC.
+    Column("time_zone", String(64), nullable=True),
+)

@@ -55,6 +55,10 @@ COMMANDS: dict[str, str] = {
     "rules": "rules",
     "email": "notify",
     "notify": "notify",
+    "say": "messages",
+    "messages": "messages",
+    "mute": "messages",
+    "unmute": "messages",
 }
 
 

@@ -11,6 +11,7 @@ import typer
 from rich.text import Text
 
 from mathable_cli import pictures
+from mathable_cli.chat import SeenMessages, unseen
 from mathable_cli.cmdutil import GameArg, GameIdArg, JsonFlag
 from mathable_cli.context import app_context
 from mathable_cli.durations import parse_clock, time_left, until
@@ -255,6 +256,9 @@ def show(
         actx.output.json(view)
         return
     screen_for(view).show(Turn(api, actx.output, game, view))
+    settings = actx.settings
+    for line in unseen(api, SeenMessages(settings.config.path.parent, settings.server), game, view):
+        actx.output.data(line)
     if view.get("status") == "waiting" and view.get("you") == 0 and _closed(api.events(game)):
         actx.output.info(
             "An invitee declined: only the players still invited may join. "

@@ -119,12 +119,15 @@ def game_mail(
     words_of: GameMail,
     picture: tuple[bytes, str] | None = None,
     withheld: bool = False,
+    messages: Sequence[tuple[str, str]] = (),
 ) -> EmailMessage:
     """A mail about one game to the player in ``seat``: "turn", "moved" or "finished";
     with ``picture`` (PNG bytes and the board in words), an HTML part shows it too;
     ``words_of`` is the mail of the game's ruleset (``rulesets.game_mail_for``).
     ``withheld``: the game's bag order is withheld (``games.orders``): the scores before
-    the end, no winners (the end's deductions are sums of tiles another game deals)."""
+    the end, no winners (the end's deductions are sums of tiles another game deals).
+    ``messages``: (writer's name, text) of what the other seats wrote since the seat's
+    last own act, told after the first line."""
     parts: list[str] = []
     others = ", ".join(n for i, n in enumerate(names) if i != seat)
     if kind == "turn":
@@ -146,6 +149,7 @@ def game_mail(
             parts.append(f"Game {game_id} is over.")
     else:
         parts.append(f"A move was played in game {game_id}.")
+    parts += [written_words(name, text) for name, text in messages]
     words = words_of.last_turn(state, names)
     if words:
         parts.append(f"Last turn: {words}")
@@ -167,6 +171,17 @@ def game_mail(
     for name, value in ctx.unsubscribe_headers(player_id).items():
         message[name] = value
     return message
+
+
+def written_words(name: str, text: str) -> str:
+    """A message in a mail: who wrote it, then the text, its lines indented.
+
+    >>> print(written_words("ada", "Good luck!\\nSee you"))
+    ada writes: Good luck!
+        See you
+    """
+    first, *rest = text.split("\n")
+    return "\n".join([f"{name} writes: {first}", *(f"    {line}" for line in rest)])
 
 
 def code_mail(ctx: MailContext, to: str, code: str, stable_id: str) -> EmailMessage:

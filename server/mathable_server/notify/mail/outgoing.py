@@ -12,6 +12,7 @@ from email.message import EmailMessage
 
 from mathable import replay_timed
 from mathable.core.ruleset import AnyState
+from mathable_server.games.messages import last_act, mail_messages
 from mathable_server.games.orders import order_withheld
 from mathable_server.notify.mail.addresses import play_address, play_secret
 from mathable_server.notify.mail.codes import verification_code
@@ -98,6 +99,10 @@ class MailChannel:
         reply_to = None
         if entry.kind == "turn":
             reply_to = self._reply_to(ctx, game_id, seat, entry.recipient)
+        # What the other seats wrote since this seat last acted (a message is no event).
+        since = last_act(((s.version, s.event) for s in stored), seat, state)
+        written = self.store.messages_between(game_id, since, version, entry.recipient)
+        writers = self.store.names({m.player_id for m in written}) if written else {}
         return game_mail(
             ctx,
             kind=entry.kind,
@@ -113,6 +118,7 @@ class MailChannel:
             words_of=game_mail_for(state),
             picture=board_png(state, seat) if self.pictures and entry.kind == "turn" else None,
             withheld=entry.kind == "finished" and order_withheld(self.store, game_id, state),
+            messages=mail_messages(written, writers),
         )
 
     def _reply_to(self, ctx: MailContext, game_id: str, seat: int, player_id: str) -> str:

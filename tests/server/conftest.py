@@ -83,6 +83,7 @@ BOTH_DATABASES = frozenset(
         "test_hostile_input",
         "test_mail",
         "test_many_games",
+        "test_messages",
         "test_moves",
         "test_one_write",
         "test_pages",

@@ -49,7 +49,6 @@ def message_text(text: object) -> str:
         raise Refused(
             "message_too_long",
             f"a message has at most {MAX_MESSAGE_CHARS} characters (this one {len(text)})",
-            limit=MAX_MESSAGE_CHARS,
         )
     for char in text:
         if char != "\n" and (unicodedata.category(char) == "Cc" or char in _BIDI):
@@ -93,7 +92,6 @@ class Messages:
             raise Refused(
                 "too_many_messages",
                 f"a seat writes at most {err.limit} messages in a game",
-                limit=err.limit,
             ) from None
         return Posted(message, new)
 

@@ -139,7 +139,8 @@ class MessageRecorder(Recorder):
                 if p not in muted
             ]  # fmt: skip
             feed.write(conn, self.dialect, told)  # last: it locks the feed until the commit
-        self._committed()
+        for callback in self.on_commit:  # this process's waiters read the feed now
+            callback()
         return Message(int(new_id), game_id, seat, player_id, text, version, at), True
 
     @staticmethod

@@ -30,6 +30,10 @@ MAIL_POLICY = policy.default.clone(max_line_length=998)
 
 _ID_PART = re.compile(r"<mathable\.([a-z]+)\.([a-z0-9]+)\.v(\d+)\.s(\d)\.[0-9a-f]+@", re.I)
 
+#: How a reply carries a message to the other seats (``mailin.inbound.free_text``).
+MESSAGE_HELP = "Lines you write under your move go to the other players as a message."
+
+
 @dataclass(frozen=True, slots=True)
 class MailContext:
     """What every mail of a deployment needs: its sender, domain and unsubscribe links."""
@@ -157,6 +161,7 @@ def game_mail(
     if kind == "turn":
         if reply_to is not None:
             parts.append(words_of.how_to_reply)
+            parts.append(MESSAGE_HELP)
         parts.append(f"Or with the command-line client:\n    {words_of.cli_command(game_id)}")
     text = "\n\n".join(parts) + "\n"
     subject = game_subject(kind, game_id, seat, names, words_of.game_name)

@@ -1,0 +1,190 @@
+"""End to end, between players: messages through a real server on SQLite and PostgreSQL.
+
+ada plays with the real ``mathable-cli``, bob by mail only (the server's delivery worker
+sends to an aiosmtpd relay; his replies go in through ``mathable-server mail-in``).
+ada's line reaches bob's event stream as a ``message`` line and his turn mail
+("ada writes: ..."); the free text under bob's move in his reply becomes a message
+(his answer says so), which ``mathable-cli wait`` prints to ada once, and
+``mathable-cli show`` then does not print again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from email.message import EmailMessage
+from email.utils import make_msgid
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from tests.server.helpers import EXAMPLE_TILES
+from tests.server.live import REPO, live_server, server_env
+from tests.server.mailbox import Mailbox, text_of
+
+pytestmark = pytest.mark.e2e
+
+DOMAIN = "play.test"
+ADA, BOB = "ada@example.org", "bob@example.org"
+
+
+def cli(env: dict[str, str], *args: str, ok: bool = True) -> subprocess.CompletedProcess[str]:
+    script = Path(sys.executable).parent / "mathable-cli"
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "mathable_cli"]
+    done = subprocess.run([*command, *args], capture_output=True, text=True, env=env, timeout=120)
+    if ok:
+        assert done.returncode == 0, (args, done.stdout, done.stderr)
+    return done
+
+
+def cli_env(server: str, folder: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MATHABLE_")}
+    paths = os.pathsep.join(str(REPO / p) for p in ("shared", "client"))
+    return env | {"MATHABLE_SERVER": server, "MATHABLE_CONFIG_DIR": str(folder),
+                  "NO_COLOR": "1", "PYTHONPATH": paths, "TZ": "UTC"}  # fmt: skip
+
+
+def verified(server: str, mailbox: Mailbox, auth: dict[str, str], address: str) -> None:
+    assert requests.put(
+        f"{server}/v1/me/email", json={"address": address}, headers=auth, timeout=30
+    ).ok
+    mail = mailbox.wait_for(lambda m: m["To"] == address and "code" in str(m["Subject"]))
+    code = re.search(r"code is (\d{6})", text_of(mail))
+    assert code is not None
+    done = requests.post(
+        f"{server}/v1/me/email/verify", json={"code": code[1]}, headers=auth, timeout=30
+    )
+    assert done.status_code == 200, done.text
+
+
+def mail_in(database_url: str, reply: EmailMessage) -> str:
+    """bob's reply, read by ``mathable-server mail-in`` as an MTA would pipe it."""
+    env = server_env() | {"MATHABLE_MAIL_DOMAIN": DOMAIN}
+    done = subprocess.run(
+        [sys.executable, "-m", "mathable_server", "mail-in", "--database-url", database_url],
+        input=reply.as_bytes(), capture_output=True, env=env, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return done.stderr.decode()
+
+
+def reply_to(mail: EmailMessage, body: str) -> EmailMessage:
+    message = EmailMessage()
+    message["From"], message["To"] = BOB, str(mail["Reply-To"])
+    message["Subject"] = "Re: " + str(mail["Subject"])
+    message["Message-ID"] = make_msgid(domain="example.org")
+    message["In-Reply-To"] = str(mail["Message-ID"])
+    quoted = "\n".join("> " + line for line in text_of(mail).splitlines())
+    message.set_content(f"{body}\n\n{quoted}\n")
+    return message
+
+
+class StreamReader:
+    """bob's ``/v1/me/stream``, read in a thread: every line kept."""
+
+    def __init__(self, server: str, auth: dict[str, str]) -> None:
+        self.lines: list[dict[str, Any]] = []
+        self.seen = threading.Condition()
+        self.response = requests.get(
+            f"{server}/v1/me/stream", headers=auth, stream=True, timeout=(10, 120)
+        )
+        assert self.response.status_code == 200
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        try:
+            for raw in self.response.iter_lines():
+                if raw.strip():
+                    with self.seen:
+                        self.lines.append(json.loads(raw))
+                        self.seen.notify_all()
+        except (requests.RequestException, AttributeError, ValueError):
+            pass
+
+    def wait_for(self, kind: str) -> dict[str, Any]:
+        with self.seen:
+            assert self.seen.wait_for(
+                lambda: any(line["type"] == kind for line in self.lines), timeout=30
+            ), self.lines
+            return next(line for line in self.lines if line["type"] == kind)
+
+    def close(self) -> None:
+        self.response.close()
+
+
+@pytest.fixture
+def mailbox() -> Iterator[Mailbox]:
+    box = Mailbox()
+    box.start()
+    try:
+        yield box
+    finally:
+        box.stop()
+
+
+MAIL_ENV = {
+    "MATHABLE_MAIL_DOMAIN": DOMAIN,
+    "MATHABLE_DELIVER_SECONDS": "0.1",
+    "MATHABLE_OUTBOX_BASE_DELAY": "0.1",
+    "MATHABLE_STREAM_HEARTBEAT": "0.5",
+}
+
+
+def test_messages_through_the_api_the_stream_a_mail_reply_and_the_cli(
+    database_url: str, mailbox: Mailbox, tmp_path: Path
+) -> None:
+    env = MAIL_ENV | {"MATHABLE_SMTP_URL": mailbox.url}
+    with live_server(database_url, env=env) as server:
+        ada_env = cli_env(server, tmp_path / "ada")
+        cli(ada_env, "register", "ada")
+        bob = requests.post(f"{server}/v1/players", json={"name": "bob"}, timeout=30).json()
+        bob_auth = {"Authorization": f"Bearer {bob['token']}"}
+        verified(server, mailbox, bob_auth, BOB)
+        tiles = tmp_path / "tiles.txt"
+        tiles.write_text(",".join(map(str, EXAMPLE_TILES)))
+        game = cli(ada_env, "new", "--tiles", f"@{tiles}", "--invite", "bob").stdout.split()[0]
+        assert requests.post(f"{server}/v1/games/{game}/join", headers=bob_auth, timeout=30).ok
+        stream = StreamReader(server, bob_auth)
+        try:
+            cli(ada_env, "say", game, "Good luck Bob!")
+            line = stream.wait_for("message")
+            assert line["game_id"] == game and set(line) == {"type", "game_id", "version",
+                                                              "cursor"}  # fmt: skip
+        finally:
+            stream.close()
+        cli(ada_env, "move", game, "I8=12", "H6=8", "G9=2", "F7=1", "J8=16", "--draw-extra")
+        turn = mailbox.wait_for(
+            lambda m: m["To"] == BOB and str(m["Subject"]).startswith("[mathable] Your turn")
+        )
+        text = text_of(turn)
+        assert "ada writes: Good luck Bob!" in text
+        print(text)  # the closing note's turn mail
+        reply = reply_to(turn, "F8=7 F9=6 H9=8 G6=4 E9=3 E8=21 E10=7\nThanks Ada,\nyou too!\n\nbob")
+        assert "played" in mail_in(database_url, reply)
+        answer = mailbox.wait_for(lambda m: m["To"] == BOB and "Re:" in str(m["Subject"]))
+        assert "Your message was sent to the other players:\n    Thanks Ada,\n    you too!" in (
+            text_of(answer)
+        )
+        listed = requests.get(f"{server}/v1/games/{game}/messages", headers=bob_auth, timeout=30)
+        assert [(m["seat"], m["text"]) for m in listed.json()["messages"]] == [
+            (0, "Good luck Bob!"),
+            (1, "Thanks Ada,\nyou too!"),
+        ]
+        # The same mail delivered again plays nothing and writes no second message.
+        mail_in(database_url, reply)
+        again = requests.get(f"{server}/v1/games/{game}/messages", headers=bob_auth, timeout=30)
+        assert len(again.json()["messages"]) == 2
+        waited = cli(ada_env, "wait", game, "--timeout", "60")
+        assert "bob writes: Thanks Ada,\n    you too!" in waited.stderr
+        assert "ada writes: Good luck Bob!" in waited.stderr  # not shown here before
+        shown = cli(ada_env, "show", game)
+        assert "writes:" not in shown.stdout + shown.stderr  # nothing new since
+        everything = cli(ada_env, "messages", game).stdout
+        assert "ada writes: Good luck Bob!" in everything and "bob writes: Thanks" in everything

@@ -182,6 +182,9 @@ class GameCreated(Event):
     order: tuple[int, ...] | None = None
     salt: str | None = None
     commitment: str | None = None
+    #: Every player in seat order, the creator among them (a rematch's seats, rotated);
+    #: None: the creator in seat 0 and the others in the order they join.
+    seating: tuple[str, ...] | None = None
     fields: ClassVar[dict[str, codec.Codec[Any]]] = {
         "ruleset": codec.STR,
         "rules_version": codec.INT,
@@ -195,12 +198,14 @@ class GameCreated(Event):
         "order": codec.OPT_INTS,
         "salt": codec.OPT_STR,
         "commitment": codec.OPT_STR,
+        "seating": codec.OPT_STRS,
     }
     optional: ClassVar[dict[str, Any]] = {
         "clock": None,
         "order": None,
         "salt": None,
         "commitment": None,
+        "seating": None,
     }
 
 

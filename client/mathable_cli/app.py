@@ -59,6 +59,7 @@ COMMANDS: dict[str, str] = {
     "messages": "messages",
     "mute": "messages",
     "unmute": "messages",
+    "rematch": "rematch",
 }
 
 

@@ -162,6 +162,8 @@ def game_mail(
         if reply_to is not None:
             parts.append(words_of.how_to_reply)
             parts.append(MESSAGE_HELP)
+    if kind == "finished":
+        parts.append(rematch_words(game_id))
         parts.append(f"Or with the command-line client:\n    {words_of.cli_command(game_id)}")
     text = "\n\n".join(parts) + "\n"
     subject = game_subject(kind, game_id, seat, names, words_of.game_name)
@@ -176,6 +178,14 @@ def game_mail(
     for name, value in ctx.unsubscribe_headers(player_id).items():
         message[name] = value
     return message
+
+
+def rematch_words(game_id: str) -> str:
+    """How to ask for a rematch, in a game-over mail."""
+    return (
+        "A rematch (the same game and clock, the seats rotated):\n"
+        f"    mathable-cli rematch {game_id}"
+    )
 
 
 def written_words(name: str, text: str) -> str:

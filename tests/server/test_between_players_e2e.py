@@ -188,3 +188,41 @@ def test_messages_through_the_api_the_stream_a_mail_reply_and_the_cli(
         assert "writes:" not in shown.stdout + shown.stderr  # nothing new since
         everything = cli(ada_env, "messages", game).stdout
         assert "ada writes: Good luck Bob!" in everything and "bob writes: Thanks" in everything
+
+
+def test_a_rematch_offered_by_the_game_over_mail_and_asked_with_the_cli(
+    database_url: str, mailbox: Mailbox, tmp_path: Path
+) -> None:
+    env = MAIL_ENV | {"MATHABLE_SMTP_URL": mailbox.url}
+    with live_server(database_url, env=env) as server:
+        ada_env = cli_env(server, tmp_path / "ada")
+        cli(ada_env, "register", "ada")
+        bob = requests.post(f"{server}/v1/players", json={"name": "bob"}, timeout=30).json()
+        bob_auth = {"Authorization": f"Bearer {bob['token']}"}
+        verified(server, mailbox, bob_auth, BOB)
+        game = cli(ada_env, "new", "--invite", "bob", "--clock", "3d").stdout.split()[0]
+        assert requests.post(f"{server}/v1/games/{game}/join", headers=bob_auth, timeout=30).ok
+        early = cli(ada_env, "rematch", game, ok=False)
+        assert early.returncode != 0 and "over" in early.stderr
+        cli(ada_env, "resign", game, "--yes")
+        over = mailbox.wait_for(lambda m: m["To"] == BOB and "Game over" in str(m["Subject"]))
+        text = text_of(over)
+        assert "bob won" in text and f"mathable-cli rematch {game}" in text
+        first = cli(ada_env, "rematch", game).stdout.split()[0]
+        again = cli(ada_env, "rematch", game).stdout.split()[0]
+        assert first == again != game
+        assert requests.post(f"{server}/v1/games/{first}/join", headers=bob_auth, timeout=30).ok
+        view = requests.get(f"{server}/v1/games/{first}", headers=bob_auth, timeout=30).json()
+        old = requests.get(f"{server}/v1/games/{game}", headers=bob_auth, timeout=30).json()
+        assert [s["name"] for s in old["seats"]] == ["ada", "bob"]
+        assert [s["name"] for s in view["seats"]] == ["bob", "ada"]
+        assert view["status"] == "playing"
+
+        def created(game_id: str) -> dict[str, Any]:
+            feed = requests.get(f"{server}/v1/games/{game_id}/events", timeout=30).json()
+            event: dict[str, Any] = feed["events"][0]
+            return event
+
+        assert created(first)["clock"] == created(game)["clock"] == {
+            **created(game)["clock"], "per_move": 3 * 86400
+        }

@@ -93,6 +93,7 @@ BOTH_DATABASES = frozenset(
         "test_security_findings",
         "test_security_review2_players",
         "test_summy",
+        "test_time_zone",
         "test_worked_example",
     }
 )

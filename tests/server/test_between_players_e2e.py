@@ -16,6 +16,8 @@ import re
 import subprocess
 import sys
 import threading
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 from collections.abc import Iterator
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -147,9 +149,13 @@ def test_messages_through_the_api_the_stream_a_mail_reply_and_the_cli(
         bob = requests.post(f"{server}/v1/players", json={"name": "bob"}, timeout=30).json()
         bob_auth = {"Authorization": f"Bearer {bob['token']}"}
         verified(server, mailbox, bob_auth, BOB)
+        zone = {"time_zone": "Europe/Oslo"}
+        assert requests.patch(f"{server}/v1/me", json=zone, headers=bob_auth, timeout=30).ok
         tiles = tmp_path / "tiles.txt"
         tiles.write_text(",".join(map(str, EXAMPLE_TILES)))
-        game = cli(ada_env, "new", "--tiles", f"@{tiles}", "--invite", "bob").stdout.split()[0]
+        game = cli(
+            ada_env, "new", "--tiles", f"@{tiles}", "--invite", "bob", "--clock", "3d"
+        ).stdout.split()[0]
         assert requests.post(f"{server}/v1/games/{game}/join", headers=bob_auth, timeout=30).ok
         stream = StreamReader(server, bob_auth)
         try:
@@ -165,6 +171,12 @@ def test_messages_through_the_api_the_stream_a_mail_reply_and_the_cli(
         )
         text = text_of(turn)
         assert "ada writes: Good luck Bob!" in text
+        # The deadline in bob's time, the zone named: three days after ada's move.
+        deadline = requests.get(f"{server}/v1/games/{game}", timeout=30).json()["clock"]
+        local = datetime.strptime(deadline["deadline"], "%Y-%m-%dT%H:%M:%SZ").replace(
+            tzinfo=UTC
+        ).astimezone(ZoneInfo("Europe/Oslo"))
+        assert f"Deadline: {local:%a} {local.day} {local:%b %Y %H:%M %Z} (Europe/Oslo)" in text
         print(text)  # the closing note's turn mail
         reply = reply_to(turn, "F8=7 F9=6 H9=8 G6=4 E9=3 E8=21 E10=7\nThanks Ada,\nyou too!\n\nbob")
         assert "played" in mail_in(database_url, reply)

@@ -346,6 +346,12 @@ def load_command(data: dict[str, Any]) -> dict[str, Any]:
 # --- between players ----------------------------------------------------------------
 
 
+class MeSettingsSchema(StrictSchema):
+    #: An IANA name, checked against the tz database (``games.timesource.known_time_zone``);
+    #: null: UTC.
+    time_zone = fields.String(allow_none=True, validate=validate.Length(min=1, max=64))
+
+
 class MessageSchema(StrictSchema):
     #: Trimmed, checked and measured by ``games.messages.message_text`` (stable codes).
     text = fields.String(required=True, validate=validate.Length(max=4000))

@@ -432,8 +432,12 @@ class Inbox:
         return f"Your message was sent to the other players:\n    {shown}\n\n"
 
     def _board(self, game_id: str, game: Timed, seat: int) -> str:
-        names = seat_names(self.games.store, game.state)
-        return game_mail_for(game.state).text(game_id, game.state, game.clock, seat, names)
+        store = self.games.store
+        names = seat_names(store, game.state)
+        zone = store.time_zone(game.state.seats[seat].player or "")
+        return game_mail_for(game.state).text(
+            game_id, game.state, game.clock, seat, names, zone=zone
+        )
 
     def _answer(
         self,

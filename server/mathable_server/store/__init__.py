@@ -16,6 +16,7 @@ from mathable_server.store.clocks import ClockRecorder
 from mathable_server.store.events import EventRecorder, memberships, projection
 from mathable_server.store.listings import ListingRecorder
 from mathable_server.store.messages import MessageRecorder
+from mathable_server.store.player_settings import PlayerSettingsRecorder
 from mathable_server.store.rematches import RematchRecorder
 from mathable_server.store.players import PlayerRecorder
 from mathable_server.store.records import (
@@ -52,6 +53,7 @@ class Store(
     SecretRecorder,
     MessageRecorder,
     RematchRecorder,
+    PlayerSettingsRecorder,
 ):
     """Reads and writes games and players: every recorder on one engine."""
 

@@ -124,6 +124,7 @@ def game_mail(
     picture: tuple[bytes, str] | None = None,
     withheld: bool = False,
     messages: Sequence[tuple[str, str]] = (),
+    zone: str | None = None,
 ) -> EmailMessage:
     """A mail about one game to the player in ``seat``: "turn", "moved" or "finished";
     with ``picture`` (PNG bytes and the board in words), an HTML part shows it too;
@@ -157,7 +158,9 @@ def game_mail(
     words = words_of.last_turn(state, names)
     if words:
         parts.append(f"Last turn: {words}")
-    parts.append(words_of.text(game_id, state, clock, seat, names, before_end=withheld))
+    parts.append(
+        words_of.text(game_id, state, clock, seat, names, before_end=withheld, zone=zone)
+    )
     if kind == "turn":
         if reply_to is not None:
             parts.append(words_of.how_to_reply)

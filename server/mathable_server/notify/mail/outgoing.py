@@ -119,6 +119,7 @@ class MailChannel:
             picture=board_png(state, seat) if self.pictures and entry.kind == "turn" else None,
             withheld=entry.kind == "finished" and order_withheld(self.store, game_id, state),
             messages=mail_messages(written, writers),
+            zone=self.store.time_zone(entry.recipient),
         )
 
     def _reply_to(self, ctx: MailContext, game_id: str, seat: int, player_id: str) -> str:

@@ -60,6 +60,7 @@ COMMANDS: dict[str, str] = {
     "mute": "messages",
     "unmute": "messages",
     "rematch": "rematch",
+    "time-zone": "zone",
 }
 
 

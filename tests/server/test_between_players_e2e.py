@@ -16,13 +16,13 @@ import re
 import subprocess
 import sys
 import threading
-from datetime import UTC, datetime
-from zoneinfo import ZoneInfo
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 import requests

@@ -17,7 +17,6 @@ from mathable_server.store.events import EventRecorder, memberships, projection
 from mathable_server.store.listings import ListingRecorder
 from mathable_server.store.messages import MessageRecorder
 from mathable_server.store.player_settings import PlayerSettingsRecorder
-from mathable_server.store.rematches import RematchRecorder
 from mathable_server.store.players import PlayerRecorder
 from mathable_server.store.records import (
     Append,
@@ -40,6 +39,7 @@ from mathable_server.store.records import (
     now_iso,
     now_ms,
 )
+from mathable_server.store.rematches import RematchRecorder
 from mathable_server.store.secrets import SecretRecorder
 from mathable_server.store.vacations import VacationRecorder
 

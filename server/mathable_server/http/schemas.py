@@ -130,6 +130,8 @@ class CreateGameSchema(StrictSchema):
         validate=validate.Length(max=3),
     )
     clock = fields.Nested(ClockSchema, load_default=None, allow_none=True)
+    #: Rated (ratings move, no hints): by default when neither tiles nor a seed is given.
+    rated = StrictBoolean(load_default=None, allow_none=True)
 
 
 class ViewQuerySchema(QuerySchema):

@@ -18,6 +18,7 @@ from mathable_server.store.listings import ListingRecorder
 from mathable_server.store.messages import MessageRecorder
 from mathable_server.store.player_settings import PlayerSettingsRecorder
 from mathable_server.store.players import PlayerRecorder
+from mathable_server.store.ratings import RatingRecorder
 from mathable_server.store.records import (
     Append,
     IdempotentAnswer,
@@ -54,6 +55,7 @@ class Store(
     MessageRecorder,
     RematchRecorder,
     PlayerSettingsRecorder,
+    RatingRecorder,
 ):
     """Reads and writes games and players: every recorder on one engine."""
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from sqlalchemy import (
     BigInteger,
     Column,
+    Float,
     Index,
     Integer,
     MetaData,
@@ -330,4 +331,44 @@ player_settings = Table(
     Column("player_id", String(32), primary_key=True),
     #: An IANA name (``Europe/Oslo``); None: UTC.
     Column("time_zone", String(64), nullable=True),
+)
+
+#: Whether a game is rated, chosen when it is made (``rated`` on create).
+rated_games = Table(
+    "rated_games",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("ruleset", String(32), nullable=False),
+    Column("rated", Integer, nullable=False),
+)
+
+#: Each seat's outcome of a finished game whose bag order nobody gave (records between
+#: players): written when the game ends, rebuilt from the logs by ``ratings rebuild``.
+game_results = Table(
+    "game_results",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("player_id", String(32), primary_key=True),
+    Column("ruleset", String(32), nullable=False),
+    #: 1 if the player is among the winners.
+    Column("won", Integer, nullable=False),
+    #: How many won (a draw: more than one, or none).
+    Column("winners", Integer, nullable=False),
+    #: When the game ended (ms since 1970 UTC).
+    Column("at", BigInteger, nullable=False),
+    Index("ix_game_results_player", "player_id", "at"),
+)
+
+#: Each player's rating per ruleset (openskill's Plackett-Luce): updated in the transaction
+#: that ends a rated game; ``rating`` is the conservative ``mu - 3 sigma`` boards sort by.
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("ruleset", String(32), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Index("ix_ratings_board", "ruleset", "rating"),
 )

@@ -14,6 +14,7 @@ from flask import Blueprint, Flask, Response, current_app
 from mathable import ClockSpec, Create, Decline, Event, Join, RuleError, TimeOut, check_claim
 from mathable.core.lifecycle import Open
 from mathable.core.ruleset import AnyState, ruleset, ruleset_of
+from mathable_server.games import ratings
 from mathable_server.games.draws import bag_order, new_salt
 from mathable_server.games.orders import order_withheld
 from mathable_server.games.service import Answer, Timed, new_id
@@ -133,8 +134,26 @@ def create() -> Response:
         salt=new_salt(),
         ruleset=rules.name,
     )
-    answer = svc.games.create(command, _render(player.id, 201), idempotency(player, raw))
+    with ratings.creating(_rated(body)):
+        answer = svc.games.create(command, _render(player.id, 201), idempotency(player, raw))
     return _reply(answer)
+
+
+def _rated(body: dict[str, Any]) -> bool:
+    """Whether the game asked for is rated: as asked, else when the server deals it (no
+    tiles, no seed) and rates games at all; 422 for a rated game it cannot rate."""
+    dealt = body["tiles"] is None and body["seed"] is None
+    if body["rated"] is None:
+        return dealt and ratings.available()
+    if body["rated"] and not dealt:
+        raise ApiError(
+            422, "rated_order_given",
+            "a rated game is dealt by the server: give neither tiles nor a seed",
+        )  # fmt: skip
+    if body["rated"] and not ratings.available():
+        raise ApiError(422, "ratings_unavailable", "this server rates no games (" +
+                       ratings.MISSING + ")")  # fmt: skip
+    return bool(body["rated"])
 
 
 def _tiles(parse: Callable[[Any], int], given: list[Any]) -> tuple[int, ...]:
@@ -231,7 +250,8 @@ def rematch(game_id: str) -> Response:
     if claimed != new:
         return _rematch_answer(game_id, claimed, 200)
     try:
-        svc.games.create(command, _render(player.id, 201), None, game_id=new)
+        with ratings.creating(svc.store.rated(game_id) and ratings.available()):
+            svc.games.create(command, _render(player.id, 201), None, game_id=new)
     except BaseException:
         svc.store.release_rematch(game_id, new)
         raise

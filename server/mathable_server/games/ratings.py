@@ -60,6 +60,12 @@ def creating(rated: bool) -> Iterator[None]:
         _CREATING.reset(token)
 
 
+def rated_now(store: Store, game_id: str) -> bool:
+    """Whether ``game_id`` is rated: as its creation is marking it, else as stored."""
+    flag = _CREATING.get()
+    return flag if flag is not None else store.rated(game_id)
+
+
 def places(state: AnyState) -> list[int]:
     """Each seat's place (1 best): the winners, then the rest by final score."""
     result = state.result

@@ -73,6 +73,7 @@ def _render(player_id: str, status: int) -> Callable[[str, Timed, list[Event], i
         seat = state.seat_of(player_id)
         svc = services()
         body = game_body(game_id, state, seat, svc.names.lookup(player_ids(state)))
+        body["rated"] = ratings.rated_now(svc.store, game_id)
         # The order this command reveals stays hidden while another game draws it.
         withheld = reveals(new) and order_withheld(svc.store, game_id, state)
         if withheld:
@@ -423,6 +424,7 @@ def _view_text(svc: Services, game_id: str, state: AnyState, seat: int | None) -
     text = None if withheld else svc.bodies.get(key)
     if text is None:
         body = game_body(game_id, state, seat, svc.names.lookup(player_ids(state)))
+        body["rated"] = svc.store.rated(game_id)  # a rated game offers no hints
         if withheld:
             withhold_end(body, seat)
         text = json.dumps(body, separators=(",", ":"))

@@ -61,6 +61,8 @@ COMMANDS: dict[str, str] = {
     "unmute": "messages",
     "rematch": "rematch",
     "time-zone": "zone",
+    "record": "ratings",
+    "leaderboard": "ratings",
 }
 
 

@@ -87,6 +87,7 @@ BOTH_DATABASES = frozenset(
         "test_moves",
         "test_one_write",
         "test_pages",
+        "test_ratings",
         "test_rematch",
         "test_registration_retries",
         "test_rulesets",

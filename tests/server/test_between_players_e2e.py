@@ -238,3 +238,29 @@ def test_a_rematch_offered_by_the_game_over_mail_and_asked_with_the_cli(
         assert created(first)["clock"] == created(game)["clock"] == {
             **created(game)["clock"], "per_move": 3 * 86400
         }
+
+
+def test_ratings_records_and_no_hints_with_the_cli(database_url: str, tmp_path: Path) -> None:
+    with live_server(database_url) as server:
+        ada_env, bob_env = cli_env(server, tmp_path / "ada"), cli_env(server, tmp_path / "bob")
+        cli(ada_env, "register", "ada")
+        cli(bob_env, "register", "bob")
+        rated = cli(ada_env, "new", "--invite", "bob").stdout.split()[0]
+        cli(bob_env, "join", rated)
+        mover = ada_env if cli(ada_env, "wait", rated, "--timeout", "5", ok=False).returncode == 0 \
+            else bob_env  # fmt: skip
+        refused = cli(mover, "hint", rated, ok=False)
+        assert refused.returncode == 6 and "rated: no hints" in refused.stderr
+        cli(bob_env, "resign", rated, "--yes")
+        tiles = tmp_path / "tiles.txt"
+        tiles.write_text(",".join(map(str, EXAMPLE_TILES)))
+        unrated = cli(ada_env, "new", "--tiles", f"@{tiles}", "--invite", "bob").stdout.split()[0]
+        cli(bob_env, "join", unrated)
+        assert cli(ada_env, "hint", unrated).returncode == 0  # an unrated game has hints
+        cli(ada_env, "resign", unrated, "--yes")
+        assert "mathable: " in cli(ada_env, "record").stdout
+        assert "after 1 rated game" in cli(bob_env, "record").stdout
+        # The game of a given order is not counted in the record.
+        assert "ada against bob: 1 won, 0 lost, 0 drawn" in cli(ada_env, "record", "bob").stdout
+        board = cli(bob_env, "leaderboard").stdout.splitlines()
+        assert board[0].split()[1] == "ada" and board[1].split()[1] == "bob"

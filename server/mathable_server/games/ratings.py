@@ -31,9 +31,10 @@ from mathable_server.store import ratings as rows
 from mathable_server.store.ratings import Outcome, Rating
 
 if TYPE_CHECKING:
-    from sqlalchemy import Connection
-
     from mathable_server.store import Store
+
+#: A database connection in a transaction (the store's; this layer never names SQLAlchemy).
+Connection = Any
 
 #: Whether the game a request is creating is rated (set around ``Games.create``).
 _CREATING: contextvars.ContextVar[bool | None] = contextvars.ContextVar("rated", default=None)
@@ -146,8 +147,7 @@ def rebuild(store: Store) -> int:
     if not available():
         raise RuntimeError(MISSING)
     count = 0
-    with store.engine.connect().execution_options(sqlite_write=True) as conn, conn.begin():
-        rows.clear(conn)
+    with store.rebuilding() as conn:
         for game_id, at in rows.ended_games(conn):
             stored = store.events_after(game_id)
             state: Any = replay_any([s.event for s in stored])

@@ -7,7 +7,8 @@ reads what the API shows.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from sqlalchemy import Connection, and_, delete, func, insert, select
@@ -158,6 +159,14 @@ class RatingRecorder(Recorder):
         losses = sum(r.n for r in rows if r.other and not r.won)
         draws = sum(r.n for r in rows if bool(r.won) == bool(r.other))
         return int(wins), int(losses), int(draws)
+
+    @contextmanager
+    def rebuilding(self) -> Iterator[Connection]:
+        """One write transaction in which every rating and record is forgotten (``clear``)
+        and written again (``ratings rebuild``): readers see the old or the new, whole."""
+        with self._writer() as conn, conn.begin():
+            clear(conn)
+            yield conn
 
     def rated(self, game_id: str) -> bool:
         with self._reader.connect() as conn:

@@ -82,11 +82,18 @@ def new(
         str,
         typer.Option("--ruleset", "-r", help="The game: mathable, or summy (equations)."),
     ] = DEFAULT_RULESET,
+    rated: Annotated[
+        bool | None,
+        typer.Option("--rated/--unrated", help="Rated: ratings move, no hints (the default "
+                     "when the server deals the tiles).", show_default=False),
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Create a game; you take seat 0. It starts when every seat is filled."""
     actx = app_context(ctx)
     body: dict[str, Any] = {"players": players, "referee": referee.value}
+    if rated is not None:
+        body["rated"] = rated
     if game_rules != DEFAULT_RULESET:
         body["ruleset"] = game_rules
     if seed is not None:

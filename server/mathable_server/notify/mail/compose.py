@@ -165,9 +165,9 @@ def game_mail(
         if reply_to is not None:
             parts.append(words_of.how_to_reply)
             parts.append(MESSAGE_HELP)
+        parts.append(f"Or with the command-line client:\n    {words_of.cli_command(game_id)}")
     if kind == "finished":
         parts.append(rematch_words(game_id))
-        parts.append(f"Or with the command-line client:\n    {words_of.cli_command(game_id)}")
     text = "\n\n".join(parts) + "\n"
     subject = game_subject(kind, game_id, seat, names, words_of.game_name)
     message = _message(ctx, to, subject, text, stable_id)

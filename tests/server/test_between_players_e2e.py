@@ -264,3 +264,68 @@ def test_ratings_records_and_no_hints_with_the_cli(database_url: str, tmp_path: 
         assert "ada against bob: 1 won, 0 lost, 0 drawn" in cli(ada_env, "record", "bob").stdout
         board = cli(bob_env, "leaderboard").stdout.splitlines()
         assert board[0].split()[1] == "ada" and board[1].split()[1] == "bob"
+
+
+def test_a_reminder_before_the_deadline_once_a_turn_with_the_clock_moved_forward(
+    database_url: str, mailbox: Mailbox, tmp_path: Path
+) -> None:
+    env = MAIL_ENV | {"MATHABLE_SMTP_URL": mailbox.url}
+    with live_server(database_url, env=env) as server:
+        ada_env = cli_env(server, tmp_path / "ada")
+        cli(ada_env, "register", "ada")
+        bob = requests.post(f"{server}/v1/players", json={"name": "bob"}, timeout=30).json()
+        bob_auth = {"Authorization": f"Bearer {bob['token']}"}
+        verified(server, mailbox, bob_auth, BOB)
+        for body in ({"remind_before": 86400}, {"time_zone": "Asia/Tokyo"}):
+            url = f"{server}/v1/me/{'notifications' if 'remind_before' in body else ''}"
+            method = requests.put if "remind_before" in body else requests.patch
+            assert method(url.rstrip("/"), json=body, headers=bob_auth, timeout=30).ok
+        bad = requests.put(f"{server}/v1/me/notifications", json={"remind_before": 60},
+                           headers=bob_auth, timeout=30)  # fmt: skip
+        assert bad.status_code == 400 and bad.json()["error"]["code"] == "validation_error"
+        settings = requests.get(f"{server}/v1/me/notifications", headers=bob_auth, timeout=30)
+        assert settings.json()["remind_before"] == 86400
+        tiles = tmp_path / "tiles.txt"
+        tiles.write_text(",".join(map(str, EXAMPLE_TILES)))
+        game = cli(
+            ada_env, "new", "--tiles", f"@{tiles}", "--invite", "bob", "--clock", "3d"
+        ).stdout.split()[0]
+        assert requests.post(f"{server}/v1/games/{game}/join", headers=bob_auth, timeout=30).ok
+        cli(ada_env, "move", game, "I8=12", "H6=8", "G9=2", "F7=1", "J8=16", "--draw-extra")
+        deadline = requests.get(f"{server}/v1/games/{game}", timeout=30).json()["clock"]
+        assert deadline["deadline"] is not None
+
+        def tick(days: float) -> str:
+            """One sweep, then one delivery pass, by processes living ``days`` ahead."""
+            ahead = server_env() | MAIL_ENV | {
+                "MATHABLE_SMTP_URL": mailbox.url,
+                "MATHABLE_TIME_OFFSET": str(int(days * 86400)),
+            }
+            said = ""
+            for command in (["tick"], ["deliver", "--once"]):
+                done = subprocess.run(
+                    [sys.executable, "-m", "mathable_server", *command, "--database-url",
+                     database_url], capture_output=True, text=True, env=ahead, timeout=120,
+                )  # fmt: skip
+                assert done.returncode == 0, done.stderr
+                said += done.stderr
+            return said
+
+        assert "0 reminders" in tick(1.0)  # two days left: too soon
+        assert "1 reminders" in tick(2.1)  # under a day left: reminded
+        assert "0 reminders" in tick(2.5)  # once a turn
+        mail = mailbox.wait_for(lambda m: m["To"] == BOB and "Reminder" in str(m["Subject"]))
+        local = datetime.strptime(deadline["deadline"], "%Y-%m-%dT%H:%M:%SZ").replace(
+            tzinfo=UTC
+        ).astimezone(ZoneInfo("Asia/Tokyo"))
+        due = f"{local:%a} {local.day} {local:%b %Y %H:%M %Z} (Asia/Tokyo)"
+        assert f"is due {due}" in str(mail["Subject"]) and due in text_of(mail)
+        assert f"mathable-cli move {game}" in text_of(mail)
+        # bob moves: his turn is over, and ada (who asked for none) is not reminded.
+        turn = mailbox.wait_for(
+            lambda m: m["To"] == BOB and str(m["Subject"]).startswith("[mathable] Your turn")
+        )
+        assert "played" in mail_in(database_url, reply_to(turn, "pass"))
+        assert "0 reminders" in tick(2.9)
+        reminders = [m for m in mailbox.to(BOB) if "Reminder" in str(m["Subject"])]
+        assert len(reminders) == 1

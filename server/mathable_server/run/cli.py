@@ -332,7 +332,8 @@ def _tick(engine: Engine, settings: Settings) -> None:
         total += found
         if found < 1000:
             break
-    print(f"mathable-server: tick: {total} games due", file=sys.stderr)
+    reminded = store.send_reminders(games.now())
+    print(f"mathable-server: tick: {total} games due, {reminded} reminders", file=sys.stderr)
 
 
 def _rebuild_ratings(engine: Engine) -> None:

@@ -41,6 +41,7 @@ from mathable_server.store.records import (
     now_ms,
 )
 from mathable_server.store.rematches import RematchRecorder
+from mathable_server.store.reminders import ReminderRecorder
 from mathable_server.store.secrets import SecretRecorder
 from mathable_server.store.vacations import VacationRecorder
 
@@ -56,6 +57,7 @@ class Store(
     RematchRecorder,
     PlayerSettingsRecorder,
     RatingRecorder,
+    ReminderRecorder,
 ):
     """Reads and writes games and players: every recorder on one engine."""
 

@@ -30,11 +30,18 @@ class PlayerSettingsRecorder(Recorder):
         return {r.player_id: r.time_zone for r in rows if r.time_zone}
 
     def set_time_zone(self, player_id: str, zone: str | None) -> None:
+        self._set(player_id, time_zone=zone)
+
+    def set_remind_before(self, player_id: str, seconds: int | None) -> None:
+        """A reminder ``seconds`` before each deadline of the player's (None: none)."""
+        self._set(player_id, remind_before=seconds)
+
+    def _set(self, player_id: str, **values: object) -> None:
         with self._writer() as conn, conn.begin():
             changed = conn.execute(
                 update(player_settings)
                 .where(player_settings.c.player_id == player_id)
-                .values(time_zone=zone)
+                .values(**values)
             ).rowcount
             if not changed:
-                conn.execute(insert(player_settings).values(player_id=player_id, time_zone=zone))
+                conn.execute(insert(player_settings).values(player_id=player_id, **values))

@@ -331,6 +331,19 @@ player_settings = Table(
     Column("player_id", String(32), primary_key=True),
     #: An IANA name (``Europe/Oslo``); None: UTC.
     Column("time_zone", String(64), nullable=True),
+    #: A reminder this many seconds before a deadline of theirs (None: no reminder).
+    Column("remind_before", Integer, nullable=True),
+)
+
+#: The reminders sent: one per player and deadline (a turn's), never twice.
+reminders = Table(
+    "reminders",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("player_id", String(32), primary_key=True),
+    #: The deadline reminded of (ms since 1970 UTC): a turn's, so once per turn.
+    Column("deadline", BigInteger, primary_key=True, autoincrement=False),
+    Column("at", BigInteger, nullable=False),
 )
 
 #: Whether a game is rated, chosen when it is made (``rated`` on create).

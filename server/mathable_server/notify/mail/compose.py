@@ -202,6 +202,34 @@ def written_words(name: str, text: str) -> str:
     return "\n".join([f"{name} writes: {first}", *(f"    {line}" for line in rest)])
 
 
+def reminder_mail(
+    ctx: MailContext,
+    *,
+    to: str,
+    player_id: str,
+    game_id: str,
+    game: str,
+    others: str,
+    deadline: str,
+    left: str,
+    stable_id: str,
+    reply_to: str | None,
+) -> EmailMessage:
+    """A reminder: the player's move in ``game_id`` is due at ``deadline`` (their time)."""
+    text = (
+        f"Your move in game {game_id} against {others} is due {deadline} ({left} left).\n\n"
+        f"Play with:\n    mathable-cli move {game_id}\n"
+        + ("\nOr reply to your turn mail with your move.\n" if reply_to else "")
+    )
+    subject = f"[mathable] Reminder: your move in {game} {game_id} is due {deadline}"
+    message = _message(ctx, to, subject, text, stable_id)
+    message["In-Reply-To"] = ctx.thread_id(game_id)
+    message["References"] = ctx.thread_id(game_id)
+    for name, value in ctx.unsubscribe_headers(player_id).items():
+        message[name] = value
+    return message
+
+
 def code_mail(ctx: MailContext, to: str, code: str, stable_id: str) -> EmailMessage:
     text = (
         f"Your Mathable code is {code}.\n\n"

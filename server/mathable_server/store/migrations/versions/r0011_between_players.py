@@ -7,7 +7,8 @@ Create Date: 2026-12-02
 New tables, empty: ``game_messages`` (what the seats of a game write to each
 other, kept out of the event log), ``message_mutes`` (whose messages a player
 does not want), ``rematches`` (the game a finished game's rematch made) and
-``player_settings`` (the time zone deadlines are told in), ``rated_games``
+``player_settings`` (the time zone deadlines are told in, how long before one a
+reminder goes), ``reminders`` (those sent: one a turn), ``rated_games``
 (whether a game is rated), ``game_results`` and ``ratings`` (records and
 ratings: ``mathable-server ratings rebuild`` fills them from the finished
 games' logs). No existing row changes. Going back drops them (and the messages
@@ -59,6 +60,14 @@ def upgrade() -> None:
         "player_settings",
         sa.Column("player_id", sa.String(32), primary_key=True),
         sa.Column("time_zone", sa.String(64), nullable=True),
+        sa.Column("remind_before", sa.Integer, nullable=True),
+    )
+    op.create_table(
+        "reminders",
+        sa.Column("game_id", sa.String(32), primary_key=True),
+        sa.Column("player_id", sa.String(32), primary_key=True),
+        sa.Column("deadline", sa.BigInteger, primary_key=True, autoincrement=False),
+        sa.Column("at", sa.BigInteger, nullable=False),
     )
 
 
@@ -91,6 +100,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.drop_table("reminders")
     op.drop_index("ix_ratings_board", table_name="ratings")
     op.drop_table("ratings")
     op.drop_index("ix_game_results_player", table_name="game_results")

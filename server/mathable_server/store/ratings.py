@@ -39,6 +39,11 @@ class Outcome:
     winners: int
 
 
+#: Whether each game is rated, as this process read it (it never changes once made).
+_RATED: dict[str, bool] = {}
+_RATED_SIZE = 100_000
+
+
 def mark_rated(conn: Connection, game_id: str, ruleset: str, rated: bool) -> None:
     conn.execute(insert(rated_games).values(game_id=game_id, ruleset=ruleset, rated=int(rated)))
 
@@ -169,5 +174,13 @@ class RatingRecorder(Recorder):
             yield conn
 
     def rated(self, game_id: str) -> bool:
-        with self._reader.connect() as conn:
-            return is_rated(conn, game_id)
+        """Whether a game is rated: chosen when it was made and never changed, so each
+        process reads it once a game (a move's answer makes no read of it)."""
+        known = _RATED.get(game_id)
+        if known is None:
+            with self._reader.connect() as conn:
+                known = is_rated(conn, game_id)
+            if len(_RATED) >= _RATED_SIZE:
+                _RATED.clear()
+            _RATED[game_id] = known
+        return known

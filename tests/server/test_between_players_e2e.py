@@ -273,6 +273,8 @@ def test_a_reminder_before_the_deadline_once_a_turn_with_the_clock_moved_forward
     with live_server(database_url, env=env) as server:
         ada_env = cli_env(server, tmp_path / "ada")
         cli(ada_env, "register", "ada")
+        shown = cli(ada_env, "notify", "--remind", "1h").stdout
+        assert "reminder: 1 hour before a deadline" in shown
         bob = requests.post(f"{server}/v1/players", json={"name": "bob"}, timeout=30).json()
         bob_auth = {"Authorization": f"Bearer {bob['token']}"}
         verified(server, mailbox, bob_auth, BOB)
@@ -321,7 +323,7 @@ def test_a_reminder_before_the_deadline_once_a_turn_with_the_clock_moved_forward
         due = f"{local:%a} {local.day} {local:%b %Y %H:%M %Z} (Asia/Tokyo)"
         assert f"is due {due}" in str(mail["Subject"]) and due in text_of(mail)
         assert f"mathable-cli move {game}" in text_of(mail)
-        # bob moves: his turn is over, and ada (who asked for none) is not reminded.
+        # bob moves: his turn is over, and ada (reminded an hour before) not yet.
         turn = mailbox.wait_for(
             lambda m: m["To"] == BOB and str(m["Subject"]).startswith("[mathable] Your turn")
         )

@@ -928,3 +928,31 @@ def test_the_digest_names_the_deadlines_within_a_day_in_the_players_time(
     lines = {line.split(":")[0].strip(): line for line in text_of(digest).splitlines()}
     assert "(America/New_York)" in lines[hurried] and ", due " in lines[hurried]
     assert "due" not in lines[mail_table.id]  # no clock: no deadline
+
+
+def test_the_game_over_mail_has_the_result_with_the_deductions_the_link_and_the_rematch(
+    database_url: str, mailbox: Mailbox
+) -> None:
+    app = _app(database_url, mailbox, public_url="http://mathable.test")
+    client = app.test_client()
+    table = Table(client)
+    verify(client, app, mailbox, table.bob, BOB_MAIL)
+    play_ada_turn(table)
+    for _ in range(12):  # everybody passes until the game ends on its idle turns
+        view = client.get(f"/v1/games/{table.id}", headers=table.ada.auth).json
+        if view["status"] == "ended":
+            break
+        mover = table.ada if view["turn"]["seat"] == 0 else table.bob
+        table.ok(mover, type="pass")
+    assert client.get(f"/v1/games/{table.id}").json["status"] == "ended"
+    room(app).deliverer(lambda: app.extensions["mathable"].games.now() + 60_000).drain()
+    over = mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "Game over" in str(m["Subject"]))
+    text = text_of(over)
+    result = client.get(f"/v1/games/{table.id}").json["result"]
+    taken = ", ".join(
+        f"{name} {-d:+d}" for name, d in zip(("ada", "bob"), result["deductions"], strict=True)
+        if d
+    )
+    assert taken and f"The tiles left at the end counted: {taken}." in text
+    assert f"The game: http://mathable.test/games/{table.id}" in text
+    assert f"mathable-cli rematch {table.id}" in text

@@ -150,6 +150,11 @@ def game_mail(
             parts.append(
                 f"Game {game_id} is over ({result.reason.replace('_', ' ')}): {winners} won."
             )
+            if any(result.deductions):
+                taken = ", ".join(
+                    f"{names[i]} {-d:+d}" for i, d in enumerate(result.deductions) if d
+                )
+                parts.append(f"The tiles left at the end counted: {taken}.")
         else:
             parts.append(f"Game {game_id} is over.")
     else:
@@ -167,6 +172,8 @@ def game_mail(
             parts.append(MESSAGE_HELP)
         parts.append(f"Or with the command-line client:\n    {words_of.cli_command(game_id)}")
     if kind == "finished":
+        if ctx.public_url:
+            parts.append(f"The game: {ctx.public_url}/games/{game_id}")
         parts.append(rematch_words(game_id))
     text = "\n\n".join(parts) + "\n"
     subject = game_subject(kind, game_id, seat, names, words_of.game_name)

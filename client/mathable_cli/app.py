@@ -59,6 +59,14 @@ COMMANDS: dict[str, str] = {
     "tutorial": "records",
     "email": "notify",
     "notify": "notify",
+    "say": "messages",
+    "messages": "messages",
+    "mute": "messages",
+    "unmute": "messages",
+    "rematch": "rematch",
+    "time-zone": "zone",
+    "record": "ratings",
+    "leaderboard": "ratings",
 }
 
 

@@ -248,7 +248,9 @@ def test_show_reads_the_last_turn_from_the_view_not_the_whole_log(
     shown = cli("show", gid)
     assert "Last turn: bob: exchanged 2 tiles" in shown.stdout
     calls = [c.request.url for c in fake.http.calls[before:]]
-    assert len(calls) == 1 and "/events" not in calls[0]  # one request: the game's view
+    # The game's view, and the seat's new messages: never the whole log.
+    assert len(calls) == 2 and not any("/events" in c for c in calls)
+    assert "/messages" in calls[1]
 
 
 def test_every_command_module_is_known_to_the_lazy_loader() -> None:

@@ -49,6 +49,14 @@ ARGUMENTS: dict[str, list[str]] = {
     "blocks": ["blocks"],
     "email": ["email", "show"],
     "notify": ["notify"],
+    "say": ["say", "g1", "hi"],
+    "messages": ["messages", "g1"],
+    "mute": ["mute", "g1"],
+    "unmute": ["unmute", "g1"],
+    "rematch": ["rematch", "g1"],
+    "time-zone": ["time-zone"],
+    "record": ["record"],
+    "leaderboard": ["leaderboard"],
 }
 
 

@@ -340,11 +340,18 @@ class Games:
             return cached.state
         return self.state(game_id)
 
-    def create(self, command: Create, render: Render, idem: Idempotency | None) -> Answer:
-        """Create a new game (``command.player`` takes seat 0)."""
+    def create(
+        self,
+        command: Create,
+        render: Render,
+        idem: Idempotency | None,
+        game_id: str | None = None,
+    ) -> Answer:
+        """Create a new game (``command.player`` takes seat 0, unless the seats are given),
+        with a new id unless ``game_id`` is given (a rematch claims its id first)."""
         if idem is not None and (known := self._known_answer(idem)) is not None:
             return known
-        game_id = new_id("g")
+        game_id = game_id or new_id("g")
         return self._run(game_id, Timed(GameState()), command, render, idem)
 
     def join(

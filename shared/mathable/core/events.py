@@ -183,6 +183,9 @@ class GameCreated(Event):
     #: The game was made from a record (``POST /v1/games/import``), not played here:
     #: ratings and statistics leave it out.
     imported: bool = False
+    #: Every player in seat order, the creator among them (a rematch's seats, rotated);
+    #: None: the creator in seat 0 and the others in the order they join.
+    seating: tuple[str, ...] | None = None
     fields: ClassVar[dict[str, codec.Codec[Any]]] = {
         "ruleset": codec.STR,
         "rules_version": codec.INT,
@@ -197,6 +200,7 @@ class GameCreated(Event):
         "salt": codec.OPT_STR,
         "commitment": codec.OPT_STR,
         "imported": codec.BOOL,
+        "seating": codec.OPT_STRS,
     }
     optional: ClassVar[dict[str, Any]] = {
         "clock": None,
@@ -204,6 +208,7 @@ class GameCreated(Event):
         "salt": None,
         "commitment": None,
         "imported": False,
+        "seating": None,
     }
 
 

@@ -130,3 +130,19 @@ def test_an_unknown_player_is_404(client: FlaskClient, name: str) -> None:
     register(client, "ada")
     response = client.get(f"/v1/players/{name}")
     assert response.status_code == 404 and response.json["error"]["code"] == "unknown_player"
+
+
+def test_an_imported_game_moves_no_rating_and_no_record(client: FlaskClient) -> None:
+    """A game made from a record (``POST /v1/games/import``) was not played here: the
+    importer could have written any result, so it counts in no rating and no record."""
+    from mathable.core.record import write_record
+    from tests.rules.test_records import mathable_selfplay
+
+    register(client, "ada")
+    bob = register(client, "bob")
+    text = write_record(mathable_selfplay(1)).text()
+    imported = client.post("/v1/games/import", json={"record": text}, headers=bob.auth)
+    assert imported.status_code == 201, imported.json
+    assert ratings_of(client, "ada") == {} and ratings_of(client, "bob") == {}
+    record = client.get("/v1/players/ada/record?against=bob").json
+    assert (record["wins"], record["losses"], record["draws"]) == (0, 0, 0)

@@ -19,7 +19,10 @@ class Notifier:
     """The store's append hook: writes the outbox rows of each append in its transaction."""
 
     def concerns(self, events: Sequence[Event], state: AnyState) -> bool:
-        """Whether an append may tell anybody anything (most, a tile placed, do not)."""
+        """Whether an append may tell anybody anything (most, a tile placed, do not; a game
+        played elsewhere and brought in whole tells nobody: nothing happened here)."""
+        if state.options.imported:
+            return False
         types = {e.type for e in events}
         return bool(types & turn_changes(state)) or bool(types & {"game_ended", "game_cancelled"})
 

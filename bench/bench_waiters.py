@@ -3,6 +3,7 @@
     .venv/bin/python bench/bench_waiters.py --waiters 10000              # SQLite
     .venv/bin/python bench/bench_waiters.py --waiters 10000 \\
         --database postgresql://postgres@127.0.0.1:5432/test             # PostgreSQL
+    .venv/bin/python bench/bench_waiters.py --waiters 10000 --kind game  # game streams
     .venv/bin/python bench/bench_waiters.py --waiters 10000 --servers 2 \\
         --database postgresql://postgres@127.0.0.1:5432/test             # two instances
 
@@ -27,8 +28,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import multiprocessing
 import os
+import random
 import resource
 import statistics
 import sys
@@ -83,10 +86,18 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+_orders = itertools.count()
+
+
 def example_game(base: str, one: str, two: str) -> str:
+    """A game of the worked example's racks, the rest of its bag in an order of its own (a
+    player sits in one unfinished game of a bag order at a time: 422 ``same_order``)."""
+    rest = EXAMPLE_TILES[14:]
+    random.Random(next(_orders)).shuffle(rest)
     created = requests.post(
-        f"{base}/v1/games", json={"tiles": EXAMPLE_TILES}, headers=auth(one), timeout=30
-    )
+        f"{base}/v1/games", json={"tiles": EXAMPLE_TILES[:14] + rest}, headers=auth(one),
+        timeout=30,
+    )  # fmt: skip
     created.raise_for_status()
     game_id: str = created.json()["id"]
     joined = requests.post(f"{base}/v1/games/{game_id}/join", headers=auth(two), timeout=30)
@@ -118,10 +129,18 @@ class Waiters:
     """N raw HTTP long-polls, opened in batches, each timed from ``moved_at`` to its answer."""
 
     def __init__(
-        self, targets: list[tuple[str, int]], path: str, tokens: list[str], n: int, stream: bool
+        self,
+        targets: list[tuple[str, int]],
+        path: str,
+        tokens: list[str],
+        n: int,
+        stream: bool,
+        awaited: bytes = b'"moved"',
     ) -> None:
         self.targets, self.path, self.tokens, self.n = targets, path, tokens, n
         self.stream = stream
+        #: What the line a stream waits for holds.
+        self.awaited = awaited
         self.opened = 0
         self.answers: list[tuple[float, bytes]] = []
         self.errors: list[str] = []
@@ -150,7 +169,7 @@ class Waiters:
             self.heads += 1
             if self.stream and b" 200 " in head.split(b"\r\n")[0]:
                 # Chunks of NDJSON: heartbeats until the move's line comes.
-                while b'"moved"' not in (chunk := await reader.readuntil(b"\n")):
+                while self.awaited not in (chunk := await reader.readuntil(b"\n")):
                     if not chunk:
                         break
             at = time.perf_counter()
@@ -268,6 +287,13 @@ def bench(label: str, database: str | None, servers: int, opts: argparse.Namespa
             cursor = feed_head(url)
             path = f"/v1/me/stream?since={cursor}"
             waiters = Waiters(targets, path, [one, two], opts.waiters, stream=True)
+        elif opts.kind == "game":
+            # The game's own stream from its version now: spectators, and every tenth
+            # one of its two seats (a seat's line and a spectator's, each made once).
+            path = f"/v1/games/{game}/stream?since=3"
+            tokens = [one, two] + callers[:8]
+            waiters = Waiters(targets, path, tokens, opts.waiters, stream=True,
+                              awaited=b'"type":"game"')  # fmt: skip
         else:
             path = f"/v1/games/{game}?wait=60&since=3"
             waiters = Waiters(targets, path, callers, opts.waiters, stream=False)
@@ -296,7 +322,7 @@ def bench(label: str, database: str | None, servers: int, opts: argparse.Namespa
             a for a in waiters.answers if a[0] >= moved_at and b" 200 " in a[1].split(b"\r\n")[0]
         ]
         wakes = [a[0] - moved_at for a in good]
-        what = "streams" if opts.kind == "stream" else "long-polls"
+        what = {"stream": "streams", "game": "game streams"}.get(opts.kind, "long-polls")
         lines = [
             f"{label}: {opts.waiters} {what} on serve --workers {opts.workers} x {servers}: "
             f"all held {opened:.1f} s after the first was sent; held until the move "
@@ -336,8 +362,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--waiters", type=int, default=10_000)
     parser.add_argument(
-        "--kind", choices=["poll", "stream"], default="poll",
-        help="long-polls on the game (60 s at most), or the players' event streams",
+        "--kind", choices=["poll", "stream", "game"], default="poll",
+        help="long-polls on the game (60 s at most), the players' event streams, or the "
+        "game's stream (GET /v1/games/{id}/stream: spectators and its seats)",
     )  # fmt: skip
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--servers", type=int, default=1, help="serve instances (PostgreSQL)")

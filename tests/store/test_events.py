@@ -239,6 +239,41 @@ def test_the_hooks_write_in_the_append_and_roll_back_with_it(store: Store) -> No
     assert names == ["v1", "v3", "v4"]
 
 
+@pytest.mark.postgres
+def test_the_feeds_lock_is_not_held_while_a_hook_writes(backend: Backend) -> None:
+    """Every writer of every game waits for the feed's lock (PostgreSQL): a move's hooks
+    (its turn mail) write before it is taken, and the feed is still written."""
+    if backend.name != "postgres":
+        pytest.skip("the feed's advisory lock is PostgreSQL's")
+    store = backend.store()
+    other = backend.another_engine()
+    free: list[bool] = []
+
+    class Hook:
+        def concerns(self, new: Any, state: GameState) -> bool:
+            return any(e.type == "passed" for e in new)
+
+        def __call__(self, conn: Any, game_id: str, new: Any, state: GameState, at: int) -> None:
+            if not self.concerns(new, state):
+                return
+            with other.connect() as probe:  # another process trying to write the feed
+                took = probe.execute(
+                    text("SELECT pg_try_advisory_xact_lock(:id)"), {"id": feed.FEED_LOCK}
+                ).scalar()
+                probe.rollback()
+            free.append(bool(took))
+
+    store.on_append.append(Hook())
+    state = started(store)
+    passed, after = run(state, Pass(state.turn.seat))  # type: ignore[union-attr]
+    store.append("g1", 3, passed, after, at=AT)
+    assert free == [True]
+    assert {c.player_id for c in feed.changes_after(store.engine, 0) if c.version == 4} == {
+        "p0",
+        "p1",
+    }
+
+
 def test_append_each_writes_the_games_still_where_they_were(store: Store) -> None:
     one, two = started(store, "g1"), started(store, "g2")
     p1, after1 = run(one, Pass(one.turn.seat))  # type: ignore[union-attr]

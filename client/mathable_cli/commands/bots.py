@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Annotated, Any
 
 import typer
 
 from mathable_cli import api as api_module
-from mathable_cli.api import ApiClient
+from mathable_cli.api import ApiClient, ApiError
 from mathable_cli.bot import Bot
 from mathable_cli.cmdutil import GameArg, JsonFlag
 from mathable_cli.context import app_context
@@ -52,6 +54,58 @@ def _play_one_game(bot: Bot, api: ApiClient, game: str, interval: float) -> None
     bot.finished(game, view)
 
 
+@dataclass
+class Acceptance:
+    """Which invitations ``bot --all --accept`` joins (as lichess-bot's challenge filters):
+    from whom (names; empty: anyone), which rulesets (empty: any), and at most how many
+    games in play or waiting at once (None: no limit)."""
+
+    senders: frozenset[str] = frozenset()
+    rulesets: frozenset[str] = frozenset()
+    max_games: int | None = None
+    #: Invitations the server refused to let this bot join (not asked again).
+    refused: set[str] = field(default_factory=set)
+
+    def takes(self, entry: Mapping[str, Any]) -> bool:
+        """Whether the invitation ``entry`` (of ``GET /v1/me``) passes the filters."""
+        if self.rulesets and entry.get("ruleset", "mathable") not in self.rulesets:
+            return False
+        creator = next((s.get("name") for s in entry.get("seats") or [] if s.get("seat") == 0),
+                       None)  # fmt: skip
+        return not self.senders or creator in self.senders
+
+
+def _is_invitation(entry: Mapping[str, Any]) -> bool:
+    return entry.get("status") == "waiting" and entry.get("your_seat") is None
+
+
+def _accept(bot: Bot, api: ApiClient, entries: list[dict[str, Any]], accept: Acceptance) -> bool:
+    """Join the invitations among ``entries`` that ``accept`` takes, within its limit;
+    whether one was joined (the list is read again then)."""
+    seated = sum(
+        1
+        for e in entries
+        if e.get("status") in ("playing", "waiting") and e.get("your_seat") is not None
+    )
+    joined = False
+    for entry in entries:
+        gid = game_id(entry)
+        if not _is_invitation(entry) or gid in accept.refused or not accept.takes(entry):
+            continue
+        if accept.max_games is not None and seated >= accept.max_games:
+            return joined
+        try:
+            api.request("POST", f"/v1/games/{gid}/join", body={})
+        except ApiError as err:
+            accept.refused.add(gid)
+            bot.out.warn(f"{gid}: could not join: {err.message}")
+            continue
+        seated += 1
+        joined = True
+        bot.out.info(f"{gid}: accepted the invitation")
+    return joined
+
+
 def _serve(
     bot: Bot,
     api: ApiClient,
@@ -60,9 +114,11 @@ def _serve(
     interval: float,
     max_interval: float,
     until_idle: bool,
+    accept: Acceptance | None = None,
 ) -> None:
     """List my games (one request for all) and play wherever it is my turn; between two
-    looks, wait on the server's event stream (or, on an older server, sleep and poll)."""
+    looks, wait on the server's event stream (or, on an older server, sleep and poll).
+    With ``accept``, join the invitations it takes first."""
     delay = interval
     active: set[str] = set()
     stream: EventStream | None = EventStream(api)
@@ -77,6 +133,8 @@ def _serve(
             continue
         if games is not None:
             entries = [e for e in entries if game_id(e) in games]
+        if accept is not None and _accept(bot, api, entries, accept):
+            continue  # read the list again: the games joined are in it now
         played = False
         for entry in entries:
             gid = game_id(entry)
@@ -93,7 +151,12 @@ def _serve(
             elif entry.get("status") == "ended" and gid in active:
                 active.discard(gid)
                 bot.finished(gid, api.game(gid))
-        in_play = [e for e in entries if e.get("status") in ("playing", "waiting")]
+        in_play = [
+            e
+            for e in entries
+            if e.get("status") == "playing"
+            or (e.get("status") == "waiting" and e.get("your_seat") is not None)
+        ]
         if (until_idle or games is not None) and not in_play:
             return
         delay = interval if played else min(delay * 2, max_interval)
@@ -132,6 +195,32 @@ def bot(
     until_idle: Annotated[
         bool, typer.Option("--until-idle", help="With --all: stop when no game is in play.")
     ] = False,
+    accept: Annotated[
+        bool, typer.Option("--accept", help="With --all: join the invitations (see --from).")
+    ] = False,
+    senders: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--from", help="With --accept: only from this player (repeat for more).",
+            show_default=False,
+        ),
+    ] = None,
+    rulesets: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--ruleset", help="With --accept: only games of this ruleset (repeat for more).",
+            show_default=False,
+        ),
+    ] = None,
+    max_games: Annotated[
+        int | None,
+        typer.Option(
+            "--max-games",
+            help="With --accept: join only while fewer games than this are in play or waiting.",
+            min=1,
+            show_default=False,
+        ),
+    ] = None,
     engine: Annotated[
         str,
         typer.Option(
@@ -160,10 +249,24 @@ def bot(
     it polls the list politely (slower when idle). An engine that raises, returns
     something that is not a legal turn or thinks past --think-time is
     reported on stderr and `best` plays that turn.
+
+    With --all --accept it also joins the invitations it is sent: only those
+    from the players named by --from and of the rulesets named by --ruleset
+    (when given), and only while fewer than --max-games of its games are in
+    play or waiting for players. Invitations it leaves stay open.
     """
     actx = app_context(ctx)
     if all_games == bool(games):
         raise CliError("give game ids or --all (not both)", ExitCode.USAGE)
+    filtered = bool(senders or rulesets or max_games is not None)
+    if (accept and not all_games) or (filtered and not accept):
+        raise CliError("--accept goes with --all; --from, --ruleset, --max-games with --accept",
+                       ExitCode.USAGE)  # fmt: skip
+    acceptance = (
+        Acceptance(frozenset(senders or ()), frozenset(rulesets or ()), max_games)
+        if accept
+        else None
+    )
     engines = EngineRunner(engine, think_time=think_time, node_limit=node_limit)
     api = actx.api()
     games = [actx.game_id(g, "bot") for g in games or []]
@@ -179,6 +282,7 @@ def bot(
                 interval=interval,
                 max_interval=max(interval, max_interval),
                 until_idle=until_idle,
+                accept=acceptance,
             )
     finally:
         engines.close()

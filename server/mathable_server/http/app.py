@@ -12,6 +12,7 @@ from mathable_server.games.service import Games
 from mathable_server.games.timesource import SystemTime, TimeSource
 from mathable_server.http import pages
 from mathable_server.http.api import (
+    game_stream,
     games,
     messages,
     meta,
@@ -127,6 +128,7 @@ def create_app(
     app.register_blueprint(rulesets.bp)
     app.register_blueprint(notifications.bp)
     app.register_blueprint(stream.bp)
+    app.register_blueprint(game_stream.bp)
     app.register_blueprint(records.bp)
     app.register_blueprint(messages.bp)
     app.register_blueprint(ratings.bp)

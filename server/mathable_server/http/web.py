@@ -8,6 +8,7 @@ import ipaddress
 import json
 import re
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -52,6 +53,8 @@ class Services:
     pages: BodyCache = field(default_factory=BodyCache)
     #: The heads of woken long-polls' answers, shared by those of one version and seat.
     heads: HeadCache = field(default_factory=HeadCache)
+    #: Lines of game streams by (game, version, seat), computed once for every stream.
+    stream_lines: BodyCache = field(default_factory=BodyCache)
     #: The requests waiting in this process (long-polls, streams), woken by ``follower``.
     wakeups: Wakeups = field(default_factory=Wakeups)
     follower: FeedFollower | None = None
@@ -401,3 +404,42 @@ def idempotency(player: PlayerRecord, body: dict[str, Any]) -> Idempotency | Non
 
 def etag(version: int) -> str:
     return f'"{version}"'
+
+
+def hold_stream(svc: Services, caller: str) -> ExitStack:
+    """The leases a stream holds while it is open (give them back by closing the stack):
+    one of the caller's waiting requests, counted across processes, and one of this
+    process's slots for them. 429 ``too_many_waits`` or 503 ``server_busy`` (with
+    ``Retry-After``) when either is taken. ``caller``: ``player:<id>`` or ``address:<ip>``.
+    """
+    settings = svc.settings
+    if svc.follower is not None:
+        svc.follower.ensure_started()
+    holds = ExitStack()
+    allowed = holds.enter_context(
+        svc.held_polls.hold(caller, settings.stream_seconds, settings.max_polls_per_caller)
+    )
+    if not allowed:
+        holds.close()
+        raise ApiError(
+            429,
+            "too_many_waits",
+            f"you hold {settings.max_polls_per_caller} waiting requests already "
+            "(streams and long-polls); close one first",
+            headers={"Retry-After": "10"},
+            retry_after=10,
+        )
+    if not holds.enter_context(svc.long_polls.slot()):
+        holds.close()
+        raise ApiError(
+            503,
+            "server_busy",
+            "this server holds as many waiting requests as it can; try again soon",
+            headers={"Retry-After": "5"},
+            retry_after=5,
+        )
+    return holds
+
+
+#: The head of every NDJSON stream: never cached, never held back by a proxy (nginx).
+STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}

@@ -30,6 +30,10 @@ SEAT_CLOSED = frozenset({"resigned", "timed_out"})
 class CloseAddresses:
     """The store's append hook that closes play addresses."""
 
+    def concerns(self, events: Sequence[Event], state: AnyState) -> bool:
+        """Whether an append closes a seat (most do not)."""
+        return any(e.type in GAME_CLOSED or e.type in SEAT_CLOSED for e in events)
+
     def __call__(
         self, conn: Connection, game_id: str, events: Sequence[Event], state: AnyState, at: int
     ) -> None:

@@ -18,13 +18,18 @@ if TYPE_CHECKING:
 class Notifier:
     """The store's append hook: writes the outbox rows of each append in its transaction."""
 
+    def concerns(self, events: Sequence[Event], state: AnyState) -> bool:
+        """Whether an append may tell anybody anything (most, a tile placed, do not; a game
+        played elsewhere and brought in whole tells nobody: nothing happened here)."""
+        if state.options.imported:
+            return False
+        types = {e.type for e in events}
+        return bool(types & turn_changes(state)) or bool(types & {"game_ended", "game_cancelled"})
+
     def __call__(
         self, conn: Connection, game_id: str, events: Sequence[Event], state: AnyState, at: int
     ) -> None:
-        if state.options.imported:
-            return  # a game played elsewhere, brought in whole: nothing happened here to tell
-        types = {e.type for e in events}
-        if not (types & turn_changes(state) or "game_ended" in types or "game_cancelled" in types):
+        if not self.concerns(events, state):
             return  # most appends (a tile placed) tell nobody anything: no read at all
         players = [s.player for s in state.seats if s.player is not None]
         contacts = contacts_in(conn, players)

@@ -13,7 +13,15 @@ from mathable_server.store.engine import reader
 
 #: Called inside each append's transaction with (connection, game id, the appended events,
 #: the game after them, their time in ms): how a command's notifications join its events.
+#: A hook may also have ``concerns(events, state) -> bool``: whether it writes anything for
+#: that append (``hook_concerns``); most appends (a tile placed) concern no hook.
 AppendHook = Callable[[Connection, str, Sequence[Event], AnyState, int], None]
+
+
+def hook_concerns(hook: AppendHook, events: Sequence[Event], state: AnyState) -> bool:
+    """Whether ``hook`` may write for this append (True for a hook that cannot tell)."""
+    concerns = getattr(hook, "concerns", None)
+    return True if concerns is None else bool(concerns(events, state))
 
 
 class Recorder:

@@ -22,7 +22,7 @@ from mathable import Event
 from mathable.core.events import SCHEMA_VERSION, GameCreated, InvitationDeclined, PlayerJoined
 from mathable.core.ruleset import AnyState
 from mathable_server.store import feed
-from mathable_server.store.base import Recorder
+from mathable_server.store.base import Recorder, hook_concerns
 from mathable_server.store.engine import (
     events,
     game_members,
@@ -193,8 +193,10 @@ class EventRecorder(Recorder):
         Where the dialect can (PostgreSQL, for a move, not a creation), the events,
         the projection and the feed rows are one statement (``Dialect.append_told``),
         the first of the transaction: a tile placed is BEGIN, that statement and
-        COMMIT. The feed's lock is then held while the hooks write (a turn's mail,
-        say), one round trip or two more.
+        COMMIT. When a hook writes for the append (a turn's mail, say:
+        ``hook_concerns``), that statement leaves the feed out and the feed is
+        written last, after the hooks: the feed's lock, which every writer of every
+        game waits for, is never held while the hooks write.
         """
         now = iso(datetime.fromtimestamp(at / 1000, UTC))
         rows = [
@@ -237,8 +239,15 @@ class EventRecorder(Recorder):
                         except IntegrityError:
                             raise KeyTaken(key) from None
                     self._one_seat_per_order(conn, game_id, new_events, state)
+                    hooked = any(hook_concerns(h, new_events, state) for h in self.on_append)
                     at_once = self.dialect.append_told(
-                        conn, game_id, expected_version, rows, projection(state) | clock, now, told
+                        conn,
+                        game_id,
+                        expected_version,
+                        rows,
+                        projection(state) | clock,
+                        now,
+                        [] if hooked else told,  # then the feed is written after the hooks
                     )
                     if not at_once:
                         self._append_in(conn, game_id, expected_version, rows, state, now, clock)
@@ -252,7 +261,7 @@ class EventRecorder(Recorder):
                         for e in new_events
                     ):
                         self._sync_members(conn, game_id, state)
-                    if not at_once:
+                    if not at_once or hooked:
                         feed.write(conn, self.dialect, told)  # last: it may lock until the commit
             except Conflict:
                 raise VersionConflict(self.version(game_id)) from None

@@ -414,7 +414,7 @@ def _view_headers(version: int) -> dict[str, str]:
     }
 
 
-def _view_text(svc: Services, game_id: str, state: AnyState, seat: int | None) -> str:
+def view_text(svc: Services, game_id: str, state: AnyState, seat: int | None) -> str:
     """The view of ``state`` for ``seat`` without its clock, rendered once per version.
 
     A finished game whose bag order another unfinished game draws is rendered each time,
@@ -445,7 +445,7 @@ def _view_response(
     state = game.state
     if known is not None and known == state.version and same_at_version(state):
         return Response(status=304, headers=headers)
-    text = _view_text(svc, game_id, state, viewer_seat(state, viewer))
+    text = view_text(svc, game_id, state, viewer_seat(state, viewer))
     return json_response(with_clock(text, game.clock, svc.games.now()), 200, headers)
 
 
@@ -493,7 +493,7 @@ def _woken(
     status, headers = head
     if unchanged:
         return status, list(headers), b""  # a copy: middleware may add to what it is given
-    text = _view_text(svc, game_id, state, seat)
+    text = view_text(svc, game_id, state, seat)
     body = with_clock(text, game.clock, svc.games.now()).encode()
     length = str(len(body))
     return status, [(k, length if k == "Content-Length" else v) for k, v in headers], body

@@ -3,12 +3,25 @@
 One JSON object a line (``{"type", "game_id", "version", "cursor"}``) for each
 thing that happens in the caller's games (``invited``, ``game_started``,
 ``moved``, ``your_turn``, ``game_finished``), an empty line as heartbeat, in
-the feed's global order (``mathable_server.store.feed``). A client that reconnects
-with ``?since=<the last cursor it read>`` misses nothing. Without ``since``
-the stream starts with a ``your_turn`` line for each game waiting on the
-caller now; a heartbeat comes first of all. The server ends a stream after
-``Settings.stream_seconds``; the client resumes. Lines carry ids, versions
-and kinds only: nothing hidden.
+the feed's global order (``mathable_server.store.feed``). Every line has a cursor
+of its own (``cursor_of``): a feed row that means two things to the player (say
+``game_started`` and ``your_turn``) is two lines with two cursors, so a client
+that reconnects with ``?since=<the last cursor it read>`` misses nothing and
+gets nothing twice. Cursors are opaque strings, increasing in the stream's order
+(and as strings); a whole number (a cursor of an older server, or the feed's
+``seq``) is taken to mean "after every line of that row".
+
+Without ``since`` the stream opens with the caller's present (``opening``): an
+``invited`` line for each open invitation and a ``your_turn`` line for each
+game waiting on the caller, each with a cursor of its own between the feed's
+head and the rows after it; a heartbeat comes first of all. Resumed with the
+cursor of an opening line, the stream gives the rest of the opening (as it is
+then) and then every row after that head. The server ends a stream after
+``Settings.stream_seconds``; the client resumes. Lines carry ids, versions and
+kinds only: nothing hidden.
+
+Every line is made by ``line`` from its body and its cursor: a new kind of line
+is one more body, written the same way.
 
 The stream asks again for its token each time it wakes: when the token is
 replaced or revoked (``POST``/``DELETE /v1/me/token``, in any process: the
@@ -20,18 +33,21 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import time
 from collections.abc import Iterator
-from contextlib import ExitStack
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, Response, stream_with_context
-from marshmallow import RAISE, Schema, fields, validate
+from marshmallow import RAISE, Schema, ValidationError, fields
 
-from mathable_server.http.errors import ApiError
 from mathable_server.http.web import (
+    STREAM_HEADERS,
+    Services,
     auth_mark,
     bearer_token,
+    hold_stream,
     query,
     required_player,
     services,
@@ -44,82 +60,151 @@ bp = Blueprint("stream", __name__, url_prefix="/v1/me")
 
 #: Rows read at once when a stream catches up.
 PAGE = 500
-#: Games listed for the opening ``your_turn`` lines of a stream started without ``since``.
+#: Games listed for the opening lines of a stream started without ``since``.
 OPENING_GAMES = 1000
+#: Digits of a cursor's row number: cursors of rows up to 10**12 compare as strings too.
+SEQ_DIGITS = 12
+#: The opening's sections, in the order they come: open invitations, then games
+#: waiting on the caller (the letters order the opening's cursors).
+OPENING_KINDS = {"invited": "a", "your_turn": "b"}
+
+_CURSOR = re.compile(
+    r"\A(?P<seq>[0-9]{1,18})(?:\.(?:(?P<index>[0-9]{4})|o(?P<opening>[ab][a-z0-9]{1,40})))?\Z"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Where a stream resumes: after line ``index`` of feed row ``seq`` (None: after every
+    line of it), or after the opening line ``opening`` of a stream that opened at ``seq``."""
+
+    seq: int
+    index: int | None = None
+    opening: str | None = None
+
+
+def cursor_of(seq: int, index: int) -> str:
+    """The cursor of line ``index`` of feed row ``seq``.
+
+    >>> cursor_of(42, 1)
+    '000000000042.0001'
+    """
+    return f"{seq:0{SEQ_DIGITS}d}.{index:04d}"
+
+
+def opening_cursor(head: int, kind: str, game_id: str) -> str:
+    """The cursor of an opening line of a stream opened at the feed's ``head``: after every
+    line of that row, before every line of the next.
+
+    >>> cursor_of(42, 9) < opening_cursor(42, "your_turn", "gab") < cursor_of(43, 0)
+    True
+    """
+    return f"{head:0{SEQ_DIGITS}d}.o{OPENING_KINDS[kind]}{game_id}"
+
+
+def position(cursor: str) -> Position:
+    """What a cursor means; ``ValueError`` if it is none the server gave.
+
+    >>> position("42")
+    Position(seq=42, index=None, opening=None)
+    >>> position(cursor_of(42, 1)), position(opening_cursor(7, "invited", "gx")).opening
+    (Position(seq=42, index=1, opening=None), 'agx')
+    """
+    found = _CURSOR.match(cursor)
+    if found is None or int(found["seq"]) > 2**62:
+        raise ValueError(cursor)
+    index = found["index"]
+    return Position(int(found["seq"]), None if index is None else int(index), found["opening"])
+
+
+class _Cursor(fields.Field[Position]):
+    """A cursor as the stream gave it, read into its ``Position``."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Position:
+        if not isinstance(value, str):
+            raise ValidationError("not a cursor this server gave")
+        try:
+            return position(value)
+        except ValueError:
+            raise ValidationError("not a cursor this server gave") from None
 
 
 class StreamQuerySchema(Schema):
     class Meta:
         unknown = RAISE
 
-    since = fields.Integer(validate=validate.Range(min=0, max=2**62))
+    since = _Cursor()
 
 
 _query = StreamQuerySchema()
 
 
-def line(kind: str, game_id: str, version: int, cursor: int) -> bytes:
-    body = {"type": kind, "game_id": game_id, "version": version, "cursor": str(cursor)}
-    return json.dumps(body, separators=(",", ":")).encode() + b"\n"
+def line(body: dict[str, Any], cursor: str) -> bytes:
+    """One line of the stream: ``body`` with its ``cursor`` (the one way lines are written)."""
+    return json.dumps({**body, "cursor": cursor}, separators=(",", ":")).encode() + b"\n"
+
+
+def game_line(kind: str, game_id: str, version: int, cursor: str) -> bytes:
+    return line({"type": kind, "game_id": game_id, "version": version}, cursor)
 
 
 @functools.lru_cache(maxsize=4096)
-def _encoded(change: Change) -> bytes:
-    """A change's lines, encoded once for all the streams of its player in this process."""
-    return b"".join(line(kind, change.game_id, change.version, change.seq) for kind in change.kinds)
+def _encoded(change: Change) -> tuple[bytes, ...]:
+    """A change's lines, one per kind, each with its own cursor; encoded once for all the
+    streams of its player in this process."""
+    return tuple(
+        game_line(kind, change.game_id, change.version, cursor_of(change.seq, index))
+        for index, kind in enumerate(change.kinds)
+    )
 
 
-def _lines(change: Change) -> Iterator[bytes]:
-    yield _encoded(change)
+def _lines(change: Change, after: int = -1) -> Iterator[bytes]:
+    """The change's lines after its line ``after``."""
+    yield from _encoded(change)[after + 1 :]
+
+
+def opening(svc: Services, player_id: str, head: int, after: str | None = None) -> list[bytes]:
+    """The lines a fresh stream opens with, at the feed's ``head``: one for each open
+    invitation, then one for each game waiting on the caller; those after the opening
+    line ``after`` (the key of ``Position.opening``) when a stream resumes inside it."""
+    found = []
+    for game in svc.store.games_of(player_id, OPENING_GAMES, 0):
+        if game.to_move == player_id:
+            kind = "your_turn"
+        elif game.seat is None and game.status == "waiting":
+            kind = "invited"
+        else:
+            continue
+        key = OPENING_KINDS[kind] + game.id
+        if after is None or key > after:
+            found.append((key, kind, game))
+    found.sort(key=lambda item: item[0])
+    return [
+        game_line(kind, game.id, game.version, opening_cursor(head, kind, game.id))
+        for _key, kind, game in found
+    ]
 
 
 @bp.get("/stream")
 def stream() -> Response:
     player = required_player()
     token, mark = bearer_token() or "", auth_mark()
-    since = query(_query).get("since")
+    since: Position | None = query(_query).get("since")
     svc = services()
     settings = svc.settings
     follower = svc.follower
-    if follower is not None:
-        follower.ensure_started()
-    holds = ExitStack()
-    allowed = holds.enter_context(
-        svc.held_polls.hold(
-            f"player:{player.id}", settings.stream_seconds, settings.max_polls_per_caller
-        )
-    )
-    if not allowed:
-        holds.close()
-        raise ApiError(
-            429,
-            "too_many_waits",
-            f"you hold {settings.max_polls_per_caller} waiting requests already "
-            "(streams and long-polls); close one first",
-            headers={"Retry-After": "10"},
-            retry_after=10,
-        )
-    if not holds.enter_context(svc.long_polls.slot()):
-        holds.close()
-        raise ApiError(
-            503,
-            "server_busy",
-            "this server holds as many waiting requests as it can; try again soon",
-            headers={"Retry-After": "5"},
-            retry_after=5,
-        )
+    holds = hold_stream(svc, f"player:{player.id}")
     waiter = holds.enter_context(svc.wakeups.watch(players=[player.id], owner=player.id))
     try:
         # Registered first, then read: a change committed meanwhile is in one or the other.
         if since is None:
             cursor = feed.head(svc.store.reader)
-            opening = [
-                line("your_turn", g.id, g.version, cursor)
-                for g in svc.store.games_of(player.id, OPENING_GAMES, 0)
-                if g.to_move == player.id
-            ]
+            opened = opening(svc, player.id, cursor)
+        elif since.opening is not None:
+            cursor = since.seq
+            opened = opening(svc, player.id, cursor, since.opening)
         else:
-            cursor, opening = since, []
+            cursor, opened = since.seq, []
     except BaseException:
         holds.close()
         raise
@@ -130,7 +215,7 @@ def stream() -> Response:
             # A heartbeat first: servers send the answer's head with the first line, and the
             # client should know at once that it is connected (not in 10 s).
             yield b"\n"
-            yield from opening
+            yield from opened
             if since is not None:
                 yield from _catch_up()
             ends = time.monotonic() + settings.stream_seconds
@@ -149,27 +234,34 @@ def stream() -> Response:
 
     def _catch_up() -> Iterator[bytes]:
         nonlocal cursor
+        assert since is not None
+        # The rest of the row the cursor is inside of, if it named one of its lines.
+        partial = since.index if since.index is not None and since.seq > 0 else None
+        if partial is not None:
+            cursor = since.seq - 1
         # Most resumes are recent: the rows this process saw lately answer them, no read.
         recent = follower.recent_of(player.id, cursor) if follower is not None else None
         if recent is not None:
             for change in recent:
                 cursor = change.seq
-                yield from _lines(change)
+                yield from _lines(change, _skipped(change, partial))
             return
         while True:
             page = feed.changes_of(svc.store.reader, player.id, cursor, PAGE)
             for change in page:
                 cursor = change.seq
                 if not change.revoked:  # a token of the past: not the stream's business
-                    yield from _lines(change)
+                    yield from _lines(change, _skipped(change, partial))
             if len(page) < PAGE:
                 return
 
-    headers: dict[str, Any] = {
-        "Cache-Control": "no-store",
-        # nginx and the like would otherwise hold the lines back.
-        "X-Accel-Buffering": "no",
-    }
+    def _skipped(change: Change, partial: int | None) -> int:
+        """The last line of ``change`` the client has read already (-1: none)."""
+        if partial is not None and since is not None and change.seq == since.seq:
+            return partial
+        return -1
+
+    headers: dict[str, Any] = dict(STREAM_HEADERS)
     response = Response(
         stream_with_context(body()), 200, headers=headers, mimetype="application/x-ndjson"
     )

@@ -1,0 +1,147 @@
+"""``GET /v1/games/{id}/stream``: one game as NDJSON, the whole view after every change.
+
+A first line with the game as the caller sees it (``{"type": "game", "view":
+{...}}``: a seat's view for a seat, a spectator's for anyone else), then the
+same after every change, an empty line as heartbeat (one first of all, then
+every ``Settings.stream_heartbeat``), until the server ends the stream after
+``Settings.stream_seconds``. ``?since=<version>`` resumes: no line for that
+version or an older one, so a client that reconnects with the version of the
+last view it read gets exactly the views it has not seen. A bot can play a
+whole game from the stream and its own ``POST``\\s, with no ``GET``.
+
+A view's ``clock`` in a line is as it stood at the version's last event
+(``remaining`` then, whose clock runs, its ``deadline``): the line is made once
+per (game, version, seat) in a process (``Services.stream_lines``) and shared by
+every stream of that game and kind of viewer, so thousands of spectators and
+seats cost one rendering per version, then a write each. A finished game whose
+bag order another game still draws is rendered for each line, never kept (it
+shows more once that game ends, at the same version).
+
+Held as the long-polls and ``/v1/me/stream`` are: it counts as one of the
+caller's waiting requests (``web.hold_stream``), registers with the process's
+wake-ups (``store.wakeups``: a move in any process wakes it), and reads the game
+once per version for all the streams woken (``Games.at_least``). When the game's
+clock falls due the stream reads the game, which settles the time-out. A seat's
+stream ends when its token is replaced or revoked, as ``/v1/me/stream`` does.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+from flask import Blueprint, Response, stream_with_context
+from marshmallow import fields, validate
+
+from mathable_server.games.orders import order_withheld
+from mathable_server.games.service import Timed
+from mathable_server.http.api.games import view_text
+from mathable_server.http.render import player_ids, viewer_seat, with_clock
+from mathable_server.http.schemas import MAX_VERSION, QuerySchema
+from mathable_server.http.web import (
+    STREAM_HEADERS,
+    Services,
+    auth_mark,
+    bearer_token,
+    client_address,
+    hold_stream,
+    optional_player,
+    query,
+    services,
+    still_holds,
+)
+
+bp = Blueprint("game_stream", __name__, url_prefix="/v1/games")
+
+
+class GameStreamQuerySchema(QuerySchema):
+    since = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION))
+
+
+_query = GameStreamQuerySchema()
+
+
+def game_line(svc: Services, game_id: str, game: Timed, seat: int | None) -> bytes:
+    """The line of ``game`` for ``seat`` (None: a spectator), made once per version."""
+    state = game.state
+    key = (game_id, state.version, seat)
+    cached = svc.stream_lines.get(key)
+    if cached is not None:
+        return cached.encode()
+    withheld = order_withheld(svc.store, game_id, state)
+    clock = game.clock
+    view = with_clock(view_text(svc, game_id, state, seat), clock, clock.since if clock else 0)
+    text = f'{{"type":"game","view":{view}}}\n'
+    if not withheld:
+        svc.stream_lines.put(key, text)
+    return text.encode()
+
+
+@bp.get("/<game_id>/stream")
+def game_stream(game_id: str) -> Response:
+    player = optional_player()
+    since = query(_query).get("since")
+    svc = services()
+    settings = svc.settings
+    viewer = player.id if player else None
+    token, mark = bearer_token() or "", auth_mark()
+    caller = f"player:{player.id}" if player else f"address:{client_address()}"
+    holds = hold_stream(svc, caller)
+    try:
+        # Registered first, then read: a move committed meanwhile wakes it or is read.
+        waiter = holds.enter_context(svc.wakeups.watch(games=[game_id], owner=viewer))
+        game = svc.games.game(game_id)  # 404 for a game that is not there
+        svc.names.lookup(player_ids(game.state))  # read now, not by each stream woken
+    except BaseException:
+        holds.close()
+        raise
+    now = svc.games.now
+
+    def due_of(game: Timed) -> float | None:
+        clock = game.clock
+        if clock is None or game.state.status != "playing" or clock.deadline is None:
+            return None
+        return time.monotonic() + max(0.0, (clock.deadline - now()) / 1000)
+
+    def body() -> Iterator[bytes]:
+        current = game
+        shown = -1 if since is None else since
+        with holds:
+            yield b"\n"  # the head goes out with it: the client knows at once it is connected
+            if current.state.version > shown:
+                shown = current.state.version
+                yield game_line(svc, game_id, current, viewer_seat(current.state, viewer))
+            due = due_of(current)
+            ends = time.monotonic() + settings.stream_seconds
+            beat = time.monotonic() + settings.stream_heartbeat
+            while (moment := time.monotonic()) < ends:
+                if moment >= beat:
+                    yield b"\n"
+                    beat = moment + settings.stream_heartbeat
+                until = min(beat, ends) if due is None else min(beat, ends, due + 0.01)
+                woken = waiter.wait(until - time.monotonic())
+                if waiter.revoked or (
+                    viewer is not None and woken and not still_holds(svc.auth, token, viewer, mark)
+                ):
+                    return  # the token was replaced or revoked: resuming with it is 401
+                newest = waiter.versions.get(game_id, 0)
+                if newest > shown:
+                    current = svc.games.at_least(game_id, newest)
+                elif due is not None and time.monotonic() >= due:
+                    current = svc.games.game(game_id)  # settles a clock that ran out
+                    due = due_of(current) if current.state.version > shown else None
+                else:
+                    continue
+                if current.state.version > shown:
+                    shown = current.state.version
+                    due = due_of(current)
+                    yield game_line(svc, game_id, current, viewer_seat(current.state, viewer))
+
+    response = Response(
+        stream_with_context(body()),
+        200,
+        headers={**STREAM_HEADERS, "Vary": "Authorization"},
+        mimetype="application/x-ndjson",
+    )
+    response.call_on_close(holds.close)
+    return response

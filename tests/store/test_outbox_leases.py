@@ -129,3 +129,25 @@ def test_workers_claiming_at_once_take_each_row_once(backend: Backend) -> None:
     for thread in threads:
         thread.join()
     assert len(taken) == 40 and len(set(taken)) == 40
+
+
+def test_two_digests_of_one_player_send_one_mail(box: Outbox) -> None:
+    """Two moves at once can each find no digest waiting and write one: only the first is
+    claimed, and once sent it covers the other (a digest tells every game waiting then);
+    a digest of a later day is left for its day."""
+    digest = [Notification("email", "digest", "p0", {}, None, NOW)]
+    box.add(digest, NOW - 10)
+    box.add(digest, NOW - 5)
+    box.add([Notification("email", "digest", "p0", {}, None, NOW + 86_400_000)], NOW - 1)
+    box.add([Notification("email", "digest", "p1", {}, None, NOW)], NOW - 1)
+    claimed = box.claim(NOW)
+    assert sorted(e.recipient for e in claimed) == ["p0", "p1"]
+    assert box.claim(NOW) == []  # p0's second waits behind its first
+    first = next(e for e in claimed if e.recipient == "p0")
+    assert box.sent(first, NOW + 1) is True
+    assert box.claim(NOW + 2) == []  # the second one of the day was covered, not sent
+    states = sorted((r.recipient, r.state, r.next_try) for r in box.rows() if r.kind == "digest")
+    assert [s[:2] for s in states] == [("p0", PENDING), ("p0", SENT), ("p0", SENT), ("p1", PENDING)]
+    assert states[0][2] == NOW + 86_400_000  # the later day's stays pending
+    later = box.claim(NOW + 86_400_000)
+    assert sorted(e.recipient for e in later) == ["p0", "p1"]  # p1's lease ran out meanwhile

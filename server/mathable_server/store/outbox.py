@@ -26,7 +26,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, func, insert, not_, select, update
+from sqlalchemy import Connection, Engine, and_, exists, func, insert, not_, or_, select, update
 
 from mathable_server.store.dialects import dialect_of
 from mathable_server.store.engine import outbox, write_transaction
@@ -206,6 +206,18 @@ class Outbox:
         due_rows = and_(outbox.c.state == PENDING, outbox.c.next_try <= now)
         if channels is not None:
             due_rows = and_(due_rows, outbox.c.channel.in_(sorted(channels)))
+        # One digest of a player at a time: a second one pending (two moves at once can
+        # each find none waiting) waits behind the first, which covers it when sent.
+        older = outbox.alias("older_digest")
+        first_digest = ~exists().where(
+            and_(
+                older.c.kind == "digest",
+                older.c.state == PENDING,
+                older.c.recipient == outbox.c.recipient,
+                older.c.id < outbox.c.id,
+            )
+        )
+        due_rows = and_(due_rows, or_(outbox.c.kind != "digest", first_digest))
         for channel, recipients in (skip or {}).items():
             if recipients:
                 left_out = and_(
@@ -252,7 +264,28 @@ class Outbox:
         values: dict[str, Any] = {"state": SENT, "sent_at": now, "last_error": None}
         if entry.kind in SCRUBBED:
             values["payload"] = "{}"
-        return self._mark(entry, values)
+        if entry.kind != "digest":
+            return self._mark(entry, values)
+        with write_transaction(self.engine) as conn:
+            done = conn.execute(update(outbox).where(_held(entry)).values(**values))
+            if int(done.rowcount) != 1:
+                return False
+            # A digest tells every game waiting at the moment it is sent: another of the
+            # same player already due (two moves at once each wrote one) is covered by it.
+            conn.execute(
+                update(outbox)
+                .where(
+                    and_(
+                        outbox.c.kind == "digest",
+                        outbox.c.state == PENDING,
+                        outbox.c.recipient == entry.recipient,
+                        outbox.c.id != entry.id,
+                        outbox.c.next_try <= now,
+                    )
+                )
+                .values(state=SENT, sent_at=now, last_error=f"covered by digest {entry.id}")
+            )
+        return True
 
     def retry_at(self, entry: Entry, now: int) -> int:
         """When a row that failed its ``entry.attempts``-th try is due again."""

@@ -183,6 +183,8 @@ class GameCreated(Event):
     #: The game was made from a record (``POST /v1/games/import``), not played here:
     #: ratings and statistics leave it out.
     imported: bool = False
+    #: Who imported it (a player id): the game is listed as a game of that player only.
+    importer: str | None = None
     fields: ClassVar[dict[str, codec.Codec[Any]]] = {
         "ruleset": codec.STR,
         "rules_version": codec.INT,
@@ -197,6 +199,7 @@ class GameCreated(Event):
         "salt": codec.OPT_STR,
         "commitment": codec.OPT_STR,
         "imported": codec.BOOL,
+        "importer": codec.OPT_STR,
     }
     optional: ClassVar[dict[str, Any]] = {
         "clock": None,
@@ -204,6 +207,7 @@ class GameCreated(Event):
         "salt": None,
         "commitment": None,
         "imported": False,
+        "importer": None,
     }
 
 

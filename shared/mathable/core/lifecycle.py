@@ -597,6 +597,7 @@ def apply(state: S, event: Event) -> S | None:
                     salt=event.salt,
                     commitment=event.commitment,
                     imported=event.imported,
+                    importer=event.importer,
                 ),
                 seats=(Seat(player=event.creator),) + (Seat(),) * (event.players - 1),
                 **pool,

@@ -101,6 +101,8 @@ class Options:
     opened: bool = False
     #: Made from a record (``POST /v1/games/import``), not played here: unrated.
     imported: bool = False
+    #: Who imported it: the only player it is listed for (``POST /v1/games/import``).
+    importer: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,7 @@ def lifecycle_view(state: Lifecycle, viewer: int | None) -> dict[str, Any]:
         "referee": options.referee,
         "seeded": options.seed is not None,
         "ordered": options.tiles is not None,
+        "imported": options.imported,
         "commitment": options.commitment,
         "invited": list(options.invited),
         "you": viewer,

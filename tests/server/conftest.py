@@ -86,6 +86,7 @@ BOTH_DATABASES = frozenset(
         "test_moves",
         "test_one_write",
         "test_pages",
+        "test_records_review",
         "test_registration_retries",
         "test_rulesets",
         "test_security_findings",

@@ -44,7 +44,9 @@ def test_import_replays_a_record_to_its_final_scores(record_file: Path) -> None:
     assert scores is not None
     assert f"ada: {scores.group(1)}\nbob: {scores.group(2)}\n" in result.stdout
     assert "game over" in result.stdout
-    assert "its bag order matches its commitment" in result.stdout
+    assert "the tiles drawn follow the bag order committed to at its creation" in result.stdout
+    assert "not that these moves were played" in result.stdout
+    assert "matches its commitment" not in result.stdout
     assert "     A  B  C  D  E  F  G  H  I  J  K  L  M  N" in result.stdout
 
 
@@ -142,3 +144,23 @@ def test_the_summy_tutorial_runs_through() -> None:
     assert "1. ada: -3,0 across 1+2=3 (6)" in result.stdout
     assert "2. bob: 1,-8 down 7x9-20=43 (25)" in result.stdout
     assert "Its digits score 7 + 9 + 2 + 0 + 4 + 3 = 25 points." in result.stdout
+
+
+def test_the_games_list_says_imported_for_an_imported_game() -> None:
+    from mathable_cli.commands.games import _entry_lines
+
+    entry = {"id": "g1", "status": "ended", "ruleset": "mathable", "your_seat": 1,
+             "seats": [{"seat": 0, "player": "p1", "name": "ada"},
+                       {"seat": 1, "player": "p2", "name": "bob"}]}  # fmt: skip
+    assert " finished " in _entry_lines(entry)[0]
+    line = _entry_lines({**entry, "imported": True})[0]
+    assert " imported " in line and "finished" not in line
+
+
+def test_an_upload_without_a_login_says_so_before_replaying(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.txt"
+    broken.write_text('[Game "mathable"]\n1. x', encoding="utf-8")
+    result = run("import", str(broken), "--upload")
+    assert result.returncode != 0
+    assert "not logged in" in result.stderr.lower(), result.stderr
+    assert "N. PLAYER" not in result.stderr

@@ -160,7 +160,7 @@ def _entry_lines(entry: Mapping[str, Any]) -> list[str]:
     elif status == "playing":
         state = "their turn"
     elif status == "ended":
-        state = "finished"
+        state = "imported" if entry.get("imported") else "finished"
     else:
         state = status
     seats = entry.get("seats") or []

@@ -67,17 +67,21 @@ def import_record(
 ) -> None:
     """Replay a record through the rules (no server needed): the final position and scores,
     or the first line that breaks the rules and why (exit 3)."""
+    api = app_context(ctx).api() if upload else None  # not logged in: said before replaying
     text = _read(file)
     replayed = _replay(text, str(file))
+    # The commitment fixes the bag order before the game: it proves the tiles drawn, not
+    # that these moves were played (anyone can write other moves over a real order).
     checked = (
-        "its bag order matches its commitment"
+        "the tiles drawn follow the bag order committed to at its creation "
+        "(that proves the draws, not that these moves were played)"
         if replayed.committed
         else "no commitment to check its bag order against"
     )
     typer.echo(final_words(replayed))
     typer.echo(f"{len(replayed.played)} turns replayed; {checked}.")
-    if upload:
-        answer = app_context(ctx).api().import_record(text)
+    if api is not None:
+        answer = api.import_record(text)
         typer.echo(f"Imported as game {answer['id']}.")
 
 

@@ -435,7 +435,12 @@ def created_event(record: Record, rules: Ruleset) -> tuple[GameCreated, bool]:
     commitment = headers.get("Commitment")
     committed = False
     if commitment is not None:
-        if salt is None or commit(order, salt) != commitment:
+        # A salt is hex (the creation's own check): anything else commits to nothing.
+        if (
+            salt is None
+            or re.fullmatch(r"[0-9a-f]{32,64}", salt) is None
+            or commit(order, salt) != commitment
+        ):
             raise record_error(
                 order_line,
                 "bad_commitment",

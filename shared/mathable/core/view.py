@@ -26,7 +26,11 @@ def lifecycle_view(state: Lifecycle, viewer: int | None) -> dict[str, Any]:
     """
     options = state.options
     result = state.result
+    # Only in a game made from a record (``POST /v1/games/import``): the views of games
+    # played here stay as they were.
+    imported = {"imported": True} if options.imported else {}
     return {
+        **imported,
         "ruleset": state.ruleset,
         "rules_version": state.rules_version,
         "version": state.version,
@@ -35,7 +39,6 @@ def lifecycle_view(state: Lifecycle, viewer: int | None) -> dict[str, Any]:
         "referee": options.referee,
         "seeded": options.seed is not None,
         "ordered": options.tiles is not None,
-        "imported": options.imported,
         "commitment": options.commitment,
         "invited": list(options.invited),
         "you": viewer,

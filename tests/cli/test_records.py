@@ -6,8 +6,10 @@ import json
 import re
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
+import responses
 
 from mathable.core.record import write_record
 from mathable.games.mathable.engine import PlayerView, checked_choice, to_commands
@@ -164,3 +166,64 @@ def test_an_upload_without_a_login_says_so_before_replaying(tmp_path: Path) -> N
     assert result.returncode != 0
     assert "not logged in" in result.stderr.lower(), result.stderr
     assert "N. PLAYER" not in result.stderr
+
+
+# --- after review (issue #32): the archive's pages, names and files --------------------
+
+
+def _ndjson(*lines: dict[str, object]) -> str:
+    return "".join(json.dumps(line) + "\n" for line in lines)
+
+
+def test_archive_escapes_the_name_and_follows_every_page(cli: Any, http: Any) -> None:
+    from tests.cli.conftest import SERVER
+
+    base = f"{SERVER}/v1/players/ann%3Fx%3D1/games"
+    line = {"id": "g2", "ended_at": "t", "record": "[Game \"mathable\"]\n"}
+    http.add(
+        responses.GET, base, body=_ndjson(line), headers={"Link": '<...>; rel="next"'},
+        match=[responses.matchers.query_param_matcher({"max": "1000"})],
+    )  # fmt: skip
+    http.add(
+        responses.GET, base, body=_ndjson({"id": "g1", "ended_at": "t", "record": None,
+                                           "reason": "no notation"}),
+        match=[responses.matchers.query_param_matcher({"max": "1000", "before": "g2"})],
+    )  # fmt: skip
+    result = cli("archive", "ann?x=1", "--json")
+    assert result.exit_code == 0, result.output
+    assert [json.loads(x)["id"] for x in result.stdout.splitlines()] == ["g2", "g1"]
+    result = cli("archive", "ann?x=1")
+    assert result.exit_code == 0, result.output
+    assert "no record (no notation)" in result.stderr
+
+
+def test_archive_of_nobody_says_there_is_no_such_player(cli: Any, http: Any) -> None:
+    from tests.cli.conftest import SERVER
+
+    http.add(
+        responses.GET, f"{SERVER}/v1/players/nobody/games", status=404,
+        json={"error": {"code": "unknown_player", "message": "there is no player named 'nobody'"}},
+    )  # fmt: skip
+    result = cli("archive", "nobody")
+    assert result.exit_code != 0
+    assert "no player named 'nobody'" in result.stderr
+    assert "game id" not in result.stderr
+
+
+def test_review_of_a_missing_file_says_so() -> None:
+    result = run("review", "missing.txt")
+    assert result.returncode != 0
+    assert "missing.txt: no such file" in result.stderr
+    assert "game id with" not in result.stderr
+
+
+def test_review_of_a_running_game_says_it_needs_a_finished_one(cli: Any, http: Any) -> None:
+    from tests.cli.conftest import SERVER
+
+    http.add(
+        responses.GET, f"{SERVER}/v1/games/gabcdefghij/record",
+        body='[Game "mathable"]\n[Seat1 "a"]\n[Seat2 "b"]\n[Result "*"]\n\n1. a: pass\n',
+    )  # fmt: skip
+    result = cli("review", "gabcdefghij")
+    assert result.exit_code != 0
+    assert "has not ended: review needs a finished game" in result.stderr, result.output

@@ -90,6 +90,8 @@ def _record_of(ctx: typer.Context, source: str) -> tuple[str, str]:
     path = Path(source).expanduser()
     if source == "-" or path.is_file():
         return _read(path), source
+    if any(c in source for c in "./\\~") or path.exists():  # a file's name, not a game id
+        raise CliError(f"{source}: no such file (review takes a record file or a game id)")
     actx = app_context(ctx)
     game = actx.game_id(source, "review", auth=False)
     return actx.api(auth=False).record(game), f"game {game}"
@@ -105,6 +107,10 @@ def review(
     """Each turn against the best the rules engine finds for that rack on that board, the
     points left on the table and the three turns that cost most."""
     text, where = _record_of(ctx, source)
+    if where.startswith("game ") and not any(
+        line.startswith("[End ") for line in text.splitlines()
+    ):
+        raise CliError(f"{where} has not ended: review needs a finished game")
     replayed = _replay(text, where)
     found = review_of(replayed)
     if as_json:
@@ -175,16 +181,20 @@ def archive(
         for game in games:
             typer.echo(json.dumps(game, separators=(",", ":")))
         return
+    written = [game for game in games if game.get("record") is not None]
+    for game in games:
+        if game.get("record") is None:
+            typer.echo(f"# game {game['id']}: no record ({game.get('reason', 'none')})", err=True)
     if directory is not None:
         try:
             directory.mkdir(parents=True, exist_ok=True)
-            for game in games:
+            for game in written:
                 (directory / f"{game['id']}.txt").write_text(game["record"], encoding="utf-8")
         except OSError as err:
             raise CliError(f"cannot write in {directory}: {err.strerror}") from None
-        typer.echo(f"Wrote {len(games)} records to {directory}.")
+        typer.echo(f"Wrote {len(written)} records to {directory}.")
         return
-    for game in games:
+    for game in written:
         typer.echo(game["record"])
 
 

@@ -25,9 +25,9 @@ from pathlib import Path
 sys.path[:0] = [str(Path(__file__).resolve().parents[1] / "shared")]
 sys.path[:0] = [str(Path(__file__).resolve().parents[1])]
 
-from tests.rules.test_records import mathable_selfplay, summy_selfplay  # noqa: E402
-
 import re  # noqa: E402
+
+from tests.rules.test_records import mathable_selfplay, summy_selfplay  # noqa: E402
 
 from mathable.core import record as record_module  # noqa: E402
 from mathable.core.errors import RuleError  # noqa: E402

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import json
 import time
-from urllib.parse import quote
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
+from urllib.parse import quote
 
 from mathable import Placement
 from mathable.games.mathable.board import OPERATION, parse_square

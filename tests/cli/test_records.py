@@ -179,7 +179,7 @@ def test_archive_escapes_the_name_and_follows_every_page(cli: Any, http: Any) ->
     from tests.cli.conftest import SERVER
 
     base = f"{SERVER}/v1/players/ann%3Fx%3D1/games"
-    line = {"id": "g2", "ended_at": "t", "record": "[Game \"mathable\"]\n"}
+    line = {"id": "g2", "ended_at": "t", "record": '[Game "mathable"]\n'}
     http.add(
         responses.GET, base, body=_ndjson(line), headers={"Link": '<...>; rel="next"'},
         match=[responses.matchers.query_param_matcher({"max": "1000"})],

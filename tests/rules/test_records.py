@@ -433,3 +433,14 @@ def test_random_and_mutated_records_only_ever_get_the_records_refusal() -> None:
         _only_refused(text)
 
     check()
+
+
+def test_a_turn_spelled_otherwise_but_the_same_is_taken(mathable_game: list[Event]) -> None:
+    """``h9=8`` is ``H9=8``: the parsed turns are compared, not their text."""
+    lines = write_record(mathable_game).text().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("1. "))
+    head, _, body = lines[at].partition(": ")
+    lines[at] = f"{head}: {body.lower()}"
+    assert lines[at] != write_record(mathable_game).text().splitlines()[at]
+    replayed = replay_record("\n".join(lines))
+    assert replayed.state.result is not None

@@ -572,7 +572,7 @@ def _same_turn(rules: Ruleset, before: AnyState, made: list[Event], turn: Record
         written = "; ".join(t.written for t in again) or "nothing"
         raise record_error(turn.line, "bad_record", f"the rules play this line as {written}")
     found = again[0]
-    if found.text.split() != turn.text.split():
+    if found.text.split() != turn.text.split() and not _same_commands(rules, before, found, turn):
         raise record_error(
             turn.line,
             "bad_record",
@@ -586,6 +586,17 @@ def _same_turn(rules: Ruleset, before: AnyState, made: list[Event], turn: Record
             f"the record scores this turn {_points(turn)}, the rules {_points(found)}",
             {"written": turn.total, "scored": found.total},
         )
+
+
+def _same_commands(rules: Ruleset, before: AnyState, found: RecordTurn, turn: RecordTurn) -> bool:
+    """The line and the rules' writing of it read as the same commands (``h9=8`` is
+    ``H9=8``): the notation's spelling may differ, the turn may not."""
+    try:
+        return rules.record_commands(before, turn.seat, found.text) == rules.record_commands(
+            before, turn.seat, turn.text
+        )
+    except RuleError:
+        return False
 
 
 def _points(turn: RecordTurn) -> str:

@@ -444,3 +444,20 @@ def test_a_turn_spelled_otherwise_but_the_same_is_taken(mathable_game: list[Even
     assert lines[at] != write_record(mathable_game).text().splitlines()[at]
     replayed = replay_record("\n".join(lines))
     assert replayed.state.result is not None
+
+
+@pytest.mark.parametrize("odd", ["\r", "\x0c", "\x85", "\u2028", "\n", "\x1e"])
+def test_a_comment_or_header_with_a_line_break_stays_one_line(
+    mathable_game: list[Event], odd: str
+) -> None:
+    written = write_record(
+        mathable_game, headers={"Event": f"club{odd}night"}, comments=[(1, f"hi{odd}there")]
+    )
+    again = read_record(written.text())
+    assert again.comments == [(1, "hi there")]
+    assert again.headers["Event"] == "club night"
+    assert [t.text for t in again.turns] == [t.text for t in written.turns]
+    # Read as given, such a character inside a comment breaks no line either.
+    text = written.text().replace("# hi there", f"# hi{odd}there") if odd != "\n" else ""
+    if text:
+        assert read_record(text).comments == [(1, f"hi{odd}there".strip())]

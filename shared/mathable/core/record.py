@@ -107,15 +107,25 @@ class Record:
         pending = list(comments)
         for number, turn in enumerate(self.turns, 1):
             while pending and pending[0][0] < number:
-                out.append(f"# {pending.pop(0)[1]}")
+                out.append(f"# {one_line(pending.pop(0)[1])}")
             who = names[turn.seat] if 0 <= turn.seat < len(names) else f"seat{turn.seat + 1}"
             out.append(f"{number}. {who}: {turn.written}")
-        out += [f"# {text}" for _, text in pending]
+        out += [f"# {one_line(text)}" for _, text in pending]
         return "\n".join(out) + "\n"
 
 
+#: What ``str.splitlines`` breaks a line at besides ``\n``: a record's lines end at ``\n``
+#: only, and these are written as spaces (a comment or header holding one stays one line).
+_BREAKS = re.compile("[\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def one_line(value: str) -> str:
+    """``value`` with every line break (as any reader may see one) a space."""
+    return _BREAKS.sub(" ", value)
+
+
 def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    return one_line(value.replace("\\", "\\\\").replace('"', '\\"'))
 
 
 def _unquote(value: str) -> str:
@@ -129,7 +139,8 @@ def read_record(text: str) -> Record:
     """The record a text holds; RuleError ``bad_record`` with the line of what is not one."""
     record = Record()
     seen_turns = False
-    for number, raw in enumerate(text.splitlines(), 1):
+    # Lines end at "\n" (and "\r\n"): not at what else ``splitlines`` takes for a break.
+    for number, raw in enumerate(text.split("\n"), 1):
         if len(raw) > MAX_LINE:
             raise record_error(
                 number,

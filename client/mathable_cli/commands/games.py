@@ -367,7 +367,7 @@ def export(
     ] = False,
 ) -> None:
     """The game's record (docs/records.md): headers, then one turn a line in the game's
-    notation; ``mathable-cli import`` reads it back. ``--table``: a table to read and print."""
+    notation; mathable-cli import reads it back. With --table: a table to read and print."""
     actx = app_context(ctx)
     api = actx.api(auth=False)
     game = actx.game_id(game, "export", auth=False)

@@ -17,7 +17,7 @@ from mathable.core.errors import RuleError
 from mathable.core.record import Replayed, final_words, replay_record
 from mathable.core.review import review as review_of
 from mathable.core.ruleset import ruleset
-from mathable.core.tutorial import start, steps
+from mathable.core.tutorial import start, steps, why_not
 from mathable_cli.cmdutil import JsonFlag
 from mathable_cli.context import app_context
 from mathable_cli.exits import CliError, ExitCode, illegal_move_codes
@@ -154,7 +154,9 @@ def tutorial(
                     or typed.replace(" ", "").lower() == step.expect.replace(" ", "").lower()
                 ):
                     break
-                typer.echo(f"  Not quite: the example plays {step.expect or 'on'} here.")
+                reason = why_not(step, rules, typed)
+                because = f"{reason}; " if reason else "the rules take it, but "
+                typer.echo(f"  Not quite: {because}the example plays {step.expect or 'on'} here.")
         for words in step.words:
             typer.echo(f"  {words}")
         if step.turn_done is not None:

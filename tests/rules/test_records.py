@@ -461,3 +461,10 @@ def test_a_comment_or_header_with_a_line_break_stays_one_line(
     text = written.text().replace("# hi there", f"# hi{odd}there") if odd != "\n" else ""
     if text:
         assert read_record(text).comments == [(1, f"hi{odd}there".strip())]
+
+
+def test_a_summy_direction_written_short_is_the_same_turn() -> None:
+    lines = write_record(summy_selfplay(1)).text().splitlines()
+    at = next(i for i, line in enumerate(lines) if " across " in line)
+    lines[at] = lines[at].replace(" across ", " a ", 1)
+    assert replay_record("\n".join(lines)).state.result is not None

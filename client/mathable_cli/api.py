@@ -87,7 +87,9 @@ class ApiError(CliError):
             exit_code_for(status, code),
             # A 409 about a game asks for a fresh look; one about a name (taken, a
             # look-alike) says all there is to say.
-            hint=None if status == 409 and code.startswith("name_") else _HINTS.get(status),
+            hint=None
+            if (status == 409 and code.startswith("name_")) or code == "unknown_player"
+            else _HINTS.get(status),
             api_code=code,
         )
         self.status = status

@@ -16,6 +16,7 @@ import json
 import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
+from urllib.parse import quote
 
 from mathable import Placement
 from mathable.games.mathable.board import OPERATION, parse_square
@@ -203,10 +204,21 @@ class Client(Transport):
         """The game's record as text, as anyone may see it (``GET /v1/games/{id}/record``)."""
         return str(self.request("GET", f"/v1/games/{game_id}/record", text=True).data)
 
-    def archive(self, name: str) -> list[Json]:
-        """A player's finished games, each ``{id, ruleset, players, record}``."""
-        reply = self.request("GET", f"/v1/players/{name}/games", text=True)
-        return [json.loads(line) for line in str(reply.data).splitlines() if line.strip()]
+    def archive(self, name: str, page: int = 1000) -> list[Json]:
+        """A player's finished games, the last ended first, each ``{id, ended_at, ruleset,
+        players, imported, record}`` (``record`` None with a ``reason`` for a game whose
+        rules write none): every page, ``page`` games at a time."""
+        path = f"/v1/players/{quote(name, safe='')}/games"
+        params: dict[str, Any] = {"max": page}
+        games: list[Json] = []
+        while True:
+            reply = self.request("GET", path, params=params, text=True)
+            lines = [json.loads(line) for line in str(reply.data).splitlines() if line.strip()]
+            games += lines
+            links = " ".join(v for k, v in reply.headers.items() if k.lower() == "link")
+            if not lines or 'rel="next"' not in links:
+                return games
+            params = {"max": page, "before": lines[-1]["id"]}
 
     def import_record(self, record: str) -> Json:
         """A finished game made from a complete record (``POST /v1/games/import``)."""

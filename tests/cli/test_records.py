@@ -6,8 +6,10 @@ import json
 import re
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
+import responses
 
 from mathable.core.record import write_record
 from mathable.games.mathable.engine import PlayerView, checked_choice, to_commands
@@ -44,7 +46,9 @@ def test_import_replays_a_record_to_its_final_scores(record_file: Path) -> None:
     assert scores is not None
     assert f"ada: {scores.group(1)}\nbob: {scores.group(2)}\n" in result.stdout
     assert "game over" in result.stdout
-    assert "its bag order matches its commitment" in result.stdout
+    assert "the tiles drawn follow the bag order committed to at its creation" in result.stdout
+    assert "not that these moves were played" in result.stdout
+    assert "matches its commitment" not in result.stdout
     assert "     A  B  C  D  E  F  G  H  I  J  K  L  M  N" in result.stdout
 
 
@@ -131,7 +135,7 @@ def test_the_tutorial_waits_for_each_placement() -> None:
     typed = ["I8=12", "h6=8", "G9=3", "G9=2", "", "", "", ""] + [""] * 8
     result = run("tutorial", stdin="\n".join(typed) + "\n")
     assert result.returncode == 0, result.stderr
-    assert "Not quite: the example plays G9=2 here." in result.stdout
+    assert "Not quite: " in result.stdout and "the example plays G9=2 here." in result.stdout
     assert result.stdout.count("Not quite") == 1
     assert "121 in all" in result.stdout
 
@@ -142,3 +146,99 @@ def test_the_summy_tutorial_runs_through() -> None:
     assert "1. ada: -3,0 across 1+2=3 (6)" in result.stdout
     assert "2. bob: 1,-8 down 7x9-20=43 (25)" in result.stdout
     assert "Its digits score 7 + 9 + 2 + 0 + 4 + 3 = 25 points." in result.stdout
+
+
+def test_the_games_list_says_imported_for_an_imported_game() -> None:
+    from mathable_cli.commands.games import _entry_lines
+
+    entry = {"id": "g1", "status": "ended", "ruleset": "mathable", "your_seat": 1,
+             "seats": [{"seat": 0, "player": "p1", "name": "ada"},
+                       {"seat": 1, "player": "p2", "name": "bob"}]}  # fmt: skip
+    assert " finished " in _entry_lines(entry)[0]
+    line = _entry_lines({**entry, "imported": True})[0]
+    assert " imported " in line and "finished" not in line
+
+
+def test_an_upload_without_a_login_says_so_before_replaying(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.txt"
+    broken.write_text('[Game "mathable"]\n1. x', encoding="utf-8")
+    result = run("import", str(broken), "--upload")
+    assert result.returncode != 0
+    assert "not logged in" in result.stderr.lower(), result.stderr
+    assert "N. PLAYER" not in result.stderr
+
+
+# --- after review (issue #32): the archive's pages, names and files --------------------
+
+
+def _ndjson(*lines: dict[str, object]) -> str:
+    return "".join(json.dumps(line) + "\n" for line in lines)
+
+
+def test_archive_escapes_the_name_and_follows_every_page(cli: Any, http: Any) -> None:
+    from tests.cli.conftest import SERVER
+
+    base = f"{SERVER}/v1/players/ann%3Fx%3D1/games"
+    line = {"id": "g2", "ended_at": "t", "record": '[Game "mathable"]\n'}
+    http.add(
+        responses.GET, base, body=_ndjson(line), headers={"Link": '<...>; rel="next"'},
+        match=[responses.matchers.query_param_matcher({"max": "1000"})],
+    )  # fmt: skip
+    http.add(
+        responses.GET, base, body=_ndjson({"id": "g1", "ended_at": "t", "record": None,
+                                           "reason": "no notation"}),
+        match=[responses.matchers.query_param_matcher({"max": "1000", "before": "g2"})],
+    )  # fmt: skip
+    result = cli("archive", "ann?x=1", "--json")
+    assert result.exit_code == 0, result.output
+    assert [json.loads(x)["id"] for x in result.stdout.splitlines()] == ["g2", "g1"]
+    result = cli("archive", "ann?x=1")
+    assert result.exit_code == 0, result.output
+    assert "no record (no notation)" in result.stderr
+
+
+def test_archive_of_nobody_says_there_is_no_such_player(cli: Any, http: Any) -> None:
+    from tests.cli.conftest import SERVER
+
+    http.add(
+        responses.GET, f"{SERVER}/v1/players/nobody/games", status=404,
+        json={"error": {"code": "unknown_player", "message": "there is no player named 'nobody'"}},
+    )  # fmt: skip
+    result = cli("archive", "nobody")
+    assert result.exit_code != 0
+    assert "no player named 'nobody'" in result.stderr
+    assert "game id" not in result.stderr
+
+
+def test_review_of_a_missing_file_says_so() -> None:
+    result = run("review", "missing.txt")
+    assert result.returncode != 0
+    assert "missing.txt: no such file" in result.stderr
+    assert "game id with" not in result.stderr
+
+
+def test_review_of_a_running_game_says_it_needs_a_finished_one(cli: Any, http: Any) -> None:
+    from tests.cli.conftest import SERVER
+
+    http.add(
+        responses.GET, f"{SERVER}/v1/games/gabcdefghij/record",
+        body='[Game "mathable"]\n[Seat1 "a"]\n[Seat2 "b"]\n[Result "*"]\n\n1. a: pass\n',
+    )  # fmt: skip
+    result = cli("review", "gabcdefghij")
+    assert result.exit_code != 0
+    assert "has not ended: review needs a finished game" in result.stderr, result.output
+
+
+def test_the_tutorial_says_why_a_wrong_tile_is_refused() -> None:
+    typed = ["I8=99", "I8=12"] + [""] * 20
+    result = run("tutorial", stdin="\n".join(typed) + "\n")
+    assert result.returncode == 0, result.stderr
+    assert "Not quite: there is no 99 on your rack" in result.stdout
+    assert "the example plays I8=12 here." in result.stdout
+
+
+def test_export_help_shows_no_markup() -> None:
+    result = run("export", "--help")
+    assert result.returncode == 0, result.stderr
+    assert "mathable-cli import reads it back" in " ".join(result.stdout.split())
+    assert "``" not in result.stdout

@@ -201,3 +201,22 @@ def test_a_move_arrives_in_the_stream(server: str) -> None:
     assert all(s["game_id"] == game for s in seen)
     assert {"moved", "your_turn"} <= {s["type"] for s in seen}
     assert max(int(s["version"]) for s in seen) == gil.get(f"/v1/games/{game}")["version"]
+
+
+def test_the_archive_of_a_player_of_a_game_without_a_record_notation(server: str) -> None:
+    """Fifteen writes no record: its line says so (``record`` null, a ``reason``), the
+    stream goes on to the player's other games, and the answer is whole NDJSON."""
+    cal, dee = Seat(server, "cal"), Seat(server, "dee")
+    game = new_game(cal, dee, "dee")
+    for seat, digit in ((cal, 8), (dee, 5), (cal, 6), (dee, 4), (cal, 1)):
+        seat.move(game, {"type": "claim", "digit": digit})
+    other = cal.post("/v1/games", {"invite": ["dee"]}).json()["id"]
+    assert dee.post(f"/v1/games/{other}/join").status_code == 200
+    cal.move(other, {"type": "resign"})
+    reply = requests.get(f"{server}/v1/players/cal/games", timeout=TIMEOUT)
+    assert reply.status_code == 200, reply.text
+    lines = {line["id"]: line for line in map(json.loads, reply.text.splitlines())}
+    assert set(lines) == {game, other}
+    assert lines[game]["record"] is None and lines[game]["code"] == "no_record_notation"
+    assert lines[game]["reason"]
+    assert lines[other]["record"].startswith('[Game "mathable"]')

@@ -300,3 +300,171 @@ def test_a_clocked_game_with_a_turn_left_by_a_timeout_round_trips() -> None:
     assert re.search(rf": {first.square}={first.tile} \.\.\. \(\d+\)$", text, re.MULTILINE)
     assert re.search(r": timeout claimed by (ada|bob|cy)$", text, re.MULTILINE)
     assert list(replay_record(text).events) == table.events
+
+
+# --- after review (issue #32): hostile records only ever get the record's refusal ----------
+
+
+def test_a_line_over_the_cap_is_refused_with_its_number() -> None:
+    from mathable.core.record import MAX_LINE
+
+    text = '[Game "mathable"]\n[Seat1 "ann"]\n[Seat2 "ben"]\n\n1. ann: x' + " " * 60_000 + "y"
+    with pytest.raises(RuleError) as caught:
+        read_record(text)
+    assert caught.value.code == "bad_record"
+    assert caught.value.details["line"] == 5 and caught.value.details["max"] == MAX_LINE
+    assert caught.value.message.startswith("line 5: ")
+
+
+def _numbered(mathable_game: list[Event], header: str, value: str) -> str:
+    lines = write_record(mathable_game).text().splitlines()
+    lines = [line for line in lines if not line.startswith(f"[{header} ")]
+    lines.insert(1, f'[{header} "{value}"]')
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize(
+    ("header", "value"),
+    [
+        ("Rules", "²"),
+        ("Rules", "9" * 5000),
+        ("Rules", "١"),
+        ("Clock", "per_move=²"),
+        ("Clock", "per_move=" + "9" * 5000),
+        ("Clock", "per_move=-5 foo=bar"),
+        ("Referee", "nobody"),
+    ],  # fmt: skip
+)
+def test_a_header_number_or_option_the_creation_refuses_is_the_records_refusal(
+    mathable_game: list[Event], header: str, value: str
+) -> None:
+    with pytest.raises(RuleError) as caught:
+        replay_record(_numbered(mathable_game, header, value))
+    assert caught.value.details["line"] == 2, caught.value
+
+
+def test_a_missing_rules_header_is_named() -> None:
+    text = write_record(mathable_selfplay(1)).text()
+    text = "\n".join(line for line in text.splitlines() if not line.startswith("[Rules "))
+    with pytest.raises(RuleError) as caught:
+        replay_record(text)
+    assert "[Rules" in caught.value.message and caught.value.details["header"] == "Rules"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "1. ada: exchange ²",
+        "1. ada: exchange " + "7" * 5000,
+        "9" * 5000 + ". ada: pass",
+        "1. ada: pass (" + "9" * 5000 + ")",
+        "1. ada: pass (1+" + "9" * 5000 + ")",
+        "١. ada: pass",
+    ],  # fmt: skip
+)
+def test_odd_digits_in_a_turn_line_are_the_records_refusal(
+    mathable_game: list[Event], line: str
+) -> None:
+    lines = write_record(mathable_game).text().splitlines()
+    first = next(i for i, text in enumerate(lines) if text.startswith("1. "))
+    seat1 = read_record("\n".join(lines)).names[0]
+    lines[first] = line.replace("ada", seat1)
+    with pytest.raises(RuleError) as caught:
+        replay_record("\n".join(lines))
+    assert caught.value.details["line"] == first + 1, caught.value
+
+
+_FUZZ_RECORD = write_record(mathable_selfplay(1)).text()
+_SUMMY_RECORD = write_record(summy_selfplay(1)).text()
+_ODD = '0123456789²١-+=():.#[]"\\ \t\r\n\x0c\x85\u2028?xAaI8HJ' + "9" * 12
+
+
+def _only_refused(text: str) -> None:
+    from mathable.core.record import replay_record as replay
+
+    try:
+        replay(text)
+    except RuleError as err:
+        assert isinstance(err.code, str) and err.code
+        assert isinstance(err.details.get("line", 0), int)
+
+
+def _mutated(base: str, data: Any) -> str:
+    from hypothesis import strategies as st
+
+    lines = base.splitlines()
+    for _ in range(data.draw(st.integers(1, 3))):
+        at = data.draw(st.integers(0, len(lines) - 1))
+        line = lines[at]
+        cut = data.draw(st.integers(0, len(line)))
+        end = data.draw(st.integers(cut, len(line)))
+        insert = data.draw(st.text(alphabet=_ODD, max_size=12))
+        how = data.draw(st.sampled_from(["replace", "drop", "double", "digits"]))
+        if how == "replace":
+            lines[at] = line[:cut] + insert + line[end:]
+        elif how == "drop":
+            del lines[at]
+        elif how == "double":
+            lines.insert(at, line)
+        else:
+            lines[at] = (
+                line[:cut] + data.draw(st.sampled_from(["²", "9" * 5000, "-0", "١"])) + line[end:]
+            )
+        if not lines:
+            lines = [""]
+    return "\n".join(lines)
+
+
+def test_random_and_mutated_records_only_ever_get_the_records_refusal() -> None:
+    """Property: whatever the text, reading and replaying it either works or raises the
+    record's refusal (RuleError with a code), never another exception."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.data())
+    def check(data: Any) -> None:
+        kind = data.draw(st.sampled_from(["random", "mathable", "summy"]))
+        if kind == "random":
+            text = data.draw(st.text(alphabet=_ODD, max_size=200))
+            text = '[Game "mathable"]\n[Seat1 "a"]\n[Seat2 "b"]\n' + text
+        else:
+            text = _mutated(_FUZZ_RECORD if kind == "mathable" else _SUMMY_RECORD, data)
+        _only_refused(text)
+
+    check()
+
+
+def test_a_turn_spelled_otherwise_but_the_same_is_taken(mathable_game: list[Event]) -> None:
+    """``h9=8`` is ``H9=8``: the parsed turns are compared, not their text."""
+    lines = write_record(mathable_game).text().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("1. "))
+    head, _, body = lines[at].partition(": ")
+    lines[at] = f"{head}: {body.lower()}"
+    assert lines[at] != write_record(mathable_game).text().splitlines()[at]
+    replayed = replay_record("\n".join(lines))
+    assert replayed.state.result is not None
+
+
+@pytest.mark.parametrize("odd", ["\r", "\x0c", "\x85", "\u2028", "\n", "\x1e"])
+def test_a_comment_or_header_with_a_line_break_stays_one_line(
+    mathable_game: list[Event], odd: str
+) -> None:
+    written = write_record(
+        mathable_game, headers={"Event": f"club{odd}night"}, comments=[(1, f"hi{odd}there")]
+    )
+    again = read_record(written.text())
+    assert again.comments == [(1, "hi there")]
+    assert again.headers["Event"] == "club night"
+    assert [t.text for t in again.turns] == [t.text for t in written.turns]
+    # Read as given, such a character inside a comment breaks no line either.
+    text = written.text().replace("# hi there", f"# hi{odd}there") if odd != "\n" else ""
+    if text:
+        assert read_record(text).comments == [(1, f"hi{odd}there".strip())]
+
+
+def test_a_summy_direction_written_short_is_the_same_turn() -> None:
+    lines = write_record(summy_selfplay(1)).text().splitlines()
+    at = next(i for i, line in enumerate(lines) if " across " in line)
+    lines[at] = lines[at].replace(" across ", " a ", 1)
+    assert replay_record("\n".join(lines)).state.result is not None

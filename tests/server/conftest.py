@@ -89,6 +89,7 @@ BOTH_DATABASES = frozenset(
         "test_pages",
         "test_ratings",
         "test_rematch",
+        "test_records_review",
         "test_registration_retries",
         "test_rulesets",
         "test_security_findings",

@@ -168,9 +168,11 @@ def test_a_complete_record_is_imported_as_a_finished_unrated_game(client: FlaskC
     assert (
         again.headers["Imported"] == "yes" and again.headers["Order"] == original.headers["Order"]
     )
-    # It is one of ada's finished games.
-    lines = client.get("/v1/players/ada/games").get_data(as_text=True).splitlines()
+    # It is one of bob's finished games (he imported it), marked imported; not ada's.
+    lines = client.get("/v1/players/bob/games").get_data(as_text=True).splitlines()
     assert [json.loads(line)["id"] for line in lines] == [body["id"]]
+    assert json.loads(lines[0])["imported"] is True
+    assert client.get("/v1/players/ada/games").get_data(as_text=True) == ""
 
 
 def test_a_broken_record_is_refused_with_its_line_and_nothing_is_made(

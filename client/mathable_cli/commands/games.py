@@ -168,7 +168,7 @@ def _entry_lines(entry: Mapping[str, Any]) -> list[str]:
     elif status == "playing":
         state = "their turn"
     elif status == "ended":
-        state = "finished"
+        state = "imported" if entry.get("imported") else "finished"
     else:
         state = status
     seats = entry.get("seats") or []
@@ -378,7 +378,7 @@ def export(
     ] = False,
 ) -> None:
     """The game's record (docs/records.md): headers, then one turn a line in the game's
-    notation; ``mathable-cli import`` reads it back. ``--table``: a table to read and print."""
+    notation; mathable-cli import reads it back. With --table: a table to read and print."""
     actx = app_context(ctx)
     api = actx.api(auth=False)
     game = actx.game_id(game, "export", auth=False)

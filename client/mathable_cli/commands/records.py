@@ -17,7 +17,7 @@ from mathable.core.errors import RuleError
 from mathable.core.record import Replayed, final_words, replay_record
 from mathable.core.review import review as review_of
 from mathable.core.ruleset import ruleset
-from mathable.core.tutorial import start, steps
+from mathable.core.tutorial import start, steps, why_not
 from mathable_cli.cmdutil import JsonFlag
 from mathable_cli.context import app_context
 from mathable_cli.exits import CliError, ExitCode, illegal_move_codes
@@ -67,17 +67,21 @@ def import_record(
 ) -> None:
     """Replay a record through the rules (no server needed): the final position and scores,
     or the first line that breaks the rules and why (exit 3)."""
+    api = app_context(ctx).api() if upload else None  # not logged in: said before replaying
     text = _read(file)
     replayed = _replay(text, str(file))
+    # The commitment fixes the bag order before the game: it proves the tiles drawn, not
+    # that these moves were played (anyone can write other moves over a real order).
     checked = (
-        "its bag order matches its commitment"
+        "the tiles drawn follow the bag order committed to at its creation "
+        "(that proves the draws, not that these moves were played)"
         if replayed.committed
         else "no commitment to check its bag order against"
     )
     typer.echo(final_words(replayed))
     typer.echo(f"{len(replayed.played)} turns replayed; {checked}.")
-    if upload:
-        answer = app_context(ctx).api().import_record(text)
+    if api is not None:
+        answer = api.import_record(text)
         typer.echo(f"Imported as game {answer['id']}.")
 
 
@@ -86,6 +90,8 @@ def _record_of(ctx: typer.Context, source: str) -> tuple[str, str]:
     path = Path(source).expanduser()
     if source == "-" or path.is_file():
         return _read(path), source
+    if any(c in source for c in "./\\~") or path.exists():  # a file's name, not a game id
+        raise CliError(f"{source}: no such file (review takes a record file or a game id)")
     actx = app_context(ctx)
     game = actx.game_id(source, "review", auth=False)
     return actx.api(auth=False).record(game), f"game {game}"
@@ -101,6 +107,10 @@ def review(
     """Each turn against the best the rules engine finds for that rack on that board, the
     points left on the table and the three turns that cost most."""
     text, where = _record_of(ctx, source)
+    if where.startswith("game ") and not any(
+        line.startswith("[End ") for line in text.splitlines()
+    ):
+        raise CliError(f"{where} has not ended: review needs a finished game")
     replayed = _replay(text, where)
     found = review_of(replayed)
     if as_json:
@@ -144,7 +154,9 @@ def tutorial(
                     or typed.replace(" ", "").lower() == step.expect.replace(" ", "").lower()
                 ):
                     break
-                typer.echo(f"  Not quite: the example plays {step.expect or 'on'} here.")
+                reason = why_not(step, rules, typed)
+                because = f"{reason}; " if reason else "the rules take it, but "
+                typer.echo(f"  Not quite: {because}the example plays {step.expect or 'on'} here.")
         for words in step.words:
             typer.echo(f"  {words}")
         if step.turn_done is not None:
@@ -171,16 +183,20 @@ def archive(
         for game in games:
             typer.echo(json.dumps(game, separators=(",", ":")))
         return
+    written = [game for game in games if game.get("record") is not None]
+    for game in games:
+        if game.get("record") is None:
+            typer.echo(f"# game {game['id']}: no record ({game.get('reason', 'none')})", err=True)
     if directory is not None:
         try:
             directory.mkdir(parents=True, exist_ok=True)
-            for game in games:
+            for game in written:
                 (directory / f"{game['id']}.txt").write_text(game["record"], encoding="utf-8")
         except OSError as err:
             raise CliError(f"cannot write in {directory}: {err.strerror}") from None
-        typer.echo(f"Wrote {len(games)} records to {directory}.")
+        typer.echo(f"Wrote {len(written)} records to {directory}.")
         return
-    for game in games:
+    for game in written:
         typer.echo(game["record"])
 
 

@@ -9,15 +9,16 @@ like a running game's. The players are named by their names, not their ids.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 
 from mathable.core.record import write_record
 from mathable.core.ruleset import AnyState
 from mathable_server.games.orders import order_withheld
 from mathable_server.store import Store
 
-#: How many of a player's games one read of the archive lists at a time.
-PAGE = 200
+#: How many finished games one read of the archive lists unless asked (``max``), and at most.
+PAGE = 100
+MAX_PAGE = 1000
 
 
 def seat_names(state: AnyState, names: Mapping[str, str]) -> list[str]:
@@ -40,18 +41,12 @@ def record_text(store: Store, game_id: str, state: AnyState, names: Mapping[str,
     ).text()
 
 
-def finished_games(store: Store, player_id: str) -> Iterator[str]:
-    """The ids of the finished games ``player_id`` sat in, most recently changed first
-    within the order ``Store.games_of`` lists them."""
-    offset = 0
-    while True:
-        page = store.games_of(player_id, PAGE, offset)
-        for game in page:
-            if game.status == "ended" and game.seat is not None:
-                yield game.id
-        if len(page) < PAGE:
-            return
-        offset += PAGE
+def finished_games(
+    store: Store, player_id: str, limit: int, before: str | None = None
+) -> list[tuple[str, str]]:
+    """``(id, ended_at)`` of up to ``limit`` finished games ``player_id`` sat in, the last
+    ended first, after the game ``before`` (the last of the page before)."""
+    return store.finished_games_of(player_id, limit, before)
 
 
-__all__ = ["finished_games", "record_text", "seat_names"]
+__all__ = ["MAX_PAGE", "PAGE", "finished_games", "record_text", "seat_names"]

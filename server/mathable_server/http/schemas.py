@@ -116,6 +116,14 @@ class ImportRecordSchema(StrictSchema):
     record = fields.String(required=True, validate=validate.Length(min=1, max=60_000))
 
 
+class ArchiveQuerySchema(QuerySchema):
+    """``GET /v1/players/{name}/games``: a page of a player's finished games."""
+
+    max = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+    #: The last game of the page before (its id): the page goes on after it.
+    before = fields.String(load_default=None, validate=validate.Regexp(r"\A[A-Za-z0-9_-]{1,32}\Z"))
+
+
 class CreateGameSchema(StrictSchema):
     ruleset = fields.String(load_default=DEFAULT_RULESET, validate=validate.Length(min=1, max=32))
     players = StrictInteger(load_default=2, validate=validate.Range(min=-INT64, max=INT64))

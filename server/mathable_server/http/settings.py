@@ -42,6 +42,8 @@ DEFAULT_IPV6_PREFIX = 64
 DEFAULT_GAME_LIMIT = RateLimit(rate=120 / 3600, burst=120)
 #: Messages a player writes (``POST /v1/games/{id}/messages``), in all games together.
 DEFAULT_MESSAGE_LIMIT = RateLimit(rate=60 / 3600, burst=30)
+#: Reads of a player's archive (``GET /v1/players/{name}/games``) per caller address.
+DEFAULT_ARCHIVE_LIMIT = RateLimit(rate=120 / 3600, burst=60)
 #: Code mails (``PUT /v1/me/email``) per player and per address: three an hour.
 DEFAULT_CODE_MAIL_LIMIT = RateLimit(rate=3 / 3600, burst=3)
 #: Code mails per mail domain (every address at ``example.org`` together): thirty an hour.
@@ -121,6 +123,8 @@ class Settings:
     game_limit: RateLimit | None = DEFAULT_GAME_LIMIT
     #: Messages per player (None: no limit).
     message_limit: RateLimit | None = DEFAULT_MESSAGE_LIMIT
+    #: Reads of players' archives per caller address (None: no limit).
+    archive_limit: RateLimit | None = DEFAULT_ARCHIVE_LIMIT
     #: Turn mails carry the board as a PNG picture when CairoSVG is installed
     #: (``MATHABLE_MAIL_PICTURES=1``; off by default: a PNG costs about 0.1 s of CPU).
     mail_pictures: bool = False
@@ -236,6 +240,7 @@ class Settings:
             ),
             game_limit=limit("MATHABLE_GAME_LIMIT", DEFAULT_GAME_LIMIT),
             message_limit=limit("MATHABLE_MESSAGE_LIMIT", DEFAULT_MESSAGE_LIMIT),
+            archive_limit=limit("MATHABLE_ARCHIVE_LIMIT", DEFAULT_ARCHIVE_LIMIT),
             code_mail_limit=limit("MATHABLE_CODE_MAIL_LIMIT", DEFAULT_CODE_MAIL_LIMIT),
             code_mail_domain_limit=limit(
                 "MATHABLE_CODE_MAIL_DOMAIN_LIMIT", DEFAULT_CODE_MAIL_DOMAIN_LIMIT

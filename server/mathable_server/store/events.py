@@ -87,8 +87,15 @@ def projection(state: AnyState) -> dict[str, Any]:
 
 
 def memberships(state: AnyState) -> dict[str, int | None]:
-    """Who belongs to a game: seated players by seat, invited ones not yet seated with None."""
+    """Who belongs to a game: seated players by seat, invited ones not yet seated with None.
+
+    A game imported from a record belongs to its importer only: the other players it
+    names never said it was theirs, so it stays out of their lists and archive."""
     members: dict[str, int | None] = {}
+    importer = state.options.importer
+    if state.options.imported and importer is not None:
+        seats = [i for i, seat in enumerate(state.seats) if seat.player == importer]
+        return {importer: seats[0] if seats else None}
     for index, seat in enumerate(state.seats):
         if seat.player is not None:
             members[seat.player] = index

@@ -126,6 +126,28 @@ class ListingRecorder(Recorder):
             rows = conn.execute(query).all()
         return [MemberGame(**row._mapping) for row in rows]
 
+    def finished_games_of(
+        self, player_id: str, limit: int, before: str | None = None
+    ) -> list[tuple[str, str]]:
+        """``(id, ended_at)`` of the finished games ``player_id`` sat in, the last ended
+        first (then by id), after the game ``before`` in that order; at most ``limit``."""
+        seated = and_(
+            game_members.c.player_id == player_id,
+            game_members.c.seat.is_not(None),
+            games.c.status == "ended",
+        )
+        query = select(games.c.id, games.c.updated_at).join(
+            game_members, games.c.id == game_members.c.game_id
+        )
+        if before is not None:
+            at = select(games.c.updated_at).where(games.c.id == before).scalar_subquery()
+            query = query.where(
+                (games.c.updated_at < at) | and_(games.c.updated_at == at, games.c.id < before)
+            )
+        query = query.where(seated).order_by(games.c.updated_at.desc(), games.c.id.desc())
+        with self._reader.connect() as conn:
+            return [(row.id, row.updated_at) for row in conn.execute(query.limit(limit))]
+
     def playing_games(self, player_id: str) -> list[str]:
         """The games in play where ``player_id`` has a seat."""
         query = (

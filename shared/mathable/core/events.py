@@ -186,6 +186,8 @@ class GameCreated(Event):
     #: Every player in seat order, the creator among them (a rematch's seats, rotated);
     #: None: the creator in seat 0 and the others in the order they join.
     seating: tuple[str, ...] | None = None
+    #: Who imported it (a player id): the game is listed as a game of that player only.
+    importer: str | None = None
     fields: ClassVar[dict[str, codec.Codec[Any]]] = {
         "ruleset": codec.STR,
         "rules_version": codec.INT,
@@ -201,6 +203,7 @@ class GameCreated(Event):
         "commitment": codec.OPT_STR,
         "imported": codec.BOOL,
         "seating": codec.OPT_STRS,
+        "importer": codec.OPT_STR,
     }
     optional: ClassVar[dict[str, Any]] = {
         "clock": None,
@@ -209,6 +212,7 @@ class GameCreated(Event):
         "commitment": None,
         "imported": False,
         "seating": None,
+        "importer": None,
     }
 
 

@@ -633,6 +633,7 @@ def apply(state: S, event: Event) -> S | None:
                     imported=event.imported,
                     seating=event.seating,
                     creator=None if event.seating is None else event.creator,
+                    importer=event.importer,
                 ),
                 seats=_first_seats(event),
                 **pool,

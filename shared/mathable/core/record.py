@@ -25,9 +25,11 @@ line 3: a turn is written "N. PLAYER: TURN" (1. ada pass) {'line': 3}
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from mathable.core.commitment import commit
@@ -51,8 +53,10 @@ HEADERS = (
 )  # fmt: skip
 
 _HEADER = re.compile(r'\A\[([A-Za-z][A-Za-z0-9]*) "((?:[^"\\]|\\.)*)"\]\Z')
-_TURN = re.compile(r"\A(\d+)\.\s+(\S+?):(?:\s+(.*?))?\s*\Z")
-_POINTS = re.compile(r"\A(.*?)\s*\((-?\d+)(?:\+(\d+))?\)\Z")
+#: The longest line a record may hold (a turn of a whole rack is far shorter).
+MAX_LINE = 2000
+#: The most digits a number of a record (a turn's number, its points, a clock's) may have.
+MAX_DIGITS = 9
 _NAME = re.compile(r"\A[^\s:#\[\]\"]+\Z")
 #: What a record writes for a withheld or not yet known result.
 UNKNOWN = "*"
@@ -103,15 +107,25 @@ class Record:
         pending = list(comments)
         for number, turn in enumerate(self.turns, 1):
             while pending and pending[0][0] < number:
-                out.append(f"# {pending.pop(0)[1]}")
+                out.append(f"# {one_line(pending.pop(0)[1])}")
             who = names[turn.seat] if 0 <= turn.seat < len(names) else f"seat{turn.seat + 1}"
             out.append(f"{number}. {who}: {turn.written}")
-        out += [f"# {text}" for _, text in pending]
+        out += [f"# {one_line(text)}" for _, text in pending]
         return "\n".join(out) + "\n"
 
 
+#: What ``str.splitlines`` breaks a line at besides ``\n``: a record's lines end at ``\n``
+#: only, and these are written as spaces (a comment or header holding one stays one line).
+_BREAKS = re.compile("[\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def one_line(value: str) -> str:
+    """``value`` with every line break (as any reader may see one) a space."""
+    return _BREAKS.sub(" ", value)
+
+
 def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    return one_line(value.replace("\\", "\\\\").replace('"', '\\"'))
 
 
 def _unquote(value: str) -> str:
@@ -125,7 +139,15 @@ def read_record(text: str) -> Record:
     """The record a text holds; RuleError ``bad_record`` with the line of what is not one."""
     record = Record()
     seen_turns = False
-    for number, raw in enumerate(text.splitlines(), 1):
+    # Lines end at "\n" (and "\r\n"): not at what else ``splitlines`` takes for a break.
+    for number, raw in enumerate(text.split("\n"), 1):
+        if len(raw) > MAX_LINE:
+            raise record_error(
+                number,
+                "bad_record",
+                f"the line is {len(raw)} characters long, more than a record's {MAX_LINE}",
+                {"length": len(raw), "max": MAX_LINE},
+            )
         line = raw.strip()
         if not line:
             continue
@@ -146,20 +168,16 @@ def read_record(text: str) -> Record:
             record.headers[key] = _unquote(match.group(2))
             record.header_lines[key] = number
             continue
-        match = _TURN.match(line)
-        if match is None:
-            raise record_error(
-                number, "bad_record", f'a turn is written "N. PLAYER: TURN" ({line[:60]})'
-            )
+        turn = _turn_line(line, number)
         seen_turns = True
-        if int(match.group(1)) != len(record.turns) + 1:
+        at, player, body = turn
+        if at != len(record.turns) + 1:
             raise record_error(
                 number,
                 "bad_record",
-                f"turn {match.group(1)} where turn {len(record.turns) + 1} comes next",
-                {"expected": len(record.turns) + 1, "got": int(match.group(1))},
+                f"turn {at} where turn {len(record.turns) + 1} comes next",
+                {"expected": len(record.turns) + 1, "got": at},
             )
-        player, body = match.group(2), (match.group(3) or "").strip()
         if not body:
             raise record_error(
                 number, "bad_record", "the turn is missing (the line ends after the player)"
@@ -172,18 +190,55 @@ def read_record(text: str) -> Record:
                 f"{player[:32]!r} is not a player of this game",
                 {"player": player[:32]},
             )
-        points: int | None = None
-        bonus = 0
-        scored = _POINTS.match(body)
-        if scored is not None:
-            body, points, bonus = scored.group(1), int(scored.group(2)), int(scored.group(3) or 0)
-            if not body:
-                raise record_error(number, "bad_record", "the turn is missing before its points")
+        body, points, bonus = _turn_points(body)
+        if points is not None and not body:
+            raise record_error(number, "bad_record", "the turn is missing before its points")
         record.turns.append(RecordTurn(names.index(player), body, points, bonus, number))
         record.players.append(player)
     if "Game" not in record.headers:
         raise record_error(0, "bad_record", 'a record begins with its game: [Game "mathable"]')
     return record
+
+
+def number_word(text: str) -> bool:
+    """``text`` is a whole number a record may hold: ASCII digits, at most ``MAX_DIGITS``
+    (``str.isdigit`` takes ``²``, which ``int`` refuses; ``int`` refuses very long ones)."""
+    return 0 < len(text) <= MAX_DIGITS and text.isascii() and text.isdecimal()
+
+
+def _turn_line(line: str, number: int) -> tuple[int, str, str]:
+    """``N. PLAYER: TURN`` read in one pass (no backtracking: a long line costs its length)."""
+    at, dot, rest = line.partition(".")
+    player, colon, body = rest.lstrip().partition(":")
+    if (
+        not number_word(at)
+        or not dot
+        or not rest[:1].isspace()
+        or not colon
+        or not player
+        or any(c.isspace() for c in player)
+        or (body and not body[0].isspace())
+    ):
+        raise record_error(
+            number, "bad_record", f'a turn is written "N. PLAYER: TURN" ({line[:60]})'
+        )
+    return int(at), player, body.strip()
+
+
+def _turn_points(body: str) -> tuple[str, int | None, int]:
+    """A turn's text and the points written after it: ``I8=12 (12)``, ``... (39+10)``."""
+    if not body.endswith(")"):
+        return body, None, 0
+    opening = body.rfind("(")
+    if opening < 0:
+        return body, None, 0
+    points, plus, bonus = body[opening + 1 : -1].partition("+")
+    negative = points.startswith("-")
+    digits = points[1:] if negative else points
+    if not number_word(digits) or (plus and not number_word(bonus)):
+        return body, None, 0
+    value = -int(digits) if negative else int(digits)
+    return body[:opening].rstrip(), value, int(bonus) if plus else 0
 
 
 # --- writing ------------------------------------------------------------------------------
@@ -224,7 +279,7 @@ def _clock_of(text: str, line: int) -> ClockSpec:
             )
         values[key] = (
             True if value == "yes" else False if value == "no" else None if value == "none"
-            else int(value) if value.lstrip("-").isdigit() else value
+            else int(value) if number_word(value.removeprefix("-")) else value
         )  # fmt: skip
     try:
         spec = CLOCK.decode(values)
@@ -361,12 +416,12 @@ def created_event(record: Record, rules: Ruleset) -> tuple[GameCreated, bool]:
         )
     version_text = headers.get("Rules", "")
     latest = current_rules_version(rules)
-    if not version_text.isdigit() or not 1 <= int(version_text) <= latest:
+    if not number_word(version_text) or not 1 <= int(version_text) <= latest:
         raise record_error(
             record.line_of("Rules"),
             "bad_record",
-            f"the rules version is 1 to {latest}",
-            {"max": latest},
+            f'the header [Rules "N"] gives the rules version, 1 to {latest}',
+            {"max": latest, "header": "Rules"},
         )
     if "Order" not in headers:
         raise record_error(
@@ -391,7 +446,12 @@ def created_event(record: Record, rules: Ruleset) -> tuple[GameCreated, bool]:
     commitment = headers.get("Commitment")
     committed = False
     if commitment is not None:
-        if salt is None or commit(order, salt) != commitment:
+        # A salt is hex (the creation's own check): anything else commits to nothing.
+        if (
+            salt is None
+            or re.fullmatch(r"[0-9a-f]{32,64}", salt) is None
+            or commit(order, salt) != commitment
+        ):
             raise record_error(
                 order_line,
                 "bad_commitment",
@@ -401,23 +461,57 @@ def created_event(record: Record, rules: Ruleset) -> tuple[GameCreated, bool]:
     referee = headers.get("Referee", "server")
     clock = _clock_of(headers["Clock"], record.line_of("Clock")) if "Clock" in headers else None
     given = headers.get("OrderGiven") == "yes"
-    return (
-        GameCreated(
-            ruleset=rules.name,
-            rules_version=int(version_text),
-            players=len(names),
-            referee=referee,
-            seed=None,
-            tiles=order if given else None,
-            invited=(),
-            creator=names[0],
-            clock=clock,
-            order=None if given else order,
-            salt=salt if committed else None,
-            commitment=commitment if committed else None,
-        ),
-        committed,
+    # The creation goes through the rules' own checks, as a game made here does.
+    create = Create(
+        names[0],
+        players=len(names),
+        referee=referee,
+        tiles=order if given else None,
+        clock=clock,
+        order=None if given else order,
+        salt=salt if committed else None,
+        ruleset=rules.name,
     )
+    try:
+        made = rules.check(rules.new_state(), create)
+    except RuleError as err:
+        where = {
+            "bad_referee": "Referee", "bad_clock": "Clock", "bad_tiles": "Order",
+            "bad_salt": "Salt",
+        }.get(err.code, "Clock" if err.details.get("field") == "clock" else "Game")  # fmt: skip
+        raise record_error(record.line_of(where), err.code, err.message, err.details) from None
+    created = made[0]
+    assert isinstance(created, GameCreated)
+    created = replace(created, rules_version=int(version_text))
+    if not committed:
+        created = replace(created, salt=None, commitment=None)
+    return created, committed
+
+
+#: The headers that make a record's game (not where or when it was written).
+_GAME_HEADERS = (
+    "Game", "Rules", "Seat1", "Seat2", "Seat3", "Seat4", "Referee", "Clock", "Result", "End",
+    "Commitment", "Salt", "Order", "OrderGiven",
+)  # fmt: skip
+
+
+def record_digest(record: Record) -> str:
+    """SHA-256 (hex) of what makes a record's game: the headers of ``_GAME_HEADERS`` and
+    every turn (its seat, words and points), not its comments, date or id: two records of
+    one game have the same digest.
+
+    >>> a = read_record('[Game "mathable"]\\n[Seat1 "a"]\\n[Seat2 "b"]\\n1. a:  pass')
+    >>> b = read_record('[Game "mathable"]\\n[Seat1 "a"]\\n[Seat2 "b"]\\n[Id "g1"]\\n'
+    ...                 '# hi\\n1. a: pass')
+    >>> record_digest(a) == record_digest(b)
+    True
+    """
+    made = {
+        "headers": {k: " ".join(record.headers[k].split()) for k in _GAME_HEADERS
+                    if k in record.headers},
+        "turns": [[t.seat, t.text.split(), t.points, t.bonus] for t in record.turns],
+    }  # fmt: skip
+    return hashlib.sha256(json.dumps(made, sort_keys=True).encode()).hexdigest()
 
 
 def _kernel_commands(turn: RecordTurn, names: Sequence[str]) -> list[Any] | None:
@@ -489,7 +583,7 @@ def _same_turn(rules: Ruleset, before: AnyState, made: list[Event], turn: Record
         written = "; ".join(t.written for t in again) or "nothing"
         raise record_error(turn.line, "bad_record", f"the rules play this line as {written}")
     found = again[0]
-    if found.text.split() != turn.text.split():
+    if found.text.split() != turn.text.split() and not _same_commands(rules, before, found, turn):
         raise record_error(
             turn.line,
             "bad_record",
@@ -503,6 +597,17 @@ def _same_turn(rules: Ruleset, before: AnyState, made: list[Event], turn: Record
             f"the record scores this turn {_points(turn)}, the rules {_points(found)}",
             {"written": turn.total, "scored": found.total},
         )
+
+
+def _same_commands(rules: Ruleset, before: AnyState, found: RecordTurn, turn: RecordTurn) -> bool:
+    """The line and the rules' writing of it read as the same commands (``h9=8`` is
+    ``H9=8``): the notation's spelling may differ, the turn may not."""
+    try:
+        return rules.record_commands(before, turn.seat, found.text) == rules.record_commands(
+            before, turn.seat, turn.text
+        )
+    except RuleError:
+        return False
 
 
 def _points(turn: RecordTurn) -> str:
@@ -564,7 +669,9 @@ __all__ = [
     "Replayed",
     "current_rules_version",
     "final_words",
+    "number_word",
     "read_record",
+    "record_digest",
     "record_error",
     "replay_record",
     "write_record",

@@ -106,6 +106,8 @@ class Options:
     seating: tuple[str, ...] | None = None
     #: Who created a game whose seats were given (else the player in seat 0).
     creator: str | None = None
+    #: Who imported it: the only player it is listed for (``POST /v1/games/import``).
+    importer: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

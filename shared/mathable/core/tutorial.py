@@ -46,6 +46,9 @@ class Step:
     words: tuple[str, ...]
     state: AnyState
     turn_done: str | None = None
+    #: The state before the step, and the seat playing it (to say why another try fails).
+    before: AnyState | None = None
+    seat: int = 0
 
 
 def start(tutorial: Tutorial, rules: Ruleset) -> AnyState:
@@ -81,9 +84,25 @@ def steps(tutorial: Tutorial, rules: Ruleset) -> Iterator[Step]:
                 done = f"{number}. {names[turn.seat]}: {turn.written}"
                 if number in tutorial.after:
                     done += "\n" + tutorial.after[number]
-            yield Step(number, names[turn.seat], expect, prompt, words, state, done)
+            yield Step(
+                number, names[turn.seat], expect, prompt, words, state, done, before, turn.seat
+            )
     if state.result is None and record.headers.get("Result", "*") != "*":
         raise RuleError("bad_record", "the tutorial's record ends before its game", {})
 
 
-__all__ = ["Step", "Tutorial", "start", "steps"]
+def why_not(step: Step, rules: Ruleset, typed: str) -> str | None:
+    """Why the rules refuse ``typed`` where the example plays ``step`` (their message),
+    or None when they would take it (it is only not the example's move)."""
+    if step.before is None:
+        return None
+    try:
+        commands = rules.record_commands(step.before, step.seat, typed)
+        if commands:
+            rules.check(step.before, commands[0])
+    except RuleError as err:
+        return err.message
+    return None
+
+
+__all__ = ["Step", "Tutorial", "start", "steps", "why_not"]

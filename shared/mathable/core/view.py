@@ -26,7 +26,11 @@ def lifecycle_view(state: Lifecycle, viewer: int | None) -> dict[str, Any]:
     """
     options = state.options
     result = state.result
+    # Only in a game made from a record (``POST /v1/games/import``): the views of games
+    # played here stay as they were.
+    imported = {"imported": True} if options.imported else {}
     return {
+        **imported,
         "ruleset": state.ruleset,
         "rules_version": state.rules_version,
         "version": state.version,

@@ -232,12 +232,47 @@ def me() -> Response:
             "name": player.name,
             "time_zone": store.time_zone(player.id),
             "games": [
-                _summary(player.id, row, members[row.id], _progress(games, row, page["details"]))
+                _imported(
+                    games,
+                    svc.names.lookup,
+                    row,
+                    _summary(
+                        player.id, row, members[row.id], _progress(games, row, page["details"])
+                    ),
+                )
                 for row in rows
             ],
             "next_offset": page["offset"] + len(rows) if more else None,
         }
     )
+
+
+def _imported(
+    games: Games, lookup: Any, row: MemberGame, summary: dict[str, Any]
+) -> dict[str, Any]:
+    """``summary`` marked ``imported``: an imported game is listed for its importer only
+    (``store.events.memberships``), so its other seats are read from the game itself."""
+    summary["imported"] = False
+    if row.status != "ended" or len(summary["seats"]) >= row.players:
+        return summary  # every seat of a game played here is a member
+    state = games.state_at(row.id, row.version)
+    if not state.options.imported:
+        return summary
+    summary["imported"] = True
+    ids = [seat.player for seat in state.seats if seat.player is not None]
+    names = lookup(ids)
+    details = any("score" in entry for entry in summary["seats"])
+    seats = []
+    for index, seat in enumerate(state.seats):
+        if seat.player is None:
+            continue
+        entry: dict[str, Any] = {"seat": index, "player": seat.player}
+        entry["name"] = names.get(seat.player)
+        if details:
+            entry["score"] = seat.score
+        seats.append(entry)
+    summary["seats"] = seats
+    return summary
 
 
 def _progress(games: Games, row: MemberGame, details: bool) -> dict[str, Any] | None:

@@ -28,6 +28,7 @@ from typing import Any
 
 from mathable.core.errors import RuleError
 from mathable.core.events import Event, Resigned, TimedOut
+from mathable.core.record import number_word
 from mathable.core.ruleset import RecordTurn
 from mathable.games.mathable.board import parse_square, square_name
 from mathable.games.mathable.commands import Correct, DrawExtra, EndTurn, Exchange, Place
@@ -133,7 +134,7 @@ def record_commands(state: Any, seat: int, text: str) -> list[Any]:
                 "the exchanged tiles are hidden in this record: it cannot be replayed",
                 {"text": text[:40]},
             )
-        if not all(word.isdigit() for word in words[1:]) or len(words) < 2:
+        if not all(number_word(word) for word in words[1:]) or len(words) < 2:
             raise _bad(text, "an exchange names the tiles given back: exchange 3 7 12")
         return [Exchange(seat, tuple(int(w) for w in words[1:]))]
     if words == ["correct"]:

@@ -86,3 +86,13 @@ def test_accept_goes_with_all(tmp_path: Path) -> None:
         robot.register()
         robot.run("bot", "g1", "--accept", expect=2)
         robot.run("bot", "--all", "--from", "ann", expect=2)
+
+
+def test_the_from_filter_takes_a_name_in_any_case() -> None:
+    """Names are one in any case on the server: ``--from Ann`` takes ann's invitation."""
+    from mathable_cli.commands.bots import Acceptance
+
+    entry = {"ruleset": "mathable", "seats": [{"seat": 0, "name": "ann"}, {"seat": 1}]}
+    assert Acceptance(frozenset({"Ann"})).takes(entry)
+    assert not Acceptance(frozenset({"ben"})).takes(entry)
+    assert not Acceptance(frozenset({"ann"})).takes({"seats": [{"seat": 1, "name": "x"}]})

@@ -72,7 +72,8 @@ class Acceptance:
             return False
         creator = next((s.get("name") for s in entry.get("seats") or [] if s.get("seat") == 0),
                        None)  # fmt: skip
-        return not self.senders or creator in self.senders
+        senders = {s.casefold() for s in self.senders}  # names are the same in any case
+        return not senders or (creator is not None and creator.casefold() in senders)
 
 
 def _is_invitation(entry: Mapping[str, Any]) -> bool:
@@ -97,8 +98,11 @@ def _accept(bot: Bot, api: ApiClient, entries: list[dict[str, Any]], accept: Acc
         try:
             api.request("POST", f"/v1/games/{gid}/join", body={})
         except ApiError as err:
-            accept.refused.add(gid)
-            bot.out.warn(f"{gid}: could not join: {err.message}")
+            if 400 <= err.status < 500 and err.status != 429:
+                accept.refused.add(gid)  # refused for good: not tried again
+                bot.out.warn(f"{gid}: could not join: {err.message}")
+            else:  # the server is busy or failing: tried again on the next round
+                bot.out.warn(f"{gid}: could not join now ({err.message}): will try again")
             continue
         seated += 1
         joined = True

@@ -128,7 +128,9 @@ def game_stream(game_id: str) -> Response:
                 if newest > shown:
                     current = svc.games.at_least(game_id, newest)
                 elif due is not None and time.monotonic() >= due:
-                    current = svc.games.game(game_id)  # settles a clock that ran out
+                    # The clock ran out: one read for every stream of this process at once
+                    # (``at_least`` shares it), and that read settles the time-out.
+                    current = svc.games.at_least(game_id, shown + 1)
                     due = due_of(current) if current.state.version > shown else None
                 else:
                     continue

@@ -228,3 +228,39 @@ def test_a_stream_resumed_at_any_line_gives_exactly_what_an_open_one_gives(
             check_resumes(server, data)
 
         resumes()
+
+
+def test_a_resume_inside_the_opening_after_a_change_tells_each_game_once_in_order(
+    tmp_path: Any,
+) -> None:
+    """Ann's opening names two games waiting on her; she reads its first line; both play
+    in the second game; resumed with that line's cursor, the second game is told by its
+    feed lines only (not by an opening line of its present and then again by the feed),
+    each version once and in order. A cursor past the feed's newest row is 409
+    ``cursor_ahead`` (a database restored from before it: open a fresh stream)."""
+    with live_server(f"sqlite:///{tmp_path / 'opening.db'}", env=ENV) as url:
+        world = World(url)
+        world.waiting_on_me()
+        world.waiting_on_me()
+        reader = Reader(url, world.me)
+        try:
+            opening = reader.until_quiet()
+        finally:
+            reader.close()
+        assert [line["type"] for line in opening] == ["your_turn", "your_turn"]
+        first, second = opening[0], opening[1]["game_id"]
+        world.command(second, world.me, "pass")
+        world.command(second, world.other, "pass")
+        lines = resumed(url, world.me, first["cursor"])
+        told = [(line["type"], line["game_id"], line["version"]) for line in lines]
+        assert len(told) == len(set(told))  # nothing twice
+        versions = [version for _type, _game, version in told]
+        assert versions == sorted(versions)  # never a version after a newer one
+        assert all(game == second for _type, game, _version in told)
+        assert lines[-1]["type"] == "your_turn"  # the pass handed the turn back to her
+        cursors = [line["cursor"] for line in lines]
+        assert cursors == sorted(cursors) and cursors[0] > first["cursor"]
+        ahead = requests.get(
+            f"{url}/v1/me/stream", headers=world.me, params={"since": "999999"}, timeout=10
+        )
+        assert ahead.status_code == 409 and ahead.json()["error"]["code"] == "cursor_ahead"

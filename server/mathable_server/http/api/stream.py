@@ -42,6 +42,7 @@ from typing import Any
 from flask import Blueprint, Response, stream_with_context
 from marshmallow import RAISE, Schema, ValidationError, fields
 
+from mathable_server.http.errors import ApiError
 from mathable_server.http.web import (
     STREAM_HEADERS,
     Services,
@@ -166,9 +167,16 @@ def _lines(change: Change, after: int = -1) -> Iterator[bytes]:
 def opening(svc: Services, player_id: str, head: int, after: str | None = None) -> list[bytes]:
     """The lines a fresh stream opens with, at the feed's ``head``: one for each open
     invitation, then one for each game waiting on the caller; those after the opening
-    line ``after`` (the key of ``Position.opening``) when a stream resumes inside it."""
+    line ``after`` (the key of ``Position.opening``) when a stream resumes inside it.
+
+    A stream resumed inside its opening gives the rest of it as it is now, but for the
+    games that changed since ``head``: their feed lines follow (the catch-up from
+    ``head``) and tell it, so no game is told twice nor a version after a newer one."""
+    changed = _changed_since(svc, player_id, head) if after is not None else set()
     found = []
     for game in svc.store.games_of(player_id, OPENING_GAMES, 0):
+        if game.id in changed:
+            continue
         if game.to_move == player_id:
             kind = "your_turn"
         elif game.seat is None and game.status == "waiting":
@@ -183,6 +191,29 @@ def opening(svc: Services, player_id: str, head: int, after: str | None = None) 
         game_line(kind, game.id, game.version, opening_cursor(head, kind, game.id))
         for _key, kind, game in found
     ]
+
+
+def _changed_since(svc: Services, player_id: str, head: int) -> set[str]:
+    """The games of the player's feed rows after ``head``."""
+    changed: set[str] = set()
+    while True:
+        page = feed.changes_of(svc.store.reader, player_id, head, PAGE)
+        changed.update(c.game_id for c in page if c.game_id)
+        if len(page) < PAGE:
+            return changed
+        head = page[-1].seq
+
+
+def _not_ahead(svc: Services, since: Position) -> None:
+    """409 ``cursor_ahead`` for a cursor past the feed's newest row: not one this feed gave
+    (a database restored from before it, or moved with ``load``): open a fresh stream."""
+    if since.seq > feed.head(svc.store.reader):
+        raise ApiError(
+            409, "cursor_ahead",
+            "this cursor is ahead of the server's feed (was its database restored or "
+            "moved?): open the stream again without since",
+            details={"since": since.seq},
+        )  # fmt: skip
 
 
 @bp.get("/stream")
@@ -201,9 +232,11 @@ def stream() -> Response:
             cursor = feed.head(svc.store.reader)
             opened = opening(svc, player.id, cursor)
         elif since.opening is not None:
+            _not_ahead(svc, since)
             cursor = since.seq
             opened = opening(svc, player.id, cursor, since.opening)
         else:
+            _not_ahead(svc, since)
             cursor, opened = since.seq, []
     except BaseException:
         holds.close()

@@ -243,6 +243,11 @@ class RulesetBase:
     drawing_name: str = "board"
 
     @property
+    def legal_commands(self, state: Any, seat: int, limit: int = 200) -> list[dict[str, Any]]:
+        """Up to ``limit`` of the seat's legal moves as JSON commands (what the play page
+        shows a chosen tile fits); none for a game that lists none."""
+        return []
+
     def display_name(self) -> str:
         return self.name.capitalize()
 

@@ -87,6 +87,11 @@ class MathableRules(RulesetBase):
     def legal_moves(self, state: Any, seat: int) -> Iterator[Any]:
         return iter(legal_placements(state.position.placed(), state.seats[seat].rack))
 
+    def legal_commands(self, state: Any, seat: int, limit: int = 200) -> list[dict[str, Any]]:
+        found = legal_placements(state.position.placed(), state.seats[seat].rack)[:limit]
+        return [{"type": "place", "square": p.square, "tile": p.tile, "points": p.points}
+                for p in found]  # fmt: skip
+
     def end_reason(self, state: Any) -> str | None:
         return end_reason(state)
 

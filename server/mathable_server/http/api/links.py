@@ -88,7 +88,7 @@ def invite(game_id: str) -> Response:
         )
     state = svc.games.state(game_id)
     if not state.seats or state.seats[0].player != player.id:
-        raise ApiError(403, "not_creator", "only the game's creator invites to it")
+        raise ApiError(422, "not_creator", "only the game's creator invites to it")
     free = sum(1 for seat in state.seats if seat.player is None)
     if state.status != "waiting" or free == 0:
         raise ApiError(

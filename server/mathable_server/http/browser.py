@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, redirect, render_template, request
+from flask import Blueprint, Response, render_template, request
 from marshmallow import ValidationError
 
 from mathable import Join, RuleError
@@ -42,6 +42,11 @@ def _page(template: str, status: int = 200, csrf: FormCsrf | None = None, **cont
     csrf = csrf or FormCsrf()
     html = render_template(template, csrf=csrf.token, **context)
     return csrf.set_on(Response(html, status=status, headers=_PRIVATE, content_type=HTML_TYPE))
+
+
+def _see(path: str) -> Response:
+    """303 to ``path``, with no body."""
+    return Response(status=303, headers={"Location": path, **_PRIVATE})
 
 
 def _message(title: str, text: str, status: int = 200, link: str | None = None) -> Response:
@@ -148,7 +153,7 @@ def join(secret: str) -> Response:
             answer = _message("Cannot join", f"You could not take the seat: {err.message}.", 409)
             open_session(answer, player.id)
             return answer
-    answer = redirect(play_path(game_id), 303)
+    answer = _see(play_path(game_id))
     if context["me"] is None or context["me"].id != player.id:
         open_session(answer, player.id)
     return answer
@@ -223,7 +228,7 @@ def signin(secret: str) -> Response:
     assert found is not None
     if not services().store.spend_link(digest, "signin", services().games.now()):
         return _message("Link used", "This sign-in link was used already: it works once.", 410)
-    answer = redirect(play_path(found.game_id) if found.game_id else "/me", 303)
+    answer = _see(play_path(found.game_id) if found.game_id else "/me")
     open_session(answer, found.player_id)
     return answer
 
@@ -250,7 +255,7 @@ def signout() -> Response:
 def me_page() -> Response:
     player = _browser_player()
     if player is None:
-        return redirect("/signin", 303)
+        return _see("/signin")
     svc = services()
     games = svc.store.games_of(player.id, 100, 0)
     listed = svc.store.sessions_of(player.id)

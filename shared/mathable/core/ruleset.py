@@ -242,12 +242,12 @@ class RulesetBase:
     illegal_move_codes: frozenset[str] = frozenset()
     drawing_name: str = "board"
 
-    @property
     def legal_commands(self, state: Any, seat: int, limit: int = 200) -> list[dict[str, Any]]:
         """Up to ``limit`` of the seat's legal moves as JSON commands (what the play page
         shows a chosen tile fits); none for a game that lists none."""
         return []
 
+    @property
     def display_name(self) -> str:
         return self.name.capitalize()
 

@@ -28,9 +28,17 @@
       .then(async (r) => {
         const text = await r.text();
         const data = text ? JSON.parse(text) : {};
-        if (!r.ok) { const e = new Error(data.message || r.statusText); e.data = data; throw e; }
+        if (!r.ok) throw refusal(data, r);
         return data;
       });
+  }
+
+  // The API's refusal as an Error: its message is what the page shows.
+  function refusal(data, r) {
+    const found = (data && data.error) || {};
+    const e = new Error(found.message || r.statusText);
+    e.data = found;
+    return e;
   }
 
   function key() {
@@ -45,7 +53,7 @@
     const r = await fetch(`/v1/games/${GAME}/moves`, { method: "POST", headers,
                           credentials: "same-origin", body: JSON.stringify(body) });
     const data = await r.json();
-    if (!r.ok) { const e = new Error(data.message || r.statusText); e.data = data; throw e; }
+    if (!r.ok) throw refusal(data, r);
     view = data;
     return data;
   }
@@ -134,11 +142,13 @@
     } else {
       const cells = new Map((view.table || []).map((t) => [`${t.x},${t.y}`, t.tile]));
       const xs = [0], ys = [0];
-      for (const k of [...cells.keys(), ...mine.keys(), ...fits]) {
+      const reach = [];
+      for (const c of legal) for (const p of c.placements || []) reach.push(`${p.x},${p.y}`);
+      for (const k of [...cells.keys(), ...mine.keys(), ...reach]) {
         const [x, y] = k.split(",").map(Number); xs.push(x); ys.push(y);
       }
-      const x0 = Math.min(...xs) - 2, x1 = Math.max(...xs) + 2;
-      const y0 = Math.min(...ys) - 2, y1 = Math.max(...ys) + 2;
+      const x0 = Math.min(...xs) - 1, x1 = Math.max(...xs) + 1;
+      const y0 = Math.min(...ys) - 1, y1 = Math.max(...ys) + 1;
       grid.style.gridTemplateColumns = `repeat(${x1 - x0 + 1}, 1fr)`;
       for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) {
         const name = `${x},${y}`;
@@ -226,7 +236,10 @@
     $("running").textContent = running;
   }
 
-  function draw() { drawBoard(); drawRack(); drawSide(); }
+  function draw() {
+    root.dataset.version = String(view.version);  // the version shown (tests read it)
+    drawBoard(); drawRack(); drawSide();
+  }
 
   // --- what the player does -------------------------------------------------------------
   function pendingCommands() {
@@ -236,12 +249,16 @@
   }
 
   function summyCommand() {
-    return { type: "equation", placements: pending.map((p) => ({ x: p.x, y: p.y, tile: String(p.tile) })) };
+    const placements = pending.map((p) => ({ x: p.x, y: p.y, tile: String(p.tile) }));
+    const command = { type: "equation", placements };
+    if (placements.length > 1) command.direction = placements.every((p) => p.y === placements[0].y) ? "across" : "down";
+    return command;
   }
 
   async function retry() {
     // Where the tiles fit after the placements chosen so far, and what they score.
     if (!view || !myTurn()) { legal = []; trialOk = null; draw(); return; }
+    draw();  // what was chosen shows at once; where tiles fit follows
     try {
       const commands = isBoard() ? pendingCommands() : (pending.length ? [summyCommand()] : []);
       trialOk = await api("POST", `/v1/games/${GAME}/trial`, { commands });

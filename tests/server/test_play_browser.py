@@ -183,6 +183,7 @@ def _mathable_turn(page: Any, base: str, game: str, want_extra: bool) -> dict[st
     """The seat to move plays greedily by clicking: up to three placements, each the best
     single one the move generator finds; after an operation square, when asked, the extra
     tile is drawn and the turn goes on. What the turn did."""
+    page.bring_to_front()  # a tab in the background is slowed down by the browser
     _page_current(page, base, game)
     _wait_status(page, "Your turn.")  # the page learned it without a reload
     view = _view(page, base, game)
@@ -253,6 +254,7 @@ def test_invited_by_mail_bob_plays_a_whole_mathable_game_in_the_browser(
     for page in (ann_page, ann_tab, bob):
         page.on("console", lambda m: blocked.append(m.text) if "Content Security" in m.text
                 else None)  # fmt: skip
+    ann_page.bring_to_front()
     _wait_status(ann_page, "Your turn.")
     _wait_status(bob, "to play.")
     start = _view(ann_page, base, game)["version"]

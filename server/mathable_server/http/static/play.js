@@ -100,91 +100,112 @@
     return out;
   }
 
-  function squareButton(name, shown, classes) {
+  function squareButton(name) {
     const b = document.createElement("button");
     b.type = "button";
     b.setAttribute("aria-label", name);
     b.dataset.square = name;
-    b.className = classes.join(" ");
     const span = document.createElement("span");
     span.setAttribute("aria-hidden", "true");
-    span.textContent = shown;
     b.appendChild(span);
     b.addEventListener("click", () => onSquare(name));
     return b;
   }
 
-  function drawBoard() {
-    const grid = $("board");
-    const focused = document.activeElement && document.activeElement.dataset.square;
-    grid.textContent = "";
+  // The squares to show, each {name, shown, classes}, and how many columns.
+  function cellsToShow() {
     const last = lastSquares();
     const tile = selected.length ? rackLeft()[selected[0]] : undefined;
     const fits = fitsFor(tile);
     const mine = new Map(pending.map((p) => [p.square || `${p.x},${p.y}`, p.tile]));
+    const out = [];
+    const cell = (name, shown, classes) => {
+      if (last.has(name)) classes.push("last");
+      if (fits.has(name)) classes.push("fits");
+      out.push({ name, shown, classes });
+    };
     if (isBoard()) {
       const cols = rulesData ? rulesData.board.columns : "ABCDEFGHIJKLMN";
       const rows = rulesData ? rulesData.board.rows : 14;
-      grid.style.gridTemplateColumns = `repeat(${cols.length}, 1fr)`;
       for (let r = 1; r <= rows; r++) for (const c of cols) {
         const name = c + r;
         const kind = squareKind(name);
-        const classes = [];
-        let shown = "";
-        if (view.board[name] !== undefined) { classes.push("tile"); shown = String(view.board[name]); }
-        else if (mine.has(name)) { classes.push("pending"); shown = String(mine.get(name)); }
-        else if (kind.startsWith("op:")) { classes.push("op"); shown = kind.slice(3).replace("x", "×").replace("/", "÷"); }
-        else if (kind) { classes.push(kind); shown = "×" + kind.slice(1); }
-        if (last.has(name)) classes.push("last");
-        if (fits.has(name)) classes.push("fits");
-        grid.appendChild(squareButton(name, shown, classes));
+        if (view.board[name] !== undefined) cell(name, String(view.board[name]), ["tile"]);
+        else if (mine.has(name)) cell(name, String(mine.get(name)), ["pending"]);
+        else if (kind.startsWith("op:")) cell(name, kind.slice(3).replace("x", "×").replace("/", "÷"), ["op"]);
+        else if (kind) cell(name, "×" + kind.slice(1), [kind]);
+        else cell(name, "", []);
       }
-    } else {
-      const cells = new Map((view.table || []).map((t) => [`${t.x},${t.y}`, t.tile]));
-      const xs = [0], ys = [0];
-      const reach = [];
-      for (const c of legal) for (const p of c.placements || []) reach.push(`${p.x},${p.y}`);
-      for (const k of [...cells.keys(), ...mine.keys(), ...reach]) {
-        const [x, y] = k.split(",").map(Number); xs.push(x); ys.push(y);
-      }
-      const x0 = Math.min(...xs) - 1, x1 = Math.max(...xs) + 1;
-      const y0 = Math.min(...ys) - 1, y1 = Math.max(...ys) + 1;
-      grid.style.gridTemplateColumns = `repeat(${x1 - x0 + 1}, 1fr)`;
-      for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) {
-        const name = `${x},${y}`;
-        const classes = [];
-        let shown = "";
-        if (cells.has(name)) { classes.push("tile"); shown = cells.get(name); }
-        else if (mine.has(name)) { classes.push("pending"); shown = mine.get(name); }
-        if (last.has(name)) classes.push("last");
-        if (fits.has(name)) classes.push("fits");
-        grid.appendChild(squareButton(name, shown, classes));
+      return { columns: cols.length, cells: out };
+    }
+    const cells = new Map((view.table || []).map((t) => [`${t.x},${t.y}`, t.tile]));
+    const xs = [0], ys = [0];
+    const reach = [];
+    for (const c of legal) for (const p of c.placements || []) reach.push(`${p.x},${p.y}`);
+    for (const k of [...cells.keys(), ...mine.keys(), ...reach]) {
+      const [x, y] = k.split(",").map(Number); xs.push(x); ys.push(y);
+    }
+    const x0 = Math.min(...xs) - 1, x1 = Math.max(...xs) + 1;
+    const y0 = Math.min(...ys) - 1, y1 = Math.max(...ys) + 1;
+    for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) {
+      const name = `${x},${y}`;
+      if (cells.has(name)) cell(name, cells.get(name), ["tile"]);
+      else if (mine.has(name)) cell(name, mine.get(name), ["pending"]);
+      else cell(name, "", []);
+    }
+    return { columns: x1 - x0 + 1, cells: out };
+  }
+
+  let layout = "";
+  function drawBoard() {
+    const grid = $("board");
+    const { columns, cells } = cellsToShow();
+    const shape = columns + ":" + cells.map((c) => c.name).join(" ");
+    if (shape !== layout) {  // new squares: built again (the focus stays on its square)
+      const focused = document.activeElement && document.activeElement.dataset.square;
+      layout = shape;
+      grid.textContent = "";
+      grid.style.gridTemplateColumns = `repeat(${columns}, 1fr)`;
+      for (const c of cells) grid.appendChild(squareButton(c.name));
+      if (focused) {
+        const again = grid.querySelector(`[data-square="${CSS.escape(focused)}"]`);
+        if (again) again.focus();
       }
     }
-    if (focused) {
-      const again = grid.querySelector(`[data-square="${CSS.escape(focused)}"]`);
-      if (again) again.focus();
-    }
+    // The same squares: changed in place, so that nothing under a finger or a click moves.
+    const buttons = grid.children;
+    cells.forEach((c, i) => {
+      const b = buttons[i];
+      const cls = c.classes.join(" ");
+      if (b.className !== cls) b.className = cls;
+      if (b.firstChild.textContent !== c.shown) b.firstChild.textContent = c.shown;
+    });
   }
 
   function drawRack() {
     const rack = $("rack");
-    const focusedIndex = document.activeElement && document.activeElement.dataset.index;
-    rack.textContent = "";
-    rackLeft().forEach((tile, i) => {
-      const b = document.createElement("button");
-      b.type = "button";
+    const tiles = rackLeft();
+    if (rack.children.length !== tiles.length) {
+      const focused = document.activeElement && document.activeElement.dataset.index;
+      rack.textContent = "";
+      tiles.forEach((_tile, i) => {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.dataset.index = String(i);
+        b.addEventListener("click", () => onTile(i));
+        rack.appendChild(b);
+      });
+      if (focused !== undefined) {
+        const again = rack.querySelector(`[data-index="${focused}"]`);
+        if (again) again.focus();
+      }
+    }
+    tiles.forEach((tile, i) => {
+      const b = rack.children[i];
       b.textContent = String(tile);
       b.setAttribute("aria-label", `tile ${tile}`);
       b.setAttribute("aria-pressed", selected.includes(i) ? "true" : "false");
-      b.dataset.index = String(i);
-      b.addEventListener("click", () => onTile(i));
-      rack.appendChild(b);
     });
-    if (focusedIndex !== undefined) {
-      const again = rack.querySelector(`[data-index="${focusedIndex}"]`);
-      if (again) again.focus();
-    }
   }
 
   function drawSide() {

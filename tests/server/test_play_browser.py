@@ -299,12 +299,15 @@ def test_invited_by_mail_bob_plays_a_whole_mathable_game_in_the_browser(
     # Bob sees it without a reload, and his move reaches both of Ann's tabs.
     bob.locator('[data-square="I8"].tile').wait_for(timeout=20_000)
     _wait_status(bob, "Your turn.")
-    assert "played I8=12" in bob.locator("#news").inner_text()
+    bob.wait_for_function("w => document.getElementById('news').textContent === w",
+                          arg=f"{ann['name']}: I8=12 (12) — 12 points", timeout=20_000)  # fmt: skip
     assert bob.locator("#news").get_attribute("aria-live") == "polite"
     did = _mathable_turn(bob, base, game, want_extra=True)
     for tab in (ann_page, ann_tab):
         _wait_status(tab, "Your turn.")
-    assert ann_tab.locator("#news").inner_text().startswith(bob_name)
+    ann_tab.wait_for_function("w => document.getElementById('news').textContent.startsWith(w)",
+                              arg=f"{bob_name}: ", timeout=20_000)  # fmt: skip
+    assert ann_tab.locator("#moves li").count() >= 2
 
     shots = Path(os.environ.get("MATHABLE_PLAY_SCREENSHOTS") or tmp_path)
     started = time.monotonic()
@@ -351,7 +354,12 @@ def _summy_turn(page: Any, base: str, game: str) -> None:
     hand = [parse_tiles(t)[0] for t in view["hand"]]
     moves = list(legal_moves(table, hand, closed))[:200]  # what the page is told of
     if not moves:
-        _button(page, "Pass").click()
+        if view.get("supply"):
+            for index in range(min(3, len(view["hand"]))):  # discard three (Exchange)
+                page.locator(f'#rack button[data-index="{index}"]').click()
+            _button(page, "Exchange").click()
+        else:
+            _button(page, "Pass").click()
         _turn_over(page, base, game, view["you"])
         return
     best = max(moves, key=lambda m: (len(m.placements), m.points))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, render_template, request
+from markupsafe import Markup
 from marshmallow import ValidationError
 
 from mathable import Join, RuleError
@@ -22,6 +23,8 @@ from mathable_server.http.api.links import checked_address, spend_mail_limit
 from mathable_server.http.api.notifications import mailroom
 from mathable_server.http.errors import ApiError
 from mathable_server.http.links import FormCsrf, check_form_csrf, make_link, open_session, play_path
+from mathable_server.games.turn_list import turn_lines
+from mathable_server.http.pages import seat_names
 from mathable_server.http.render import game_body, player_ids
 from mathable_server.http.schemas import RegisterSchema
 from mathable_server.http.web import services
@@ -286,6 +289,7 @@ def play_page(game_id: str) -> Response:
     rules = ruleset_of(state)
     return _page(
         "play.html",
+        moves=Markup(_moves_html(game_id, view)),  # rendered (escaped) by its template
         player=player,
         game_id=game_id,
         seat=seat,
@@ -293,3 +297,25 @@ def play_page(game_id: str) -> Response:
         ruleset=rules.name,
         version=view["version"],
     )
+
+
+def _moves_html(game_id: str, view: dict[str, Any]) -> str:
+    """The game's move list as ``<li>`` items: what a spectator's page shows of it."""
+    events = [stored.event for stored in services().store.events_after(game_id, 0)]
+    names = seat_names(view)
+    lines = turn_lines(events, names, str(view["ruleset"]))
+    return render_template("play_moves.html", turns=lines, names=names)
+
+
+@bp.get("/play/<game_id>/moves")
+def play_moves(game_id: str) -> Response:
+    """The move list of the play page, fetched again by its script after each change
+    (the turns in words, as the spectator's page has them: nothing hidden)."""
+    svc = services()
+    try:
+        state = svc.games.state(game_id)
+    except GameNotFound:
+        return _message("No such game", f"There is no game {game_id}.", 404)
+    view = game_body(game_id, state, None, svc.names.lookup(player_ids(state)))
+    html = _moves_html(game_id, view)
+    return Response(html, headers={"Cache-Control": "no-store"}, content_type=HTML_TYPE)

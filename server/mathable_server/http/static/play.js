@@ -319,7 +319,7 @@
     busy = true; error(""); drawSide();
     try { await what(); pending = []; selected = []; }
     catch (e) { error(e.message); if (e.data && e.data.code === "version_conflict") await load(); }
-    finally { busy = false; await retry(); }
+    finally { busy = false; moves(false); await retry(); }
   }
 
   async function sendPlacementsOneByOne() {
@@ -357,25 +357,23 @@
   });
 
   // --- live ---------------------------------------------------------------------------------
-  function told(old, now) {
-    const t = now.last_turn;
-    if (!t || now.version === old.version) return "";
-    const who = names()[t.seat] || "?";
-    const words = (t.placements || []).map((p) => `${p.square || p.x + "," + p.y}=${p.tile}`).join(" ");
-    const pts = (t.points || 0) + (t.bonus || 0);
-    return words ? `${who} played ${words} (${pts} points).` : `${who}: ${t.ended_by || "turn over"}.`;
+  // The move list, as the server words it; the last finished turn is announced.
+  async function moves(announce) {
+    try {
+      const r = await fetch(`/play/${GAME}/moves`, { credentials: "same-origin" });
+      if (!r.ok) return;
+      $("moves").innerHTML = await r.text();  // the server's template escaped every word
+      const done = [...$("moves").querySelectorAll("li")].filter((li) => li.dataset.kind !== "playing");
+      if (announce && done.length) $("news").textContent = done[done.length - 1].textContent;
+    } catch (e) { /* the list stays as it was */ }
   }
 
   function changed(next) {
     const old = view;
     view = next;
     if (old && next.version !== old.version) {
-      const news = told(old, next) || $("status").textContent;
-      $("news").textContent = news;
-      const li = document.createElement("li");
-      li.textContent = news;
-      $("moves").appendChild(li);
-      pending = pending.filter(() => myTurn());
+      if (!myTurn()) pending = [];
+      moves(true);
     }
     retry();
   }

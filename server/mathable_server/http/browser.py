@@ -18,12 +18,12 @@ from marshmallow import ValidationError
 from mathable import Join, RuleError
 from mathable.core.ruleset import ruleset_of
 from mathable_server.games.service import GameNotFound, new_id
+from mathable_server.games.turn_list import turn_lines
 from mathable_server.http import sessions
 from mathable_server.http.api.links import checked_address, spend_mail_limit
 from mathable_server.http.api.notifications import mailroom
 from mathable_server.http.errors import ApiError
 from mathable_server.http.links import FormCsrf, check_form_csrf, make_link, open_session, play_path
-from mathable_server.games.turn_list import turn_lines
 from mathable_server.http.pages import seat_names
 from mathable_server.http.render import game_body, player_ids
 from mathable_server.http.schemas import RegisterSchema

@@ -118,7 +118,9 @@ def join(secret: str) -> Response:
     digest, found = _link(secret, "invite")
     if (refused := _spent_page(found, "invitation")) is not None:
         return refused
-    assert found is not None and found.game_id is not None and found.address is not None
+    assert found is not None
+    game_id, address = found.game_id, found.address
+    assert game_id is not None and address is not None  # an invitation has both
     svc = services()
     context = _invitation_context(found)
     player: PlayerRecord | None = context["me"] or context["known"]
@@ -127,7 +129,8 @@ def join(secret: str) -> Response:
         try:
             name = _register.load({"name": name})["name"]
         except ValidationError as err:
-            words = "; ".join(str(m) for m in err.messages.get("name", ["not a name"]))
+            found = err.messages.get("name") if isinstance(err.messages, dict) else None
+            words = "; ".join(str(m) for m in found or ["not a name"])
             return _page("join.html", 400, secret=secret, error=f"That name will not do: {words}",
                          name=name, **context)  # fmt: skip
     now = svc.games.now()
@@ -144,10 +147,9 @@ def join(secret: str) -> Response:
                          error=f"The name {name!r} (or one too like it) is taken: pick another.",
                          **context)  # fmt: skip
         svc.names.remember(player_id, name)
-        mailroom().book.set_verified(player_id, found.address, now)
+        mailroom().book.set_verified(player_id, address, now)
         player = svc.store.player(player_id)
         assert player is not None
-    game_id = found.game_id
     seated = svc.games.state(game_id).seat_of(player.id) is not None
     if not seated:
         try:

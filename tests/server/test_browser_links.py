@@ -302,3 +302,16 @@ def test_the_trial_says_where_a_tile_fits_and_why_a_move_is_refused(client: Flas
     his = client.post(f"/v1/games/{game}/trial", headers=bob.auth,
                       json={"commands": [{"type": "place", "square": "I8", "tile": 12}]}).json
     assert his["ok"] is False and "rack" not in str(his)
+
+
+def test_the_link_secrets_are_kept_out_of_access_logs(client: FlaskClient) -> None:
+    from mathable_server.run.access_log import redact
+
+    ada = register(client, "ada")
+    _game, secret = _invite(client, ada)
+    link = client.post("/v1/me/signin-link", json={}, headers=ada.auth).json["path"]
+    for line in (f"GET /join/{secret} HTTP/1.1", f"POST /join/{secret}/refuse HTTP/1.1",
+                 f"POST {link} HTTP/1.1", f"GET /join%2F{secret[:3]}%{ord(secret[3]):02X}"
+                 f"{secret[4:]} HTTP/1.1"):  # fmt: skip
+        logged = redact(line)
+        assert "[redacted]" in logged and secret not in logged and link[8:] not in logged

@@ -315,3 +315,32 @@ def test_the_link_secrets_are_kept_out_of_access_logs(client: FlaskClient) -> No
                  f"{secret[4:]} HTTP/1.1"):  # fmt: skip
         logged = redact(line)
         assert "[redacted]" in logged and secret not in logged and link[8:] not in logged
+
+
+def test_turn_mail_links_to_the_play_page_and_the_page_shows_only_the_seat(
+    client: FlaskClient,
+) -> None:
+    ada = register(client, "ada")
+    game, secret = _invite(client, ada)
+    _join(client, secret, "bob")  # bob: verified by the link, mail on his turns
+    view = client.get(f"/v1/games/{game}", headers=ada.auth).json
+    client.post(f"/v1/games/{game}/moves", headers=ada.auth,
+                json={"type": "turn", "expected_version": view["version"],
+                      "placements": [{"square": "I8", "tile": 12}]})  # fmt: skip
+    rows = [row for row in _mail_rows(client, "turn") if row.payload["game_id"] == game]
+    assert rows, "no turn mail for bob"
+    channel = MailChannel(_services(client).store,
+                          client.application.extensions["mathable_mail"].book,
+                          lambda: _ctx(client), print)  # fmt: skip
+    text = channel.compose(rows[0]).get_body(preferencelist=("plain",)).get_content()
+    assert f"Play in your browser:\n    {PUBLIC}/play/{game}" in text
+    # Bob's browser sees his rack and no other: the API's own answer for his seat.
+    seen = client.get(f"/v1/games/{game}").json
+    assert seen["you"] == 1 and len(seen["rack"]) == 7
+    assert all("rack" not in seat for seat in seen["seats"])
+    page = client.get(f"/play/{game}").get_data(as_text=True)
+    ada_rack = client.get(f"/v1/games/{game}", headers=ada.auth).json["rack"]
+    assert '"rack":' not in page and str(ada_rack) not in page  # the page holds no rack
+    hint = client.post(f"/v1/games/{game}/trial", json={"hint": True},
+                       headers={"X-CSRF-Token": _session_csrf(client)}).json  # fmt: skip
+    assert hint["ok"] and hint["hint"]["words"]

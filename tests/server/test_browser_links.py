@@ -344,3 +344,22 @@ def test_turn_mail_links_to_the_play_page_and_the_page_shows_only_the_seat(
     hint = client.post(f"/v1/games/{game}/trial", json={"hint": True},
                        headers={"X-CSRF-Token": _session_csrf(client)}).json  # fmt: skip
     assert hint["ok"] and hint["hint"]["words"]
+
+
+def test_the_store_spends_a_link_once_and_an_expired_session_is_nobody(
+    client: FlaskClient,
+) -> None:
+    svc = _services(client)
+    ada = register(client, "ada")
+    now = svc.games.now()
+    svc.store.add_link(secret_hash("s1"), "signin", ada.id, now=now, expires_at=now + 60_000)
+    # Two clicks racing: the store lets one of them spend it.
+    assert svc.store.spend_link(secret_hash("s1"), "signin", now) is True
+    assert svc.store.spend_link(secret_hash("s1"), "signin", now) is False
+    svc.store.add_link(secret_hash("s2"), "signin", ada.id, now=now, expires_at=now + 60_000)
+    assert svc.store.spend_link(secret_hash("s2"), "invite", now) is False  # another kind
+    assert svc.store.spend_link(secret_hash("s2"), "signin", now + 60_000) is False  # expired
+    svc.store.open_session("old", secret_hash("old-cookie"), ada.id, now=now - 10,
+                           expires_at=now - 1, user_agent=None)  # fmt: skip
+    client.set_cookie(COOKIE, "old-cookie")
+    assert client.get("/v1/me").status_code == 401

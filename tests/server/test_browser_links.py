@@ -363,3 +363,24 @@ def test_the_store_spends_a_link_once_and_an_expired_session_is_nobody(
                            expires_at=now - 1, user_agent=None)  # fmt: skip
     client.set_cookie(COOKIE, "old-cookie")
     assert client.get("/v1/me").status_code == 401
+
+
+def test_a_trial_tells_nothing_of_the_bag(client: FlaskClient) -> None:
+    """After a command that draws (the extra tile), nothing is tried: whether a tile then
+    fits would tell which tile was drawn."""
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = new_game(client, ada, tiles=EXAMPLE_TILES)["id"]
+    client.post(f"/v1/games/{game}/join", headers=bob.auth)
+    # I8=12 then J8=16 on J8, an operation square (+): an extra tile may be drawn.
+    commands = [{"type": "place", "square": "I8", "tile": 12},
+                {"type": "place", "square": "J8", "tile": 16},
+                {"type": "draw_extra"},
+                {"type": "place", "square": "K8", "tile": 3}]  # fmt: skip
+    tried = client.post(f"/v1/games/{game}/trial", json={"commands": commands},
+                        headers=ada.auth).json  # fmt: skip
+    assert tried == {"ok": False, "at": 3, "refused": {
+        "code": "drew_a_tile", "message": "a trial stops at a command that draws a tile"}}
+    drawn = client.post(f"/v1/games/{game}/trial", json={"commands": commands[:3]},
+                        headers=ada.auth).json  # fmt: skip
+    assert drawn["ok"] and "view" not in drawn and "legal" not in drawn
+    assert client.get(f"/v1/games/{game}", headers=ada.auth).json["turn"]["placements"] == []

@@ -7,7 +7,8 @@ is stored), and the answer is either the first refusal (``ok: false``, its ``cod
 the seat's legal moves after them (``legal``, JSON commands from the ruleset's move
 generator) and, with ``hint``, the ruleset's suggestion. Commands that would draw a
 tile are checked, but the seat's view after them is not shown (it would show the tile
-drawn): ``view`` and ``legal`` are then left out.
+drawn): ``view`` and ``legal`` are then left out; and nothing after such a command is
+tried (``drew_a_tile``): whether a tile then fits would tell the tile drawn.
 """
 
 from __future__ import annotations
@@ -52,7 +53,14 @@ def trial(game_id: str) -> Response:
         raise ApiError(403, "not_seated", "you have no seat in this game")
     rules = ruleset_of(state)
     before = rules.view(state, seat)
+    pool = rules.pool(before)
     for i, command in enumerate(commands):
+        if i and rules.pool(rules.view(state, seat)) != pool:
+            # What follows a draw depends on the tile drawn: trying it would tell the
+            # bag's hidden order (a tile fits, or not). Nothing after a draw is tried.
+            refused = {"code": "drew_a_tile",
+                       "message": "a trial stops at a command that draws a tile"}
+            return json_response({"ok": False, "at": i, "refused": refused})
         try:
             for event in check_any(state, rules.command(seat, command)):
                 state = apply_any(state, event)
@@ -65,7 +73,7 @@ def trial(game_id: str) -> Response:
         "version": before["version"],
         "score_change": after["seats"][seat]["score"] - before["seats"][seat]["score"],
     }
-    if rules.pool(after) == rules.pool(before):  # nothing drawn: nothing new to hide
+    if rules.pool(after) == pool:  # nothing drawn: nothing new to hide
         answer["view"] = after
         answer["legal"] = rules.legal_commands(state, seat)
         if body["hint"]:

@@ -302,6 +302,25 @@ def test_invited_by_mail_bob_plays_a_whole_mathable_game_in_the_browser(
     bob.wait_for_function("w => document.getElementById('news').textContent === w",
                           arg=f"{ann['name']}: I8=12 (12) — 12 points", timeout=20_000)  # fmt: skip
     assert bob.locator("#news").get_attribute("aria-live") == "polite"
+    shots = Path(os.environ.get("MATHABLE_PLAY_SCREENSHOTS") or tmp_path)
+    # Bob's turn on a phone: a tile chosen, the squares it fits framed, one placed and
+    # the turn's running score (not sent: the phone's page keeps it to itself).
+    phone = bob.context.browser.new_context(viewport=PHONE, device_scale_factor=2)
+    phone_page = phone.new_page()
+    phone_page.context.add_cookies(bob.context.cookies())
+    phone_page.goto(f"{base}/play/{game}")
+    _wait_status(phone_page, "Your turn.")
+    view = _view(phone_page, base, game)
+    best = legal_placements(view["board"], view["rack"])[0]
+    _button(phone_page, f"tile {best.tile}").first.click()
+    phone_page.locator("#board button.fits").first.wait_for(timeout=20_000)
+    assert "fits" in (_button(phone_page, best.square).get_attribute("class") or "").split()
+    _button(phone_page, best.square).click()
+    phone_page.wait_for_function("document.getElementById('running').textContent"
+                                 ".includes('This turn so far')", timeout=20_000)  # fmt: skip
+    assert phone_page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    phone_page.screenshot(path=str(shots / "play-mathable-phone-turn.png"))
+    phone.close()
     did = _mathable_turn(bob, base, game, want_extra=True)
     for tab in (ann_page, ann_tab):
         _wait_status(tab, "Your turn.")
@@ -309,7 +328,6 @@ def test_invited_by_mail_bob_plays_a_whole_mathable_game_in_the_browser(
                               arg=f"{bob_name}: ", timeout=20_000)  # fmt: skip
     assert ann_tab.locator("#moves li").count() >= 2
 
-    shots = Path(os.environ.get("MATHABLE_PLAY_SCREENSHOTS") or tmp_path)
     started = time.monotonic()
     turns = 2
     extra_in_turn = did["extra_placed"]

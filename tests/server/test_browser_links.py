@@ -384,3 +384,18 @@ def test_a_trial_tells_nothing_of_the_bag(client: FlaskClient) -> None:
                         headers=ada.auth).json  # fmt: skip
     assert drawn["ok"] and "view" not in drawn and "legal" not in drawn
     assert client.get(f"/v1/games/{game}", headers=ada.auth).json["turn"]["placements"] == []
+
+
+def test_signin_mails_are_counted_like_code_mails(store_url: str) -> None:
+    from mathable_server.http.limits import RateLimit
+
+    app = make_app(store_url, smtp_url="smtp://127.0.0.1:9", public_url=PUBLIC,
+                   code_mail_limit=RateLimit(1 / 3600, 2))  # fmt: skip
+    client = app.test_client()
+    page = client.get("/signin").get_data(as_text=True)
+    answers = [
+        client.post("/signin", data={"csrf": _csrf_of(page), "email": f"n{i}@example.org"})
+        for i in range(3)
+    ]
+    assert [a.status_code for a in answers] == [200, 200, 429]
+    assert answers[2].json["error"]["code"] == "too_many_mails"

@@ -23,6 +23,7 @@ from mathable_server.http.errors import ApiError
 from mathable_server.http.links import make_link, play_path
 from mathable_server.http.schemas import StrictSchema
 from mathable_server.http.web import (
+    client_address,
     json_body,
     json_response,
     load,
@@ -63,15 +64,19 @@ def checked_address(address: str, field: str = "email") -> str:
 
 
 def spend_mail_limit(kind: str, player_id: str | None, address: str) -> None:
-    """Link mails count as code mails do: per player (or client) and per mailbox."""
+    """Link mails count as code mails do: per player (without one, per client address),
+    per mailbox and per mail domain."""
     settings = services().settings
-    if settings.code_mail_limit is None:
-        return
     what = f"{kind} mails"
-    mailbox = mailbox_key(address, settings.dotless_mail_domains)
-    if player_id is not None:
-        take(settings.code_mail_limit, f"link-mail:player:{player_id}", "too_many_mails", what)
-    take(settings.code_mail_limit, f"link-mail:address:{mailbox}", "too_many_mails", what)
+    if settings.code_mail_limit is not None:
+        mailbox = mailbox_key(address, settings.dotless_mail_domains)
+        who = f"player:{player_id}" if player_id is not None else f"client:{client_address()}"
+        take(settings.code_mail_limit, f"link-mail:{who}", "too_many_mails", what)
+        take(settings.code_mail_limit, f"link-mail:address:{mailbox}", "too_many_mails", what)
+    if settings.code_mail_domain_limit is not None:
+        domain = address.rpartition("@")[2].lower().rstrip(".")
+        take(settings.code_mail_domain_limit, f"link-mail:domain:{domain}", "too_many_mails",
+             what)  # fmt: skip
 
 
 @bp.post("/games/<game_id>/invitations")

@@ -19,7 +19,7 @@ from mathable_server.http.sessions import COOKIE, PRE_COOKIE, csrf_token, secret
 from mathable_server.notify.mail.codes import link_secret
 from mathable_server.notify.mail.outgoing import MailChannel
 from tests.server.conftest import close_app, make_app
-from tests.server.helpers import EXAMPLE_TILES, Account, new_game, register
+from tests.server.helpers import EXAMPLE_TILES, Account, example_tiles, new_game, register
 
 PUBLIC = "https://play.example"
 BOB = "bob@example.org"
@@ -45,12 +45,13 @@ def _secret_of(client: FlaskClient, row: Any) -> str:
     return link_secret(_services(client).secret(), row.payload["nonce"])
 
 
-def _invite(client: FlaskClient, ada: Account, address: str = BOB) -> tuple[str, str]:
-    game = new_game(client, ada, tiles=EXAMPLE_TILES)["id"]
+def _invite(client: FlaskClient, ada: Account, address: str = BOB,
+            tiles: list[int] = EXAMPLE_TILES) -> tuple[str, str]:  # fmt: skip
+    game = new_game(client, ada, tiles=tiles)["id"]
     answer = client.post(f"/v1/games/{game}/invitations", json={"email": address},
                          headers=ada.auth)  # fmt: skip
     assert answer.status_code == 202, answer.json
-    row = _mail_rows(client, "invite")[0]
+    row = next(r for r in _mail_rows(client, "invite") if r.payload["game_id"] == game)
     return game, _secret_of(client, row)
 
 
@@ -399,3 +400,18 @@ def test_signin_mails_are_counted_like_code_mails(store_url: str) -> None:
     ]
     assert [a.status_code for a in answers] == [200, 200, 429]
     assert answers[2].json["error"]["code"] == "too_many_mails"
+
+
+def test_the_player_whose_address_it_is_joins_as_themselves(client: FlaskClient) -> None:
+    ada = register(client, "ada")
+    _first, secret = _invite(client, ada)
+    _join(client, secret, "bob")  # bob@ is now bob's verified address
+    bob_id = client.get("/v1/me").json["id"]
+    game, second = _invite(client, ada, tiles=example_tiles(2))
+    fresh = client.application.test_client()  # another browser, nobody signed in
+    page = fresh.get(f"/join/{second}").get_data(as_text=True)
+    assert "Join as bob" in page and 'name="name"' not in page
+    joined = fresh.post(f"/join/{second}", data={"csrf": _csrf_of(page)})
+    assert joined.status_code == 303 and joined.headers["Location"] == f"/play/{game}"
+    assert fresh.get("/v1/me").json["id"] == bob_id
+    assert client.get(f"/v1/games/{game}", headers=ada.auth).json["seats"][1]["player"] == bob_id

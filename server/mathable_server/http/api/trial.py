@@ -58,9 +58,11 @@ def trial(game_id: str) -> Response:
         if i and rules.pool(rules.view(state, seat)) != pool:
             # What follows a draw depends on the tile drawn: trying it would tell the
             # bag's hidden order (a tile fits, or not). Nothing after a draw is tried.
-            refused = {"code": "drew_a_tile",
-                       "message": "a trial stops at a command that draws a tile"}
-            return json_response({"ok": False, "at": i, "refused": refused})
+            stopped: dict[str, Any] = {
+                "code": "drew_a_tile",
+                "message": "a trial stops at a command that draws a tile",
+            }
+            return json_response({"ok": False, "at": i, "refused": stopped})
         try:
             for event in check_any(state, rules.command(seat, command)):
                 state = apply_any(state, event)

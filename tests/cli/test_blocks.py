@@ -27,7 +27,7 @@ def test_block_refuses_invitations_and_open_lets_anyone_join(tmp_path: Path) -> 
         ben.run("decline", game)
         closed = cat.run("join", game, expect=6)
         assert "only its creator can open it" in closed.stderr
-        ann.run("open", game)
+        ann.run("open", game, "--to-anyone")
         cat.run("join", game)
         assert ann.view(game)["status"] == "playing"
         assert game in ann.run("history", game).stdout + ann.run("export", game).stdout

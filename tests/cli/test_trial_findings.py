@@ -134,7 +134,7 @@ def test_show_tells_the_creator_of_a_declined_game_how_to_open_it(
     result = cli("show", FULL)
     assert result.exit_code == 0, result.stderr
     assert "An invitee declined" in result.stderr
-    assert f"mathable-cli open {FULL}" in result.stderr
+    assert f"mathable-cli open {FULL} --to-anyone" in result.stderr
 
 
 def test_show_says_nothing_of_it_once_the_game_is_opened(

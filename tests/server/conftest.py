@@ -76,6 +76,7 @@ DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
 BOTH_DATABASES = frozenset(
     {
         "test_accounts",
+        "test_browser_links",
         "test_clocks",
         "test_cross_access",
         "test_games",

@@ -101,7 +101,7 @@ def test_the_page_follows_a_move_and_shows_the_printed_colours(
     page.on("console", note_blocked)
     try:
         page.goto(f"{live_url}/games/{game}")
-        assert "script-src 'sha256-" in str(
+        assert "script-src 'self' 'sha256-" in str(
             requests.get(f"{live_url}/games/{game}", timeout=10).headers["Content-Security-Policy"]
         )
         assert page.locator("rect.square").count() == 196

@@ -72,7 +72,12 @@ def new(
     ] = None,
     invite: Annotated[
         list[str] | None,
-        typer.Option("--invite", "-i", help="Reserve a seat for this player (repeatable)."),
+        typer.Option(
+            "--invite",
+            "-i",
+            help="Reserve a seat for this player, or mail this address a link to play in "
+            "the browser (repeatable).",
+        ),
     ] = None,
     clock: Annotated[
         str | None,
@@ -105,11 +110,17 @@ def new(
             body["clock"] = parse_clock(clock)
         except ValueError as err:
             raise CliError(f"--clock: {err}", ExitCode.USAGE) from None
-    names = [n.strip() for item in invite or [] for n in item.split(",") if n.strip()]
+    given = [n.strip() for item in invite or [] for n in item.split(",") if n.strip()]
+    # An address is invited by mail (a one-time link to play in the browser), a name at once.
+    addresses = [n for n in given if "@" in n]
+    names = [n for n in given if "@" not in n]
     if names:
         body["invite"] = names
-    view = actx.api().create_game(body)
+    api = actx.api()
+    view = api.create_game(body)
     gid = game_id(view)
+    for address in addresses:
+        api.request("POST", f"/v1/games/{gid}/invitations", body={"email": address})
     if as_json:
         actx.output.json(view)
     else:
@@ -118,6 +129,8 @@ def new(
     msg = f"Created game {gid} for {players} players ({status_line(view)})."
     if names:
         msg += f" Invited: {', '.join(names)}."
+    if addresses:
+        msg += f" Invitations mailed to: {', '.join(addresses)}."
     if free > 0 or names:
         msg += f" Others join with: mathable-cli join {gid}"
     actx.output.info(msg)
@@ -269,7 +282,7 @@ def show(
     if view.get("status") == "waiting" and view.get("you") == 0 and _closed(api.events(game)):
         actx.output.info(
             "An invitee declined: only the players still invited may join. "
-            f"`mathable-cli open {game}` lets anyone join; "
+            f"`mathable-cli open {game} --to-anyone` lets anyone join; "
             f"`mathable-cli decline {game}` calls the game off."
         )
 

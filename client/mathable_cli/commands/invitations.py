@@ -1,9 +1,11 @@
 """``decline``: refuse an invitation, or call off a game you made that has not started;
-``open``: let anyone join a game of yours an invitee declined; ``block``, ``unblock``,
+``open``: a game's page in the browser, signed in (``--to-anyone``: let anyone join a
+game of yours an invitee declined); ``block``, ``unblock``,
 ``blocks``: the players whose invitations you refuse."""
 
 from __future__ import annotations
 
+import webbrowser
 from typing import Annotated
 from urllib.parse import quote
 
@@ -28,17 +30,45 @@ def decline(ctx: typer.Context, game: GameIdArg, as_json: JsonFlag = False) -> N
         actx.output.info(f"Declined the invitation to {game}.")
 
 
-def open_game(ctx: typer.Context, game: GameIdArg, as_json: JsonFlag = False) -> None:
-    """Open a game of yours that an invitee declined: anyone may take its free seats.
+def open_game(
+    ctx: typer.Context,
+    game: GameIdArg,
+    to_anyone: Annotated[
+        bool,
+        typer.Option(
+            "--to-anyone",
+            help="Instead: open a game of yours that an invitee declined to anyone.",
+        ),
+    ] = False,
+    show_only: Annotated[
+        bool, typer.Option("--print", help="Print the one-time link instead of opening it.")
+    ] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Open the game's page in your browser, signed in (a one-time link made with your token).
 
-    Until then only the invitees left may join it."""
+    With --to-anyone: open a game of yours that an invitee declined, so that anyone may
+    take its free seats (until then only the invitees left may join it)."""
     actx = app_context(ctx)
     game = actx.game_id(game, "open")
-    reply = actx.api().request("POST", f"/v1/games/{game}/open", body={}).data
-    if as_json:
-        actx.output.json(reply)
+    api = actx.api()
+    if to_anyone:
+        reply = api.request("POST", f"/v1/games/{game}/open", body={}).data
+        if as_json:
+            actx.output.json(reply)
+            return
+        actx.output.info(f"Opened {game} to anyone.")
         return
-    actx.output.info(f"Opened {game} to anyone.")
+    link = api.request("POST", "/v1/me/signin-link", body={"game": game}).data
+    url = link["url"] if link["url"].startswith("http") else api.base_url + link["path"]
+    if as_json:
+        actx.output.json({**link, "url": url})
+        return
+    if show_only or not webbrowser.open(url):
+        actx.output.data(url)
+        actx.output.info("Open this link in your browser (it works once, for a short while).")
+        return
+    actx.output.info(f"Opened game {game} in your browser.")
 
 
 NameArg = Annotated[str, typer.Argument(help="The player's name.", show_default=False)]

@@ -10,11 +10,12 @@ from mathable_server.games.draws import secret_key
 from mathable_server.games.ratings import RatingsHook
 from mathable_server.games.service import Games
 from mathable_server.games.timesource import SystemTime, TimeSource
-from mathable_server.http import pages
+from mathable_server.http import browser, pages
 from mathable_server.http.api import (
     game_stream,
     games,
     messages,
+    links,
     meta,
     notifications,
     pictures,
@@ -23,6 +24,7 @@ from mathable_server.http.api import (
     records,
     rulesets,
     stream,
+    trial,
     vacation,
 )
 from mathable_server.http.auth import Authenticator
@@ -58,7 +60,12 @@ def create_app(
     """
     settings = settings or Settings.from_env()
     # Named for the package (its logger is "mathable_server"); the templates live beside this.
-    app = Flask("mathable_server", template_folder="http/templates")
+    app = Flask(
+        "mathable_server",
+        template_folder="http/templates",
+        # The play page's own script (no build step): /static/play.js.
+        static_folder="http/static",
+    )
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     engine = make_engine(settings.database_url, settings.pool_size)
     if create_schema:
@@ -132,6 +139,9 @@ def create_app(
     app.register_blueprint(records.bp)
     app.register_blueprint(messages.bp)
     app.register_blueprint(ratings.bp)
+    app.register_blueprint(links.bp)
+    app.register_blueprint(trial.bp)
+    app.register_blueprint(browser.bp)
     sweep: list[Job] = []
     if settings.sweep_seconds:
         sweep.append(sweep_job(game_service, settings.sweep_seconds))

@@ -5,7 +5,8 @@
   unsubscribe page's address, which holds its secret, is sent nowhere).
 - Web pages (``text/html``): a policy allowing what the templates use and no more: their
   own ``<style>`` (``'unsafe-inline'``: the boards' SVG is drawn inside the page), the one
-  script of the game page by its hash (no other inline script runs, even one injected),
+  script of the game page by its hash and this server's own script files (the play
+  page's ``/static/play.js``; no other inline script runs, even one injected),
   its ``fetch`` of this server's API, pictures from this server or ``data:``, forms
   posting here, no framing, no ``<base>``.
 - SVG pictures: nothing loads, nothing runs (opened alone, an SVG is a document).
@@ -52,7 +53,8 @@ def _page_policy() -> str:
     templates = tuple(sorted(current_app.jinja_env.list_templates(extensions=["html"])))
     return (
         "default-src 'none'; "
-        f"script-src {_script_sources(templates)}; "
+        # 'self': the play page's own script file (/static/play.js); inline ones by hash.
+        f"script-src 'self' {_script_sources(templates)}; "
         "style-src 'unsafe-inline'; "
         "img-src 'self' data:; "
         "connect-src 'self'; "

@@ -199,6 +199,12 @@ class Settings:
     stream_seconds: int = DEFAULT_STREAM_SECONDS
     #: Connections per client address per ``serve`` worker (a trusted proxy is not capped).
     max_connections_per_address: int = DEFAULT_MAX_CONNECTIONS_PER_ADDRESS
+    #: Hours an invitation link mailed to an address works (``MATHABLE_INVITATION_HOURS``).
+    invitation_hours: int = 7 * 24
+    #: Minutes a sign-in link works (``MATHABLE_SIGNIN_MINUTES``).
+    signin_minutes: int = 60
+    #: Days a browser session lasts (``MATHABLE_SESSION_DAYS``).
+    session_days: int = 30
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -296,6 +302,9 @@ class Settings:
                 env, "MATHABLE_MAX_CONNECTIONS_PER_ADDRESS", minimum=1
             )
             or DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+            invitation_hours=_whole(env, "MATHABLE_INVITATION_HOURS", minimum=1) or 7 * 24,
+            signin_minutes=_whole(env, "MATHABLE_SIGNIN_MINUTES", minimum=1) or 60,
+            session_days=_whole(env, "MATHABLE_SESSION_DAYS", minimum=1) or 30,
         )
 
     def with_changes(self, **changes: object) -> Settings:

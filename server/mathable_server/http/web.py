@@ -16,6 +16,7 @@ from flask import Response, current_app, g, request
 from marshmallow import ValidationError
 
 from mathable_server.games.service import Games, Idempotency
+from mathable_server.http import sessions
 from mathable_server.http.auth import Authenticator, TokenExpired
 from mathable_server.http.errors import ApiError
 from mathable_server.http.limits import Limiter, LongPolls, RateLimit, retry_after
@@ -218,10 +219,33 @@ def optional_player() -> PlayerRecord | None:
 def _authenticate() -> PlayerRecord | None:
     token = bearer_token()
     if token is None:
-        return None
+        return _browser_player()
     auth = services().auth
     g.auth_mark = auth.mark()  # before the token is read: see ``still_holds``
     return token_player(auth, token)
+
+
+def _browser_player() -> PlayerRecord | None:
+    """The caller by their browser session cookie (``http.sessions``), or None; 403
+    ``csrf_failed`` for a state-changing request without the session's CSRF token."""
+    cookie = sessions.cookie_value()
+    if cookie is None:
+        return None
+    svc = services()
+    g.auth_mark = svc.auth.mark()  # a waiting request asks again after any revocation
+    player = sessions.session_player(svc.store, cookie, svc.games.now())
+    if player is None:
+        return None
+    if request.method not in sessions.SAFE_METHODS and not sessions.csrf_matches(
+        svc.secret(), cookie, sessions.carried_csrf()
+    ):
+        raise ApiError(
+            403,
+            "csrf_failed",
+            "a browser's request that changes something must carry its page's CSRF token "
+            f"({sessions.CSRF_HEADER})",
+        )
+    return player
 
 
 def auth_mark() -> int:

@@ -12,6 +12,7 @@ no other layer of ``mathable_server``.
 
 from __future__ import annotations
 
+from mathable_server.store.browser import BrowserRecorder
 from mathable_server.store.clocks import ClockRecorder
 from mathable_server.store.events import EventRecorder, memberships, projection
 from mathable_server.store.listings import ListingRecorder
@@ -58,6 +59,7 @@ class Store(
     PlayerSettingsRecorder,
     RatingRecorder,
     ReminderRecorder,
+    BrowserRecorder,
 ):
     """Reads and writes games and players: every recorder on one engine."""
 

@@ -283,6 +283,41 @@ class AddressBook:
                 pass  # a player who turned mail off keeps it off
             return "verified"
 
+    def set_verified(self, player_id: str, address: str, now: int) -> None:
+        """Record ``address`` as the player's, proved already (they followed a link mailed
+        to it); mail about their turns goes there unless they turned it off."""
+        with write_transaction(self.engine) as conn:
+            conn.execute(delete(email_addresses).where(email_addresses.c.player_id == player_id))
+            conn.execute(
+                insert(email_addresses).values(
+                    player_id=player_id,
+                    address=address,
+                    verified_at=now,
+                    code_hash="",
+                    code_expires_at=now,
+                    code_tries=0,
+                )
+            )
+            known = conn.execute(
+                select(notification_settings.c.player_id).where(
+                    notification_settings.c.player_id == player_id
+                )
+            ).first()
+            if known is None:
+                conn.execute(
+                    insert(notification_settings).values(player_id=player_id, email="turn")
+                )
+
+    def players_at(self, address: str) -> list[str]:
+        """The players whose verified address is ``address`` (in any case)."""
+        with self._reader.connect() as conn:
+            rows = conn.execute(
+                select(email_addresses.c.player_id, email_addresses.c.address).where(
+                    email_addresses.c.verified_at.is_not(None)
+                ).where(func.lower(email_addresses.c.address) == address.lower())
+            ).all()
+        return sorted(row.player_id for row in rows)
+
     @staticmethod
     def _email_pref(conn: Connection, player_id: str) -> str | None:
         value = conn.execute(

@@ -384,4 +384,39 @@ ratings = Table(
     Column("rating", Float, nullable=False),
     Column("games", Integer, nullable=False),
     Index("ix_ratings_board", "ruleset", "rating"),
+browser_links = Table(
+    "browser_links",
+    metadata,
+    #: SHA-256 of the link's secret, hex; the secret itself is never stored.
+    Column("secret_hash", String(64), primary_key=True),
+    #: "invite" (to a game, mailed to an address) or "signin" (into a player's account).
+    Column("kind", String(8), nullable=False),
+    #: The player signed in by a "signin" link; the inviting player of an "invite" link.
+    Column("player_id", String(32), nullable=False),
+    #: The game an invitation seats its taker in; the game a sign-in link opens, if any.
+    Column("game_id", String(32), nullable=True),
+    #: The address an invitation was mailed to (the link proves it).
+    Column("address", String(254), nullable=True),
+    Column("created_at", BigInteger, nullable=False),
+    Column("expires_at", BigInteger, nullable=False),
+    #: When the link was used or refused (ms); None while it may be.
+    Column("used_at", BigInteger, nullable=True),
+    #: "used" or "refused" once it is spent.
+    Column("outcome", String(8), nullable=True),
+    Index("ix_browser_links_game", "game_id"),
+)
+
+browser_sessions = Table(
+    "browser_sessions",
+    metadata,
+    #: The session's public id (listed, and named to end it); not the cookie's secret.
+    Column("id", String(16), primary_key=True),
+    #: SHA-256 of the cookie's secret, hex.
+    Column("secret_hash", String(64), nullable=False, unique=True),
+    Column("player_id", String(32), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("expires_at", BigInteger, nullable=False),
+    #: The browser it was opened in, as its User-Agent said (cut short), to list it.
+    Column("user_agent", String(200), nullable=True),
+    Index("ix_browser_sessions_player", "player_id"),
 )

@@ -142,6 +142,10 @@ class Ruleset(Protocol):
     def end_reason(self, state: Any) -> str | None:
         """Why the game is over now, or None while it goes on."""
 
+    def legal_commands(self, state: Any, seat: int, limit: int = 200) -> list[dict[str, Any]]:
+        """Up to ``limit`` of the seat's legal moves as JSON commands, for the play page
+        (``RulesetBase``: none)."""
+
     def deductions(self, state: Any) -> tuple[int, ...]:
         """What each seat would lose at the end for the tiles it holds now."""
 
@@ -302,6 +306,11 @@ class RulesetBase:
     own_acts: frozenset[str] = frozenset()
     illegal_move_codes: frozenset[str] = frozenset()
     drawing_name: str = "board"
+
+    def legal_commands(self, state: Any, seat: int, limit: int = 200) -> list[dict[str, Any]]:
+        """Up to ``limit`` of the seat's legal moves as JSON commands (what the play page
+        shows a chosen tile fits); none for a game that lists none."""
+        return []
 
     @property
     def display_name(self) -> str:

@@ -182,6 +182,8 @@ def revoke_token() -> Response:
     player = required_player()
     svc = services()
     svc.store.replace_token(player.id, "", old_hash=hash_token(bearer_token() or ""))
+    # Revoked with the token: every browser session of the player ends too.
+    svc.store.end_sessions(player.id, svc.games.now())
     svc.auth.forget(player.id)
     return Response(status=204)
 

@@ -166,6 +166,9 @@ def game_mail(
     parts.append(
         words_of.text(game_id, state, clock, seat, names, before_end=withheld, zone=zone)
     )
+    if ctx.public_url:
+        # The extra tile, a hint, the board as a picture: the seat's page has them all.
+        parts.append(f"Play in your browser:\n    {ctx.public_url}/play/{game_id}")
     if kind == "turn":
         if reply_to is not None:
             parts.append(words_of.how_to_reply)
@@ -283,3 +286,31 @@ def digest_mail(
     for name, value in ctx.unsubscribe_headers(player_id).items():
         message[name] = value
     return message
+
+
+def invitation_mail(
+    ctx: MailContext, to: str, link: str, inviter: str, game: str, game_id: str,
+    hours: int, stable_id: str,
+) -> EmailMessage:  # fmt: skip
+    """The mail inviting ``to`` into a game: the one-time link to take the seat."""
+    days = hours // 24
+    lasting = f"{days} days" if hours % 24 == 0 and days > 1 else f"{hours} hours"
+    text = (
+        f"{inviter} invites you to a game of {game} (game {game_id}).\n\n"
+        f"To play, open this link in your browser:\n    {link}\n\n"
+        "You pick a name there and play in the browser: nothing to install. "
+        "The page also has a button to refuse.\n\n"
+        f"The link works once, for {lasting}. If you do not know {inviter}, ignore this mail.\n"
+    )
+    subject = f"[mathable] {inviter} invites you to play {game}"
+    return _message(ctx, to, subject, text, stable_id)
+
+
+def signin_mail(ctx: MailContext, to: str, link: str, minutes: int, stable_id: str) \
+        -> EmailMessage:  # fmt: skip
+    """The mail with a one-time link signing its reader in, in the browser."""
+    text = (
+        f"To sign in to Mathable in your browser, open this link:\n    {link}\n\n"
+        f"It works once, for {minutes} minutes. If you did not ask for it, ignore this mail.\n"
+    )
+    return _message(ctx, to, "[mathable] Your sign-in link", text, stable_id)

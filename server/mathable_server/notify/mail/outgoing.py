@@ -16,7 +16,7 @@ from mathable_server.games.messages import last_act, mail_messages
 from mathable_server.games.orders import order_withheld
 from mathable_server.games.timesource import local_time
 from mathable_server.notify.mail.addresses import play_address, play_secret
-from mathable_server.notify.mail.codes import verification_code
+from mathable_server.notify.mail.codes import link_secret, verification_code
 from mathable_server.notify.mail.compose import (
     MailContext,
     answer_mail,
@@ -24,6 +24,8 @@ from mathable_server.notify.mail.compose import (
     digest_mail,
     game_mail,
     reminder_mail,
+    invitation_mail,
+    signin_mail,
 )
 from mathable_server.notify.mail.games import game_mail_for
 from mathable_server.notify.mail.picture import board_png
@@ -73,6 +75,8 @@ class MailChannel:
             if not payload.get("to") or not code:
                 raise Undeliverable("the code was withdrawn")
             return code_mail(ctx, payload["to"], code, entry.message_id)
+        if entry.kind in ("invite", "signin"):
+            return self._link_mail(ctx, entry)
         to = self.book.verified_address(entry.recipient)
         if to is None:
             raise Undeliverable("no verified address")
@@ -126,6 +130,27 @@ class MailChannel:
             withheld=entry.kind == "finished" and order_withheld(self.store, game_id, state),
             messages=mail_messages(written, writers),
             zone=self.store.time_zone(entry.recipient),
+        )
+
+    def _link_mail(self, ctx: MailContext, entry: Entry) -> EmailMessage:
+        """An invitation or a sign-in link: the link made again from the row's nonce."""
+        payload = entry.payload
+        if not payload.get("to") or not payload.get("nonce") or not ctx.public_url:
+            raise Undeliverable("no link to send (no MATHABLE_PUBLIC_URL?)")
+        secret = link_secret(ctx.server_secret, str(payload["nonce"]))
+        if entry.kind == "signin":
+            link = f"{ctx.public_url}/signin/{secret}"
+            return signin_mail(ctx, payload["to"], link, int(payload["minutes"]), entry.message_id)
+        link = f"{ctx.public_url}/join/{secret}"
+        return invitation_mail(
+            ctx,
+            payload["to"],
+            link,
+            str(payload["inviter"]),
+            str(payload["game"]),
+            str(payload["game_id"]),
+            int(payload["hours"]),
+            entry.message_id,
         )
 
     def _reply_to(self, ctx: MailContext, game_id: str, seat: int, player_id: str) -> str:

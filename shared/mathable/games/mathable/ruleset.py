@@ -25,6 +25,11 @@ from mathable.games.mathable.events import apply
 from mathable.games.mathable.eventwords import event_words
 from mathable.games.mathable.jsoncommands import mathable_command
 from mathable.games.mathable.movegen import Placement, best_turn, best_turn_in, legal_placements
+from mathable.games.mathable.movegen import (
+    Placement,
+    best_turn,
+    legal_placements_in,
+)
 from mathable.games.mathable.movelist import fold_own
 from mathable.games.mathable.record import record_commands, record_turns
 from mathable.games.mathable.rulebook import mathable_markdown
@@ -94,7 +99,13 @@ class MathableRules(RulesetBase):
         return text
 
     def legal_moves(self, state: Any, seat: int) -> Iterator[Any]:
-        return iter(legal_placements(state.position.placed(), state.seats[seat].rack))
+        # The position itself: ``placed()`` is keyed by square index, not by name.
+        return iter(legal_placements_in(state.position, state.seats[seat].rack))
+
+    def legal_commands(self, state: Any, seat: int, limit: int = 200) -> list[dict[str, Any]]:
+        found = legal_placements_in(state.position, state.seats[seat].rack)[:limit]
+        return [{"type": "place", "square": p.square, "tile": p.tile, "points": p.points}
+                for p in found]  # fmt: skip
 
     def end_reason(self, state: Any) -> str | None:
         return end_reason(state)

@@ -79,6 +79,24 @@ class SummyRules(RulesetBase):
     def legal_moves(self, state: Any, seat: int) -> Iterator[Any]:
         return legal_moves(state.table, state.seats[seat].rack, state.closed)
 
+    def legal_commands(self, state: Any, seat: int, limit: int = 200) -> list[dict[str, Any]]:
+        from itertools import islice
+
+        from mathable.games.summy.tiles import tile_names
+
+        moves = islice(self.legal_moves(state, seat), limit)
+        return [
+            {
+                "type": "equation",
+                "placements": [
+                    {"x": x, "y": y, "tile": tile_names([t])[0]} for x, y, t in m.placements
+                ],
+                "direction": m.direction,
+                "points": m.points,
+            }
+            for m in moves
+        ]
+
     def end_reason(self, state: Any) -> str | None:
         return end_reason(state)
 

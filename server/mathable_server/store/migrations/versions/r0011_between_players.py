@@ -21,7 +21,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0011_between_players"
-down_revision = "0009_play_address_generations"
+down_revision = "0010_browser_links_sessions"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,323 @@
+"""The browser's pages: ``/join/{secret}``, ``/signin``, ``/signin/{secret}``, ``/me``,
+``/signout`` and the seat's game page ``/play/{game_id}``.
+
+A page only shows and asks; every game command the play page sends goes through the
+JSON API (``/v1/games/{id}/moves`` with a version and an Idempotency-Key), authenticated
+by the session cookie and the page's CSRF token (``http.sessions``). A link is spent
+only by a POST (a mail scanner fetching the link spends nothing), once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, render_template, request
+from markupsafe import Markup
+from marshmallow import ValidationError
+
+from mathable import Join, RuleError
+from mathable.core.ruleset import ruleset_of
+from mathable_server.games.service import GameNotFound, new_id
+from mathable_server.games.turn_list import turn_lines
+from mathable_server.http import sessions
+from mathable_server.http.api.links import checked_address, spend_mail_limit
+from mathable_server.http.api.notifications import mailroom
+from mathable_server.http.errors import ApiError
+from mathable_server.http.links import FormCsrf, check_form_csrf, make_link, open_session, play_path
+from mathable_server.http.pages import seat_names
+from mathable_server.http.render import game_body, player_ids
+from mathable_server.http.schemas import RegisterSchema
+from mathable_server.http.web import services
+from mathable_server.store import NameLooksAlike, NameTaken, PlayerRecord
+from mathable_server.store.browser import Link
+from mathable_server.store.outbox import Notification, new_message_id
+
+bp = Blueprint("browser", __name__)
+
+HTML_TYPE = "text/html; charset=utf-8"
+#: Pages with a secret in their address or a seat's view: never cached, never referred.
+_PRIVATE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+_register = RegisterSchema()
+
+
+def _page(template: str, status: int = 200, csrf: FormCsrf | None = None, **context: Any) \
+        -> Response:  # fmt: skip
+    csrf = csrf or FormCsrf()
+    html = render_template(template, csrf=csrf.token, **context)
+    return csrf.set_on(Response(html, status=status, headers=_PRIVATE, content_type=HTML_TYPE))
+
+
+def _see(path: str) -> Response:
+    """303 to ``path``, with no body."""
+    return Response(status=303, headers={"Location": path, **_PRIVATE})
+
+
+def _message(title: str, text: str, status: int = 200, link: str | None = None) -> Response:
+    return _page("message.html", status, title=title, text=text, link=link)
+
+
+def _browser_player() -> PlayerRecord | None:
+    """The signed-in player of this browser (its session cookie), if any."""
+    cookie = sessions.cookie_value()
+    if cookie is None:
+        return None
+    svc = services()
+    return sessions.session_player(svc.store, cookie, svc.games.now())
+
+
+def _link(secret: str, kind: str) -> tuple[str, Link | None]:
+    digest = sessions.secret_hash(secret[:100])
+    found = services().store.link(digest)
+    return digest, found if found is not None and found.kind == kind else None
+
+
+def _spent_page(found: Link | None, what: str) -> Response | None:
+    """The page for a link that cannot be used (none, spent, expired), else None."""
+    if found is None:
+        return _message("Link not valid", f"This {what} link is not valid.", 404)
+    if found.used_at is not None:
+        done = "refused" if found.outcome == "refused" else "used"
+        return _message("Link used", f"This {what} link was {done} already: it works once.", 410)
+    if found.expires_at <= services().games.now():
+        return _message("Link expired", f"This {what} link has expired.", 410)
+    return None
+
+
+# --- invitations ------------------------------------------------------------------------
+
+
+def _invitation_context(found: Link) -> dict[str, Any]:
+    svc = services()
+    state = svc.games.state(str(found.game_id))
+    names = svc.names.lookup([found.player_id])
+    holder = mailroom().book.players_at(found.address or "") if found.address else []
+    known = svc.store.player(holder[0]) if holder else None
+    return {
+        "inviter": names.get(found.player_id, "a player"),
+        "game": ruleset_of(state).display_name,
+        "game_id": found.game_id,
+        "players": len(state.seats),
+        "address": found.address,
+        "me": _browser_player(),
+        "known": known,
+    }
+
+
+@bp.get("/join/<secret>")
+def join_page(secret: str) -> Response:
+    _, found = _link(secret, "invite")
+    if (refused := _spent_page(found, "invitation")) is not None:
+        return refused
+    assert found is not None
+    return _page("join.html", secret=secret, error=None, name="", **_invitation_context(found))
+
+
+@bp.post("/join/<secret>")
+def join(secret: str) -> Response:
+    check_form_csrf()
+    digest, found = _link(secret, "invite")
+    if (refused := _spent_page(found, "invitation")) is not None:
+        return refused
+    assert found is not None
+    game_id, address = found.game_id, found.address
+    assert game_id is not None and address is not None  # an invitation has both
+    svc = services()
+    context = _invitation_context(found)
+    player: PlayerRecord | None = context["me"] or context["known"]
+    name = (request.form.get("name") or "").strip()
+    if player is None:
+        try:
+            name = _register.load({"name": name})["name"]
+        except ValidationError as err:
+            found = err.messages.get("name") if isinstance(err.messages, dict) else None
+            words = "; ".join(str(m) for m in found or ["not a name"])
+            return _page("join.html", 400, secret=secret, error=f"That name will not do: {words}",
+                         name=name, **context)  # fmt: skip
+    now = svc.games.now()
+    if not svc.store.spend_link(digest, "invite", now):
+        return _message("Link used", "This invitation link was used already: it works once.", 410)
+    if player is None:
+        player_id = new_id("p", 12)
+        try:
+            # No token: the player plays in the browser (a token can be had later).
+            svc.store.create_player(player_id, name, None, "")
+        except (NameTaken, NameLooksAlike):
+            svc.store.unspend_link(digest)
+            return _page("join.html", 409, secret=secret, name=name,
+                         error=f"The name {name!r} (or one too like it) is taken: pick another.",
+                         **context)  # fmt: skip
+        svc.names.remember(player_id, name)
+        mailroom().book.set_verified(player_id, address, now)
+        player = svc.store.player(player_id)
+        assert player is not None
+    seated = svc.games.state(game_id).seat_of(player.id) is not None
+    if not seated:
+        try:
+            svc.games.join(game_id, lambda _s: Join(player.id), lambda *_a: (200, {}), None)
+        except RuleError as err:
+            answer = _message("Cannot join", f"You could not take the seat: {err.message}.", 409)
+            open_session(answer, player.id)
+            return answer
+    answer = _see(play_path(game_id))
+    if context["me"] is None or context["me"].id != player.id:
+        open_session(answer, player.id)
+    return answer
+
+
+@bp.post("/join/<secret>/refuse")
+def refuse(secret: str) -> Response:
+    check_form_csrf()
+    digest, found = _link(secret, "invite")
+    if (refused := _spent_page(found, "invitation")) is not None:
+        return refused
+    if not services().store.spend_link(digest, "invite", services().games.now(), "refused"):
+        return _message("Link used", "This invitation link was used already.", 410)
+    return _message("Invitation refused", "You refused the invitation. The link works no more.")
+
+
+# --- signing in -------------------------------------------------------------------------
+
+
+@bp.get("/signin")
+def signin_page() -> Response:
+    return _page("signin.html", sent=False, error=None)
+
+
+@bp.post("/signin")
+def signin_mail() -> Response:
+    """Mail a one-time sign-in link to a verified address; the same answer whether or
+    not the address is a player's (nobody learns whose addresses are known)."""
+    check_form_csrf()
+    try:
+        address = checked_address(request.form.get("email") or "")
+    except ApiError as err:
+        return _page("signin.html", 400, sent=False, error=err.message)
+    svc = services()
+    room = mailroom()
+    spend_mail_limit("sign-in", None, address)
+    holders = mailroom().book.players_at(address)
+    if holders and room.settings.email_enabled and svc.settings.public_url:
+        minutes = svc.settings.signin_minutes
+        link = make_link("signin", holders[0], lifetime_ms=minutes * 60_000)
+        room.outbox.add(
+            [
+                Notification(
+                    "email",
+                    "signin",
+                    holders[0],
+                    {"to": address, "nonce": link.nonce, "minutes": minutes},
+                    new_message_id("signin"),
+                )
+            ],
+            svc.games.now(),
+        )
+    return _page("signin.html", sent=True, error=None, address=address)
+
+
+@bp.get("/signin/<secret>")
+def signin_link_page(secret: str) -> Response:
+    _, found = _link(secret, "signin")
+    if (refused := _spent_page(found, "sign-in")) is not None:
+        return refused
+    assert found is not None
+    name = services().names.lookup([found.player_id]).get(found.player_id, "?")
+    return _page("signin_link.html", secret=secret, name=name, game_id=found.game_id)
+
+
+@bp.post("/signin/<secret>")
+def signin(secret: str) -> Response:
+    check_form_csrf()
+    digest, found = _link(secret, "signin")
+    if (refused := _spent_page(found, "sign-in")) is not None:
+        return refused
+    assert found is not None
+    if not services().store.spend_link(digest, "signin", services().games.now()):
+        return _message("Link used", "This sign-in link was used already: it works once.", 410)
+    answer = _see(play_path(found.game_id) if found.game_id else "/me")
+    open_session(answer, found.player_id)
+    return answer
+
+
+@bp.post("/signout")
+def signout() -> Response:
+    """Sign this browser out; ``everywhere=1``: every browser session of the player."""
+    check_form_csrf()
+    player = _browser_player()
+    svc = services()
+    if player is not None:
+        cookie = sessions.cookie_value() or ""
+        everywhere = request.form.get("everywhere") == "1"
+        current = svc.store.session(sessions.secret_hash(cookie))
+        only = None if everywhere or current is None else current.id
+        svc.store.end_sessions(player.id, svc.games.now(), only)
+        svc.auth.forget(player.id)
+    answer = _message("Signed out", "You are signed out.", link="/signin")
+    answer.delete_cookie(sessions.COOKIE, path="/")
+    return answer
+
+
+@bp.get("/me")
+def me_page() -> Response:
+    player = _browser_player()
+    if player is None:
+        return _see("/signin")
+    svc = services()
+    games = svc.store.games_of(player.id, 100, 0)
+    listed = svc.store.sessions_of(player.id)
+    return _page("me.html", player=player, games=games, sessions=listed)
+
+
+# --- the seat's page --------------------------------------------------------------------
+
+
+@bp.get("/play/<game_id>")
+def play_page(game_id: str) -> Response:
+    player = _browser_player()
+    if player is None:
+        return _message(
+            "Sign in to play",
+            "This is a player's page: sign in first (a link in your mail, or "
+            f"'mathable-cli open {game_id}').",
+            401,
+            link="/signin",
+        )
+    svc = services()
+    try:
+        state = svc.games.state(game_id)
+    except GameNotFound:
+        return _message("No such game", f"There is no game {game_id}.", 404)
+    seat = state.seat_of(player.id)
+    view = game_body(game_id, state, seat, svc.names.lookup(player_ids(state)))
+    rules = ruleset_of(state)
+    return _page(
+        "play.html",
+        moves=Markup(_moves_html(game_id, view)),  # rendered (escaped) by its template
+        player=player,
+        game_id=game_id,
+        seat=seat,
+        title=f"{rules.display_name} game",
+        ruleset=rules.name,
+        version=view["version"],
+    )
+
+
+def _moves_html(game_id: str, view: dict[str, Any]) -> str:
+    """The game's move list as ``<li>`` items: what a spectator's page shows of it."""
+    events = [stored.event for stored in services().store.events_after(game_id, 0)]
+    names = seat_names(view)
+    lines = turn_lines(events, names, str(view["ruleset"]))
+    return render_template("play_moves.html", turns=lines, names=names)
+
+
+@bp.get("/play/<game_id>/moves")
+def play_moves(game_id: str) -> Response:
+    """The move list of the play page, fetched again by its script after each change
+    (the turns in words, as the spectator's page has them: nothing hidden)."""
+    svc = services()
+    try:
+        state = svc.games.state(game_id)
+    except GameNotFound:
+        return _message("No such game", f"There is no game {game_id}.", 404)
+    view = game_body(game_id, state, None, svc.names.lookup(player_ids(state)))
+    html = _moves_html(game_id, view)
+    return Response(html, headers={"Cache-Control": "no-store"}, content_type=HTML_TYPE)

@@ -14,8 +14,8 @@ from mathable_server.http import browser, pages
 from mathable_server.http.api import (
     game_stream,
     games,
-    messages,
     links,
+    messages,
     meta,
     notifications,
     pictures,

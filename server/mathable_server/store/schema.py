@@ -384,6 +384,8 @@ ratings = Table(
     Column("rating", Float, nullable=False),
     Column("games", Integer, nullable=False),
     Index("ix_ratings_board", "ruleset", "rating"),
+)
+
 browser_links = Table(
     "browser_links",
     metadata,

@@ -23,8 +23,8 @@ from mathable_server.notify.mail.compose import (
     code_mail,
     digest_mail,
     game_mail,
-    reminder_mail,
     invitation_mail,
+    reminder_mail,
     signin_mail,
 )
 from mathable_server.notify.mail.games import game_mail_for

@@ -24,10 +24,10 @@ from mathable.games.mathable.commands import MATHABLE, check, end_reason
 from mathable.games.mathable.events import apply
 from mathable.games.mathable.eventwords import event_words
 from mathable.games.mathable.jsoncommands import mathable_command
-from mathable.games.mathable.movegen import Placement, best_turn, best_turn_in, legal_placements
 from mathable.games.mathable.movegen import (
     Placement,
     best_turn,
+    best_turn_in,
     legal_placements_in,
 )
 from mathable.games.mathable.movelist import fold_own

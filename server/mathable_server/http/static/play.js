@@ -319,7 +319,11 @@
     busy = true; error(""); drawSide();
     try { await what(); pending = []; selected = []; }
     catch (e) { error(e.message); if (e.data && e.data.code === "version_conflict") await load(); }
-    finally { busy = false; moves(false); await retry(); }
+    finally {
+      busy = false;
+      if (queued && queued.version > view.version) { const next = queued; queued = null; changed(next); }
+      moves(false); await retry();
+    }
   }
 
   async function sendPlacementsOneByOne() {
@@ -378,16 +382,39 @@
     retry();
   }
 
-  // Follows the game: one function, so that the game's own stream can replace the long-poll.
+  // Follows the game over its own stream (GET /v1/games/{id}/stream: the whole view after
+  // every change, NDJSON), resumed from the version shown after any break. A view that comes
+  // while a command of ours is on its way waits for it (``queued``).
+  let queued = null;
   async function follow(onView) {
+    const pause = () => new Promise((ok) => setTimeout(ok, 3000));
+    const take = (next) => {
+      if (next.version <= view.version) return;
+      if (busy) queued = next; else onView(next);
+    };
     for (;;) {
       try {
-        const r = await fetch(`/v1/games/${GAME}?wait=25&since=${view.version}`,
-                              { credentials: "same-origin", headers: { "Accept": "application/json" } });
+        const r = await fetch(`/v1/games/${GAME}/stream?since=${view.version}`,
+                              { credentials: "same-origin", headers: { "Accept": "application/x-ndjson" } });
         if (r.status === 401) { error("Signed out: sign in again."); return; }
-        if (r.ok) { const next = await r.json(); if (next.version !== view.version && !busy) onView(next); }
-        else await new Promise((ok) => setTimeout(ok, 3000));
-      } catch (e) { await new Promise((ok) => setTimeout(ok, 3000)); }
+        if (!r.ok || !r.body) { await pause(); continue; }
+        const reader = r.body.getReader();
+        const decoder = new TextDecoder();
+        let text = "";
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          text += decoder.decode(value, { stream: true });
+          let end;
+          while ((end = text.indexOf("\n")) >= 0) {
+            const raw = text.slice(0, end).trim();
+            text = text.slice(end + 1);
+            if (!raw) continue;  // a heartbeat
+            const line = JSON.parse(raw);
+            if (line.type === "game" && line.view) take(line.view);
+          }
+        }
+      } catch (e) { await pause(); }
     }
   }
 

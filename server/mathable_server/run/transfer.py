@@ -341,7 +341,8 @@ def _player(number: int, obj: Any, version: int) -> dict[str, Any]:
 
 
 _CARRIED_BY_NAME = {table.name: table for table in CARRIED}
-_BIGGEST = {Integer: 2**31 - 1, BigInteger: 2**63 - 1}
+#: BigInteger first: it is an Integer too.
+_BIGGEST = {BigInteger: 2**63 - 1, Integer: 2**31 - 1}
 
 
 def _value_ok(column: Any, value: Any) -> bool:

@@ -161,7 +161,7 @@ def bot(
     if all_games == bool(games):
         raise CliError("give game ids or --all (not both)", ExitCode.USAGE)
     engines = EngineRunner(engine, think_time=think_time, node_limit=node_limit)
-    api = actx.api()
+    api = actx.api(endless=True)
     games = [actx.game_id(g, "bot") for g in games or []]
     runner = Bot(api, actx.output, engines, draw_extra=draw_extra)
     try:

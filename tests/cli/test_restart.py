@@ -10,45 +10,15 @@ them.
 from __future__ import annotations
 
 import signal
-import subprocess
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from tests.cli.test_end_to_end import Player
-from tests.server.live import START_TIMEOUT, _answers, free_port, server_command, server_env
+from tests.server.live import free_port, serve_process
 
 pytestmark = pytest.mark.e2e
-
-
-@contextmanager
-def _server(port: int, url: str, log: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """``mathable-server serve --workers 2`` on ``port`` until the block ends (or it is
-    stopped inside it)."""
-    env = server_env() | {
-        "MATHABLE_ALLOW_SEEDS": "1",
-        "MATHABLE_POOL_SIZE": "4",
-        "MATHABLE_REGISTRATION_LIMIT": "off",
-        "MATHABLE_GAME_LIMIT": "off",
-    }
-    with log.open("ab") as out:
-        process = subprocess.Popen(
-            server_command(port, url, 2), stdout=out, stderr=subprocess.STDOUT, env=env
-        )
-    deadline = time.monotonic() + START_TIMEOUT
-    while not _answers(f"http://127.0.0.1:{port}/v1/health"):
-        assert process.poll() is None, log.read_text(errors="replace")
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.1)
-    try:
-        yield process
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            process.wait(timeout=30)
 
 
 def test_bots_finish_their_games_across_a_server_restart(tmp_path: Path) -> None:
@@ -57,7 +27,7 @@ def test_bots_finish_their_games_across_a_server_restart(tmp_path: Path) -> None
     url = f"sqlite:///{tmp_path / 'games.db'}"
     log = tmp_path / "server.log"
     ann, ben = Player(server, "ann", tmp_path), Player(server, "ben", tmp_path)
-    with _server(port, url, log) as first:
+    with serve_process(port, url, log) as first:
         ann.register()
         ben.register()
         games = [ann.run("new", "--seed", str(seed)).stdout.strip() for seed in (7, 8)]
@@ -78,7 +48,7 @@ def test_bots_finish_their_games_across_a_server_restart(tmp_path: Path) -> None
         first.wait(timeout=30)
     time.sleep(4)  # down for a while: longer than the retries of a command
     assert all(b.poll() is None for b in bots), "a bot gave up while the server was down"
-    with _server(port, url, log):
+    with serve_process(port, url, log):
         outputs = [b.communicate(timeout=300) for b in bots]
         after = [ann.view(g) for g in games]
     for process, (_out, err) in zip(bots, outputs, strict=True):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import socket
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -132,8 +133,25 @@ class _ReadDeadline:
         return getattr(self._sock, name)
 
 
+def end_waits(worker: Any) -> None:
+    """End the waits a stopping worker holds (``Wakeups.close``): its long-polls answer 503
+    ``shutting_down`` with ``Retry-After`` and its streams end, at once, so that no proxy
+    in front answers 502 for them when the worker is gone (SIGTERM; SIGHUP stops the old
+    workers the same way)."""
+    app = getattr(worker, "wsgi", None)
+    services = getattr(app, "extensions", {}).get("mathable") if app is not None else None
+    if services is not None:
+        ended = services.wakeups.close()
+        worker.log.info("stopping: %d waiting requests told to ask again", ended)
+
+
 class DeadlineWorker(ThreadWorker):  # type: ignore[misc]
     """gthread, with a deadline on reading each request (gunicorn has none of its own)."""
+
+    def handle_exit(self, sig: Any, frame: Any) -> None:
+        super().handle_exit(sig, frame)
+        # Not in the signal handler itself: the wake-ups take locks request threads hold.
+        threading.Thread(target=end_waits, args=(self,), daemon=True).start()
 
     def handle(self, conn: Any) -> Any:
         if isinstance(conn.sock, _ReadDeadline):
@@ -211,11 +229,16 @@ def serve(
 
 def _green_worker_class() -> type:
     # deferred: gevent, only for gevent workers (imported after green.patch_for_gevent)
+    import gevent
     from gunicorn.workers.ggevent import GeventWorker
 
     class _GreenWorker(GeventWorker):  # type: ignore[misc]
         """gevent worker that caps the connections of one client address (trusted proxies
         aside: they cap their own clients)."""
+
+        def handle_exit(self, sig: Any, frame: Any) -> None:
+            super().handle_exit(sig, frame)
+            gevent.spawn(end_waits, self)  # out of the signal handler, as gunicorn does
 
         def init_process(self) -> None:
             self._per_address: dict[str, int] = {}

@@ -1,0 +1,56 @@
+"""Stopping ``serve`` (SIGTERM, as systemd does; SIGHUP's old workers alike) drops nobody:
+a held long-poll answers 503 ``shutting_down`` with ``Retry-After`` and a stream ends
+cleanly, at once, instead of being cut when the worker is gone (a proxy's 502)."""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from tests.server.live import free_port, serve_process
+
+pytestmark = pytest.mark.e2e
+
+
+def test_sigterm_ends_long_polls_with_503_and_streams_cleanly(tmp_path: Path) -> None:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    with serve_process(port, url, tmp_path / "server.log") as server:
+        ann = requests.post(f"{base}/v1/players", json={"name": "ann"}, timeout=30).json()
+        auth = {"Authorization": f"Bearer {ann['token']}"}
+        game = requests.post(f"{base}/v1/games", json={}, headers=auth, timeout=30).json()
+        answers: list[Any] = []
+
+        def long_poll() -> None:
+            path = f"{base}/v1/games/{game['id']}?wait=60&since={game['version']}"
+            answers.append(requests.get(path, headers=auth, timeout=90))
+
+        polls = [threading.Thread(target=long_poll) for _ in range(2)]
+        for poll in polls:
+            poll.start()
+        stream = requests.get(f"{base}/v1/me/stream", headers=auth, stream=True, timeout=90)
+        lines = stream.iter_lines()
+        assert next(lines) == b""  # the first heartbeat: the stream is held
+        time.sleep(1.5)  # the long-polls are held too
+        assert not answers
+        stopped = time.monotonic()
+        server.send_signal(signal.SIGTERM)
+        rest = list(lines)  # ends, without a broken connection (that would raise)
+        for poll in polls:
+            poll.join(timeout=30)
+        took = time.monotonic() - stopped
+        server.wait(timeout=30)
+    assert rest == []
+    assert [a.status_code for a in answers] == [503, 503]
+    for answer in answers:
+        assert answer.json()["error"]["code"] == "shutting_down"
+        assert answer.headers["Retry-After"] == "1"
+    assert took < 5, f"the waits ended {took:.1f} s after SIGTERM"
+    assert "waiting requests told to ask again" in (tmp_path / "server.log").read_text()

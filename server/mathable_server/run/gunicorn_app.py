@@ -30,13 +30,19 @@ from gunicorn.workers.gthread import ThreadWorker
 
 from mathable_server.http.app import create_app
 from mathable_server.http.settings import MAX_WAIT_SECONDS, Settings, long_polls_for_threads
-from mathable_server.run import gunicorn_writes
+from mathable_server.run import gunicorn_writes, logs
 from mathable_server.run.access_log import redact
 from mathable_server.run.dev_server import BUSY_RESPONSE
 
 
 class RedactingLogger(Logger):  # type: ignore[misc]
-    """gunicorn's logger, every atom of its access lines redacted (``access_log.redact``)."""
+    """gunicorn's logger, every atom of its access lines redacted (``access_log.redact``),
+    its lines in the application's format (``logs.FORMAT``)."""
+
+    def setup(self, cfg: Any) -> None:
+        super().setup(cfg)
+        logs.reformat(self.error_log)
+        logs.reformat(self.access_log)
 
     def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
         found: dict[str, Any] = super().atoms(resp, req, environ, request_time)
@@ -53,6 +59,8 @@ class GunicornServer(BaseApplication):  # type: ignore[misc]
 
     def load_config(self) -> None:
         for key, value in self._options.items():
+            if key.startswith("control_socket") and key not in self.cfg.settings:
+                continue  # a gunicorn before 24 has no control socket to place
             self.cfg.set(key, value)
 
     def load(self) -> Flask:
@@ -194,11 +202,16 @@ def serve(
     threads: int,
     worker_class: str = "gevent",
     connections: int = DEFAULT_CONNECTIONS,
+    access_log: str | None = None,
+    control_socket: str | None = None,
 ) -> None:
     """Serve until stopped, with ``workers`` processes (gevent, or ``threads`` threads each).
 
     With gevent the caller must have monkey-patched the standard library first
-    (``patch_for_gevent``).
+    (``patch_for_gevent``). ``access_log``: a file or ``-`` (stderr) for gunicorn's
+    access lines, None for none. ``control_socket``: where gunicorn's control socket
+    (``gunicornc``) listens, None for none (gunicorn would otherwise make one in
+    ``$XDG_RUNTIME_DIR`` or ``$HOME/.gunicorn`` unasked).
     """
     options: dict[str, Any] = {
         "bind": f"{host}:{port}",
@@ -209,10 +222,16 @@ def serve(
         "keepalive": 5,
         "errorlog": "-",
         "loglevel": "info",
+        "accesslog": access_log,
+        "access_log_format": logs.ACCESS_FORMAT,
         # An access log turned on (--access-logfile) shows no unsubscribe secret.
         "logger_class": "mathable_server.run.gunicorn_app.RedactingLogger",
         "proc_name": "mathable-server",
     }
+    if control_socket is None:
+        options["control_socket_disable"] = True
+    else:
+        options["control_socket"] = control_socket
     if worker_class == "gevent":
         options["worker_class"] = "mathable_server.run.gunicorn_app.GreenWorker"
         options["worker_connections"] = connections

@@ -280,14 +280,18 @@ class Inbox:
         if machine is not None:  # never played, never answered: no mail loop
             return Outcome(TAKEN, f"not read: written by a machine ({machine})")
         message_id = str(message.get("Message-ID", "")).strip()
-        if message_id and self.room.book.seen(message_id):
+        # One mail To or Cc several play addresses is delivered once for each (an MTA runs
+        # mail-in a recipient at a time): it is one mail per seat, read once per seat. (A
+        # mail remembered before the seat was part of the key counts as read.)
+        once = f"{message_id}\n{seat.game_id}.{seat.seat}" if message_id else ""
+        if message_id and (self.room.book.seen(once) or self.room.book.seen(message_id)):
             return Outcome(TAKEN, f"{message_id} was read before")
         outcome = replace(
-            self._play(seat, message, message_id, too_large),
+            self._play(seat, message, once, too_large),
             where=f"game {seat.game_id} seat {seat.seat}",
         )
         if message_id:
-            self.room.book.remember(message_id, self.games.now())
+            self.room.book.remember(once, self.games.now())
         return outcome
 
     def _play(

@@ -416,6 +416,12 @@ def _run(args: argparse.Namespace) -> None:
             from mathable_server.run.transfer import dump_to
 
             dump_to(engine, args.output)
+            if settings.secret_key:
+                print(
+                    "mathable-server: MATHABLE_SECRET_KEY is set: the server it moves to needs "
+                    "the same value (play addresses and seeded games derive from it)",
+                    file=sys.stderr,
+                )
             return
         if args.command == "load":
             # deferred: start-up time of mathable-server (dump/load: sqlalchemy)

@@ -22,7 +22,7 @@ from sqlalchemy import select
 from mathable_server.run.transfer import CARRIED, NOT_CARRIED, RENUMBERED
 from mathable_server.store import migrations
 from mathable_server.store.engine import make_engine
-from mathable_server.store.schema import metadata, players
+from mathable_server.store.schema import metadata, player_feed, players
 from tests.server.helpers import Table, snapshot
 from tests.server.live import server_cli, server_env
 from tests.server.mailbox import Mailbox
@@ -200,3 +200,31 @@ def test_a_database_with_a_secret_of_its_own_and_accounts_is_refused(
     loaded = server_cli("load", "--database-url", fresh, stdin=dumped.stdout)
     assert loaded.returncode == 0, loaded.stderr
     assert _rows(fresh)["server_secrets"] == _rows(sqlite_url)["server_secrets"]
+
+
+@pytest.mark.postgres
+def test_a_feed_loaded_into_postgresql_keeps_its_cursors_and_numbers_on_after_them(
+    sqlite_url: str, postgres_url: str, mailbox: Mailbox
+) -> None:
+    source = _app(sqlite_url, mailbox)
+    table = Table(source.test_client())
+    play_ada_turn(table)
+    before = _rows(sqlite_url)["player_feed"]
+    dumped = server_cli("dump", "--database-url", sqlite_url)
+    assert server_cli("migrate", "--database-url", postgres_url).returncode == 0
+    loaded = server_cli("load", "--database-url", postgres_url, stdin=dumped.stdout)
+    assert loaded.returncode == 0, loaded.stderr
+    assert _rows(postgres_url)["player_feed"] == before  # every line keeps its number
+    # The next line written after the move takes the next number, not one already used.
+    moved = _app(postgres_url, mailbox)
+    table.client = moved.test_client()
+    table.ok(table.bob, type="pass")
+    engine = make_engine(postgres_url, 1)
+    with engine.connect() as conn:
+        numbers = list(
+            conn.execute(select(player_feed.c.seq).order_by(player_feed.c.seq)).scalars()
+        )
+    engine.dispose()
+    highest = max(row["seq"] for row in before)
+    assert numbers[: len(before)] == sorted(row["seq"] for row in before)
+    assert len(numbers) > len(before) and min(numbers[len(before) :]) > highest

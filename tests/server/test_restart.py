@@ -14,6 +14,7 @@ import pytest
 import requests
 
 from tests.server.live import free_port, serve_process
+from tests.server.test_behind_proxy import nginx_in_front
 
 pytestmark = pytest.mark.e2e
 
@@ -54,3 +55,32 @@ def test_sigterm_ends_long_polls_with_503_and_streams_cleanly(tmp_path: Path) ->
         assert answer.headers["Retry-After"] == "1"
     assert took < 5, f"the waits ended {took:.1f} s after SIGTERM"
     assert "waiting requests told to ask again" in (tmp_path / "server.log").read_text()
+
+
+def test_through_nginx_a_long_poll_held_at_sigterm_gets_503_not_502(tmp_path: Path) -> None:
+    port = free_port()
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    env = {"MATHABLE_TRUSTED_PROXIES": "1"}
+    (tmp_path / "nginx").mkdir()
+    with (
+        serve_process(port, url, tmp_path / "server.log", env) as server,
+        nginx_in_front(f"http://127.0.0.1:{port}", tmp_path / "nginx") as front,
+    ):
+        base = f"http://{front}"
+        ann = requests.post(f"{base}/v1/players", json={"name": "ann"}, timeout=30).json()
+        auth = {"Authorization": f"Bearer {ann['token']}"}
+        game = requests.post(f"{base}/v1/games", json={}, headers=auth, timeout=30).json()
+        answers: list[Any] = []
+        path = f"{base}/v1/games/{game['id']}?wait=60&since={game['version']}"
+        poll = threading.Thread(
+            target=lambda: answers.append(requests.get(path, headers=auth, timeout=90))
+        )
+        poll.start()
+        time.sleep(1.5)  # held, through nginx
+        assert not answers
+        server.send_signal(signal.SIGTERM)
+        poll.join(timeout=30)
+        server.wait(timeout=30)
+    assert [a.status_code for a in answers] == [503]
+    assert answers[0].json()["error"]["code"] == "shutting_down"
+    assert answers[0].headers["Retry-After"] == "1"

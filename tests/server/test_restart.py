@@ -84,3 +84,34 @@ def test_through_nginx_a_long_poll_held_at_sigterm_gets_503_not_502(tmp_path: Pa
     assert [a.status_code for a in answers] == [503]
     assert answers[0].json()["error"]["code"] == "shutting_down"
     assert answers[0].headers["Retry-After"] == "1"
+
+
+def test_sighup_reloads_without_downtime_and_its_old_workers_end_their_waits(
+    tmp_path: Path,
+) -> None:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    with serve_process(port, url, tmp_path / "server.log") as server:
+        ann = requests.post(f"{base}/v1/players", json={"name": "ann"}, timeout=30).json()
+        auth = {"Authorization": f"Bearer {ann['token']}"}
+        game = requests.post(f"{base}/v1/games", json={}, headers=auth, timeout=30).json()
+        answers: list[Any] = []
+        path = f"{base}/v1/games/{game['id']}?wait=60&since={game['version']}"
+        poll = threading.Thread(
+            target=lambda: answers.append(requests.get(path, headers=auth, timeout=90))
+        )
+        poll.start()
+        time.sleep(1.5)
+        server.send_signal(signal.SIGHUP)
+        # Every request during the reload is answered: the listener never closes.
+        statuses = []
+        ends = time.monotonic() + 5
+        while time.monotonic() < ends:
+            statuses.append(requests.get(f"{base}/v1/health", timeout=30).status_code)
+            time.sleep(0.05)
+        poll.join(timeout=30)
+        assert server.poll() is None
+    assert set(statuses) == {200} and len(statuses) > 20
+    assert [a.status_code for a in answers] == [503]
+    assert answers[0].json()["error"]["code"] == "shutting_down"

@@ -160,7 +160,10 @@ def _server_for_nobody(folder: Path) -> Path:
     """A ``mathable-server`` the pipe's user can run: this environment's, or (a Python
     under root's home, say) the system's Python of the same version on the same code."""
     mine = Path(sys.executable).parent / "mathable-server"
-    probe = ["runuser", "-u", "nobody", "--"]
+    runuser = shutil.which("runuser")
+    if runuser is None:
+        pytest.skip("runuser (util-linux) is missing: cannot check what nobody may run")
+    probe = [runuser, "-u", "nobody", "--"]
     if subprocess.run([*probe, str(mine), "--help"], capture_output=True).returncode == 0:
         return mine.parent
     system = Path(f"/usr/bin/python{sys.version_info.major}.{sys.version_info.minor}")

@@ -138,6 +138,7 @@ class ApiClient(mathable_client.Client):
         params: Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
         timeout: float | None = None,
+        text: bool = False,
     ) -> Reply:
         """One API call with retries; raises ApiError for error answers, CliError if unreachable."""
         try:
@@ -148,6 +149,7 @@ class ApiClient(mathable_client.Client):
                 params=params,
                 idempotency_key=idempotency_key,
                 timeout=timeout,
+                text=text,
             )
         except mathable_client.ApiError as err:
             raise ApiError(err.status, err.code, err.message, err.body) from None

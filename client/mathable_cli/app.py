@@ -38,6 +38,9 @@ COMMANDS: dict[str, str] = {
     "show": "games",
     "history": "games",
     "export": "games",
+    "import": "records",
+    "review": "records",
+    "archive": "records",
     "move": "play",
     "exchange": "play",
     "discard": "play",
@@ -53,8 +56,17 @@ COMMANDS: dict[str, str] = {
     "tournament": "tournament",
     "verify": "verify",
     "rules": "rules",
+    "tutorial": "records",
     "email": "notify",
     "notify": "notify",
+    "say": "messages",
+    "messages": "messages",
+    "mute": "messages",
+    "unmute": "messages",
+    "rematch": "rematch",
+    "time-zone": "zone",
+    "record": "ratings",
+    "leaderboard": "ratings",
 }
 
 

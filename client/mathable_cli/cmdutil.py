@@ -21,9 +21,7 @@ _GAME_HELP = "The game id, or a unique start of it."
 #: The game a command acts on; without it (``= None``), the only game waiting on you.
 GameArg = Annotated[
     str | None,
-    typer.Argument(
-        help=f"{_GAME_HELP} None: the only game waiting on you.", show_default=False
-    ),
+    typer.Argument(help=f"{_GAME_HELP} None: the only game waiting on you.", show_default=False),
 ]
 
 #: The game a command acts on, required: for commands that never guess it, and those

@@ -18,7 +18,9 @@ if TYPE_CHECKING:
 #: ``login``), manage them (``profile``), or use none (``rules``, ``tournament``: no server).
 #: Every other command refuses a profile the config file does not have (exit 2), once, when
 #: it first reads its settings.
-RUN_WITHOUT_PROFILE = frozenset({"register", "login", "profile", "rules", "tournament"})
+RUN_WITHOUT_PROFILE = frozenset(
+    {"register", "login", "profile", "rules", "tournament", "import", "tutorial"}
+)
 
 
 @dataclass

@@ -12,9 +12,11 @@ True
 
 from __future__ import annotations
 
+import os
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 _UNITS = {"w": 604800, "d": 86400, "h": 3600, "m": 60, "s": 1}
 _PART = re.compile(r"(\d+)([wdhms])")
@@ -67,8 +69,52 @@ def until(deadline: str | None, now: datetime | None = None) -> int | None:
     return int((moment - (now or datetime.now(UTC))).total_seconds())
 
 
-def clock_line(view: dict[str, Any]) -> str | None:
-    """One line about a view's clock: whose time runs, how much is left, the deadline."""
+#: Names the zone deadlines are shown in (an IANA name); else the machine's.
+ENV_TIME_ZONE = "MATHABLE_TIME_ZONE"
+
+
+def machine_zone() -> str | None:
+    """The IANA name of the zone deadlines are shown in: ``MATHABLE_TIME_ZONE``, else the
+    machine's (``TZ``, else where ``/etc/localtime`` points), if it can be told."""
+    for name in (os.environ.get(ENV_TIME_ZONE, ""), os.environ.get("TZ", "").lstrip(":")):
+        if name and _zone(name) is not None:
+            return name
+    try:
+        link = os.readlink("/etc/localtime")
+    except OSError:
+        return None
+    _, found, name = link.partition("zoneinfo/")
+    return name if found and _zone(name) is not None else None
+
+
+def _zone(name: str) -> tzinfo | None:
+    try:
+        return ZoneInfo(name)
+    except (ValueError, OSError, ZoneInfoNotFoundError):
+        return None
+
+
+def local_deadline(deadline: str, zone: str | None = None) -> str:
+    """An ISO 8601 UTC deadline in ``zone`` (an IANA name; None: the machine's), named.
+
+    >>> local_deadline("2027-03-01T12:00:00Z", "Europe/Oslo")
+    'Mon 1 Mar 2027 13:00 CET (Europe/Oslo)'
+    >>> local_deadline("2027-03-01T12:00:00Z", "UTC")
+    'Mon 1 Mar 2027 12:00 UTC'
+    """
+    moment = datetime.strptime(deadline, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    name = zone or machine_zone()
+    place = _zone(name) if name else None
+    local = moment.astimezone(place)  # None: the machine's own idea of its zone
+    text = f"{local:%a} {local.day} {local:%b %Y %H:%M %Z}"
+    if name and place is not None and name != local.strftime("%Z"):
+        text += f" ({name})"
+    return text
+
+
+def clock_line(view: dict[str, Any], zone: str | None = None) -> str | None:
+    """One line about a view's clock: whose time runs, how much is left, the deadline (in
+    ``zone``, else the machine's time zone)."""
     clock = view.get("clock")
     if not isinstance(clock, dict):
         return None
@@ -81,7 +127,7 @@ def clock_line(view: dict[str, Any]) -> str | None:
         return f"Clock: seat {running} is out of time: an opponent may claim the timeout"
     line = f"Clock: {who} {time_left(int(remaining[running]))} left"
     if clock.get("deadline"):
-        line += f" (until {clock['deadline']})"
+        line += f" (until {local_deadline(clock['deadline'], zone)})"
     away = clock.get("on_vacation") or []
     if away:
         line += "; on vacation: seat " + ", ".join(map(str, away))

@@ -238,4 +238,3 @@ class EngineRunner:
     def close(self) -> None:
         if self.worker is not None:
             self.worker.stop()
-

@@ -120,7 +120,7 @@ class EventStream:
 
     def _pause(self, after: str, remaining: float | None) -> None:
         self._failures += 1
-        pause = float(after) if after.isdigit() else min(MAX_PAUSE, 0.5 * 2 ** self._failures)
+        pause = float(after) if after.isdigit() else min(MAX_PAUSE, 0.5 * 2**self._failures)
         if remaining is not None:
             pause = min(pause, max(0.0, remaining))
         if self.api.report is not None and self._failures > 1:

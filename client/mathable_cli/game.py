@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 Json = dict[str, Any]
 
+
 def seat_name(view: Mapping[str, Any], seat: int | None) -> str:
     """The player in ``seat`` (by name when the view has it), ``seat N`` otherwise."""
     if seat is None:

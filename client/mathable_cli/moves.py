@@ -297,8 +297,10 @@ def report_end(
         output.info(result_line(after))
         return
     tiles = after.get(holder)
-    held = "" if tiles is None else (
-        f" Your {holder}: " + " ".join(str(t) for t in sorted(tiles, key=_tile_order)) + "."
+    held = (
+        ""
+        if tiles is None
+        else (f" Your {holder}: " + " ".join(str(t) for t in sorted(tiles, key=_tile_order)) + ".")
     )
     now = status_line(after)
     output.info(f"Your score: {score_of(after, seat)} ({gained:+d}).{held} Now {now}.")

@@ -12,6 +12,7 @@ A command's retries carry one ``Idempotency-Key``, so they never play twice.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
@@ -195,6 +196,21 @@ class Client(Transport):
             if not isinstance(newest, int) or not isinstance(last, int) or newest >= last:
                 return out
             after = newest
+
+    # --- records (docs/records.md) -----------------------------------------------------
+
+    def record(self, game_id: str) -> str:
+        """The game's record as text, as anyone may see it (``GET /v1/games/{id}/record``)."""
+        return str(self.request("GET", f"/v1/games/{game_id}/record", text=True).data)
+
+    def archive(self, name: str) -> list[Json]:
+        """A player's finished games, each ``{id, ruleset, players, record}``."""
+        reply = self.request("GET", f"/v1/players/{name}/games", text=True)
+        return [json.loads(line) for line in str(reply.data).splitlines() if line.strip()]
+
+    def import_record(self, record: str) -> Json:
+        """A finished game made from a complete record (``POST /v1/games/import``)."""
+        return dict(self.request("POST", "/v1/games/import", body={"record": record}).data)
 
     # --- commands ---------------------------------------------------------------------
 

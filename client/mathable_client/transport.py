@@ -166,11 +166,13 @@ class Transport:
         params: Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
         timeout: float | None = None,
+        text: bool = False,
     ) -> Reply:
         """One API call with retries; ApiError for an error answer, Unreachable without one.
 
         A write (any method but GET) carries ``idempotency_key`` (a fresh one if
-        None), the same on every retry.
+        None), the same on every retry. With ``text`` a successful answer's ``data`` is
+        its body as text (a game record), not JSON.
         """
         url = f"{self.base_url}{path}"
         headers: dict[str, str] = {}
@@ -219,6 +221,9 @@ class Transport:
         assert response is not None
         if response.status_code >= 400:
             raise error_from(response)
+        if text:
+            response.encoding = "utf-8"
+            return Reply(response.status_code, response.text, dict(response.headers))
         try:
             data = response.json() if response.content else None
         except ValueError:

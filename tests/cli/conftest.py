@@ -115,6 +115,8 @@ class FakeServer:
     polls: list[dict[str, str]] = field(default_factory=list)
     #: Games a player is invited to (listed by ``/v1/me`` before they join, as the server does).
     invitations: dict[str, str] = field(default_factory=dict)
+    #: Each game's messages, as ``GET /v1/games/{id}/messages`` lists them.
+    messages: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         base = re.escape(SERVER)
@@ -127,6 +129,9 @@ class FakeServer:
         add("POST", re.compile(f"{base}/v1/games/(\\w+)/join$"), self.join)
         add("POST", re.compile(f"{base}/v1/games/(\\w+)/moves$"), self.move)
         add("GET", re.compile(f"{base}/v1/games/(\\w+)/events(\\?.*)?$"), self.events)
+        add("GET", re.compile(f"{base}/v1/games/(\\w+)/record$"), self.record)
+        add("GET", re.compile(f"{base}/v1/games/(\\w+)/messages(\\?.*)?$"), self.read_messages)
+        add("POST", re.compile(f"{base}/v1/games/(\\w+)/messages$"), self.post_message)
         add("GET", re.compile(f"{base}/v1/games/(\\w+)(\\?.*)?$"), self.show)
 
     def no_stream(self, request: Any) -> tuple[int, dict[str, str], str]:
@@ -182,6 +187,27 @@ class FakeServer:
         return str(request.path_url.split("/")[3].split("?")[0])
 
     # endpoints
+
+    def read_messages(self, request: Any) -> tuple[int, dict[str, str], str]:
+        gid, player = self.gid(request), self.caller(request)
+        if gid not in self.games:
+            return self.error(404, "game_not_found", "there is no game with this id")
+        if player is None or self.games[gid].state.seat_of(player) is None:
+            return self.error(403, "not_seated", "only the seats read its messages")
+        since = int(request.params.get("since", 0))
+        found = [m for m in self.messages.get(gid, []) if m["id"] > since]
+        return self.answer(200, {"messages": found})
+
+    def post_message(self, request: Any) -> tuple[int, dict[str, str], str]:
+        gid, player = self.gid(request), self.caller(request)
+        seat = self.games[gid].state.seat_of(player) if player else None
+        if seat is None:
+            return self.error(403, "not_seated", "only the seats write messages")
+        listed = self.messages.setdefault(gid, [])
+        text = json.loads(request.body)["text"].strip()
+        entry = {"id": len(listed) + 1, "seat": seat, "text": text, "at": "2026-12-02T06:00:00Z"}
+        listed.append(entry)
+        return self.answer(201, entry)
 
     def register(self, request: Any) -> tuple[int, dict[str, str], str]:
         name = json.loads(request.body)["name"]
@@ -266,6 +292,17 @@ class FakeServer:
             if version > after:
                 out.append({**mathable.redact(event, seat), "version": version})
         return self.answer(200, {"id": gid, "version": state.version, "events": out})
+
+    def record(self, request: Any) -> tuple[int, dict[str, str], str]:
+        """The game's record as anyone may see it (``GET /v1/games/{id}/record``)."""
+        from mathable.core.record import write_record
+
+        gid = self.gid(request)
+        names = {ident: name for ident, name in self.players.values()}
+        state = self.games[gid].state
+        seats = [names.get(s.player or "", s.player or "-") for s in state.seats]
+        text = write_record(self.games[gid].log, names=seats, headers={"Id": gid}).text()
+        return 200, {"Content-Type": "text/plain; charset=utf-8"}, text
 
     def move(self, request: Any) -> tuple[int, dict[str, str], str]:
         key = request.headers.get("Idempotency-Key")

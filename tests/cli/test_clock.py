@@ -40,7 +40,12 @@ def test_the_clock_line_says_whose_time_runs() -> None:
         "you": 1,
         "clock": {"running": 1, "remaining": [86400, 3 * 3600], "deadline": "2027-03-01T12:00:00Z"},
     }
-    assert clock_line(view) == "Clock: you have 3 hours left (until 2027-03-01T12:00:00Z)"
+    in_utc = clock_line(view, "UTC")
+    assert in_utc == "Clock: you have 3 hours left (until Mon 1 Mar 2027 12:00 UTC)"
+    # The deadline in the player's time, the zone named.
+    assert clock_line(view, "Europe/Oslo") == (
+        "Clock: you have 3 hours left (until Mon 1 Mar 2027 13:00 CET (Europe/Oslo))"
+    )
     assert clock_line({"clock": None}) is None
 
 

@@ -219,8 +219,22 @@ def test_two_people_play_a_whole_game(server: str, tmp_path: Path) -> None:
     )
     # Every turn says when it was played (the server's event times, in local time).
     assert re.match(r"  1\. \d{4}-\d\d-\d\d \d\d:\d\d  alice: I8=12 \(12\)", history)
+    table = alice.run("export", game, "--table").stdout
+    assert table.startswith(f"Mathable game {game}") and "Final scores:" in table
     record = alice.run("export", game).stdout
-    assert record.startswith(f"Mathable game {game}") and "Final scores:" in record
+    assert record.startswith('[Game "mathable"]') and f'[Id "{game}"]' in record
+    # The record replays, with no server, to the server's final scores.
+    saved = tmp_path / "game.txt"
+    saved.write_text(record, encoding="utf-8")
+    replayed = alice.run("import", str(saved)).stdout
+    assert f"alice: {result['scores'][0]}\nbob: {result['scores'][1]}\n" in replayed
+    assert "its bag order matches its commitment" in replayed
+    # After the scripted opening (turns 1 to 4) both played the best turn the engine
+    # finds: the review finds no point left there, and the opening's costs.
+    reviewed = json.loads(bob.run("review", game, "--json").stdout)
+    lost = {t["number"]: t["lost"] for t in reviewed["turns"]}
+    assert len(lost) >= 10 and all(lost[n] == 0 for n in lost if n > 4)
+    assert reviewed["total_lost"] == sum(lost[n] for n in (1, 2, 3, 4)) > 0
     board = alice.run("show", game).stdout
     assert "game over" in board
     # Nothing more to wait for: not 0, so `while mathable-cli wait GAME` stops.
@@ -229,6 +243,11 @@ def test_two_people_play_a_whole_game(server: str, tmp_path: Path) -> None:
     # A guest (no account) may look at the game too.
     guest = Player(server, "guest", tmp_path)
     assert "game over" in guest.run("show", game).stdout
+    archived = [
+        json.loads(line) for line in guest.run("archive", "bob", "--json").stdout.splitlines()
+    ]
+    assert [(a["id"], a["players"]) for a in archived] == [(game, ["alice", "bob"])]
+    assert archived[0]["record"] == record
 
 
 def test_a_bot_plays_a_bot_to_the_end(server: str, tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from tests.cli.test_wait_bot import _bob_plays
 
 _names = itertools.count()
 
-ENGINES = '''
+ENGINES = """
 import time
 from mathable import ExchangeTiles, PassTurn, Play, Placement, legal_placements_in
 
@@ -49,7 +49,7 @@ def exits(view):
 
 
 NOT_A_FUNCTION = 42
-'''
+"""
 
 
 @pytest.fixture

@@ -106,10 +106,12 @@ def test_history_lists_every_turn_with_placements_and_points(cli: Invoke, fake: 
     assert events[0]["type"] == "game_created" and events[-1]["type"] == "game_ended"
 
 
-def test_export_writes_a_readable_record(cli: Invoke, fake: FakeServer, tmp_path: Path) -> None:
+def test_export_table_writes_a_readable_table(
+    cli: Invoke, fake: FakeServer, tmp_path: Path
+) -> None:
     gid = _finished_game(fake)
     target = tmp_path / "record.txt"
-    result = cli("export", gid, "-o", str(target))
+    result = cli("export", gid, "--table", "-o", str(target))
     assert result.exit_code == 0, result.stderr
     text = target.read_text()
     assert text.startswith(f"Mathable game {gid}\n")
@@ -117,6 +119,18 @@ def test_export_writes_a_readable_record(cli: Invoke, fake: FakeServer, tmp_path
     assert "alice: I8=12 (12), J8=16 (16) = 28" in text
     assert "Rack deductions: alice -" in text
     assert " 8  3x  .  .  +  x  .  3  4 12 16  x  .  . 3x" in text  # the rule book's layout
+    assert cli("export", gid, "--table").stdout == text
+
+
+def test_export_writes_the_games_record(cli: Invoke, fake: FakeServer, tmp_path: Path) -> None:
+    gid = _finished_game(fake)
+    target = tmp_path / "record.txt"
+    result = cli("export", gid, "-o", str(target))
+    assert result.exit_code == 0, result.stderr
+    text = target.read_text()
+    assert text.startswith('[Game "mathable"]\n[Rules "3"]\n[Seat1 "alice"]\n[Seat2 "bob"]\n')
+    assert "\n1. alice: I8=12 J8=16 (28)\n" in text
+    assert "\n3. alice: resign\n" in text
     assert cli("export", gid).stdout == text
 
 

@@ -136,8 +136,8 @@ def test_show_history_and_export_need_no_account(cli: Invoke, fake: FakeServer) 
 
 def test_export_is_the_same_whoever_exports_it(cli: Invoke, fake: FakeServer) -> None:
     gid = fake.new_game("p-alice", "p-bob")
-    by_alice = cli("export", gid).stdout
-    by_bob = cli("export", gid, env={"MATHABLE_TOKEN": "tok-bob"}).stdout
+    by_alice = cli("export", gid, "--table").stdout
+    by_bob = cli("export", gid, "--table", env={"MATHABLE_TOKEN": "tok-bob"}).stdout
     assert by_alice == by_bob
     assert "Status: alice's turn" in by_alice and "your turn" not in by_alice
     assert "version" not in by_alice
@@ -146,7 +146,7 @@ def test_export_is_the_same_whoever_exports_it(cli: Invoke, fake: FakeServer) ->
 def test_export_letters_stand_over_their_columns(cli: Invoke, fake: FakeServer) -> None:
     gid = fake.new_game("p-alice", "p-bob")
     cli("move", gid, "I8=12")
-    text = cli("export", gid).stdout.splitlines()
+    text = cli("export", gid, "--table").stdout.splitlines()
     header = next(line for line in text if line.split() == list("ABCDEFGHIJKLMN"))
     row8 = next(line for line in text if line.startswith(" 8 "))
     assert header.index("I") == row8.index("12") + 1
@@ -257,7 +257,9 @@ def test_show_reads_the_last_turn_from_the_view_not_the_whole_log(
     shown = cli("show", gid)
     assert "Last turn: bob: exchanged 2 tiles" in shown.stdout
     calls = [c.request.url for c in fake.http.calls[before:]]
-    assert len(calls) == 1 and "/events" not in calls[0]  # one request: the game's view
+    # The game's view, and the seat's new messages: never the whole log.
+    assert len(calls) == 2 and not any("/events" in c for c in calls)
+    assert "/messages" in calls[1]
 
 
 def test_every_command_module_is_known_to_the_lazy_loader() -> None:

@@ -28,6 +28,8 @@ ARGUMENTS: dict[str, list[str]] = {
     "show": ["show", "g1"],
     "history": ["history", "g1"],
     "export": ["export", "g1"],
+    "review": ["review", "g1"],
+    "archive": ["archive", "bob"],
     "move": ["move", "g1", "I8=12"],
     "exchange": ["exchange", "g1", "3"],
     "discard": ["discard", "g1", "x"],
@@ -47,6 +49,14 @@ ARGUMENTS: dict[str, list[str]] = {
     "blocks": ["blocks"],
     "email": ["email", "show"],
     "notify": ["notify"],
+    "say": ["say", "g1", "hi"],
+    "messages": ["messages", "g1"],
+    "mute": ["mute", "g1"],
+    "unmute": ["unmute", "g1"],
+    "rematch": ["rematch", "g1"],
+    "time-zone": ["time-zone"],
+    "record": ["record"],
+    "leaderboard": ["leaderboard"],
 }
 
 
@@ -66,9 +76,7 @@ def test_an_unknown_profile_is_refused_before_any_request(
     assert not http.calls
 
 
-def test_the_environment_names_a_profile_as_the_flag_does(
-    cli: Invoke, fake: FakeServer
-) -> None:
+def test_the_environment_names_a_profile_as_the_flag_does(cli: Invoke, fake: FakeServer) -> None:
     cli("register", "ann", env={"MATHABLE_TOKEN": ""})
     gid = fake.new_game("p-alice", "p-bob")
     refused = cli("show", gid, env={"MATHABLE_PROFILE": "nosuchprofile"})

@@ -33,7 +33,7 @@ def test_summy_from_the_cli_and_a_bot_game_to_the_end(server: str, tmp_path: Pat
     ann, ben = Player(server, "ann", tmp_path), Player(server, "ben", tmp_path)
     ann.register()
     ben.register()
-    game = ann.run("new", "--ruleset", "summy", "--invite", "ben").stdout.strip()
+    game = ann.run("new", "--ruleset", "summy", "--invite", "ben", "--unrated").stdout.strip()
     ben.run("join", game)
     shown = ann.run("show", game).stdout
     assert " = " in shown.splitlines()[2] or "=" in shown  # the first = drawn on the table

@@ -130,10 +130,10 @@ def test_show_of_a_summy_game_has_the_clock_line_as_mathables_has(
     deadline = "2027-03-01T12:00:00Z"
     view["clock"] = {"running": 0, "remaining": [3 * 3600, 86400], "deadline": deadline}
     _serve(http, view)
-    result = cli("show", "g1")
+    result = cli("show", "g1", env={"MATHABLE_TIME_ZONE": "UTC"})
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[-1] == "Clock: you have 3 hours left (until 2027-03-01T12:00:00Z)"
+    assert lines[-1] == "Clock: you have 3 hours left (until Mon 1 Mar 2027 12:00 UTC)"
     assert lines.count(lines[-1]) == 1
     http.replace(responses.GET, f"{SERVER}/v1/games/g1", json={**view, "clock": None})
     assert "Clock:" not in cli("show", "g1").stdout  # a game without a clock: no line

@@ -109,18 +109,14 @@ def test_every_end_of_each_game_has_words_of_its_own() -> None:
         words = [rules.end_words(end) for end in ends]
         assert all(w and w != end and len(w) < 60 for w, end in zip(words, ends, strict=True))
         assert len(set(words)) == len(words), game
-    assert SUMMY.end_words("no_equations") == (
-        "no more equations, the supply empty"
-    )
+    assert SUMMY.end_words("no_equations") == ("no more equations, the supply empty")
     assert SUMMY.end_words("no_such_end") == "no_such_end"
 
 
 def test_a_finished_summy_game_says_why_it_ended_in_words() -> None:
     view, _ = _played()
     view["result"] = {**view["result"], "reason": "no_equations"}
-    assert result_line(view).startswith(
-        "game over (no more equations, the supply empty): "
-    )
+    assert result_line(view).startswith("game over (no more equations, the supply empty): ")
 
 
 def test_the_game_list_names_each_game_and_who_won_the_finished_ones(

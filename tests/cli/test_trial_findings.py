@@ -82,9 +82,7 @@ def test_hint_without_a_game_takes_the_only_one_waiting_on_you(
     assert result.stdout == cli("hint", only, "--json").stdout
 
 
-def test_games_active_leaves_cancelled_games_out(
-    cli: Invoke, http: responses.RequestsMock
-) -> None:
+def test_games_active_leaves_cancelled_games_out(cli: Invoke, http: responses.RequestsMock) -> None:
     http.get(
         f"{SERVER}/v1/me",
         json={"games": [{"id": "gcancelled1", "status": "cancelled"},

@@ -120,7 +120,9 @@ def test_a_game_with_the_cli_through_the_generic_screen(server: str, tmp_path: P
         who.env["PYTHONPATH"] = python_path("shared", "client")
         who.register()
     assert "to hold three digits that sum to 15 wins" in cora.run("rules", "fifteen").stdout
-    game = cora.run("new", "--ruleset", "fifteen", "--invite", "dan").stdout.split()[0]
+    game = cora.run(
+        "new", "--ruleset", "fifteen", "--invite", "dan", "--unrated"
+    ).stdout.split()[0]
     dan.run("join", game)
     shown = cora.run("show", game).stdout
     assert shown.splitlines()[:4] == [

@@ -202,3 +202,18 @@ def test_the_hooks_and_the_schema() -> None:
         "claimed 5 (b2)"
     )
     assert "## Fifteen" in RULES.rulebook() and RULES.data()["target"] == 15
+
+
+def test_fifteen_has_no_record_notation_and_says_so() -> None:
+    """Records (docs/records.md) need a game's notation; the example writes none, and
+    ``RulesetBase``'s default refuses with a clear code rather than writing nonsense."""
+    state = claims(started(), 5)
+    for attempt in (
+        lambda: RULES.record_turns(state, [], None, True),
+        lambda: RULES.record_commands(state, 0, "5"),
+    ):
+        with pytest.raises(RuleError) as raised:
+            attempt()
+        assert raised.value.code == "no_record_notation"
+        assert raised.value.message.startswith("Fifteen has no record notation")
+    assert RULES.tutorial() is None and RULES.best_turn_for(state, 1) is None

@@ -35,10 +35,14 @@ CHECKS = [
 ]
 # Rotating or revoking the walker's token would end the walk: those two are tested elsewhere.
 # The event stream stays open for minutes: tests/server/test_stream.py covers it.
+# A player's archive (NDJSON), linked from each new player, made hypothesis call the walk's
+# data generation inconsistent (FlakyStrategyDefinition) in about half the runs: the
+# stateless run (tests/server/test_schemathesis.py) and tests/server/test_records.py cover it.
 schema = (
     schemathesis.openapi.from_path(SPEC_PATH)
     .exclude(path="/v1/me/token")
     .exclude(path="/v1/me/stream")
+    .exclude(path="/v1/players/{name}/games")
 )
 #: No limit may refuse the walker: a refusal empties the bundles the walk draws from.
 NO_LIMITS = {

@@ -83,14 +83,18 @@ BOTH_DATABASES = frozenset(
         "test_hostile_input",
         "test_mail",
         "test_many_games",
+        "test_messages",
         "test_moves",
         "test_one_write",
         "test_pages",
+        "test_ratings",
+        "test_rematch",
         "test_registration_retries",
         "test_rulesets",
         "test_security_findings",
         "test_security_review2_players",
         "test_summy",
+        "test_time_zone",
         "test_worked_example",
     }
 )

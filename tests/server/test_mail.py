@@ -86,7 +86,8 @@ def verify(client: FlaskClient, app: Flask, mailbox: Mailbox, who: Account, addr
     assert found is not None
     done = client.post("/v1/me/email/verify", json={"code": found[1]}, headers=who.auth)
     assert done.status_code == 200, done.json
-    assert done.json == {"address": address, "verified": True, "email": "turn", "webhook": None}
+    assert done.json == {"address": address, "verified": True, "email": "turn",
+                         "remind_before": None, "webhook": None}  # fmt: skip
 
 
 def inbox(app: Flask) -> Inbox:
@@ -929,3 +930,54 @@ def test_one_mail_to_two_play_addresses_plays_once_in_each_game(
     assert [snapshot(client, g)[0]["version"] for g in (table.id, second)] == [5, 5]
     again = box.receive(raw, [addresses[1]])
     assert again.code == 0 and "was read before" in again.note
+
+
+def test_the_digest_names_the_deadlines_within_a_day_in_the_players_time(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table
+) -> None:
+    client = mail_table.client
+    bob = mail_table.bob.auth
+    client.put("/v1/me/notifications", json={"email": "digest"}, headers=bob)
+    zone = client.patch("/v1/me", json={"time_zone": "America/New_York"}, headers=bob)
+    assert zone.status_code == 200
+    hurried = started_game(
+        client, mail_table.ada, mail_table.bob, tiles=example_tiles(1), clock={"per_move": 3600}
+    )["id"]
+    play_ada_turn(mail_table)  # bob to move in the unclocked game...
+    version = snapshot(client, hurried)[0]["version"]
+    client.post(f"/v1/games/{hurried}/moves", json={"type": "pass", "expected_version": version},
+                headers=mail_table.ada.auth)  # fmt: skip
+    (row,) = [r for r in room(mail_app).outbox.rows("pending") if r.kind == "digest"]
+    room(mail_app).deliverer(lambda: row.next_try).drain()
+    digest = mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "digest" in str(m["Subject"]))
+    lines = {line.split(":")[0].strip(): line for line in text_of(digest).splitlines()}
+    assert "(America/New_York)" in lines[hurried] and ", due " in lines[hurried]
+    assert "due" not in lines[mail_table.id]  # no clock: no deadline
+
+
+def test_the_game_over_mail_has_the_result_with_the_deductions_the_link_and_the_rematch(
+    database_url: str, mailbox: Mailbox
+) -> None:
+    app = _app(database_url, mailbox, public_url="http://mathable.test")
+    client = app.test_client()
+    table = Table(client)
+    verify(client, app, mailbox, table.bob, BOB_MAIL)
+    play_ada_turn(table)
+    for _ in range(12):  # everybody passes until the game ends on its idle turns
+        view = client.get(f"/v1/games/{table.id}", headers=table.ada.auth).json
+        if view["status"] == "ended":
+            break
+        mover = table.ada if view["turn"]["seat"] == 0 else table.bob
+        table.ok(mover, type="pass")
+    assert client.get(f"/v1/games/{table.id}").json["status"] == "ended"
+    room(app).deliverer(lambda: app.extensions["mathable"].games.now() + 60_000).drain()
+    over = mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "Game over" in str(m["Subject"]))
+    text = text_of(over)
+    result = client.get(f"/v1/games/{table.id}").json["result"]
+    taken = ", ".join(
+        f"{name} {-d:+d}" for name, d in zip(("ada", "bob"), result["deductions"], strict=True)
+        if d
+    )
+    assert taken and f"The tiles left at the end counted: {taken}." in text
+    assert f"The game: http://mathable.test/games/{table.id}" in text
+    assert f"mathable-cli rematch {table.id}" in text

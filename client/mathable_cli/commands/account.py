@@ -19,7 +19,6 @@ profile_app = typer.Typer(help="Profiles: several servers or identities in one c
 token_app = typer.Typer(help="Your API token: rotate it.")
 
 
-
 def _explicit_profile(actx: AppContext) -> str | None:
     return actx.profile or os.environ.get(config.ENV_PROFILE) or None
 

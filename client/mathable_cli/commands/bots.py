@@ -32,6 +32,10 @@ def hint(
     actx = app_context(ctx)
     game = actx.game_id(game, "hint")
     view = actx.api().game(game)
+    if view.get("rated"):
+        raise CliError(
+            f"game {game} is rated: no hints (its players' ratings move)", ExitCode.REFUSED
+        )
     turn = Turn(actx.api(), actx.output, game, view)
     screen_for(view).hint(turn, show_all=show_all, as_json=as_json)
 

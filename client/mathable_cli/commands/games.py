@@ -11,6 +11,7 @@ import typer
 from rich.text import Text
 
 from mathable_cli import pictures
+from mathable_cli.chat import SeenMessages, unseen
 from mathable_cli.cmdutil import GameArg, GameIdArg, JsonFlag
 from mathable_cli.context import app_context
 from mathable_cli.durations import parse_clock, time_left, until
@@ -81,11 +82,18 @@ def new(
         str,
         typer.Option("--ruleset", "-r", help="The game: mathable, or summy (equations)."),
     ] = DEFAULT_RULESET,
+    rated: Annotated[
+        bool | None,
+        typer.Option("--rated/--unrated", help="Rated: ratings move, no hints (the default "
+                     "when the server deals the tiles).", show_default=False),
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Create a game; you take seat 0. It starts when every seat is filled."""
     actx = app_context(ctx)
     body: dict[str, Any] = {"players": players, "referee": referee.value}
+    if rated is not None:
+        body["rated"] = rated
     if game_rules != DEFAULT_RULESET:
         body["ruleset"] = game_rules
     if seed is not None:
@@ -255,6 +263,9 @@ def show(
         actx.output.json(view)
         return
     screen_for(view).show(Turn(api, actx.output, game, view))
+    settings = actx.settings
+    for line in unseen(api, SeenMessages(settings.config.path.parent, settings.server), game, view):
+        actx.output.data(line)
     if view.get("status") == "waiting" and view.get("you") == 0 and _closed(api.events(game)):
         actx.output.info(
             "An invitee declined: only the players still invited may join. "
@@ -359,14 +370,24 @@ def export(
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write to this file, not stdout.")
     ] = None,
+    table: Annotated[
+        bool,
+        typer.Option(
+            "--table", help="The old table for people (players, turns, result, board) instead."
+        ),
+    ] = False,
 ) -> None:
-    """A plain-text record of the game a person can read: players, every turn, result, board."""
+    """The game's record (docs/records.md): headers, then one turn a line in the game's
+    notation; ``mathable-cli import`` reads it back. ``--table``: a table to read and print."""
     actx = app_context(ctx)
     api = actx.api(auth=False)
     game = actx.game_id(game, "export", auth=False)
-    view = api.game(game)
-    events = api.events(game, 0)
-    text = export_text(view, events, game)
+    if table:
+        view = api.game(game)
+        events = api.events(game, 0)
+        text = export_text(view, events, game)
+    else:
+        text = api.record(game)
     if output is None:
         typer.echo(text, nl=False)
         return

@@ -10,6 +10,7 @@ import typer
 
 from mathable_cli.cmdutil import JsonFlag
 from mathable_cli.context import AppContext, app_context
+from mathable_cli.durations import parse_duration, time_left
 from mathable_cli.exits import CliError, ExitCode
 
 PREFERENCES = ("turn", "every_move", "digest", "off")
@@ -23,6 +24,8 @@ def _show(actx: AppContext, settings: dict[str, Any], as_json: bool) -> None:
     state = "verified" if settings.get("verified") else "not verified"
     actx.output.data(f"email: {address or '(none)'}" + (f" ({state})" if address else ""))
     actx.output.data(f"mail: {settings.get('email')}")
+    if settings.get("remind_before"):
+        actx.output.data(f"reminder: {time_left(int(settings['remind_before']))} before a deadline")
     webhook = settings.get("webhook")
     actx.output.data(f"webhook: {webhook['url'] if webhook else '(none)'}")
     if webhook and webhook.get("state") == "paused":
@@ -116,6 +119,11 @@ def notify(
         str | None,
         typer.Option("--email", help="When mail comes: turn, every_move, digest or off."),
     ] = None,
+    remind: Annotated[
+        str | None,
+        typer.Option("--remind", help="A reminder this long before each deadline of yours "
+                     "(24h, 2d; 'off': none), once a turn, if you have not moved."),
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Show or change how you are told: `notify --webhook URL`, `notify --email digest`."""
@@ -127,6 +135,11 @@ def notify(
         if email_pref not in PREFERENCES:
             raise CliError(f"--email is one of {', '.join(PREFERENCES)}", ExitCode.USAGE)
         body["email"] = email_pref
+    if remind is not None:
+        try:
+            body["remind_before"] = None if remind == "off" else parse_duration(remind)
+        except ValueError as err:
+            raise CliError(f"--remind: {err}", ExitCode.USAGE) from None
     if webhook is not None and no_webhook:
         raise CliError("give --webhook URL or --no-webhook, not both", ExitCode.USAGE)
     if webhook is not None:

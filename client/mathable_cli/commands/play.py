@@ -87,9 +87,7 @@ def move(
 def exchange(
     ctx: typer.Context,
     game: GameIdArg,
-    words: Annotated[
-        list[str], typer.Argument(help="The tiles to give back.", show_default=False)
-    ],
+    words: Annotated[list[str], typer.Argument(help="The tiles to give back.", show_default=False)],
     as_json: JsonFlag = False,
 ) -> None:
     """Give 1 to 7 tiles back to the bag and draw as many; ends your turn."""

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from mathable_cli import api as api_module
+from mathable_cli.chat import SeenMessages, unseen
 from mathable_cli.cmdutil import JsonFlag
 from mathable_cli.context import app_context
 from mathable_cli.durations import clock_line
@@ -76,6 +77,10 @@ def wait(
             out.json(view)
         else:
             out.data(game_id(view, game))
+        settings = actx.settings
+        for line in unseen(api, SeenMessages(settings.config.path.parent, settings.server),
+                           game, view):  # fmt: skip
+            out.info(line)
         if view.get("status") == "ended":
             raise CliError(
                 f"game {game} is over: {result_line(view)}",

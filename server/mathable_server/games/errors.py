@@ -16,8 +16,17 @@ class KeyReused(Exception):
 class Refused(Exception):
     """A request the service turns down (422) with a stable ``code``, a message and details."""
 
+    #: The HTTP status the answer carries.
+    status = 422
+
     def __init__(self, code: str, message: str, **details: Any) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.details = details
+
+
+class Forbidden(Refused):
+    """A request the caller may not make (403): not theirs to make in this game."""
+
+    status = 403

@@ -343,11 +343,18 @@ class Games:
             return cached.state
         return self.state(game_id)
 
-    def create(self, command: Create, render: Render, idem: Idempotency | None) -> Answer:
-        """Create a new game (``command.player`` takes seat 0)."""
+    def create(
+        self,
+        command: Create,
+        render: Render,
+        idem: Idempotency | None,
+        game_id: str | None = None,
+    ) -> Answer:
+        """Create a new game (``command.player`` takes seat 0, unless the seats are given),
+        with a new id unless ``game_id`` is given (a rematch claims its id first)."""
         if idem is not None and (known := self._known_answer(idem)) is not None:
             return known
-        game_id = new_id("g")
+        game_id = game_id or new_id("g")
         return self._run(game_id, Timed(GameState()), command, render, idem)
 
     def join(
@@ -448,6 +455,23 @@ class Games:
         idem: Idempotency | None,
     ) -> Answer:
         new_events = check(game.state, command)  # RuleError goes to the caller: nothing changed
+        return self._write(game_id, game, new_events, render, idem)
+
+    def adopt(self, events: list[Event], render: Render, idem: Idempotency | None) -> Answer:
+        """Write a whole game played elsewhere (a record's replayed events, from its
+        ``game_created``) under a new id, as one append."""
+        if idem is not None and (known := self._known_answer(idem)) is not None:
+            return known
+        return self._write(new_id("g"), Timed(GameState()), events, render, idem)
+
+    def _write(
+        self,
+        game_id: str,
+        game: Timed,
+        new_events: list[Event],
+        render: Render,
+        idem: Idempotency | None,
+    ) -> Answer:
         now = self.now()
         new = game.after(now, new_events)
         status, body = render(game_id, new, new_events, now)

@@ -8,8 +8,10 @@ judged against it. ``SystemTime`` reads the system clock, shifted by an offset
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
+import zoneinfo
 from datetime import UTC, datetime
 from typing import Protocol
 
@@ -64,3 +66,32 @@ def iso_ms(ms: int | None) -> str | None:
     if ms is None:
         return None
     return datetime.fromtimestamp(ms // 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def known_time_zone(name: object) -> bool:
+    """Whether ``name`` is an IANA time zone name the system's tz database knows.
+
+    >>> known_time_zone("Europe/Oslo"), known_time_zone("Mars/Olympus"), known_time_zone("../x")
+    (True, False, False)
+    """
+    return isinstance(name, str) and name in _zone_names()
+
+
+@functools.lru_cache(maxsize=1)
+def _zone_names() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones()) | {"UTC"}
+
+
+def local_time(ms: int, zone: str | None) -> str:
+    """A moment as a person reads it in ``zone`` (an IANA name; None: UTC), the zone named.
+
+    >>> local_time(1_790_000_000_000, "Europe/Oslo")
+    'Mon 21 Sep 2026 16:13 CEST (Europe/Oslo)'
+    >>> local_time(1_790_000_000_000, None)
+    'Mon 21 Sep 2026 14:13 UTC'
+    """
+    if zone is None or not known_time_zone(zone):
+        moment = datetime.fromtimestamp(ms / 1000, UTC)
+        return f"{moment:%a} {moment.day} {moment:%b %Y %H:%M} UTC"
+    moment = datetime.fromtimestamp(ms / 1000, zoneinfo.ZoneInfo(zone))
+    return f"{moment:%a} {moment.day} {moment:%b %Y %H:%M %Z} ({zone})"

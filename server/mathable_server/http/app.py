@@ -7,15 +7,19 @@ import functools
 from flask import Flask, request
 
 from mathable_server.games.draws import secret_key
+from mathable_server.games.ratings import RatingsHook
 from mathable_server.games.service import Games
 from mathable_server.games.timesource import SystemTime, TimeSource
 from mathable_server.http import pages
 from mathable_server.http.api import (
     games,
+    messages,
     meta,
     notifications,
     pictures,
     players,
+    ratings,
+    records,
     rulesets,
     stream,
     vacation,
@@ -70,6 +74,7 @@ def create_app(
     # The notifications a command causes are written in its transaction.
     store.on_append.append(Notifier())
     store.on_append.append(CloseAddresses())
+    store.on_append.append(RatingsHook())
     room = mailroom(settings, store, secret)
     app.extensions["mathable_mail"] = room
     wakeups = Wakeups()
@@ -122,6 +127,9 @@ def create_app(
     app.register_blueprint(rulesets.bp)
     app.register_blueprint(notifications.bp)
     app.register_blueprint(stream.bp)
+    app.register_blueprint(records.bp)
+    app.register_blueprint(messages.bp)
+    app.register_blueprint(ratings.bp)
     sweep: list[Job] = []
     if settings.sweep_seconds:
         sweep.append(sweep_job(game_service, settings.sweep_seconds))

@@ -117,7 +117,7 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(Refused)
     def _refused(err: Refused) -> Response:
-        return error_response(422, err.code, err.message, **err.details)
+        return error_response(err.status, err.code, err.message, **err.details)
 
     @app.errorhandler(KeyReused)
     def _key_reused(err: KeyReused) -> Response:

@@ -110,6 +110,12 @@ class ClockSchema(StrictSchema):
     auto_vacation = StrictBoolean(load_default=True)
 
 
+class ImportRecordSchema(StrictSchema):
+    """``POST /v1/games/import``: a finished game's complete record (docs/records.md)."""
+
+    record = fields.String(required=True, validate=validate.Length(min=1, max=60_000))
+
+
 class CreateGameSchema(StrictSchema):
     ruleset = fields.String(load_default=DEFAULT_RULESET, validate=validate.Length(min=1, max=32))
     players = StrictInteger(load_default=2, validate=validate.Range(min=-INT64, max=INT64))
@@ -130,6 +136,8 @@ class CreateGameSchema(StrictSchema):
         validate=validate.Length(max=3),
     )
     clock = fields.Nested(ClockSchema, load_default=None, allow_none=True)
+    #: Rated (ratings move, no hints): by default when neither tiles nor a seed is given.
+    rated = StrictBoolean(load_default=None, allow_none=True)
 
 
 class ViewQuerySchema(QuerySchema):
@@ -341,3 +349,22 @@ def load_command(data: dict[str, Any]) -> dict[str, Any]:
         )
     loaded: dict[str, Any] = schema.load(data)
     return loaded
+
+
+# --- between players ----------------------------------------------------------------
+
+
+class MeSettingsSchema(StrictSchema):
+    #: An IANA name, checked against the tz database (``games.timesource.known_time_zone``);
+    #: null: UTC.
+    time_zone = fields.String(allow_none=True, validate=validate.Length(min=1, max=64))
+
+
+class MessageSchema(StrictSchema):
+    #: Trimmed, checked and measured by ``games.messages.message_text`` (stable codes).
+    text = fields.String(required=True, validate=validate.Length(max=4000))
+
+
+class MessagesQuerySchema(QuerySchema):
+    since = fields.Integer(load_default=0, validate=validate.Range(min=0, max=INT64))
+    limit = fields.Integer(load_default=500, validate=validate.Range(min=1, max=500))

@@ -40,6 +40,8 @@ DEFAULT_REGISTRATION_CEILING = RateLimit(rate=120 / 3600, burst=120)
 DEFAULT_IPV6_PREFIX = 64
 #: New games per player.
 DEFAULT_GAME_LIMIT = RateLimit(rate=120 / 3600, burst=120)
+#: Messages a player writes (``POST /v1/games/{id}/messages``), in all games together.
+DEFAULT_MESSAGE_LIMIT = RateLimit(rate=60 / 3600, burst=30)
 #: Code mails (``PUT /v1/me/email``) per player and per address: three an hour.
 DEFAULT_CODE_MAIL_LIMIT = RateLimit(rate=3 / 3600, burst=3)
 #: Code mails per mail domain (every address at ``example.org`` together): thirty an hour.
@@ -117,6 +119,8 @@ class Settings:
     ipv6_prefix: int = DEFAULT_IPV6_PREFIX
     #: New games per player (None: no limit).
     game_limit: RateLimit | None = DEFAULT_GAME_LIMIT
+    #: Messages per player (None: no limit).
+    message_limit: RateLimit | None = DEFAULT_MESSAGE_LIMIT
     #: Turn mails carry the board as a PNG picture when CairoSVG is installed
     #: (``MATHABLE_MAIL_PICTURES=1``; off by default: a PNG costs about 0.1 s of CPU).
     mail_pictures: bool = False
@@ -231,6 +235,7 @@ class Settings:
                 128, _whole(env, "MATHABLE_IPV6_PREFIX", minimum=1) or DEFAULT_IPV6_PREFIX
             ),
             game_limit=limit("MATHABLE_GAME_LIMIT", DEFAULT_GAME_LIMIT),
+            message_limit=limit("MATHABLE_MESSAGE_LIMIT", DEFAULT_MESSAGE_LIMIT),
             code_mail_limit=limit("MATHABLE_CODE_MAIL_LIMIT", DEFAULT_CODE_MAIL_LIMIT),
             code_mail_domain_limit=limit(
                 "MATHABLE_CODE_MAIL_DOMAIN_LIMIT", DEFAULT_CODE_MAIL_DOMAIN_LIMIT

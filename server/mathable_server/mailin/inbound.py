@@ -32,6 +32,8 @@ from mathable import (
     Event,
     RuleError,
 )
+from mathable_server.games.errors import Refused
+from mathable_server.games.messages import Messages
 from mathable_server.games.service import GameNotFound, Games, Idempotency, Timed
 from mathable_server.mailin.automatic import automatic
 from mathable_server.notify.delivery import Mailroom
@@ -130,6 +132,35 @@ def move_lines(text: str) -> list[str]:
         if len(found) >= MAX_MOVE_LINES:
             break
     return found
+
+
+def free_text(text: str, signer: str = "") -> str:
+    """What a reply says after its move line, before the quote and the signature: a
+    message to the other seats. A last line that is just ``signer`` (the player's name,
+    signing off) is left out.
+
+    >>> free_text("I8=12\\nGood luck Bob!\\n\\nada\\n\\n-- \\nAda Lovelace\\n> old", "ada")
+    'Good luck Bob!'
+    >>> free_text("pass\\n> quoted\\nOn Mon, Bob wrote:\\nx")
+    ''
+    """
+    kept: list[str] = []
+    seen_move = False
+    for raw in text.splitlines():
+        line = raw.strip()
+        if raw.rstrip("\r") in ("-- ", "--") or line in ("--", "__") or _QUOTE_INTRO.match(line):
+            break
+        if line.startswith(">"):
+            continue
+        if not seen_move:
+            seen_move = bool(line)
+            continue
+        kept.append(line)
+    while kept and not kept[-1]:
+        kept.pop()
+    if kept and signer and kept[-1].casefold() == signer.casefold():
+        kept.pop()
+    return "\n".join(kept).strip()
 
 
 def body_text(message: EmailMessage) -> str:
@@ -334,7 +365,8 @@ class Inbox:
                 game.state.version,
             )
         try:
-            lines = move_lines(body_text(message))
+            body = body_text(message)
+            lines = move_lines(body)
             if not lines:
                 raise NoMove("no move was found at the top of your mail")
             command = words_of.parse(lines[0], seat, game.state)
@@ -364,11 +396,15 @@ class Inbox:
         if message_id:
             digest = hashlib.sha256(message_id.encode()).hexdigest()
             idem = Idempotency(player, f"mail:{digest}", digest)
+        # The text under the move is a message to the other seats, written before the move
+        # (their turn mail tells it), once per Message-ID.
+        said = self._say(game_id, player, body, idem)
         try:
             result = self.games.command(game_id, expected, lambda _state: command, _render, idem)
         except RuleError as err:
             return refuse(
                 f"Nothing was played: {err.message} ({err.code}).\n\n"
+                + said
                 + self._board(game_id, game, seat)
                 + "\n",
                 f"refused: {err.code}",
@@ -377,7 +413,8 @@ class Inbox:
         except VersionConflict as err:
             return refuse(
                 f"Nothing was played: the game moved on since the mail you answered "
-                f"(it is now at version {err.current}). Reply to the newest mail.\n",
+                f"(it is now at version {err.current}). Reply to the newest mail.\n"
+                + ("\n" + said if said else ""),
                 "stale version",
                 game.state.version if err.current is None else err.current,
             )
@@ -391,14 +428,32 @@ class Inbox:
         finished = moved and getattr(last, "seat", None) == seat
         points = words_of.points(after.state) if finished else ""
         return answer(
-            f"Played: {lines[0]}{points}\n\n" + self._board(game_id, after, seat) + "\n",
+            f"Played: {lines[0]}{points}\n\n" + said + self._board(game_id, after, seat) + "\n",
             f"played {lines[0]!r}",
             after.state.version,
         )
 
+    def _say(self, game_id: str, player: str, body: str, idem: Idempotency | None) -> str:
+        """Post the reply's free text as a message; what the answer says of it ("" if none)."""
+        signer = self.games.store.names([player]).get(player, "")
+        text = free_text(body, signer)
+        if not text:
+            return ""
+        key = None if idem is None else idem.key
+        try:
+            Messages(self.games).post(game_id, player, text, key)
+        except Refused as err:
+            return f"Your message was not sent: {err.message}.\n\n"
+        shown = "\n    ".join(text.split("\n"))
+        return f"Your message was sent to the other players:\n    {shown}\n\n"
+
     def _board(self, game_id: str, game: Timed, seat: int) -> str:
-        names = seat_names(self.games.store, game.state)
-        return game_mail_for(game.state).text(game_id, game.state, game.clock, seat, names)
+        store = self.games.store
+        names = seat_names(store, game.state)
+        zone = store.time_zone(game.state.seats[seat].player or "")
+        return game_mail_for(game.state).text(
+            game_id, game.state, game.clock, seat, names, zone=zone
+        )
 
     def _answer(
         self,

@@ -21,6 +21,8 @@ class Notifier:
     def __call__(
         self, conn: Connection, game_id: str, events: Sequence[Event], state: AnyState, at: int
     ) -> None:
+        if state.options.imported:
+            return  # a game played elsewhere, brought in whole: nothing happened here to tell
         types = {e.type for e in events}
         if not (types & turn_changes(state) or "game_ended" in types or "game_cancelled" in types):
             return  # most appends (a tile placed) tell nobody anything: no read at all

@@ -475,12 +475,13 @@ class WebhookChannel:
         game_id, version = payload["game_id"], int(payload["version"])
         stored = self.store.events_after(game_id, 0, limit=version)
         _state, clock = replay_timed((s.at, s.event) for s in stored)
-        deadline = iso_ms(clock.deadline) if clock is not None and entry.kind == "turn" else None
+        mine = entry.kind in ("turn", "reminder")  # a reminder: still your turn, due soon
+        deadline = iso_ms(clock.deadline) if clock is not None and mine else None
         document = {
             "event": EVENTS.get(entry.kind, entry.kind),
             "game_id": game_id,
             "version": version,
-            "your_turn": entry.kind == "turn",
+            "your_turn": mine,
             "deadline": deadline,
         }
         return json.dumps(document, separators=(",", ":")).encode()

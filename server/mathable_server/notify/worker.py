@@ -189,7 +189,7 @@ def delivery_job(deliverer: Deliverer, seconds: float) -> Job:
 
 
 def sweep_job(games: Games, seconds: float) -> Job:
-    """Settle the games whose clock ran out, every ``seconds``.
+    """Settle the games whose clock ran out, and remind of deadlines near, every ``seconds``.
 
     Reads and writes of a game settle its clock too; the sweep makes sure a game
     nobody looks at still times out. Every process may run one: the version key
@@ -200,6 +200,8 @@ def sweep_job(games: Games, seconds: float) -> Job:
         for _ in range(100):  # a full batch: there may be more
             if games.sweep() < 1000:
                 break
+        # Reminders of the deadlines near (once per turn; a player who moved has none).
+        games.store.send_reminders(games.now())
 
     return Job("sweep", seconds, sweep, sweep_log)
 

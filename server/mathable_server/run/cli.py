@@ -121,6 +121,12 @@ def _parser() -> argparse.ArgumentParser:
         "tick", help="one sweep: settle every game whose clock ran out (for cron)"
     )
     common(tick, listen=False)
+    rebuild = commands.add_parser(
+        "rebuild-ratings",
+        help="forget every rating and record and replay the finished games' logs (after a "
+        "change of the rating formula): the same values as when the games ended",
+    )
+    common(rebuild, listen=False)
     add_parsers(commands, common)
     init_db = commands.add_parser("init-db", help="create or upgrade the schema (as migrate)")
     common(init_db, listen=False)
@@ -341,6 +347,7 @@ def _prepare_schema(engine: Engine, command: str) -> None:
 def _tick(engine: Engine, settings: Settings) -> None:
     """One sweep of the games whose clock is due; says how many were looked at."""
     # deferred: start-up time of mathable-server (the game service: sqlalchemy)
+    from mathable_server.games.ratings import RatingsHook
     from mathable_server.games.service import Games
 
     # deferred: start-up time of mathable-server (mail-in: sqlalchemy)
@@ -355,13 +362,26 @@ def _tick(engine: Engine, settings: Settings) -> None:
     store = Store(engine)
     store.on_append.append(Notifier())
     store.on_append.append(CloseAddresses())
+    store.on_append.append(RatingsHook())
     games = Games(store, 100, SystemTime(settings.time_offset_seconds), settings.vacation_days)
     total = 0
     while (found := games.sweep()) > 0:
         total += found
         if found < 1000:
             break
-    print(f"mathable-server: tick: {total} games due", file=sys.stderr)
+    reminded = store.send_reminders(games.now())
+    print(f"mathable-server: tick: {total} games due, {reminded} reminders", file=sys.stderr)
+
+
+def _rebuild_ratings(engine: Engine) -> None:
+    # deferred: start-up time of mathable-server (the ratings: sqlalchemy, openskill)
+    from mathable_server.games import ratings
+    from mathable_server.store import Store
+
+    if not ratings.available():
+        raise _fail(ratings.MISSING)
+    count = ratings.rebuild(Store(engine))
+    print(f"mathable-server: rebuild-ratings: {count} finished games replayed", file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -431,6 +451,9 @@ def _run(args: argparse.Namespace) -> None:
             return
         if args.command == "tick":
             _tick(engine, settings)
+            return
+        if args.command == "rebuild-ratings":
+            _rebuild_ratings(engine)
             return
         if args.command in ("outbox", "deliver", "mail-in", "smtpd"):
             if args.command in ("deliver", "smtpd"):

@@ -69,6 +69,9 @@ def _room(engine: Engine, settings: Settings) -> tuple[Mailroom, Games]:
     from mathable_server.games.draws import secret_key
 
     # deferred: start-up time of mathable-server (the game service: sqlalchemy)
+    from mathable_server.games.ratings import RatingsHook
+
+    # deferred: start-up time of mathable-server (the game service: sqlalchemy)
     from mathable_server.games.service import Games
 
     # deferred: start-up time of mathable-server (mail-in: sqlalchemy)
@@ -86,6 +89,7 @@ def _room(engine: Engine, settings: Settings) -> tuple[Mailroom, Games]:
     store = Store(engine)
     store.on_append.append(Notifier())
     store.on_append.append(CloseAddresses())
+    store.on_append.append(RatingsHook())
     games = Games(store, 100, SystemTime(settings.time_offset_seconds), settings.vacation_days)
     secret = functools.cache(lambda: secret_key(settings.secret_key, store))
     return mailroom(settings, store, secret), games

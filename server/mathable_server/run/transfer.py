@@ -12,8 +12,9 @@ The dump is JSON lines, one object per line, in this order (format version 2):
 - one ``{"table": NAME, "row": {...}}`` per row of each table of ``CARRIED``
   (the server's secret, verified addresses, notification settings and
   webhooks, play addresses, inbound Message-IDs seen, the outbox, blocks,
-  vacations, the player feed), every column but a row number the database
-  gives again (``RENUMBERED``);
+  vacations, the player feed, messages between seats and mutes, rematches,
+  player settings, reminders sent, rated games, results and ratings), every
+  column but a row number the database gives again (``RENUMBERED``);
 - ``{"end": {"players": N, "games": N, "events": N, "rows": {NAME: N}, "sha256":
   H}}``, where H is the SHA-256 of every line before it (newlines included): a
   truncated or altered file is refused.
@@ -37,6 +38,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import sys
 import time
@@ -51,6 +53,7 @@ from sqlalchemy import (
     BigInteger,
     Connection,
     Engine,
+    Float,
     Integer,
     String,
     Table,
@@ -79,11 +82,19 @@ from mathable_server.store.names import name_key
 from mathable_server.store.schema import (
     blocks,
     email_addresses,
+    game_messages,
+    game_results,
     inbound_messages,
+    message_mutes,
     notification_settings,
     outbox,
     play_addresses,
     player_feed,
+    player_settings,
+    rated_games,
+    ratings,
+    rematches,
+    reminders,
     server_secrets,
     vacations,
 )
@@ -108,12 +119,20 @@ CARRIED: tuple[Table, ...] = (
     vacations,
     outbox,
     player_feed,
+    game_messages,
+    message_mutes,
+    rematches,
+    player_settings,
+    reminders,
+    rated_games,
+    game_results,
+    ratings,
 )
 #: Row numbers a load lets the database give again (the rows keep their order).
-RENUMBERED = {"vacations": "id", "outbox": "id"}
+RENUMBERED = {"vacations": "id", "outbox": "id", "game_messages": "id"}
 #: Columns that must name a player (``player``) or a game (``game``) of the dump or
 #: of the database.
-_REFERENCES: dict[str, dict[str, str]] = {
+REFERENCES: dict[str, dict[str, str]] = {
     "email_addresses": {"player_id": "player"},
     "notification_settings": {"player_id": "player"},
     "play_addresses": {"player_id": "player", "game_id": "game"},
@@ -121,6 +140,14 @@ _REFERENCES: dict[str, dict[str, str]] = {
     "vacations": {"player_id": "player", "game_id": "game"},
     "outbox": {"recipient": "player"},
     "player_feed": {"player_id": "player"},
+    "game_messages": {"game_id": "game", "player_id": "player"},
+    "message_mutes": {"player_id": "player"},
+    "rematches": {"game_id": "game", "rematch_id": "game"},
+    "player_settings": {"player_id": "player"},
+    "reminders": {"game_id": "game", "player_id": "player"},
+    "rated_games": {"game_id": "game"},
+    "game_results": {"game_id": "game", "player_id": "player"},
+    "ratings": {"player_id": "player"},
 }
 #: Every other table of the schema, and why a dump leaves it behind.
 NOT_CARRIED: dict[str, str] = {
@@ -356,6 +383,10 @@ def _value_ok(column: Any, value: Any) -> bool:
     for integer, biggest in _BIGGEST.items():
         if isinstance(kind, integer):
             return _whole(value, -biggest - 1, biggest)
+    if isinstance(kind, Float):
+        return (
+            isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+        )
     return False
 
 
@@ -512,7 +543,7 @@ def _write_rows(
     """The carried tables' rows, after checking what they name exists."""
     for table in CARRIED:
         rows = parsed.rows.get(table.name, [])
-        for column, kind in _REFERENCES.get(table.name, {}).items():
+        for column, kind in REFERENCES.get(table.name, {}).items():
             known = known_players if kind == "player" else known_games
             missing = {r[column] for r in rows if r[column] is not None} - known
             if missing:

@@ -15,7 +15,10 @@ from __future__ import annotations
 from mathable_server.store.clocks import ClockRecorder
 from mathable_server.store.events import EventRecorder, memberships, projection
 from mathable_server.store.listings import ListingRecorder
+from mathable_server.store.messages import MessageRecorder
+from mathable_server.store.player_settings import PlayerSettingsRecorder
 from mathable_server.store.players import PlayerRecorder
+from mathable_server.store.ratings import RatingRecorder
 from mathable_server.store.records import (
     Append,
     IdempotentAnswer,
@@ -37,6 +40,8 @@ from mathable_server.store.records import (
     now_iso,
     now_ms,
 )
+from mathable_server.store.rematches import RematchRecorder
+from mathable_server.store.reminders import ReminderRecorder
 from mathable_server.store.secrets import SecretRecorder
 from mathable_server.store.vacations import VacationRecorder
 
@@ -48,6 +53,11 @@ class Store(
     ClockRecorder,
     VacationRecorder,
     SecretRecorder,
+    MessageRecorder,
+    RematchRecorder,
+    PlayerSettingsRecorder,
+    RatingRecorder,
+    ReminderRecorder,
 ):
     """Reads and writes games and players: every recorder on one engine."""
 

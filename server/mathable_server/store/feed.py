@@ -33,6 +33,7 @@ from typing import Any, Protocol
 from sqlalchemy import Connection, Engine, and_, bindparam, func, insert, select
 
 from mathable import Event, GameState  # noqa: F401 - the doctests use GameState
+from mathable.core.lifecycle import creator_of
 from mathable.core.ruleset import AnyState
 from mathable_server.store.schema import games, player_feed
 
@@ -150,7 +151,7 @@ def kinds_for(
     types = {event.type for event in new_events}
     members = [seat.player for seat in state.seats if seat.player is not None]
     members += [p for p in state.options.invited if p not in members]
-    creator = state.seats[0].player if state.seats else None
+    creator = creator_of(state)
     moving = to_move(state)
     told: dict[str, list[str]] = {}
     for player in members:

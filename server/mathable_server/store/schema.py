@@ -16,6 +16,7 @@ from __future__ import annotations
 from sqlalchemy import (
     BigInteger,
     Column,
+    Float,
     Index,
     Integer,
     MetaData,
@@ -278,4 +279,109 @@ player_feed = Table(
     #: When it was written (ms since 1970 UTC).
     Column("at", BigInteger, nullable=False),
     Index("ix_player_feed_player", "player_id", "seq"),
+)
+
+
+#: What the seats of a game write to each other (``mathable_server.store.messages``): kept with
+#: the game, never in its event log (a message is no part of the rules' state).
+game_messages = Table(
+    "game_messages",
+    metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True,
+           autoincrement=True),  # fmt: skip
+    Column("game_id", String(32), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("player_id", String(32), nullable=False),
+    Column("text", Text, nullable=False),
+    #: The game's version when it was written: a mail tells the messages since the seat's
+    #: last own act.
+    Column("version", Integer, nullable=False),
+    #: When (ms since 1970 UTC).
+    Column("at", BigInteger, nullable=False),
+    #: What makes a retried request (an Idempotency-Key, a mail's Message-ID) write once.
+    Column("request_key", String(120), nullable=True),
+    Index("ix_game_messages_game", "game_id", "id"),
+    Index("ux_game_messages_key", "player_id", "request_key", unique=True),
+)
+
+#: Whose messages a player does not want: a whole game's (``muted_id`` empty) or another
+#: player's in every game (``game_id`` empty).
+message_mutes = Table(
+    "message_mutes",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("game_id", String(32), primary_key=True),
+    Column("muted_id", String(32), primary_key=True),
+    Column("at", BigInteger, nullable=False),
+)
+
+#: The game a finished game's rematch made: a second request answers the same one.
+rematches = Table(
+    "rematches",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("rematch_id", String(32), nullable=False),
+    Column("at", BigInteger, nullable=False),
+)
+
+#: Player settings beyond the account: the time zone deadlines are told in.
+player_settings = Table(
+    "player_settings",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    #: An IANA name (``Europe/Oslo``); None: UTC.
+    Column("time_zone", String(64), nullable=True),
+    #: A reminder this many seconds before a deadline of theirs (None: no reminder).
+    Column("remind_before", Integer, nullable=True),
+)
+
+#: The reminders sent: one per player and deadline (a turn's), never twice.
+reminders = Table(
+    "reminders",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("player_id", String(32), primary_key=True),
+    #: The deadline reminded of (ms since 1970 UTC): a turn's, so once per turn.
+    Column("deadline", BigInteger, primary_key=True, autoincrement=False),
+    Column("at", BigInteger, nullable=False),
+)
+
+#: Whether a game is rated, chosen when it is made (``rated`` on create).
+rated_games = Table(
+    "rated_games",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("ruleset", String(32), nullable=False),
+    Column("rated", Integer, nullable=False),
+)
+
+#: Each seat's outcome of a finished game whose bag order nobody gave (records between
+#: players): written when the game ends, rebuilt from the logs by ``ratings rebuild``.
+game_results = Table(
+    "game_results",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("player_id", String(32), primary_key=True),
+    Column("ruleset", String(32), nullable=False),
+    #: 1 if the player is among the winners.
+    Column("won", Integer, nullable=False),
+    #: How many won (a draw: more than one, or none).
+    Column("winners", Integer, nullable=False),
+    #: When the game ended (ms since 1970 UTC).
+    Column("at", BigInteger, nullable=False),
+    Index("ix_game_results_player", "player_id", "at"),
+)
+
+#: Each player's rating per ruleset (openskill's Plackett-Luce): updated in the transaction
+#: that ends a rated game; ``rating`` is the conservative ``mu - 3 sigma`` boards sort by.
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("ruleset", String(32), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Index("ix_ratings_board", "ruleset", "rating"),
 )

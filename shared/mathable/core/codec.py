@@ -74,6 +74,7 @@ INTS = _tuple_of(INT)
 INTS_LIST = _tuple_of(INTS)
 STRS = _tuple_of(STR)
 OPT_INTS = _optional(INTS)
+OPT_STRS = _optional(STRS)
 tuple_of = _tuple_of
 bad = _bad
 

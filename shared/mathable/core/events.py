@@ -47,12 +47,11 @@ CLOCK: codec.Codec[ClockSpec | None] = codec.Codec(
 )
 
 
-
-
 #: The events every game shares (created, joined, resigned, clocks...), by ``type``.
 EVENT_TYPES: dict[str, type[Event]] = {}
 #: Each game's own events (``Event.game``), by ``type``: read after ``EVENT_TYPES``.
 GAME_EVENT_TYPES: dict[str, dict[str, type[Event]]] = {}
+
 
 class Event:
     """Base of all events. Subclasses register themselves under ``type``."""
@@ -144,7 +143,6 @@ class Event:
         return cls(**values)
 
 
-
 def _event_type(kind: str) -> type[Event] | None:
     """The class of the events of type ``kind``, whichever game's they are."""
     found = _registered_type(kind)
@@ -182,6 +180,12 @@ class GameCreated(Event):
     order: tuple[int, ...] | None = None
     salt: str | None = None
     commitment: str | None = None
+    #: The game was made from a record (``POST /v1/games/import``), not played here:
+    #: ratings and statistics leave it out.
+    imported: bool = False
+    #: Every player in seat order, the creator among them (a rematch's seats, rotated);
+    #: None: the creator in seat 0 and the others in the order they join.
+    seating: tuple[str, ...] | None = None
     fields: ClassVar[dict[str, codec.Codec[Any]]] = {
         "ruleset": codec.STR,
         "rules_version": codec.INT,
@@ -195,12 +199,16 @@ class GameCreated(Event):
         "order": codec.OPT_INTS,
         "salt": codec.OPT_STR,
         "commitment": codec.OPT_STR,
+        "imported": codec.BOOL,
+        "seating": codec.OPT_STRS,
     }
     optional: ClassVar[dict[str, Any]] = {
         "clock": None,
         "order": None,
         "salt": None,
         "commitment": None,
+        "imported": False,
+        "seating": None,
     }
 
 

@@ -69,6 +69,9 @@ class Create:
     salt: str | None = None
     #: The game to play (``mathable.core.ruleset``): the name of an installed game.
     ruleset: str = DEFAULT_RULESET
+    #: Every player in seat order, the creator among them (a rematch's seats, rotated);
+    #: None: the creator takes seat 0 and the invitees the others as they join.
+    seating: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,6 +323,17 @@ def _create(fold: Fold[S], command: Create) -> None:
             "you cannot invite yourself: the creator has seat 0",
             {"field": "invite", "player": command.player, "seat": 0},
         )
+    seating = None if command.seating is None else tuple(command.seating)
+    if seating is not None and (
+        len(seating) != command.players
+        or len(set(seating)) != len(seating)
+        or set(seating) != {command.player, *invited}
+    ):
+        raise RuleError(
+            "bad_seating",
+            "the seats given must name the creator and every invitee, once each",
+            {"field": "seating", "players": command.players},
+        )
     if command.clock is not None:
         check_spec(command.clock)
     fold.emit(
@@ -336,7 +350,16 @@ def _create(fold: Fold[S], command: Create) -> None:
             order=command.order,
             salt=command.salt if commitment is not None else None,
             commitment=commitment,
+            seating=seating,
         )
+    )
+
+
+def _first_seats(event: GameCreated) -> tuple[Seat, ...]:
+    """The seats of a game just created: the creator's taken (seat 0, or their given one)."""
+    at = 0 if event.seating is None else event.seating.index(event.creator)
+    return tuple(
+        Seat(player=event.creator) if seat == at else Seat() for seat in range(event.players)
     )
 
 
@@ -380,7 +403,7 @@ def _decline(fold: Fold[S], command: Decline) -> None:
         )
     if command.player in state.options.invited and state.seat_of(command.player) is None:
         fold.emit(InvitationDeclined(player=command.player))
-    elif state.seats and state.seats[0].player == command.player:
+    elif creator_of(state) == command.player:
         fold.emit(GameCancelled(player=command.player))
     else:
         raise RuleError(
@@ -396,13 +419,20 @@ def _open(fold: Fold[S], command: Open) -> None:
             "game_started", "only a game still waiting for players can be opened",
             {"status": state.status},
         )  # fmt: skip
-    if not state.seats or state.seats[0].player != command.player:
+    if creator_of(state) != command.player:
         raise RuleError(
             "not_creator", "only the creator of this game can open it", {"player": command.player}
         )
     if not closed(state):
         raise RuleError("not_closed", "this game is not closed: nothing to open", {})
     fold.emit(GameOpened(player=command.player))
+
+
+def creator_of(state: Lifecycle) -> str | None:
+    """Who created the game: the player in seat 0, unless the seats were given."""
+    if state.options.creator is not None:
+        return state.options.creator
+    return state.seats[0].player if state.seats else None
 
 
 def closed(state: Lifecycle) -> bool:
@@ -439,7 +469,11 @@ def _join(fold: Fold[S], command: Join) -> None:
             "the free seats of this game are reserved for invitees",
             {"free_seats": len(free), "reserved_seats": len(reserved)},
         )
-    fold.emit(PlayerJoined(seat=free[0], player=command.player))
+    seat = free[0]
+    seating = state.options.seating
+    if seating is not None and command.player in seating and seating.index(command.player) in free:
+        seat = seating.index(command.player)  # a rematch: the seat kept for this invitee
+    fold.emit(PlayerJoined(seat=seat, player=command.player))
     if len(free) == 1:
         fold.emit(fold.rules.deal(fold.state, fold.bag))
 
@@ -596,8 +630,11 @@ def apply(state: S, event: Event) -> S | None:
                     order=event.order,
                     salt=event.salt,
                     commitment=event.commitment,
+                    imported=event.imported,
+                    seating=event.seating,
+                    creator=None if event.seating is None else event.creator,
                 ),
-                seats=(Seat(player=event.creator),) + (Seat(),) * (event.players - 1),
+                seats=_first_seats(event),
                 **pool,
             )
         case PlayerJoined():

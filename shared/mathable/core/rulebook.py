@@ -23,8 +23,10 @@ NOTE = (
 def rules_markdown(names: Iterable[str] | None = None) -> str:
     """The whole page: the rules of each game of ``names`` (every installed game by default),
     the first game's title, then the note that the page is made, then the rest."""
-    chosen = list(names) if names is not None else sorted(
-        RULESETS, key=lambda name: (name != DEFAULT_RULESET, name)
+    chosen = (
+        list(names)
+        if names is not None
+        else sorted(RULESETS, key=lambda name: (name != DEFAULT_RULESET, name))
     )
     books = [RULESETS[name].rulebook() for name in chosen]
     first, *rest = books[0].split("\n", 1)

@@ -51,6 +51,32 @@ class Told:
     points: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class RecordTurn:
+    """One turn line of a game record (``mathable.core.record``): whose (``seat``), the
+    turn in the game's own notation (``text``, without its points), the points it scored
+    (None for a turn that scores nothing: a pass, an exchange) and any bonus, and the line
+    of the record it was read from (0: written, not read)."""
+
+    seat: int
+    text: str
+    points: int | None = None
+    bonus: int = 0
+    line: int = 0
+
+    @property
+    def written(self) -> str:
+        """The notation with its points: ``I8=12 J8=16+ (55)``, ``... (71+50)``."""
+        if self.points is None:
+            return self.text
+        bonus = f"+{self.bonus}" if self.bonus else ""
+        return f"{self.text} ({self.points}{bonus})"
+
+    @property
+    def total(self) -> int:
+        return (self.points or 0) + self.bonus
+
+
 def plural(n: int, what: str) -> str:
     return f"{n} {what}{'s' if n != 1 else ''}"
 
@@ -230,6 +256,41 @@ class Ruleset(Protocol):
     def move_lines(self, events: Iterable[Event], names: Sequence[str] = ()) -> list[MoveLine]:
         """The move list of a game's events, as a spectator may know it (``movelist``)."""
 
+    # A game's record (``mathable.core.record``; ``RulesetBase`` refuses each by default):
+
+    def record_turns(
+        self, state: Any, events: Sequence[Event], then: Event | None, revealed: bool
+    ) -> list[RecordTurn]:
+        """A run of the game's own turn events (``state``: the game before them; ``then``:
+        the kernel's event after them, or None) as record lines, in the game's notation;
+        ``revealed``: the tiles players kept to themselves (exchanged) may be written."""
+
+    def record_commands(self, state: Any, seat: int, text: str) -> list[Any]:
+        """The commands a record line's notation (without its points) asks of ``seat`` in
+        ``state``, in order; RuleError if the text is no turn of this game."""
+
+    def record_tile(self, tile: int) -> str:
+        """A tile as a record writes it (the bag order)."""
+
+    def read_record_tile(self, text: str) -> int:
+        """A tile as a record writes it -> its code; RuleError if it is none."""
+
+    def best_turn_for(self, state: Any, seat: int) -> tuple[int, str, bool] | None:
+        """The best turn the game's engine finds for ``seat`` in ``state`` (the start of
+        its turn): its points, its notation, and whether the search was exhaustive; None
+        when there is no scoring turn (``mathable.core.review``)."""
+
+    def tutorial(self) -> Any:
+        """The game's worked example (``mathable.core.tutorial.Tutorial``), or None."""
+
+    def tutorial_step(self, state: Any, command: Any) -> tuple[str, str]:
+        """What a player types to play ``command`` in a tutorial ("" for a step they only
+        confirm), and the prompt that says so."""
+
+    def explain(self, state: Any, event: Event) -> str | None:
+        """What ``event`` did in ``state`` (the game before it) and why it scores what it
+        scores, for a tutorial; None for an event not worth a word."""
+
 
 class RulesetBase:
     """Defaults for every hook the server uses beyond the core of a ruleset, built from
@@ -328,6 +389,47 @@ class RulesetBase:
 
     def move_lines(self, events: Iterable[Event], names: Sequence[str] = ()) -> list[MoveLine]:
         return move_lines(self, events, names)
+
+    # Records: a game without a notation of its own says so (``no_record_notation``).
+
+    def _no_notation(self) -> RuleError:
+        return RuleError(
+            "no_record_notation",
+            f"{self.display_name} has no record notation: its games cannot be written as a record",
+            {"ruleset": self.name},
+        )
+
+    def record_turns(
+        self, state: Any, events: Sequence[Event], then: Event | None, revealed: bool
+    ) -> list[RecordTurn]:
+        raise self._no_notation()
+
+    def record_commands(self, state: Any, seat: int, text: str) -> list[Any]:
+        raise self._no_notation()
+
+    def record_tile(self, tile: int) -> str:
+        return str(tile)
+
+    def read_record_tile(self, text: str) -> int:
+        if not text.isascii() or not text.isdigit():
+            raise RuleError(
+                "bad_tile",
+                f"{text[:12]!r} is not a tile",
+                {"value": text[:12], "accepted": "a number"},
+            )
+        return int(text)
+
+    def best_turn_for(self, state: Any, seat: int) -> tuple[int, str, bool] | None:
+        return None
+
+    def tutorial(self) -> Any:
+        return None
+
+    def tutorial_step(self, state: Any, command: Any) -> tuple[str, str]:
+        return "", "press Enter"
+
+    def explain(self, state: Any, event: Event) -> str | None:
+        return None
 
 
 def text_svg(text: str, title: str) -> str:
@@ -480,6 +582,7 @@ def replay_any(events: Iterable[Event]) -> AnyState:
 
 __all__ = [
     "RULESETS",
+    "RecordTurn",
     "SHARED_END_WORDS",
     "AnyState",
     "Ruleset",

@@ -99,6 +99,13 @@ class Options:
     declined: tuple[str, ...] = ()
     #: The creator opened the free seats of a game an invitee declined to anyone.
     opened: bool = False
+    #: Made from a record (``POST /v1/games/import``), not played here: unrated.
+    imported: bool = False
+    #: Each seat's player, if the seats were given at creation (a rematch's, rotated):
+    #: an invitee takes their own seat. None: seats in the order players join.
+    seating: tuple[str, ...] | None = None
+    #: Who created a game whose seats were given (else the player in seat 0).
+    creator: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,9 +14,10 @@ from flask import Blueprint, Flask, Response, current_app
 from mathable import ClockSpec, Create, Decline, Event, Join, RuleError, TimeOut, check_claim
 from mathable.core.lifecycle import Open
 from mathable.core.ruleset import AnyState, ruleset, ruleset_of
+from mathable_server.games import ratings
 from mathable_server.games.draws import bag_order, new_salt
 from mathable_server.games.orders import order_withheld
-from mathable_server.games.service import Answer, Timed
+from mathable_server.games.service import Answer, Timed, new_id
 from mathable_server.http.errors import ApiError
 from mathable_server.http.headers import security_headers
 from mathable_server.http.render import (
@@ -72,6 +73,7 @@ def _render(player_id: str, status: int) -> Callable[[str, Timed, list[Event], i
         seat = state.seat_of(player_id)
         svc = services()
         body = game_body(game_id, state, seat, svc.names.lookup(player_ids(state)))
+        body["rated"] = ratings.rated_now(svc.store, game_id)
         # The order this command reveals stays hidden while another game draws it.
         withheld = reveals(new) and order_withheld(svc.store, game_id, state)
         if withheld:
@@ -133,8 +135,26 @@ def create() -> Response:
         salt=new_salt(),
         ruleset=rules.name,
     )
-    answer = svc.games.create(command, _render(player.id, 201), idempotency(player, raw))
+    with ratings.creating(_rated(body)):
+        answer = svc.games.create(command, _render(player.id, 201), idempotency(player, raw))
     return _reply(answer)
+
+
+def _rated(body: dict[str, Any]) -> bool:
+    """Whether the game asked for is rated: as asked, else when the server deals it (no
+    tiles, no seed) and rates games at all; 422 for a rated game it cannot rate."""
+    dealt = body["tiles"] is None and body["seed"] is None
+    if body["rated"] is None:
+        return dealt and ratings.available()
+    if body["rated"] and not dealt:
+        raise ApiError(
+            422, "rated_order_given",
+            "a rated game is dealt by the server: give neither tiles nor a seed",
+        )  # fmt: skip
+    if body["rated"] and not ratings.available():
+        raise ApiError(422, "ratings_unavailable", "this server rates no games (" +
+                       ratings.MISSING + ")")  # fmt: skip
+    return bool(body["rated"])
 
 
 def _tiles(parse: Callable[[Any], int], given: list[Any]) -> tuple[int, ...]:
@@ -186,6 +206,73 @@ def _invitees(creator: str, names: list[str]) -> list[str]:
             raise ApiError(403, "blocked", f"{record.name} does not take your invitations")
         invited.append(record.id)
     return invited
+
+
+@bp.post("/<game_id>/rematch")
+def rematch(game_id: str) -> Response:
+    """A seat of a finished game asks for a rematch: a new game of the same ruleset, options
+    and clock, the same players invited, the seats rotated (the last game's seat 1 takes
+    seat 0...). 201 with the new game's id; a second request (by any seat) answers the
+    same id (200)."""
+    player = required_player()
+    load(_join, json_body(required=False))
+    svc = services()
+    state = svc.games.game(game_id).state
+    if state.seat_of(player.id) is None:
+        raise ApiError(403, "not_seated", "only the players of this game may ask for a rematch")
+    if state.status != "ended":
+        raise ApiError(
+            422, "game_not_over", "a rematch is asked for once the game is over",
+            details={"status": state.status},
+        )  # fmt: skip
+    known = svc.store.rematch_of(game_id)
+    if known is not None:
+        return _rematch_answer(game_id, known, 200)
+    seated = [seat.player for seat in state.seats if seat.player is not None]
+    rotated = seated[1:] + seated[:1]
+    others = [p for p in rotated if p != player.id]
+    names = svc.names.lookup(others)
+    _invitees(player.id, [names.get(p, p) for p in others])  # the caps and blocks of any game
+    rules = ruleset_of(state)
+    options = state.options
+    command = Create(
+        player.id,
+        players=len(seated),
+        referee=options.referee,
+        invited=tuple(others),
+        clock=options.clock,
+        order=bag_order(svc.secret(), None, rules.tile_set),
+        salt=new_salt(),
+        ruleset=rules.name,
+        seating=tuple(rotated),
+    )
+    new = new_id("g")
+    claimed = svc.store.claim_rematch(game_id, new, svc.games.now())
+    if claimed != new:
+        return _rematch_answer(game_id, claimed, 200)
+    try:
+        with ratings.creating(svc.store.rated(game_id) and ratings.available()):
+            svc.games.create(command, _render(player.id, 201), None, game_id=new)
+    except BaseException:
+        svc.store.release_rematch(game_id, new)
+        raise
+    return _rematch_answer(game_id, new, 201)
+
+
+@bp.get("/<game_id>/rematch")
+def rematch_shown(game_id: str) -> Response:
+    """The rematch of a game, if one was asked for (404 ``no_rematch`` else)."""
+    svc = services()
+    svc.games.game(game_id)  # 404 for no game
+    known = svc.store.rematch_of(game_id)
+    if known is None:
+        raise ApiError(404, "no_rematch", "nobody asked for a rematch of this game yet")
+    return _rematch_answer(game_id, known, 200)
+
+
+def _rematch_answer(game_id: str, rematch_id: str, status: int) -> Response:
+    headers = {"Location": f"/v1/games/{rematch_id}"} if status == 201 else {}
+    return json_response({"id": rematch_id, "rematch_of": game_id}, status, headers)
 
 
 @bp.post("/<game_id>/decline")
@@ -337,6 +424,7 @@ def _view_text(svc: Services, game_id: str, state: AnyState, seat: int | None) -
     text = None if withheld else svc.bodies.get(key)
     if text is None:
         body = game_body(game_id, state, seat, svc.names.lookup(player_ids(state)))
+        body["rated"] = svc.store.rated(game_id)  # a rated game offers no hints
         if withheld:
             withhold_end(body, seat)
         text = json.dumps(body, separators=(",", ":"))

@@ -14,7 +14,7 @@ from mathable_server.games.timesource import iso_ms
 from mathable_server.http.errors import ApiError
 from mathable_server.http.limits import RateLimit, retry_after
 from mathable_server.http.pages import HTML_TYPE
-from mathable_server.http.schemas import StrictSchema
+from mathable_server.http.schemas import StrictInteger, StrictSchema
 from mathable_server.http.web import json_body, json_response, load, required_player, services, take
 from mathable_server.notify.delivery import Mailroom
 from mathable_server.notify.mail.codes import new_nonce, verification_code
@@ -43,6 +43,8 @@ class _WebhookSchema(StrictSchema):
 
 class _PreferencesSchema(StrictSchema):
     email = fields.String(validate=validate.OneOf(EMAIL_PREFERENCES))
+    #: Seconds before a deadline a reminder goes (an hour to a week); None: none.
+    remind_before = StrictInteger(allow_none=True, validate=validate.Range(min=3600, max=604800))
     webhook = fields.Nested(_WebhookSchema, allow_none=True)
 
 
@@ -75,6 +77,7 @@ def _settings_body(room: Mailroom, player_id: str) -> dict[str, Any]:
         "address": status.address,
         "verified": status.verified,
         "email": contact.email,
+        "remind_before": services().store.remind_before(player_id),
         "webhook": _webhook_body(contact, services().games.now()),
     }
 
@@ -219,6 +222,8 @@ def set_preferences() -> Response:
             # resets it, once an hour (``BREAKER_RESETS``).
             key = f"webhook-breaker:{player.id}"
             reset = not clear and services().limiter.take(BREAKER_RESETS, key) == 0
+    if "remind_before" in body:
+        services().store.set_remind_before(player.id, body["remind_before"])
     room.book.set_preferences(
         player.id,
         email=body.get("email"),

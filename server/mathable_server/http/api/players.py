@@ -13,11 +13,16 @@ from flask import Blueprint, Response
 from mathable.core.ruleset import ruleset_of
 from mathable_server.games.orders import order_withheld
 from mathable_server.games.service import GameNotFound, Games, KeyReused, new_id
-from mathable_server.games.timesource import iso_ms
+from mathable_server.games.timesource import iso_ms, known_time_zone
 from mathable_server.http.auth import hash_token, new_token, same_secret
 from mathable_server.http.errors import ApiError
 from mathable_server.http.render import withhold_end
-from mathable_server.http.schemas import NAME_PATTERN, MeQuerySchema, RegisterSchema
+from mathable_server.http.schemas import (
+    NAME_PATTERN,
+    MeQuerySchema,
+    MeSettingsSchema,
+    RegisterSchema,
+)
 from mathable_server.http.web import (
     bearer_token,
     client_address,
@@ -44,6 +49,7 @@ bp = Blueprint("players", __name__, url_prefix="/v1")
 
 _register = RegisterSchema()
 _me_query = MeQuerySchema()
+_me_settings = MeSettingsSchema()
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +186,30 @@ def revoke_token() -> Response:
     return Response(status=204)
 
 
+@bp.patch("/me")
+def change_me() -> Response:
+    """Change the caller's settings: ``time_zone`` (an IANA name, checked; null: UTC), in
+    which mail tells deadlines. 422 ``unknown_time_zone``; nothing changes then."""
+    player = required_player()
+    body = load(_me_settings, json_body())
+    store = services().store
+    if "time_zone" in body:
+        zone = body["time_zone"]
+        if zone is not None and not known_time_zone(zone):
+            raise ApiError(
+                422,
+                "unknown_time_zone",
+                f"{zone[:64]!r} is no time zone: give an IANA name such as Europe/Oslo",
+                details={"field": "time_zone"},
+            )
+        store.set_time_zone(player.id, zone)
+    return json_response(
+        {"id": player.id, "name": player.name, "time_zone": store.time_zone(player.id)},
+        200,
+        {"Cache-Control": "private, no-store"},
+    )
+
+
 @bp.get("/me")
 def me() -> Response:
     player = required_player()
@@ -200,6 +230,7 @@ def me() -> Response:
         {
             "id": player.id,
             "name": player.name,
+            "time_zone": store.time_zone(player.id),
             "games": [
                 _summary(player.id, row, members[row.id], _progress(games, row, page["details"]))
                 for row in rows

@@ -30,6 +30,10 @@ MAIL_POLICY = policy.default.clone(max_line_length=998)
 
 _ID_PART = re.compile(r"<mathable\.([a-z]+)\.([a-z0-9]+)\.v(\d+)\.s(\d)\.[0-9a-f]+@", re.I)
 
+#: How a reply carries a message to the other seats (``mailin.inbound.free_text``).
+MESSAGE_HELP = "Lines you write under your move go to the other players as a message."
+
+
 @dataclass(frozen=True, slots=True)
 class MailContext:
     """What every mail of a deployment needs: its sender, domain and unsubscribe links."""
@@ -119,12 +123,16 @@ def game_mail(
     words_of: GameMail,
     picture: tuple[bytes, str] | None = None,
     withheld: bool = False,
+    messages: Sequence[tuple[str, str]] = (),
+    zone: str | None = None,
 ) -> EmailMessage:
     """A mail about one game to the player in ``seat``: "turn", "moved" or "finished";
     with ``picture`` (PNG bytes and the board in words), an HTML part shows it too;
     ``words_of`` is the mail of the game's ruleset (``rulesets.game_mail_for``).
     ``withheld``: the game's bag order is withheld (``games.orders``): the scores before
-    the end, no winners (the end's deductions are sums of tiles another game deals)."""
+    the end, no winners (the end's deductions are sums of tiles another game deals).
+    ``messages``: (writer's name, text) of what the other seats wrote since the seat's
+    last own act, told after the first line."""
     parts: list[str] = []
     others = ", ".join(n for i, n in enumerate(names) if i != seat)
     if kind == "turn":
@@ -142,18 +150,31 @@ def game_mail(
             parts.append(
                 f"Game {game_id} is over ({result.reason.replace('_', ' ')}): {winners} won."
             )
+            if any(result.deductions):
+                taken = ", ".join(
+                    f"{names[i]} {-d:+d}" for i, d in enumerate(result.deductions) if d
+                )
+                parts.append(f"The tiles left at the end counted: {taken}.")
         else:
             parts.append(f"Game {game_id} is over.")
     else:
         parts.append(f"A move was played in game {game_id}.")
+    parts += [written_words(name, text) for name, text in messages]
     words = words_of.last_turn(state, names)
     if words:
         parts.append(f"Last turn: {words}")
-    parts.append(words_of.text(game_id, state, clock, seat, names, before_end=withheld))
+    parts.append(
+        words_of.text(game_id, state, clock, seat, names, before_end=withheld, zone=zone)
+    )
     if kind == "turn":
         if reply_to is not None:
             parts.append(words_of.how_to_reply)
+            parts.append(MESSAGE_HELP)
         parts.append(f"Or with the command-line client:\n    {words_of.cli_command(game_id)}")
+    if kind == "finished":
+        if ctx.public_url:
+            parts.append(f"The game: {ctx.public_url}/games/{game_id}")
+        parts.append(rematch_words(game_id))
     text = "\n\n".join(parts) + "\n"
     subject = game_subject(kind, game_id, seat, names, words_of.game_name)
     message = _message(ctx, to, subject, text, stable_id)
@@ -164,6 +185,53 @@ def game_mail(
     message["List-Id"] = f"{words_of.game_name} game {game_id} <{game_id}.games.{ctx.domain}>"
     if reply_to is not None:
         message["Reply-To"] = reply_to
+    for name, value in ctx.unsubscribe_headers(player_id).items():
+        message[name] = value
+    return message
+
+
+def rematch_words(game_id: str) -> str:
+    """How to ask for a rematch, in a game-over mail."""
+    return (
+        "A rematch (the same game and clock, the seats rotated):\n"
+        f"    mathable-cli rematch {game_id}"
+    )
+
+
+def written_words(name: str, text: str) -> str:
+    """A message in a mail: who wrote it, then the text, its lines indented.
+
+    >>> print(written_words("ada", "Good luck!\\nSee you"))
+    ada writes: Good luck!
+        See you
+    """
+    first, *rest = text.split("\n")
+    return "\n".join([f"{name} writes: {first}", *(f"    {line}" for line in rest)])
+
+
+def reminder_mail(
+    ctx: MailContext,
+    *,
+    to: str,
+    player_id: str,
+    game_id: str,
+    game: str,
+    others: str,
+    deadline: str,
+    left: str,
+    stable_id: str,
+    reply_to: str | None,
+) -> EmailMessage:
+    """A reminder: the player's move in ``game_id`` is due at ``deadline`` (their time)."""
+    text = (
+        f"Your move in game {game_id} against {others} is due {deadline} ({left} left).\n\n"
+        f"Play with:\n    mathable-cli move {game_id}\n"
+        + ("\nOr reply to your turn mail with your move.\n" if reply_to else "")
+    )
+    subject = f"[mathable] Reminder: your move in {game} {game_id} is due {deadline}"
+    message = _message(ctx, to, subject, text, stable_id)
+    message["In-Reply-To"] = ctx.thread_id(game_id)
+    message["References"] = ctx.thread_id(game_id)
     for name, value in ctx.unsubscribe_headers(player_id).items():
         message[name] = value
     return message

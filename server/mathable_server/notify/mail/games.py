@@ -16,7 +16,7 @@ from typing import Any
 
 from mathable import ClockState, RuleError
 from mathable.core.ruleset import AnyState, Ruleset, ruleset_of
-from mathable_server.games.timesource import iso_ms
+from mathable_server.games.timesource import iso_ms, local_time
 
 
 class NoMove(ValueError):
@@ -51,10 +51,12 @@ class GameMail:
         seat: int,
         names: Sequence[str],
         before_end: bool = False,
+        zone: str | None = None,
     ) -> str:
         """The board or table, scores, ``seat``'s own tiles (no other seat's), the tiles
-        left to draw and the deadline. ``before_end``: a finished game's scores as they
-        were before the end took the tiles left off them."""
+        left to draw and the deadline (in ``zone``, the reader's IANA time zone; None:
+        UTC). ``before_end``: a finished game's scores as they were before the end took
+        the tiles left off them."""
         view = self.rules.view(state, seat)
         taken = state.result.deductions if before_end and state.result is not None else ()
         scores = ", ".join(
@@ -69,7 +71,7 @@ class GameMail:
         pool = self.rules.pool(view)
         if pool is not None:
             lines.append(f"Tiles in the {pool[0]}: {pool[1]}")
-        return "\n".join(lines + deadline_line(clock))
+        return "\n".join(lines + deadline_line(clock, zone))
 
     def points(self, state: AnyState) -> str:
         """`` for N points`` (and any bonus) of the last turn, if it scored, else ``""``."""
@@ -93,7 +95,10 @@ def game_mail_for(state: AnyState) -> GameMail:
     return GameMail(ruleset_of(state))
 
 
-def deadline_line(clock: ClockState | None) -> list[str]:
+def deadline_line(clock: ClockState | None, zone: str | None = None) -> list[str]:
+    """The deadline, in the reader's time zone (named) and in UTC as the API gives it."""
     if clock is not None and clock.deadline is not None:
-        return [f"Deadline: {iso_ms(clock.deadline)}"]
+        if zone is None:
+            return [f"Deadline: {local_time(clock.deadline, None)} ({iso_ms(clock.deadline)})"]
+        return [f"Deadline: {local_time(clock.deadline, zone)}"]
     return []

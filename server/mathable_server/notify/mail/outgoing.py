@@ -12,7 +12,9 @@ from email.message import EmailMessage
 
 from mathable import replay_timed
 from mathable.core.ruleset import AnyState
+from mathable_server.games.messages import last_act, mail_messages
 from mathable_server.games.orders import order_withheld
+from mathable_server.games.timesource import local_time
 from mathable_server.notify.mail.addresses import play_address, play_secret
 from mathable_server.notify.mail.codes import verification_code
 from mathable_server.notify.mail.compose import (
@@ -21,6 +23,7 @@ from mathable_server.notify.mail.compose import (
     code_mail,
     digest_mail,
     game_mail,
+    reminder_mail,
 )
 from mathable_server.notify.mail.games import game_mail_for
 from mathable_server.notify.mail.picture import board_png
@@ -29,6 +32,8 @@ from mathable_server.store import Store
 from mathable_server.store.addresses import AddressBook, secret_hash
 
 GAME_KINDS = ("turn", "moved", "finished")
+#: A digest names the deadlines within this long (ms).
+DAY_MS = 24 * 3600 * 1000
 
 
 def seat_names(store: Store, state: AnyState) -> list[str]:
@@ -88,6 +93,8 @@ class MailChannel:
             )
         if entry.kind == "digest":
             return self._digest(ctx, to, entry)
+        if entry.kind == "reminder":
+            return self._reminder(ctx, to, entry)
         if entry.kind not in GAME_KINDS:
             raise Undeliverable(f"unknown kind {entry.kind}")
         game_id, version, seat = payload["game_id"], int(payload["version"]), int(payload["seat"])
@@ -98,6 +105,10 @@ class MailChannel:
         reply_to = None
         if entry.kind == "turn":
             reply_to = self._reply_to(ctx, game_id, seat, entry.recipient)
+        # What the other seats wrote since this seat last acted (a message is no event).
+        since = last_act(((s.version, s.event) for s in stored), seat, state)
+        written = self.store.messages_between(game_id, since, version, entry.recipient)
+        writers = self.store.names({m.player_id for m in written}) if written else {}
         return game_mail(
             ctx,
             kind=entry.kind,
@@ -113,6 +124,8 @@ class MailChannel:
             words_of=game_mail_for(state),
             picture=board_png(state, seat) if self.pictures and entry.kind == "turn" else None,
             withheld=entry.kind == "finished" and order_withheld(self.store, game_id, state),
+            messages=mail_messages(written, writers),
+            zone=self.store.time_zone(entry.recipient),
         )
 
     def _reply_to(self, ctx: MailContext, game_id: str, seat: int, player_id: str) -> str:
@@ -125,8 +138,46 @@ class MailChannel:
         secret = play_secret(ctx.server_secret, game_id, seat, player_id, generation)
         return play_address(game_id, seat, secret, ctx.domain)
 
+    def _reminder(self, ctx: MailContext, to: str, entry: Entry) -> EmailMessage:
+        """A reminder, unless the player moved since it was written (then none is sent)."""
+        payload = entry.payload
+        game_id, deadline = str(payload["game_id"]), int(payload["deadline"])
+        stored = self.store.events_after(game_id, 0)
+        state, clock = replay_timed((s.at, s.event) for s in stored)
+        seat = state.seat_of(entry.recipient)
+        if (
+            seat is None
+            or state.status != "playing"
+            or state.turn is None
+            or state.turn.seat != seat
+            or clock is None
+            or clock.deadline != deadline
+        ):
+            raise Undeliverable("the player moved (or the game ended) since")
+        names = seat_names(self.store, state)
+        zone = self.store.time_zone(entry.recipient)
+        hours = max(1, round((deadline - entry.created_at) / 3_600_000))
+        return reminder_mail(
+            ctx,
+            to=to,
+            player_id=entry.recipient,
+            game_id=game_id,
+            game=game_mail_for(state).game_name,
+            others=", ".join(n for i, n in enumerate(names) if i != seat),
+            deadline=local_time(deadline, zone),
+            left=f"about {hours} hour{'s' if hours != 1 else ''}",
+            stable_id=entry.message_id,
+            reply_to=None,
+        )
+
     def _digest(self, ctx: MailContext, to: str, entry: Entry) -> EmailMessage:
         waiting = [g for g in self.store.games_of(entry.recipient, 100, 0)
                    if g.to_move == entry.recipient]  # fmt: skip
-        lines = {g.id: f"version {g.version}" for g in waiting}
+        zone = self.store.time_zone(entry.recipient)
+        soon = entry.next_try + DAY_MS  # from the hour the digest is due: within a day
+        lines = {
+            g.id: f"version {g.version}"
+            + (f", due {local_time(g.deadline, zone)}" if g.deadline and g.deadline <= soon else "")
+            for g in waiting
+        }
         return digest_mail(ctx, to, entry.recipient, lines, entry.message_id)

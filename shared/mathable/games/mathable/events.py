@@ -83,7 +83,6 @@ PLACED_TILE = codec.record(
 )
 
 
-
 @dataclass(frozen=True, slots=True)
 class GameStarted(Event):
     """The start draw (each seat's draws, the first kept, later ones tie-breaks), first seat
@@ -304,9 +303,7 @@ def apply(state: GameState, event: Event) -> GameState:
     shared = lifecycle.apply(state, event)
     if shared is not None:
         return shared
-    raise RuleError(
-        "bad_event", f"cannot apply {event!r}", {"type": getattr(event, "type", None)}
-    )
+    raise RuleError("bad_event", f"cannot apply {event!r}", {"type": getattr(event, "type", None)})
 
 
 def _apply_correction(state: GameState, event: Corrected) -> GameState:

@@ -374,4 +374,3 @@ def mathable_markdown() -> str:
     for title, text in sections():
         parts += ["", f"## {title}", "", text]
     return "\n".join(parts) + "\n"
-

@@ -8,17 +8,25 @@ from typing import Any
 from mathable.core.errors import RuleError, shown
 from mathable.core.events import Event
 from mathable.core.movelist import MoveLine, move_lines
-from mathable.core.ruleset import SHARED_END_WORDS, RulesetBase, Told, last_told_of, plural
+from mathable.core.ruleset import (
+    SHARED_END_WORDS,
+    RecordTurn,
+    RulesetBase,
+    Told,
+    last_told_of,
+    plural,
+)
 from mathable.core.state import Lifecycle
-from mathable.games.mathable import mail, picture
+from mathable.games.mathable import mail, picture, tutorial
 from mathable.games.mathable.audit import expected_draw
 from mathable.games.mathable.board import render
 from mathable.games.mathable.commands import MATHABLE, check, end_reason
 from mathable.games.mathable.events import apply
 from mathable.games.mathable.eventwords import event_words
 from mathable.games.mathable.jsoncommands import mathable_command
-from mathable.games.mathable.movegen import Placement, best_turn, legal_placements
+from mathable.games.mathable.movegen import Placement, best_turn, best_turn_in, legal_placements
 from mathable.games.mathable.movelist import fold_own
+from mathable.games.mathable.record import record_commands, record_turns
 from mathable.games.mathable.rulebook import mathable_markdown
 from mathable.games.mathable.ruleset_data import ruleset_data
 from mathable.games.mathable.schemas import command_schemas
@@ -43,6 +51,7 @@ END_WORDS = {
     "blocked": "no tile still in play can be placed anywhere",
     "no_placements": "every player passed or exchanged twice in a row",
 }
+
 
 class MathableRules(RulesetBase):
     """Mathable behind the interface: the functions it always had, unchanged."""
@@ -202,6 +211,32 @@ class MathableRules(RulesetBase):
     def move_lines(self, events: Iterable[Event], names: Sequence[str] = ()) -> list[MoveLine]:
         return move_lines(self, events, names, fold_own)
 
+    # Records (``mathable.core.record``):
+
+    def record_turns(
+        self, state: Any, events: Sequence[Event], then: Event | None, revealed: bool
+    ) -> list[RecordTurn]:
+        return record_turns(state, events, then, revealed)
+
+    def record_commands(self, state: Any, seat: int, text: str) -> list[Any]:
+        return record_commands(state, seat, text)
+
+    def best_turn_for(self, state: Any, seat: int) -> tuple[int, str, bool] | None:
+        # A branch-and-bound search over the rack's tiles: exhaustive unless it reaches
+        # its node limit (then the best found, never below greedy).
+        best = best_turn_in(state.position, state.seats[seat].rack)
+        if not best.placements:
+            return None
+        return best.total, " ".join(str(p) for p in best.placements), best.exhaustive
+
+    def tutorial(self) -> Any:
+        return tutorial.TUTORIAL
+
+    def tutorial_step(self, state: Any, command: Any) -> tuple[str, str]:
+        return tutorial.tutorial_step(state, command)
+
+    def explain(self, state: Any, event: Event) -> str | None:
+        return tutorial.explain(state, event)
 
 
 #: The ruleset this package registers (entry point ``mathable.rulesets: mathable``).

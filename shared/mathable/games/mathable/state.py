@@ -33,6 +33,7 @@ RULESET: Final = "mathable"
 RULES_VERSION: Final = 3
 BONUS: Final = 50
 
+
 @dataclass(frozen=True, slots=True)
 class Equation:
     """One completed (or claimed) equation: the pair of squares and the operation."""

@@ -6,15 +6,23 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from mathable.core.events import Event
-from mathable.core.ruleset import SHARED_END_WORDS, RulesetBase, Told, last_told_of, plural
+from mathable.core.ruleset import (
+    SHARED_END_WORDS,
+    RecordTurn,
+    RulesetBase,
+    Told,
+    last_told_of,
+    plural,
+)
 from mathable.core.state import Lifecycle
-from mathable.games.summy import mail, picture
+from mathable.games.summy import mail, picture, tutorial
 from mathable.games.summy.codes import ILLEGAL_PLAY_CODES
 from mathable.games.summy.commands import SUMMY, check, end_reason, expected_draw
 from mathable.games.summy.events import apply
 from mathable.games.summy.jsoncommands import summy_command
 from mathable.games.summy.movegen import best_move, legal_moves
 from mathable.games.summy.notation import draw_table, play_words, read_play
+from mathable.games.summy.record import record_commands, record_turns
 from mathable.games.summy.rulebook import rules_markdown
 from mathable.games.summy.ruleset_data import ruleset_data
 from mathable.games.summy.schemas import command_schemas
@@ -175,6 +183,37 @@ class SummyRules(RulesetBase):
     def move_usage(self) -> str:
         return " X,Y DIRECTION EQUATION"
 
+    # Records (``mathable.core.record``):
+
+    def record_turns(
+        self, state: Any, events: Sequence[Event], then: Event | None, revealed: bool
+    ) -> list[RecordTurn]:
+        return record_turns(state, events, then, revealed)
+
+    def record_commands(self, state: Any, seat: int, text: str) -> list[Any]:
+        return record_commands(state, seat, text)
+
+    def record_tile(self, tile: int) -> str:
+        return NAMES[tile]
+
+    def read_record_tile(self, text: str) -> int:
+        return parse_tile(text)
+
+    def best_turn_for(self, state: Any, seat: int) -> tuple[int, str, bool] | None:
+        # ``best_move`` walks every line of the table that a hand can reach: exhaustive.
+        move = best_move(state.table, state.seats[seat].rack, state.closed)
+        if move is None:
+            return None
+        return move.points, play_words(move.start, move.direction, move.equation), True
+
+    def tutorial(self) -> Any:
+        return tutorial.TUTORIAL
+
+    def tutorial_step(self, state: Any, command: Any) -> tuple[str, str]:
+        return tutorial.tutorial_step(state, command)
+
+    def explain(self, state: Any, event: Event) -> str | None:
+        return tutorial.explain(state, event)
 
 
 def _closed_of(view: dict[str, Any]) -> set[tuple[int, int]]:
@@ -186,7 +225,6 @@ def _table_of(view: dict[str, Any]) -> dict[tuple[int, int], int]:
     """The table of a Summy view as the rules hold it."""
 
     return {(p["x"], p["y"]): parse_tile(p["tile"]) for p in view.get("table") or []}
-
 
 
 #: The ruleset this package registers (entry point ``mathable.rulesets: summy``).

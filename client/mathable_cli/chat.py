@@ -1,0 +1,99 @@
+"""Messages between the seats of a game, as the CLI shows them: who wrote what, and which
+of them this machine has shown already (``show`` and ``wait`` print only what is new).
+
+The newest message id shown per server and game is kept in ``messages-seen.json`` beside
+the config file; it holds ids only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mathable_cli.api import ApiClient
+
+SEEN_FILE = "messages-seen.json"
+#: Games remembered at most (the oldest are forgotten first).
+MAX_REMEMBERED = 500
+
+
+def seat_names(view: Mapping[str, Any]) -> dict[int, str]:
+    return {
+        int(s["seat"]): str(s.get("name") or f"seat {s['seat']}")
+        for s in view.get("seats", [])
+        if s.get("seat") is not None
+    }
+
+
+def message_line(message: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    """``ada writes: Good luck!`` (later lines indented).
+
+    >>> message_line({"seat": 0, "text": "Hi\\nthere"}, {0: "ada"})
+    'ada writes: Hi\\n    there'
+    """
+    who = names.get(int(message["seat"]), f"seat {message['seat']}")
+    return f"{who} writes: " + "\n    ".join(str(message["text"]).split("\n"))
+
+
+class SeenMessages:
+    """The newest message id shown per game, in a small file of the config folder."""
+
+    def __init__(self, directory: Path, server: str) -> None:
+        self.path = directory / SEEN_FILE
+        self.server = server
+
+    def _load(self) -> dict[str, int]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return {k: v for k, v in data.items() if isinstance(v, int)} if isinstance(data, dict) \
+            else {}  # fmt: skip
+
+    def last(self, game: str) -> int:
+        return self._load().get(f"{self.server} {game}", 0)
+
+    def remember(self, game: str, newest: int) -> None:
+        data = self._load()
+        data.pop(f"{self.server} {game}", None)
+        data[f"{self.server} {game}"] = newest
+        data = dict(list(data.items())[-MAX_REMEMBERED:])
+        try:
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".seen-", dir=self.path.parent)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(data, handle)
+            os.replace(tmp, self.path)
+        except OSError:
+            pass  # showing a message again next time is no harm
+
+
+def unseen(api: ApiClient, seen: SeenMessages, game: str, view: Mapping[str, Any]) \
+        -> list[str]:  # fmt: skip
+    """The lines of the messages of ``game`` not shown here before (none for a spectator),
+    and remember them as shown."""
+    if view.get("you") is None or api.token is None:
+        return []
+    from mathable_cli.exits import CliError
+
+    since = seen.last(game)
+    # An extra beside the game, asked once: a server without messages (404), or one that
+    # does not answer now, leaves the game shown as it is.
+    retries, api.retries = api.retries, 0
+    try:
+        found = api.request("GET", f"/v1/games/{game}/messages", params={"since": since}).data
+    except CliError:  # the API's errors are CliErrors too
+        return []
+    finally:
+        api.retries = retries
+    messages = found.get("messages", [])
+    if not messages:
+        return []
+    seen.remember(game, max(int(m["id"]) for m in messages))
+    names = seat_names(view)
+    return [message_line(m, names) for m in messages]

@@ -1,0 +1,191 @@
+"""Game records (docs/records.md): ``import``, ``review``, ``tutorial`` and ``archive``.
+
+``import FILE`` and ``review FILE`` need no server: they replay a record through the
+rules package. ``review GAME`` fetches a finished game's record first; ``archive
+NAME`` writes a player's finished games (``export GAME`` writes one).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from mathable.core.errors import RuleError
+from mathable.core.record import Replayed, final_words, replay_record
+from mathable.core.review import review as review_of
+from mathable.core.ruleset import ruleset
+from mathable.core.tutorial import start, steps
+from mathable_cli.cmdutil import JsonFlag
+from mathable_cli.context import app_context
+from mathable_cli.exits import CliError, ExitCode, illegal_move_codes
+
+#: The refusals of a record that say a line breaks the rules (exit 3), beside the rules'
+#: own codes of moves against them.
+_BROKEN = frozenset({"wrong_score", "bad_commitment", "truncated_record"})
+
+RecordFile = Annotated[
+    Path, typer.Argument(help="A record file (docs/records.md); - reads stdin.", show_default=False)
+]
+
+
+def _read(path: Path) -> str:
+    if str(path) == "-":
+        return typer.get_text_stream("stdin").read()
+    try:
+        return path.expanduser().read_text(encoding="utf-8")
+    except OSError as err:
+        raise CliError(f"cannot read {path}: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise CliError(f"{path} is not UTF-8 text: a record is plain UTF-8") from None
+
+
+def _replay(text: str, source: str) -> Replayed:
+    try:
+        return replay_record(text)
+    except RuleError as err:
+        broken = err.code in _BROKEN or err.code in illegal_move_codes()
+        raise CliError(
+            f"{source}: {err.message}",
+            ExitCode.ILLEGAL_MOVE if broken else ExitCode.ERROR,
+            api_code=err.code,
+        ) from None
+
+
+def import_record(
+    ctx: typer.Context,
+    file: RecordFile,
+    upload: Annotated[
+        bool,
+        typer.Option(
+            "--upload",
+            help="Also create the game on the server (POST /v1/games/import): unrated, finished.",
+        ),
+    ] = False,
+) -> None:
+    """Replay a record through the rules (no server needed): the final position and scores,
+    or the first line that breaks the rules and why (exit 3)."""
+    text = _read(file)
+    replayed = _replay(text, str(file))
+    checked = (
+        "its bag order matches its commitment"
+        if replayed.committed
+        else "no commitment to check its bag order against"
+    )
+    typer.echo(final_words(replayed))
+    typer.echo(f"{len(replayed.played)} turns replayed; {checked}.")
+    if upload:
+        answer = app_context(ctx).api().import_record(text)
+        typer.echo(f"Imported as game {answer['id']}.")
+
+
+def _record_of(ctx: typer.Context, source: str) -> tuple[str, str]:
+    """A record's text from a file, or from the server for a game id."""
+    path = Path(source).expanduser()
+    if source == "-" or path.is_file():
+        return _read(path), source
+    actx = app_context(ctx)
+    game = actx.game_id(source, "review", auth=False)
+    return actx.api(auth=False).record(game), f"game {game}"
+
+
+def review(
+    ctx: typer.Context,
+    source: Annotated[
+        str, typer.Argument(help="A finished game's id, or a record file.", show_default=False)
+    ],
+    as_json: JsonFlag = False,
+) -> None:
+    """Each turn against the best the rules engine finds for that rack on that board, the
+    points left on the table and the three turns that cost most."""
+    text, where = _record_of(ctx, source)
+    replayed = _replay(text, where)
+    found = review_of(replayed)
+    if as_json:
+        typer.echo(json.dumps(found.to_json(), indent=2))
+        return
+    typer.echo(found.text(), nl=False)
+
+
+def tutorial(
+    game: Annotated[
+        str, typer.Argument(help="mathable or summy.", show_default=False)
+    ] = "mathable",
+    auto: Annotated[
+        bool, typer.Option("--auto", help="Run it through without waiting for you.")
+    ] = False,
+) -> None:
+    """Play a game's worked example step by step (Mathable: the rule book's, 39 then
+    71 + 50 = 121), saying what each tile does and why it scores what it does."""
+    try:
+        rules = ruleset(game.lower())
+    except RuleError as err:
+        raise typer.BadParameter(err.message, param_hint="GAME") from None
+    lesson = rules.tutorial()
+    if lesson is None:
+        raise CliError(f"{rules.display_name} has no tutorial", ExitCode.USAGE)
+    typer.echo(lesson.title)
+    typer.echo("=" * len(lesson.title))
+    typer.echo(lesson.intro)
+    typer.echo("")
+    typer.echo(rules.draw(rules.view(start(lesson, rules), None)))
+    typer.echo("")
+    for step in steps(lesson, rules):
+        line = f"{step.player}: {step.prompt}"
+        if auto:
+            typer.echo(f"> {line}")
+        else:
+            while True:
+                typed = typer.prompt(line, default="", show_default=False).strip()
+                if (
+                    not typed
+                    or typed.replace(" ", "").lower() == step.expect.replace(" ", "").lower()
+                ):
+                    break
+                typer.echo(f"  Not quite: the example plays {step.expect or 'on'} here.")
+        for words in step.words:
+            typer.echo(f"  {words}")
+        if step.turn_done is not None:
+            typer.echo("")
+            typer.echo(rules.draw(rules.view(step.state, None)))
+            typer.echo("")
+            typer.echo(step.turn_done)
+            typer.echo("")
+    typer.echo("That is the example. Try a game: mathable-cli new")
+
+
+def archive(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The player's name.", show_default=False)],
+    directory: Annotated[
+        Path | None,
+        typer.Option("--dir", "-d", help="Write each game's record to DIR/GAME.txt."),
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """A player's finished games, each with its record (one JSON line each with --json)."""
+    games = app_context(ctx).api(auth=False).archive(name)
+    if as_json:
+        for game in games:
+            typer.echo(json.dumps(game, separators=(",", ":")))
+        return
+    if directory is not None:
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            for game in games:
+                (directory / f"{game['id']}.txt").write_text(game["record"], encoding="utf-8")
+        except OSError as err:
+            raise CliError(f"cannot write in {directory}: {err.strerror}") from None
+        typer.echo(f"Wrote {len(games)} records to {directory}.")
+        return
+    for game in games:
+        typer.echo(game["record"])
+
+
+def register(app: typer.Typer) -> None:
+    app.command("import")(import_record)
+    app.command("review")(review)
+    app.command("tutorial")(tutorial)
+    app.command("archive")(archive)

@@ -1,0 +1,28 @@
+"""``rematch``: a new game with the players of a finished one, the seats rotated."""
+
+from __future__ import annotations
+
+import typer
+
+from mathable_cli.cmdutil import GameIdArg, JsonFlag
+from mathable_cli.context import app_context
+
+
+def rematch(ctx: typer.Context, game: GameIdArg, as_json: JsonFlag = False) -> None:
+    """Ask for a rematch of a finished game: the same game, options and clock, the same
+    players invited, the seats rotated. Asking again gives the same new game."""
+    actx = app_context(ctx)
+    game = actx.game_id(game, "rematch")
+    reply = actx.api().request("POST", f"/v1/games/{game}/rematch", body={}).data
+    if as_json:
+        actx.output.json(reply)
+        return
+    actx.output.data(reply["id"])
+    actx.output.info(
+        f"Rematch of {game}: game {reply['id']}; the others are invited "
+        f"(`mathable-cli join {reply['id']}`)."
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("rematch")(rematch)

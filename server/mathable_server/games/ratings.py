@@ -1,0 +1,158 @@
+"""Ratings and records: what a finished game changes, in the transaction that ends it.
+
+Ratings are openskill's Plackett-Luce (``openskill.models.PlackettLuce``, its
+defaults: mu 25, sigma 25/3), per ruleset, for rated games only: it rates 2 to 4
+players at once from their places, which Glicko-2 (for two) does not. The places
+come from the result: the winners first, then the others by their final score
+(equal scores share a place). ``rating`` is the conservative ``mu - 3 sigma``.
+
+A game is rated when made (``rated`` on create: by default when nobody gave its
+bag order nor a seed). Every finished game whose order nobody gave also leaves a
+record of who won (``store.ratings.game_results``); a game of a given order or
+seed leaves none (another game may draw that order and still be running).
+
+``rebuild`` forgets every rating and record and replays the finished games' logs
+in the order they ended, to the same values (a formula change is replayed so).
+openskill is an extra (``mathable[ratings]``): without it the server rates no
+game (``available()`` is False; creating a rated game is refused, and ``rebuild``
+says what to install).
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from mathable import Event
+from mathable.core.ruleset import AnyState, replay_any
+from mathable_server.store import ratings as rows
+from mathable_server.store.ratings import Outcome, Rating
+
+if TYPE_CHECKING:
+    from mathable_server.store import Store
+
+#: A database connection in a transaction (the store's; this layer never names SQLAlchemy).
+Connection = Any
+
+#: Whether the game a request is creating is rated (set around ``Games.create``).
+_CREATING: contextvars.ContextVar[bool | None] = contextvars.ContextVar("rated", default=None)
+
+MISSING = "ratings need openskill: pip install 'mathable[ratings]'"
+
+
+def available() -> bool:
+    """Whether this server can rate games (openskill is installed)."""
+    try:
+        import openskill.models  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@contextmanager
+def creating(rated: bool) -> Iterator[None]:
+    """Within: the game created is marked rated (or not) in its creation's transaction."""
+    token = _CREATING.set(rated)
+    try:
+        yield
+    finally:
+        _CREATING.reset(token)
+
+
+def rated_now(store: Store, game_id: str) -> bool:
+    """Whether ``game_id`` is rated: as its creation is marking it, else as stored."""
+    flag = _CREATING.get()
+    return flag if flag is not None else store.rated(game_id)
+
+
+def places(state: AnyState) -> list[int]:
+    """Each seat's place (1 best): the winners, then the rest by final score."""
+    result = state.result
+    assert result is not None
+    keys = [
+        (seat in result.winners, result.scores[seat] if seat < len(result.scores) else 0)
+        for seat in range(len(state.seats))
+    ]
+    return [1 + sum(1 for other in keys if other > mine) for mine in keys]
+
+
+def outcomes(state: AnyState) -> list[Outcome]:
+    result = state.result
+    assert result is not None
+    return [
+        Outcome(seat.player, index in result.winners, len(result.winners))
+        for index, seat in enumerate(state.seats)
+        if seat.player is not None
+    ]
+
+
+def recorded(state: AnyState) -> bool:
+    """Whether a finished game leaves a record: nobody gave its bag order nor a seed, and
+    it was played here (an imported game, made from a record, leaves none)."""
+    options = state.options
+    return options.tiles is None and options.seed is None and not options.imported
+
+
+def rate(ruleset: str, before: dict[str, Rating], players: Sequence[str], ranks: Sequence[int]) \
+        -> list[Rating]:  # fmt: skip
+    """The players' ratings after a game in which they took ``ranks`` (1 best)."""
+    from openskill.models import PlackettLuce  # the 'ratings' extra
+
+    model = PlackettLuce()
+    teams = [
+        [model.rating(mu=before[p].mu, sigma=before[p].sigma) if p in before else model.rating()]
+        for p in players
+    ]
+    after = model.rate(teams, ranks=list(ranks))
+    return [
+        Rating(p, ruleset, team[0].mu, team[0].sigma, team[0].ordinal(),
+               (before[p].games if p in before else 0) + 1)
+        for p, team in zip(players, after, strict=True)
+    ]  # fmt: skip
+
+
+def settle(conn: Connection, game_id: str, state: AnyState, at: int) -> None:
+    """What a game that ended at ``at`` changes: its record, and its players' ratings if
+    it is rated (and this server rates games)."""
+    if state.result is None or not recorded(state):
+        return
+    ruleset = state.ruleset
+    rows.write_results(conn, game_id, ruleset, outcomes(state), at)
+    if not rows.is_rated(conn, game_id) or not available():
+        return
+    seated = [(i, s.player) for i, s in enumerate(state.seats) if s.player is not None]
+    ranks = places(state)
+    players = [p for _, p in seated]
+    before = rows.read_ratings(conn, ruleset, players)
+    rows.write_ratings(conn, rate(ruleset, before, players, [ranks[i] for i, _ in seated]))
+
+
+class RatingsHook:
+    """The store's append hook: marks a game rated when made, settles it when it ends."""
+
+    def __call__(
+        self, conn: Connection, game_id: str, events: Sequence[Event], state: AnyState, at: int
+    ) -> None:
+        types = {e.type for e in events}
+        if "game_created" in types:
+            flag = _CREATING.get()
+            rows.mark_rated(conn, game_id, state.ruleset, bool(flag))
+        if "game_ended" in types and state.status == "ended":
+            settle(conn, game_id, state, at)
+
+
+def rebuild(store: Store) -> int:
+    """Forget every rating and record, and replay the finished games' logs in the order
+    they ended: the same values as when they were made. The games replayed."""
+    if not available():
+        raise RuntimeError(MISSING)
+    count = 0
+    with store.rebuilding() as conn:
+        for game_id, at in rows.ended_games(conn):
+            stored = store.events_after(game_id)
+            state: Any = replay_any([s.event for s in stored])
+            settle(conn, game_id, state, at)
+            count += 1
+    return count

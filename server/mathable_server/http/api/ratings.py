@@ -1,0 +1,99 @@
+"""Ratings and records: a player's ratings, the record between two players, the board.
+
+``GET /v1/players/{name}`` (each ruleset's rating and rated games),
+``GET /v1/players/{name}/record?against=NAME`` (wins, losses and draws between
+two players), ``GET /v1/leaderboard?ruleset=NAME`` (the best rated players).
+Public, as a game's view is.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Blueprint, Response
+from marshmallow import fields, validate
+
+from mathable.core.ruleset import rulesets
+from mathable_server.http.errors import ApiError
+from mathable_server.http.schemas import NAME_PATTERN, QuerySchema
+from mathable_server.http.web import json_response, query, services
+from mathable_server.store.ratings import Rating
+
+bp = Blueprint("ratings", __name__, url_prefix="/v1")
+
+
+class RecordQuerySchema(QuerySchema):
+    against = fields.String(required=True, validate=validate.Length(min=1, max=200))
+
+
+class LeaderboardQuerySchema(QuerySchema):
+    ruleset = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+
+
+_record_query = RecordQuerySchema()
+_board_query = LeaderboardQuerySchema()
+_PUBLIC = {"Cache-Control": "no-cache"}
+
+
+def rating_body(rating: Rating) -> dict[str, Any]:
+    return {
+        "rating": round(rating.rating, 2),
+        "games": rating.games,
+        "mu": round(rating.mu, 4),
+        "sigma": round(rating.sigma, 4),
+    }
+
+
+def _player(name: str) -> tuple[str, str]:
+    """(id, name) of the player ``name``; 404 ``unknown_player``."""
+    found = None
+    if re.fullmatch(NAME_PATTERN, name):
+        found = services().store.players_named([name]).get(name.casefold())
+    if found is None:
+        raise ApiError(404, "unknown_player", f"there is no player named {name[:40]!r}")
+    return found.id, found.name
+
+
+@bp.get("/players/<name>")
+def player(name: str) -> Response:
+    """A player's name and each ruleset's rating."""
+    player_id, shown = _player(name)
+    rated = services().store.ratings_of(player_id)
+    return json_response(
+        {"name": shown, "ratings": {r.ruleset: rating_body(r) for r in rated}}, 200, _PUBLIC
+    )
+
+
+@bp.get("/players/<name>/record")
+def record(name: str) -> Response:
+    """Wins, losses and draws of ``name`` against ``against``, in the finished games both
+    sat in (games of a given bag order or seed are not counted)."""
+    asked = query(_record_query)
+    player_id, shown = _player(name)
+    other_id, other = _player(asked["against"])
+    wins, losses, draws = services().store.record(player_id, other_id)
+    return json_response(
+        {"player": shown, "against": other, "wins": wins, "losses": losses, "draws": draws},
+        200,
+        _PUBLIC,
+    )
+
+
+@bp.get("/leaderboard")
+def leaderboard() -> Response:
+    """The best rated players of a ruleset, best first."""
+    asked = query(_board_query)
+    name = asked["ruleset"]
+    if name not in rulesets():
+        raise ApiError(404, "unknown_ruleset", f"there is no ruleset {name[:40]!r}")
+    board = services().store.leaderboard(name, asked["limit"])
+    return json_response(
+        {
+            "ruleset": name,
+            "players": [{"name": n, **rating_body(r)} for n, r in board],
+        },
+        200,
+        _PUBLIC,
+    )

@@ -1,0 +1,47 @@
+"""A player's own settings beyond the account: the time zone deadlines are told in."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sqlalchemy import insert, select, update
+
+from mathable_server.store.base import Recorder
+from mathable_server.store.schema import player_settings
+
+
+class PlayerSettingsRecorder(Recorder):
+    """The player_settings table."""
+
+    def time_zone(self, player_id: str) -> str | None:
+        """The IANA name of the player's time zone (None: UTC)."""
+        return self.time_zones([player_id]).get(player_id)
+
+    def time_zones(self, player_ids: Iterable[str]) -> dict[str, str]:
+        ids = list(player_ids)
+        if not ids:
+            return {}
+        with self._reader.connect() as conn:
+            rows = conn.execute(
+                select(player_settings.c.player_id, player_settings.c.time_zone).where(
+                    player_settings.c.player_id.in_(ids)
+                )
+            ).all()
+        return {r.player_id: r.time_zone for r in rows if r.time_zone}
+
+    def set_time_zone(self, player_id: str, zone: str | None) -> None:
+        self._set(player_id, time_zone=zone)
+
+    def set_remind_before(self, player_id: str, seconds: int | None) -> None:
+        """A reminder ``seconds`` before each deadline of the player's (None: none)."""
+        self._set(player_id, remind_before=seconds)
+
+    def _set(self, player_id: str, **values: object) -> None:
+        with self._writer() as conn, conn.begin():
+            changed = conn.execute(
+                update(player_settings)
+                .where(player_settings.c.player_id == player_id)
+                .values(**values)
+            ).rowcount
+            if not changed:
+                conn.execute(insert(player_settings).values(player_id=player_id, **values))

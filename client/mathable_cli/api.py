@@ -17,7 +17,7 @@ from typing import Any
 import mathable_client
 from mathable_cli import __version__
 from mathable_cli.exits import CliError, ExitCode, illegal_move_codes
-from mathable_client import PATIENT, QUICK, Reply, new_idempotency_key
+from mathable_client import ENDLESS, PATIENT, QUICK, Reply, new_idempotency_key
 
 #: Replaced by tests so that retries and polling do not really wait.
 _sleep: Callable[[float], None] = time.sleep
@@ -111,7 +111,7 @@ class ApiClient(mathable_client.Client):
         base_url: str,
         token: str | None = None,
         *,
-        retries: int = QUICK[0],
+        retries: int | None = QUICK[0],
         backoff: float = QUICK[1],
         timeout: float = 30.0,
         session: Any = None,
@@ -197,6 +197,7 @@ class ApiClient(mathable_client.Client):
 
 
 __all__ = [
+    "ENDLESS",
     "PATIENT",
     "QUICK",
     "ApiClient",

@@ -55,21 +55,27 @@ class AppContext:
                 cfg.path.chmod(0o600)
         return self._settings
 
-    def api(self, *, auth: bool = True, patient: bool = False) -> ApiClient:
+    def api(
+        self, *, auth: bool = True, patient: bool = False, endless: bool = False
+    ) -> ApiClient:
         """The API client; with ``auth`` it needs a token (and says how to get one).
 
         Without ``auth`` the token is still sent when there is one (a player sees
         their rack). ``patient`` retries an unreachable server for longer: for
-        commands that wait anyway.
+        commands that wait anyway. ``endless`` retries it for as long as the command runs
+        (a bot, ``wait``): a server restarting only pauses it, and each retry is said on
+        stderr.
         """
         settings = self.settings
         token = settings.require_token() if auth else settings.token
-        if self._api is None or self._api.token != token:
-            from mathable_cli import api  # requests is slow to import: only when used
+        from mathable_cli import api  # requests is slow to import: only when used
 
+        if self._api is None or self._api.token != token:
             self._api = api.ApiClient(settings.server, token, report=self.output.retrying)
-            if patient:
-                self._api.retries, self._api.backoff = api.PATIENT
+        if endless:
+            self._api.retries, self._api.backoff = api.ENDLESS
+        elif patient and self._api.retries is not None:
+            self._api.retries, self._api.backoff = api.PATIENT
         return self._api
 
     def game_id(self, given: str | None, command: str, *, auth: bool = True) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from mathable_client.client import LONG_POLL, Client, turn_command
 from mathable_client.transport import (
+    ENDLESS,
     PATIENT,
     QUICK,
     ApiError,
@@ -31,6 +32,7 @@ from mathable_client.views import (
 )
 
 __all__ = [
+    "ENDLESS",
     "LONG_POLL",
     "PATIENT",
     "QUICK",

@@ -1,7 +1,9 @@
 """HTTP for the Mathable API v1: JSON, bearer token, retries with backoff, idempotent writes.
 
 Connection failures and 429/502/503/504 answers are retried with exponential
-backoff (a ``Retry-After`` header is obeyed). Every write carries an
+backoff (a ``Retry-After`` header is obeyed); a process that runs until it is
+stopped (a bot, ``wait``) retries without end (``ENDLESS``), so a server restart
+only pauses it. Every write carries an
 ``Idempotency-Key`` that stays the same across the retries of one call, so a
 retried command is never played twice. Error answers raise ``ApiError`` with
 the server's stable ``code``; a server that cannot be reached raises
@@ -25,6 +27,8 @@ MAX_DELAY = 30.0
 #: pauses), and one that waits anyway (about half a minute).
 QUICK = (3, 0.25)
 PATIENT = (6, 0.5)
+#: For as long as the process runs (the pauses grow to ``MAX_DELAY``): bots and waits.
+ENDLESS: tuple[int | None, float] = (None, 0.5)
 
 Json = dict[str, Any]
 
@@ -126,7 +130,7 @@ class Transport:
         base_url: str,
         token: str | None = None,
         *,
-        retries: int = QUICK[0],
+        retries: int | None = QUICK[0],
         backoff: float = QUICK[1],
         timeout: float = 30.0,
         session: requests.Session | None = None,
@@ -150,7 +154,7 @@ class Transport:
             after = response.headers.get("Retry-After", "")
             if after.isdigit():
                 return min(float(after), MAX_DELAY)
-        base = min(self.backoff * (2.0**attempt), MAX_DELAY)
+        base = min(self.backoff * (2.0 ** min(attempt, 30)), MAX_DELAY)
         return base + random.uniform(0, base / 2)
 
     def request(
@@ -177,7 +181,9 @@ class Transport:
         if method != "GET":
             headers["Idempotency-Key"] = idempotency_key or new_idempotency_key()
         problem = ""
-        for attempt in range(self.retries + 1):
+        attempt = -1
+        while True:
+            attempt += 1
             response: requests.Response | None = None
             try:
                 response = self.session.request(
@@ -198,16 +204,20 @@ class Transport:
                 if response.status_code not in RETRY_STATUSES:
                     break
                 problem = f"the server answered {response.status_code} {response.reason or ''}"
-            if attempt < self.retries:
-                pause = self._delay(attempt, response)
-                if self.report is not None:
-                    self.report(
-                        f"{problem.strip()}; trying again in {pause:.1f} s "
-                        f"(attempt {attempt + 2} of {self.retries + 1})"
-                    )
-                self.sleep(pause)
-        else:
-            raise Unreachable(problem.strip(), method, self.retries + 1)
+            if self.retries is not None and attempt >= self.retries:
+                raise Unreachable(problem.strip(), method, self.retries + 1)
+            pause = self._delay(attempt, response)
+            if self.report is not None:
+                of = (
+                    "; trying for as long as this runs (Ctrl-C stops it)"
+                    if self.retries is None
+                    else f" of {self.retries + 1}"
+                )
+                self.report(
+                    f"{problem.strip()}; trying again in {pause:.1f} s "
+                    f"(attempt {attempt + 2}{of})"
+                )
+            self.sleep(pause)
         assert response is not None
         if response.status_code >= 400:
             raise error_from(response)
@@ -222,6 +232,7 @@ class Transport:
 
 
 __all__ = [
+    "ENDLESS",
     "PATIENT",
     "QUICK",
     "ApiError",

@@ -63,6 +63,25 @@ def test_giving_up_is_a_network_failure_with_advice(http: responses.RequestsMock
     assert len(http.calls) == 3
 
 
+def test_an_endless_client_keeps_trying_a_server_that_is_down_and_says_so(
+    http: responses.RequestsMock, no_waiting: list[float]
+) -> None:
+    # A restart behind nginx: refused connections, then 502s, for longer than any count.
+    for _ in range(10):
+        http.get(f"{SERVER}/v1/me", body=requests.ConnectionError("refused"))
+    for _ in range(10):
+        http.get(f"{SERVER}/v1/me", status=502)
+    http.get(f"{SERVER}/v1/me", json={"id": "p1", "name": "alice", "games": []})
+    told: list[str] = []
+    client = ApiClient(SERVER, "t", retries=None, report=told.append)
+    assert client.me()["name"] == "alice"
+    assert len(http.calls) == 21 and len(told) == 20
+    assert all("trying for as long as this runs" in line for line in told)
+    assert "502" in told[-1] and "attempt 21" in told[-1]
+    # The pauses grow to half a minute and stay there.
+    assert max(no_waiting) <= 45 and no_waiting[-1] >= 30
+
+
 @pytest.mark.parametrize(
     ("status", "code", "exit_code"),
     [

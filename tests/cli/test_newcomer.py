@@ -98,13 +98,22 @@ def test_an_unreachable_server_is_retried_briefly_and_said(
     assert sum(no_waiting) < 3.0  # a person is waiting: a short total
 
 
-def test_wait_retries_longer_than_a_command(
+def test_wait_keeps_trying_a_server_that_is_down_for_as_long_as_it_runs(
     cli: Invoke, http: responses.RequestsMock, no_waiting: list[float]
 ) -> None:
-    http.get(f"{SERVER}/v1/games/gabcdefghij", body=requests.ConnectionError("refused"))
+    # Longer than any count of tries: a restart, then the server answers again.
+    for _ in range(12):
+        http.get(f"{SERVER}/v1/games/gabcdefghij", body=requests.ConnectionError("refused"))
+    http.get(
+        f"{SERVER}/v1/games/gabcdefghij",
+        status=404,
+        json={"error": {"code": "game_not_found", "message": "there is no game"}},
+    )
     result = cli("wait", "gabcdefghij")
-    assert result.exit_code == ExitCode.NETWORK
-    assert len(no_waiting) == 6 and sum(no_waiting) > 20
+    assert result.exit_code == ExitCode.ERROR and "there is no game" in result.stderr
+    retries = [line for line in result.stderr.splitlines() if "trying again in" in line]
+    assert len(retries) == len(no_waiting) == 12
+    assert retries[-1].endswith("(attempt 13; trying for as long as this runs (Ctrl-C stops it))")
 
 
 # --- looking at a game -----------------------------------------------------------------

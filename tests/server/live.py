@@ -12,6 +12,7 @@ threads.
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -132,6 +133,36 @@ def live_server(
             errors = [line for line in logged if " ERROR " in line or "Error:" in line]
             if errors:
                 print("mathable-server logged:", *errors[:40], sep="\n", file=sys.stderr)
+
+
+@contextmanager
+def serve_process(
+    port: int, url: str, log: Path, env: Mapping[str, str] | None = None
+) -> Iterator[subprocess.Popen[bytes]]:
+    """``mathable-server serve --workers 2`` on ``port`` until the block ends (SIGTERM, as
+    systemd stops it), or until the test stops it inside the block; yields the process."""
+    env = server_env() | {
+        "MATHABLE_ALLOW_SEEDS": "1",
+        "MATHABLE_POOL_SIZE": "4",
+        "MATHABLE_REGISTRATION_LIMIT": "off",
+        "MATHABLE_GAME_LIMIT": "off",
+        **(env or {}),
+    }
+    with log.open("ab") as out:
+        process = subprocess.Popen(
+            server_command(port, url, 2), stdout=out, stderr=subprocess.STDOUT, env=env
+        )
+    deadline = time.monotonic() + START_TIMEOUT
+    while not _answers(f"http://127.0.0.1:{port}/v1/health"):
+        assert process.poll() is None, log.read_text(errors="replace")
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.1)
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            process.wait(timeout=30)
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:

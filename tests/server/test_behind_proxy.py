@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -117,47 +118,56 @@ def _nginx() -> str | None:
     )
 
 
-@pytest.fixture
-def nginx_front(tmp_path: Path) -> Iterator[str]:
-    """nginx with the documented configuration in front of a live server; its base URL."""
+@contextmanager
+def nginx_in_front(upstream: str, folder: Path) -> Iterator[str]:
+    """nginx with the documented configuration in front of ``upstream`` (a base URL); its
+    address (``127.0.0.1:PORT``). Skips, saying why, where nginx is not installed."""
     binary = _nginx()
     if binary is None:
         pytest.skip("nginx is not installed (apt-get install nginx-light): proxy test skipped")
+    port = free_port()
+    site = (
+        CONF.read_text()
+        .replace("127.0.0.1:8080", upstream.removeprefix("http://"))
+        .replace("listen 80;", f"listen 127.0.0.1:{port};")
+    )
+    (folder / "site.conf").write_text(site)
+    user = "user root;\n" if os.geteuid() == 0 else ""
+    (folder / "nginx.conf").write_text(
+        f"{user}worker_processes 1;\npid {folder}/nginx.pid;\n"
+        f"error_log {folder}/error.log;\nevents {{ worker_connections 64; }}\n"
+        f"http {{\n access_log off;\n client_body_temp_path {folder}/body;\n"
+        f" proxy_temp_path {folder}/proxy;\n fastcgi_temp_path {folder}/fcgi;\n"
+        f" uwsgi_temp_path {folder}/uwsgi;\n scgi_temp_path {folder}/scgi;\n"
+        f" include {folder}/site.conf;\n}}\n"
+    )
+    process = subprocess.Popen(
+        [binary, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-g",
+         "daemon off;"],
+        stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 20
+        while _status(port, "127.0.0.9") is None:
+            assert process.poll() is None, process.stderr.read() if process.stderr else ""
+            assert time.monotonic() < deadline, "nginx did not start"
+            time.sleep(0.1)
+        yield f"127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        if process.stderr is not None:
+            process.stderr.close()
+
+
+@pytest.fixture
+def nginx_front(tmp_path: Path) -> Iterator[str]:
+    """nginx with the documented configuration in front of a live server; its base URL."""
+    if _nginx() is None:
+        pytest.skip("nginx is not installed (apt-get install nginx-light): proxy test skipped")
     env = {"MATHABLE_TRUSTED_PROXIES": "1", "MATHABLE_RATE_LIMIT": LIMIT}
-    with live_server(env=env) as upstream:
-        port = free_port()
-        site = (
-            CONF.read_text()
-            .replace("127.0.0.1:8080", upstream.removeprefix("http://"))
-            .replace("listen 80;", f"listen 127.0.0.1:{port};")
-        )
-        (tmp_path / "site.conf").write_text(site)
-        user = "user root;\n" if os.geteuid() == 0 else ""
-        (tmp_path / "nginx.conf").write_text(
-            f"{user}worker_processes 1;\npid {tmp_path}/nginx.pid;\n"
-            f"error_log {tmp_path}/error.log;\nevents {{ worker_connections 64; }}\n"
-            f"http {{\n access_log off;\n client_body_temp_path {tmp_path}/body;\n"
-            f" proxy_temp_path {tmp_path}/proxy;\n fastcgi_temp_path {tmp_path}/fcgi;\n"
-            f" uwsgi_temp_path {tmp_path}/uwsgi;\n scgi_temp_path {tmp_path}/scgi;\n"
-            f" include {tmp_path}/site.conf;\n}}\n"
-        )
-        process = subprocess.Popen(
-            [binary, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-g",
-             "daemon off;"],
-            stderr=subprocess.PIPE,
-        )  # fmt: skip
-        try:
-            deadline = time.monotonic() + 20
-            while _status(port, "127.0.0.9") is None:
-                assert process.poll() is None, process.stderr.read() if process.stderr else ""
-                assert time.monotonic() < deadline, "nginx did not start"
-                time.sleep(0.1)
-            yield f"127.0.0.1:{port}"
-        finally:
-            process.terminate()
-            process.wait(timeout=10)
-            if process.stderr is not None:
-                process.stderr.close()
+    with live_server(env=env) as upstream, nginx_in_front(upstream, tmp_path) as front:
+        yield front
 
 
 def _call(

@@ -907,6 +907,31 @@ def test_a_game_over_mail_withholds_what_a_shared_order_would_tell(
     assert "Scores before the end: dan 0, bob 0" in text
 
 
+def test_one_mail_to_two_play_addresses_plays_once_in_each_game(
+    mail_app: Flask, mailbox: Mailbox
+) -> None:
+    # An MTA delivers a mail To one play address and Cc another once for each recipient.
+    client = mail_app.test_client()
+    table = Table(client)
+    verify(client, mail_app, mailbox, table.bob, BOB_MAIL)
+    carl = register(client, "carl")
+    second = started_game(client, carl, table.bob, tiles=example_tiles(2))["id"]
+    for game_id, who in ((second, carl), (table.id, table.ada)):
+        assert move(client, who, game_id, 3, type="pass").status_code == 200
+    deliver(mail_app)
+    turns = [
+        mailbox.wait_for(lambda m, g=g: g in str(m["Subject"]) and m["To"] == BOB_MAIL)
+        for g in (table.id, second)
+    ]
+    addresses = [str(t["Reply-To"]) for t in turns]
+    raw = reply(turns[0], "pass", Cc=addresses[1])
+    box = inbox(mail_app)
+    assert [box.receive(raw, [a]).code for a in addresses] == [0, 0]
+    assert [snapshot(client, g)[0]["version"] for g in (table.id, second)] == [5, 5]
+    again = box.receive(raw, [addresses[1]])
+    assert again.code == 0 and "was read before" in again.note
+
+
 def test_the_digest_names_the_deadlines_within_a_day_in_the_players_time(
     mail_app: Flask, mailbox: Mailbox, mail_table: Table
 ) -> None:

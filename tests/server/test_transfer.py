@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import Engine, func, select
 
 from mathable_server import Settings, create_app
-from mathable_server.run.transfer import DumpError, dump, load
+from mathable_server.run.transfer import CARRIED, DumpError, dump, load
 from mathable_server.store import migrations
 from mathable_server.store.engine import events, game_members, games, make_engine, players
 from tests.server.live import server_cli
@@ -113,7 +113,9 @@ def _dumped(url: str) -> str:
 def _resealed(lines: list[str]) -> str:
     """``lines`` (header and body) with a freshly computed end line: consistent but forged."""
     digest = hashlib.sha256("".join(line + "\n" for line in lines).encode()).hexdigest()
-    counts = {"players": 0, "games": 0, "events": 0}
+    counts: dict[str, Any] = {"players": 0, "games": 0, "events": 0}
+    if json.loads(lines[0])["version"] >= 2:
+        counts["rows"] = {table.name: 0 for table in CARRIED}
     for line in lines[1:]:
         obj = json.loads(line)
         if "player" in obj:
@@ -121,6 +123,8 @@ def _resealed(lines: list[str]) -> str:
         elif "game" in obj:
             counts["games"] += 1
             counts["events"] += len(obj["game"]["events"])
+        elif "table" in obj:
+            counts["rows"][obj["table"]] += 1
     end = json.dumps({"end": {**counts, "sha256": digest}})
     return "\n".join([*lines, end]) + "\n"
 
@@ -165,7 +169,7 @@ def test_an_altered_dump_is_refused(sqlite_url: str, tmp_path: Path) -> None:
     changed = text.replace('"points":39', '"points":93', 1)
     assert changed != text
     _refused(target, changed, "digest does not match")
-    _refused(target, text.replace('"version":1,', '"version":7,', 1), "format version 7")
+    _refused(target, text.replace('"version":2,', '"version":7,', 1), "format version 7")
 
 
 def test_a_resealed_dump_with_a_broken_game_is_refused(sqlite_url: str, tmp_path: Path) -> None:

@@ -272,7 +272,7 @@ def bot(
         else None
     )
     engines = EngineRunner(engine, think_time=think_time, node_limit=node_limit)
-    api = actx.api()
+    api = actx.api(endless=True)
     games = [actx.game_id(g, "bot") for g in games or []]
     runner = Bot(api, actx.output, engines, draw_extra=draw_extra)
     try:

@@ -62,7 +62,7 @@ def wait(
     out = actx.output
     if game is not None and any_game:
         raise CliError("give a game id or --any, not both", ExitCode.USAGE)
-    api = actx.api(patient=True)
+    api = actx.api(endless=True)
     deadline = None if timeout is None else api_module._clock() + timeout
     if game is not None:
         game = resolve_game(api, game)

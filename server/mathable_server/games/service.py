@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import itertools
 import json
+import logging
+import re
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -416,6 +419,41 @@ class Games:
         render: Render,
         idem: Idempotency | None,
     ) -> Answer:
+        """``_run_once``, with one log line: game, seat, command, outcome, version, ms."""
+        started = time.perf_counter()
+        outcome, version = "error", game.state.version
+        try:
+            answer = self._run_once(game_id, game, command, render, idem)
+        except RuleError as err:
+            outcome = err.code
+            raise
+        except VersionConflict:
+            outcome = "version_conflict"
+            raise
+        else:
+            outcome = "replayed" if answer.replayed else "ok"
+            cached = self.cache.get(game_id)
+            version = cached.state.version if cached is not None else version
+            return answer
+        finally:
+            command_log.info(
+                "game=%s seat=%s command=%s outcome=%s version=%d ms=%.1f",
+                game_id,
+                getattr(command, "seat", "-"),
+                command_name(command),
+                outcome,
+                version,
+                (time.perf_counter() - started) * 1000,
+            )
+
+    def _run_once(
+        self,
+        game_id: str,
+        game: Timed,
+        command: Command,
+        render: Render,
+        idem: Idempotency | None,
+    ) -> Answer:
         new_events = check(game.state, command)  # RuleError goes to the caller: nothing changed
         return self._write(game_id, game, new_events, render, idem)
 
@@ -496,6 +534,21 @@ class Games:
         if idem is not None and (known := self._known_answer(idem)) is not None:
             return known
         raise conflict
+
+
+#: One line per command a game was asked to run (``Games._run``): ids, the command's kind
+#: and its outcome, never what it placed or drew.
+command_log = logging.getLogger("mathable_server.commands")
+
+
+def command_name(command: object) -> str:
+    """The kind of a command, as its JSON ``type`` is written.
+
+    >>> from mathable import Pass
+    >>> command_name(Pass(0))
+    'pass'
+    """
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(command).__name__).lower()
 
 
 def year_bounds(now: int) -> tuple[int, int]:

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -48,6 +49,8 @@ from mathable_server.notify.worker import Notification, new_message_id
 from mathable_server.store import VersionConflict
 from mathable_server.store.addresses import secret_hash
 from mathable_server.store.counters import SqlCounters
+
+log = logging.getLogger("mathable_server.mailin")
 
 #: Exit codes of ``mail-in`` (sysexits.h), which an MTA understands.
 TAKEN, BAD_DATA, UNKNOWN_ADDRESS, TRY_LATER = 0, 65, 67, 75
@@ -106,6 +109,8 @@ class Outcome:
 
     code: int
     note: str
+    #: The game and seat it was for, when its address named one (for the log).
+    where: str = ""
 
 
 def move_lines(text: str) -> list[str]:
@@ -261,9 +266,13 @@ class Inbox:
         """Take one RFC 5322 mail, for ``recipients`` (else those its headers name), from the
         envelope ``sender`` if known (SMTP ``MAIL FROM``; else its ``Return-Path``)."""
         try:
-            return self._receive(raw, recipients, sender)
+            outcome = self._receive(raw, recipients, sender)
         except OperationalError as err:  # the database is down: the MTA keeps the mail
-            return Outcome(TRY_LATER, f"database unavailable: {err.orig}")
+            outcome = Outcome(TRY_LATER, f"database unavailable: {err.orig}")
+        # Never the address itself: a play address holds its secret.
+        where = f"{outcome.where}: " if outcome.where else ""
+        log.info("mail read: %s%s (exit %d)", where, outcome.note, outcome.code)
+        return outcome
 
     def _receive(self, raw: bytes, recipients: list[str] | None, sender: str | None) -> Outcome:
         too_large = len(raw) > self.max_bytes
@@ -302,11 +311,18 @@ class Inbox:
         if machine is not None:  # never played, never answered: no mail loop
             return Outcome(TAKEN, f"not read: written by a machine ({machine})")
         message_id = str(message.get("Message-ID", "")).strip()
-        if message_id and self.room.book.seen(message_id):
+        # One mail To or Cc several play addresses is delivered once for each (an MTA runs
+        # mail-in a recipient at a time): it is one mail per seat, read once per seat. (A
+        # mail remembered before the seat was part of the key counts as read.)
+        once = f"{message_id}\n{seat.game_id}.{seat.seat}" if message_id else ""
+        if message_id and (self.room.book.seen(once) or self.room.book.seen(message_id)):
             return Outcome(TAKEN, f"{message_id} was read before")
-        outcome = self._play(seat, message, message_id, too_large)
+        outcome = replace(
+            self._play(seat, message, once, too_large),
+            where=f"game {seat.game_id} seat {seat.seat}",
+        )
         if message_id:
-            self.room.book.remember(message_id, self.games.now())
+            self.room.book.remember(once, self.games.now())
         return outcome
 
     def _play(

@@ -138,6 +138,7 @@ class Deliverer:
         if sender is None:
             self.box.failed(entry, self.now(), f"no sender for channel {entry.channel}")
             return True
+        started = time.perf_counter()
         try:
             sender(entry)
         except Later as err:  # not now (a paused webhook): back untried, not counted
@@ -159,6 +160,9 @@ class Deliverer:
             return True
         if not self.box.sent(entry, self.now()):
             log.warning("outbox row %s sent after its lease ended: it may go out twice", entry.id)
+        log.info("sent %s %s for player %s (outbox row %s, try %d, %.0f ms)", entry.channel,
+                 entry.kind, entry.recipient, entry.id, entry.attempts,
+                 (time.perf_counter() - started) * 1000)  # fmt: skip
         return True
 
     def drain(self, limit: int | None = None) -> int:

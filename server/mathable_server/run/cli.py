@@ -103,6 +103,20 @@ def _parser() -> argparse.ArgumentParser:
         help="connections per gevent worker (env MATHABLE_WORKER_CONNECTIONS; "
         "default %(default)s)",
     )
+    serve.add_argument(
+        "--access-log",
+        default=os.environ.get("MATHABLE_ACCESS_LOG") or None,
+        metavar="FILE",
+        help="write gunicorn's access lines to FILE ('-': stderr) (env MATHABLE_ACCESS_LOG; "
+        "default: none)",
+    )
+    serve.add_argument(
+        "--control-socket",
+        default=os.environ.get("MATHABLE_CONTROL_SOCKET") or None,
+        metavar="PATH",
+        help="where gunicorn's control socket (gunicornc) listens (env "
+        "MATHABLE_CONTROL_SOCKET; default: none)",
+    )
     tick = commands.add_parser(
         "tick", help="one sweep: settle every game whose clock ran out (for cron)"
     )
@@ -155,6 +169,29 @@ def _shown(url: str) -> str:
     from sqlalchemy import make_url
 
     return make_url(url).render_as_string(hide_password=True)
+
+
+def _mail_words(settings: Settings) -> str:
+    """What the start line says of mail: off, or the relay (no password), the domain and
+    whether this process delivers."""
+    if not settings.smtp_url:
+        return "mail off (no MATHABLE_SMTP_URL)"
+    relay = _shown(settings.smtp_url).split("?", 1)[0]
+    delivering = (
+        "delivered by this server"
+        if settings.deliver_seconds
+        else "delivered by `mathable-server deliver`"
+    )
+    return f"mail on through {relay}, domain {settings.mail_domain}, {delivering}"
+
+
+def _proxies_words(settings: Settings) -> str:
+    proxies = settings.trusted_proxies
+    if proxies is None:
+        return "none (X-Forwarded-For ignored)"
+    if proxies.count:
+        return f"{proxies.count} in front"
+    return ", ".join(str(n) for n in proxies.networks)
 
 
 def _fail(message: str) -> SystemExit:
@@ -399,6 +436,12 @@ def _run(args: argparse.Namespace) -> None:
             from mathable_server.run.transfer import dump_to
 
             dump_to(engine, args.output)
+            if settings.secret_key:
+                print(
+                    "mathable-server: MATHABLE_SECRET_KEY is set: the server it moves to needs "
+                    "the same value (play addresses and seeded games derive from it)",
+                    file=sys.stderr,
+                )
             return
         if args.command == "load":
             # deferred: start-up time of mathable-server (dump/load: sqlalchemy)
@@ -413,6 +456,11 @@ def _run(args: argparse.Namespace) -> None:
             _rebuild_ratings(engine)
             return
         if args.command in ("outbox", "deliver", "mail-in", "smtpd"):
+            if args.command in ("deliver", "smtpd"):
+                # deferred: start-up time of mathable-server (logging's set-up: servers only)
+                from mathable_server.run import logs
+
+                logs.configure()  # a line per mail sent or read, in the servers' format
             run_command(args, engine, settings)
             return
     except DBAPIError as err:
@@ -444,10 +492,15 @@ def _run(args: argparse.Namespace) -> None:
     print(
         f"mathable-server: http://{args.host}:{args.port}/v1 on {_shown(settings.database_url)}"
         f" (rate limit {limit} per token, counted {shared}; {settings.long_poll_limit}"
-        " long-polls at once per process)",
+        f" long-polls at once per process); {_mail_words(settings)}; trusted proxies:"
+        f" {_proxies_words(settings)}",
         file=sys.stderr,
         flush=True,
     )
+    # deferred: start-up time of mathable-server (logging's set-up is only for servers)
+    from mathable_server.run import logs
+
+    logs.configure()
     if args.command == "run":
         # deferred: start-up time of mathable-server (flask)
         from mathable_server.http.app import create_app
@@ -463,8 +516,10 @@ def _run(args: argparse.Namespace) -> None:
         from mathable_server.run.gunicorn_app import serve
 
         # Several processes: every limit must be counted in a store they share.
+        control = None if (args.control_socket or "off") == "off" else args.control_socket
         serve(settings.with_changes(single_process=False), args.host, args.port, args.workers,
-              args.threads, args.worker_class, args.connections)  # fmt: skip
+              args.threads, args.worker_class, args.connections,
+              access_log=args.access_log, control_socket=control)  # fmt: skip
 
 
 if __name__ == "__main__":  # pragma: no cover

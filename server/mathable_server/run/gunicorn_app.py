@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import socket
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -29,13 +30,19 @@ from gunicorn.workers.gthread import ThreadWorker
 
 from mathable_server.http.app import create_app
 from mathable_server.http.settings import MAX_WAIT_SECONDS, Settings, long_polls_for_threads
-from mathable_server.run import gunicorn_writes
+from mathable_server.run import gunicorn_writes, logs
 from mathable_server.run.access_log import redact
 from mathable_server.run.dev_server import BUSY_RESPONSE
 
 
 class RedactingLogger(Logger):  # type: ignore[misc]
-    """gunicorn's logger, every atom of its access lines redacted (``access_log.redact``)."""
+    """gunicorn's logger, every atom of its access lines redacted (``access_log.redact``),
+    its lines in the application's format (``logs.FORMAT``)."""
+
+    def setup(self, cfg: Any) -> None:
+        super().setup(cfg)
+        logs.reformat(self.error_log)
+        logs.reformat(self.access_log)
 
     def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
         found: dict[str, Any] = super().atoms(resp, req, environ, request_time)
@@ -52,6 +59,8 @@ class GunicornServer(BaseApplication):  # type: ignore[misc]
 
     def load_config(self) -> None:
         for key, value in self._options.items():
+            if key.startswith("control_socket") and key not in self.cfg.settings:
+                continue  # a gunicorn before 24 has no control socket to place
             self.cfg.set(key, value)
 
     def load(self) -> Flask:
@@ -132,8 +141,25 @@ class _ReadDeadline:
         return getattr(self._sock, name)
 
 
+def end_waits(worker: Any) -> None:
+    """End the waits a stopping worker holds (``Wakeups.close``): its long-polls answer 503
+    ``shutting_down`` with ``Retry-After`` and its streams end, at once, so that no proxy
+    in front answers 502 for them when the worker is gone (SIGTERM; SIGHUP stops the old
+    workers the same way)."""
+    app = getattr(worker, "wsgi", None)
+    services = getattr(app, "extensions", {}).get("mathable") if app is not None else None
+    if services is not None:
+        ended = services.wakeups.close()
+        worker.log.info("stopping: %d waiting requests told to ask again", ended)
+
+
 class DeadlineWorker(ThreadWorker):  # type: ignore[misc]
     """gthread, with a deadline on reading each request (gunicorn has none of its own)."""
+
+    def handle_exit(self, sig: Any, frame: Any) -> None:
+        super().handle_exit(sig, frame)
+        # Not in the signal handler itself: the wake-ups take locks request threads hold.
+        threading.Thread(target=end_waits, args=(self,), daemon=True).start()
 
     def handle(self, conn: Any) -> Any:
         if isinstance(conn.sock, _ReadDeadline):
@@ -176,11 +202,16 @@ def serve(
     threads: int,
     worker_class: str = "gevent",
     connections: int = DEFAULT_CONNECTIONS,
+    access_log: str | None = None,
+    control_socket: str | None = None,
 ) -> None:
     """Serve until stopped, with ``workers`` processes (gevent, or ``threads`` threads each).
 
     With gevent the caller must have monkey-patched the standard library first
-    (``patch_for_gevent``).
+    (``patch_for_gevent``). ``access_log``: a file or ``-`` (stderr) for gunicorn's
+    access lines, None for none. ``control_socket``: where gunicorn's control socket
+    (``gunicornc``) listens, None for none (gunicorn would otherwise make one in
+    ``$XDG_RUNTIME_DIR`` or ``$HOME/.gunicorn`` unasked).
     """
     options: dict[str, Any] = {
         "bind": f"{host}:{port}",
@@ -191,10 +222,16 @@ def serve(
         "keepalive": 5,
         "errorlog": "-",
         "loglevel": "info",
+        "accesslog": access_log,
+        "access_log_format": logs.ACCESS_FORMAT,
         # An access log turned on (--access-logfile) shows no unsubscribe secret.
         "logger_class": "mathable_server.run.gunicorn_app.RedactingLogger",
         "proc_name": "mathable-server",
     }
+    if control_socket is None:
+        options["control_socket_disable"] = True
+    else:
+        options["control_socket"] = control_socket
     if worker_class == "gevent":
         options["worker_class"] = "mathable_server.run.gunicorn_app.GreenWorker"
         options["worker_connections"] = connections
@@ -211,11 +248,16 @@ def serve(
 
 def _green_worker_class() -> type:
     # deferred: gevent, only for gevent workers (imported after green.patch_for_gevent)
+    import gevent
     from gunicorn.workers.ggevent import GeventWorker
 
     class _GreenWorker(GeventWorker):  # type: ignore[misc]
         """gevent worker that caps the connections of one client address (trusted proxies
         aside: they cap their own clients)."""
+
+        def handle_exit(self, sig: Any, frame: Any) -> None:
+            super().handle_exit(sig, frame)
+            gevent.spawn(end_waits, self)  # out of the signal handler, as gunicorn does
 
         def init_process(self) -> None:
             self._per_address: dict[str, int] = {}

@@ -109,6 +109,16 @@ class PostgresDialect:
         the commit."""
         conn.execute(_TRANSACTION_LOCK, {"id": lock_id})
 
+    def follow_explicit_ids(self, conn: Connection, table: Table, column: str) -> None:
+        """After rows were written with their own ``column`` numbers (``load``), the
+        column's sequence goes on after the highest: the next insert takes no used number."""
+        conn.execute(
+            text(
+                f"SELECT setval(pg_get_serial_sequence('{table.name}', '{column}'), "
+                f"max({column})) FROM {table.name} HAVING max({column}) IS NOT NULL"
+            )
+        )
+
     def snapshot_options(self) -> dict[str, Any]:
         """What a read transaction that sees one moment adds to its connection's options."""
         return {"isolation_level": "REPEATABLE READ"}

@@ -67,6 +67,9 @@ class SqliteDialect:
         """Serialise the transactions that name ``lock_id``: ``BEGIN IMMEDIATE`` (the write
         lock every write transaction takes) does that already."""
 
+    def follow_explicit_ids(self, conn: Connection, table: Table, column: str) -> None:
+        """Nothing to do: SQLite numbers a new row after the highest there is."""
+
     def snapshot_options(self) -> dict[str, Any]:
         """What a read transaction that sees one moment adds to its connection's options:
         nothing (the engine's ``sqlite_snapshot`` says ``BEGIN DEFERRED``; in WAL mode

@@ -19,6 +19,12 @@ The follower learns that there is something to read:
 How it learns is the database's (``Dialect.follow``, in ``store.sqlite`` and
 ``store.postgres``); what it then reads, and what it may put off, is here.
 
+A process that is stopping (gunicorn's SIGTERM, or the old workers of a SIGHUP
+reload) ends every wait at once (``Wakeups.close``): each waiter is woken with
+``ending`` set, and one registered later starts with it set. A long-poll then
+answers 503 ``shutting_down`` with ``Retry-After``, a stream ends: clients
+resume from another process, never from a proxy's 502.
+
 A ``revocation`` row of the feed (a player's token replaced or revoked, in any
 process) ends what that token holds: each waiter the player's token opened
 (``owner``) is woken and marked ``revoked``, and the process's ``on_revoked``
@@ -70,6 +76,8 @@ class Waiter:
         self.owner = owner
         #: Set when the owner's token was replaced or revoked meanwhile: the request ends.
         self.revoked = False
+        #: Set when the process is stopping: the request ends, asking to be made again.
+        self.ending = False
         self._event = threading.Event()
         self._lock = threading.Lock()
         self._changes: list[Change] = []
@@ -86,6 +94,11 @@ class Waiter:
             if change.game_id in self.games:
                 known = self.versions.get(change.game_id, 0)
                 self.versions[change.game_id] = max(known, change.version)
+        self._event.set()
+
+    def end(self) -> None:
+        """The process is stopping: wake the request, to end."""
+        self.ending = True
         self._event.set()
 
     def wait(self, timeout: float) -> bool:
@@ -116,6 +129,19 @@ class Wakeups:
         self._by_owner: dict[str, set[Waiter]] = {}
         #: Called with the player's id when a ``revocation`` row is published.
         self.on_revoked: list[Callable[[str], None]] = []
+        #: Set by ``close``: the process is stopping and holds no wait any more.
+        self.closing = False
+
+    def close(self) -> int:
+        """End every wait of the process, and each one begun later (it is stopping);
+        how many were woken."""
+        with self._lock:
+            self.closing = True
+            waiters = {w for index in (self._by_game, self._by_player, self._by_owner)
+                       for found in index.values() for w in found}  # fmt: skip
+        for waiter in waiters:
+            waiter.end()
+        return len(waiters)
 
     @contextmanager
     def watch(
@@ -129,6 +155,8 @@ class Wakeups:
         waiter = Waiter(games, players, owner)
         owners = () if owner is None else (owner,)
         with self._lock:
+            if self.closing:
+                waiter.ending = True
             for key in waiter.games:
                 self._by_game.setdefault(key, set()).add(waiter)
             for key in waiter.players:

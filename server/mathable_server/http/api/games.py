@@ -580,6 +580,14 @@ def _wait_for(
     with svc.wakeups.watch(games=[game_id], owner=owner) as waiter:
         head = svc.store.head(game_id)
         while head is not None and head[0] <= since and not waiter.revoked:
+            if waiter.ending:
+                raise ApiError(
+                    503,
+                    "shutting_down",
+                    "this server process is stopping (a restart or a reload); ask again",
+                    headers={"Retry-After": "1"},
+                    retry_after=1,
+                )
             due = head[1]
             if due is not None and due <= now():
                 break  # a clock ran out: settled by the read below

@@ -258,6 +258,8 @@ def stream() -> Response:
                     yield b"\n"
                     beat = now + settings.stream_heartbeat
                 woken = waiter.wait(min(beat, ends) - time.monotonic())
+                if waiter.ending:
+                    return  # the process is stopping: the client resumes with its cursor
                 if waiter.revoked or (woken and not still_holds(svc.auth, token, player.id, mark)):
                     return  # the token was replaced or revoked: resuming with it is 401
                 for change in waiter.take():

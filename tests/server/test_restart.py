@@ -39,16 +39,22 @@ def test_sigterm_ends_long_polls_with_503_and_streams_cleanly(tmp_path: Path) ->
         stream = requests.get(f"{base}/v1/me/stream", headers=auth, stream=True, timeout=90)
         lines = stream.iter_lines()
         assert next(lines) == b""  # the first heartbeat: the stream is held
+        game_stream = requests.get(
+            f"{base}/v1/games/{game['id']}/stream", headers=auth, stream=True, timeout=90
+        )
+        game_lines = game_stream.iter_lines()
+        assert next(game_lines) == b"" and b'"type":"game"' in next(game_lines)
         time.sleep(1.5)  # the long-polls are held too
         assert not answers
         stopped = time.monotonic()
         server.send_signal(signal.SIGTERM)
         rest = list(lines)  # ends, without a broken connection (that would raise)
+        game_rest = list(game_lines)  # the game's own stream likewise
         for poll in polls:
             poll.join(timeout=30)
         took = time.monotonic() - stopped
         server.wait(timeout=30)
-    assert rest == []
+    assert rest == [] and game_rest == []
     assert [a.status_code for a in answers] == [503, 503]
     for answer in answers:
         assert answer.json()["error"]["code"] == "shutting_down"

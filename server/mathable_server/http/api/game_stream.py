@@ -120,6 +120,8 @@ def game_stream(game_id: str) -> Response:
                     beat = moment + settings.stream_heartbeat
                 until = min(beat, ends) if due is None else min(beat, ends, due + 0.01)
                 woken = waiter.wait(until - time.monotonic())
+                if waiter.ending:
+                    return  # the server process stops: the client resumes with since
                 if waiter.revoked or (
                     viewer is not None and woken and not still_holds(svc.auth, token, viewer, mark)
                 ):

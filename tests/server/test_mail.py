@@ -3,6 +3,7 @@ the outbox's retries, replies read and played, and the bad mail they must surviv
 
 from __future__ import annotations
 
+import logging
 import re
 import smtplib
 import subprocess
@@ -981,3 +982,17 @@ def test_the_game_over_mail_has_the_result_with_the_deductions_the_link_and_the_
     assert taken and f"The tiles left at the end counted: {taken}." in text
     assert f"The game: http://mathable.test/games/{table.id}" in text
     assert f"mathable-cli rematch {table.id}" in text
+
+
+def test_what_a_reply_played_is_noted_by_its_kind_not_its_tiles(
+    mail_app: Flask, mailbox: Mailbox, mail_table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An exchange names tiles of a rack that go back into the bag: the note of a mail read
+    (logged, and printed by ``mail-in`` for the mail system) names the command's kind."""
+    play_ada_turn(mail_table)
+    deliver(mail_app)
+    mail = turn_mail(mailbox, BOB_MAIL)
+    with caplog.at_level(logging.INFO):
+        outcome = inbox(mail_app).receive(reply(mail, "exchange 3 4"))
+    assert outcome.code == TAKEN and outcome.note == "played Exchange", outcome.note
+    assert "3 4" not in caplog.text and "exchange 3" not in caplog.text

@@ -373,7 +373,7 @@ class Inbox:
         except NoMove as err:
             return refuse(
                 f"Nothing was played: {err}.\n\n{words_of.how_to_reply}\n",
-                f"no move: {err}",
+                "no move",  # the reason may quote the reply's line (tiles of a rack)
                 game.state.version,
             )
         replied = version_replied_to(in_reply_to)
@@ -429,7 +429,9 @@ class Inbox:
         points = words_of.points(after.state) if finished else ""
         return answer(
             f"Played: {lines[0]}{points}\n\n" + said + self._board(game_id, after, seat) + "\n",
-            f"played {lines[0]!r}",
+            # The kind of command only: an exchange's line names tiles of a rack, and a
+            # log or the mail system's record of this mail must not (docs/security.md).
+            f"played {type(command).__name__}",
             after.state.version,
         )
 

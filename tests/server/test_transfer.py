@@ -353,3 +353,32 @@ def test_database_urls_the_server_cannot_use_are_one_line(url: str, says: str) -
     assert done.returncode != 0
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and says in lines[0], done.stderr
+
+
+def test_a_dump_the_shell_writes_to_a_file_is_its_owners_alone(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    """``dump > games.jsonl``: the shell makes the file readable by everyone (umask 022);
+    the dump holds the server secret and every bag order, so it makes it 0600, as ``-o``."""
+    import os
+    import stat
+    import subprocess
+    import sys
+
+    from tests.server.live import server_env
+
+    assert server_cli("migrate", "--database-url", sqlite_url).returncode == 0
+    target = tmp_path / "games.jsonl"
+    old = os.umask(0o022)
+    try:
+        with target.open("w") as out:
+            done = subprocess.run(
+                [sys.executable, "-m", "mathable_server", "dump", "--database-url", sqlite_url],
+                stdout=out, stderr=subprocess.PIPE, text=True, env=server_env(), timeout=120,
+            )  # fmt: skip
+    finally:
+        os.umask(old)
+    assert done.returncode == 0, done.stderr
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert "readable by its owner only" in done.stderr
+    assert target.read_text().startswith("{")

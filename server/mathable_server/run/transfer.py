@@ -40,6 +40,7 @@ import hashlib
 import json
 import math
 import os
+import stat
 import sys
 import time
 from collections.abc import Iterable, Iterator
@@ -643,6 +644,8 @@ def _insert(conn: Connection, table: Any, rows: list[dict[str, Any]]) -> None:
 @contextmanager
 def _opened(path: str, mode: str) -> Iterator[IO[str]]:
     if path == "-":
+        if "w" in mode:
+            _private_stdout()
         yield sys.stdout if "w" in mode else sys.stdin
     elif "w" in mode:
         # A dump holds every running game's bag order and salt: only its owner reads it.
@@ -657,6 +660,29 @@ def _opened(path: str, mode: str) -> Iterator[IO[str]]:
     else:
         with Path(path).open(mode, encoding="utf-8", newline="\n") as handle:
             yield handle
+
+
+def _private_stdout() -> None:
+    """A dump written to a file by the shell (``dump > games.jsonl``) is made its owner's
+    alone, as ``-o`` makes it: the shell created it readable by everyone (umask 022),
+    and it holds the server secret, every bag order and the mail waiting to go."""
+    try:
+        fd = sys.stdout.fileno()
+        found = os.fstat(fd)
+    except (OSError, ValueError, AttributeError):
+        return  # not a file (a test's buffer)
+    if stat.S_ISREG(found.st_mode) and found.st_mode & 0o077:
+        try:
+            os.fchmod(fd, 0o600)
+        except OSError:
+            print(
+                "mathable-server: warning: the dump's file can be read by others; it holds "
+                "secrets: write it with -o FILE",
+                file=sys.stderr,
+            )
+        else:
+            print("mathable-server: the dump's file was made readable by its owner only "
+                  "(it holds secrets)", file=sys.stderr)  # fmt: skip
 
 
 def dump_to(engine: Engine, path: str) -> None:

@@ -387,6 +387,29 @@ def test_a_trial_tells_nothing_of_the_bag(client: FlaskClient) -> None:
     assert client.get(f"/v1/games/{game}", headers=ada.auth).json["turn"]["placements"] == []
 
 
+def test_a_trial_of_an_exchange_tells_nothing_of_the_tiles_it_would_draw(
+    client: FlaskClient,
+) -> None:
+    """An exchange gives back as many tiles as it draws (the bag's size stays): its trial
+    answers no view, no legal moves and no hint (they would show the tiles to come), and
+    nothing after it is tried. A placement's trial still shows them."""
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = new_game(client, ada, tiles=EXAMPLE_TILES)["id"]
+    client.post(f"/v1/games/{game}/join", headers=bob.auth)
+    rack = client.get(f"/v1/games/{game}", headers=ada.auth).json["rack"]
+    exchange = {"type": "exchange", "tiles": rack}
+    tried = client.post(f"/v1/games/{game}/trial", json={"commands": [exchange], "hint": True},
+                        headers=ada.auth).json  # fmt: skip
+    assert tried["ok"] and not {"view", "legal", "hint"} & set(tried), tried
+    then = client.post(f"/v1/games/{game}/trial",
+                       json={"commands": [exchange, {"type": "pass"}]}, headers=ada.auth).json
+    assert then["ok"] is False and then["refused"]["code"] == "drew_a_tile"
+    placed = client.post(f"/v1/games/{game}/trial",
+                         json={"commands": [{"type": "place", "square": "I8", "tile": 12}]},
+                         headers=ada.auth).json  # fmt: skip
+    assert placed["ok"] and "view" in placed and "legal" in placed
+
+
 def test_signin_mails_are_counted_like_code_mails(store_url: str) -> None:
     from mathable_server.http.limits import RateLimit
 

@@ -18,8 +18,8 @@ from typing import Any
 from flask import Blueprint, Response
 from marshmallow import fields, validate
 
-from mathable import RuleError
-from mathable.core.ruleset import apply_any, check_any, ruleset_of
+from mathable import Event, RuleError
+from mathable.core.ruleset import apply_any, check_any, redact_any, ruleset_of
 from mathable_server.http.errors import ApiError
 from mathable_server.http.schemas import StrictSchema, load_command
 from mathable_server.http.web import json_body, json_response, load, required_player, services
@@ -33,6 +33,14 @@ class _TrialSchema(StrictSchema):
 
 
 _trial = _TrialSchema()
+
+
+def _tells_the_seat_more(event: Event, seat: int) -> bool:
+    """Whether ``event`` shows the seat more than it shows everyone: tiles from the hidden
+    bag (a draw, an exchange, a rack refilled). Asked of the events themselves, in every
+    game's own redaction, not of the bag's size: an exchange gives back as many tiles as
+    it draws, and a trial of it would show the tiles it is to draw."""
+    return bool(redact_any(event, seat) != redact_any(event, None))
 
 
 @bp.post("/<game_id>/trial")
@@ -53,9 +61,9 @@ def trial(game_id: str) -> Response:
         raise ApiError(403, "not_seated", "you have no seat in this game")
     rules = ruleset_of(state)
     before = rules.view(state, seat)
-    pool = rules.pool(before)
+    drew = False
     for i, command in enumerate(commands):
-        if i and rules.pool(rules.view(state, seat)) != pool:
+        if drew:
             # What follows a draw depends on the tile drawn: trying it would tell the
             # bag's hidden order (a tile fits, or not). Nothing after a draw is tried.
             stopped: dict[str, Any] = {
@@ -65,6 +73,7 @@ def trial(game_id: str) -> Response:
             return json_response({"ok": False, "at": i, "refused": stopped})
         try:
             for event in check_any(state, rules.command(seat, command)):
+                drew = drew or _tells_the_seat_more(event, seat)
                 state = apply_any(state, event)
         except RuleError as err:
             refused = {"code": err.code, "message": err.message, "details": err.details}
@@ -75,7 +84,7 @@ def trial(game_id: str) -> Response:
         "version": before["version"],
         "score_change": after["seats"][seat]["score"] - before["seats"][seat]["score"],
     }
-    if rules.pool(after) == pool:  # nothing drawn: nothing new to hide
+    if not drew:  # nothing drawn: nothing new to hide
         answer["view"] = after
         answer["legal"] = rules.legal_commands(state, seat)
         if body["hint"]:

@@ -431,10 +431,33 @@ def test_the_player_whose_address_it_is_joins_as_themselves(client: FlaskClient)
     _join(client, secret, "bob")  # bob@ is now bob's verified address
     bob_id = client.get("/v1/me").json["id"]
     game, second = _invite(client, ada, tiles=example_tiles(2))
-    fresh = client.application.test_client()  # another browser, nobody signed in
+    # Another browser, nobody signed in (the invitation forwarded, say): the link seats
+    # bob, but signs nobody in as him: it asks to sign in first, and spends nothing.
+    fresh = client.application.test_client()
     page = fresh.get(f"/join/{second}").get_data(as_text=True)
-    assert "Join as bob" in page and 'name="name"' not in page
-    joined = fresh.post(f"/join/{second}", data={"csrf": _csrf_of(page)})
+    assert "sign in</a> as bob first" in page and 'name="name"' not in page
+    refused = fresh.post(f"/join/{second}", data={"csrf": _csrf_of(page)})
+    assert refused.status_code == 403 and "Sign in first" in refused.get_data(as_text=True)
+    assert fresh.get("/v1/me").status_code == 401
+    assert client.get(f"/v1/games/{game}", headers=ada.auth).json["seats"][1]["player"] is None
+    # bob's own browser (signed in as bob) takes the seat with the same link.
+    page = client.get(f"/join/{second}").get_data(as_text=True)
+    assert "Join as bob" in page
+    joined = client.post(f"/join/{second}", data={"csrf": _csrf_of(page)})
     assert joined.status_code == 303 and joined.headers["Location"] == f"/play/{game}"
-    assert fresh.get("/v1/me").json["id"] == bob_id
     assert client.get(f"/v1/games/{game}", headers=ada.auth).json["seats"][1]["player"] == bob_id
+
+
+def test_an_invitation_by_address_respects_blocks(client: FlaskClient) -> None:
+    """A player who blocked the inviter gets no invitation mail at their address (403
+    ``blocked``, as an invitation by name), and a link cannot seat a blocked player."""
+    ada = register(client, "ada")
+    _first, secret = _invite(client, ada)
+    _join(client, secret, "bob")  # bob@ is bob's verified address; this browser is bob's
+    csrf = _csrf_of(client.get("/me").get_data(as_text=True))
+    blocked = client.put("/v1/me/blocks/ada", headers={"X-CSRF-Token": csrf})
+    assert blocked.status_code in (200, 201, 204), blocked.get_data(as_text=True)
+    game = new_game(client, ada, tiles=example_tiles(3))["id"]
+    answer = client.post(f"/v1/games/{game}/invitations", json={"email": "bob@example.org"},
+                         headers=ada.auth)  # fmt: skip
+    assert answer.status_code == 403 and answer.json["error"]["code"] == "blocked"

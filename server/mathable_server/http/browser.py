@@ -123,7 +123,18 @@ def join(secret: str) -> Response:
     assert game_id is not None and address is not None  # an invitation has both
     svc = services()
     context = _invitation_context(found)
-    player: PlayerRecord | None = context["me"] or context["known"]
+    me, known = context["me"], context["known"]
+    if known is not None and (me is None or me.id != known.id):
+        # The address is a player's: the link seats them, but signs nobody in (a forwarded
+        # invitation would hand over their account). They sign in first, then come back.
+        return _message(
+            "Sign in first",
+            f"The address {address} belongs to a player of this server. Sign in as that "
+            f"player (at {svc.settings.public_url or ''}/signin, a link goes to that address), "
+            "then follow this invitation link again.",
+            403,
+        )
+    player: PlayerRecord | None = me or known
     name = (request.form.get("name") or "").strip()
     if player is None:
         try:
@@ -150,10 +161,16 @@ def join(secret: str) -> Response:
         mailroom().book.set_verified(player_id, address, now)
         player = svc.store.player(player_id)
         assert player is not None
-    seated = svc.games.state(game_id).seat_of(player.id) is not None
+    state = svc.games.state(game_id)
+    seated = state.seat_of(player.id) is not None
+    members = [seat.player for seat in state.seats if seat.player is not None]
+    if not seated and svc.store.blocked_by_any(player.id, members):
+        svc.store.unspend_link(digest)
+        return _message("Cannot join", "A player of this game has blocked you.", 403)
     if not seated:
+        joining = player.id
         try:
-            svc.games.join(game_id, lambda _s: Join(player.id), lambda *_a: (200, {}), None)
+            svc.games.join(game_id, lambda _s: Join(joining), lambda *_a: (200, {}), None)
         except RuleError as err:
             answer = _message("Cannot join", f"You could not take the seat: {err.message}.", 409)
             open_session(answer, player.id)

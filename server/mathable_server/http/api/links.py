@@ -100,6 +100,9 @@ def invite(game_id: str) -> Response:
             409, "game_not_waiting", "this game has no free seat to invite to",
             details={"status": state.status},
         )  # fmt: skip
+    holders = room.book.players_at(address)
+    if holders and svc.store.blocked_by_any(player.id, holders):
+        raise ApiError(403, "blocked", "the player at this address does not take your invitations")
     if svc.store.open_links_to(game_id) >= svc.settings.max_open_invitations:
         raise ApiError(422, "too_many_invitations", "this game has enough open invitations")
     spend_mail_limit("invitation", player.id, address)

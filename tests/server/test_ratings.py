@@ -146,3 +146,39 @@ def test_an_imported_game_moves_no_rating_and_no_record(client: FlaskClient) -> 
     assert ratings_of(client, "ada") == {} and ratings_of(client, "bob") == {}
     record = client.get("/v1/players/ada/record?against=bob").json
     assert (record["wins"], record["losses"], record["draws"]) == (0, 0, 0)
+
+
+#: Rated games of one pair ended at the same moment.
+GAMES_AT_ONCE = 6
+
+
+def test_rated_games_of_one_pair_ending_at_once_all_count(client: FlaskClient) -> None:
+    """Games of ada and bob resigned at the same moment (threads; on PostgreSQL two
+    transactions): both settle, one after the other under the ratings' lock: no 500 (a
+    first rating inserted twice, a deadlock), and each player's rating counts every game."""
+    import threading
+
+    ada, bob = register(client, "ada"), register(client, "bob")
+    games = []
+    for _ in range(GAMES_AT_ONCE):
+        made = client.post("/v1/games", json={"invite": ["bob"]}, headers=ada.auth).json
+        assert client.post(f"/v1/games/{made['id']}/join", headers=bob.auth).status_code == 200
+        games.append((made["id"], client.get(f"/v1/games/{made['id']}", headers=ada.auth).json))
+    start = threading.Barrier(len(games))
+    answers: list[int] = []
+
+    def resign(game_id: str, version: int) -> None:
+        own = client.application.test_client()
+        start.wait()
+        answer = own.post(f"/v1/games/{game_id}/moves", headers=bob.auth,
+                          json={"type": "resign", "expected_version": version})  # fmt: skip
+        answers.append(answer.status_code)
+
+    threads = [threading.Thread(target=resign, args=(g, v["version"])) for g, v in games]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert answers == [200] * GAMES_AT_ONCE
+    assert ratings_of(client, "ada")["mathable"]["games"] == GAMES_AT_ONCE
+    assert ratings_of(client, "bob")["mathable"]["games"] == GAMES_AT_ONCE

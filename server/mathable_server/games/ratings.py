@@ -130,16 +130,36 @@ def settle(conn: Connection, game_id: str, state: AnyState, at: int) -> None:
 
 
 class RatingsHook:
-    """The store's append hook: marks a game rated when made, settles it when it ends."""
+    """The store's append hook: marks a game rated when made, settles it when it ends.
+
+    Settling waits for ``after_all`` (every game of the transaction written) and takes
+    the ratings' lock first: two games of one player ending at once (a sweep's time-outs,
+    two moves) read and write that player's rating one after the other, and a
+    transaction holding that lock never waits for a game's row (no deadlock)."""
+
+    def concerns(self, events: Sequence[Event], state: AnyState) -> bool:
+        types = {e.type for e in events}
+        return "game_created" in types or "game_ended" in types
 
     def __call__(
         self, conn: Connection, game_id: str, events: Sequence[Event], state: AnyState, at: int
     ) -> None:
-        types = {e.type for e in events}
-        if "game_created" in types:
+        if any(e.type == "game_created" for e in events):
             flag = _CREATING.get()
             rows.mark_rated(conn, game_id, state.ruleset, bool(flag))
-        if "game_ended" in types and state.status == "ended":
+
+    def after_all(
+        self, conn: Connection, done: Sequence[tuple[str, Sequence[Event], AnyState, int]]
+    ) -> None:
+        ended = [
+            (game_id, state, at)
+            for game_id, events, state, at in done
+            if state.status == "ended" and any(e.type == "game_ended" for e in events)
+        ]
+        if not ended:
+            return
+        rows.lock_ratings(conn)
+        for game_id, state, at in ended:
             settle(conn, game_id, state, at)
 
 

@@ -18,6 +18,27 @@ from mathable_server.store.engine import reader
 AppendHook = Callable[[Connection, str, Sequence[Event], AnyState, int], None]
 
 
+#: One game's append as ``after_all`` is given it: (game id, the appended events, the game
+#: after them, their time in ms).
+Appended = tuple[str, Sequence[Event], AnyState, int]
+
+
+def hooks_after_all(
+    hooks: Sequence[AppendHook], conn: Connection, done: Sequence[Appended]
+) -> None:
+    """Each hook's ``after_all(conn, done)``, if it has one: run once a transaction has
+    written every game it writes (a sweep writes many), before the feed's lock is taken.
+    What takes a lock shared by many games (ratings) does it there: a transaction holding
+    such a lock then never waits for a game's row, so two of them cannot wait on each
+    other (a sweep ending game A then writing game B, while a move in B ends it)."""
+    if not done:
+        return
+    for hook in hooks:
+        after_all = getattr(hook, "after_all", None)
+        if after_all is not None:
+            after_all(conn, done)
+
+
 def hook_concerns(hook: AppendHook, events: Sequence[Event], state: AnyState) -> bool:
     """Whether ``hook`` may write for this append (True for a hook that cannot tell)."""
     concerns = getattr(hook, "concerns", None)

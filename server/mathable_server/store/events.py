@@ -22,7 +22,7 @@ from mathable import Event
 from mathable.core.events import SCHEMA_VERSION, GameCreated, InvitationDeclined, PlayerJoined
 from mathable.core.ruleset import AnyState
 from mathable_server.store import feed
-from mathable_server.store.base import Recorder, hook_concerns
+from mathable_server.store.base import Appended, Recorder, hook_concerns, hooks_after_all
 from mathable_server.store.engine import (
     events,
     game_members,
@@ -261,6 +261,7 @@ class EventRecorder(Recorder):
                     # After the events: a writer that came second has stopped at them.
                     for hook in self.on_append:
                         hook(conn, game_id, new_events, state, at)
+                    hooks_after_all(self.on_append, conn, [(game_id, new_events, state, at)])
                     if vacation is not None:
                         conn.execute(insert(vacations).values(**vacation))
                     if any(
@@ -327,6 +328,7 @@ class EventRecorder(Recorder):
         """
         written = [False] * len(appends)
         told: list[dict[str, Any]] = []
+        done: list[Appended] = []
         order = sorted(range(len(appends)), key=lambda index: appends[index].game_id)
         with self._writer() as conn, conn.begin():
             for index in order:
@@ -359,6 +361,8 @@ class EventRecorder(Recorder):
                     continue
                 told += feed.rows(item.game_id, before, item.events, item.state, item.at)
                 written[index] = True
+                done.append((item.game_id, item.events, item.state, item.at))
+            hooks_after_all(self.on_append, conn, done)  # after every game's row
             feed.write(conn, self.dialect, told)  # last: it locks the feed until the commit
         if any(written):
             self._committed()

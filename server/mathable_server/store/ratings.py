@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from sqlalchemy import Connection, and_, delete, func, insert, select
 
 from mathable_server.store.base import Recorder
+from mathable_server.store.dialects import dialect_of
 from mathable_server.store.schema import events, game_results, players, rated_games, ratings
 
 
@@ -42,6 +43,17 @@ class Outcome:
 #: Whether each game is rated, as this process read it (it never changes once made).
 _RATED: dict[str, bool] = {}
 _RATED_SIZE = 100_000
+
+
+#: The advisory lock every transaction that changes ratings takes (``lock_ratings``).
+RATINGS_LOCK_ID = 0x72617465
+
+
+def lock_ratings(conn: Connection) -> None:
+    """Serialise the transactions that change ratings, until the commit (PostgreSQL's
+    advisory lock; SQLite's write lock does it already): the second reads what the first
+    wrote, a player's first rating is inserted once."""
+    dialect_of(conn.engine).lock_transaction(conn, RATINGS_LOCK_ID)
 
 
 def mark_rated(conn: Connection, game_id: str, ruleset: str, rated: bool) -> None:

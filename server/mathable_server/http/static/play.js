@@ -231,6 +231,8 @@
       status = myTurn() ? "Your turn." : `${who[view.turn.seat]} to play.`;
     } else status = "Waiting for players.";
     $("status").textContent = status;
+    // Invited by name (not seated yet, a seat free): join or decline from the page.
+    $("invite-actions").hidden = !(view.status === "waiting" && view.you == null);
     const clock = view.clock;
     $("clock").textContent = clock && clock.deadline ? `Deadline: ${clock.deadline}` : "";
     const turn = view.turn || {};
@@ -344,6 +346,14 @@
   $("undo").addEventListener("click", () => { pending.pop(); error(""); retry(); });
   $("check").addEventListener("click", () => retry());
   $("pass").addEventListener("click", () => act(() => send({ type: "pass" })));
+  $("join").addEventListener("click", () => act(async () => {
+    await api("POST", `/v1/games/${GAME}/join`, {});
+    await load();
+  }));
+  $("decline").addEventListener("click", () => act(async () => {
+    await api("POST", `/v1/games/${GAME}/decline`, {});
+    window.location.href = "/me";
+  }));
   $("exchange").addEventListener("click", () => act(() => {
     const left = rackLeft();
     const tiles = selected.map((i) => left[i]);

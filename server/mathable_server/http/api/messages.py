@@ -85,8 +85,11 @@ def mute_game(game_id: str) -> Response:
 
 @bp.delete("/games/<game_id>/messages/mute")
 def unmute_game(game_id: str) -> Response:
+    """The caller hears this game's messages again (204): a seat's game, or 403/404."""
     player = required_player()
-    services().store.unmute(player.id, game_id=game_id)
+    svc = services()
+    Messages(svc.games).read(game_id, player.id, limit=1)  # a seat's, or 403/404
+    svc.store.unmute(player.id, game_id=game_id)
     return Response(status=204)
 
 

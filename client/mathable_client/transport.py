@@ -145,6 +145,9 @@ class Transport:
         self.timeout = timeout
         self.report = report
         self.sleep = sleep
+        #: When retrying ends for good (``time.monotonic``), whatever ``retries`` says: a
+        #: ``wait --timeout`` gives up at its time even while the server is away.
+        self.give_up_at: float | None = None
         self.session = session or requests.Session()
         self.session.headers["User-Agent"] = user_agent
         self.session.headers["Accept"] = "application/json"
@@ -153,7 +156,9 @@ class Transport:
         if response is not None:
             after = response.headers.get("Retry-After", "")
             if after.isdigit():
-                return min(float(after), MAX_DELAY)
+                # A little spread: every client told "1" by a stopping server does not come
+                # back in the same millisecond.
+                return min(float(after), MAX_DELAY) + random.uniform(0, 0.5)
         base = min(self.backoff * (2.0 ** min(attempt, 30)), MAX_DELAY)
         return base + random.uniform(0, base / 2)
 
@@ -196,6 +201,9 @@ class Transport:
                 )
             except requests.Timeout:
                 problem = "the server did not answer in time"
+            except requests.exceptions.SSLError as err:
+                # A certificate that does not verify will not verify on the next try.
+                raise Unreachable(f"TLS with {self.base_url} failed: {err}", method, 1) from None
             except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError):
                 problem = f"cannot connect to {self.base_url}"
             except requests.RequestException as err:
@@ -207,6 +215,11 @@ class Transport:
             if self.retries is not None and attempt >= self.retries:
                 raise Unreachable(problem.strip(), method, self.retries + 1)
             pause = self._delay(attempt, response)
+            if self.give_up_at is not None:
+                left = self.give_up_at - time.monotonic()
+                if left <= 0:
+                    raise Unreachable(problem.strip(), method, attempt + 1)
+                pause = min(pause, left)
             if self.report is not None:
                 of = (
                     "; trying for as long as this runs (Ctrl-C stops it)"

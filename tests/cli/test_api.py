@@ -50,7 +50,9 @@ def test_retry_after_is_honoured(http: responses.RequestsMock, no_waiting: list[
     http.get(f"{SERVER}/v1/me", status=429, headers={"Retry-After": "7"})
     http.get(f"{SERVER}/v1/me", json={"games": []})
     ApiClient(SERVER, "t").me()
-    assert no_waiting == [7.0]
+    # The server's 7 s, and up to half a second more: clients a stopping server told "1"
+    # do not all come back in the same millisecond.
+    assert len(no_waiting) == 1 and 7.0 <= no_waiting[0] <= 7.5
 
 
 def test_giving_up_is_a_network_failure_with_advice(http: responses.RequestsMock) -> None:

@@ -58,3 +58,21 @@ def test_bots_finish_their_games_across_a_server_restart(tmp_path: Path) -> None
     assert all(view["version"] > seen for view, seen in zip(after, before, strict=True))
     said = outputs[0][1] + outputs[1][1]
     assert "trying for as long as this runs" in said or "the event stream broke" in said
+
+
+def test_wait_gives_up_at_its_timeout_while_the_server_is_away(tmp_path: Path) -> None:
+    """``wait --timeout 2`` keeps trying a server that is away, but not past its 2 s: it
+    ends with an error a little after, not after the endless retries' next minute."""
+    import subprocess
+
+    from tests.cli.test_end_to_end import cli_command
+
+    player = Player(f"http://127.0.0.1:{free_port()}", "ann", tmp_path)  # nobody listens
+    player.env["MATHABLE_TOKEN"] = "t" * 43
+    started = time.monotonic()
+    done = subprocess.run([*cli_command(), "wait", "gabcdefghij", "--timeout", "2"],
+                          capture_output=True, text=True, env=player.env, timeout=120)  # fmt: skip
+    took = time.monotonic() - started
+    assert done.returncode != 0 and "cannot connect" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+    assert took < 15, f"wait --timeout 2 gave up after {took:.1f} s"

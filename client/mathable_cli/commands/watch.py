@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Iterator
 from typing import Annotated
 
@@ -64,6 +65,8 @@ def wait(
         raise CliError("give a game id or --any, not both", ExitCode.USAGE)
     api = actx.api(endless=True)
     deadline = None if timeout is None else api_module._clock() + timeout
+    if timeout is not None:  # a server that is away does not keep it past its time
+        api.give_up_at = time.monotonic() + timeout
     if game is not None:
         game = resolve_game(api, game)
         view = api.game(game)

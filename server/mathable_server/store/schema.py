@@ -293,8 +293,9 @@ game_messages = Table(
     Column("seat", Integer, nullable=False),
     Column("player_id", String(32), nullable=False),
     Column("text", Text, nullable=False),
-    #: The game's version when it was written: a mail tells the messages since the seat's
-    #: last own act.
+    #: The game's version when it was written. A game mail tells the messages since the
+    #: seat's previous game mail (its outbox row's payload keeps ``mailed_upto``, the last
+    #: id it carried); a seat's first mail, those since its last own act.
     Column("version", Integer, nullable=False),
     #: When (ms since 1970 UTC).
     Column("at", BigInteger, nullable=False),

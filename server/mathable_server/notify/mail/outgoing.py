@@ -105,9 +105,10 @@ class MailChannel:
         reply_to = None
         if entry.kind == "turn":
             reply_to = self._reply_to(ctx, game_id, seat, entry.recipient)
-        # What the other seats wrote since this seat last acted (a message is no event).
+        # What the other seats wrote since the seat's previous game mail (a message is no
+        # event); the first mail of a seat tells those since its last own act.
         since = last_act(((s.version, s.event) for s in stored), seat, state)
-        written = self.store.messages_between(game_id, since, version, entry.recipient)
+        written = self.store.messages_for_mail(entry.id, game_id, seat, entry.recipient, since)
         writers = self.store.names({m.player_id for m in written}) if written else {}
         return game_mail(
             ctx,

@@ -5,6 +5,7 @@ spectator or a blocked player gets a clear refusal and nothing is made."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -125,3 +126,27 @@ def test_a_summy_rematch_is_summy(client: FlaskClient) -> None:
                 json={"type": "resign", "expected_version": view["version"]})  # fmt: skip
     new = rematch(client, game, ada).json["id"]
     assert client.get(f"/v1/games/{new}").json["ruleset"] == "summy"
+
+
+def test_a_rematch_is_stored_as_an_event_older_readers_refuse(client: FlaskClient) -> None:
+    """Its ``game_created`` holds ``seating``: written ``v: 2`` (column and JSON), which a
+    reader of ``v: 1`` refuses rather than misread the seats; a first game stays ``v: 1``."""
+    from sqlalchemy import select
+
+    from mathable_server.store.schema import events
+
+    table = Table(client)
+    table.ok(table.ada, type="resign")
+    new = rematch(client, table.id, table.bob).json["id"]
+    engine = client.application.extensions["mathable"].store.engine
+    with engine.connect() as conn:
+        rows = {
+            r.game_id: (r.schema_version, json.loads(r.data)["v"])
+            for r in conn.execute(
+                select(events.c.game_id, events.c.schema_version, events.c.data).where(
+                    events.c.version == 1
+                )
+            )
+        }
+    assert rows[table.id] == (1, 1)
+    assert rows[new] == (2, 2)

@@ -40,10 +40,21 @@ def hint(
     screen_for(view).hint(turn, show_all=show_all, as_json=as_json)
 
 
-def _play_one_game(bot: Bot, api: ApiClient, game: str, interval: float) -> None:
+#: Why ``bot`` leaves a rated game alone without ``--rated``.
+RATED_REFUSED = (
+    "is rated: a bot playing it for you would be a hint (give --rated if this account "
+    "is a bot's own)"
+)
+
+
+def _play_one_game(
+    bot: Bot, api: ApiClient, game: str, interval: float, *, rated: bool = False
+) -> None:
     view = api.game(game)
     if my_seat(view) is None:
         raise CliError(f"you have no seat in game {game}", ExitCode.CONFLICT)
+    if view.get("rated") and not rated:
+        raise CliError(f"game {game} {RATED_REFUSED}", ExitCode.REFUSED)
     while view.get("status") != "ended":
         if is_my_turn(view):
             view = bot.act(game, view)
@@ -60,11 +71,14 @@ def _serve(
     interval: float,
     max_interval: float,
     until_idle: bool,
+    rated: bool = False,
 ) -> None:
     """List my games (one request for all) and play wherever it is my turn; between two
-    looks, wait on the server's event stream (or, on an older server, sleep and poll)."""
+    looks, wait on the server's event stream (or, on an older server, sleep and poll).
+    Rated games are left alone (said once each) unless ``rated``."""
     delay = interval
     active: set[str] = set()
+    skipped: set[str] = set()
     stream: EventStream | None = EventStream(api)
     while True:
         try:
@@ -82,8 +96,14 @@ def _serve(
             gid = game_id(entry)
             if entry.get("status") in ("playing", "waiting"):
                 active.add(gid)
+            if gid in skipped:
+                continue
             if waits_on_me(entry):
                 view = api.game(gid)
+                if view.get("rated") and not rated:
+                    skipped.add(gid)
+                    bot.out.warn(f"game {gid} {RATED_REFUSED}: left alone")
+                    continue
                 while is_my_turn(view):
                     view = bot.act(gid, view)
                     played = True
@@ -93,7 +113,10 @@ def _serve(
             elif entry.get("status") == "ended" and gid in active:
                 active.discard(gid)
                 bot.finished(gid, api.game(gid))
-        in_play = [e for e in entries if e.get("status") in ("playing", "waiting")]
+        in_play = [
+            e for e in entries
+            if e.get("status") in ("playing", "waiting") and game_id(e) not in skipped
+        ]
         if (until_idle or games is not None) and not in_play:
             return
         delay = interval if played else min(delay * 2, max_interval)
@@ -151,6 +174,14 @@ def bot(
     node_limit: Annotated[
         int, typer.Option(help="Search budget of the `best` engine (and the fallback).", min=1)
     ] = NODE_LIMIT,
+    rated: Annotated[
+        bool,
+        typer.Option(
+            "--rated",
+            help="Play rated games too: only for a bot's own account (on a person's "
+            "account a bot is a hint; without it rated games are left alone).",
+        ),
+    ] = False,
 ) -> None:
     """Play your seats with an engine (`best` by default) until the games end.
 
@@ -159,7 +190,8 @@ def bot(
     happened, so one process serves hundreds of games; against an older server
     it polls the list politely (slower when idle). An engine that raises, returns
     something that is not a legal turn or thinks past --think-time is
-    reported on stderr and `best` plays that turn.
+    reported on stderr and `best` plays that turn. Rated games are left alone
+    unless --rated is given (a bot's own account).
     """
     actx = app_context(ctx)
     if all_games == bool(games):
@@ -170,7 +202,7 @@ def bot(
     runner = Bot(api, actx.output, engines, draw_extra=draw_extra)
     try:
         if games and len(games) == 1:
-            _play_one_game(runner, api, games[0], interval)
+            _play_one_game(runner, api, games[0], interval, rated=rated)
         else:
             _serve(
                 runner,
@@ -179,6 +211,7 @@ def bot(
                 interval=interval,
                 max_interval=max(interval, max_interval),
                 until_idle=until_idle,
+                rated=rated,
             )
     finally:
         engines.close()

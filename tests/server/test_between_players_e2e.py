@@ -251,6 +251,9 @@ def test_ratings_records_and_no_hints_with_the_cli(database_url: str, tmp_path: 
             else bob_env  # fmt: skip
         refused = cli(mover, "hint", rated, ok=False)
         assert refused.returncode == 6 and "rated: no hints" in refused.stderr
+        other = bob_env if mover is ada_env else ada_env
+        cli(mover, "pass", rated)  # each seat plays a turn: a game resigned before is unrated
+        cli(other, "pass", rated)
         cli(bob_env, "resign", rated, "--yes")
         tiles = tmp_path / "tiles.txt"
         tiles.write_text(",".join(map(str, EXAMPLE_TILES)))

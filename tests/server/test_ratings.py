@@ -27,8 +27,8 @@ def play_out(
     for _ in range(passes):
         view = client.get(f"/v1/games/{game}", headers=a.auth).json
         mover = a if view["turn"]["seat"] == 0 else b
-        passed = client.post(f"/v1/games/{game}/moves", headers=mover.auth,
-                             json={"type": "pass", "expected_version": view["version"]})  # fmt: skip
+        move = {"type": "pass", "expected_version": view["version"]}
+        passed = client.post(f"/v1/games/{game}/moves", headers=mover.auth, json=move)
         assert passed.status_code == 200, passed.json
     version = client.get(f"/v1/games/{game}", headers=a.auth).json["version"]
     resigned = client.post(f"/v1/games/{game}/moves", headers=loser.auth,

@@ -48,7 +48,7 @@ def messages(ctx: typer.Context, game: GameIdArg, as_json: JsonFlag = False) -> 
     for entry in found:
         actx.output.data(f"{entry['at']}  {message_line(entry, names)}")
     settings = actx.settings
-    SeenMessages(settings.config.path.parent, settings.server).remember(
+    SeenMessages(settings.config.path.parent, settings.server, settings.profile).remember(
         game, max(int(m["id"]) for m in found)
     )
 

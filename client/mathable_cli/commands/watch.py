@@ -78,7 +78,7 @@ def wait(
         else:
             out.data(game_id(view, game))
         settings = actx.settings
-        for line in unseen(api, SeenMessages(settings.config.path.parent, settings.server),
+        for line in unseen(api, SeenMessages(settings.config.path.parent, settings.server, settings.profile),
                            game, view):  # fmt: skip
             out.info(line)
         if view.get("status") == "ended":

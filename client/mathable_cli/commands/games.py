@@ -264,7 +264,8 @@ def show(
         return
     screen_for(view).show(Turn(api, actx.output, game, view))
     settings = actx.settings
-    for line in unseen(api, SeenMessages(settings.config.path.parent, settings.server, settings.profile), game, view):
+    seen = SeenMessages(settings.config.path.parent, settings.server, settings.profile)
+    for line in unseen(api, seen, game, view):
         actx.output.data(line)
     if view.get("status") == "waiting" and view.get("you") == 0 and _closed(api.events(game)):
         actx.output.info(

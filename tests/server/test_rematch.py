@@ -8,8 +8,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
+from tests.server.conftest import close_app, make_app
 from tests.server.helpers import Account, Table, new_game, register
 
 CLOCK = {"per_move": 259200}
@@ -150,3 +152,27 @@ def test_a_rematch_is_stored_as_an_event_older_readers_refuse(client: FlaskClien
         }
     assert rows[table.id] == (1, 1)
     assert rows[new] == (2, 2)
+
+
+@pytest.mark.parametrize(
+    ("caps", "code"),
+    [
+        ({"max_open_invitations": 1}, "too_many_open_games"),
+        ({"max_invitations_per_inviter": 1}, "too_many_invitations"),
+    ],
+)
+def test_a_rematch_creator_outside_seat_0_is_held_to_the_invitation_caps(
+    database_url: str, caps: dict[str, int], code: str
+) -> None:
+    app = make_app(database_url, game_limit=None, **caps)
+    try:
+        client = app.test_client()
+        table = Table(client)
+        table.ok(table.bob, type="resign")
+        made = rematch(client, table.id, table.ada)  # seats rotated: ada in seat 1
+        assert made.status_code == 201, made.json
+        assert seats(client, made.json["id"], table.ada) == [None, "ada"]
+        more = client.post("/v1/games", json={"invite": ["bob"]}, headers=table.ada.auth)
+        assert more.status_code == 422 and more.json["error"]["code"] == code
+    finally:
+        close_app(app)

@@ -193,7 +193,7 @@ outbox = Table(
     Column("message_id", String(200), nullable=False),
     Column("payload", Text, nullable=False),
     Column("attempts", Integer, nullable=False),
-    #: "pending", "sent" or "dead".
+    #: "pending", "sent", "dead" or "skipped" (a reminder of a turn played since: nothing sent).
     Column("state", String(8), nullable=False),
     #: When a worker may take it next (ms since 1970 UTC): backoff and the lease of a taker.
     Column("next_try", BigInteger, nullable=False),

@@ -27,7 +27,7 @@ from mathable_server.notify.mail.compose import (
 )
 from mathable_server.notify.mail.games import game_mail_for
 from mathable_server.notify.mail.picture import board_png
-from mathable_server.notify.worker import Entry, Undeliverable
+from mathable_server.notify.worker import Entry, Undeliverable, reminder_due
 from mathable_server.store import Store
 from mathable_server.store.addresses import AddressBook, secret_hash
 
@@ -140,21 +140,11 @@ class MailChannel:
         return play_address(game_id, seat, secret, ctx.domain)
 
     def _reminder(self, ctx: MailContext, to: str, entry: Entry) -> EmailMessage:
-        """A reminder, unless the player moved since it was written (then none is sent)."""
-        payload = entry.payload
-        game_id, deadline = str(payload["game_id"]), int(payload["deadline"])
-        stored = self.store.events_after(game_id, 0)
-        state, clock = replay_timed((s.at, s.event) for s in stored)
-        seat = state.seat_of(entry.recipient)
-        if (
-            seat is None
-            or state.status != "playing"
-            or state.turn is None
-            or state.turn.seat != seat
-            or clock is None
-            or clock.deadline != deadline
-        ):
-            raise Undeliverable("the player moved (or the game ended) since")
+        """A reminder, unless the player moved since it was written (then none is sent:
+        ``Obsolete``, the row skipped)."""
+        state, clock, seat = reminder_due(self.store, entry)
+        deadline = int(entry.payload["deadline"])
+        game_id = str(entry.payload["game_id"])
         names = seat_names(self.store, state)
         zone = self.store.time_zone(entry.recipient)
         hours = max(1, round((deadline - entry.created_at) / 3_600_000))

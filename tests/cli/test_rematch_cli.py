@@ -12,7 +12,6 @@ from mathable.core.lifecycle import Create
 from mathable.core.ruleset import ruleset
 from tests.cli.conftest import SERVER, Invoke
 
-
 OLD, NEW = "gbzxgg784vx", "gk7aqq2m9tx"
 
 

@@ -111,6 +111,8 @@ def test_the_record_between_two_players_counts_rated_and_unrated_games(
     unknown = client.get("/v1/players/ada/record?against=zed")
     assert unknown.status_code == 404 and unknown.json["error"]["code"] == "unknown_player"
     assert client.get("/v1/players/ada/record").status_code == 400
+    itself = client.get("/v1/players/ada/record?against=ADA")
+    assert itself.status_code == 422 and itself.json["error"]["code"] == "same_player"
 
 
 def test_the_leaderboard_puts_the_best_first(client: FlaskClient) -> None:

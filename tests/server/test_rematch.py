@@ -176,3 +176,23 @@ def test_a_rematch_creator_outside_seat_0_is_held_to_the_invitation_caps(
         assert more.status_code == 422 and more.json["error"]["code"] == code
     finally:
         close_app(app)
+
+
+def test_a_rematch_counts_against_the_game_limit(
+    database_url: str,
+) -> None:
+    from mathable_server.http.limits import RateLimit
+
+    app = make_app(database_url, game_limit=RateLimit(rate=1 / 3600, burst=1))
+    try:
+        client = app.test_client()
+        table = Table(client)  # ada's one new game of the hour
+        table.ok(table.bob, type="resign")
+        limited = rematch(client, table.id, table.ada)
+        assert limited.status_code == 429 and limited.json["error"]["code"] == "too_many_games"
+        odd = client.post(f"/v1/games/{table.id}/rematch", json={"seat": 1},
+                          headers=table.bob.auth)  # fmt: skip
+        assert odd.status_code == 400 and odd.json["error"]["code"] == "validation_error"
+        assert rematch(client, table.id, table.bob).status_code == 201  # bob's first
+    finally:
+        close_app(app)

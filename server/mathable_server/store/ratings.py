@@ -185,7 +185,7 @@ class RatingRecorder(Recorder):
     @contextmanager
     def rebuilding(self) -> Iterator[Connection]:
         """One write transaction in which every rating and record is forgotten (``clear``)
-        and written again (``ratings rebuild``): readers see the old or the new, whole."""
+        and written again (``rebuild-ratings``): readers see the old or the new, whole."""
         with self._writer() as conn, conn.begin():
             clear(conn)
             yield conn

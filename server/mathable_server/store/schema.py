@@ -357,7 +357,7 @@ rated_games = Table(
 )
 
 #: Each seat's outcome of a finished game whose bag order nobody gave (records between
-#: players): written when the game ends, rebuilt from the logs by ``ratings rebuild``.
+#: players): written when the game ends, rebuilt from the logs by ``rebuild-ratings``.
 game_results = Table(
     "game_results",
     metadata,

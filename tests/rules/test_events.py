@@ -235,3 +235,14 @@ def test_an_event_a_newer_reader_needs_says_so_and_older_readers_refuse_it(
     with pytest.raises(RuleError) as refused:
         Event.from_dict(rematch.to_dict())
     assert refused.value.code == "bad_event" and refused.value.details["v"] == 2
+
+
+@pytest.mark.parametrize(
+    "seating", [["bob", "cy"], ["ann", "ann"], ["bob", "ann", "cy"]], ids=str
+)
+def test_a_game_created_whose_seating_is_no_seating_is_a_bad_event(seating: list[str]) -> None:
+    data = GameCreated("mathable", 2, 2, "server", None, None, ("bob",), "ann").to_dict()
+    data |= {"v": 2, "seating": seating}
+    with pytest.raises(RuleError) as refused:
+        Event.from_dict(data)
+    assert refused.value.code == "bad_event" and refused.value.details["field"] == "seating"

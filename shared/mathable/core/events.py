@@ -235,6 +235,22 @@ class GameCreated(Event):
     #: they join: a rematch's seats read wrong. It must refuse the event instead.
     needs_version: ClassVar[dict[str, int]] = {"seating": 2}
 
+    def __post_init__(self) -> None:
+        """Seats given name the creator, each player once, one a seat: else the event is
+        no game's (``bad_event``, read or made), not a game that fails later."""
+        seating = self.seating
+        if seating is not None and (
+            len(seating) != self.players
+            or len(set(seating)) != len(seating)
+            or self.creator not in seating
+        ):
+            raise RuleError(
+                "bad_event",
+                "game_created.seating: the seats given must name the creator and each "
+                "player once, one a seat",
+                {"type": self.type, "field": "seating"},
+            )
+
 
 @dataclass(frozen=True, slots=True)
 class PlayerJoined(Event):

@@ -1,8 +1,9 @@
 """Messages between the seats of a game, as the CLI shows them: who wrote what, and which
 of them this machine has shown already (``show`` and ``wait`` print only what is new).
 
-The newest message id shown per server and game is kept in ``messages-seen.json`` beside
-the config file; it holds ids only.
+The newest message id shown per server, profile and game is kept in ``messages-seen.json``
+beside the config file (two profiles on one machine each see their own); it holds ids
+only. Your own messages are never shown to you as new.
 """
 
 from __future__ import annotations
@@ -43,9 +44,13 @@ def message_line(message: Mapping[str, Any], names: Mapping[int, str]) -> str:
 class SeenMessages:
     """The newest message id shown per game, in a small file of the config folder."""
 
-    def __init__(self, directory: Path, server: str) -> None:
+    def __init__(self, directory: Path, server: str, profile: str) -> None:
         self.path = directory / SEEN_FILE
         self.server = server
+        self.profile = profile
+
+    def _key(self, game: str) -> str:
+        return json.dumps([self.server, self.profile, game])
 
     def _load(self) -> dict[str, int]:
         try:
@@ -56,12 +61,12 @@ class SeenMessages:
             else {}  # fmt: skip
 
     def last(self, game: str) -> int:
-        return self._load().get(f"{self.server} {game}", 0)
+        return self._load().get(self._key(game), 0)
 
     def remember(self, game: str, newest: int) -> None:
         data = self._load()
-        data.pop(f"{self.server} {game}", None)
-        data[f"{self.server} {game}"] = newest
+        data.pop(self._key(game), None)
+        data[self._key(game)] = newest
         data = dict(list(data.items())[-MAX_REMEMBERED:])
         try:
             self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -76,7 +81,7 @@ class SeenMessages:
 def unseen(api: ApiClient, seen: SeenMessages, game: str, view: Mapping[str, Any]) \
         -> list[str]:  # fmt: skip
     """The lines of the messages of ``game`` not shown here before (none for a spectator),
-    and remember them as shown."""
+    and remember them as shown; the reader's own are never shown as new."""
     if view.get("you") is None or api.token is None:
         return []
     from mathable_cli.exits import CliError
@@ -96,4 +101,5 @@ def unseen(api: ApiClient, seen: SeenMessages, game: str, view: Mapping[str, Any
         return []
     seen.remember(game, max(int(m["id"]) for m in messages))
     names = seat_names(view)
-    return [message_line(m, names) for m in messages]
+    mine = view.get("you")
+    return [message_line(m, names) for m in messages if m.get("seat") != mine]

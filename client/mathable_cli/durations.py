@@ -101,13 +101,15 @@ def local_deadline(deadline: str, zone: str | None = None) -> str:
     'Mon 1 Mar 2027 13:00 CET (Europe/Oslo)'
     >>> local_deadline("2027-03-01T12:00:00Z", "UTC")
     'Mon 1 Mar 2027 12:00 UTC'
+    >>> local_deadline("2027-03-01T12:00:00Z", "Etc/UTC")
+    'Mon 1 Mar 2027 12:00 UTC'
     """
     moment = datetime.strptime(deadline, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
     name = zone or machine_zone()
     place = _zone(name) if name else None
     local = moment.astimezone(place)  # None: the machine's own idea of its zone
     text = f"{local:%a} {local.day} {local:%b %Y %H:%M %Z}"
-    if name and place is not None and name != local.strftime("%Z"):
+    if name and place is not None and local.strftime("%Z") not in (name, "UTC"):
         text += f" ({name})"
     return text
 

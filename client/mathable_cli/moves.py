@@ -166,7 +166,7 @@ def _hint(view: Mapping[str, Any], err: RuleError) -> str | None:
             "this game is refereed by the players: you may send it anyway (interactive "
             "`move`, or --anyway), and an opponent may then correct it"
         )
-    if err.code in ("no_equation", "wrong_operation", "no_pair"):
+    if err.code in ("no_equation", "wrong_operation", "no_pair") and not view.get("rated"):
         return f"`mathable-cli hint {game}` lists what fits"
     return None
 

@@ -117,6 +117,8 @@ class FakeServer:
     invitations: dict[str, str] = field(default_factory=dict)
     #: Each game's messages, as ``GET /v1/games/{id}/messages`` lists them.
     messages: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    #: Games the server rates (their views say ``rated``: no hints, no bot).
+    rated: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         base = re.escape(SERVER)
@@ -168,6 +170,7 @@ class FakeServer:
         for entry in body["seats"]:
             entry["name"] = names.get(entry["player"], entry["player"])
         body["id"] = gid
+        body["rated"] = gid in self.rated
         return body
 
     def caller(self, request: Any) -> str | None:

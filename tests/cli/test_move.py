@@ -62,6 +62,17 @@ def test_square_with_no_pair_is_refused_locally(cli: Invoke, fake: FakeServer) -
     assert fake.commands == []
 
 
+def test_an_illegal_move_suggests_hint_only_in_an_unrated_game(
+    cli: Invoke, fake: FakeServer
+) -> None:
+    gid = fake.new_game("p-alice", "p-bob")
+    assert f"mathable-cli hint {gid}" in cli("move", gid, "J8=12").stderr
+    fake.rated.add(gid)
+    result = cli("move", gid, "J8=12")
+    assert result.exit_code == ExitCode.ILLEGAL_MOVE and "[no_pair]" in result.stderr
+    assert "mathable-cli hint" not in result.stderr
+
+
 def test_operation_square_demands_its_operation(cli: Invoke, http: responses.RequestsMock) -> None:
     http.get(f"{SERVER}/v1/games/g1", json={**_view_for_alice(), "board": {"I8": 12}, "rack": [8]})
     result = cli("move", "g1", "J8=8")

@@ -128,7 +128,7 @@ def test_show_tells_the_creator_of_a_declined_game_how_to_open_it(
     """Found in a new user's trial: the creator was never told a declined game is closed."""
     http.get(f"{SERVER}/v1/games/{FULL}", json=_waiting_view(Decline("p-bob")))
     http.get(f"{SERVER}/v1/games/{FULL}/events", json={"version": 2, "events": [
-        {"type": "game_created", "version": 1},
+        {"type": "game_created", "version": 1, "creator": "p-ann"},
         {"type": "invitation_declined", "version": 2, "player": "p-bob"},
     ]})  # fmt: skip
     result = cli("show", FULL)
@@ -137,12 +137,34 @@ def test_show_tells_the_creator_of_a_declined_game_how_to_open_it(
     assert f"mathable-cli open {FULL} --to-anyone" in result.stderr
 
 
+def test_show_tells_a_rematch_creator_outside_seat_0_too(
+    cli: Invoke, http: responses.RequestsMock
+) -> None:
+    rules = ruleset("mathable")
+    state = rules.new_state()
+    seating = ("p-cy", "p-ann", "p-bob")  # a rematch: ann, its creator, sits in seat 1
+    create = Create("p-ann", players=3, invited=("p-bob", "p-cy"), seating=seating)
+    for command in (create, Decline("p-bob")):
+        for event in rules.check(state, command):
+            state = rules.apply(state, event)
+    view = rules.view(state, 1)
+    view["id"] = FULL
+    http.get(f"{SERVER}/v1/games/{FULL}", json=view)
+    http.get(f"{SERVER}/v1/games/{FULL}/events", json={"version": 2, "events": [
+        {"type": "game_created", "version": 1, "creator": "p-ann"},
+        {"type": "invitation_declined", "version": 2, "player": "p-bob"},
+    ]})  # fmt: skip
+    result = cli("show", FULL)
+    assert result.exit_code == 0, result.stderr
+    assert "An invitee declined" in result.stderr
+
+
 def test_show_says_nothing_of_it_once_the_game_is_opened(
     cli: Invoke, http: responses.RequestsMock
 ) -> None:
     http.get(f"{SERVER}/v1/games/{FULL}", json=_waiting_view(Decline("p-bob")))
     http.get(f"{SERVER}/v1/games/{FULL}/events", json={"version": 3, "events": [
-        {"type": "game_created", "version": 1},
+        {"type": "game_created", "version": 1, "creator": "p-ann"},
         {"type": "invitation_declined", "version": 2, "player": "p-bob"},
         {"type": "game_opened", "version": 3, "player": "p-ann"},
     ]})  # fmt: skip

@@ -232,3 +232,29 @@ def test_no_seat_in_the_game(cli: Invoke, fake: FakeServer, command: str) -> Non
     gid = fake.new_game("p-bob", None)
     result = cli(command, gid, "--timeout", "1") if command == "wait" else cli(command, gid)
     assert result.exit_code in (ExitCode.CONFLICT, ExitCode.ERROR)
+
+
+def test_bot_leaves_a_rated_game_alone_unless_given_rated(cli: Invoke, fake: FakeServer) -> None:
+    gid = fake.new_game("p-alice", "p-bob", tiles=None)
+    fake.rated.add(gid)
+    before = fake.games[gid].state.version
+    refused = cli("bot", gid, "--interval", "0.01")
+    assert refused.exit_code == ExitCode.REFUSED
+    assert f"game {gid} is rated" in refused.stderr and "--rated" in refused.stderr
+    assert fake.games[gid].state.version == before and fake.commands == []
+    fake.on_poll = lambda: _bob_plays(fake, gid)
+    played = cli("bot", gid, "--rated", "--interval", "0.01")  # a bot's own account
+    assert played.exit_code == 0, played.stderr
+    assert fake.games[gid].state.status == "ended"
+
+
+def test_bot_all_skips_rated_games_and_says_so_once(cli: Invoke, fake: FakeServer) -> None:
+    free, rated = (fake.new_game("p-alice", "p-bob", tiles=bag_order(*TILES[:14], last))
+                   for last in (90, 81))  # fmt: skip
+    fake.rated.add(rated)
+    fake.on_poll = lambda: _bob_plays(fake, free)
+    result = cli("bot", "--all", "--until-idle", "--interval", "0.01", "--max-interval", "1")
+    assert result.exit_code == 0, result.stderr
+    assert fake.games[free].state.status == "ended"
+    assert fake.games[rated].state.version == 3 and fake.games[rated].state.status == "playing"
+    assert result.stderr.count(f"game {rated} is rated") == 1

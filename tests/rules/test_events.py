@@ -108,7 +108,7 @@ def test_every_event_type_is_registered_and_sampled() -> None:
 @pytest.mark.parametrize("event", SAMPLES, ids=lambda e: e.type)
 def test_event_json_round_trip(event: Event) -> None:
     data = json.loads(json.dumps(event.to_dict()))
-    assert data["type"] == event.type and data["v"] == SCHEMA_VERSION
+    assert data["type"] == event.type and data["v"] == event.schema_version()
     assert Event.from_dict(data) == event
 
 
@@ -214,3 +214,35 @@ def test_a_rescored_placement_and_a_tile_back_to_the_bag_are_written_plainly() -
         Event.from_dict({**data, "to_bag": ["20"]})
     with pytest.raises(RuleError, match="corrected.rescored"):
         Event.from_dict({**data, "rescored": [{"square": "I8"}]})
+
+
+def test_an_event_a_newer_reader_needs_says_so_and_older_readers_refuse_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import mathable.core.events as events_module
+
+    plain = GameCreated("mathable", 2, 2, "server", None, None, ("bob",), "ann")
+    rematch = GameCreated(
+        "mathable", 2, 2, "server", None, None, ("bob",), "ann", seating=("bob", "ann")
+    )
+    assert plain.to_dict()["v"] == 1  # what every reader reads: written as before
+    assert rematch.to_dict()["v"] == 2 == SCHEMA_VERSION
+    assert Event.from_dict(rematch.to_dict()) == rematch
+    # A reader that knows only version 1 would skip ``seating`` and seat ann in 0:
+    # it refuses the event instead.
+    monkeypatch.setattr(events_module, "SCHEMA_VERSION", 1)
+    assert Event.from_dict(plain.to_dict()) == plain
+    with pytest.raises(RuleError) as refused:
+        Event.from_dict(rematch.to_dict())
+    assert refused.value.code == "bad_event" and refused.value.details["v"] == 2
+
+
+@pytest.mark.parametrize(
+    "seating", [["bob", "cy"], ["ann", "ann"], ["bob", "ann", "cy"]], ids=str
+)
+def test_a_game_created_whose_seating_is_no_seating_is_a_bad_event(seating: list[str]) -> None:
+    data = GameCreated("mathable", 2, 2, "server", None, None, ("bob",), "ann").to_dict()
+    data |= {"v": 2, "seating": seating}
+    with pytest.raises(RuleError) as refused:
+        Event.from_dict(data)
+    assert refused.value.code == "bad_event" and refused.value.details["field"] == "seating"

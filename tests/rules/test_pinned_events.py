@@ -57,8 +57,8 @@ def test_the_decoder_refuses_with_words_that_name_what_is_wrong() -> None:
     assert decode_refusal({"type": 7}) == "unknown event type '7'"
     assert decode_refusal({"seat": 1}) == "unknown event type 'None'"
     assert decode_refusal({"type": "z" * 50}) == f"unknown event type {'z' * 40!r}"
-    assert decode_refusal({"type": "passed", "seat": 1, "v": 2}) == (
-        "passed: unsupported schema version 2"
+    assert decode_refusal({"type": "passed", "seat": 1, "v": 3}) == (
+        "passed: unsupported schema version 3"  # newer than this reader (SCHEMA_VERSION 2)
     )
     assert decode_refusal({"type": "passed", "seat": 1, "v": 0}) == (
         "passed: unsupported schema version 0"

@@ -73,6 +73,10 @@ def test_a_spectator_neither_writes_nor_reads(table: Table) -> None:
         ("x" * 501, "message_too_long"),
         ("ring\x07", "control_characters"),
         ("evil\u202eright to left", "control_characters"),
+        ("x" * 4001, "message_too_long"),  # long as it is: the same code
+        ("line\u2028separator", "control_characters"),
+        ("para\u2029separator", "control_characters"),
+        ("\u200b\u200e\u200f \u2060", "empty_message"),  # only invisible characters
     ],
 )
 def test_bad_text_is_refused_with_its_code_and_nothing_is_stored(

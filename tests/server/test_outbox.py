@@ -69,7 +69,7 @@ def test_concurrent_workers_send_each_row_exactly_once(box: Outbox) -> None:
     for thread in threads:
         thread.join()
     assert sorted(sent) == list(range(60))
-    assert box.counts() == {"pending": 0, "sent": 60, "dead": 0}
+    assert box.counts() == {"pending": 0, "sent": 60, "dead": 0, "skipped": 0}
 
 
 def test_a_claim_leaves_out_the_rows_it_is_told_to_skip(box: Outbox) -> None:
@@ -281,7 +281,7 @@ def test_a_row_whose_batch_outlasts_the_lease_is_not_sent_by_a_second_worker(box
 
     Deliverer(box, {"test": slow}, clock).drain()
     assert sends == [("first", 0), ("first", 1)]
-    assert box.counts() == {"pending": 0, "sent": 2, "dead": 0}
+    assert box.counts() == {"pending": 0, "sent": 2, "dead": 0, "skipped": 0}
 
 
 def test_marking_a_row_needs_the_lease_the_worker_claimed_it_with(box: Outbox) -> None:
@@ -293,9 +293,9 @@ def test_marking_a_row_needs_the_lease_the_worker_claimed_it_with(box: Outbox) -
     assert box.renew(stale, clock()) is None
     assert not box.sent(stale, clock())
     assert box.failed(stale, clock(), "late") == "lost"
-    assert box.counts() == {"pending": 1, "sent": 0, "dead": 0}
+    assert box.counts() == {"pending": 1, "sent": 0, "dead": 0, "skipped": 0}
     assert box.sent(fresh, clock())
-    assert box.counts() == {"pending": 0, "sent": 1, "dead": 0}
+    assert box.counts() == {"pending": 0, "sent": 1, "dead": 0, "skipped": 0}
 
 
 class _SilentRelay:

@@ -15,12 +15,21 @@ from tests.server.helpers import EXAMPLE_TILES, Account, register
 from tests.server.live import server_cli
 
 
-def play_out(client: FlaskClient, a: Account, b: Account, loser: Account, **options: Any) -> str:
-    """A game of ``a`` and ``b`` that ``loser`` resigns at once; its id."""
+def play_out(
+    client: FlaskClient, a: Account, b: Account, loser: Account, passes: int = 2, **options: Any
+) -> str:
+    """A game of ``a`` and ``b`` in which the first ``passes`` turns pass (by default each
+    seat one: both played a turn), then ``loser`` resigns; its id."""
     made = client.post("/v1/games", json={"invite": [b.name], **options}, headers=a.auth)
     assert made.status_code == 201, made.json
     game = made.json["id"]
     assert client.post(f"/v1/games/{game}/join", headers=b.auth).status_code == 200
+    for _ in range(passes):
+        view = client.get(f"/v1/games/{game}", headers=a.auth).json
+        mover = a if view["turn"]["seat"] == 0 else b
+        move = {"type": "pass", "expected_version": view["version"]}
+        passed = client.post(f"/v1/games/{game}/moves", headers=mover.auth, json=move)
+        assert passed.status_code == 200, passed.json
     version = client.get(f"/v1/games/{game}", headers=a.auth).json["version"]
     resigned = client.post(f"/v1/games/{game}/moves", headers=loser.auth,
                            json={"type": "resign", "expected_version": version})  # fmt: skip
@@ -70,6 +79,23 @@ def test_ratings_move_after_rated_games_only(client: FlaskClient) -> None:
     assert ratings_of(client, "ada")["mathable"]["mu"] < after_one["mu"]
 
 
+def test_a_game_ended_before_every_seat_played_a_turn_moves_no_rating(
+    app: Flask, client: FlaskClient, store_url: str
+) -> None:
+    ada, bob = register(client, "ada"), register(client, "bob")
+    play_out(client, ada, bob, loser=bob, passes=0)  # resigned at once: no farming
+    play_out(client, ada, bob, loser=bob, passes=1)  # bob never played a turn of his own
+    assert ratings_of(client, "ada") == {} and ratings_of(client, "bob") == {}
+    record = client.get("/v1/players/ada/record?against=bob").json
+    assert record["wins"] == 2  # who won is still recorded
+    play_out(client, ada, bob, loser=bob)  # both passed once: rated
+    assert ratings_of(client, "ada")["mathable"]["games"] == 1
+    before = app.extensions["mathable"].store.all_ratings()
+    done = server_cli("rebuild-ratings", "--database-url", store_url)
+    assert done.returncode == 0, done.stderr
+    assert app.extensions["mathable"].store.all_ratings() == before  # the same rule
+
+
 def test_the_record_between_two_players_counts_rated_and_unrated_games(
     client: FlaskClient,
 ) -> None:
@@ -85,6 +111,8 @@ def test_the_record_between_two_players_counts_rated_and_unrated_games(
     unknown = client.get("/v1/players/ada/record?against=zed")
     assert unknown.status_code == 404 and unknown.json["error"]["code"] == "unknown_player"
     assert client.get("/v1/players/ada/record").status_code == 400
+    itself = client.get("/v1/players/ada/record?against=ADA")
+    assert itself.status_code == 422 and itself.json["error"]["code"] == "same_player"
 
 
 def test_the_leaderboard_puts_the_best_first(client: FlaskClient) -> None:

@@ -5,10 +5,13 @@ spectator or a blocked player gets a clear refusal and nothing is made."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
+from tests.server.conftest import close_app, make_app
 from tests.server.helpers import Account, Table, new_game, register
 
 CLOCK = {"per_move": 259200}
@@ -125,3 +128,71 @@ def test_a_summy_rematch_is_summy(client: FlaskClient) -> None:
                 json={"type": "resign", "expected_version": view["version"]})  # fmt: skip
     new = rematch(client, game, ada).json["id"]
     assert client.get(f"/v1/games/{new}").json["ruleset"] == "summy"
+
+
+def test_a_rematch_is_stored_as_an_event_older_readers_refuse(client: FlaskClient) -> None:
+    """Its ``game_created`` holds ``seating``: written ``v: 2`` (column and JSON), which a
+    reader of ``v: 1`` refuses rather than misread the seats; a first game stays ``v: 1``."""
+    from sqlalchemy import select
+
+    from mathable_server.store.schema import events
+
+    table = Table(client)
+    table.ok(table.ada, type="resign")
+    new = rematch(client, table.id, table.bob).json["id"]
+    engine = client.application.extensions["mathable"].store.engine
+    with engine.connect() as conn:
+        rows = {
+            r.game_id: (r.schema_version, json.loads(r.data)["v"])
+            for r in conn.execute(
+                select(events.c.game_id, events.c.schema_version, events.c.data).where(
+                    events.c.version == 1
+                )
+            )
+        }
+    assert rows[table.id] == (1, 1)
+    assert rows[new] == (2, 2)
+
+
+@pytest.mark.parametrize(
+    ("caps", "code"),
+    [
+        ({"max_open_invitations": 1}, "too_many_open_games"),
+        ({"max_invitations_per_inviter": 1}, "too_many_invitations"),
+    ],
+)
+def test_a_rematch_creator_outside_seat_0_is_held_to_the_invitation_caps(
+    database_url: str, caps: dict[str, int], code: str
+) -> None:
+    app = make_app(database_url, game_limit=None, **caps)
+    try:
+        client = app.test_client()
+        table = Table(client)
+        table.ok(table.bob, type="resign")
+        made = rematch(client, table.id, table.ada)  # seats rotated: ada in seat 1
+        assert made.status_code == 201, made.json
+        assert seats(client, made.json["id"], table.ada) == [None, "ada"]
+        more = client.post("/v1/games", json={"invite": ["bob"]}, headers=table.ada.auth)
+        assert more.status_code == 422 and more.json["error"]["code"] == code
+    finally:
+        close_app(app)
+
+
+def test_a_rematch_counts_against_the_game_limit(
+    database_url: str,
+) -> None:
+    from mathable_server.http.limits import RateLimit
+
+    app = make_app(database_url, game_limit=RateLimit(rate=1 / 3600, burst=1))
+    try:
+        client = app.test_client()
+        table = Table(client)  # ada's one new game of the hour
+        table.ok(table.bob, type="resign")
+        limited = rematch(client, table.id, table.ada)
+        assert limited.status_code == 429 and limited.json["error"]["code"] == "too_many_games"
+        odd = client.post(f"/v1/games/{table.id}/rematch", json={"seat": 1},
+                          headers=table.bob.auth)  # fmt: skip
+        assert odd.status_code == 400 and odd.json["error"]["code"] == "validation_error"
+        assert rematch(client, table.id, table.bob).status_code == 201  # bob's first
+    finally:
+        close_app(app)

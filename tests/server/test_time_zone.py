@@ -31,7 +31,9 @@ def test_a_time_zone_is_set_shown_and_reset(client: FlaskClient) -> None:
 
 
 @pytest.mark.parametrize(
-    "zone", ["Mars/Olympus", "europe/oslo", "../../etc/passwd", "Europe/Oslo\n", "CEST", " "]
+    "zone",
+    ["Mars/Olympus", "europe/oslo", "../../etc/passwd", "Europe/Oslo\n", "CEST", " ",
+     "localtime", "Factory", "posixrules"],  # fmt: skip
 )
 def test_an_unknown_time_zone_is_refused_and_nothing_changes(
     client: FlaskClient, zone: str
@@ -42,6 +44,14 @@ def test_an_unknown_time_zone_is_refused_and_nothing_changes(
     assert refused.status_code == 422, refused.json
     assert refused.json["error"]["code"] == "unknown_time_zone"
     assert zone_of(client, ada) == "Asia/Tokyo"
+
+
+def test_a_zone_in_the_wrong_case_is_refused_with_the_zone_it_means(client: FlaskClient) -> None:
+    ada = register(client, "ada")
+    refused = client.patch("/v1/me", json={"time_zone": "europe/oslo"}, headers=ada.auth)
+    assert refused.status_code == 422
+    assert refused.json["error"]["details"]["suggestion"] == "Europe/Oslo"
+    assert "did you mean Europe/Oslo?" in refused.json["error"]["message"]
 
 
 @pytest.mark.parametrize("body", [{"time_zone": 1}, {"tz": "Europe/Oslo"}, {"time_zone": ""}])

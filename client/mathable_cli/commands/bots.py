@@ -42,10 +42,21 @@ def hint(
     screen_for(view).hint(turn, show_all=show_all, as_json=as_json)
 
 
-def _play_one_game(bot: Bot, api: ApiClient, game: str, interval: float) -> None:
+#: Why ``bot`` leaves a rated game alone without ``--rated``.
+RATED_REFUSED = (
+    "is rated: a bot playing it for you would be a hint (give --rated if this account "
+    "is a bot's own)"
+)
+
+
+def _play_one_game(
+    bot: Bot, api: ApiClient, game: str, interval: float, *, rated: bool = False
+) -> None:
     view = api.game(game)
     if my_seat(view) is None:
         raise CliError(f"you have no seat in game {game}", ExitCode.CONFLICT)
+    if view.get("rated") and not rated:
+        raise CliError(f"game {game} {RATED_REFUSED}", ExitCode.REFUSED)
     while view.get("status") != "ended":
         if is_my_turn(view):
             view = bot.act(game, view)
@@ -119,12 +130,15 @@ def _serve(
     max_interval: float,
     until_idle: bool,
     accept: Acceptance | None = None,
+    rated: bool = False,
 ) -> None:
     """List my games (one request for all) and play wherever it is my turn; between two
     looks, wait on the server's event stream (or, on an older server, sleep and poll).
-    With ``accept``, join the invitations it takes first."""
+    With ``accept``, join the invitations it takes first. Rated games are left alone
+    (said once each) unless ``rated``."""
     delay = interval
     active: set[str] = set()
+    skipped: set[str] = set()
     stream: EventStream | None = EventStream(api)
     while True:
         try:
@@ -144,8 +158,14 @@ def _serve(
             gid = game_id(entry)
             if entry.get("status") in ("playing", "waiting"):
                 active.add(gid)
+            if gid in skipped:
+                continue
             if waits_on_me(entry):
                 view = api.game(gid)
+                if view.get("rated") and not rated:
+                    skipped.add(gid)
+                    bot.out.warn(f"game {gid} {RATED_REFUSED}: left alone")
+                    continue
                 while is_my_turn(view):
                     view = bot.act(gid, view)
                     played = True
@@ -158,8 +178,11 @@ def _serve(
         in_play = [
             e
             for e in entries
-            if e.get("status") == "playing"
-            or (e.get("status") == "waiting" and e.get("your_seat") is not None)
+            if (
+                e.get("status") == "playing"
+                or (e.get("status") == "waiting" and e.get("your_seat") is not None)
+            )
+            and game_id(e) not in skipped
         ]
         if (until_idle or games is not None) and not in_play:
             return
@@ -244,6 +267,14 @@ def bot(
     node_limit: Annotated[
         int, typer.Option(help="Search budget of the `best` engine (and the fallback).", min=1)
     ] = NODE_LIMIT,
+    rated: Annotated[
+        bool,
+        typer.Option(
+            "--rated",
+            help="Play rated games too: only for a bot's own account (on a person's "
+            "account a bot is a hint; without it rated games are left alone).",
+        ),
+    ] = False,
 ) -> None:
     """Play your seats with an engine (`best` by default) until the games end.
 
@@ -252,7 +283,8 @@ def bot(
     happened, so one process serves hundreds of games; against an older server
     it polls the list politely (slower when idle). An engine that raises, returns
     something that is not a legal turn or thinks past --think-time is
-    reported on stderr and `best` plays that turn.
+    reported on stderr and `best` plays that turn. Rated games are left alone
+    unless --rated is given (a bot's own account).
 
     With --all --accept it also joins the invitations it is sent: only those
     from the players named by --from and of the rulesets named by --ruleset
@@ -277,7 +309,7 @@ def bot(
     runner = Bot(api, actx.output, engines, draw_extra=draw_extra)
     try:
         if games and len(games) == 1:
-            _play_one_game(runner, api, games[0], interval)
+            _play_one_game(runner, api, games[0], interval, rated=rated)
         else:
             _serve(
                 runner,
@@ -287,6 +319,7 @@ def bot(
                 max_interval=max(interval, max_interval),
                 until_idle=until_idle,
                 accept=acceptance,
+                rated=rated,
             )
     finally:
         engines.close()

@@ -277,14 +277,25 @@ def show(
         return
     screen_for(view).show(Turn(api, actx.output, game, view))
     settings = actx.settings
-    for line in unseen(api, SeenMessages(settings.config.path.parent, settings.server), game, view):
+    seen = SeenMessages(settings.config.path.parent, settings.server, settings.profile)
+    for line in unseen(api, seen, game, view):
         actx.output.data(line)
-    if view.get("status") == "waiting" and view.get("you") == 0 and _closed(api.events(game)):
+    if view.get("status") == "waiting" and view.get("you") is not None \
+            and _closed_by_me(api.events(game), view):  # fmt: skip
         actx.output.info(
             "An invitee declined: only the players still invited may join. "
             f"`mathable-cli open {game} --to-anyone` lets anyone join; "
             f"`mathable-cli decline {game}` calls the game off."
         )
+
+
+def _closed_by_me(events: list[dict[str, Any]], view: dict[str, Any]) -> bool:
+    """A waiting game the reader created (seat 0, or where a rematch seats them) that an
+    invitee declined and that is not opened since."""
+    you = view.get("you")
+    me = next((s.get("player") for s in view.get("seats", []) if s.get("seat") == you), None)
+    created = next((e for e in events if e.get("type") == "game_created"), {})
+    return me is not None and created.get("creator") == me and _closed(events)
 
 
 def _closed(events: list[dict[str, Any]]) -> bool:

@@ -11,6 +11,7 @@ import typer
 from mathable_cli.chat import SeenMessages, message_line, seat_names
 from mathable_cli.cmdutil import GameIdArg, JsonFlag
 from mathable_cli.context import app_context
+from mathable_cli.durations import local_deadline
 
 TextArg = Annotated[
     list[str], typer.Argument(help="What to say (1 to 500 characters).", show_default=False)
@@ -46,9 +47,9 @@ def messages(ctx: typer.Context, game: GameIdArg, as_json: JsonFlag = False) -> 
         return
     names = seat_names(api.game(game))
     for entry in found:
-        actx.output.data(f"{entry['at']}  {message_line(entry, names)}")
+        actx.output.data(f"{local_deadline(entry['at'])}  {message_line(entry, names)}")
     settings = actx.settings
-    SeenMessages(settings.config.path.parent, settings.server).remember(
+    SeenMessages(settings.config.path.parent, settings.server, settings.profile).remember(
         game, max(int(m["id"]) for m in found)
     )
 

@@ -68,7 +68,9 @@ def leaderboard(
         actx.output.info(f"Nobody is rated in {ruleset} yet.")
     for place, entry in enumerate(reply["players"], 1):
         actx.output.data(
-            f"{place:>3}. {entry['name']:<32} {entry['rating']:>7.1f}  ({entry['games']} games)"
+            f"{place:>3}. {entry['name']:<32} {entry['rating']:>7.1f}  ({entry['games']} game"
+            + ("" if entry["games"] == 1 else "s")
+            + ")"
         )
 
 

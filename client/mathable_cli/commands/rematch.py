@@ -13,14 +13,24 @@ def rematch(ctx: typer.Context, game: GameIdArg, as_json: JsonFlag = False) -> N
     players invited, the seats rotated. Asking again gives the same new game."""
     actx = app_context(ctx)
     game = actx.game_id(game, "rematch")
-    reply = actx.api().request("POST", f"/v1/games/{game}/rematch", body={}).data
+    api = actx.api()
+    reply = api.request("POST", f"/v1/games/{game}/rematch", body={}).data
     if as_json:
         actx.output.json(reply)
         return
-    actx.output.data(reply["id"])
+    new = reply["id"]
+    actx.output.data(new)
+    view = api.game(new)
+    if view.get("you") is None and view.get("status") == "waiting":
+        # Another player asked first: the answer is their game, where you are invited.
+        actx.output.info(
+            f"Rematch of {game}: another player asked first; you are invited to game "
+            f"{new}: `mathable-cli join {new}` takes your seat."
+        )
+        return
     actx.output.info(
-        f"Rematch of {game}: game {reply['id']}; the others are invited "
-        f"(`mathable-cli join {reply['id']}`)."
+        f"Rematch of {game}: game {new}; the others are invited "
+        f"(`mathable-cli join {new}`)."
     )
 
 

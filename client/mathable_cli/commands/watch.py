@@ -81,8 +81,8 @@ def wait(
         else:
             out.data(game_id(view, game))
         settings = actx.settings
-        for line in unseen(api, SeenMessages(settings.config.path.parent, settings.server),
-                           game, view):  # fmt: skip
+        seen = SeenMessages(settings.config.path.parent, settings.server, settings.profile)
+        for line in unseen(api, seen, game, view):
             out.info(line)
         if view.get("status") == "ended":
             raise CliError(

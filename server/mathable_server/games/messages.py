@@ -30,8 +30,9 @@ _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def message_text(text: object) -> str:
-    """The text of a message as stored: trimmed; Refused if empty, too long, or holding a
-    control character (a line break is allowed).
+    """The text of a message as stored: trimmed; Refused if empty (or only invisible
+    characters: zero-width, marks of direction), too long, or holding a control character
+    or a line or paragraph separator (U+2028, U+2029; a line break is allowed).
 
     >>> message_text("  Good luck Bob!  ")
     'Good luck Bob!'
@@ -51,11 +52,14 @@ def message_text(text: object) -> str:
             f"a message has at most {MAX_MESSAGE_CHARS} characters (this one {len(text)})",
         )
     for char in text:
-        if char != "\n" and (unicodedata.category(char) == "Cc" or char in _BIDI):
+        if char != "\n" and (unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in _BIDI):
             raise Refused(
                 "control_characters",
                 f"a message may not hold control characters (U+{ord(char):04X})",
             )
+    if all(unicodedata.category(c) in ("Cf", "Zs") or c == "\n" for c in text):
+        # Only zero-width characters, marks of direction and spaces: nothing to read.
+        raise Refused("empty_message", "the message is empty")
     return text
 
 

@@ -11,6 +11,11 @@ bag order nor a seed). Every finished game whose order nobody gave also leaves a
 record of who won (``store.ratings.game_results``); a game of a given order or
 seed leaves none (another game may draw that order and still be running).
 
+A game that ends before every seat has played a turn of its own (``TURN_ACTS``: a
+turn played, tiles exchanged or discarded, a pass; resigning or running out of time
+is none) moves no rating, as an aborted game: two accounts cannot farm a rating by
+resigning at once. Its record of who won is kept.
+
 ``rebuild`` forgets every rating and record and replays the finished games' logs
 in the order they ended, to the same values (a formula change is replayed so).
 openskill is an extra (``mathable[ratings]``): without it the server rates no
@@ -26,7 +31,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from mathable import Event
-from mathable.core.ruleset import AnyState, replay_any
+from mathable.core.ruleset import AnyState, replay_any, ruleset_of
 from mathable_server.store import ratings as rows
 from mathable_server.store.ratings import Outcome, Rating
 
@@ -113,15 +118,30 @@ def rate(ruleset: str, before: dict[str, Rating], players: Sequence[str], ranks:
     ]  # fmt: skip
 
 
+#: The kernel's events by which a seat plays a turn of its own (a pass); each game adds
+#: its own (``Ruleset.own_acts``). Resigning and timing out are not turns.
+TURN_ACTS = frozenset({"passed"})
+
+
+def every_seat_played(conn: Connection, game_id: str, state: AnyState) -> bool:
+    """Whether every seat of ``game_id`` played a turn of its own (a rated game that ends
+    before moves no rating)."""
+    acts = TURN_ACTS | ruleset_of(state).own_acts
+    played = rows.seats_that_acted(conn, game_id, acts)
+    return all(i in played for i, s in enumerate(state.seats) if s.player is not None)
+
+
 def settle(conn: Connection, game_id: str, state: AnyState, at: int) -> None:
     """What a game that ended at ``at`` changes: its record, and its players' ratings if
-    it is rated (and this server rates games)."""
+    it is rated (and this server rates games) and every seat played a turn of its own."""
     if state.result is None or not recorded(state):
         return
     ruleset = state.ruleset
     rows.write_results(conn, game_id, ruleset, outcomes(state), at)
     if not rows.is_rated(conn, game_id) or not available():
         return
+    if not every_seat_played(conn, game_id, state):
+        return  # ended before every seat played: aborted, as it were
     seated = [(i, s.player) for i, s in enumerate(state.seats) if s.player is not None]
     ranks = places(state)
     players = [p for _, p in seated]

@@ -69,17 +69,42 @@ def iso_ms(ms: int | None) -> str | None:
 
 
 def known_time_zone(name: object) -> bool:
-    """Whether ``name`` is an IANA time zone name the system's tz database knows.
+    """Whether ``name`` is an IANA time zone name the tz database knows (the system's, or
+    the ``tzdata`` package's); not the database's own entries that name no place
+    (``localtime``, ``Factory``, ``posixrules``, the ``posix/`` and ``right/`` copies).
 
     >>> known_time_zone("Europe/Oslo"), known_time_zone("Mars/Olympus"), known_time_zone("../x")
     (True, False, False)
+    >>> known_time_zone("localtime"), known_time_zone("Factory"), known_time_zone("europe/oslo")
+    (False, False, False)
     """
     return isinstance(name, str) and name in _zone_names()
 
 
+def zone_named(name: str) -> str | None:
+    """The zone ``name`` means, its case aside (``europe/oslo``: ``Europe/Oslo``), or None.
+
+    >>> zone_named("europe/oslo"), zone_named("Mars/Olympus")
+    ('Europe/Oslo', None)
+    """
+    return _folded().get(name.casefold())
+
+
+#: The tz database's entries that are no place's zone.
+_NOT_ZONES = frozenset({"localtime", "Factory", "posixrules"})
+
+
 @functools.lru_cache(maxsize=1)
 def _zone_names() -> frozenset[str]:
-    return frozenset(zoneinfo.available_timezones()) | {"UTC"}
+    names = set(zoneinfo.available_timezones()) | {"UTC"}
+    return frozenset(
+        n for n in names if n not in _NOT_ZONES and not n.startswith(("posix/", "right/"))
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def _folded() -> dict[str, str]:
+    return {n.casefold(): n for n in sorted(_zone_names())}
 
 
 def local_time(ms: int, zone: str | None) -> str:

@@ -369,8 +369,10 @@ class MeSettingsSchema(StrictSchema):
 
 
 class MessageSchema(StrictSchema):
-    #: Trimmed, checked and measured by ``games.messages.message_text`` (stable codes).
-    text = fields.String(required=True, validate=validate.Length(max=4000))
+    #: Trimmed, checked and measured by ``games.messages.message_text`` (stable codes: a
+    #: text too long is 422 ``message_too_long``, whatever its length; the body's own
+    #: limit bounds it).
+    text = fields.String(required=True)
 
 
 class MessagesQuerySchema(QuerySchema):

@@ -73,7 +73,48 @@ CLOSED = (
 )
 
 _UNSUBSCRIBE = re.compile(r"\Aunsubscribe\+([a-z0-9]{1,32})\.([0-9a-f]{32})@", re.I)
-_QUOTE_INTRO = re.compile(r"^(on .+ wrote:|le .+ a écrit ?:|am .+ schrieb .+:)$", re.I)
+#: A line that introduces the quoted mail ("On Mon, Bob wrote:", in English, French,
+#: German, Norwegian/Danish/Swedish, Italian, Spanish, Dutch, Portuguese).
+_QUOTE_INTRO = re.compile(
+    r"^(on|le|am|den|d\.|il|el|op|em)\b.*\b(wrote|a écrit|schrieb|skrev|ha scritto|escribió"
+    r"|schreef|escreveu)\b.*:$",
+    re.I,
+)
+#: Where a client's quote or signature begins without "-- ": Outlook's separators,
+#: "Sent from my iPhone" and its kind.
+_CUT = re.compile(
+    r"^(-{2,}\s*(original message|ursprüngliche nachricht|message d'origine"
+    r"|opprinnelig melding|messaggio originale)\s*-{2,}|_{2,}|-{2,}"
+    r"|(sent|envoyé|sendt|skickat|inviato|gesendet|enviado) (from|de|fra|från|da|von|desde)"
+    r" (my|mon|mitt|min|il mio|meinem|mi)\b.*"
+    r"|get outlook for .*)$",
+    re.I,
+)
+#: The first line of a quoted header block ("From: Bob" then "Sent:", "To:"...).
+_HEADER_FROM = re.compile(r"^\*?(from|von|de|fra|från|da)\s*:\*?\s", re.I)
+_HEADER_NEXT = re.compile(
+    r"^\*?(sent|date|to|subject|gesendet|datum|an|betreff|envoyé|à|objet|sendt|til|emne"
+    r"|inviato|a|oggetto)\s*:", re.I,
+)
+#: Lines of a game mail itself: text holding one quotes the mail, and is not posted.
+_QUOTED_MAIL = re.compile(
+    r"^(it is your turn in game |your rack:|last turn:|mathable-cli move |a\s+b\s+c\s+d\s+e\b)",
+    re.I,
+)
+
+
+def _reply_ends(lines: list[str], index: int) -> bool:
+    """Whether the quote or the signature begins at ``lines[index]`` (a raw line)."""
+    raw = lines[index]
+    line = raw.strip()
+    if raw.rstrip("\r") in ("-- ", "--") or _QUOTE_INTRO.match(line) or _CUT.match(line):
+        return True
+    later = [x.strip() for x in lines[index + 1 : index + 3] if x.strip()]
+    if later and _HEADER_FROM.match(line) and _HEADER_NEXT.match(later[0]):
+        return True
+    # A quote introduction wrapped over two lines ("On Mon, 1 Dec ... Bob <b@x>" / "wrote:").
+    nxt = lines[index + 1].strip() if index + 1 < len(lines) else ""
+    return bool(line and nxt and _QUOTE_INTRO.match(f"{line} {nxt}"))
 
 
 def mime_trouble(message: EmailMessage) -> str | None:
@@ -122,9 +163,10 @@ def move_lines(text: str) -> list[str]:
     ['pass']
     """
     found: list[str] = []
-    for raw in text.splitlines():
+    lines = text.splitlines()
+    for index, raw in enumerate(lines):
         line = raw.strip()
-        if raw.rstrip("\r") in ("-- ", "--") or line in ("--", "__") or _QUOTE_INTRO.match(line):
+        if _reply_ends(lines, index):
             break
         if not line or line.startswith(">"):
             continue
@@ -137,7 +179,10 @@ def move_lines(text: str) -> list[str]:
 def free_text(text: str, signer: str = "") -> str:
     """What a reply says after its move line, before the quote and the signature: a
     message to the other seats. A last line that is just ``signer`` (the player's name,
-    signing off) is left out.
+    signing off) is left out. It ends where a quote or a signature begins, whatever the
+    mail client marks it with ("-- ", "Sent from my iPhone", "-----Original Message-----",
+    a "From:/Sent:" header block, "Le ... a écrit :", an "On ... wrote:" over two lines);
+    text that holds a line of the game mail itself (its rack, its board) is not posted.
 
     >>> free_text("I8=12\\nGood luck Bob!\\n\\nada\\n\\n-- \\nAda Lovelace\\n> old", "ada")
     'Good luck Bob!'
@@ -146,9 +191,10 @@ def free_text(text: str, signer: str = "") -> str:
     """
     kept: list[str] = []
     seen_move = False
-    for raw in text.splitlines():
+    lines = text.splitlines()
+    for index, raw in enumerate(lines):
         line = raw.strip()
-        if raw.rstrip("\r") in ("-- ", "--") or line in ("--", "__") or _QUOTE_INTRO.match(line):
+        if _reply_ends(lines, index):
             break
         if line.startswith(">"):
             continue
@@ -160,6 +206,8 @@ def free_text(text: str, signer: str = "") -> str:
         kept.pop()
     if kept and signer and kept[-1].casefold() == signer.casefold():
         kept.pop()
+    if any(_QUOTED_MAIL.match(line) for line in kept):
+        return ""  # the turn mail quoted without "> ": not a message to post
     return "\n".join(kept).strip()
 
 

@@ -45,7 +45,14 @@ import certifi
 
 from mathable import replay_timed
 from mathable_server.games.timesource import iso_ms
-from mathable_server.notify.worker import Entry, Later, Notification, Undeliverable, new_message_id
+from mathable_server.notify.worker import (
+    Entry,
+    Later,
+    Notification,
+    Undeliverable,
+    new_message_id,
+    reminder_due,
+)
 from mathable_server.store import Store
 from mathable_server.store.addresses import AddressBook, Breaker, Contact
 
@@ -473,6 +480,8 @@ class WebhookChannel:
     def body(self, entry: Entry) -> bytes:
         payload = entry.payload
         game_id, version = payload["game_id"], int(payload["version"])
+        if entry.kind == "reminder":
+            reminder_due(self.store, entry)  # Obsolete once the player moved since
         stored = self.store.events_after(game_id, 0, limit=version)
         _state, clock = replay_timed((s.at, s.event) for s in stored)
         mine = entry.kind in ("turn", "reminder")  # a reminder: still your turn, due soon

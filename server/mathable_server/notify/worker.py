@@ -16,7 +16,9 @@ import threading
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from mathable import replay_timed
 from mathable_server.games.service import Games
 from mathable_server.store.outbox import (
     DEAD,
@@ -28,6 +30,7 @@ from mathable_server.store.outbox import (
     Entry,
     Later,
     Notification,
+    Obsolete,
     Outbox,
     Undeliverable,
     add,
@@ -36,6 +39,24 @@ from mathable_server.store.outbox import (
 )
 
 log = logging.getLogger("mathable_server.outbox")
+
+
+def reminder_due(store: Any, entry: Entry) -> tuple[Any, Any, int]:
+    """The game's state, clock and the recipient's seat for a reminder row still worth
+    sending: ``Obsolete`` if the player moved (or the game ended) since it was written."""
+    game_id, deadline = str(entry.payload["game_id"]), int(entry.payload["deadline"])
+    state, clock = replay_timed((s.at, s.event) for s in store.events_after(game_id, 0))
+    seat = state.seat_of(entry.recipient)
+    if (
+        seat is None
+        or state.status != "playing"
+        or state.turn is None
+        or state.turn.seat != seat
+        or clock is None
+        or clock.deadline != deadline
+    ):
+        raise Obsolete("the player moved (or the game ended) since")
+    return state, clock, seat
 # The sweep logs under the name it always had.
 sweep_log = logging.getLogger("mathable_server.sweeper")
 
@@ -144,6 +165,10 @@ class Deliverer:
         except Later as err:  # not now (a paused webhook): back untried, not counted
             self.box.release([entry], err.until)
             log.info("outbox row %s put off: %s", entry.id, err)
+            return True
+        except Obsolete as err:  # a reminder of a turn played since: done, quietly
+            self.box.skipped(entry, str(err) or "obsolete")
+            log.info("outbox row %s skipped: %s", entry.id, err)
             return True
         except Undeliverable as err:
             self.box.failed(entry, self.now(), str(err) or "undeliverable", final=True)

@@ -26,7 +26,7 @@ def add_parsers(commands: Any, common: Callable[[argparse.ArgumentParser, bool],
     common(outbox, False)
     outbox.add_argument(
         "--state",
-        choices=("pending", "sent", "dead", "all"),
+        choices=("pending", "sent", "dead", "skipped", "all"),
         default="dead",
         help="which rows to list (default: %(default)s)",
     )

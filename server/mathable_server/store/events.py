@@ -19,7 +19,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from mathable import Event
-from mathable.core.events import SCHEMA_VERSION, GameCreated, InvitationDeclined, PlayerJoined
+from mathable.core.events import GameCreated, InvitationDeclined, PlayerJoined
 from mathable.core.ruleset import AnyState
 from mathable_server.store import feed
 from mathable_server.store.base import Appended, Recorder, hook_concerns, hooks_after_all
@@ -211,7 +211,7 @@ class EventRecorder(Recorder):
                 "game_id": game_id,
                 "version": expected_version + number,
                 "type": event.type,
-                "schema_version": SCHEMA_VERSION,
+                "schema_version": event.schema_version(),
                 "data": encode_event(event),
                 "created_at": now,
                 "at": at,
@@ -339,7 +339,7 @@ class EventRecorder(Recorder):
                         "game_id": item.game_id,
                         "version": item.expected_version + number,
                         "type": event.type,
-                        "schema_version": SCHEMA_VERSION,
+                        "schema_version": event.schema_version(),
                         "data": encode_event(event),
                         "created_at": now,
                         "at": item.at,

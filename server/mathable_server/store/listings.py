@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
+from typing import Any
 
 from sqlalchemy import (
     and_,
@@ -13,6 +15,7 @@ from sqlalchemy import (
 
 from mathable_server.store.base import Recorder
 from mathable_server.store.engine import (
+    events,
     game_members,
     games,
     players,
@@ -21,6 +24,24 @@ from mathable_server.store.records import (
     Member,
     MemberGame,
 )
+
+
+def _created_by(game_id: Any, creator_id: str) -> Any:
+    """Whether ``creator_id`` created game ``game_id`` (a column): its ``game_created``
+    names them. Not "seat 0": a rematch's creator sits where the rotation puts them."""
+    named = '"creator":' + json.dumps(creator_id)
+    return (
+        select(events.c.game_id)
+        .where(
+            and_(
+                events.c.game_id == game_id,
+                events.c.version == 1,
+                events.c.type == "game_created",
+                events.c.data.contains(named, autoescape=True),
+            )
+        )
+        .exists()
+    )
 
 
 class ListingRecorder(Recorder):
@@ -43,7 +64,8 @@ class ListingRecorder(Recorder):
             return int(conn.execute(query).scalar_one())
 
     def open_invitations_from(self, creator_id: str, player_id: str) -> int:
-        """Games still waiting for players that ``creator_id`` made (seat 0) and invited
+        """Games still waiting for players that ``creator_id`` made (seat 0, or where a
+        rematch seats them) and invited
         ``player_id`` to, who has not joined."""
         creator = game_members.alias("creator")
         invitee = game_members.alias("invitee")
@@ -59,7 +81,8 @@ class ListingRecorder(Recorder):
                     invitee.c.player_id == player_id,
                     invitee.c.seat.is_(None),
                     creator.c.player_id == creator_id,
-                    creator.c.seat == 0,
+                    creator.c.seat.is_not(None),
+                    _created_by(games.c.id, creator_id),
                     games.c.status == "waiting",
                 )
             )
@@ -68,14 +91,16 @@ class ListingRecorder(Recorder):
             return int(conn.execute(query).scalar_one())
 
     def waiting_games_of(self, player_id: str) -> int:
-        """Games created by ``player_id`` (seat 0) that are still waiting for players."""
+        """Games created by ``player_id`` (seat 0, or where a rematch seats them) that are
+        still waiting for players."""
         query = (
             select(func.count())
             .select_from(game_members.join(games, games.c.id == game_members.c.game_id))
             .where(
                 and_(
                     game_members.c.player_id == player_id,
-                    game_members.c.seat == 0,
+                    game_members.c.seat.is_not(None),
+                    _created_by(games.c.id, player_id),
                     games.c.status == "waiting",
                 )
             )

@@ -10,19 +10,23 @@ the seat's ``request_key`` is unique.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, and_, delete, func, insert, or_, select
+from sqlalchemy import Connection, and_, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from mathable_server.store import feed
 from mathable_server.store.base import Recorder
-from mathable_server.store.schema import blocks, game_messages, message_mutes
+from mathable_server.store.schema import blocks, game_messages, message_mutes, outbox
 
 #: The feed's kind of a message row.
 MESSAGE = "message"
+#: The outbox kinds of a game mail (``notify.mail.outgoing``): each carries the messages since
+#: the seat's previous one.
+_GAME_MAIL_KINDS = ("turn", "moved", "finished")
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,31 +178,75 @@ class MessageRecorder(Recorder):
             return [m for m in found if m.player_id == reader]
         return [m for m in found if m.player_id not in unwanted]
 
-    def messages_between(
-        self, game_id: str, first_version: int, last_version: int, reader: str
+    def messages_for_mail(
+        self, entry_id: int, game_id: str, seat: int, reader: str, first_version: int
     ) -> list[Message]:
-        """The messages other seats wrote while the game was at versions ``first_version``
-        to ``last_version``, that ``reader`` wants (what a game mail tells)."""
+        """The messages other seats wrote that game mail ``entry_id`` (an outbox row for
+        ``reader`` at ``seat``) carries: those written since the previous game mail sent to
+        that seat of that game (its row records how far it carried, ``mailed_upto``), so
+        each message reaches a mail player once; without such a mail, those written since
+        the game was at ``first_version`` (the seat's last own act). Muted and blocked
+        writers' are left out. The row being sent records how far it carries."""
+        prefixes = [f"{kind}.{game_id}.v" for kind in _GAME_MAIL_KINDS]
         with self._reader.connect() as conn:
-            rows = conn.execute(
-                select(*_COLUMNS)
+            earlier = conn.execute(
+                select(outbox.c.payload)
                 .where(
                     and_(
-                        game_messages.c.game_id == game_id,
-                        game_messages.c.version >= first_version,
-                        game_messages.c.version <= last_version,
-                        game_messages.c.player_id != reader,
+                        outbox.c.channel == "email",
+                        outbox.c.recipient == reader,
+                        outbox.c.state == "sent",
+                        outbox.c.id < entry_id,
+                        outbox.c.kind.in_(_GAME_MAIL_KINDS),
+                        or_(*(outbox.c.message_id.startswith(p, autoescape=True)
+                              for p in prefixes)),  # fmt: skip
                     )
                 )
+                .order_by(outbox.c.id.desc())
+                .limit(50)
+            ).all()
+            after: int | None = None
+            for row in earlier:
+                payload = json.loads(row.payload or "{}")
+                if payload.get("game_id") == game_id and payload.get("seat") == seat:
+                    if "mailed_upto" in payload:
+                        after = int(payload["mailed_upto"])
+                    break
+            since = (
+                game_messages.c.id > after
+                if after is not None
+                else game_messages.c.version >= first_version
+            )
+            rows = conn.execute(
+                select(*_COLUMNS)
+                .where(and_(game_messages.c.game_id == game_id, since))
                 .order_by(game_messages.c.id)
             ).all()
             found = [_message(r) for r in rows]
-            if not found:
-                return found
-            unwanted = _unwanted(conn, game_id, reader)
+            unwanted = _unwanted(conn, game_id, reader) if found else set()
+        upto = max([m.id for m in found], default=after if after is not None else 0)
+        if after is None and not found:
+            with self._reader.connect() as conn:
+                upto = int(
+                    conn.execute(
+                        select(func.coalesce(func.max(game_messages.c.id), 0)).where(
+                            game_messages.c.game_id == game_id
+                        )
+                    ).scalar_one()
+                )
+        with self._writer() as conn, conn.begin():
+            row = conn.execute(select(outbox.c.payload).where(outbox.c.id == entry_id)).first()
+            if row is not None:
+                payload = json.loads(row.payload or "{}")
+                payload["mailed_upto"] = upto
+                conn.execute(
+                    update(outbox)
+                    .where(outbox.c.id == entry_id)
+                    .values(payload=json.dumps(payload, separators=(",", ":"), sort_keys=True))
+                )
         if "" in unwanted:
             return []
-        return [m for m in found if m.player_id not in unwanted]
+        return [m for m in found if m.player_id != reader and m.player_id not in unwanted]
 
     def mute(self, player_id: str, *, game_id: str = "", muted_id: str = "", at: int) -> None:
         """Mute a game's messages (``game_id``) or a player's (``muted_id``); twice is once."""

@@ -32,6 +32,9 @@ from mathable_server.store.dialects import dialect_of
 from mathable_server.store.engine import outbox, write_transaction
 
 PENDING, SENT, DEAD = "pending", "sent", "dead"
+#: A row found no longer worth sending (a reminder of a turn the player has played since):
+#: done, nothing sent, never tried again.
+SKIPPED = "skipped"
 #: What ``Outbox.failed`` answers when the caller's claim had run out: nothing was changed.
 LOST = "lost"
 #: Kinds whose payload holds a secret (a mailed code): emptied once sent or dead.
@@ -73,6 +76,11 @@ class Entry:
 
 class Undeliverable(Exception):
     """A row that can never be sent (no verified address any more, a refused URL): dead now."""
+
+
+class Obsolete(Exception):
+    """A row no longer worth sending (the player moved since its reminder was written):
+    marked ``skipped`` quietly, neither dead nor a warning."""
 
 
 class ChannelDown(Exception):
@@ -287,6 +295,10 @@ class Outbox:
             )
         return True
 
+    def skipped(self, entry: Entry, why: str) -> bool:
+        """Mark a claimed row skipped (``Obsolete``): done, nothing sent."""
+        return self._mark(entry, {"state": SKIPPED, "last_error": why[:2000]})
+
     def retry_at(self, entry: Entry, now: int) -> int:
         """When a row that failed its ``entry.attempts``-th try is due again."""
         return now + backoff_ms(entry.attempts, self.base_delay, self.max_delay)
@@ -333,11 +345,11 @@ class Outbox:
             return [_entry(r) for r in conn.execute(query)]
 
     def counts(self) -> dict[str, int]:
-        """How many rows are pending, sent and dead."""
+        """How many rows are pending, sent, dead and skipped."""
         query = select(outbox.c.state, func.count()).group_by(outbox.c.state)
         with self.engine.connect() as conn:
             found = {state: int(n) for state, n in conn.execute(query)}
-        return {s: found.get(s, 0) for s in (PENDING, SENT, DEAD)}
+        return {s: found.get(s, 0) for s in (PENDING, SENT, DEAD, SKIPPED)}
 
     def retry_dead(self, now: int) -> int:
         """Give every dead row its tries back; how many."""

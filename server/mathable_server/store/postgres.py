@@ -11,7 +11,6 @@ from sqlalchemy.dialects.postgresql import Insert, insert
 from sqlalchemy.event import listens_for
 from sqlalchemy.exc import IntegrityError
 
-from mathable.core.events import SCHEMA_VERSION
 from mathable_server.store import feed
 from mathable_server.store.feed import Follower
 from mathable_server.store.records import Conflict
@@ -64,7 +63,6 @@ class PostgresDialect:
         params: dict[str, Any] = {
             "game_id": game_id,
             "expected": expected_version,
-            "schema": SCHEMA_VERSION,
             "now": now,
             "at": rows[0]["at"],
             "lock": feed.FEED_LOCK,
@@ -76,6 +74,7 @@ class PostgresDialect:
             params[f"v{index}"] = event["version"]
             params[f"t{index}"] = event["type"]
             params[f"d{index}"] = event["data"]
+            params[f"s{index}"] = event["schema_version"]
         for index, line in enumerate(told):
             params[f"p{index}"] = line["player_id"]
             params[f"k{index}"] = line["kinds"]
@@ -254,7 +253,7 @@ def _told_at_once(events_count: int, told_count: int) -> str:
     """The statement of ``PostgresDialect.append_told`` for so many events and feed rows
     (the same text each time, so that the driver prepares it)."""
     values = ", ".join(
-        f"(%(game_id)s, %(v{i})s, %(t{i})s, %(schema)s, %(d{i})s, %(now)s, %(at)s)"
+        f"(%(game_id)s, %(v{i})s, %(t{i})s, %(s{i})s, %(d{i})s, %(now)s, %(at)s)"
         for i in range(events_count)
     )
     # Each step reads the one before, which orders them as every other writer does:

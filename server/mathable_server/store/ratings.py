@@ -7,6 +7,7 @@ reads what the API shows.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -65,6 +66,22 @@ def is_rated(conn: Connection, game_id: str) -> bool:
         select(rated_games.c.rated).where(rated_games.c.game_id == game_id)
     ).scalar()
     return bool(found)
+
+
+def seats_that_acted(conn: Connection, game_id: str, acts: Iterable[str]) -> set[int]:
+    """The seats of ``game_id`` with an event of a type among ``acts`` in its log (read in
+    the caller's transaction, the events being appended included)."""
+    found = conn.execute(
+        select(events.c.data).where(
+            and_(events.c.game_id == game_id, events.c.type.in_(sorted(set(acts))))
+        )
+    ).scalars()
+    seats = set()
+    for data in found:
+        seat = json.loads(data).get("seat")
+        if isinstance(seat, int):
+            seats.add(seat)
+    return seats
 
 
 def write_results(
@@ -180,7 +197,7 @@ class RatingRecorder(Recorder):
     @contextmanager
     def rebuilding(self) -> Iterator[Connection]:
         """One write transaction in which every rating and record is forgotten (``clear``)
-        and written again (``ratings rebuild``): readers see the old or the new, whole."""
+        and written again (``rebuild-ratings``): readers see the old or the new, whole."""
         with self._writer() as conn, conn.begin():
             clear(conn)
             yield conn

@@ -193,7 +193,7 @@ outbox = Table(
     Column("message_id", String(200), nullable=False),
     Column("payload", Text, nullable=False),
     Column("attempts", Integer, nullable=False),
-    #: "pending", "sent" or "dead".
+    #: "pending", "sent", "dead" or "skipped" (a reminder of a turn played since: nothing sent).
     Column("state", String(8), nullable=False),
     #: When a worker may take it next (ms since 1970 UTC): backoff and the lease of a taker.
     Column("next_try", BigInteger, nullable=False),
@@ -293,8 +293,9 @@ game_messages = Table(
     Column("seat", Integer, nullable=False),
     Column("player_id", String(32), nullable=False),
     Column("text", Text, nullable=False),
-    #: The game's version when it was written: a mail tells the messages since the seat's
-    #: last own act.
+    #: The game's version when it was written. A game mail tells the messages since the
+    #: seat's previous game mail (its outbox row's payload keeps ``mailed_upto``, the last
+    #: id it carried); a seat's first mail, those since its last own act.
     Column("version", Integer, nullable=False),
     #: When (ms since 1970 UTC).
     Column("at", BigInteger, nullable=False),
@@ -356,7 +357,7 @@ rated_games = Table(
 )
 
 #: Each seat's outcome of a finished game whose bag order nobody gave (records between
-#: players): written when the game ends, rebuilt from the logs by ``ratings rebuild``.
+#: players): written when the game ends, rebuilt from the logs by ``rebuild-ratings``.
 game_results = Table(
     "game_results",
     metadata,

@@ -3,7 +3,10 @@
 A game's own events subclass ``Event`` with ``game`` set to the game's name; the
 decoder finds every registered type, and loads the installed games (their entry
 points, ``mathable.core.plugins``) the first time it meets a type it does not know.
-Every event is written with the schema version ``v`` so that old logs still load.
+Every event is written with the schema version ``v`` so that old logs still load: the
+lowest version that reads it right. An optional field that changes what an event means
+(``Event.needs_version``) raises its ``v`` when it is set, and a reader refuses a ``v``
+newer than it knows (``bad_event``) rather than skip the field and misread the game.
 
 >>> e = Passed(seat=1)
 >>> Event.from_dict(e.to_dict()) == e, e.to_dict()
@@ -19,7 +22,8 @@ from mathable.core import codec, plugins
 from mathable.core.errors import RuleError, shown
 from mathable.core.state import ClockSpec
 
-SCHEMA_VERSION = 1
+#: The newest event schema this reader knows. 2: ``game_created.seating`` (a rematch's seats).
+SCHEMA_VERSION = 2
 
 _CLOCK_FIELDS: dict[str, codec.Codec[Any]] = {
     "per_move": codec.OPT_INT,
@@ -62,6 +66,10 @@ class Event:
     #: lacks one reads as its default, and one holding the default is written without it,
     #: so the events of games played under older rules read and write as they were.
     optional: ClassVar[dict[str, Any]] = {}
+    #: Optional fields an older reader must not skip (they change what the event means):
+    #: field -> the schema version that brought it. An event holding one (not its default)
+    #: is written with that ``v``, which older readers refuse; without, it stays ``v: 1``.
+    needs_version: ClassVar[dict[str, int]] = {}
     #: The game starts with this event: clocks start running (``mathable.core.clock``).
     starts_clocks: ClassVar[bool] = False
     #: The game whose own event this is; "" for the events every game shares.
@@ -84,13 +92,26 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         """The event as a JSON-ready dict, with its type and schema version."""
-        out: dict[str, Any] = {"type": self.type, "v": SCHEMA_VERSION}
+        out: dict[str, Any] = {"type": self.type, "v": self.schema_version()}
         for name, field_codec in self.fields.items():
             value = getattr(self, name)
             if name in self.optional and value == self.optional[name]:
                 continue
             out[name] = field_codec.encode(value)
         return out
+
+    def schema_version(self) -> int:
+        """The lowest schema version that reads this event right (its ``v``): 1, or the
+        version of the newest ``needs_version`` field it holds.
+
+        >>> Passed(seat=0).schema_version()
+        1
+        """
+        found = 1
+        for name, version in self.needs_version.items():
+            if getattr(self, name) != self.optional[name]:
+                found = max(found, version)
+        return found
 
     @staticmethod
     def from_dict(data: Any) -> Event:
@@ -214,6 +235,25 @@ class GameCreated(Event):
         "seating": None,
         "importer": None,
     }
+    #: A reader that skipped ``seating`` would seat the creator in 0 and the others as
+    #: they join: a rematch's seats read wrong. It must refuse the event instead.
+    needs_version: ClassVar[dict[str, int]] = {"seating": 2}
+
+    def __post_init__(self) -> None:
+        """Seats given name the creator, each player once, one a seat: else the event is
+        no game's (``bad_event``, read or made), not a game that fails later."""
+        seating = self.seating
+        if seating is not None and (
+            len(seating) != self.players
+            or len(set(seating)) != len(seating)
+            or self.creator not in seating
+        ):
+            raise RuleError(
+                "bad_event",
+                "game_created.seating: the seats given must name the creator and each "
+                "player once, one a seat",
+                {"type": self.type, "field": "seating"},
+            )
 
 
 @dataclass(frozen=True, slots=True)

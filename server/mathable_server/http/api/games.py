@@ -63,6 +63,8 @@ bp = Blueprint("games", __name__, url_prefix="/v1/games")
 
 _create = CreateGameSchema()
 _join = StrictSchema()
+#: A rematch takes no fields (an empty body or ``{}``): its own schema, not the join's.
+_rematch = StrictSchema()
 _view_query = ViewQuerySchema()
 _events_query = EventsQuerySchema()
 
@@ -215,7 +217,7 @@ def rematch(game_id: str) -> Response:
     seat 0...). 201 with the new game's id; a second request (by any seat) answers the
     same id (200)."""
     player = required_player()
-    load(_join, json_body(required=False))
+    load(_rematch, json_body(required=False))
     svc = services()
     state = svc.games.game(game_id).state
     if state.seat_of(player.id) is None:
@@ -228,6 +230,8 @@ def rematch(game_id: str) -> Response:
     known = svc.store.rematch_of(game_id)
     if known is not None:
         return _rematch_answer(game_id, known, 200)
+    if svc.settings.game_limit is not None:  # a rematch is a new game like any other
+        take(svc.settings.game_limit, f"games:{player.id}", "too_many_games", "new games")
     seated = [seat.player for seat in state.seats if seat.player is not None]
     rotated = seated[1:] + seated[:1]
     others = [p for p in rotated if p != player.id]

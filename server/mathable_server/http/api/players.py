@@ -13,7 +13,7 @@ from flask import Blueprint, Response
 from mathable.core.ruleset import ruleset_of
 from mathable_server.games.orders import order_withheld
 from mathable_server.games.service import GameNotFound, Games, KeyReused, new_id
-from mathable_server.games.timesource import iso_ms, known_time_zone
+from mathable_server.games.timesource import iso_ms, known_time_zone, zone_named
 from mathable_server.http.auth import hash_token, new_token, same_secret
 from mathable_server.http.errors import ApiError
 from mathable_server.http.render import withhold_end
@@ -198,11 +198,13 @@ def change_me() -> Response:
     if "time_zone" in body:
         zone = body["time_zone"]
         if zone is not None and not known_time_zone(zone):
+            meant = zone_named(zone)
             raise ApiError(
                 422,
                 "unknown_time_zone",
-                f"{zone[:64]!r} is no time zone: give an IANA name such as Europe/Oslo",
-                details={"field": "time_zone"},
+                f"{zone[:64]!r} is no time zone: "
+                + (f"did you mean {meant}?" if meant else "give an IANA name such as Europe/Oslo"),
+                details={"field": "time_zone", **({"suggestion": meant} if meant else {})},
             )
         store.set_time_zone(player.id, zone)
     return json_response(

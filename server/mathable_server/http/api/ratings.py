@@ -73,6 +73,8 @@ def record(name: str) -> Response:
     asked = query(_record_query)
     player_id, shown = _player(name)
     other_id, other = _player(asked["against"])
+    if other_id == player_id:
+        raise ApiError(422, "same_player", "a player's record is against another player")
     wins, losses, draws = services().store.record(player_id, other_id)
     return json_response(
         {"player": shown, "against": other, "wins": wins, "losses": losses, "draws": draws},

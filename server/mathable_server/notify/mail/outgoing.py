@@ -29,7 +29,7 @@ from mathable_server.notify.mail.compose import (
 )
 from mathable_server.notify.mail.games import game_mail_for
 from mathable_server.notify.mail.picture import board_png
-from mathable_server.notify.worker import Entry, Undeliverable
+from mathable_server.notify.worker import Entry, Undeliverable, reminder_due
 from mathable_server.store import Store
 from mathable_server.store.addresses import AddressBook, secret_hash
 
@@ -109,9 +109,10 @@ class MailChannel:
         reply_to = None
         if entry.kind == "turn":
             reply_to = self._reply_to(ctx, game_id, seat, entry.recipient)
-        # What the other seats wrote since this seat last acted (a message is no event).
+        # What the other seats wrote since the seat's previous game mail (a message is no
+        # event); the first mail of a seat tells those since its last own act.
         since = last_act(((s.version, s.event) for s in stored), seat, state)
-        written = self.store.messages_between(game_id, since, version, entry.recipient)
+        written = self.store.messages_for_mail(entry.id, game_id, seat, entry.recipient, since)
         writers = self.store.names({m.player_id for m in written}) if written else {}
         return game_mail(
             ctx,
@@ -164,21 +165,11 @@ class MailChannel:
         return play_address(game_id, seat, secret, ctx.domain)
 
     def _reminder(self, ctx: MailContext, to: str, entry: Entry) -> EmailMessage:
-        """A reminder, unless the player moved since it was written (then none is sent)."""
-        payload = entry.payload
-        game_id, deadline = str(payload["game_id"]), int(payload["deadline"])
-        stored = self.store.events_after(game_id, 0)
-        state, clock = replay_timed((s.at, s.event) for s in stored)
-        seat = state.seat_of(entry.recipient)
-        if (
-            seat is None
-            or state.status != "playing"
-            or state.turn is None
-            or state.turn.seat != seat
-            or clock is None
-            or clock.deadline != deadline
-        ):
-            raise Undeliverable("the player moved (or the game ended) since")
+        """A reminder, unless the player moved since it was written (then none is sent:
+        ``Obsolete``, the row skipped)."""
+        state, clock, seat = reminder_due(self.store, entry)
+        deadline = int(entry.payload["deadline"])
+        game_id = str(entry.payload["game_id"])
         names = seat_names(self.store, state)
         zone = self.store.time_zone(entry.recipient)
         hours = max(1, round((deadline - entry.created_at) / 3_600_000))

@@ -10,7 +10,7 @@ does not want), ``rematches`` (the game a finished game's rematch made) and
 ``player_settings`` (the time zone deadlines are told in, how long before one a
 reminder goes), ``reminders`` (those sent: one a turn), ``rated_games``
 (whether a game is rated), ``game_results`` and ``ratings`` (records and
-ratings: ``mathable-server ratings rebuild`` fills them from the finished
+ratings: ``mathable-server rebuild-ratings`` fills them from the finished
 games' logs). No existing row changes. Going back drops them (and the messages
 with them).
 """

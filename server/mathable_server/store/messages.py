@@ -235,9 +235,9 @@ class MessageRecorder(Recorder):
                     ).scalar_one()
                 )
         with self._writer() as conn, conn.begin():
-            row = conn.execute(select(outbox.c.payload).where(outbox.c.id == entry_id)).first()
-            if row is not None:
-                payload = json.loads(row.payload or "{}")
+            held = conn.execute(select(outbox.c.payload).where(outbox.c.id == entry_id)).first()
+            if held is not None:
+                payload = json.loads(held.payload or "{}")
                 payload["mailed_upto"] = upto
                 conn.execute(
                     update(outbox)

@@ -272,7 +272,7 @@ def test_invited_by_mail_bob_plays_a_whole_mathable_game_in_the_browser(
                                arg=message, timeout=20_000)  # fmt: skip
     assert _view(ann_page, base, game)["version"] == start  # unchanged
     _button(ann_page, "Undo").click()  # A1 is taken back: the rack is whole again
-    ann_page.wait_for_function("document.querySelectorAll('#rack button').length === 7")
+    ann_page.wait_for_function("() => document.querySelectorAll('#rack button').length === 7")
 
     # The first move, by keyboard alone: Tab to the tile, Enter, Shift+Tab to I8, Enter.
     def focus(page: Any, label: str, key: str) -> None:
@@ -316,7 +316,7 @@ def test_invited_by_mail_bob_plays_a_whole_mathable_game_in_the_browser(
     phone_page.locator("#board button.fits").first.wait_for(timeout=20_000)
     assert "fits" in (_button(phone_page, best.square).get_attribute("class") or "").split()
     _button(phone_page, best.square).click()
-    phone_page.wait_for_function("document.getElementById('running').textContent"
+    phone_page.wait_for_function("() => document.getElementById('running').textContent"
                                  ".includes('This turn so far')", timeout=20_000)  # fmt: skip
     assert phone_page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     phone_page.screenshot(path=str(shots / "play-mathable-phone-turn.png"))
@@ -386,8 +386,10 @@ def _summy_turn(page: Any, base: str, game: str) -> None:
         _button(page, f"tile {tile_names([tile])[0]}").first.click()
         _button(page, f"{x},{y}").click()
     _button(page, "Check").click()
-    page.wait_for_function("document.getElementById('running').textContent.includes('equation')",
-                           timeout=20_000)  # fmt: skip
+    page.wait_for_function(
+        "() => document.getElementById('running').textContent.includes('equation')",
+        timeout=20_000,
+    )  # a function, not an expression: the page's CSP refuses eval
     _button(page, "Send turn").click()
     _turn_over(page, base, game, view["you"])
 

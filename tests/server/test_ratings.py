@@ -191,6 +191,12 @@ def test_rated_games_of_one_pair_ending_at_once_all_count(client: FlaskClient) -
     for _ in range(GAMES_AT_ONCE):
         made = client.post("/v1/games", json={"invite": ["bob"]}, headers=ada.auth).json
         assert client.post(f"/v1/games/{made['id']}/join", headers=bob.auth).status_code == 200
+        for _turn in range(2):  # each seat plays a turn: a game ended before moves no rating
+            view = client.get(f"/v1/games/{made['id']}", headers=ada.auth).json
+            mover = ada if view["turn"]["seat"] == 0 else bob
+            passed = client.post(f"/v1/games/{made['id']}/moves", headers=mover.auth,
+                                 json={"type": "pass", "expected_version": view["version"]})
+            assert passed.status_code == 200, passed.json
         games.append((made["id"], client.get(f"/v1/games/{made['id']}", headers=ada.auth).json))
     start = threading.Barrier(len(games))
     answers: list[int] = []

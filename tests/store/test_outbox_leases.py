@@ -6,7 +6,15 @@ import threading
 
 import pytest
 
-from mathable_server.store.outbox import DEAD, LOST, PENDING, SENT, Notification, Outbox
+from mathable_server.store.outbox import (
+    DEAD,
+    LOST,
+    PENDING,
+    SENT,
+    SKIPPED,
+    Notification,
+    Outbox,
+)
 from tests.store.conftest import Backend
 
 NOW = 1_800_000_000_000
@@ -50,7 +58,7 @@ def test_an_acknowledged_row_is_sent_and_never_claimed_again(box: Outbox) -> Non
     (row,) = box.rows()
     assert (row.state, row.sent_at, row.message_id) == (SENT, NOW + 5, "m-1")
     assert row.payload == {}  # a mailed code is not kept once sent
-    assert box.counts() == {PENDING: 0, SENT: 1, DEAD: 0}
+    assert box.counts() == {PENDING: 0, SENT: 1, DEAD: 0, SKIPPED: 0}
     assert box.sent(entry, NOW + 6) is False  # no second acknowledgement
 
 
@@ -99,7 +107,7 @@ def test_a_final_failure_is_dead_at_once(box: Outbox) -> None:
     _add(box, 1)
     (entry,) = box.claim(NOW)
     assert box.failed(entry, NOW, "no address", final=True) == DEAD
-    assert box.counts() == {PENDING: 0, SENT: 0, DEAD: 1}
+    assert box.counts() == {PENDING: 0, SENT: 0, DEAD: 1, SKIPPED: 0}
 
 
 def test_released_rows_are_due_again_with_their_try_given_back(box: Outbox) -> None:

@@ -21,6 +21,7 @@ from mathable_server.http.auth import Authenticator, TokenExpired
 from mathable_server.http.errors import ApiError
 from mathable_server.http.limits import Limiter, LongPolls, RateLimit, retry_after
 from mathable_server.http.render import BodyCache, HeadCache
+from mathable_server.http.schemas import NAME_PATTERN
 from mathable_server.http.settings import Settings
 from mathable_server.store import PlayerRecord, Store
 from mathable_server.store.counters import HeldPolls
@@ -85,6 +86,20 @@ class NameBook:
 def services() -> Services:
     found: Services = current_app.extensions["mathable"]
     return found
+
+
+def other_player(name: str, me: str, self_code: str, self_words: str) -> str:
+    """The id of the player ``name`` that the caller ``me`` blocks or mutes; 422
+    ``unknown_player``, or ``self_code`` (with ``self_words``) for the caller themself."""
+    # No player has a name outside the pattern (NUL, say): not worth a read.
+    found = None
+    if re.fullmatch(NAME_PATTERN, name):
+        found = services().store.players_named([name]).get(name.casefold())
+    if found is None:
+        raise ApiError(422, "unknown_player", f"there is no player named {name[:40]!r}")
+    if found.id == me:
+        raise ApiError(422, self_code, self_words)
+    return found.id
 
 
 def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:

@@ -9,20 +9,19 @@ first, ``since`` an id to page), ``PUT``/``DELETE /v1/games/{id}/messages/mute``
 from __future__ import annotations
 
 import hashlib
-import re
 from typing import Any
 
 from flask import Blueprint, Response
 
 from mathable_server.games.messages import Messages
 from mathable_server.games.timesource import iso_ms
-from mathable_server.http.errors import ApiError
-from mathable_server.http.schemas import NAME_PATTERN, MessageSchema, MessagesQuerySchema
+from mathable_server.http.schemas import MessageSchema, MessagesQuerySchema
 from mathable_server.http.web import (
     idempotency_key,
     json_body,
     json_response,
     load,
+    other_player,
     query,
     required_player,
     services,
@@ -113,14 +112,8 @@ def mutes() -> Response:
 
 
 def _player(name: str, me: str) -> str:
-    found = None
-    if re.fullmatch(NAME_PATTERN, name):
-        found = services().store.players_named([name]).get(name.casefold())
-    if found is None:
-        raise ApiError(422, "unknown_player", f"there is no player named {name[:40]!r}")
-    if found.id == me:
-        raise ApiError(422, "self_mute", "you cannot mute yourself")
-    return found.id
+    """The id of the player ``name``; 422 ``unknown_player`` or ``self_mute``."""
+    return other_player(name, me, "self_mute", "you cannot mute yourself")
 
 
 @bp.put("/me/mutes/<name>")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import re
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +17,6 @@ from mathable_server.http.auth import hash_token, new_token, same_secret
 from mathable_server.http.errors import ApiError
 from mathable_server.http.render import withhold_end
 from mathable_server.http.schemas import (
-    NAME_PATTERN,
     MeQuerySchema,
     MeSettingsSchema,
     RegisterSchema,
@@ -31,6 +29,7 @@ from mathable_server.http.web import (
     json_body,
     json_response,
     load,
+    other_player,
     query,
     required_player,
     services,
@@ -343,15 +342,7 @@ def blocks() -> Response:
 
 def _other(name: str, me: str) -> str:
     """The id of the player ``name``; 422 ``unknown_player`` or ``self_block``."""
-    # No player has a name outside the pattern (NUL, say): not worth a read.
-    found = None
-    if re.fullmatch(NAME_PATTERN, name):
-        found = services().store.players_named([name]).get(name.casefold())
-    if found is None:
-        raise ApiError(422, "unknown_player", f"there is no player named {name[:40]!r}")
-    if found.id == me:
-        raise ApiError(422, "self_block", "you cannot block yourself")
-    return found.id
+    return other_player(name, me, "self_block", "you cannot block yourself")
 
 
 @bp.put("/me/blocks/<name>")

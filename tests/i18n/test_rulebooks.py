@@ -50,6 +50,10 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+#: The CLI's own choice of language at start-up (``MATHABLE_LANG``) says French too.
+FRENCH_ENV = {"MATHABLE_LANG": "fr", "LANGUAGE": "fr", "LC_ALL": "", "LANG": "fr_FR.UTF-8"}
+
+
 @pytest.fixture
 def french() -> Iterator[None]:
     """The whole process speaks French (as ``mathable-cli --lang fr`` makes it), then English."""
@@ -97,7 +101,7 @@ def test_one_games_rules_in_french_and_an_unknown_language_refused() -> None:
 
 
 def test_rules_follow_the_language_the_cli_speaks(french: None) -> None:
-    result = CliRunner().invoke(app, ["rules", "mathable"])
+    result = CliRunner().invoke(app, ["rules", "mathable"], env=FRENCH_ENV)
     assert result.exit_code == 0, result.output
     assert result.output.startswith("# Les règles de Mathable\n")
     assert "Le tour rapporte 39. Le plateau maintenant\xa0:" in result.output
@@ -136,7 +140,7 @@ def test_a_translated_paragraph_is_filled_to_the_page_width() -> None:
 
 
 def test_the_tutorial_begins_in_french(french: None) -> None:
-    result = CliRunner().invoke(app, ["tutorial", "--auto"])
+    result = CliRunner().invoke(app, ["tutorial", "--auto"], env=FRENCH_ENV)
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == "Mathable\xa0: l'exemple commenté de la règle"

@@ -31,7 +31,7 @@ def rules(
         str | None,
         typer.Option(
             "--lang",
-            help="The language: en, fr, nb or it (default: the CLI's language).",
+            help=f"The language: {', '.join(mathable_i18n.LANGUAGES)} (default: the CLI's).",
             show_default=False,
         ),
     ] = None,

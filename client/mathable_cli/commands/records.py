@@ -21,6 +21,7 @@ from mathable.core.tutorial import start, steps, why_not
 from mathable_cli.cmdutil import JsonFlag
 from mathable_cli.context import app_context
 from mathable_cli.exits import CliError, ExitCode, illegal_move_codes
+from mathable_i18n import say
 
 #: The refusals of a record that say a line breaks the rules (exit 3), beside the rules'
 #: own codes of moves against them.
@@ -136,14 +137,16 @@ def tutorial(
     lesson = rules.tutorial()
     if lesson is None:
         raise CliError(f"{rules.display_name} has no tutorial", ExitCode.USAGE)
-    typer.echo(lesson.title)
-    typer.echo("=" * len(lesson.title))
-    typer.echo(lesson.intro)
+    # The tutorial's words come from the rules package, marked: said in the CLI's language.
+    title = say(lesson.title)
+    typer.echo(title)
+    typer.echo("=" * len(title))
+    typer.echo(say(lesson.intro))
     typer.echo("")
     typer.echo(rules.draw(rules.view(start(lesson, rules), None)))
     typer.echo("")
     for step in steps(lesson, rules):
-        line = f"{step.player}: {step.prompt}"
+        line = f"{step.player}: {say(step.prompt)}"
         if auto:
             typer.echo(f"> {line}")
         else:
@@ -158,12 +161,12 @@ def tutorial(
                 because = f"{reason}; " if reason else "the rules take it, but "
                 typer.echo(f"  Not quite: {because}the example plays {step.expect or 'on'} here.")
         for words in step.words:
-            typer.echo(f"  {words}")
+            typer.echo(f"  {say(words)}")
         if step.turn_done is not None:
             typer.echo("")
             typer.echo(rules.draw(rules.view(step.state, None)))
             typer.echo("")
-            typer.echo(step.turn_done)
+            typer.echo(say(step.turn_done))
             typer.echo("")
     typer.echo("That is the example. Try a game: mathable-cli new")
 

@@ -8,6 +8,7 @@ from typing import Any
 from mathable.core.errors import RuleError, shown
 from mathable.core.events import Event
 from mathable.core.movelist import MoveLine, move_lines
+from mathable.core.rulebook import Block
 from mathable.core.ruleset import (
     SHARED_END_WORDS,
     RecordTurn,
@@ -32,6 +33,7 @@ from mathable.games.mathable.movegen import (
 )
 from mathable.games.mathable.movelist import fold_own
 from mathable.games.mathable.record import record_commands, record_turns
+from mathable.games.mathable.rulebook import blocks as rulebook_blocks
 from mathable.games.mathable.rulebook import mathable_markdown
 from mathable.games.mathable.ruleset_data import ruleset_data
 from mathable.games.mathable.schemas import command_schemas
@@ -121,6 +123,10 @@ class MathableRules(RulesetBase):
 
     def rulebook(self) -> str:
         return mathable_markdown()
+
+    def rulebook_blocks(self) -> list[Block]:
+        """The rule book as blocks to say in the reader's language (``mathable.core.rulebook``)."""
+        return rulebook_blocks()
 
     def draw(self, view: dict[str, Any]) -> str:
         return render(view.get("board") or {})

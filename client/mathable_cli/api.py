@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import mathable_client
+import mathable_i18n
 from mathable_cli import __version__
 from mathable_cli.exits import CliError, ExitCode, illegal_move_codes
 from mathable_client import ENDLESS, PATIENT, QUICK, Reply, new_idempotency_key
@@ -128,6 +129,8 @@ class ApiClient(mathable_client.Client):
             sleep=lambda seconds: _sleep(seconds),  # looked up at each call: tests replace it
             user_agent=f"mathable-cli/{__version__}",
         )
+        # The server's messages come back in the language the CLI speaks.
+        self.session.headers["Accept-Language"] = mathable_i18n.current()
         #: Game views fetched ahead (by ``prefetch``), each handed out once by ``game``.
         self._prefetched: dict[str, Json] = {}
 

@@ -49,6 +49,8 @@ class Profile:
     token: str | None = None
     name: str | None = None
     id: str | None = None
+    #: The language the CLI speaks for this profile (``mathable-cli language CODE``).
+    language: str | None = None
 
     def to_dict(self) -> dict[str, str]:
         return {k: v for k, v in vars(self).items() if v is not None}
@@ -57,7 +59,8 @@ class Profile:
     def from_dict(cls, data: Any) -> Profile:
         if not isinstance(data, dict):
             return cls()
-        known = {k: str(v) for k, v in data.items() if k in ("server", "token", "name", "id")}
+        fields = ("server", "token", "name", "id", "language")
+        known = {k: str(v) for k, v in data.items() if k in fields}
         return cls(**known)
 
 

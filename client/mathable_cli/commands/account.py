@@ -29,7 +29,14 @@ def _save_identity(
     """Save the identity in ``profile`` and make it the current one (and say so if it changed)."""
     cfg = actx.settings.config
     before = cfg.current
-    cfg.profiles[profile] = config.Profile(server=server, token=token, name=name, id=ident)
+    kept = cfg.profiles.get(profile)
+    cfg.profiles[profile] = config.Profile(
+        server=server,
+        token=token,
+        name=name,
+        id=ident,
+        language=kept.language if kept is not None else None,
+    )
     cfg.current = profile
     cfg.save()
     if before and before != profile:

@@ -101,7 +101,9 @@ def result_line(view: Mapping[str, Any]) -> str:
     if not winners:
         return _("game over: {reason}", reason=reason)
     if len(winners) > 1:
-        return _("game over ({reason}): {players} share the win", reason=reason, players=_and(winners))
+        return _(
+            "game over ({reason}): {players} share the win", reason=reason, players=_and(winners)
+        )
     return _("game over ({reason}): {player} wins", reason=reason, player=winners[0])
 
 

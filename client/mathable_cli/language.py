@@ -46,7 +46,7 @@ def choose(
 
     >>> choose("fr-CA", env={}), choose(None, env={"MATHABLE_LANG": "no", "LANG": "fr_FR"})
     ('fr', 'nb')
-    >>> choose(None, env={"MATHABLE_LANG": "de", "LANG": "it_IT.UTF-8", "MATHABLE_CONFIG_DIR": "/nowhere"})
+    >>> choose(None, env={"MATHABLE_LANG": "de", "LANG": "it", "MATHABLE_CONFIG_DIR": "/none"})
     'it'
     """
     env = os.environ if env is None else env

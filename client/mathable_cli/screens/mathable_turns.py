@@ -45,16 +45,16 @@ class MathableTurn(TurnRecord):
             text = f"{who}: {placed}"
             if self.extra_draws:
                 text = ngettext(
-                    "{text}; {n} extra tile", "{text}; {n} extra tiles", self.extra_draws, text=text
+                    "{turn}; {n} extra tile", "{turn}; {n} extra tiles", self.extra_draws, turn=text
                 )
             if self.kind == "in progress":
                 so_far = sum(p[2] for p in self.placements)
-                return _("{text} (turn in progress, {points} so far)", text=text, points=so_far)
+                return _("{turn} (turn in progress, {points} so far)", turn=text, points=so_far)
             total = self.points + self.bonus
             if self.bonus:
                 return _(
-                    "{text} = {points} + {bonus} bonus = {total}",
-                    text=text,
+                    "{turn} = {points} + {bonus} bonus = {total}",
+                    turn=text,
                     points=self.points,
                     bonus=self.bonus,
                     total=total,

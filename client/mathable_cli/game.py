@@ -278,8 +278,8 @@ def last_turn_words(view: Mapping[str, Any]) -> str:
     told = rules.last_told(view) if rules is not None else None
     if told is None:
         return ""
-    who = "you" if told.seat == my_seat(view) else seat_name(view, told.seat)
-    return f"{who} {told.words}"
+    who = _("you") if told.seat == my_seat(view) else seat_name(view, told.seat)
+    return f"{who} {say(told.words)}"
 
 
 def ago(timestamp: str | None, now: datetime | None = None) -> str:
@@ -297,11 +297,15 @@ def ago(timestamp: str | None, now: datetime | None = None) -> str:
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
     seconds = max(0, int(((now or datetime.now(UTC)) - when).total_seconds()))
-    for size, unit in ((86400, "day"), (3600, "h"), (60, "min")):
-        if seconds >= size:
-            n = seconds // size
-            return f"{n} {unit}{'s' if unit == 'day' and n != 1 else ''} ago"
-    return "just now"
+    if seconds >= 86400:
+        return ngettext("{n} day ago", "{n} days ago", seconds // 86400)
+    if seconds >= 3600:
+        # TRANSLATORS: hours, shortened ("2 h ago")
+        return ngettext("{n} h ago", "{n} h ago", seconds // 3600)
+    if seconds >= 60:
+        # TRANSLATORS: minutes, shortened ("3 min ago")
+        return ngettext("{n} min ago", "{n} min ago", seconds // 60)
+    return _("just now")
 
 
 def local_time(timestamp: str | None) -> str:

@@ -173,7 +173,9 @@ def plan_turn(
             points = tile * PREMIUM[square]
             words = _(
                 "claimed {equation}, which is not right: an opponent may correct it",
-                equation=f"{position.cells[near]} {claims[0]['op']} {position.cells[far]}",
+                equation=" ".join(
+                    map(str, (position.cells[near], claims[0]["op"], position.cells[far]))
+                ),
             )
         planned.append(Planned(placement.square, tile, points, words, extra, claims, claimed))
         bag -= 1 if extra else 0

@@ -80,7 +80,7 @@ def wait(
                 _(
                     "still not your turn in game {game} after {seconds} s",
                     game=game,
-                    seconds=f"{timeout:g}",
+                    seconds=format(timeout, "g"),
                 )
             )
         if as_json:
@@ -109,7 +109,7 @@ def wait(
         ready = wait_for_any(api, deadline=deadline, interval=interval)
     if ready is None:
         raise CliError(
-            _("none of your games waits on you after {seconds} s", seconds=f"{timeout:g}")
+            _("none of your games waits on you after {seconds} s", seconds=format(timeout, "g"))
         )
     if as_json:
         out.json(ready)

@@ -92,7 +92,7 @@ class GenericScreen:
             _(
                 "Played {words} ({gained}). Now {status}.",
                 words=words,
-                gained=f"{gained:+d}",
+                gained=format(gained, "+d"),
                 status=status_line(new),
             )
         )

@@ -79,7 +79,7 @@ class MathableScreen:
                 out.warn(
                     _(
                         "{placement} completes no equation; sent anyway ({words})",
-                        placement=f"{p.square}={p.tile}",
+                        placement=p.square + "=" + str(p.tile),
                         words=p.words,
                     )
                 )
@@ -87,13 +87,15 @@ class MathableScreen:
         played = ", ".join(
             _(
                 "{placement} ({points} points: {words})",
-                placement=f"{p.square}={p.tile}",
+                placement=p.square + "=" + str(p.tile),
                 points=p.points,
                 words=p.words,
             )
             if p.words
             else _(
-                "{placement} ({points} points)", placement=f"{p.square}={p.tile}", points=p.points
+                "{placement} ({points} points)",
+                placement=p.square + "=" + str(p.tile),
+                points=p.points,
             )
             for p in planned
         )

@@ -162,7 +162,9 @@ def turn_outcome(before: dict[str, Any], after: dict[str, Any], seat: int | None
     result = after.get("result")
     if after.get("status") != "ended" or not isinstance(result, dict) or seat is None:
         gained = score_of(after, seat) - score_of(before, seat)
-        return _("({gained}, score {score})", gained=f"{gained:+d}", score=score_of(after, seat))
+        return _(
+            "({gained}, score {score})", gained=format(gained, "+d"), score=score_of(after, seat)
+        )
     deductions = result.get("deductions") or []
     deducted = int(deductions[seat]) if seat < len(deductions) else 0
     final = score_of(after, seat)
@@ -170,7 +172,7 @@ def turn_outcome(before: dict[str, Any], after: dict[str, Any], seat: int | None
     gained = before_end - score_of(before, seat)
     return _(
         "({gained}, score {score}; game over: -{deducted} for the tiles left, final {final})",
-        gained=f"{gained:+d}",
+        gained=format(gained, "+d"),
         score=before_end,
         deducted=deducted,
         final=final,

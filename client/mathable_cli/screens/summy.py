@@ -86,7 +86,7 @@ class SummyScreen(GenericScreen):
             _(
                 "Played {words} ({gained}). Now {status}.",
                 words=what,
-                gained=f"{gained:+d}",
+                gained=format(gained, "+d"),
                 status=status_line(new),
             )
         )

@@ -120,7 +120,9 @@ def test_language_fr_saves_it_on_the_account_and_in_the_profile(
     (patch,) = requests_to(http, "PATCH", "/v1/me")
     assert body_of(patch) == {"language": "fr"}
     # Said at once in the language chosen.
-    assert result.stdout == "Cette ligne de commande : Français (fr)\nVotre compte : Français (fr)\n"
+    assert (
+        result.stdout == "Cette ligne de commande : Français (fr)\nVotre compte : Français (fr)\n"
+    )
     assert "Vos courriels et les messages du serveur sont en Français (fr)" in result.stderr
     saved = json.loads((tmp_path / "config" / "config.json").read_text())
     assert saved["profiles"]["default"]["language"] == "fr"

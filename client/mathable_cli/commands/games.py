@@ -377,15 +377,17 @@ def history_lines(view: Mapping[str, Any], events: list[dict[str, Any]]) -> list
         said = say(rules.end_words(reason)) if rules is not None else reason
         lines.append(_("End: {reason}", reason=said))
         if any(deductions):  # a game whose rules deduct nothing (Summy 3) says nothing of it
+            # TRANSLATORS: a player whose tiles left deduct nothing, in the rack deductions
+            none = _("none")
             each = ", ".join(
-                f"{seat_name(view, s)} {-d if d else _('none')}" for s, d in enumerate(deductions)
+                f"{seat_name(view, s)} {-d if d else none}" for s, d in enumerate(deductions)
             )
             if screen_for(view).holder == "rack":
                 lines.append(_("Rack deductions: {deductions}", deductions=each))
             else:
                 lines.append(_("Hand deductions: {deductions}", deductions=each))
-        scores = ", ".join(f"{seat_name(view, s)} {v}" for s, v in enumerate(final))
-        lines.append(_("Final scores: {scores}", scores=scores))
+        finals = ", ".join(f"{seat_name(view, s)} {v}" for s, v in enumerate(final))
+        lines.append(_("Final scores: {scores}", scores=finals))
         if ended.get("winners"):
             lines.append(winners_words({**view, "result": ended}))
     elif not turns:

@@ -189,3 +189,21 @@ def test_the_real_executable_chooses_its_language(
     assert done.returncode == ExitCode.NETWORK, (done.stdout, done.stderr)
     assert expected in done.stderr
     assert done.stdout == "" and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("lang", "left", "deadline"),
+    [
+        ("en", "2 days 4 hours", "Mon 1 Mar 2027 13:00 CET (Europe/Oslo)"),
+        ("fr", "2\u00a0jours 4\u00a0heures", "lun. 1 mars 2027 13:00 CET (Europe/Oslo)"),
+        ("nb", "2 døgn 4 timer", "man. 1 mars 2027 13:00 CET (Europe/Oslo)"),
+        ("it", "2 giorni 4 ore", "lun 1 mar 2027 13:00 CET (Europe/Oslo)"),
+    ],
+)
+def test_durations_and_deadlines_in_each_language(lang: str, left: str, deadline: str) -> None:
+    import mathable_i18n
+    from mathable_cli.durations import local_deadline, time_left
+
+    with mathable_i18n.speaking(lang):
+        assert time_left(187200) == left
+        assert local_deadline("2027-03-01T12:00:00Z", "Europe/Oslo") == deadline

@@ -10,7 +10,7 @@ import typer
 
 from mathable_cli.cmdutil import JsonFlag
 from mathable_cli.context import app_context
-from mathable_i18n import _, ngettext
+from mathable_i18n import _, current, ngettext, number
 
 
 def record(
@@ -41,7 +41,7 @@ def record(
                     "{game}: {rating} after {n} rated games",
                     rating["games"],
                     game=ruleset,
-                    rating=format(rating["rating"], ".1f"),
+                    rating=_rating(float(rating["rating"])),
                 )
             )
         return
@@ -87,6 +87,11 @@ def leaderboard(
             + ngettext("{n} game", "{n} games", entry["games"])
             + ")"
         )
+
+
+def _rating(value: float) -> str:
+    """``1512.3``; as the language writes numbers in another (``1 512,3``)."""
+    return f"{value:.1f}" if current() == "en" else number(round(value, 1))
 
 
 def register(app: typer.Typer) -> None:

@@ -37,8 +37,8 @@ def language(
     command line's.
 
     Setting it saves it on your account and in the profile, so the CLI speaks it too.
-    The CLI speaks --lang first, then MATHABLE_LANG, then the profile's language, then
-    the machine's locale (LANG), else English.
+
+    The CLI speaks --lang, else MATHABLE_LANG, else the profile's, else the locale, else English.
     """
     actx = app_context(ctx)
     api = actx.api()

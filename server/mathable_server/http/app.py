@@ -6,11 +6,12 @@ import functools
 
 from flask import Flask, request
 
+from mathable_i18n import _, ngettext
 from mathable_server.games.draws import secret_key
 from mathable_server.games.ratings import RatingsHook
 from mathable_server.games.service import Games
 from mathable_server.games.timesource import SystemTime, TimeSource
-from mathable_server.http import browser, pages
+from mathable_server.http import browser, language, pages
 from mathable_server.http.api import (
     game_stream,
     games,
@@ -30,6 +31,7 @@ from mathable_server.http.api import (
 from mathable_server.http.auth import Authenticator
 from mathable_server.http.errors import ApiError, register_error_handlers
 from mathable_server.http.headers import security_headers
+from mathable_server.http.language import page_words
 from mathable_server.http.limits import Limiter, LongPolls
 from mathable_server.http.render import BodyCache
 from mathable_server.http.settings import Settings
@@ -112,8 +114,15 @@ def create_app(
         follower=follower,
     )
     register_error_handlers(app)
+    # The pages' words: ``{{ _("...") }}``, said in the request's language.
+    app.jinja_env.globals.update(_=page_words, ngettext=ngettext, languages=language.switch)
     # Every answer, errors and pages included: nosniff, no framing, a content policy.
     app.after_request(security_headers)
+    app.after_request(language.say_headers)
+    # Before anything else: the request's language (no read: its caller's comes later),
+    # so that even a refusal of the rate limit is said in it.
+    app.before_request(language.begin)
+    app.teardown_request(language.end)
     # First: a caller over the limit is refused before anything else is done for it.
     app.before_request(limit_rate)
 
@@ -122,7 +131,7 @@ def create_app(
         # Every route, even those that never read a body, refuses one over the limit.
         length = request.content_length
         if length is not None and length > settings.max_body_bytes:
-            raise ApiError(413, "body_too_large", "the request body is larger than 64 KiB")
+            raise ApiError(413, "body_too_large", _("the request body is larger than 64 KiB"))
 
     if settings.trusted_proxies is not None:
         app.wsgi_app = settings.trusted_proxies.wrap(app.wsgi_app)  # type: ignore[method-assign,assignment]

@@ -1,0 +1,126 @@
+"""The language a request is answered in: the caller's own, else the browser's, else English.
+
+Chosen cheaply when the request begins (``begin``, before the rate limit, so that even a
+429 is said in it): the page switch's ``?lang=xx``, else the ``lang`` cookie it set, else
+the best of ``Accept-Language`` (``mathable_i18n.best_language``), else English. When the
+request learns its caller (a bearer token or a browser session: ``web.optional_player``),
+the language the player chose (``PATCH /v1/me``) wins (``adopt``): it comes with the
+player's record (``Store.player``, cached by the ``Authenticator``), so no request reads it
+on its own. The request speaks it throughout (``mathable_i18n.speaking``: a context
+variable, one per thread or green thread) and ends speaking it in ``end``. Every answer
+says ``Content-Language``; pages and refusals, whose words depend on it, ``Vary:
+Accept-Language`` too.
+"""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+from typing import Any
+
+from flask import Response, g, request
+from markupsafe import Markup, escape
+
+from mathable_i18n import (
+    LANGUAGES,
+    NAMES,
+    _,
+    best_language,
+    current,
+    language_of,
+    say,
+    speaking,
+)
+from mathable_server.store import PlayerRecord
+
+#: The cookie the switch of a page sets for a visitor who is not signed in.
+COOKIE = "lang"
+#: What the switch's cookie lasts (a year).
+COOKIE_SECONDS = 365 * 86_400
+
+
+def asked() -> str | None:
+    """The language the switch of a page asks for (``?lang=fr``), if it is one of ours."""
+    value = request.args.get("lang")
+    return language_of(value) if value and len(value) <= 16 else None
+
+
+def browser_language() -> str:
+    """The request's language before its caller is known: the switch, the cookie it set,
+    ``Accept-Language``, English."""
+    cookie = request.cookies.get(COOKIE)
+    return (
+        asked()
+        or (language_of(cookie) if cookie and len(cookie) <= 16 else None)
+        or best_language(request.headers.get("Accept-Language", "")[:512])
+        or "en"
+    )
+
+
+def begin() -> None:
+    """``before_request``: speak the browser's language until the caller is known."""
+    _speak(browser_language())
+
+
+def adopt(player: PlayerRecord | None) -> None:
+    """The caller is known: speak the language they chose, if they chose one."""
+    if player is not None and player.language and player.language != g.get("language"):
+        _speak(player.language)
+
+
+def _speak(lang: str) -> None:
+    stack: ExitStack | None = g.get("speaking")
+    if stack is None:
+        stack = g.speaking = ExitStack()
+    g.language = stack.enter_context(speaking(lang))
+
+
+def end(_error: BaseException | None = None) -> None:
+    """``teardown_request``: stop speaking the request's language."""
+    stack: ExitStack | None = g.pop("speaking", None)
+    if stack is not None:
+        try:
+            stack.close()
+        except ValueError:  # torn down in another context than it began in: nothing to undo
+            pass
+
+
+def spoken() -> str:
+    """The language this request speaks."""
+    lang: str = g.get("language") or current()
+    return lang
+
+
+def say_headers(response: Response) -> Response:
+    """``after_request``: ``Content-Language``; ``Vary: Accept-Language`` on a page or a
+    refusal; the switch's cookie when a page was asked for with ``?lang=``."""
+    lang = spoken()
+    response.headers.setdefault("Content-Language", lang)
+    if response.mimetype == "text/html" or response.status_code >= 400:
+        response.vary.add("Accept-Language")
+    chosen = asked()
+    if chosen is not None and request.method == "GET" and response.mimetype == "text/html":
+        response.set_cookie(
+            COOKIE,
+            chosen,
+            max_age=COOKIE_SECONDS,
+            path="/",
+            samesite="Lax",
+            secure=request.is_secure,
+            httponly=True,
+        )
+    return response
+
+
+def switch() -> list[dict[str, str | bool]]:
+    """The languages a page offers to switch to: code, own name, whether it is spoken."""
+    lang = spoken()
+    return [{"code": code, "name": NAMES[code], "current": code == lang} for code in LANGUAGES]
+
+
+def page_words(text: str, **params: Any) -> str:
+    """A page's ``{{ _("...") }}``: ``text`` in the request's language, filled with
+    ``params``. A value that is markup (``"<strong>x</strong>"|safe``) stays markup and
+    the rest is escaped, so that a sentence keeps its emphasis whole in every language."""
+    if not any(isinstance(value, Markup) for value in params.values()):
+        return _(text, **params)
+    return Markup(escape(say(text))).format(**params)

@@ -58,12 +58,10 @@ def message_text(text: object) -> str:
         )
     for char in text:
         if char != "\n" and (unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in _BIDI):
+            code = f"U+{ord(char):04X}"
             raise Refused(
                 "control_characters",
-                _(
-                    "a message may not hold control characters ({char})",
-                    char=f"U+{ord(char):04X}",
-                ),
+                _("a message may not hold control characters ({char})", char=code),
             )
     if all(unicodedata.category(c) in ("Cf", "Zs") or c == "\n" for c in text):
         # Only zero-width characters, marks of direction and spaces: nothing to read.

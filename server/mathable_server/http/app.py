@@ -6,7 +6,7 @@ import functools
 
 from flask import Flask, request
 
-from mathable_i18n import _, ngettext
+from mathable_i18n import _
 from mathable_server.games.draws import secret_key
 from mathable_server.games.ratings import RatingsHook
 from mathable_server.games.service import Games
@@ -31,7 +31,7 @@ from mathable_server.http.api import (
 from mathable_server.http.auth import Authenticator
 from mathable_server.http.errors import ApiError, register_error_handlers
 from mathable_server.http.headers import security_headers
-from mathable_server.http.language import page_words
+from mathable_server.http.language import page_plural, page_words
 from mathable_server.http.limits import Limiter, LongPolls
 from mathable_server.http.render import BodyCache
 from mathable_server.http.settings import Settings
@@ -115,7 +115,8 @@ def create_app(
     )
     register_error_handlers(app)
     # The pages' words: ``{{ _("...") }}``, said in the request's language.
-    app.jinja_env.globals.update(_=page_words, ngettext=ngettext, languages=language.switch)
+    app.jinja_env.globals.update(_=page_words, ngettext=page_plural, languages=language.switch)
+    app.context_processor(pages.page_language)
     # Every answer, errors and pages included: nosniff, no framing, a content policy.
     app.after_request(security_headers)
     app.after_request(language.say_headers)

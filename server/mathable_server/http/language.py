@@ -14,10 +14,14 @@ Accept-Language`` too.
 
 from __future__ import annotations
 
+import functools
+import json
+import re
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Any
 
-from flask import Response, g, request
+from flask import Response, g, has_request_context, request
 from markupsafe import Markup, escape
 
 from mathable_i18n import (
@@ -25,8 +29,10 @@ from mathable_i18n import (
     NAMES,
     _,
     best_language,
+    catalog,
     current,
     language_of,
+    ngettext,
     say,
     speaking,
 )
@@ -85,8 +91,8 @@ def end(_error: BaseException | None = None) -> None:
 
 
 def spoken() -> str:
-    """The language this request speaks."""
-    lang: str = g.get("language") or current()
+    """The language this request speaks (outside a request: the one spoken there)."""
+    lang: str = (g.get("language") if has_request_context() else None) or current()
     return lang
 
 
@@ -99,16 +105,21 @@ def say_headers(response: Response) -> Response:
         response.vary.add("Accept-Language")
     chosen = asked()
     if chosen is not None and request.method == "GET" and response.mimetype == "text/html":
-        response.set_cookie(
-            COOKIE,
-            chosen,
-            max_age=COOKIE_SECONDS,
-            path="/",
-            samesite="Lax",
-            secure=request.is_secure,
-            httponly=True,
-        )
+        remember(response, chosen)
     return response
+
+
+def remember(response: Response, lang: str) -> None:
+    """The switch's cookie: this browser reads ``lang`` from now on (no one signed in)."""
+    response.set_cookie(
+        COOKIE,
+        lang,
+        max_age=COOKIE_SECONDS,
+        path="/",
+        samesite="Lax",
+        secure=request.is_secure,
+        httponly=True,
+    )
 
 
 def switch() -> list[dict[str, str | bool]]:
@@ -124,3 +135,37 @@ def page_words(text: str, **params: Any) -> str:
     if not any(isinstance(value, Markup) for value in params.values()):
         return _(text, **params)
     return Markup(escape(say(text))).format(**params)
+
+
+def page_plural(singular: str, plural: str, n: int, **params: Any) -> str:
+    """A page's ``{{ ngettext("...", "...", n) }}``, with markup values as ``page_words``."""
+    if not any(isinstance(value, Markup) for value in params.values()):
+        return ngettext(singular, plural, n, **params)
+    template = _plural_template(singular, plural, n)
+    return Markup(escape(template)).format(n=n, **params)
+
+
+def _plural_template(singular: str, plural: str, n: int) -> str:
+    lang = current()
+    if lang == "en":
+        return singular if n == 1 else plural
+    return catalog(lang).ngettext(singular, plural, n)
+
+
+#: A text the play page's script marks: ``_("...")`` (what scripts/catalogs.py extracts).
+_SCRIPT_TEXT = re.compile(r'\b_\(\s*"((?:[^"\\\n]|\\.)*)"')
+
+
+@functools.cache
+def _script_texts() -> tuple[str, ...]:
+    source = (Path(__file__).parent / "static" / "play.js").read_text(encoding="utf-8")
+    return tuple(dict.fromkeys(json.loads(f'"{text}"') for text in _SCRIPT_TEXT.findall(source)))
+
+
+def script_words() -> dict[str, str]:
+    """The play page script's texts in the request's language (English: none, the
+    script shows its own), for the page to embed as JSON."""
+    lang = spoken()
+    if lang == "en":
+        return {}
+    return {text: say(text, lang) for text in _script_texts()}

@@ -256,6 +256,7 @@ def _browser_player() -> PlayerRecord | None:
     player = sessions.session_player(svc.store, cookie, svc.games.now())
     if player is None:
         return None
+    g.browser_player = player  # a page shows this browser its switch (``pages``)
     if request.method not in sessions.SAFE_METHODS and not sessions.csrf_matches(
         svc.secret(), cookie, sessions.carried_csrf()
     ):

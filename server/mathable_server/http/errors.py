@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Flask, Response, g, has_request_context, request
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
@@ -79,11 +79,29 @@ def error_response(
     headers: dict[str, str] | None = None,
     **details: Any,
 ) -> Response:
+    if 400 <= status < 500 and status != 429:
+        _speak_to_caller()
     body = {"error": {"code": code, "message": say(message), **details}}
     response = Response(json.dumps(body), status=status, mimetype="application/json")
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
+
+
+def _speak_to_caller() -> None:
+    """A refusal before the caller was known (a route that never asks who calls, Flask's
+    own 404) is said in the caller's language all the same, if they chose one. Never for
+    a 429 or a 5xx: those are answered without a read."""
+    if not has_request_context() or "caller" in g:
+        return
+    if "Authorization" not in request.headers and not request.cookies:
+        return
+    from mathable_server.http.web import optional_player
+
+    try:
+        optional_player()
+    except Exception:  # a bad token or cookie: the browser's language, as before
+        pass
 
 
 def status_of_rule(code: str) -> int:

@@ -11,6 +11,8 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
+from mathable_i18n import speaking
+from mathable_server.http.pages import listed, when
 from tests.server.helpers import Account, Table, new_game, register
 
 #: A refusal of ours said in each language: POST /v1/games inviting nobody known.
@@ -148,3 +150,13 @@ def test_an_unauthenticated_refusal_speaks_the_browser_s_language(client: FlaskC
     refused = client.get("/v1/me", headers={"Authorization": "Bearer x.y", "Accept-Language": "nb"})
     assert refused.status_code == 401 and refused.json["error"]["code"] == "bad_token"
     assert refused.json["error"]["message"] == "denne tokenen tilhører ingen spiller"
+
+
+def test_a_page_writes_times_and_lists_as_its_language_does() -> None:
+    deadline = "2026-12-03T10:00:00Z"
+    assert when(deadline) == deadline and listed(["ann", "bob"]) == "ann and bob"
+    with speaking("fr"):
+        assert when(deadline) == "3 déc. 2026, 10:00:00 UTC"
+        assert listed(["ann", "bob", "cy"]) == "ann, bob et cy"
+    with speaking("it"):
+        assert when(deadline).startswith("3 dic 2026") and listed(["a", "b"]) == "a e b"

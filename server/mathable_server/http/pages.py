@@ -215,7 +215,7 @@ def when(value: str | None) -> str | None:
         moment_at = datetime.datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         return value
-    return moment(moment_at, lang, datetime.UTC)
+    return _("{moment} UTC", moment=moment(moment_at, lang, datetime.UTC))
 
 
 def page_context(view: Mapping[str, Any], events: Sequence[mathable.Event]) -> dict[str, Any]:

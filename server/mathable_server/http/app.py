@@ -35,7 +35,7 @@ from mathable_server.http.language import page_plural, page_words
 from mathable_server.http.limits import Limiter, LongPolls
 from mathable_server.http.render import BodyCache
 from mathable_server.http.settings import Settings
-from mathable_server.http.web import NameBook, Services, limit_rate
+from mathable_server.http.web import NameBook, Services, limit_rate, optional_player
 from mathable_server.mailin.closing import CloseAddresses
 from mathable_server.notify.delivery import mailroom
 from mathable_server.notify.notifier import Notifier
@@ -114,6 +114,8 @@ def create_app(
         follower=follower,
     )
     register_error_handlers(app)
+    # A refusal before the caller was known asks who they are (and their language) here.
+    app.extensions["mathable_caller"] = optional_player
     # The pages' words: ``{{ _("...") }}``, said in the request's language.
     app.jinja_env.globals.update(_=page_words, ngettext=page_plural, languages=language.switch)
     app.context_processor(pages.page_language)

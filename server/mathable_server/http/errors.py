@@ -10,9 +10,10 @@ codes and details never change with it.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, Response, g, has_request_context, request
+from flask import Flask, Response, current_app, g, has_request_context, request
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
@@ -96,10 +97,11 @@ def _speak_to_caller() -> None:
         return
     if "Authorization" not in request.headers and not request.cookies:
         return
-    from mathable_server.http.web import optional_player
-
+    find: Callable[[], object] | None = current_app.extensions.get("mathable_caller")
+    if find is None:
+        return
     try:
-        optional_player()
+        find()  # ``web.optional_player``: it adopts the caller's language
     except Exception:  # a bad token or cookie: the browser's language, as before
         pass
 

@@ -99,6 +99,8 @@ def spoken() -> str:
 def say_headers(response: Response) -> Response:
     """``after_request``: ``Content-Language``; ``Vary: Accept-Language`` on a page or a
     refusal; the switch's cookie when a page was asked for with ``?lang=``."""
+    if response.status_code == 304:
+        return response  # not modified: the stored answer keeps its own headers
     lang = spoken()
     response.headers.setdefault("Content-Language", lang)
     if response.mimetype == "text/html" or response.status_code >= 400:

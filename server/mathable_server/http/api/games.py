@@ -504,9 +504,13 @@ def _woken(
         security_headers(reference)  # as after_request gives every answer of a view
         head = (reference.status, reference.get_wsgi_headers(environ).to_wsgi_list())
         svc.heads.put(key, head)
-    status, headers = head
+    status, shared = head
+    # Each waiter's own language (the head is shared by all), where after_request puts it.
+    at = next((i for i, (k, _v) in enumerate(shared) if k == "X-Content-Type-Options"), None)
+    headers = list(shared)  # a copy: middleware may add to what it is given
     if unchanged:
-        return status, list(headers), b""  # a copy: middleware may add to what it is given
+        return status, headers, b""  # 304: no Content-Language, as after_request does
+    headers.insert(len(headers) if at is None else at, ("Content-Language", current()))
     text = view_text(svc, game_id, state, seat)
     body = with_clock(text, game.clock, svc.games.now()).encode()
     length = str(len(body))

@@ -432,3 +432,30 @@ def test_a_whole_summy_game_by_clicking(
     bob.screenshot(path=str(shots / "play-summy-phone.png"), full_page=True)
     for page in (ann_page, bob):
         page.context.close()
+
+
+def test_the_play_page_speaks_the_player_s_language(
+    server: tuple[str, Mailbox], browser: Any
+) -> None:
+    """Ann reads French (PATCH /v1/me): her play page says so (issue 30), its buttons and
+    the words its script writes (from the dictionary the page embeds: no inline script)."""
+    base, _mailbox = server
+    ann, bob = _register(base, "ann"), _register(base, "bob")
+    requests.patch(f"{base}/v1/me", json={"language": "fr"}, headers=_auth(ann), timeout=10)
+    game = requests.post(f"{base}/v1/games", json={"tiles": EXAMPLE_TILES, "invite": [bob["name"]]},
+                         headers=_auth(ann), timeout=10).json()["id"]  # fmt: skip
+    joined = requests.post(f"{base}/v1/games/{game}/join", json={}, headers=_auth(bob), timeout=10)
+    assert joined.status_code == 200, joined.text
+    page = _signed_in(browser, base, ann, game)
+    blocked: list[str] = []
+    page.on("console", lambda m: blocked.append(m.text) if "Content Security" in m.text else None)
+    page.reload()
+    page.wait_for_function(
+        "() => document.getElementById('status').textContent === 'À vous de jouer.'"
+    )
+    assert page.locator("html").get_attribute("lang") == "fr"
+    for label in ("Envoyer le tour", "Annuler", "Échanger", "Passer", "Abandonner"):
+        assert _button(page, label).count() == 1, label
+    assert page.locator("#rack button").first.get_attribute("aria-label").startswith("jeton ")
+    assert not blocked
+    page.context.close()

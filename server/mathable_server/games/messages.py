@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from mathable import Event
 from mathable.core.ruleset import AnyState, ruleset_of
+from mathable_i18n import _
 from mathable_server.games.errors import Forbidden, Refused
 from mathable_server.games.notifications import OWN_ACTS
 from mathable_server.games.service import Games
@@ -42,24 +43,29 @@ def message_text(text: object) -> str:
     mathable_server.games.errors.Refused: a message may not hold control characters (U+0007)
     """
     if not isinstance(text, str):
-        raise Refused("bad_message", "a message is a string of text")
+        raise Refused("bad_message", _("a message is a string of text"))
     text = text.replace("\r\n", "\n").strip()
     if not text:
-        raise Refused("empty_message", "the message is empty")
+        raise Refused("empty_message", _("the message is empty"))
     if len(text) > MAX_MESSAGE_CHARS:
         raise Refused(
             "message_too_long",
-            f"a message has at most {MAX_MESSAGE_CHARS} characters (this one {len(text)})",
+            _(
+                "a message has at most {most} characters (this one {length})",
+                most=MAX_MESSAGE_CHARS,
+                length=len(text),
+            ),
         )
     for char in text:
         if char != "\n" and (unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in _BIDI):
+            code = f"U+{ord(char):04X}"
             raise Refused(
                 "control_characters",
-                f"a message may not hold control characters (U+{ord(char):04X})",
+                _("a message may not hold control characters ({char})", char=code),
             )
     if all(unicodedata.category(c) in ("Cf", "Zs") or c == "\n" for c in text):
         # Only zero-width characters, marks of direction and spaces: nothing to read.
-        raise Refused("empty_message", "the message is empty")
+        raise Refused("empty_message", _("the message is empty"))
     return text
 
 
@@ -95,7 +101,7 @@ class Messages:
         except TooManyMessages as err:
             raise Refused(
                 "too_many_messages",
-                f"a seat writes at most {err.limit} messages in a game",
+                _("a seat writes at most {n} messages in a game", n=err.limit),
             ) from None
         return Posted(message, new)
 
@@ -110,8 +116,8 @@ class Messages:
 def _seat(state: AnyState, player_id: str) -> int:
     seat = state.seat_of(player_id)
     if seat is None:
-        raise Forbidden("not_seated", "only the players seated in this game read and write "
-                        "its messages")  # fmt: skip
+        raise Forbidden("not_seated", _("only the players seated in this game read and write "
+                        "its messages"))  # fmt: skip
     return seat
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from mathable import Command, EndVacation, StartVacation
 from mathable.core.clock import DAY
+from mathable_i18n import _
 from mathable_server.games.errors import Refused
 from mathable_server.games.service import Games, Timed, year_bounds
 
@@ -38,16 +39,16 @@ def start_vacation(games: Games, player_id: str, days: int) -> VacationAnswer:
     now = games.now()
     left = days_left(games, player_id, now)
     if games.store.current_vacation(player_id, now) is not None:
-        raise Refused("on_vacation", "you are on vacation already: end it first")
+        raise Refused("on_vacation", _("you are on vacation already: end it first"))
     start, end = year_bounds(now)
     recorded = games.store.add_vacation(player_id, now, days, (games.vacation_days, start, end))
     if recorded is None:
         # Checked again under a lock: a concurrent request may have taken the days.
         if games.store.current_vacation(player_id, now) is not None:
-            raise Refused("on_vacation", "you are on vacation already: end it first")
+            raise Refused("on_vacation", _("you are on vacation already: end it first"))
         raise Refused(
             "vacation_allowance",
-            f"you have {left} vacation days left this year, not {days}",
+            _("you have {left} vacation days left this year, not {days}", left=left, days=days),
             days_left=left,
         )
     touched = _in_each_game(games, player_id, lambda seat: StartVacation(seat, days))
@@ -59,7 +60,7 @@ def end_vacation(games: Games, player_id: str) -> VacationAnswer:
     now = games.now()
     current = games.store.current_vacation(player_id, now)
     if current is None:
-        raise Refused("not_on_vacation", "you are not on vacation")
+        raise Refused("not_on_vacation", _("you are not on vacation"))
     used = max(1, -(-(now - current.starts_at) // DAY))  # a day begun is a day used
     games.store.end_vacation(current.id, now, min(used, current.days))
     touched = _in_each_game(games, player_id, EndVacation)

@@ -6,11 +6,12 @@ import functools
 
 from flask import Flask, request
 
+from mathable_i18n import _
 from mathable_server.games.draws import secret_key
 from mathable_server.games.ratings import RatingsHook
 from mathable_server.games.service import Games
 from mathable_server.games.timesource import SystemTime, TimeSource
-from mathable_server.http import browser, pages
+from mathable_server.http import browser, language, pages
 from mathable_server.http.api import (
     game_stream,
     games,
@@ -30,10 +31,11 @@ from mathable_server.http.api import (
 from mathable_server.http.auth import Authenticator
 from mathable_server.http.errors import ApiError, register_error_handlers
 from mathable_server.http.headers import security_headers
+from mathable_server.http.language import page_plural, page_words
 from mathable_server.http.limits import Limiter, LongPolls
 from mathable_server.http.render import BodyCache
 from mathable_server.http.settings import Settings
-from mathable_server.http.web import NameBook, Services, limit_rate
+from mathable_server.http.web import NameBook, Services, limit_rate, optional_player
 from mathable_server.mailin.closing import CloseAddresses
 from mathable_server.notify.delivery import mailroom
 from mathable_server.notify.notifier import Notifier
@@ -112,8 +114,18 @@ def create_app(
         follower=follower,
     )
     register_error_handlers(app)
+    # A refusal before the caller was known asks who they are (and their language) here.
+    app.extensions["mathable_caller"] = optional_player
+    # The pages' words: ``{{ _("...") }}``, said in the request's language.
+    app.jinja_env.globals.update(_=page_words, ngettext=page_plural, languages=language.switch)
+    app.context_processor(pages.page_language)
     # Every answer, errors and pages included: nosniff, no framing, a content policy.
     app.after_request(security_headers)
+    app.after_request(language.say_headers)
+    # Before anything else: the request's language (no read: its caller's comes later),
+    # so that even a refusal of the rate limit is said in it.
+    app.before_request(language.begin)
+    app.teardown_request(language.end)
     # First: a caller over the limit is refused before anything else is done for it.
     app.before_request(limit_rate)
 
@@ -122,7 +134,7 @@ def create_app(
         # Every route, even those that never read a body, refuses one over the limit.
         length = request.content_length
         if length is not None and length > settings.max_body_bytes:
-            raise ApiError(413, "body_too_large", "the request body is larger than 64 KiB")
+            raise ApiError(413, "body_too_large", _("the request body is larger than 64 KiB"))
 
     if settings.trusted_proxies is not None:
         app.wsgi_app = settings.trusted_proxies.wrap(app.wsgi_app)  # type: ignore[method-assign,assignment]

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, render_template, request
+from flask import Blueprint, Response, g, render_template, request
 from markupsafe import Markup
 from marshmallow import ValidationError
 
 from mathable import Join, RuleError
 from mathable.core.ruleset import ruleset_of
+from mathable_i18n import N_, _, say
 from mathable_server.games.service import GameNotFound, new_id
 from mathable_server.games.turn_list import turn_lines
-from mathable_server.http import sessions
+from mathable_server.http import language, sessions
 from mathable_server.http.api.links import checked_address, spend_mail_limit
 from mathable_server.http.api.notifications import mailroom
 from mathable_server.http.errors import ApiError
@@ -57,12 +58,18 @@ def _message(title: str, text: str, status: int = 200, link: str | None = None) 
 
 
 def _browser_player() -> PlayerRecord | None:
-    """The signed-in player of this browser (its session cookie), if any."""
+    """The signed-in player of this browser (its session cookie), if any: the page
+    speaks their language from now on."""
+    if "browser_player" in g:
+        known: PlayerRecord | None = g.browser_player
+        return known
     cookie = sessions.cookie_value()
     if cookie is None:
         return None
     svc = services()
-    return sessions.session_player(svc.store, cookie, svc.games.now())
+    player = g.browser_player = sessions.session_player(svc.store, cookie, svc.games.now())
+    language.adopt(player)
+    return player
 
 
 def _link(secret: str, kind: str) -> tuple[str, Link | None]:
@@ -71,15 +78,34 @@ def _link(secret: str, kind: str) -> tuple[str, Link | None]:
     return digest, found if found is not None and found.kind == kind else None
 
 
+#: What a page says of a link it cannot use, each kind of link in whole sentences:
+#: not valid, used, refused, expired.
+_SPENT = {
+    "invitation": (
+        N_("This invitation link is not valid."),
+        N_("This invitation link was used already: it works once."),
+        N_("This invitation link was refused already: it works once."),
+        N_("This invitation link has expired."),
+    ),
+    "sign-in": (
+        N_("This sign-in link is not valid."),
+        N_("This sign-in link was used already: it works once."),
+        N_("This sign-in link was refused already: it works once."),
+        N_("This sign-in link has expired."),
+    ),
+}
+
+
 def _spent_page(found: Link | None, what: str) -> Response | None:
     """The page for a link that cannot be used (none, spent, expired), else None."""
+    words = _SPENT[what]
     if found is None:
-        return _message("Link not valid", f"This {what} link is not valid.", 404)
+        return _message(_("Link not valid"), _(words[0]), 404)
     if found.used_at is not None:
-        done = "refused" if found.outcome == "refused" else "used"
-        return _message("Link used", f"This {what} link was {done} already: it works once.", 410)
+        done = words[2] if found.outcome == "refused" else words[1]
+        return _message(_("Link used"), _(done), 410)
     if found.expires_at <= services().games.now():
-        return _message("Link expired", f"This {what} link has expired.", 410)
+        return _message(_("Link expired"), _(words[3]), 410)
     return None
 
 
@@ -93,7 +119,7 @@ def _invitation_context(found: Link) -> dict[str, Any]:
     holder = mailroom().book.players_at(found.address or "") if found.address else []
     known = svc.store.player(holder[0]) if holder else None
     return {
-        "inviter": names.get(found.player_id, "a player"),
+        "inviter": names.get(found.player_id) or _("a player"),
         "game": ruleset_of(state).display_name,
         "game_id": found.game_id,
         "players": len(state.seats),
@@ -105,7 +131,7 @@ def _invitation_context(found: Link) -> dict[str, Any]:
 
 @bp.get("/join/<secret>")
 def join_page(secret: str) -> Response:
-    _, found = _link(secret, "invite")
+    _digest, found = _link(secret, "invite")
     if (refused := _spent_page(found, "invitation")) is not None:
         return refused
     assert found is not None
@@ -128,10 +154,14 @@ def join(secret: str) -> Response:
         # The address is a player's: the link seats them, but signs nobody in (a forwarded
         # invitation would hand over their account). They sign in first, then come back.
         return _message(
-            "Sign in first",
-            f"The address {address} belongs to a player of this server. Sign in as that "
-            f"player (at {svc.settings.public_url or ''}/signin, a link goes to that address), "
-            "then follow this invitation link again.",
+            _("Sign in first"),
+            _(
+                "The address {address} belongs to a player of this server. Sign in as that "
+                "player (at {signin}, a link goes to that address), then follow this "
+                "invitation link again.",
+                address=address,
+                signin=(svc.settings.public_url or "") + "/signin",
+            ),
             403,
         )
     player: PlayerRecord | None = me or known
@@ -141,12 +171,15 @@ def join(secret: str) -> Response:
             name = _register.load({"name": name})["name"]
         except ValidationError as err:
             found = err.messages.get("name") if isinstance(err.messages, dict) else None
-            words = "; ".join(str(m) for m in found or ["not a name"])
-            return _page("join.html", 400, secret=secret, error=f"That name will not do: {words}",
+            words = "; ".join(str(m) for m in found or [_("not a name")])
+            return _page("join.html", 400, secret=secret,
+                         error=_("That name will not do: {why}", why=words),
                          name=name, **context)  # fmt: skip
     now = svc.games.now()
     if not svc.store.spend_link(digest, "invite", now):
-        return _message("Link used", "This invitation link was used already: it works once.", 410)
+        return _message(
+            _("Link used"), _("This invitation link was used already: it works once."), 410
+        )
     if player is None:
         player_id = new_id("p", 12)
         try:
@@ -155,7 +188,8 @@ def join(secret: str) -> Response:
         except (NameTaken, NameLooksAlike):
             svc.store.unspend_link(digest)
             return _page("join.html", 409, secret=secret, name=name,
-                         error=f"The name {name!r} (or one too like it) is taken: pick another.",
+                         error=_("The name {name} (or one too like it) is taken: pick another.",
+                                 name=repr(name)),
                          **context)  # fmt: skip
         svc.names.remember(player_id, name)
         mailroom().book.set_verified(player_id, address, now)
@@ -166,13 +200,17 @@ def join(secret: str) -> Response:
     members = [seat.player for seat in state.seats if seat.player is not None]
     if not seated and svc.store.blocked_by_any(player.id, members):
         svc.store.unspend_link(digest)
-        return _message("Cannot join", "A player of this game has blocked you.", 403)
+        return _message(_("Cannot join"), _("A player of this game has blocked you."), 403)
     if not seated:
         joining = player.id
         try:
             svc.games.join(game_id, lambda _s: Join(joining), lambda *_a: (200, {}), None)
         except RuleError as err:
-            answer = _message("Cannot join", f"You could not take the seat: {err.message}.", 409)
+            answer = _message(
+                _("Cannot join"),
+                _("You could not take the seat: {why}.", why=say(err.message)),
+                409,
+            )
             open_session(answer, player.id)
             return answer
     answer = _see(play_path(game_id))
@@ -188,8 +226,10 @@ def refuse(secret: str) -> Response:
     if (refused := _spent_page(found, "invitation")) is not None:
         return refused
     if not services().store.spend_link(digest, "invite", services().games.now(), "refused"):
-        return _message("Link used", "This invitation link was used already.", 410)
-    return _message("Invitation refused", "You refused the invitation. The link works no more.")
+        return _message(_("Link used"), _("This invitation link was used already."), 410)
+    return _message(
+        _("Invitation refused"), _("You refused the invitation. The link works no more.")
+    )
 
 
 # --- signing in -------------------------------------------------------------------------
@@ -233,7 +273,7 @@ def signin_mail() -> Response:
 
 @bp.get("/signin/<secret>")
 def signin_link_page(secret: str) -> Response:
-    _, found = _link(secret, "signin")
+    _digest, found = _link(secret, "signin")
     if (refused := _spent_page(found, "sign-in")) is not None:
         return refused
     assert found is not None
@@ -249,7 +289,9 @@ def signin(secret: str) -> Response:
         return refused
     assert found is not None
     if not services().store.spend_link(digest, "signin", services().games.now()):
-        return _message("Link used", "This sign-in link was used already: it works once.", 410)
+        return _message(
+            _("Link used"), _("This sign-in link was used already: it works once."), 410
+        )
     answer = _see(play_path(found.game_id) if found.game_id else "/me")
     open_session(answer, found.player_id)
     return answer
@@ -268,7 +310,8 @@ def signout() -> Response:
         only = None if everywhere or current is None else current.id
         svc.store.end_sessions(player.id, svc.games.now(), only)
         svc.auth.forget(player.id)
-    answer = _message("Signed out", "You are signed out.", link="/signin")
+        g.browser_player = None  # the page that follows is no longer theirs
+    answer = _message(_("Signed out"), _("You are signed out."), link="/signin")
     answer.delete_cookie(sessions.COOKIE, path="/")
     return answer
 
@@ -292,9 +335,12 @@ def play_page(game_id: str) -> Response:
     player = _browser_player()
     if player is None:
         return _message(
-            "Sign in to play",
-            "This is a player's page: sign in first (a link in your mail, or "
-            f"'mathable-cli open {game_id}').",
+            _("Sign in to play"),
+            _(
+                "This is a player's page: sign in first (a link in your mail, or "
+                "'mathable-cli open {game}').",
+                game=game_id,
+            ),
             401,
             link="/signin",
         )
@@ -302,7 +348,7 @@ def play_page(game_id: str) -> Response:
     try:
         state = svc.games.state(game_id)
     except GameNotFound:
-        return _message("No such game", f"There is no game {game_id}.", 404)
+        return _message(_("No such game"), _("There is no game {game}.", game=game_id), 404)
     seat = state.seat_of(player.id)
     view = game_body(game_id, state, seat, svc.names.lookup(player_ids(state)))
     rules = ruleset_of(state)
@@ -312,9 +358,10 @@ def play_page(game_id: str) -> Response:
         player=player,
         game_id=game_id,
         seat=seat,
-        title=f"{rules.display_name} game",
+        title=_("{game} game", game=rules.display_name),
         ruleset=rules.name,
         version=view["version"],
+        script_words=language.script_words(),
     )
 
 
@@ -334,7 +381,7 @@ def play_moves(game_id: str) -> Response:
     try:
         state = svc.games.state(game_id)
     except GameNotFound:
-        return _message("No such game", f"There is no game {game_id}.", 404)
+        return _message(_("No such game"), _("There is no game {game}.", game=game_id), 404)
     view = game_body(game_id, state, None, svc.names.lookup(player_ids(state)))
     html = _moves_html(game_id, view)
     return Response(html, headers={"Cache-Control": "no-store"}, content_type=HTML_TYPE)

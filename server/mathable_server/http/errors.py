@@ -2,19 +2,24 @@
 
 One place maps what can go wrong (our API errors, the rules' refusals, stale
 versions, Flask's own 404/405/413, unexpected exceptions) to a status and code.
+Every ``message`` is said here in the request's language (``mathable_i18n.say``: a
+rules' message is a ``Text``, ours were said by ``_`` where they were raised); the
+codes and details never change with it.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Flask, Response, current_app, g, has_request_context, request
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 
 from mathable import RuleError
+from mathable_i18n import N_, _, say
 from mathable_server.games.errors import GameNotFound, KeyReused, Refused
 from mathable_server.store import OrderShared, VersionConflict
 
@@ -36,6 +41,16 @@ HTTP_CODES = {
     415: "unsupported_media_type",
     431: "headers_too_large",
 }
+
+#: Werkzeug's own words for the errors a caller meets most, so that they are translated.
+WERKZEUG_WORDS = (
+    N_("The browser (or proxy) sent a request that this server could not understand."),
+    N_(
+        "The requested URL was not found on the server. If you entered the URL manually "
+        "please check your spelling and try again."
+    ),
+    N_("The method is not allowed for the requested URL."),
+)
 
 
 class ApiError(Exception):
@@ -65,11 +80,30 @@ def error_response(
     headers: dict[str, str] | None = None,
     **details: Any,
 ) -> Response:
-    body = {"error": {"code": code, "message": message, **details}}
+    if 400 <= status < 500 and status != 429:
+        _speak_to_caller()
+    body = {"error": {"code": code, "message": say(message), **details}}
     response = Response(json.dumps(body), status=status, mimetype="application/json")
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
+
+
+def _speak_to_caller() -> None:
+    """A refusal before the caller was known (a route that never asks who calls, Flask's
+    own 404) is said in the caller's language all the same, if they chose one. Never for
+    a 429 or a 5xx: those are answered without a read."""
+    if not has_request_context() or "caller" in g:
+        return
+    if "Authorization" not in request.headers and not request.cookies:
+        return
+    find: Callable[[], object] | None = current_app.extensions.get("mathable_caller")
+    if find is None:
+        return
+    try:
+        find()  # ``web.optional_player``: it adopts the caller's language
+    except Exception:  # a bad token or cookie: the browser's language, as before
+        pass
 
 
 def status_of_rule(code: str) -> int:
@@ -96,7 +130,7 @@ def register_error_handlers(app: Flask) -> None:
         return error_response(
             409,
             "version_conflict",
-            f"the game has moved on: it is at version {err.current}",
+            _("the game has moved on: it is at version {version}", version=err.current),
             {"ETag": f'"{err.current}"'} if err.current is not None else None,
             current_version=err.current,
         )
@@ -106,14 +140,17 @@ def register_error_handlers(app: Flask) -> None:
         return error_response(
             422,
             "same_order",
-            f"you sit in game {err.game_id}, which draws the same bag order as this one: "
-            "finish it first",
+            _(
+                "you sit in game {game}, which draws the same bag order as this one: "
+                "finish it first",
+                game=err.game_id,
+            ),
             details={"game": err.game_id},
         )
 
     @app.errorhandler(GameNotFound)
     def _no_game(err: GameNotFound) -> Response:
-        return error_response(404, "game_not_found", "there is no game with this id")
+        return error_response(404, "game_not_found", _("there is no game with this id"))
 
     @app.errorhandler(Refused)
     def _refused(err: Refused) -> Response:
@@ -124,7 +161,7 @@ def register_error_handlers(app: Flask) -> None:
         return error_response(
             422,
             "idempotency_key_reused",
-            "this Idempotency-Key was used before for a different request",
+            _("this Idempotency-Key was used before for a different request"),
         )
 
     @app.errorhandler(HTTPException)
@@ -137,7 +174,7 @@ def register_error_handlers(app: Flask) -> None:
                 headers["Allow"] = allow
         message = err.description or err.name
         if status == 413:
-            message = "the request body is larger than the server accepts"
+            message = _("the request body is larger than the server accepts")
         return error_response(
             status, HTTP_CODES.get(status, f"http_{status}"), str(message), headers
         )
@@ -150,7 +187,7 @@ def register_error_handlers(app: Flask) -> None:
         return error_response(
             503,
             "database_unavailable",
-            "the database is busy or unreachable; try again",
+            _("the database is busy or unreachable; try again"),
             {"Retry-After": "1"},
         )
 
@@ -158,4 +195,4 @@ def register_error_handlers(app: Flask) -> None:
     def _unexpected(err: Exception) -> Response:
         # Logged without headers or body: a token never reaches the log.
         app.logger.exception("unexpected error on %s %s", request.method, request.path)
-        return error_response(500, "internal_error", "something went wrong on the server")
+        return error_response(500, "internal_error", _("something went wrong on the server"))

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from flask import Response, request
 
+from mathable_i18n import _
 from mathable_server.http import sessions
 from mathable_server.http.errors import ApiError
 from mathable_server.http.web import services
@@ -103,7 +104,7 @@ def check_form_csrf() -> None:
         value = sessions.cookie_value(name)
         if value is not None and sessions.csrf_matches(key, value, given):
             return
-    raise ApiError(403, "csrf_failed", "this form is stale or came from another site: reload it")
+    raise ApiError(403, "csrf_failed", _("this form is stale or came from another site: reload it"))
 
 
 def play_path(game_id: str) -> str:

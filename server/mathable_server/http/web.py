@@ -15,8 +15,9 @@ from typing import Any, Protocol
 from flask import Response, current_app, g, request
 from marshmallow import ValidationError
 
+from mathable_i18n import N_, _
 from mathable_server.games.service import Games, Idempotency
-from mathable_server.http import sessions
+from mathable_server.http import language, sessions
 from mathable_server.http.auth import Authenticator, TokenExpired
 from mathable_server.http.errors import ApiError
 from mathable_server.http.limits import Limiter, LongPolls, RateLimit, retry_after
@@ -96,7 +97,9 @@ def other_player(name: str, me: str, self_code: str, self_words: str) -> str:
     if re.fullmatch(NAME_PATTERN, name):
         found = services().store.players_named([name]).get(name.casefold())
     if found is None:
-        raise ApiError(422, "unknown_player", f"there is no player named {name[:40]!r}")
+        raise ApiError(
+            422, "unknown_player", _("there is no player named {name}", name=repr(name[:40]))
+        )
     if found.id == me:
         raise ApiError(422, self_code, self_words)
     return found.id
@@ -133,7 +136,7 @@ def json_body(*, required: bool = True) -> dict[str, Any]:
             raise ApiError(
                 400,
                 "bad_json",
-                "the request needs a JSON object as its body",
+                _("the request needs a JSON object as its body"),
                 details={"reason": "empty", "accepted": "a JSON object"},
             )
         return {}
@@ -143,14 +146,14 @@ def json_body(*, required: bool = True) -> dict[str, Any]:
         raise ApiError(
             400,
             "bad_json",
-            "the request body is not valid JSON",
+            _("the request body is not valid JSON"),
             details={"reason": "not_json", "accepted": "a JSON object"},
         ) from None
     if not isinstance(data, dict):
         raise ApiError(
             400,
             "bad_json",
-            "the request body must be a JSON object",
+            _("the request body must be a JSON object"),
             details={
                 "reason": "not_an_object",
                 "got": _JSON_TYPES.get(type(data).__name__, "value"),
@@ -175,7 +178,7 @@ def _body_bytes() -> bytes:
     if request.content_length is None and request.environ.get("wsgi.input_terminated"):
         raw: bytes = request.environ["wsgi.input"].read(limit + 1)
         if len(raw) > limit:
-            raise ApiError(413, "body_too_large", "the request body is larger than 64 KiB")
+            raise ApiError(413, "body_too_large", _("the request body is larger than 64 KiB"))
     else:
         raw = request.get_data(cache=True)
     g.raw_body = raw
@@ -192,7 +195,7 @@ def load(schema: Loader, data: Any) -> dict[str, Any]:
         loaded: dict[str, Any] = schema.load(data)
     except ValidationError as err:
         raise ApiError(
-            400, "validation_error", "the request has invalid fields", fields=err.messages
+            400, "validation_error", _("the request has invalid fields"), fields=err.messages
         ) from None
     return loaded
 
@@ -205,9 +208,9 @@ def bearer_token() -> str | None:
     header = request.headers.get("Authorization")
     if header is None:
         return None
-    scheme, _, token = header.strip().partition(" ")
+    scheme, _sep, token = header.strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise _unauthorized("bad_token", "use Authorization: Bearer <token>")
+        raise _unauthorized("bad_token", _("use Authorization: Bearer <token>"))
     return token.strip()
 
 
@@ -225,6 +228,8 @@ def optional_player() -> PlayerRecord | None:
             g.caller = _authenticate()
         except ApiError as err:
             g.caller = err
+        else:
+            language.adopt(g.caller)  # the caller's own language, read with them
     if isinstance(g.caller, ApiError):
         raise g.caller
     caller: PlayerRecord | None = g.caller
@@ -251,14 +256,18 @@ def _browser_player() -> PlayerRecord | None:
     player = sessions.session_player(svc.store, cookie, svc.games.now())
     if player is None:
         return None
+    g.browser_player = player  # a page shows this browser its switch (``pages``)
     if request.method not in sessions.SAFE_METHODS and not sessions.csrf_matches(
         svc.secret(), cookie, sessions.carried_csrf()
     ):
         raise ApiError(
             403,
             "csrf_failed",
-            "a browser's request that changes something must carry its page's CSRF token "
-            f"({sessions.CSRF_HEADER})",
+            _(
+                "a browser's request that changes something must carry its page's CSRF token "
+                "({header})",
+                header=sessions.CSRF_HEADER,
+            ),
         )
     return player
 
@@ -279,10 +288,10 @@ def token_player(auth: Authenticator, token: str) -> PlayerRecord:
         player = auth.player_for(token)
     except TokenExpired:
         raise _unauthorized(
-            "token_expired", "this token has expired: register again or ask the operator"
+            "token_expired", _("this token has expired: register again or ask the operator")
         ) from None
     if player is None:
-        raise _unauthorized("bad_token", "this token does not belong to any player")
+        raise _unauthorized("bad_token", _("this token does not belong to any player"))
     return player
 
 
@@ -301,7 +310,7 @@ def still_holds(auth: Authenticator, token: str, player_id: str, mark: int) -> b
 def required_player() -> PlayerRecord:
     player = optional_player()
     if player is None:
-        raise _unauthorized("unauthorized", "this needs a player's token: Authorization: Bearer")
+        raise _unauthorized("unauthorized", _("this needs a player's token: Authorization: Bearer"))
     return player
 
 
@@ -367,6 +376,27 @@ def _token_key(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()[:32]
 
 
+#: Each limit's refusal as a whole sentence (a language words "too many" by its noun).
+_TOO_MANY = {
+    "requests": N_("too many requests (at most {burst} in {window} s); try again in {seconds} s"),
+    "new games": N_(
+        "too many new games (at most {burst} in {window} s); try again in {seconds} s"
+    ),
+    "messages": N_("too many messages (at most {burst} in {window} s); try again in {seconds} s"),
+    "registrations from this address": N_(
+        "too many registrations from this address (at most {burst} in {window} s); "
+        "try again in {seconds} s"
+    ),
+    "registrations on this server": N_(
+        "too many registrations on this server (at most {burst} in {window} s); "
+        "try again in {seconds} s"
+    ),
+    "archive reads": N_(
+        "too many archive reads (at most {burst} in {window} s); try again in {seconds} s"
+    ),
+}
+
+
 def take(limit: RateLimit, key: str, code: str = "rate_limited", what: str = "requests") -> None:
     """Spend one hit of ``limit`` for ``key``; 429 ``code`` with ``Retry-After`` when over it."""
     wait = services().limiter.take(limit, key)
@@ -378,11 +408,14 @@ def _over(limit: RateLimit, wait: float, code: str = "rate_limited", what: str =
         -> ApiError:  # fmt: skip
     """The 429 answer for a caller over ``limit`` for ``wait`` more seconds."""
     seconds = retry_after(wait)
+    template = _TOO_MANY.get(what)
+    window = limit.item().get_expiry()
     return ApiError(
         429,
         code,
-        f"too many {what} (at most {limit.burst} in {limit.item().get_expiry()} s); "
-        f"try again in {seconds} s",
+        _(template, burst=limit.burst, window=window, seconds=seconds)
+        if template is not None
+        else f"too many {what} (at most {limit.burst} in {window} s); try again in {seconds} s",
         headers={"Retry-After": str(seconds)},
         retry_after=seconds,
     )
@@ -398,7 +431,7 @@ def if_match_version() -> int | None:
         raise ApiError(
             400,
             "bad_if_match",
-            'If-Match must be a version ETag such as "12"',
+            _('If-Match must be a version ETag such as "12"'),
             details={"field": "If-Match", "value": header[:40], "accepted": 'a version ETag: "12"'},
         )
     return int(found.group(1))
@@ -417,7 +450,7 @@ def idempotency_key() -> str | None:
         raise ApiError(
             400,
             "bad_idempotency_key",
-            "Idempotency-Key must be 16 to 200 visible ASCII characters (a UUID, say)",
+            _("Idempotency-Key must be 16 to 200 visible ASCII characters (a UUID, say)"),
             details={"field": "Idempotency-Key", "length": len(key), "min": 16, "max": 200},
         )
     return key
@@ -463,8 +496,10 @@ def hold_stream(svc: Services, caller: str) -> ExitStack:
         raise ApiError(
             429,
             "too_many_waits",
-            f"you hold {settings.max_polls_per_caller} waiting requests already "
-            "(streams and long-polls); close one first",
+            _(
+                "you hold {n} waiting requests already (streams and long-polls); close one first",
+                n=settings.max_polls_per_caller,
+            ),
             headers={"Retry-After": "10"},
             retry_after=10,
         )
@@ -473,7 +508,7 @@ def hold_stream(svc: Services, caller: str) -> ExitStack:
         raise ApiError(
             503,
             "server_busy",
-            "this server holds as many waiting requests as it can; try again soon",
+            _("this server holds as many waiting requests as it can; try again soon"),
             headers={"Retry-After": "5"},
             retry_after=5,
         )

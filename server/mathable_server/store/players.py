@@ -32,6 +32,7 @@ from mathable_server.store.records import (
     now_iso,
     now_ms,
 )
+from mathable_server.store.schema import player_settings
 
 
 class PlayerRecorder(Recorder):
@@ -144,11 +145,22 @@ class PlayerRecorder(Recorder):
         return bool(replaced)
 
     def player(self, player_id: str) -> PlayerRecord | None:
+        """The player, with the language they chose (one read: a request speaks it)."""
         with self._reader.connect() as conn:
             row = conn.execute(
                 select(
-                    players.c.id, players.c.name, players.c.token_hash, players.c.token_issued_at
-                ).where(players.c.id == player_id)
+                    players.c.id,
+                    players.c.name,
+                    players.c.token_hash,
+                    players.c.token_issued_at,
+                    player_settings.c.language,
+                )
+                .select_from(
+                    players.outerjoin(
+                        player_settings, player_settings.c.player_id == players.c.id
+                    )
+                )
+                .where(players.c.id == player_id)
             ).first()
         return None if row is None else PlayerRecord(*row)
 

@@ -78,6 +78,9 @@ class PlayerRecord:
     token_hash: str
     #: When the token was issued, ms since 1970 UTC.
     token_issued_at: int = 0
+    #: The language they chose (``PATCH /v1/me``), read with the player (``Store.player``)
+    #: so that a request knows the language it speaks with no read of its own; None: none.
+    language: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from flask import Blueprint, Flask, Response, current_app
 from mathable import ClockSpec, Create, Decline, Event, Join, RuleError, TimeOut, check_claim
 from mathable.core.lifecycle import Open
 from mathable.core.ruleset import AnyState, ruleset, ruleset_of
+from mathable_i18n import _, current, speaking
 from mathable_server.games import ratings
 from mathable_server.games.draws import bag_order, new_salt
 from mathable_server.games.orders import order_withheld
@@ -111,14 +112,14 @@ def create() -> Response:
         raise ApiError(
             422,
             "given_tiles_disabled",
-            "this server does not take a given bag order (MATHABLE_ALLOW_GIVEN_TILES)",
+            _("this server does not take a given bag order (MATHABLE_ALLOW_GIVEN_TILES)"),
         )
     if body["seed"] is not None and not (settings.allow_seeds or trusted):
         raise ApiError(
             422,
             "seeds_disabled",
-            "this server does not take a seed from you (MATHABLE_ALLOW_SEEDS, "
-            "MATHABLE_SEED_PLAYERS): games of one seed draw the same tiles",
+            _("this server does not take a seed from you (MATHABLE_ALLOW_SEEDS, "
+            "MATHABLE_SEED_PLAYERS): games of one seed draw the same tiles"),
         )
     if settings.game_limit is not None:
         take(settings.game_limit, f"games:{player.id}", "too_many_games", "new games")
@@ -151,11 +152,12 @@ def _rated(body: dict[str, Any]) -> bool:
     if body["rated"] and not dealt:
         raise ApiError(
             422, "rated_order_given",
-            "a rated game is dealt by the server: give neither tiles nor a seed",
+            _("a rated game is dealt by the server: give neither tiles nor a seed"),
         )  # fmt: skip
     if body["rated"] and not ratings.available():
-        raise ApiError(422, "ratings_unavailable", "this server rates no games (" +
-                       ratings.MISSING + ")")  # fmt: skip
+        missing = ratings.MISSING
+        raise ApiError(422, "ratings_unavailable",
+                       _("this server rates no games ({missing})", missing=missing))  # fmt: skip
     return bool(body["rated"])
 
 
@@ -165,8 +167,8 @@ def _tiles(parse: Callable[[Any], int], given: list[Any]) -> tuple[int, ...]:
         return tuple(parse(tile) for tile in given)
     except RuleError as err:
         fields = {"tiles": [err.message]}
-        raise ApiError(400, "validation_error", "the request has invalid fields", fields=fields) \
-            from None
+        words = _("the request has invalid fields")
+        raise ApiError(400, "validation_error", words, fields=fields) from None
 
 
 def _invitees(creator: str, names: list[str]) -> list[str]:
@@ -183,29 +185,37 @@ def _invitees(creator: str, names: list[str]) -> list[str]:
         raise ApiError(
             422,
             "too_many_open_games",
-            f"you have {cap} games waiting for players: start or cancel some first",
+            _("you have {cap} games waiting for players: start or cancel some first", cap=cap),
         )
     invited = []
     found = svc.store.players_named(names) if names else {}
     for name in names:
         record = found.get(name.casefold())
         if record is None:
-            raise ApiError(422, "unknown_player", f"there is no player named {name!r}")
+            raise ApiError(
+                422, "unknown_player", _("there is no player named {name}", name=repr(name))
+            )
         per_inviter = svc.settings.max_invitations_per_inviter
         if svc.store.open_invitations_from(creator, record.id) >= per_inviter:
             raise ApiError(
                 422,
                 "too_many_invitations",
-                f"you have invited {record.name} to {per_inviter} games still waiting already",
+                _(
+                    "you have invited {name} to {n} games still waiting already",
+                    name=record.name,
+                    n=per_inviter,
+                ),
             )
         if svc.store.open_invitations_to(record.id) >= cap:
             raise ApiError(
                 422,
                 "too_many_invitations",
-                f"{record.name} has {cap} open invitations already",
+                _("{name} has {cap} open invitations already", name=record.name, cap=cap),
             )
         if svc.store.blocked_by_any(creator, [record.id]):
-            raise ApiError(403, "blocked", f"{record.name} does not take your invitations")
+            raise ApiError(
+                403, "blocked", _("{name} does not take your invitations", name=record.name)
+            )
         invited.append(record.id)
     return invited
 
@@ -221,10 +231,10 @@ def rematch(game_id: str) -> Response:
     svc = services()
     state = svc.games.game(game_id).state
     if state.seat_of(player.id) is None:
-        raise ApiError(403, "not_seated", "only the players of this game may ask for a rematch")
+        raise ApiError(403, "not_seated", _("only the players of this game may ask for a rematch"))
     if state.status != "ended":
         raise ApiError(
-            422, "game_not_over", "a rematch is asked for once the game is over",
+            422, "game_not_over", _("a rematch is asked for once the game is over"),
             details={"status": state.status},
         )  # fmt: skip
     known = svc.store.rematch_of(game_id)
@@ -270,7 +280,7 @@ def rematch_shown(game_id: str) -> Response:
     svc.games.game(game_id)  # 404 for no game
     known = svc.store.rematch_of(game_id)
     if known is None:
-        raise ApiError(404, "no_rematch", "nobody asked for a rematch of this game yet")
+        raise ApiError(404, "no_rematch", _("nobody asked for a rematch of this game yet"))
     return _rematch_answer(game_id, known, 200)
 
 
@@ -319,7 +329,7 @@ def join(game_id: str) -> Response:
     def make(state: AnyState) -> Join:
         members = [seat.player for seat in state.seats if seat.player is not None]
         if svc.store.blocked_by_any(player.id, members):
-            raise ApiError(403, "blocked", "a player of this game has blocked you")
+            raise ApiError(403, "blocked", _("a player of this game has blocked you"))
         return Join(player.id)
 
     answer = svc.games.join(game_id, make, _render(player.id, 200), idempotency(player, raw))
@@ -337,21 +347,21 @@ def move(game_id: str) -> Response:
         raise ApiError(
             400,
             "version_required",
-            "send expected_version (or an If-Match header) with every command",
+            _("send expected_version (or an If-Match header) with every command"),
             details={"fields": ["expected_version", "If-Match"]},
         )
     if from_header is not None and from_header != expected:
         raise ApiError(
             400,
             "version_mismatch",
-            "expected_version and If-Match disagree",
+            _("expected_version and If-Match disagree"),
             details={"expected_version": expected, "if_match": from_header},
         )
 
     def make(game: Timed, now: int) -> Any:
         seat = game.state.seat_of(player.id)
         if seat is None:
-            raise ApiError(403, "not_seated", "you have no seat in this game")
+            raise ApiError(403, "not_seated", _("you have no seat in this game"))
         if body["type"] == "claim_timeout":
             return TimeOut(check_claim(game.state, game.clock, now, seat), claimed_by=seat)
         return ruleset_of(game.state).command(seat, body)
@@ -494,9 +504,13 @@ def _woken(
         security_headers(reference)  # as after_request gives every answer of a view
         head = (reference.status, reference.get_wsgi_headers(environ).to_wsgi_list())
         svc.heads.put(key, head)
-    status, headers = head
+    status, shared = head
+    # Each waiter's own language (the head is shared by all), where after_request puts it.
+    at = next((i for i, (k, _v) in enumerate(shared) if k == "X-Content-Type-Options"), None)
+    headers = list(shared)  # a copy: middleware may add to what it is given
     if unchanged:
-        return status, list(headers), b""  # a copy: middleware may add to what it is given
+        return status, headers, b""  # 304: no Content-Language, as after_request does
+    headers.insert(len(headers) if at is None else at, ("Content-Language", current()))
     text = view_text(svc, game_id, state, seat)
     body = with_clock(text, game.clock, svc.games.now()).encode()
     length = str(len(body))
@@ -534,13 +548,17 @@ class _HeldBody:
     ) -> None:
         self._app, self._holds, self._woken = app, holds, woken
         self._environ, self._start = environ, start_response
+        # Made while the request still speaks its language: its refusals are said in it.
+        self._language = current()
 
     def __iter__(self) -> Iterator[bytes]:
         try:
             try:
-                status, headers, body = self._woken(self._environ)
+                with speaking(self._language):
+                    status, headers, body = self._woken(self._environ)
             except Exception as err:
-                failed = _error_response(self._app, self._environ, err)
+                with speaking(self._language):
+                    failed = _error_response(self._app, self._environ, err)
                 yield from failed(self._environ, self._start)
                 return
             self._start(status, headers)
@@ -588,7 +606,7 @@ def _wait_for(
                 raise ApiError(
                     503,
                     "shutting_down",
-                    "this server process is stopping (a restart or a reload); ask again",
+                    _("this server process is stopping (a restart or a reload); ask again"),
                     headers={"Retry-After": "1"},
                     retry_after=1,
                 )

@@ -16,6 +16,7 @@ from flask import Blueprint, Response
 from marshmallow import fields, validate
 
 from mathable.core.ruleset import ruleset_of
+from mathable_i18n import _
 from mathable_server.games.timesource import iso_ms
 from mathable_server.http import sessions
 from mathable_server.http.api.notifications import _ADDRESS, mailbox_key, mailroom
@@ -57,7 +58,7 @@ def checked_address(address: str, field: str = "email") -> str:
         raise ApiError(
             400,
             "bad_address",
-            f"{address[:80]!r} is not an email address",
+            _("{address} is not an email address", address=repr(address[:80])),
             details={"field": field, "value": address[:80], "accepted": "an email address"},
         )
     return address
@@ -86,25 +87,27 @@ def invite(game_id: str) -> Response:
     svc = services()
     room = mailroom()
     if not room.settings.email_enabled:
-        raise ApiError(422, "email_disabled", "this server sends no mail (no SMTP relay is set)")
+        raise ApiError(422, "email_disabled", _("this server sends no mail (no SMTP relay is set)"))
     if not svc.settings.public_url:
         raise ApiError(
-            422, "no_public_url", "this server does not know its address (MATHABLE_PUBLIC_URL)"
+            422, "no_public_url", _("this server does not know its address (MATHABLE_PUBLIC_URL)")
         )
     state = svc.games.state(game_id)
     if not state.seats or state.seats[0].player != player.id:
-        raise ApiError(422, "not_creator", "only the game's creator invites to it")
+        raise ApiError(422, "not_creator", _("only the game's creator invites to it"))
     free = sum(1 for seat in state.seats if seat.player is None)
     if state.status != "waiting" or free == 0:
         raise ApiError(
-            409, "game_not_waiting", "this game has no free seat to invite to",
+            409, "game_not_waiting", _("this game has no free seat to invite to"),
             details={"status": state.status},
         )  # fmt: skip
     holders = room.book.players_at(address)
     if holders and svc.store.blocked_by_any(player.id, holders):
-        raise ApiError(403, "blocked", "the player at this address does not take your invitations")
+        raise ApiError(
+            403, "blocked", _("the player at this address does not take your invitations")
+        )
     if svc.store.open_links_to(game_id) >= svc.settings.max_open_invitations:
-        raise ApiError(422, "too_many_invitations", "this game has enough open invitations")
+        raise ApiError(422, "too_many_invitations", _("this game has enough open invitations"))
     spend_mail_limit("invitation", player.id, address)
     hours = svc.settings.invitation_hours
     link = make_link(
@@ -198,6 +201,6 @@ def end_session(session_id: str) -> Response:
     player = required_player()
     svc = services()
     if not svc.store.end_sessions(player.id, svc.games.now(), session_id[:16]):
-        raise ApiError(404, "session_not_found", "you have no session of this id")
+        raise ApiError(404, "session_not_found", _("you have no session of this id"))
     svc.auth.forget(player.id)
     return Response(status=204)

@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Blueprint, Response
 
+from mathable_i18n import _
 from mathable_server.games.messages import Messages
 from mathable_server.games.timesource import iso_ms
 from mathable_server.http.schemas import MessageSchema, MessagesQuerySchema
@@ -113,7 +114,7 @@ def mutes() -> Response:
 
 def _player(name: str, me: str) -> str:
     """The id of the player ``name``; 422 ``unknown_player`` or ``self_mute``."""
-    return other_player(name, me, "self_mute", "you cannot mute yourself")
+    return other_player(name, me, "self_mute", _("you cannot mute yourself"))
 
 
 @bp.put("/me/mutes/<name>")

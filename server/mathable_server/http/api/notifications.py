@@ -10,6 +10,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, render_template, request
 from marshmallow import fields, validate
 
+from mathable_i18n import _
 from mathable_server.games.timesource import iso_ms
 from mathable_server.http.errors import ApiError
 from mathable_server.http.limits import RateLimit, retry_after
@@ -66,7 +67,7 @@ def mailroom() -> Mailroom:
 def _email_on() -> Mailroom:
     room = mailroom()
     if not room.settings.email_enabled:
-        raise ApiError(422, "email_disabled", "this server sends no mail (no SMTP relay is set)")
+        raise ApiError(422, "email_disabled", _("this server sends no mail (no SMTP relay is set)"))
     return room
 
 
@@ -108,7 +109,7 @@ def mailbox_key(address: str, dotless_domains: tuple[str, ...] = ()) -> str:
     >>> mailbox_key("t.a.r.g.e.t+1@example.org", ("gmail.com",))
     't.a.r.g.e.t@example.org'
     """
-    local, _, domain = address.lower().rpartition("@")
+    local, _at, domain = address.lower().rpartition("@")
     domain = domain.rstrip(".")
     local = local.partition("+")[0] or local
     if domain in dotless_domains:
@@ -127,14 +128,17 @@ def set_email() -> Response:
         raise ApiError(
             400,
             "bad_address",
-            f"{address!r} is not an email address",
+            _("{address} is not an email address", address=repr(address)),
             details={"field": "address", "value": address[:80], "accepted": "an email address"},
         )
     if "%" in address.rpartition("@")[0] or "!" in address:
         raise ApiError(
             400,
             "bad_address",
-            f"{address!r} routes through another host ('%' or '!'): give the mailbox itself",
+            _(
+                "{address} routes through another host ('%' or '!'): give the mailbox itself",
+                address=repr(address),
+            ),
             details={"field": "address", "value": address[:80], "accepted": "an email address"},
         )
     settings = services().settings
@@ -156,7 +160,10 @@ def set_email() -> Response:
         raise ApiError(
             429,
             "too_many_codes",
-            f"too many wrong codes for this address: set it again in {seconds} s",
+            _(
+                "too many wrong codes for this address: set it again in {seconds} s",
+                seconds=seconds,
+            ),
             headers={"Retry-After": str(seconds)},
             retry_after=seconds,
         )
@@ -183,13 +190,13 @@ def verify_email() -> Response:
     code = load(_code, json_body())["code"]
     outcome = room.book.verify(player.id, code, services().games.now())
     if outcome == "wrong":
-        raise ApiError(422, "wrong_code", "that is not the code mailed to the address")
+        raise ApiError(422, "wrong_code", _("that is not the code mailed to the address"))
     if outcome == "expired":
         raise ApiError(
-            422, "code_expired", "the code expired or was tried too often: set the address again"
+            422, "code_expired", _("the code expired or was tried too often: set the address again")
         )
     if outcome == "none":
-        raise ApiError(422, "no_code", "no code is waiting: set an address first")
+        raise ApiError(422, "no_code", _("no code is waiting: set an address first"))
     return json_response(_settings_body(room, player.id), 200, _NO_STORE)
 
 
@@ -247,10 +254,10 @@ def close_play_addresses() -> Response:
 
 def _unsubscriber(room: Mailroom, link: str) -> str:
     """The player an unsubscribe link names; 404 if its signature is wrong."""
-    player_id, _, token = link.partition(".")
+    player_id, _dot, token = link.partition(".")
     expected = room.context().unsubscribe_token(player_id)
     if not hmac.compare_digest(expected.encode(), token.encode()[:64]):
-        raise ApiError(404, "not_found", "no such unsubscribe link")
+        raise ApiError(404, "not_found", _("no such unsubscribe link"))
     return player_id
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from flask import Blueprint, Response
 
 from mathable.core.ruleset import ruleset_of
-from mathable_i18n import LANGUAGES, language_of
+from mathable_i18n import LANGUAGES, _, language_of
 from mathable_server.games.orders import order_withheld
 from mathable_server.games.service import GameNotFound, Games, KeyReused, new_id
 from mathable_server.games.timesource import iso_ms, known_time_zone, zone_named
@@ -88,7 +88,7 @@ def register() -> Response:
         )
     secret = svc.settings.registration_secret
     if secret is not None and not same_secret(body.get("invitation") or "", secret):
-        raise ApiError(403, "registration_closed", "registering needs the server's invitation")
+        raise ApiError(403, "registration_closed", _("registering needs the server's invitation"))
     given = idempotency_key()
     key = None
     if given is not None:
@@ -115,7 +115,7 @@ def register() -> Response:
         existing = svc.store.name_alike(body["name"])
         if existing is not None and existing.casefold() != body["name"].casefold():
             raise _looks_alike(body["name"], existing) from None
-        raise ApiError(409, "name_taken", "a player of this name exists already") from None
+        raise ApiError(409, "name_taken", _("a player of this name exists already")) from None
     svc.names.remember(player_id, body["name"])
     return _registered(player_id, body["name"], token, replayed=False)
 
@@ -125,7 +125,11 @@ def _looks_alike(name: str, existing: str) -> ApiError:
     return ApiError(
         409,
         "name_confusable",
-        f"{name!r} looks too much like the name of player {existing!r}: choose another",
+        _(
+            "{name} looks too much like the name of player {existing}: choose another",
+            name=repr(name),
+            existing=repr(existing),
+        ),
         details={"like": existing},
     )
 
@@ -168,7 +172,7 @@ def rotate_token() -> Response:
     svc = services()
     if not svc.store.replace_token(player.id, hash_token(token), old_hash=hash_token(old)):
         # Another rotation or a revocation got there first: this token is no longer valid.
-        raise ApiError(401, "bad_token", "this token does not belong to any player")
+        raise ApiError(401, "bad_token", _("this token does not belong to any player"))
     svc.auth.forget(player.id)
     return json_response(
         {"id": player.id, "name": player.name, "token": token},
@@ -205,13 +209,23 @@ def change_me() -> Response:
             raise ApiError(
                 422,
                 "unknown_time_zone",
-                f"{zone[:64]!r} is no time zone: "
-                + (f"did you mean {meant}?" if meant else "give an IANA name such as Europe/Oslo"),
+                _(
+                    "{zone} is no time zone: did you mean {meant}?",
+                    zone=repr(zone[:64]),
+                    meant=meant,
+                )
+                if meant
+                else _(
+                    "{zone} is no time zone: give an IANA name such as Europe/Oslo",
+                    zone=repr(zone[:64]),
+                ),
                 details={"field": "time_zone", **({"suggestion": meant} if meant else {})},
             )
         store.set_time_zone(player.id, zone)
     if "language" in body:
         store.set_language(player.id, language)
+        # The language comes with the cached player (``Store.player``): read it again.
+        services().auth.forget(player.id)
     return json_response(
         {
             "id": player.id,
@@ -234,7 +248,11 @@ def _language(asked: str | None) -> str | None:
         raise ApiError(
             422,
             "unknown_language",
-            f"{asked[:16]!r} is not a language of this server: one of {', '.join(LANGUAGES)}",
+            _(
+                "{asked} is not a language of this server: one of {languages}",
+                asked=repr(asked[:16]),
+                languages=", ".join(LANGUAGES),
+            ),
             details={"field": "language", "languages": list(LANGUAGES)},
         )
     return lang
@@ -370,7 +388,7 @@ def blocks() -> Response:
 
 def _other(name: str, me: str) -> str:
     """The id of the player ``name``; 422 ``unknown_player`` or ``self_block``."""
-    return other_player(name, me, "self_block", "you cannot block yourself")
+    return other_player(name, me, "self_block", _("you cannot block yourself"))
 
 
 @bp.put("/me/blocks/<name>")

@@ -22,6 +22,7 @@ from flask import Blueprint, Response, request, stream_with_context
 from mathable.core.errors import RuleError
 from mathable.core.events import Event, GameCreated, PlayerJoined
 from mathable.core.record import record_digest, replay_record
+from mathable_i18n import _
 from mathable_server.games.records import finished_games, record_text, seat_names
 from mathable_server.games.service import Answer, Idempotency
 from mathable_server.http.api.games import _render, _reply
@@ -79,7 +80,7 @@ def import_game() -> Response:
         raise ApiError(
             422,
             "unfinished_record",
-            "only a finished game can be imported: the record's turns end before the game does",
+            _("only a finished game can be imported: the record's turns end before the game does"),
         )
     names = replayed.record.names
     found = svc.store.players_named(names)
@@ -87,19 +88,21 @@ def import_game() -> Response:
     for name in names:
         account = found.get(name.casefold())
         if account is None:
-            raise ApiError(422, "unknown_player", f"there is no player named {name[:40]!r}")
+            raise ApiError(
+                422, "unknown_player", _("there is no player named {name}", name=repr(name[:40]))
+            )
         ids.append(account.id)
     if len(set(ids)) != len(ids):
         raise ApiError(
             422,
             "same_player",
-            "two seats of the record name one player (names differ only in case)",
+            _("two seats of the record name one player (names differ only in case)"),
             details={"players": [n[:40] for n in names]},
         )
     if player.id not in ids:
-        raise ApiError(403, "not_seated", "you can import only a game you played in")
+        raise ApiError(403, "not_seated", _("you can import only a game you played in"))
     if svc.store.blocked_by_any(player.id, ids):
-        raise ApiError(403, "blocked", "a player of this game has blocked you")
+        raise ApiError(403, "blocked", _("a player of this game has blocked you"))
     created = replayed.events[0]
     assert isinstance(created, GameCreated)
     settings = svc.settings
@@ -108,8 +111,8 @@ def import_game() -> Response:
         raise ApiError(
             422,
             "given_tiles_disabled",
-            "this server does not take a given bag order (MATHABLE_ALLOW_GIVEN_TILES): "
-            "the record's OrderGiven game cannot be imported here",
+            _("this server does not take a given bag order (MATHABLE_ALLOW_GIVEN_TILES): "
+            "the record's OrderGiven game cannot be imported here"),
             details={"line": replayed.record.line_of("OrderGiven")},
         )
     # One import of one game per importer: the record's digest keys it (never a key a
@@ -124,7 +127,7 @@ def import_game() -> Response:
         raise ApiError(
             409,
             "already_imported",
-            "you imported this game already",
+            _("you imported this game already"),
             details={"game_id": earlier.game_id},
         )
     events: list[Event] = []
@@ -166,7 +169,9 @@ def archive(name: str) -> Response:
     if re.fullmatch(NAME_PATTERN, name):
         found = svc.store.players_named([name]).get(name.casefold())
     if found is None:
-        raise ApiError(404, "unknown_player", f"there is no player named {name[:40]!r}")
+        raise ApiError(
+            404, "unknown_player", _("there is no player named {name}", name=repr(name[:40]))
+        )
     player_id = found.id
     rows = finished_games(svc.store, player_id, page["max"] + 1, page["before"])
     more = len(rows) > page["max"]

@@ -9,6 +9,7 @@ from functools import cache
 from flask import Blueprint, Response
 
 from mathable.core.ruleset import RULESETS
+from mathable_i18n import _
 from mathable_server.http.errors import ApiError
 
 bp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets")
@@ -50,5 +51,9 @@ def index() -> Response:
 def show(name: str) -> Response:
     if name not in RULESETS:
         known = ", ".join(sorted(RULESETS))
-        raise ApiError(404, "unknown_ruleset", f"there is no ruleset {name[:40]!r}: try {known}")
+        raise ApiError(
+            404,
+            "unknown_ruleset",
+            _("there is no ruleset {name}: try {known}", name=repr(name[:40]), known=known),
+        )
     return _cacheable(_body(name))

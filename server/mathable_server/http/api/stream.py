@@ -42,6 +42,7 @@ from typing import Any
 from flask import Blueprint, Response, stream_with_context
 from marshmallow import RAISE, Schema, ValidationError, fields
 
+from mathable_i18n import _
 from mathable_server.http.errors import ApiError
 from mathable_server.http.web import (
     STREAM_HEADERS,
@@ -210,8 +211,8 @@ def _not_ahead(svc: Services, since: Position) -> None:
     if since.seq > feed.head(svc.store.reader):
         raise ApiError(
             409, "cursor_ahead",
-            "this cursor is ahead of the server's feed (was its database restored or "
-            "moved?): open the stream again without since",
+            _("this cursor is ahead of the server's feed (was its database restored or "
+            "moved?): open the stream again without since"),
             details={"since": since.seq},
         )  # fmt: skip
 

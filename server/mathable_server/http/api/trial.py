@@ -20,6 +20,7 @@ from marshmallow import fields, validate
 
 from mathable import Event, RuleError
 from mathable.core.ruleset import apply_any, check_any, redact_any, ruleset_of
+from mathable_i18n import _, say
 from mathable_server.http.errors import ApiError
 from mathable_server.http.schemas import StrictSchema, load_command
 from mathable_server.http.web import json_body, json_response, load, required_player, services
@@ -53,12 +54,12 @@ def trial(game_id: str) -> Response:
             commands.append(load_command(raw))
         except Exception as err:  # marshmallow's ValidationError, said per command
             messages = getattr(err, "messages", str(err))
-            raise ApiError(400, "validation_error", "a command is not valid",
+            raise ApiError(400, "validation_error", _("a command is not valid"),
                            fields={f"commands[{i}]": messages}) from None  # fmt: skip
     state = services().games.state(game_id)
     seat = state.seat_of(player.id)
     if seat is None:
-        raise ApiError(403, "not_seated", "you have no seat in this game")
+        raise ApiError(403, "not_seated", _("you have no seat in this game"))
     rules = ruleset_of(state)
     before = rules.view(state, seat)
     drew = False
@@ -68,7 +69,7 @@ def trial(game_id: str) -> Response:
             # bag's hidden order (a tile fits, or not). Nothing after a draw is tried.
             stopped: dict[str, Any] = {
                 "code": "drew_a_tile",
-                "message": "a trial stops at a command that draws a tile",
+                "message": _("a trial stops at a command that draws a tile"),
             }
             return json_response({"ok": False, "at": i, "refused": stopped})
         try:
@@ -76,7 +77,7 @@ def trial(game_id: str) -> Response:
                 drew = drew or _tells_the_seat_more(event, seat)
                 state = apply_any(state, event)
         except RuleError as err:
-            refused = {"code": err.code, "message": err.message, "details": err.details}
+            refused = {"code": err.code, "message": say(err.message), "details": err.details}
             return json_response({"ok": False, "at": i, "refused": refused})
     after = rules.view(state, seat)
     answer: dict[str, Any] = {
@@ -89,5 +90,6 @@ def trial(game_id: str) -> Response:
         answer["legal"] = rules.legal_commands(state, seat)
         if body["hint"]:
             found = rules.suggest(after)
-            answer["hint"] = None if found is None else {"command": found[0], "words": found[1]}
+            words = None if found is None else say(found[1])
+            answer["hint"] = None if found is None else {"command": found[0], "words": words}
     return json_response(answer, 200, {"Cache-Control": "no-store"})

@@ -9,6 +9,21 @@
   const GAME = root.dataset.game;
   const CSRF = root.dataset.csrf;
   const $ = (id) => document.getElementById(id);
+  // The page's words in its language, which the server embeds (#play-words: no inline
+  // script runs); a text it does not give is shown as written (English).
+  const LANG = document.documentElement.lang || "en";
+  const WORDS = JSON.parse(($("play-words") || {}).textContent || "{}");
+  function _(text, values) {
+    const said = WORDS[text] || text;
+    if (!values) return said;
+    return said.replace(/\{(\w+)\}/g, (all, name) => (name in values ? String(values[name]) : all));
+  }
+  // Names as the page's language lists them ("ann and bob").
+  const listed = (names) => (LANG === "en" || !Intl.ListFormat
+    ? names.join(" and ") : new Intl.ListFormat(LANG, { type: "conjunction" }).format(names));
+  // A time of the API as the page's language writes it (English: as the API gives it).
+  const shownTime = (iso) => (LANG === "en" ? iso
+    : new Date(iso).toLocaleString(LANG, { dateStyle: "medium", timeStyle: "short" }));
   let view = null;          // the seat's view, as the API answers it
   let rulesData = null;     // GET /v1/rulesets/{name}: the board's squares
   let pending = [];         // placements chosen, not sent: {square,tile} or {x,y,tile}
@@ -59,7 +74,7 @@
   }
 
   const isBoard = () => view && view.board !== undefined;
-  const names = () => (view.seats || []).map((s) => s.name || `seat ${s.seat + 1}`);
+  const names = () => (view.seats || []).map((s) => s.name || _("seat {n}", { n: s.seat + 1 }));
   const myTurn = () => view && view.status === "playing" && view.turn && view.turn.seat === view.you;
   const held = () => (isBoard() ? view.rack : view.hand) || [];
 
@@ -203,7 +218,7 @@
     tiles.forEach((tile, i) => {
       const b = rack.children[i];
       b.textContent = String(tile);
-      b.setAttribute("aria-label", `tile ${tile}`);
+      b.setAttribute("aria-label", _("tile {tile}", { tile }));
       b.setAttribute("aria-pressed", selected.includes(i) ? "true" : "false");
     });
   }
@@ -216,7 +231,7 @@
       const tr = document.createElement("tr");
       if (view.turn && view.turn.seat === s.seat && view.status === "playing") tr.className = "to-play";
       const th = document.createElement("th");
-      th.textContent = who[s.seat] + (s.seat === view.you ? " (you)" : "");
+      th.textContent = s.seat === view.you ? _("{name} (you)", { name: who[s.seat] }) : who[s.seat];
       const td = document.createElement("td");
       td.className = "num";
       td.textContent = String(s.score);
@@ -226,15 +241,17 @@
     let status;
     if (view.status === "ended") {
       const w = ((view.result || {}).winners || []).map((i) => who[i]);
-      status = `Game over: ${w.length ? w.join(" and ") + (w.length > 1 ? " share the win." : " wins.") : "no winner."}`;
+      status = !w.length ? _("Game over: no winner.")
+        : w.length > 1 ? _("Game over: {winners} share the win.", { winners: listed(w) })
+        : _("Game over: {winner} wins.", { winner: w[0] });
     } else if (view.status === "playing") {
-      status = myTurn() ? "Your turn." : `${who[view.turn.seat]} to play.`;
-    } else status = "Waiting for players.";
+      status = myTurn() ? _("Your turn.") : _("{name} to play.", { name: who[view.turn.seat] });
+    } else status = _("Waiting for players.");
     $("status").textContent = status;
     // Invited by name (not seated yet, a seat free): join or decline from the page.
     $("invite-actions").hidden = !(view.status === "waiting" && view.you == null);
     const clock = view.clock;
-    $("clock").textContent = clock && clock.deadline ? `Deadline: ${clock.deadline}` : "";
+    $("clock").textContent = clock && clock.deadline ? _("Deadline: {time}", { time: shownTime(clock.deadline) }) : "";
     const turn = view.turn || {};
     const committed = (turn.placements || []).length;
     const extraReady = isBoard() && (pending.length
@@ -254,8 +271,9 @@
     let running = "";
     if (trialOk && trialOk.ok && (pending.length || committed)) {
       const pts = trialOk.view && trialOk.view.turn ? trialOk.view.turn.points : trialOk.score_change;
-      running = isBoard() ? `This turn so far: ${pts} points.` : `That is an equation: ${trialOk.score_change} points.`;
-    } else if (trialOk && !trialOk.ok) running = `Not legal: ${trialOk.refused.message}`;
+      running = isBoard() ? _("This turn so far: {n} points.", { n: pts })
+        : _("That is an equation: {n} points.", { n: trialOk.score_change });
+    } else if (trialOk && !trialOk.ok) running = _("Not legal: {why}", { why: trialOk.refused.message });
     $("running").textContent = running;
   }
 
@@ -300,13 +318,13 @@
 
   function onSquare(name) {
     error("");
-    if (!myTurn()) { error("It is not your turn."); return; }
+    if (!myTurn()) { error(_("It is not your turn.")); return; }
     const at = pending.findIndex((p) => (p.square || `${p.x},${p.y}`) === name);
     if (at >= 0) { pending.splice(at, 1); retry(); return; }
-    if (!selected.length) { error("Choose a tile of your rack first."); return; }
+    if (!selected.length) { error(_("Choose a tile of your rack first.")); return; }
     const tile = rackLeft()[selected[0]];
     if (isBoard()) {
-      if (view.board[name] !== undefined) { error(`${name} is taken.`); return; }
+      if (view.board[name] !== undefined) { error(_("{square} is taken.", { square: name })); return; }
       pending.push({ square: name, tile });
     } else {
       const [x, y] = name.split(",").map(Number);
@@ -335,7 +353,7 @@
   $("send").addEventListener("click", () => act(async () => {
     if (!isBoard()) { await send(summyCommand()); return; }
     const committed = (view.turn && view.turn.placements || []).length;
-    if (!pending.length && !committed) throw new Error("Place a tile first, or pass.");
+    if (!pending.length && !committed) throw new Error(_("Place a tile first, or pass."));
     if (committed) { await sendPlacementsOneByOne(); await send({ type: "end_turn" }); return; }
     await send({ type: "turn", placements: pending.map((p) => ({ square: p.square, tile: Number(p.tile) })) });
   }));
@@ -360,13 +378,13 @@
     return send(isBoard() ? { type: "exchange", tiles } : { type: "discard", tiles: tiles.map(String) });
   }));
   $("resign").addEventListener("click", () => {
-    if (window.confirm("Resign this game?")) act(() => send({ type: "resign" }));
+    if (window.confirm(_("Resign this game?"))) act(() => send({ type: "resign" }));
   });
   $("hint").addEventListener("click", async () => {
     try {
       const commands = isBoard() ? pendingCommands() : [];
       const answer = await api("POST", `/v1/games/${GAME}/trial`, { commands, hint: true });
-      $("hint-text").textContent = answer.hint ? `Hint: ${answer.hint.words}` : "No hint: nothing fits.";
+      $("hint-text").textContent = answer.hint ? _("Hint: {words}", { words: answer.hint.words }) : _("No hint: nothing fits.");
     } catch (e) { error(e.message); }
   });
 
@@ -406,7 +424,7 @@
       try {
         const r = await fetch(`/v1/games/${GAME}/stream?since=${view.version}`,
                               { credentials: "same-origin", headers: { "Accept": "application/x-ndjson" } });
-        if (r.status === 401) { error("Signed out: sign in again."); return; }
+        if (r.status === 401) { error(_("Signed out: sign in again.")); return; }
         if (!r.ok || !r.body) { await pause(); continue; }
         const reader = r.body.getReader();
         const decoder = new TextDecoder();

@@ -1,0 +1,173 @@
+"""The language a request is answered in: the caller's own, else the browser's, else English.
+
+Chosen cheaply when the request begins (``begin``, before the rate limit, so that even a
+429 is said in it): the page switch's ``?lang=xx``, else the ``lang`` cookie it set, else
+the best of ``Accept-Language`` (``mathable_i18n.best_language``), else English. When the
+request learns its caller (a bearer token or a browser session: ``web.optional_player``),
+the language the player chose (``PATCH /v1/me``) wins (``adopt``): it comes with the
+player's record (``Store.player``, cached by the ``Authenticator``), so no request reads it
+on its own. The request speaks it throughout (``mathable_i18n.speaking``: a context
+variable, one per thread or green thread) and ends speaking it in ``end``. Every answer
+says ``Content-Language``; pages and refusals, whose words depend on it, ``Vary:
+Accept-Language`` too.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from flask import Response, g, has_request_context, request
+from markupsafe import Markup, escape
+
+from mathable_i18n import (
+    LANGUAGES,
+    NAMES,
+    _,
+    best_language,
+    catalog,
+    current,
+    language_of,
+    ngettext,
+    say,
+    speaking,
+)
+from mathable_server.store import PlayerRecord
+
+#: The cookie the switch of a page sets for a visitor who is not signed in.
+COOKIE = "lang"
+#: What the switch's cookie lasts (a year).
+COOKIE_SECONDS = 365 * 86_400
+
+
+def asked() -> str | None:
+    """The language the switch of a page asks for (``?lang=fr``), if it is one of ours."""
+    value = request.args.get("lang")
+    return language_of(value) if value and len(value) <= 16 else None
+
+
+def browser_language() -> str:
+    """The request's language before its caller is known: the switch, the cookie it set,
+    ``Accept-Language``, English."""
+    cookie = request.cookies.get(COOKIE)
+    return (
+        asked()
+        or (language_of(cookie) if cookie and len(cookie) <= 16 else None)
+        or best_language(request.headers.get("Accept-Language", "")[:512])
+        or "en"
+    )
+
+
+def begin() -> None:
+    """``before_request``: speak the browser's language until the caller is known."""
+    _speak(browser_language())
+
+
+def adopt(player: PlayerRecord | None) -> None:
+    """The caller is known: speak the language they chose, if they chose one."""
+    if player is not None and player.language and player.language != g.get("language"):
+        _speak(player.language)
+
+
+def _speak(lang: str) -> None:
+    stack: ExitStack | None = g.get("speaking")
+    if stack is None:
+        stack = g.speaking = ExitStack()
+    g.language = stack.enter_context(speaking(lang))
+
+
+def end(_error: BaseException | None = None) -> None:
+    """``teardown_request``: stop speaking the request's language."""
+    stack: ExitStack | None = g.pop("speaking", None)
+    if stack is not None:
+        try:
+            stack.close()
+        except ValueError:  # torn down in another context than it began in: nothing to undo
+            pass
+
+
+def spoken() -> str:
+    """The language this request speaks (outside a request: the one spoken there)."""
+    lang: str = (g.get("language") if has_request_context() else None) or current()
+    return lang
+
+
+def say_headers(response: Response) -> Response:
+    """``after_request``: ``Content-Language``; ``Vary: Accept-Language`` on a page or a
+    refusal; the switch's cookie when a page was asked for with ``?lang=``."""
+    if response.status_code == 304:
+        return response  # not modified: the stored answer keeps its own headers
+    lang = spoken()
+    response.headers.setdefault("Content-Language", lang)
+    if response.mimetype == "text/html" or response.status_code >= 400:
+        response.vary.add("Accept-Language")
+    chosen = asked()
+    if chosen is not None and request.method == "GET" and response.mimetype == "text/html":
+        remember(response, chosen)
+    return response
+
+
+def remember(response: Response, lang: str) -> None:
+    """The switch's cookie: this browser reads ``lang`` from now on (no one signed in)."""
+    response.set_cookie(
+        COOKIE,
+        lang,
+        max_age=COOKIE_SECONDS,
+        path="/",
+        samesite="Lax",
+        secure=request.is_secure,
+        httponly=True,
+    )
+
+
+def switch() -> list[dict[str, str | bool]]:
+    """The languages a page offers to switch to: code, own name, whether it is spoken."""
+    lang = spoken()
+    return [{"code": code, "name": NAMES[code], "current": code == lang} for code in LANGUAGES]
+
+
+def page_words(text: str, **params: Any) -> str:
+    """A page's ``{{ _("...") }}``: ``text`` in the request's language, filled with
+    ``params``. A value that is markup (``"<strong>x</strong>"|safe``) stays markup and
+    the rest is escaped, so that a sentence keeps its emphasis whole in every language."""
+    if not any(isinstance(value, Markup) for value in params.values()):
+        return _(text, **params)
+    return Markup(escape(say(text))).format(**params)
+
+
+def page_plural(singular: str, plural: str, n: int, **params: Any) -> str:
+    """A page's ``{{ ngettext("...", "...", n) }}``, with markup values as ``page_words``."""
+    if not any(isinstance(value, Markup) for value in params.values()):
+        return ngettext(singular, plural, n, **params)
+    template = _plural_template(singular, plural, n)
+    return Markup(escape(template)).format(n=n, **params)
+
+
+def _plural_template(singular: str, plural: str, n: int) -> str:
+    lang = current()
+    if lang == "en":
+        return singular if n == 1 else plural
+    return catalog(lang).ngettext(singular, plural, n)
+
+
+#: A text the play page's script marks: ``_("...")`` (what scripts/catalogs.py extracts).
+_SCRIPT_TEXT = re.compile(r'\b_\(\s*"((?:[^"\\\n]|\\.)*)"')
+
+
+@functools.cache
+def _script_texts() -> tuple[str, ...]:
+    source = (Path(__file__).parent / "static" / "play.js").read_text(encoding="utf-8")
+    return tuple(dict.fromkeys(json.loads(f'"{text}"') for text in _SCRIPT_TEXT.findall(source)))
+
+
+def script_words() -> dict[str, str]:
+    """The play page script's texts in the request's language (English: none, the
+    script shows its own), for the page to embed as JSON."""
+    lang = spoken()
+    if lang == "en":
+        return {}
+    return {text: say(text, lang) for text in _script_texts()}

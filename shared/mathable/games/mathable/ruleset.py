@@ -19,12 +19,14 @@ from mathable.core.ruleset import (
 from mathable.core.state import Lifecycle
 from mathable.games.mathable import mail
 from mathable.games.mathable.board import render
+from mathable.games.mathable.events import apply  # its events register on import
 from mathable.games.mathable.eventwords import event_words
 from mathable.games.mathable.tiles import TILE_SET
 
 # The rules' engine, views, records, pictures, tutorial and rulebook are imported by the
 # methods that use them (deferred: start-up time of a program that only shows a game,
-# ``mathable-cli show``; the server uses them all).
+# ``mathable-cli show``; the server uses them all). The events are imported here: a
+# game's event types are known once its ruleset is (``Event.from_dict``).
 
 
 def _play_told(turn: Mapping[str, Any]) -> Told:
@@ -69,8 +71,6 @@ class MathableRules(RulesetBase):
         return check(state, command)
 
     def apply(self, state: Any, event: Event) -> Lifecycle:
-        from mathable.games.mathable.events import apply
-
         return apply(state, event)
 
     def view(self, state: Any, viewer: int | None) -> dict[str, Any]:

@@ -42,6 +42,9 @@ class OneWriteResponse(wsgi.Response):  # type: ignore[misc]
     """gunicorn's response, writing its head with the first body bytes."""
 
     sock: Any
+    headers: list[tuple[str, str]]
+    response_length: int | None
+    upgrade: bool
     _head: bytes | None = None
 
     def process_headers(self, headers: Any) -> None:

@@ -66,6 +66,10 @@ def test_the_plain_wheel_is_the_cli_and_the_rules_and_the_server_extra_serves(
     # The rules for people ship inside the package: no docs/ folder in a plain install.
     book = _run(bin_dir / "mathable-cli", "rules")
     assert book.stdout == (REPO / "docs" / "rules.md").read_text(encoding="utf-8")
+    # ... in each language too: the catalogs ship compiled in the wheel.
+    for lang in ("fr", "nb", "it"):
+        said = _run(bin_dir / "mathable-cli", "rules", "--lang", lang)
+        assert said.stdout == (REPO / "docs" / f"rules.{lang}.md").read_text(encoding="utf-8")
     for absent in ("flask", "sqlalchemy", "gunicorn", "psycopg"):
         missing = _run(bin_dir / "python", "-c", f"import {absent}", check=False)
         assert missing.returncode != 0, f"{absent} came with the plain install"

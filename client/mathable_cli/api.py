@@ -15,9 +15,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import mathable_client
+import mathable_i18n
 from mathable_cli import __version__
 from mathable_cli.exits import CliError, ExitCode, illegal_move_codes
 from mathable_client import ENDLESS, PATIENT, QUICK, Reply, new_idempotency_key
+from mathable_i18n import N_
 
 #: Replaced by tests so that retries and polling do not really wait.
 _sleep: Callable[[float], None] = time.sleep
@@ -27,10 +29,10 @@ Json = dict[str, Any]
 
 
 _HINTS = {
-    401: "log in again with `mathable-cli login`, or check MATHABLE_TOKEN / --token",
-    404: "check the game id with `mathable-cli games`",
-    409: "look at the game again with `mathable-cli show GAME` and retry",
-    413: "send less at once",
+    401: N_("log in again with `mathable-cli login`, or check MATHABLE_TOKEN / --token"),
+    404: N_("check the game id with `mathable-cli games`"),
+    409: N_("look at the game again with `mathable-cli show GAME` and retry"),
+    413: N_("send less at once"),
 }
 
 
@@ -128,6 +130,8 @@ class ApiClient(mathable_client.Client):
             sleep=lambda seconds: _sleep(seconds),  # looked up at each call: tests replace it
             user_agent=f"mathable-cli/{__version__}",
         )
+        # The server's messages come back in the language the CLI speaks.
+        self.session.headers["Accept-Language"] = mathable_i18n.current()
         #: Game views fetched ahead (by ``prefetch``), each handed out once by ``game``.
         self._prefetched: dict[str, Json] = {}
 
@@ -160,21 +164,23 @@ class ApiClient(mathable_client.Client):
                 str(err),
                 ExitCode.NETWORK,
                 hint=(
-                    "check the server address (--server or MATHABLE_SERVER) and your network, "
-                    "then run the command again: a repeated write is never played twice"
+                    N_(
+                        "check the server address (--server or MATHABLE_SERVER) and your network, "
+                        "then run the command again: a repeated write is never played twice"
+                    )
                     if method != "GET"
-                    else "check the server address (--server or MATHABLE_SERVER) and try again"
+                    else N_("check the server address (--server or MATHABLE_SERVER) and try again")
                 ),
             ) from None
         except mathable_client.BadRequest as err:
             raise CliError(
                 str(err),
                 ExitCode.ERROR,
-                hint="check the server address (--server or MATHABLE_SERVER)",
+                hint=N_("check the server address (--server or MATHABLE_SERVER)"),
             ) from None
         except mathable_client.NotJson as err:
             raise CliError(
-                str(err), ExitCode.NETWORK, hint="is --server pointing at a Mathable server?"
+                str(err), ExitCode.NETWORK, hint=N_("is --server pointing at a Mathable server?")
             ) from None
 
     def register(self, name: str, email: str | None = None) -> Json:

@@ -13,10 +13,11 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from mathable_cli import __version__
+from mathable_cli import __version__, language
 from mathable_cli.context import RUN_WITHOUT_PROFILE, AppContext, app_context
 from mathable_cli.exits import CliError
 from mathable_cli.output import Output
+from mathable_i18n import LANGUAGES, language_of
 
 #: Each command and the module under ``mathable_cli.commands`` whose ``register`` adds it,
 #: in the order the help lists them.
@@ -65,6 +66,7 @@ COMMANDS: dict[str, str] = {
     "unmute": "messages",
     "rematch": "rematch",
     "time-zone": "zone",
+    "language": "language",
     "record": "ratings",
     "leaderboard": "ratings",
 }
@@ -108,6 +110,12 @@ app = typer.Typer(
 )
 
 
+def _known_language(value: str | None) -> str | None:
+    if value is not None and language_of(value) is None:
+        raise typer.BadParameter(f"{value!r} is not one of {', '.join(LANGUAGES)}")
+    return value
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"mathable-cli {__version__}")
@@ -136,6 +144,16 @@ def main_callback(
         typer.Option("--config-dir", help="Config directory \\[env MATHABLE_CONFIG_DIR]."),
     ] = None,
     no_color: Annotated[bool, typer.Option("--no-color", help="Never use colour.")] = False,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help="Language of the CLI's texts: en, fr, nb, it "
+            "\\[env MATHABLE_LANG; profile; locale].",
+            callback=_known_language,
+            show_default=False,
+        ),
+    ] = None,
     version: Annotated[
         bool,
         typer.Option("--version", callback=_version, is_eager=True, help="Show the version."),
@@ -145,11 +163,15 @@ def main_callback(
 
     Settings come from flags, then the environment (MATHABLE_SERVER,
     MATHABLE_TOKEN, MATHABLE_CONFIG_DIR, MATHABLE_PROFILE), then the profile in
-    the config file. Data goes to stdout, messages to stderr. Exit codes: 0 ok,
+    the config file. The CLI speaks --lang, else MATHABLE_LANG, else the
+    language saved by `mathable-cli language CODE`, else the machine's locale,
+    else English. Data goes to stdout, messages to stderr. Exit codes: 0 ok,
     1 error, 2 usage, 3 illegal move, 4 conflict or not your turn, 5 server or
     network failure, 6 refused (not a move: unknown player, nothing to correct,
     game not started...), 7 wait: the game is over.
     """
+    # Before any text is said: every command speaks the one language of this process.
+    language.start(lang, profile=profile, config_dir_flag=config_dir)
     ctx.obj = AppContext(
         server=server,
         token=token,

@@ -12,6 +12,7 @@ from collections.abc import Collection, Iterable, Mapping
 from rich.text import Text
 
 from mathable import CENTRE, COLUMNS, OPERATION, PREMIUM, SIZE, parse_square
+from mathable_i18n import _
 
 CELL = 4
 
@@ -73,7 +74,7 @@ def rack_text(rack: Iterable[int], *, color: bool) -> Text:
     """A rack of tiles: ``[ 3] [12] [45]`` in colour, ``3 12 45`` without."""
     tiles = sorted(rack)
     if not tiles:
-        return Text("(empty)")
+        return Text(_("(empty)"))
     if not color:
         return Text(" ".join(str(t) for t in tiles))
     text = Text()
@@ -88,16 +89,21 @@ def legend(*, color: bool) -> Text:
     """What the colours and marks mean, in one line."""
     text = Text()
     parts = [
-        ("+ - x /", STYLE_OPERATION, " operation (extra tile)  "),
-        ("2x", STYLE_DOUBLE, " double  "),
-        ("3x", STYLE_TRIPLE, " triple  "),
+        # TRANSLATORS: the board's legend: what the blue squares are
+        ("+ - x /", STYLE_OPERATION, _("operation (extra tile)")),
+        # TRANSLATORS: the board's legend: a square that doubles a tile's points
+        ("2x", STYLE_DOUBLE, _("double")),
+        # TRANSLATORS: the board's legend: a square that triples a tile's points
+        ("3x", STYLE_TRIPLE, _("triple")),
     ]
     for label, style, words in parts:
         text.append(label, style=style if color else None)
-        text.append(words)
+        text.append(f" {words}  ")
+    # TRANSLATORS: the board's legend: the tiles of the last turn
+    played = _("just played")
     if color:
         text.append(" 12", style=STYLE_NEW)
-        text.append(" just played")
+        text.append(f" {played}")
     else:
-        text.append("12* just played")
+        text.append(f"12* {played}")
     return text

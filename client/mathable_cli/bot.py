@@ -9,6 +9,7 @@ from mathable_cli.engines import EngineRunner
 from mathable_cli.game import game_id, is_my_turn, seat_name
 from mathable_cli.output import Output
 from mathable_cli.screens import Turn, screen_for
+from mathable_i18n import _
 
 
 class Bot:
@@ -38,4 +39,12 @@ class Bot:
         scores = result.get("scores") or [s.get("score", 0) for s in view.get("seats") or []]
         winners = [seat_name(view, s) for s in result.get("winners") or []]
         standing = ", ".join(f"{seat_name(view, i)} {s}" for i, s in enumerate(scores))
-        self.out.data(f"{game_id(view, game)}: {standing}; won by {' and '.join(winners) or '-'}")
+        won = _(" and ").join(winners) or "-"
+        self.out.data(
+            _(
+                "{game}: {scores}; won by {winners}",
+                game=game_id(view, game),
+                scores=standing,
+                winners=won,
+            )
+        )

@@ -19,6 +19,7 @@ from typing import Any
 import typer
 
 from mathable_cli.exits import CliError, ExitCode
+from mathable_i18n import _
 
 APP_NAME = "mathable-cli"
 DEFAULT_SERVER = "http://127.0.0.1:8080"
@@ -49,6 +50,8 @@ class Profile:
     token: str | None = None
     name: str | None = None
     id: str | None = None
+    #: The language the CLI speaks for this profile (``mathable-cli language CODE``).
+    language: str | None = None
 
     def to_dict(self) -> dict[str, str]:
         return {k: v for k, v in vars(self).items() if v is not None}
@@ -57,7 +60,8 @@ class Profile:
     def from_dict(cls, data: Any) -> Profile:
         if not isinstance(data, dict):
             return cls()
-        known = {k: str(v) for k, v in data.items() if k in ("server", "token", "name", "id")}
+        fields = ("server", "token", "name", "id", "language")
+        known = {k: str(v) for k, v in data.items() if k in fields}
         return cls(**known)
 
 
@@ -78,13 +82,19 @@ class ConfigFile:
         except FileNotFoundError:
             return cls(path)
         except OSError as err:
-            raise CliError(f"cannot read the config file {path}: {err.strerror}") from None
+            raise CliError(
+                _(
+                    "cannot read the config file {path}: {problem}",
+                    path=str(path),
+                    problem=err.strerror,
+                )
+            ) from None
         try:
             data = json.loads(text)
         except ValueError:
             raise CliError(
-                f"the config file {path} is not valid JSON",
-                hint="fix or delete it, then log in again",
+                _("the config file {path} is not valid JSON", path=str(path)),
+                hint=_("fix or delete it, then log in again"),
             ) from None
         if not isinstance(data, dict):
             data = {}
@@ -145,13 +155,15 @@ class Settings:
         config file has no such profile; the default one need not exist yet."""
         named = self.profile_source in ("flag", ENV_PROFILE)
         if named and self.profile not in self.config.profiles:
-            known = ", ".join(sorted(self.config.profiles)) or "none yet"
+            known = ", ".join(sorted(self.config.profiles)) or _("none yet")
             raise CliError(
-                f"there is no profile {self.profile!r}",
+                _("there is no profile {profile}", profile=repr(self.profile)),
                 ExitCode.USAGE,
-                hint=(
-                    f"the profiles are: {known}. `mathable-cli -p {self.profile} register NAME` "
-                    "or `login` makes it"
+                hint=_(
+                    "the profiles are: {known}. `mathable-cli -p {profile} register NAME` "
+                    "or `login` makes it",
+                    known=known,
+                    profile=self.profile,
                 ),
             )
 
@@ -159,11 +171,12 @@ class Settings:
         """The token, or an error that says how to get one."""
         if not self.token:
             raise CliError(
-                "you are not logged in",
+                _("you are not logged in"),
                 ExitCode.ERROR,
-                hint=(
+                hint=_(
                     "register with `mathable-cli register NAME`, log in with "
-                    f"`mathable-cli login`, or set {ENV_TOKEN}"
+                    "`mathable-cli login`, or set {variable}",
+                    variable=ENV_TOKEN,
                 ),
             )
         return self.token

@@ -9,6 +9,7 @@ import typer
 
 from mathable_cli import config
 from mathable_cli.output import Output
+from mathable_i18n import _
 
 if TYPE_CHECKING:
     from mathable_cli.api import ApiClient
@@ -51,13 +52,16 @@ class AppContext:
                 self._settings.require_profile()
             cfg = self._settings.config
             if cfg.is_too_open():
-                self.output.warn(f"{cfg.path} could be read by others; making it private (0600)")
+                self.output.warn(
+                    _(
+                        "{path} could be read by others; making it private (0600)",
+                        path=str(cfg.path),
+                    )
+                )
                 cfg.path.chmod(0o600)
         return self._settings
 
-    def api(
-        self, *, auth: bool = True, patient: bool = False, endless: bool = False
-    ) -> ApiClient:
+    def api(self, *, auth: bool = True, patient: bool = False, endless: bool = False) -> ApiClient:
         """The API client; with ``auth`` it needs a token (and says how to get one).
 
         Without ``auth`` the token is still sent when there is one (a player sees

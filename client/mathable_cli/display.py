@@ -20,6 +20,7 @@ from mathable_cli.game import (
     winners_words,
 )
 from mathable_cli.output import Output
+from mathable_i18n import _
 
 
 def seats_text(view: Mapping[str, Any]) -> Text:
@@ -27,18 +28,23 @@ def seats_text(view: Mapping[str, Any]) -> Text:
     seats = view.get("seats") or []
     you = my_seat(view)
     turn = turn_seat(view)
-    names = [seat_name(view, i) if s.get("player") else "(free)" for i, s in enumerate(seats)]
-    width = max([len(n) for n in names] + [6])
-    text = Text(f"  {'player':<{width}}  score  tiles\n", style="dim")
+    names = [seat_name(view, i) if s.get("player") else _("(free)") for i, s in enumerate(seats)]
+    # TRANSLATORS: the headings of the columns of the players' table (player, score, tiles)
+    player, points, held = _("player"), _("score"), _("tiles")
+    width = max([len(n) for n in names] + [6, len(player)])
+    sw, tw = max(5, len(points)), max(5, len(held))
+    text = Text(f"  {player:<{width}}  {points:>{sw}}  {held:>{tw}}\n", style="dim")
     for index, entry in enumerate(seats):
         mark = ">" if index == turn and view.get("status") == "playing" else " "
         score, tiles = entry.get("score", 0), entry.get("rack_size", 0)
-        line = f"{mark} {names[index]:<{width}}  {score:>5}  {tiles:>5}"
+        line = f"{mark} {names[index]:<{width}}  {score:>{sw}}  {tiles:>{tw}}"
         notes = []
         if index == you:
-            notes.append("you")
+            # TRANSLATORS: a note beside the viewer's own line in the players' table
+            notes.append(_("you"))
         if entry.get("resigned"):
-            notes.append("resigned")
+            # TRANSLATORS: a note beside a player who resigned, in the players' table
+            notes.append(_("resigned"))
         if notes:
             line += f"  ({', '.join(notes)})"
         text.append(line + "\n", style="bold" if index == turn else None)
@@ -50,12 +56,14 @@ def header_text(view: Mapping[str, Any], fallback_id: str = "") -> Text:
     """One line on the game: id, where it stands, the bag; short enough for 80 columns."""
     gid = game_id(view, fallback_id)
     over = view.get("status") == "ended"
-    parts = [f"Game {gid}" if gid else "Game"]
-    parts.append(f"game over: {winners_words(view)}" if over else status_line(view))
+    parts = [_("Game {game}", game=gid) if gid else _("Game")]
+    parts.append(
+        _("game over: {winners}", winners=winners_words(view)) if over else status_line(view)
+    )
     if view.get("status") == "playing":
-        parts.append(f"bag {view.get('bag_size', 0)} tiles")
+        parts.append(_("bag {n} tiles", n=view.get("bag_size", 0)))
     if view.get("referee") == "players":
-        parts.append("players referee")
+        parts.append(_("players referee"))
     return Text(" | ".join(parts), style="bold")
 
 
@@ -77,20 +85,22 @@ def show_game(
     output.data(legend(color=color))
     rack = view.get("rack")
     if rack is not None:
-        line = Text("Your rack: ")
+        line = Text(_("Your rack: "))
         line.append_text(rack_text(rack, color=color))
         output.data(line)
     if last_turn is not None:
-        output.data(Text("Last turn: " + last_turn.words(view)))
+        output.data(Text(_("Last turn: {turn}", turn=last_turn.words(view))))
     if current:
         output.data(Text(turn_so_far(view)))
     result = view.get("result")
     if result:
-        output.data(Text(f"The game is over: {reason_words(view)}."))
+        output.data(Text(_("The game is over: {reason}.", reason=reason_words(view))))
         scores = result.get("scores") or []
         deductions = result.get("deductions") or []
         for seat, (score, deducted) in enumerate(zip(scores, deductions, strict=False)):
-            left = f"rack deduction -{deducted}" if deducted else "no tiles left"
+            left = (
+                _("rack deduction -{points}", points=deducted) if deducted else _("no tiles left")
+            )
             output.data(Text(f"  {seat_name(view, seat)}: {score} ({left})"))
 
 
@@ -99,12 +109,12 @@ def turn_so_far(view: Mapping[str, Any]) -> str:
     turn = view.get("turn") or {}
     placements = turn.get("placements") or []
     placed = ", ".join(f"{p['square']}={p['tile']} ({p['points']})" for p in placements)
-    who = (
-        "Your turn"
-        if turn.get("seat") == my_seat(view)
-        else f"{seat_name(view, turn.get('seat'))}'s turn"
-    )
-    text = f"{who} so far: {placed}: {turn.get('points', 0)} points"
+    values = {"placed": placed, "points": turn.get("points", 0)}
+    if turn.get("seat") == my_seat(view):
+        text = _("Your turn so far: {placed}: {points} points", **values)
+    else:
+        player = seat_name(view, turn.get("seat"))
+        text = _("{player}'s turn so far: {placed}: {points} points", player=player, **values)
     if turn.get("extra_available"):
-        text += " (extra tile available)"
+        text = _("{turn} (extra tile available)", turn=text)
     return text

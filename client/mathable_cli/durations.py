@@ -18,6 +18,9 @@ from datetime import UTC, datetime, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import mathable_i18n
+from mathable_i18n import _, current, duration
+
 _UNITS = {"w": 604800, "d": 86400, "h": 3600, "m": 60, "s": 1}
 _PART = re.compile(r"(\d+)([wdhms])")
 
@@ -29,7 +32,9 @@ def parse_duration(text: str) -> int:
         return int(cleaned)
     parts = _PART.findall(cleaned)
     if not parts or "".join(n + u for n, u in parts) != cleaned:
-        raise ValueError(f"{text!r} is not a duration: write 3d, 36h, 90m or 1d12h")
+        raise ValueError(
+            _("{given} is not a duration: write 3d, 36h, 90m or 1d12h", given=repr(text))
+        )
     return sum(int(n) * _UNITS[u] for n, u in parts)
 
 
@@ -50,12 +55,15 @@ def parse_clock(text: str) -> dict[str, Any]:
 def time_left(seconds: int) -> str:
     """Seconds in the two largest units, in words: ``2 days 4 hours``, ``35 minutes``."""
     if seconds <= 0:
-        return "no time"
+        return _("no time")
+    english = current() == "en"
     words = []
     for name, size in (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1)):
         count, seconds = divmod(seconds, size)
-        if count:
+        if count and english:
             words.append(f"{count} {name}" + ("" if count == 1 else "s"))
+        elif count:
+            words.append(duration(count * size))
         if len(words) == 2:
             break
     return " ".join(words)
@@ -108,7 +116,12 @@ def local_deadline(deadline: str, zone: str | None = None) -> str:
     name = zone or machine_zone()
     place = _zone(name) if name else None
     local = moment.astimezone(place)  # None: the machine's own idea of its zone
-    text = f"{local:%a} {local.day} {local:%b %Y %H:%M %Z}"
+    if current() == "en":
+        text = f"{local:%a} {local.day} {local:%b %Y %H:%M %Z}"
+    else:
+        text = (
+            f"{mathable_i18n.moment(local, form='EEE d MMM y HH:mm', zone=local.tzinfo)} {local:%Z}"
+        )
     if name and place is not None and local.strftime("%Z") not in (name, "UTC"):
         text += f" ({name})"
     return text
@@ -124,13 +137,19 @@ def clock_line(view: dict[str, Any], zone: str | None = None) -> str | None:
     remaining = clock.get("remaining") or []
     if running is None or running >= len(remaining):
         return None
-    who = "you have" if running == view.get("you") else f"seat {running} has"
     if clock.get("expired"):
-        return f"Clock: seat {running} is out of time: an opponent may claim the timeout"
-    line = f"Clock: {who} {time_left(int(remaining[running]))} left"
+        return _(
+            "Clock: seat {seat} is out of time: an opponent may claim the timeout", seat=running
+        )
+    left = time_left(int(remaining[running]))
+    if running == view.get("you"):
+        line = _("Clock: you have {time} left", time=left)
+    else:
+        line = _("Clock: seat {seat} has {time} left", seat=running, time=left)
     if clock.get("deadline"):
-        line += f" (until {local_deadline(clock['deadline'], zone)})"
+        deadline = local_deadline(clock["deadline"], zone)
+        line = _("{clock} (until {deadline})", clock=line, deadline=deadline)
     away = clock.get("on_vacation") or []
     if away:
-        line += "; on vacation: seat " + ", ".join(map(str, away))
+        line = _("{clock}; on vacation: seat {seats}", clock=line, seats=", ".join(map(str, away)))
     return line

@@ -18,6 +18,7 @@ import requests
 from mathable_cli import api as api_module
 from mathable_cli.api import ApiClient, ApiError
 from mathable_client.transport import error_from
+from mathable_i18n import _
 
 #: Seconds without a byte (the server sends a heartbeat every 10 s) before the
 #: connection is taken for dead and reopened.
@@ -124,7 +125,9 @@ class EventStream:
         if remaining is not None:
             pause = min(pause, max(0.0, remaining))
         if self.api.report is not None and self._failures > 1:
-            self.api.report(f"the event stream broke; reopening in {pause:.1f} s")
+            self.api.report(
+                _("the event stream broke; reopening in {seconds} s", seconds=format(pause, ".1f"))
+            )
         api_module._sleep(pause)
 
 

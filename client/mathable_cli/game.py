@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from mathable.core.errors import RuleError
 from mathable.core.plugins import DEFAULT_RULESET
 from mathable.core.ruleset import ruleset
+from mathable_i18n import _, ngettext, say
 
 if TYPE_CHECKING:
     from mathable.core.ruleset import Ruleset
@@ -20,14 +21,14 @@ Json = dict[str, Any]
 def seat_name(view: Mapping[str, Any], seat: int | None) -> str:
     """The player in ``seat`` (by name when the view has it), ``seat N`` otherwise."""
     if seat is None:
-        return "nobody"
+        return _("nobody")
     seats = view.get("seats") or []
     if 0 <= seat < len(seats):
         entry = seats[seat]
         for key in ("name", "player_name", "player"):
             if entry.get(key):
                 return str(entry[key])
-    return f"seat {seat}"
+    return _("seat {seat}", seat=seat)
 
 
 def my_seat(view: Mapping[str, Any]) -> int | None:
@@ -63,15 +64,17 @@ def status_line(view: Mapping[str, Any]) -> str:
     status = view.get("status")
     if status == "waiting":
         free = sum(1 for s in view.get("seats") or [] if not s.get("player"))
-        return f"waiting for {free} more player{'s' if free != 1 else ''} to join"
+        return ngettext(
+            "waiting for {n} more player to join", "waiting for {n} more players to join", free
+        )
     if status == "ended":
         return result_line(view)
     seat = turn_seat(view)
     if seat is None:
         return str(status or "unknown")
     if seat == my_seat(view):
-        return "your turn"
-    return f"{seat_name(view, seat)}'s turn"
+        return _("your turn")
+    return _("{player}'s turn", player=seat_name(view, seat))
 
 
 def winners_words(view: Mapping[str, Any]) -> str:
@@ -79,8 +82,16 @@ def winners_words(view: Mapping[str, Any]) -> str:
     result = view.get("result") or {}
     winners = [seat_name(view, s) for s in result.get("winners") or []]
     if not winners:
-        return "nobody wins"
-    return " and ".join(winners) + (" share the win" if len(winners) > 1 else " wins")
+        return _("nobody wins")
+    if len(winners) > 1:
+        return _("{players} share the win", players=_and(winners))
+    return _("{player} wins", player=winners[0])
+
+
+def _and(names: list[str]) -> str:
+    """``alice and bob``: names joined by the language's "and"."""
+    # TRANSLATORS: what joins the names of players who share a win: "alice and bob"
+    return _(" and ").join(names)
 
 
 def result_line(view: Mapping[str, Any]) -> str:
@@ -88,10 +99,12 @@ def result_line(view: Mapping[str, Any]) -> str:
     winners = [seat_name(view, s) for s in result.get("winners") or []]
     reason = reason_words(view)
     if not winners:
-        return f"game over: {reason}"
-    who = " and ".join(winners)
-    verb = "share the win" if len(winners) > 1 else "wins"
-    return f"game over ({reason}): {who} {verb}"
+        return _("game over: {reason}", reason=reason)
+    if len(winners) > 1:
+        return _(
+            "game over ({reason}): {players} share the win", reason=reason, players=_and(winners)
+        )
+    return _("game over ({reason}): {player} wins", reason=reason, player=winners[0])
 
 
 # --- events in words -----------------------------------------------------------
@@ -110,17 +123,20 @@ def describe_event(event: Mapping[str, Any], view: Mapping[str, Any]) -> str | N
     who = seat_name(view, event.get("seat"))
     match event.get("type"):
         case "game_created":
-            return f"game created for {event.get('players')} players"
+            return _("game created for {n} players", n=event.get("players"))
         case "player_joined":
-            return f"{event.get('player')} joined"
+            return _("{player} joined", player=event.get("player"))
         case "passed":
-            return f"{who} passed"
+            return _("{player} passed", player=who)
         case "resigned":
-            return f"{who} resigned"
+            return _("{player} resigned", player=who)
         case "game_ended":
             return result_line({**view, "result": event})
     rules = rules_of(view)
-    return rules.event_words(event, seat_names(view)) if rules is not None else None
+    if rules is None:
+        return None
+    told = rules.event_words(event, seat_names(view))
+    return say(told) if told is not None else None
 
 
 @dataclass
@@ -147,11 +163,11 @@ class TurnRecord:
         """The turn in one line of the history, with its points."""
         who = seat_name(view, self.seat)
         if self.told:
-            return f"{who}: {self.told}" + (f" = {self.points}" if self.kind == "play" else "")
+            return f"{who}: {say(self.told)}" + (f" = {self.points}" if self.kind == "play" else "")
         if self.kind == "pass":
-            return f"{who}: passed"
+            return _("{player}: passed", player=who)
         if self.kind == "resign":
-            return f"{who}: resigned"
+            return _("{player}: resigned", player=who)
         return f"{who}: {self.kind}"
 
     def gains(self) -> dict[int, int]:
@@ -165,7 +181,7 @@ def reason_words(view: Mapping[str, Any]) -> str:
     """Why the game of ``view`` ended, in its ruleset's words ("over" before its end)."""
     reason = str((view.get("result") or {}).get("reason") or "over")
     rules = rules_of(view)
-    return rules.end_words(reason) if rules is not None else reason
+    return say(rules.end_words(reason)) if rules is not None else reason
 
 
 def rules_of(view: Mapping[str, Any]) -> Ruleset | None:
@@ -262,8 +278,8 @@ def last_turn_words(view: Mapping[str, Any]) -> str:
     told = rules.last_told(view) if rules is not None else None
     if told is None:
         return ""
-    who = "you" if told.seat == my_seat(view) else seat_name(view, told.seat)
-    return f"{who} {told.words}"
+    who = _("you") if told.seat == my_seat(view) else seat_name(view, told.seat)
+    return f"{who} {say(told.words)}"
 
 
 def ago(timestamp: str | None, now: datetime | None = None) -> str:
@@ -281,11 +297,15 @@ def ago(timestamp: str | None, now: datetime | None = None) -> str:
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
     seconds = max(0, int(((now or datetime.now(UTC)) - when).total_seconds()))
-    for size, unit in ((86400, "day"), (3600, "h"), (60, "min")):
-        if seconds >= size:
-            n = seconds // size
-            return f"{n} {unit}{'s' if unit == 'day' and n != 1 else ''} ago"
-    return "just now"
+    if seconds >= 86400:
+        return ngettext("{n} day ago", "{n} days ago", seconds // 86400)
+    if seconds >= 3600:
+        # TRANSLATORS: hours, shortened ("2 h ago")
+        return ngettext("{n} h ago", "{n} h ago", seconds // 3600)
+    if seconds >= 60:
+        # TRANSLATORS: minutes, shortened ("3 min ago")
+        return ngettext("{n} min ago", "{n} min ago", seconds // 60)
+    return _("just now")
 
 
 def local_time(timestamp: str | None) -> str:

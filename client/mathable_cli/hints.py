@@ -9,6 +9,7 @@ from typing import Any
 import mathable
 from mathable import BestTurn, Placement
 from mathable_cli.game import placed_this_turn
+from mathable_i18n import _, ngettext
 
 #: Search budget for hints and bots: enough for a strong turn in well under a second.
 NODE_LIMIT = 20_000
@@ -56,16 +57,17 @@ def advice_lines(advice: Advice, *, limit: int = 10) -> list[str]:
     """The advice in words: the best turn first, then the best single placements."""
     best = advice.best
     if not advice.legal:
-        return ["No tile of your rack fits anywhere: exchange or pass."]
+        return [_("No tile of your rack fits anywhere: exchange or pass.")]
     line = " ".join(str(p) for p in best.placements)
-    text = f"Best turn: {line}  = {best.total} points"
+    text = _("Best turn: {placements}  = {points} points", placements=line, points=best.total)
     if best.bonus:
-        text += f" (with the {best.bonus} bonus)"
+        text = _("{best} (with the {bonus} bonus)", best=text, bonus=best.bonus)
     if not best.exhaustive:
-        text += " (best found; the search was cut short)"
-    lines = [text, f"Legal placements ({len(advice.legal)}), best first:"]
+        text = _("{best} (best found; the search was cut short)", best=text)
+    lines = [text, _("Legal placements ({n}), best first:", n=len(advice.legal))]
     for p in advice.legal[:limit]:
-        lines.append(f"  {p}  {p.points} point{'' if p.points == 1 else 's'}")
+        lines.append(f"  {p}  " + ngettext("{n} point", "{n} points", p.points))
     if len(advice.legal) > limit:
-        lines.append(f"  ... and {len(advice.legal) - limit} more (--all shows every one)")
+        more = len(advice.legal) - limit
+        lines.append("  " + _("... and {n} more (--all shows every one)", n=more))
     return lines

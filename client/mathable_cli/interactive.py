@@ -37,8 +37,9 @@ from mathable_cli.moves import (
 )
 from mathable_cli.output import Output
 from mathable_cli.screens.mathable_turns import last_turn_squares
+from mathable_i18n import N_, _, ngettext, say
 
-HELP = """Type a placement like I8=12 (or 12@I8); several on one line are staged in order.
+HELP = N_("""Type a placement like I8=12 (or 12@I8); several on one line are staged in order.
 Nothing is sent until `done`:
   undo          take the last staged placement back
   clear         take every staged placement back
@@ -50,7 +51,7 @@ Nothing is sent until `done`:
   quit          leave; staged placements are dropped (tiles sent with an extra draw stay)
   ?             this help
 After a tile on an operation square you are offered the extra tile: drawing it
-sends the placements staged so far, which can then no longer be taken back."""
+sends the placements staged so far, which can then no longer be taken back.""")
 
 
 class Session:
@@ -77,8 +78,11 @@ class Session:
             return None
 
     def confirm(self, question: str) -> bool:
-        answer = self.ask(f"{question} [y/N] ")
-        return answer is not None and answer.strip().lower() in ("y", "yes")
+        # TRANSLATORS: after a yes-or-no question; the answer "yes" is its first letter
+        answer = self.ask(_("{question} [y/N] ", question=question))
+        # TRANSLATORS: the short and the long "yes" a person may answer (English is understood too)
+        yes = {"y", "yes", _("y").lower(), _("yes").lower()}
+        return answer is not None and answer.strip().lower() in yes
 
     # --- the staged turn ---------------------------------------------------------------
 
@@ -113,13 +117,22 @@ class Session:
     def staged_line(self) -> str:
         """The staged placements and the running score of the turn."""
         if not self.staged:
-            return "Nothing staged."
+            return _("Nothing staged.")
         planned = self.planned()
         sent = placed_this_turn(self.view)
         words = ", ".join(f"{p.square}={p.tile} ({p.points})" for p in planned)
         total = sum(p.points for p in planned) + sum(int(p["points"]) for p in sent)
-        before = " after the tiles sent" if sent else ""
-        return f"Staged, not sent: {words}{before}: {total} points this turn."
+        if sent:
+            return _(
+                "Staged, not sent: {placements} after the tiles sent: {points} points this turn.",
+                placements=words,
+                points=total,
+            )
+        return _(
+            "Staged, not sent: {placements}: {points} points this turn.",
+            placements=words,
+            points=total,
+        )
 
     # --- output ----------------------------------------------------------------------
 
@@ -137,7 +150,7 @@ class Session:
         self.out.info(message, style=style)
 
     def rack_line(self) -> Text:
-        text = Text("Your rack: ")
+        text = Text(_("Your rack: "))
         text.append_text(rack_text(self.local_view().get("rack") or [], color=self.out.color))
         return text
 
@@ -147,11 +160,13 @@ class Session:
         self.show(with_last_turn=True)
         require_turn(self.view, self.game)
         self.say(
-            "Your turn. Type placements like I8=12: they are staged here and sent when you "
-            "type `done`; `undo` takes the last back, `?` lists the rest."
+            _(
+                "Your turn. Type placements like I8=12: they are staged here and sent when you "
+                "type `done`; `undo` takes the last back, `?` lists the rest."
+            )
         )
         while True:
-            line = self.ask("move> ")
+            line = self.ask(_("move> "))
             if line is None:
                 self.leave()
                 return
@@ -160,7 +175,7 @@ class Session:
                 continue
             verb = words[0].lower()
             if verb in ("?", "help", "h"):
-                self.say(HELP)
+                self.say(say(HELP))
             elif verb in ("q", "quit", "exit"):
                 self.leave()
                 return
@@ -188,32 +203,54 @@ class Session:
     def leave(self) -> None:
         if self.staged:
             count = len(self.staged)
-            self.say(f"Dropped {count} staged placement{'s' if count > 1 else ''}: not sent.")
+            self.say(
+                ngettext(
+                    "Dropped {n} staged placement: not sent.",
+                    "Dropped {n} staged placements: not sent.",
+                    count,
+                )
+            )
         if placed_this_turn(self.view):
             self.say(
-                f"Leaving with your turn open: {turn_so_far(self.view)}. "
-                f"`mathable-cli move {self.game}` goes on with it.",
+                _(
+                    "Leaving with your turn open: {turn}. `mathable-cli move {game}` goes on "
+                    "with it.",
+                    turn=turn_so_far(self.view),
+                    game=self.game,
+                ),
                 style="yellow",
             )
         else:
-            self.say("Leaving without playing.")
+            self.say(_("Leaving without playing."))
 
     def undo(self) -> None:
         if not self.staged:
             if placed_this_turn(self.view):
-                self.say("The tiles on the board were sent with the extra tile: they stay.")
+                self.say(_("The tiles on the board were sent with the extra tile: they stay."))
             else:
-                self.say("Nothing to take back.")
+                self.say(_("Nothing to take back."))
             return
         placement = self.staged.pop()
         self.anyway.discard(len(self.staged))
-        self.say(f"Took back {placement}. {self.staged_line()}")
+        self.say(
+            _(
+                "Took back {placement}. {staged}",
+                placement=str(placement),
+                staged=self.staged_line(),
+            )
+        )
         self.out.info(self.rack_line())
 
     def clear(self) -> None:
         count = len(self.staged)
         self.staged, self.anyway = [], set()
-        self.say(f"Took back {count} placement{'s' if count != 1 else ''}. Nothing staged.")
+        self.say(
+            ngettext(
+                "Took back {n} placement. Nothing staged.",
+                "Took back {n} placements. Nothing staged.",
+                count,
+            )
+        )
         self.out.info(self.rack_line())
 
     def stage_all(self, words: list[str]) -> None:
@@ -238,18 +275,30 @@ class Session:
             try:
                 plan_turn(self.view, [*self.staged, placement], anyway={*self.anyway, index})
             except CliError:
-                self.say("Nothing can be claimed there: it cannot be sent even so.")
+                self.say(_("Nothing can be claimed there: it cannot be sent even so."))
                 return False
             if not self.confirm(
-                "This game is refereed by the players: send it anyway? An opponent may "
-                "correct it, and then it comes back and your turn ends."
+                _(
+                    "This game is refereed by the players: send it anyway? An opponent may "
+                    "correct it, and then it comes back and your turn ends."
+                )
             ):
                 return False
             self.anyway.add(index)
             planned = plan_turn(self.view, [*self.staged, placement], anyway=self.anyway)[-1]
         self.staged.append(placement)
-        how = f": {planned.words}" if planned.words else ""
-        self.say(f"{planned.square}={planned.tile} scores {planned.points}{how}.")
+        placed = f"{planned.square}={planned.tile}"
+        if planned.words:
+            self.say(
+                _(
+                    "{placement} scores {points}: {words}.",
+                    placement=placed,
+                    points=planned.points,
+                    words=planned.words,
+                )
+            )
+        else:
+            self.say(_("{placement} scores {points}.", placement=placed, points=planned.points))
         self.say(self.staged_line())
         self.offer_extra(planned)
         self.out.info(self.rack_line())
@@ -262,10 +311,13 @@ class Session:
         if OPERATION[parse_square(planned.square)] is None or not self.view.get("bag_size"):
             return
         count = len(self.staged)
-        sent = "it" if count == 1 else f"the {count} placements staged so far"
-        if not self.confirm(
-            f"Operation square: draw an extra tile? That sends {sent} at once: no undo after it."
-        ):
+        question = ngettext(
+            "Operation square: draw an extra tile? That sends it at once: no undo after it.",
+            "Operation square: draw an extra tile? That sends the {n} placements staged so far "
+            "at once: no undo after it.",
+            count,
+        )
+        if not self.confirm(question):
             return
         before = list(self.local_view().get("rack") or [])
         view = self.view
@@ -284,11 +336,14 @@ class Session:
         for tile in before:
             if tile in drawn:
                 drawn.remove(tile)
-        self.say(f"Sent. You drew {', '.join(map(str, drawn)) or 'a tile'}.")
+        if drawn:
+            self.say(_("Sent. You drew {tiles}.", tiles=", ".join(map(str, drawn))))
+        else:
+            self.say(_("Sent. You drew a tile."))
 
     def finish(self) -> bool:
         if not self.staged and not placed_this_turn(self.view):
-            if not self.confirm("You have placed nothing. Pass the turn?"):
+            if not self.confirm(_("You have placed nothing. Pass the turn?")):
                 return False
             return self.pass_turn()
         local = self.local_view()
@@ -302,39 +357,49 @@ class Session:
             if err.code != ExitCode.ILLEGAL_MOVE:
                 raise
             self.out.error(err)
-            self.say("Nothing was played: fix the staged placements (`undo`, `clear`).")
+            self.say(_("Nothing was played: fix the staged placements (`undo`, `clear`)."))
             return False
         self.staged, self.anyway = [], set()
         score = score_of(self.view, my_seat(self.view))
         gained = score - self.start_score
-        bonus = f", with the {gained - points} bonus" if gained > points else ""
-        self.say(f"Turn ended: {placed}: {gained} points{bonus}. Your score: {score}.")
+        values = {"placed": placed, "points": gained, "score": score}
+        if gained > points:
+            self.say(
+                _(
+                    "Turn ended: {placed}: {points} points, with the {bonus} bonus. "
+                    "Your score: {score}.",
+                    bonus=gained - points,
+                    **values,
+                )
+            )
+        else:
+            self.say(_("Turn ended: {placed}: {points} points. Your score: {score}.", **values))
         self.after_turn()
         return True
 
     def pass_turn(self) -> bool:
         if self.staged:
-            self.say("You have staged placements: `done` plays them, `clear` drops them.")
+            self.say(_("You have staged placements: `done` plays them, `clear` drops them."))
             return False
         if placed_this_turn(self.view):
-            self.say("You have placed tiles this turn: `done` ends it.")
+            self.say(_("You have placed tiles this turn: `done` ends it."))
             return False
         self.view = send(self.api, self.out, self.game, self.view, {"type": "pass"})
-        self.say("You passed.")
+        self.say(_("You passed."))
         self.after_turn()
         return True
 
     def exchange(self, words: list[str]) -> bool:
         if self.staged:
-            self.say("You have staged placements: `clear` them before exchanging.")
+            self.say(_("You have staged placements: `clear` them before exchanging."))
             return False
         try:
             tiles = [int(w.strip(",")) for w in words]
         except ValueError:
-            self.say("Write the tiles to give back as numbers: exchange 3 7 90")
+            self.say(_("Write the tiles to give back as numbers: exchange 3 7 90"))
             return False
         if not tiles:
-            self.say("Which tiles? exchange 3 7 90")
+            self.say(_("Which tiles? exchange 3 7 90"))
             return False
         try:
             self.view = send(
@@ -345,7 +410,7 @@ class Session:
                 raise
             self.out.error(err)
             return False
-        self.say(f"You exchanged {len(tiles)} tile{'s' if len(tiles) != 1 else ''}.")
+        self.say(ngettext("You exchanged {n} tile.", "You exchanged {n} tiles.", len(tiles)))
         self.after_turn()
         return True
 

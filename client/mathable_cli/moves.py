@@ -35,6 +35,7 @@ from mathable_cli.game import (
     turn_seat,
 )
 from mathable_cli.output import Output
+from mathable_i18n import _, say
 
 Json = dict[str, Any]
 
@@ -44,11 +45,11 @@ def parse_placement(text: str) -> Placement:
     try:
         return Placement.parse(text)
     except RuleError as err:
-        raise CliError(err.message, ExitCode.USAGE, api_code=err.code) from None
+        raise CliError(say(err.message), ExitCode.USAGE, api_code=err.code) from None
 
 
 def illegal(err: RuleError, hint: str | None = None) -> CliError:
-    return CliError(err.message, ExitCode.ILLEGAL_MOVE, api_code=err.code, hint=hint)
+    return CliError(say(err.message), ExitCode.ILLEGAL_MOVE, api_code=err.code, hint=hint)
 
 
 def equations_json(position: Position, square: int, tile: int) -> list[Json]:
@@ -78,16 +79,26 @@ def require_turn(view: Mapping[str, Any], game: str) -> None:
         return
     status = view.get("status")
     if status == "ended":
-        raise CliError(f"game {game} is over: {status_line(view)}", ExitCode.CONFLICT)
+        raise CliError(
+            _("game {game} is over: {status}", game=game, status=status_line(view)),
+            ExitCode.CONFLICT,
+        )
     if status != "playing":
-        raise CliError(f"game {game} has not started: {status_line(view)}", ExitCode.CONFLICT)
+        raise CliError(
+            _("game {game} has not started: {status}", game=game, status=status_line(view)),
+            ExitCode.CONFLICT,
+        )
     if my_seat(view) is None:
-        raise CliError(f"you have no seat in game {game}", ExitCode.CONFLICT)
+        raise CliError(_("you have no seat in game {game}", game=game), ExitCode.CONFLICT)
     raise CliError(
-        f"it is not your turn in game {game}: it is {seat_name(view, turn_seat(view))}'s",
+        _(
+            "it is not your turn in game {game}: it is {player}'s",
+            game=game,
+            player=seat_name(view, turn_seat(view)),
+        ),
         ExitCode.CONFLICT,
         api_code="not_your_turn",
-        hint=f"`mathable-cli wait {game}` waits until it is",
+        hint=_("`mathable-cli wait {game}` waits until it is", game=game),
     )
 
 
@@ -101,6 +112,8 @@ class Planned:
     words: str
     draw_extra: bool
     equations: list[Json]
+    #: Sent anyway in a players-referee game: it claims an equation that is not right.
+    claimed: bool = False
 
 
 #: Refusals a players-referee game lets through (the server checks only the form of a move).
@@ -128,31 +141,43 @@ def plan_turn(
     for index, placement in enumerate(placements):
         square = parse_square(placement.square)
         tile = placement.tile
-        where = f"placement {index + 1} ({placement})"
+        where = _("placement {n} ({placement})", n=index + 1, placement=str(placement))
         if rack[tile] <= 0:
-            have = " ".join(str(t) for t in sorted(rack.elements())) or "nothing"
+            have = " ".join(str(t) for t in sorted(rack.elements())) or _("nothing")
             raise illegal(
-                RuleError("tile_not_in_rack", f"{where}: there is no {tile} on your rack ({have})")
+                RuleError(
+                    "tile_not_in_rack",
+                    _(
+                        "{where}: there is no {tile} on your rack ({have})",
+                        where=where,
+                        tile=tile,
+                        have=have,
+                    ),
+                )
             )
         claims: list[Json] | None = None
         if position.equations(square, tile) == 0:
             err = mathable.explain_refusal(position, square, tile)
             claim = claim_anyway(position, square) if err.code in SENDABLE_ANYWAY else None
             if not (players and index in anyway and claim is not None):
-                raise illegal(RuleError(err.code, f"{where}: {err.message}"), hint=_hint(view, err))
+                message = f"{where}: {say(err.message)}"
+                raise illegal(RuleError(err.code, message), hint=_hint(view, err))
             claims = [claim]
         extra = draw_extra and OPERATION[square] is not None and bag > 0
+        claimed = claims is not None
         if claims is None:
             points, words = position.points(square, tile), equations_words(position, square, tile)
             claims = equations_json(position, square, tile)
         else:
             near, far = (parse_square(claims[0][k]) for k in ("near", "far"))
             points = tile * PREMIUM[square]
-            words = (
-                f"claimed {position.cells[near]} {claims[0]['op']} {position.cells[far]}, "
-                "which is not right: an opponent may correct it"
+            words = _(
+                "claimed {equation}, which is not right: an opponent may correct it",
+                equation=" ".join(
+                    map(str, (position.cells[near], claims[0]["op"], position.cells[far]))
+                ),
             )
-        planned.append(Planned(placement.square, tile, points, words, extra, claims))
+        planned.append(Planned(placement.square, tile, points, words, extra, claims, claimed))
         bag -= 1 if extra else 0
         rack[tile] -= 1
         position = position.place(square, tile)
@@ -162,12 +187,12 @@ def plan_turn(
 def _hint(view: Mapping[str, Any], err: RuleError) -> str | None:
     game = view.get("id", "GAME")
     if view.get("referee") == "players" and err.code in SENDABLE_ANYWAY:
-        return (
+        return _(
             "this game is refereed by the players: you may send it anyway (interactive "
             "`move`, or --anyway), and an opponent may then correct it"
         )
     if err.code in ("no_equation", "wrong_operation", "no_pair") and not view.get("rated"):
-        return f"`mathable-cli hint {game}` lists what fits"
+        return _("`mathable-cli hint {game}` lists what fits", game=game)
     return None
 
 
@@ -200,7 +225,12 @@ def explain_conflict(api: ApiClient, output: Output, game: str, before: Mapping[
     after = api.game(game)
     old = int(before.get("version") or 0)
     output.info(
-        f"Game {game} changed while you were deciding (version {old} -> {after.get('version')}):"
+        _(
+            "Game {game} changed while you were deciding (version {old} -> {new}):",
+            game=game,
+            old=old,
+            new=after.get("version"),
+        )
     )
     try:
         events = api.events(game, old)
@@ -213,7 +243,7 @@ def explain_conflict(api: ApiClient, output: Output, game: str, before: Mapping[
             output.info(f"  {words}")
             told += 1
     if not told:
-        output.info(f"  now: {status_line(after)}")
+        output.info("  " + _("now: {status}", status=status_line(after)))
     return after
 
 
@@ -235,12 +265,12 @@ def send(
             raise
         new_view = explain_conflict(api, output, game, view)
         hint = (
-            f"it is still your turn: look again (`mathable-cli show {game}`) and retry"
+            _("it is still your turn: look again (`mathable-cli show {game}`) and retry", game=game)
             if is_my_turn(new_view)
-            else f"it is {status_line(new_view)} now"
+            else _("it is {status} now", status=status_line(new_view))
         )
         raise CliError(
-            f"nothing was played: {err.message}",
+            _("nothing was played: {message}", message=err.message),
             ExitCode.CONFLICT,
             api_code=err.api_code,
             hint=hint,
@@ -297,13 +327,23 @@ def report_end(
         output.info(result_line(after))
         return
     tiles = after.get(holder)
-    held = (
-        ""
-        if tiles is None
-        else (f" Your {holder}: " + " ".join(str(t) for t in sorted(tiles, key=_tile_order)) + ".")
-    )
-    now = status_line(after)
-    output.info(f"Your score: {score_of(after, seat)} ({gained:+d}).{held} Now {now}.")
+    values = {
+        "score": score_of(after, seat),
+        "gained": f"{gained:+d}",
+        "status": status_line(after),
+    }
+    if tiles is None:
+        output.info(_("Your score: {score} ({gained}). Now {status}.", **values))
+        return
+    values["tiles"] = " ".join(str(t) for t in sorted(tiles, key=_tile_order))
+    if holder == "rack":
+        output.info(
+            _("Your score: {score} ({gained}). Your rack: {tiles}. Now {status}.", **values)
+        )
+    else:
+        output.info(
+            _("Your score: {score} ({gained}). Your hand: {tiles}. Now {status}.", **values)
+        )
 
 
 def _tile_order(tile: object) -> tuple[int, int, str]:

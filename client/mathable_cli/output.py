@@ -12,6 +12,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from mathable_cli.exits import CliError
+from mathable_i18n import _, say
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
@@ -82,7 +83,7 @@ class Output:
         self.err.print(text)
 
     def warn(self, message: str) -> None:
-        self.info(f"warning: {message}", style="yellow")
+        self.info(_("warning: {message}", message=message), style="yellow")
 
     def retrying(self, message: str) -> None:
         """The API client tells what it retries (the server down, or busy)."""
@@ -93,10 +94,11 @@ class Output:
         # deferred: start-up time of mathable-cli (rich)
         from rich.text import Text
 
-        text = Text("error: ", style="bold red")
-        text.append(error.message)
+        # TRANSLATORS: before the text of an error, as in "error: no such game"
+        text = Text(_("error: "), style="bold red")
+        text.append(say(error.message))
         if error.api_code:
             text.append(f" [{error.api_code}]", style="dim")
         self.err.print(text)
         if error.hint:
-            self.err.print(Text(error.hint, style="yellow"))
+            self.err.print(Text(say(error.hint), style="yellow"))

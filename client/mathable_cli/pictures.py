@@ -19,6 +19,7 @@ import typer
 from mathable_cli.api import ApiClient, ApiError
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.output import Output
+from mathable_i18n import N_, _
 
 SvgOption = Annotated[
     Path | None,
@@ -51,17 +52,17 @@ def board_svg(api: ApiClient, game_id: str) -> str:
         response = api.session.get(url, headers=headers, timeout=api.timeout)
     except requests.RequestException:
         raise CliError(
-            f"cannot get the board picture from {api.base_url}",
+            _("cannot get the board picture from {server}", server=api.base_url),
             ExitCode.NETWORK,
-            hint="check the server address (--server or MATHABLE_SERVER) and try again",
+            hint=N_("check the server address (--server or MATHABLE_SERVER) and try again"),
         ) from None
     if response.status_code >= 400:
         raise _error(response)
     if not response.headers.get("Content-Type", "").startswith("image/svg+xml"):
         raise CliError(
-            "the server did not answer with an SVG picture",
+            _("the server did not answer with an SVG picture"),
             ExitCode.NETWORK,
-            hint="is --server pointing at a Mathable server that draws boards?",
+            hint=_("is --server pointing at a Mathable server that draws boards?"),
         )
     return response.text
 
@@ -86,8 +87,11 @@ def save_svg(output: Output, api: ApiClient, game_id: str, target: Path) -> None
     try:
         target.write_text(svg, encoding="utf-8")
     except OSError as err:
-        raise CliError(f"cannot write {target}: {err.strerror}", ExitCode.ERROR) from None
-    output.info(f"Saved the board of {game_id} to {target}.")
+        raise CliError(
+            _("cannot write {file}: {problem}", file=str(target), problem=err.strerror),
+            ExitCode.ERROR,
+        ) from None
+    output.info(_("Saved the board of {game} to {file}.", game=game_id, file=str(target)))
 
 
 def open_page(output: Output, api: ApiClient, game_id: str) -> None:
@@ -100,7 +104,7 @@ def open_page(output: Output, api: ApiClient, game_id: str) -> None:
     except webbrowser.Error:
         opened = False
     if not opened:
-        output.info("No web browser to open here: the link above is the game's page.")
+        output.info(_("No web browser to open here: the link above is the game's page."))
 
 
 def pictures(output: Output, api: ApiClient, game_id: str, svg: Path | None, open_it: bool) -> None:

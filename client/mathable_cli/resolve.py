@@ -13,6 +13,7 @@ from typing import Any
 from mathable_cli.api import ApiClient, ApiError
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import game_id
+from mathable_i18n import _
 
 #: The length of the ids the server makes ("g" and ten characters): no look-up needed.
 FULL_ID = 11
@@ -46,9 +47,14 @@ def resolve_game(api: ApiClient, given: str) -> str:
         return found[0]
     if len(found) > 1:
         raise CliError(
-            f"{given!r} begins {len(found)} of your games: {', '.join(found)}",
+            _(
+                "{given} begins {n} of your games: {games}",
+                given=repr(given),
+                n=len(found),
+                games=", ".join(found),
+            ),
             ExitCode.USAGE,
-            hint="give more of the id",
+            hint=_("give more of the id"),
         )
     raise unknown
 
@@ -56,21 +62,28 @@ def resolve_game(api: ApiClient, given: str) -> str:
 def default_game(api: ApiClient, command: str) -> str:
     """The only game waiting on you, for a command given no game; a usage error otherwise."""
     if not api.token:
-        raise CliError("say which game", ExitCode.USAGE, hint=f"`mathable-cli {command} GAME`")
+        raise CliError(_("say which game"), ExitCode.USAGE, hint=f"`mathable-cli {command} GAME`")
     entries = api.my_games()
     waiting = [game_id(e) for e in entries if _waits_on_me(e)]
     if len(waiting) == 1:
         return waiting[0]
     if waiting:
         raise CliError(
-            f"{len(waiting)} games wait on you: {', '.join(waiting)}; say which",
+            _(
+                "{n} games wait on you: {games}; say which",
+                n=len(waiting),
+                games=", ".join(waiting),
+            ),
             ExitCode.USAGE,
-            hint=f"`mathable-cli {command} GAME` (a unique start of the id is enough)",
+            hint=_(
+                "`mathable-cli {command} GAME` (a unique start of the id is enough)",
+                command=command,
+            ),
         )
     raise CliError(
-        "no game waits on you, so say which game",
+        _("no game waits on you, so say which game"),
         ExitCode.USAGE,
-        hint="`mathable-cli games` lists yours",
+        hint=_("`mathable-cli games` lists yours"),
     )
 
 
@@ -84,9 +97,9 @@ def choose_game(
     if given is None:
         chosen = default_game(api, command)
         if tell is not None:
-            tell(f"Game {chosen}, the only one waiting on you.")
+            tell(_("Game {game}, the only one waiting on you.", game=chosen))
         return chosen
     chosen = resolve_game(api, given)
     if chosen != given and tell is not None:
-        tell(f"Game {chosen}.")
+        tell(_("Game {game}.", game=chosen))
     return chosen

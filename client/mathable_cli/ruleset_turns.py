@@ -12,11 +12,12 @@ from mathable_cli.game import status_line
 from mathable_cli.moves import require_turn, send
 from mathable_cli.output import Output
 from mathable_cli.screens import rules_of
+from mathable_i18n import N_, _, ngettext, say
 
 #: What to do instead of a command a game does not have, by the command it does have.
 _INSTEAD = {
-    "exchange": "exchange tiles with the bag: mathable-cli exchange GAME TILES",
-    "discard": "discard tiles and draw as many: mathable-cli discard GAME TILES",
+    "exchange": N_("exchange tiles with the bag: mathable-cli exchange GAME TILES"),
+    "discard": N_("discard tiles and draw as many: mathable-cli discard GAME TILES"),
 }
 
 
@@ -32,16 +33,13 @@ def require_command(view: Mapping[str, Any], command: str) -> None:
     known = rules.command_types
     if command in known:
         return
-    instead = [_INSTEAD[c] for c in known if c in _INSTEAD]
+    instead = [say(_INSTEAD[c]) for c in known if c in _INSTEAD]
+    game = name.capitalize()
     raise CliError(
-        f"there is no {command} in {name.capitalize()}",
+        _("there is no {command} in {game}", command=command, game=game),
         ExitCode.USAGE,
-        hint=f"in {name.capitalize()}, " + "; ".join(instead) if instead else None,
+        hint=_("in {game}, {instead}", game=game, instead="; ".join(instead)) if instead else None,
     )
-
-
-def _count(n: int, tile: str) -> str:
-    return f"one {tile}" if n == 1 else f"{n} tiles {tile}"
 
 
 def discard(
@@ -52,20 +50,31 @@ def discard(
     try:
         wanted = [rules.parse_tile(text) for text in tiles]
     except RuleError as err:
-        raise CliError(err.message, ExitCode.USAGE, api_code=err.code) from None
+        raise CliError(say(err.message), ExitCode.USAGE, api_code=err.code) from None
     require_turn(view, game)
     hand = [rules.parse_tile(t) for t in tiles_of(view)]
     for text, tile in zip(tiles, wanted, strict=True):
         if tile not in hand:
             have = " ".join(map(str, tiles_of(view)))
             held = [rules.parse_tile(t) for t in tiles_of(view)].count(tile)
-            what = f"only {_count(held, text)}" if held else f"no {text}"
+            if held:
+                message = ngettext(
+                    "there is only one {tile} in your hand ({have})",
+                    "there is only {n} tiles {tile} in your hand ({have})",
+                    held,
+                    tile=text,
+                    have=have,
+                )
+            else:
+                message = _("there is no {tile} in your hand ({have})", tile=text, have=have)
             raise CliError(
-                f"there is {what} in your hand ({have})",
+                message,
                 ExitCode.ILLEGAL_MOVE,
                 api_code="tile_not_in_hand",
             )
         hand.remove(tile)
     new: dict[str, Any] = send(api, output, game, view, {"type": "discard", "tiles": tiles})
-    output.info(f"Discarded {' '.join(tiles)}. Now {status_line(new)}.")
+    output.info(
+        _("Discarded {tiles}. Now {status}.", tiles=" ".join(tiles), status=status_line(new))
+    )
     return new

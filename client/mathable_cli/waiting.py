@@ -14,6 +14,7 @@ from mathable_cli.events import EventStream, StreamUnsupported
 from mathable_cli.exits import CliError
 from mathable_cli.game import is_my_turn
 from mathable_cli.listing import game_entries, waits_on_me
+from mathable_i18n import _
 
 #: The longest the server holds a long-poll (DESIGN: up to 60 s).
 LONG_POLL = 60
@@ -63,8 +64,10 @@ def wait_for_any(
                 return ready
             if not any(e.get("status") in ("playing", "waiting") for e in entries):
                 raise CliError(
-                    "you have no game in play to wait for",
-                    hint="start one with `mathable-cli new` or join one with `mathable-cli join`",
+                    _("you have no game in play to wait for"),
+                    hint=_(
+                        "start one with `mathable-cli new` or join one with `mathable-cli join`"
+                    ),
                 )
             remaining = None if deadline is None else deadline - api_module._clock()
             if remaining is not None and remaining <= 0:

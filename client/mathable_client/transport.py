@@ -21,6 +21,8 @@ from typing import Any
 
 import requests
 
+from mathable_i18n import _
+
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
 MAX_DELAY = 30.0
 #: Retries and first pause: a call someone waits for (at most 0.375 + 0.75 + 1.5 s of
@@ -86,7 +88,7 @@ class Unreachable(ClientError):
     whether it was a write (retrying it later is safe: it is never played twice)."""
 
     def __init__(self, problem: str, method: str, attempts: int) -> None:
-        super().__init__(f"{problem} (tried {attempts} times)")
+        super().__init__(_("{problem} (tried {n} times)", problem=problem, n=attempts))
         self.problem = problem
         self.method = method
         self.attempts = attempts
@@ -113,7 +115,11 @@ def error_from(response: requests.Response) -> ApiError:
         message = str(error.get("message") or response.reason or "error")
     else:
         code = f"http_{response.status_code}"
-        message = f"the server answered {response.status_code} {response.reason or ''}".strip()
+        message = _(
+            "the server answered {status} {reason}",
+            status=response.status_code,
+            reason=response.reason or "",
+        ).strip()
     return ApiError(response.status_code, code, message, body)
 
 
@@ -200,18 +206,27 @@ class Transport:
                     timeout=timeout or self.timeout,
                 )
             except requests.Timeout:
-                problem = "the server did not answer in time"
+                problem = _("the server did not answer in time")
             except requests.exceptions.SSLError as err:
                 # A certificate that does not verify will not verify on the next try.
-                raise Unreachable(f"TLS with {self.base_url} failed: {err}", method, 1) from None
+                raise Unreachable(
+                    _("TLS with {server} failed: {error}", server=self.base_url, error=str(err)),
+                    method,
+                    1,
+                ) from None
             except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError):
-                problem = f"cannot connect to {self.base_url}"
+                problem = _("cannot connect to {server}", server=self.base_url)
             except requests.RequestException as err:
-                raise BadRequest(f"bad request to {url}: {err}") from None
+                said = _("bad request to {url}: {error}", url=url, error=str(err))
+                raise BadRequest(said) from None
             else:
                 if response.status_code not in RETRY_STATUSES:
                     break
-                problem = f"the server answered {response.status_code} {response.reason or ''}"
+                problem = _(
+                    "the server answered {status} {reason}",
+                    status=response.status_code,
+                    reason=response.reason or "",
+                )
             if self.retries is not None and attempt >= self.retries:
                 raise Unreachable(problem.strip(), method, self.retries + 1)
             pause = self._delay(attempt, response)
@@ -221,15 +236,24 @@ class Transport:
                     raise Unreachable(problem.strip(), method, attempt + 1)
                 pause = min(pause, left)
             if self.report is not None:
-                of = (
-                    "; trying for as long as this runs (Ctrl-C stops it)"
-                    if self.retries is None
-                    else f" of {self.retries + 1}"
-                )
-                self.report(
-                    f"{problem.strip()}; trying again in {pause:.1f} s "
-                    f"(attempt {attempt + 2}{of})"
-                )
+                values = {
+                    "problem": problem.strip(),
+                    "seconds": format(pause, ".1f"),
+                    "attempt": attempt + 2,
+                }
+                if self.retries is None:
+                    said = _(
+                        "{problem}; trying again in {seconds} s (attempt {attempt}; trying for "
+                        "as long as this runs (Ctrl-C stops it))",
+                        **values,
+                    )
+                else:
+                    said = _(
+                        "{problem}; trying again in {seconds} s (attempt {attempt} of {attempts})",
+                        attempts=self.retries + 1,
+                        **values,
+                    )
+                self.report(said)
             self.sleep(pause)
         assert response is not None
         if response.status_code >= 400:
@@ -240,7 +264,9 @@ class Transport:
         try:
             data = response.json() if response.content else None
         except ValueError:
-            raise NotJson(f"the server's answer to {method} {path} is not JSON") from None
+            raise NotJson(
+                _("the server's answer to {method} {path} is not JSON", method=method, path=path)
+            ) from None
         return Reply(response.status_code, data, dict(response.headers))
 
 

@@ -19,6 +19,7 @@ import responses
 from typer.testing import CliRunner, Result
 
 import mathable
+import mathable_i18n
 from mathable import Command, GameState, OrderedBag, RuleError
 from mathable.core.events import Event
 from mathable_cli import api
@@ -58,10 +59,16 @@ def no_waiting(monkeypatch: pytest.MonkeyPatch) -> list[float]:
 
 
 @pytest.fixture(autouse=True)
-def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
     for name in ("MATHABLE_SERVER", "MATHABLE_TOKEN", "MATHABLE_PROFILE", "NO_COLOR"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("MATHABLE_CONFIG_DIR", str(tmp_path / "config"))
+    # English unless a test asks for another language (the machine's locale would choose).
+    for name in ("MATHABLE_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    yield
+    mathable_i18n.use(None)
 
 
 @pytest.fixture

@@ -55,6 +55,7 @@ ARGUMENTS: dict[str, list[str]] = {
     "unmute": ["unmute", "g1"],
     "rematch": ["rematch", "g1"],
     "time-zone": ["time-zone"],
+    "language": ["language"],
     "record": ["record"],
     "leaderboard": ["leaderboard"],
 }

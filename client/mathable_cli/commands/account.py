@@ -14,6 +14,7 @@ from mathable_cli.api import ApiClient
 from mathable_cli.cmdutil import JsonFlag
 from mathable_cli.context import AppContext, app_context
 from mathable_cli.exits import CliError, ExitCode
+from mathable_i18n import _
 
 profile_app = typer.Typer(help="Profiles: several servers or identities in one config file.")
 token_app = typer.Typer(help="Your API token: rotate it.")
@@ -29,14 +30,26 @@ def _save_identity(
     """Save the identity in ``profile`` and make it the current one (and say so if it changed)."""
     cfg = actx.settings.config
     before = cfg.current
-    cfg.profiles[profile] = config.Profile(server=server, token=token, name=name, id=ident)
+    kept = cfg.profiles.get(profile)
+    cfg.profiles[profile] = config.Profile(
+        server=server,
+        token=token,
+        name=name,
+        id=ident,
+        language=kept.language if kept is not None else None,
+    )
     cfg.current = profile
     cfg.save()
     if before and before != profile:
         actx.output.info(
-            f"Profile {profile!r} is now the current one, instead of {before!r}: commands "
-            f"without -p act as {name or profile}. `mathable-cli profile use {before}` "
-            "switches back."
+            _(
+                "Profile {profile} is now the current one, instead of {before}: commands "
+                "without -p act as {name}. `mathable-cli profile use {previous}` switches back.",
+                profile=repr(profile),
+                before=repr(before),
+                name=name or profile,
+                previous=before,
+            )
         )
     return cfg
 
@@ -57,14 +70,18 @@ def register_player(
     existing = settings.config.profiles.get(profile)
     if existing is not None and existing.token and not force:
         raise CliError(
-            f"profile {profile!r} already holds a token for {existing.name or 'someone'}",
+            _(
+                "profile {profile} already holds a token for {name}",
+                profile=repr(profile),
+                name=existing.name or _("someone"),
+            ),
             ExitCode.USAGE,
-            hint="choose another profile with --profile NAME, or replace it with --force",
+            hint=_("choose another profile with --profile NAME, or replace it with --force"),
         )
     reply = actx.api(auth=False).register(name, email)
     token = str(reply.get("token") or "")
     if not token:
-        raise CliError("the server did not send a token", ExitCode.NETWORK)
+        raise CliError(_("the server did not send a token"), ExitCode.NETWORK)
     cfg = _save_identity(
         actx,
         profile,
@@ -79,8 +96,14 @@ def register_player(
     else:
         out.data(token)
     out.info(
-        f"Registered {reply.get('name', name)} on {settings.server}. The token above is shown "
-        f"only once; it is saved in profile {profile!r} ({cfg.path})."
+        _(
+            "Registered {name} on {server}. The token above is shown only once; it is saved "
+            "in profile {profile} ({path}).",
+            name=reply.get("name", name),
+            server=settings.server,
+            profile=repr(profile),
+            path=str(cfg.path),
+        )
     )
 
 
@@ -92,9 +115,9 @@ def _read_token(actx: AppContext) -> str:
     line = sys.stdin.readline().strip()
     if not line:
         raise CliError(
-            "no token given",
+            _("no token given"),
             ExitCode.USAGE,
-            hint="pass --token TOKEN, set MATHABLE_TOKEN, or pipe the token on stdin",
+            hint=_("pass --token TOKEN, set MATHABLE_TOKEN, or pipe the token on stdin"),
         )
     return line
 
@@ -120,7 +143,15 @@ def login(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     )
     if as_json:
         actx.output.json(me)
-    actx.output.info(f"Logged in as {name} on {settings.server} (profile {profile!r}, {cfg.path}).")
+    actx.output.info(
+        _(
+            "Logged in as {name} on {server} (profile {profile}, {path}).",
+            name=name,
+            server=settings.server,
+            profile=repr(profile),
+            path=str(cfg.path),
+        )
+    )
 
 
 def logout(
@@ -139,13 +170,13 @@ def logout(
     stored = settings.config.profiles.get(settings.profile)
     if everywhere:
         actx.api().request("DELETE", "/v1/me/token")
-        actx.output.info("Revoked the token on the server: it no longer works anywhere.")
+        actx.output.info(_("Revoked the token on the server: it no longer works anywhere."))
     if stored is None or not stored.token:
-        actx.output.info(f"Profile {settings.profile!r} holds no token.")
+        actx.output.info(_("Profile {profile} holds no token.", profile=repr(settings.profile)))
         return
     stored.token = None
     settings.config.save()
-    actx.output.info(f"Forgot the token of profile {settings.profile!r}.")
+    actx.output.info(_("Forgot the token of profile {profile}.", profile=repr(settings.profile)))
 
 
 def whoami(ctx: typer.Context, as_json: JsonFlag = False) -> None:
@@ -179,14 +210,20 @@ def token_rotate(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     if stored is not None and stored.token:
         stored.token = token
         settings.config.save()
-        where = f"saved in profile {settings.profile!r}"
+        said = _(
+            "New token saved in profile {profile}; the old one no longer works.",
+            profile=repr(settings.profile),
+        )
     else:
-        where = "not saved (it came from --token or MATHABLE_TOKEN): keep it somewhere safe"
+        said = _(
+            "New token not saved (it came from --token or MATHABLE_TOKEN): keep it somewhere "
+            "safe; the old one no longer works."
+        )
     if as_json:
         actx.output.json(reply)
     else:
         actx.output.data(token)
-    actx.output.info(f"New token {where}; the old one no longer works.")
+    actx.output.info(said)
 
 
 @profile_app.command("list")
@@ -212,7 +249,7 @@ def profile_list(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         )
         return
     if not cfg.profiles:
-        actx.output.info("No profiles yet: `mathable-cli register NAME` makes one.")
+        actx.output.info(_("No profiles yet: `mathable-cli register NAME` makes one."))
         return
     rows = [
         (
@@ -220,11 +257,12 @@ def profile_list(ctx: typer.Context, as_json: JsonFlag = False) -> None:
             name,
             p.name or "-",
             p.server or config.DEFAULT_SERVER,
-            "logged in" if p.token else "logged out",
+            _("logged in") if p.token else _("logged out"),
         )
         for name, p in sorted(cfg.profiles.items())
     ]
-    heading = ("", "PROFILE", "PLAYER", "SERVER", "")
+    # TRANSLATORS: the headings of the table of profiles
+    heading = ("", _("PROFILE"), _("PLAYER"), _("SERVER"), "")
     widths = [max(len(row[i]) for row in [heading, *rows]) for i in range(4)]
     for row in [heading, *rows]:
         cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
@@ -240,13 +278,13 @@ def profile_use(
     cfg = actx.settings.config
     if name not in cfg.profiles:
         raise CliError(
-            f"there is no profile {name!r}",
+            _("there is no profile {profile}", profile=repr(name)),
             ExitCode.USAGE,
-            hint="see them with `mathable-cli profile list`",
+            hint=_("see them with `mathable-cli profile list`"),
         )
     cfg.current = name
     cfg.save()
-    actx.output.info(f"Now using profile {name!r}.")
+    actx.output.info(_("Now using profile {profile}.", profile=repr(name)))
 
 
 @profile_app.command("remove")
@@ -257,11 +295,11 @@ def profile_remove(
     actx = app_context(ctx)
     cfg = actx.settings.config
     if cfg.profiles.pop(name, None) is None:
-        raise CliError(f"there is no profile {name!r}", ExitCode.USAGE)
+        raise CliError(_("there is no profile {profile}", profile=repr(name)), ExitCode.USAGE)
     if cfg.current == name:
         cfg.current = None
     cfg.save()
-    actx.output.info(f"Removed profile {name!r}.")
+    actx.output.info(_("Removed profile {profile}.", profile=repr(name)))
 
 
 def register(app: typer.Typer) -> None:

@@ -22,6 +22,7 @@ from mathable_cli.listing import game_entries, waits_on_me
 from mathable_cli.screens import Turn, screen_for
 from mathable_cli.screens.mathable_bot import decide, turn_outcome
 from mathable_cli.waiting import wait_for_game
+from mathable_i18n import N_, _, say
 
 
 def hint(
@@ -36,16 +37,17 @@ def hint(
     view = actx.api().game(game)
     if view.get("rated"):
         raise CliError(
-            f"game {game} is rated: no hints (its players' ratings move)", ExitCode.REFUSED
+            _("game {game} is rated: no hints (its players' ratings move)", game=game),
+            ExitCode.REFUSED,
         )
     turn = Turn(actx.api(), actx.output, game, view)
     screen_for(view).hint(turn, show_all=show_all, as_json=as_json)
 
 
 #: Why ``bot`` leaves a rated game alone without ``--rated``.
-RATED_REFUSED = (
-    "is rated: a bot playing it for you would be a hint (give --rated if this account "
-    "is a bot's own)"
+RATED_REFUSED = N_(
+    "game {game} is rated: a bot playing it for you would be a hint (give --rated if this "
+    "account is a bot's own)"
 )
 
 
@@ -54,9 +56,9 @@ def _play_one_game(
 ) -> None:
     view = api.game(game)
     if my_seat(view) is None:
-        raise CliError(f"you have no seat in game {game}", ExitCode.CONFLICT)
+        raise CliError(_("you have no seat in game {game}", game=game), ExitCode.CONFLICT)
     if view.get("rated") and not rated:
-        raise CliError(f"game {game} {RATED_REFUSED}", ExitCode.REFUSED)
+        raise CliError(_(RATED_REFUSED, game=game), ExitCode.REFUSED)
     while view.get("status") != "ended":
         if is_my_turn(view):
             view = bot.act(game, view)
@@ -111,13 +113,21 @@ def _accept(bot: Bot, api: ApiClient, entries: list[dict[str, Any]], accept: Acc
         except ApiError as err:
             if 400 <= err.status < 500 and err.status != 429:
                 accept.refused.add(gid)  # refused for good: not tried again
-                bot.out.warn(f"{gid}: could not join: {err.message}")
+                bot.out.warn(
+                    _("{game}: could not join: {message}", game=gid, message=say(err.message))
+                )
             else:  # the server is busy or failing: tried again on the next round
-                bot.out.warn(f"{gid}: could not join now ({err.message}): will try again")
+                bot.out.warn(
+                    _(
+                        "{game}: could not join now ({message}): will try again",
+                        game=gid,
+                        message=say(err.message),
+                    )
+                )
             continue
         seated += 1
         joined = True
-        bot.out.info(f"{gid}: accepted the invitation")
+        bot.out.info(_("{game}: accepted the invitation", game=gid))
     return joined
 
 
@@ -146,7 +156,13 @@ def _serve(
         except CliError as err:
             if err.code != ExitCode.NETWORK:
                 raise
-            bot.out.warn(f"{err.message}; trying again in {max_interval:g} s")
+            bot.out.warn(
+                _(
+                    "{message}; trying again in {seconds} s",
+                    message=say(err.message),
+                    seconds=format(max_interval, "g"),
+                )
+            )
             api_module._sleep(max_interval)
             continue
         if games is not None:
@@ -164,7 +180,7 @@ def _serve(
                 view = api.game(gid)
                 if view.get("rated") and not rated:
                     skipped.add(gid)
-                    bot.out.warn(f"game {gid} {RATED_REFUSED}: left alone")
+                    bot.out.warn(_("{refusal}: left alone", refusal=_(RATED_REFUSED, game=gid)))
                     continue
                 while is_my_turn(view):
                     view = bot.act(gid, view)
@@ -293,11 +309,13 @@ def bot(
     """
     actx = app_context(ctx)
     if all_games == bool(games):
-        raise CliError("give game ids or --all (not both)", ExitCode.USAGE)
+        raise CliError(_("give game ids or --all (not both)"), ExitCode.USAGE)
     filtered = bool(senders or rulesets or max_games is not None)
     if (accept and not all_games) or (filtered and not accept):
-        raise CliError("--accept goes with --all; --from, --ruleset, --max-games with --accept",
-                       ExitCode.USAGE)  # fmt: skip
+        raise CliError(
+            _("--accept goes with --all; --from, --ruleset, --max-games with --accept"),
+            ExitCode.USAGE,
+        )
     acceptance = (
         Acceptance(frozenset(senders or ()), frozenset(rulesets or ()), max_games)
         if accept
@@ -323,7 +341,7 @@ def bot(
             )
     finally:
         engines.close()
-    actx.output.info(f"Bot done after {runner.turns} turns.")
+    actx.output.info(_("Bot done after {n} turns.", n=runner.turns))
 
 
 #: ``decide`` and ``turn_outcome`` are Mathable's bot turn (``screens.mathable_bot``).

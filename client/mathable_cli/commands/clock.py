@@ -10,6 +10,7 @@ from mathable_cli.cmdutil import GameIdArg, JsonFlag
 from mathable_cli.context import app_context
 from mathable_cli.durations import clock_line, parse_duration, time_left
 from mathable_cli.exits import CliError, ExitCode
+from mathable_i18n import _
 
 
 def vacation(
@@ -23,7 +24,7 @@ def vacation(
     """Stop your clocks for some days (`vacation 7`), or come back early (`vacation --end`)."""
     actx = app_context(ctx)
     if (days is None) == (not end):
-        raise CliError("give a number of days or --end", ExitCode.USAGE)
+        raise CliError(_("give a number of days or --end"), ExitCode.USAGE)
     api = actx.api()
     if end:
         reply = api.request("DELETE", "/v1/me/vacation").data
@@ -32,10 +33,18 @@ def vacation(
     if as_json:
         actx.output.json(reply)
         return
-    what = "Back from vacation" if end else f"On vacation until {reply['ends_at']}"
-    actx.output.info(
-        f"{what}: {len(reply['games'])} games; {reply['days_left']} vacation days left this year."
-    )
+    values = {"games": len(reply["games"]), "days": reply["days_left"]}
+    if end:
+        said = _(
+            "Back from vacation: {games} games; {days} vacation days left this year.", **values
+        )
+    else:
+        said = _(
+            "On vacation until {until}: {games} games; {days} vacation days left this year.",
+            until=reply["ends_at"],
+            **values,
+        )
+    actx.output.info(said)
 
 
 def _command(
@@ -51,7 +60,9 @@ def _command(
         return
     line = clock_line(view)
     if view.get("status") == "ended":
-        actx.output.info(f"Game {game} is over: {view['result']['reason']}")
+        actx.output.info(
+            _("Game {game} is over: {reason}", game=game, reason=view["result"]["reason"])
+        )
     elif line:
         actx.output.info(line)
 
@@ -76,7 +87,9 @@ def give_time(
     body = {"type": "give_time", "seat": seat, "seconds": seconds}
     _command(ctx, "give-time", game, body, as_json)
     if not as_json:
-        app_context(ctx).output.info(f"Gave seat {seat} {time_left(seconds)}.")
+        app_context(ctx).output.info(
+            _("Gave seat {seat} {time}.", seat=seat, time=time_left(seconds))
+        )
 
 
 def register(app: typer.Typer) -> None:

@@ -27,9 +27,11 @@ from mathable_cli.game import (
     seat_name,
     status_line,
     turns_from_events,
+    winners_words,
 )
 from mathable_cli.listing import game_entries, waits_on_me
 from mathable_cli.screens import DEFAULT_RULESET, Turn, screen_for
+from mathable_i18n import _, ngettext, say
 
 
 class Referee(enum.StrEnum):
@@ -43,13 +45,16 @@ def parse_tiles(text: str) -> list[int]:
         try:
             text = Path(text[1:]).expanduser().read_text(encoding="utf-8")
         except OSError as err:
-            raise CliError(f"cannot read {text[1:]}: {err.strerror}", ExitCode.USAGE) from None
+            raise CliError(
+                _("cannot read {file}: {problem}", file=text[1:], problem=err.strerror),
+                ExitCode.USAGE,
+            ) from None
     items = text.replace(",", " ").replace("[", " ").replace("]", " ").split()
     try:
         return [int(item) for item in items]
     except ValueError:
         raise CliError(
-            "--tiles wants whole numbers separated by commas or spaces (or @FILE)",
+            _("--tiles wants whole numbers separated by commas or spaces (or @FILE)"),
             ExitCode.USAGE,
         ) from None
 
@@ -89,8 +94,11 @@ def new(
     ] = DEFAULT_RULESET,
     rated: Annotated[
         bool | None,
-        typer.Option("--rated/--unrated", help="Rated: ratings move, no hints (the default "
-                     "when the server deals the tiles).", show_default=False),
+        typer.Option(
+            "--rated/--unrated",
+            help="Rated: ratings move, no hints (the default when the server deals the tiles).",
+            show_default=False,
+        ),
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -109,7 +117,7 @@ def new(
         try:
             body["clock"] = parse_clock(clock)
         except ValueError as err:
-            raise CliError(f"--clock: {err}", ExitCode.USAGE) from None
+            raise CliError(f"--clock: {err}", ExitCode.USAGE) from None  # err: said already
     given = [n.strip() for item in invite or [] for n in item.split(",") if n.strip()]
     # An address is invited by mail (a one-time link to play in the browser), a name at once.
     addresses = [n for n in given if "@" in n]
@@ -126,13 +134,18 @@ def new(
     else:
         actx.output.data(gid)
     free = players - 1 - len(names)
-    msg = f"Created game {gid} for {players} players ({status_line(view)})."
+    msg = _(
+        "Created game {game} for {n} players ({status}).",
+        game=gid,
+        n=players,
+        status=status_line(view),
+    )
     if names:
-        msg += f" Invited: {', '.join(names)}."
+        msg += " " + _("Invited: {names}.", names=", ".join(names))
     if addresses:
-        msg += f" Invitations mailed to: {', '.join(addresses)}."
+        msg += " " + _("Invitations mailed to: {addresses}.", addresses=", ".join(addresses))
     if free > 0 or names:
-        msg += f" Others join with: mathable-cli join {gid}"
+        msg += " " + _("Others join with: mathable-cli join {game}", game=gid)
     actx.output.info(msg)
 
 
@@ -147,14 +160,17 @@ def join(
     view = actx.api().join(game)
     if as_json:
         actx.output.json(view)
-    actx.output.info(f"You sit in seat {my_seat(view)} of game {game}: {status_line(view)}.")
+    actx.output.info(
+        _(
+            "You sit in seat {seat} of game {game}: {status}.",
+            seat=my_seat(view),
+            game=game,
+            status=status_line(view),
+        )
+    )
 
 
 # --- listing ------------------------------------------------------------------------
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def _winners_words(entry: Mapping[str, Any]) -> str | None:
@@ -164,8 +180,11 @@ def _winners_words(entry: Mapping[str, Any]) -> str | None:
     if not isinstance(result, Mapping) or not isinstance(result.get("winners"), list):
         return None
     me = entry.get("your_seat")
-    names = ["you" if w == me else seat_name(entry, w) for w in result["winners"]]
-    return f"{' and '.join(names) or 'nobody'} won"
+    names = [_("you") if w == me else seat_name(entry, w) for w in result["winners"]]
+    if not names:
+        return _("nobody won")
+    # TRANSLATORS: who won a game of the list: "ada won", "you won", "ada and bob won"
+    return _("{players} won", players=_(" and ").join(names))
 
 
 def _entry_lines(entry: Mapping[str, Any]) -> list[str]:
@@ -175,13 +194,14 @@ def _entry_lines(entry: Mapping[str, Any]) -> list[str]:
     game = str(entry.get("ruleset") or DEFAULT_RULESET)
     status = str(entry.get("status", "?"))
     if waits_on_me(entry):
-        state = "YOUR TURN"
+        # TRANSLATORS: the states of a game in the list of games (13 letters at most)
+        state = _("YOUR TURN")
     elif entry.get("waiting_on_you") and status == "waiting":
-        state = "invited: join"
+        state = _("invited: join")
     elif status == "playing":
-        state = "their turn"
+        state = _("their turn")
     elif status == "ended":
-        state = "imported" if entry.get("imported") else "finished"
+        state = _("imported") if entry.get("imported") else _("finished")
     else:
         state = status
     seats = entry.get("seats") or []
@@ -195,12 +215,12 @@ def _entry_lines(entry: Mapping[str, Any]) -> list[str]:
     notes = [n for n in (won, when) if n]
     left = until(entry.get("deadline"))
     if left is not None and status == "playing":
-        notes.append(f"{time_left(left)} left" if left > 0 else "out of time")
+        notes.append(_("{time} left", time=time_left(left)) if left > 0 else _("out of time"))
     head = f"{gid:<12} {game:<9} {state:<13} {people}"
     lines = [head + (f"  ({'; '.join(notes)})" if notes else "")]
     last = last_turn_words({**entry, "you": entry.get("your_seat")})
     if last:
-        lines.append(f"{'':<12} last: {last}")
+        lines.append(f"{'':<12} " + _("last: {turn}", turn=last))
     return lines
 
 
@@ -217,7 +237,7 @@ def list_games(
     --json prints the first page of GET /v1/me (filtered as asked).
     """
     if active and finished:
-        raise CliError("--active or --finished, not both", ExitCode.USAGE)
+        raise CliError(_("--active or --finished, not both"), ExitCode.USAGE)
     actx = app_context(ctx)
     api = actx.api()
 
@@ -235,9 +255,15 @@ def list_games(
     entries = [e for e in everything if wanted(e)]
     if not entries:
         if everything:
-            actx.output.info(f"None of your {_plural(len(everything), 'game')} is like that.")
+            actx.output.info(
+                ngettext(
+                    "None of your {n} game is like that.",
+                    "None of your {n} games is like that.",
+                    len(everything),
+                )
+            )
         else:
-            actx.output.info("You have no games yet: `mathable-cli new` starts one.")
+            actx.output.info(_("You have no games yet: `mathable-cli new` starts one."))
         return
     for entry in entries:
         first, *rest = _entry_lines(entry)
@@ -245,7 +271,14 @@ def list_games(
         for line in rest:
             actx.output.data(line)
     mine = sum(1 for e in entries if waits_on_me(e))
-    actx.output.info(f"{_plural(len(entries), 'game')}, {mine} waiting on you.")
+    actx.output.info(
+        ngettext(
+            "{n} game, {mine} waiting on you.",
+            "{n} games, {mine} waiting on you.",
+            len(entries),
+            mine=mine,
+        )
+    )
 
 
 # --- one game -------------------------------------------------------------------------
@@ -283,9 +316,12 @@ def show(
     if view.get("status") == "waiting" and view.get("you") is not None \
             and _closed_by_me(api.events(game), view):  # fmt: skip
         actx.output.info(
-            "An invitee declined: only the players still invited may join. "
-            f"`mathable-cli open {game} --to-anyone` lets anyone join; "
-            f"`mathable-cli decline {game}` calls the game off."
+            _(
+                "An invitee declined: only the players still invited may join. "
+                "`mathable-cli open {game} --to-anyone` lets anyone join; "
+                "`mathable-cli decline {game}` calls the game off.",
+                game=game,
+            )
         )
 
 
@@ -338,25 +374,24 @@ def history_lines(view: Mapping[str, Any], events: list[dict[str, Any]]) -> list
         deductions = ended.get("deductions") or []
         final = ended.get("scores") or []
         reason = str(ended.get("reason"))
-        lines.append("End: " + (rules.end_words(reason) if rules is not None else reason))
+        said = say(rules.end_words(reason)) if rules is not None else reason
+        lines.append(_("End: {reason}", reason=said))
         if any(deductions):  # a game whose rules deduct nothing (Summy 3) says nothing of it
-            lines.append(
-                screen_for(view).holder.capitalize()
-                + " deductions: "
-                + ", ".join(
-                    f"{seat_name(view, s)} {-d if d else 'none'}" for s, d in enumerate(deductions)
-                )
+            # TRANSLATORS: a player whose tiles left deduct nothing, in the rack deductions
+            none = _("none")
+            each = ", ".join(
+                f"{seat_name(view, s)} {-d if d else none}" for s, d in enumerate(deductions)
             )
-        lines.append(
-            "Final scores: " + ", ".join(f"{seat_name(view, s)} {v}" for s, v in enumerate(final))
-        )
-        winners = [seat_name(view, s) for s in ended.get("winners") or []]
-        if winners:
-            lines.append(
-                " and ".join(winners) + (" share the win" if len(winners) > 1 else " wins")
-            )
+            if screen_for(view).holder == "rack":
+                lines.append(_("Rack deductions: {deductions}", deductions=each))
+            else:
+                lines.append(_("Hand deductions: {deductions}", deductions=each))
+        finals = ", ".join(f"{seat_name(view, s)} {v}" for s, v in enumerate(final))
+        lines.append(_("Final scores: {scores}", scores=finals))
+        if ended.get("winners"):
+            lines.append(winners_words({**view, "result": ended}))
     elif not turns:
-        lines.append("No turns played yet.")
+        lines.append(_("No turns played yet."))
     return lines
 
 
@@ -364,26 +399,30 @@ def export_text(view: Mapping[str, Any], events: list[dict[str, Any]], game: str
     """A plain-text record of the game that a person can read (and print)."""
     gid = game_id(view, game)
     seats = view.get("seats") or []
-    title = f"{str(view.get('ruleset', DEFAULT_RULESET)).capitalize()} game {gid}"
-    lines = [title, "=" * len(title), ""]
-    lines.append(
-        "Players: " + ", ".join(f"{seat_name(view, i)} (seat {i})" for i in range(len(seats)))
+    title = _(
+        "{game} game {id}",
+        game=str(view.get("ruleset", DEFAULT_RULESET)).capitalize(),
+        id=gid,
     )
-    lines.append(f"Referee: {view.get('referee', 'server')}")
+    lines = [title, "=" * len(title), ""]
+    players = ", ".join(
+        _("{player} (seat {seat})", player=seat_name(view, i), seat=i) for i in range(len(seats))
+    )
+    lines.append(_("Players: {players}", players=players))
+    lines.append(_("Referee: {referee}", referee=view.get("referee", "server")))
     # The same record whoever exports it: no "your turn".
-    lines.append(f"Status: {status_line({**view, 'you': None})}")
+    lines.append(_("Status: {status}", status=status_line({**view, "you": None})))
     lines.append("")
-    lines.append("Turns")
-    lines.append("-----")
+    turns_heading = _("Turns")
+    lines.append(turns_heading)
+    lines.append("-" * len(turns_heading))
     lines.extend(history_lines(view, events))
     lines.append("")
-    lines.append(
-        "Scores now: "
-        + ", ".join(f"{seat_name(view, i)} {s.get('score', 0)}" for i, s in enumerate(seats))
-    )
+    scores = ", ".join(f"{seat_name(view, i)} {s.get('score', 0)}" for i, s in enumerate(seats))
+    lines.append(_("Scores now: {scores}", scores=scores))
     rules = rules_of(view)
     if rules is not None:
-        heading = screen_for(view).drawing
+        heading = _("Board") if screen_for(view).drawing == "Board" else _("Table")
         lines += ["", heading, "-" * len(heading), rules.draw(dict(view))]
     return "\n".join(lines) + "\n"
 
@@ -418,8 +457,10 @@ def export(
     try:
         output.write_text(text, encoding="utf-8")
     except OSError as err:
-        raise CliError(f"cannot write {output}: {err.strerror}") from None
-    actx.output.info(f"Wrote the record of game {game} to {output}.")
+        raise CliError(
+            _("cannot write {file}: {problem}", file=str(output), problem=err.strerror)
+        ) from None
+    actx.output.info(_("Wrote the record of game {game} to {file}.", game=game, file=str(output)))
 
 
 def register(app: typer.Typer) -> None:

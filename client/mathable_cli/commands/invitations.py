@@ -13,6 +13,7 @@ import typer
 
 from mathable_cli.cmdutil import GameIdArg, JsonFlag
 from mathable_cli.context import app_context
+from mathable_i18n import _
 
 
 def decline(ctx: typer.Context, game: GameIdArg, as_json: JsonFlag = False) -> None:
@@ -25,9 +26,9 @@ def decline(ctx: typer.Context, game: GameIdArg, as_json: JsonFlag = False) -> N
         actx.output.json(reply)
         return
     if reply.get("status") == "cancelled":
-        actx.output.info(f"Cancelled {game}.")
+        actx.output.info(_("Cancelled {game}.", game=game))
     else:
-        actx.output.info(f"Declined the invitation to {game}.")
+        actx.output.info(_("Declined the invitation to {game}.", game=game))
 
 
 def open_game(
@@ -57,7 +58,7 @@ def open_game(
         if as_json:
             actx.output.json(reply)
             return
-        actx.output.info(f"Opened {game} to anyone.")
+        actx.output.info(_("Opened {game} to anyone.", game=game))
         return
     link = api.request("POST", "/v1/me/signin-link", body={"game": game}).data
     url = link["url"] if link["url"].startswith("http") else api.base_url + link["path"]
@@ -66,9 +67,9 @@ def open_game(
         return
     if show_only or not webbrowser.open(url):
         actx.output.data(url)
-        actx.output.info("Open this link in your browser (it works once, for a short while).")
+        actx.output.info(_("Open this link in your browser (it works once, for a short while)."))
         return
-    actx.output.info(f"Opened game {game} in your browser.")
+    actx.output.info(_("Opened game {game} in your browser.", game=game))
 
 
 NameArg = Annotated[str, typer.Argument(help="The player's name.", show_default=False)]
@@ -79,14 +80,14 @@ def block(ctx: typer.Context, name: NameArg) -> None:
     you sit in."""
     actx = app_context(ctx)
     actx.api().request("PUT", f"/v1/me/blocks/{quote(name, safe='')}")
-    actx.output.info(f"Blocked {name}.")
+    actx.output.info(_("Blocked {name}.", name=name))
 
 
 def unblock(ctx: typer.Context, name: NameArg) -> None:
     """Lift a block."""
     actx = app_context(ctx)
     actx.api().request("DELETE", f"/v1/me/blocks/{quote(name, safe='')}")
-    actx.output.info(f"Unblocked {name}.")
+    actx.output.info(_("Unblocked {name}.", name=name))
 
 
 def blocks(ctx: typer.Context, as_json: JsonFlag = False) -> None:
@@ -97,9 +98,9 @@ def blocks(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         actx.output.json(reply)
         return
     if not reply["blocks"]:
-        actx.output.info("You block nobody.")
+        actx.output.info(_("You block nobody."))
     for entry in reply["blocks"]:
-        actx.output.data(f"{entry['name']}  blocked {entry['at']}")
+        actx.output.data(_("{name}  blocked {at}", name=entry["name"], at=entry["at"]))
 
 
 def register(app: typer.Typer) -> None:

@@ -12,6 +12,7 @@ from mathable_cli.chat import SeenMessages, message_line, seat_names
 from mathable_cli.cmdutil import GameIdArg, JsonFlag
 from mathable_cli.context import app_context
 from mathable_cli.durations import local_deadline
+from mathable_i18n import _
 
 TextArg = Annotated[
     list[str], typer.Argument(help="What to say (1 to 500 characters).", show_default=False)
@@ -23,13 +24,13 @@ def say(ctx: typer.Context, game: GameIdArg, text: TextArg, as_json: JsonFlag = 
     and `mathable-cli show`)."""
     actx = app_context(ctx)
     game = actx.game_id(game, "say")
-    reply = actx.api().request(
-        "POST", f"/v1/games/{game}/messages", body={"text": " ".join(text)}
-    ).data
+    reply = (
+        actx.api().request("POST", f"/v1/games/{game}/messages", body={"text": " ".join(text)}).data
+    )
     if as_json:
         actx.output.json(reply)
         return
-    actx.output.info(f"Said in {game}: {reply['text']}")
+    actx.output.info(_("Said in {game}: {message}", game=game, message=reply["text"]))
 
 
 def messages(ctx: typer.Context, game: GameIdArg, as_json: JsonFlag = False) -> None:
@@ -43,7 +44,7 @@ def messages(ctx: typer.Context, game: GameIdArg, as_json: JsonFlag = False) -> 
         return
     found = reply["messages"]
     if not found:
-        actx.output.info(f"No messages in {game}.")
+        actx.output.info(_("No messages in {game}.", game=game))
         return
     names = seat_names(api.game(game))
     for entry in found:
@@ -70,14 +71,14 @@ def mute(ctx: typer.Context, target: Target, player: PlayerFlag = False) -> None
     """Hear no more of a game's messages (or, with --player, of a player's)."""
     actx = app_context(ctx)
     actx.api().request("PUT", _mute_path(target, player))
-    actx.output.info(f"Muted {target}.")
+    actx.output.info(_("Muted {target}.", target=target))
 
 
 def unmute(ctx: typer.Context, target: Target, player: PlayerFlag = False) -> None:
     """Hear a muted game's (or player's) messages again."""
     actx = app_context(ctx)
     actx.api().request("DELETE", _mute_path(target, player))
-    actx.output.info(f"Unmuted {target}.")
+    actx.output.info(_("Unmuted {target}.", target=target))
 
 
 def register(app: typer.Typer) -> None:

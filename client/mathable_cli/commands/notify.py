@@ -12,6 +12,7 @@ from mathable_cli.cmdutil import JsonFlag
 from mathable_cli.context import AppContext, app_context
 from mathable_cli.durations import parse_duration, time_left
 from mathable_cli.exits import CliError, ExitCode
+from mathable_i18n import _, ngettext
 
 PREFERENCES = ("turn", "every_move", "digest", "off")
 
@@ -21,22 +22,33 @@ def _show(actx: AppContext, settings: dict[str, Any], as_json: bool) -> None:
         actx.output.json(settings)
         return
     address = settings.get("address")
-    state = "verified" if settings.get("verified") else "not verified"
-    actx.output.data(f"email: {address or '(none)'}" + (f" ({state})" if address else ""))
-    actx.output.data(f"mail: {settings.get('email')}")
+    if not address:
+        actx.output.data(_("email: {address}", address=_("(none)")))
+    elif settings.get("verified"):
+        actx.output.data(_("email: {address} (verified)", address=address))
+    else:
+        actx.output.data(_("email: {address} (not verified)", address=address))
+    actx.output.data(_("mail: {preference}", preference=settings.get("email")))
     if settings.get("remind_before"):
-        actx.output.data(f"reminder: {time_left(int(settings['remind_before']))} before a deadline")
+        before = time_left(int(settings["remind_before"]))
+        actx.output.data(_("reminder: {time} before a deadline", time=before))
     webhook = settings.get("webhook")
-    actx.output.data(f"webhook: {webhook['url'] if webhook else '(none)'}")
+    actx.output.data(_("webhook: {url}", url=webhook["url"] if webhook else _("(none)")))
     if webhook and webhook.get("state") == "paused":
         actx.output.data(
-            f"  paused until {webhook.get('paused_until')} after {webhook.get('failures')} "
-            f"failures in a row ({webhook.get('last_error')}); set it again to resume"
+            "  "
+            + _(
+                "paused until {until} after {failures} failures in a row ({error}); set it "
+                "again to resume",
+                until=webhook.get("paused_until"),
+                failures=webhook.get("failures"),
+                error=webhook.get("last_error"),
+            )
         )
     elif webhook and webhook.get("state") == "failing":
-        actx.output.data(f"  failing: {webhook.get('last_error')}")
+        actx.output.data("  " + _("failing: {error}", error=webhook.get("last_error")))
     if webhook and webhook.get("warning"):
-        actx.output.data(f"  warning: {webhook['warning']}")
+        actx.output.data("  " + _("warning: {message}", message=webhook["warning"]))
 
 
 def email(
@@ -54,30 +66,40 @@ def email(
     if action == "set":
         if not value:
             raise CliError(
-                "give the address: mathable-cli email set you@example.org", ExitCode.USAGE
+                _("give the address: mathable-cli email set you@example.org"), ExitCode.USAGE
             )
         reply = api.request("PUT", "/v1/me/email", body={"address": value}).data
         if as_json:
             actx.output.json(reply)
         else:
             actx.output.info(
-                f"A code is on its way to {reply['address']}: mathable-cli email verify CODE"
+                _(
+                    "A code is on its way to {address}: mathable-cli email verify CODE",
+                    address=reply["address"],
+                )
             )
         return
     if action == "verify":
         if not value:
-            raise CliError("give the code from the mail: mathable-cli email verify 123456",
-                           ExitCode.USAGE)  # fmt: skip
+            raise CliError(
+                _("give the code from the mail: mathable-cli email verify 123456"), ExitCode.USAGE
+            )
         reply = api.request("POST", "/v1/me/email/verify", body={"code": value.strip()}).data
         if not as_json:
-            actx.output.info(f"{reply['address']} is verified: game mail is {reply['email']}.")
+            actx.output.info(
+                _(
+                    "{address} is verified: game mail is {preference}.",
+                    address=reply["address"],
+                    preference=reply["email"],
+                )
+            )
             return
         actx.output.json(reply)
         return
     if action == "off":
         reply = api.request("PUT", "/v1/me/notifications", body={"email": "off"}).data
         if not as_json:
-            actx.output.info("No more game mail (mathable-cli notify --email turn to resume).")
+            actx.output.info(_("No more game mail (mathable-cli notify --email turn to resume)."))
             return
         actx.output.json(reply)
         return
@@ -90,12 +112,21 @@ def email(
             actx.output.json(reply)
         else:
             actx.output.info(
-                f"{reply['closed']} play address(es) closed: mail to them plays nothing; "
-                "your next game mail brings new ones."
+                ngettext(
+                    "{n} play address(es) closed: mail to them plays nothing; your next game "
+                    "mail brings new ones.",
+                    "{n} play address(es) closed: mail to them plays nothing; your next game "
+                    "mail brings new ones.",
+                    int(reply["closed"]),
+                )
             )
         return
     raise CliError(
-        f"unknown action {action!r}: set, verify, off, show or close-addresses", ExitCode.USAGE
+        _(
+            "unknown action {action}: set, verify, off, show or close-addresses",
+            action=repr(action),
+        ),
+        ExitCode.USAGE,
     )
 
 
@@ -121,8 +152,11 @@ def notify(
     ] = None,
     remind: Annotated[
         str | None,
-        typer.Option("--remind", help="A reminder this long before each deadline of yours "
-                     "(24h, 2d; 'off': none), once a turn, if you have not moved."),
+        typer.Option(
+            "--remind",
+            help="A reminder this long before each deadline of yours "
+            "(24h, 2d; 'off': none), once a turn, if you have not moved.",
+        ),
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -133,7 +167,9 @@ def notify(
     made_secret = None
     if email_pref is not None:
         if email_pref not in PREFERENCES:
-            raise CliError(f"--email is one of {', '.join(PREFERENCES)}", ExitCode.USAGE)
+            raise CliError(
+                _("--email is one of {choices}", choices=", ".join(PREFERENCES)), ExitCode.USAGE
+            )
         body["email"] = email_pref
     if remind is not None:
         try:
@@ -141,7 +177,7 @@ def notify(
         except ValueError as err:
             raise CliError(f"--remind: {err}", ExitCode.USAGE) from None
     if webhook is not None and no_webhook:
-        raise CliError("give --webhook URL or --no-webhook, not both", ExitCode.USAGE)
+        raise CliError(_("give --webhook URL or --no-webhook, not both"), ExitCode.USAGE)
     if webhook is not None:
         if secret is None:
             secret = made_secret = secrets.token_urlsafe(24)
@@ -155,8 +191,11 @@ def notify(
     if made_secret is not None:
         # Shown once: the server never shows it again.
         actx.output.info(
-            "Webhook secret (check X-Mathable-Webhook-Signature with it, docs/mail.md): "
-            + made_secret
+            _(
+                "Webhook secret (check X-Mathable-Webhook-Signature with it, docs/mail.md): "
+                "{secret}",
+                secret=made_secret,
+            )
         )
     _show(actx, reply, as_json)
 

@@ -25,6 +25,7 @@ from mathable_cli.moves import (
 )
 from mathable_cli.resolve import choose_game
 from mathable_cli.screens import MoveFlags, Turn, screen_for
+from mathable_i18n import _, ngettext
 
 
 def _game(actx: AppContext, api: ApiClient, given: str | None, command: str) -> str:
@@ -70,7 +71,7 @@ def move(
         placements, game = [game, *(placements or [])], None
     game = actx.game_id(game, "move")
     if not placements and as_json:
-        raise CliError("--json needs placements on the command line", ExitCode.USAGE)
+        raise CliError(_("--json needs placements on the command line"), ExitCode.USAGE)
     view = api.game(game)
     turn = Turn(api, out, game, view)
     if not placements:
@@ -103,7 +104,7 @@ def exchange(
     for tile in tiles:
         if tile not in rack:
             raise CliError(
-                f"there is no {tile} on your rack ({have})",
+                _("there is no {tile} on your rack ({have})", tile=tile, have=have),
                 ExitCode.ILLEGAL_MOVE,
                 api_code="tile_not_in_rack",
             )
@@ -111,14 +112,18 @@ def exchange(
     bag = int(view.get("bag_size") or 0)
     if len(tiles) > bag:
         raise CliError(
-            f"the bag holds {bag} tiles, fewer than the {len(tiles)} to exchange",
+            _(
+                "the bag holds {bag} tiles, fewer than the {n} to exchange",
+                bag=bag,
+                n=len(tiles),
+            ),
             ExitCode.ILLEGAL_MOVE,
             api_code="bag_too_small",
         )
     new = send(api, actx.output, game, view, {"type": "exchange", "tiles": list(tiles)})
     if as_json:
         actx.output.json(new)
-    actx.output.info(f"Exchanged {len(tiles)} tile{'s' if len(tiles) != 1 else ''}.")
+    actx.output.info(ngettext("Exchanged {n} tile.", "Exchanged {n} tiles.", len(tiles)))
     report_end(actx.output, view, new, screen_for(new).holder)
 
 
@@ -130,7 +135,8 @@ def _numbers(words: list[str]) -> list[int]:
             tiles.append(int(word))
         except ValueError:
             raise CliError(
-                f"{word[:20]!r} is not a Mathable tile: tiles are numbers", ExitCode.USAGE
+                _("{word} is not a Mathable tile: tiles are numbers", word=repr(word[:20])),
+                ExitCode.USAGE,
             ) from None
     return tiles
 
@@ -145,7 +151,7 @@ def pass_turn(ctx: typer.Context, game: GameArg = None, as_json: JsonFlag = Fals
     new = send(api, actx.output, game, view, {"type": "pass"})
     if as_json:
         actx.output.json(new)
-    actx.output.info("You passed.")
+    actx.output.info(_("You passed."))
     report_end(actx.output, view, new, screen_for(new).holder)
 
 
@@ -162,8 +168,8 @@ def correct(ctx: typer.Context, game: GameArg = None, as_json: JsonFlag = False)
     # it are what it led to: the end of the corrected turn, the end of the game).
     events = api.events(game, int(view.get("version") or 0))
     told = describe_event(events[0], new) if events else None
-    actx.output.info(told or "Correction accepted.")
-    actx.output.info(f"Now {status_line(new)}.")
+    actx.output.info(told or _("Correction accepted."))
+    actx.output.info(_("Now {status}.", status=status_line(new)))
 
 
 def resign(
@@ -179,14 +185,21 @@ def resign(
     view = api.game(game)
     if not yes:
         if not sys.stdin.isatty():
-            raise CliError("resigning cannot be undone", ExitCode.USAGE, hint="confirm with --yes")
-        if not typer.confirm(f"Resign game {game} for good?", err=True):
-            raise CliError("not resigned", ExitCode.ERROR)
+            raise CliError(
+                _("resigning cannot be undone"), ExitCode.USAGE, hint=_("confirm with --yes")
+            )
+        if not typer.confirm(_("Resign game {game} for good?", game=game), err=True):
+            raise CliError(_("not resigned"), ExitCode.ERROR)
     new = send(api, actx.output, game, view, {"type": "resign"})
     if as_json:
         actx.output.json(new)
     actx.output.info(
-        f"{seat_name(new, my_seat(view))} resigned game {game}. Now {status_line(new)}."
+        _(
+            "{player} resigned game {game}. Now {status}.",
+            player=seat_name(new, my_seat(view)),
+            game=game,
+            status=status_line(new),
+        )
     )
 
 

@@ -10,14 +10,16 @@ import typer
 
 from mathable_cli.cmdutil import JsonFlag
 from mathable_cli.context import app_context
+from mathable_i18n import _, current, ngettext, number
 
 
 def record(
     ctx: typer.Context,
     name: Annotated[
         str | None,
-        typer.Argument(help="A player: your wins, losses and draws against them.",
-                       show_default=False),
+        typer.Argument(
+            help="A player: your wins, losses and draws against them.", show_default=False
+        ),
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -31,11 +33,16 @@ def record(
             actx.output.json(reply)
             return
         if not reply["ratings"]:
-            actx.output.info(f"{me} has no rated games yet.")
+            actx.output.info(_("{player} has no rated games yet.", player=me))
         for ruleset, rating in sorted(reply["ratings"].items()):
             actx.output.data(
-                f"{ruleset}: {rating['rating']:.1f} after {rating['games']} rated "
-                f"game{'s' if rating['games'] != 1 else ''}"
+                ngettext(
+                    "{game}: {rating} after {n} rated game",
+                    "{game}: {rating} after {n} rated games",
+                    rating["games"],
+                    game=ruleset,
+                    rating=_rating(float(rating["rating"])),
+                )
             )
         return
     reply = api.request(
@@ -45,8 +52,14 @@ def record(
         actx.output.json(reply)
         return
     actx.output.data(
-        f"{reply['player']} against {reply['against']}: {reply['wins']} won, "
-        f"{reply['losses']} lost, {reply['draws']} drawn"
+        _(
+            "{player} against {other}: {wins} won, {losses} lost, {draws} drawn",
+            player=reply["player"],
+            other=reply["against"],
+            wins=reply["wins"],
+            losses=reply["losses"],
+            draws=reply["draws"],
+        )
     )
 
 
@@ -58,20 +71,27 @@ def leaderboard(
 ) -> None:
     """The best rated players of a game (no account needed)."""
     actx = app_context(ctx)
-    reply = actx.api(auth=False).request(
-        "GET", "/v1/leaderboard", params={"ruleset": ruleset, "limit": limit}
-    ).data
+    reply = (
+        actx.api(auth=False)
+        .request("GET", "/v1/leaderboard", params={"ruleset": ruleset, "limit": limit})
+        .data
+    )
     if as_json:
         actx.output.json(reply)
         return
     if not reply["players"]:
-        actx.output.info(f"Nobody is rated in {ruleset} yet.")
+        actx.output.info(_("Nobody is rated in {game} yet.", game=ruleset))
     for place, entry in enumerate(reply["players"], 1):
         actx.output.data(
-            f"{place:>3}. {entry['name']:<32} {entry['rating']:>7.1f}  ({entry['games']} game"
-            + ("" if entry["games"] == 1 else "s")
+            f"{place:>3}. {entry['name']:<32} {entry['rating']:>7.1f}  ("
+            + ngettext("{n} game", "{n} games", entry["games"])
             + ")"
         )
+
+
+def _rating(value: float) -> str:
+    """``1512.3``; as the language writes numbers in another (``1 512,3``)."""
+    return f"{value:.1f}" if current() == "en" else number(round(value, 1))
 
 
 def register(app: typer.Typer) -> None:

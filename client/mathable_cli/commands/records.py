@@ -21,6 +21,7 @@ from mathable.core.tutorial import start, steps, why_not
 from mathable_cli.cmdutil import JsonFlag
 from mathable_cli.context import app_context
 from mathable_cli.exits import CliError, ExitCode, illegal_move_codes
+from mathable_i18n import _, say
 
 #: The refusals of a record that say a line breaks the rules (exit 3), beside the rules'
 #: own codes of moves against them.
@@ -37,9 +38,13 @@ def _read(path: Path) -> str:
     try:
         return path.expanduser().read_text(encoding="utf-8")
     except OSError as err:
-        raise CliError(f"cannot read {path}: {err.strerror}") from None
+        raise CliError(
+            _("cannot read {file}: {problem}", file=str(path), problem=err.strerror)
+        ) from None
     except UnicodeDecodeError:
-        raise CliError(f"{path} is not UTF-8 text: a record is plain UTF-8") from None
+        raise CliError(
+            _("{file} is not UTF-8 text: a record is plain UTF-8", file=str(path))
+        ) from None
 
 
 def _replay(text: str, source: str) -> Replayed:
@@ -48,7 +53,7 @@ def _replay(text: str, source: str) -> Replayed:
     except RuleError as err:
         broken = err.code in _BROKEN or err.code in illegal_move_codes()
         raise CliError(
-            f"{source}: {err.message}",
+            f"{source}: {say(err.message)}",
             ExitCode.ILLEGAL_MOVE if broken else ExitCode.ERROR,
             api_code=err.code,
         ) from None
@@ -72,17 +77,22 @@ def import_record(
     replayed = _replay(text, str(file))
     # The commitment fixes the bag order before the game: it proves the tiles drawn, not
     # that these moves were played (anyone can write other moves over a real order).
-    checked = (
-        "the tiles drawn follow the bag order committed to at its creation "
-        "(that proves the draws, not that these moves were played)"
-        if replayed.committed
-        else "no commitment to check its bag order against"
-    )
-    typer.echo(final_words(replayed))
-    typer.echo(f"{len(replayed.played)} turns replayed; {checked}.")
+    if replayed.committed:
+        checked = _(
+            "{n} turns replayed; the tiles drawn follow the bag order committed to at its "
+            "creation (that proves the draws, not that these moves were played).",
+            n=len(replayed.played),
+        )
+    else:
+        checked = _(
+            "{n} turns replayed; no commitment to check its bag order against.",
+            n=len(replayed.played),
+        )
+    typer.echo(say(final_words(replayed)))
+    typer.echo(checked)
     if api is not None:
         answer = api.import_record(text)
-        typer.echo(f"Imported as game {answer['id']}.")
+        typer.echo(_("Imported as game {game}.", game=answer["id"]))
 
 
 def _record_of(ctx: typer.Context, source: str) -> tuple[str, str]:
@@ -91,7 +101,9 @@ def _record_of(ctx: typer.Context, source: str) -> tuple[str, str]:
     if source == "-" or path.is_file():
         return _read(path), source
     if any(c in source for c in "./\\~") or path.exists():  # a file's name, not a game id
-        raise CliError(f"{source}: no such file (review takes a record file or a game id)")
+        raise CliError(
+            _("{file}: no such file (review takes a record file or a game id)", file=source)
+        )
     actx = app_context(ctx)
     game = actx.game_id(source, "review", auth=False)
     return actx.api(auth=False).record(game), f"game {game}"
@@ -110,7 +122,7 @@ def review(
     if where.startswith("game ") and not any(
         line.startswith("[End ") for line in text.splitlines()
     ):
-        raise CliError(f"{where} has not ended: review needs a finished game")
+        raise CliError(_("{game} has not ended: review needs a finished game", game=where))
     replayed = _replay(text, where)
     found = review_of(replayed)
     if as_json:
@@ -136,14 +148,16 @@ def tutorial(
     lesson = rules.tutorial()
     if lesson is None:
         raise CliError(f"{rules.display_name} has no tutorial", ExitCode.USAGE)
-    typer.echo(lesson.title)
-    typer.echo("=" * len(lesson.title))
-    typer.echo(lesson.intro)
+    # The tutorial's words come from the rules package, marked: said in the CLI's language.
+    title = say(lesson.title)
+    typer.echo(title)
+    typer.echo("=" * len(title))
+    typer.echo(say(lesson.intro))
     typer.echo("")
     typer.echo(rules.draw(rules.view(start(lesson, rules), None)))
     typer.echo("")
     for step in steps(lesson, rules):
-        line = f"{step.player}: {step.prompt}"
+        line = f"{step.player}: {say(step.prompt)}"
         if auto:
             typer.echo(f"> {line}")
         else:
@@ -158,12 +172,12 @@ def tutorial(
                 because = f"{reason}; " if reason else "the rules take it, but "
                 typer.echo(f"  Not quite: {because}the example plays {step.expect or 'on'} here.")
         for words in step.words:
-            typer.echo(f"  {words}")
+            typer.echo(f"  {say(words)}")
         if step.turn_done is not None:
             typer.echo("")
             typer.echo(rules.draw(rules.view(step.state, None)))
             typer.echo("")
-            typer.echo(step.turn_done)
+            typer.echo(say(step.turn_done))
             typer.echo("")
     typer.echo("That is the example. Try a game: mathable-cli new")
 
@@ -186,15 +200,26 @@ def archive(
     written = [game for game in games if game.get("record") is not None]
     for game in games:
         if game.get("record") is None:
-            typer.echo(f"# game {game['id']}: no record ({game.get('reason', 'none')})", err=True)
+            said = _(
+                "# game {game}: no record ({reason})",
+                game=game["id"],
+                reason=game.get("reason", "none"),
+            )
+            typer.echo(said, err=True)
     if directory is not None:
         try:
             directory.mkdir(parents=True, exist_ok=True)
             for game in written:
                 (directory / f"{game['id']}.txt").write_text(game["record"], encoding="utf-8")
         except OSError as err:
-            raise CliError(f"cannot write in {directory}: {err.strerror}") from None
-        typer.echo(f"Wrote {len(written)} records to {directory}.")
+            raise CliError(
+                _(
+                    "cannot write in {directory}: {problem}",
+                    directory=str(directory),
+                    problem=err.strerror,
+                )
+            ) from None
+        typer.echo(_("Wrote {n} records to {directory}.", n=len(written), directory=str(directory)))
         return
     for game in written:
         typer.echo(game["record"])

@@ -6,6 +6,7 @@ import typer
 
 from mathable_cli.cmdutil import GameIdArg, JsonFlag
 from mathable_cli.context import app_context
+from mathable_i18n import _
 
 
 def rematch(ctx: typer.Context, game: GameIdArg, as_json: JsonFlag = False) -> None:
@@ -24,13 +25,20 @@ def rematch(ctx: typer.Context, game: GameIdArg, as_json: JsonFlag = False) -> N
     if view.get("you") is None and view.get("status") == "waiting":
         # Another player asked first: the answer is their game, where you are invited.
         actx.output.info(
-            f"Rematch of {game}: another player asked first; you are invited to game "
-            f"{new}: `mathable-cli join {new}` takes your seat."
+            _(
+                "Rematch of {game}: another player asked first; you are invited to game "
+                "{new}: `mathable-cli join {new}` takes your seat.",
+                game=game,
+                new=new,
+            )
         )
         return
     actx.output.info(
-        f"Rematch of {game}: game {new}; the others are invited "
-        f"(`mathable-cli join {new}`)."
+        _(
+            "Rematch of {game}: game {new}; the others are invited (`mathable-cli join {new}`).",
+            game=game,
+            new=new,
+        )
     )
 
 

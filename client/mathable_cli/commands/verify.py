@@ -9,6 +9,7 @@ from mathable.core.errors import RuleError
 from mathable_cli.cmdutil import GameIdArg, JsonFlag
 from mathable_cli.context import app_context
 from mathable_cli.exits import CliError, ExitCode
+from mathable_i18n import _, say
 
 
 def verify(ctx: typer.Context, game: GameIdArg, as_json: JsonFlag = False) -> None:
@@ -25,17 +26,21 @@ def verify(ctx: typer.Context, game: GameIdArg, as_json: JsonFlag = False) -> No
     feed = api.events(game)
     if not any(entry.get("type") == "game_ended" for entry in feed):
         raise CliError(
-            f"{game} has not ended: its bag order is revealed at the end",
+            _("{game} has not ended: its bag order is revealed at the end", game=game),
             ExitCode.ERROR,
-            hint="verify it once it has ended (mathable-cli wait GAME waits for that)",
+            hint=_("verify it once it has ended (mathable-cli wait GAME waits for that)"),
         )
     try:
         result = audit(events_from_feed(feed))
     except RuleError as err:
         raise CliError(
-            f"the events of {game} cannot be checked: {err.message}",
+            _(
+                "the events of {game} cannot be checked: {message}",
+                game=game,
+                message=say(err.message),
+            ),
             ExitCode.ERROR,
-            hint="only a game that has ended shows every draw",
+            hint=_("only a game that has ended shows every draw"),
         ) from None
     if as_json:
         actx.output.json(
@@ -43,17 +48,18 @@ def verify(ctx: typer.Context, game: GameIdArg, as_json: JsonFlag = False) -> No
         )
     if result.ok:
         if not as_json:
-            actx.output.data(f"{game}: all {result.draws} draws check out")
+            actx.output.data(_("{game}: all {n} draws check out", game=game, n=result.draws))
         return
     if not as_json:
         for problem in result.problems:
-            actx.output.data(f"{game}: {problem}")
-    raise CliError(
-        f"{game}: the draws do not check out"
-        if result.draws
-        else f"{game}: {result.problems[0] if result.problems else 'nothing to check'}",
-        ExitCode.ERROR,
-    )
+            actx.output.data(f"{game}: {say(problem)}")
+    if result.draws:
+        message = _("{game}: the draws do not check out", game=game)
+    elif result.problems:
+        message = f"{game}: {say(result.problems[0])}"
+    else:
+        message = _("{game}: nothing to check", game=game)
+    raise CliError(message, ExitCode.ERROR)
 
 
 def register(app: typer.Typer) -> None:

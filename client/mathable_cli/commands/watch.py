@@ -19,6 +19,7 @@ from mathable_cli.game import game_id, last_turn_words, my_seat, result_line
 from mathable_cli.output import Output
 from mathable_cli.resolve import resolve_game
 from mathable_cli.waiting import game_done, wait_for_any, wait_for_game
+from mathable_i18n import _, ngettext
 
 
 @contextlib.contextmanager
@@ -62,7 +63,7 @@ def wait(
     actx = app_context(ctx)
     out = actx.output
     if game is not None and any_game:
-        raise CliError("give a game id or --any, not both", ExitCode.USAGE)
+        raise CliError(_("give a game id or --any, not both"), ExitCode.USAGE)
     api = actx.api(endless=True)
     deadline = None if timeout is None else api_module._clock() + timeout
     if timeout is not None:  # a server that is away does not keep it past its time
@@ -72,10 +73,16 @@ def wait(
         view = api.game(game)
         if (line := clock_line(view)) is not None:
             out.info(line)
-        with spinner(out, f"Waiting for your turn in game {game}..."):
+        with spinner(out, _("Waiting for your turn in game {game}...", game=game)):
             view = wait_for_game(api, game, view, deadline=deadline, interval=interval)
         if not game_done(view):
-            raise CliError(f"still not your turn in game {game} after {timeout:g} s")
+            raise CliError(
+                _(
+                    "still not your turn in game {game} after {seconds} s",
+                    game=game,
+                    seconds=format(timeout, "g"),
+                )
+            )
         if as_json:
             out.json(view)
         else:
@@ -86,28 +93,30 @@ def wait(
             out.info(line)
         if view.get("status") == "ended":
             raise CliError(
-                f"game {game} is over: {result_line(view)}",
+                _("game {game} is over: {result}", game=game, result=result_line(view)),
                 ExitCode.GAME_OVER,
-                hint=f"`mathable-cli history {game}` shows how it went",
+                hint=_("`mathable-cli history {game}` shows how it went", game=game),
             )
         if my_seat(view) is not None:
             played = last_turn_words(view)
             if played:
                 out.info(played + ".")
-            out.info(f"Your turn in game {game}: `mathable-cli move {game}`.")
+            out.info(_("Your turn in game {game}: `mathable-cli move {game}`.", game=game))
             if (line := clock_line(view)) is not None:
                 out.info(line)
         return
-    with spinner(out, "Waiting for your turn in any game..."):
+    with spinner(out, _("Waiting for your turn in any game...")):
         ready = wait_for_any(api, deadline=deadline, interval=interval)
     if ready is None:
-        raise CliError(f"none of your games waits on you after {timeout:g} s")
+        raise CliError(
+            _("none of your games waits on you after {seconds} s", seconds=format(timeout, "g"))
+        )
     if as_json:
         out.json(ready)
     else:
         for entry in ready:
             out.data(game_id(entry))
-    out.info(f"{len(ready)} game{'s' if len(ready) != 1 else ''} waiting on you.")
+    out.info(ngettext("{n} game waiting on you.", "{n} games waiting on you.", len(ready)))
     ids = {game_id(entry) for entry in ready}
     details = [e for e in api.my_games(details=True) if game_id(e) in ids]  # one more request
     for entry in details:

@@ -11,14 +11,17 @@ from mathable_cli.cmdutil import JsonFlag
 from mathable_cli.context import app_context
 from mathable_cli.durations import machine_zone
 from mathable_cli.exits import CliError, ExitCode
+from mathable_i18n import _
 
 
 def time_zone(
     ctx: typer.Context,
     zone: Annotated[
         str | None,
-        typer.Argument(help="An IANA name (Europe/Oslo); 'machine': this machine's; "
-                       "'utc': none.", show_default=False),
+        typer.Argument(
+            help="An IANA name (Europe/Oslo); 'machine': this machine's; 'utc': none.",
+            show_default=False,
+        ),
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -31,7 +34,7 @@ def time_zone(
         if zone.lower() == "machine":
             zone = machine_zone()
             if zone is None:
-                raise CliError("cannot tell this machine's time zone: name one", ExitCode.USAGE)
+                raise CliError(_("cannot tell this machine's time zone: name one"), ExitCode.USAGE)
         chosen = None if zone.lower() == "utc" else zone
         reply = api.request("PATCH", "/v1/me", body={"time_zone": chosen}).data
     if as_json:
@@ -39,8 +42,11 @@ def time_zone(
         return
     actx.output.data(reply.get("time_zone") or "UTC")
     actx.output.info(
-        f"Mail tells your deadlines in {reply.get('time_zone') or 'UTC'}; this command line "
-        f"shows them in {machine_zone() or 'the machine time zone'}."
+        _(
+            "Mail tells your deadlines in {zone}; this command line shows them in {machine}.",
+            zone=reply.get("time_zone") or "UTC",
+            machine=machine_zone() or _("the machine time zone"),
+        )
     )
 
 

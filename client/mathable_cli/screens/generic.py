@@ -27,6 +27,7 @@ from mathable_cli.game import (
 )
 from mathable_cli.moves import require_turn, score_of, send
 from mathable_cli.screens.interface import MoveFlags, Turn
+from mathable_i18n import N_, _, say
 
 if TYPE_CHECKING:
     from mathable.core.ruleset import Ruleset
@@ -34,13 +35,13 @@ if TYPE_CHECKING:
 
 Json = dict[str, Any]
 
-HELP = """Type your move as the game writes it (`mathable-cli rules {name}` tells how);
+HELP = N_("""Type your move as the game writes it (`mathable-cli rules {name}` tells how);
 it is sent at once. Or:
   hint    the best move for your tiles
   board   show the game again
   pass    pass the turn (if the game has passes)
   quit    leave without playing
-  ?       this help"""
+  ?       this help""")
 
 
 class GenericScreen:
@@ -58,8 +59,11 @@ class GenericScreen:
         """Where the game stands, each seat's score, and whose turn: under the drawing."""
         lines = [f"{view.get('id', '')} ({self.rules.name}): {status_line(view)}"]
         for index, seat in enumerate(view.get("seats") or []):
-            you = " (you)" if index == my_seat(view) else ""
-            lines.append(f"  {seat_name(view, index)}: {seat.get('score', 0)} points{you}")
+            values = {"player": seat_name(view, index), "points": seat.get("score", 0)}
+            if index == my_seat(view):
+                lines.append("  " + _("{player}: {points} points (you)", **values))
+            else:
+                lines.append("  " + _("{player}: {points} points", **values))
         return lines
 
     def show(self, turn: Turn) -> None:
@@ -78,13 +82,20 @@ class GenericScreen:
         try:
             return self.rules.read_move(" ".join(words), dict(view))
         except RuleError as err:
-            raise CliError(err.message, ExitCode.ILLEGAL_MOVE, api_code=err.code) from None
+            raise CliError(say(err.message), ExitCode.ILLEGAL_MOVE, api_code=err.code) from None
 
     def played(self, turn: Turn, command: Json, words: str, new: Json) -> None:
         """Tell what a move did to the viewer's score and where the game stands now."""
         seat = my_seat(turn.view)
         gained = score_of(new, seat) - score_of(turn.view, seat)
-        turn.out.info(f"Played {words} ({gained:+d}). Now {status_line(new)}.")
+        turn.out.info(
+            _(
+                "Played {words} ({gained}). Now {status}.",
+                words=words,
+                gained=format(gained, "+d"),
+                status=status_line(new),
+            )
+        )
 
     def play(self, turn: Turn, words: list[str], flags: MoveFlags) -> Json:
         require_turn(turn.view, turn.game)
@@ -96,22 +107,23 @@ class GenericScreen:
     def take_turn(self, turn: Turn) -> None:
         self.show(turn)
         require_turn(turn.view, turn.game)
-        turn.out.info("Your turn. Type your move; `?` lists what else you may type.")
+        turn.out.info(_("Your turn. Type your move; `?` lists what else you may type."))
         while True:
             try:
-                line = turn.out.err.input("move> ")
+                # TRANSLATORS: the prompt where a move is typed
+                line = turn.out.err.input(_("move> "))
             except EOFError:
                 turn.out.err.print()
-                turn.out.info("Leaving without playing.")
+                turn.out.info(_("Leaving without playing."))
                 return
             words = line.strip().split()
             if not words:
                 continue
             verb = words[0].lower()
             if verb in ("?", "help", "h"):
-                turn.out.info(HELP.format(name=self.rules.name))
+                turn.out.info(say(HELP).format(name=self.rules.name))
             elif verb in ("q", "quit", "exit"):
-                turn.out.info("Leaving without playing.")
+                turn.out.info(_("Leaving without playing."))
                 return
             elif verb in ("board", "b", "show"):
                 self.show(turn)
@@ -119,7 +131,7 @@ class GenericScreen:
                 self.hint(turn, show_all=False, as_json=False)
             elif verb == "pass" and len(words) == 1 and "pass" in self.rules.command_types:
                 new = send(turn.api, turn.out, turn.game, turn.view, {"type": "pass"})
-                turn.out.info(f"You passed. Now {status_line(new)}.")
+                turn.out.info(_("You passed. Now {status}.", status=status_line(new)))
                 return
             else:
                 try:
@@ -153,19 +165,19 @@ class GenericScreen:
             turn.out.json(None if found is None else {"command": found[0], "words": found[1]})
             return
         if view.get("status") == "ended":
-            turn.out.info("The game is over; this is for your tiles as they were left.")
+            turn.out.info(_("The game is over; this is for your tiles as they were left."))
         elif not is_my_turn(view):
-            turn.out.info("Not your turn yet; this is for your tiles as they are now.")
+            turn.out.info(_("Not your turn yet; this is for your tiles as they are now."))
         self.advise(turn, found)
 
     def advise(self, turn: Turn, found: tuple[Json, str] | None) -> None:
         """The suggestion in words (or what to do without one), on stdout."""
         if found is not None:
-            turn.out.data(f"Best: {found[1]}")
+            turn.out.data(_("Best: {move}", move=found[1]))
         elif "pass" in self.rules.command_types:
-            turn.out.data(f"No move fits: pass (mathable-cli pass {turn.game}).")
+            turn.out.data(_("No move fits: pass (mathable-cli pass {game}).", game=turn.game))
         else:
-            turn.out.data("No move fits.")
+            turn.out.data(_("No move fits."))
 
     def bot_turn(self, bot: Bot, turn: Turn) -> Json | None:
         """The suggested move, else a pass."""
@@ -173,11 +185,11 @@ class GenericScreen:
         if found is not None:
             command, words = found
             new = send(turn.api, turn.out, turn.game, turn.view, command)
-            turn.out.info(f"{turn.game}: played {words}")
+            turn.out.info(_("{game}: played {move}", game=turn.game, move=words))
             return new
         return self.bot_nothing_fits(turn)
 
     def bot_nothing_fits(self, turn: Turn) -> Json:
         new = send(turn.api, turn.out, turn.game, turn.view, {"type": "pass"})
-        turn.out.info(f"{turn.game}: nothing fits; passed")
+        turn.out.info(_("{game}: nothing fits; passed", game=turn.game))
         return new

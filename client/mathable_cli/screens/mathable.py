@@ -26,6 +26,7 @@ from mathable_cli.moves import (
 )
 from mathable_cli.screens.interface import MoveFlags, Turn
 from mathable_cli.screens.mathable_turns import MathableTurn, fold_turn, last_turn_squares
+from mathable_i18n import _, ngettext
 
 if TYPE_CHECKING:
     from mathable.core.ruleset import Ruleset
@@ -74,19 +75,42 @@ class MathableScreen:
         anyway = range(len(wanted)) if flags.anyway else ()
         planned = plan_turn(view, wanted, draw_extra=flags.draw_extra, anyway=anyway)
         for p in planned:
-            if p.words.startswith("claimed "):
-                out.warn(f"{p.square}={p.tile} completes no equation; sent anyway ({p.words})")
+            if p.claimed:
+                out.warn(
+                    _(
+                        "{placement} completes no equation; sent anyway ({words})",
+                        placement=p.square + "=" + str(p.tile),
+                        words=p.words,
+                    )
+                )
         new = play_turn(turn.api, out, turn.game, view, planned)
         played = ", ".join(
-            f"{p.square}={p.tile} ({p.points} points{': ' + p.words if p.words else ''})"
+            _(
+                "{placement} ({points} points: {words})",
+                placement=p.square + "=" + str(p.tile),
+                points=p.points,
+                words=p.words,
+            )
+            if p.words
+            else _(
+                "{placement} ({points} points)",
+                placement=p.square + "=" + str(p.tile),
+                points=p.points,
+            )
             for p in planned
         )
         extras = sum(1 for p in planned if p.draw_extra)
-        out.info(
-            f"Played {played}"
-            + (f"; drew {extras} extra tile{'s' if extras > 1 else ''}" if extras else "")
-            + "."
-        )
+        if extras:
+            out.info(
+                ngettext(
+                    "Played {placements}; drew {n} extra tile.",
+                    "Played {placements}; drew {n} extra tiles.",
+                    extras,
+                    placements=played,
+                )
+            )
+        else:
+            out.info(_("Played {placements}.", placements=played))
         report_end(out, view, new, self.holder)
         return new
 
@@ -102,13 +126,15 @@ class MathableScreen:
 
         view = turn.view
         if view.get("rack") is None:
-            raise CliError(f"you have no seat in game {turn.game}, so no rack to advise on")
+            raise CliError(
+                _("you have no seat in game {game}, so no rack to advise on", game=turn.game)
+            )
         advice = advise(view)
         if as_json:
             turn.out.json(advice_json(advice))
             return
         if not is_my_turn(view):
-            turn.out.info("Not your turn yet; this is for your rack as it is now.")
+            turn.out.info(_("Not your turn yet; this is for your rack as it is now."))
         for line in advice_lines(advice, limit=len(advice.legal) if show_all else 10):
             turn.out.data(line)
 

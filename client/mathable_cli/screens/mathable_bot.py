@@ -14,6 +14,7 @@ from mathable_cli.engines import EngineRunner
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import my_seat, placed_this_turn
 from mathable_cli.moves import Planned, plan_turn, play_turn, score_of, send
+from mathable_i18n import _, say
 
 if TYPE_CHECKING:
     from mathable_cli.bot import Bot
@@ -70,7 +71,7 @@ def decide(
     try:
         player = PlayerView.from_json(view)
     except ValueError as err:
-        raise CliError(f"cannot give the engine this game: {err}") from None
+        raise CliError(_("cannot give the engine this game: {error}", error=str(err))) from None
     choice = runner.choose(player)
     problem = choice.problem
     turn = choice.turn
@@ -89,24 +90,37 @@ def bot_turn(bot: Bot, game: str, view: dict[str, Any]) -> dict[str, Any] | None
     decision = decide(view, engine=bot.engine, draw_extra=bot.draw_extra)
     if decision.problem is not None:
         bot.out.warn(
-            f"{game}: engine {bot.engine.spec}: {decision.problem}; "
-            "the best-turn search plays this turn"
+            _(
+                "{game}: engine {engine}: {problem}; the best-turn search plays this turn",
+                game=game,
+                engine=bot.engine.spec,
+                problem=decision.problem,
+            )
         )
     try:
         new = carry_out(bot, game, view, decision)
     except CliError as err:
         if err.code == ExitCode.CONFLICT:
-            bot.out.info(f"{game}: the game moved on ({err.message}); looking again")
+            bot.out.info(
+                _(
+                    "{game}: the game moved on ({message}); looking again",
+                    game=game,
+                    message=say(err.message),
+                )
+            )
             return None
         if err.code not in (ExitCode.ILLEGAL_MOVE, ExitCode.REFUSED):
             raise
         now = bot.api.game(game)
         # With tiles down the turn can only end (a pass is refused then).
         end = "end_turn" if placed_this_turn(now) else "pass"
-        bot.out.warn(
-            f"{game}: the server refused {decision.kind}: {err.message}; "
-            + ("ending the turn" if end == "end_turn" else "passing")
-        )
+        values = {"game": game, "kind": decision.kind, "message": say(err.message)}
+        if end == "end_turn":
+            bot.out.warn(
+                _("{game}: the server refused {kind}: {message}; ending the turn", **values)
+            )
+        else:
+            bot.out.warn(_("{game}: the server refused {kind}: {message}; passing", **values))
         new = send(bot.api, bot.out, game, now, {"type": end})
     return new
 
@@ -116,25 +130,29 @@ def carry_out(bot: Bot, game: str, view: dict[str, Any], decision: Decision) -> 
     seat = my_seat(view)
     if decision.kind == "correct":
         new = send(bot.api, bot.out, game, view, {"type": "correct"})
-        bot.out.info(f"{game}: corrected the last turn: {decision.reason}")
+        bot.out.info(
+            _("{game}: corrected the last turn: {reason}", game=game, reason=say(decision.reason))
+        )
         return new
     if decision.kind == "turn":
         if decision.planned:
             new = play_turn(bot.api, bot.out, game, view, decision.planned, end=decision.end_turn)
         else:
             new = send(bot.api, bot.out, game, view, {"type": "end_turn"})
-        played = " ".join(f"{p.square}={p.tile}" for p in decision.planned) or "nothing more"
+        played = " ".join(f"{p.square}={p.tile}" for p in decision.planned) or _("nothing more")
         if not decision.end_turn:
-            bot.out.info(f"{game}: placed {played}; the turn goes on")
+            bot.out.info(_("{game}: placed {move}; the turn goes on", game=game, move=played))
             return new
-        bot.out.info(f"{game}: played {played} {turn_outcome(view, new, seat)}")
+        outcome = turn_outcome(view, new, seat)
+        bot.out.info(_("{game}: played {move} {outcome}", game=game, move=played, outcome=outcome))
         return new
     if decision.kind == "exchange":
         new = send(bot.api, bot.out, game, view, {"type": "exchange", "tiles": decision.tiles})
-        bot.out.info(f"{game}: nothing fits; exchanged {' '.join(map(str, decision.tiles))}")
+        tiles = " ".join(map(str, decision.tiles))
+        bot.out.info(_("{game}: nothing fits; exchanged {tiles}", game=game, tiles=tiles))
         return new
     new = send(bot.api, bot.out, game, view, {"type": "pass"})
-    bot.out.info(f"{game}: nothing fits and the bag is empty; passed")
+    bot.out.info(_("{game}: nothing fits and the bag is empty; passed", game=game))
     return new
 
 
@@ -144,13 +162,18 @@ def turn_outcome(before: dict[str, Any], after: dict[str, Any], seat: int | None
     result = after.get("result")
     if after.get("status") != "ended" or not isinstance(result, dict) or seat is None:
         gained = score_of(after, seat) - score_of(before, seat)
-        return f"({gained:+d}, score {score_of(after, seat)})"
+        return _(
+            "({gained}, score {score})", gained=format(gained, "+d"), score=score_of(after, seat)
+        )
     deductions = result.get("deductions") or []
     deducted = int(deductions[seat]) if seat < len(deductions) else 0
     final = score_of(after, seat)
     before_end = final + deducted
     gained = before_end - score_of(before, seat)
-    return (
-        f"({gained:+d}, score {before_end}; game over: -{deducted} for the tiles left, "
-        f"final {final})"
+    return _(
+        "({gained}, score {score}; game over: -{deducted} for the tiles left, final {final})",
+        gained=format(gained, "+d"),
+        score=before_end,
+        deducted=deducted,
+        final=final,
     )

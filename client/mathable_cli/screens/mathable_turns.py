@@ -16,6 +16,7 @@ from typing import Any
 
 from mathable.games.mathable.eventwords import correction_outcome, removed_tiles
 from mathable_cli.game import History, TurnRecord, seat_name, turns_from_events
+from mathable_i18n import _, ngettext, say
 
 
 def placement_words(square: str, tile: int, points: int) -> str:
@@ -40,23 +41,39 @@ class MathableTurn(TurnRecord):
     def words(self, view: Mapping[str, Any]) -> str:
         who = seat_name(view, self.seat)
         if self.kind in ("play", "in progress"):
-            placed = ", ".join(placement_words(*p) for p in self.placements) or "nothing"
+            placed = ", ".join(placement_words(*p) for p in self.placements) or _("nothing")
             text = f"{who}: {placed}"
             if self.extra_draws:
-                text += f"; {self.extra_draws} extra tile{'s' if self.extra_draws > 1 else ''}"
+                text = ngettext(
+                    "{turn}; {n} extra tile", "{turn}; {n} extra tiles", self.extra_draws, turn=text
+                )
             if self.kind == "in progress":
-                return text + f" (turn in progress, {sum(p[2] for p in self.placements)} so far)"
+                so_far = sum(p[2] for p in self.placements)
+                return _("{turn} (turn in progress, {points} so far)", turn=text, points=so_far)
             total = self.points + self.bonus
             if self.bonus:
-                return text + f" = {self.points} + {self.bonus} bonus = {total}"
+                return _(
+                    "{turn} = {points} + {bonus} bonus = {total}",
+                    turn=text,
+                    points=self.points,
+                    bonus=self.bonus,
+                    total=total,
+                )
             return text + f" = {total}"
         if self.kind == "exchange":
-            n = self.exchanged
-            return f"{who}: exchanged {n} tile{'s' if n != 1 else ''}"
+            return ngettext(
+                "{player}: exchanged {n} tile",
+                "{player}: exchanged {n} tiles",
+                self.exchanged,
+                player=who,
+            )
         if self.kind == "correction":
-            return (
-                f"{who} corrected {seat_name(view, self.target)}: {self.note} "
-                f"({self.points} points)"
+            return _(
+                "{player} corrected {other}: {note} ({points} points)",
+                player=who,
+                other=seat_name(view, self.target),
+                note=self.note,
+                points=self.points,
             )
         return super().words(view)
 
@@ -124,7 +141,7 @@ def fold_turn(history: History, event: Mapping[str, Any]) -> bool:
                 for p in pending.placements
                 if (p[0], p[1]) not in taken
             ]
-        record.note = f"{event.get('reason')}; {correction_outcome(event)}"
+        record.note = f"{say(str(event.get('reason')))}; {say(correction_outcome(event))}"
         history.turns.append(record)
     else:
         return False

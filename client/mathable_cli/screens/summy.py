@@ -16,6 +16,7 @@ from mathable_cli.moves import score_of, send
 from mathable_cli.ruleset_turns import tiles_of
 from mathable_cli.screens.generic import GenericScreen
 from mathable_cli.screens.interface import MoveFlags, Turn
+from mathable_i18n import _
 
 Json = dict[str, Any]
 
@@ -35,16 +36,30 @@ class SummyScreen(GenericScreen):
         for seat in view.get("seats") or []:
             index = int(seat.get("seat") or 0)
             held = seat.get("hand_size", seat.get("rack_size"))
-            lines.append(f"  {seat_name(view, index)}: {seat.get('score', 0)} points, {held} tiles")
+            lines.append(
+                "  "
+                + _(
+                    "{player}: {points} points, {tiles} tiles",
+                    player=seat_name(view, index),
+                    points=seat.get("score", 0),
+                    tiles=held,
+                )
+            )
         if view.get("supply") is not None:
-            lines.append(f"Supply: {view['supply']} tiles")
+            lines.append(_("Supply: {n} tiles", n=view["supply"]))
         last = view.get("last_play")
         if isinstance(last, dict):
             lines.append(
-                f"Last play: {seat_name(view, last['seat'])} {last['equation']} ({last['points']})"
+                _(
+                    "Last play: {player} {equation} ({points})",
+                    player=seat_name(view, last["seat"]),
+                    equation=last["equation"],
+                    points=last["points"],
+                )
             )
         if my_seat(view) is not None:
-            lines.append("Your tiles: " + " ".join(str(t) for t in tiles_of(view)))
+            tiles = " ".join(str(t) for t in tiles_of(view))
+            lines.append(_("Your tiles: {tiles}", tiles=tiles))
         return lines
 
     def play(self, turn: Turn, words: list[str], flags: MoveFlags) -> Json:
@@ -53,9 +68,11 @@ class SummyScreen(GenericScreen):
         if words and _SQUARE.fullmatch(words[0]):
             if not any(w.lower() in DIRECTION_WORDS for w in words[1:]):
                 raise CliError(
-                    f"{' '.join(words)[:40]!r} says no direction: write a play as X,Y "
-                    "DIRECTION EQUATION, the direction across (a) or down (d), "
-                    "e.g. -3,0 across 1+2=3",
+                    _(
+                        "{play} says no direction: write a play as X,Y DIRECTION EQUATION, "
+                        "the direction across (a) or down (d), e.g. -3,0 across 1+2=3",
+                        play=repr(" ".join(words)[:40]),
+                    ),
                     ExitCode.USAGE,
                 )
         return super().play(turn, words, flags)
@@ -65,16 +82,25 @@ class SummyScreen(GenericScreen):
         gained = score_of(new, seat) - score_of(turn.view, seat)
         last = new.get("last_play") or {}
         what = last.get("equation") if command["type"] == "equation" else command["type"]
-        turn.out.info(f"Played {what} ({gained:+d}). Now {status_line(new)}.")
+        turn.out.info(
+            _(
+                "Played {words} ({gained}). Now {status}.",
+                words=what,
+                gained=format(gained, "+d"),
+                status=status_line(new),
+            )
+        )
 
     def advise(self, turn: Turn, found: tuple[Json, str] | None) -> None:
         if found is not None:
-            turn.out.data(f"Best: {found[1]}")
+            turn.out.data(_("Best: {move}", move=found[1]))
         elif turn.view.get("supply"):
-            turn.out.data("No equation fits: discard some tiles (mathable-cli discard GAME TILES).")
+            turn.out.data(
+                _("No equation fits: discard some tiles (mathable-cli discard GAME TILES).")
+            )
         else:
             turn.out.data(
-                "No equation fits, and the supply is empty: pass (mathable-cli pass GAME)."
+                _("No equation fits, and the supply is empty: pass (mathable-cli pass GAME).")
             )
 
     def bot_nothing_fits(self, turn: Turn) -> Json:
@@ -84,8 +110,10 @@ class SummyScreen(GenericScreen):
             spare = sorted(tiles, key=lambda t: (t == "=", t), reverse=True)[:2]
             body = {"type": "discard", "tiles": spare}
             new = send(turn.api, turn.out, turn.game, turn.view, body)
-            turn.out.info(f"{turn.game}: nothing fits; discarded {' '.join(spare)}")
+            turn.out.info(
+                _("{game}: nothing fits; discarded {tiles}", game=turn.game, tiles=" ".join(spare))
+            )
             return new
         new = send(turn.api, turn.out, turn.game, turn.view, {"type": "pass"})
-        turn.out.info(f"{turn.game}: nothing fits and the supply is empty; passed")
+        turn.out.info(_("{game}: nothing fits and the supply is empty; passed", game=turn.game))
         return new

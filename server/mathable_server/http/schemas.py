@@ -366,6 +366,9 @@ class MeSettingsSchema(StrictSchema):
     #: An IANA name, checked against the tz database (``games.timesource.known_time_zone``);
     #: null: UTC.
     time_zone = fields.String(allow_none=True, validate=validate.Length(min=1, max=64))
+    #: ``en``, ``fr``, ``nb``, ``it`` (``mathable_i18n.LANGUAGES``), checked by the route;
+    #: null: the request's ``Accept-Language``.
+    language = fields.String(allow_none=True, validate=validate.Length(min=1, max=16))
 
 
 class MessageSchema(StrictSchema):

@@ -1,4 +1,5 @@
-"""A player's own settings beyond the account: the time zone deadlines are told in."""
+"""A player's own settings beyond the account: the time zone deadlines are told in, the
+language they read, how long before a deadline a reminder goes."""
 
 from __future__ import annotations
 
@@ -28,6 +29,26 @@ class PlayerSettingsRecorder(Recorder):
                 )
             ).all()
         return {r.player_id: r.time_zone for r in rows if r.time_zone}
+
+    def language(self, player_id: str) -> str | None:
+        """The language the player chose (None: none chosen)."""
+        return self.languages([player_id]).get(player_id)
+
+    def languages(self, player_ids: Iterable[str]) -> dict[str, str]:
+        """The language each of these players chose, for those who chose one."""
+        ids = list(player_ids)
+        if not ids:
+            return {}
+        with self._reader.connect() as conn:
+            rows = conn.execute(
+                select(player_settings.c.player_id, player_settings.c.language).where(
+                    player_settings.c.player_id.in_(ids)
+                )
+            ).all()
+        return {r.player_id: r.language for r in rows if r.language}
+
+    def set_language(self, player_id: str, language: str | None) -> None:
+        self._set(player_id, language=language)
 
     def set_time_zone(self, player_id: str, zone: str | None) -> None:
         self._set(player_id, time_zone=zone)

@@ -334,6 +334,9 @@ player_settings = Table(
     Column("time_zone", String(64), nullable=True),
     #: A reminder this many seconds before a deadline of theirs (None: no reminder).
     Column("remind_before", Integer, nullable=True),
+    #: The language they read (``en``, ``fr``, ``nb``, ``it``); None: the request's
+    #: ``Accept-Language``, else English (migration 0012).
+    Column("language", String(8), nullable=True),
 )
 
 #: The reminders sent: one per player and deadline (a turn's), never twice.

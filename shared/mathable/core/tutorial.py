@@ -20,12 +20,16 @@ from mathable.core.events import GameCreated
 from mathable.core.lifecycle import Join
 from mathable.core.record import created_event, read_record
 from mathable.core.ruleset import AnyState, Ruleset
+from mathable.core.words import Text, says
 
 
 @dataclass(frozen=True)
 class Tutorial:
     """A worked example: its title, words before it, its record (a given order), and
-    words to say after a turn (by turn number, 1 the first)."""
+    words to say after a turn (by turn number, 1 the first). The words are marked
+    (``N_``/``says``) and said in the reader's language at the edge (``mathable-cli
+    tutorial``), as are the steps' prompts and words (``Ruleset.tutorial_step``,
+    ``Ruleset.explain``); the record, the moves typed and the boards never change."""
 
     title: str
     intro: str
@@ -49,6 +53,20 @@ class Step:
     #: The state before the step, and the seat playing it (to say why another try fails).
     before: AnyState | None = None
     seat: int = 0
+
+
+def joined(separator: str, parts: list[str]) -> Text:
+    """``parts`` one after the other with ``separator`` between them, each said in the
+    reader's language at the edge (a list of sentences or sums: nothing to translate in
+    the joining itself, so it has no catalog entry).
+
+    >>> joined("; ", [says("{n} tiles", n=2), "I8"]).params
+    {'p0': '2 tiles', 'p1': 'I8'}
+    """
+    names = [f"p{i}" for i in range(len(parts))]
+    return Text(
+        separator.join("{" + name + "}" for name in names), dict(zip(names, parts, strict=True))
+    )
 
 
 def start(tutorial: Tutorial, rules: Ruleset) -> AnyState:
@@ -82,8 +100,8 @@ def steps(tutorial: Tutorial, rules: Ruleset) -> Iterator[Step]:
             done = None
             if index == len(commands) - 1:
                 done = f"{number}. {names[turn.seat]}: {turn.written}"
-                if number in tutorial.after:
-                    done += "\n" + tutorial.after[number]
+                if number in tutorial.after:  # the words are said at the edge
+                    done = joined("\n", [done, says(tutorial.after[number])])
             yield Step(
                 number, names[turn.seat], expect, prompt, words, state, done, before, turn.seat
             )
@@ -105,4 +123,4 @@ def why_not(step: Step, rules: Ruleset, typed: str) -> str | None:
     return None
 
 
-__all__ = ["Step", "Tutorial", "start", "steps", "why_not"]
+__all__ = ["Step", "Tutorial", "joined", "start", "steps", "why_not"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 from flask import Blueprint, Response
 
 from mathable.core.ruleset import ruleset_of
+from mathable_i18n import LANGUAGES, language_of
 from mathable_server.games.orders import order_withheld
 from mathable_server.games.service import GameNotFound, Games, KeyReused, new_id
 from mathable_server.games.timesource import iso_ms, known_time_zone, zone_named
@@ -190,10 +192,12 @@ def revoke_token() -> Response:
 @bp.patch("/me")
 def change_me() -> Response:
     """Change the caller's settings: ``time_zone`` (an IANA name, checked; null: UTC), in
-    which mail tells deadlines. 422 ``unknown_time_zone``; nothing changes then."""
+    which mail tells deadlines; ``language`` (``en``, ``fr``, ``nb``, ``it``; null: the
+    request's). 422 ``unknown_time_zone``, ``unknown_language``; nothing changes then."""
     player = required_player()
     body = load(_me_settings, json_body())
     store = services().store
+    language = _language(body["language"]) if "language" in body else None
     if "time_zone" in body:
         zone = body["time_zone"]
         if zone is not None and not known_time_zone(zone):
@@ -206,11 +210,34 @@ def change_me() -> Response:
                 details={"field": "time_zone", **({"suggestion": meant} if meant else {})},
             )
         store.set_time_zone(player.id, zone)
+    if "language" in body:
+        store.set_language(player.id, language)
     return json_response(
-        {"id": player.id, "name": player.name, "time_zone": store.time_zone(player.id)},
+        {
+            "id": player.id,
+            "name": player.name,
+            "time_zone": store.time_zone(player.id),
+            "language": store.language(player.id),
+        },
         200,
         {"Cache-Control": "private, no-store"},
     )
+
+
+def _language(asked: str | None) -> str | None:
+    """The language asked for as we store it (``fr-CA`` is ``fr``); 422 for one we do not
+    speak, before anything is changed."""
+    if asked is None:
+        return None
+    lang = language_of(asked) if re.fullmatch(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*", asked) else None
+    if lang is None:
+        raise ApiError(
+            422,
+            "unknown_language",
+            f"{asked[:16]!r} is not a language of this server: one of {', '.join(LANGUAGES)}",
+            details={"field": "language", "languages": list(LANGUAGES)},
+        )
+    return lang
 
 
 @bp.get("/me")
@@ -234,6 +261,7 @@ def me() -> Response:
             "id": player.id,
             "name": player.name,
             "time_zone": store.time_zone(player.id),
+            "language": store.language(player.id),
             "games": [
                 _imported(
                     games,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mathable.core.errors import RuleError, shown
 from mathable.core.events import Event
@@ -22,6 +22,9 @@ from mathable.games.mathable.board import render
 from mathable.games.mathable.events import apply  # its events register on import
 from mathable.games.mathable.eventwords import event_words
 from mathable.games.mathable.tiles import TILE_SET
+
+if TYPE_CHECKING:
+    from mathable.core.rulebook import Block
 
 # The rules' engine, views, records, pictures, tutorial and rulebook are imported by the
 # methods that use them (deferred: start-up time of a program that only shows a game,
@@ -134,6 +137,12 @@ class MathableRules(RulesetBase):
         from mathable.games.mathable.rulebook import mathable_markdown
 
         return mathable_markdown()
+
+    def rulebook_blocks(self) -> list[Block]:
+        """The rule book as blocks to say in the reader's language (``mathable.core.rulebook``)."""
+        from mathable.games.mathable.rulebook import blocks
+
+        return blocks()
 
     def draw(self, view: dict[str, Any]) -> str:
         return render(view.get("board") or {})

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Final
 
+from mathable.core.words import N_
 from mathable.games.mathable.board import (
     CENTRE,
     COLUMNS,
@@ -45,36 +46,44 @@ OPERATION_RULES: Final = {
 
 #: Why a game ends (``result.reason`` and ``game_ended.reason``), each with its rule.
 END_CONDITIONS: Final = (
-    ("rack_emptied", "the bag is empty and a player has placed every tile on their rack"),
+    ("rack_emptied", N_("the bag is empty and a player has placed every tile on their rack")),
     (
         "blocked",
-        "no tile still in play, on any rack or in the bag, can be placed on any square "
-        "(checked after every turn, whether or not the bag is empty)",
+        N_(
+            "no tile still in play, on any rack or in the bag, can be placed on any square "
+            "(checked after every turn, whether or not the bag is empty)"
+        ),
     ),
     (
         "no_placements",
-        "every player in turn has passed or exchanged twice in a row "
-        "(2 x the number of players turns with no tile placed)",
+        N_(
+            "every player in turn has passed or exchanged twice in a row "
+            "(2 x the number of players turns with no tile placed)"
+        ),
     ),
-    ("resigned", "all players but one have resigned (or run out of time)"),
-    ("timeout", "in a game with a clock, a player ran out of time and one player is left"),
+    ("resigned", N_("all players but one have resigned (or run out of time)")),
+    ("timeout", N_("in a game with a clock, a player ran out of time and one player is left")),
 )
 
 #: What each rules version changed (``rules_version`` of a game says which it plays).
 VERSIONS: Final = (
-    (1, "the first rules"),
+    (1, N_("the first rules")),
     (
         2,
-        "the game ends blocked when no tile on a rack or in the bag fits anywhere, even with "
-        "tiles left in the bag; a correction puts the extra tile drawn right after an illegal "
-        "placement back into the bag, and a legal tile with a wrong claim stays, scoring only "
-        "its claimed equations that are real",
+        N_(
+            "the game ends blocked when no tile on a rack or in the bag fits anywhere, even with "
+            "tiles left in the bag; a correction puts the extra tile drawn right after an illegal "
+            "placement back into the bag, and a legal tile with a wrong claim stays, scoring only "
+            "its claimed equations that are real"
+        ),
     ),
     (
         3,
-        "a correction puts back into the bag every extra tile drawn after a placement it "
-        "takes back, a later one's too: a rack never keeps a tile no placement on the board "
-        "earned",
+        N_(
+            "a correction puts back into the bag every extra tile drawn after a placement it "
+            "takes back, a later one's too: a rack never keeps a tile no placement on the board "
+            "earned"
+        ),
     ),
 )
 

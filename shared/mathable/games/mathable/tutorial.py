@@ -17,7 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from mathable.core.events import Event
-from mathable.core.tutorial import Tutorial
+from mathable.core.tutorial import Tutorial, joined
+from mathable.core.words import N_, says, says_n
 from mathable.games.mathable.board import OPERATION, PREMIUM, square_name
 from mathable.games.mathable.commands import DrawExtra, EndTurn, Place
 from mathable.games.mathable.events import ExtraTileDrawn, TilePlaced, TurnEnded
@@ -25,7 +26,12 @@ from mathable.games.mathable.tiles import TILE_SET
 
 #: The racks dealt (player 1's, then player 2's) and the extra tile player 1 draws.
 FRONT = (1, 2, 8, 12, 16, 17, 42, 3, 4, 6, 7, 7, 8, 21, 11)
-_OPS = {"+": "an addition", "-": "a subtraction", "x": "a multiplication", "/": "a division"}
+_OPS = {
+    "+": says("an addition"),
+    "-": says("a subtraction"),
+    "x": says("a multiplication"),
+    "/": says("a division"),
+}
 
 
 def _order() -> str:
@@ -50,8 +56,8 @@ RECORD = f"""[Game "mathable"]
 """
 
 TUTORIAL = Tutorial(
-    title="Mathable: the rule book's worked example",
-    intro=(
+    title=N_("Mathable: the rule book's worked example"),
+    intro=N_(
         "Two players. The board starts with 1, 2, 3 and 4 in the middle square of four.\n"
         "Player 1's rack: 1 2 8 12 16 17 42. Player 2's rack: 3 4 6 7 7 8 21.\n"
         "A tile goes next to two tiles in a line (across or down) and must be what they\n"
@@ -61,11 +67,11 @@ TUTORIAL = Tutorial(
     ),
     record=RECORD,
     after={
-        1: (
+        1: N_(
             "Player 1 cannot place another tile: 17, 42 and the extra 11 fit nowhere.\n"
             "The turn scores 12 + 8 + 2 + 1 + 16 = 39, and the rack is filled up to seven."
         ),
-        2: (
+        2: N_(
             "E8 is an x square: player 2 could draw an extra tile there, and does not, to\n"
             "keep the bonus in reach. All seven tiles placed: 7 + 6 + 16 + 4 + 3 + 21 + 14\n"
             "= 71 points, and 50 for emptying a full rack: 121."
@@ -81,39 +87,87 @@ def _equation(cells: Any, near: int, far: int, op: str, tile: int) -> str:
 
 def explain(state: Any, event: Event) -> str | None:
     """What one of Mathable's events did, in words (see the module)."""
-    names = [seat.player or f"seat {i + 1}" for i, seat in enumerate(state.seats)]
+    names = [seat.player or says("seat {n}", n=i + 1) for i, seat in enumerate(state.seats)]
     match event:
         case TilePlaced():
             cells = state.position.cells
             at = square_name(event.square)
-            sums = "; ".join(
-                f"{_equation(cells, e.near, e.far, e.op, event.tile)} "
-                f"({at} and {square_name(e.near)}, {square_name(e.far)})"
-                for e in event.equations
+            sums = joined(
+                "; ",
+                [
+                    says(
+                        "{equation} ({square} and {near}, {far})",
+                        equation=_equation(cells, e.near, e.far, e.op, event.tile),
+                        square=at,
+                        near=square_name(e.near),
+                        far=square_name(e.far),
+                    )
+                    for e in event.equations
+                ],
             )
             count = len(event.equations)
             premium = PREMIUM[event.square]
-            score = f"{event.tile} x {count} equation{'s' if count != 1 else ''}"
+            score = says_n(
+                "{tile} x {n} equation", "{tile} x {n} equations", count, tile=event.tile
+            )
             if premium > 1:
-                score += f" x {premium} (a {premium}x square)"
-            words = f"{names[event.seat]} places {event.tile} on {at}: {sums}. "
-            words += f"{score} = {event.points} point{'s' if event.points != 1 else ''}."
+                score = says(
+                    "{score} x {premium} (a {premium}x square)", score=score, premium=premium
+                )
+            words = says_n(
+                "{player} places {tile} on {square}: {sums}. {score} = {n} point.",
+                "{player} places {tile} on {square}: {sums}. {score} = {n} points.",
+                event.points,
+                player=names[event.seat],
+                tile=event.tile,
+                square=at,
+                sums=sums,
+                score=score,
+            )
             op = OPERATION[event.square]
             if op is not None:
-                words += (
-                    f" {at} is {'an' if op == 'x' else 'a'} {op} square: only {_OPS[op]} counts"
-                    " there, and placing on"
-                    " it allows drawing an extra tile."
+                square = (
+                    says(
+                        "{square} is an {op} square: only {operation} counts there, and placing "
+                        "on it allows drawing an extra tile.",
+                        square=at,
+                        op=op,
+                        operation=_OPS[op],
+                    )
+                    if op == "x"
+                    else says(
+                        "{square} is a {op} square: only {operation} counts there, and placing "
+                        "on it allows drawing an extra tile.",
+                        square=at,
+                        op=op,
+                        operation=_OPS[op],
+                    )
                 )
+                return joined(" ", [words, square])
             return words
         case ExtraTileDrawn():
-            return f"{names[event.seat]} draws the extra tile: {event.tile}."
+            return says(
+                "{player} draws the extra tile: {tile}.", player=names[event.seat], tile=event.tile
+            )
         case TurnEnded():
             total = event.points + event.bonus
-            bonus = f" and the {event.bonus}-point bonus" if event.bonus else ""
-            return (
-                f"{names[event.seat]} ends the turn: {event.points} points{bonus}, "
-                f"{total} in all; {len(event.drawn)} tiles drawn to fill the rack."
+            fields = {
+                "player": names[event.seat],
+                "points": event.points,
+                "bonus": event.bonus,
+                "total": total,
+                "drawn": len(event.drawn),
+            }
+            if event.bonus:
+                return says(
+                    "{player} ends the turn: {points} points and the {bonus}-point bonus, "
+                    "{total} in all; {drawn} tiles drawn to fill the rack.",
+                    **fields,
+                )
+            return says(
+                "{player} ends the turn: {points} points, {total} in all; {drawn} tiles drawn "
+                "to fill the rack.",
+                **fields,
             )
     return None
 
@@ -125,13 +179,15 @@ def tutorial_step(state: Any, command: Any) -> tuple[str, str]:
             at = square_name(command.square)
             return (
                 f"{at}={command.tile}",
-                f"place {command.tile} on {at} (type {at}={command.tile})",
+                says(
+                    "place {tile} on {square} (type {square}={tile})", tile=command.tile, square=at
+                ),
             )
         case DrawExtra():
-            return "+", "draw the extra tile (type +)"
+            return "+", says("draw the extra tile (type +)")
         case EndTurn():
-            return "", "end the turn (press Enter)"
-    return "", "press Enter"
+            return "", says("end the turn (press Enter)")
+    return "", says("press Enter")
 
 
 __all__ = ["RECORD", "TUTORIAL", "explain", "tutorial_step"]

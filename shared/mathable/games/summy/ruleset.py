@@ -6,6 +6,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from mathable.core.events import Event
+from mathable.core.rulebook import Block
 from mathable.core.ruleset import (
     SHARED_END_WORDS,
     RecordTurn,
@@ -23,6 +24,7 @@ from mathable.games.summy.jsoncommands import summy_command
 from mathable.games.summy.movegen import best_move, legal_moves
 from mathable.games.summy.notation import draw_table, play_words, read_play
 from mathable.games.summy.record import record_commands, record_turns
+from mathable.games.summy.rulebook import blocks as rulebook_blocks
 from mathable.games.summy.rulebook import rules_markdown
 from mathable.games.summy.ruleset_data import ruleset_data
 from mathable.games.summy.schemas import command_schemas
@@ -111,6 +113,10 @@ class SummyRules(RulesetBase):
 
     def rulebook(self) -> str:
         return rules_markdown()
+
+    def rulebook_blocks(self) -> list[Block]:
+        """The rule book as blocks to say in the reader's language (``mathable.core.rulebook``)."""
+        return rulebook_blocks()
 
     def draw(self, view: dict[str, Any]) -> str:
         last = view.get("last_play") or {}

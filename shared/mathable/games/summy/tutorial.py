@@ -16,6 +16,7 @@ from typing import Any
 
 from mathable.core.events import Event
 from mathable.core.tutorial import Tutorial
+from mathable.core.words import N_, says, says_n
 from mathable.games.summy.commands import check
 from mathable.games.summy.events import EquationPlayed, TilesDiscarded
 from mathable.games.summy.moves import PlayEquation
@@ -49,8 +50,8 @@ RECORD = f"""[Game "summy"]
 """
 
 TUTORIAL = Tutorial(
-    title="Summy: two equations",
-    intro=(
+    title=N_("Summy: two equations"),
+    intro=N_(
         "Two players. The table starts with one = in the middle (x 0, y 0).\n"
         "ada's hand: 1 + 2 3 x 5 - 6. bob's hand: 4 x 2 9 - 0 7 =.\n"
         "A play lays tiles in one line to make a true equation, using tiles on the table;\n"
@@ -60,8 +61,8 @@ TUTORIAL = Tutorial(
     ),
     record=RECORD,
     after={
-        1: "ada's equation uses the = on the table: 1 + 2 + 3 = 6 points.",
-        2: (
+        1: N_("ada's equation uses the = on the table: 1 + 2 + 3 = 6 points."),
+        2: N_(
             "bob's equation crosses ada's through her 3: 7 x 9 - 20 = 43 is true, and its\n"
             "digits score 7 + 9 + 2 + 0 + 4 + 3 = 25. The squares just before and after an\n"
             "equation stay empty: no tile may lengthen it."
@@ -72,20 +73,41 @@ TUTORIAL = Tutorial(
 
 def explain(state: Any, event: Event) -> str | None:
     """What one of Summy's events did, in words (see the module)."""
-    names = [seat.player or f"seat {i + 1}" for i, seat in enumerate(state.seats)]
+    names = [seat.player or says("seat {n}", n=i + 1) for i, seat in enumerate(state.seats)]
     match event:
         case EquationPlayed():
             laid = " ".join(NAMES[t] for _, _, t in event.placements)
             digits = [c for c in event.equation if c.isdigit()]
             used = len(event.equation) - len(event.placements)
-            table = f", with {used} tile{'s' if used != 1 else ''} of the table" if used else ""
-            return (
-                f"{names[event.seat]} lays {laid} {event.direction}{table}: "
-                f"{event.equation} holds. Its digits score {' + '.join(digits)} = "
-                f"{event.points} points."
+            fields = {
+                "player": names[event.seat],
+                "laid": laid,
+                "direction": says(event.direction),
+                "equation": event.equation,
+                "digits": " + ".join(digits),
+                "points": event.points,
+            }
+            if used:
+                return says_n(
+                    "{player} lays {laid} {direction}, with {n} tile of the table: {equation} "
+                    "holds. Its digits score {digits} = {points} points.",
+                    "{player} lays {laid} {direction}, with {n} tiles of the table: {equation} "
+                    "holds. Its digits score {digits} = {points} points.",
+                    used,
+                    **fields,
+                )
+            return says(
+                "{player} lays {laid} {direction}: {equation} holds. Its digits score "
+                "{digits} = {points} points.",
+                **fields,
             )
         case TilesDiscarded():
-            return f"{names[event.seat]} puts {len(event.discarded)} tiles out of the game."
+            # TRANSLATORS: {count} is 2 or more in the tutorials' examples.
+            return says(
+                "{player} puts {count} tiles out of the game.",
+                player=names[event.seat],
+                count=len(event.discarded),
+            )
     return None
 
 
@@ -93,8 +115,12 @@ def tutorial_step(state: Any, command: Any) -> tuple[str, str]:
     """What a player types for one of Summy's commands in the tutorial."""
     if isinstance(command, PlayEquation):
         (turn,) = record_turns(state, check(state, command), None, True)
-        return turn.text, f"lay an equation (type {turn.text})"
-    return "", "press Enter"
+        return turn.text, says("lay an equation (type {play})", play=turn.text)
+    return "", says("press Enter")
+
+
+#: The directions as a tutorial says them (the notation keeps ``across``/``down``).
+DIRECTIONS = (N_("across"), N_("down"))
 
 
 __all__ = ["RECORD", "TUTORIAL", "explain", "tutorial_step"]

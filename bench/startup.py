@@ -8,7 +8,8 @@ each a fresh process, as a user runs it):
 - ``python3 -c pass``: the floor, what any Python program costs to start;
 - ``mathable-cli --version`` (target: under 5x the floor);
 - ``mathable-cli show GAME`` against ``mathable-server run`` on a temporary
-  SQLite file, a game in play with a few turns (target: under 200 ms);
+  SQLite file, a game in play with a few turns (targets: under 200 ms, and
+  within 3x the floor on a quiet machine);
 - ``mathable-cli --help``, for information;
 - the modules ``show`` imports that cost the most (``python -X importtime``).
 
@@ -179,6 +180,10 @@ def main() -> None:
     args = parser.parse_args()
     env = {k: v for k, v in os.environ.items() if not k.startswith("MATHABLE_")}
     env["NO_COLOR"] = "1"
+    # As a user runs it: compiled modules are cached (pip compiles what it installs). With
+    # PYTHONDONTWRITEBYTECODE set (as some sandboxes set it) every run would compile the
+    # project's modules again, a third of a run's time.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     variants = [Variant("this", sys.executable)]
     if args.against:
         variants.append(Variant("other", args.against_python or sys.executable, args.against))
@@ -200,9 +205,11 @@ def main() -> None:
     version, show = results["--version"]["this"], results["show GAME"]["this"]
     ok_version = version.median < 5 * floor.median
     ok_show = show.median < 0.200
+    ok_show_floor = show.median < 3 * floor.median
     verdict = {True: "met", False: "NOT met"}
     print(f"target --version under 5x python -c pass (wall): {verdict[ok_version]}")
     print(f"target show under 200 ms (wall): {verdict[ok_show]}")
+    print(f"target show under 3x python -c pass (wall): {verdict[ok_show_floor]}")
     print(f"load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 

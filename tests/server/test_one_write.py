@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import pytest
 from gunicorn.config import Config
 from gunicorn.http import wsgi
+from gunicorn.http.errors import InvalidResponseHeader
 from gunicorn.http.parser import RequestParser
 
 from mathable_server.run import gunicorn_writes
@@ -88,3 +90,44 @@ def test_an_answer_without_a_body_still_sends_its_head(
 ) -> None:
     writes = _serve(app, request_bytes)
     assert len(writes) == 1 and writes[0].endswith(b"\r\n\r\n")
+
+
+def _plain(app: App, request: bytes = GET) -> list[bytes]:
+    """The writes gunicorn's own response makes, joined: what ``OneWriteResponse`` must send."""
+    return [b"".join(_serve(app, request))]
+
+
+def _headers(headers: list[tuple[str, str]], body: bytes = b"{}") -> App:
+    def app(_environ: dict[str, Any], start: Any) -> list[bytes]:
+        start("200 OK", headers)
+        return [body]
+
+    return app
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        [("Content-Type", "application/json"), ("Content-Length", "2"), ("X-A", " b ")],
+        [("Content-Type", "application/json"), ("Connection", "close"), ("Keep-Alive", "1")],
+        [("Content-Type", "application/json")],  # chunked
+    ],
+)
+def test_headers_seen_before_are_sent_as_gunicorn_sends_them(
+    monkeypatch: pytest.MonkeyPatch, headers: list[tuple[str, str]]
+) -> None:
+    gunicorn_writes._processed.clear()
+    expected = _plain(_headers(headers))
+    monkeypatch.setattr(wsgi, "Response", wsgi.Response)
+    gunicorn_writes.install()
+    first, second = (b"".join(_serve(_headers(headers))) for _ in range(2))
+    date = re.compile(rb"Date: [^\r]*\r\n")
+    assert date.sub(b"", first) == date.sub(b"", second) == date.sub(b"", expected[0])
+    assert tuple(headers) in gunicorn_writes._processed
+
+
+def test_a_wrong_header_is_refused_every_time(one_write: None) -> None:
+    bad = _headers([("Content-Type", "application/json"), ("X-Bad", "a\r\nb")])
+    for _ in range(2):
+        with pytest.raises(InvalidResponseHeader):
+            _serve(bad)

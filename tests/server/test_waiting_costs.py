@@ -212,6 +212,38 @@ def test_recent_rows_answer_a_resume_and_say_when_they_cannot() -> None:
     assert [c.seq for c in recent.of("p1", 11) or []] == [13]
 
 
+def test_a_move_wakes_each_waiter_once_with_all_its_rows_in_order() -> None:
+    hub = Wakeups()
+    revoked: list[str] = []
+    hub.on_revoked.append(revoked.append)
+    moves = [Change(5, "p1", "g1", 4, ("moved",), 0), Change(6, "p2", "g1", 4, ("moved",), 0)]
+    later = Change(7, "p1", "g1", 5, ("moved",), 0)
+    gone = Change(8, "p2", "", 0, feed.REVOKED, 0)
+    with ExitStack() as held:
+        spectator = held.enter_context(hub.watch(games=["g1"]))
+        seat = held.enter_context(hub.watch(games=["g1"], players=["p1"], owner="p1"))
+        other = held.enter_context(hub.watch(players=["p2"], owner="p2"))
+        idle = held.enter_context(hub.watch(games=["g2"], players=["p3"]))
+        sets: list[object] = []
+        for waiter in (spectator, seat, other, idle):
+            event = waiter._event
+            real = event.set
+
+            def counted(real: Callable[[], None] = real, waiter: object = waiter) -> None:
+                sets.append(waiter)
+                real()
+
+            event.set = counted  # type: ignore[method-assign]
+        assert hub.publish([*moves, later, gone]) == 3  # each waiter concerned, once
+        assert sorted(map(id, sets)) == sorted(map(id, [spectator, seat, other]))
+        assert [c.seq for c in seat.take()] == [5, 7]  # the seat's own rows, in order
+        assert seat.versions == {"g1": 5} and spectator.versions == {"g1": 5}
+        assert spectator.take() == [] and not spectator.revoked
+        assert [c.seq for c in other.take()] == [6] and other.revoked
+        assert revoked == ["p2"] and not seat.revoked
+        assert not idle.wait(0) and idle.versions == {}
+
+
 def test_a_notice_names_the_games_and_players_and_nothing_when_too_long() -> None:
     told = [{"game_id": "g1", "player_id": "pb"}, {"game_id": "g1", "player_id": "pa"}]
     assert notice(told) == "g1 pa,pb"

@@ -6,6 +6,7 @@ Every game body and event feed goes through ``mathable.games.mathable.view`` and
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 from collections import OrderedDict
@@ -38,8 +39,27 @@ def with_clock(text: str, clock: ClockState | None, now: int) -> str:
 
     The rest of a view is fixed by its version and cached; the time left is not.
     """
-    shown = json.dumps(clock_body(clock, now), separators=(",", ":"))
+    return joined_clock(text, clock_text(clock, now))
+
+
+def clock_text(clock: ClockState | None, now: int) -> str:
+    """The JSON of ``clock_body(clock, now)``."""
+    if clock is None:
+        return "null"  # most games: no encoder to make for it
+    return json.dumps(clock_body(clock, now), separators=(",", ":"))
+
+
+def joined_clock(text: str, shown: str) -> str:
+    """A rendered view with the JSON of its clock (``clock_text``) added."""
     return f'{text[:-1]},"clock":{shown}}}'
+
+
+@functools.lru_cache(maxsize=64)
+def answer_body(text: str, shown: str) -> bytes:
+    """``joined_clock`` encoded, once for every answer of one view at one time left: the
+    thousands of long-polls woken by one move share it (a view, kept by ``BodyCache``,
+    hashes once)."""
+    return joined_clock(text, shown).encode()
 
 
 def player_ids(state: AnyState) -> list[str]:
@@ -182,7 +202,16 @@ class BodyCache:
 
 
 #: A view's answer head as handed to the WSGI server: the status line and the headers.
-Head = tuple[str, list[tuple[str, str]]]
+Head = tuple[str, tuple[tuple[str, str], ...]]
+
+
+@functools.lru_cache(maxsize=64)
+def with_length(
+    headers: tuple[tuple[str, str], ...], length: int
+) -> tuple[tuple[str, str], ...]:
+    """``headers`` with their Content-Length set to ``length``, made once for every
+    answer of that length."""
+    return tuple((k, str(length) if k == "Content-Length" else v) for k, v in headers)
 
 
 class HeadCache:

@@ -84,16 +84,18 @@ class Waiter:
         #: The newest version seen of each watched game.
         self.versions: dict[str, int] = {}
 
-    def deliver(self, change: Change) -> None:
+    def deliver(self, *changes: Change) -> None:
+        """Hand the waiter ``changes`` (in order), and wake it once."""
         with self._lock:
-            if change.revoked:
-                if change.player_id == self.owner:
-                    self.revoked = True
-            elif change.player_id in self.players:
-                self._changes.append(change)
-            if change.game_id in self.games:
-                known = self.versions.get(change.game_id, 0)
-                self.versions[change.game_id] = max(known, change.version)
+            for change in changes:
+                if change.revoked:
+                    if change.player_id == self.owner:
+                        self.revoked = True
+                elif change.player_id in self.players:
+                    self._changes.append(change)
+                if change.game_id in self.games:
+                    known = self.versions.get(change.game_id, 0)
+                    self.versions[change.game_id] = max(known, change.version)
         self._event.set()
 
     def end(self) -> None:
@@ -181,25 +183,30 @@ class Wakeups:
                                 del index[key]
 
     def publish(self, changes: Sequence[Change]) -> int:
-        """Hand each change to the waiters it concerns; how many waiters were woken."""
-        woken = 0
+        """Hand each change to the waiters it concerns; how many waiters were woken.
+
+        Each waiter is handed all of its changes at once and woken once: a move writes a
+        row for each seat, and thousands may watch its game."""
+        handed: dict[Waiter, list[Change]] = {}
         for change in changes:
             if change.revoked:
                 for callback in self.on_revoked:
                     callback(change.player_id)
                 with self._lock:
-                    targets = set(self._by_owner.get(change.player_id, ()))
-                for waiter in targets:
-                    waiter.deliver(change)
-                woken += len(targets)
-                continue
-            with self._lock:
-                targets = set(self._by_game.get(change.game_id, ()))
-                targets |= self._by_player.get(change.player_id, set())
+                    targets = list(self._by_owner.get(change.player_id, ()))
+            else:
+                with self._lock:
+                    targets = list(self._by_game.get(change.game_id, ()))
+                    targets += self._by_player.get(change.player_id, ())
             for waiter in targets:
-                waiter.deliver(change)
-            woken += len(targets)
-        return woken
+                found = handed.get(waiter)
+                if found is None:
+                    handed[waiter] = [change]
+                elif found[-1] is not change:  # one watching both the game and the player
+                    found.append(change)
+        for waiter, mine in handed.items():
+            waiter.deliver(*mine)
+        return len(handed)
 
     def concerns(self, games: Sequence[str], players: Sequence[str]) -> bool:
         """Whether a waiter of this process watches any of ``games`` or ``players``."""

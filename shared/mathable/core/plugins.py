@@ -54,6 +54,21 @@ def load_all() -> dict[str, Any]:
     return _loaded
 
 
+def load_one(name: str) -> Any:
+    """The ruleset object of the installed game ``name``, imported alone (a program that
+    plays one game need not import the others); None if no game is installed by that
+    name or it fails to import (``load_all`` then says why)."""
+    if _loaded is not None:
+        return _loaded.get(name)
+    for point in installed():
+        if point.name == name:
+            try:
+                return point.load()
+            except Exception:  # said by load_all, which the caller turns to
+                return None
+    return None
+
+
 def forget() -> None:
     """Read the entry points again at the next ``load_all`` (after an install, in tests)."""
     global _loaded

@@ -24,7 +24,6 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
-from xml.sax.saxutils import escape
 
 from mathable.core import plugins
 from mathable.core.errors import RuleError, shown
@@ -472,6 +471,12 @@ SHARED_END_WORDS = {
 }
 
 
+def escape(text: str) -> str:
+    """``&``, ``<`` and ``>`` as XML entities (``xml.sax.saxutils.escape``, whose import
+    costs a program that shows a game its start-up: it imports ``urllib.request``)."""
+    return text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+
+
 class _Registry(MutableMapping[str, Ruleset]):
     """Every ruleset by name: the installed games (their entry points, read when first
     looked at) and any ``register``ed by a program. Every way of reading it goes through
@@ -480,10 +485,13 @@ class _Registry(MutableMapping[str, Ruleset]):
     def __init__(self) -> None:
         self._found: dict[str, Ruleset] = {}
         self._loaded = False
+        #: While one game is imported alone: what its import looks up is what is found
+        #: so far, as while every game is imported.
+        self._importing = False
 
     @property
     def _games(self) -> dict[str, Ruleset]:
-        if not self._loaded:
+        if not self._loaded and not self._importing:
             self._loaded = True  # first: a game's import may read events, which looks here
             for name, rules in plugins.load_all().items():
                 if getattr(rules, "name", None) != name:
@@ -498,6 +506,18 @@ class _Registry(MutableMapping[str, Ruleset]):
         return self._found
 
     def __getitem__(self, name: str) -> Ruleset:
+        found = self._found.get(name)
+        if found is not None:
+            return found
+        if not self._loaded and not self._importing and isinstance(name, str):
+            # The game asked for alone: its module imports what it needs, not every game's.
+            self._importing = True
+            try:
+                rules = plugins.load_one(name)
+            finally:
+                self._importing = False
+            if rules is not None and getattr(rules, "name", None) == name:
+                return self._found.setdefault(name, rules)
         return self._games[name]
 
     def __setitem__(self, name: str, rules: Ruleset) -> None:

@@ -22,8 +22,10 @@ from mathable_server.games.service import Answer, Timed, new_id
 from mathable_server.http.errors import ApiError
 from mathable_server.http.headers import security_headers
 from mathable_server.http.render import (
+    answer_body,
     appended_body,
     clock_body,
+    clock_text,
     events_body,
     game_body,
     player_ids,
@@ -31,6 +33,7 @@ from mathable_server.http.render import (
     same_at_version,
     viewer_seat,
     with_clock,
+    with_length,
     withhold_end,
 )
 from mathable_server.http.schemas import (
@@ -487,7 +490,8 @@ def _woken(
     Thousands of waiters of one game wake together: all but the body's clock is
     the same for each (game, version, seat), so the status and headers are worked
     out once (by ``_view_response`` itself, as the WSGI server would get them) and
-    shared; each answer adds only its clock and length.
+    shared; so is the body of each time left on the clock (``answer_body``). Each answer
+    is handed copies of the headers: middleware may add to them.
     """
     game = _wait_for(svc, game_id, since, wait, viewer)
     if caller is not None and viewer is not None:
@@ -502,7 +506,7 @@ def _woken(
     if head is None:
         reference = _view_response(svc, game_id, game, viewer, known, _view_headers(state.version))
         security_headers(reference)  # as after_request gives every answer of a view
-        head = (reference.status, reference.get_wsgi_headers(environ).to_wsgi_list())
+        head = (reference.status, tuple(reference.get_wsgi_headers(environ).to_wsgi_list()))
         svc.heads.put(key, head)
     status, shared = head
     # Each waiter's own language (the head is shared by all), where after_request puts it.
@@ -512,9 +516,8 @@ def _woken(
         return status, headers, b""  # 304: no Content-Language, as after_request does
     headers.insert(len(headers) if at is None else at, ("Content-Language", current()))
     text = view_text(svc, game_id, state, seat)
-    body = with_clock(text, game.clock, svc.games.now()).encode()
-    length = str(len(body))
-    return status, [(k, length if k == "Content-Length" else v) for k, v in headers], body
+    body = answer_body(text, clock_text(game.clock, svc.games.now()))
+    return status, list(with_length(tuple(headers), len(body))), body
 
 
 class _Held(Response):

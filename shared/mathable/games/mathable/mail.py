@@ -12,7 +12,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mathable.core.errors import RuleError
-from mathable.games.mathable.engine import Play
 
 HOW_TO_REPLY = """\
 To play, reply to this mail with your move on the first line:
@@ -48,6 +47,8 @@ def read_reply(line: str) -> dict[str, Any]:
                 {"text": line[:80], "accepted": "exchange 3 7 12"},
             )
         return {"type": "exchange", "tiles": [int(t) for t in tiles]}
+    from mathable.games.mathable.engine import Play  # deferred: start-up of `show`
+
     play = Play.parse(" ".join(words))
     return {
         "type": "turn",

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mathable.core.errors import RuleError, shown
 from mathable.core.events import Event
 from mathable.core.movelist import MoveLine, move_lines
-from mathable.core.rulebook import Block
 from mathable.core.ruleset import (
     SHARED_END_WORDS,
     RecordTurn,
@@ -18,28 +17,19 @@ from mathable.core.ruleset import (
     plural,
 )
 from mathable.core.state import Lifecycle
-from mathable.games.mathable import mail, picture, tutorial
-from mathable.games.mathable.audit import expected_draw
+from mathable.games.mathable import mail
 from mathable.games.mathable.board import render
-from mathable.games.mathable.commands import MATHABLE, check, end_reason
-from mathable.games.mathable.events import apply
+from mathable.games.mathable.events import apply  # its events register on import
 from mathable.games.mathable.eventwords import event_words
-from mathable.games.mathable.jsoncommands import mathable_command
-from mathable.games.mathable.movegen import (
-    Placement,
-    best_turn,
-    best_turn_in,
-    legal_placements_in,
-)
-from mathable.games.mathable.movelist import fold_own
-from mathable.games.mathable.record import record_commands, record_turns
-from mathable.games.mathable.rulebook import blocks as rulebook_blocks
-from mathable.games.mathable.rulebook import mathable_markdown
-from mathable.games.mathable.ruleset_data import ruleset_data
-from mathable.games.mathable.schemas import command_schemas
-from mathable.games.mathable.state import GameState
 from mathable.games.mathable.tiles import TILE_SET
-from mathable.games.mathable.view import redact, view
+
+if TYPE_CHECKING:
+    from mathable.core.rulebook import Block
+
+# The rules' engine, views, records, pictures, tutorial and rulebook are imported by the
+# methods that use them (deferred: start-up time of a program that only shows a game,
+# ``mathable-cli show``; the server uses them all). The events are imported here: a
+# game's event types are known once its ruleset is (``Event.from_dict``).
 
 
 def _play_told(turn: Mapping[str, Any]) -> Told:
@@ -74,21 +64,31 @@ class MathableRules(RulesetBase):
         return TILE_SET
 
     def new_state(self) -> Lifecycle:
+        from mathable.games.mathable.state import GameState
+
         return GameState()
 
     def check(self, state: Any, command: Any) -> list[Event]:
+        from mathable.games.mathable.commands import check
+
         return check(state, command)
 
     def apply(self, state: Any, event: Event) -> Lifecycle:
         return apply(state, event)
 
     def view(self, state: Any, viewer: int | None) -> dict[str, Any]:
+        from mathable.games.mathable.view import view
+
         return view(state, viewer)
 
     def redact(self, event: Event, viewer: int | None, *, revealed: bool = False) -> dict[str, Any]:
+        from mathable.games.mathable.view import redact
+
         return redact(event, viewer, revealed=revealed)
 
     def command(self, seat: int, body: dict[str, Any]) -> Any:
+        from mathable.games.mathable.jsoncommands import mathable_command
+
         return mathable_command(seat, body)
 
     def parse_tile(self, text: Any) -> int:
@@ -101,37 +101,55 @@ class MathableRules(RulesetBase):
         return text
 
     def legal_moves(self, state: Any, seat: int) -> Iterator[Any]:
+        from mathable.games.mathable.movegen import legal_placements_in
+
         # The position itself: ``placed()`` is keyed by square index, not by name.
         return iter(legal_placements_in(state.position, state.seats[seat].rack))
 
     def legal_commands(self, state: Any, seat: int, limit: int = 200) -> list[dict[str, Any]]:
+        from mathable.games.mathable.movegen import legal_placements_in
+
         found = legal_placements_in(state.position, state.seats[seat].rack)[:limit]
         return [{"type": "place", "square": p.square, "tile": p.tile, "points": p.points}
                 for p in found]  # fmt: skip
 
     def end_reason(self, state: Any) -> str | None:
+        from mathable.games.mathable.commands import end_reason
+
         return end_reason(state)
 
     def deductions(self, state: Any) -> tuple[int, ...]:
+        from mathable.games.mathable.commands import MATHABLE
+
         return MATHABLE.deductions(state)
 
     def expected_draw(self, state: Any, event: Event) -> Event | None:
+        from mathable.games.mathable.audit import expected_draw
+
         return expected_draw(state, event)
 
     def data(self) -> dict[str, Any]:
+        from mathable.games.mathable.ruleset_data import ruleset_data
+
         return ruleset_data()
 
     def rulebook(self) -> str:
+        from mathable.games.mathable.rulebook import mathable_markdown
+
         return mathable_markdown()
 
     def rulebook_blocks(self) -> list[Block]:
         """The rule book as blocks to say in the reader's language (``mathable.core.rulebook``)."""
-        return rulebook_blocks()
+        from mathable.games.mathable.rulebook import blocks
+
+        return blocks()
 
     def draw(self, view: dict[str, Any]) -> str:
         return render(view.get("board") or {})
 
     def read_move(self, text: str, view: dict[str, Any]) -> dict[str, Any]:
+        from mathable.games.mathable.movegen import Placement
+
         placed = [Placement.parse(word) for word in text.split()]
         if not placed:
             raise RuleError(
@@ -143,6 +161,8 @@ class MathableRules(RulesetBase):
         }
 
     def suggest(self, view: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+        from mathable.games.mathable.movegen import best_turn
+
         best = best_turn(view.get("board") or {}, view.get("rack") or [])
         if not best.placements:
             return None
@@ -196,12 +216,18 @@ class MathableRules(RulesetBase):
     )
 
     def command_schemas(self) -> dict[str, dict[str, Any]]:
+        from mathable.games.mathable.schemas import command_schemas
+
         return command_schemas()
 
     def svg(self, view: dict[str, Any]) -> str:
+        from mathable.games.mathable import picture
+
         return picture.mathable_svg(view)
 
     def picture_words(self, view: dict[str, Any]) -> str:
+        from mathable.games.mathable import picture
+
         return picture.board_text_alternative(view)
 
     def reply_help(self) -> str:
@@ -226,6 +252,8 @@ class MathableRules(RulesetBase):
         return mail.points_words(view)
 
     def move_lines(self, events: Iterable[Event], names: Sequence[str] = ()) -> list[MoveLine]:
+        from mathable.games.mathable.movelist import fold_own
+
         return move_lines(self, events, names, fold_own)
 
     # Records (``mathable.core.record``):
@@ -233,26 +261,38 @@ class MathableRules(RulesetBase):
     def record_turns(
         self, state: Any, events: Sequence[Event], then: Event | None, revealed: bool
     ) -> list[RecordTurn]:
+        from mathable.games.mathable.record import record_turns
+
         return record_turns(state, events, then, revealed)
 
     def record_commands(self, state: Any, seat: int, text: str) -> list[Any]:
+        from mathable.games.mathable.record import record_commands
+
         return record_commands(state, seat, text)
 
     def best_turn_for(self, state: Any, seat: int) -> tuple[int, str, bool] | None:
         # A branch-and-bound search over the rack's tiles: exhaustive unless it reaches
         # its node limit (then the best found, never below greedy).
+        from mathable.games.mathable.movegen import best_turn_in
+
         best = best_turn_in(state.position, state.seats[seat].rack)
         if not best.placements:
             return None
         return best.total, " ".join(str(p) for p in best.placements), best.exhaustive
 
     def tutorial(self) -> Any:
+        from mathable.games.mathable import tutorial
+
         return tutorial.TUTORIAL
 
     def tutorial_step(self, state: Any, command: Any) -> tuple[str, str]:
+        from mathable.games.mathable import tutorial
+
         return tutorial.tutorial_step(state, command)
 
     def explain(self, state: Any, event: Event) -> str | None:
+        from mathable.games.mathable import tutorial
+
         return tutorial.explain(state, event)
 
 

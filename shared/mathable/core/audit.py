@@ -16,6 +16,7 @@ from mathable.core.commitment import commit
 from mathable.core.errors import RuleError
 from mathable.core.events import DrawsRevealed, Event, GameCreated
 from mathable.core.ruleset import ruleset
+from mathable.core.words import says
 
 
 @dataclass(frozen=True)
@@ -58,8 +59,10 @@ def events_from_feed(feed: list[dict[str, Any]]) -> list[Event]:
     if reveal is not None and reveal.get("withheld"):
         raise RuleError(
             "bad_event",
-            "the server withholds this game's bag order while another game of the same "
-            "order is unfinished",
+            says(
+                "the server withholds this game's bag order while another game of the same "
+                "order is unfinished"
+            ),
             {"type": "draws_revealed", "field": "order", "withheld": True},
         )
     out: list[Event] = []

@@ -32,6 +32,7 @@ from mathable.core.events import Event, GameCreated
 from mathable.core.movelist import MoveLine, move_lines
 from mathable.core.state import Lifecycle
 from mathable.core.view import redact_shared
+from mathable.core.words import says
 
 #: The state of a game of any ruleset: each game's state is a ``Lifecycle``, whose fields
 #: (version, status, ruleset, options, seats, turn, turns_played, result, draws_revealed)
@@ -359,7 +360,7 @@ class RulesetBase:
     def read_reply(self, line: str, view: dict[str, Any]) -> dict[str, Any]:
         words = line.split()
         if not words:
-            raise RuleError("bad_notation", "the mail holds no move", {"text": line[:80]})
+            raise RuleError("bad_notation", says("the mail holds no move"), {"text": line[:80]})
         head = words[0].lower()
         if head in ("pass", "resign") and len(words) == 1:
             return {"type": head}
@@ -404,7 +405,10 @@ class RulesetBase:
     def _no_notation(self) -> RuleError:
         return RuleError(
             "no_record_notation",
-            f"{self.display_name} has no record notation: its games cannot be written as a record",
+            says(
+                "{game} has no record notation: its games cannot be written as a record",
+                game=self.display_name,
+            ),
             {"ruleset": self.name},
         )
 
@@ -423,7 +427,7 @@ class RulesetBase:
         if not text.isascii() or not text.isdigit():
             raise RuleError(
                 "bad_tile",
-                f"{text[:12]!r} is not a tile",
+                says("{text} is not a tile", text=repr(text[:12])),
                 {"value": text[:12], "accepted": "a number"},
             )
         return int(text)
@@ -539,7 +543,9 @@ def ruleset(name: object) -> Ruleset:
         names = ", ".join(sorted(RULESETS))
         raise RuleError(
             "unknown_ruleset",
-            f"there is no game called {str(name)[:32]!r} ({names})",
+            says(
+                "there is no game called {name} ({names})", name=repr(str(name)[:32]), names=names
+            ),
             {"ruleset": shown(name, 32), "accepted": sorted(RULESETS)},
         )
     return found

@@ -17,6 +17,7 @@ with :func:`says` (a template and its values) or :data:`N_` (a constant), and th
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 
@@ -64,4 +65,21 @@ def N_(text: str) -> str:  # noqa: N802 - gettext's name for "mark only"
     return text
 
 
-__all__ = ["N_", "Text", "says", "says_n"]
+def joined(parts: Iterable[str], template: str) -> Text:
+    """``parts`` joined two by two with ``template`` (a marked ``{first}...{second}``), so a
+    list is said with the reader's own separators: ``1 by -, 7 by +``.
+
+    >>> t = joined([says("{n} by -", n=1), says("{n} by +", n=7)], N_("{first}, {second}"))
+    >>> t, t.template
+    ('1 by -, 7 by +', '{first}, {second}')
+    """
+    found: Text | None = None
+    for part in parts:
+        said = part if isinstance(part, Text) else Text(part)
+        found = said if found is None else Text(template, {"first": found, "second": said})
+    if found is None:
+        raise ValueError("nothing to join")
+    return found
+
+
+__all__ = ["N_", "Text", "joined", "says", "says_n"]

@@ -17,6 +17,7 @@ from mathable.core.ruleset import (
     plural,
 )
 from mathable.core.state import Lifecycle
+from mathable.core.words import says
 from mathable.games.mathable import mail, picture, tutorial
 from mathable.games.mathable.audit import expected_draw
 from mathable.games.mathable.board import render
@@ -93,7 +94,7 @@ class MathableRules(RulesetBase):
         if isinstance(text, bool) or not isinstance(text, int):
             raise RuleError(
                 "bad_tile",
-                f"{str(text)[:20]!r} is not a Mathable tile",
+                says("{text} is not a Mathable tile", text=repr(str(text)[:20])),
                 {"value": shown(text, 20), "accepted": "a whole number"},
             )
         return text
@@ -129,7 +130,9 @@ class MathableRules(RulesetBase):
         placed = [Placement.parse(word) for word in text.split()]
         if not placed:
             raise RuleError(
-                "no_tiles", "write placements like I8=12", {"text": text[:80], "placements": 0}
+                "no_tiles",
+                says("write placements like I8=12"),
+                {"text": text[:80], "placements": 0},
             )
         return {
             "type": "turn",

@@ -45,7 +45,7 @@ from mathable.core.events import (
 from mathable.core.lifecycle import Create, Join, Pass, Resign, TimeOut
 from mathable.core.ruleset import AnyState, RecordTurn, Ruleset, ruleset
 from mathable.core.state import ClockSpec
-from mathable.core.words import Text, says
+from mathable.core.words import Text, concat, says
 
 #: The headers the kernel writes, in this order (a game's record may add others after).
 HEADERS = (
@@ -699,15 +699,21 @@ def final_words(replayed: Replayed) -> str:
     names = replayed.record.names
     rules = replayed.rules
     view = rules.view(state, None)
-    lines = [rules.draw(view), ""]
+    lines: list[str] = [rules.draw(view), ""]
     for index, seat in enumerate(state.seats):
         lines.append(f"{names[index]}: {seat.score}")
     if state.result is not None:
         winners = ", ".join(names[s] for s in state.result.winners)
-        lines.append(f"game over ({rules.end_words(state.result.reason)}); won by {winners}")
+        lines.append(
+            says(
+                "game over ({reason}); won by {winners}",
+                reason=rules.end_words(state.result.reason),
+                winners=winners,
+            )
+        )
     else:
-        lines.append("the game goes on")
-    return "\n".join(lines)
+        lines.append(says("the game goes on"))
+    return concat(*(lines[0], *(part for line in lines[1:] for part in ("\n", line))))
 
 
 __all__ = [

@@ -82,4 +82,18 @@ def joined(parts: Iterable[str], template: str) -> Text:
     return found
 
 
-__all__ = ["N_", "Text", "joined", "says", "says_n"]
+def concat(*parts: str) -> Text:
+    """``parts`` one after the other, each :class:`Text` among them said in the reader's
+    language: for a layout (lines of a review, a board and its legend) whose own
+    characters are no words to translate.
+
+    >>> t = concat("  1. ", says("passed"), "\\n")
+    >>> t, t.template
+    ('  1. passed\\n', '{p0}{p1}{p2}')
+    """
+    return Text(
+        "".join(f"{{p{i}}}" for i in range(len(parts))), {f"p{i}": p for i, p in enumerate(parts)}
+    )
+
+
+__all__ = ["N_", "Text", "concat", "joined", "says", "says_n"]

@@ -73,13 +73,12 @@ def joined(parts: Iterable[str], template: str) -> Text:
     >>> t, t.template
     ('1 by -, 7 by +', '{first}, {second}')
     """
-    found: Text | None = None
+    found: str | None = None
     for part in parts:
-        said = part if isinstance(part, Text) else Text(part)
-        found = said if found is None else Text(template, {"first": found, "second": said})
+        found = part if found is None else Text(template, {"first": found, "second": part})
     if found is None:
         raise ValueError("nothing to join")
-    return found
+    return found if isinstance(found, Text) else concat(found)
 
 
 def concat(*parts: str) -> Text:

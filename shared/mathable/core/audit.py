@@ -16,6 +16,7 @@ from mathable.core.commitment import commit
 from mathable.core.errors import RuleError
 from mathable.core.events import DrawsRevealed, Event, GameCreated
 from mathable.core.ruleset import ruleset
+from mathable.core.words import says
 
 
 @dataclass(frozen=True)
@@ -58,8 +59,10 @@ def events_from_feed(feed: list[dict[str, Any]]) -> list[Event]:
     if reveal is not None and reveal.get("withheld"):
         raise RuleError(
             "bad_event",
-            "the server withholds this game's bag order while another game of the same "
-            "order is unfinished",
+            says(
+                "the server withholds this game's bag order while another game of the same "
+                "order is unfinished"
+            ),
             {"type": "draws_revealed", "field": "order", "withheld": True},
         )
     out: list[Event] = []
@@ -81,22 +84,31 @@ def audit(events: list[Event]) -> Audit:
     ('the log is empty',)
     """
     if not events or not isinstance(events[0], GameCreated):
-        return Audit(problems=("the log is empty",) if not events else ("no game_created",))
+        return Audit(
+            problems=(says("the log is empty"),) if not events else (says("no game_created"),)
+        )
     created = events[0]
     reveal = next((e for e in events if isinstance(e, DrawsRevealed)), None)
     if created.commitment is None:
-        return Audit(problems=("this game was made without a commitment to its bag order",))
+        return Audit(problems=(says("this game was made without a commitment to its bag order"),))
     if reveal is None:
-        return Audit(problems=("the bag order is revealed only when the game has ended",))
+        return Audit(problems=(says("the bag order is revealed only when the game has ended"),))
     problems: list[str] = []
     try:
         rules = ruleset(created.ruleset)
     except RuleError as err:
         return Audit(problems=(err.message,))
     if sorted(reveal.order) != sorted(rules.tile_set):
-        problems.append(f"the revealed order is not the {len(rules.tile_set)} tiles of the game")
+        problems.append(
+            says(
+                "the revealed order is not the {count} tiles of the game",
+                count=len(rules.tile_set),
+            )
+        )
     if commit(reveal.order, reveal.salt) != created.commitment:
-        problems.append("the revealed order and salt do not match the commitment made at creation")
+        problems.append(
+            says("the revealed order and salt do not match the commitment made at creation")
+        )
     if problems:
         return Audit(problems=tuple(problems))
     state = rules.new_state()
@@ -106,10 +118,22 @@ def audit(events: list[Event]) -> Audit:
         if expected is not None:
             draws += 1
             if expected != event:
-                problems.append(f"event {version} ({event.type}) drew other tiles than the order")
+                problems.append(
+                    says(
+                        "event {version} ({type}) drew other tiles than the order",
+                        version=version,
+                        type=event.type,
+                    )
+                )
         try:
             state = rules.apply(state, event)
         except (RuleError, ValueError):  # a tile drawn that was not there to draw
-            problems.append(f"event {version} ({event.type}) does not follow from the game")
+            problems.append(
+                says(
+                    "event {version} ({type}) does not follow from the game",
+                    version=version,
+                    type=event.type,
+                )
+            )
             break
     return Audit(draws=draws, problems=tuple(problems))

@@ -40,6 +40,7 @@ from mathable.core.events import (
 )
 from mathable.core.ruleset import AnyState, apply_any, empty_state
 from mathable.core.state import ClockSpec
+from mathable.core.words import says
 
 SECOND: Final = 1000
 DAY: Final = 86_400 * SECOND
@@ -66,20 +67,25 @@ def check_spec(spec: ClockSpec) -> None:
         if isinstance(value, bool) or not isinstance(value, int):
             raise RuleError(
                 "bad_clock",
-                f"{name} is a whole number of seconds",
+                says("{name} is a whole number of seconds", name=name),
                 {"field": name, "value": shown(value), "accepted": "a whole number of seconds"},
             )
         if not minimum <= value <= MAX_SECONDS:
             raise RuleError(
                 "bad_clock",
-                f"{name} must be {minimum} to {MAX_SECONDS} seconds (a year)",
+                says(
+                    "{name} must be {min} to {max} seconds (a year)",
+                    name=name,
+                    min=minimum,
+                    max=MAX_SECONDS,
+                ),
                 {"field": name, "value": value, "min": minimum, "max": MAX_SECONDS},
             )
 
     if (spec.per_move is None) == (spec.initial is None):
         raise RuleError(
             "bad_clock",
-            "give either per_move or initial (a time bank), not both",
+            says("give either per_move or initial (a time bank), not both"),
             {
                 "fields": ["per_move", "initial"],
                 "per_move": shown(spec.per_move),
@@ -89,7 +95,7 @@ def check_spec(spec: ClockSpec) -> None:
     if spec.per_move is not None and (spec.increment or spec.max is not None):
         raise RuleError(
             "bad_clock",
-            "increment and max belong to a time bank, not per_move",
+            says("increment and max belong to a time bank, not per_move"),
             {
                 "fields": ["increment", "max"],
                 "increment": shown(spec.increment),
@@ -103,13 +109,15 @@ def check_spec(spec: ClockSpec) -> None:
     if spec.initial is not None and spec.max is not None and spec.max < spec.initial:
         raise RuleError(
             "bad_clock",
-            f"max ({spec.max} s) is below initial ({spec.initial} s)",
+            says(
+                "max ({max} s) is below initial ({initial} s)", max=spec.max, initial=spec.initial
+            ),
             {"fields": ["max", "initial"], "max": spec.max, "initial": spec.initial},
         )
     if spec.on_timeout not in ("lose", "claim"):
         raise RuleError(
             "bad_clock",
-            "on_timeout is 'lose' or 'claim'",
+            says("on_timeout is 'lose' or 'claim'"),
             {"field": "on_timeout", "value": shown(spec.on_timeout), "accepted": ["lose", "claim"]},
         )
 
@@ -298,26 +306,26 @@ def replay_timed(timed: Iterable[tuple[int, Event]]) -> tuple[AnyState, ClockSta
 def check_claim(state: AnyState, clock: ClockState | None, now: int, seat: int) -> int:
     """The seat whose timeout ``seat`` may claim at ``now``; RuleError if there is none."""
     if clock is None:
-        raise RuleError("no_clock", "this game has no clock", {"clock": None})
+        raise RuleError("no_clock", says("this game has no clock"), {"clock": None})
     if clock.spec.on_timeout != "claim":
         raise RuleError(
             "claims_off",
-            "this game's clock ends a late player's game by itself",
+            says("this game's clock ends a late player's game by itself"),
             {"on_timeout": clock.spec.on_timeout},
         )
     if state.status != "playing" or not 0 <= seat < len(state.seats):
         raise RuleError(
-            "game_over", "only a game in play has a clock running", {"status": state.status}
+            "game_over", says("only a game in play has a clock running"), {"status": state.status}
         )
     if state.seats[seat].resigned:
         raise RuleError(
-            "not_seated", "you no longer play in this game", {"seat": seat, "resigned": True}
+            "not_seated", says("you no longer play in this game"), {"seat": seat, "resigned": True}
         )
     late = clock.expired(now)
     if late is None:
         raise RuleError(
             "not_expired",
-            "the player to move still has time",
+            says("the player to move still has time"),
             {
                 "seat": clock.running,
                 "remaining_ms": None
@@ -327,7 +335,7 @@ def check_claim(state: AnyState, clock: ClockState | None, now: int, seat: int) 
         )
     if late == seat:
         raise RuleError(
-            "own_timeout", "you cannot claim your own timeout: move instead", {"seat": seat}
+            "own_timeout", says("you cannot claim your own timeout: move instead"), {"seat": seat}
         )
     return late
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from mathable.core.errors import RuleError
+from mathable.core.words import Text, says
 
 T = TypeVar("T")
 
@@ -23,7 +24,17 @@ def _bad(what: str, value: Any) -> RuleError:
     shown = repr(value)
     if len(shown) > 60:
         shown = shown[:57] + "..."
-    return RuleError("bad_event", f"expected {what}, got {shown}", {"expected": what, "got": shown})
+    return RuleError(
+        "bad_event",
+        says("expected {what}, got {got}", what=_said(what), got=shown),
+        {"expected": what, "got": shown},
+    )
+
+
+def _said(what: str) -> str:
+    """What a field expects, in words a person reads: a marked text as it is, the codecs'
+    own words marked here."""
+    return what if isinstance(what, Text) else _EXPECTED.get(what, what)
 
 
 def _int(value: Any) -> int:
@@ -64,6 +75,15 @@ def _tuple_of(inner: Codec[T]) -> Codec[tuple[T, ...]]:
     )
 
 
+#: The words of what the codecs expect, marked to be said in the reader's language.
+_EXPECTED = {
+    "an integer": says("an integer"),
+    "a string": says("a string"),
+    "true or false": says("true or false"),
+    "a list": says("a list"),
+    "an object": says("an object"),
+}
+
 INT: Codec[int] = Codec(lambda v: v, _int)
 STR: Codec[str] = Codec(lambda v: v, _str)
 BOOL: Codec[bool] = Codec(lambda v: v, _bool)
@@ -90,7 +110,11 @@ def record(cls: type[T], fields: dict[str, Codec[Any]]) -> Codec[T]:
             raise _bad("an object", value)
         missing = [n for n in fields if n not in value]
         if missing:
-            raise RuleError("bad_event", f"missing field {missing[0]!r}", {"missing": missing[0]})
+            raise RuleError(
+                "bad_event",
+                says("missing field {field}", field=repr(missing[0])),
+                {"missing": missing[0]},
+            )
         return cls(**{n: c.decode(value[n]) for n, c in fields.items()})
 
     return Codec(encode, decode)

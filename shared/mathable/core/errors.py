@@ -6,12 +6,16 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from mathable.core.words import Text
+
 
 class RuleError(ValueError):
     """A command or value the rules refuse.
 
     ``code`` is stable and machine-readable (``no_equation``, ``square_taken``...);
-    ``message`` explains the refusal to a person; ``details`` says the same as data
+    ``message`` explains the refusal to a person (a :class:`~mathable.core.words.Text`,
+    ``says(...)``, so the edge says it in the reader's language; a plain string is kept
+    as a text of its own); ``details`` says the same as data
     for programs (JSON-ready: the square, the tile, the operation demanded, the pairs
     considered and what they make...), empty when there is nothing more to say.
 
@@ -23,7 +27,7 @@ class RuleError(ValueError):
     def __init__(self, code: str, message: str, details: Mapping[str, Any] | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
-        self.message = message
+        self.message: Text = message if isinstance(message, Text) else Text(message)
         self.details: dict[str, Any] = dict(details or {})
 
     def __reduce__(self) -> tuple[type[RuleError], tuple[str, str, dict[str, Any]]]:

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 from mathable.core import codec, plugins
 from mathable.core.errors import RuleError, shown
 from mathable.core.state import ClockSpec
+from mathable.core.words import says
 
 #: The newest event schema this reader knows. 2: ``game_created.seating`` (a rematch's seats).
 SCHEMA_VERSION = 2
@@ -39,7 +40,9 @@ _CLOCK_FIELDS: dict[str, codec.Codec[Any]] = {
 def _decode_clock(value: Any) -> ClockSpec:
     if not isinstance(value, dict):
         raise RuleError(
-            "bad_event", "a clock is an object", {"expected": "an object", "got": shown(value)}
+            "bad_event",
+            says("a clock is an object"),
+            {"expected": "an object", "got": shown(value)},
         )
     known = {name: c.decode(value[name]) for name, c in _CLOCK_FIELDS.items() if name in value}
     return ClockSpec(**known)
@@ -125,14 +128,16 @@ class Event:
         if not isinstance(data, dict):
             raise RuleError(
                 "bad_event",
-                "an event must be a JSON object",
+                says("an event must be a JSON object"),
                 {"expected": "an object", "got": shown(data)},
             )
         kind = data.get("type")
         cls = _event_type(kind) if isinstance(kind, str) else None
         if cls is None:
             raise RuleError(
-                "bad_event", f"unknown event type {str(kind)[:40]!r}", {"type": shown(kind)}
+                "bad_event",
+                says("unknown event type {type}", type=repr(str(kind)[:40])),
+                {"type": shown(kind)},
             )
         version = data.get("v", 1)
         if (
@@ -142,7 +147,11 @@ class Event:
         ):
             raise RuleError(
                 "bad_event",
-                f"{kind}: unsupported schema version {version!r}",
+                says(
+                    "{type}: unsupported schema version {version}",
+                    type=kind,
+                    version=repr(version),
+                ),
                 {"type": kind, "v": shown(version), "min": 1, "max": SCHEMA_VERSION},
             )
         values = {}
@@ -151,14 +160,16 @@ class Event:
                 continue
             if name not in data:
                 raise RuleError(
-                    "bad_event", f"{kind}: missing field {name!r}", {"type": kind, "missing": name}
+                    "bad_event",
+                    says("{type}: missing field {field}", type=kind, field=repr(name)),
+                    {"type": kind, "missing": name},
                 )
             try:
                 values[name] = field_codec.decode(data[name])
             except RuleError as err:
                 raise RuleError(
                     "bad_event",
-                    f"{kind}.{name}: {err.message}",
+                    says("{type}.{field}: {message}", type=kind, field=name, message=err.message),
                     {**err.details, "type": kind, "field": name},
                 ) from None
         return cls(**values)
@@ -250,8 +261,10 @@ class GameCreated(Event):
         ):
             raise RuleError(
                 "bad_event",
-                "game_created.seating: the seats given must name the creator and each "
-                "player once, one a seat",
+                says(
+                    "game_created.seating: the seats given must name the creator and each "
+                    "player once, one a seat"
+                ),
                 {"type": self.type, "field": "seating"},
             )
 

@@ -46,6 +46,7 @@ from mathable.core.events import (
 )
 from mathable.core.plugins import DEFAULT_RULESET
 from mathable.core.state import ClockSpec, Lifecycle, Options, Result, Seat, Turn
+from mathable.core.words import says
 
 S = TypeVar("S", bound=Lifecycle)
 
@@ -243,7 +244,7 @@ def check(fold: Fold[S], command: object) -> bool:
             if not is_int(command.days) or not 1 <= command.days <= 366:
                 raise RuleError(
                     "bad_days",
-                    "a vacation lasts 1 to 366 days",
+                    says("a vacation lasts 1 to 366 days"),
                     {"field": "days", "value": shown(command.days), "min": 1, "max": 366},
                 )
             fold.emit(VacationStarted(command.seat, command.days))
@@ -265,12 +266,12 @@ def _create(fold: Fold[S], command: Create) -> None:
     rules = fold.rules
     if fold.state.status != "new":
         raise RuleError(
-            "game_exists", "this game has already been created", {"status": fold.state.status}
+            "game_exists", says("this game has already been created"), {"status": fold.state.status}
         )
     if not is_int(command.players) or not 2 <= command.players <= 4:
         raise RuleError(
             "bad_players",
-            f"a game has 2 to 4 players, not {command.players}",
+            says("a game has 2 to 4 players, not {players}", players=command.players),
             {"field": "players", "value": shown(command.players), "min": 2, "max": 4},
         )
     if command.referee not in rules.referees:
@@ -283,7 +284,9 @@ def _create(fold: Fold[S], command: Create) -> None:
         raise RuleError("bad_tiles", rules.bad_tiles, _tile_count("tiles", command.tiles, rules))
     if command.seed is not None and command.tiles is not None:
         raise RuleError(
-            "bad_options", "give a seed or a tile order, not both", {"fields": ["seed", "tiles"]}
+            "bad_options",
+            says("give a seed or a tile order, not both"),
+            {"fields": ["seed", "tiles"]},
         )
     if command.order is not None and (
         command.tiles is not None or sorted(command.order) != list(rules.tile_set)
@@ -297,7 +300,7 @@ def _create(fold: Fold[S], command: Create) -> None:
         # The salt stays secret until the end: the details say what a salt is, never it.
         raise RuleError(
             "bad_salt",
-            "a salt is 32 to 64 lower-case hex digits",
+            says("a salt is 32 to 64 lower-case hex digits"),
             {"field": "salt", "accepted": "32 to 64 lower-case hex digits"},
         )
     committed = command.tiles if command.tiles is not None else command.order
@@ -308,7 +311,7 @@ def _create(fold: Fold[S], command: Create) -> None:
     if len(invited) > command.players - 1 or len(set(invited)) != len(invited):
         raise RuleError(
             "bad_invite",
-            "invite at most one player per free seat, each once",
+            says("invite at most one player per free seat, each once"),
             {
                 "field": "invite",
                 "invited": [shown(name) for name in invited],
@@ -320,7 +323,7 @@ def _create(fold: Fold[S], command: Create) -> None:
     if command.player in invited:
         raise RuleError(
             "bad_invite",
-            "you cannot invite yourself: the creator has seat 0",
+            says("you cannot invite yourself: the creator has seat 0"),
             {"field": "invite", "player": command.player, "seat": 0},
         )
     seating = None if command.seating is None else tuple(command.seating)
@@ -331,7 +334,7 @@ def _create(fold: Fold[S], command: Create) -> None:
     ):
         raise RuleError(
             "bad_seating",
-            "the seats given must name the creator and every invitee, once each",
+            says("the seats given must name the creator and every invitee, once each"),
             {"field": "seating", "players": command.players},
         )
     if command.clock is not None:
@@ -388,7 +391,9 @@ def _not_cancelled(state: Lifecycle) -> None:
     """RuleError ``game_cancelled`` for a game its creator called off."""
     if state.status == "cancelled":
         raise RuleError(
-            "game_cancelled", "this game was called off by its creator", {"status": state.status}
+            "game_cancelled",
+            says("this game was called off by its creator"),
+            {"status": state.status},
         )
 
 
@@ -398,7 +403,7 @@ def _decline(fold: Fold[S], command: Decline) -> None:
     if state.status != "waiting":
         raise RuleError(
             "game_started",
-            "only a game still waiting for players can be declined",
+            says("only a game still waiting for players can be declined"),
             {"status": state.status},
         )
     if command.player in state.options.invited and state.seat_of(command.player) is None:
@@ -407,7 +412,7 @@ def _decline(fold: Fold[S], command: Decline) -> None:
         fold.emit(GameCancelled(player=command.player))
     else:
         raise RuleError(
-            "not_invited", "you have no invitation to this game", {"player": command.player}
+            "not_invited", says("you have no invitation to this game"), {"player": command.player}
         )
 
 
@@ -416,15 +421,17 @@ def _open(fold: Fold[S], command: Open) -> None:
     _not_cancelled(state)
     if state.status != "waiting":
         raise RuleError(
-            "game_started", "only a game still waiting for players can be opened",
+            "game_started", says("only a game still waiting for players can be opened"),
             {"status": state.status},
         )  # fmt: skip
     if creator_of(state) != command.player:
         raise RuleError(
-            "not_creator", "only the creator of this game can open it", {"player": command.player}
+            "not_creator",
+            says("only the creator of this game can open it"),
+            {"player": command.player},
         )
     if not closed(state):
-        raise RuleError("not_closed", "this game is not closed: nothing to open", {})
+        raise RuleError("not_closed", says("this game is not closed: nothing to open"), {})
     fold.emit(GameOpened(player=command.player))
 
 
@@ -446,12 +453,12 @@ def _join(fold: Fold[S], command: Join) -> None:
     _not_cancelled(state)
     if state.status != "waiting":
         raise RuleError(
-            "game_full", "this game is not waiting for players", {"status": state.status}
+            "game_full", says("this game is not waiting for players"), {"status": state.status}
         )
     if state.seat_of(command.player) is not None:
         raise RuleError(
             "already_seated",
-            "you already have a seat in this game",
+            says("you already have a seat in this game"),
             {"seat": state.seat_of(command.player)},
         )
     free = [i for i, seat in enumerate(state.seats) if seat.player is None]
@@ -460,13 +467,13 @@ def _join(fold: Fold[S], command: Join) -> None:
     if command.player not in state.options.invited and closed(state):
         raise RuleError(
             "game_closed",
-            "an invitee declined this game: only its creator can open it to others",
+            says("an invitee declined this game: only its creator can open it to others"),
             {"declined": len(state.options.declined)},
         )
     if command.player not in state.options.invited and len(free) <= len(reserved):
         raise RuleError(
             "seat_reserved",
-            "the free seats of this game are reserved for invitees",
+            says("the free seats of this game are reserved for invitees"),
             {"free_seats": len(free), "reserved_seats": len(reserved)},
         )
     seat = free[0]
@@ -495,20 +502,20 @@ def turn_of(state: Lifecycle, seat: Any) -> Turn:
     """The turn, if it is ``seat``'s; RuleError saying why not otherwise."""
     if state.status in ("new", "waiting"):
         raise RuleError(
-            "game_not_started", "the game has not started yet", {"status": state.status}
+            "game_not_started", says("the game has not started yet"), {"status": state.status}
         )
     if state.status == "ended" or state.turn is None:
-        raise RuleError("game_over", "the game is over", {"status": state.status})
+        raise RuleError("game_over", says("the game is over"), {"status": state.status})
     if not is_seat(state, seat):
         raise RuleError(
             "not_seated",
-            "you have no seat in this game",
+            says("you have no seat in this game"),
             {"seat": shown(seat), "seats": len(state.seats)},
         )
     if state.turn.seat != seat:
         raise RuleError(
             "not_your_turn",
-            f"it is seat {state.turn.seat}'s turn, not yours",
+            says("it is seat {seat}'s turn, not yours", seat=state.turn.seat),
             {"seat": state.turn.seat},
         )
     return state.turn
@@ -519,11 +526,13 @@ def _resign(fold: Fold[S], seat: Any) -> None:
     if state.status != "playing":
         raise RuleError(
             "game_over" if state.status == "ended" else "game_not_started",
-            "only a game in play can be resigned",
+            says("only a game in play can be resigned"),
             {"status": state.status},
         )
     if not is_seat(state, seat) or state.seats[seat].resigned:
-        raise RuleError("not_seated", "you have no seat left in this game", _seat_left(state, seat))
+        raise RuleError(
+            "not_seated", says("you have no seat left in this game"), _seat_left(state, seat)
+        )
     if fold.rules.leave is not None:
         fold.rules.leave(fold, seat)
     fold.emit(Resigned(seat))
@@ -536,16 +545,16 @@ def _resign(fold: Fold[S], seat: Any) -> None:
 def clocked_seat(state: Lifecycle, seat: Any) -> None:
     """Refuses unless the game has a clock, is in play and ``seat`` still plays in it."""
     if state.options.clock is None:
-        raise RuleError("no_clock", "this game has no clock", {"clock": None})
+        raise RuleError("no_clock", says("this game has no clock"), {"clock": None})
     if state.status != "playing":
         raise RuleError(
             "game_over" if state.status == "ended" else "game_not_started",
-            "the clock runs only while the game is played",
+            says("the clock runs only while the game is played"),
             {"status": state.status},
         )
     if not is_seat(state, seat) or state.seats[seat].resigned:
         raise RuleError(
-            "not_seated", "that seat no longer plays in this game", _seat_left(state, seat)
+            "not_seated", says("that seat no longer plays in this game"), _seat_left(state, seat)
         )
 
 
@@ -566,15 +575,17 @@ def _give_time(fold: Fold[S], command: GiveTime) -> None:
     if not is_seat(state, command.to) or state.seats[command.to].resigned:
         raise RuleError(
             "bad_seat",
-            f"seat {command.to} does not play in this game",
+            says("seat {seat} does not play in this game", seat=command.to),
             {"field": "seat", "value": shown(command.to), "active_seats": state.active_seats()},
         )
     if command.to == command.seat:
-        raise RuleError("own_seat", "time can only be given to an opponent", {"seat": command.seat})
+        raise RuleError(
+            "own_seat", says("time can only be given to an opponent"), {"seat": command.seat}
+        )
     if not is_int(command.seconds) or not 1 <= command.seconds <= MAX_SECONDS:
         raise RuleError(
             "bad_seconds",
-            f"give 1 to {MAX_SECONDS} seconds",
+            says("give 1 to {max} seconds", max=MAX_SECONDS),
             {"field": "seconds", "value": shown(command.seconds), "min": 1, "max": MAX_SECONDS},
         )
     fold.emit(TimeGiven(command.seat, command.to, command.seconds))

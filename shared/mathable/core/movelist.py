@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from mathable.core.events import Event, GameEnded, Passed, Resigned
+from mathable.core.words import says
 
 
 class _Teller(Protocol):
@@ -58,7 +59,9 @@ class MoveList:
 
     def name(self, seat: int) -> str:
         """A seat in words (``seat 1``, ``seat 2``... without names)."""
-        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat + 1}"
+        return (
+            self.names[seat] if 0 <= seat < len(self.names) else says("seat {seat}", seat=seat + 1)
+        )
 
     def open_turn(self, seat: int) -> MoveLine:
         """The turn being played (a new one for ``seat`` if none is)."""
@@ -97,12 +100,13 @@ def move_lines(
         match event:
             case Passed():
                 moves.open_turn(event.seat)
-                moves.close("passed", "passed")
+                moves.close("passed", says("passed"))
             case Resigned():
-                moves.add(MoveLine(None, event.seat, kind="resigned", words="resigned"))
+                moves.add(MoveLine(None, event.seat, kind="resigned", words=says("resigned")))
             case GameEnded():
                 reason = rules.end_words(event.reason)
-                moves.add(MoveLine(None, None, kind="ended", words=f"game over: {reason}"))
+                words = says("game over: {reason}", reason=reason)
+                moves.add(MoveLine(None, None, kind="ended", words=words))
             case _ if event.game:
                 told = rules.turn_told(rules.redact(event, None))
                 if told is not None and told.seat is not None:

@@ -45,6 +45,7 @@ from mathable.core.events import (
 from mathable.core.lifecycle import Create, Join, Pass, Resign, TimeOut
 from mathable.core.ruleset import AnyState, RecordTurn, Ruleset, ruleset
 from mathable.core.state import ClockSpec
+from mathable.core.words import Text, concat, says
 
 #: The headers the kernel writes, in this order (a game's record may add others after).
 HEADERS = (
@@ -67,8 +68,9 @@ def record_error(
 ) -> RuleError:
     """A refusal of a record: the line (1 = the first of the text; 0: the record as a whole)
     in the message and in the details."""
-    where = f"line {line}: " if line else ""
-    return RuleError(code, where + message, {**(details or {}), "line": line})
+    said = message if isinstance(message, Text) else Text(message)
+    text = says("line {line}: {message}", line=line, message=said) if line else said
+    return RuleError(code, text, {**(details or {}), "line": line})
 
 
 @dataclass
@@ -145,7 +147,11 @@ def read_record(text: str) -> Record:
             raise record_error(
                 number,
                 "bad_record",
-                f"the line is {len(raw)} characters long, more than a record's {MAX_LINE}",
+                says(
+                    "the line is {length} characters long, more than a record's {max}",
+                    length=len(raw),
+                    max=MAX_LINE,
+                ),
                 {"length": len(raw), "max": MAX_LINE},
             )
         line = raw.strip()
@@ -158,13 +164,17 @@ def read_record(text: str) -> Record:
             match = _HEADER.match(line)
             if match is None:
                 raise record_error(
-                    number, "bad_record", f'a header is written [Name "value"] ({line[:60]})'
+                    number,
+                    "bad_record",
+                    says('a header is written [Name "value"] ({line})', line=line[:60]),
                 )
             if seen_turns:
-                raise record_error(number, "bad_record", "the headers come before the turns")
+                raise record_error(number, "bad_record", says("the headers come before the turns"))
             key = match.group(1)
             if key in record.headers:
-                raise record_error(number, "bad_record", f"the header {key} is given twice")
+                raise record_error(
+                    number, "bad_record", says("the header {key} is given twice", key=key)
+                )
             record.headers[key] = _unquote(match.group(2))
             record.header_lines[key] = number
             continue
@@ -175,28 +185,32 @@ def read_record(text: str) -> Record:
             raise record_error(
                 number,
                 "bad_record",
-                f"turn {at} where turn {len(record.turns) + 1} comes next",
+                says("turn {at} where turn {next} comes next", at=at, next=len(record.turns) + 1),
                 {"expected": len(record.turns) + 1, "got": at},
             )
         if not body:
             raise record_error(
-                number, "bad_record", "the turn is missing (the line ends after the player)"
+                number,
+                "bad_record",
+                says("the turn is missing (the line ends after the player)"),
             )
         names = record.names
         if player not in names:
             raise record_error(
                 number,
                 "bad_record",
-                f"{player[:32]!r} is not a player of this game",
+                says("{player} is not a player of this game", player=repr(player[:32])),
                 {"player": player[:32]},
             )
         body, points, bonus = _turn_points(body)
         if points is not None and not body:
-            raise record_error(number, "bad_record", "the turn is missing before its points")
+            raise record_error(number, "bad_record", says("the turn is missing before its points"))
         record.turns.append(RecordTurn(names.index(player), body, points, bonus, number))
         record.players.append(player)
     if "Game" not in record.headers:
-        raise record_error(0, "bad_record", 'a record begins with its game: [Game "mathable"]')
+        raise record_error(
+            0, "bad_record", says('a record begins with its game: [Game "mathable"]')
+        )
     return record
 
 
@@ -220,7 +234,9 @@ def _turn_line(line: str, number: int) -> tuple[int, str, str]:
         or (body and not body[0].isspace())
     ):
         raise record_error(
-            number, "bad_record", f'a turn is written "N. PLAYER: TURN" ({line[:60]})'
+            number,
+            "bad_record",
+            says('a turn is written "N. PLAYER: TURN" ({line})', line=line[:60]),
         )
     return int(at), player, body.strip()
 
@@ -275,7 +291,9 @@ def _clock_of(text: str, line: int) -> ClockSpec:
         key, eq, value = word.partition("=")
         if not eq:
             raise record_error(
-                line, "bad_record", f"a clock is written key=value ... ({word[:20]})"
+                line,
+                "bad_record",
+                says("a clock is written key=value ... ({word})", word=word[:20]),
             )
         values[key] = (
             True if value == "yes" else False if value == "no" else None if value == "none"
@@ -284,7 +302,14 @@ def _clock_of(text: str, line: int) -> ClockSpec:
     try:
         spec = CLOCK.decode(values)
     except (RuleError, TypeError) as err:
-        raise record_error(line, "bad_record", f"the clock is not one: {err}") from None
+        error = (
+            says("{code}: {message}", code=err.code, message=err.message)
+            if isinstance(err, RuleError)
+            else str(err)
+        )
+        raise record_error(
+            line, "bad_record", says("the clock is not one: {error}", error=error)
+        ) from None
     assert spec is not None
     return spec
 
@@ -308,7 +333,7 @@ def write_record(
     """
     if not events or not isinstance(events[0], GameCreated):
         raise RuleError(
-            "bad_record", "a record is written from a game's events, from its creation", {}
+            "bad_record", says("a record is written from a game's events, from its creation"), {}
         )
     created = events[0]
     rules = ruleset(created.ruleset)
@@ -408,11 +433,15 @@ def created_event(record: Record, rules: Ruleset) -> tuple[GameCreated, bool]:
     names = record.names
     if not 2 <= len(names) <= 4:
         raise record_error(
-            record.line_of("Seat1"), "bad_record", "a game has 2 to 4 players: Seat1, Seat2..."
+            record.line_of("Seat1"),
+            "bad_record",
+            says("a game has 2 to 4 players: Seat1, Seat2..."),
         )
     if len(set(names)) != len(names) or not all(_NAME.match(n) for n in names):
         raise record_error(
-            record.line_of("Seat1"), "bad_record", "each player's name is one word, each once"
+            record.line_of("Seat1"),
+            "bad_record",
+            says("each player's name is one word, each once"),
         )
     version_text = headers.get("Rules", "")
     latest = current_rules_version(rules)
@@ -420,26 +449,30 @@ def created_event(record: Record, rules: Ruleset) -> tuple[GameCreated, bool]:
         raise record_error(
             record.line_of("Rules"),
             "bad_record",
-            f'the header [Rules "N"] gives the rules version, 1 to {latest}',
+            says('the header [Rules "N"] gives the rules version, 1 to {latest}', latest=latest),
             {"max": latest, "header": "Rules"},
         )
     if "Order" not in headers:
         raise record_error(
             0,
             "no_order",
-            "the record holds no bag order (hidden while the game is played, or withheld): "
-            "its draws cannot be replayed",
+            says(
+                "the record holds no bag order (hidden while the game is played, or withheld): "
+                "its draws cannot be replayed"
+            ),
         )
     order_line = record.line_of("Order")
     try:
         order = tuple(rules.read_record_tile(word) for word in headers["Order"].split())
     except RuleError as err:
-        raise record_error(order_line, "bad_record", f"the bag order: {err.message}") from None
+        raise record_error(
+            order_line, "bad_record", says("the bag order: {message}", message=err.message)
+        ) from None
     if sorted(order) != sorted(rules.tile_set):
         raise record_error(
             order_line,
             "bad_record",
-            f"the bag order is not the {len(rules.tile_set)} tiles of the game",
+            says("the bag order is not the {count} tiles of the game", count=len(rules.tile_set)),
             {"count": len(order), "expected": len(rules.tile_set)},
         )
     salt = headers.get("Salt")
@@ -455,7 +488,9 @@ def created_event(record: Record, rules: Ruleset) -> tuple[GameCreated, bool]:
             raise record_error(
                 order_line,
                 "bad_commitment",
-                "the bag order and salt do not match the commitment made at the game's creation",
+                says(
+                    "the bag order and salt do not match the commitment made at the game's creation"
+                ),
             )
         committed = True
     referee = headers.get("Referee", "server")
@@ -525,7 +560,9 @@ def _kernel_commands(turn: RecordTurn, names: Sequence[str]) -> list[Any] | None
     if words[:3] == ["timeout", "claimed", "by"] and len(words) == 4:
         if words[3] not in names:
             raise record_error(
-                turn.line, "bad_record", f"{words[3][:32]!r} is not a player of this game"
+                turn.line,
+                "bad_record",
+                says("{player} is not a player of this game", player=repr(words[3][:32])),
             )
         return [TimeOut(turn.seat, names.index(words[3]))]
     return None
@@ -580,21 +617,27 @@ def _same_turn(rules: Ruleset, before: AnyState, made: list[Event], turn: Record
     own = [e for e in made if e.game and not e.starts_clocks]
     again = rules.record_turns(before, own, None, True)
     if len(again) != 1 or again[0].seat != turn.seat:
-        written = "; ".join(t.written for t in again) or "nothing"
-        raise record_error(turn.line, "bad_record", f"the rules play this line as {written}")
+        written = "; ".join(t.written for t in again) or says("nothing")
+        raise record_error(
+            turn.line, "bad_record", says("the rules play this line as {played}", played=written)
+        )
     found = again[0]
     if found.text.split() != turn.text.split() and not _same_commands(rules, before, found, turn):
         raise record_error(
             turn.line,
             "bad_record",
-            f"the rules play this line as {found.written}",
+            says("the rules play this line as {played}", played=found.written),
             {"played": found.written},
         )
     if (found.points, found.bonus) != (turn.points, turn.bonus):
         raise record_error(
             turn.line,
             "wrong_score",
-            f"the record scores this turn {_points(turn)}, the rules {_points(found)}",
+            says(
+                "the record scores this turn {written}, the rules {scored}",
+                written=_points(turn),
+                scored=_points(found),
+            ),
             {"written": turn.total, "scored": found.total},
         )
 
@@ -612,7 +655,7 @@ def _same_commands(rules: Ruleset, before: AnyState, found: RecordTurn, turn: Re
 
 def _points(turn: RecordTurn) -> str:
     if turn.points is None:
-        return "nothing"
+        return says("nothing")
     return f"{turn.points}+{turn.bonus}" if turn.bonus else str(turn.points)
 
 
@@ -625,14 +668,18 @@ def _same_result(record: Record, state: AnyState) -> None:
         raise record_error(
             line,
             "truncated_record",
-            "the record gives a result but its turns end before the game does",
+            says("the record gives a result but its turns end before the game does"),
         )
     scores = " ".join(map(str, state.result.scores))
     if result.split() != scores.split():
         raise record_error(
             line,
             "wrong_score",
-            f"the record's result is {result}, the rules end the game {scores}",
+            says(
+                "the record's result is {written}, the rules end the game {scored}",
+                written=result,
+                scored=scores,
+            ),
             {"written": result, "scored": scores},
         )
     end = record.headers.get("End")
@@ -640,7 +687,9 @@ def _same_result(record: Record, state: AnyState) -> None:
         raise record_error(
             record.line_of("End"),
             "bad_record",
-            f"the game ends by {state.result.reason}, not {end}",
+            says(
+                "the game ends by {reason}, not {written}", reason=state.result.reason, written=end
+            ),
         )
 
 
@@ -650,15 +699,21 @@ def final_words(replayed: Replayed) -> str:
     names = replayed.record.names
     rules = replayed.rules
     view = rules.view(state, None)
-    lines = [rules.draw(view), ""]
+    lines: list[str] = [rules.draw(view), ""]
     for index, seat in enumerate(state.seats):
         lines.append(f"{names[index]}: {seat.score}")
     if state.result is not None:
         winners = ", ".join(names[s] for s in state.result.winners)
-        lines.append(f"game over ({rules.end_words(state.result.reason)}); won by {winners}")
+        lines.append(
+            says(
+                "game over ({reason}); won by {winners}",
+                reason=rules.end_words(state.result.reason),
+                winners=winners,
+            )
+        )
     else:
-        lines.append("the game goes on")
-    return "\n".join(lines)
+        lines.append(says("the game goes on"))
+    return concat(*(lines[0], *(part for line in lines[1:] for part in ("\n", line))))
 
 
 __all__ = [

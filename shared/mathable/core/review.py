@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from mathable.core.record import Replayed
+from mathable.core.words import concat, says
 
 #: Turn lines that are no turn a player chose (the kernel's and a correction's).
 _NOT_REVIEWED = ("resign", "timeout", "correct")
@@ -69,35 +70,50 @@ class Review:
         }
 
     def text(self) -> str:
-        lines = []
+        """The review as lines of text; its words are said in the reader's language."""
+        lines: list[str] = []
         for t in self.turns:
             if t.best is None:
-                best = "nothing scores"
+                best = says("nothing scores")
+            elif t.exhaustive:
+                best = says("best {points}: {turn}", points=t.best, turn=t.best_turn)
             else:
-                exact = "" if t.exhaustive else ", search cut short: at least"
-                best = f"best{exact} {t.best}: {t.best_turn}"
+                best = says(
+                    "best, search cut short: at least {points}: {turn}",
+                    points=t.best,
+                    turn=t.best_turn,
+                )
             cost = f"  -{t.lost}" if t.lost else ""
-            lines.append(f"{t.number:>3}. {t.player}: {t.played} [{t.scored}; {best}]{cost}")
+            lines.append(
+                concat(f"{t.number:>3}. {t.player}: {t.played} [{t.scored}; ", best, f"]{cost}")
+            )
         lines.append("")
         for player, lost in self.lost.items():
-            lines.append(f"{player} left {lost} points on the table")
+            lines.append(
+                says("{player} left {points} points on the table", player=player, points=lost)
+            )
         costly = self.costliest()
         if costly:
             lines.append(
-                "Costliest turns: "
-                + ", ".join(f"{t.number}. {t.player} (-{t.lost})" for t in costly)
+                says(
+                    "Costliest turns: {turns}",
+                    turns=", ".join(f"{t.number}. {t.player} (-{t.lost})" for t in costly),
+                )
             )
         else:
-            lines.append("No turn left points on the table.")
+            lines.append(says("No turn left points on the table."))
         if self.exhaustive:
-            lines.append("Every best turn above is exact (every search was exhaustive).")
+            lines.append(says("Every best turn above is exact (every search was exhaustive)."))
         else:
             cut = sum(1 for t in self.turns if not t.exhaustive)
             lines.append(
-                f"{cut} search(es) stopped at the engine's limit: there the best is the best "
-                "found, and the points lost at least those shown."
+                says(
+                    "{count} search(es) stopped at the engine's limit: there the best is the best "
+                    "found, and the points lost at least those shown.",
+                    count=cut,
+                )
             )
-        return "\n".join(lines) + "\n"
+        return concat(*(part for line in lines for part in (line, "\n")))
 
 
 def review(replayed: Replayed) -> Review:

@@ -31,6 +31,7 @@ from mathable.core.events import Event, GameCreated
 from mathable.core.movelist import MoveLine, move_lines
 from mathable.core.state import Lifecycle
 from mathable.core.view import redact_shared
+from mathable.core.words import Text, says, says_n
 
 #: The state of a game of any ruleset: each game's state is a ``Lifecycle``, whose fields
 #: (version, status, ruleset, options, seats, turn, turns_played, result, draws_revealed)
@@ -80,6 +81,15 @@ def plural(n: int, what: str) -> str:
     return f"{n} {what}{'s' if n != 1 else ''}"
 
 
+def gave_tiles(done: str, n: int) -> Text:
+    """A turn that gave ``n`` tiles away, in words (``done``: "exchanged" or "discarded")."""
+    if done == "exchanged":
+        return says_n("exchanged {n} tile", "exchanged {n} tiles", n)
+    if done == "discarded":
+        return says_n("discarded {n} tile", "discarded {n} tiles", n)
+    return says_n("{done} {n} tile", "{done} {n} tiles", n, done=done)
+
+
 def last_told_of(
     view: Mapping[str, Any], counted: str, done: str, played: Callable[[Mapping[str, Any]], Told]
 ) -> Told | None:
@@ -91,10 +101,10 @@ def last_told_of(
         return None
     seat = turn.get("seat")
     if turn.get("ended_by") == "passed":
-        return Told(seat, "pass", "passed")
+        return Told(seat, "pass", says("passed"))
     if turn.get("ended_by") == done:
         n = int(turn.get(done) or 0)
-        return Told(seat, counted, f"{done} {plural(n, 'tile')}")
+        return Told(seat, counted, gave_tiles(done, n))
     return played(turn)
 
 
@@ -349,16 +359,17 @@ class RulesetBase:
         return self.draw(view)
 
     def reply_help(self) -> str:
-        return (
+        return says(
             "To play, reply to this mail with your move on the first line, written as for "
-            f"mathable-cli in {self.display_name}'s notation, or: pass, resign.\n"
-            "Quoted text and your signature are ignored."
+            "mathable-cli in {game}'s notation, or: pass, resign.\n"
+            "Quoted text and your signature are ignored.",
+            game=self.display_name,
         )
 
     def read_reply(self, line: str, view: dict[str, Any]) -> dict[str, Any]:
         words = line.split()
         if not words:
-            raise RuleError("bad_notation", "the mail holds no move", {"text": line[:80]})
+            raise RuleError("bad_notation", says("the mail holds no move"), {"text": line[:80]})
         head = words[0].lower()
         if head in ("pass", "resign") and len(words) == 1:
             return {"type": head}
@@ -368,7 +379,7 @@ class RulesetBase:
         tiles = view.get("tiles")
         if view.get("you") is None or not isinstance(tiles, list):
             return ""
-        return "Your tiles: " + (" ".join(str(t) for t in tiles) or "(empty)")
+        return says("Your tiles: {tiles}", tiles=" ".join(str(t) for t in tiles) or says("(empty)"))
 
     def table_text(self, view: dict[str, Any]) -> str:
         return self.draw(view)
@@ -384,13 +395,13 @@ class RulesetBase:
         if told is None:
             return None
         who = names[told.seat] if told.seat is not None and 0 <= told.seat < len(names) else "?"
-        return f"{who} {told.words}."
+        return says("{player} {did}.", player=who, did=told.words)
 
     def points_words(self, view: Mapping[str, Any]) -> str:
         told = self.last_told(view)
         if told is None or told.kind != "play" or not told.points:
             return ""
-        return f" for {plural(told.points, 'point')}"
+        return says_n(" for {n} point", " for {n} points", told.points)
 
     def move_usage(self) -> str:
         return ""
@@ -403,7 +414,10 @@ class RulesetBase:
     def _no_notation(self) -> RuleError:
         return RuleError(
             "no_record_notation",
-            f"{self.display_name} has no record notation: its games cannot be written as a record",
+            says(
+                "{game} has no record notation: its games cannot be written as a record",
+                game=self.display_name,
+            ),
             {"ruleset": self.name},
         )
 
@@ -422,7 +436,7 @@ class RulesetBase:
         if not text.isascii() or not text.isdigit():
             raise RuleError(
                 "bad_tile",
-                f"{text[:12]!r} is not a tile",
+                says("{text} is not a tile", text=repr(text[:12])),
                 {"value": text[:12], "accepted": "a number"},
             )
         return int(text)
@@ -466,8 +480,8 @@ def text_svg(text: str, title: str) -> str:
 
 #: Why a game ended, in words, for the ends both games share.
 SHARED_END_WORDS = {
-    "resigned": "all players but one resigned",
-    "timeout": "a player ran out of time",
+    "resigned": says("all players but one resigned"),
+    "timeout": says("a player ran out of time"),
 }
 
 
@@ -559,7 +573,9 @@ def ruleset(name: object) -> Ruleset:
         names = ", ".join(sorted(RULESETS))
         raise RuleError(
             "unknown_ruleset",
-            f"there is no game called {str(name)[:32]!r} ({names})",
+            says(
+                "there is no game called {name} ({names})", name=repr(str(name)[:32]), names=names
+            ),
             {"ruleset": shown(name, 32), "accepted": sorted(RULESETS)},
         )
     return found

@@ -17,6 +17,7 @@ with :func:`says` (a template and its values) or :data:`N_` (a constant), and th
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 
@@ -64,4 +65,34 @@ def N_(text: str) -> str:  # noqa: N802 - gettext's name for "mark only"
     return text
 
 
-__all__ = ["N_", "Text", "says", "says_n"]
+def joined(parts: Iterable[str], template: str) -> Text:
+    """``parts`` joined two by two with ``template`` (a marked ``{first}...{second}``), so a
+    list is said with the reader's own separators: ``1 by -, 7 by +``.
+
+    >>> t = joined([says("{n} by -", n=1), says("{n} by +", n=7)], N_("{first}, {second}"))
+    >>> t, t.template
+    ('1 by -, 7 by +', '{first}, {second}')
+    """
+    found: str | None = None
+    for part in parts:
+        found = part if found is None else Text(template, {"first": found, "second": part})
+    if found is None:
+        raise ValueError("nothing to join")
+    return found if isinstance(found, Text) else concat(found)
+
+
+def concat(*parts: str) -> Text:
+    """``parts`` one after the other, each :class:`Text` among them said in the reader's
+    language: for a layout (lines of a review, a board and its legend) whose own
+    characters are no words to translate.
+
+    >>> t = concat("  1. ", says("passed"), "\\n")
+    >>> t, t.template
+    ('  1. passed\\n', '{p0}{p1}{p2}')
+    """
+    return Text(
+        "".join(f"{{p{i}}}" for i in range(len(parts))), {f"p{i}": p for i, p in enumerate(parts)}
+    )
+
+
+__all__ = ["N_", "Text", "concat", "joined", "says", "says_n"]

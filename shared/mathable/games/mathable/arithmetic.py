@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from mathable.core.words import N_, Text, joined, says
 from mathable.games.mathable.board import ADD, DIV, MUL, SUB
 from mathable.games.mathable.tiles import TILE_VALUES
 
@@ -49,7 +50,21 @@ def is_equation(a: int, b: int, value: int, op: str | None = None) -> bool:
     return bool(ops) and (op is None or op in ops)  # type: ignore[operator]
 
 
-def describe(a: int, b: int) -> str:
+#: How the operations that make one value, and the values a pair makes, are listed.
+_EITHER = N_("{first} or {second}")
+_LIST = N_("{first}, {second}")
+
+
+def describe(a: int, b: int) -> Text:
     """The values a pair makes, in words: ``3 and 4 make 7 by +, 1 by -, 12 by x``."""
-    parts = [f"{v} by {' or '.join(sorted(ops))}" for v, ops in sorted(makes(a, b).items())]
-    return f"{a} and {b} make " + (", ".join(parts) if parts else "no tile value")
+    parts = [
+        says(
+            "{value} by {operations}",
+            value=v,
+            operations=joined(sorted(ops), _EITHER),
+        )
+        for v, ops in sorted(makes(a, b).items())
+    ]
+    if not parts:
+        return says("{a} and {b} make no tile value", a=a, b=b)
+    return says("{a} and {b} make {values}", a=a, b=b, values=joined(parts, _LIST))

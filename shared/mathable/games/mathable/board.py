@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from mathable.core.errors import RuleError, shown
+from mathable.core.words import says
 
 SIZE: Final = 14
 SQUARES: Final = range(SIZE * SIZE)
@@ -54,7 +55,7 @@ def parse_square(name: str) -> int:
             return (row - 1) * SIZE + COLUMNS.index(text[0])
     raise RuleError(
         "bad_square",
-        f"{name!r} is not a square: columns are A-N, rows 1-14",
+        says("{name} is not a square: columns are A-N, rows 1-14", name=repr(name)),
         {"value": shown(name), "accepted": "A1 to N14: a column A-N, then a row 1-14"},
     )
 

@@ -39,6 +39,7 @@ from mathable.core.lifecycle import (
     turn_of,
 )
 from mathable.core.state import has_tiles
+from mathable.core.words import N_, joined, says
 from mathable.games.mathable.arithmetic import describe, makes
 from mathable.games.mathable.board import OPERATION, OPERATIONS, PAIRS, PREMIUM, SIZE, square_name
 from mathable.games.mathable.events import (
@@ -165,7 +166,7 @@ def check(state: GameState, command: Command, bag: BagPolicy | None = None) -> l
             if not lifecycle.check(fold, command):
                 raise RuleError(
                     "bad_command",
-                    f"unknown command {command!r}",
+                    says("unknown command {command}", command=repr(command)),
                     {"command": type(command).__name__},
                 )
     return fold.events
@@ -226,12 +227,22 @@ def _own_turn(state: GameState, seat: int) -> MathableTurn:
     return state.turn
 
 
+#: What a turn already begun refuses, said whole (``_turn_start``'s ``what``).
+_INSTEAD_OF = {
+    "pass": N_("you have placed tiles this turn; end the turn instead of pass"),
+    "sending a whole turn": N_(
+        "you have placed tiles this turn; end the turn instead of sending a whole turn"
+    ),
+    "exchanging": N_("you have placed tiles this turn; end the turn instead of exchanging"),
+}
+
+
 def _turn_start(state: GameState, seat: int, what: str) -> MathableTurn:
     turn = _own_turn(state, seat)
     if turn.placements:
         raise RuleError(
             "turn_in_progress",
-            f"you have placed tiles this turn; end the turn instead of {what}",
+            says(_INSTEAD_OF[what]),
             {"squares": [square_name(p.square) for p in turn.placements]},
         )
     return turn
@@ -290,7 +301,7 @@ def explain_refusal(position: Position, square: int, tile: int) -> RuleError:
     if position.cells[square] >= 0:
         return RuleError(
             "square_taken",
-            f"{name} already holds {position.cells[square]}",
+            says("{square} already holds {holds}", square=name, holds=position.cells[square]),
             {**details, "holds": position.cells[square]},
         )
     cells = position.cells
@@ -299,14 +310,33 @@ def explain_refusal(position: Position, square: int, tile: int) -> RuleError:
     if not pairs:
         return RuleError(
             "no_pair",
-            f"{tile} at {name}: {name} is not next to two tiles in a row or column",
+            says(
+                "{tile} at {square}: {square} is not next to two tiles in a row or column",
+                tile=tile,
+                square=name,
+            ),
             details,
         )
-    said = "; ".join(
-        f"{describe(cells[n], cells[f])} ({square_name(n)}, {square_name(f)})" for n, f in pairs
+    said = joined(
+        (
+            says(
+                "{pair} ({near}, {far})",
+                pair=describe(cells[n], cells[f]),
+                near=square_name(n),
+                far=square_name(f),
+            )
+            for n, f in pairs
+        ),
+        N_("{first}; {second}"),
     )
     if demanded is None:
-        return RuleError("no_equation", f"{tile} at {name}: {said}; none makes {tile}", details)
+        return RuleError(
+            "no_equation",
+            says(
+                "{tile} at {square}: {pairs}; none makes {tile}", tile=tile, square=name, pairs=said
+            ),
+            details,
+        )
     code = (
         "wrong_operation"
         if any(tile in makes(cells[n], cells[f]) for n, f in pairs)
@@ -314,7 +344,14 @@ def explain_refusal(position: Position, square: int, tile: int) -> RuleError:
     )
     return RuleError(
         code,
-        f"{tile} at {name}: {name} demands {demanded}; {said}; none makes {tile} by {demanded}",
+        says(
+            "{tile} at {square}: {square} demands {operation}; {pairs}; none makes {tile} by "
+            "{operation}",
+            tile=tile,
+            square=name,
+            operation=demanded,
+            pairs=said,
+        ),
         details,
     )
 
@@ -325,7 +362,7 @@ def _check_square(square: Any, field: str = "square") -> int:
         written = repr(square)[:20]
         raise RuleError(
             "bad_square",
-            f"{written} is not a square: squares are 0 to 195 (A1 to N14)",
+            says("{value} is not a square: squares are 0 to 195 (A1 to N14)", value=written),
             {"field": field, "value": shown(square), "accepted": "0 to 195 (A1 to N14)"},
         )
     return int(square)
@@ -341,14 +378,18 @@ def _place(
     if not is_int(tile):
         raise RuleError(
             "bad_tile",
-            f"{repr(tile)[:20]} is not a tile: tiles are whole numbers",
+            says("{value} is not a tile: tiles are whole numbers", value=repr(tile)[:20]),
             {"field": "tile", "value": shown(tile), "accepted": "a whole number"},
         )
     rack = state.seats[seat].rack
     if tile not in rack:
         raise RuleError(
             "tile_not_in_rack",
-            f"there is no {tile} on your rack ({', '.join(map(str, sorted(rack)))})",
+            says(
+                "there is no {tile} on your rack ({rack})",
+                tile=tile,
+                rack=", ".join(map(str, sorted(rack))),
+            ),
             {"tile": tile, "tiles": [tile], "rack": list(rack)},
         )
     if state.position.cells[square] >= 0:
@@ -372,7 +413,7 @@ def _check_claims(
     if not claims:
         raise RuleError(
             "claims_required",
-            "with players as referee, state the equations the tile completes",
+            says("with players as referee, state the equations the tile completes"),
             {"square": square_name(square), "referee": "players"},
         )
     pairs = {frozenset(p): p for p in PAIRS[square]}
@@ -383,7 +424,7 @@ def _check_claims(
         if not isinstance(claim, Equation):
             raise RuleError(
                 "bad_claim",
-                "a claim is an Equation(near, far, op)",
+                says("a claim is an Equation(near, far, op)"),
                 {"reason": "not_an_equation", "square": at, "claim": shown(claim)},
             )
         _check_square(claim.near, "near")
@@ -392,7 +433,7 @@ def _check_claims(
         if claim.op not in OPERATIONS:
             raise RuleError(
                 "bad_claim",
-                f"{str(claim.op)[:10]!r} is not one of + - x /",
+                says("{value} is not one of + - x /", value=repr(str(claim.op)[:10])),
                 {
                     "reason": "bad_operation",
                     "square": at,
@@ -406,8 +447,12 @@ def _check_claims(
         if pair is None:
             raise RuleError(
                 "bad_claim",
-                f"{square_name(claim.near)} and {square_name(claim.far)} are not a pair "
-                f"next to {square_name(square)}",
+                says(
+                    "{near} and {far} are not a pair next to {square}",
+                    near=square_name(claim.near),
+                    far=square_name(claim.far),
+                    square=square_name(square),
+                ),
                 {
                     "reason": "not_a_pair",
                     "square": at,
@@ -418,13 +463,13 @@ def _check_claims(
         if key in seen:
             raise RuleError(
                 "bad_claim",
-                f"the pair {claim} is claimed twice",
+                says("the pair {pair} is claimed twice", pair=str(claim)),
                 {"reason": "claimed_twice", "square": at, "pair": named},
             )
         if any(position.cells[s] < 0 for s in pair):
             raise RuleError(
                 "bad_claim",
-                f"the pair {claim} is not two tiles",
+                says("the pair {pair} is not two tiles", pair=str(claim)),
                 {
                     "reason": "empty_square",
                     "square": at,
@@ -452,12 +497,12 @@ def _draw_extra(fold: _Fold, seat: int) -> None:
             )
         raise RuleError(
             "no_extra_tile",
-            "an extra tile may be drawn only right after placing on an operation square",
+            says("an extra tile may be drawn only right after placing on an operation square"),
             details,
         )
     drawn = fold.draw(1)
     if not drawn:
-        raise RuleError("bag_empty", "the bag is empty", {"bag_size": 0})
+        raise RuleError("bag_empty", says("the bag is empty"), {"bag_size": 0})
     fold.emit(ExtraTileDrawn(seat=seat, tile=drawn[0]))
 
 
@@ -491,13 +536,13 @@ def _play_turn(fold: _Fold, command: PlayTurn) -> None:
     if not command.placements:
         raise RuleError(
             "empty_turn",
-            "a turn needs at least one placement (or pass)",
+            says("a turn needs at least one placement (or pass)"),
             {"placements": 0, "min": 1, "max": MAX_TURN_PLACEMENTS},
         )
     if len(command.placements) > MAX_TURN_PLACEMENTS:
         raise RuleError(
             "too_many_placements",
-            f"at most {MAX_TURN_PLACEMENTS} placements",
+            says("at most {max} placements", max=MAX_TURN_PLACEMENTS),
             {"placements": len(command.placements), "max": MAX_TURN_PLACEMENTS},
         )
     # Every tile must be on the rack the turn starts with. A refusal after an extra
@@ -509,8 +554,11 @@ def _play_turn(fold: _Fold, command: PlayTurn) -> None:
     if not has_tiles(rack, wanted):
         raise RuleError(
             "tile_not_in_rack",
-            f"the turn places {', '.join(map(str, wanted))} but your rack holds "
-            f"{', '.join(map(str, sorted(rack)))}",
+            says(
+                "the turn places {tiles} but your rack holds {rack}",
+                tiles=", ".join(map(str, wanted)),
+                rack=", ".join(map(str, sorted(rack))),
+            ),
             {"tiles": _lacking(rack, wanted), "rack": list(rack)},
         )
     for number, p in enumerate(command.placements, 1):
@@ -524,7 +572,11 @@ def _play_turn(fold: _Fold, command: PlayTurn) -> None:
             details = {**err.details, "placement": number}
             if err.code == "no_extra_tile":  # the placement itself was legal: say which it was
                 details.update(square=square_name(p.square), tile=p.tile)
-            raise RuleError(err.code, f"placement {number}: {err.message}", details) from None
+            raise RuleError(
+                err.code,
+                says("placement {number}: {message}", number=number, message=err.message),
+                details,
+            ) from None
     _end_turn(fold, command.seat)
 
 
@@ -535,7 +587,7 @@ def _exchange(fold: _Fold, command: Exchange) -> None:
     if not all(is_int(tile) for tile in tiles):
         raise RuleError(
             "bad_tile",
-            "tiles are whole numbers",
+            says("tiles are whole numbers"),
             {
                 "field": "tiles",
                 "value": [shown(t) for t in tiles if not is_int(t)],
@@ -545,20 +597,24 @@ def _exchange(fold: _Fold, command: Exchange) -> None:
     if not 1 <= len(tiles) <= RACK_SIZE:
         raise RuleError(
             "bad_exchange",
-            "exchange 1 to 7 tiles",
+            says("exchange 1 to 7 tiles"),
             {"field": "tiles", "count": len(tiles), "min": 1, "max": RACK_SIZE},
         )
     rack = fold.state.seats[command.seat].rack
     if not has_tiles(rack, tiles):
         raise RuleError(
             "tile_not_in_rack",
-            "you can only give back tiles from your rack",
+            says("you can only give back tiles from your rack"),
             {"tiles": _lacking(rack, tiles), "rack": list(rack)},
         )
     if len(fold.state.bag) < len(tiles):
         raise RuleError(
             "bag_too_small",
-            f"the bag holds {len(fold.state.bag)} tiles, fewer than the {len(tiles)} to exchange",
+            says(
+                "the bag holds {bag} tiles, fewer than the {count} to exchange",
+                bag=len(fold.state.bag),
+                count=len(tiles),
+            ),
             {"bag_size": len(fold.state.bag)},
         )
     drawn = fold.draw(len(tiles))
@@ -675,17 +731,17 @@ def _correct(fold: _Fold, seat: int) -> None:
     if state.options.referee != "players":
         raise RuleError(
             "corrections_off",
-            "the server referees this game: mistakes cannot happen",
+            says("the server referees this game: mistakes cannot happen"),
             {"referee": state.options.referee},
         )
     if state.status != "playing" or state.turn is None:
         raise RuleError(
-            "game_over", "only a game in play can be corrected", {"status": state.status}
+            "game_over", says("only a game in play can be corrected"), {"status": state.status}
         )
     if not is_seat(state, seat) or state.seats[seat].resigned:
         raise RuleError(
             "not_seated",
-            "you have no seat in this game",
+            says("you have no seat in this game"),
             {
                 "seat": shown(seat),
                 "seats": len(state.seats),
@@ -697,7 +753,7 @@ def _correct(fold: _Fold, seat: int) -> None:
     if target is None or target.seat == seat:
         raise RuleError(
             "nothing_to_correct",
-            "there is no opponent's turn open to correction",
+            says("there is no opponent's turn open to correction"),
             {"correctable_seat": None if target is None else target.seat},
         )
     if state.rules_version >= V2:
@@ -705,7 +761,9 @@ def _correct(fold: _Fold, seat: int) -> None:
         return
     found = find_mistake(state.position, target.placements)
     if found is None:
-        raise RuleError("no_mistake", "every placement of that turn is right", _checked(target))
+        raise RuleError(
+            "no_mistake", says("every placement of that turn is right"), _checked(target)
+        )
     index, reason = found
     removed = target.placements[index:]
     lost = sum(p.points for p in removed) + (0 if in_progress else target.bonus)
@@ -733,7 +791,9 @@ def _correct_v2(fold: _Fold, seat: int, target: MathableTurn, in_progress: bool)
     state = fold.state
     review = review_turn(state.position, target.placements)
     if review is None:
-        raise RuleError("no_mistake", "every placement of that turn is right", _checked(target))
+        raise RuleError(
+            "no_mistake", says("every placement of that turn is right"), _checked(target)
+        )
     fixed = {p.square: p.points for p in review.rescored}
     lost = sum(p.points - fixed[p.square] for p in target.placements if p.square in fixed)
     removed: tuple[PlacedTile, ...] = ()
@@ -811,7 +871,9 @@ def _refuse_if_ending(state: GameState) -> None:
     if pending_end(state) is not None:
         raise RuleError(
             "game_ending",
-            "the game is over unless the last turn is corrected: correct it, or pass to end it",
+            says(
+                "the game is over unless the last turn is corrected: correct it, or pass to end it"
+            ),
             {"reason": pending_end(state)},
         )
 
@@ -826,9 +888,9 @@ MATHABLE: lifecycle.GameRules[GameState] = lifecycle.GameRules(
     end_reason=end_reason,
     deductions=lambda state: tuple(sum(seat.rack) for seat in state.seats),
     referees=("server", "players"),
-    bad_referee="referee is 'server' or 'players'",
-    bad_tiles="tiles must list all 106 tiles of the game, each exactly once",
-    bad_order="a bag order lists all 106 tiles, and only without tiles",
+    bad_referee=says("referee is 'server' or 'players'"),
+    bad_tiles=says("tiles must list all 106 tiles of the game, each exactly once"),
+    bad_order=says("a bag order lists all 106 tiles, and only without tiles"),
     leave=_leave,
 )
 

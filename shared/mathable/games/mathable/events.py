@@ -34,6 +34,7 @@ from mathable.core.events import (
     VacationStarted,
 )
 from mathable.core.state import remove_tiles
+from mathable.core.words import says
 from mathable.games.mathable.board import EMPTY, OPERATION, OPERATIONS, parse_square, square_name
 from mathable.games.mathable.state import (
     BONUS,
@@ -60,13 +61,13 @@ def _square_or_index(value: Any) -> int:
 def _square_tile(value: Any) -> tuple[int, int]:
     items = codec.LIST.decode(value)
     if len(items) != 2:
-        raise codec.bad("a [square, tile] pair", value)
+        raise codec.bad(says("a [square, tile] pair"), value)
     return (_square_or_index(items[0]), codec.INT.decode(items[1]))
 
 
 def _op(value: Any) -> str:
     if value not in OPERATIONS:
-        raise codec.bad("one of + - x /", value)
+        raise codec.bad(says("one of + - x /"), value)
     return str(value)
 
 
@@ -303,7 +304,11 @@ def apply(state: GameState, event: Event) -> GameState:
     shared = lifecycle.apply(state, event)
     if shared is not None:
         return shared
-    raise RuleError("bad_event", f"cannot apply {event!r}", {"type": getattr(event, "type", None)})
+    raise RuleError(
+        "bad_event",
+        says("cannot apply {event}", event=repr(event)),
+        {"type": getattr(event, "type", None)},
+    )
 
 
 def _apply_correction(state: GameState, event: Corrected) -> GameState:

@@ -15,16 +15,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from mathable.core.words import N_, joined, says, says_n
 from mathable.games.mathable.board import square_name
 
 
 def seat_words(names: Sequence[str], seat: Any) -> str:
     """A seat by its name (``seat N`` for one without, ``nobody`` for none)."""
     if seat is None:
-        return "nobody"
+        return says("nobody")
     if isinstance(seat, int) and 0 <= seat < len(names):
         return names[seat]
-    return f"seat {seat}"
+    return says("seat {seat}", seat=seat)
 
 
 def event_words(event: Mapping[str, Any], names: Sequence[str]) -> str | None:
@@ -32,27 +33,49 @@ def event_words(event: Mapping[str, Any], names: Sequence[str]) -> str | None:
     who = seat_words(names, event.get("seat"))
     match event.get("type"):
         case "game_started":
-            return f"the game started; {seat_words(names, event.get('first_seat'))} begins"
+            first = seat_words(names, event.get("first_seat"))
+            return says("the game started; {player} begins", player=first)
         case "tile_placed":
             square, points = event.get("square"), int(event.get("points") or 0)
-            return f"{who} placed {square}={int(event.get('tile') or 0)} ({points})"
+            return says(
+                "{player} placed {square}={tile} ({points})",
+                player=who,
+                square=square,
+                tile=int(event.get("tile") or 0),
+                points=points,
+            )
         case "extra_tile_drawn":
             tile = event.get("tile")
-            return f"{who} drew an extra tile" + (f" ({tile})" if tile is not None else "")
+            if tile is None:
+                return says("{player} drew an extra tile", player=who)
+            return says("{player} drew an extra tile ({tile})", player=who, tile=tile)
         case "turn_ended":
             bonus = int(event.get("bonus") or 0)
-            text = f"{who} ended the turn: {event.get('points')} points"
-            return text + (f" + {bonus} Mathable bonus" if bonus else "")
+            if bonus:
+                return says(
+                    "{player} ended the turn: {points} points + {bonus} Mathable bonus",
+                    player=who,
+                    points=event.get("points"),
+                    bonus=bonus,
+                )
+            return says(
+                "{player} ended the turn: {points} points", player=who, points=event.get("points")
+            )
         case "tiles_exchanged":
             count = event.get("count")
             if count is None:
                 count = len(event.get("returned") or [])
-            return f"{who} exchanged {count} tile{'s' if count != 1 else ''}"
+            return says_n(
+                "{player} exchanged {n} tile", "{player} exchanged {n} tiles", count, player=who
+            )
         case "corrected":
-            return (
-                f"{who} corrected {seat_words(names, event.get('target'))}: "
-                f"{event.get('reason')}; {correction_outcome(event)}, "
-                f"{event.get('points_lost')} points lost"
+            return says(
+                "{player} corrected {target}: {reason}; {outcome}, {points} points lost",
+                player=who,
+                target=seat_words(names, event.get("target")),
+                reason=event.get("reason"),
+                outcome=correction_outcome(event),
+                points=event.get("points_lost"),
             )
     return None
 
@@ -65,24 +88,50 @@ def correction_outcome(event: Mapping[str, Any]) -> str:
     """
     taken = removed_tiles(event)
     rescored = [p for p in event.get("rescored") or [] if isinstance(p, Mapping)]
-    parts = []
+    parts: list[str] = []
     if taken:
-        parts.append(", ".join(f"{sq}={tile}" for sq, tile in taken) + " taken back")
+        tiles = ", ".join(f"{sq}={tile}" for sq, tile in taken)
+        parts.append(says("{tiles} taken back", tiles=tiles))
     if rescored:
-        fixed = ", ".join(
-            f"{p.get('square')}={p.get('tile')} now scores {p.get('points')}" for p in rescored
+        fixed = joined(
+            (
+                says(
+                    "{square}={tile} now scores {points}",
+                    square=p.get("square"),
+                    tile=p.get("tile"),
+                    points=p.get("points"),
+                )
+                for p in rescored
+            ),
+            N_("{first}, {second}"),
         )
         if taken:
             parts.append(fixed)
         else:
-            parts.append(f"the tiles stay, only the points were fixed ({fixed})")
+            parts.append(says("the tiles stay, only the points were fixed ({fixed})", fixed=fixed))
     returned = event.get("to_bag")
     count = len(returned) if isinstance(returned, list) else int(event.get("to_bag_count") or 0)
     if count:
-        tiles = f" ({', '.join(map(str, returned))})" if isinstance(returned, list) else ""
-        extra = "the extra tile" if count == 1 else f"{count} extra tiles"
-        parts.append(f"{extra}{tiles} went back into the bag")
-    return "; ".join(parts) or "nothing taken back"
+        if isinstance(returned, list):
+            parts.append(
+                says_n(
+                    "the extra tile ({tiles}) went back into the bag",
+                    "{n} extra tiles ({tiles}) went back into the bag",
+                    count,
+                    tiles=", ".join(map(str, returned)),
+                )
+            )
+        else:
+            parts.append(
+                says_n(
+                    "the extra tile went back into the bag",
+                    "{n} extra tiles went back into the bag",
+                    count,
+                )
+            )
+    if not parts:
+        return says("nothing taken back")
+    return joined(parts, N_("{first}; {second}"))
 
 
 def removed_tiles(event: Mapping[str, Any]) -> list[tuple[str, int]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from mathable.core.errors import RuleError
+from mathable.core.words import says
 from mathable.games.mathable.board import parse_square
 from mathable.games.mathable.commands import (
     Command,
@@ -50,7 +51,9 @@ def _claims(equations: list[dict[str, Any]] | None, field: str) -> tuple[Equatio
 
 def _not_in(game: str, kind: str) -> RuleError:
     return RuleError(
-        "wrong_game", f"{game} has no {kind!r} move", {"ruleset": game.lower(), "type": kind}
+        "wrong_game",
+        says("{game} has no {type} move", game=game, type=repr(kind)),
+        {"ruleset": game.lower(), "type": kind},
     )
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from mathable.core.errors import RuleError
+from mathable.core.words import says
 from mathable.games.mathable.board import AFFECTED, EMPTY, PREMIUM, parse_square, square_name
 from mathable.games.mathable.position import Position, accepted_values
 from mathable.games.mathable.tiles import RACK_SIZE
@@ -48,14 +49,14 @@ class Placement:
         else:
             raise RuleError(
                 "bad_placement",
-                f"{text!r}: write a placement as I8=12 or 12@I8",
+                says("{text}: write a placement as I8=12 or 12@I8", text=repr(text)),
                 {"text": text[:40], "accepted": "I8=12 or 12@I8"},
             )
         tile = tile.strip()
         if not (tile.isascii() and tile.isdigit()) or len(tile) > 3:
             raise RuleError(
                 "bad_placement",
-                f"{text!r}: {tile!r} is not a tile number",
+                says("{text}: {tile} is not a tile number", text=repr(text), tile=repr(tile)),
                 {"text": text[:40], "value": tile[:20], "accepted": "a tile number, 0 to 999"},
             )
         return cls(square_name(parse_square(square)), int(tile))

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 from xml.sax.saxutils import escape, quoteattr
 
+from mathable.core.words import N_, concat, says
 from mathable.games.mathable.board import (
     CENTRE,
     COLUMNS,
@@ -191,21 +192,28 @@ def board_text_alternative(view: Mapping[str, Any]) -> str:
     """
     board = placed_tiles(view)
     centre = ", ".join(f"{square_name(s)} {v}" for s, v in CENTRE.items())
-    words = [f"Mathable board. Printed centre: {centre}."]
+    words: list[str] = [says("Mathable board. Printed centre: {centre}.", centre=centre)]
     if board:
-        words.append("Tiles placed: " + ", ".join(f"{s} {v}" for s, v in board.items()) + ".")
+        placed = ", ".join(f"{s} {v}" for s, v in board.items())
+        words.append(says("Tiles placed: {tiles}.", tiles=placed))
     else:
-        words.append("No tile placed yet.")
-    for key, title in (("last_turn", "Last turn"), ("turn", "This turn so far")):
+        words.append(says("No tile placed yet."))
+    for key, title in (
+        ("last_turn", N_("Last turn: {placements}.")),
+        ("turn", N_("This turn so far: {placements}.")),
+    ):
         turn = view.get(key)
         placements = turn.get("placements") if isinstance(turn, Mapping) else None
         if placements:
             listed = ", ".join(f"{p['square']} {p['tile']}" for p in placements)
-            words.append(f"{title}: {listed}.")
+            words.append(says(title, placements=listed))
     rack = _own_rack(view)
     if rack is not None:
-        words.append("Your rack: " + (", ".join(str(t) for t in rack) or "empty") + ".")
-    return " ".join(words)
+        tiles = ", ".join(str(t) for t in rack) or says("empty")
+        words.append(says("Your rack: {tiles}.", tiles=tiles))
+    return concat(
+        *(part for index, word in enumerate(words) for part in ((" ", word) if index else (word,)))
+    )
 
 
 def _own_rack(view: Mapping[str, Any]) -> Sequence[int] | None:

@@ -30,6 +30,7 @@ from mathable.core.errors import RuleError
 from mathable.core.events import Event, Resigned, TimedOut
 from mathable.core.record import number_word
 from mathable.core.ruleset import RecordTurn
+from mathable.core.words import says
 from mathable.games.mathable.board import parse_square, square_name
 from mathable.games.mathable.commands import Correct, DrawExtra, EndTurn, Exchange, Place
 from mathable.games.mathable.events import (
@@ -117,7 +118,7 @@ def record_turns(
 def _bad(text: str, why: str) -> RuleError:
     return RuleError(
         "bad_notation",
-        f"{text[:40]!r}: {why}",
+        says("{text}: {why}", text=repr(text[:40]), why=why),
         {"text": text[:40], "accepted": "SQUARE=TILE, + after one that drew its extra tile"},
     )
 
@@ -126,16 +127,16 @@ def record_commands(state: Any, seat: int, text: str) -> list[Any]:
     """The commands of a record line's Mathable turn (see the module)."""
     words = text.split()
     if not words:
-        raise _bad(text, "the turn is empty")
+        raise _bad(text, says("the turn is empty"))
     if words[0] == "exchange":
         if any(word == "?" for word in words[1:]):
             raise RuleError(
                 "hidden_tiles",
-                "the exchanged tiles are hidden in this record: it cannot be replayed",
+                says("the exchanged tiles are hidden in this record: it cannot be replayed"),
                 {"text": text[:40]},
             )
         if not all(number_word(word) for word in words[1:]) or len(words) < 2:
-            raise _bad(text, "an exchange names the tiles given back: exchange 3 7 12")
+            raise _bad(text, says("an exchange names the tiles given back: exchange 3 7 12"))
         return [Exchange(seat, tuple(int(w) for w in words[1:]))]
     if words == ["correct"]:
         return [Correct(seat)]
@@ -146,7 +147,7 @@ def record_commands(state: Any, seat: int, text: str) -> list[Any]:
     for word in words:
         match = _PLACEMENT.match(word)
         if match is None:
-            raise _bad(word, "a placement is written SQUARE=TILE (I8=12)")
+            raise _bad(word, says("a placement is written SQUARE=TILE (I8=12)"))
         claims = tuple(
             Equation(parse_square(near), parse_square(far), op)
             for near, op, far in _CLAIM.findall(match.group(3))
@@ -157,7 +158,7 @@ def record_commands(state: Any, seat: int, text: str) -> list[Any]:
         if match.group(4):
             commands.append(DrawExtra(seat))
     if not commands:
-        raise _bad(text, "the turn places no tile")
+        raise _bad(text, says("the turn places no tile"))
     if not left:
         commands.append(EndTurn(seat))
     return commands

@@ -13,10 +13,11 @@ from mathable.core.ruleset import (
     RecordTurn,
     RulesetBase,
     Told,
+    gave_tiles,
     last_told_of,
-    plural,
 )
 from mathable.core.state import Lifecycle
+from mathable.core.words import says
 from mathable.games.mathable import mail
 from mathable.games.mathable.board import render
 from mathable.games.mathable.events import apply  # its events register on import
@@ -37,16 +38,24 @@ def _play_told(turn: Mapping[str, Any]) -> Told:
         f"{p['square']}={p['tile']} ({p['points']})" for p in turn.get("placements") or []
     )
     points = int(turn.get("points") or 0) + int(turn.get("bonus") or 0)
-    bonus = f" with the {turn['bonus']} bonus" if turn.get("bonus") else ""
-    return Told(turn.get("seat"), "play", f"played {placed}: {points} points{bonus}", points)
+    if turn.get("bonus"):
+        words = says(
+            "played {placements}: {points} points with the {bonus} bonus",
+            placements=placed,
+            points=points,
+            bonus=turn["bonus"],
+        )
+    else:
+        words = says("played {placements}: {points} points", placements=placed, points=points)
+    return Told(turn.get("seat"), "play", words, points)
 
 
 #: Mathable's own ends, in words (``ruleset_data`` states each rule in full).
 END_WORDS = {
     **SHARED_END_WORDS,
-    "rack_emptied": "a player placed their last tile with the bag empty",
-    "blocked": "no tile still in play can be placed anywhere",
-    "no_placements": "every player passed or exchanged twice in a row",
+    "rack_emptied": says("a player placed their last tile with the bag empty"),
+    "blocked": says("no tile still in play can be placed anywhere"),
+    "no_placements": says("every player passed or exchanged twice in a row"),
 }
 
 
@@ -95,7 +104,7 @@ class MathableRules(RulesetBase):
         if isinstance(text, bool) or not isinstance(text, int):
             raise RuleError(
                 "bad_tile",
-                f"{str(text)[:20]!r} is not a Mathable tile",
+                says("{text} is not a Mathable tile", text=repr(str(text)[:20])),
                 {"value": shown(text, 20), "accepted": "a whole number"},
             )
         return text
@@ -153,7 +162,9 @@ class MathableRules(RulesetBase):
         placed = [Placement.parse(word) for word in text.split()]
         if not placed:
             raise RuleError(
-                "no_tiles", "write placements like I8=12", {"text": text[:80], "placements": 0}
+                "no_tiles",
+                says("write placements like I8=12"),
+                {"text": text[:80], "placements": 0},
             )
         return {
             "type": "turn",
@@ -174,11 +185,11 @@ class MathableRules(RulesetBase):
         match event.get("type"):
             case "turn_ended":
                 points = int(event.get("points") or 0) + int(event.get("bonus") or 0)
-                return Told(seat, "play", f"played: {points} points", points)
+                return Told(seat, "play", says("played: {points} points", points=points), points)
             case "tiles_exchanged":
                 n = event.get("count")
                 n = int(n if n is not None else len(event.get("returned") or []))
-                return Told(seat, "exchange", f"exchanged {plural(n, 'tile')}")
+                return Told(seat, "exchange", gave_tiles("exchanged", n))
         return None
 
     def event_words(self, event: Mapping[str, Any], names: Sequence[str]) -> str | None:

@@ -25,6 +25,7 @@ from mathable.core.lifecycle import (
     turn_of,
 )
 from mathable.core.state import has_tiles
+from mathable.core.words import N_, Text, says
 from mathable.games.summy.equation import check_equation, text_of
 from mathable.games.summy.events import EquationPlayed, SummyStarted, TilesDiscarded, apply
 from mathable.games.summy.movegen import has_move
@@ -91,7 +92,7 @@ def line_through(
     if any(s not in covered for s in new):
         raise RuleError(
             "gap",
-            "the new tiles must lie in one unbroken line, no empty square between them",
+            says("the new tiles must lie in one unbroken line, no empty square between them"),
             {"direction": direction, "squares": _squares(new), "empty": _xy((x, y))},
         )
     return tuple(squares), tuple(tiles)
@@ -111,8 +112,13 @@ def _gap_to_table(
             if (x, y) in table:
                 return RuleError(
                     "gap",
-                    f"the new tiles stop short of the {NAMES[table[(x, y)]]} at ({x}, {y}): "
-                    "no empty square may lie between them and the table's tiles",
+                    says(
+                        "the new tiles stop short of the {tile} at ({x}, {y}): "
+                        "no empty square may lie between them and the table's tiles",
+                        tile=NAMES[table[(x, y)]],
+                        x=x,
+                        y=y,
+                    ),
                     {
                         "direction": direction,
                         "squares": _squares(squares),
@@ -132,7 +138,9 @@ def _judge_line(table: Mapping[Square, int], new: Mapping[Square, int], directio
             raise gap
         raise RuleError(
             "no_table_tile",
-            f"{text_of(tiles)}: an equation uses a tile already on the table",
+            says(
+                "{equation}: an equation uses a tile already on the table", equation=text_of(tiles)
+            ),
             {"equation": text_of(tiles), "direction": direction, "squares": _squares(squares)},
         )
     return Judged(direction, squares, tiles, check_equation(tiles))
@@ -148,7 +156,15 @@ def _squares(squares: Iterable[Square]) -> list[dict[str, int]]:
     return [_xy(s) for s in sorted(squares, key=lambda s: (s[1], s[0]))]
 
 
-_COUNT_WORDS: Final = ("no", "only one", "only two", "only three", "only four", "only five")
+#: How many of a tile a hand holds, said with the tile (``only two 9``).
+_COUNT_WORDS: Final = (
+    N_("no {tile}"),
+    N_("only one {tile}"),
+    N_("only two {tile}"),
+    N_("only three {tile}"),
+    N_("only four {tile}"),
+    N_("only five {tile}"),
+)
 
 
 def not_in_hand(hand: Sequence[int], tiles: Sequence[int]) -> RuleError:
@@ -164,14 +180,18 @@ def not_in_hand(hand: Sequence[int], tiles: Sequence[int]) -> RuleError:
     for tile in hand:
         if tile in lacking:
             lacking.remove(tile)
-    said = []
+    said: Text | None = None
     for tile in dict.fromkeys(lacking):
         have = list(hand).count(tile)
-        count = _COUNT_WORDS[have] if have < len(_COUNT_WORDS) else f"only {have}"
-        said.append(f"{count} {NAMES[tile]}")
+        one = (
+            says(_COUNT_WORDS[have], tile=NAMES[tile])
+            if have < len(_COUNT_WORDS)
+            else says("only {count} {tile}", count=have, tile=NAMES[tile])
+        )
+        said = one if said is None else says("{first} and {second}", first=said, second=one)
     return RuleError(
         "tile_not_in_hand",
-        f"you have {' and '.join(said)} in your hand",
+        says("you have {tiles} in your hand", tiles=said),
         {"tiles": [NAMES[t] for t in lacking], "hand": [NAMES[t] for t in hand]},
     )
 
@@ -181,8 +201,21 @@ def _spoils(square: Square, end: Closed) -> RuleError:
     x, y = square
     return RuleError(
         "equation_end",
-        f"({x}, {y}) is just {end.side} {end.equation}: the squares at the ends of an "
-        "equation on the table stay empty",
+        says(
+            "({x}, {y}) is just before {equation}: the squares at the ends of an "
+            "equation on the table stay empty",
+            x=x,
+            y=y,
+            equation=end.equation,
+        )
+        if end.side == "before"
+        else says(
+            "({x}, {y}) is just after {equation}: the squares at the ends of an "
+            "equation on the table stay empty",
+            x=x,
+            y=y,
+            equation=end.equation,
+        ),
         {
             "square": {"x": x, "y": y},
             "equation": end.equation,
@@ -213,18 +246,20 @@ def judge(
     """
     if not placements:
         raise RuleError(
-            "no_tiles", "lay at least one tile from your hand", {"field": "placements", "count": 0}
+            "no_tiles",
+            says("lay at least one tile from your hand"),
+            {"field": "placements", "count": 0},
         )
     if len(placements) > HAND_SIZE:
         raise RuleError(
             "too_many_tiles",
-            f"a hand holds {HAND_SIZE} tiles at most",
+            says("a hand holds {max} tiles at most", max=HAND_SIZE),
             {"field": "placements", "count": len(placements), "max": HAND_SIZE},
         )
     if direction is not None and direction not in DIRECTIONS:
         raise RuleError(
             "bad_direction",
-            "the direction is 'across' or 'down'",
+            says("the direction is 'across' or 'down'"),
             {"field": "direction", "value": shown(direction), "accepted": list(DIRECTIONS)},
         )
     new: dict[Square, int] = {}
@@ -233,7 +268,7 @@ def judge(
         if not (is_int(x) and is_int(y)) or max(abs(x), abs(y)) > MAX_COORDINATE:
             raise RuleError(
                 "off_table",
-                f"x and y are whole numbers from -{MAX_COORDINATE} to {MAX_COORDINATE}",
+                says("x and y are whole numbers from -{max} to {max}", max=MAX_COORDINATE),
                 {
                     "square": {"x": shown(x), "y": shown(y)},
                     "min": -MAX_COORDINATE,
@@ -243,17 +278,19 @@ def judge(
         if not is_int(tile) or not 0 <= tile < len(NAMES):
             raise RuleError(
                 "bad_tile",
-                "not a Summy tile (0-9, +, -, x, :, =)",
+                says("not a Summy tile (0-9, +, -, x, :, =)"),
                 {"square": _xy((x, y)), "value": shown(tile), "accepted": list(NAMES)},
             )
         if (x, y) in new:
             raise RuleError(
-                "square_reused", f"({x}, {y}) is used twice in this move", {"square": _xy((x, y))}
+                "square_reused",
+                says("({x}, {y}) is used twice in this move", x=x, y=y),
+                {"square": _xy((x, y))},
             )
         if (x, y) in table:
             raise RuleError(
                 "square_taken",
-                f"({x}, {y}) already holds {NAMES[table[(x, y)]]}",
+                says("({x}, {y}) already holds {holds}", x=x, y=y, holds=NAMES[table[(x, y)]]),
                 {"square": _xy((x, y)), "holds": NAMES[table[(x, y)]]},
             )
         new[(x, y)] = tile
@@ -272,13 +309,15 @@ def judge(
         else:
             raise RuleError(
                 "not_in_line",
-                "the new tiles must lie in one row or one column",
+                says("the new tiles must lie in one row or one column"),
                 {"squares": _squares(new)},
             )
         if direction is not None and direction != along:
             raise RuleError(
                 "wrong_direction",
-                f"these tiles lie {along}, not {direction}",
+                says("these tiles lie across, not down")
+                if along == ACROSS
+                else says("these tiles lie down, not across"),
                 {"direction": direction, "along": along, "squares": _squares(new)},
             )
         return _judge_line(table, new, along)
@@ -296,7 +335,7 @@ def judge(
     if found:
         raise RuleError(
             "ambiguous_direction",
-            "this tile makes an equation across and down: say which (direction)",
+            says("this tile makes an equation across and down: say which (direction)"),
             {
                 "square": _xy(next(iter(new))),
                 "equations": [{"direction": j.direction, "equation": j.equation} for j in found],
@@ -344,7 +383,7 @@ def check(state: SummyState, command: Any, bag: BagPolicy | None = None) -> list
             if not lifecycle.check(fold, command):
                 raise RuleError(
                     "bad_command",
-                    f"Summy has no such move: {type(command).__name__}",
+                    says("Summy has no such move: {command}", command=type(command).__name__),
                     {"command": type(command).__name__},
                 )
     return fold.events
@@ -397,11 +436,13 @@ def _discard(fold: _Fold, command: Discard) -> None:
     turn_of(state, command.seat)
     tiles = tuple(command.tiles)
     if not tiles:
-        raise RuleError("no_tiles", "discard at least one tile", {"field": "tiles", "count": 0})
+        raise RuleError(
+            "no_tiles", says("discard at least one tile"), {"field": "tiles", "count": 0}
+        )
     if not all(is_int(t) and 0 <= t < len(NAMES) for t in tiles):
         raise RuleError(
             "bad_tile",
-            "not a Summy tile (0-9, +, -, x, :, =)",
+            says("not a Summy tile (0-9, +, -, x, :, =)"),
             {
                 "field": "tiles",
                 "value": [shown(t) for t in tiles if not (is_int(t) and 0 <= t < len(NAMES))],
@@ -413,7 +454,7 @@ def _discard(fold: _Fold, command: Discard) -> None:
     if not state.supply and state.rules_version < V3:
         # Rules version 3 allows it, as printed: the tiles leave the game, none is drawn.
         raise RuleError(
-            "supply_empty", "the supply is empty: form an equation or pass", {"supply": 0}
+            "supply_empty", says("the supply is empty: form an equation or pass"), {"supply": 0}
         )
     drawn = fold.draw(len(tiles))
     fold.emit(TilesDiscarded(seat=command.seat, discarded=tiles, drawn=drawn))
@@ -427,8 +468,11 @@ def _pass(fold: _Fold, command: Pass) -> None:
     if state.supply and state.rules_version >= V2:
         raise RuleError(
             "supply_not_empty",
-            f"the supply still holds {len(state.supply)} tiles: form an equation or discard "
-            "(passing comes once the supply is empty)",
+            says(
+                "the supply still holds {count} tiles: form an equation or discard "
+                "(passing comes once the supply is empty)",
+                count=len(state.supply),
+            ),
             {"supply": len(state.supply)},
         )
     fold.emit(Passed(command.seat))
@@ -503,9 +547,9 @@ SUMMY: lifecycle.GameRules[SummyState] = lifecycle.GameRules(
     end_reason=end_reason,
     deductions=_deductions,
     referees=("server",),
-    bad_referee="in Summy the server referees",
-    bad_tiles="tiles must list the 93 tiles of the supply, each once",
-    bad_order="a supply order lists all 93 tiles, and only without tiles",
+    bad_referee=says("in Summy the server referees"),
+    bad_tiles=says("tiles must list the 93 tiles of the supply, each once"),
+    bad_order=says("a supply order lists all 93 tiles, and only without tiles"),
 )
 
 

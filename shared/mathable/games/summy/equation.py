@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mathable.core.errors import RuleError
+from mathable.core.words import says
 from mathable.games.summy.tiles import (
     DIVIDE,
     EQUALS,
@@ -53,12 +54,14 @@ def _numbers_and_ops(tiles: Sequence[int], side: str) -> tuple[list[int], list[i
             if index == 0:
                 raise RuleError(
                     "leading_operator",
-                    f"{text}: an equation never begins with {NAMES[tile]}",
+                    says(
+                        "{part}: an equation never begins with {sign}", part=text, sign=NAMES[tile]
+                    ),
                     {"side": side, "part": text, "sign": NAMES[tile]},
                 )
             raise RuleError(
                 "adjacent_operators",
-                f"{text}: two signs in a row",
+                says("{part}: two signs in a row", part=text),
                 {"side": side, "part": text, "signs": [NAMES[tiles[index - 1]], NAMES[tile]]},
             )
         numbers.append(_number(digits, text, side))
@@ -67,7 +70,7 @@ def _numbers_and_ops(tiles: Sequence[int], side: str) -> tuple[list[int], list[i
     if not digits:
         raise RuleError(
             "trailing_operator",
-            f"{text}: a sign must be followed by a number",
+            says("{part}: a sign must be followed by a number", part=text),
             {"side": side, "part": text, "sign": NAMES[tiles[-1]] if tiles else None},
         )
     numbers.append(_number(digits, text, side))
@@ -78,13 +81,13 @@ def _number(digits: list[int], text: str, side: str) -> int:
     if len(digits) > 1 and digits[0] == 0:
         raise RuleError(
             "leading_zero",
-            f"{text}: no number starts with 0",
+            says("{part}: no number starts with 0", part=text),
             {"side": side, "part": text, "number": text_of(digits)},
         )
     if len(digits) > MAX_DIGITS:
         raise RuleError(
             "number_too_long",
-            f"{text}: a number has at most {MAX_DIGITS} digits",
+            says("{part}: a number has at most {max} digits", part=text, max=MAX_DIGITS),
             {"side": side, "part": text, "digits": len(digits), "max": MAX_DIGITS},
         )
     value = 0
@@ -110,13 +113,17 @@ def evaluate(numbers: Sequence[int], ops: Sequence[int]) -> int:
             if number == 0:
                 raise RuleError(
                     "division_by_zero",
-                    f"{term}:0 - nobody divides by zero",
+                    says("{dividend}:0 - nobody divides by zero", dividend=term),
                     {"dividend": term, "divisor": 0},
                 )
             if term % number:
                 raise RuleError(
                     "inexact_division",
-                    f"{term}:{number} does not come out whole",
+                    says(
+                        "{dividend}:{divisor} does not come out whole",
+                        dividend=term,
+                        divisor=number,
+                    ),
                     {"dividend": term, "divisor": number, "remainder": term % number},
                 )
             term //= number
@@ -153,19 +160,25 @@ def _check(tiles: list[int]) -> int:
     equals = [i for i, t in enumerate(tiles) if t == EQUALS]
     if not equals:
         raise RuleError(
-            "no_equals", f"{text}: an equation has exactly one =, not none", {"equals": 0}
+            "no_equals",
+            says("{equation}: an equation has exactly one =, not none", equation=text),
+            {"equals": 0},
         )
     if len(equals) > 1:
         raise RuleError(
             "two_equals",
-            f"{text}: an equation has exactly one =, not {len(equals)}",
+            says(
+                "{equation}: an equation has exactly one =, not {count}",
+                equation=text,
+                count=len(equals),
+            ),
             {"equals": len(equals)},
         )
     at = equals[0]
     if at == 0:
         raise RuleError(
             "leading_operator",
-            f"{text}: an equation never begins with =",
+            says("{equation}: an equation never begins with =", equation=text),
             {"side": "left", "part": "", "sign": "="},
         )
     left, right = tiles[:at], tiles[at + 1 :]
@@ -173,19 +186,19 @@ def _check(tiles: list[int]) -> int:
     if not ops:
         raise RuleError(
             "no_operator",
-            f"{text}: before the = come two numbers or more, with signs",
+            says("{equation}: before the = come two numbers or more, with signs", equation=text),
             {"side": "left", "part": text_of(left), "left": numbers[0]},
         )
     if not right:
         raise RuleError(
             "no_result",
-            f"{text}: after the = comes one number",
+            says("{equation}: after the = comes one number", equation=text),
             {"side": "right", "part": ""},
         )
     if any(t in OPERATORS for t in right):
         raise RuleError(
             "one_number_after_equals",
-            f"{text}: after the = comes exactly one number",
+            says("{equation}: after the = comes exactly one number", equation=text),
             {
                 "side": "right",
                 "part": text_of(right),
@@ -197,7 +210,12 @@ def _check(tiles: list[int]) -> int:
     if value != result[0]:
         raise RuleError(
             "wrong_result",
-            f"{text}: the left side makes {value}, not {result[0]}",
+            says(
+                "{equation}: the left side makes {left}, not {right}",
+                equation=text,
+                left=value,
+                right=result[0],
+            ),
             {"left": value, "right": result[0]},
         )
     return digit_sum(tiles)

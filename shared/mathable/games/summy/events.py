@@ -22,6 +22,7 @@ from mathable.core import codec, lifecycle
 from mathable.core.errors import RuleError, shown
 from mathable.core.events import Event, Passed, Resigned, TimedOut
 from mathable.core.state import Turn, remove_tiles
+from mathable.core.words import says
 from mathable.games.summy.state import ACROSS, V2, V3, Closed, Play, Square, SummyState
 from mathable.games.summy.tiles import NAMES, parse_tile
 
@@ -32,7 +33,7 @@ def _tile(value: Any) -> int:
     except RuleError:
         raise RuleError(
             "bad_event",
-            f"expected a tile, got {str(value)[:20]!r}",
+            says("expected a tile, got {got}", got=repr(str(value)[:20])),
             {"expected": "a tile", "got": shown(value, 20)},
         ) from None
 
@@ -46,7 +47,7 @@ def _placement(value: Any) -> tuple[int, int, int]:
     if not isinstance(value, dict) or set(value) != {"x", "y", "tile"}:
         raise RuleError(
             "bad_event",
-            "a placement is {x, y, tile}",
+            says("a placement is {shape}", shape="{x, y, tile}"),
             {"expected": "{x, y, tile}", "got": shown(value, 60)},
         )
     return (codec.INT.decode(value["x"]), codec.INT.decode(value["y"]), _tile(value["tile"]))
@@ -221,7 +222,9 @@ def apply(state: SummyState, event: Event) -> SummyState:
     shared = lifecycle.apply(state, event)
     if shared is None:
         raise RuleError(
-            "bad_event", f"a Summy game cannot apply {event.type}", {"type": event.type}
+            "bad_event",
+            says("a Summy game cannot apply {type}", type=event.type),
+            {"type": event.type},
         )
     if shared.rules_version < V3:
         return shared

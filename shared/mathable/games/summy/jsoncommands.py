@@ -6,6 +6,7 @@ from typing import Any
 
 from mathable.core.errors import RuleError
 from mathable.core.lifecycle import GiveTime, Pass, Resign
+from mathable.core.words import says
 from mathable.games.summy.commands import Discard, PlayEquation
 from mathable.games.summy.tiles import parse_tile
 
@@ -39,7 +40,7 @@ def summy_command(seat: int, body: dict[str, Any]) -> Any:
             return GiveTime(seat, body["seat"], body["seconds"])
     raise RuleError(
         "wrong_game",
-        f"Summy has no {str(body['type'])!r} move",
+        says("{game} has no {type} move", game="Summy", type=repr(str(body["type"]))),
         {"ruleset": "summy", "type": str(body["type"])},
     )
 

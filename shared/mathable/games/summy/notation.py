@@ -23,6 +23,7 @@ from collections.abc import Collection, Mapping
 from typing import Final
 
 from mathable.core.errors import RuleError
+from mathable.core.words import says
 from mathable.games.summy.state import ACROSS, DOWN, MAX_COORDINATE, Square
 from mathable.games.summy.tiles import NAMES, parse_tile
 
@@ -37,13 +38,13 @@ def _coordinate(text: str, axis: str) -> int:
     except ValueError:
         raise RuleError(
             "bad_notation",
-            f"{text[:12]!r} is not a whole number",
+            says("{text} is not a whole number", text=repr(text[:12])),
             {"field": axis, "text": text[:12], "accepted": "a whole number"},
         ) from None
     if abs(value) > MAX_COORDINATE:
         raise RuleError(
             "off_table",
-            f"x and y lie between -{MAX_COORDINATE} and {MAX_COORDINATE}",
+            says("x and y lie between -{max} and {max}", max=MAX_COORDINATE),
             {"field": axis, "value": value, "min": -MAX_COORDINATE, "max": MAX_COORDINATE},
         )
     return value
@@ -63,7 +64,7 @@ def read_play(
     if len(words) != 3:
         raise RuleError(
             "bad_notation",
-            "write a play as X,Y DIRECTION EQUATION, e.g. -3,0 across 1+2=3",
+            says("write a play as X,Y DIRECTION EQUATION, e.g. -3,0 across 1+2=3"),
             {"text": text[:80], "accepted": "X,Y DIRECTION EQUATION"},
         )
     where, way, equation = words
@@ -71,7 +72,7 @@ def read_play(
     if not comma:
         raise RuleError(
             "bad_notation",
-            f"{where[:20]!r}: the first square is X,Y (e.g. -3,0)",
+            says("{text}: the first square is X,Y (e.g. -3,0)", text=repr(where[:20])),
             {"field": "square", "text": where[:20], "accepted": "X,Y"},
         )
     x, y = _coordinate(x_text, "x"), _coordinate(y_text, "y")
@@ -79,13 +80,13 @@ def read_play(
     if direction is None:
         raise RuleError(
             "bad_notation",
-            f"{way[:12]!r}: the direction is across (a) or down (d)",
+            says("{text}: the direction is across (a) or down (d)", text=repr(way[:12])),
             {"field": "direction", "text": way[:12], "accepted": list(_DIRECTIONS)},
         )
     if len(equation) > 2 * MAX_COORDINATE:
         raise RuleError(
             "bad_notation",
-            "that equation is longer than any table",
+            says("that equation is longer than any table"),
             {"field": "equation", "length": len(equation), "max": 2 * MAX_COORDINATE},
         )
     dx, dy = (1, 0) if direction == ACROSS else (0, 1)
@@ -99,7 +100,13 @@ def read_play(
         elif there != tile:
             raise RuleError(
                 "table_mismatch",
-                f"{square} holds {NAMES[there]}, not {char} as written",
+                says(
+                    "({x}, {y}) holds {holds}, not {written} as written",
+                    x=square[0],
+                    y=square[1],
+                    holds=NAMES[there],
+                    written=char,
+                ),
                 {
                     "square": {"x": square[0], "y": square[1]},
                     "holds": NAMES[there],
@@ -109,7 +116,7 @@ def read_play(
     if not placements:
         raise RuleError(
             "no_tiles",
-            "every tile written is on the table: lay one of yours",
+            says("every tile written is on the table: lay one of yours"),
             {"field": "placements", "count": 0, "equation": equation},
         )
     return tuple(placements), direction

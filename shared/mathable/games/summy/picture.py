@@ -24,6 +24,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 from xml.sax.saxutils import escape, quoteattr
 
+from mathable.core.words import N_, concat, joined, says, says_n
+
 #: Side of one square, in SVG user units (as Mathable's board).
 CELL: Final = 40
 #: Room for the coordinates: numbers above (``TOP``) and to the left (``LEFT``, for -999).
@@ -159,19 +161,36 @@ def table_text_alternative(view: Mapping[str, Any]) -> str:
     'Summy table, 5 tiles. Across: 1+2=3 from -3,0. Last play: 1+2=3, across.'
     """
     table = table_of(view)
-    words = [f"Summy table, {len(table)} tile{'s' if len(table) != 1 else ''}."]
-    for along, title in ((0, "Across"), (1, "Down")):
+    words: list[str] = [says_n("Summy table, {n} tile.", "Summy table, {n} tiles.", len(table))]
+    for along, title in ((0, N_("Across: {equations}.")), (1, N_("Down: {equations}."))):
         runs = _runs(table, along)
         if runs:
-            listed = "; ".join(f"{line} from {x},{y}" for (x, y), line in runs)
-            words.append(f"{title}: {listed}.")
+            listed = joined(
+                (says("{equation} from {x},{y}", equation=line, x=x, y=y) for (x, y), line in runs),
+                N_("{first}; {second}"),
+            )
+            words.append(says(title, equations=listed))
     last = view.get("last_play")
     if isinstance(last, Mapping) and last.get("equation"):
-        words.append(f"Last play: {last['equation']}, {last.get('direction')}.")
+        direction = last.get("direction")
+        if direction == "across":
+            words.append(says("Last play: {equation}, across.", equation=last["equation"]))
+        elif direction == "down":
+            words.append(says("Last play: {equation}, down.", equation=last["equation"]))
+        else:
+            words.append(
+                says(
+                    "Last play: {equation}, {direction}.",
+                    equation=last["equation"],
+                    direction=direction,
+                )
+            )
     hand = _own_hand(view)
     if hand is not None:
-        words.append("Your hand: " + (" ".join(hand) or "empty") + ".")
-    return " ".join(words)
+        words.append(says("Your hand: {tiles}.", tiles=" ".join(hand) or says("empty")))
+    return concat(
+        *(part for index, word in enumerate(words) for part in ((" ", word) if index else (word,)))
+    )
 
 
 def summy_svg(view: Mapping[str, Any]) -> str:

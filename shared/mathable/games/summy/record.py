@@ -21,6 +21,7 @@ from typing import Any
 from mathable.core.errors import RuleError
 from mathable.core.events import Event
 from mathable.core.ruleset import RecordTurn
+from mathable.core.words import says
 from mathable.games.summy.events import EquationPlayed, TilesDiscarded
 from mathable.games.summy.moves import Discard, PlayEquation
 from mathable.games.summy.notation import play_words, read_play
@@ -68,12 +69,12 @@ def record_commands(state: Any, seat: int, text: str) -> list[Any]:
         if "?" in words[1:]:
             raise RuleError(
                 "hidden_tiles",
-                "the discarded tiles are hidden in this record: it cannot be replayed",
+                says("the discarded tiles are hidden in this record: it cannot be replayed"),
                 {"text": text[:40]},
             )
         if len(words) < 2:
             raise RuleError(
-                "bad_notation", "a discard names its tiles: discard 9 =", {"text": text[:40]}
+                "bad_notation", says("a discard names its tiles: discard 9 ="), {"text": text[:40]}
             )
         return [Discard(seat, tuple(parse_tile(word) for word in words[1:]))]
     placements, direction = read_play(text, state.table)

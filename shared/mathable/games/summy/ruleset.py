@@ -12,10 +12,11 @@ from mathable.core.ruleset import (
     RecordTurn,
     RulesetBase,
     Told,
+    gave_tiles,
     last_told_of,
-    plural,
 )
 from mathable.core.state import Lifecycle
+from mathable.core.words import Text, concat, says, says_n
 from mathable.games.summy import mail, picture, tutorial
 from mathable.games.summy.codes import ILLEGAL_PLAY_CODES
 from mathable.games.summy.commands import SUMMY, check, end_reason, expected_draw
@@ -35,15 +36,43 @@ from mathable.games.summy.view import redact, view
 
 def _play_told(turn: Mapping[str, Any]) -> Told:
     points = int(turn.get("points") or 0)
-    return Told(turn.get("seat"), "play", f"played {turn.get('equation')}: {points} points", points)
+    words = says(
+        "played {equation}: {points} points", equation=str(turn.get("equation")), points=points
+    )
+    return Told(turn.get("seat"), "play", words, points)
+
+
+def _laid(equation: str, laid: int, direction: Any) -> Text:
+    """A play's equation and how many tiles it laid which way, in words."""
+    if direction == "across":
+        return says_n(
+            "{equation} ({n} tile laid across)",
+            "{equation} ({n} tiles laid across)",
+            laid,
+            equation=equation,
+        )
+    if direction == "down":
+        return says_n(
+            "{equation} ({n} tile laid down)",
+            "{equation} ({n} tiles laid down)",
+            laid,
+            equation=equation,
+        )
+    return says_n(
+        "{equation} ({n} tile laid {direction})",
+        "{equation} ({n} tiles laid {direction})",
+        laid,
+        equation=equation,
+        direction=direction,
+    )
 
 
 #: Summy's own ends, in words (``summy.ruleset_data`` states each rule in full).
 END_WORDS = {
     **SHARED_END_WORDS,
-    "hand_emptied": "a player laid their last tile with the supply empty",
-    "no_equations": "no more equations, the supply empty",
-    "idle": "two full rounds without an equation",
+    "hand_emptied": says("a player laid their last tile with the supply empty"),
+    "no_equations": says("no more equations, the supply empty"),
+    "idle": says("two full rounds without an equation"),
 }
 
 
@@ -145,16 +174,23 @@ class SummyRules(RulesetBase):
             case "equation_played":
                 points = int(event.get("points") or 0)
                 laid = len(event.get("placements") or [])
-                words = (
-                    f"{event.get('equation')} ({plural(laid, 'tile')} laid "
-                    f"{event.get('direction')})"
-                )
+                words = _laid(str(event.get("equation")), laid, event.get("direction"))
                 return Told(seat, "play", words, points)
             case "tiles_discarded":
                 tiles = event.get("discarded")
                 n = len(tiles) if tiles is not None else int(event.get("count") or 0)
-                shown = f" ({' '.join(map(str, tiles))})" if tiles else ""
-                return Told(seat, "discard", f"discarded {plural(n, 'tile')}{shown}")
+                if not tiles:
+                    return Told(seat, "discard", gave_tiles("discarded", n))
+                return Told(
+                    seat,
+                    "discard",
+                    says_n(
+                        "discarded {n} tile ({tiles})",
+                        "discarded {n} tiles ({tiles})",
+                        n,
+                        tiles=" ".join(map(str, tiles)),
+                    ),
+                )
         return None
 
     def last_told(self, view: Mapping[str, Any]) -> Told | None:
@@ -190,7 +226,9 @@ class SummyRules(RulesetBase):
 
     def table_text(self, view: dict[str, Any]) -> str:
         text = self.draw(view)
-        return text + "\n(* marks the tiles of the last play)" if view.get("last_play") else text
+        if not view.get("last_play"):
+            return text
+        return concat(text, "\n", says("(* marks the tiles of the last play)"))
 
     def pool(self, view: Mapping[str, Any]) -> tuple[str, int] | None:
         return ("supply", int(view["supply"])) if "supply" in view else None

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from mathable.core.errors import RuleError, shown
+from mathable.core.words import says
 
 #: Tile names by code.
 NAMES: Final = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "+", "-", "x", ":", "=")
@@ -75,7 +76,7 @@ def parse_tile(text: object) -> int:
             return code
     raise RuleError(
         "bad_tile",
-        f"{str(text)[:20]!r} is not a Summy tile (0-9, +, -, x, :, =)",
+        says("{text} is not a Summy tile (0-9, +, -, x, :, =)", text=repr(str(text)[:20])),
         {"value": shown(text, 20), "accepted": list(NAMES)},
     )
 

@@ -225,8 +225,11 @@
     }
     let status;
     if (view.status === "ended") {
-      const w = ((view.result || {}).winners || []).map((i) => who[i]);
+      const winners = (view.result || {}).winners;
+      const w = (winners || []).map((i) => who[i]);
       status = `Game over: ${w.length ? w.join(" and ") + (w.length > 1 ? " share the win." : " wins.") : "no winner."}`;
+      // Its bag order still dealt in another game: who won is told once that game ends.
+      if (winners === null) status = "Game over: who won shows once the other games of its bag order have ended.";
     } else if (view.status === "playing") {
       status = myTurn() ? "Your turn." : `${who[view.turn.seat]} to play.`;
     } else status = "Waiting for players.";
@@ -248,7 +251,11 @@
     $("exchange").disabled = !playing || !selected.length || pending.length > 0 || committed > 0;
     $("pass").disabled = !playing || pending.length > 0;
     $("resign").disabled = view.status !== "playing" || busy;
-    $("hint").disabled = !playing;
+    $("hint").disabled = !playing || Boolean(view.rated);
+    $("hint").hidden = Boolean(view.rated);  // a rated game offers no hints
+    $("rated").hidden = !view.rated;
+    drawOver(who);
+    $("talk").hidden = view.you == null;  // the seats' messages: a seat's page only
     $("check").hidden = isBoard();
     $("check").disabled = !playing || !pending.length;
     let running = "";
@@ -257,6 +264,20 @@
       running = isBoard() ? `This turn so far: ${pts} points.` : `That is an equation: ${trialOk.score_change} points.`;
     } else if (trialOk && !trialOk.ok) running = `Not legal: ${trialOk.refused.message}`;
     $("running").textContent = running;
+  }
+
+  // A finished game: the result with what the end took off each rack, and the rematch.
+  function drawOver(who) {
+    const result = view.status === "ended" ? view.result : null;
+    $("over").hidden = !result;
+    if (!result) return;
+    const words = [];
+    const taken = (result.deductions || []).map((d, i) => (d ? `${who[i]} ${d > 0 ? "-" + d : "+" + -d}` : null)).filter(Boolean);
+    if (taken.length) words.push(`The tiles left on the racks counted: ${taken.join(", ")}.`);
+    const scores = (result.scores || []).map((s, i) => (s == null ? null : `${who[i]} ${s}`)).filter(Boolean);
+    if (scores.length) words.push(`Final scores: ${scores.join(", ")}.`);
+    $("result").textContent = words.join(" ");
+    $("rematch").hidden = view.you == null;
   }
 
   function draw() {
@@ -363,11 +384,64 @@
     if (window.confirm("Resign this game?")) act(() => send({ type: "resign" }));
   });
   $("hint").addEventListener("click", async () => {
+    if (view.rated) { error("Rated game: no hints."); return; }
     try {
       const commands = isBoard() ? pendingCommands() : [];
       const answer = await api("POST", `/v1/games/${GAME}/trial`, { commands, hint: true });
       $("hint-text").textContent = answer.hint ? `Hint: ${answer.hint.words}` : "No hint: nothing fits.";
     } catch (e) { error(e.message); }
+  });
+
+  // A rematch: the same game and clock, the seats rotated; asked twice, the same new game.
+  $("rematch").addEventListener("click", () => act(async () => {
+    const answer = await api("POST", `/v1/games/${GAME}/rematch`, {});
+    window.location.href = `/play/${answer.id}`;
+  }));
+
+  // --- messages between the seats -------------------------------------------------------
+  // Read with GET /v1/games/{id}/messages after the last one shown; written with POST.
+  let lastMessage = 0;
+  let reading = null;
+  function readMessages() {
+    if (!view || view.you == null) return Promise.resolve();
+    if (reading) return reading;
+    reading = (async () => {
+      try {
+        const found = await api("GET", `/v1/games/${GAME}/messages?since=${lastMessage}`);
+        const who = names();
+        for (const m of found.messages || []) {
+          if (m.id <= lastMessage) continue;
+          lastMessage = m.id;
+          const li = document.createElement("li");
+          li.dataset.id = String(m.id);
+          li.title = m.at;
+          const name = document.createElement("strong");
+          name.textContent = (m.seat === view.you ? "you" : who[m.seat] || `seat ${m.seat + 1}`) + ": ";
+          li.append(name, document.createTextNode(m.text));
+          $("messages").appendChild(li);
+        }
+      } catch (e) { /* shown at the next read */ }
+      finally { reading = null; }
+    })();
+    return reading;
+  }
+
+  $("say").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const text = $("say-text").value;
+    $("say-send").disabled = true;
+    try {
+      const headers = { "Content-Type": "application/json", "X-CSRF-Token": CSRF,
+                        "Idempotency-Key": key(), "Accept": "application/json" };
+      const r = await fetch(`/v1/games/${GAME}/messages`, { method: "POST", headers,
+                            credentials: "same-origin", body: JSON.stringify({ text }) });
+      const data = await r.json();
+      if (!r.ok) throw refusal(data, r);
+      $("say-text").value = "";
+      error("");
+      await readMessages();
+    } catch (e) { error(e.message); }
+    finally { $("say-send").disabled = false; }
   });
 
   // --- live ---------------------------------------------------------------------------------
@@ -419,6 +493,9 @@
           while ((end = text.indexOf("\n")) >= 0) {
             const raw = text.slice(0, end).trim();
             text = text.slice(end + 1);
+            // The game's stream has no message lines: every line (a heartbeat too) reads
+            // the messages written since the last one shown.
+            readMessages();
             if (!raw) continue;  // a heartbeat
             const line = JSON.parse(raw);
             if (line.type === "game" && line.view) take(line.view);
@@ -438,6 +515,7 @@
       rulesData = rulesData && (rulesData.data || rulesData);
       await load();
       await retry();
+      readMessages();
       follow(changed);
     } catch (e) { error(e.message); }
   })();

@@ -183,7 +183,7 @@ class MailChannel:
         names = seat_names(self.store, state)
         zone = self.store.time_zone(entry.recipient)
         hours = round(left_ms / 3_600_000)
-        left = "less than an hour" if hours < 1 else f"about {hours} hour{'s' if hours != 1 else ''}"
+        left = f"about {hours} hour{'s' if hours != 1 else ''}" if hours else "less than an hour"
         return reminder_mail(
             ctx,
             to=to,

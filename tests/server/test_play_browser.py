@@ -21,8 +21,10 @@ import secrets
 import shutil
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 import requests
@@ -455,8 +457,11 @@ def test_messages_rated_flag_result_and_rematch_on_the_play_page(
 ) -> None:
     base, _mailbox = server
     ann, bob = _register(base, "ann"), _register(base, "bob")
-    created = requests.post(f"{base}/v1/games", json={"invite": [bob["name"]]},
-                            headers=_auth(ann), timeout=10).json()  # fmt: skip
+    zone = requests.patch(f"{base}/v1/me", json={"time_zone": "Asia/Tokyo"},
+                          headers=_auth(ann), timeout=10)  # fmt: skip
+    assert zone.ok, zone.text
+    created = requests.post(f"{base}/v1/games", headers=_auth(ann), timeout=10,
+                            json={"invite": [bob["name"]], "clock": {"per_move": 259200}}).json()
     game = created["id"]
     assert created["rated"] is True  # dealt by the server, two people: rated by default
     joined = requests.post(f"{base}/v1/games/{game}/join", headers=_auth(bob), timeout=10)
@@ -465,6 +470,13 @@ def test_messages_rated_flag_result_and_rematch_on_the_play_page(
     for page in (ann_page, bob_page):
         _wait_text(page, "#rated", "Rated game: no hints")
         assert page.locator("#rated").is_visible() and not _button(page, "Hint").is_visible()
+    # Ann's deadline in her time zone (PATCH /v1/me), the zone named.
+    deadline = _view(ann_page, base, game)["clock"]["deadline"]
+    local = datetime.strptime(deadline, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    local = local.astimezone(ZoneInfo("Asia/Tokyo"))
+    _wait_text(ann_page, "#clock", f"{local:%H:%M}")
+    _wait_text(ann_page, "#clock", f"{local.day} {local:%b %Y}")
+    _wait_text(ann_page, "#clock", "(Asia/Tokyo)")
 
     # Ann writes on her page; Bob's page shows it without a move (at a heartbeat).
     ann_page.get_by_label("Write to the other players").fill("Good luck Bob!")

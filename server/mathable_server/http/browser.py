@@ -315,6 +315,7 @@ def play_page(game_id: str) -> Response:
         title=f"{rules.display_name} game",
         ruleset=rules.name,
         version=view["version"],
+        time_zone=svc.store.time_zone(player.id) or "",
     )
 
 

@@ -74,6 +74,18 @@
 
   function error(text) { $("error").textContent = text || ""; }
 
+  // A time in the player's time zone (PATCH /v1/me), else the browser's, the zone named.
+  function localTime(iso) {
+    const asked = root.dataset.timeZone || undefined;
+    try {
+      const zone = asked || Intl.DateTimeFormat().resolvedOptions().timeZone;
+      const words = new Date(iso).toLocaleString("en-GB", {
+        weekday: "short", day: "numeric", month: "short", year: "numeric",
+        hour: "2-digit", minute: "2-digit", timeZone: zone, timeZoneName: "short" });
+      return `${words} (${zone})`;
+    } catch (e) { return iso; }
+  }
+
   // --- drawing ------------------------------------------------------------------------
   function squareKind(name) {
     const b = rulesData && rulesData.board;
@@ -237,7 +249,7 @@
     // Invited by name (not seated yet, a seat free): join or decline from the page.
     $("invite-actions").hidden = !(view.status === "waiting" && view.you == null);
     const clock = view.clock;
-    $("clock").textContent = clock && clock.deadline ? `Deadline: ${clock.deadline}` : "";
+    $("clock").textContent = clock && clock.deadline ? `Deadline: ${localTime(clock.deadline)}` : "";
     const turn = view.turn || {};
     const committed = (turn.placements || []).length;
     const extraReady = isBoard() && (pending.length

@@ -412,8 +412,22 @@
 
   // --- messages between the seats -------------------------------------------------------
   // Read with GET /v1/games/{id}/messages after the last one shown; written with POST.
+  // The game's stream has no message lines: they are read at each of its lines while the
+  // page is lively (two minutes after it opened, a move, a message, coming back to the
+  // tab), else at every sixth heartbeat (a minute), so that idle pages cost little.
   let lastMessage = 0;
   let reading = null;
+  let livelyUntil = Date.now() + 120000;
+  let beats = 0;
+  const lively = () => { livelyUntil = Date.now() + 120000; };
+  function streamLine(heartbeat) {
+    if (!heartbeat) lively();
+    beats += 1;
+    if (!heartbeat || Date.now() < livelyUntil || beats % 6 === 0) readMessages();
+  }
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") { lively(); readMessages(); }
+  });
   function readMessages() {
     if (!view || view.you == null) return Promise.resolve();
     if (reading) return reading;
@@ -424,6 +438,7 @@
         for (const m of found.messages || []) {
           if (m.id <= lastMessage) continue;
           lastMessage = m.id;
+          lively();
           const li = document.createElement("li");
           li.dataset.id = String(m.id);
           li.title = m.at;
@@ -505,9 +520,7 @@
           while ((end = text.indexOf("\n")) >= 0) {
             const raw = text.slice(0, end).trim();
             text = text.slice(end + 1);
-            // The game's stream has no message lines: every line (a heartbeat too) reads
-            // the messages written since the last one shown.
-            readMessages();
+            streamLine(!raw);  // the messages, read at the lines of the stream
             if (!raw) continue;  // a heartbeat
             const line = JSON.parse(raw);
             if (line.type === "game" && line.view) take(line.view);

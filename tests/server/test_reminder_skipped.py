@@ -57,6 +57,10 @@ def test_a_webhook_reminder_checks_that_the_player_has_not_moved(mail_app: Flask
     channel = room(mail_app).webhooks(mail_app.extensions["mathable"].games.now)
     (entry,) = [r for r in room(mail_app).outbox.rows(None) if r.kind == "reminder"]
     assert b'"your_turn":true' in channel.body(entry)  # still due: told
+    now = mail_app.extensions["mathable"].games.now
+    late = room(mail_app).webhooks(lambda: now() + 73 * 3_600_000)  # past the deadline
+    with pytest.raises(Obsolete):
+        late.body(entry)
     table.ok(table.ada, type="pass")
     with pytest.raises(Obsolete):
         channel.body(entry)

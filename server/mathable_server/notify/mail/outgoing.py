@@ -33,7 +33,6 @@ from mathable_server.notify.mail.picture import board_png
 from mathable_server.notify.worker import Entry, Undeliverable, reminder_due
 from mathable_server.store import Store
 from mathable_server.store.addresses import AddressBook, secret_hash
-from mathable_server.store.outbox import Obsolete
 
 GAME_KINDS = ("turn", "moved", "finished")
 #: A digest names the deadlines within this long (ms).
@@ -174,11 +173,10 @@ class MailChannel:
         ``Obsolete``, the row skipped). The time left is counted when it is sent: a row
         that waited (the relay away, the worker stopped) tells no more than is left, and
         one whose deadline passed meanwhile is not sent."""
-        state, clock, seat = reminder_due(self.store, entry)
+        now = self.now()
+        state, clock, seat = reminder_due(self.store, entry, now)
         deadline = int(entry.payload["deadline"])
-        left_ms = deadline - self.now()
-        if left_ms <= 0:
-            raise Obsolete("the deadline passed before the reminder could go")
+        left_ms = deadline - now
         game_id = str(entry.payload["game_id"])
         names = seat_names(self.store, state)
         zone = self.store.time_zone(entry.recipient)

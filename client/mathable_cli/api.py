@@ -183,11 +183,11 @@ class ApiClient(mathable_client.Client):
                 str(err), ExitCode.NETWORK, hint=N_("is --server pointing at a Mathable server?")
             ) from None
 
-    def register(self, name: str, email: str | None = None) -> Json:
+    def register(self, name: str, email: str | None = None, *, bot: bool = False) -> Json:
         # The CLI keeps the token in its config: the client's own token stays as it was.
         token = self.token
         try:
-            return super().register(name, email)
+            return super().register(name, email, bot=bot)
         finally:
             self.token = token
 

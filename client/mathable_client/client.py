@@ -121,11 +121,14 @@ class Client(Transport):
 
     # --- accounts and listings ---------------------------------------------------
 
-    def register(self, name: str, email: str | None = None) -> Json:
-        """A new player ``{id, name, token}``; the client uses the token from now on."""
+    def register(self, name: str, email: str | None = None, *, bot: bool = False) -> Json:
+        """A new player ``{id, name, token}``; the client uses the token from now on.
+        ``bot``: the account is a bot's (games with it are not rated by default)."""
         body: Json = {"name": name}
         if email:
             body["email"] = email
+        if bot:
+            body["bot"] = True
         player = dict(self.request("POST", "/v1/players", body=body).data)
         self.token = player["token"]
         return player

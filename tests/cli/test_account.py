@@ -11,7 +11,7 @@ import responses
 
 from mathable_cli import config
 from mathable_cli.exits import ExitCode
-from tests.cli.conftest import SERVER, FakeServer, Invoke
+from tests.cli.conftest import SERVER, FakeServer, Invoke, requests_to
 
 
 def _write_config(directory: Path, data: dict[str, object]) -> Path:
@@ -187,3 +187,9 @@ def test_no_token_for_a_command_that_needs_one(cli: Invoke, http: responses.Requ
     assert result.exit_code == ExitCode.ERROR
     assert "register" in result.stderr
     assert len(http.calls) == 0
+
+
+def test_register_bot_says_the_account_is_a_bot(cli: Invoke, fake: FakeServer) -> None:
+    assert cli("register", "robo", "--bot", env={"MATHABLE_TOKEN": ""}).exit_code == 0
+    sent = [json.loads(r.body) for r in requests_to(fake.http, "POST", "/v1/players")]
+    assert sent == [{"name": "robo", "bot": True}]

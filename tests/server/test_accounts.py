@@ -21,8 +21,8 @@ def test_register_returns_a_token_that_authenticates_the_player(client: FlaskCli
     me = client.get("/v1/me", headers={"Authorization": f"Bearer {body['token']}"})
     assert me.status_code == 200
     assert me.json == {
-        "id": body["id"], "name": "ada", "time_zone": None, "language": None, "games": [],
-        "next_offset": None,
+        "id": body["id"], "name": "ada", "time_zone": None, "language": None, "bot": False,
+        "games": [], "next_offset": None,
     }  # fmt: skip
 
 

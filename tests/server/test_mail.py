@@ -982,6 +982,7 @@ def test_the_game_over_mail_has_the_result_with_the_deductions_the_link_and_the_
     assert taken and f"The tiles left at the end counted: {taken}." in text
     assert f"The game: http://mathable.test/games/{table.id}" in text
     assert f"mathable-cli rematch {table.id}" in text
+    assert f"the Rematch button of http://mathable.test/play/{table.id}" in text
 
 
 def test_what_a_reply_played_is_noted_by_its_kind_not_its_tiles(

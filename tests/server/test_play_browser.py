@@ -6,7 +6,9 @@ link, picks his name, and both play by clicking: a whole Mathable game (one turn
 placing the extra tile it drew, one turn by keyboard alone, a refused move showing the
 API's reason, a second tab of Ann's seeing Bob's move without a reload) and a whole
 Summy game. The moves are chosen by the rules package's move generators on the seat's
-view and clicked in; the pages send them through the JSON API.
+view and clicked in; the pages send them through the JSON API. Between players (issue
+29): messages written on the page and read live, a rated game's page without hints, the
+result with what the end took off each rack, and the rematch button.
 
 ``MATHABLE_PLAY_SCREENSHOTS=dir`` keeps the screenshots (docs/ holds them).
 """
@@ -19,8 +21,10 @@ import secrets
 import shutil
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 import requests
@@ -69,6 +73,9 @@ def server() -> Iterator[tuple[str, Mailbox]]:
         "MATHABLE_OUTBOX_BASE_DELAY": "0.1",
         "MATHABLE_RATE_LIMIT": "off",
         "MATHABLE_ADDRESS_RATE_LIMIT": "off",
+        # The play page reads the messages at every line of the game's stream, a heartbeat
+        # too: a message written between two moves shows within a heartbeat.
+        "MATHABLE_STREAM_HEARTBEAT": "1",
     }
     try:
         with live_server(env=env) as url:
@@ -459,3 +466,90 @@ def test_the_play_page_speaks_the_player_s_language(
     assert page.locator("#rack button").first.get_attribute("aria-label").startswith("jeton ")
     assert not blocked
     page.context.close()
+
+def _wait_text(page: Any, selector: str, words: str) -> None:
+    try:
+        page.wait_for_function(
+            "([s, w]) => (document.querySelector(s) || {textContent: ''}).textContent.includes(w)",
+            arg=[selector, words], timeout=20_000,
+        )  # fmt: skip
+    except Exception:
+        shown = page.locator(selector).inner_text()
+        raise AssertionError(f"{selector} never said {words!r}: {shown!r}") from None
+
+
+def test_messages_rated_flag_result_and_rematch_on_the_play_page(
+    server: tuple[str, Mailbox], browser: Any, tmp_path: Path
+) -> None:
+    base, _mailbox = server
+    ann, bob = _register(base, "ann"), _register(base, "bob")
+    zone = requests.patch(f"{base}/v1/me", json={"time_zone": "Asia/Tokyo"},
+                          headers=_auth(ann), timeout=10)  # fmt: skip
+    assert zone.ok, zone.text
+    created = requests.post(f"{base}/v1/games", headers=_auth(ann), timeout=10,
+                            json={"invite": [bob["name"]], "clock": {"per_move": 259200}}).json()
+    game = created["id"]
+    assert created["rated"] is True  # dealt by the server, two people: rated by default
+    joined = requests.post(f"{base}/v1/games/{game}/join", headers=_auth(bob), timeout=10)
+    assert joined.ok, joined.text
+    ann_page, bob_page = (_signed_in(browser, base, p, game) for p in (ann, bob))
+    for page in (ann_page, bob_page):
+        _wait_text(page, "#rated", "Rated game: no hints")
+        assert page.locator("#rated").is_visible() and not _button(page, "Hint").is_visible()
+    # Ann's deadline in her time zone (PATCH /v1/me), the zone named.
+    deadline = _view(ann_page, base, game)["clock"]["deadline"]
+    local = datetime.strptime(deadline, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    local = local.astimezone(ZoneInfo("Asia/Tokyo"))
+    _wait_text(ann_page, "#clock", f"{local:%H:%M}")
+    _wait_text(ann_page, "#clock", f"{local.day} {local:%b %Y}")
+    _wait_text(ann_page, "#clock", "(Asia/Tokyo)")
+
+    # Ann writes on her page; Bob's page shows it without a move (at a heartbeat).
+    ann_page.get_by_label("Write to the other players").fill("Good luck Bob!")
+    _button(ann_page, "Send message").click()
+    _wait_text(ann_page, "#messages", "you: Good luck Bob!")
+    _wait_text(bob_page, "#messages", f"{ann['name']}: Good luck Bob!")
+    assert ann_page.get_by_label("Write to the other players").input_value() == ""
+    # Bob answers through the API; a text the API refuses shows its reason on the page.
+    said = requests.post(f"{base}/v1/games/{game}/messages", json={"text": "Thanks <b>Ann</b>"},
+                         headers=_auth(bob), timeout=10)  # fmt: skip
+    assert said.status_code == 201, said.text
+    _wait_text(ann_page, "#messages", f"{bob['name']}: Thanks <b>Ann</b>")  # text, not HTML
+    bob_page.evaluate("() => { document.getElementById('say-text').maxLength = 1000; }")
+    bob_page.get_by_label("Write to the other players").fill("x" * 501)
+    _button(bob_page, "Send message").click()
+    _wait_text(bob_page, "#error", "at most 500 characters")
+    assert len(requests.get(f"{base}/v1/games/{game}/messages", headers=_auth(ann),
+                            timeout=10).json()["messages"]) == 2  # fmt: skip
+
+    # Bob resigns: both pages tell the result with the tiles the end took off each rack.
+    version = _view(bob_page, base, game)["version"]
+    resigned = requests.post(f"{base}/v1/games/{game}/moves", headers=_auth(bob), timeout=10,
+                             json={"type": "resign", "expected_version": version})  # fmt: skip
+    assert resigned.ok, resigned.text
+    result = resigned.json()["result"]
+    players = (ann, bob)
+    taken = ", ".join(
+        f"{p['name']} -{d}" for p, d in zip(players, result["deductions"], strict=True)
+    )
+    for page in (ann_page, bob_page):
+        _wait_status(page, f"Game over: {ann['name']} wins.")
+        _wait_text(page, "#result", f"The tiles left on the racks counted: {taken}.")
+        final = ", ".join(
+            f"{p['name']} {s}" for p, s in zip(players, result["scores"], strict=True)
+        )
+        _wait_text(page, "#result", f"Final scores: {final}.")
+    shots = Path(os.environ.get("MATHABLE_PLAY_SCREENSHOTS") or tmp_path)
+    bob_page.screenshot(path=str(shots / "play-game-over.png"), full_page=True)
+    # Each asks for the rematch on the page: one new game, both pages taken to it.
+    _button(ann_page, "Rematch").click()
+    ann_page.wait_for_url(re.compile(r".*/play/(?!" + game + r"$)[a-z0-9]+$"))
+    rematch = ann_page.url.rsplit("/", 1)[1]
+    _button(bob_page, "Rematch").click()
+    bob_page.wait_for_url(f"**/play/{rematch}")
+    again = requests.get(f"{base}/v1/games/{rematch}", headers=_auth(bob), timeout=10).json()
+    assert again["rated"] is True and again["status"] == "waiting"
+    _wait_status(bob_page, "Waiting for players.")
+    assert _button(bob_page, "Join the game").is_visible()  # invited by name: joins here
+    for page in (ann_page, bob_page):
+        page.context.close()

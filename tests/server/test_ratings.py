@@ -55,6 +55,24 @@ def test_a_game_the_server_deals_is_rated_and_one_of_given_tiles_is_not(
     assert client.get(f"/v1/games/{dealt['id']}", headers=bob.auth).json["rated"] is True
 
 
+def test_a_rated_game_gives_no_hint_and_an_unrated_one_does(client: FlaskClient) -> None:
+    ada, bob = register(client, "ada"), register(client, "bob")
+    for rated in (True, False):
+        game = client.post("/v1/games", json={"invite": ["bob"], "rated": rated},
+                           headers=ada.auth).json["id"]  # fmt: skip
+        assert client.post(f"/v1/games/{game}/join", headers=bob.auth).status_code == 200
+        mover = ada if client.get(f"/v1/games/{game}").json["turn"]["seat"] == 0 else bob
+        asked = client.post(f"/v1/games/{game}/trial", json={"hint": True}, headers=mover.auth)
+        if rated:
+            assert asked.status_code == 422, asked.json
+            assert asked.json["error"]["code"] == "rated_no_hints"
+        else:
+            assert asked.status_code == 200 and "hint" in asked.json, asked.json
+        # Trying a move stays allowed (the page's running score): it is no hint.
+        tried = client.post(f"/v1/games/{game}/trial", json={}, headers=mover.auth)
+        assert tried.status_code == 200 and tried.json["ok"] is True
+
+
 def test_a_rated_game_of_given_tiles_is_refused_and_nothing_is_made(client: FlaskClient) -> None:
     ada = register(client, "ada")
     for asked in ({"tiles": EXAMPLE_TILES, "rated": True}, {"seed": 7, "rated": True}):

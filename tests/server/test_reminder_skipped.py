@@ -11,14 +11,15 @@ from flask import Flask
 from mathable_server.store.engine import write_transaction
 from mathable_server.store.outbox import Notification, Obsolete, add
 from tests.server.helpers import Table
-from tests.server.mailbox import Mailbox
+from tests.server.mailbox import Mailbox, text_of
 from tests.server.test_mail import ADA_MAIL, deliver, mail_app, mailbox, room, verify
 
 __all__ = ["mail_app", "mailbox"]  # the fixtures, used by name
 
 
-def _remind(app: Flask, table: Table, channel: str) -> None:
-    """Queue a reminder for ada (to move) of the game's present deadline."""
+def _remind(app: Flask, table: Table, channel: str, player: str | None = None,
+            key: str = "x") -> None:  # fmt: skip
+    """Queue a reminder for ``player`` (ada; to move) of the game's present deadline."""
     view = table.client.get(f"/v1/games/{table.id}", headers=table.ada.auth).json
     deadline = room(app).store.events_after(table.id, 0)  # the clock's deadline, as the view
     assert deadline and view["clock"]["deadline"] is not None
@@ -26,7 +27,8 @@ def _remind(app: Flask, table: Table, channel: str) -> None:
 
     _state, clock = replay_timed((s.at, s.event) for s in deadline)
     payload = {"game_id": table.id, "version": view["version"], "deadline": clock.deadline}
-    row = Notification(channel, "reminder", table.ada.id, payload, f"reminder.{table.id}.x")
+    row = Notification(channel, "reminder", player or table.ada.id, payload,
+                       f"reminder.{table.id}.{key}")  # fmt: skip
     with write_transaction(room(app).outbox.engine) as conn:
         add(conn, [row], app.extensions["mathable"].games.now())
 
@@ -55,6 +57,32 @@ def test_a_webhook_reminder_checks_that_the_player_has_not_moved(mail_app: Flask
     channel = room(mail_app).webhooks(mail_app.extensions["mathable"].games.now)
     (entry,) = [r for r in room(mail_app).outbox.rows(None) if r.kind == "reminder"]
     assert b'"your_turn":true' in channel.body(entry)  # still due: told
+    now = mail_app.extensions["mathable"].games.now
+    late = room(mail_app).webhooks(lambda: now() + 73 * 3_600_000)  # past the deadline
+    with pytest.raises(Obsolete):
+        late.body(entry)
     table.ok(table.ada, type="pass")
     with pytest.raises(Obsolete):
         channel.body(entry)
+
+
+def test_a_reminder_tells_the_time_left_when_it_is_sent_not_when_it_was_queued(
+    mail_app: Flask, mailbox: Mailbox
+) -> None:
+    """A row that waited (the relay away) tells the hours left at sending; one whose
+    deadline passed meanwhile is skipped, not sent late."""
+    client = mail_app.test_client()
+    table = Table(client, clock={"per_move": 259200})  # three days a move
+    verify(client, mail_app, mailbox, table.bob, "bob@example.org")
+    table.ok(table.ada, type="pass")  # bob to move, three days from now
+    _remind(mail_app, table, "email", table.bob.id)
+    now = mail_app.extensions["mathable"].games.now
+    room(mail_app).deliverer(lambda: now() + 62 * 3_600_000).drain()  # sent 62 hours later
+    (mail,) = [m for m in mailbox.to("bob@example.org") if "Reminder" in str(m["Subject"])]
+    assert "(about 10 hours left)" in text_of(mail)  # not the 72 hours left when queued
+    # Another row, sent only after the deadline: nothing goes, quietly.
+    _remind(mail_app, table, "email", table.bob.id, "y")
+    room(mail_app).deliverer(lambda: now() + 73 * 3_600_000).drain()
+    rows = [r for r in room(mail_app).outbox.rows(None) if r.kind == "reminder"]
+    assert sorted(r.state for r in rows) == ["sent", "skipped"]
+    assert len([m for m in mailbox.to("bob@example.org") if "Reminder" in str(m["Subject"])]) == 1

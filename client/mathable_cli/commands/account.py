@@ -61,6 +61,11 @@ def register_player(
     force: Annotated[
         bool, typer.Option("--force", help="Overwrite a profile that already holds a token.")
     ] = False,
+    bot: Annotated[
+        bool,
+        typer.Option("--bot", help="An account for a bot (for good): games with it are not "
+                     "rated unless asked, and it joins a rated game only when invited."),
+    ] = False,
     as_json: JsonFlag = False,
 ) -> None:
     """Create a player account and save its token in a profile (named after you by default)."""
@@ -78,7 +83,7 @@ def register_player(
             ExitCode.USAGE,
             hint=_("choose another profile with --profile NAME, or replace it with --force"),
         )
-    reply = actx.api(auth=False).register(name, email)
+    reply = actx.api(auth=False).register(name, email, bot=bot)
     token = str(reply.get("token") or "")
     if not token:
         raise CliError(_("the server did not send a token"), ExitCode.NETWORK)

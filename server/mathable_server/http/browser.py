@@ -362,6 +362,7 @@ def play_page(game_id: str) -> Response:
         ruleset=rules.name,
         version=view["version"],
         script_words=language.script_words(),
+        time_zone=svc.store.time_zone(player.id) or "",
     )
 
 

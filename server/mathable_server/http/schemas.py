@@ -78,6 +78,8 @@ class RegisterSchema(StrictSchema):
     name = fields.String(required=True, validate=validate.Regexp(NAME_PATTERN))
     email = fields.Email(allow_none=True, validate=validate.Length(max=254))
     invitation = fields.String(validate=validate.Length(max=200))
+    #: A bot's account (it says so, for good): games are rated by default only among people.
+    bot = StrictBoolean(load_default=False)
 
 
 class MeQuerySchema(QuerySchema):
@@ -369,6 +371,8 @@ class MeSettingsSchema(StrictSchema):
     #: ``en``, ``fr``, ``nb``, ``it`` (``mathable_i18n.LANGUAGES``), checked by the route;
     #: null: the request's ``Accept-Language``.
     language = fields.String(allow_none=True, validate=validate.Length(min=1, max=16))
+    #: The account is a bot's, for good: only ``true`` (a bot does not become a person).
+    bot = StrictBoolean(validate=validate.Equal(True, error="an account that is a bot stays one"))
 
 
 class MessageSchema(StrictSchema):

@@ -95,7 +95,8 @@ class Mailroom:
         if self.settings.smtp_url:
             relay = Relay.parse(self.settings.smtp_url)
             senders["email"] = MailChannel(
-                self.store, self.book, self.context, relay.send, self.settings.mail_pictures
+                self.store, self.book, self.context, relay.send, self.settings.mail_pictures,
+                now=now,
             )
         return senders
 

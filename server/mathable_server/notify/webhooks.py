@@ -481,7 +481,7 @@ class WebhookChannel:
         payload = entry.payload
         game_id, version = payload["game_id"], int(payload["version"])
         if entry.kind == "reminder":
-            reminder_due(self.store, entry)  # Obsolete once the player moved since
+            reminder_due(self.store, entry, self.now())  # Obsolete: moved, or too late
         stored = self.store.events_after(game_id, 0, limit=version)
         _state, clock = replay_timed((s.at, s.event) for s in stored)
         mine = entry.kind in ("turn", "reminder")  # a reminder: still your turn, due soon

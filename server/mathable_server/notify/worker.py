@@ -41,9 +41,10 @@ from mathable_server.store.outbox import (
 log = logging.getLogger("mathable_server.outbox")
 
 
-def reminder_due(store: Any, entry: Entry) -> tuple[Any, Any, int]:
+def reminder_due(store: Any, entry: Entry, now: int | None = None) -> tuple[Any, Any, int]:
     """The game's state, clock and the recipient's seat for a reminder row still worth
-    sending: ``Obsolete`` if the player moved (or the game ended) since it was written."""
+    sending: ``Obsolete`` if the player moved (or the game ended) since it was written,
+    or (``now`` given) its deadline has passed."""
     game_id, deadline = str(entry.payload["game_id"]), int(entry.payload["deadline"])
     state, clock = replay_timed((s.at, s.event) for s in store.events_after(game_id, 0))
     seat = state.seat_of(entry.recipient)
@@ -56,6 +57,8 @@ def reminder_due(store: Any, entry: Entry) -> tuple[Any, Any, int]:
         or clock.deadline != deadline
     ):
         raise Obsolete("the player moved (or the game ended) since")
+    if now is not None and deadline <= now:
+        raise Obsolete("the deadline passed before the reminder could go")
     return state, clock, seat
 # The sweep logs under the name it always had.
 sweep_log = logging.getLogger("mathable_server.sweeper")

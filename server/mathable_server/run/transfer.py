@@ -13,7 +13,8 @@ The dump is JSON lines, one object per line, in this order (format version 2):
   (the server's secret, verified addresses, notification settings and
   webhooks, play addresses, inbound Message-IDs seen, the outbox, blocks,
   vacations, the player feed, messages between seats and mutes, rematches,
-  player settings, reminders sent, rated games, results and ratings), every
+  player settings, reminders sent, rated games, results and ratings, bot
+  accounts), every
   column but a row number the database gives again (``RENUMBERED``);
 - ``{"end": {"players": N, "games": N, "events": N, "rows": {NAME: N}, "sha256":
   H}}``, where H is the SHA-256 of every line before it (newlines included): a
@@ -82,6 +83,7 @@ from mathable_server.store.migrations import context
 from mathable_server.store.names import name_key
 from mathable_server.store.schema import (
     blocks,
+    bot_accounts,
     browser_links,
     browser_sessions,
     email_addresses,
@@ -132,6 +134,7 @@ CARRIED: tuple[Table, ...] = (
     ratings,
     browser_links,
     browser_sessions,
+    bot_accounts,
 )
 #: Row numbers a load lets the database give again (the rows keep their order).
 RENUMBERED = {"vacations": "id", "outbox": "id", "game_messages": "id"}
@@ -155,6 +158,7 @@ REFERENCES: dict[str, dict[str, str]] = {
     "ratings": {"player_id": "player"},
     "browser_links": {"player_id": "player", "game_id": "game"},
     "browser_sessions": {"player_id": "player"},
+    "bot_accounts": {"player_id": "player"},
 }
 #: Every other table of the schema, and why a dump leaves it behind.
 NOT_CARRIED: dict[str, str] = {

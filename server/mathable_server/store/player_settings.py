@@ -1,18 +1,41 @@
 """A player's own settings beyond the account: the time zone deadlines are told in, the
-language they read, how long before a deadline a reminder goes."""
+language they read, how long before a deadline a reminder goes, and whether the account
+is a bot's."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from mathable_server.store.base import Recorder
-from mathable_server.store.schema import player_settings
+from mathable_server.store.schema import bot_accounts, player_settings
 
 
 class PlayerSettingsRecorder(Recorder):
-    """The player_settings table."""
+    """The player_settings and bot_accounts tables."""
+
+    def bots(self, player_ids: Iterable[str]) -> set[str]:
+        """Those of ``player_ids`` that are bot accounts."""
+        ids = list(player_ids)
+        if not ids:
+            return set()
+        with self._reader.connect() as conn:
+            rows = conn.execute(
+                select(bot_accounts.c.player_id).where(bot_accounts.c.player_id.in_(ids))
+            ).scalars()
+            return set(rows)
+
+    def set_bot(self, player_id: str, at: int) -> None:
+        """The player's account is a bot's, for good (twice is once)."""
+        if self.bots([player_id]):
+            return
+        try:
+            with self._writer() as conn, conn.begin():
+                conn.execute(insert(bot_accounts).values(player_id=player_id, at=at))
+        except IntegrityError:  # said at the same moment by another request: said
+            pass
 
     def time_zone(self, player_id: str) -> str | None:
         """The IANA name of the player's time zone (None: UTC)."""

@@ -339,6 +339,16 @@ player_settings = Table(
     Column("language", String(8), nullable=True),
 )
 
+#: The accounts that said they are bots (``bot`` at registration or ``PATCH /v1/me``), for
+#: good: a game is rated by default only when no seat known at its making is one.
+bot_accounts = Table(
+    "bot_accounts",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    #: When the account said so (ms since 1970 UTC).
+    Column("at", BigInteger, nullable=False),
+)
+
 #: The reminders sent: one per player and deadline (a turn's), never twice.
 reminders = Table(
     "reminders",

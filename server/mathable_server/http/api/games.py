@@ -141,17 +141,20 @@ def create() -> Response:
         salt=new_salt(),
         ruleset=rules.name,
     )
-    with ratings.creating(_rated(body)):
+    with ratings.creating(_rated(body, [player.id, *invited])):
         answer = svc.games.create(command, _render(player.id, 201), idempotency(player, raw))
     return _reply(answer)
 
 
-def _rated(body: dict[str, Any]) -> bool:
+def _rated(body: dict[str, Any], seats: list[str]) -> bool:
     """Whether the game asked for is rated: as asked, else when the server deals it (no
-    tiles, no seed) and rates games at all; 422 for a rated game it cannot rate."""
+    tiles, no seed), rates games at all, and every seat known now (``seats``: the creator
+    and the players invited) is a person, not a bot's account (an open seat is a person's
+    or stays empty: a bot's account takes no open seat of a rated game, see ``join``);
+    422 for a rated game it cannot rate."""
     dealt = body["tiles"] is None and body["seed"] is None
     if body["rated"] is None:
-        return dealt and ratings.available()
+        return dealt and ratings.available() and not services().store.bots(seats)
     if body["rated"] and not dealt:
         raise ApiError(
             422, "rated_order_given",
@@ -333,6 +336,16 @@ def join(game_id: str) -> Response:
         members = [seat.player for seat in state.seats if seat.player is not None]
         if svc.store.blocked_by_any(player.id, members):
             raise ApiError(403, "blocked", _("a player of this game has blocked you"))
+        if (
+            player.id not in state.options.invited
+            and svc.store.bots([player.id])
+            and svc.store.rated(game_id)
+        ):
+            # Rated by default means among people: a bot plays a rated game when invited.
+            raise ApiError(
+                422, "rated_game_bot",
+                _("a bot's account takes a seat of a rated game only when invited to it"),
+            )  # fmt: skip
         return Join(player.id)
 
     answer = svc.games.join(game_id, make, _render(player.id, 200), idempotency(player, raw))

@@ -117,6 +117,8 @@ def register() -> Response:
             raise _looks_alike(body["name"], existing) from None
         raise ApiError(409, "name_taken", _("a player of this name exists already")) from None
     svc.names.remember(player_id, body["name"])
+    if body["bot"]:
+        svc.store.set_bot(player_id, svc.games.now())
     return _registered(player_id, body["name"], token, replayed=False)
 
 
@@ -197,10 +199,12 @@ def revoke_token() -> Response:
 def change_me() -> Response:
     """Change the caller's settings: ``time_zone`` (an IANA name, checked; null: UTC), in
     which mail tells deadlines; ``language`` (``en``, ``fr``, ``nb``, ``it``; null: the
-    request's). 422 ``unknown_time_zone``, ``unknown_language``; nothing changes then."""
+    request's); ``bot: true``, the account is a bot's (for good). 422
+    ``unknown_time_zone``, ``unknown_language``; nothing changes then."""
     player = required_player()
     body = load(_me_settings, json_body())
-    store = services().store
+    svc = services()
+    store = svc.store
     language = _language(body["language"]) if "language" in body else None
     if "time_zone" in body:
         zone = body["time_zone"]
@@ -226,12 +230,15 @@ def change_me() -> Response:
         store.set_language(player.id, language)
         # The language comes with the cached player (``Store.player``): read it again.
         services().auth.forget(player.id)
+    if body.get("bot"):
+        store.set_bot(player.id, svc.games.now())
     return json_response(
         {
             "id": player.id,
             "name": player.name,
             "time_zone": store.time_zone(player.id),
             "language": store.language(player.id),
+            "bot": bool(store.bots([player.id])),
         },
         200,
         {"Cache-Control": "private, no-store"},
@@ -280,6 +287,7 @@ def me() -> Response:
             "name": player.name,
             "time_zone": store.time_zone(player.id),
             "language": store.language(player.id),
+            "bot": bool(store.bots([player.id])),
             "games": [
                 _imported(
                     games,

@@ -61,12 +61,16 @@ def _player(name: str) -> tuple[str, str]:
 
 @bp.get("/players/<name>")
 def player(name: str) -> Response:
-    """A player's name and each ruleset's rating."""
+    """A player's name, whether it is a bot's account, and each ruleset's rating."""
     player_id, shown = _player(name)
-    rated = services().store.ratings_of(player_id)
+    store = services().store
+    rated = store.ratings_of(player_id)
     return json_response(
-        {"name": shown, "ratings": {r.ruleset: rating_body(r) for r in rated}}, 200, _PUBLIC
-    )
+        {"name": shown, "bot": bool(store.bots([player_id])),
+         "ratings": {r.ruleset: rating_body(r) for r in rated}},
+        200,
+        _PUBLIC,
+    )  # fmt: skip
 
 
 @bp.get("/players/<name>/record")

@@ -8,7 +8,8 @@ the seat's legal moves after them (``legal``, JSON commands from the ruleset's m
 generator) and, with ``hint``, the ruleset's suggestion. Commands that would draw a
 tile are checked, but the seat's view after them is not shown (it would show the tile
 drawn): ``view`` and ``legal`` are then left out; and nothing after such a command is
-tried (``drew_a_tile``): whether a tile then fits would tell the tile drawn.
+tried (``drew_a_tile``): whether a tile then fits would tell the tile drawn. A rated
+game offers no hints (``hint`` there: 422 ``rated_no_hints``).
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ def trial(game_id: str) -> Response:
     seat = state.seat_of(player.id)
     if seat is None:
         raise ApiError(403, "not_seated", _("you have no seat in this game"))
+    if body["hint"] and services().store.rated(game_id):
+        raise ApiError(422, "rated_no_hints", _("a rated game offers no hints"))
     rules = ruleset_of(state)
     before = rules.view(state, seat)
     drew = False

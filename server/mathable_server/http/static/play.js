@@ -21,9 +21,6 @@
   // Names as the page's language lists them ("ann and bob").
   const listed = (names) => (LANG === "en" || !Intl.ListFormat
     ? names.join(" and ") : new Intl.ListFormat(LANG, { type: "conjunction" }).format(names));
-  // A time of the API as the page's language writes it (English: as the API gives it).
-  const shownTime = (iso) => (LANG === "en" ? iso
-    : new Date(iso).toLocaleString(LANG, { dateStyle: "medium", timeStyle: "short" }));
   let view = null;          // the seat's view, as the API answers it
   let rulesData = null;     // GET /v1/rulesets/{name}: the board's squares
   let pending = [];         // placements chosen, not sent: {square,tile} or {x,y,tile}
@@ -88,6 +85,18 @@
   }
 
   function error(text) { $("error").textContent = text || ""; }
+
+  // A time in the player's time zone (PATCH /v1/me), else the browser's, the zone named.
+  function localTime(iso) {
+    const asked = root.dataset.timeZone || undefined;
+    try {
+      const zone = asked || Intl.DateTimeFormat().resolvedOptions().timeZone;
+      const words = new Date(iso).toLocaleString(LANG === "en" ? "en-GB" : LANG, {
+        weekday: "short", day: "numeric", month: "short", year: "numeric",
+        hour: "2-digit", minute: "2-digit", timeZone: zone, timeZoneName: "short" });
+      return `${words} (${zone})`;
+    } catch (e) { return iso; }
+  }
 
   // --- drawing ------------------------------------------------------------------------
   function squareKind(name) {
@@ -240,10 +249,13 @@
     }
     let status;
     if (view.status === "ended") {
-      const w = ((view.result || {}).winners || []).map((i) => who[i]);
+      const winners = (view.result || {}).winners;
+      const w = (winners || []).map((i) => who[i]);
       status = !w.length ? _("Game over: no winner.")
         : w.length > 1 ? _("Game over: {winners} share the win.", { winners: listed(w) })
         : _("Game over: {winner} wins.", { winner: w[0] });
+      // Its bag order still dealt in another game: who won is told once that game ends.
+      if (winners === null) status = _("Game over: who won shows once the other games of its bag order have ended.");
     } else if (view.status === "playing") {
       status = myTurn() ? _("Your turn.") : _("{name} to play.", { name: who[view.turn.seat] });
     } else status = _("Waiting for players.");
@@ -251,7 +263,7 @@
     // Invited by name (not seated yet, a seat free): join or decline from the page.
     $("invite-actions").hidden = !(view.status === "waiting" && view.you == null);
     const clock = view.clock;
-    $("clock").textContent = clock && clock.deadline ? _("Deadline: {time}", { time: shownTime(clock.deadline) }) : "";
+    $("clock").textContent = clock && clock.deadline ? _("Deadline: {time}", { time: localTime(clock.deadline) }) : "";
     const turn = view.turn || {};
     const committed = (turn.placements || []).length;
     const extraReady = isBoard() && (pending.length
@@ -265,7 +277,11 @@
     $("exchange").disabled = !playing || !selected.length || pending.length > 0 || committed > 0;
     $("pass").disabled = !playing || pending.length > 0;
     $("resign").disabled = view.status !== "playing" || busy;
-    $("hint").disabled = !playing;
+    $("hint").disabled = !playing || Boolean(view.rated);
+    $("hint").hidden = Boolean(view.rated);  // a rated game offers no hints
+    $("rated").hidden = !view.rated;
+    drawOver(who);
+    $("talk").hidden = view.you == null;  // the seats' messages: a seat's page only
     $("check").hidden = isBoard();
     $("check").disabled = !playing || !pending.length;
     let running = "";
@@ -275,6 +291,20 @@
         : _("That is an equation: {n} points.", { n: trialOk.score_change });
     } else if (trialOk && !trialOk.ok) running = _("Not legal: {why}", { why: trialOk.refused.message });
     $("running").textContent = running;
+  }
+
+  // A finished game: the result with what the end took off each rack, and the rematch.
+  function drawOver(who) {
+    const result = view.status === "ended" ? view.result : null;
+    $("over").hidden = !result;
+    if (!result) return;
+    const words = [];
+    const taken = (result.deductions || []).map((d, i) => (d ? `${who[i]} ${d > 0 ? "-" + d : "+" + -d}` : null)).filter(Boolean);
+    if (taken.length) words.push(_("The tiles left on the racks counted: {list}.", { list: taken.join(", ") }));
+    const scores = (result.scores || []).map((s, i) => (s == null ? null : `${who[i]} ${s}`)).filter(Boolean);
+    if (scores.length) words.push(_("Final scores: {list}.", { list: scores.join(", ") }));
+    $("result").textContent = words.join(" ");
+    $("rematch").hidden = view.you == null;
   }
 
   function draw() {
@@ -381,11 +411,79 @@
     if (window.confirm(_("Resign this game?"))) act(() => send({ type: "resign" }));
   });
   $("hint").addEventListener("click", async () => {
+    if (view.rated) { error(_("Rated game: no hints.")); return; }
     try {
       const commands = isBoard() ? pendingCommands() : [];
       const answer = await api("POST", `/v1/games/${GAME}/trial`, { commands, hint: true });
       $("hint-text").textContent = answer.hint ? _("Hint: {words}", { words: answer.hint.words }) : _("No hint: nothing fits.");
     } catch (e) { error(e.message); }
+  });
+
+  // A rematch: the same game and clock, the seats rotated; asked twice, the same new game.
+  $("rematch").addEventListener("click", () => act(async () => {
+    const answer = await api("POST", `/v1/games/${GAME}/rematch`, {});
+    window.location.href = `/play/${answer.id}`;
+  }));
+
+  // --- messages between the seats -------------------------------------------------------
+  // Read with GET /v1/games/{id}/messages after the last one shown; written with POST.
+  // The game's stream has no message lines: they are read at each of its lines while the
+  // page is lively (two minutes after it opened, a move, a message, coming back to the
+  // tab), else at every sixth heartbeat (a minute), so that idle pages cost little.
+  let lastMessage = 0;
+  let reading = null;
+  let livelyUntil = Date.now() + 120000;
+  let beats = 0;
+  const lively = () => { livelyUntil = Date.now() + 120000; };
+  function streamLine(heartbeat) {
+    if (!heartbeat) lively();
+    beats += 1;
+    if (!heartbeat || Date.now() < livelyUntil || beats % 6 === 0) readMessages();
+  }
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") { lively(); readMessages(); }
+  });
+  function readMessages() {
+    if (!view || view.you == null) return Promise.resolve();
+    if (reading) return reading;
+    reading = (async () => {
+      try {
+        const found = await api("GET", `/v1/games/${GAME}/messages?since=${lastMessage}`);
+        const who = names();
+        for (const m of found.messages || []) {
+          if (m.id <= lastMessage) continue;
+          lastMessage = m.id;
+          lively();
+          const li = document.createElement("li");
+          li.dataset.id = String(m.id);
+          li.title = m.at;
+          const name = document.createElement("strong");
+          name.textContent = (m.seat === view.you ? _("you") : who[m.seat] || _("seat {n}", { n: m.seat + 1 })) + ": ";
+          li.append(name, document.createTextNode(m.text));
+          $("messages").appendChild(li);
+        }
+      } catch (e) { /* shown at the next read */ }
+      finally { reading = null; }
+    })();
+    return reading;
+  }
+
+  $("say").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const text = $("say-text").value;
+    $("say-send").disabled = true;
+    try {
+      const headers = { "Content-Type": "application/json", "X-CSRF-Token": CSRF,
+                        "Idempotency-Key": key(), "Accept": "application/json" };
+      const r = await fetch(`/v1/games/${GAME}/messages`, { method: "POST", headers,
+                            credentials: "same-origin", body: JSON.stringify({ text }) });
+      const data = await r.json();
+      if (!r.ok) throw refusal(data, r);
+      $("say-text").value = "";
+      error("");
+      await readMessages();
+    } catch (e) { error(e.message); }
+    finally { $("say-send").disabled = false; }
   });
 
   // --- live ---------------------------------------------------------------------------------
@@ -437,6 +535,7 @@
           while ((end = text.indexOf("\n")) >= 0) {
             const raw = text.slice(0, end).trim();
             text = text.slice(end + 1);
+            streamLine(!raw);  // the messages, read at the lines of the stream
             if (!raw) continue;  // a heartbeat
             const line = JSON.parse(raw);
             if (line.type === "game" && line.view) take(line.view);
@@ -456,6 +555,7 @@
       rulesData = rulesData && (rulesData.data || rulesData);
       await load();
       await retry();
+      readMessages();
       follow(changed);
     } catch (e) { error(e.message); }
   })();

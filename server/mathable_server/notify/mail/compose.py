@@ -177,7 +177,7 @@ def game_mail(
     if kind == "finished":
         if ctx.public_url:
             parts.append(f"The game: {ctx.public_url}/games/{game_id}")
-        parts.append(rematch_words(game_id))
+        parts.append(rematch_words(game_id, ctx.public_url))
     text = "\n\n".join(parts) + "\n"
     subject = game_subject(kind, game_id, seat, names, words_of.game_name)
     message = _message(ctx, to, subject, text, stable_id)
@@ -193,11 +193,12 @@ def game_mail(
     return message
 
 
-def rematch_words(game_id: str) -> str:
-    """How to ask for a rematch, in a game-over mail."""
+def rematch_words(game_id: str, public_url: str | None = None) -> str:
+    """How to ask for a rematch, in a game-over mail: the page's button, the CLI."""
+    page = f"    the Rematch button of {public_url}/play/{game_id}\n" if public_url else ""
     return (
         "A rematch (the same game and clock, the seats rotated):\n"
-        f"    mathable-cli rematch {game_id}"
+        f"{page}    mathable-cli rematch {game_id}"
     )
 
 

@@ -7,6 +7,7 @@ address the player has now, and only while they still hold the seat.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from email.message import EmailMessage
 
@@ -54,6 +55,7 @@ class MailChannel:
         ctx: Callable[[], MailContext],
         send: Callable[[EmailMessage], None],
         pictures: bool = False,
+        now: Callable[[], int] | None = None,
     ) -> None:
         self.store = store
         self.book = book
@@ -61,6 +63,8 @@ class MailChannel:
         self.send = send
         #: Turn mails carry the board as a picture (where the PNG converter is installed).
         self.pictures = pictures
+        #: The worker's clock (ms since 1970 UTC): a reminder tells the time left when sent.
+        self.now = now or (lambda: int(time.time() * 1000))
 
     def __call__(self, entry: Entry) -> None:
         self.send(self.compose(entry))
@@ -166,13 +170,18 @@ class MailChannel:
 
     def _reminder(self, ctx: MailContext, to: str, entry: Entry) -> EmailMessage:
         """A reminder, unless the player moved since it was written (then none is sent:
-        ``Obsolete``, the row skipped)."""
-        state, clock, seat = reminder_due(self.store, entry)
+        ``Obsolete``, the row skipped). The time left is counted when it is sent: a row
+        that waited (the relay away, the worker stopped) tells no more than is left, and
+        one whose deadline passed meanwhile is not sent."""
+        now = self.now()
+        state, clock, seat = reminder_due(self.store, entry, now)
         deadline = int(entry.payload["deadline"])
+        left_ms = deadline - now
         game_id = str(entry.payload["game_id"])
         names = seat_names(self.store, state)
         zone = self.store.time_zone(entry.recipient)
-        hours = max(1, round((deadline - entry.created_at) / 3_600_000))
+        hours = round(left_ms / 3_600_000)
+        left = f"about {hours} hour{'s' if hours != 1 else ''}" if hours else "less than an hour"
         return reminder_mail(
             ctx,
             to=to,
@@ -181,7 +190,7 @@ class MailChannel:
             game=game_mail_for(state).game_name,
             others=", ".join(n for i, n in enumerate(names) if i != seat),
             deadline=local_time(deadline, zone),
-            left=f"about {hours} hour{'s' if hours != 1 else ''}",
+            left=left,
             stable_id=entry.message_id,
             reply_to=None,
         )

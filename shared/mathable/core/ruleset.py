@@ -30,8 +30,10 @@ from mathable.core import plugins
 from mathable.core.errors import RuleError, shown
 from mathable.core.events import Event, GameCreated
 from mathable.core.movelist import MoveLine, move_lines
+from mathable.core.replies import reply_word
 from mathable.core.state import Lifecycle
 from mathable.core.view import redact_shared
+from mathable.core.words import says, says_n
 
 #: The state of a game of any ruleset: each game's state is a ``Lifecycle``, whose fields
 #: (version, status, ruleset, options, seats, turn, turns_played, result, draws_revealed)
@@ -350,26 +352,29 @@ class RulesetBase:
         return self.draw(view)
 
     def reply_help(self) -> str:
-        return (
+        return says(
             "To play, reply to this mail with your move on the first line, written as for "
-            f"mathable-cli in {self.display_name}'s notation, or: pass, resign.\n"
-            "Quoted text and your signature are ignored."
+            "mathable-cli in {game}'s notation, or: pass, resign.\n"
+            "Quoted text and your signature are ignored.",
+            game=self.display_name,
         )
 
     def read_reply(self, line: str, view: dict[str, Any]) -> dict[str, Any]:
         words = line.split()
         if not words:
             raise RuleError("bad_notation", "the mail holds no move", {"text": line[:80]})
-        head = words[0].lower()
-        if head in ("pass", "resign") and len(words) == 1:
-            return {"type": head}
+        worded = reply_word(line)  # in any of the players' languages
+        if worded is not None and worded[0] in ("pass", "resign") and not worded[1]:
+            return {"type": worded[0]}
         return self.read_move(line, view)
 
     def tiles_line(self, view: dict[str, Any]) -> str:
         tiles = view.get("tiles")
         if view.get("you") is None or not isinstance(tiles, list):
             return ""
-        return "Your tiles: " + (" ".join(str(t) for t in tiles) or "(empty)")
+        if not tiles:
+            return says("Your tiles: {tiles}", tiles=says("(empty)"))
+        return says("Your tiles: {tiles}", tiles=" ".join(str(t) for t in tiles))
 
     def table_text(self, view: dict[str, Any]) -> str:
         return self.draw(view)
@@ -385,13 +390,15 @@ class RulesetBase:
         if told is None:
             return None
         who = names[told.seat] if told.seat is not None and 0 <= told.seat < len(names) else "?"
-        return f"{who} {told.words}."
+        # TRANSLATORS: a player's name, then what they did ("ada passed.").
+        return says("{who} {words}.", who=who, words=told.words)
 
     def points_words(self, view: Mapping[str, Any]) -> str:
         told = self.last_told(view)
         if told is None or told.kind != "play" or not told.points:
             return ""
-        return f" for {plural(told.points, 'point')}"
+        # TRANSLATORS: follows the move played ("Played: b3 for 1 point"); keep the space.
+        return says_n(" for {n} point", " for {n} points", told.points)
 
     def move_usage(self) -> str:
         return ""

@@ -15,6 +15,7 @@ from mathable.core.ruleset import (
     plural,
 )
 from mathable.core.state import Lifecycle
+from mathable.core.words import says
 from mathable.games.summy import mail, picture, tutorial
 from mathable.games.summy.codes import ILLEGAL_PLAY_CODES
 from mathable.games.summy.commands import SUMMY, check, end_reason, expected_draw
@@ -184,7 +185,9 @@ class SummyRules(RulesetBase):
 
     def table_text(self, view: dict[str, Any]) -> str:
         text = self.draw(view)
-        return text + "\n(* marks the tiles of the last play)" if view.get("last_play") else text
+        if not view.get("last_play"):
+            return text
+        return says("{table}\n(* marks the tiles of the last play)", table=text)
 
     def pool(self, view: Mapping[str, Any]) -> tuple[str, int] | None:
         return ("supply", int(view["supply"])) if "supply" in view else None

@@ -116,8 +116,8 @@ def _message(ctx: MailContext, to: str, subject: str, text: str, stable_id: str)
     message["Date"] = formatdate(usegmt=True)
     message["Message-ID"] = ctx.message_id(stable_id)
     message["Auto-Submitted"] = "auto-generated"
+    message.set_content(text)  # (which drops any Content-* header set before it)
     message["Content-Language"] = current()
-    message.set_content(text)
     return message
 
 
@@ -230,13 +230,16 @@ def game_mail(
         )  # fmt: skip
     if kind == "finished":
         if ctx.public_url:
-            parts.append(_("The game: {link}", link=f"{ctx.public_url}/games/{game_id}"))
+            page = f"{ctx.public_url}/games/{game_id}"
+            parts.append(_("The game: {link}", link=page))
         parts.append(rematch_words(game_id))
     text = "\n\n".join(parts) + "\n"
     subject = game_subject(kind, game_id, seat, names, words_of.game_name)
     message = _message(ctx, to, subject, text, stable_id)
     if picture is not None:
         add_picture(message, text, picture[0], picture[1], ctx.domain)
+        if message["Content-Language"] is None:  # moved to the text part: the mail's too
+            message["Content-Language"] = current()
     message["In-Reply-To"] = ctx.thread_id(game_id)
     message["References"] = ctx.thread_id(game_id)
     # The List-Id's phrase stays English: mail filters match it.
@@ -250,10 +253,9 @@ def game_mail(
 
 def rematch_words(game_id: str) -> str:
     """How to ask for a rematch, in a game-over mail."""
-    return _(
-        "A rematch (the same game and clock, the seats rotated):\n    {command}",
-        command=f"mathable-cli rematch {game_id}",
-    )
+    command = f"mathable-cli rematch {game_id}"
+    return _("A rematch (the same game and clock, the seats rotated):\n    {command}",
+             command=command)  # fmt: skip
 
 
 def written_words(name: str, text: str) -> str:
@@ -283,11 +285,12 @@ def reminder_mail(
 ) -> EmailMessage:
     """A reminder: the player's move in ``game_id`` is due at ``deadline`` (their time;
     ``left``: how long until then, in words)."""
+    command = f"mathable-cli move {game_id}"
     text = (
         _("Your move in game {game_id} against {others} is due {deadline} ({left} left).",
           game_id=game_id, others=others, deadline=deadline, left=left)
         + "\n\n"
-        + _("Play with:\n    {command}", command=f"mathable-cli move {game_id}")
+        + _("Play with:\n    {command}", command=command)
         + "\n"
         + ("\n" + _("Or reply to your turn mail with your move.") + "\n" if reply_to else "")
     )  # fmt: skip
@@ -302,10 +305,11 @@ def reminder_mail(
 
 
 def code_mail(ctx: MailContext, to: str, code: str, stable_id: str) -> EmailMessage:
+    command = f"mathable-cli email verify {code}"
     text = (
         _("Your Mathable code is {code}.", code=code)
         + "\n\n"
-        + _("Enter it with:\n    {command}", command=f"mathable-cli email verify {code}")
+        + _("Enter it with:\n    {command}", command=command)
         + "\n\n"
         + _("It works for one hour. If you did not ask for it, ignore this mail.")
         + "\n"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime
 from email.message import EmailMessage
 
 import pytest
@@ -191,6 +192,8 @@ WORDS = {
             "Spill i nettleseren:\n",
         ],
         "pass": "stå over",
+        "deadline": "Frist",
+        "month": r" (jan|feb|mar|apr|mai|jun|jul|aug|sep|okt|nov|des)\. ",
         "played": "Spilt: stå over\n",
     },
     "it": {
@@ -206,6 +209,8 @@ WORDS = {
             "Gioca nel browser:\n",
         ],
         "pass": "Passo",
+        "deadline": "Scadenza",
+        "month": r" (gen|feb|mar|apr|mag|giu|lug|ago|set|ott|nov|dic) ",
         "played": "Giocato: Passo\n",
     },
 }
@@ -216,10 +221,12 @@ def test_a_turn_mail_in_norwegian_and_in_italian_and_a_reply_in_its_words(
     lingual_app: Flask, mailbox: Mailbox, lang: str
 ) -> None:
     client = lingual_app.test_client()
-    table = Table(client)
+    table = Table(client, clock={"per_move": 3 * 86400})
     verified(client, lingual_app, mailbox, table.ada, ADA_MAIL)
     verified(client, lingual_app, mailbox, table.bob, BOB_MAIL)
     speaks(client, table.bob, lang)
+    zone = client.patch("/v1/me", json={"time_zone": "Europe/Rome"}, headers=table.bob.auth)
+    assert zone.status_code == 200, zone.json
     play_ada_turn(table)
     deliver(lingual_app)
     mail = next_mail(mailbox, BOB_MAIL, 1)
@@ -229,6 +236,13 @@ def test_a_turn_mail_in_norwegian_and_in_italian_and_a_reply_in_its_words(
     text = text_of(mail)
     for line in words["lines"]:
         assert line.format(game=table.id) in text, (line, text)
+    # The deadline in bob's time zone, written as his language writes dates.
+    deadline = snapshot(client, table.id)[0]["clock"]["deadline"]
+    due = int(datetime.strptime(deadline, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC).timestamp())
+    with speaking(lang):
+        shown = mail_time(due * 1000, "Europe/Rome")
+    assert f"{words['deadline']}: {shown}\n" in text and shown.endswith(" (Europe/Rome)")
+    assert re.search(str(words["month"]), shown), shown
     assert "Your rack" not in text and "Last turn" not in text
     assert inbox(lingual_app).receive(reply(mail, str(words["pass"]))).code == TAKEN
     deliver(lingual_app)

@@ -15,6 +15,7 @@ answer is written in the player's language (``store.language``), as their turn m
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import logging
@@ -109,6 +110,7 @@ _MAIL_LINES = (
 )
 
 
+@functools.cache  # the catalogs are read once, when first needed
 def _quoted_mail() -> re.Pattern[str]:
     """Lines of a game mail itself: text holding one quotes the mail, and is not posted."""
     starts = {
@@ -117,15 +119,6 @@ def _quoted_mail() -> re.Pattern[str]:
     }  # fmt: skip
     words = "|".join(re.escape(start) for start in sorted(starts) if start)
     return re.compile(rf"^({words}|mathable-cli move |a\s+b\s+c\s+d\s+e\b)", re.I)
-
-
-_QUOTED_MAIL_PATTERN: list[re.Pattern[str]] = []
-
-
-def _quotes_the_mail(line: str) -> bool:
-    if not _QUOTED_MAIL_PATTERN:  # the catalogs are read once, when first needed
-        _QUOTED_MAIL_PATTERN.append(_quoted_mail())
-    return bool(_QUOTED_MAIL_PATTERN[0].match(line))
 
 
 def _reply_ends(lines: list[str], index: int) -> bool:
@@ -231,7 +224,7 @@ def free_text(text: str, signer: str = "") -> str:
         kept.pop()
     if kept and signer and kept[-1].casefold() == signer.casefold():
         kept.pop()
-    if any(_quotes_the_mail(line) for line in kept):
+    if any(_quoted_mail().match(line) for line in kept):
         return ""  # the turn mail quoted without "> ": not a message to post
     return "\n".join(kept).strip()
 

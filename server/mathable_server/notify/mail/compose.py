@@ -36,7 +36,6 @@ MAIL_POLICY = policy.default.clone(max_line_length=998)
 _ID_PART = re.compile(r"<mathable\.([a-z]+)\.([a-z0-9]+)\.v(\d+)\.s(\d)\.[0-9a-f]+@", re.I)
 
 
-
 def message_help() -> str:
     """How a reply carries a message to the other seats (``mailin.inbound.free_text``)."""
     return _("Lines you write under your move go to the other players as a message.")

@@ -6,6 +6,7 @@ as it always was (``Content-Language: en``; the other mail tests pin its words).
 from __future__ import annotations
 
 import re
+import smtplib
 from collections.abc import Callable
 from datetime import UTC, datetime
 from email.message import EmailMessage
@@ -18,6 +19,7 @@ from mathable.core.replies import REPLY_WORDS, reply_word
 from mathable.core.ruleset import ruleset
 from mathable_i18n import say, speaking
 from mathable_server.mailin.inbound import TAKEN, free_text
+from mathable_server.mailin.smtpd import controller
 from mathable_server.notify.mail.compose import (
     MailContext,
     digest_mail,
@@ -26,6 +28,7 @@ from mathable_server.notify.mail.compose import (
 )
 from mathable_server.notify.mail.games import mail_time
 from tests.server.helpers import Account, Table, register, snapshot
+from tests.server.live import free_port
 from tests.server.mailbox import Mailbox, text_of
 from tests.server.test_mail import (
     ADA_MAIL,
@@ -104,9 +107,25 @@ def french_table(lingual_app: Flask, mailbox: Mailbox) -> Table:
 def test_a_whole_game_played_in_french_by_mail(
     lingual_app: Flask, mailbox: Mailbox, french_table: Table
 ) -> None:
+    """bob's replies go through the server's SMTP listener (``mailin.smtpd``)."""
     table, game = french_table, french_table.id
+    port = free_port()
+    listener = controller(inbox(lingual_app), "127.0.0.1", port)
+    listener.start()
+    try:
+        _play_in_french(lingual_app, mailbox, table, game, port)
+    finally:
+        listener.stop()
+
+
+def _play_in_french(app: Flask, mailbox: Mailbox, table: Table, game: str, port: int) -> None:
+    def send(mail: EmailMessage, body: str) -> None:
+        raw = reply(mail, body).replace(b"\n", b"\r\n")  # SMTP lines end in CRLF
+        with smtplib.SMTP("127.0.0.1", port, timeout=30) as smtp:
+            smtp.sendmail(BOB_MAIL, [str(mail["Reply-To"])], raw)
+
     play_ada_turn(table)
-    deliver(lingual_app)
+    deliver(app)
     first = next_mail(mailbox, BOB_MAIL, 1)
     assert first["Subject"] == f"[mathable] À vous de jouer dans Mathable {game} contre ada"
     assert first["Content-Language"] == "fr"
@@ -121,8 +140,8 @@ def test_a_whole_game_played_in_french_by_mail(
         assert english not in text
 
     # bob's move by mail: played, and answered in French.
-    assert inbox(lingual_app).receive(reply(first, BOB_TURN)).code == TAKEN
-    deliver(lingual_app)
+    send(first, BOB_TURN)
+    deliver(app)
     answer = next_mail(mailbox, BOB_MAIL, 2)
     assert str(answer["Subject"]).startswith("Re: ") and answer["Content-Language"] == "fr"
     assert f"Joué : {BOB_TURN} pour 71 points (dont un bonus de 50)\n" in text_of(answer)
@@ -136,13 +155,13 @@ def test_a_whole_game_played_in_french_by_mail(
 
     # A reply that holds no move: nothing is played, and bob is told why in French.
     passes(table, table.ada)
-    deliver(lingual_app)
+    deliver(app)
     second = next_mail(mailbox, BOB_MAIL, 3)
     assert "Dernier tour : ada a passé son tour.\n" in text_of(second)
     before = snapshot(table.client, game)
-    assert inbox(lingual_app).receive(reply(second, "Bonjour tout le monde")).code == TAKEN
+    send(second, "Bonjour tout le monde")
     assert snapshot(table.client, game) == before
-    deliver(lingual_app)
+    deliver(app)
     refused = next_mail(mailbox, BOB_MAIL, 4)
     assert text_of(refused).startswith("Rien n'a été joué : ")
     assert "    passer\n" in text_of(refused)  # how to reply, in French
@@ -151,19 +170,19 @@ def test_a_whole_game_played_in_french_by_mail(
     rack = re.search(r"Votre chevalet : ([\d ]+)\n", text_of(second))
     assert rack is not None
     tile = rack[1].split()[0]
-    assert inbox(lingual_app).receive(reply(second, f"Échanger {tile}")).code == TAKEN
-    deliver(lingual_app)
+    send(second, f"Échanger {tile}")
+    deliver(app)
     exchanged = next_mail(mailbox, BOB_MAIL, 5)
     assert f"Joué : Échanger {tile}\n" in text_of(exchanged)
     assert snapshot(table.client, game, table.bob)[0]["seats"][1]["score"] == 121
     adas = next_mail(mailbox, ADA_MAIL, 2)
     assert "Last turn: bob exchanged 1 tile.\n" in text_of(adas)
     passes(table, table.ada)
-    deliver(lingual_app)
+    deliver(app)
     third = next_mail(mailbox, BOB_MAIL, 6)
-    assert inbox(lingual_app).receive(reply(third, "passer")).code == TAKEN
-    now = lingual_app.extensions["mathable"].games.now
-    room(lingual_app).deliverer(lambda: now() + 60_000).drain()
+    send(third, "passer")
+    now = app.extensions["mathable"].games.now
+    room(app).deliverer(lambda: now() + 60_000).drain()
     passed = next_mail(mailbox, BOB_MAIL, 7)
     assert "Joué : passer\n" in text_of(passed)
 

@@ -8,10 +8,14 @@ nothing was - at the seat's verified address only. The move is stored with
 an idempotency key made of the mail's Message-ID in the same transaction as
 its events, so a mail delivered twice is played once; a refusal is answered
 once per Message-ID.
+
+The move words of a reply are read in every language (``mathable.core.replies``); the
+answer is written in the player's language (``store.language``), as their turn mail was.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import logging
@@ -32,6 +36,7 @@ from mathable import (
     Event,
     RuleError,
 )
+from mathable_i18n import LANGUAGES, _, say, speaking
 from mathable_server.games.errors import Refused
 from mathable_server.games.messages import Messages
 from mathable_server.games.service import GameNotFound, Games, Idempotency, Timed
@@ -96,11 +101,24 @@ _HEADER_NEXT = re.compile(
     r"^\*?(sent|date|to|subject|gesendet|datum|an|betreff|envoyé|à|objet|sendt|til|emne"
     r"|inviato|a|oggetto)\s*:", re.I,
 )
-#: Lines of a game mail itself: text holding one quotes the mail, and is not posted.
-_QUOTED_MAIL = re.compile(
-    r"^(it is your turn in game |your rack:|last turn:|mathable-cli move |a\s+b\s+c\s+d\s+e\b)",
-    re.I,
+#: The first words of lines of a game mail itself, in every language it is written in (up
+#: to the first value: "Your rack: {tiles}" is "Your rack:").
+_MAIL_LINES = (
+    "It is your turn in game {game_id} against {others}.",
+    "Your rack: {tiles}",
+    "Last turn: {words}",
 )
+
+
+@functools.cache  # the catalogs are read once, when first needed
+def _quoted_mail() -> re.Pattern[str]:
+    """Lines of a game mail itself: text holding one quotes the mail, and is not posted."""
+    starts = {
+        say(line, lang).split("{", 1)[0].strip().lower() for line in _MAIL_LINES
+        for lang in LANGUAGES
+    }  # fmt: skip
+    words = "|".join(re.escape(start) for start in sorted(starts) if start)
+    return re.compile(rf"^({words}|mathable-cli move |a\s+b\s+c\s+d\s+e\b)", re.I)
 
 
 def _reply_ends(lines: list[str], index: int) -> bool:
@@ -206,7 +224,7 @@ def free_text(text: str, signer: str = "") -> str:
         kept.pop()
     if kept and signer and kept[-1].casefold() == signer.casefold():
         kept.pop()
-    if any(_QUOTED_MAIL.match(line) for line in kept):
+    if any(_quoted_mail().match(line) for line in kept):
         return ""  # the turn mail quoted without "> ": not a message to post
     return "\n".join(kept).strip()
 
@@ -216,15 +234,17 @@ def body_text(message: EmailMessage) -> str:
     part = message.get_body(preferencelist=("plain",))
     if part is None:
         if message.get_body(preferencelist=("html",)) is not None:
-            raise NoMove("this mail has only an HTML part: send it as plain text")
-        raise NoMove("the mail holds no text")
+            raise NoMove(_("this mail has only an HTML part: send it as plain text"))
+        raise NoMove(_("the mail holds no text"))
     try:
         content = part.get_content()
     except (LookupError, UnicodeError):
         charset = part.get_content_charset() or "?"
-        raise NoMove(f"the text is in a character set that cannot be read ({charset})") from None
+        raise NoMove(
+            _("the text is in a character set that cannot be read ({charset})", charset=charset)
+        ) from None
     if not isinstance(content, str):
-        raise NoMove("the mail holds no text")
+        raise NoMove(_("the mail holds no text"))
     return content
 
 
@@ -366,12 +386,21 @@ class Inbox:
         if message_id and (self.room.book.seen(once) or self.room.book.seen(message_id)):
             return Outcome(TAKEN, f"{message_id} was read before")
         outcome = replace(
-            self._play(seat, message, once, too_large),
+            self._play_said(seat, message, once, too_large),
             where=f"game {seat.game_id} seat {seat.seat}",
         )
         if message_id:
             self.room.book.remember(once, self.games.now())
         return outcome
+
+    def _play_said(
+        self, target: PlayTarget, message: EmailMessage, message_id: str, too_large: bool
+    ) -> Outcome:
+        """Play the mail, the answer written in the language of the seat's player."""
+        known = self.room.book.play_address(target.game_id, target.seat)
+        player = known.player_id if known is not None else None
+        with speaking(self.games.store.language(player) if player else None):
+            return self._play(target, message, message_id, too_large)
 
     def _play(
         self, target: PlayTarget, message: EmailMessage, message_id: str, too_large: bool
@@ -407,8 +436,9 @@ class Inbox:
         words_of = game_mail_for(game.state)
         if too_large:
             return refuse(
-                f"Your mail was larger than {self.max_bytes // 1024} KiB and was not read: "
-                "reply with just your move.\n\n" + words_of.how_to_reply + "\n",
+                _("Your mail was larger than {size} KiB and was not read: reply with just your "
+                  "move.", size=self.max_bytes // 1024)
+                + "\n\n" + words_of.how_to_reply + "\n",
                 "mail too large",
                 game.state.version,
             )
@@ -416,11 +446,12 @@ class Inbox:
             body = body_text(message)
             lines = move_lines(body)
             if not lines:
-                raise NoMove("no move was found at the top of your mail")
+                raise NoMove(_("no move was found at the top of your mail"))
             command = words_of.parse(lines[0], seat, game.state)
         except NoMove as err:
             return refuse(
-                f"Nothing was played: {err}.\n\n{words_of.how_to_reply}\n",
+                _("Nothing was played: {reason}.", reason=err.reason)
+                + f"\n\n{words_of.how_to_reply}\n",
                 "no move",  # the reason may quote the reply's line (tiles of a rack)
                 game.state.version,
             )
@@ -433,10 +464,10 @@ class Inbox:
             # why that is safe); without a Message-ID too, a copy delivered twice would
             # be played twice.
             return refuse(
-                "Nothing was played: your mail names neither the mail it answers "
-                "(In-Reply-To) nor itself (Message-ID), so a copy of it delivered twice "
-                "would be played twice. Reply to the newest mail.\n\n"
-                + words_of.how_to_reply + "\n",
+                _("Nothing was played: your mail names neither the mail it answers "
+                  "(In-Reply-To) nor itself (Message-ID), so a copy of it delivered twice "
+                  "would be played twice. Reply to the newest mail.")
+                + "\n\n" + words_of.how_to_reply + "\n",
                 "no In-Reply-To and no Message-ID",
                 game.state.version,
             )
@@ -451,7 +482,9 @@ class Inbox:
             result = self.games.command(game_id, expected, lambda _state: command, _render, idem)
         except RuleError as err:
             return refuse(
-                f"Nothing was played: {err.message} ({err.code}).\n\n"
+                _("Nothing was played: {reason} ({code}).", reason=say(err.message),
+                  code=err.code)
+                + "\n\n"
                 + said
                 + self._board(game_id, game, seat)
                 + "\n",
@@ -460,8 +493,9 @@ class Inbox:
             )
         except VersionConflict as err:
             return refuse(
-                f"Nothing was played: the game moved on since the mail you answered "
-                f"(it is now at version {err.current}). Reply to the newest mail.\n"
+                _("Nothing was played: the game moved on since the mail you answered (it is "
+                  "now at version {version}). Reply to the newest mail.", version=err.current)
+                + "\n"
                 + ("\n" + said if said else ""),
                 "stale version",
                 game.state.version if err.current is None else err.current,
@@ -476,7 +510,8 @@ class Inbox:
         finished = moved and getattr(last, "seat", None) == seat
         points = words_of.points(after.state) if finished else ""
         return answer(
-            f"Played: {lines[0]}{points}\n\n" + said + self._board(game_id, after, seat) + "\n",
+            _("Played: {move}{points}", move=lines[0], points=points)
+            + "\n\n" + said + self._board(game_id, after, seat) + "\n",
             # The kind of command only: an exchange's line names tiles of a rack, and a
             # log or the mail system's record of this mail must not (docs/security.md).
             f"played {type(command).__name__}",
@@ -493,9 +528,11 @@ class Inbox:
         try:
             Messages(self.games).post(game_id, player, text, key)
         except Refused as err:
-            return f"Your message was not sent: {err.message}.\n\n"
+            return _("Your message was not sent: {reason}.", reason=say(err.message)) + "\n\n"
         shown = "\n    ".join(text.split("\n"))
-        return f"Your message was sent to the other players:\n    {shown}\n\n"
+        return _("Your message was sent to the other players:\n    {message}", message=shown) + (
+            "\n\n"
+        )
 
     def _board(self, game_id: str, game: Timed, seat: int) -> str:
         store = self.games.store

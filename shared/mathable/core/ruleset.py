@@ -29,6 +29,7 @@ from mathable.core import plugins
 from mathable.core.errors import RuleError, shown
 from mathable.core.events import Event, GameCreated
 from mathable.core.movelist import MoveLine, move_lines
+from mathable.core.replies import reply_word
 from mathable.core.state import Lifecycle
 from mathable.core.view import redact_shared
 from mathable.core.words import Text, says, says_n
@@ -370,16 +371,18 @@ class RulesetBase:
         words = line.split()
         if not words:
             raise RuleError("bad_notation", says("the mail holds no move"), {"text": line[:80]})
-        head = words[0].lower()
-        if head in ("pass", "resign") and len(words) == 1:
-            return {"type": head}
+        worded = reply_word(line)  # in any of the players' languages
+        if worded is not None and worded[0] in ("pass", "resign") and not worded[1]:
+            return {"type": worded[0]}
         return self.read_move(line, view)
 
     def tiles_line(self, view: dict[str, Any]) -> str:
         tiles = view.get("tiles")
         if view.get("you") is None or not isinstance(tiles, list):
             return ""
-        return says("Your tiles: {tiles}", tiles=" ".join(str(t) for t in tiles) or says("(empty)"))
+        if not tiles:
+            return says("Your tiles: {tiles}", tiles=says("(empty)"))
+        return says("Your tiles: {tiles}", tiles=" ".join(str(t) for t in tiles))
 
     def table_text(self, view: dict[str, Any]) -> str:
         return self.draw(view)
@@ -395,12 +398,14 @@ class RulesetBase:
         if told is None:
             return None
         who = names[told.seat] if told.seat is not None and 0 <= told.seat < len(names) else "?"
-        return says("{player} {did}.", player=who, did=told.words)
+        # TRANSLATORS: a player's name, then what they did ("ada passed.").
+        return says("{who} {words}.", who=who, words=told.words)
 
     def points_words(self, view: Mapping[str, Any]) -> str:
         told = self.last_told(view)
         if told is None or told.kind != "play" or not told.points:
             return ""
+        # TRANSLATORS: follows the move played ("Played: b3 for 1 point"); keep the space.
         return says_n(" for {n} point", " for {n} points", told.points)
 
     def move_usage(self) -> str:

@@ -5,6 +5,10 @@ Message-ID per game (``In-Reply-To``/``References``); each carries the stable
 id of its outbox row as its own Message-ID, so a repeat after a crash can be
 dropped by the receiver. A mail about a game shows the board, the scores and
 the rack of the seat it goes to, never another seat's.
+
+Every mail is written in the language being spoken (``mathable_i18n.speaking``: the
+recipient's, chosen by ``outgoing.MailChannel``) and says so in ``Content-Language``;
+English is the code's own text, word for word.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from email.utils import formatdate
 
 from mathable import ClockState
 from mathable.core.ruleset import AnyState
+from mathable_i18n import _, current, duration, ngettext
 from mathable_server.notify.mail.games import GameMail
 from mathable_server.notify.mail.picture import add_picture
 
@@ -30,8 +35,30 @@ MAIL_POLICY = policy.default.clone(max_line_length=998)
 
 _ID_PART = re.compile(r"<mathable\.([a-z]+)\.([a-z0-9]+)\.v(\d+)\.s(\d)\.[0-9a-f]+@", re.I)
 
-#: How a reply carries a message to the other seats (``mailin.inbound.free_text``).
-MESSAGE_HELP = "Lines you write under your move go to the other players as a message."
+
+def message_help() -> str:
+    """How a reply carries a message to the other seats (``mailin.inbound.free_text``)."""
+    return _("Lines you write under your move go to the other players as a message.")
+
+
+def listed(names: Sequence[str]) -> str:
+    """Names joined as the language joins them ("ada and bob"; English: "a and b and c",
+    as it always was).
+
+    >>> listed(["ada", "bob", "cy"])
+    'ada and bob and cy'
+    """
+    lang = current()
+    if lang == "en" or len(names) < 2:
+        return " and ".join(names)
+    from babel.lists import format_list
+
+    return str(format_list(list(names), locale=lang))
+
+
+def lasting(seconds: int, english: str) -> str:
+    """A length of time as the language says it; ``english`` as the mail always wrote it."""
+    return english if current() == "en" else duration(seconds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +115,8 @@ def _message(ctx: MailContext, to: str, subject: str, text: str, stable_id: str)
     message["Date"] = formatdate(usegmt=True)
     message["Message-ID"] = ctx.message_id(stable_id)
     message["Auto-Submitted"] = "auto-generated"
-    message.set_content(text)
+    message.set_content(text)  # (which drops any Content-* header set before it)
+    message["Content-Language"] = current()
     return message
 
 
@@ -101,10 +129,13 @@ def game_subject(kind: str, game_id: str, seat: int, names: Sequence[str], game:
     """
     others = ", ".join(n for i, n in enumerate(names) if i != seat)
     if kind == "turn":
-        return f"[mathable] Your turn in {game} {game_id} vs {others}"
+        return _("[mathable] Your turn in {game} {game_id} vs {others}",
+                 game=game, game_id=game_id, others=others)  # fmt: skip
     if kind == "finished":
-        return f"[mathable] Game over in {game} {game_id} vs {others}"
-    return f"[mathable] A move in {game} {game_id} vs {others}"
+        return _("[mathable] Game over in {game} {game_id} vs {others}",
+                 game=game, game_id=game_id, others=others)  # fmt: skip
+    return _("[mathable] A move in {game} {game_id} vs {others}",
+             game=game, game_id=game_id, others=others)  # fmt: skip
 
 
 def game_mail(
@@ -136,55 +167,81 @@ def game_mail(
     parts: list[str] = []
     others = ", ".join(n for i, n in enumerate(names) if i != seat)
     if kind == "turn":
-        parts.append(f"It is your turn in game {game_id} against {others}.")
+        parts.append(
+            _("It is your turn in game {game_id} against {others}.",
+              game_id=game_id, others=others)
+        )  # fmt: skip
     elif kind == "finished":
         result = state.result
         if result is not None and withheld:
             parts.append(
-                f"Game {game_id} is over ({result.reason.replace('_', ' ')}). Who won, and "
-                "what the end took off each rack, are shown on the game's page once every "
-                "other game of its bag order has ended."
-            )
+                _(
+                    "Game {game_id} is over ({reason}). Who won, and what the end took off "
+                    "each rack, are shown on the game's page once every other game of its "
+                    "bag order has ended.",
+                    game_id=game_id, reason=words_of.end_words(result.reason),
+                )
+            )  # fmt: skip
         elif result is not None:
-            winners = " and ".join(names[w] for w in result.winners) or "nobody"
-            parts.append(
-                f"Game {game_id} is over ({result.reason.replace('_', ' ')}): {winners} won."
-            )
+            reason = words_of.end_words(result.reason)
+            if result.winners:
+                # The English template is the same for one winner and more.
+                parts.append(
+                    ngettext(
+                        "Game {game_id} is over ({reason}): {winners} won.",
+                        "Game {game_id} is over ({reason}): {winners} won.",
+                        len(result.winners), game_id=game_id, reason=reason,
+                        winners=listed([names[w] for w in result.winners]),
+                    )
+                )  # fmt: skip
+            else:
+                parts.append(
+                    _("Game {game_id} is over ({reason}): nobody won.",
+                      game_id=game_id, reason=reason)
+                )  # fmt: skip
             if any(result.deductions):
                 taken = ", ".join(
                     f"{names[i]} {-d:+d}" for i, d in enumerate(result.deductions) if d
                 )
-                parts.append(f"The tiles left at the end counted: {taken}.")
+                parts.append(_("The tiles left at the end counted: {taken}.", taken=taken))
         else:
-            parts.append(f"Game {game_id} is over.")
+            parts.append(_("Game {game_id} is over.", game_id=game_id))
     else:
-        parts.append(f"A move was played in game {game_id}.")
+        parts.append(_("A move was played in game {game_id}.", game_id=game_id))
     parts += [written_words(name, text) for name, text in messages]
     words = words_of.last_turn(state, names)
     if words:
-        parts.append(f"Last turn: {words}")
+        parts.append(_("Last turn: {words}", words=words))
     parts.append(
         words_of.text(game_id, state, clock, seat, names, before_end=withheld, zone=zone)
     )
     if ctx.public_url:
         # The extra tile, a hint, the board as a picture: the seat's page has them all.
-        parts.append(f"Play in your browser:\n    {ctx.public_url}/play/{game_id}")
+        link = f"{ctx.public_url}/play/{game_id}"
+        parts.append(_("Play in your browser:\n    {link}", link=link))
     if kind == "turn":
         if reply_to is not None:
             parts.append(words_of.how_to_reply)
-            parts.append(MESSAGE_HELP)
-        parts.append(f"Or with the command-line client:\n    {words_of.cli_command(game_id)}")
+            parts.append(message_help())
+        parts.append(
+            _("Or with the command-line client:\n    {command}",
+              command=words_of.cli_command(game_id))
+        )  # fmt: skip
     if kind == "finished":
         if ctx.public_url:
-            parts.append(f"The game: {ctx.public_url}/games/{game_id}")
+            page = f"{ctx.public_url}/games/{game_id}"
+            parts.append(_("The game: {link}", link=page))
         parts.append(rematch_words(game_id, ctx.public_url))
     text = "\n\n".join(parts) + "\n"
     subject = game_subject(kind, game_id, seat, names, words_of.game_name)
     message = _message(ctx, to, subject, text, stable_id)
     if picture is not None:
         add_picture(message, text, picture[0], picture[1], ctx.domain)
+        if message["Content-Language"] is None:  # moved to the text part: the mail's too
+            message["Content-Language"] = current()
     message["In-Reply-To"] = ctx.thread_id(game_id)
     message["References"] = ctx.thread_id(game_id)
+    # The List-Id's phrase stays English: mail filters match it.
     message["List-Id"] = f"{words_of.game_name} game {game_id} <{game_id}.games.{ctx.domain}>"
     if reply_to is not None:
         message["Reply-To"] = reply_to
@@ -195,11 +252,16 @@ def game_mail(
 
 def rematch_words(game_id: str, public_url: str | None = None) -> str:
     """How to ask for a rematch, in a game-over mail: the page's button, the CLI."""
-    page = f"    the Rematch button of {public_url}/play/{game_id}\n" if public_url else ""
-    return (
-        "A rematch (the same game and clock, the seats rotated):\n"
-        f"{page}    mathable-cli rematch {game_id}"
-    )
+    command = f"mathable-cli rematch {game_id}"
+    if public_url:
+        page = f"{public_url}/play/{game_id}"
+        return _(
+            "A rematch (the same game and clock, the seats rotated):\n"
+            "    the Rematch button of {page}\n    {command}",
+            page=page, command=command,
+        )  # fmt: skip
+    return _("A rematch (the same game and clock, the seats rotated):\n    {command}",
+             command=command)  # fmt: skip
 
 
 def written_words(name: str, text: str) -> str:
@@ -210,7 +272,8 @@ def written_words(name: str, text: str) -> str:
         See you
     """
     first, *rest = text.split("\n")
-    return "\n".join([f"{name} writes: {first}", *(f"    {line}" for line in rest)])
+    said = _("{name} writes: {message}", name=name, message=first)
+    return "\n".join([said, *(f"    {line}" for line in rest)])
 
 
 def reminder_mail(
@@ -226,13 +289,19 @@ def reminder_mail(
     stable_id: str,
     reply_to: str | None,
 ) -> EmailMessage:
-    """A reminder: the player's move in ``game_id`` is due at ``deadline`` (their time)."""
+    """A reminder: the player's move in ``game_id`` is due at ``deadline`` (their time;
+    ``left``: how long until then, in words)."""
+    command = f"mathable-cli move {game_id}"
     text = (
-        f"Your move in game {game_id} against {others} is due {deadline} ({left} left).\n\n"
-        f"Play with:\n    mathable-cli move {game_id}\n"
-        + ("\nOr reply to your turn mail with your move.\n" if reply_to else "")
-    )
-    subject = f"[mathable] Reminder: your move in {game} {game_id} is due {deadline}"
+        _("Your move in game {game_id} against {others} is due {deadline} ({left} left).",
+          game_id=game_id, others=others, deadline=deadline, left=left)
+        + "\n\n"
+        + _("Play with:\n    {command}", command=command)
+        + "\n"
+        + ("\n" + _("Or reply to your turn mail with your move.") + "\n" if reply_to else "")
+    )  # fmt: skip
+    subject = _("[mathable] Reminder: your move in {game} {game_id} is due {deadline}",
+                game=game, game_id=game_id, deadline=deadline)  # fmt: skip
     message = _message(ctx, to, subject, text, stable_id)
     message["In-Reply-To"] = ctx.thread_id(game_id)
     message["References"] = ctx.thread_id(game_id)
@@ -242,12 +311,17 @@ def reminder_mail(
 
 
 def code_mail(ctx: MailContext, to: str, code: str, stable_id: str) -> EmailMessage:
+    command = f"mathable-cli email verify {code}"
     text = (
-        f"Your Mathable code is {code}.\n\n"
-        f"Enter it with:\n    mathable-cli email verify {code}\n\n"
-        "It works for one hour. If you did not ask for it, ignore this mail.\n"
+        _("Your Mathable code is {code}.", code=code)
+        + "\n\n"
+        + _("Enter it with:\n    {command}", command=command)
+        + "\n\n"
+        + _("It works for one hour. If you did not ask for it, ignore this mail.")
+        + "\n"
     )
-    return _message(ctx, to, "[mathable] Your code to confirm this address", text, stable_id)
+    subject = _("[mathable] Your code to confirm this address")
+    return _message(ctx, to, subject, text, stable_id)
 
 
 def answer_mail(
@@ -263,7 +337,8 @@ def answer_mail(
 ) -> EmailMessage:
     """The answer to a reply: what was played (and the board), or why nothing was."""
     if not subject.lower().startswith("re:"):
-        subject = f"Re: {subject}" if subject else "[mathable] Your move"
+        # "Re:" is the mail's own marker, read by every client: never translated.
+        subject = f"Re: {subject}" if subject else _("[mathable] Your move")
     message = _message(ctx, to, subject, text, stable_id)
     message.replace_header("Auto-Submitted", "auto-replied")  # RFC 3834: an answer to a mail
     references = [ctx.thread_id(game_id)] if game_id else []
@@ -280,10 +355,13 @@ def answer_mail(
 def digest_mail(
     ctx: MailContext, to: str, player_id: str, lines: Mapping[str, str], stable_id: str
 ) -> EmailMessage:
-    body = ["Games waiting on your move:", ""]
-    body += [f"  {game}: {line}" for game, line in lines.items()] or ["  (none right now)"]
-    body += ["", "Play with: mathable-cli move <game id>"]
-    message = _message(ctx, to, "[mathable] Your daily digest", "\n".join(body) + "\n", stable_id)
+    body = [_("Games waiting on your move:"), ""]
+    body += [f"  {game}: {line}" for game, line in lines.items()] or [
+        "  " + _("(none right now)")
+    ]
+    body += ["", _("Play with: {command}", command="mathable-cli move <game id>")]
+    subject = _("[mathable] Your daily digest")
+    message = _message(ctx, to, subject, "\n".join(body) + "\n", stable_id)
     for name, value in ctx.unsubscribe_headers(player_id).items():
         message[name] = value
     return message
@@ -295,15 +373,21 @@ def invitation_mail(
 ) -> EmailMessage:  # fmt: skip
     """The mail inviting ``to`` into a game: the one-time link to take the seat."""
     days = hours // 24
-    lasting = f"{days} days" if hours % 24 == 0 and days > 1 else f"{hours} hours"
+    english = f"{days} days" if hours % 24 == 0 and days > 1 else f"{hours} hours"
     text = (
-        f"{inviter} invites you to a game of {game} (game {game_id}).\n\n"
-        f"To play, open this link in your browser:\n    {link}\n\n"
-        "You pick a name there and play in the browser: nothing to install. "
-        "The page also has a button to refuse.\n\n"
-        f"The link works once, for {lasting}. If you do not know {inviter}, ignore this mail.\n"
-    )
-    subject = f"[mathable] {inviter} invites you to play {game}"
+        _("{inviter} invites you to a game of {game} (game {game_id}).",
+          inviter=inviter, game=game, game_id=game_id)
+        + "\n\n"
+        + _("To play, open this link in your browser:\n    {link}", link=link)
+        + "\n\n"
+        + _("You pick a name there and play in the browser: nothing to install. "
+            "The page also has a button to refuse.")
+        + "\n\n"
+        + _("The link works once, for {lasting}. If you do not know {inviter}, ignore this "
+            "mail.", lasting=lasting(hours * 3600, english), inviter=inviter)
+        + "\n"
+    )  # fmt: skip
+    subject = _("[mathable] {inviter} invites you to play {game}", inviter=inviter, game=game)
     return _message(ctx, to, subject, text, stable_id)
 
 
@@ -311,7 +395,10 @@ def signin_mail(ctx: MailContext, to: str, link: str, minutes: int, stable_id: s
         -> EmailMessage:  # fmt: skip
     """The mail with a one-time link signing its reader in, in the browser."""
     text = (
-        f"To sign in to Mathable in your browser, open this link:\n    {link}\n\n"
-        f"It works once, for {minutes} minutes. If you did not ask for it, ignore this mail.\n"
-    )
-    return _message(ctx, to, "[mathable] Your sign-in link", text, stable_id)
+        _("To sign in to Mathable in your browser, open this link:\n    {link}", link=link)
+        + "\n\n"
+        + _("It works once, for {lasting}. If you did not ask for it, ignore this mail.",
+            lasting=lasting(minutes * 60, f"{minutes} minutes"))
+        + "\n"
+    )  # fmt: skip
+    return _message(ctx, to, _("[mathable] Your sign-in link"), text, stable_id)

@@ -3,6 +3,11 @@
 A game mail is rendered from the game at the version its row names, so a
 retry sends the same text under the same Message-ID. It goes to the verified
 address the player has now, and only while they still hold the seat.
+
+Every mail is written in its recipient's language (``store.language`` of the row's
+recipient; English when they chose none). The recipient of an invitation's row is the
+player who invites: a mail inviting an address is written in the inviter's language (the
+address's own reader may have no account, and has chosen no language).
 """
 
 from __future__ import annotations
@@ -13,9 +18,9 @@ from email.message import EmailMessage
 
 from mathable import replay_timed
 from mathable.core.ruleset import AnyState
+from mathable_i18n import _, speaking
 from mathable_server.games.messages import last_act, mail_messages
 from mathable_server.games.orders import order_withheld
-from mathable_server.games.timesource import local_time
 from mathable_server.notify.mail.addresses import play_address, play_secret
 from mathable_server.notify.mail.codes import link_secret, verification_code
 from mathable_server.notify.mail.compose import (
@@ -25,10 +30,11 @@ from mathable_server.notify.mail.compose import (
     digest_mail,
     game_mail,
     invitation_mail,
+    lasting,
     reminder_mail,
     signin_mail,
 )
-from mathable_server.notify.mail.games import game_mail_for
+from mathable_server.notify.mail.games import game_mail_for, mail_time
 from mathable_server.notify.mail.picture import board_png
 from mathable_server.notify.worker import Entry, Undeliverable, reminder_due
 from mathable_server.store import Store
@@ -42,7 +48,9 @@ DAY_MS = 24 * 3600 * 1000
 def seat_names(store: Store, state: AnyState) -> list[str]:
     ids = [s.player for s in state.seats if s.player is not None]
     names = store.names(ids)
-    return [names.get(s.player or "", f"seat {i}") for i, s in enumerate(state.seats)]
+    return [
+        names.get(s.player or "", _("seat {number}", number=i)) for i, s in enumerate(state.seats)
+    ]
 
 
 class MailChannel:
@@ -70,6 +78,11 @@ class MailChannel:
         self.send(self.compose(entry))
 
     def compose(self, entry: Entry) -> EmailMessage:
+        """The mail of ``entry``, in its recipient's language."""
+        with speaking(self.store.language(entry.recipient)):
+            return self._compose(entry)
+
+    def _compose(self, entry: Entry) -> EmailMessage:
         ctx = self.ctx()
         payload = entry.payload
         if entry.kind == "verify":
@@ -181,7 +194,8 @@ class MailChannel:
         names = seat_names(self.store, state)
         zone = self.store.time_zone(entry.recipient)
         hours = round(left_ms / 3_600_000)
-        left = f"about {hours} hour{'s' if hours != 1 else ''}" if hours else "less than an hour"
+        about = f"about {hours} hour{'s' if hours != 1 else ''}"
+        left = lasting(hours * 3600, about) if hours else _("less than an hour")
         return reminder_mail(
             ctx,
             to=to,
@@ -189,7 +203,7 @@ class MailChannel:
             game_id=game_id,
             game=game_mail_for(state).game_name,
             others=", ".join(n for i, n in enumerate(names) if i != seat),
-            deadline=local_time(deadline, zone),
+            deadline=mail_time(deadline, zone),
             left=left,
             stable_id=entry.message_id,
             reply_to=None,
@@ -201,8 +215,10 @@ class MailChannel:
         zone = self.store.time_zone(entry.recipient)
         soon = entry.next_try + DAY_MS  # from the hour the digest is due: within a day
         lines = {
-            g.id: f"version {g.version}"
-            + (f", due {local_time(g.deadline, zone)}" if g.deadline and g.deadline <= soon else "")
+            g.id: _("version {version}, due {when}", version=g.version,
+                    when=mail_time(g.deadline, zone))
+            if g.deadline and g.deadline <= soon
+            else _("version {version}", version=g.version)
             for g in waiting
-        }
+        }  # fmt: skip
         return digest_mail(ctx, to, entry.recipient, lines, entry.message_id)

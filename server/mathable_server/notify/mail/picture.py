@@ -14,6 +14,7 @@ from email.utils import make_msgid
 
 from mathable.core.errors import RuleError
 from mathable.core.ruleset import AnyState, ruleset_of
+from mathable_i18n import current
 from mathable_server.games.pictures import PngUnavailable, svg_to_png
 
 
@@ -36,7 +37,7 @@ def add_picture(message: EmailMessage, text: str, png: bytes, words: str, domain
     shows ``png`` inline above ``text``."""
     cid = make_msgid("board", domain=domain)
     page = (
-        '<!doctype html><html><body>'
+        f'<!doctype html><html lang="{current()}"><body>'
         f'<p><img src="cid:{cid[1:-1]}" alt="{html.escape(words)}" width="560"></p>'
         f'<pre style="font-family: monospace">{html.escape(text)}</pre>'
         "</body></html>"

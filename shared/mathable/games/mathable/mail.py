@@ -12,34 +12,42 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mathable.core.errors import RuleError
+from mathable.core.replies import reply_word
+from mathable.core.words import N_, says, says_n
 
-HOW_TO_REPLY = """\
+# TRANSLATORS: keep the notation (I8=12 J8=16, J8=16+) as it is; write the words of your
+# language for pass, exchange and resign (a reply may use them: mathable.core.replies).
+HOW_TO_REPLY = N_("""\
 To play, reply to this mail with your move on the first line:
     I8=12 J8=16        place tiles (a + after one draws the extra tile: J8=16+)
     exchange 3 7 12    give tiles back and draw as many
     pass
     resign
-Quoted text and your signature are ignored."""
+Quoted text and your signature are ignored.""")
 
 
 def read_reply(line: str) -> dict[str, Any]:
-    """The JSON command of a move line: placements, ``exchange 3 7``, ``pass``, ``resign``.
+    """The JSON command of a move line: placements, ``exchange 3 7``, ``pass``, ``resign``
+    (each word in any of the players' languages: ``mathable.core.replies``).
 
     >>> read_reply("exchange 3 7 12")
     {'type': 'exchange', 'tiles': [3, 7, 12]}
     >>> read_reply("PASS")
     {'type': 'pass'}
+    >>> read_reply("échanger 3 7"), read_reply("Gi opp")
+    ({'type': 'exchange', 'tiles': [3, 7]}, {'type': 'resign'})
     >>> read_reply("I8=12 J8=16+")["placements"][1]
     {'square': 'J8', 'tile': 16, 'draw_extra': True}
     """
     words = line.replace(",", " ").split()
     if not words:
         raise RuleError("bad_notation", "the mail holds no move", {"text": line[:80]})
-    head = words[0].lower()
-    if head in ("pass", "resign") and len(words) == 1:
+    worded = reply_word(line.replace(",", " "))
+    head, rest = worded if worded is not None else ("", [])
+    if head in ("pass", "resign") and not rest:
         return {"type": head}
     if head == "exchange":
-        tiles = words[1:]
+        tiles = rest
         if not tiles or not all(t.isdigit() and len(t) <= 3 for t in tiles):
             raise RuleError(
                 "bad_notation",
@@ -68,7 +76,9 @@ def tiles_line(view: Mapping[str, Any]) -> str:
     rack = view.get("rack")
     if not isinstance(rack, list):
         return ""
-    return "Your rack: " + (" ".join(str(t) for t in sorted(rack)) or "(empty)")
+    if not rack:
+        return says("Your rack: {tiles}", tiles=says("(empty)"))
+    return says("Your rack: {tiles}", tiles=" ".join(str(t) for t in sorted(rack)))
 
 
 def points_words(view: Mapping[str, Any]) -> str:
@@ -76,8 +86,14 @@ def points_words(view: Mapping[str, Any]) -> str:
     turn = view.get("last_turn")
     if not isinstance(turn, Mapping) or not turn.get("placements"):
         return ""
-    bonus = f" (with a {turn['bonus']} bonus)" if turn.get("bonus") else ""
-    return f" for {turn.get('points')} points{bonus}"
+    points = turn.get("points")
+    if turn.get("bonus"):
+        # TRANSLATORS: follows the move played ("Played: I8=12 for 71 points (with a 50
+        # bonus)"); keep the space before "for".
+        return says(" for {points} points (with a {bonus} bonus)", points=points,
+                    bonus=turn["bonus"])  # fmt: skip
+    # TRANSLATORS: follows the move played ("Played: I8=12 for 12 points"); keep the space.
+    return says(" for {points} points", points=points)
 
 
 def last_turn_words(view: Mapping[str, Any], names: Sequence[str]) -> str | None:
@@ -87,11 +103,23 @@ def last_turn_words(view: Mapping[str, Any], names: Sequence[str]) -> str | None
         return None
     who = names[turn["seat"]]
     if turn.get("ended_by") == "passed":
-        return f"{who} passed."
+        return says("{who} passed.", who=who)
     if turn.get("ended_by") == "exchanged":
         count = int(turn.get("exchanged") or 0)
-        return f"{who} exchanged {count} tile{'s' if count != 1 else ''}."
+        return says_n("{who} exchanged {n} tile.", "{who} exchanged {n} tiles.", count, who=who)
     if not turn.get("placements"):
         return None
     placed = " ".join(f"{p['square']}={p['tile']}" for p in turn["placements"])
-    return f"{who} played {placed}{points_words(view)}."
+    points = turn.get("points")
+    if turn.get("bonus"):
+        # The English says "points" whatever their number, as it always did.
+        return says_n(
+            "{who} played {placed} for {n} points (with a {bonus} bonus).",
+            "{who} played {placed} for {n} points (with a {bonus} bonus).",
+            int(points or 0), who=who, placed=placed, bonus=turn["bonus"],
+        )  # fmt: skip
+    return says_n(
+        "{who} played {placed} for {n} points.",
+        "{who} played {placed} for {n} points.",
+        int(points or 0), who=who, placed=placed,
+    )  # fmt: skip

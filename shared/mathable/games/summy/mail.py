@@ -12,8 +12,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from mathable.core.errors import RuleError
+from mathable.core.replies import reply_word
+from mathable.core.words import N_, says, says_n
 
-HOW_TO_REPLY = """\
+# TRANSLATORS: keep the notation (-3,0 across 1+2=3, x 9) as it is; write the words of your
+# language for discard, pass and resign (a reply may use them: mathable.core.replies).
+HOW_TO_REPLY = N_("""\
 To play, reply to this mail with your move on the first line:
     -3,0 across 1+2=3   the first square X,Y, across or down, the whole equation
                         (table tiles included)
@@ -21,27 +25,33 @@ To play, reply to this mail with your move on the first line:
                         supply) and draw as many
     pass
     resign
-Quoted text and your signature are ignored."""
+Quoted text and your signature are ignored.""")
 
 
 def read_reply(
     line: str, view: dict[str, Any], read_move: Callable[[str, dict[str, Any]], dict[str, Any]]
 ) -> dict[str, Any]:
-    """The JSON command of a move line (an equation is read by ``read_move``)."""
+    """The JSON command of a move line (an equation is read by ``read_move``); the words
+    pass, discard and resign in any of the players' languages (``mathable.core.replies``).
+
+    >>> read_reply("Défausser x 9", {}, lambda line, view: {})
+    {'type': 'discard', 'tiles': ['x', '9']}
+    """
     words = line.split()
     if not words:
         raise RuleError("bad_notation", "the mail holds no move", {"text": line[:80]})
-    head = words[0].lower()
-    if head in ("pass", "resign") and len(words) == 1:
+    worded = reply_word(line)
+    head, rest = worded if worded is not None else ("", [])
+    if head in ("pass", "resign") and not rest:
         return {"type": head}
     if head == "discard":
-        if len(words) < 2:
+        if not rest:
             raise RuleError(
                 "bad_notation",
                 "write a discard as: discard x 9",
                 {"text": line[:80], "accepted": "discard x 9"},
             )
-        return {"type": "discard", "tiles": [w.lower() for w in words[1:]]}
+        return {"type": "discard", "tiles": [w.lower() for w in rest]}
     return read_move(line, view)
 
 
@@ -50,7 +60,9 @@ def tiles_line(view: Mapping[str, Any]) -> str:
     hand = view.get("hand")
     if not isinstance(hand, list):
         return ""
-    return "Your hand: " + (" ".join(sorted(hand)) or "(empty)")
+    if not hand:
+        return says("Your hand: {tiles}", tiles=says("(empty)"))
+    return says("Your hand: {tiles}", tiles=" ".join(sorted(hand)))
 
 
 def points_words(view: Mapping[str, Any]) -> str:
@@ -69,7 +81,8 @@ def points_words(view: Mapping[str, Any]) -> str:
         return ""
     if play["seat"] != turn.get("seat") or turn.get("ended_by") not in ("played", None):
         return ""
-    return f" for {play['points']} points"
+    # TRANSLATORS: follows the move played ("Played: -3,0 across 1+2=3 for 6 points").
+    return says(" for {points} points", points=play["points"])
 
 
 def last_turn_words(view: Mapping[str, Any], names: Sequence[str]) -> str | None:
@@ -81,14 +94,17 @@ def last_turn_words(view: Mapping[str, Any], names: Sequence[str]) -> str | None
     play = view.get("last_play")
     ended_by = turn.get("ended_by")
     if isinstance(play, Mapping) and play["seat"] == turn["seat"] and ended_by in ("played", None):
-        return f"{who} played {play['equation']}{points_words(view)}."
+        # The English says "points" whatever their number, as it always did.
+        return says_n(
+            "{who} played {equation} for {n} points.",
+            "{who} played {equation} for {n} points.",
+            int(play["points"]), who=who, equation=play["equation"],
+        )  # fmt: skip
     if ended_by == "passed":
-        return f"{who} passed."
+        return says("{who} passed.", who=who)
     if ended_by in ("discarded", "exchanged"):
         count = int(turn.get("discarded") or 0)
-        return (
-            f"{who} discarded {count} tile{'s' if count != 1 else ''}."
-            if count
-            else (f"{who} discarded tiles.")
-        )
+        if not count:
+            return says("{who} discarded tiles.", who=who)
+        return says_n("{who} discarded {n} tile.", "{who} discarded {n} tiles.", count, who=who)
     return None

@@ -1,0 +1,97 @@
+"""The words that open a mail reply's move line, in every language a player writes.
+
+A reply's move is in a game's notation (``I8=12``, ``-3,0 across 1+2=3``: the same in
+every language), or one of a few commands written as words: pass, exchange (Summy:
+discard), resign. Those words are read in English, French, Norwegian (bokmål) and
+Italian, whatever language the mail was sent in, in any case, with or without their
+accents (``échanger``, ``echanger``, ``ÉCHANGER``) and a full stop after them. The
+words a turn mail teaches are each language's first one here; the others are the
+variants people write.
+
+>>> reply_word("Passer")
+('pass', [])
+>>> reply_word("stå over.")
+('pass', [])
+>>> reply_word("ECHANGER 3 7 12")
+('exchange', ['3', '7', '12'])
+>>> reply_word("gi opp"), reply_word("I8=12")
+(('resign', []), None)
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+#: Each command a reply may name by a word, and the words for it (lowercase), English
+#: first, then French, Norwegian (bokmål) and Italian. A word of two (``stå over``) is
+#: read as one.
+REPLY_WORDS: dict[str, tuple[str, ...]] = {
+    "pass": (
+        "pass",
+        "passer", "passe", "je passe",
+        "stå over", "står over", "jeg står over",
+        "passo", "passa", "passare",
+    ),
+    "exchange": (
+        "exchange",
+        "échanger", "échange", "j'échange",
+        "bytt", "bytte", "bytter",
+        "cambio", "cambia", "cambiare", "scambio", "scambia", "scambiare",
+    ),
+    "discard": (
+        "discard",
+        "défausser", "défausse", "je défausse",
+        "kast", "kaste", "kaster",
+        "scarta", "scarto", "scartare",
+    ),
+    "resign": (
+        "resign",
+        "abandonner", "abandonne", "abandon", "j'abandonne",
+        "gi opp", "gir opp", "jeg gir opp",
+        "abbandono", "abbandona", "abbandonare", "mi arrendo",
+    ),
+}  # fmt: skip
+
+
+def plain(text: str) -> str:
+    """``text`` lowercased, without accents, its apostrophes straight: as words are compared.
+
+    >>> plain("Échanger"), plain("STÅ"), plain("j’échange")
+    ('echanger', 'sta', "j'echange")
+    """
+    decomposed = unicodedata.normalize("NFKD", text.casefold().replace("’", "'"))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _known() -> list[tuple[list[str], str]]:
+    found = {
+        tuple(plain(word).split()): command
+        for command, words in REPLY_WORDS.items()
+        for word in words
+    }
+    # The longest first: "je passe" before "passe"... and "jeg star over" before "star over".
+    return [(list(words), found[words]) for words in sorted(found, key=len, reverse=True)]
+
+
+_WORDS = _known()
+
+
+def reply_word(line: str) -> tuple[str, list[str]] | None:
+    """The command a move line opens with a word (``pass``, ``exchange``, ``discard``,
+    ``resign``) and the words after it; None if it opens with no such word."""
+    words = line.split()
+    if not words:
+        return None
+    said = [plain(w) for w in words]
+    for known, command in _WORDS:
+        size = len(known)
+        if len(said) < size:
+            continue
+        head = said[:size]
+        head[-1] = head[-1].rstrip(".!")
+        if head == known:
+            return command, words[size:]
+    return None
+
+
+__all__ = ["REPLY_WORDS", "plain", "reply_word"]

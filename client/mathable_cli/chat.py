@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mathable_i18n import _
+
 if TYPE_CHECKING:
     from mathable_cli.api import ApiClient
 
@@ -37,8 +39,11 @@ def message_line(message: Mapping[str, Any], names: Mapping[int, str]) -> str:
     >>> message_line({"seat": 0, "text": "Hi\\nthere"}, {0: "ada"})
     'ada writes: Hi\\n    there'
     """
-    who = names.get(int(message["seat"]), f"seat {message['seat']}")
-    return f"{who} writes: " + "\n    ".join(str(message["text"]).split("\n"))
+    seat = int(message["seat"])
+    who = names.get(seat) or _("seat {n}", n=seat)
+    text = "\n    ".join(str(message["text"]).split("\n"))
+    # TRANSLATORS: a message between players; later lines of it are indented.
+    return _("{who} writes: {message}", who=who, message=text)
 
 
 class SeenMessages:

@@ -192,7 +192,7 @@ def say(text: str, lang: str | None = None) -> str:
             template = words.gettext(text.template)
         try:
             return template.format(**values)
-        except (KeyError, IndexError, ValueError, AttributeError):
+        except (KeyError, IndexError, ValueError, AttributeError, TypeError):
             return str(text)
     return words.gettext(text)
 

@@ -264,3 +264,46 @@ def test_a_feed_loaded_into_postgresql_keeps_its_cursors_and_numbers_on_after_th
     highest = max(row["seq"] for row in before)
     assert numbers[: len(before)] == sorted(row["seq"] for row in before)
     assert len(numbers) > len(before) and min(numbers[len(before) :]) > highest
+
+
+def test_a_dump_of_the_release_before_languages_and_bots_still_loads(
+    sqlite_url: str, mailbox: Mailbox, tmp_path: Path
+) -> None:
+    """A dump written before migrations 0012 and 0013 (format 2, no ``language`` in
+    ``player_settings`` rows, no ``bot_accounts`` count in its end line) loads: the column
+    as null, the table empty. An unknown column or table is still refused."""
+    app = _app(sqlite_url, mailbox)
+    table = Table(app.test_client())
+    client = app.test_client()
+    assert client.patch("/v1/me", json={"time_zone": "Europe/Oslo", "language": "fr"},
+                        headers=table.ada.auth).status_code == 200  # fmt: skip
+    dumped = server_cli("dump", "--database-url", sqlite_url)
+    assert dumped.returncode == 0, dumped.stderr
+    lines = dumped.stdout.splitlines()[:-1]
+    old = []
+    for line in lines:
+        obj = json.loads(line)
+        if obj.get("table") == "player_settings":
+            del obj["row"]["language"]
+        if obj.get("table") != "bot_accounts":
+            old.append(json.dumps(obj))
+    sealed = _resealed(old).splitlines()
+    end = json.loads(sealed[-1])
+    del end["end"]["rows"]["bot_accounts"]
+    old_text = "\n".join([*sealed[:-1], json.dumps(end)]) + "\n"
+    target = f"sqlite:///{tmp_path / 'before.db'}"
+    assert server_cli("migrate", "--database-url", target).returncode == 0
+    loaded = server_cli("load", "--database-url", target, stdin=old_text)
+    assert loaded.returncode == 0, loaded.stderr
+    me = _app(target, mailbox).test_client().get("/v1/me", headers=table.ada.auth).json
+    assert (me["time_zone"], me["language"], me["bot"]) == ("Europe/Oslo", None, False)
+
+    forged = [json.loads(line) for line in old]
+    for obj in forged:
+        if obj.get("table") == "player_settings":
+            obj["row"]["colour"] = "blue"
+    refused = server_cli(
+        "load", "--database-url", f"sqlite:///{tmp_path / 'x.db'}",
+        stdin=_resealed([json.dumps(o) for o in forged]),
+    )  # fmt: skip
+    assert refused.returncode != 0 and "player_settings row needs exactly" in refused.stderr

@@ -160,3 +160,16 @@ def test_a_page_writes_times_and_lists_as_its_language_does() -> None:
         assert listed(["ann", "bob", "cy"]) == "ann, bob et cy"
     with speaking("it"):
         assert when(deadline).startswith("3 dic 2026") and listed(["a", "b"]) == "a e b"
+
+
+@pytest.mark.parametrize(
+    "back",
+    ["//evil.example/x", "/\t/evil.example/x", "/\n/x", "/\\evil.example", "https://x.example/"],
+)
+def test_the_language_switch_goes_back_only_to_a_path_of_this_site(
+    client: FlaskClient, back: str
+) -> None:
+    csrf = _signed_in(client, register(client, "ada"))
+    switched = client.post("/language", data={"csrf": csrf, "lang": "it", "back": back})
+    assert switched.status_code == 303
+    assert switched.headers["Location"] == "/"

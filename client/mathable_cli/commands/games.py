@@ -202,6 +202,8 @@ def _entry_lines(entry: Mapping[str, Any]) -> list[str]:
         state = _("their turn")
     elif status == "ended":
         state = _("imported") if entry.get("imported") else _("finished")
+    elif status == "waiting":
+        state = _("waiting")
     else:
         state = status
     seats = entry.get("seats") or []

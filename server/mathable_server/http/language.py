@@ -136,7 +136,10 @@ def page_words(text: str, **params: Any) -> str:
     the rest is escaped, so that a sentence keeps its emphasis whole in every language."""
     if not any(isinstance(value, Markup) for value in params.values()):
         return _(text, **params)
-    return Markup(escape(say(text))).format(**params)
+    try:
+        return Markup(escape(say(text))).format(**params)
+    except (KeyError, IndexError, ValueError, AttributeError, TypeError):
+        return Markup(escape(text)).format(**params)  # a translation that does not fit
 
 
 def page_plural(singular: str, plural: str, n: int, **params: Any) -> str:
@@ -144,7 +147,11 @@ def page_plural(singular: str, plural: str, n: int, **params: Any) -> str:
     if not any(isinstance(value, Markup) for value in params.values()):
         return ngettext(singular, plural, n, **params)
     template = _plural_template(singular, plural, n)
-    return Markup(escape(template)).format(n=n, **params)
+    try:
+        return Markup(escape(template)).format(n=n, **params)
+    except (KeyError, IndexError, ValueError, AttributeError, TypeError):
+        english = singular if n == 1 else plural  # a translation that does not fit
+        return Markup(escape(english)).format(n=n, **params)
 
 
 def _plural_template(singular: str, plural: str, n: int) -> str:

@@ -9,6 +9,7 @@ game through the long-poll of ``GET /v1/games/{id}`` and swap in the new page.
 from __future__ import annotations
 
 import ipaddress
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
@@ -311,7 +312,9 @@ def switch_language() -> Response:
             details={"field": "lang", "languages": list(LANGUAGES)},
         )
     back = request.form.get("back") or "/"
-    if not back.startswith("/") or back.startswith("//") or "\\" in back:
+    # A path of this site only: no scheme, no host ("//x"), no control character or
+    # backslash that a browser or the server would strip or turn into one.
+    if not re.fullmatch(r"/(?![/\\])[\x21-\x7e]*", back) or "\\" in back:
         back = "/"
     answer = Response(status=303, headers={"Location": back, "Cache-Control": "no-store"})
     player = None

@@ -338,9 +338,14 @@ def read_dump(lines: Iterable[str]) -> _Parsed:
         "games": len(parsed.games),
         "events": parsed.events,
     }
+    expected = {key: end.get(key) for key in found}
     if parsed.version >= 2:
         found["rows"] = {t.name: len(parsed.rows.get(t.name, ())) for t in CARRIED}
-    expected = {key: end.get(key) for key in found}
+        # A dump of an earlier release counts no table that came after it: none of its rows.
+        counted = end.get("rows")
+        if isinstance(counted, dict) and set(counted) <= set(found["rows"]):
+            counted = {name: counted.get(name, 0) for name in found["rows"]}
+        expected["rows"] = counted
     if found != expected:
         raise DumpError(f"the dump's end line counts {expected}, the file holds {found}")
     _check_unique(parsed)
@@ -408,8 +413,12 @@ def _table_row(number: int, obj: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     if set(obj) != {"table", "row"} or table is None or not isinstance(row, dict):
         raise DumpError(f"line {number}: not a row of a table a dump carries")
     columns = {c.name: c for c in table.columns if c.name != RENUMBERED.get(table.name)}
-    if set(row) != set(columns):
+    # A dump of an earlier release lacks the nullable columns added since (a player's
+    # language, migration 0012): they load as null. Any other difference is refused.
+    missing = {c for c in set(columns) - set(row) if columns[c].nullable}
+    if set(row) | missing != set(columns):
         raise DumpError(f"line {number}: a {name} row needs exactly {', '.join(columns)}")
+    row = {**row, **dict.fromkeys(missing)}
     for key, value in row.items():
         if not _value_ok(columns[key], value):
             raise DumpError(f"line {number}: {name} {key} does not fit its column")

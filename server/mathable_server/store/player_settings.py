@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import Column, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from mathable_server.store.base import Recorder
@@ -42,16 +42,8 @@ class PlayerSettingsRecorder(Recorder):
         return self.time_zones([player_id]).get(player_id)
 
     def time_zones(self, player_ids: Iterable[str]) -> dict[str, str]:
-        ids = list(player_ids)
-        if not ids:
-            return {}
-        with self._reader.connect() as conn:
-            rows = conn.execute(
-                select(player_settings.c.player_id, player_settings.c.time_zone).where(
-                    player_settings.c.player_id.in_(ids)
-                )
-            ).all()
-        return {r.player_id: r.time_zone for r in rows if r.time_zone}
+        """The time zone each of these players set, for those who set one."""
+        return self._chosen(player_settings.c.time_zone, player_ids)
 
     def language(self, player_id: str) -> str | None:
         """The language the player chose (None: none chosen)."""
@@ -59,16 +51,20 @@ class PlayerSettingsRecorder(Recorder):
 
     def languages(self, player_ids: Iterable[str]) -> dict[str, str]:
         """The language each of these players chose, for those who chose one."""
+        return self._chosen(player_settings.c.language, player_ids)
+
+    def _chosen(self, column: Column[str], player_ids: Iterable[str]) -> dict[str, str]:
+        """A text setting of each of these players, for those who set it (one read)."""
         ids = list(player_ids)
         if not ids:
             return {}
         with self._reader.connect() as conn:
             rows = conn.execute(
-                select(player_settings.c.player_id, player_settings.c.language).where(
+                select(player_settings.c.player_id, column).where(
                     player_settings.c.player_id.in_(ids)
                 )
             ).all()
-        return {r.player_id: r.language for r in rows if r.language}
+        return {player_id: value for player_id, value in rows if value}
 
     def set_language(self, player_id: str, language: str | None) -> None:
         self._set(player_id, language=language)

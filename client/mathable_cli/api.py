@@ -131,7 +131,7 @@ class ApiClient(mathable_client.Client):
             user_agent=f"mathable-cli/{__version__}",
         )
         # The server's messages come back in the language the CLI speaks.
-        self.session.headers["Accept-Language"] = mathable_i18n.current()
+        self.headers["Accept-Language"] = mathable_i18n.current()
         #: Game views fetched ahead (by ``prefetch``), each handed out once by ``game``.
         self._prefetched: dict[str, Json] = {}
 

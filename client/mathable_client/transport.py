@@ -8,20 +8,28 @@ only pauses it. Every write carries an
 retried command is never played twice. Error answers raise ``ApiError`` with
 the server's stable ``code``; a server that cannot be reached raises
 ``Unreachable``. ``mathable-cli`` talks to the server through this module.
+
+The bytes go through a sender (``mathable_client.senders``): the standard
+library's ``http.client`` when the server is reached directly, a
+``requests.Session`` through a proxy or when the caller hands one in.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import time
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import requests
-
+import mathable_client.senders as senders
+from mathable_client.senders import Answer, Sender, SendFailed
 from mathable_i18n import _
+
+if TYPE_CHECKING:
+    import requests
 
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
 MAX_DELAY = 30.0
@@ -102,33 +110,39 @@ class NotJson(ClientError):
     """The server's answer is not JSON: probably not a Mathable server."""
 
 
-def error_from(response: requests.Response) -> ApiError:
+def _json_of(answer: Answer) -> Any:
+    """The answer's body as JSON (ValueError if it is not)."""
+    return json.loads(answer.body.decode("utf-8")) if answer.body else None
+
+
+def error_from(answer: Answer) -> ApiError:
     """The ApiError of an error answer (the JSON error shape, or whatever came)."""
     body: Any = None
     try:
-        body = response.json()
+        body = _json_of(answer)
     except ValueError:
         body = None
     error = body.get("error") if isinstance(body, dict) else None
     if isinstance(error, dict):
-        code = str(error.get("code") or f"http_{response.status_code}")
-        message = str(error.get("message") or response.reason or "error")
+        code = str(error.get("code") or f"http_{answer.status}")
+        message = str(error.get("message") or answer.reason or "error")
     else:
-        code = f"http_{response.status_code}"
+        code = f"http_{answer.status}"
         message = _(
             "the server answered {status} {reason}",
-            status=response.status_code,
-            reason=response.reason or "",
+            status=answer.status,
+            reason=answer.reason or "",
         ).strip()
-    return ApiError(response.status_code, code, message, body)
+    return ApiError(answer.status, code, message, body)
 
 
 class Transport:
     """Sends API calls to one server as one identity (or anonymously).
 
     ``sleep`` is how retries pause (tests pass one that does not wait);
-    ``report`` is told of each retry; ``raise_error`` turns an error answer into
-    the exception to raise (the CLI makes its own, with an exit code).
+    ``report`` is told of each retry. ``session`` is a ``requests.Session`` to send
+    through (its adapters, certificates and proxies); without one the transport picks
+    its sender (``senders.sender_for``). ``headers`` go with every call.
     """
 
     def __init__(
@@ -154,13 +168,36 @@ class Transport:
         #: When retrying ends for good (``time.monotonic``), whatever ``retries`` says: a
         #: ``wait --timeout`` gives up at its time even while the server is away.
         self.give_up_at: float | None = None
-        self.session = session or requests.Session()
-        self.session.headers["User-Agent"] = user_agent
-        self.session.headers["Accept"] = "application/json"
+        self.headers: dict[str, str] = {"User-Agent": user_agent, "Accept": "application/json"}
+        self.sender: Sender = senders.sender_for(self.base_url, session)
+        self._session = session
 
-    def _delay(self, attempt: int, response: requests.Response | None) -> float:
-        if response is not None:
-            after = response.headers.get("Retry-After", "")
+    def close(self) -> None:
+        """Close the kept-alive connections (a later call opens a new one)."""
+        self.sender.close()
+        if self._session is not None:
+            self._session.close()
+
+    def __enter__(self) -> Transport:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def session(self) -> requests.Session:
+        """A ``requests.Session`` with this transport's headers, for what the API calls do
+        not cover (a stream read line by line, a picture's bytes)."""
+        if self._session is None:
+            import requests  # deferred: start-up time of a call that needs no session
+
+            self._session = requests.Session()
+        self._session.headers.update(self.headers)
+        return self._session
+
+    def _delay(self, attempt: int, answer: Answer | None) -> float:
+        if answer is not None:
+            after = answer.header("Retry-After") or ""
             if after.isdigit():
                 # A little spread: every client told "1" by a stopping server does not come
                 # back in the same millisecond.
@@ -186,50 +223,51 @@ class Transport:
         its body as text (a game record), not JSON.
         """
         url = f"{self.base_url}{path}"
-        headers: dict[str, str] = {}
+        headers = dict(self.headers)
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
         if method != "GET":
             headers["Idempotency-Key"] = idempotency_key or new_idempotency_key()
+        payload = None
+        if body is not None:
+            payload = json.dumps(body, allow_nan=False).encode("utf-8")
+            headers["Content-Type"] = "application/json"
         problem = ""
         attempt = -1
         while True:
             attempt += 1
-            response: requests.Response | None = None
+            answer: Answer | None = None
             try:
-                response = self.session.request(
-                    method,
-                    url,
-                    json=body,
-                    params=params,
-                    headers=headers,
-                    timeout=timeout or self.timeout,
+                answer = self.sender.send(
+                    method, url, headers, payload, params, timeout or self.timeout
                 )
-            except requests.Timeout:
-                problem = _("the server did not answer in time")
-            except requests.exceptions.SSLError as err:
-                # A certificate that does not verify will not verify on the next try.
-                raise Unreachable(
-                    _("TLS with {server} failed: {error}", server=self.base_url, error=str(err)),
-                    method,
-                    1,
-                ) from None
-            except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError):
-                problem = _("cannot connect to {server}", server=self.base_url)
-            except requests.RequestException as err:
-                said = _("bad request to {url}: {error}", url=url, error=str(err))
-                raise BadRequest(said) from None
+            except SendFailed as failed:
+                if failed.kind == "timeout":
+                    problem = _("the server did not answer in time")
+                elif failed.kind == "tls":
+                    # A certificate that does not verify will not verify on the next try.
+                    said = _(
+                        "TLS with {server} failed: {error}",
+                        server=self.base_url,
+                        error=failed.detail,
+                    )
+                    raise Unreachable(said, method, 1) from None
+                elif failed.kind == "connection":
+                    problem = _("cannot connect to {server}", server=self.base_url)
+                else:
+                    said = _("bad request to {url}: {error}", url=url, error=failed.detail)
+                    raise BadRequest(said) from None
             else:
-                if response.status_code not in RETRY_STATUSES:
+                if answer.status not in RETRY_STATUSES:
                     break
                 problem = _(
                     "the server answered {status} {reason}",
-                    status=response.status_code,
-                    reason=response.reason or "",
+                    status=answer.status,
+                    reason=answer.reason or "",
                 )
             if self.retries is not None and attempt >= self.retries:
                 raise Unreachable(problem.strip(), method, self.retries + 1)
-            pause = self._delay(attempt, response)
+            pause = self._delay(attempt, answer)
             if self.give_up_at is not None:
                 left = self.give_up_at - time.monotonic()
                 if left <= 0:
@@ -255,19 +293,18 @@ class Transport:
                     )
                 self.report(said)
             self.sleep(pause)
-        assert response is not None
-        if response.status_code >= 400:
-            raise error_from(response)
+        assert answer is not None
+        if answer.status >= 400:
+            raise error_from(answer)
         if text:
-            response.encoding = "utf-8"
-            return Reply(response.status_code, response.text, dict(response.headers))
+            return Reply(answer.status, answer.body.decode("utf-8", "replace"), answer.headers)
         try:
-            data = response.json() if response.content else None
+            data = _json_of(answer)
         except ValueError:
             raise NotJson(
                 _("the server's answer to {method} {path} is not JSON", method=method, path=path)
             ) from None
-        return Reply(response.status_code, data, dict(response.headers))
+        return Reply(answer.status, data, answer.headers)
 
 
 __all__ = [

@@ -24,6 +24,7 @@ from mathable import Command, GameState, OrderedBag, RuleError
 from mathable.core.events import Event
 from mathable_cli import api
 from mathable_cli.app import app
+from mathable_client import senders
 
 SERVER = "http://mathable.test"
 TOKEN = "tok-alice"
@@ -67,6 +68,11 @@ def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]
     for name in ("MATHABLE_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("LANG", "C.UTF-8")
+    # ``responses`` answers for ``requests``: these tests send through a requests.Session
+    # (a command run as a process sends through http.client: the end-to-end tests).
+    monkeypatch.setattr(
+        senders, "sender_for", lambda base_url, session=None: senders.RequestsSender(session)
+    )
     yield
     mathable_i18n.use(None)
 

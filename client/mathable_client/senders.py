@@ -1,0 +1,281 @@
+"""How a call's bytes reach the server: one request in, one whole answer out.
+
+``DirectSender`` speaks HTTP/1.1 with the standard library's ``http.client``
+over one kept-alive connection per server: nothing to import but what Python
+starts with, so a command that makes one or two calls (``mathable-cli show``)
+starts quickly. ``RequestsSender`` goes through a ``requests.Session``: when
+the caller hands one in (its adapters, certificates, mocks) or when the
+environment names a proxy (``requests`` reads ``HTTPS_PROXY``, ``NO_PROXY``
+and the rest). ``sender_for`` picks one of them; the transport above retries,
+so a sender sends once and says what went wrong (``SendFailed``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+from urllib.parse import urlencode, urlsplit
+
+if TYPE_CHECKING:
+    import http.client
+
+    import requests
+
+#: Why a request got no answer: ``timeout``, ``connection`` (refused, reset, no such
+#: host), ``tls`` (a certificate that does not verify: trying again will not help), or
+#: ``bad_request`` (it could not be sent at all: a malformed URL).
+Failure = Literal["timeout", "connection", "tls", "bad_request"]
+
+#: Redirects followed for a read (a write is answered as it comes: it is never re-sent).
+MAX_REDIRECTS = 5
+#: The environment variables that name a proxy (in either case), as ``requests`` reads them.
+PROXY_VARIABLES = frozenset({"http_proxy", "https_proxy", "all_proxy"})
+
+
+class SendFailed(Exception):
+    """No answer: ``kind`` says why (``Failure``), ``detail`` in the library's words."""
+
+    def __init__(self, kind: Failure, detail: str) -> None:
+        super().__init__(f"{kind}: {detail}")
+        self.kind: Failure = kind
+        self.detail = detail
+
+
+@dataclass
+class Answer:
+    """A whole answer: status, reason, headers (as the server spelled them) and body."""
+
+    status: int
+    reason: str
+    headers: dict[str, str] = field(default_factory=dict)
+    body: bytes = b""
+
+    def header(self, name: str) -> str | None:
+        """A header's value, whatever the case of its name."""
+        wanted = name.lower()
+        return next((v for k, v in self.headers.items() if k.lower() == wanted), None)
+
+
+class Sender(Protocol):
+    """Sends one request and reads its whole answer (SendFailed if none came)."""
+
+    def send(
+        self,
+        method: str,
+        url: str,
+        headers: Mapping[str, str],
+        body: bytes | None,
+        params: Mapping[str, Any] | None,
+        timeout: float,
+    ) -> Answer: ...
+
+    def close(self) -> None: ...
+
+
+def with_query(url: str, params: Mapping[str, Any] | None) -> str:
+    """``url`` with ``params`` as its query, as ``requests`` writes them: a None value is
+    left out, a list or tuple is the name repeated."""
+    if not params:
+        return url
+    pairs = [(k, v) for k, v in params.items() if v is not None]
+    if not pairs:
+        return url
+    return url + ("&" if "?" in url else "?") + urlencode(pairs, doseq=True)
+
+
+def uses_proxy(environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether the environment names a proxy (``HTTPS_PROXY`` and the like)."""
+    return any(k.lower() in PROXY_VARIABLES and v for k, v in environ.items())
+
+
+def sender_for(base_url: str, session: requests.Session | None = None) -> Sender:
+    """The sender for a server: the caller's session, ``requests`` through a proxy, else
+    ``http.client`` straight to the server."""
+    if session is not None:
+        return RequestsSender(session)
+    if uses_proxy():
+        return RequestsSender()
+    return DirectSender()
+
+
+class DirectSender:
+    """``http.client`` straight to the server, one kept-alive connection per origin.
+
+    A connection the server closed while it idled (it fails before any answer comes)
+    is replaced and the request sent once more at once: every write carries its
+    ``Idempotency-Key``, so the server never plays it twice.
+    """
+
+    def __init__(self) -> None:
+        self._connections: dict[tuple[str, str], http.client.HTTPConnection] = {}
+        self._tls: Any = None
+
+    def send(
+        self,
+        method: str,
+        url: str,
+        headers: Mapping[str, str],
+        body: bytes | None,
+        params: Mapping[str, Any] | None,
+        timeout: float,
+    ) -> Answer:
+        url = with_query(url, params)
+        for _ in range(MAX_REDIRECTS + 1):
+            answer = self._send_once(method, url, headers, body, timeout)
+            location = answer.header("Location")
+            if method != "GET" or answer.status not in (301, 302, 303, 307, 308) or not location:
+                return answer
+            headers = self._redirected_headers(url, location, headers)
+            url = self._absolute(url, location)
+        return answer
+
+    @staticmethod
+    def _absolute(url: str, location: str) -> str:
+        from urllib.parse import urljoin
+
+        return urljoin(url, location)
+
+    def _redirected_headers(
+        self, url: str, location: str, headers: Mapping[str, str]
+    ) -> dict[str, str]:
+        """The headers for a redirect: the token goes to the same host only."""
+        target = urlsplit(self._absolute(url, location))
+        if target.hostname != urlsplit(url).hostname:
+            return {k: v for k, v in headers.items() if k.lower() != "authorization"}
+        return dict(headers)
+
+    def _connection(self, scheme: str, netloc: str, timeout: float) -> http.client.HTTPConnection:
+        import http.client
+
+        key = (scheme, netloc)
+        connection = self._connections.get(key)
+        if connection is None:
+            if scheme == "https":
+                if self._tls is None:
+                    import ssl
+
+                    bundle = os.environ.get("REQUESTS_CA_BUNDLE") or None
+                    self._tls = ssl.create_default_context(cafile=bundle)
+                connection = http.client.HTTPSConnection(
+                    netloc, timeout=timeout, context=self._tls
+                )
+            else:
+                connection = http.client.HTTPConnection(netloc, timeout=timeout)
+            self._connections[key] = connection
+        connection.timeout = timeout
+        if connection.sock is not None:
+            connection.sock.settimeout(timeout)
+        return connection
+
+    def _send_once(
+        self,
+        method: str,
+        url: str,
+        headers: Mapping[str, str],
+        body: bytes | None,
+        timeout: float,
+    ) -> Answer:
+        import http.client
+
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise SendFailed("bad_request", f"not an http:// or https:// URL: {url!r}")
+        target = parts.path or "/"
+        if parts.query:
+            target += "?" + parts.query
+        for again in (True, False):
+            connection = self._connection(parts.scheme, parts.netloc, timeout)
+            reused = connection.sock is not None
+            try:
+                connection.request(method, target, body=body, headers=dict(headers))
+                response = connection.getresponse()
+                data = response.read()
+            except (OSError, ValueError, http.client.HTTPException) as err:
+                connection.close()
+                stale = isinstance(
+                    err, (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError)
+                )
+                if reused and stale and again:
+                    continue  # the server closed it while it idled: a new connection
+                raise _failure(err) from None
+            if response.will_close:
+                connection.close()
+            return Answer(response.status, response.reason, dict(response.getheaders()), data)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def close(self) -> None:
+        for connection in self._connections.values():
+            connection.close()
+        self._connections.clear()
+
+    def __del__(self) -> None:
+        # A transport dropped without ``close``: its kept-alive sockets go with it.
+        self.close()
+
+
+def _failure(err: BaseException) -> SendFailed:
+    """What a failed ``http.client`` request was, as the transport tells it."""
+    import http.client
+    import ssl
+
+    if isinstance(err, ssl.SSLError):  # before ValueError: a failed verification is both
+        return SendFailed("tls", str(err))
+    if isinstance(err, http.client.InvalidURL | ValueError):
+        return SendFailed("bad_request", str(err))
+    if isinstance(err, TimeoutError):
+        return SendFailed("timeout", str(err) or "timed out")
+    return SendFailed("connection", str(err) or type(err).__name__)
+
+
+class RequestsSender:
+    """A ``requests.Session``: the caller's, or a new one (which reads proxies from the
+    environment, as ``requests`` does)."""
+
+    def __init__(self, session: requests.Session | None = None) -> None:
+        import requests
+
+        self.session = session or requests.Session()
+
+    def send(
+        self,
+        method: str,
+        url: str,
+        headers: Mapping[str, str],
+        body: bytes | None,
+        params: Mapping[str, Any] | None,
+        timeout: float,
+    ) -> Answer:
+        import requests
+
+        try:
+            response = self.session.request(
+                method, url, data=body, params=params, headers=dict(headers), timeout=timeout
+            )
+        except requests.Timeout as err:
+            raise SendFailed("timeout", str(err)) from None
+        except requests.exceptions.SSLError as err:
+            raise SendFailed("tls", str(err)) from None
+        except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError) as err:
+            raise SendFailed("connection", str(err)) from None
+        except requests.RequestException as err:
+            raise SendFailed("bad_request", str(err)) from None
+        return Answer(
+            response.status_code, response.reason or "", dict(response.headers), response.content
+        )
+
+    def close(self) -> None:
+        self.session.close()
+
+
+__all__ = [
+    "Answer",
+    "DirectSender",
+    "RequestsSender",
+    "SendFailed",
+    "Sender",
+    "sender_for",
+    "uses_proxy",
+    "with_query",
+]

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 
-from rich.text import Text
-
 from mathable import CENTRE, COLUMNS, OPERATION, PREMIUM, SIZE, parse_square
+from mathable_cli.styled import Styled
 from mathable_i18n import _
 
 CELL = 4
@@ -42,15 +41,15 @@ def board_text(
     highlight: Collection[str] = (),
     *,
     color: bool,
-) -> Text:
-    """The board (``{"I8": 12}``, centre numbers implied) as rich text.
+) -> Styled:
+    """The board (``{"I8": 12}``, centre numbers implied) as styled text.
 
     ``highlight`` names the squares whose tiles were just played: highlighted
     in colour, marked ``*`` without.
     """
     cells = {parse_square(name): value for name, value in board.items()}
     marked = {parse_square(name) for name in highlight} & cells.keys()
-    text = Text("   " + "".join(f"{c:>3} " for c in COLUMNS).rstrip() + "\n")
+    text = Styled("   " + "".join(f"{c:>3} " for c in COLUMNS).rstrip() + "\n")
     for row in range(SIZE):
         text.append(f"{row + 1:>2} ")
         for col in range(SIZE):
@@ -70,14 +69,14 @@ def board_text(
     return text
 
 
-def rack_text(rack: Iterable[int], *, color: bool) -> Text:
+def rack_text(rack: Iterable[int], *, color: bool) -> Styled:
     """A rack of tiles: ``[ 3] [12] [45]`` in colour, ``3 12 45`` without."""
     tiles = sorted(rack)
     if not tiles:
-        return Text(_("(empty)"))
+        return Styled(_("(empty)"))
     if not color:
-        return Text(" ".join(str(t) for t in tiles))
-    text = Text()
+        return Styled(" ".join(str(t) for t in tiles))
+    text = Styled()
     for index, tile in enumerate(tiles):
         if index:
             text.append(" ")
@@ -85,9 +84,9 @@ def rack_text(rack: Iterable[int], *, color: bool) -> Text:
     return text
 
 
-def legend(*, color: bool) -> Text:
+def legend(*, color: bool) -> Styled:
     """What the colours and marks mean, in one line."""
-    text = Text()
+    text = Styled()
     parts = [
         # TRANSLATORS: the board's legend: what the blue squares are
         ("+ - x /", STYLE_OPERATION, _("operation (extra tile)")),

@@ -10,13 +10,12 @@ from __future__ import annotations
 import json
 import os
 import stat
+import sys
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-import typer
 
 from mathable_cli.exits import CliError, ExitCode
 from mathable_i18n import _
@@ -39,7 +38,18 @@ def config_dir(flag: str | None = None, env: Mapping[str, str] | None = None) ->
         return Path(flag).expanduser()
     if env.get(ENV_CONFIG_DIR):
         return Path(env[ENV_CONFIG_DIR]).expanduser()
-    return Path(typer.get_app_dir(APP_NAME))
+    return Path(user_config_dir(APP_NAME))
+
+
+def user_config_dir(app: str) -> str:
+    """The user's config folder for ``app``, as Click's ``get_app_dir`` gives it (roaming
+    on Windows): written out, so that a command need not import Click to find its file."""
+    if sys.platform.startswith("win"):
+        return os.path.join(os.environ.get("APPDATA") or os.path.expanduser("~"), app)
+    if sys.platform == "darwin":
+        return os.path.join(os.path.expanduser("~/Library/Application Support"), app)
+    posix = "-".join(app.split()).lower()
+    return os.path.join(os.environ.get("XDG_CONFIG_HOME", os.path.expanduser("~/.config")), posix)
 
 
 @dataclass

@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-import typer
-
 from mathable_cli import config
 from mathable_cli.output import Output
 from mathable_i18n import _
 
 if TYPE_CHECKING:
+    import typer
+
     from mathable_cli.api import ApiClient
 
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from rich.text import Text
-
 from mathable_cli.board import board_text, legend, rack_text
 from mathable_cli.game import (
     TurnRecord,
@@ -20,10 +18,11 @@ from mathable_cli.game import (
     winners_words,
 )
 from mathable_cli.output import Output
+from mathable_cli.styled import Styled
 from mathable_i18n import _
 
 
-def seats_text(view: Mapping[str, Any]) -> Text:
+def seats_text(view: Mapping[str, Any]) -> Styled:
     """One line a seat: turn mark, name, score, tiles on the rack."""
     seats = view.get("seats") or []
     you = my_seat(view)
@@ -33,7 +32,7 @@ def seats_text(view: Mapping[str, Any]) -> Text:
     player, points, held = _("player"), _("score"), _("tiles")
     width = max([len(n) for n in names] + [6, len(player)])
     sw, tw = max(5, len(points)), max(5, len(held))
-    text = Text(f"  {player:<{width}}  {points:>{sw}}  {held:>{tw}}\n", style="dim")
+    text = Styled(f"  {player:<{width}}  {points:>{sw}}  {held:>{tw}}\n", style="dim")
     for index, entry in enumerate(seats):
         mark = ">" if index == turn and view.get("status") == "playing" else " "
         score, tiles = entry.get("score", 0), entry.get("rack_size", 0)
@@ -52,7 +51,7 @@ def seats_text(view: Mapping[str, Any]) -> Text:
     return text
 
 
-def header_text(view: Mapping[str, Any], fallback_id: str = "") -> Text:
+def header_text(view: Mapping[str, Any], fallback_id: str = "") -> Styled:
     """One line on the game: id, where it stands, the bag; short enough for 80 columns."""
     gid = game_id(view, fallback_id)
     over = view.get("status") == "ended"
@@ -64,7 +63,7 @@ def header_text(view: Mapping[str, Any], fallback_id: str = "") -> Text:
         parts.append(_("bag {n} tiles", n=view.get("bag_size", 0)))
     if view.get("referee") == "players":
         parts.append(_("players referee"))
-    return Text(" | ".join(parts), style="bold")
+    return Styled(" | ".join(parts), style="bold")
 
 
 def show_game(
@@ -85,23 +84,23 @@ def show_game(
     output.data(legend(color=color))
     rack = view.get("rack")
     if rack is not None:
-        line = Text(_("Your rack: "))
+        line = Styled(_("Your rack: "))
         line.append_text(rack_text(rack, color=color))
         output.data(line)
     if last_turn is not None:
-        output.data(Text(_("Last turn: {turn}", turn=last_turn.words(view))))
+        output.data(Styled(_("Last turn: {turn}", turn=last_turn.words(view))))
     if current:
-        output.data(Text(turn_so_far(view)))
+        output.data(Styled(turn_so_far(view)))
     result = view.get("result")
     if result:
-        output.data(Text(_("The game is over: {reason}.", reason=reason_words(view))))
+        output.data(Styled(_("The game is over: {reason}.", reason=reason_words(view))))
         scores = result.get("scores") or []
         deductions = result.get("deductions") or []
         for seat, (score, deducted) in enumerate(zip(scores, deductions, strict=False)):
             left = (
                 _("rack deduction -{points}", points=deducted) if deducted else _("no tiles left")
             )
-            output.data(Text(f"  {seat_name(view, seat)}: {score} ({left})"))
+            output.data(Styled(f"  {seat_name(view, seat)}: {score} ({left})"))
 
 
 def turn_so_far(view: Mapping[str, Any]) -> str:

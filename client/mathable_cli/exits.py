@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from mathable import rulesets
-
 
 class ExitCode(IntEnum):
     """What ``mathable-cli`` exits with; scripts may rely on these numbers (docs/cli.md)."""
@@ -31,6 +29,8 @@ class ExitCode(IntEnum):
 def illegal_move_codes() -> frozenset[str]:
     """The rules' error codes of moves against the rules of play (exit 3), as every
     installed game lists them; a 422 with any other code is a refusal (exit 6)."""
+    from mathable.core.ruleset import rulesets  # deferred: what an error needs, not a start
+
     codes: set[str] = set()
     for rules in rulesets().values():
         codes |= rules.illegal_move_codes

@@ -37,6 +37,7 @@ from mathable_cli.moves import (
 )
 from mathable_cli.output import Output
 from mathable_cli.screens.mathable_turns import last_turn_squares
+from mathable_cli.styled import Styled
 from mathable_i18n import N_, _, ngettext, say
 
 HELP = N_("""Type a placement like I8=12 (or 12@I8); several on one line are staged in order.
@@ -149,8 +150,8 @@ class Session:
     def say(self, message: str, style: str | None = None) -> None:
         self.out.info(message, style=style)
 
-    def rack_line(self) -> Text:
-        text = Text(_("Your rack: "))
+    def rack_line(self) -> Styled:
+        text = Styled(_("Your rack: "))
         text.append_text(rack_text(self.local_view().get("rack") or [], color=self.out.color))
         return text
 

@@ -1,4 +1,5 @@
-"""The ``mathable-cli`` console script: ``--version`` at once, everything else through the app.
+"""The ``mathable-cli`` console script: ``--version`` at once, a plain ``show`` without the
+command-line framework (``mathable_cli.quick``), everything else through the app.
 
 Nothing heavy is imported here, so ``mathable-cli --version`` costs little more
 than starting Python; the commands are in ``mathable_cli.app``.
@@ -16,6 +17,11 @@ def main() -> None:
     if sys.argv[1:] == ["--version"]:
         sys.stdout.write(f"mathable-cli {__version__}\n")
         return
+    from mathable_cli import quick
+
+    call = quick.parse(sys.argv[1:])
+    if call is not None:
+        sys.exit(quick.run(call))
     # deferred: start-up time of mathable-cli --version (typer, rich and the commands)
     from mathable_cli.app import app
 

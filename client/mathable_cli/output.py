@@ -1,8 +1,10 @@
 """Where output goes: data on stdout, messages on stderr; JSON for scripts.
 
-Consoles are made when first used, so they write to whatever ``sys.stdout`` and
-``sys.stderr`` are then (a test runner swaps them), and rich decides colour
-from the terminal, ``NO_COLOR`` and the ``--no-color`` flag.
+Text (``str`` or ``Styled``) is written to whatever ``sys.stdout`` and
+``sys.stderr`` are at the time (a test runner swaps them), in colour where
+``styled.shows_color`` says the stream shows it and ``--no-color`` is not given.
+rich's consoles (``out``, ``err``) are made only for what needs them: tables,
+progress bars, a prompt.
 """
 
 from __future__ import annotations
@@ -12,16 +14,11 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from mathable_cli.exits import CliError
+from mathable_cli.styled import Styled, shows_color
 from mathable_i18n import _, say
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
-    from rich.text import Text
-
-
-def uses_color(console: Console) -> bool:
-    """True when ``console`` will really show colours."""
-    return console.is_terminal and not console.no_color and console.color_system is not None
 
 
 class Output:
@@ -56,31 +53,33 @@ class Output:
 
     @property
     def color(self) -> bool:
-        return uses_color(self.out)
+        """Whether what goes to stdout is in colour."""
+        return not self.no_color and shows_color(sys.stdout)
 
-    def data(self, renderable: RenderableType | str = "") -> None:
+    def _write(self, stream: Any, text: str | Styled) -> None:
+        styled = Styled(text) if isinstance(text, str) else text
+        color = not self.no_color and shows_color(stream)
+        stream.write(styled.render(color=color) + "\n")
+        stream.flush()
+
+    def data(self, renderable: RenderableType | Styled | str = "") -> None:
         """Something the user asked for, on stdout (plain strings are never read as markup)."""
-        # deferred: start-up time of mathable-cli (rich)
-        from rich.text import Text
-
-        if isinstance(renderable, str):
-            renderable = Text(renderable)
-        self.out.print(renderable)
+        if isinstance(renderable, str | Styled):
+            self._write(sys.stdout, renderable)
+        else:
+            self.out.print(renderable)  # a rich table
 
     def json(self, data: Any) -> None:
         """``data`` as stable JSON on stdout, for scripts."""
         sys.stdout.write(json.dumps(data, indent=2, sort_keys=True) + "\n")
         sys.stdout.flush()
 
-    def info(self, message: str | Text, style: str | None = None) -> None:
+    def info(self, message: str | Styled, style: str | None = None) -> None:
         """A message for the person at the terminal, on stderr."""
-        # deferred: start-up time of mathable-cli (rich)
-        from rich.text import Text
-
-        text = Text(message) if isinstance(message, str) else message
+        text = Styled(message) if isinstance(message, str) else message
         if style:
             text.stylize(style)
-        self.err.print(text)
+        self._write(sys.stderr, text)
 
     def warn(self, message: str) -> None:
         self.info(_("warning: {message}", message=message), style="yellow")
@@ -91,14 +90,11 @@ class Output:
 
     def error(self, error: CliError) -> None:
         """An error in words: the message, the server's code, and what to do next."""
-        # deferred: start-up time of mathable-cli (rich)
-        from rich.text import Text
-
         # TRANSLATORS: before the text of an error, as in "error: no such game"
-        text = Text(_("error: "), style="bold red")
+        text = Styled(_("error: "), style="bold red")
         text.append(say(error.message))
         if error.api_code:
             text.append(f" [{error.api_code}]", style="dim")
-        self.err.print(text)
+        self._write(sys.stderr, text)
         if error.hint:
-            self.err.print(Text(say(error.hint), style="yellow"))
+            self._write(sys.stderr, Styled(say(error.hint), style="yellow"))

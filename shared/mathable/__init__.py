@@ -15,9 +15,7 @@ pay for move generation and the command checks.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
-import importlib.util
 import sys
 import types
 from collections.abc import Sequence
@@ -218,15 +216,18 @@ def _moved_to(name: str) -> str | None:
     return None
 
 
-class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Imports a module by its old path as the module it became (one object, two names)."""
+class _MovedModules:
+    """Imports a module by its old path as the module it became (one object, two names).
+
+    A meta path finder and its loader, by the protocol (``importlib.abc`` would cost
+    every program that imports ``mathable`` a few milliseconds)."""
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: types.ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
         if _moved_to(fullname) is None:
             return None
-        return importlib.util.spec_from_loader(fullname, self)
+        return importlib.machinery.ModuleSpec(fullname, self)  # type: ignore[arg-type]
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
         new = _moved_to(spec.name)

@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import io
-
-from rich.console import Console
-
 from mathable_cli.board import board_text, legend, rack_text
+from mathable_cli.styled import Styled
 from tests.cli.conftest import FakeServer, Invoke
 
 BLUE_BG = "\x1b[1;37;44m"
 
 
-def _ansi(text: object) -> str:
-    buffer = io.StringIO()
-    Console(file=buffer, force_terminal=True, color_system="standard", width=100).print(text)
-    return buffer.getvalue()
+def _ansi(text: Styled) -> str:
+    return text.render(color=True)
 
 
 def test_plain_board_reads_like_the_rule_book_and_marks_new_tiles() -> None:

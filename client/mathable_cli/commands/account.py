@@ -7,13 +7,13 @@ import sys
 from typing import Annotated
 
 import typer
-from rich.text import Text
 
 from mathable_cli import config
 from mathable_cli.api import ApiClient
 from mathable_cli.cmdutil import JsonFlag
 from mathable_cli.context import AppContext, app_context
 from mathable_cli.exits import CliError, ExitCode
+from mathable_cli.styled import Styled
 from mathable_i18n import _
 
 profile_app = typer.Typer(help="Profiles: several servers or identities in one config file.")
@@ -193,7 +193,7 @@ def whoami(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         actx.output.json(me)
         return
     actx.output.data(
-        Text(
+        Styled(
             f"{me.get('name')} (id {me.get('id')}) on {settings.server}\n"
             f"profile {settings.profile}; server from {settings.server_source}, "
             f"token from {settings.token_source}"

@@ -8,10 +8,8 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.text import Text
 
-from mathable_cli import pictures
-from mathable_cli.chat import SeenMessages, unseen
+from mathable_cli import pictures, showing
 from mathable_cli.cmdutil import GameArg, GameIdArg, JsonFlag
 from mathable_cli.context import app_context
 from mathable_cli.durations import parse_clock, time_left, until
@@ -30,7 +28,8 @@ from mathable_cli.game import (
     winners_words,
 )
 from mathable_cli.listing import game_entries, waits_on_me
-from mathable_cli.screens import DEFAULT_RULESET, Turn, screen_for
+from mathable_cli.screens import DEFAULT_RULESET, screen_for
+from mathable_cli.styled import Styled
 from mathable_i18n import _, ngettext, say
 
 
@@ -269,7 +268,7 @@ def list_games(
         return
     for entry in entries:
         first, *rest = _entry_lines(entry)
-        actx.output.data(Text(first, style="bold" if waits_on_me(entry) else ""))
+        actx.output.data(Styled(first, style="bold" if waits_on_me(entry) else ""))
         for line in rest:
             actx.output.data(line)
     mine = sum(1 for e in entries if waits_on_me(e))
@@ -305,41 +304,7 @@ def show(
         game = actx.game_id(game, "show", auth=False)
         pictures.pictures(actx.output, api, game, svg, open_it)
         return
-    game = actx.game_id(game, "show", auth=False)
-    view = api.game(game)
-    if as_json:
-        actx.output.json(view)
-        return
-    screen_for(view).show(Turn(api, actx.output, game, view))
-    settings = actx.settings
-    seen = SeenMessages(settings.config.path.parent, settings.server, settings.profile)
-    for line in unseen(api, seen, game, view):
-        actx.output.data(line)
-    if view.get("status") == "waiting" and view.get("you") is not None \
-            and _closed_by_me(api.events(game), view):  # fmt: skip
-        actx.output.info(
-            _(
-                "An invitee declined: only the players still invited may join. "
-                "`mathable-cli open {game} --to-anyone` lets anyone join; "
-                "`mathable-cli decline {game}` calls the game off.",
-                game=game,
-            )
-        )
-
-
-def _closed_by_me(events: list[dict[str, Any]], view: dict[str, Any]) -> bool:
-    """A waiting game the reader created (seat 0, or where a rematch seats them) that an
-    invitee declined and that is not opened since."""
-    you = view.get("you")
-    me = next((s.get("player") for s in view.get("seats", []) if s.get("seat") == you), None)
-    created = next((e for e in events if e.get("type") == "game_created"), {})
-    return me is not None and created.get("creator") == me and _closed(events)
-
-
-def _closed(events: list[dict[str, Any]]) -> bool:
-    """A waiting game an invitee declined and its creator has not opened since."""
-    kinds = [e.get("type") for e in events]
-    return "invitation_declined" in kinds and "game_opened" not in kinds
+    showing.show(actx, game, as_json=as_json)
 
 
 def history(ctx: typer.Context, game: GameArg = None, as_json: JsonFlag = False) -> None:

@@ -1,0 +1,182 @@
+"""``mathable-cli show`` without the command-line framework (``mathable_cli.quick``).
+
+What it reads of a command line and what it leaves to the app; then, as real
+processes against a real server, that every plain spelling of ``show`` prints,
+says and exits exactly as the app does (the app run as its own process), and
+that it imports neither typer nor rich nor requests.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+
+from mathable_cli.quick import Call, parse
+from tests.cli.test_end_to_end import REPO, cli_command
+from tests.server.live import live_server
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.mark.parametrize(
+    ("argv", "call"),
+    [
+        (["show", "g1"], Call(game="g1")),
+        (["show"], Call()),
+        (["show", "g1", "--json"], Call(game="g1", as_json=True)),
+        (["show", "--json", "g1"], Call(game="g1", as_json=True)),
+        (
+            ["-s", "http://127.0.0.1:1", "--token", "t", "--no-color", "show", "g1"],
+            Call(server="http://127.0.0.1:1", token="t", no_color=True, game="g1"),
+        ),
+        (
+            ["--server=http://h", "-p", "work", "--config-dir", "/c", "--lang=fr", "show"],
+            Call(server="http://h", profile="work", config_dir="/c", lang="fr"),
+        ),
+        (["--profile", "a", "--profile", "b", "show"], Call(profile="b")),
+    ],
+)
+def test_a_plain_show_is_read(argv: list[str], call: Call) -> None:
+    assert parse(argv) == call
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["--version"],
+        ["--help"],
+        ["games"],
+        ["show", "--help"],
+        ["show", "-h"],
+        ["show", "g1", "--svg", "x.svg"],
+        ["show", "g1", "--open"],
+        ["show", "g1", "g2"],
+        ["show", "--", "g1"],
+        ["show", "g1", "--jsonx"],
+        ["--server"],  # a value missing
+        ["--server", "show"],  # "show" is the server: no command follows
+        ["-shttp://h", "show"],  # a short option joined to its value: the app reads it
+        ["--lang", "xx", "show"],  # the app says which languages there are
+        ["--no-color=1", "show"],
+        ["--unknown", "show"],
+        ["show-game"],
+        ["sho"],
+    ],
+)
+def test_anything_else_is_the_apps(argv: list[str]) -> None:
+    assert parse(argv) is None
+
+
+# --- the same as the app, as processes --------------------------------------------------
+
+
+APP = [sys.executable, "-c", "from mathable_cli.app import app; app(prog_name='mathable-cli')"]
+
+
+def _run(command: list[str], env: dict[str, str]) -> tuple[int, str, str]:
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)
+    # A retry's pause has a random part: the same words, whatever the seconds.
+    said = re.sub(r"trying again in [0-9.]+ s", "trying again in N s", done.stderr)
+    return done.returncode, done.stdout, said
+
+
+@pytest.fixture(scope="module")
+def game() -> Iterator[tuple[str, str, str, str]]:
+    """A server, alice's token, a game of hers in play with a turn passed, and a game she
+    waits in that bob declined (the closed-game note)."""
+    with live_server() as base:
+        tokens = []
+        for name in ("alice", "bob"):
+            reply = requests.post(f"{base}/v1/players", json={"name": name}, timeout=10)
+            tokens.append(reply.json()["token"])
+        auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
+        gid = requests.post(f"{base}/v1/games", json={"seed": 3}, headers=auth[0], timeout=10)
+        gid = gid.json()["id"]
+        requests.post(f"{base}/v1/games/{gid}/join", json={}, headers=auth[1], timeout=10)
+        view = requests.get(f"{base}/v1/games/{gid}", headers=auth[0], timeout=10).json()
+        seat = view["turn"]["seat"]
+        requests.post(
+            f"{base}/v1/games/{gid}/moves",
+            json={"type": "pass", "expected_version": view["version"]},
+            headers=auth[seat],
+            timeout=10,
+        ).raise_for_status()
+        closed = requests.post(
+            f"{base}/v1/games", json={"seed": 4, "invite": ["bob"]}, headers=auth[0], timeout=10
+        ).json()["id"]
+        requests.post(f"{base}/v1/games/{closed}/decline", json={}, headers=auth[1], timeout=10)
+        yield base, tokens[0], gid, closed
+
+
+def _env(base: str, token: str, config: Path, **more: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MATHABLE_")}
+    for name in ("NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE", "LANGUAGE", "LC_ALL"):
+        env.pop(name, None)
+    env |= {
+        "MATHABLE_SERVER": base,
+        "MATHABLE_TOKEN": token,
+        "MATHABLE_CONFIG_DIR": str(config),
+        "LANG": "C.UTF-8",
+        "PYTHONPATH": os.pathsep.join(str(REPO / p) for p in ("shared", "client")),
+    }
+    return env | more
+
+
+@pytest.mark.parametrize(
+    ("args", "more"),
+    [
+        (["show", "{game}"], {}),
+        (["show", "{game}", "--json"], {}),
+        (["show", "{closed}"], {}),
+        (["--no-color", "show", "{game}"], {"FORCE_COLOR": "1"}),
+        (["show", "{game}"], {"FORCE_COLOR": "1"}),
+        (["--lang", "fr", "show", "{game}"], {}),
+        (["show", "{game}"], {"MATHABLE_LANG": "nb"}),
+        (["show", "nosuchgame"], {}),
+        (["show", "{start}"], {}),  # a start of an id
+        (["--profile", "nobody", "show", "{game}"], {}),  # exit 2: no such profile
+        (["--server", "http://127.0.0.1:9", "show", "{game}"], {}),  # exit 5: unreachable
+        (["--token", "wrong", "show", "{game}"], {}),
+    ],
+)
+def test_show_prints_says_and_exits_as_the_app_does(
+    game: tuple[str, str, str, str], tmp_path: Path, args: list[str], more: dict[str, str]
+) -> None:
+    base, token, gid, closed = game
+    argv = [a.format(game=gid, closed=closed, start=gid[:5]) for a in args]
+    env = _env(base, token, tmp_path / "config", **more)
+    quick = _run([*cli_command(), *argv], env)
+    app = _run([*APP, *argv], env)
+    assert quick == app
+    assert "Traceback" not in quick[2]
+
+
+def test_show_starts_without_typer_rich_or_requests(
+    game: tuple[str, str, str, str], tmp_path: Path
+) -> None:
+    base, token, gid, _ = game
+    code = (
+        f"import sys; sys.argv = ['mathable-cli', 'show', {gid!r}]\n"
+        "from mathable_cli.main import main\n"
+        "try:\n    main()\nexcept SystemExit as end:\n    assert not end.code, end.code\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('typer', 'click', 'rich', 'requests', 'urllib3'))\n"
+        "print('HEAVY', heavy)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=_env(base, token, tmp_path / "config"),
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "HEAVY []" in done.stdout

@@ -19,6 +19,7 @@ import pytest
 import responses
 
 from mathable import RuleError
+from mathable.core import plugins
 from mathable.core.ruleset import RULESETS, Told
 from mathable_cli import screens
 from mathable_cli.screens.generic import GenericScreen
@@ -162,12 +163,14 @@ def test_a_screen_registered_by_entry_point_is_found(
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr(screens, "_registry", None)
+    monkeypatch.setattr(plugins, "_every", None)  # the entry points read again
     try:
         assert set(screens.registered()) >= {"mathable", "summy", "take"}
         screen = screens.screen_for(take_view(10))
         assert type(screen) is TakeScreen and screen.rules is RULESETS["take"]
     finally:
         screens._registry = None
+        plugins._every = None
         sys.modules.pop("take_screens", None)
 
 

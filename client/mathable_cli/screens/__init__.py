@@ -16,7 +16,6 @@ as a package of its own is shown, played, hinted and botted with no change here.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any
 
 from mathable.core import plugins
@@ -47,7 +46,7 @@ def registered() -> dict[str, ScreenFactory]:
     global _registry
     if _registry is None:
         found: dict[str, Any] = {}
-        for entry in entry_points(group=GROUP):
+        for entry in plugins.in_group(GROUP):
             if entry.name in found and found[entry.name].value != entry.value:
                 raise CliError(
                     f"two screens are installed for the game {entry.name!r}: "

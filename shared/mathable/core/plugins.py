@@ -8,7 +8,7 @@ project register the same way (``pyproject.toml``). Standard library only.
 from __future__ import annotations
 
 import warnings
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint, EntryPoints, entry_points
 from typing import Any
 
 #: The entry-point group a game registers its ruleset under.
@@ -17,13 +17,23 @@ GROUP = "mathable.rulesets"
 DEFAULT_RULESET = "mathable"
 
 _loaded: dict[str, Any] | None = None
+_every: EntryPoints | None = None
+
+
+def in_group(group: str) -> EntryPoints:
+    """The installed entry points of ``group``: every distribution's metadata is read once a
+    process, whatever groups are asked for (the games here, their screens in the CLI)."""
+    global _every
+    if _every is None:
+        _every = entry_points()
+    return _every.select(group=group)
 
 
 def installed() -> list[EntryPoint]:
     """The entry points of every installed game, one per name (a distribution found
     twice on the path is read once); ValueError if two name different objects."""
     found: dict[str, EntryPoint] = {}
-    for point in entry_points(group=GROUP):
+    for point in in_group(GROUP):
         known = found.get(point.name)
         if known is not None and known.value != point.value:
             raise ValueError(
@@ -71,5 +81,6 @@ def load_one(name: str) -> Any:
 
 def forget() -> None:
     """Read the entry points again at the next ``load_all`` (after an install, in tests)."""
-    global _loaded
+    global _loaded, _every
     _loaded = None
+    _every = None

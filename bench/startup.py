@@ -11,6 +11,8 @@ each a fresh process, as a user runs it):
   SQLite file, a game in play with a few turns (targets: under 200 ms, and
   within 3x the floor on a quiet machine);
 - ``mathable-cli --help``, for information;
+- ``show GAME`` through the app (Typer, rich), as every command but a plain
+  ``show`` runs, for information: what ``mathable_cli.quick`` saves;
 - the modules ``show`` imports that cost the most (``python -X importtime``).
 
 Each run starts ``python -c "from mathable_cli.main import main; main()"``, as
@@ -196,10 +198,13 @@ def main() -> None:
         gid, token = a_game(base)
         env_game = {**env, "MATHABLE_SERVER": base, "MATHABLE_TOKEN": token}
         results["show GAME"] = interleaved(variants, ["show", gid], env_game, args.runs)
+        app = [sys.executable, "-c", "from mathable_cli.app import app; app()", "show", gid]
+        through_app = timed(app, env_game, args.runs)
         for what, by_variant in results.items():
             for v in variants:
                 label = f"mathable-cli {what}" + (f" [{v.name}]" if len(variants) > 1 else "")
                 print(line(label, by_variant[v.name], floor))
+        print(line("show GAME through the app", through_app, floor))
         print("heaviest imports of `show` (cumulative):")
         print("\n".join(heaviest_imports(["show", gid], env_game)))
     version, show = results["--version"]["this"], results["show GAME"]["this"]

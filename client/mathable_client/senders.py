@@ -90,6 +90,17 @@ def uses_proxy(environ: Mapping[str, str] = os.environ) -> bool:
     return any(k.lower() in PROXY_VARIABLES and v for k, v in environ.items())
 
 
+def ca_bundle(environ: Mapping[str, str] = os.environ) -> str:
+    """The certificates a server's is checked against, as ``requests`` picks them:
+    ``REQUESTS_CA_BUNDLE``, else ``CURL_CA_BUNDLE``, else certifi's bundle."""
+    named = environ.get("REQUESTS_CA_BUNDLE") or environ.get("CURL_CA_BUNDLE")
+    if named:
+        return named
+    import certifi  # a dependency of requests: the same authorities as before
+
+    return str(certifi.where())
+
+
 def sender_for(base_url: str, session: requests.Session | None = None) -> Sender:
     """The sender for a server: the caller's session, ``requests`` through a proxy, else
     ``http.client`` straight to the server."""
@@ -156,8 +167,7 @@ class DirectSender:
                 if self._tls is None:
                     import ssl
 
-                    bundle = os.environ.get("REQUESTS_CA_BUNDLE") or None
-                    self._tls = ssl.create_default_context(cafile=bundle)
+                    self._tls = ssl.create_default_context(cafile=ca_bundle())
                 connection = http.client.HTTPSConnection(
                     netloc, timeout=timeout, context=self._tls
                 )
@@ -275,6 +285,7 @@ __all__ = [
     "RequestsSender",
     "SendFailed",
     "Sender",
+    "ca_bundle",
     "sender_for",
     "uses_proxy",
     "with_query",

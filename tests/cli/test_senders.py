@@ -253,12 +253,15 @@ def test_an_answer_that_is_not_json_says_so(server: Any) -> None:
 
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl makes the certificate")
-def test_a_certificate_that_does_not_verify_is_not_retried(tmp_path: Path, server: Any) -> None:
+def test_a_certificate_that_does_not_verify_is_not_retried(
+    tmp_path: Path, server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _, handler, _ = server
     key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
     subprocess.run(
         ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-         "-subj", "/CN=127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+         "-keyout", str(key), "-out", str(cert)],
         check=True, capture_output=True,
     )  # fmt: skip
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -267,11 +270,15 @@ def test_a_certificate_that_does_not_verify_is_not_retried(tmp_path: Path, serve
     httpd.socket = context.wrap_socket(httpd.socket, server_side=True)
     threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True).start()
     slept: list[float] = []
+    base = f"https://127.0.0.1:{httpd.server_address[1]}"
     try:
-        transport = Transport(f"https://127.0.0.1:{httpd.server_address[1]}", sleep=slept.append)
+        transport = Transport(base, sleep=slept.append)
         with pytest.raises(Unreachable, match="TLS with") as caught:
             transport.request("GET", "/v1/games/g1")
         assert caught.value.attempts == 1 and slept == []
+        # Its authority named, as for requests: the same server answers.
+        monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(cert))
+        assert Transport(base).request("GET", "/v1/games/g1").status == 200
     finally:
         httpd.shutdown()
         httpd.server_close()
@@ -297,3 +304,13 @@ def test_the_session_for_streams_carries_the_transports_headers() -> None:
     transport.headers["Accept-Language"] = "fr"
     assert transport.session.headers["User-Agent"] == "mathable-cli/9"
     assert transport.session.headers["Accept-Language"] == "fr"
+
+
+def test_certificates_are_checked_against_what_requests_trusts() -> None:
+    import requests.utils
+
+    from mathable_client.senders import ca_bundle
+
+    assert ca_bundle({}) == requests.utils.DEFAULT_CA_BUNDLE_PATH
+    assert ca_bundle({"CURL_CA_BUNDLE": "/c.pem"}) == "/c.pem"
+    assert ca_bundle({"REQUESTS_CA_BUNDLE": "/r.pem", "CURL_CA_BUNDLE": "/c.pem"}) == "/r.pem"

@@ -17,7 +17,9 @@ GROUP = "mathable.rulesets"
 DEFAULT_RULESET = "mathable"
 
 _loaded: dict[str, Any] | None = None
-_every: EntryPoints | None = None
+#: Every installed entry point (``entry_points()``: Python 3.11's ``SelectableGroups``, an
+#: ``EntryPoints`` since), read at the first ``in_group``.
+_every: Any = None
 
 
 def in_group(group: str) -> EntryPoints:
@@ -26,7 +28,8 @@ def in_group(group: str) -> EntryPoints:
     global _every
     if _every is None:
         _every = entry_points()
-    return _every.select(group=group)
+    found: EntryPoints = _every.select(group=group)
+    return found
 
 
 def installed() -> list[EntryPoint]:

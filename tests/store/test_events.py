@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import select, text
+from sqlalchemy.event import listen, remove
 
 from mathable import Create, GameState, Join, Pass, apply, check
 from mathable.core.events import Event, Passed
@@ -191,6 +192,28 @@ def test_creating_a_game_twice_is_a_conflict(store: Store) -> None:
         store.append("g1", 0, created, state, at=AT)
     assert raised.value.current == 1
     assert store.log_version("g1") == 1
+
+
+def test_a_conflicting_append_holds_one_pooled_connection_at_a_time(backend: Backend) -> None:
+    # The current version, for the conflict, is read once the writer's connection is back:
+    # a request holding one while it waits for another hung for the pool's whole timeout
+    # when every connection was held by requests doing the same (readers of a timed-out
+    # game all writing its timeout under ``serve``).
+    engine = backend.another_engine(pool_size=1)
+    store = Store(engine)
+    state = started(store)
+    passed, after = run(state, Pass(state.turn.seat))  # type: ignore[union-attr]
+    store.append("g1", 3, passed, after, at=AT)
+    held: list[int] = []
+    checkout = (engine.pool, "checkout", lambda *_: held.append(engine.pool.checkedout()))
+    listen(*checkout)
+    try:
+        with pytest.raises(VersionConflict) as raised:
+            store.append("g1", 3, passed, after, at=AT)
+    finally:
+        remove(*checkout)
+    assert raised.value.current == 4
+    assert held and max(held) == 1
 
 
 def test_an_append_tells_each_player_in_the_feed_in_commit_order(store: Store) -> None:

@@ -219,60 +219,62 @@ class EventRecorder(Recorder):
             for number, event in enumerate(new_events, 1)
         ]
         clock = {"deadline": deadline, "due_at": due_at}
-        with self._writer() as conn:
-            try:
-                with conn.begin():
-                    if before is None:
-                        before = feed.previous(conn, game_id, expected_version)
-                    told = feed.rows(game_id, before, new_events, state, at)
-                    # The key first, before any lock: a request reusing it at the same
-                    # moment waits here, not while holding the feed's lock (a move takes
-                    # that lock in its first statement, a creation last: waiting for the
-                    # key behind it would be a deadlock).
-                    if idempotency is not None:
-                        player_id, key, answer = idempotency
-                        try:
-                            conn.execute(
-                                insert(idempotency_keys).values(
-                                    player_id=player_id,
-                                    key=key,
-                                    fingerprint=answer.fingerprint,
-                                    game_id=answer.game_id,
-                                    status=answer.status,
-                                    body=answer.body,
-                                    created_at=now,
-                                )
+        try:
+            with self._writer() as conn, conn.begin():
+                if before is None:
+                    before = feed.previous(conn, game_id, expected_version)
+                told = feed.rows(game_id, before, new_events, state, at)
+                # The key first, before any lock: a request reusing it at the same
+                # moment waits here, not while holding the feed's lock (a move takes
+                # that lock in its first statement, a creation last: waiting for the
+                # key behind it would be a deadlock).
+                if idempotency is not None:
+                    player_id, key, answer = idempotency
+                    try:
+                        conn.execute(
+                            insert(idempotency_keys).values(
+                                player_id=player_id,
+                                key=key,
+                                fingerprint=answer.fingerprint,
+                                game_id=answer.game_id,
+                                status=answer.status,
+                                body=answer.body,
+                                created_at=now,
                             )
-                        except IntegrityError:
-                            raise KeyTaken(key) from None
-                    self._one_seat_per_order(conn, game_id, new_events, state)
-                    hooked = any(hook_concerns(h, new_events, state) for h in self.on_append)
-                    at_once = self.dialect.append_told(
-                        conn,
-                        game_id,
-                        expected_version,
-                        rows,
-                        projection(state) | clock,
-                        now,
-                        [] if hooked else told,  # then the feed is written after the hooks
-                    )
-                    if not at_once:
-                        self._append_in(conn, game_id, expected_version, rows, state, now, clock)
-                    # After the events: a writer that came second has stopped at them.
-                    for hook in self.on_append:
-                        hook(conn, game_id, new_events, state, at)
-                    hooks_after_all(self.on_append, conn, [(game_id, new_events, state, at)])
-                    if vacation is not None:
-                        conn.execute(insert(vacations).values(**vacation))
-                    if any(
-                        isinstance(e, GameCreated | PlayerJoined | InvitationDeclined)
-                        for e in new_events
-                    ):
-                        self._sync_members(conn, game_id, state)
-                    if not at_once or hooked:
-                        feed.write(conn, self.dialect, told)  # last: it may lock until the commit
-            except Conflict:
-                raise VersionConflict(self.version(game_id)) from None
+                        )
+                    except IntegrityError:
+                        raise KeyTaken(key) from None
+                self._one_seat_per_order(conn, game_id, new_events, state)
+                hooked = any(hook_concerns(h, new_events, state) for h in self.on_append)
+                at_once = self.dialect.append_told(
+                    conn,
+                    game_id,
+                    expected_version,
+                    rows,
+                    projection(state) | clock,
+                    now,
+                    [] if hooked else told,  # then the feed is written after the hooks
+                )
+                if not at_once:
+                    self._append_in(conn, game_id, expected_version, rows, state, now, clock)
+                # After the events: a writer that came second has stopped at them.
+                for hook in self.on_append:
+                    hook(conn, game_id, new_events, state, at)
+                hooks_after_all(self.on_append, conn, [(game_id, new_events, state, at)])
+                if vacation is not None:
+                    conn.execute(insert(vacations).values(**vacation))
+                if any(
+                    isinstance(e, GameCreated | PlayerJoined | InvitationDeclined)
+                    for e in new_events
+                ):
+                    self._sync_members(conn, game_id, state)
+                if not at_once or hooked:
+                    feed.write(conn, self.dialect, told)  # last: it may lock until the commit
+        except Conflict:
+            # Asked once the writer's connection is back in the pool: a request holding one
+            # connection while it waits for a second can wait for good when the pool is
+            # held by requests doing the same (every reader noticing one timeout at once).
+            raise VersionConflict(self.version(game_id)) from None
         self._committed()
 
     def _one_seat_per_order(

@@ -8,6 +8,8 @@ whole turns (``client.play(game_id, best_turn)``), waits for your turn
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from mathable_client.client import LONG_POLL, Client, turn_command
 from mathable_client.transport import (
     ENDLESS,
@@ -22,14 +24,29 @@ from mathable_client.transport import (
     Unreachable,
     new_idempotency_key,
 )
-from mathable_client.views import (
-    Equation,
-    GameView,
-    PlacedTile,
-    ResultView,
-    SeatView,
-    TurnView,
-)
+
+if TYPE_CHECKING:
+    from mathable_client.views import (
+        Equation,
+        GameView,
+        PlacedTile,
+        ResultView,
+        SeatView,
+        TurnView,
+    )
+
+#: The typed views, loaded when first asked for (PEP 562): a call that reads JSON only
+#: (``mathable-cli show``) does not build their classes.
+_VIEWS = frozenset({"Equation", "GameView", "PlacedTile", "ResultView", "SeatView", "TurnView"})
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _VIEWS:
+        raise AttributeError(f"module 'mathable_client' has no attribute {name!r}")
+    from mathable_client import views
+
+    return getattr(views, name)
+
 
 __all__ = [
     "ENDLESS",

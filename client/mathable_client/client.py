@@ -15,13 +15,21 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import quote
 
-from mathable import Placement
 from mathable.games.mathable.board import OPERATION, parse_square
 from mathable_client.transport import ApiError, Json, Transport
-from mathable_client.views import GameView
+
+if TYPE_CHECKING:
+    from mathable_client.views import GameView
+
+def _view(data: Mapping[str, Any]) -> GameView:
+    """A view's JSON as a typed ``GameView`` (its module loaded by the first that asks)."""
+    from mathable_client.views import GameView
+
+    return GameView.from_json(data)
+
 
 #: The longest single long-poll the server holds (``wait`` is at most 60 s).
 LONG_POLL = 25
@@ -52,6 +60,8 @@ def _placements(turn: TurnLike) -> tuple[list[tuple[str, int]], bool]:
     out = []
     for item in items:
         if isinstance(item, str):
+            from mathable import Placement  # deferred: move generation, for words only
+
             item = Placement.parse(item)
         out.append((str(item.square).strip().upper(), int(item.tile)))
     return out, draw_extra
@@ -184,7 +194,7 @@ class Client(Transport):
 
     def view(self, game_id: str) -> GameView:
         """The game as a typed ``GameView``."""
-        return GameView.from_json(self.game(game_id))
+        return _view(self.game(game_id))
 
     def events(self, game_id: str, after: int = 0) -> list[Json]:
         """The game's events after version ``after``, redacted for the caller (every page)."""
@@ -271,7 +281,7 @@ class Client(Transport):
         if not (goes_on or begun) or isinstance(turn, ExchangeTiles):
             command = turn_command(turn, version, draw_extra=draw_extra)
             try:
-                return GameView.from_json(self.command(game_id, command))
+                return _view(self.command(game_id, command))
             except ApiError as err:
                 if err.code != "turn_in_progress" or isinstance(turn, ExchangeTiles):
                     raise
@@ -290,8 +300,8 @@ class Client(Transport):
                 version = int(data["version"])
         if goes_on and data is not None:
             self._begun[game_id] = int(data["version"])
-            return GameView.from_json(data)
-        return GameView.from_json(
+            return _view(data)
+        return _view(
             self.command(game_id, {"type": "end_turn", "expected_version": version})
         )
 
@@ -301,13 +311,13 @@ class Client(Transport):
         """Give ``tiles`` back to the bag and draw as many; the turn ends."""
         version = self._version(game_id, expected_version)
         body = {"type": "exchange", "expected_version": version, "tiles": list(tiles)}
-        return GameView.from_json(self.command(game_id, body))
+        return _view(self.command(game_id, body))
 
     def simple(self, game_id: str, kind: str, *, expected_version: int | None = None) -> GameView:
         """A command with no fields: ``pass``, ``resign``, ``end_turn``, ``draw_extra``,
         ``correct``, ``claim_timeout``."""
         version = self._version(game_id, expected_version)
-        return GameView.from_json(
+        return _view(
             self.command(game_id, {"type": kind, "expected_version": version})
         )
 
@@ -357,7 +367,7 @@ class Client(Transport):
             left = LONG_POLL if deadline is None else deadline - time.monotonic()
             if left <= 0:
                 return view
-            view = GameView.from_json(wait(game_id, view.version, min(left, LONG_POLL)))
+            view = _view(wait(game_id, view.version, min(left, LONG_POLL)))
         return view
 
 

@@ -14,7 +14,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from mathable_cli.exits import CliError
-from mathable_cli.styled import Styled, shows_color
+from mathable_cli.styled import Styled, deep_colors, shows_color
 from mathable_i18n import _, say
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ class Output:
     def _write(self, stream: Any, text: str | Styled) -> None:
         styled = Styled(text) if isinstance(text, str) else text
         color = not self.no_color and shows_color(stream)
-        stream.write(styled.render(color=color) + "\n")
+        stream.write(styled.render(color=color, deep=color and deep_colors()) + "\n")
         stream.flush()
 
     def data(self, renderable: RenderableType | Styled | str = "") -> None:

@@ -102,8 +102,7 @@ def run(call: Call) -> int:
         actx.output.error(err)
         return int(err.code)
     except KeyboardInterrupt:
-        sys.stderr.write("\nAborted!\n")  # as Click says it
-        return 1
+        return 130  # as Typer ends then: the shell's code for Ctrl-C, nothing said
     except BrokenPipeError:
         # The reader went away (``| head``): nothing more to say, as Click ends then.
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - flushed at exit, never read

@@ -17,8 +17,8 @@ from typing import IO
 #: The attributes a style may name, and their SGR codes.
 ATTRIBUTES = {"bold": 1, "dim": 2, "italic": 3, "underline": 4, "reverse": 7}
 #: The colours a style may name, and their SGR foreground codes (the background is ten
-#: more), as rich writes them: the eight colours, their bright forms, and the few of the
-#: 256 that the board uses, written as rich writes them.
+#: more) on a terminal of 16 colours, as rich writes them: the eight colours, their bright
+#: forms, and the few of the 256 that the board uses, as rich brings them down to 16.
 COLORS = {
     "black": 30,
     "red": 31,
@@ -41,13 +41,16 @@ COLORS = {
     "bright_white": 97,
     "wheat1": 97,
 }
+#: The colours of the 256 among them, and their numbers: a terminal of 256 colours (or
+#: more) shows them as they are (``38;5;N``, ``48;5;N``).
+EIGHT_BIT = {"purple": 129, "grey70": 249, "dark_orange": 208, "wheat1": 229}
 #: Control characters a terminal would act on (ESC among them): never printed from data.
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
-def sgr(style: str) -> str:
-    """The SGR parameters of a style (``"bold white on blue"`` is ``"1;37;44"``); ValueError
-    for a word it does not know."""
+def sgr(style: str, *, deep: bool = False) -> str:
+    """The SGR parameters of a style (``"bold white on blue"`` is ``"1;37;44"``): with
+    ``deep``, for a terminal of 256 colours; ValueError for a word it does not know."""
     attributes: list[int] = []
     foreground = background = None
     words = style.split()
@@ -55,19 +58,25 @@ def sgr(style: str) -> str:
     while at < len(words):
         word = words[at]
         if word == "on" and at + 1 < len(words) and words[at + 1] in COLORS:
-            background = COLORS[words[at + 1]] + 10
+            background = _color(words[at + 1], deep, background=True)
             at += 2
             continue
         if word in ATTRIBUTES:
             attributes.append(ATTRIBUTES[word])
         elif word in COLORS:
-            foreground = COLORS[word]
+            foreground = _color(word, deep, background=False)
         else:
             raise ValueError(f"unknown style word {word!r} in {style!r}")
         at += 1
-    codes = sorted(set(attributes))
+    codes = [str(c) for c in sorted(set(attributes))]
     codes += [c for c in (foreground, background) if c is not None]
-    return ";".join(str(c) for c in codes)
+    return ";".join(codes)
+
+
+def _color(name: str, deep: bool, *, background: bool) -> str:
+    if deep and name in EIGHT_BIT:
+        return f"{48 if background else 38};5;{EIGHT_BIT[name]}"
+    return str(COLORS[name] + (10 if background else 0))
 
 
 def combined(under: str | None, over: str | None) -> str | None:
@@ -129,13 +138,14 @@ class Styled:
     def __repr__(self) -> str:
         return f"Styled({self.plain!r})"
 
-    def render(self, *, color: bool) -> str:
-        """The text, control characters taken out; in colour, each styled part in its SGR."""
+    def render(self, *, color: bool, deep: bool = False) -> str:
+        """The text, control characters taken out; in colour, each styled part in its SGR
+        (with ``deep``, for a terminal of 256 colours: ``deep_colors``)."""
         if not color:
             return CONTROL.sub("", self.plain)
         runs: list[tuple[str, str]] = []  # (codes, text): neighbours of one style joined
         for text, style in self.parts:
-            codes = sgr(combined(self.style, style) or "")
+            codes = sgr(combined(self.style, style) or "", deep=deep)
             if runs and runs[-1][0] == codes:
                 runs[-1] = (codes, runs[-1][1] + text)
             else:
@@ -168,4 +178,12 @@ def shows_color(stream: IO[str], environ: Mapping[str, str] = os.environ) -> boo
     return terminal and environ.get("TERM", "").lower() not in ("dumb", "unknown")
 
 
-__all__ = ["COLORS", "Styled", "combined", "sgr", "shows_color"]
+def deep_colors(environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether the terminal shows 256 colours (or more), as rich tells: ``COLORTERM``
+    truecolor or 24bit, or a ``TERM`` ending in ``-256color`` (or ``kitty``)."""
+    if environ.get("COLORTERM", "").strip().lower() in ("truecolor", "24bit"):
+        return True
+    return environ.get("TERM", "").strip().lower().rpartition("-")[2] in ("256color", "kitty")
+
+
+__all__ = ["COLORS", "EIGHT_BIT", "Styled", "combined", "deep_colors", "sgr", "shows_color"]

@@ -16,7 +16,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import quote, urlencode, urlsplit
 
 if TYPE_CHECKING:
     import http.client
@@ -28,8 +28,13 @@ if TYPE_CHECKING:
 #: ``bad_request`` (it could not be sent at all: a malformed URL).
 Failure = Literal["timeout", "connection", "tls", "bad_request"]
 
-#: Redirects followed for a read (a write is answered as it comes: it is never re-sent).
-MAX_REDIRECTS = 5
+#: Redirects followed in a row (more is a loop: ``requests`` stops at 30).
+MAX_REDIRECTS = 10
+#: The statuses that redirect, and the ports a scheme means when it names none.
+REDIRECTS = frozenset({301, 302, 303, 307, 308})
+DEFAULT_PORTS = {"http": 80, "https": 443}
+#: What a path keeps as it is when it is quoted (``requests.utils.requote_uri``).
+URL_SAFE = "!#$%&'()*+,/:;=?@[]~"
 #: The environment variables that name a proxy (in either case), as ``requests`` reads them.
 PROXY_VARIABLES = frozenset({"http_proxy", "https_proxy", "all_proxy"})
 
@@ -112,15 +117,21 @@ def sender_for(base_url: str, session: requests.Session | None = None) -> Sender
 
 
 class DirectSender:
-    """``http.client`` straight to the server, one kept-alive connection per origin.
+    """``http.client`` straight to the server, one kept-alive connection per origin and
+    thread (a bot's threads may share one transport).
 
     A connection the server closed while it idled (it fails before any answer comes)
     is replaced and the request sent once more at once: every write carries its
-    ``Idempotency-Key``, so the server never plays it twice.
+    ``Idempotency-Key``, so the server never plays it twice. A read follows redirects,
+    its token only where ``requests`` would send it (``keeps_token``); a write follows a
+    307 or 308 to the same origin only, resent as it was, key and all.
     """
 
     def __init__(self) -> None:
-        self._connections: dict[tuple[str, str], http.client.HTTPConnection] = {}
+        import threading
+
+        self._connections: dict[tuple[int, str, str], http.client.HTTPConnection] = {}
+        self._lock = threading.Lock()
         self._tls: Any = None
 
     def send(
@@ -132,48 +143,54 @@ class DirectSender:
         params: Mapping[str, Any] | None,
         timeout: float,
     ) -> Answer:
+        from urllib.parse import urljoin
+
         url = with_query(url, params)
         for _ in range(MAX_REDIRECTS + 1):
             answer = self._send_once(method, url, headers, body, timeout)
             location = answer.header("Location")
-            if method != "GET" or answer.status not in (301, 302, 303, 307, 308) or not location:
+            if answer.status not in REDIRECTS or not location:
                 return answer
-            headers = self._redirected_headers(url, location, headers)
-            url = self._absolute(url, location)
-        return answer
+            target = urljoin(url, location)
+            if method != "GET":
+                if answer.status not in (307, 308) or not same_origin(url, target):
+                    return answer  # the transport says what came: a write is not moved
+            elif not keeps_token(url, target):
+                headers = {k: v for k, v in headers.items() if k.lower() != "authorization"}
+            url = target
+        raise SendFailed("bad_request", f"more than {MAX_REDIRECTS} redirects, the last to {url}")
 
-    @staticmethod
-    def _absolute(url: str, location: str) -> str:
-        from urllib.parse import urljoin
+    def _context(self) -> Any:
+        """The TLS context, made once: the certificates ``ca_bundle`` names."""
+        if self._tls is None:
+            import ssl
 
-        return urljoin(url, location)
-
-    def _redirected_headers(
-        self, url: str, location: str, headers: Mapping[str, str]
-    ) -> dict[str, str]:
-        """The headers for a redirect: the token goes to the same host only."""
-        target = urlsplit(self._absolute(url, location))
-        if target.hostname != urlsplit(url).hostname:
-            return {k: v for k, v in headers.items() if k.lower() != "authorization"}
-        return dict(headers)
+            bundle = ca_bundle()
+            try:
+                if os.path.isdir(bundle):
+                    self._tls = ssl.create_default_context(capath=bundle)
+                else:
+                    self._tls = ssl.create_default_context(cafile=bundle)
+            except (OSError, ssl.SSLError) as err:
+                raise SendFailed("tls", f"cannot read the certificates {bundle}: {err}") from None
+        return self._tls
 
     def _connection(self, scheme: str, netloc: str, timeout: float) -> http.client.HTTPConnection:
         import http.client
+        import threading
 
-        key = (scheme, netloc)
-        connection = self._connections.get(key)
+        key = (threading.get_ident(), scheme, netloc)
+        with self._lock:
+            connection = self._connections.get(key)
         if connection is None:
             if scheme == "https":
-                if self._tls is None:
-                    import ssl
-
-                    self._tls = ssl.create_default_context(cafile=ca_bundle())
                 connection = http.client.HTTPSConnection(
-                    netloc, timeout=timeout, context=self._tls
+                    netloc, timeout=timeout, context=self._context()
                 )
             else:
                 connection = http.client.HTTPConnection(netloc, timeout=timeout)
-            self._connections[key] = connection
+            with self._lock:
+                self._connections[key] = connection
         connection.timeout = timeout
         if connection.sock is not None:
             connection.sock.settimeout(timeout)
@@ -195,6 +212,7 @@ class DirectSender:
         target = parts.path or "/"
         if parts.query:
             target += "?" + parts.query
+        target = quote(target, safe=URL_SAFE)  # a space or an accent in a path, as requests
         for again in (True, False):
             connection = self._connection(parts.scheme, parts.netloc, timeout)
             reused = connection.sock is not None
@@ -212,17 +230,57 @@ class DirectSender:
                 raise _failure(err) from None
             if response.will_close:
                 connection.close()
-            return Answer(response.status, response.reason, dict(response.getheaders()), data)
+            return Answer(response.status, response.reason, joined_headers(response), data)
         raise AssertionError("unreachable")  # pragma: no cover
 
     def close(self) -> None:
-        for connection in self._connections.values():
+        with self._lock:
+            connections = list(self._connections.values())
+            self._connections.clear()
+        for connection in connections:
             connection.close()
-        self._connections.clear()
 
     def __del__(self) -> None:
         # A transport dropped without ``close``: its kept-alive sockets go with it.
         self.close()
+
+
+def joined_headers(response: Any) -> dict[str, str]:
+    """An answer's headers, a name given twice (``Link``) joined with ", " as requests joins
+    them; each name as the server first spelled it."""
+    found: dict[str, str] = {}
+    spelled: dict[str, str] = {}
+    for name, value in response.getheaders():
+        first = spelled.setdefault(name.lower(), name)
+        found[first] = f"{found[first]}, {value}" if first in found else value
+    return found
+
+
+def _origin(url: str) -> tuple[str, str | None, int | None]:
+    parts = urlsplit(url)
+    return parts.scheme, parts.hostname, parts.port or DEFAULT_PORTS.get(parts.scheme)
+
+
+def same_origin(url: str, other: str) -> bool:
+    """Whether two URLs are of one scheme, host and port."""
+    return _origin(url) == _origin(other)
+
+
+def keeps_token(url: str, target: str) -> bool:
+    """Whether a redirect from ``url`` to ``target`` keeps the token, as ``requests`` decides
+    (``Session.should_strip_auth``): the same host, scheme and port, or from http to https
+    on the default ports."""
+    old, new = urlsplit(url), urlsplit(target)
+    if old.hostname != new.hostname:
+        return False
+    if (
+        old.scheme == "http"
+        and old.port in (80, None)
+        and new.scheme == "https"
+        and new.port in (443, None)
+    ):
+        return True
+    return _origin(url) == _origin(target)
 
 
 def _failure(err: BaseException) -> SendFailed:
@@ -286,6 +344,9 @@ __all__ = [
     "SendFailed",
     "Sender",
     "ca_bundle",
+    "joined_headers",
+    "keeps_token",
+    "same_origin",
     "sender_for",
     "uses_proxy",
     "with_query",

@@ -294,7 +294,7 @@ class Transport:
                 self.report(said)
             self.sleep(pause)
         assert answer is not None
-        if answer.status >= 400:
+        if answer.status >= 300:  # a redirect not followed (a write's, or to elsewhere) too
             raise error_from(answer)
         if text:
             return Reply(answer.status, answer.body.decode("utf-8", "replace"), answer.headers)

@@ -180,3 +180,30 @@ def test_show_starts_without_typer_rich_or_requests(
     )
     assert done.returncode == 0, done.stderr
     assert "HEAVY []" in done.stdout
+
+
+def test_ctrl_c_ends_show_as_it_ends_the_app(tmp_path: Path) -> None:
+    """Interrupted while the server keeps it waiting: exit 130, nothing said, both ways."""
+    import signal
+    import socket
+    import time
+
+    with socket.socket() as silent:  # takes connections, never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        base = f"http://127.0.0.1:{silent.getsockname()[1]}"
+        env = _env(base, "tok", tmp_path / "config")
+        ends = []
+        for command in ([*cli_command(), "show", "g1"], [*APP, "show", "g1"]):
+            process = subprocess.Popen(
+                command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            )
+            silent.settimeout(60)
+            connection, _ = silent.accept()  # it has asked: now it waits for the answer
+            with connection:
+                time.sleep(0.2)
+                process.send_signal(signal.SIGINT)
+                out, err = process.communicate(timeout=30)
+            ends.append((process.returncode, out, err))
+    assert ends[0] == ends[1]
+    assert ends[0][0] == 130

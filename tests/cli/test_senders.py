@@ -188,11 +188,126 @@ def test_a_redirect_to_another_host_drops_the_token(server: Any) -> None:
     assert "Authorization" not in handler.seen[-1]["headers"]
 
 
-def test_a_write_is_not_redirected(server: Any) -> None:
+def test_a_write_follows_a_307_or_308_on_its_origin_with_its_key_and_body(server: Any) -> None:
     base, handler, _ = server
-    handler.script["/moved"] = {"status": 307, "headers": {"Location": "/elsewhere"}}
-    Transport(base).request("POST", "/moved", body={})
-    assert [r["path"] for r in handler.seen] == ["/moved"]
+    handler.script["/moved"] = {"status": 308, "headers": {"Location": "/here"}}
+    transport = Transport(base, "tok")
+    reply = transport.request("POST", "/moved", body={"a": 1}, idempotency_key="k" * 32)
+    assert reply.data["path"] == "/here"
+    _, second = handler.seen
+    assert second["method"] == "POST" and json.loads(second["body"]) == {"a": 1}
+    assert second["headers"]["Idempotency-Key"] == "k" * 32
+    assert second["headers"]["Authorization"] == "Bearer tok"
+
+
+@pytest.mark.parametrize("status", [301, 302, 303, 307])
+def test_a_write_is_not_moved_elsewhere_and_says_so(server: Any, status: int) -> None:
+    base, handler, _ = server
+    port = base.rsplit(":", 1)[1]
+    where = f"http://localhost:{port}/elsewhere" if status == 307 else "/elsewhere"
+    handler.script["/moved"] = {"status": status, "headers": {"Location": where}}
+    with pytest.raises(ApiError) as caught:
+        Transport(base, "tok").request("POST", "/moved", body={})
+    assert caught.value.status == status and caught.value.code == f"http_{status}"
+    assert [r["path"] for r in handler.seen] == ["/moved"]  # sent once, nowhere else
+
+
+def test_a_redirect_loop_ends_with_a_bad_request(server: Any) -> None:
+    base, handler, _ = server
+    handler.script["/loop"] = {"status": 302, "headers": {"Location": "/loop"}}
+    with pytest.raises(BadRequest, match="redirects"):
+        Transport(base).request("GET", "/loop")
+    assert 2 <= len(handler.seen) <= 20
+
+
+def test_a_redirect_to_another_port_drops_the_token(server: Any) -> None:
+    base, handler, _ = server
+    other = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=other.serve_forever, args=(0.05,), daemon=True).start()
+    try:
+        handler.script["/away"] = {
+            "status": 302,
+            "headers": {"Location": f"http://127.0.0.1:{other.server_address[1]}/there"},
+        }
+        Transport(base, "SECRET").request("GET", "/away")
+        assert handler.seen[-1]["path"] == "/there"
+        assert "Authorization" not in handler.seen[-1]["headers"]
+    finally:
+        other.shutdown()
+        other.server_close()
+
+
+@pytest.mark.parametrize(
+    ("url", "target"),
+    [
+        ("http://h/a", "http://h/b"),
+        ("http://h/a", "http://h:80/b"),
+        ("http://h/a", "https://h/b"),
+        ("http://h:8080/a", "https://h/b"),
+        ("https://h/a", "http://h/b"),
+        ("http://h:8080/a", "http://h:9999/b"),
+        ("https://h/a", "https://h:8443/b"),
+        ("http://h/a", "http://g/b"),
+        ("https://h:443/a", "https://h/b"),
+    ],
+)
+def test_the_token_follows_a_redirect_where_requests_sends_it(url: str, target: str) -> None:
+    import requests
+
+    from mathable_client.senders import keeps_token
+
+    assert keeps_token(url, target) is not requests.Session().should_strip_auth(url, target)
+
+
+def test_threads_sharing_one_transport_each_have_a_connection(server: Any) -> None:
+    base, handler, _ = server
+    transport = Transport(base)
+    failures: list[BaseException] = []
+
+    def reads() -> None:
+        for _ in range(50):
+            try:
+                transport.request("GET", "/v1/games/g1")
+            except Exception as err:  # counted: none may fail
+                failures.append(err)
+
+    threads = [threading.Thread(target=reads) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == [] and len(handler.seen) == 200
+    assert len({r["connection"] for r in handler.seen}) == 4
+
+
+def test_a_header_given_twice_is_joined_as_requests_joins_it(server: Any) -> None:
+    base, _, _ = server
+
+    class TwoLinks(Recorder):
+        def _answer(self) -> None:
+            self.send_response(200)
+            self.send_header("Link", '</v1/x?before=1>; rel="next"')
+            self.send_header("link", "</style.css>; rel=preload")
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"{}")
+
+        do_GET = _answer
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), TwoLinks)
+    threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True).start()
+    try:
+        reply = Transport(f"http://127.0.0.1:{httpd.server_address[1]}").request("GET", "/")
+        assert reply.headers["Link"] == '</v1/x?before=1>; rel="next", </style.css>; rel=preload'
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_a_path_with_a_space_or_an_accent_is_quoted(server: Any) -> None:
+    base, handler, _ = server
+    Transport(base).request("GET", "/v1/games/a b/café", params={"q": "é"})
+    assert handler.seen[-1]["path"] == "/v1/games/a%20b/caf%C3%A9?q=%C3%A9"
 
 
 def test_a_slow_server_is_a_timeout(server: Any) -> None:
@@ -279,6 +394,13 @@ def test_a_certificate_that_does_not_verify_is_not_retried(
         # Its authority named, as for requests: the same server answers.
         monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(cert))
         assert Transport(base).request("GET", "/v1/games/g1").status == 200
+        # A folder of certificates (requests takes one), and a file that is not there.
+        monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(tmp_path))
+        with pytest.raises(Unreachable, match="TLS with"):
+            Transport(base).request("GET", "/v1/games/g1")
+        monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(tmp_path / "none.pem"))
+        with pytest.raises(Unreachable, match="cannot read the certificates"):
+            Transport(base).request("GET", "/v1/games/g1")
     finally:
         httpd.shutdown()
         httpd.server_close()

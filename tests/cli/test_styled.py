@@ -9,11 +9,13 @@ import sys
 
 import pytest
 import typer
+from rich.color import ColorSystem
 from rich.console import Console
+from rich.style import Style
 from rich.text import Text
 
 from mathable_cli.config import user_config_dir
-from mathable_cli.styled import COLORS, Styled, sgr, shows_color
+from mathable_cli.styled import COLORS, Styled, deep_colors, sgr, shows_color
 
 STYLES = [
     "bold", "dim", "bold red", "yellow", "bold white on blue", "bold white on purple",
@@ -34,6 +36,31 @@ def test_each_style_is_written_as_rich_writes_it(style: str) -> None:
     ours = Styled("plain ").append("12", style=style).append(" after")
     theirs = Text("plain ").append("12", style=style).append(" after")
     assert ours.render(color=True) == _rich(theirs)
+
+
+@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize(
+    ("environ", "system"),
+    [
+        ({"TERM": "xterm"}, ColorSystem.STANDARD),
+        ({"TERM": "xterm-256color"}, ColorSystem.EIGHT_BIT),
+        ({"TERM": "xterm-kitty"}, ColorSystem.EIGHT_BIT),
+        ({"TERM": "xterm", "COLORTERM": "truecolor"}, ColorSystem.TRUECOLOR),
+    ],
+)
+def test_each_style_in_the_colours_the_terminal_shows(
+    style: str, environ: dict[str, str], system: ColorSystem
+) -> None:
+    console = Console(file=io.StringIO(), force_terminal=True, _environ=environ)
+    assert console._color_system == system  # rich's own reading of the terminal
+    deep = deep_colors(environ)
+    # rich's codes for that system, from a style parsed anew: rich keeps the first
+    # system's codes on a parsed style, and caches the parse (a process has one terminal).
+    fresh = Style.__dict__["parse"].__func__.__wrapped__(Style, style)
+    codes = fresh._make_ansi_codes(system)
+    assert Styled("12", style=style).render(color=True, deep=deep) == f"\x1b[{codes}m12\x1b[0m"
+    if system is not ColorSystem.STANDARD and "on dark_orange" in style:
+        assert "48;5;208" in Styled("12", style=style).render(color=True, deep=deep)
 
 
 def test_a_style_under_the_whole_text_and_lines_end_their_escapes() -> None:

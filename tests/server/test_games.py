@@ -293,7 +293,10 @@ def test_a_woken_long_poll_reads_no_names(app: Flask, store_url: str) -> None:
         )
     )
     poll.start()
-    time.sleep(0.3)  # held, names known
+    deadline = time.monotonic() + 10
+    while len(svc.names._names) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)  # until the poll is held with the names known (not a guessed pause)
+    assert len(svc.names._names) == 2
     svc.store.names = counted
     try:
         move(other.test_client(), ada, game["id"], 3, type="pass")

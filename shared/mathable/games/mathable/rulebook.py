@@ -347,7 +347,8 @@ def _end() -> list[Block]:
         _p(
             N_(
                 "Then each player loses the total of the numbers left on their own rack. The\n"
-                "highest score wins; equal scores share the win."
+                "highest score among the players still in the game wins (a player who\n"
+                "resigned or ran out of time cannot win); equal scores share the win."
             )
         ),
     ]

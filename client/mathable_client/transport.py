@@ -37,6 +37,9 @@ MAX_DELAY = 30.0
 #: pauses), and one that waits anyway (about half a minute).
 QUICK = (3, 0.25)
 PATIENT = (6, 0.5)
+#: How long past ``give_up_at`` a call may still take: a long-poll asked to wait until
+#: then is answered then, give or take the trip.
+GIVE_UP_GRACE = 2.0
 #: For as long as the process runs (the pauses grow to ``MAX_DELAY``): bots and waits.
 ENDLESS: tuple[int | None, float] = (None, 0.5)
 
@@ -237,10 +240,11 @@ class Transport:
         while True:
             attempt += 1
             answer: Answer | None = None
+            limit = timeout or self.timeout
+            if self.give_up_at is not None:  # a server that never answers keeps no one longer
+                limit = min(limit, max(self.give_up_at - time.monotonic(), 0.0) + GIVE_UP_GRACE)
             try:
-                answer = self.sender.send(
-                    method, url, headers, payload, params, timeout or self.timeout
-                )
+                answer = self.sender.send(method, url, headers, payload, params, limit)
             except SendFailed as failed:
                 if failed.kind == "timeout":
                     problem = _("the server did not answer in time")

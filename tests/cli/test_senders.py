@@ -436,3 +436,16 @@ def test_certificates_are_checked_against_what_requests_trusts() -> None:
     assert ca_bundle({}) == requests.utils.DEFAULT_CA_BUNDLE_PATH
     assert ca_bundle({"CURL_CA_BUNDLE": "/c.pem"}) == "/c.pem"
     assert ca_bundle({"REQUESTS_CA_BUNDLE": "/r.pem", "CURL_CA_BUNDLE": "/c.pem"}) == "/r.pem"
+
+
+def test_a_server_that_never_answers_keeps_a_call_no_longer_than_its_give_up_time() -> None:
+    """``wait --timeout 1`` against a server that takes the connection and says nothing."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        transport = Transport(f"http://127.0.0.1:{silent.getsockname()[1]}", retries=None)
+        transport.give_up_at = time.monotonic() + 1.0
+        started = time.monotonic()
+        with pytest.raises(Unreachable, match="did not answer in time"):
+            transport.request("GET", "/v1/games/g1", timeout=60)
+        assert time.monotonic() - started < 1.0 + 2.0 + 1.0  # the grace, and a margin

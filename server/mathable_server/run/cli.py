@@ -490,7 +490,8 @@ def _run(args: argparse.Namespace) -> None:
     ):
         shared = "in this process"
     print(
-        f"mathable-server: http://{args.host}:{args.port}/v1 on {_shown(settings.database_url)}"
+        f"mathable-server: http://{args.host}:{args.port} (mathable-cli --server"
+        f" http://{args.host}:{args.port}; the API under /v1) on {_shown(settings.database_url)}"
         f" (rate limit {limit} per token, counted {shared}; {settings.long_poll_limit}"
         f" long-polls at once per process); {_mail_words(settings)}; trusted proxies:"
         f" {_proxies_words(settings)}",

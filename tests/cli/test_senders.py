@@ -48,14 +48,14 @@ class Recorder(BaseHTTPRequestHandler):
     def _answer(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
-        self.connections.add(id(self.connection))
+        self.connections.add(self.client_address[1])
         self.seen.append(
             {
                 "method": self.command,
                 "path": self.path,
                 "headers": dict(self.headers),
                 "body": body,
-                "connection": id(self.connection),
+                "connection": self.client_address[1],  # its port: an id() may be reused
             }
         )
         rule = self.script.get(self.path.split("?")[0], {})

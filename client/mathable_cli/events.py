@@ -17,7 +17,7 @@ import requests
 
 from mathable_cli import api as api_module
 from mathable_cli.api import ApiClient, ApiError
-from mathable_client.senders import Answer
+from mathable_client.senders import answer_of
 from mathable_client.transport import error_from
 from mathable_i18n import _
 
@@ -65,9 +65,7 @@ class EventStream:
             raise StreamUnsupported()
         if response.status_code >= 400:
             try:
-                found = error_from(
-                    Answer(response.status_code, response.reason or "", {}, response.content)
-                )
+                found = error_from(answer_of(response))
             finally:
                 response.close()
             error = ApiError(found.status, found.code, found.message, found.body)

@@ -54,11 +54,14 @@ class Output:
     @property
     def color(self) -> bool:
         """Whether what goes to stdout is in colour."""
-        return not self.no_color and shows_color(sys.stdout)
+        return self._colors(sys.stdout)
+
+    def _colors(self, stream: Any) -> bool:
+        return not self.no_color and shows_color(stream)
 
     def _write(self, stream: Any, text: str | Styled) -> None:
         styled = Styled(text) if isinstance(text, str) else text
-        color = not self.no_color and shows_color(stream)
+        color = self._colors(stream)
         stream.write(styled.render(color=color, deep=color and deep_colors()) + "\n")
         stream.flush()
 

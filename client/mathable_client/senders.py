@@ -280,7 +280,7 @@ def keeps_token(url: str, target: str) -> bool:
         and new.port in (443, None)
     ):
         return True
-    return _origin(url) == _origin(target)
+    return same_origin(url, target)
 
 
 def _failure(err: BaseException) -> SendFailed:
@@ -295,6 +295,13 @@ def _failure(err: BaseException) -> SendFailed:
     if isinstance(err, TimeoutError):
         return SendFailed("timeout", str(err) or "timed out")
     return SendFailed("connection", str(err) or type(err).__name__)
+
+
+def answer_of(response: requests.Response) -> Answer:
+    """A ``requests`` response, read whole, as an ``Answer``."""
+    return Answer(
+        response.status_code, response.reason or "", dict(response.headers), response.content
+    )
 
 
 class RequestsSender:
@@ -329,9 +336,7 @@ class RequestsSender:
             raise SendFailed("connection", str(err)) from None
         except requests.RequestException as err:
             raise SendFailed("bad_request", str(err)) from None
-        return Answer(
-            response.status_code, response.reason or "", dict(response.headers), response.content
-        )
+        return answer_of(response)
 
     def close(self) -> None:
         self.session.close()
@@ -343,6 +348,7 @@ __all__ = [
     "RequestsSender",
     "SendFailed",
     "Sender",
+    "answer_of",
     "ca_bundle",
     "joined_headers",
     "keeps_token",

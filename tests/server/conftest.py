@@ -77,6 +77,8 @@ BOTH_DATABASES = frozenset(
     {
         "test_accounts",
         "test_browser_links",
+        "test_trial",
+        "test_sessions_end",
         "test_clocks",
         "test_cross_access",
         "test_games",

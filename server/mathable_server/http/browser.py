@@ -21,14 +21,17 @@ from mathable_i18n import N_, _, say
 from mathable_server.games.service import GameNotFound, new_id
 from mathable_server.games.turn_list import turn_lines
 from mathable_server.http import language, sessions
-from mathable_server.http.api.links import checked_address, spend_mail_limit
+from mathable_server.http.api.links import checked_address
 from mathable_server.http.api.notifications import mailroom
 from mathable_server.http.errors import ApiError
-from mathable_server.http.links import FormCsrf, check_form_csrf, make_link, open_session, play_path
+from mathable_server.http.limits import retry_after
+from mathable_server.http.links import FormCsrf, check_form_csrf, open_session, play_path
 from mathable_server.http.pages import seat_names
 from mathable_server.http.render import game_body, player_ids
 from mathable_server.http.schemas import RegisterSchema
-from mathable_server.http.web import services
+from mathable_server.http.web import client_address, services
+from mathable_server.notify.mail.codes import new_nonce
+from mathable_server.notify.mail.outgoing import SIGNIN_REQUEST
 from mathable_server.store import NameLooksAlike, NameTaken, PlayerRecord
 from mathable_server.store.browser import Link
 from mathable_server.store.outbox import Notification, new_message_id
@@ -101,6 +104,14 @@ def _spent_page(found: Link | None, what: str) -> Response | None:
     words = _SPENT[what]
     if found is None:
         return _message(_("Link not valid"), _(words[0]), 404)
+    if found.outcome == "revoked":
+        return _message(
+            _("Link withdrawn"),
+            _("This sign-in link works no more: the player signed out everywhere or replaced "
+              "their token since it was sent. Ask for a new one."),
+            410,
+            link="/signin",
+        )  # fmt: skip
     if found.used_at is not None:
         done = words[2] if found.outcome == "refused" else words[1]
         return _message(_("Link used"), _(done), 410)
@@ -242,8 +253,16 @@ def signin_page() -> Response:
 
 @bp.post("/signin")
 def signin_mail() -> Response:
-    """Mail a one-time sign-in link to a verified address; the same answer whether or
-    not the address is a player's (nobody learns whose addresses are known)."""
+    """Ask for a one-time sign-in link by mail; the same answer, and the same work, whether
+    or not the address is a player's (nobody learns whose addresses are known).
+
+    The request writes one outbox row naming the address and nothing else, whoever's it
+    is: the delivery worker looks the address up, and only for a player's verified
+    address makes the link and mails it, within that player's own budget of sign-in
+    mails (``MATHABLE_SIGNIN_MAIL_LIMIT``, ``notify.mail.outgoing``). So a stranger's
+    request for a made-up address spends nothing of anyone's budget, and one over a
+    player's budget is the same page as always, with nothing re-sent. The only limit
+    said here is the requester's own: sign-in requests from one client address."""
     check_form_csrf()
     try:
         address = checked_address(request.form.get("email") or "")
@@ -251,23 +270,19 @@ def signin_mail() -> Response:
         return _page("signin.html", 400, sent=False, error=err.message)
     svc = services()
     room = mailroom()
-    spend_mail_limit("sign-in", None, address)
-    holders = mailroom().book.players_at(address)
-    if holders and room.settings.email_enabled and svc.settings.public_url:
-        minutes = svc.settings.signin_minutes
-        link = make_link("signin", holders[0], lifetime_ms=minutes * 60_000)
-        room.outbox.add(
-            [
-                Notification(
-                    "email",
-                    "signin",
-                    holders[0],
-                    {"to": address, "nonce": link.nonce, "minutes": minutes},
-                    new_message_id("signin"),
-                )
-            ],
-            svc.games.now(),
-        )
+    limit, client = svc.settings.code_mail_limit, client_address()
+    wait = 0.0 if limit is None else svc.limiter.take(limit, f"signin-mail:client:{client}")
+    if wait > 0:
+        seconds = retry_after(wait)
+        answer = _page("signin.html", 429, sent=False, error=_(
+            "Too many sign-in requests from your network: try again in {minutes} min.",
+            minutes=max(1, round(seconds / 60))))  # fmt: skip
+        answer.headers["Retry-After"] = str(seconds)
+        return answer
+    if room.settings.email_enabled and svc.settings.public_url:
+        payload = {"to": address, "nonce": new_nonce(), "minutes": svc.settings.signin_minutes}
+        notice = Notification("email", SIGNIN_REQUEST, "", payload, new_message_id("signin"))
+        room.outbox.add([notice], svc.games.now())
     return _page("signin.html", sent=True, error=None, address=address)
 
 

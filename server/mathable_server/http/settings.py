@@ -46,6 +46,11 @@ DEFAULT_MESSAGE_LIMIT = RateLimit(rate=60 / 3600, burst=30)
 DEFAULT_ARCHIVE_LIMIT = RateLimit(rate=120 / 3600, burst=60)
 #: Code mails (``PUT /v1/me/email``) per player and per address: three an hour.
 DEFAULT_CODE_MAIL_LIMIT = RateLimit(rate=3 / 3600, burst=3)
+#: Sign-in links mailed to one player in an hour, however many asked for them: a
+#: stranger's requests cannot fill a mailbox, and each mail they cause is a link the
+#: player can use. The requests themselves are counted per client address
+#: (``DEFAULT_CODE_MAIL_LIMIT``), so four client networks are needed to reach it.
+DEFAULT_SIGNIN_MAIL_LIMIT = 10
 #: Code mails per mail domain (every address at ``example.org`` together): thirty an hour.
 DEFAULT_CODE_MAIL_DOMAIN_LIMIT = RateLimit(rate=30 / 3600, burst=30)
 #: Domains whose mailboxes ignore dots in the local part (``a.da@`` is ``ada@``).
@@ -203,6 +208,10 @@ class Settings:
     invitation_hours: int = 7 * 24
     #: Minutes a sign-in link works (``MATHABLE_SIGNIN_MINUTES``).
     signin_minutes: int = 60
+    #: Sign-in links mailed to one player in an hour, whoever asked
+    #: (``MATHABLE_SIGNIN_MAIL_LIMIT``): beyond, a request is answered as always and
+    #: nothing is mailed (the links already sent still work).
+    signin_mail_limit: int = DEFAULT_SIGNIN_MAIL_LIMIT
     #: Days a browser session lasts (``MATHABLE_SESSION_DAYS``).
     session_days: int = 30
 
@@ -304,6 +313,8 @@ class Settings:
             or DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
             invitation_hours=_whole(env, "MATHABLE_INVITATION_HOURS", minimum=1) or 7 * 24,
             signin_minutes=_whole(env, "MATHABLE_SIGNIN_MINUTES", minimum=1) or 60,
+            signin_mail_limit=_whole(env, "MATHABLE_SIGNIN_MAIL_LIMIT", minimum=1)
+            or DEFAULT_SIGNIN_MAIL_LIMIT,
             session_days=_whole(env, "MATHABLE_SESSION_DAYS", minimum=1) or 30,
         )
 

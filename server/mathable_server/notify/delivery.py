@@ -53,6 +53,8 @@ class MailSettings(Protocol):
     def webhook_breaker_seconds(self) -> float: ...
     @property
     def webhook_legacy_signature(self) -> bool: ...
+    @property
+    def signin_mail_limit(self) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -96,7 +98,7 @@ class Mailroom:
             relay = Relay.parse(self.settings.smtp_url)
             senders["email"] = MailChannel(
                 self.store, self.book, self.context, relay.send, self.settings.mail_pictures,
-                now=now,
+                now=now, signin_mail_limit=self.settings.signin_mail_limit,
             )
         return senders
 

@@ -5,14 +5,18 @@ mail and the cookie in a browser are the secrets. A link is spent once, by one a
 ``UPDATE ... WHERE used_at IS NULL AND expires_at > now``: two clicks racing, one wins.
 A session is ended by deleting its row; ending a player's sessions writes a feed
 ``revocation`` as replacing their token does, so that requests waiting in any process
-(a long-poll, a stream) ask again whether their caller is still signed in.
+(a long-poll, a stream) ask again whether their caller is still signed in. Ending all
+of them also withdraws every sign-in link of the player not used yet (``revoked``), as
+replacing or revoking the token does: a spare link in a thief's hands would sign them
+in again.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import and_, delete, insert, select, update
+from sqlalchemy import and_, delete, func, insert, select, update
+from sqlalchemy.engine import Connection
 
 from mathable_server.store import feed
 from mathable_server.store.base import Recorder
@@ -121,6 +125,38 @@ class BrowserRecorder(Recorder):
                 .values(used_at=None, outcome=None)
             )
 
+    def withdraw_signin_links(self, player_id: str, now: int) -> int:
+        """Spend every sign-in link of the player not used yet (outcome ``revoked``): their
+        token was replaced or revoked. How many there were."""
+        with self._writer() as conn, conn.begin():
+            return self._withdraw_signin_links(conn, player_id, now)
+
+    @staticmethod
+    def _withdraw_signin_links(conn: Connection, player_id: str, now: int) -> int:
+        where = and_(
+            browser_links.c.player_id == player_id,
+            browser_links.c.kind == "signin",
+            browser_links.c.used_at.is_(None),
+        )
+        done = conn.execute(update(browser_links).where(where).values(used_at=now,
+                                                                      outcome="revoked"))
+        return int(done.rowcount or 0)
+
+    def mailed_signin_links(self, player_id: str, since: int) -> int:
+        """How many sign-in links were mailed to the player since ``since`` (ms): the
+        links made for a mailed request (they name the address), not for the token's
+        ``POST /v1/me/signin-link``."""
+        with self._reader.connect() as conn:
+            found = conn.execute(
+                select(func.count()).select_from(browser_links).where(
+                    browser_links.c.player_id == player_id,
+                    browser_links.c.kind == "signin",
+                    browser_links.c.address.is_not(None),
+                    browser_links.c.created_at >= since,
+                )
+            ).scalar_one()
+        return int(found)
+
     def open_links_to(self, game_id: str) -> int:
         """How many invitations to ``game_id`` may still be taken (any time: unspent)."""
         with self._reader.connect() as conn:
@@ -182,6 +218,8 @@ class BrowserRecorder(Recorder):
             where = and_(where, browser_sessions.c.id == session_id)
         with self._writer() as conn, conn.begin():
             ended = int(conn.execute(delete(browser_sessions).where(where)).rowcount or 0)
+            if session_id is None:
+                self._withdraw_signin_links(conn, player_id, now)
             if ended:
                 feed.write(conn, self.dialect, [feed.revocation(player_id, now)])
         if ended:

@@ -417,9 +417,12 @@ browser_links = Table(
     Column("expires_at", BigInteger, nullable=False),
     #: When the link was used or refused (ms); None while it may be.
     Column("used_at", BigInteger, nullable=True),
-    #: "used" or "refused" once it is spent.
+    #: "used" or "refused" once it is spent; "revoked" for a sign-in link withdrawn unused
+    #: (its player signed out everywhere, or replaced or revoked their token).
     Column("outcome", String(8), nullable=True),
     Index("ix_browser_links_game", "game_id"),
+    #: A player's links by kind and age: withdrawn together, sign-in mails counted.
+    Index("ix_browser_links_player", "player_id", "kind", "created_at"),
 )
 
 browser_sessions = Table(

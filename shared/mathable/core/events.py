@@ -75,6 +75,9 @@ class Event:
     needs_version: ClassVar[dict[str, int]] = {}
     #: The game starts with this event: clocks start running (``mathable.core.clock``).
     starts_clocks: ClassVar[bool] = False
+    #: The game ends with this event (its result, then its revealed order): what it holds
+    #: (every seat's deductions, the bag order) was hidden until then.
+    ends_game: ClassVar[bool] = False
     #: The game whose own event this is; "" for the events every game shares.
     game: ClassVar[str] = ""
 
@@ -352,6 +355,7 @@ class VacationDayUsed(Event):
 @dataclass(frozen=True, slots=True)
 class GameEnded(Event):
     type: ClassVar[str] = "game_ended"
+    ends_game: ClassVar[bool] = True
     reason: str
     deductions: tuple[int, ...]
     scores: tuple[int, ...]
@@ -369,6 +373,7 @@ class DrawsRevealed(Event):
     """At the end: the bag order committed to at creation and its salt, for anyone to check."""
 
     type: ClassVar[str] = "draws_revealed"
+    ends_game: ClassVar[bool] = True
     order: tuple[int, ...]
     salt: str
     fields: ClassVar[dict[str, codec.Codec[Any]]] = {"order": codec.INTS, "salt": codec.STR}

@@ -24,7 +24,7 @@ from mathable_server.http.errors import ApiError
 from mathable_server.http.links import make_link, play_path
 from mathable_server.http.schemas import StrictSchema
 from mathable_server.http.web import (
-    client_address,
+    bearer_token,
     json_body,
     json_response,
     load,
@@ -64,20 +64,22 @@ def checked_address(address: str, field: str = "email") -> str:
     return address
 
 
-def spend_mail_limit(kind: str, player_id: str | None, address: str) -> None:
-    """Link mails count as code mails do: per player (without one, per client address),
-    per mailbox and per mail domain."""
+def spend_invitation_mail_limit(player_id: str, address: str) -> None:
+    """Invitation mails count as code mails do, per inviting player, per mailbox and per
+    mail domain, in budgets of their own: sign-in mails (``browser.signin_mail``) are
+    counted apart, so invitations never hold back a player's sign-in, nor the reverse."""
     settings = services().settings
-    what = f"{kind} mails"
+    what = "invitation mails"
     if settings.code_mail_limit is not None:
         mailbox = mailbox_key(address, settings.dotless_mail_domains)
-        who = f"player:{player_id}" if player_id is not None else f"client:{client_address()}"
-        take(settings.code_mail_limit, f"link-mail:{who}", "too_many_mails", what)
-        take(settings.code_mail_limit, f"link-mail:address:{mailbox}", "too_many_mails", what)
+        take(settings.code_mail_limit, f"invitation-mail:player:{player_id}", "too_many_mails",
+             what)  # fmt: skip
+        take(settings.code_mail_limit, f"invitation-mail:address:{mailbox}", "too_many_mails",
+             what)  # fmt: skip
     if settings.code_mail_domain_limit is not None:
         domain = address.rpartition("@")[2].lower().rstrip(".")
-        take(settings.code_mail_domain_limit, f"link-mail:domain:{domain}", "too_many_mails",
-             what)  # fmt: skip
+        take(settings.code_mail_domain_limit, f"invitation-mail:domain:{domain}",
+             "too_many_mails", what)  # fmt: skip
 
 
 @bp.post("/games/<game_id>/invitations")
@@ -108,7 +110,7 @@ def invite(game_id: str) -> Response:
         )
     if svc.store.open_links_to(game_id) >= svc.settings.max_open_invitations:
         raise ApiError(422, "too_many_invitations", _("this game has enough open invitations"))
-    spend_mail_limit("invitation", player.id, address)
+    spend_invitation_mail_limit(player.id, address)
     hours = svc.settings.invitation_hours
     link = make_link(
         "invite", player.id, lifetime_ms=hours * 3_600_000, game_id=game_id, address=address
@@ -142,6 +144,15 @@ def signin_link() -> Response:
     """A one-time link signing the caller in in a browser, on the game's page if one is
     named; shown once (only its hash is kept)."""
     player = required_player()
+    if bearer_token() is None:
+        # A browser session may not mint links: with a stolen cookie they would outlive
+        # "sign out everywhere". The terminal client (its token) asks for them.
+        raise ApiError(
+            403,
+            "token_required",
+            _("a sign-in link is made for a player's token (the terminal client), not a "
+              "browser session"),
+        )  # fmt: skip
     body = load(_signin_link, json_body(required=False))
     svc = services()
     game_id = body.get("game")

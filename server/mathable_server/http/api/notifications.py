@@ -12,11 +12,20 @@ from marshmallow import fields, validate
 
 from mathable_i18n import _
 from mathable_server.games.timesource import iso_ms
+from mathable_server.http import sessions
 from mathable_server.http.errors import ApiError
 from mathable_server.http.limits import RateLimit, retry_after
 from mathable_server.http.pages import HTML_TYPE
 from mathable_server.http.schemas import StrictInteger, StrictSchema
-from mathable_server.http.web import json_body, json_response, load, required_player, services, take
+from mathable_server.http.web import (
+    bearer_token,
+    json_body,
+    json_response,
+    load,
+    required_player,
+    services,
+    take,
+)
 from mathable_server.notify.delivery import Mailroom
 from mathable_server.notify.mail.codes import new_nonce, verification_code
 from mathable_server.notify.webhooks import WebhookRefused, check_url, insecure
@@ -119,10 +128,37 @@ def mailbox_key(address: str, dotless_domains: tuple[str, ...] = ()) -> str:
     return f"{local}@{domain}"
 
 
+#: How recently a browser must have signed in to change the account's address (ms).
+RECENT_SIGNIN_MS = 10 * 60_000
+
+
+def _signed_in_recently() -> None:
+    """403 ``signin_too_old`` for a browser session opened more than ten minutes ago:
+    a stolen cookie must not move the account to its thief's mailbox. The token (the
+    terminal client) needs no more than itself."""
+    if bearer_token() is not None:
+        return
+    svc = services()
+    cookie = sessions.cookie_value()
+    found = None if cookie is None else svc.store.session(sessions.secret_hash(cookie))
+    if found is None or svc.games.now() - found.created_at > RECENT_SIGNIN_MS:
+        minutes = RECENT_SIGNIN_MS // 60_000
+        raise ApiError(
+            403,
+            "signin_too_old",
+            _("changing the address from a browser needs a sign-in within the last "
+              "{minutes} minutes: sign in again (/signin), then change it", minutes=minutes),
+            details={"within_minutes": minutes, "signin": "/signin"},
+        )  # fmt: skip
+
+
 @bp.put("/v1/me/email")
 def set_email() -> Response:
+    """Set the address to prove (a code is mailed to it); the address the account had is
+    told (mailed) that it was changed. From a browser, only soon after signing in."""
     player = required_player()
     room = _email_on()
+    _signed_in_recently()
     address = load(_email, json_body())["address"].strip()
     if not _ADDRESS.match(address):
         raise ApiError(
@@ -154,6 +190,7 @@ def set_email() -> Response:
     nonce = new_nonce()
     code = verification_code(room.secret(), player.id, nonce)
     now = services().games.now()
+    old = room.book.verified_address(player.id)
     wait = room.book.set_address(player.id, address, code, now)
     if wait:
         seconds = retry_after(wait / 1000)
@@ -177,7 +214,20 @@ def set_email() -> Response:
                 {"to": address, "nonce": nonce},
                 new_message_id(f"verify.{player.id}"),
             )
-        ],
+        ]
+        + (
+            []
+            if old is None or old.lower() == address.lower()
+            else [
+                Notification(
+                    "email",
+                    "address_change",
+                    player.id,
+                    {"to": old, "new": address},
+                    new_message_id(f"address.{player.id}"),
+                )
+            ]
+        ),
         now,
     )
     return json_response({"address": address, "verified": False}, 202, _NO_STORE)

@@ -175,6 +175,8 @@ def rotate_token() -> Response:
     if not svc.store.replace_token(player.id, hash_token(token), old_hash=hash_token(old)):
         # Another rotation or a revocation got there first: this token is no longer valid.
         raise ApiError(401, "bad_token", _("this token does not belong to any player"))
+    # A sign-in link not used yet was made for the old token's holder: it goes with it.
+    svc.store.withdraw_signin_links(player.id, svc.games.now())
     svc.auth.forget(player.id)
     return json_response(
         {"id": player.id, "name": player.name, "token": token},
@@ -189,7 +191,8 @@ def revoke_token() -> Response:
     player = required_player()
     svc = services()
     svc.store.replace_token(player.id, "", old_hash=hash_token(bearer_token() or ""))
-    # Revoked with the token: every browser session of the player ends too.
+    # Revoked with the token: every browser session of the player ends too, and every
+    # sign-in link not used yet is withdrawn.
     svc.store.end_sessions(player.id, svc.games.now())
     svc.auth.forget(player.id)
     return Response(status=204)

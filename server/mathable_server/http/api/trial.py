@@ -5,23 +5,40 @@ game's own rules check ``commands`` one after another on a copy of the game (not
 is stored), and the answer is either the first refusal (``ok: false``, its ``code`` and
 ``message``, ``at``: which command) or ``ok: true`` with the points they would score,
 the seat's legal moves after them (``legal``, JSON commands from the ruleset's move
-generator) and, with ``hint``, the ruleset's suggestion. Commands that would draw a
-tile are checked, but the seat's view after them is not shown (it would show the tile
-drawn): ``view`` and ``legal`` are then left out; and nothing after such a command is
-tried (``drew_a_tile``): whether a tile then fits would tell the tile drawn. A rated
-game offers no hints (``hint`` there: 422 ``rated_no_hints``).
+generator) and, with ``hint``, the ruleset's suggestion.
+
+A trial never tells what the seat may not know (docs/security.md, "Third review"). It
+stops at a command after which the game would tell more than it tells everyone, for
+every ruleset alike, asked of the events the command makes:
+
+- an event shows the seat more than everyone (tiles from the hidden bag: a draw, an
+  exchange, a rack refilled): the view after it would show the tile drawn;
+- an event ends the game (``Event.ends_game``): its result holds every seat's rack
+  value, and whether a command ends the game may itself depend on the hidden hands
+  (Summy's "no seat can form an equation");
+- the command hands the turn on: whether the game then goes on or ends is the same
+  question again, so the answer's shape must not depend on it.
+
+Such a command is still checked: the answer says it is legal and what it scores
+(``score_change``, counted before the end's deductions), with no ``view``, ``legal``
+or ``hint``; the events that end the game are not even applied to the copy, and
+nothing after the command is tried (``ok: false`` at the next one, ``drew_a_tile`` or
+``trial_stopped``). A rated game offers no hints (``hint`` there: 422
+``rated_no_hints``), and its ``legal`` list is the rules, not a ranking: no points, in
+the order of the commands themselves.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import Blueprint, Response
 from marshmallow import fields, validate
 
 from mathable import Event, RuleError
-from mathable.core.ruleset import apply_any, check_any, redact_any, ruleset_of
-from mathable_i18n import _, say
+from mathable.core.ruleset import AnyState, apply_any, check_any, redact_any, ruleset_of
+from mathable_i18n import N_, _, say
 from mathable_server.http.errors import ApiError
 from mathable_server.http.schemas import StrictSchema, load_command
 from mathable_server.http.web import json_body, json_response, load, required_player, services
@@ -45,6 +62,24 @@ def _tells_the_seat_more(event: Event, seat: int) -> bool:
     return bool(redact_any(event, seat) != redact_any(event, None))
 
 
+def _holds_the_turn(state: AnyState, seat: int) -> bool:
+    return state.status == "playing" and state.turn is not None and state.turn.seat == seat
+
+
+#: Why nothing after a command is tried, said at the next command.
+_STOPPED = {
+    "drew_a_tile": N_("a trial stops at a command that draws a tile"),
+    "trial_stopped": N_("a trial stops at a command that ends the turn or the game"),
+}
+
+
+def _unranked(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A rated game's legal moves: the rules, not a ranking (no points, and in the order
+    of the commands themselves, not best first)."""
+    bare = [{k: v for k, v in command.items() if k != "points"} for command in legal]
+    return sorted(bare, key=lambda command: json.dumps(command, sort_keys=True))
+
+
 @bp.post("/<game_id>/trial")
 def trial(game_id: str) -> Response:
     player = required_player()
@@ -61,36 +96,42 @@ def trial(game_id: str) -> Response:
     seat = state.seat_of(player.id)
     if seat is None:
         raise ApiError(403, "not_seated", _("you have no seat in this game"))
-    if body["hint"] and services().store.rated(game_id):
+    rated = services().store.rated(game_id)
+    if body["hint"] and rated:
         raise ApiError(422, "rated_no_hints", _("a rated game offers no hints"))
     rules = ruleset_of(state)
     before = rules.view(state, seat)
-    drew = False
+    stopped: str | None = None
     for i, command in enumerate(commands):
-        if drew:
-            # What follows a draw depends on the tile drawn: trying it would tell the
-            # bag's hidden order (a tile fits, or not). Nothing after a draw is tried.
-            stopped: dict[str, Any] = {
-                "code": "drew_a_tile",
-                "message": _("a trial stops at a command that draws a tile"),
-            }
-            return json_response({"ok": False, "at": i, "refused": stopped})
+        if stopped is not None:
+            # What follows depends on what the seat may not know (the tile drawn, the
+            # hands that decide the end): nothing after such a command is tried.
+            refused: dict[str, Any] = {"code": stopped, "message": _(_STOPPED[stopped])}
+            return json_response({"ok": False, "at": i, "refused": refused})
+        had_the_turn = _holds_the_turn(state, seat)
         try:
             for event in check_any(state, rules.command(seat, command)):
-                drew = drew or _tells_the_seat_more(event, seat)
+                if type(event).ends_game:
+                    stopped = stopped or "trial_stopped"
+                    break  # the end is not applied: its result tells every rack's value
+                if _tells_the_seat_more(event, seat):
+                    stopped = "drew_a_tile"
                 state = apply_any(state, event)
         except RuleError as err:
             refused = {"code": err.code, "message": say(err.message), "details": err.details}
             return json_response({"ok": False, "at": i, "refused": refused})
+        if stopped is None and had_the_turn and not _holds_the_turn(state, seat):
+            stopped = "trial_stopped"
     after = rules.view(state, seat)
     answer: dict[str, Any] = {
         "ok": True,
         "version": before["version"],
         "score_change": after["seats"][seat]["score"] - before["seats"][seat]["score"],
     }
-    if not drew:  # nothing drawn: nothing new to hide
+    if stopped is None:  # nothing drawn, the turn and the game go on: nothing new to hide
         answer["view"] = after
-        answer["legal"] = rules.legal_commands(state, seat)
+        legal = rules.legal_commands(state, seat)
+        answer["legal"] = _unranked(legal) if rated else legal
         if body["hint"]:
             found = rules.suggest(after)
             words = None if found is None else say(found[1])

@@ -324,6 +324,24 @@ def code_mail(ctx: MailContext, to: str, code: str, stable_id: str) -> EmailMess
     return _message(ctx, to, subject, text, stable_id)
 
 
+def address_change_mail(ctx: MailContext, to: str, name: str, new: str, stable_id: str) \
+        -> EmailMessage:  # fmt: skip
+    """To the address an account had: another was set (and is being confirmed)."""
+    command = "mathable-cli email set " + to
+    text = (
+        _("The address of your Mathable account {name} was changed to {address}. This "
+          "address gets no more mail from the server.", name=name, address=new)
+        + "\n\n"
+        + _("If you did not ask for this, someone else may be signed in as you. Set your "
+            "address again with the terminal client ({command}) and sign out everywhere, "
+            "or ask the server's operator for help.",
+            command=command)
+        + "\n"
+    )  # fmt: skip
+    return _message(ctx, to, _("[mathable] The address of your account was changed"), text,
+                    stable_id)  # fmt: skip
+
+
 def answer_mail(
     ctx: MailContext,
     *,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from email.message import EmailMessage
 
 from mathable import replay_timed
@@ -25,6 +26,7 @@ from mathable_server.notify.mail.addresses import play_address, play_secret
 from mathable_server.notify.mail.codes import link_secret, verification_code
 from mathable_server.notify.mail.compose import (
     MailContext,
+    address_change_mail,
     answer_mail,
     code_mail,
     digest_mail,
@@ -39,8 +41,13 @@ from mathable_server.notify.mail.picture import board_png
 from mathable_server.notify.worker import Entry, Undeliverable, reminder_due
 from mathable_server.store import Store
 from mathable_server.store.addresses import AddressBook, secret_hash
+from mathable_server.store.outbox import Obsolete
 
 GAME_KINDS = ("turn", "moved", "finished")
+#: A row asking for a sign-in link to an address, whoever's it is (``POST /signin``): the
+#: worker makes the link and mails it only if a player has that verified address.
+SIGNIN_REQUEST = "signin_request"
+HOUR_MS = 3_600_000
 #: A digest names the deadlines within this long (ms).
 DAY_MS = 24 * 3600 * 1000
 
@@ -64,6 +71,7 @@ class MailChannel:
         send: Callable[[EmailMessage], None],
         pictures: bool = False,
         now: Callable[[], int] | None = None,
+        signin_mail_limit: int = 10,
     ) -> None:
         self.store = store
         self.book = book
@@ -73,12 +81,16 @@ class MailChannel:
         self.pictures = pictures
         #: The worker's clock (ms since 1970 UTC): a reminder tells the time left when sent.
         self.now = now or (lambda: int(time.time() * 1000))
+        #: Sign-in links mailed to one player in an hour (``Settings.signin_mail_limit``).
+        self.signin_mail_limit = signin_mail_limit
 
     def __call__(self, entry: Entry) -> None:
         self.send(self.compose(entry))
 
     def compose(self, entry: Entry) -> EmailMessage:
         """The mail of ``entry``, in its recipient's language."""
+        if entry.kind == SIGNIN_REQUEST:
+            entry = self._signin_link(entry)
         with speaking(self.store.language(entry.recipient)):
             return self._compose(entry)
 
@@ -94,6 +106,10 @@ class MailChannel:
             return code_mail(ctx, payload["to"], code, entry.message_id)
         if entry.kind in ("invite", "signin"):
             return self._link_mail(ctx, entry)
+        if entry.kind == "address_change":  # to the address the account had
+            name = self.store.names([entry.recipient]).get(entry.recipient, "?")
+            return address_change_mail(ctx, str(payload["to"]), name, str(payload["new"]),
+                                       entry.message_id)  # fmt: skip
         to = self.book.verified_address(entry.recipient)
         if to is None:
             raise Undeliverable("no verified address")
@@ -149,6 +165,28 @@ class MailChannel:
             messages=mail_messages(written, writers),
             zone=self.store.time_zone(entry.recipient),
         )
+
+    def _signin_link(self, entry: Entry) -> Entry:
+        """A request for a sign-in link (``POST /signin``) as the ``signin`` row it becomes:
+        to the player whose verified address it names, with its link stored now (once:
+        a retry finds it). ``Obsolete``, nothing sent, when the address is no player's or
+        the player was mailed ``signin_mail_limit`` links in the last hour: the requester
+        saw the same page either way, and a stranger spent nothing of anyone's."""
+        payload = entry.payload
+        holders = self.book.players_at(str(payload.get("to") or ""))
+        if not holders or not payload.get("nonce"):
+            raise Obsolete("no player has this address")
+        player_id = holders[0]
+        digest = secret_hash(link_secret(self.ctx().server_secret, str(payload["nonce"])))
+        if self.store.link(digest) is None:
+            now = self.now()
+            if self.store.mailed_signin_links(player_id, now - HOUR_MS) >= self.signin_mail_limit:
+                raise Obsolete("enough sign-in links were mailed to this player this hour")
+            minutes = int(payload["minutes"])
+            self.store.add_link(digest, "signin", player_id, now=now,
+                                expires_at=now + minutes * 60_000,
+                                address=str(payload["to"]))  # fmt: skip
+        return replace(entry, kind="signin", recipient=player_id)
 
     def _link_mail(self, ctx: MailContext, entry: Entry) -> EmailMessage:
         """An invitation or a sign-in link: the link made again from the row's nonce."""

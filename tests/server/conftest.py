@@ -79,6 +79,7 @@ BOTH_DATABASES = frozenset(
         "test_browser_links",
         "test_trial",
         "test_sessions_end",
+        "test_signin_mail_budgets",
         "test_clocks",
         "test_cross_access",
         "test_games",

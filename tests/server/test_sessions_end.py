@@ -163,3 +163,30 @@ def test_the_old_address_is_told_in_words(app: Flask) -> None:
     text = mail.get_body(preferencelist=("plain",)).get_content()
     assert "account ada was changed to ada@new.example" in text
     assert "mathable-cli email set ada@old.example" in text
+
+
+def test_an_invitation_followed_with_a_stolen_cookie_signs_nobody_in_afresh(app: Flask) -> None:
+    """The third review's second look: a failed join ("Cannot join") opened a new session
+    for the browser's own player, a fresh sign-in by the ten-minute test, so a stolen
+    old cookie could change the address after all."""
+    from mathable_server.notify.mail.codes import link_secret
+    from tests.server.helpers import new_game
+
+    client = app.test_client()
+    ada, thief, accomplice = (register(client, name) for name in ("ada", "thief", "acc"))
+    stolen = _signed_in(app, _link(client, ada))
+    _age_sessions(app, ada.id, 11)
+    game = new_game(client, thief)["id"]
+    invited = client.post(f"/v1/games/{game}/invitations", json={"email": "drop@evil.example"},
+                          headers=thief.auth)  # fmt: skip
+    assert invited.status_code == 202
+    assert client.post(f"/v1/games/{game}/join", headers=accomplice.auth).status_code == 200
+    [row] = _outbox(app, "invite")
+    secret = link_secret(app.extensions["mathable"].secret(), row.payload["nonce"])
+    page = stolen.get(f"/join/{secret}").get_data(as_text=True)
+    joined = stolen.post(f"/join/{secret}", data={"csrf": _csrf_of(page)})
+    assert joined.status_code == 409
+    assert COOKIE not in " ".join(joined.headers.getlist("Set-Cookie"))
+    body = {"address": "thief@evil.example"}
+    refused = stolen.put("/v1/me/email", json=body, headers=_session_headers(stolen))
+    assert refused.status_code == 403 and refused.json["error"]["code"] == "signin_too_old"

@@ -103,7 +103,7 @@ def test_strangers_spend_nothing_of_a_players_signin_or_invitation_mails(
     server: tuple[str, Mailbox],
 ) -> None:
     base, mailbox = server
-    _player_with_address(base, mailbox, "vic", VICTIM)
+    vic = _player_with_address(base, mailbox, "vic", VICTIM)
     ada = requests.post(f"{base}/v1/players", json={"name": "ada"}, timeout=10).json()
     # Thirty requests for made-up addresses at the victim's domain, three from each of ten
     # client addresses: the same page as for a player's address, and no mail at all.
@@ -141,3 +141,37 @@ def test_strangers_spend_nothing_of_a_players_signin_or_invitation_mails(
     # Every link mailed works (each was the victim's to use).
     for mail in _signin_mails(mailbox, VICTIM):
         assert re.search(r"/signin/[A-Za-z0-9_-]{20,}", text_of(mail))
+    # The victim, alarmed, signs out everywhere: the links mailed are withdrawn, and count
+    # no more: their next request is mailed.
+    ended = requests.delete(f"{base}/v1/me/sessions", timeout=10,
+                            headers={"Authorization": f"Bearer {vic}"})  # fmt: skip
+    assert ended.status_code == 204
+    assert _ask_signin(base, "127.0.0.7", VICTIM).status_code == 200
+    mailbox.wait_for(lambda m: len(_signin_mails(mailbox, VICTIM)) == 5)
+
+
+def test_an_invitation_counts_against_its_inviter_only(store_url: str) -> None:
+    """Accounts made to spend an address's (or a domain's) invitation mails spend only
+    their own: another player's invitation to that address is still mailed."""
+    from tests.server.conftest import make_app
+    from tests.server.helpers import new_game, register
+
+    app = make_app(store_url, smtp_url="smtp://127.0.0.1:9", public_url=PUBLIC)
+    client = app.test_client()
+    spammers = [register(client, f"spam{i}") for i in range(3)]
+    for i, spammer in enumerate(spammers):
+        for j in range(3):
+            game = new_game(client, spammer)["id"]
+            address = VICTIM if i == 0 else f"made.up{i}x{j}@victims.example"
+            answer = client.post(f"/v1/games/{game}/invitations", json={"email": address},
+                                 headers=spammer.auth)  # fmt: skip
+            assert answer.status_code == 202, answer.json
+        game = new_game(client, spammer)["id"]
+        over = client.post(f"/v1/games/{game}/invitations", json={"email": VICTIM},
+                           headers=spammer.auth)  # fmt: skip
+        assert over.status_code == 429 and over.json["error"]["code"] == "too_many_mails"
+    friend = register(client, "friend")
+    game = new_game(client, friend)["id"]
+    invited = client.post(f"/v1/games/{game}/invitations", json={"email": VICTIM},
+                          headers=friend.auth)  # fmt: skip
+    assert invited.status_code == 202, invited.json

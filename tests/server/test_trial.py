@@ -94,10 +94,11 @@ def test_three_seats_a_trial_of_the_last_resignation_or_pass_tells_no_rack(
     ada, bob, cy = register(client, "ada"), register(client, "bob"), register(client, "cy")
     game = _mathable(client, [ada, bob, cy])
     referee = Referee(client, game, [ada, bob, cy])
-    # With three still in, a resignation off one's turn leaves the game going: the view
-    # after it is shown (nothing ends, nobody's turn is handed on).
+    # With three still in, a resignation off one's turn leaves a Mathable game going, but
+    # whether a game goes on may depend on hidden hands (Summy's end, Mathable's version
+    # 1 "blocked"): a command off one's turn shows nothing after it either.
     going = _checked(referee, _trial(client, cy, game, {"type": "resign"}), 2)
-    assert going["ok"] is True and "view" in going and going["view"]["status"] == "playing"
+    assert set(going) == STOPPED and going["ok"] is True
     resigned = move(client, cy, game, _view(client, cy, game)["version"], type="resign")
     assert resigned.status_code == 200
     # Two left: a resignation ends the game.
@@ -140,35 +141,58 @@ def _summy_supply(front: str, back: str) -> list[str]:
     return list(front) + tile_names(rest) + list(back)
 
 
+def _summy_game_with_an_empty_supply(client: FlaskClient, seats: list[Account]) -> str:
+    """A Summy game of ``seats`` whose supply was emptied by discards, every hand full."""
+    front = "12+345x=6789-:=0" + "3+4=7x1:"[: 8 * (len(seats) - 2)]
+    created = client.post("/v1/games", json={"ruleset": "summy", "players": len(seats),
+                                             "tiles": _summy_supply(front, "1+232+463-125-41")},
+                          headers=seats[0].auth)  # fmt: skip
+    assert created.status_code == 201, created.json
+    game = str(created.json["id"])
+    for other in seats[1:]:
+        client.post(f"/v1/games/{game}/join", headers=other.auth)
+    for _ in range(60):
+        view = _view(client, seats[0], game)
+        if view["supply"] == 0:
+            break
+        mover = seats[view["turn"]["seat"]]
+        hand = _view(client, mover, game)["hand"][: view["supply"]]
+        version = view["version"]
+        assert move(client, mover, game, version, type="discard", tiles=hand).status_code == 200
+    view = _view(client, seats[0], game)
+    assert view["supply"] == 0 and view["status"] == "playing"
+    return game
+
+
 def test_summys_end_is_not_told_by_a_trial(client: FlaskClient) -> None:
     """With the supply empty, whether a turn ends a Summy game depends on whether any
     other hand can still form an equation (rules version 3): the trial of any turn then
     answers the same, with no view, whether or not the game would end."""
     ada, bob = register(client, "ada"), register(client, "bob")
-    created = client.post("/v1/games", json={"ruleset": "summy",
-                                             "tiles": _summy_supply("12+345x=6789-:=0",
-                                                                   "1+232+463-125-41")},
-                          headers=ada.auth)  # fmt: skip
-    game = created.json["id"]
-    client.post(f"/v1/games/{game}/join", headers=bob.auth)
+    game = _summy_game_with_an_empty_supply(client, [ada, bob])
     referee = Referee(client, game, [ada, bob])
-    # Discard until the supply is empty, the hands kept full.
-    for _ in range(40):
-        view = _view(client, ada, game)
-        if view["supply"] == 0:
-            break
-        mover = ada if view["turn"]["seat"] == 0 else bob
-        hand = _view(client, mover, game)["hand"][: view["supply"]]
-        version = view["version"]
-        assert move(client, mover, game, version, type="discard", tiles=hand).status_code == 200
     view = _view(client, ada, game)
-    assert view["supply"] == 0 and view["status"] == "playing"
     mover, seat = (ada, 0) if view["turn"]["seat"] == 0 else (bob, 1)
     tried = _checked(referee, _trial(client, mover, game, {"type": "pass"}), seat)
     assert set(tried) == STOPPED and tried["ok"] is True
     # With nothing tried, the seat still sees its own view and its legal equations.
     empty = _checked(referee, _trial(client, mover, game), seat)
     assert "view" in empty and "legal" in empty
+
+
+def test_a_resignation_off_ones_turn_tells_nothing_of_the_others_hands(
+    client: FlaskClient,
+) -> None:
+    """The third review's second look: with three seats and the supply empty, a seat
+    resigning off its turn runs Summy's end check over the other hands only; the answer
+    must not tell whether they can still play."""
+    seats = [register(client, name) for name in ("ada", "bob", "cy")]
+    game = _summy_game_with_an_empty_supply(client, seats)
+    referee = Referee(client, game, seats)
+    turn = _view(client, seats[0], game)["turn"]["seat"]
+    idle = (turn + 1) % 3
+    tried = _checked(referee, _trial(client, seats[idle], game, {"type": "resign"}), idle)
+    assert set(tried) == STOPPED and tried["ok"] is True
 
 
 def test_a_rated_trial_lists_legal_moves_without_points_or_ranking(client: FlaskClient) -> None:

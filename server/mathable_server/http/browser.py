@@ -212,6 +212,10 @@ def join(secret: str) -> Response:
     if not seated and svc.store.blocked_by_any(player.id, members):
         svc.store.unspend_link(digest)
         return _message(_("Cannot join"), _("A player of this game has blocked you."), 403)
+    # The link signs in only the player it made just now: a browser already signed in
+    # keeps its session (a new one would be a fresh sign-in, ``notifications``' test of a
+    # recent one, got by following any invitation with a stolen cookie).
+    signs_in = me is None
     if not seated:
         joining = player.id
         try:
@@ -222,10 +226,11 @@ def join(secret: str) -> Response:
                 _("You could not take the seat: {why}.", why=say(err.message)),
                 409,
             )
-            open_session(answer, player.id)
+            if signs_in:
+                open_session(answer, player.id)
             return answer
     answer = _see(play_path(game_id))
-    if context["me"] is None or context["me"].id != player.id:
+    if signs_in:
         open_session(answer, player.id)
     return answer
 

@@ -46,10 +46,10 @@ DEFAULT_MESSAGE_LIMIT = RateLimit(rate=60 / 3600, burst=30)
 DEFAULT_ARCHIVE_LIMIT = RateLimit(rate=120 / 3600, burst=60)
 #: Code mails (``PUT /v1/me/email``) per player and per address: three an hour.
 DEFAULT_CODE_MAIL_LIMIT = RateLimit(rate=3 / 3600, burst=3)
-#: Sign-in links mailed to one player in an hour, however many asked for them: a
-#: stranger's requests cannot fill a mailbox, and each mail they cause is a link the
-#: player can use. The requests themselves are counted per client address
-#: (``DEFAULT_CODE_MAIL_LIMIT``), so four client networks are needed to reach it.
+#: Mailed sign-in links one player may hold unused and unexpired, however many asked for
+#: them: strangers' requests cannot fill a mailbox (at most this many per link lifetime),
+#: and while they hold it back the player holds that many links they can use. Links
+#: withdrawn by "sign out everywhere" or a new token count no more.
 DEFAULT_SIGNIN_MAIL_LIMIT = 10
 #: Code mails per mail domain (every address at ``example.org`` together): thirty an hour.
 DEFAULT_CODE_MAIL_DOMAIN_LIMIT = RateLimit(rate=30 / 3600, burst=30)
@@ -208,9 +208,9 @@ class Settings:
     invitation_hours: int = 7 * 24
     #: Minutes a sign-in link works (``MATHABLE_SIGNIN_MINUTES``).
     signin_minutes: int = 60
-    #: Sign-in links mailed to one player in an hour, whoever asked
-    #: (``MATHABLE_SIGNIN_MAIL_LIMIT``): beyond, a request is answered as always and
-    #: nothing is mailed (the links already sent still work).
+    #: Mailed sign-in links a player may hold unused (``MATHABLE_SIGNIN_MAIL_LIMIT``):
+    #: beyond, a request is answered as always and nothing is mailed (the player holds
+    #: that many links that work).
     signin_mail_limit: int = DEFAULT_SIGNIN_MAIL_LIMIT
     #: Days a browser session lasts (``MATHABLE_SESSION_DAYS``).
     session_days: int = 30

@@ -142,20 +142,36 @@ class BrowserRecorder(Recorder):
                                                                       outcome="revoked"))
         return int(done.rowcount or 0)
 
-    def mailed_signin_links(self, player_id: str, since: int) -> int:
-        """How many sign-in links were mailed to the player since ``since`` (ms): the
-        links made for a mailed request (they name the address), not for the token's
-        ``POST /v1/me/signin-link``."""
-        with self._reader.connect() as conn:
-            found = conn.execute(
-                select(func.count()).select_from(browser_links).where(
-                    browser_links.c.player_id == player_id,
-                    browser_links.c.kind == "signin",
-                    browser_links.c.address.is_not(None),
-                    browser_links.c.created_at >= since,
+    def add_mailed_signin_link(
+        self, secret_hash: str, player_id: str, address: str, *, now: int, expires_at: int,
+        most: int,
+    ) -> bool:  # fmt: skip
+        """Store a sign-in link mailed to ``address`` unless the player holds ``most``
+        mailed ones still usable (not used, withdrawn or expired): False then, nothing
+        stored. Counted and written in one transaction (on SQLite, under the one writer;
+        two delivery workers on PostgreSQL may each add one over the count)."""
+        usable = and_(
+            browser_links.c.player_id == player_id,
+            browser_links.c.kind == "signin",
+            browser_links.c.address.is_not(None),
+            browser_links.c.used_at.is_(None),
+            browser_links.c.expires_at > now,
+        )
+        with self._writer() as conn, conn.begin():
+            held = conn.execute(select(func.count()).select_from(browser_links).where(usable))
+            if int(held.scalar_one()) >= most:
+                return False
+            conn.execute(
+                insert(browser_links).values(
+                    secret_hash=secret_hash,
+                    kind="signin",
+                    player_id=player_id,
+                    address=address,
+                    created_at=now,
+                    expires_at=expires_at,
                 )
-            ).scalar_one()
-        return int(found)
+            )
+        return True
 
     def open_links_to(self, game_id: str) -> int:
         """How many invitations to ``game_id`` may still be taken (any time: unspent)."""

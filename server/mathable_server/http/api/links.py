@@ -19,7 +19,7 @@ from mathable.core.ruleset import ruleset_of
 from mathable_i18n import _
 from mathable_server.games.timesource import iso_ms
 from mathable_server.http import sessions
-from mathable_server.http.api.notifications import _ADDRESS, mailbox_key, mailroom
+from mathable_server.http.api.notifications import _ADDRESS, mailroom
 from mathable_server.http.errors import ApiError
 from mathable_server.http.links import make_link, play_path
 from mathable_server.http.schemas import StrictSchema
@@ -64,22 +64,14 @@ def checked_address(address: str, field: str = "email") -> str:
     return address
 
 
-def spend_invitation_mail_limit(player_id: str, address: str) -> None:
-    """Invitation mails count as code mails do, per inviting player, per mailbox and per
-    mail domain, in budgets of their own: sign-in mails (``browser.signin_mail``) are
-    counted apart, so invitations never hold back a player's sign-in, nor the reverse."""
-    settings = services().settings
-    what = "invitation mails"
-    if settings.code_mail_limit is not None:
-        mailbox = mailbox_key(address, settings.dotless_mail_domains)
-        take(settings.code_mail_limit, f"invitation-mail:player:{player_id}", "too_many_mails",
-             what)  # fmt: skip
-        take(settings.code_mail_limit, f"invitation-mail:address:{mailbox}", "too_many_mails",
-             what)  # fmt: skip
-    if settings.code_mail_domain_limit is not None:
-        domain = address.rpartition("@")[2].lower().rstrip(".")
-        take(settings.code_mail_domain_limit, f"invitation-mail:domain:{domain}",
-             "too_many_mails", what)  # fmt: skip
+def spend_invitation_mail_limit(player_id: str) -> None:
+    """Invitation mails count against the inviting player only (``MATHABLE_CODE_MAIL_LIMIT``,
+    3 an hour): no budget of the invited mailbox or its domain, which strangers, however
+    many accounts they made, could spend before another player's invitation. Sign-in
+    mails are counted apart (``browser.signin_mail``)."""
+    limit = services().settings.code_mail_limit
+    if limit is not None:
+        take(limit, f"invitation-mail:player:{player_id}", "too_many_mails", "invitation mails")
 
 
 @bp.post("/games/<game_id>/invitations")
@@ -110,7 +102,7 @@ def invite(game_id: str) -> Response:
         )
     if svc.store.open_links_to(game_id) >= svc.settings.max_open_invitations:
         raise ApiError(422, "too_many_invitations", _("this game has enough open invitations"))
-    spend_invitation_mail_limit(player.id, address)
+    spend_invitation_mail_limit(player.id)
     hours = svc.settings.invitation_hours
     link = make_link(
         "invite", player.id, lifetime_ms=hours * 3_600_000, game_id=game_id, address=address

@@ -7,17 +7,18 @@ is stored), and the answer is either the first refusal (``ok: false``, its ``cod
 the seat's legal moves after them (``legal``, JSON commands from the ruleset's move
 generator) and, with ``hint``, the ruleset's suggestion.
 
-A trial never tells what the seat may not know (docs/security.md, "Third review"). It
-stops at a command after which the game would tell more than it tells everyone, for
-every ruleset alike, asked of the events the command makes:
-
-- an event shows the seat more than everyone (tiles from the hidden bag: a draw, an
-  exchange, a rack refilled): the view after it would show the tile drawn;
-- an event ends the game (``Event.ends_game``): its result holds every seat's rack
-  value, and whether a command ends the game may itself depend on the hidden hands
-  (Summy's "no seat can form an equation");
-- the command hands the turn on: whether the game then goes on or ends is the same
-  question again, so the answer's shape must not depend on it.
+A trial never tells what the seat may not know (docs/security.md, "Third review"). One
+rule, for every ruleset alike: it shows what follows a command (the view, the legal
+moves, a hint) only while the seat holds the turn of a game in play before and after
+the command, and none of the command's events shows the seat more than it shows
+everyone (tiles from the hidden bag: a draw, an exchange, a rack refilled). Any other
+command stops it: one that draws (the view would show the tile), one that hands the
+turn on or is played off one's turn (a resignation, a gift of time), and one that ends
+the game, since whether the game goes on may depend on hidden hands (Summy's "no seat
+can form an equation", Mathable's version 1 "blocked") and the end's result holds every
+seat's rack value. The events that end the game (``Event.ends_game``) are not even
+applied to the copy: its score would then count the seat's deduction, and so tell that
+the game ended.
 
 Such a command is still checked: the answer says it is legal and what it scores
 (``score_change``, counted before the end's deductions), with no ``view``, ``legal``
@@ -120,7 +121,7 @@ def trial(game_id: str) -> Response:
         except RuleError as err:
             refused = {"code": err.code, "message": say(err.message), "details": err.details}
             return json_response({"ok": False, "at": i, "refused": refused})
-        if stopped is None and had_the_turn and not _holds_the_turn(state, seat):
+        if stopped is None and not (had_the_turn and _holds_the_turn(state, seat)):
             stopped = "trial_stopped"
     after = rules.view(state, seat)
     answer: dict[str, Any] = {

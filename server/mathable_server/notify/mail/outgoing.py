@@ -47,7 +47,6 @@ GAME_KINDS = ("turn", "moved", "finished")
 #: A row asking for a sign-in link to an address, whoever's it is (``POST /signin``): the
 #: worker makes the link and mails it only if a player has that verified address.
 SIGNIN_REQUEST = "signin_request"
-HOUR_MS = 3_600_000
 #: A digest names the deadlines within this long (ms).
 DAY_MS = 24 * 3600 * 1000
 
@@ -81,7 +80,7 @@ class MailChannel:
         self.pictures = pictures
         #: The worker's clock (ms since 1970 UTC): a reminder tells the time left when sent.
         self.now = now or (lambda: int(time.time() * 1000))
-        #: Sign-in links mailed to one player in an hour (``Settings.signin_mail_limit``).
+        #: Mailed sign-in links a player may hold unused (``Settings.signin_mail_limit``).
         self.signin_mail_limit = signin_mail_limit
 
     def __call__(self, entry: Entry) -> None:
@@ -170,8 +169,10 @@ class MailChannel:
         """A request for a sign-in link (``POST /signin``) as the ``signin`` row it becomes:
         to the player whose verified address it names, with its link stored now (once:
         a retry finds it). ``Obsolete``, nothing sent, when the address is no player's or
-        the player was mailed ``signin_mail_limit`` links in the last hour: the requester
-        saw the same page either way, and a stranger spent nothing of anyone's."""
+        the player holds ``signin_mail_limit`` mailed links still usable (a stranger's
+        requests fill their mailbox with links they can use, and no more; links withdrawn
+        by "sign out everywhere", used or expired count no more). The requester saw the
+        same page either way, and a stranger spent nothing of anyone's."""
         payload = entry.payload
         holders = self.book.players_at(str(payload.get("to") or ""))
         if not holders or not payload.get("nonce"):
@@ -180,12 +181,12 @@ class MailChannel:
         digest = secret_hash(link_secret(self.ctx().server_secret, str(payload["nonce"])))
         if self.store.link(digest) is None:
             now = self.now()
-            if self.store.mailed_signin_links(player_id, now - HOUR_MS) >= self.signin_mail_limit:
-                raise Obsolete("enough sign-in links were mailed to this player this hour")
-            minutes = int(payload["minutes"])
-            self.store.add_link(digest, "signin", player_id, now=now,
-                                expires_at=now + minutes * 60_000,
-                                address=str(payload["to"]))  # fmt: skip
+            expires_at = now + int(payload["minutes"]) * 60_000
+            if not self.store.add_mailed_signin_link(
+                digest, player_id, str(payload["to"]), now=now, expires_at=expires_at,
+                most=self.signin_mail_limit,
+            ):  # fmt: skip
+                raise Obsolete("the player holds enough sign-in links not used yet")
         return replace(entry, kind="signin", recipient=player_id)
 
     def _link_mail(self, ctx: MailContext, entry: Entry) -> EmailMessage:

@@ -118,7 +118,10 @@ class MathableRules(RulesetBase):
     def legal_commands(self, state: Any, seat: int, limit: int = 200) -> list[dict[str, Any]]:
         from mathable.games.mathable.movegen import legal_placements_in
 
-        found = legal_placements_in(state.position, state.seats[seat].rack)[:limit]
+        # In the board's order, not best first: a list cut at ``limit`` is then no ranking
+        # (a rated game's trial shows it without points, docs/security.md).
+        placements = legal_placements_in(state.position, state.seats[seat].rack)
+        found = sorted(placements, key=lambda p: (p.square, p.tile))[:limit]
         return [{"type": "place", "square": p.square, "tile": p.tile, "points": p.points}
                 for p in found]  # fmt: skip
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from mathable_cli.api import ApiClient
-from mathable_cli.engines import EngineRunner
 from mathable_cli.game import game_id, is_my_turn, seat_name
 from mathable_cli.output import Output
 from mathable_cli.screens import Turn, screen_for
+from mathable_cli.screens.mathable.engines import EngineRunner
 from mathable_i18n import _
 
 

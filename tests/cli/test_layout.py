@@ -148,13 +148,13 @@ def game_knowledge(source: str, event_types: set[str], rulesets: set[str]) -> li
 
 def test_no_module_but_mathables_screen_knows_mathables_events_or_a_rulesets_name() -> None:
     # A game's own events are told by its ruleset (``event_words``, ``turn_told``) and folded
-    # into the history by its screen (``GameScreen.turns``): only Mathable's screen modules
-    # (screens/mathable*.py) name Mathable's events, and no module asks which game it is.
+    # into the history by its screen (``GameScreen.turns``): only Mathable's screen package
+    # (screens/mathable/) names Mathable's events, and no module asks which game it is.
     event_types = mathable_event_types()
     assert event_types >= {"tile_placed", "extra_tile_drawn", "turn_ended", "corrected"}
     rulesets = ruleset_names()
     modules = sorted(CLI_DIR.rglob("*.py"))
-    mathables = {p for p in modules if p.match("screens/mathable*.py")}
+    mathables = {p for p in modules if p.is_relative_to(CLI_DIR / "screens" / "mathable")}
     assert len(modules) > 40 and len(mathables) >= 3  # the walk sees the real modules
     offenders = {
         str(p.relative_to(CLI_DIR)): hits

@@ -18,13 +18,9 @@ from mathable_cli.game import (
     seat_name,
     status_line,
 )
-from mathable_cli.moves import (
-    report_end,
-    require_turn,
-    send,
-)
 from mathable_cli.resolve import choose_game
 from mathable_cli.screens import MoveFlags, Turn, screen_for
+from mathable_cli.sending import report_end, require_turn, send
 from mathable_i18n import _, ngettext
 
 

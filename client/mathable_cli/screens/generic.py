@@ -25,8 +25,8 @@ from mathable_cli.game import (
     status_line,
     turns_from_events,
 )
-from mathable_cli.moves import require_turn, score_of, send
 from mathable_cli.screens.interface import MoveFlags, Turn
+from mathable_cli.sending import require_turn, score_of, send
 from mathable_i18n import N_, _, say
 
 if TYPE_CHECKING:

@@ -10,10 +10,11 @@ import mathable
 from mathable.games.mathable.commands import find_mistake
 from mathable.games.mathable.engine import ExchangeTiles, Play, PlayerView
 from mathable.games.mathable.state import Equation, PlacedTile
-from mathable_cli.engines import EngineRunner
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import my_seat, placed_this_turn
-from mathable_cli.moves import Planned, plan_turn, play_turn, score_of, send
+from mathable_cli.screens.mathable.engines import EngineRunner
+from mathable_cli.screens.mathable.moves import Planned, plan_turn, play_turn
+from mathable_cli.sending import score_of, send
 from mathable_i18n import _, say
 
 if TYPE_CHECKING:

@@ -104,6 +104,18 @@ class GenericScreen:
         self.played(turn, command, " ".join(words), new)
         return new
 
+    def exchange_command(self, turn: Turn, words: list[str]) -> Json:
+        """The tiles as typed (a number as a number), each one the ruleset reads as a tile
+        (``parse_tile``); whether the viewer holds them, the server says."""
+        tiles: list[Any] = [int(w) if _is_number(w) else w for w in words]
+        try:
+            for tile in tiles:
+                self.rules.parse_tile(tile)
+        except RuleError as err:
+            raise CliError(say(err.message), ExitCode.USAGE, api_code=err.code) from None
+        require_turn(turn.view, turn.game)
+        return {"type": "exchange", "tiles": tiles}
+
     def take_turn(self, turn: Turn) -> None:
         self.show(turn)
         require_turn(turn.view, turn.game)
@@ -193,3 +205,8 @@ class GenericScreen:
         new = send(turn.api, turn.out, turn.game, turn.view, {"type": "pass"})
         turn.out.info(_("{game}: nothing fits; passed", game=turn.game))
         return new
+
+
+def _is_number(word: str) -> bool:
+    """``12`` or ``-3``: a word JSON writes as a number."""
+    return word.removeprefix("-").isdecimal()

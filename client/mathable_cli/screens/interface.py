@@ -50,6 +50,11 @@ class GameScreen(Protocol):
     def play(self, turn: Turn, words: list[str], flags: MoveFlags) -> Json:
         """``move GAME WORDS``: read the move in the game's notation, send it; the new view."""
 
+    def exchange_command(self, turn: Turn, words: list[str]) -> Json:
+        """``exchange GAME TILES``: the tiles to give back read from the words and checked
+        against what the viewer holds (and the game's other rules the screen knows), it being
+        the viewer's turn; the command to send."""
+
     def take_turn(self, turn: Turn) -> None:
         """``move GAME``: the viewer's turn, typed at the keyboard until it is sent or left."""
 

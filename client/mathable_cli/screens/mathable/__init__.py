@@ -20,7 +20,12 @@ from mathable_cli.durations import clock_line
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import TurnRecord, is_my_turn, turns_from_events
 from mathable_cli.screens.interface import MoveFlags, Turn
-from mathable_cli.screens.mathable.moves import parse_placement, plan_turn, play_turn
+from mathable_cli.screens.mathable.moves import (
+    exchange_command,
+    parse_placement,
+    plan_turn,
+    play_turn,
+)
 from mathable_cli.screens.mathable.turns import MathableTurn, fold_turn, last_turn_squares
 from mathable_cli.sending import report_end, require_turn
 from mathable_i18n import _, ngettext
@@ -110,6 +115,10 @@ class MathableScreen:
             out.info(_("Played {placements}.", placements=played))
         report_end(out, view, new, self.holder)
         return new
+
+    def exchange_command(self, turn: Turn, words: list[str]) -> Json:
+        """Numbers on the rack, no more than the bag holds."""
+        return exchange_command(turn.view, turn.game, words)
 
     def take_turn(self, turn: Turn) -> None:
         # deferred: start-up time of mathable-cli (the interactive turn: rich, display, hints)

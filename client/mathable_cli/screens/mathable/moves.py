@@ -1,6 +1,7 @@
-"""Mathable's placements, checked locally with the rules package before they are sent:
-where, what, the points, the equations, and in a players-referee game what a tile
-that completes none may claim; a checked turn sent as one command or in parts.
+"""Mathable's moves, checked locally with the rules package before they are sent:
+placements (where, what, the points, the equations, and in a players-referee game what a
+tile that completes none may claim), a checked turn sent as one command or in parts, and
+the tiles of an exchange.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from mathable_cli.api import ApiClient
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import placed_this_turn
 from mathable_cli.output import Output
-from mathable_cli.sending import send
+from mathable_cli.sending import require_turn, send
 from mathable_i18n import _, say
 
 Json = dict[str, Any]
@@ -208,3 +209,46 @@ def play_turn(
         if p.draw_extra:
             new = send(api, output, game, new, {"type": "draw_extra"})
     return send(api, output, game, new, {"type": "end_turn"}) if end else new
+
+
+def exchange_command(view: Mapping[str, Any], game: str, words: list[str]) -> Json:
+    """The ``exchange`` of the tiles typed: numbers (a usage error otherwise), on the
+    viewer's rack, no more than the bag holds, on the viewer's turn; exit 3 otherwise."""
+    tiles = _numbers(words)
+    require_turn(view, game)
+    rack = list(view.get("rack") or [])
+    have = " ".join(map(str, sorted(rack)))
+    for tile in tiles:
+        if tile not in rack:
+            raise CliError(
+                _("there is no {tile} on your rack ({have})", tile=tile, have=have),
+                ExitCode.ILLEGAL_MOVE,
+                api_code="tile_not_in_rack",
+            )
+        rack.remove(tile)
+    bag = int(view.get("bag_size") or 0)
+    if len(tiles) > bag:
+        raise CliError(
+            _(
+                "the bag holds {bag} tiles, fewer than the {n} to exchange",
+                bag=bag,
+                n=len(tiles),
+            ),
+            ExitCode.ILLEGAL_MOVE,
+            api_code="bag_too_small",
+        )
+    return {"type": "exchange", "tiles": list(tiles)}
+
+
+def _numbers(words: list[str]) -> list[int]:
+    """Mathable tiles typed as numbers; a usage error naming the first that is none."""
+    tiles = []
+    for word in words:
+        try:
+            tiles.append(int(word))
+        except ValueError:
+            raise CliError(
+                _("{word} is not a Mathable tile: tiles are numbers", word=repr(word[:20])),
+                ExitCode.USAGE,
+            ) from None
+    return tiles

@@ -25,13 +25,12 @@ from mathable_cli.game import (
     status_line,
     turns_from_events,
 )
-from mathable_cli.screens.interface import MoveFlags, Turn
+from mathable_cli.screens.interface import BotOptions, MoveFlags, Turn
 from mathable_cli.sending import require_turn, score_of, send
 from mathable_i18n import N_, _, say
 
 if TYPE_CHECKING:
     from mathable.core.ruleset import Ruleset
-    from mathable_cli.bot import Bot
 
 Json = dict[str, Any]
 
@@ -191,7 +190,7 @@ class GenericScreen:
         else:
             turn.out.data(_("No move fits."))
 
-    def bot_turn(self, bot: Bot, turn: Turn) -> Json | None:
+    def bot_turn(self, bot: BotOptions, turn: Turn) -> Json | None:
         """The suggested move, else a pass."""
         found = self.rules.suggest(dict(turn.view))
         if found is not None:

@@ -19,7 +19,7 @@ from mathable_cli.api import ApiError
 from mathable_cli.durations import clock_line
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import TurnRecord, is_my_turn, turns_from_events
-from mathable_cli.screens.interface import MoveFlags, Turn
+from mathable_cli.screens.interface import BotOptions, MoveFlags, Turn
 from mathable_cli.screens.mathable.moves import (
     exchange_command,
     parse_placement,
@@ -33,7 +33,6 @@ from mathable_i18n import _, ngettext
 if TYPE_CHECKING:
     from mathable.core.ruleset import Ruleset
     from mathable_cli.api import ApiClient
-    from mathable_cli.bot import Bot
 
 Json = dict[str, Any]
 
@@ -144,11 +143,11 @@ class MathableScreen:
         for line in advice_lines(advice, limit=len(advice.legal) if show_all else 10):
             turn.out.data(line)
 
-    def bot_turn(self, bot: Bot, turn: Turn) -> Json | None:
+    def bot_turn(self, bot: BotOptions, turn: Turn) -> Json | None:
         # deferred: start-up time of mathable-cli (the bot's engine runner: multiprocessing)
         from mathable_cli.screens.mathable.bot import bot_turn
 
-        return bot_turn(bot, turn.game, turn.view)
+        return bot_turn(bot, turn)
 
 
 def fetch_events(api: ApiClient, game: str, after: int = 0) -> list[Json] | None:

@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "client")]
 
-from mathable_cli.tournaments import jobs_for, run, tally  # noqa: E402
+from mathable_cli.screens.mathable.tournaments import jobs_for, run, tally  # noqa: E402
 
 
 def main() -> int:

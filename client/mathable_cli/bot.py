@@ -5,30 +5,27 @@ from __future__ import annotations
 from typing import Any
 
 from mathable_cli.api import ApiClient
-from mathable_cli.engines import EngineRunner
 from mathable_cli.game import game_id, is_my_turn, seat_name
 from mathable_cli.output import Output
-from mathable_cli.screens import Turn, screen_for
+from mathable_cli.screens import BotOptions, Turn, screen_for
 from mathable_i18n import _
 
 
 class Bot:
     """Plays one identity's seats, one decision at a time, reporting on stderr."""
 
-    def __init__(
-        self, api: ApiClient, output: Output, engine: EngineRunner, *, draw_extra: bool
-    ) -> None:
+    def __init__(self, api: ApiClient, output: Output, engine: object, *, draw_extra: bool) -> None:
         self.api = api
         self.out = output
-        self.engine = engine
-        self.draw_extra = draw_extra
+        #: What each game's screen is handed (``engine``: the runner ``--engine`` made).
+        self.options = BotOptions(engine, draw_extra)
         self.turns = 0
 
     def act(self, game: str, view: dict[str, Any]) -> dict[str, Any]:
         """Play one decision in ``game`` if it is my turn; the view afterwards."""
         if not is_my_turn(view):
             return view
-        new = screen_for(view).bot_turn(self, Turn(self.api, self.out, game, view))
+        new = screen_for(view).bot_turn(self.options, Turn(self.api, self.out, game, view))
         if new is None:  # the game moved on: look again
             return self.api.game(game)
         self.turns += 1

@@ -9,9 +9,9 @@ from mathable import RuleError
 from mathable_cli.api import ApiClient
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import status_line
-from mathable_cli.moves import require_turn, send
 from mathable_cli.output import Output
 from mathable_cli.screens import rules_of
+from mathable_cli.sending import require_turn, send
 from mathable_i18n import N_, _, ngettext, say
 
 #: What to do instead of a command a game does not have, by the command it does have.

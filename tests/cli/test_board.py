@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mathable_cli.board import board_text, legend, rack_text
+from mathable_cli.screens.mathable.board import board_text, legend, rack_text
 from mathable_cli.styled import Styled
 from tests.cli.conftest import FakeServer, Invoke
 

@@ -11,8 +11,8 @@ import pytest
 import mathable
 from mathable import Play, PlayerView
 from mathable_cli.commands.bots import turn_outcome
-from mathable_cli.engines import EngineRunner, load_engine
 from mathable_cli.exits import CliError, ExitCode
+from mathable_cli.screens.mathable.engines import EngineRunner, load_engine
 from tests.cli.conftest import TILES, FakeServer, Invoke
 from tests.cli.test_wait_bot import _bob_plays
 

@@ -64,7 +64,8 @@ def test_the_check_sees_imports_inside_functions(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("package", ["mathable_cli", "mathable_client"])
 def test_no_module_of_the_client_imports_itself_back(package: str) -> None:
-    # Imports inside functions count: a cycle hidden in a function is a cycle all the same.
+    # Imports inside functions and under TYPE_CHECKING count (as the server's layers count
+    # them): a cycle hidden in a function, or made of type names only, is a cycle all the same.
     from tests.rules.test_layout import find_cycle, graph
 
     root = Path(__file__).resolve().parents[2] / "client" / package
@@ -148,13 +149,13 @@ def game_knowledge(source: str, event_types: set[str], rulesets: set[str]) -> li
 
 def test_no_module_but_mathables_screen_knows_mathables_events_or_a_rulesets_name() -> None:
     # A game's own events are told by its ruleset (``event_words``, ``turn_told``) and folded
-    # into the history by its screen (``GameScreen.turns``): only Mathable's screen modules
-    # (screens/mathable*.py) name Mathable's events, and no module asks which game it is.
+    # into the history by its screen (``GameScreen.turns``): only Mathable's screen package
+    # (screens/mathable/) names Mathable's events, and no module asks which game it is.
     event_types = mathable_event_types()
     assert event_types >= {"tile_placed", "extra_tile_drawn", "turn_ended", "corrected"}
     rulesets = ruleset_names()
     modules = sorted(CLI_DIR.rglob("*.py"))
-    mathables = {p for p in modules if p.match("screens/mathable*.py")}
+    mathables = {p for p in modules if p.is_relative_to(CLI_DIR / "screens" / "mathable")}
     assert len(modules) > 40 and len(mathables) >= 3  # the walk sees the real modules
     offenders = {
         str(p.relative_to(CLI_DIR)): hits
@@ -193,4 +194,114 @@ def test_the_game_knowledge_check_sees_each_way_of_telling_games_apart() -> None
         "line 9: view.get('ruleset') == 'summy'",
         "line 11: rules.name != 'chess'",
         "line 14: match rules.name: ['fifteen']",
+    ]
+
+
+# --- the game-neutral modules know no game's board: Mathable's lives in screens/mathable/ --
+
+#: Mathable's board by name: its tables and notation, and its position. The board module's
+#: common words (``SIZE``, ``EMPTY``, ``render``, the operation signs) are left out: any
+#: module may have names like those of its own.
+BOARD_NAMES = frozenset(
+    {
+        "AFFECTED",
+        "CENTRE",
+        "COLUMNS",
+        "OPERATION",
+        "OPERATIONS",
+        "PAIRS",
+        "PREMIUM",
+        "SQUARES",
+        "Position",
+        "parse_square",
+        "square_name",
+    }
+)
+
+
+def game_exports() -> set[str]:
+    """The names the rules package's top re-exports from a game's modules (``mathable.
+    Position``, ``mathable.best_turn_in``...): the kernel's (``RuleError``) are not among them."""
+    import mathable
+
+    games = "mathable.games."
+    return {name for name, module in mathable._EXPORTS.items() if module.startswith(games)}
+
+
+def game_imports(source: str, exported: set[str]) -> list[str]:
+    """Where a module's source reaches a game's rules or board: each import of a game's
+    module (``mathable.games.*``), each name the rules package re-exports from one (``from
+    mathable import Placement``, ``mathable.position_from``), each of Mathable's board
+    names it imports or uses (``BOARD_NAMES``), from wherever it has them."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [
+                (node.lineno, f"imports {alias.name}")
+                for alias in node.names
+                if alias.name.startswith("mathable.games")
+            ]
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if module.startswith("mathable.games"):
+                found.append((node.lineno, f"imports {module}"))
+                continue
+            names = {alias.name for alias in node.names}
+            wanted = names & BOARD_NAMES
+            if module == "mathable":
+                wanted |= names & exported
+            found += [(node.lineno, f"imports {name} from {module}") for name in sorted(wanted)]
+        elif (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "mathable"
+            and node.attr in exported
+        ):
+            found.append((node.lineno, f"mathable.{node.attr}"))
+        elif isinstance(node, ast.Name) and node.id in BOARD_NAMES:
+            found.append((node.lineno, f"names {node.id}"))
+    return [f"line {line}: {what}" for line, what in sorted(set(found))]
+
+
+def test_no_module_outside_the_screens_imports_a_game_or_names_mathables_board() -> None:
+    # What a game is, is its ruleset's and its screen's: Mathable's rules and board are
+    # reached only from screens/ (its own screen package, screens/mathable/).
+    exported = game_exports()
+    assert {"Position", "PREMIUM", "parse_square", "Placement"} <= exported
+    assert "RuleError" not in exported
+    modules = sorted(p for p in CLI_DIR.rglob("*.py") if not p.is_relative_to(CLI_DIR / "screens"))
+    assert len(modules) > 30  # the walk sees the real modules
+    offenders = {
+        str(p.relative_to(CLI_DIR)): hits
+        for p in modules
+        if (hits := game_imports(p.read_text(encoding="utf-8"), exported))
+    }
+    assert offenders == {}
+
+
+def test_the_board_names_are_mathables() -> None:
+    from mathable.games.mathable import board, position
+
+    assert all(hasattr(board, name) or hasattr(position, name) for name in BOARD_NAMES)
+
+
+def test_the_game_import_check_sees_each_way_of_reaching_a_game() -> None:
+    source = (
+        "import mathable\n"
+        "import mathable.games.summy.notation\n"
+        "from mathable import RuleError, Position\n"
+        "from mathable.games.mathable.board import SIZE\n"
+        "from mathable.core.errors import RuleError as Refused\n"
+        "from mathable_cli.screens.mathable.board import PREMIUM, board_text\n"
+        "def f(view):\n"
+        "    square = parse_square(view['square'])\n"
+        "    return mathable.position_from(view['board']), mathable.ruleset('summy'), square\n"
+    )
+    assert game_imports(source, game_exports()) == [
+        "line 2: imports mathable.games.summy.notation",
+        "line 3: imports Position from mathable",
+        "line 4: imports mathable.games.mathable.board",
+        "line 6: imports PREMIUM from mathable_cli.screens.mathable.board",
+        "line 8: names parse_square",
+        "line 9: mathable.position_from",
     ]

@@ -145,6 +145,38 @@ def test_the_interactive_move_leaves_at_the_end_of_input(
     assert not requests_to(game, "POST", "/moves")
 
 
+class Swap(Take):
+    """Take with an exchange: stones 1 to 9 go back to the pile for as many."""
+
+    name = "swap"
+    command_types = ("take", "exchange", "pass", "resign")
+
+    def parse_tile(self, text: Any) -> int:
+        if isinstance(text, int) and 1 <= text <= 9:
+            return text
+        raise RuleError("bad_tile", f"a stone is 1 to 9, not {text!r}")
+
+
+def test_exchange_in_a_game_without_a_screen_reads_the_tiles_with_its_ruleset(
+    cli: Invoke, http: responses.RequestsMock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ``exchange`` asks the game's screen for the command; the generic one reads each tile
+    # with the ruleset and leaves what the viewer holds to the server.
+    monkeypatch.setitem(RULESETS, "swap", Swap())  # type: ignore[arg-type]
+    view = {**take_view(10), "ruleset": "swap"}
+    http.add("GET", f"{SERVER}/v1/games/g1", json=view)
+    after = {**view, "version": 4, "turn": {"seat": 1}}
+    http.add("POST", f"{SERVER}/v1/games/g1/moves", json=after)
+    bad = cli("exchange", "g1", "3", "x")
+    assert bad.exit_code == 2 and "a stone is 1 to 9, not 'x'" in bad.stderr
+    assert not requests_to(http, "POST", "/moves")
+    result = cli("exchange", "g1", "3", "7")
+    assert result.exit_code == 0, result.stderr
+    (sent,) = requests_to(http, "POST", "/moves")
+    assert body_of(sent) == {"type": "exchange", "tiles": [3, 7], "expected_version": 3}
+    assert "Exchanged 2 tiles." in result.stderr
+
+
 class TakeScreen(GenericScreen):
     """A screen a game's package registers for itself."""
 

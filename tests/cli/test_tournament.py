@@ -6,7 +6,7 @@ import json
 import math
 
 from mathable_cli.exits import ExitCode
-from mathable_cli.tournaments import Job, Outcome, PairingResult, elo, jobs_for
+from mathable_cli.screens.mathable.tournaments import Job, Outcome, PairingResult, elo, jobs_for
 from tests.cli.conftest import Invoke
 
 

@@ -16,7 +16,8 @@ from mathable.core.lifecycle import Create, Decline
 from mathable.core.ruleset import ruleset
 from mathable.games.mathable.board import parse_square
 from mathable_cli.exits import ExitCode
-from mathable_cli.moves import _tile_order, equations_words
+from mathable_cli.screens.mathable.moves import equations_words
+from mathable_cli.sending import _tile_order
 from tests.cli.conftest import SERVER, FakeServer, Invoke
 from tests.cli.test_newcomer import _long_games
 

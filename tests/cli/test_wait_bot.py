@@ -10,7 +10,7 @@ import mathable
 from mathable.games.mathable.events import ExtraTileDrawn, TilePlaced, TurnEnded
 from mathable_cli.commands.bots import decide
 from mathable_cli.exits import ExitCode
-from mathable_cli.tournaments import bag_order as tournament_bag_order
+from mathable_cli.screens.mathable.tournaments import bag_order as tournament_bag_order
 from tests.cli.conftest import TILES, FakeGame, FakeServer, Invoke, bag_order
 
 

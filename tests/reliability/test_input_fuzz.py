@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from mathable import Event, RuleError
 from mathable_cli.exits import CliError, ExitCode
-from mathable_cli.moves import parse_placement
+from mathable_cli.screens.mathable.moves import parse_placement
 
 move_like = st.one_of(
     st.text(max_size=30),

@@ -1,6 +1,7 @@
 """The rules package's layout: the kernel never imports a game, a game never imports
 another, and no module imports itself back through others (imports inside functions
-count as much as those at the top)."""
+and under ``TYPE_CHECKING`` count as much as those at the top, as the server's layers
+count them: a cycle of type names is a cycle all the same)."""
 
 from __future__ import annotations
 
@@ -19,30 +20,29 @@ def module_name(path: Path, package: Path = PACKAGE) -> str:
     return ".".join(parts)
 
 
-def imports_of(path: Path, known: set[str]) -> set[str]:
-    """The modules of this package ``path`` imports, anywhere in it (TYPE_CHECKING aside)."""
-    tree = ast.parse(path.read_text())
-    guarded: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            guarded.update(id(child) for child in ast.walk(node))
+def imports_of(path: Path, known: set[str], name: str) -> set[str]:
+    """The modules of this package ``path`` (the module ``name``) imports, anywhere in it:
+    inside functions and under ``TYPE_CHECKING`` too; relative imports from ``name``."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(tree):
-        if id(node) in guarded:
-            continue
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module)
-            found.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return {name for name in found if name in known}
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level:  # from . import x, from ..core import y
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join([*parts, module] if module else parts)
+            found.add(module)
+            found.update(f"{module}.{alias.name}" for alias in node.names)
+    return {module for module in found if module in known}
 
 
 def graph(package: Path = PACKAGE) -> dict[str, set[str]]:
     """Each module of ``package`` and the modules of the same package it imports."""
     paths = {module_name(p, package): p for p in package.rglob("*.py")}
     known = set(paths)
-    return {name: imports_of(path, known) - {name} for name, path in paths.items()}
+    return {name: imports_of(path, known, name) - {name} for name, path in paths.items()}
 
 
 def game_of(module: str) -> str | None:
@@ -111,6 +111,29 @@ def test_no_module_of_the_rules_package_imports_itself_back() -> None:
 def test_the_cycle_finder_finds_a_cycle() -> None:
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_the_graph_counts_type_checking_imports_those_in_functions_and_relative_ones(
+    tmp_path: Path,
+) -> None:
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    sources = {
+        "__init__.py": "",
+        "a.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.b import B\n",
+        "b.py": "def f():\n    from . import c\n",
+        "c.py": "from .sub import d\n",
+        "sub/__init__.py": "",
+        "sub/d.py": "from .. import a\n",
+    }
+    for where, text in sources.items():
+        (package / where).write_text(text, encoding="utf-8")
+    edges = graph(package)
+    assert edges["pkg.a"] == {"pkg.b"}
+    assert edges["pkg.b"] == {"pkg", "pkg.c"}
+    assert edges["pkg.c"] == {"pkg.sub", "pkg.sub.d"}
+    assert edges["pkg.sub.d"] == {"pkg", "pkg.a"}
+    assert find_cycle(edges) == ["pkg.a", "pkg.b", "pkg.c", "pkg.sub.d", "pkg.a"]
 
 
 @pytest.mark.parametrize("game", ["mathable", "summy"])

@@ -13,14 +13,14 @@ from mathable_cli.api import ApiClient, ApiError
 from mathable_cli.bot import Bot
 from mathable_cli.cmdutil import GameArg, JsonFlag
 from mathable_cli.context import app_context
-from mathable_cli.engines import THINK_TIME, EngineRunner
 from mathable_cli.events import EventStream, StreamUnsupported
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import game_id, is_my_turn, my_seat
-from mathable_cli.hints import NODE_LIMIT
 from mathable_cli.listing import game_entries, waits_on_me
 from mathable_cli.screens import Turn, screen_for
-from mathable_cli.screens.mathable_bot import decide, turn_outcome
+from mathable_cli.screens.mathable.bot import decide, turn_outcome
+from mathable_cli.screens.mathable.engines import THINK_TIME, EngineRunner
+from mathable_cli.screens.mathable.hints import NODE_LIMIT
 from mathable_cli.waiting import wait_for_game
 from mathable_i18n import N_, _, say
 
@@ -344,7 +344,7 @@ def bot(
     actx.output.info(_("Bot done after {n} turns.", n=runner.turns))
 
 
-#: ``decide`` and ``turn_outcome`` are Mathable's bot turn (``screens.mathable_bot``).
+#: ``decide`` and ``turn_outcome`` are Mathable's bot turn (``screens.mathable.bot``).
 __all__ = ["decide", "register", "turn_outcome"]
 
 

@@ -18,13 +18,9 @@ from mathable_cli.game import (
     seat_name,
     status_line,
 )
-from mathable_cli.moves import (
-    report_end,
-    require_turn,
-    send,
-)
 from mathable_cli.resolve import choose_game
 from mathable_cli.screens import MoveFlags, Turn, screen_for
+from mathable_cli.sending import report_end, require_turn, send
 from mathable_i18n import _, ngettext
 
 
@@ -97,48 +93,14 @@ def exchange(
     game = actx.game_id(game, "exchange")
     view = api.game(game)
     ruleset_turns.require_command(view, "exchange")
-    tiles = _numbers(words)
-    require_turn(view, game)
-    rack = list(view.get("rack") or [])
-    have = " ".join(map(str, sorted(rack)))
-    for tile in tiles:
-        if tile not in rack:
-            raise CliError(
-                _("there is no {tile} on your rack ({have})", tile=tile, have=have),
-                ExitCode.ILLEGAL_MOVE,
-                api_code="tile_not_in_rack",
-            )
-        rack.remove(tile)
-    bag = int(view.get("bag_size") or 0)
-    if len(tiles) > bag:
-        raise CliError(
-            _(
-                "the bag holds {bag} tiles, fewer than the {n} to exchange",
-                bag=bag,
-                n=len(tiles),
-            ),
-            ExitCode.ILLEGAL_MOVE,
-            api_code="bag_too_small",
-        )
-    new = send(api, actx.output, game, view, {"type": "exchange", "tiles": list(tiles)})
+    screen = screen_for(view)
+    command = screen.exchange_command(Turn(api, actx.output, game, view), words)
+    new = send(api, actx.output, game, view, command)
     if as_json:
         actx.output.json(new)
-    actx.output.info(ngettext("Exchanged {n} tile.", "Exchanged {n} tiles.", len(tiles)))
+    given = len(command["tiles"])
+    actx.output.info(ngettext("Exchanged {n} tile.", "Exchanged {n} tiles.", given))
     report_end(actx.output, view, new, screen_for(new).holder)
-
-
-def _numbers(words: list[str]) -> list[int]:
-    """Mathable tiles typed as numbers; a usage error naming the first that is none."""
-    tiles = []
-    for word in words:
-        try:
-            tiles.append(int(word))
-        except ValueError:
-            raise CliError(
-                _("{word} is not a Mathable tile: tiles are numbers", word=repr(word[:20])),
-                ExitCode.USAGE,
-            ) from None
-    return tiles
 
 
 def pass_turn(ctx: typer.Context, game: GameArg = None, as_json: JsonFlag = False) -> None:

@@ -15,9 +15,15 @@ from rich.table import Table
 
 from mathable_cli.cmdutil import JsonFlag
 from mathable_cli.context import app_context
-from mathable_cli.engines import load_engine
 from mathable_cli.exits import CliError, ExitCode
-from mathable_cli.tournaments import PairingResult, jobs_for, result_json, run, tally
+from mathable_cli.screens.mathable.engines import load_engine
+from mathable_cli.screens.mathable.tournaments import (
+    PairingResult,
+    jobs_for,
+    result_json,
+    run,
+    tally,
+)
 
 #: Wide enough for a row per pairing.
 TABLE_WIDTH = 110

@@ -23,7 +23,7 @@ from mathable.core.errors import RuleError
 from mathable.core.ruleset import ruleset
 from mathable_cli.exits import CliError
 from mathable_cli.screens.generic import GenericScreen
-from mathable_cli.screens.interface import GameScreen, Json, MoveFlags, Turn
+from mathable_cli.screens.interface import BotOptions, GameScreen, Json, MoveFlags, Turn
 
 if TYPE_CHECKING:
     from mathable.core.ruleset import Ruleset
@@ -87,6 +87,7 @@ def screen_for(view: Mapping[str, Any]) -> GameScreen:
 
 
 __all__ = [
+    "BotOptions",
     "DEFAULT_RULESET",
     "GROUP",
     "GameScreen",

@@ -25,13 +25,12 @@ from mathable_cli.game import (
     status_line,
     turns_from_events,
 )
-from mathable_cli.moves import require_turn, score_of, send
-from mathable_cli.screens.interface import MoveFlags, Turn
+from mathable_cli.screens.interface import BotOptions, MoveFlags, Turn
+from mathable_cli.sending import require_turn, score_of, send
 from mathable_i18n import N_, _, say
 
 if TYPE_CHECKING:
     from mathable.core.ruleset import Ruleset
-    from mathable_cli.bot import Bot
 
 Json = dict[str, Any]
 
@@ -103,6 +102,18 @@ class GenericScreen:
         new = send(turn.api, turn.out, turn.game, turn.view, command)
         self.played(turn, command, " ".join(words), new)
         return new
+
+    def exchange_command(self, turn: Turn, words: list[str]) -> Json:
+        """The tiles as typed (a number as a number), each one the ruleset reads as a tile
+        (``parse_tile``); whether the viewer holds them, the server says."""
+        tiles: list[Any] = [int(w) if _is_number(w) else w for w in words]
+        try:
+            for tile in tiles:
+                self.rules.parse_tile(tile)
+        except RuleError as err:
+            raise CliError(say(err.message), ExitCode.USAGE, api_code=err.code) from None
+        require_turn(turn.view, turn.game)
+        return {"type": "exchange", "tiles": tiles}
 
     def take_turn(self, turn: Turn) -> None:
         self.show(turn)
@@ -179,7 +190,7 @@ class GenericScreen:
         else:
             turn.out.data(_("No move fits."))
 
-    def bot_turn(self, bot: Bot, turn: Turn) -> Json | None:
+    def bot_turn(self, bot: BotOptions, turn: Turn) -> Json | None:
         """The suggested move, else a pass."""
         found = self.rules.suggest(dict(turn.view))
         if found is not None:
@@ -193,3 +204,8 @@ class GenericScreen:
         new = send(turn.api, turn.out, turn.game, turn.view, {"type": "pass"})
         turn.out.info(_("{game}: nothing fits; passed", game=turn.game))
         return new
+
+
+def _is_number(word: str) -> bool:
+    """``12`` or ``-3``: a word JSON writes as a number."""
+    return word.removeprefix("-").isdecimal()

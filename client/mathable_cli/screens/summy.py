@@ -12,10 +12,10 @@ from typing import Any
 from mathable.games.summy.notation import DIRECTION_WORDS
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import my_seat, seat_name, status_line
-from mathable_cli.moves import score_of, send
 from mathable_cli.ruleset_turns import tiles_of
 from mathable_cli.screens.generic import GenericScreen
 from mathable_cli.screens.interface import MoveFlags, Turn
+from mathable_cli.sending import score_of, send
 from mathable_i18n import _
 
 Json = dict[str, Any]

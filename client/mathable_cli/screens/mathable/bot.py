@@ -10,14 +10,15 @@ import mathable
 from mathable.games.mathable.commands import find_mistake
 from mathable.games.mathable.engine import ExchangeTiles, Play, PlayerView
 from mathable.games.mathable.state import Equation, PlacedTile
-from mathable_cli.engines import EngineRunner
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import my_seat, placed_this_turn
-from mathable_cli.moves import Planned, plan_turn, play_turn, score_of, send
+from mathable_cli.screens.mathable.engines import EngineRunner
+from mathable_cli.screens.mathable.moves import Planned, plan_turn, play_turn
+from mathable_cli.sending import score_of, send
 from mathable_i18n import _, say
 
 if TYPE_CHECKING:
-    from mathable_cli.bot import Bot
+    from mathable_cli.screens.interface import BotOptions, Turn
 
 
 @dataclass
@@ -85,23 +86,25 @@ def decide(
     return Decision("pass", problem=problem)
 
 
-def bot_turn(bot: Bot, game: str, view: dict[str, Any]) -> dict[str, Any] | None:
-    """The bot's decision in ``game``, carried out; None when the game moved on first."""
-    decision = decide(view, engine=bot.engine, draw_extra=bot.draw_extra)
+def bot_turn(bot: BotOptions, turn: Turn) -> dict[str, Any] | None:
+    """The bot's decision in ``turn``'s game, carried out; None when the game moved on first."""
+    game, view, out = turn.game, turn.view, turn.out
+    engine = bot.engine if isinstance(bot.engine, EngineRunner) else None
+    decision = decide(view, engine=engine, draw_extra=bot.draw_extra)
     if decision.problem is not None:
-        bot.out.warn(
+        out.warn(
             _(
                 "{game}: engine {engine}: {problem}; the best-turn search plays this turn",
                 game=game,
-                engine=bot.engine.spec,
+                engine=engine.spec if engine is not None else "best",
                 problem=decision.problem,
             )
         )
     try:
-        new = carry_out(bot, game, view, decision)
+        new = carry_out(turn, decision)
     except CliError as err:
         if err.code == ExitCode.CONFLICT:
-            bot.out.info(
+            out.info(
                 _(
                     "{game}: the game moved on ({message}); looking again",
                     game=game,
@@ -111,48 +114,47 @@ def bot_turn(bot: Bot, game: str, view: dict[str, Any]) -> dict[str, Any] | None
             return None
         if err.code not in (ExitCode.ILLEGAL_MOVE, ExitCode.REFUSED):
             raise
-        now = bot.api.game(game)
+        now = turn.api.game(game)
         # With tiles down the turn can only end (a pass is refused then).
         end = "end_turn" if placed_this_turn(now) else "pass"
         values = {"game": game, "kind": decision.kind, "message": say(err.message)}
         if end == "end_turn":
-            bot.out.warn(
-                _("{game}: the server refused {kind}: {message}; ending the turn", **values)
-            )
+            out.warn(_("{game}: the server refused {kind}: {message}; ending the turn", **values))
         else:
-            bot.out.warn(_("{game}: the server refused {kind}: {message}; passing", **values))
-        new = send(bot.api, bot.out, game, now, {"type": end})
+            out.warn(_("{game}: the server refused {kind}: {message}; passing", **values))
+        new = send(turn.api, out, game, now, {"type": end})
     return new
 
 
-def carry_out(bot: Bot, game: str, view: dict[str, Any], decision: Decision) -> dict[str, Any]:
-    """Send what ``decision`` decided, and say it on stderr."""
+def carry_out(turn: Turn, decision: Decision) -> dict[str, Any]:
+    """Send what ``decision`` decided in ``turn``'s game, and say it on stderr."""
+    api, out, game, view = turn.api, turn.out, turn.game, turn.view
     seat = my_seat(view)
     if decision.kind == "correct":
-        new = send(bot.api, bot.out, game, view, {"type": "correct"})
-        bot.out.info(
+        new = send(api, out, game, view, {"type": "correct"})
+        out.info(
             _("{game}: corrected the last turn: {reason}", game=game, reason=say(decision.reason))
         )
         return new
     if decision.kind == "turn":
         if decision.planned:
-            new = play_turn(bot.api, bot.out, game, view, decision.planned, end=decision.end_turn)
+            new = play_turn(api, out, game, view, decision.planned, end=decision.end_turn)
         else:
-            new = send(bot.api, bot.out, game, view, {"type": "end_turn"})
+            new = send(api, out, game, view, {"type": "end_turn"})
         played = " ".join(f"{p.square}={p.tile}" for p in decision.planned) or _("nothing more")
         if not decision.end_turn:
-            bot.out.info(_("{game}: placed {move}; the turn goes on", game=game, move=played))
+            out.info(_("{game}: placed {move}; the turn goes on", game=game, move=played))
             return new
         outcome = turn_outcome(view, new, seat)
-        bot.out.info(_("{game}: played {move} {outcome}", game=game, move=played, outcome=outcome))
+        out.info(_("{game}: played {move} {outcome}", game=game, move=played, outcome=outcome))
         return new
     if decision.kind == "exchange":
-        new = send(bot.api, bot.out, game, view, {"type": "exchange", "tiles": decision.tiles})
+        new = send(api, out, game, view, {"type": "exchange", "tiles": decision.tiles})
         tiles = " ".join(map(str, decision.tiles))
-        bot.out.info(_("{game}: nothing fits; exchanged {tiles}", game=game, tiles=tiles))
+        out.info(_("{game}: nothing fits; exchanged {tiles}", game=game, tiles=tiles))
         return new
-    new = send(bot.api, bot.out, game, view, {"type": "pass"})
-    bot.out.info(_("{game}: nothing fits and the bag is empty; passed", game=game))
+    new = send(api, out, game, view, {"type": "pass"})
+    out.info(_("{game}: nothing fits and the bag is empty; passed", game=game))
     return new
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from mathable_cli.board import board_text, legend, rack_text
 from mathable_cli.game import (
     TurnRecord,
     game_id,
@@ -18,6 +17,7 @@ from mathable_cli.game import (
     winners_words,
 )
 from mathable_cli.output import Output
+from mathable_cli.screens.mathable.board import board_text, legend, rack_text
 from mathable_cli.styled import Styled
 from mathable_i18n import _
 

@@ -19,24 +19,22 @@ from rich.text import Text
 
 from mathable import OPERATION, Placement, parse_square
 from mathable_cli.api import ApiClient, ApiError
-from mathable_cli.board import rack_text
-from mathable_cli.display import show_game, turn_so_far
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import my_seat, placed_this_turn, result_line
-from mathable_cli.hints import advice_lines, advise
-from mathable_cli.moves import (
+from mathable_cli.output import Output
+from mathable_cli.screens.mathable.board import rack_text
+from mathable_cli.screens.mathable.display import show_game, turn_so_far
+from mathable_cli.screens.mathable.hints import advice_lines, advise
+from mathable_cli.screens.mathable.moves import (
     SENDABLE_ANYWAY,
     Planned,
     parse_placement,
     placement_body,
     plan_turn,
     play_turn,
-    require_turn,
-    score_of,
-    send,
 )
-from mathable_cli.output import Output
-from mathable_cli.screens.mathable_turns import last_turn_squares
+from mathable_cli.screens.mathable.turns import last_turn_squares
+from mathable_cli.sending import require_turn, score_of, send
 from mathable_cli.styled import Styled
 from mathable_i18n import N_, _, ngettext, say
 

@@ -24,7 +24,7 @@ from typing import Any
 from mathable.games.mathable.engine import Engine
 from mathable.games.mathable.selfplay import play_game
 from mathable.games.mathable.tiles import TILE_SET
-from mathable_cli.engines import load_engine
+from mathable_cli.screens.mathable.engines import load_engine
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959964

@@ -2,10 +2,12 @@
 the turns of the history.
 
 Registered for the ruleset ``mathable`` in the entry-point group
-``mathable_cli.screens``. What it draws and checks comes from the Mathable
-modules of the CLI (``display``, ``board``, ``moves``, ``interactive``,
-``hints``); those only some commands use are imported when a command first needs them.
-Its events are folded into turns by ``screens/mathable_turns.py``.
+``mathable_cli.screens``. This package is all the CLI knows of Mathable: what the
+screen draws and checks comes from its modules (``display``, ``board``, ``moves``,
+``interactive``, ``hints``), its events are folded into turns by ``turns``, its bot
+turn is ``bot`` and the engines it asks are ``engines`` (``tournaments`` plays them
+against each other); those only some commands use are imported when a command first
+needs them.
 """
 
 from __future__ import annotations
@@ -17,21 +19,20 @@ from mathable_cli.api import ApiError
 from mathable_cli.durations import clock_line
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import TurnRecord, is_my_turn, turns_from_events
-from mathable_cli.moves import (
+from mathable_cli.screens.interface import BotOptions, MoveFlags, Turn
+from mathable_cli.screens.mathable.moves import (
+    exchange_command,
     parse_placement,
     plan_turn,
     play_turn,
-    report_end,
-    require_turn,
 )
-from mathable_cli.screens.interface import MoveFlags, Turn
-from mathable_cli.screens.mathable_turns import MathableTurn, fold_turn, last_turn_squares
+from mathable_cli.screens.mathable.turns import MathableTurn, fold_turn, last_turn_squares
+from mathable_cli.sending import report_end, require_turn
 from mathable_i18n import _, ngettext
 
 if TYPE_CHECKING:
     from mathable.core.ruleset import Ruleset
     from mathable_cli.api import ApiClient
-    from mathable_cli.bot import Bot
 
 Json = dict[str, Any]
 
@@ -47,7 +48,7 @@ class MathableScreen:
 
     def show(self, turn: Turn) -> None:
         # deferred: start-up time of mathable-cli (display draws with rich; only show needs it)
-        from mathable_cli.display import show_game
+        from mathable_cli.screens.mathable.display import show_game
 
         view = turn.view
         last: TurnRecord | None = None
@@ -114,15 +115,19 @@ class MathableScreen:
         report_end(out, view, new, self.holder)
         return new
 
+    def exchange_command(self, turn: Turn, words: list[str]) -> Json:
+        """Numbers on the rack, no more than the bag holds."""
+        return exchange_command(turn.view, turn.game, words)
+
     def take_turn(self, turn: Turn) -> None:
         # deferred: start-up time of mathable-cli (the interactive turn: rich, display, hints)
-        from mathable_cli.interactive import Session
+        from mathable_cli.screens.mathable.interactive import Session
 
         Session(turn.api, turn.out, turn.game, turn.view).run()
 
     def hint(self, turn: Turn, *, show_all: bool, as_json: bool) -> None:
         # deferred: start-up time of mathable-cli show (hints: only the hint command)
-        from mathable_cli.hints import advice_json, advice_lines, advise
+        from mathable_cli.screens.mathable.hints import advice_json, advice_lines, advise
 
         view = turn.view
         if view.get("rack") is None:
@@ -138,11 +143,11 @@ class MathableScreen:
         for line in advice_lines(advice, limit=len(advice.legal) if show_all else 10):
             turn.out.data(line)
 
-    def bot_turn(self, bot: Bot, turn: Turn) -> Json | None:
+    def bot_turn(self, bot: BotOptions, turn: Turn) -> Json | None:
         # deferred: start-up time of mathable-cli (the bot's engine runner: multiprocessing)
-        from mathable_cli.screens.mathable_bot import bot_turn
+        from mathable_cli.screens.mathable.bot import bot_turn
 
-        return bot_turn(bot, turn.game, turn.view)
+        return bot_turn(bot, turn)
 
 
 def fetch_events(api: ApiClient, game: str, after: int = 0) -> list[Json] | None:

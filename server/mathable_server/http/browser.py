@@ -127,7 +127,7 @@ def _invitation_context(found: Link) -> dict[str, Any]:
     svc = services()
     state = svc.games.state(str(found.game_id))
     names = svc.names.lookup([found.player_id])
-    holder = mailroom().book.players_at(found.address or "") if found.address else []
+    holder = mailroom().email_addresses.players_at(found.address or "") if found.address else []
     known = svc.store.player(holder[0]) if holder else None
     return {
         "inviter": names.get(found.player_id) or _("a player"),
@@ -203,7 +203,7 @@ def join(secret: str) -> Response:
                                  name=repr(name)),
                          **context)  # fmt: skip
         svc.names.remember(player_id, name)
-        mailroom().book.set_verified(player_id, address, now)
+        mailroom().email_addresses.set_verified(player_id, address, now)
         player = svc.store.player(player_id)
         assert player is not None
     state = svc.games.state(game_id)

@@ -103,7 +103,7 @@ def invite(game_id: str) -> Response:
             409, "game_not_waiting", _("this game has no free seat to invite to"),
             details={"status": state.status},
         )  # fmt: skip
-    holders = room.book.players_at(address)
+    holders = room.email_addresses.players_at(address)
     if holders and svc.store.blocked_by_any(player.id, holders):
         raise ApiError(
             403, "blocked", _("the player at this address does not take your invitations")

@@ -30,7 +30,7 @@ from mathable_server.notify.delivery import Mailroom
 from mathable_server.notify.mail.codes import new_nonce, verification_code
 from mathable_server.notify.webhooks import WebhookRefused, check_url, insecure
 from mathable_server.notify.worker import Notification, new_message_id
-from mathable_server.store.addresses import EMAIL_PREFERENCES, Contact
+from mathable_server.store.notification_settings import EMAIL_PREFERENCES, Contact
 
 bp = Blueprint("notifications", __name__)
 
@@ -81,8 +81,8 @@ def _email_on() -> Mailroom:
 
 
 def _settings_body(room: Mailroom, player_id: str) -> dict[str, Any]:
-    status = room.book.email_status(player_id)
-    contact = room.book.contact(player_id)
+    status = room.email_addresses.email_status(player_id)
+    contact = room.notification_settings.contact(player_id)
     return {
         "address": status.address,
         "verified": status.verified,
@@ -190,8 +190,8 @@ def set_email() -> Response:
     nonce = new_nonce()
     code = verification_code(room.secret(), player.id, nonce)
     now = services().games.now()
-    old = room.book.verified_address(player.id)
-    wait = room.book.set_address(player.id, address, code, now)
+    old = room.email_addresses.verified_address(player.id)
+    wait = room.email_addresses.set_address(player.id, address, code, now)
     if wait:
         seconds = retry_after(wait / 1000)
         raise ApiError(
@@ -238,7 +238,7 @@ def verify_email() -> Response:
     player = required_player()
     room = _email_on()
     code = load(_code, json_body())["code"]
-    outcome = room.book.verify(player.id, code, services().games.now())
+    outcome = room.email_addresses.verify(player.id, code, services().games.now())
     if outcome == "wrong":
         raise ApiError(422, "wrong_code", _("that is not the code mailed to the address"))
     if outcome == "expired":
@@ -274,14 +274,14 @@ def set_preferences() -> Response:
     clear = "webhook" in body and body["webhook"] is None
     reset = True
     if webhook is not None or clear:
-        if room.book.breaker_open(player.id):
+        if room.notification_settings.breaker_open(player.id):
             # Removing a failing webhook keeps its count for the next one; setting one
             # resets it, once an hour (``BREAKER_RESETS``).
             key = f"webhook-breaker:{player.id}"
             reset = not clear and services().limiter.take(BREAKER_RESETS, key) == 0
     if "remind_before" in body:
         services().store.set_remind_before(player.id, body["remind_before"])
-    room.book.set_preferences(
+    room.notification_settings.set_preferences(
         player.id,
         email=body.get("email"),
         webhook=webhook,
@@ -298,7 +298,7 @@ def close_play_addresses() -> Response:
     The seats' next mails carry new addresses (the next generation of each).
     """
     player = required_player()
-    closed = mailroom().book.close_play_addresses_of(player.id, services().games.now())
+    closed = mailroom().play_addresses.close_play_addresses_of(player.id, services().games.now())
     return json_response({"closed": closed}, 200, _NO_STORE)
 
 
@@ -332,7 +332,7 @@ def unsubscribe(link: str) -> Response:
     """RFC 8058 one-click (``List-Unsubscribe=One-Click``) or the page's form: mail off."""
     room = mailroom()
     player_id = _unsubscriber(room, link)
-    room.book.set_preferences(player_id, email="off")
+    room.notification_settings.set_preferences(player_id, email="off")
     if request.form.get("confirm"):
         return _unsubscribe_page(room, player_id, done=True)
     return json_response({"email": "off"}, 200, _NO_STORE)

@@ -8,7 +8,6 @@ import ipaddress
 import json
 import re
 from collections.abc import Callable
-from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -241,7 +240,7 @@ def _authenticate() -> PlayerRecord | None:
     if token is None:
         return _browser_player()
     auth = services().auth
-    g.auth_mark = auth.mark()  # before the token is read: see ``still_holds``
+    g.auth_mark = auth.mark()  # before the token is read: see ``waiting.still_holds``
     return token_player(auth, token)
 
 
@@ -293,18 +292,6 @@ def token_player(auth: Authenticator, token: str) -> PlayerRecord:
     if player is None:
         raise _unauthorized("bad_token", _("this token does not belong to any player"))
     return player
-
-
-def still_holds(auth: Authenticator, token: str, player_id: str, mark: int) -> bool:
-    """Whether ``token`` still opens ``player_id``'s account, for a request that waited
-    since ``mark`` (``auth_mark``): asked again (``token_player``) only if the player's
-    token was forgotten since, as a replaced or revoked one is in every process."""
-    if not auth.forgotten_since(player_id, mark):
-        return True
-    try:
-        return token_player(auth, token).id == player_id
-    except ApiError:
-        return False
 
 
 def required_player() -> PlayerRecord:
@@ -476,44 +463,3 @@ def idempotency(player: PlayerRecord, body: dict[str, Any]) -> Idempotency | Non
 
 def etag(version: int) -> str:
     return f'"{version}"'
-
-
-def hold_stream(svc: Services, caller: str) -> ExitStack:
-    """The leases a stream holds while it is open (give them back by closing the stack):
-    one of the caller's waiting requests, counted across processes, and one of this
-    process's slots for them. 429 ``too_many_waits`` or 503 ``server_busy`` (with
-    ``Retry-After``) when either is taken. ``caller``: ``player:<id>`` or ``address:<ip>``.
-    """
-    settings = svc.settings
-    if svc.follower is not None:
-        svc.follower.ensure_started()
-    holds = ExitStack()
-    allowed = holds.enter_context(
-        svc.held_polls.hold(caller, settings.stream_seconds, settings.max_polls_per_caller)
-    )
-    if not allowed:
-        holds.close()
-        raise ApiError(
-            429,
-            "too_many_waits",
-            _(
-                "you hold {n} waiting requests already (streams and long-polls); close one first",
-                n=settings.max_polls_per_caller,
-            ),
-            headers={"Retry-After": "10"},
-            retry_after=10,
-        )
-    if not holds.enter_context(svc.long_polls.slot()):
-        holds.close()
-        raise ApiError(
-            503,
-            "server_busy",
-            _("this server holds as many waiting requests as it can; try again soon"),
-            headers={"Retry-After": "5"},
-            retry_after=5,
-        )
-    return holds
-
-
-#: The head of every NDJSON stream: never cached, never held back by a proxy (nginx).
-STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}

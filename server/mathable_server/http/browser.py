@@ -23,9 +23,9 @@ from mathable_server.games.turn_list import turn_lines
 from mathable_server.http import language, sessions
 from mathable_server.http.api.links import checked_address
 from mathable_server.http.api.notifications import mailroom
+from mathable_server.http.browser_signin import FormCsrf, check_form_csrf, open_session, play_path
 from mathable_server.http.errors import ApiError
 from mathable_server.http.limits import retry_after
-from mathable_server.http.links import FormCsrf, check_form_csrf, open_session, play_path
 from mathable_server.http.pages import seat_names
 from mathable_server.http.render import game_body, player_ids
 from mathable_server.http.schemas import RegisterSchema
@@ -33,7 +33,7 @@ from mathable_server.http.web import client_address, services
 from mathable_server.notify.mail.codes import new_nonce
 from mathable_server.notify.mail.outgoing import SIGNIN_REQUEST
 from mathable_server.store import NameLooksAlike, NameTaken, PlayerRecord
-from mathable_server.store.browser import Link
+from mathable_server.store.browser_sessions import Link
 from mathable_server.store.outbox import Notification, new_message_id
 
 bp = Blueprint("browser", __name__)

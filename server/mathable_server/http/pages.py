@@ -26,8 +26,8 @@ from mathable_server.games.pictures.board_svg import rules_of
 from mathable_server.games.service import GameNotFound
 from mathable_server.games.turn_list import turn_lines
 from mathable_server.http import language, sessions
+from mathable_server.http.browser_signin import check_form_csrf
 from mathable_server.http.errors import ApiError
-from mathable_server.http.links import check_form_csrf
 from mathable_server.http.render import (
     game_body,
     player_ids,

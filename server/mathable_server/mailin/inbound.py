@@ -42,14 +42,14 @@ from mathable_server.games.messages import Messages
 from mathable_server.games.service import GameNotFound, Games, Idempotency, Timed
 from mathable_server.mailin.automatic import automatic
 from mathable_server.notify.delivery import Mailroom
-from mathable_server.notify.mail.addresses import (
+from mathable_server.notify.mail.compose import version_replied_to
+from mathable_server.notify.mail.games import NoMove, game_mail_for
+from mathable_server.notify.mail.outgoing import seat_names
+from mathable_server.notify.mail.play_addresses import (
     PlayTarget,
     generation_of,
     parse_play_address,
 )
-from mathable_server.notify.mail.compose import version_replied_to
-from mathable_server.notify.mail.games import NoMove, game_mail_for
-from mathable_server.notify.mail.outgoing import seat_names
 from mathable_server.notify.worker import Notification, new_message_id
 from mathable_server.store import VersionConflict
 from mathable_server.store.counters import SqlCounters

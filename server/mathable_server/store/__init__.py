@@ -12,7 +12,7 @@ no other layer of ``mathable_server``.
 
 from __future__ import annotations
 
-from mathable_server.store.browser import BrowserRecorder
+from mathable_server.store.browser_sessions import BrowserSessionRecorder
 from mathable_server.store.clocks import ClockRecorder
 from mathable_server.store.events import EventRecorder, memberships, projection
 from mathable_server.store.listings import ListingRecorder
@@ -20,7 +20,9 @@ from mathable_server.store.messages import MessageRecorder
 from mathable_server.store.player_settings import PlayerSettingsRecorder
 from mathable_server.store.players import PlayerRecorder
 from mathable_server.store.ratings import RatingRecorder
-from mathable_server.store.records import (
+from mathable_server.store.rematches import RematchRecorder
+from mathable_server.store.reminders import ReminderRecorder
+from mathable_server.store.rows import (
     Append,
     IdempotentAnswer,
     KeyTaken,
@@ -41,8 +43,6 @@ from mathable_server.store.records import (
     now_iso,
     now_ms,
 )
-from mathable_server.store.rematches import RematchRecorder
-from mathable_server.store.reminders import ReminderRecorder
 from mathable_server.store.secrets import SecretRecorder
 from mathable_server.store.vacations import VacationRecorder
 
@@ -59,7 +59,7 @@ class Store(
     PlayerSettingsRecorder,
     RatingRecorder,
     ReminderRecorder,
-    BrowserRecorder,
+    BrowserSessionRecorder,
 ):
     """Reads and writes games and players: every recorder on one engine."""
 

@@ -40,7 +40,7 @@ from mathable_server.store.engine import snapshot, write_transaction
 from mathable_server.store.events import memberships, projection
 from mathable_server.store.migrations import context
 from mathable_server.store.names import name_key
-from mathable_server.store.records import encode_event, iso
+from mathable_server.store.rows import encode_event, iso
 from mathable_server.store.schema import (
     events,
     game_members,

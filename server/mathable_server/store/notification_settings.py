@@ -21,7 +21,7 @@ from mathable_server.store.engine import (
 from mathable_server.store.outbox import Notification
 from mathable_server.store.outbox import add as add_notifications
 from mathable_server.store.play_addresses import close_player_addresses
-from mathable_server.store.records import now_ms
+from mathable_server.store.rows import now_ms
 
 #: Email preferences: a mail when it is your turn, after every move, once a day, or none.
 EMAIL_PREFERENCES = ("turn", "every_move", "digest", "off")

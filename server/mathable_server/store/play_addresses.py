@@ -1,7 +1,7 @@
 """The play addresses of seats: one a seat and game, which of its generations is open, and
 who closed it (the seat, for good; or its player, until the seat's next mail).
 
-A mail's ``Reply-To`` is a seat's play address (``notify.mail.addresses``); a reply to
+A mail's ``Reply-To`` is a seat's play address (``notify.mail.play_addresses``); a reply to
 it plays the seat's move (``mailin.inbound``). Only the SHA-256 of an address's secret
 is stored (``secret_hash``), compared in constant time by the reader.
 """
@@ -30,7 +30,7 @@ class PlayAddress:
     player_id: str
     secret_hash: str
     revoked: bool
-    #: Which of the seat's addresses this is (``notify.mail.addresses.play_secret``).
+    #: Which of the seat's addresses this is (``notify.mail.play_addresses.play_secret``).
     generation: int = 0
     #: ``seat`` (closed for good), ``player`` (closed by its player) or None.
     closed_by: str | None = None

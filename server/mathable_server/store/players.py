@@ -23,7 +23,7 @@ from mathable_server.store.engine import (
 )
 from mathable_server.store.names import name_key
 from mathable_server.store.play_addresses import close_player_addresses
-from mathable_server.store.records import (
+from mathable_server.store.rows import (
     KeyTaken,
     NameLooksAlike,
     NameTaken,

@@ -20,8 +20,8 @@ from mathable_i18n import _
 from mathable_server.games.timesource import iso_ms
 from mathable_server.http import sessions
 from mathable_server.http.api.notifications import _ADDRESS, mailbox_key, mailroom
+from mathable_server.http.browser_signin import make_link, play_path
 from mathable_server.http.errors import ApiError
-from mathable_server.http.links import make_link, play_path
 from mathable_server.http.schemas import StrictSchema
 from mathable_server.http.web import (
     bearer_token,

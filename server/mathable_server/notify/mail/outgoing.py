@@ -22,7 +22,6 @@ from mathable.core.ruleset import AnyState
 from mathable_i18n import _, speaking
 from mathable_server.games.messages import last_act, mail_messages
 from mathable_server.games.orders import order_withheld
-from mathable_server.notify.mail.addresses import play_address, play_secret
 from mathable_server.notify.mail.codes import link_secret, verification_code
 from mathable_server.notify.mail.compose import (
     MailContext,
@@ -38,6 +37,7 @@ from mathable_server.notify.mail.compose import (
 )
 from mathable_server.notify.mail.games import game_mail_for, mail_time
 from mathable_server.notify.mail.picture import board_png
+from mathable_server.notify.mail.play_addresses import play_address, play_secret
 from mathable_server.notify.worker import Entry, Undeliverable, reminder_due
 from mathable_server.store import Store
 from mathable_server.store.email_addresses import EmailAddressRecorder

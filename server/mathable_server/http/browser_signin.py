@@ -1,5 +1,6 @@
-"""What the browser's pages and the link routes share: one-time links, opening a
-session (its cookie), the CSRF token of a page's forms (``http.sessions`` has the rest)."""
+"""Signing a browser in, shared by the browser's pages (``http.browser``) and the link
+routes (``api/links``): one-time links made, a session opened (its cookie), the CSRF
+token of a page's forms (``http.sessions`` reads the cookie and checks the tokens)."""
 
 from __future__ import annotations
 

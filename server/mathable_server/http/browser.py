@@ -24,7 +24,7 @@ from mathable_server.http import language, sessions
 from mathable_server.http.api.links import checked_address
 from mathable_server.http.api.notifications import mailroom
 from mathable_server.http.browser_signin import FormCsrf, check_form_csrf, open_session, play_path
-from mathable_server.http.errors import ApiError
+from mathable_server.http.errors import ErrorAnswer
 from mathable_server.http.limits import retry_after
 from mathable_server.http.pages import seat_names
 from mathable_server.http.render import game_body, player_ids
@@ -266,7 +266,7 @@ def signin_mail() -> Response:
     check_form_csrf()
     try:
         address = checked_address(request.form.get("email") or "")
-    except ApiError as err:
+    except ErrorAnswer as err:
         return _page("signin.html", 400, sent=False, error=err.message)
     svc = services()
     room = mailroom()

@@ -29,7 +29,7 @@ from flask import Flask, Response, current_app, stream_with_context
 from mathable_i18n import _, current, speaking
 from mathable_server.games.service import Timed
 from mathable_server.http.auth import Authenticator
-from mathable_server.http.errors import ApiError
+from mathable_server.http.errors import ErrorAnswer
 from mathable_server.http.web import Services, token_player
 from mathable_server.store.wakeups import Waiter
 
@@ -71,7 +71,7 @@ def still_holds(auth: Authenticator, token: str, player_id: str, mark: int) -> b
         return True
     try:
         return token_player(auth, token).id == player_id
-    except ApiError:
+    except ErrorAnswer:
         return False
 
 
@@ -188,7 +188,7 @@ def wait_for_game(
         head = svc.store.head(game_id)
         while head is not None and head[0] <= since and not waiter.revoked:
             if waiter.ending:
-                raise ApiError(
+                raise ErrorAnswer(
                     503,
                     "shutting_down",
                     _("this server process is stopping (a restart or a reload); ask again"),
@@ -228,7 +228,7 @@ def hold_stream(svc: Services, caller: str) -> ExitStack:
         svc.follower.ensure_started()
     holds, refused = _leases(svc, caller, settings.stream_seconds)
     if refused == "caller":
-        raise ApiError(
+        raise ErrorAnswer(
             429,
             "too_many_waits",
             _(
@@ -239,7 +239,7 @@ def hold_stream(svc: Services, caller: str) -> ExitStack:
             retry_after=10,
         )
     if refused == "process":
-        raise ApiError(
+        raise ErrorAnswer(
             503,
             "server_busy",
             _("this server holds as many waiting requests as it can; try again soon"),

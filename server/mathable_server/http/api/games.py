@@ -17,7 +17,7 @@ from mathable_server.games import ratings
 from mathable_server.games.draws import bag_order, new_salt
 from mathable_server.games.orders import order_withheld
 from mathable_server.games.service import Answer, Timed, new_id
-from mathable_server.http.errors import ApiError
+from mathable_server.http.errors import ErrorAnswer
 from mathable_server.http.game_view import view_headers, view_response, woken_view
 from mathable_server.http.render import (
     appended_body,
@@ -104,13 +104,13 @@ def create() -> Response:
     # listed by id, which nobody chooses (a name is anyone's to register while it is free).
     trusted = player.id in settings.seed_players
     if body["tiles"] is not None and not (settings.allow_given_tiles or trusted):
-        raise ApiError(
+        raise ErrorAnswer(
             422,
             "given_tiles_disabled",
             _("this server does not take a given bag order (MATHABLE_ALLOW_GIVEN_TILES)"),
         )
     if body["seed"] is not None and not (settings.allow_seeds or trusted):
-        raise ApiError(
+        raise ErrorAnswer(
             422,
             "seeds_disabled",
             _("this server does not take a seed from you (MATHABLE_ALLOW_SEEDS, "
@@ -148,13 +148,13 @@ def _rated(body: dict[str, Any], seats: list[str]) -> bool:
     if body["rated"] is None:
         return dealt and ratings.available() and not services().store.bots(seats)
     if body["rated"] and not dealt:
-        raise ApiError(
+        raise ErrorAnswer(
             422, "rated_order_given",
             _("a rated game is dealt by the server: give neither tiles nor a seed"),
         )  # fmt: skip
     if body["rated"] and not ratings.available():
         missing = ratings.MISSING
-        raise ApiError(422, "ratings_unavailable",
+        raise ErrorAnswer(422, "ratings_unavailable",
                        _("this server rates no games ({missing})", missing=missing))  # fmt: skip
     return bool(body["rated"])
 
@@ -166,7 +166,7 @@ def _tiles(parse: Callable[[Any], int], given: list[Any]) -> tuple[int, ...]:
     except RuleError as err:
         fields = {"tiles": [err.message]}
         words = _("the request has invalid fields")
-        raise ApiError(400, "validation_error", words, fields=fields) from None
+        raise ErrorAnswer(400, "validation_error", words, fields=fields) from None
 
 
 def _invitees(creator: str, names: list[str]) -> list[str]:
@@ -180,7 +180,7 @@ def _invitees(creator: str, names: list[str]) -> list[str]:
     svc = services()
     cap = svc.settings.max_open_invitations
     if svc.store.waiting_games_of(creator) >= cap:
-        raise ApiError(
+        raise ErrorAnswer(
             422,
             "too_many_open_games",
             _("you have {cap} games waiting for players: start or cancel some first", cap=cap),
@@ -190,12 +190,12 @@ def _invitees(creator: str, names: list[str]) -> list[str]:
     for name in names:
         record = found.get(name.casefold())
         if record is None:
-            raise ApiError(
+            raise ErrorAnswer(
                 422, "unknown_player", _("there is no player named {name}", name=repr(name))
             )
         per_inviter = svc.settings.max_invitations_per_inviter
         if svc.store.open_invitations_from(creator, record.id) >= per_inviter:
-            raise ApiError(
+            raise ErrorAnswer(
                 422,
                 "too_many_invitations",
                 _(
@@ -205,13 +205,13 @@ def _invitees(creator: str, names: list[str]) -> list[str]:
                 ),
             )
         if svc.store.open_invitations_to(record.id) >= cap:
-            raise ApiError(
+            raise ErrorAnswer(
                 422,
                 "too_many_invitations",
                 _("{name} has {cap} open invitations already", name=record.name, cap=cap),
             )
         if svc.store.blocked_by_any(creator, [record.id]):
-            raise ApiError(
+            raise ErrorAnswer(
                 403, "blocked", _("{name} does not take your invitations", name=record.name)
             )
         invited.append(record.id)
@@ -229,9 +229,11 @@ def rematch(game_id: str) -> Response:
     svc = services()
     state = svc.games.game(game_id).state
     if state.seat_of(player.id) is None:
-        raise ApiError(403, "not_seated", _("only the players of this game may ask for a rematch"))
+        raise ErrorAnswer(
+            403, "not_seated", _("only the players of this game may ask for a rematch")
+        )
     if state.status != "ended":
-        raise ApiError(
+        raise ErrorAnswer(
             422, "game_not_over", _("a rematch is asked for once the game is over"),
             details={"status": state.status},
         )  # fmt: skip
@@ -278,7 +280,7 @@ def rematch_shown(game_id: str) -> Response:
     svc.games.game(game_id)  # 404 for no game
     known = svc.store.rematch_of(game_id)
     if known is None:
-        raise ApiError(404, "no_rematch", _("nobody asked for a rematch of this game yet"))
+        raise ErrorAnswer(404, "no_rematch", _("nobody asked for a rematch of this game yet"))
     return _rematch_answer(game_id, known, 200)
 
 
@@ -327,14 +329,14 @@ def join(game_id: str) -> Response:
     def make(state: AnyState) -> Join:
         members = [seat.player for seat in state.seats if seat.player is not None]
         if svc.store.blocked_by_any(player.id, members):
-            raise ApiError(403, "blocked", _("a player of this game has blocked you"))
+            raise ErrorAnswer(403, "blocked", _("a player of this game has blocked you"))
         if (
             player.id not in state.options.invited
             and svc.store.bots([player.id])
             and svc.store.rated(game_id)
         ):
             # Rated by default means among people: a bot plays a rated game when invited.
-            raise ApiError(
+            raise ErrorAnswer(
                 422, "rated_game_bot",
                 _("a bot's account takes a seat of a rated game only when invited to it"),
             )  # fmt: skip
@@ -352,14 +354,14 @@ def move(game_id: str) -> Response:
     from_header = if_match_version()
     expected = body.get("expected_version", from_header)
     if expected is None:
-        raise ApiError(
+        raise ErrorAnswer(
             400,
             "version_required",
             _("send expected_version (or an If-Match header) with every command"),
             details={"fields": ["expected_version", "If-Match"]},
         )
     if from_header is not None and from_header != expected:
-        raise ApiError(
+        raise ErrorAnswer(
             400,
             "version_mismatch",
             _("expected_version and If-Match disagree"),
@@ -369,7 +371,7 @@ def move(game_id: str) -> Response:
     def make(game: Timed, now: int) -> Any:
         seat = game.state.seat_of(player.id)
         if seat is None:
-            raise ApiError(403, "not_seated", _("you have no seat in this game"))
+            raise ErrorAnswer(403, "not_seated", _("you have no seat in this game"))
         if body["type"] == "claim_timeout":
             return TimeOut(check_claim(game.state, game.clock, now, seat), claimed_by=seat)
         return ruleset_of(game.state).command(seat, body)

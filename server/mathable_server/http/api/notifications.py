@@ -13,7 +13,7 @@ from marshmallow import fields, validate
 from mathable_i18n import _
 from mathable_server.games.timesource import iso_ms
 from mathable_server.http import sessions
-from mathable_server.http.errors import ApiError
+from mathable_server.http.errors import ErrorAnswer
 from mathable_server.http.limits import RateLimit, retry_after
 from mathable_server.http.pages import HTML_TYPE
 from mathable_server.http.schemas import StrictInteger, StrictSchema
@@ -76,7 +76,9 @@ def mailroom() -> Mailroom:
 def _email_on() -> Mailroom:
     room = mailroom()
     if not room.settings.email_enabled:
-        raise ApiError(422, "email_disabled", _("this server sends no mail (no SMTP relay is set)"))
+        raise ErrorAnswer(
+            422, "email_disabled", _("this server sends no mail (no SMTP relay is set)")
+        )
     return room
 
 
@@ -143,7 +145,7 @@ def _signed_in_recently() -> None:
     found = None if cookie is None else svc.store.session(sessions.secret_hash(cookie))
     if found is None or svc.games.now() - found.created_at > RECENT_SIGNIN_MS:
         minutes = RECENT_SIGNIN_MS // 60_000
-        raise ApiError(
+        raise ErrorAnswer(
             403,
             "signin_too_old",
             _("changing the address from a browser needs a sign-in within the last "
@@ -161,14 +163,14 @@ def set_email() -> Response:
     _signed_in_recently()
     address = load(_email, json_body())["address"].strip()
     if not _ADDRESS.match(address):
-        raise ApiError(
+        raise ErrorAnswer(
             400,
             "bad_address",
             _("{address} is not an email address", address=repr(address)),
             details={"field": "address", "value": address[:80], "accepted": "an email address"},
         )
     if "%" in address.rpartition("@")[0] or "!" in address:
-        raise ApiError(
+        raise ErrorAnswer(
             400,
             "bad_address",
             _(
@@ -194,7 +196,7 @@ def set_email() -> Response:
     wait = room.email_addresses.set_address(player.id, address, code, now)
     if wait:
         seconds = retry_after(wait / 1000)
-        raise ApiError(
+        raise ErrorAnswer(
             429,
             "too_many_codes",
             _(
@@ -240,13 +242,13 @@ def verify_email() -> Response:
     code = load(_code, json_body())["code"]
     outcome = room.email_addresses.verify(player.id, code, services().games.now())
     if outcome == "wrong":
-        raise ApiError(422, "wrong_code", _("that is not the code mailed to the address"))
+        raise ErrorAnswer(422, "wrong_code", _("that is not the code mailed to the address"))
     if outcome == "expired":
-        raise ApiError(
+        raise ErrorAnswer(
             422, "code_expired", _("the code expired or was tried too often: set the address again")
         )
     if outcome == "none":
-        raise ApiError(422, "no_code", _("no code is waiting: set an address first"))
+        raise ErrorAnswer(422, "no_code", _("no code is waiting: set an address first"))
     return json_response(_settings_body(room, player.id), 200, _NO_STORE)
 
 
@@ -269,7 +271,7 @@ def set_preferences() -> Response:
         try:
             check_url(url, room.settings.webhook_allow_private)
         except WebhookRefused as err:
-            raise ApiError(422, "webhook_refused", str(err)) from None
+            raise ErrorAnswer(422, "webhook_refused", str(err)) from None
         webhook = (url, secret)
     clear = "webhook" in body and body["webhook"] is None
     reset = True
@@ -307,7 +309,7 @@ def _unsubscriber(room: Mailroom, link: str) -> str:
     player_id, _dot, token = link.partition(".")
     expected = room.context().unsubscribe_token(player_id)
     if not hmac.compare_digest(expected.encode(), token.encode()[:64]):
-        raise ApiError(404, "not_found", _("no such unsubscribe link"))
+        raise ErrorAnswer(404, "not_found", _("no such unsubscribe link"))
     return player_id
 
 

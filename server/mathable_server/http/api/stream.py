@@ -42,7 +42,7 @@ from flask import Blueprint, Response
 from marshmallow import RAISE, Schema, ValidationError, fields
 
 from mathable_i18n import _
-from mathable_server.http.errors import ApiError
+from mathable_server.http.errors import ErrorAnswer
 from mathable_server.http.waiting import hold_stream, stream_response, stream_ticks
 from mathable_server.http.web import (
     Services,
@@ -206,7 +206,7 @@ def _not_ahead(svc: Services, since: Position) -> None:
     """409 ``cursor_ahead`` for a cursor past the feed's newest row: not one this feed gave
     (a database restored from before it, or moved with ``load``): open a fresh stream."""
     if since.seq > feed.head(svc.store.reader):
-        raise ApiError(
+        raise ErrorAnswer(
             409, "cursor_ahead",
             _("this cursor is ahead of the server's feed (was its database restored or "
             "moved?): open the stream again without since"),

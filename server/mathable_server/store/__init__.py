@@ -4,10 +4,17 @@ Split by job as eventsourcing splits its recorders: one module a table family,
 each a recorder class, and ``Store`` the one object the server holds, made of
 them all. A new table gets a module (and a recorder) of its own here.
 
+Beside ``Store``, recorders of their own on the same engine, none of it part of a
+game's log (the ``Mailroom`` of ``notify.delivery`` holds them for a process): email
+addresses and their codes (``email_addresses``), notification settings and the
+webhook's breaker (``notification_settings``), play addresses (``play_addresses``),
+inbound Message-IDs (``inbound_messages``, the mail-in's), the outbox and its claims
+(``outbox``).
+
 The bottom layer: the schema and engine (``engine``), the migrations
 (``migrations/``), the feed and its followers (``feed``, ``wakeups``), the shared
-counters (``counters``), the outbox table and its claims (``outbox``). It imports
-no other layer of ``mathable_server``.
+counters (``counters``), a dump of the database and its load (``dump_format``,
+``dumps``). It imports no other layer of ``mathable_server``.
 """
 
 from __future__ import annotations

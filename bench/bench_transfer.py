@@ -21,8 +21,8 @@ sys.path[:0] = [str(Path(__file__).resolve().parents[1] / p) for p in ("", "shar
 from tests.server.upgrade.baseline import make_baseline_database  # noqa: E402
 
 from bench.harness import isolated_database  # noqa: E402
-from mathable_server.run.transfer import dump, load  # noqa: E402
 from mathable_server.store import migrations  # noqa: E402
+from mathable_server.store.dumps import dump, load  # noqa: E402
 from mathable_server.store.engine import make_engine  # noqa: E402
 
 

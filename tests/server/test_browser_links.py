@@ -84,7 +84,7 @@ def test_an_invitation_mails_a_one_time_link_that_seats_a_new_verified_player(
     row = _mail_rows(client, "invite")[0]
     # The row holds a nonce, never the link; the answer never shows it either.
     assert secret not in str(row.payload) and secret_hash(secret) not in str(row.payload)
-    mail = MailChannel(_services(client).store, None, lambda: _ctx(client), print).compose(row)
+    mail = MailChannel(_services(client).store, lambda: _ctx(client), print).compose(row)
     text = mail.get_body(preferencelist=("plain",)).get_content()
     assert f"{PUBLIC}/join/{secret}" in text and "ada invites you" in text
     page = client.get(f"/join/{secret}")
@@ -99,7 +99,7 @@ def test_an_invitation_mails_a_one_time_link_that_seats_a_new_verified_player(
     assert me["name"] == "bob" and me["games"][0]["id"] == game
     assert me["games"][0]["status"] == "playing"
     room = client.application.extensions["mathable_mail"]
-    assert room.book.verified_address(me["id"]) == BOB
+    assert room.email_addresses.verified_address(me["id"]) == BOB
     assert client.get(f"/play/{game}").status_code == 200
 
 
@@ -270,8 +270,7 @@ def test_sign_out_everywhere(client: FlaskClient) -> None:
 def _delivered_signins(client: FlaskClient) -> dict[str, Any]:
     """The sign-in requests of the outbox as the delivery worker sends them, by the
     address each names: its mail if it reached a player's verified address, else None."""
-    room = client.application.extensions["mathable_mail"]
-    channel = MailChannel(_services(client).store, room.book, lambda: _ctx(client), print)
+    channel = MailChannel(_services(client).store, lambda: _ctx(client), print)
     mails = {}
     for row in _mail_rows(client, SIGNIN_REQUEST):
         try:
@@ -351,9 +350,7 @@ def test_turn_mail_links_to_the_play_page_and_the_page_shows_only_the_seat(
                       "placements": [{"square": "I8", "tile": 12}]})  # fmt: skip
     rows = [row for row in _mail_rows(client, "turn") if row.payload["game_id"] == game]
     assert rows, "no turn mail for bob"
-    channel = MailChannel(_services(client).store,
-                          client.application.extensions["mathable_mail"].book,
-                          lambda: _ctx(client), print)  # fmt: skip
+    channel = MailChannel(_services(client).store, lambda: _ctx(client), print)
     text = channel.compose(rows[0]).get_body(preferencelist=("plain",)).get_content()
     assert f"Play in your browser:\n    {PUBLIC}/play/{game}" in text
     # Bob's browser sees his rack and no other: the API's own answer for his seat.

@@ -26,9 +26,9 @@ from mathable_server.http.limits import RateLimit
 from mathable_server.mailin.inbound import CLOSED, TAKEN, UNKNOWN_ADDRESS, Inbox
 from mathable_server.mailin.smtpd import controller
 from mathable_server.notify.delivery import Mailroom
-from mathable_server.notify.mail.addresses import play_address, play_secret
 from mathable_server.notify.mail.compose import game_subject
 from mathable_server.notify.mail.games import GameMail, game_mail_for
+from mathable_server.notify.mail.play_addresses import play_address, play_secret
 from mathable_server.store.engine import outbox
 from tests.server.conftest import make_app
 from tests.server.helpers import (

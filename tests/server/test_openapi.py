@@ -84,7 +84,7 @@ def test_every_error_code_of_the_spec_is_documented_in_errors_md() -> None:
 def test_every_server_error_code_is_in_the_spec() -> None:
     schemas = yaml.safe_load(SPEC_PATH.read_text("utf-8"))["components"]["schemas"]
     raised = _codes_raised(
-        "server/mathable_server", r'(?:ApiError|_unauthorized)\(\s*(?:\d+,\s*)?"([a-z_]+)"'
+        "server/mathable_server", r'(?:ErrorAnswer|_unauthorized)\(\s*(?:\d+,\s*)?"([a-z_]+)"'
     )
     raised |= set(HTTP_CODES.values())
     declared = set(schemas["ServerErrorCode"]["enum"]) | set(schemas["RuleErrorCode"]["enum"])

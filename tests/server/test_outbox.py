@@ -28,7 +28,6 @@ from mathable_server.notify.worker import (
     Undeliverable,
 )
 from mathable_server.store import Store
-from mathable_server.store.addresses import AddressBook
 from mathable_server.store.engine import make_engine, outbox
 from mathable_server.store.migrations import upgrade
 from tests.server.conftest import make_app
@@ -205,7 +204,7 @@ def test_a_webhook_is_signed_retried_with_the_same_delivery_id_and_rechecked(
     table.ok(table.ada, type="pass")
     store = app.extensions["mathable"].store
     strict = Deliverer(
-        room.outbox, {"webhook": WebhookChannel(store, AddressBook(store.engine), False)},
+        room.outbox, {"webhook": WebhookChannel(store, False)},
         app.extensions["mathable"].games.now,
     )  # fmt: skip
     strict.drain()
@@ -438,7 +437,7 @@ def test_a_webhook_goes_to_the_address_it_checked_not_to_a_second_lookup(
     assert set_hook.status_code == 200, set_hook.json  # lookup 1: public
     table.ok(table.ada, type="pass")
     store = app.extensions["mathable"].store
-    channel = WebhookChannel(store, AddressBook(store.engine), False, timeout=2.0)
+    channel = WebhookChannel(store, False, timeout=2.0)
     worker = Deliverer(app.extensions["mathable_mail"].outbox, {"webhook": channel},
                        app.extensions["mathable"].games.now)  # fmt: skip
     worker.drain()  # lookup 2: public, and the connection goes there

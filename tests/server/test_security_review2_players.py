@@ -13,8 +13,8 @@ from sqlalchemy import text
 
 from mathable_server import Settings, create_app
 from mathable_server.http.web import Services
-from mathable_server.run.transfer import dump, load
 from mathable_server.store import migrations
+from mathable_server.store.dumps import dump, load
 from mathable_server.store.engine import make_engine
 from mathable_server.store.events import order_key
 from mathable_server.store.names import name_key

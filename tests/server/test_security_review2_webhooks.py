@@ -39,8 +39,8 @@ from sqlalchemy import select, update
 from mathable_server.notify import webhooks
 from mathable_server.notify.webhooks import REPLAY_WINDOW, WebhookChannel, verify
 from mathable_server.notify.worker import Deliverer, lane_workers
-from mathable_server.store.addresses import AddressBook, Breaker
 from mathable_server.store.engine import email_addresses, notification_settings, outbox
+from mathable_server.store.notification_settings import Breaker
 from mathable_server.store.outbox import Outbox
 from tests.server.conftest import make_app
 from tests.server.helpers import EXAMPLE_TILES, Table, example_tiles, register, started_game
@@ -144,7 +144,7 @@ def test_r2_a_webhook_delivery_has_a_deadline_in_all_not_per_read(
                headers=table.bob.auth)  # fmt: skip
     table.ok(table.ada, type="pass")
     store = app.extensions["mathable"].store
-    channel = WebhookChannel(store, AddressBook(store.engine), True, timeout=1.5)
+    channel = WebhookChannel(store, True, timeout=1.5)
     worker = Deliverer(app.extensions["mathable_mail"].outbox, {"webhook": channel},
                        app.extensions["mathable"].games.now)  # fmt: skip
     started = time.monotonic()
@@ -309,9 +309,9 @@ def test_r2_a_webhook_that_keeps_failing_is_paused_and_its_owner_told(
                               webhook_breaker_seconds=600.0)  # fmt: skip
         client = app.test_client()
         table = Table(client)
-        book = app.extensions["mathable_mail"].book
+        recorder = app.extensions["mathable_mail"].notification_settings
         # bob has a verified address (set as the verify route leaves it) and a webhook.
-        with book.engine.begin() as conn:
+        with recorder.engine.begin() as conn:
             conn.execute(email_addresses.insert().values(
                 player_id=table.bob.id, address="bob@example.org", verified_at=1, code_hash="",
                 code_expires_at=0, code_tries=0))  # fmt: skip
@@ -331,7 +331,7 @@ def test_r2_a_webhook_that_keeps_failing_is_paused_and_its_owner_told(
         with room.store.engine.connect() as conn:
             rows = conn.execute(select(outbox).where(outbox.c.channel == "webhook")).all()
         assert {r.state for r in rows} == {"pending"}
-        paused_until = book.contact(table.bob.id).webhook_paused_until
+        paused_until = recorder.contact(table.bob.id).webhook_paused_until
         assert len(rows) == 4 and all(r.next_try == paused_until for r in rows)
         room.deliverer(games.now, ("email",)).drain()
         notice = mailbox.wait_for(lambda m: "webhook is paused" in str(m["Subject"]))
@@ -347,7 +347,7 @@ def test_r2_a_webhook_that_keeps_failing_is_paused_and_its_owner_told(
                              .values(next_try=0))  # fmt: skip
             room.deliverer(games.now, ("webhook",), 1).drain()
             assert len(handler.calls) == further
-            assert book.contact(table.bob.id).webhook_failures == further
+            assert recorder.contact(table.bob.id).webhook_failures == further
         room.deliverer(games.now, ("email",)).drain()
         with room.store.engine.connect() as conn:
             mails = conn.execute(select(outbox).where(outbox.c.channel == "email")).all()
@@ -570,7 +570,7 @@ def test_r27_the_deadline_covers_the_name_lookup_and_one_lookup_goes_to_a_name(
         failed = [r for r in rows if r.last_error]
         assert len(failed) == 1 and "cannot resolve hook.slow.test" in failed[0].last_error
         assert "no answer within 1 s" in failed[0].last_error
-        counted = [room.book.contact(a.id).webhook_failures for a in hooked]
+        counted = [room.notification_settings.contact(a.id).webhook_failures for a in hooked]
         assert sorted(counted) == [0, 1] and not handler.calls  # the breaker counted it
     finally:
         names.answer.set()

@@ -125,15 +125,15 @@ def test_a_browser_changes_the_address_only_soon_after_signing_in(app: Flask) ->
     client = app.test_client()
     ada = register(client, "ada")
     room = app.extensions["mathable_mail"]
-    room.book.set_address(ada.id, "ada@old.example", "123456", 0)
-    assert room.book.verify(ada.id, "123456", 1) == "verified"
+    room.email_addresses.set_address(ada.id, "ada@old.example", "123456", 0)
+    assert room.email_addresses.verify(ada.id, "123456", 1) == "verified"
     browser = _signed_in(app, _link(client, ada))
     _age_sessions(app, ada.id, 11)
     body = {"address": "thief@new.example"}
     refused = browser.put("/v1/me/email", json=body, headers=_session_headers(browser))
     assert refused.status_code == 403 and refused.json["error"]["code"] == "signin_too_old"
     assert refused.json["error"]["details"] == {"within_minutes": 10, "signin": "/signin"}
-    assert room.book.verified_address(ada.id) == "ada@old.example"  # nothing changed
+    assert room.email_addresses.verified_address(ada.id) == "ada@old.example"  # nothing changed
     assert _outbox(app, "address_change") == []
     # Signed in again just now: allowed, and both addresses are mailed.
     fresh = _signed_in(app, _link(client, ada))
@@ -153,12 +153,11 @@ def test_the_old_address_is_told_in_words(app: Flask) -> None:
     client = app.test_client()
     ada = register(client, "ada")
     room = app.extensions["mathable_mail"]
-    room.book.set_address(ada.id, "ada@old.example", "123456", 0)
-    room.book.verify(ada.id, "123456", 1)
+    room.email_addresses.set_address(ada.id, "ada@old.example", "123456", 0)
+    room.email_addresses.verify(ada.id, "123456", 1)
     client.put("/v1/me/email", json={"address": "ada@new.example"}, headers=ada.auth)
     [row] = _outbox(app, "address_change")
-    mail = MailChannel(app.extensions["mathable"].store, room.book, room.context,
-                       print).compose(row)  # fmt: skip
+    mail = MailChannel(app.extensions["mathable"].store, room.context, print).compose(row)
     assert mail["To"] == "ada@old.example"
     text = mail.get_body(preferencelist=("plain",)).get_content()
     assert "account ada was changed to ada@new.example" in text

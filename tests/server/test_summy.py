@@ -154,7 +154,7 @@ def test_a_summy_game_has_a_clock_like_mathable(client: FlaskClient) -> None:
 def test_a_summy_game_survives_a_dump_and_load(sqlite_url: str, tmp_path: Path) -> None:
     import io
 
-    from mathable_server.run.transfer import dump, load
+    from mathable_server.store.dumps import dump, load
     from mathable_server.store.engine import make_engine
     from tests.server.conftest import make_app
 

@@ -17,8 +17,9 @@ import pytest
 from sqlalchemy import Engine, func, select
 
 from mathable_server import Settings, create_app
-from mathable_server.run.transfer import CARRIED, DumpError, dump, load
 from mathable_server.store import migrations
+from mathable_server.store.dump_format import CARRIED, DumpError
+from mathable_server.store.dumps import dump, load
 from mathable_server.store.engine import events, game_members, games, make_engine, players
 from tests.server.live import server_cli
 from tests.server.upgrade.baseline import fixture, make_baseline_database

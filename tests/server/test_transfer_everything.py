@@ -2,7 +2,7 @@
 reply to a turn mail sent before it plays, and nobody verifies their address again.
 
 Every table of ``store/schema.py`` is either carried (and compared row by row after a
-round trip) or named in ``transfer.NOT_CARRIED`` with the reason: a table added
+round trip) or named in ``dump_format.NOT_CARRIED`` with the reason: a table added
 without a decision fails here.
 """
 
@@ -19,8 +19,8 @@ import pytest
 from flask import Flask
 from sqlalchemy import BigInteger, Float, Integer, insert, select
 
-from mathable_server.run.transfer import CARRIED, NOT_CARRIED, REFERENCES, RENUMBERED
 from mathable_server.store import migrations
+from mathable_server.store.dump_format import CARRIED, NOT_CARRIED, REFERENCES, RENUMBERED
 from mathable_server.store.engine import make_engine
 from mathable_server.store.schema import metadata, player_feed, players
 from tests.server.helpers import Table, snapshot

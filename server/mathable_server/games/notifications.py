@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from mathable import Event
 from mathable.core.ruleset import AnyState, ruleset_of
 from mathable_server.store import outbox
-from mathable_server.store.addresses import Contact
+from mathable_server.store.notification_settings import Contact
 from mathable_server.store.outbox import Notification
 
 #: The kernel's events after which another seat may be to move; each game adds its own

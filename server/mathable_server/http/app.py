@@ -29,7 +29,7 @@ from mathable_server.http.api import (
     vacation,
 )
 from mathable_server.http.auth import Authenticator
-from mathable_server.http.errors import ApiError, register_error_handlers
+from mathable_server.http.errors import ErrorAnswer, register_error_handlers
 from mathable_server.http.headers import security_headers
 from mathable_server.http.language import page_plural, page_words
 from mathable_server.http.limits import Limiter, LongPolls
@@ -134,7 +134,7 @@ def create_app(
         # Every route, even those that never read a body, refuses one over the limit.
         length = request.content_length
         if length is not None and length > settings.max_body_bytes:
-            raise ApiError(413, "body_too_large", _("the request body is larger than 64 KiB"))
+            raise ErrorAnswer(413, "body_too_large", _("the request body is larger than 64 KiB"))
 
     if settings.trusted_proxies is not None:
         app.wsgi_app = settings.trusted_proxies.wrap(app.wsgi_app)  # type: ignore[method-assign,assignment]

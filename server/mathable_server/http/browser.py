@@ -23,9 +23,9 @@ from mathable_server.games.turn_list import turn_lines
 from mathable_server.http import language, sessions
 from mathable_server.http.api.links import checked_address
 from mathable_server.http.api.notifications import mailroom
-from mathable_server.http.errors import ApiError
+from mathable_server.http.browser_signin import FormCsrf, check_form_csrf, open_session, play_path
+from mathable_server.http.errors import ErrorAnswer
 from mathable_server.http.limits import retry_after
-from mathable_server.http.links import FormCsrf, check_form_csrf, open_session, play_path
 from mathable_server.http.pages import seat_names
 from mathable_server.http.render import game_body, player_ids
 from mathable_server.http.schemas import RegisterSchema
@@ -33,7 +33,7 @@ from mathable_server.http.web import client_address, services
 from mathable_server.notify.mail.codes import new_nonce
 from mathable_server.notify.mail.outgoing import SIGNIN_REQUEST
 from mathable_server.store import NameLooksAlike, NameTaken, PlayerRecord
-from mathable_server.store.browser import Link
+from mathable_server.store.browser_sessions import Link
 from mathable_server.store.outbox import Notification, new_message_id
 
 bp = Blueprint("browser", __name__)
@@ -127,7 +127,7 @@ def _invitation_context(found: Link) -> dict[str, Any]:
     svc = services()
     state = svc.games.state(str(found.game_id))
     names = svc.names.lookup([found.player_id])
-    holder = mailroom().book.players_at(found.address or "") if found.address else []
+    holder = mailroom().email_addresses.players_at(found.address or "") if found.address else []
     known = svc.store.player(holder[0]) if holder else None
     return {
         "inviter": names.get(found.player_id) or _("a player"),
@@ -203,7 +203,7 @@ def join(secret: str) -> Response:
                                  name=repr(name)),
                          **context)  # fmt: skip
         svc.names.remember(player_id, name)
-        mailroom().book.set_verified(player_id, address, now)
+        mailroom().email_addresses.set_verified(player_id, address, now)
         player = svc.store.player(player_id)
         assert player is not None
     state = svc.games.state(game_id)
@@ -271,7 +271,7 @@ def signin_mail() -> Response:
     check_form_csrf()
     try:
         address = checked_address(request.form.get("email") or "")
-    except ApiError as err:
+    except ErrorAnswer as err:
         return _page("signin.html", 400, sent=False, error=err.message)
     svc = services()
     room = mailroom()

@@ -53,7 +53,7 @@ WERKZEUG_WORDS = (
 )
 
 
-class ApiError(Exception):
+class ErrorAnswer(Exception):
     """An error answered as JSON with ``status`` and a stable ``code``."""
 
     def __init__(
@@ -115,8 +115,8 @@ def status_of_rule(code: str) -> int:
 
 
 def register_error_handlers(app: Flask) -> None:
-    @app.errorhandler(ApiError)
-    def _api_error(err: ApiError) -> Response:
+    @app.errorhandler(ErrorAnswer)
+    def _error_answer(err: ErrorAnswer) -> Response:
         return error_response(err.status, err.code, err.message, err.headers, **err.details)
 
     @app.errorhandler(RuleError)

@@ -26,8 +26,8 @@ from mathable_server.games.pictures.board_svg import rules_of
 from mathable_server.games.service import GameNotFound
 from mathable_server.games.turn_list import turn_lines
 from mathable_server.http import language, sessions
-from mathable_server.http.errors import ApiError
-from mathable_server.http.links import check_form_csrf
+from mathable_server.http.browser_signin import check_form_csrf
+from mathable_server.http.errors import ErrorAnswer
 from mathable_server.http.render import (
     game_body,
     player_ids,
@@ -281,7 +281,7 @@ def speak_to_caller() -> None:
     a page is anyone's to read."""
     try:
         optional_player()
-    except ApiError:
+    except ErrorAnswer:
         pass
 
 
@@ -305,7 +305,7 @@ def switch_language() -> Response:
     check_form_csrf()
     chosen = language_of(request.form.get("lang"))
     if chosen is None:
-        raise ApiError(
+        raise ErrorAnswer(
             422,
             "unknown_language",
             _("that is not a language of this server"),
@@ -320,7 +320,7 @@ def switch_language() -> Response:
     player = None
     try:
         player = optional_player()
-    except ApiError:
+    except ErrorAnswer:
         pass
     if player is not None and g.get("browser_player") is not None:
         svc = services()

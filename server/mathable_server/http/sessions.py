@@ -2,14 +2,14 @@
 
 A browser session is a cookie (``mathable_session``: HttpOnly, SameSite=Lax, Secure over
 HTTPS) holding 256 random bits; the store keeps only its SHA-256
-(``store.browser``). A request carrying the cookie and no bearer token is the session's
-player's, for every route of the API: the play page's script sends its commands through
-the same routes as the CLI. Every state-changing request so authenticated (any method
-but GET, HEAD, OPTIONS) must carry the session's CSRF token in ``X-CSRF-Token`` (a
-form: the ``csrf`` field): an HMAC of the cookie under the deployment's secret, which a
-page of this server shows and another site cannot read. Forms shown before anyone is
-signed in (a join page, the sign-in page) carry the CSRF token of a ``mathable_pre``
-cookie the same way.
+(``store.browser_sessions``). A request carrying the cookie and no bearer token is the
+session's player's, for every route of the API: the play page's script sends its
+commands through the same routes as the CLI. Every state-changing request so
+authenticated (any method but GET, HEAD, OPTIONS) must carry the session's CSRF token
+in ``X-CSRF-Token`` (a form: the ``csrf`` field): an HMAC of the cookie under the
+deployment's secret, which a page of this server shows and another site cannot read.
+Forms shown before anyone is signed in (a join page, the sign-in page) carry the CSRF
+token of a ``mathable_pre`` cookie the same way.
 
 One-time links (``/join/{secret}``, ``/signin/{secret}``): the secret is an HMAC of a
 random nonce (``notify.mail.codes.link_secret``): the outbox row of its mail keeps the

@@ -8,7 +8,6 @@ import ipaddress
 import json
 import re
 from collections.abc import Callable
-from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -19,7 +18,7 @@ from mathable_i18n import N_, _
 from mathable_server.games.service import Games, Idempotency
 from mathable_server.http import language, sessions
 from mathable_server.http.auth import Authenticator, TokenExpired
-from mathable_server.http.errors import ApiError
+from mathable_server.http.errors import ErrorAnswer
 from mathable_server.http.limits import Limiter, LongPolls, RateLimit, retry_after
 from mathable_server.http.render import BodyCache, HeadCache
 from mathable_server.http.schemas import NAME_PATTERN
@@ -97,11 +96,11 @@ def other_player(name: str, me: str, self_code: str, self_words: str) -> str:
     if re.fullmatch(NAME_PATTERN, name):
         found = services().store.players_named([name]).get(name.casefold())
     if found is None:
-        raise ApiError(
+        raise ErrorAnswer(
             422, "unknown_player", _("there is no player named {name}", name=repr(name[:40]))
         )
     if found.id == me:
-        raise ApiError(422, self_code, self_words)
+        raise ErrorAnswer(422, self_code, self_words)
     return found.id
 
 
@@ -133,7 +132,7 @@ def json_body(*, required: bool = True) -> dict[str, Any]:
     raw = _body_bytes()
     if not raw.strip():
         if required:
-            raise ApiError(
+            raise ErrorAnswer(
                 400,
                 "bad_json",
                 _("the request needs a JSON object as its body"),
@@ -143,14 +142,14 @@ def json_body(*, required: bool = True) -> dict[str, Any]:
     try:
         data = json.loads(raw, parse_constant=_reject_constant)
     except (ValueError, UnicodeDecodeError, RecursionError):
-        raise ApiError(
+        raise ErrorAnswer(
             400,
             "bad_json",
             _("the request body is not valid JSON"),
             details={"reason": "not_json", "accepted": "a JSON object"},
         ) from None
     if not isinstance(data, dict):
-        raise ApiError(
+        raise ErrorAnswer(
             400,
             "bad_json",
             _("the request body must be a JSON object"),
@@ -178,7 +177,7 @@ def _body_bytes() -> bytes:
     if request.content_length is None and request.environ.get("wsgi.input_terminated"):
         raw: bytes = request.environ["wsgi.input"].read(limit + 1)
         if len(raw) > limit:
-            raise ApiError(413, "body_too_large", _("the request body is larger than 64 KiB"))
+            raise ErrorAnswer(413, "body_too_large", _("the request body is larger than 64 KiB"))
     else:
         raw = request.get_data(cache=True)
     g.raw_body = raw
@@ -194,7 +193,7 @@ def load(schema: Loader, data: Any) -> dict[str, Any]:
     try:
         loaded: dict[str, Any] = schema.load(data)
     except ValidationError as err:
-        raise ApiError(
+        raise ErrorAnswer(
             400, "validation_error", _("the request has invalid fields"), fields=err.messages
         ) from None
     return loaded
@@ -214,8 +213,8 @@ def bearer_token() -> str | None:
     return token.strip()
 
 
-def _unauthorized(code: str, message: str) -> ApiError:
-    return ApiError(401, code, message, headers={"WWW-Authenticate": 'Bearer realm="mathable"'})
+def _unauthorized(code: str, message: str) -> ErrorAnswer:
+    return ErrorAnswer(401, code, message, headers={"WWW-Authenticate": 'Bearer realm="mathable"'})
 
 
 def optional_player() -> PlayerRecord | None:
@@ -226,11 +225,11 @@ def optional_player() -> PlayerRecord | None:
     if "caller" not in g:
         try:
             g.caller = _authenticate()
-        except ApiError as err:
+        except ErrorAnswer as err:
             g.caller = err
         else:
             language.adopt(g.caller)  # the caller's own language, read with them
-    if isinstance(g.caller, ApiError):
+    if isinstance(g.caller, ErrorAnswer):
         raise g.caller
     caller: PlayerRecord | None = g.caller
     return caller
@@ -241,7 +240,7 @@ def _authenticate() -> PlayerRecord | None:
     if token is None:
         return _browser_player()
     auth = services().auth
-    g.auth_mark = auth.mark()  # before the token is read: see ``still_holds``
+    g.auth_mark = auth.mark()  # before the token is read: see ``waiting.still_holds``
     return token_player(auth, token)
 
 
@@ -260,7 +259,7 @@ def _browser_player() -> PlayerRecord | None:
     if request.method not in sessions.SAFE_METHODS and not sessions.csrf_matches(
         svc.secret(), cookie, sessions.carried_csrf()
     ):
-        raise ApiError(
+        raise ErrorAnswer(
             403,
             "csrf_failed",
             _(
@@ -295,18 +294,6 @@ def token_player(auth: Authenticator, token: str) -> PlayerRecord:
     return player
 
 
-def still_holds(auth: Authenticator, token: str, player_id: str, mark: int) -> bool:
-    """Whether ``token`` still opens ``player_id``'s account, for a request that waited
-    since ``mark`` (``auth_mark``): asked again (``token_player``) only if the player's
-    token was forgotten since, as a replaced or revoked one is in every process."""
-    if not auth.forgotten_since(player_id, mark):
-        return True
-    try:
-        return token_player(auth, token).id == player_id
-    except ApiError:
-        return False
-
-
 def required_player() -> PlayerRecord:
     player = optional_player()
     if player is None:
@@ -330,7 +317,7 @@ def limit_rate() -> None:
     address = client_address()
     try:
         token = bearer_token()
-    except ApiError:
+    except ErrorAnswer:
         token = None
     hits = []
     if settings.address_rate_limit is not None:
@@ -405,12 +392,12 @@ def take(limit: RateLimit, key: str, code: str = "rate_limited", what: str = "re
 
 
 def _over(limit: RateLimit, wait: float, code: str = "rate_limited", what: str = "requests") \
-        -> ApiError:  # fmt: skip
+        -> ErrorAnswer:  # fmt: skip
     """The 429 answer for a caller over ``limit`` for ``wait`` more seconds."""
     seconds = retry_after(wait)
     template = _TOO_MANY.get(what)
     window = limit.item().get_expiry()
-    return ApiError(
+    return ErrorAnswer(
         429,
         code,
         _(template, burst=limit.burst, window=window, seconds=seconds)
@@ -428,7 +415,7 @@ def if_match_version() -> int | None:
         return None
     found = _ETAG.match(header)
     if found is None:
-        raise ApiError(
+        raise ErrorAnswer(
             400,
             "bad_if_match",
             _('If-Match must be a version ETag such as "12"'),
@@ -447,7 +434,7 @@ def idempotency_key() -> str | None:
     """The ``Idempotency-Key`` header, if there is one; 400 unless it is 16-200 visible ASCII."""
     key = request.headers.get("Idempotency-Key")
     if key is not None and not _KEY.match(key):
-        raise ApiError(
+        raise ErrorAnswer(
             400,
             "bad_idempotency_key",
             _("Idempotency-Key must be 16 to 200 visible ASCII characters (a UUID, say)"),
@@ -476,44 +463,3 @@ def idempotency(player: PlayerRecord, body: dict[str, Any]) -> Idempotency | Non
 
 def etag(version: int) -> str:
     return f'"{version}"'
-
-
-def hold_stream(svc: Services, caller: str) -> ExitStack:
-    """The leases a stream holds while it is open (give them back by closing the stack):
-    one of the caller's waiting requests, counted across processes, and one of this
-    process's slots for them. 429 ``too_many_waits`` or 503 ``server_busy`` (with
-    ``Retry-After``) when either is taken. ``caller``: ``player:<id>`` or ``address:<ip>``.
-    """
-    settings = svc.settings
-    if svc.follower is not None:
-        svc.follower.ensure_started()
-    holds = ExitStack()
-    allowed = holds.enter_context(
-        svc.held_polls.hold(caller, settings.stream_seconds, settings.max_polls_per_caller)
-    )
-    if not allowed:
-        holds.close()
-        raise ApiError(
-            429,
-            "too_many_waits",
-            _(
-                "you hold {n} waiting requests already (streams and long-polls); close one first",
-                n=settings.max_polls_per_caller,
-            ),
-            headers={"Retry-After": "10"},
-            retry_after=10,
-        )
-    if not holds.enter_context(svc.long_polls.slot()):
-        holds.close()
-        raise ApiError(
-            503,
-            "server_busy",
-            _("this server holds as many waiting requests as it can; try again soon"),
-            headers={"Retry-After": "5"},
-            retry_after=5,
-        )
-    return holds
-
-
-#: The head of every NDJSON stream: never cached, never held back by a proxy (nginx).
-STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}

@@ -7,7 +7,7 @@ refused (550 at ``RCPT TO`` by ``smtpd``, exit 67 from ``mail-in``) with a
 line saying so; it is never answered, so no mail loop can start from it.
 
 A player's own addresses also close when they leave them (a token replaced or
-revoked, mail off or moved, or asked: ``store.addresses.close_player_addresses``);
+revoked, mail off or moved, or asked: ``store.play_addresses.close_player_addresses``);
 those are followed by new ones, these stay closed for good.
 """
 
@@ -19,7 +19,7 @@ from sqlalchemy import Connection
 
 from mathable import Event
 from mathable.core.ruleset import AnyState
-from mathable_server.store.addresses import close_play_addresses
+from mathable_server.store.play_addresses import close_play_addresses
 
 #: Events after which no seat of the game moves again.
 GAME_CLOSED = frozenset({"game_ended", "game_cancelled"})

@@ -42,18 +42,19 @@ from mathable_server.games.messages import Messages
 from mathable_server.games.service import GameNotFound, Games, Idempotency, Timed
 from mathable_server.mailin.automatic import automatic
 from mathable_server.notify.delivery import Mailroom
-from mathable_server.notify.mail.addresses import (
+from mathable_server.notify.mail.compose import version_replied_to
+from mathable_server.notify.mail.games import NoMove, game_mail_for
+from mathable_server.notify.mail.outgoing import seat_names
+from mathable_server.notify.mail.play_addresses import (
     PlayTarget,
     generation_of,
     parse_play_address,
 )
-from mathable_server.notify.mail.compose import version_replied_to
-from mathable_server.notify.mail.games import NoMove, game_mail_for
-from mathable_server.notify.mail.outgoing import seat_names
 from mathable_server.notify.worker import Notification, new_message_id
 from mathable_server.store import VersionConflict
-from mathable_server.store.addresses import secret_hash
 from mathable_server.store.counters import SqlCounters
+from mathable_server.store.inbound_messages import InboundMessageRecorder
+from mathable_server.store.play_addresses import secret_hash
 
 log = logging.getLogger("mathable_server.mailin")
 
@@ -263,6 +264,8 @@ class Inbox:
         (``store.counters.shared_storage``; default: the database's ``rate_counters``)."""
         self.games = games
         self.room = room
+        #: The mails read already, by Message-ID.
+        self.read_mails = InboundMessageRecorder(games.store.engine)
         self.max_bytes = max_bytes
         self._counters = counters
         self._limiter: FixedWindowRateLimiter | None = None
@@ -285,7 +288,7 @@ class Inbox:
         found = parse_play_address(address)
         if found is None or found.domain != self.room.settings.mail_domain.lower():
             return None
-        known = self.room.book.play_address(found.game_id, found.seat)
+        known = self.room.play_addresses.play_address(found.game_id, found.seat)
         if known is None or known.revoked:
             return None
         if not hmac.compare_digest(known.secret_hash, secret_hash(found.secret)):
@@ -297,7 +300,7 @@ class Inbox:
         found = parse_play_address(address)
         if found is None or found.domain != self.room.settings.mail_domain.lower():
             return False
-        known = self.room.book.play_address(found.game_id, found.seat)
+        known = self.room.play_addresses.play_address(found.game_id, found.seat)
         if known is None:
             return False
         if known.revoked and known.secret_hash:
@@ -368,7 +371,7 @@ class Inbox:
         for address in recipients:
             player = self._unsubscriber(address)
             if player is not None:
-                self.room.book.set_preferences(player, email="off")
+                self.room.notification_settings.set_preferences(player, email="off")
                 return Outcome(TAKEN, f"{player} unsubscribed")
         seat = next((t for t in map(self.target, recipients) if t is not None), None)
         if seat is None:
@@ -383,21 +386,21 @@ class Inbox:
         # mail-in a recipient at a time): it is one mail per seat, read once per seat. (A
         # mail remembered before the seat was part of the key counts as read.)
         once = f"{message_id}\n{seat.game_id}.{seat.seat}" if message_id else ""
-        if message_id and (self.room.book.seen(once) or self.room.book.seen(message_id)):
+        if message_id and (self.read_mails.seen(once) or self.read_mails.seen(message_id)):
             return Outcome(TAKEN, f"{message_id} was read before")
         outcome = replace(
             self._play_said(seat, message, once, too_large),
             where=f"game {seat.game_id} seat {seat.seat}",
         )
         if message_id:
-            self.room.book.remember(once, self.games.now())
+            self.read_mails.remember(once, self.games.now())
         return outcome
 
     def _play_said(
         self, target: PlayTarget, message: EmailMessage, message_id: str, too_large: bool
     ) -> Outcome:
         """Play the mail, the answer written in the language of the seat's player."""
-        known = self.room.book.play_address(target.game_id, target.seat)
+        known = self.room.play_addresses.play_address(target.game_id, target.seat)
         player = known.player_id if known is not None else None
         with speaking(self.games.store.language(player) if player else None):
             return self._play(target, message, message_id, too_large)
@@ -406,7 +409,7 @@ class Inbox:
         self, target: PlayTarget, message: EmailMessage, message_id: str, too_large: bool
     ) -> Outcome:
         game_id, seat = target.game_id, target.seat
-        known = self.room.book.play_address(game_id, seat)
+        known = self.room.play_addresses.play_address(game_id, seat)
         assert known is not None
         player = known.player_id
         subject = header_text(message.get("Subject", ""), 200)
@@ -431,7 +434,7 @@ class Inbox:
         if game.state.seats[seat].player != player:
             return Outcome(UNKNOWN_ADDRESS, "the seat changed hands")
         if game.state.status != "playing":  # an address not closed when the game ended
-            self.room.book.revoke_play_address(game_id, seat, self.games.now())
+            self.room.play_addresses.revoke_play_address(game_id, seat, self.games.now())
             return Outcome(UNKNOWN_ADDRESS, CLOSED)
         words_of = game_mail_for(game.state)
         if too_large:

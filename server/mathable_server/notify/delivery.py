@@ -12,7 +12,9 @@ from mathable_server.notify.mail.smtp import Relay
 from mathable_server.notify.webhooks import WebhookChannel, busy_recipients
 from mathable_server.notify.worker import BATCH, Deliverer, Lane, Outbox, Sender
 from mathable_server.store import Store
-from mathable_server.store.addresses import AddressBook, Breaker
+from mathable_server.store.email_addresses import EmailAddressRecorder
+from mathable_server.store.notification_settings import Breaker, NotificationSettingsRecorder
+from mathable_server.store.play_addresses import PlayAddressRecorder
 
 #: The channels of the mail lane: every one but webhooks.
 MAIL_CHANNELS = ("email",)
@@ -63,10 +65,15 @@ class Mailroom:
 
     settings: MailSettings
     store: Store
-    book: AddressBook
     outbox: Outbox
     #: The deployment's secret, read (or made) on first use.
     secret: Callable[[], str]
+    #: Players' email addresses and their codes.
+    email_addresses: EmailAddressRecorder
+    #: How each player is told (mail preference, webhook and its breaker).
+    notification_settings: NotificationSettingsRecorder
+    #: The seats' play addresses.
+    play_addresses: PlayAddressRecorder
 
     def context(self) -> MailContext:
         return MailContext(
@@ -80,7 +87,6 @@ class Mailroom:
         settings = self.settings
         return WebhookChannel(
             self.store,
-            self.book,
             settings.webhook_allow_private,
             settings.webhook_deadline,
             breaker=Breaker(
@@ -97,7 +103,7 @@ class Mailroom:
         if self.settings.smtp_url:
             relay = Relay.parse(self.settings.smtp_url)
             senders["email"] = MailChannel(
-                self.store, self.book, self.context, relay.send, self.settings.mail_pictures,
+                self.store, self.context, relay.send, self.settings.mail_pictures,
                 now=now, signin_mail_limit=self.settings.signin_mail_limit,
             )
         return senders
@@ -133,4 +139,13 @@ def mailroom(settings: MailSettings, store: Store, secret: Callable[[], str]) ->
         max_delay=settings.outbox_max_delay,
         lease=settings.outbox_lease,
     )
-    return Mailroom(settings, store, AddressBook(store.engine), box, secret)
+    engine = store.engine
+    return Mailroom(
+        settings,
+        store,
+        box,
+        secret,
+        EmailAddressRecorder(engine),
+        NotificationSettingsRecorder(engine),
+        PlayAddressRecorder(engine),
+    )

@@ -9,7 +9,7 @@ from mathable import Event
 from mathable.core.ruleset import AnyState
 from mathable_server.games.notifications import notifications, turn_changes
 from mathable_server.store import outbox
-from mathable_server.store.addresses import contacts_in
+from mathable_server.store.notification_settings import contacts_in
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection

@@ -13,7 +13,7 @@ warning to its owner.
 
 Each delivery has a total deadline (``post``), not one per read: a receiver
 trickling its answer is cut off. Each webhook has a circuit breaker
-(``store.addresses.Breaker``): from 5 failures in a row it is paused, its rows
+(``store.notification_settings.Breaker``): from 5 failures in a row it is paused, its rows
 wait (a row a day old is dropped), and its owner is told once by mail and in
 ``GET /v1/me/notifications``. No request forgery: a URL whose host resolves to a loopback, private,
 link-local or otherwise non-public address is refused when it is set and again
@@ -54,7 +54,11 @@ from mathable_server.notify.worker import (
     reminder_due,
 )
 from mathable_server.store import Store
-from mathable_server.store.addresses import AddressBook, Breaker, Contact
+from mathable_server.store.notification_settings import (
+    Breaker,
+    Contact,
+    NotificationSettingsRecorder,
+)
 
 log = logging.getLogger("mathable_server.webhooks")
 
@@ -459,7 +463,6 @@ class WebhookChannel:
     def __init__(
         self,
         store: Store,
-        book: AddressBook,
         allow_private: bool,
         timeout: float = WEBHOOK_TIMEOUT,
         *,
@@ -468,7 +471,8 @@ class WebhookChannel:
         legacy_signature: bool = True,
     ) -> None:
         self.store = store
-        self.book = book
+        #: Where each player's webhook and its breaker are kept.
+        self.notification_settings = NotificationSettingsRecorder(store.engine)
         self.allow_private = allow_private
         #: The whole delivery's deadline, seconds.
         self.timeout = timeout
@@ -509,7 +513,7 @@ class WebhookChannel:
         return headers
 
     def __call__(self, entry: Entry) -> None:
-        contact = self.book.contact(entry.recipient)
+        contact = self.notification_settings.contact(entry.recipient)
         if contact.webhook_url is None or contact.webhook_secret is None:
             raise Undeliverable("the webhook was removed")
         now = self.now()
@@ -570,7 +574,7 @@ class WebhookChannel:
                          f"{type(err).__name__}: {err}")  # fmt: skip
             raise
         if contact.webhook_failures:
-            self.book.webhook_succeeded(contact.player_id, contact.webhook_url)
+            self.notification_settings.webhook_succeeded(contact.player_id, contact.webhook_url)
 
     def _failed(self, contact: Contact, error: str) -> None:
         """Count the failure; the one that pauses the webhook tells its owner."""
@@ -578,7 +582,7 @@ class WebhookChannel:
         now = self.now()
         told = contact.address is not None and contact.email != "off"
         tell = self._notice(contact, error) if told else None
-        after = self.book.webhook_failed(
+        after = self.notification_settings.webhook_failed(
             contact.player_id, contact.webhook_url, now, error, self.breaker, tell
         )
         if after is not None and after.webhook_paused_until is not None:

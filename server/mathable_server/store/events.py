@@ -30,7 +30,7 @@ from mathable_server.store.engine import (
     idempotency_keys,
     vacations,
 )
-from mathable_server.store.records import (
+from mathable_server.store.rows import (
     Append,
     Conflict,
     IdempotentAnswer,

@@ -20,7 +20,7 @@ from mathable_server.store.engine import (
     games,
     players,
 )
-from mathable_server.store.records import (
+from mathable_server.store.rows import (
     Member,
     MemberGame,
 )

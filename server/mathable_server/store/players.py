@@ -15,7 +15,6 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from mathable_server.store import feed
-from mathable_server.store.addresses import close_player_addresses
 from mathable_server.store.base import Recorder
 from mathable_server.store.engine import (
     blocks,
@@ -23,7 +22,8 @@ from mathable_server.store.engine import (
     registration_keys,
 )
 from mathable_server.store.names import name_key
-from mathable_server.store.records import (
+from mathable_server.store.play_addresses import close_player_addresses
+from mathable_server.store.rows import (
     KeyTaken,
     NameLooksAlike,
     NameTaken,

@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 
 from mathable_server.store import feed
 from mathable_server.store.feed import Follower
-from mathable_server.store.records import Conflict
+from mathable_server.store.rows import Conflict
 
 #: The longest pause between two attempts to reconnect the ``LISTEN`` connection.
 MAX_RECONNECT_PAUSE = 5.0

@@ -14,8 +14,8 @@ from sqlalchemy import and_, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from mathable_server.store import outbox
-from mathable_server.store.addresses import contacts_in
 from mathable_server.store.base import Recorder
+from mathable_server.store.notification_settings import contacts_in
 from mathable_server.store.outbox import Notification
 from mathable_server.store.schema import games, player_settings, reminders
 

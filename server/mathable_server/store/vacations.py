@@ -14,7 +14,7 @@ from mathable_server.store.base import Recorder
 from mathable_server.store.engine import (
     vacations,
 )
-from mathable_server.store.records import (
+from mathable_server.store.rows import (
     Vacation,
 )
 

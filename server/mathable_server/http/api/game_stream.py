@@ -18,7 +18,7 @@ bag order another game still draws is rendered for each line, never kept (it
 shows more once that game ends, at the same version).
 
 Held as the long-polls and ``/v1/me/stream`` are: it counts as one of the
-caller's waiting requests (``web.hold_stream``), registers with the process's
+caller's waiting requests (``waiting.hold_stream``), registers with the process's
 wake-ups (``store.wakeups``: a move in any process wakes it), and reads the game
 once per version for all the streams woken (``Games.at_least``). When the game's
 clock falls due the stream reads the game, which settles the time-out. A seat's
@@ -30,25 +30,23 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
-from flask import Blueprint, Response, stream_with_context
+from flask import Blueprint, Response
 from marshmallow import fields, validate
 
 from mathable_server.games.orders import order_withheld
 from mathable_server.games.service import Timed
-from mathable_server.http.api.games import view_text
+from mathable_server.http.game_view import view_text
 from mathable_server.http.render import player_ids, viewer_seat, with_clock
 from mathable_server.http.schemas import MAX_VERSION, QuerySchema
+from mathable_server.http.waiting import hold_stream, stream_response, stream_ticks
 from mathable_server.http.web import (
-    STREAM_HEADERS,
     Services,
     auth_mark,
     bearer_token,
     client_address,
-    hold_stream,
     optional_player,
     query,
     services,
-    still_holds,
 )
 
 bp = Blueprint("game_stream", __name__, url_prefix="/v1/games")
@@ -82,7 +80,6 @@ def game_stream(game_id: str) -> Response:
     player = optional_player()
     since = query(_query).get("since")
     svc = services()
-    settings = svc.settings
     viewer = player.id if player else None
     token, mark = bearer_token() or "", auth_mark()
     caller = f"player:{player.id}" if player else f"address:{client_address()}"
@@ -112,20 +109,16 @@ def game_stream(game_id: str) -> Response:
                 shown = current.state.version
                 yield game_line(svc, game_id, current, viewer_seat(current.state, viewer))
             due = due_of(current)
-            ends = time.monotonic() + settings.stream_seconds
-            beat = time.monotonic() + settings.stream_heartbeat
-            while (moment := time.monotonic()) < ends:
-                if moment >= beat:
+
+            def clock_due() -> float | None:
+                return due  # as the loop below last set it
+
+            # Ends when the process stops (the client resumes with since) or the token
+            # was replaced or revoked (resuming with it is 401).
+            for look in stream_ticks(svc, waiter, viewer, token, mark, clock_due):
+                if not look:
                     yield b"\n"
-                    beat = moment + settings.stream_heartbeat
-                until = min(beat, ends) if due is None else min(beat, ends, due + 0.01)
-                woken = waiter.wait(until - time.monotonic())
-                if waiter.ending:
-                    return  # the server process stops: the client resumes with since
-                if waiter.revoked or (
-                    viewer is not None and woken and not still_holds(svc.auth, token, viewer, mark)
-                ):
-                    return  # the token was replaced or revoked: resuming with it is 401
+                    continue
                 newest = waiter.versions.get(game_id, 0)
                 if newest > shown:
                     current = svc.games.at_least(game_id, newest)
@@ -141,11 +134,4 @@ def game_stream(game_id: str) -> Response:
                     due = due_of(current)
                     yield game_line(svc, game_id, current, viewer_seat(current.state, viewer))
 
-    response = Response(
-        stream_with_context(body()),
-        200,
-        headers={**STREAM_HEADERS, "Vary": "Authorization"},
-        mimetype="application/x-ndjson",
-    )
-    response.call_on_close(holds.close)
-    return response
+    return stream_response(body(), holds, {"Vary": "Authorization"})

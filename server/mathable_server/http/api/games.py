@@ -4,36 +4,29 @@ from __future__ import annotations
 
 import functools
 import json
-import time
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import ExitStack
+from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app
+from flask import Blueprint, Response
 
 from mathable import ClockSpec, Create, Decline, Event, Join, RuleError, TimeOut, check_claim
 from mathable.core.lifecycle import Open
 from mathable.core.ruleset import AnyState, ruleset, ruleset_of
-from mathable_i18n import _, current, speaking
+from mathable_i18n import _
 from mathable_server.games import ratings
 from mathable_server.games.draws import bag_order, new_salt
 from mathable_server.games.orders import order_withheld
 from mathable_server.games.service import Answer, Timed, new_id
-from mathable_server.http.errors import ApiError
-from mathable_server.http.headers import security_headers
+from mathable_server.http.errors import ErrorAnswer
+from mathable_server.http.game_view import view_headers, view_response, woken_view
 from mathable_server.http.render import (
-    answer_body,
     appended_body,
     clock_body,
-    clock_text,
     events_body,
     game_body,
     player_ids,
     reveals,
-    same_at_version,
     viewer_seat,
-    with_clock,
-    with_length,
     withhold_end,
 )
 from mathable_server.http.schemas import (
@@ -43,8 +36,8 @@ from mathable_server.http.schemas import (
     ViewQuerySchema,
     load_command,
 )
+from mathable_server.http.waiting import long_poll
 from mathable_server.http.web import (
-    Services,
     auth_mark,
     bearer_token,
     client_address,
@@ -60,7 +53,6 @@ from mathable_server.http.web import (
     required_player,
     services,
     take,
-    token_player,
 )
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
@@ -112,13 +104,13 @@ def create() -> Response:
     # listed by id, which nobody chooses (a name is anyone's to register while it is free).
     trusted = player.id in settings.seed_players
     if body["tiles"] is not None and not (settings.allow_given_tiles or trusted):
-        raise ApiError(
+        raise ErrorAnswer(
             422,
             "given_tiles_disabled",
             _("this server does not take a given bag order (MATHABLE_ALLOW_GIVEN_TILES)"),
         )
     if body["seed"] is not None and not (settings.allow_seeds or trusted):
-        raise ApiError(
+        raise ErrorAnswer(
             422,
             "seeds_disabled",
             _("this server does not take a seed from you (MATHABLE_ALLOW_SEEDS, "
@@ -156,13 +148,13 @@ def _rated(body: dict[str, Any], seats: list[str]) -> bool:
     if body["rated"] is None:
         return dealt and ratings.available() and not services().store.bots(seats)
     if body["rated"] and not dealt:
-        raise ApiError(
+        raise ErrorAnswer(
             422, "rated_order_given",
             _("a rated game is dealt by the server: give neither tiles nor a seed"),
         )  # fmt: skip
     if body["rated"] and not ratings.available():
         missing = ratings.MISSING
-        raise ApiError(422, "ratings_unavailable",
+        raise ErrorAnswer(422, "ratings_unavailable",
                        _("this server rates no games ({missing})", missing=missing))  # fmt: skip
     return bool(body["rated"])
 
@@ -174,7 +166,7 @@ def _tiles(parse: Callable[[Any], int], given: list[Any]) -> tuple[int, ...]:
     except RuleError as err:
         fields = {"tiles": [err.message]}
         words = _("the request has invalid fields")
-        raise ApiError(400, "validation_error", words, fields=fields) from None
+        raise ErrorAnswer(400, "validation_error", words, fields=fields) from None
 
 
 def _invitees(creator: str, names: list[str]) -> list[str]:
@@ -188,7 +180,7 @@ def _invitees(creator: str, names: list[str]) -> list[str]:
     svc = services()
     cap = svc.settings.max_open_invitations
     if svc.store.waiting_games_of(creator) >= cap:
-        raise ApiError(
+        raise ErrorAnswer(
             422,
             "too_many_open_games",
             _("you have {cap} games waiting for players: start or cancel some first", cap=cap),
@@ -198,12 +190,12 @@ def _invitees(creator: str, names: list[str]) -> list[str]:
     for name in names:
         record = found.get(name.casefold())
         if record is None:
-            raise ApiError(
+            raise ErrorAnswer(
                 422, "unknown_player", _("there is no player named {name}", name=repr(name))
             )
         per_inviter = svc.settings.max_invitations_per_inviter
         if svc.store.open_invitations_from(creator, record.id) >= per_inviter:
-            raise ApiError(
+            raise ErrorAnswer(
                 422,
                 "too_many_invitations",
                 _(
@@ -213,13 +205,13 @@ def _invitees(creator: str, names: list[str]) -> list[str]:
                 ),
             )
         if svc.store.open_invitations_to(record.id) >= cap:
-            raise ApiError(
+            raise ErrorAnswer(
                 422,
                 "too_many_invitations",
                 _("{name} has {cap} open invitations already", name=record.name, cap=cap),
             )
         if svc.store.blocked_by_any(creator, [record.id]):
-            raise ApiError(
+            raise ErrorAnswer(
                 403, "blocked", _("{name} does not take your invitations", name=record.name)
             )
         invited.append(record.id)
@@ -237,9 +229,11 @@ def rematch(game_id: str) -> Response:
     svc = services()
     state = svc.games.game(game_id).state
     if state.seat_of(player.id) is None:
-        raise ApiError(403, "not_seated", _("only the players of this game may ask for a rematch"))
+        raise ErrorAnswer(
+            403, "not_seated", _("only the players of this game may ask for a rematch")
+        )
     if state.status != "ended":
-        raise ApiError(
+        raise ErrorAnswer(
             422, "game_not_over", _("a rematch is asked for once the game is over"),
             details={"status": state.status},
         )  # fmt: skip
@@ -286,7 +280,7 @@ def rematch_shown(game_id: str) -> Response:
     svc.games.game(game_id)  # 404 for no game
     known = svc.store.rematch_of(game_id)
     if known is None:
-        raise ApiError(404, "no_rematch", _("nobody asked for a rematch of this game yet"))
+        raise ErrorAnswer(404, "no_rematch", _("nobody asked for a rematch of this game yet"))
     return _rematch_answer(game_id, known, 200)
 
 
@@ -335,14 +329,14 @@ def join(game_id: str) -> Response:
     def make(state: AnyState) -> Join:
         members = [seat.player for seat in state.seats if seat.player is not None]
         if svc.store.blocked_by_any(player.id, members):
-            raise ApiError(403, "blocked", _("a player of this game has blocked you"))
+            raise ErrorAnswer(403, "blocked", _("a player of this game has blocked you"))
         if (
             player.id not in state.options.invited
             and svc.store.bots([player.id])
             and svc.store.rated(game_id)
         ):
             # Rated by default means among people: a bot plays a rated game when invited.
-            raise ApiError(
+            raise ErrorAnswer(
                 422, "rated_game_bot",
                 _("a bot's account takes a seat of a rated game only when invited to it"),
             )  # fmt: skip
@@ -360,14 +354,14 @@ def move(game_id: str) -> Response:
     from_header = if_match_version()
     expected = body.get("expected_version", from_header)
     if expected is None:
-        raise ApiError(
+        raise ErrorAnswer(
             400,
             "version_required",
             _("send expected_version (or an If-Match header) with every command"),
             details={"fields": ["expected_version", "If-Match"]},
         )
     if from_header is not None and from_header != expected:
-        raise ApiError(
+        raise ErrorAnswer(
             400,
             "version_mismatch",
             _("expected_version and If-Match disagree"),
@@ -377,7 +371,7 @@ def move(game_id: str) -> Response:
     def make(game: Timed, now: int) -> Any:
         seat = game.state.seat_of(player.id)
         if seat is None:
-            raise ApiError(403, "not_seated", _("you have no seat in this game"))
+            raise ErrorAnswer(403, "not_seated", _("you have no seat in this game"))
         if body["type"] == "claim_timeout":
             return TimeOut(check_claim(game.state, game.clock, now, seat), claimed_by=seat)
         return ruleset_of(game.state).command(seat, body)
@@ -397,6 +391,8 @@ class _CommandLoader:
 
 @bp.get("/<game_id>")
 def show(game_id: str) -> Response:
+    """The game as the caller may see it; with ``wait``, held until it passes the version
+    the caller has (``http.waiting``)."""
     player = optional_player()
     asked = query(_view_query)
     svc = services()
@@ -405,244 +401,21 @@ def show(game_id: str) -> Response:
     known = if_none_match_version()
     wait = asked.get("wait", 0)
     viewer = player.id if player else None
-    headers = _view_headers(state.version)
+    headers = view_headers(state.version)
     if wait > 0:
         since = asked.get("since", known if known is not None else state.version)
         if state.version <= since:
             caller = f"player:{player.id}" if player else f"address:{client_address()}"
-            holds = ExitStack()
-            try:
-                allowed = holds.enter_context(
-                    svc.held_polls.hold(caller, wait, svc.settings.max_polls_per_caller)
-                )
-                free = holds.enter_context(svc.long_polls.slot())
-                if allowed and free:
-                    # The players' names, known before the wait: the thousands woken by one
-                    # move must not each read them (their reads would queue for the database).
-                    svc.names.lookup(player_ids(state))
-                    app = current_app._get_current_object()  # type: ignore[attr-defined]
-                    held_by = (bearer_token() or "", auth_mark()) if player else None
-                    woken = functools.partial(
-                        _woken, svc, game_id, since, wait, viewer, known, held_by
-                    )
-                    return _Held(app, holds, woken)  # it gives the holds back when done
-            except BaseException:
-                holds.close()  # a failed read of the names, say: at once, not at collection
-                raise
-            holds.close()
-            # Every slot (of the process, or of this caller) is taken: answer now, as if
-            # the wait ran out, so that long-polls never hold every thread.
+            held_by = (bearer_token() or "", auth_mark()) if player else None
+            woken = functools.partial(woken_view, svc, game_id, since, wait, viewer, known, held_by)
+            # The players' names, known before the wait: the thousands woken by one move
+            # must not each read them (their reads would queue for the database).
+            held = long_poll(svc, caller, wait, woken, lambda: svc.names.lookup(player_ids(state)))
+            if held is not None:
+                return held
+            # Every slot (of the process, or of this caller) is taken: answered now.
             headers["X-Long-Poll"] = "refused"
-    return _view_response(svc, game_id, game, viewer, known, headers)
-
-
-def _view_headers(version: int) -> dict[str, str]:
-    return {
-        "ETag": etag(version),
-        "Vary": "Authorization",
-        "Cache-Control": "private, no-cache",
-    }
-
-
-def view_text(svc: Services, game_id: str, state: AnyState, seat: int | None) -> str:
-    """The view of ``state`` for ``seat`` without its clock, rendered once per version.
-
-    A finished game whose bag order another unfinished game draws is rendered each time,
-    never kept: it shows more once that game ends, at the same version."""
-    withheld = order_withheld(svc.store, game_id, state)
-    key = (game_id, state.version, seat)
-    text = None if withheld else svc.bodies.get(key)
-    if text is None:
-        body = game_body(game_id, state, seat, svc.names.lookup(player_ids(state)))
-        body["rated"] = svc.store.rated(game_id)  # a rated game offers no hints
-        if withheld:
-            withhold_end(body, seat)
-        text = json.dumps(body, separators=(",", ":"))
-        if not withheld:
-            svc.bodies.put(key, text)
-    return text
-
-
-def _view_response(
-    svc: Services,
-    game_id: str,
-    game: Timed,
-    viewer: str | None,
-    known: int | None,
-    headers: dict[str, str],
-) -> Response:
-    """The answer to a view: 304 if the caller has this version, else the game for them."""
-    state = game.state
-    if known is not None and known == state.version and same_at_version(state):
-        return Response(status=304, headers=headers)
-    text = view_text(svc, game_id, state, viewer_seat(state, viewer))
-    return json_response(with_clock(text, game.clock, svc.games.now()), 200, headers)
-
-
-#: A woken long-poll's answer as the WSGI server is handed it: status, headers, body.
-_Wsgi = tuple[str, list[tuple[str, str]], bytes]
-
-
-def _woken(
-    svc: Services,
-    game_id: str,
-    since: int,
-    wait: float,
-    viewer: str | None,
-    known: int | None,
-    caller: tuple[str, int] | None,
-    environ: dict[str, Any],
-) -> _Wsgi:
-    """Wait, then answer as ``_view_response`` would (for the request of ``environ``).
-
-    ``caller``: the token and the ``auth_mark`` of a player's request. The token is
-    asked for again on waking if it may have been replaced since (``still_holds``):
-    replaced or revoked meanwhile (in any process; its ``revocation`` wakes the wait at
-    once), the answer is 401, never the seat's view.
-
-    Thousands of waiters of one game wake together: all but the body's clock is
-    the same for each (game, version, seat), so the status and headers are worked
-    out once (by ``_view_response`` itself, as the WSGI server would get them) and
-    shared; so is the body of each time left on the clock (``answer_body``). Each answer
-    is handed copies of the headers: middleware may add to them.
-    """
-    game = _wait_for(svc, game_id, since, wait, viewer)
-    if caller is not None and viewer is not None:
-        token, mark = caller
-        if svc.auth.forgotten_since(viewer, mark):
-            token_player(svc.auth, token)  # 401 if it no longer opens the account
-    state = game.state
-    seat = viewer_seat(state, viewer)
-    unchanged = known is not None and known == state.version and same_at_version(state)
-    key = (game_id, state.version, seat, unchanged)
-    head = svc.heads.get(key)
-    if head is None:
-        reference = _view_response(svc, game_id, game, viewer, known, _view_headers(state.version))
-        security_headers(reference)  # as after_request gives every answer of a view
-        head = (reference.status, tuple(reference.get_wsgi_headers(environ).to_wsgi_list()))
-        svc.heads.put(key, head)
-    status, shared = head
-    # Each waiter's own language (the head is shared by all), where after_request puts it.
-    at = next((i for i, (k, _v) in enumerate(shared) if k == "X-Content-Type-Options"), None)
-    headers = list(shared)  # a copy: middleware may add to what it is given
-    if unchanged:
-        return status, headers, b""  # 304: no Content-Language, as after_request does
-    headers.insert(len(headers) if at is None else at, ("Content-Language", current()))
-    text = view_text(svc, game_id, state, seat)
-    body = answer_body(text, clock_text(game.clock, svc.games.now()))
-    return status, list(with_length(tuple(headers), len(body))), body
-
-
-class _Held(Response):
-    """A long-poll that holds: Flask is done with the request before it waits.
-
-    Its WSGI body waits (``woken``), then starts the response: a WSGI application
-    may call ``start_response`` from its body, before its first bytes. So a woken
-    long-poll costs no request machinery, only its answer. An error while it
-    waits or reads is answered by the app's error handlers, as in a view. The
-    leases (``holds``) are given back when the body ends or is closed.
-    """
-
-    def __init__(
-        self, app: Flask, holds: ExitStack, woken: Callable[[dict[str, Any]], _Wsgi]
-    ) -> None:
-        super().__init__()
-        self._app, self._holds, self._woken = app, holds, woken
-
-    def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
-        return _HeldBody(self._app, self._holds, self._woken, environ, start_response)
-
-
-class _HeldBody:
-    def __init__(
-        self,
-        app: Flask,
-        holds: ExitStack,
-        woken: Callable[[dict[str, Any]], _Wsgi],
-        environ: dict[str, Any],
-        start_response: Any,
-    ) -> None:
-        self._app, self._holds, self._woken = app, holds, woken
-        self._environ, self._start = environ, start_response
-        # Made while the request still speaks its language: its refusals are said in it.
-        self._language = current()
-
-    def __iter__(self) -> Iterator[bytes]:
-        try:
-            try:
-                with speaking(self._language):
-                    status, headers, body = self._woken(self._environ)
-            except Exception as err:
-                with speaking(self._language):
-                    failed = _error_response(self._app, self._environ, err)
-                yield from failed(self._environ, self._start)
-                return
-            self._start(status, headers)
-            # Yielded even when empty, so that the head goes out now (HEAD: as werkzeug does).
-            yield body if self._environ.get("REQUEST_METHOD") != "HEAD" else b""
-            # The answer is out. Thousands woken by one move send theirs first; then each
-            # gives back its holds and its connection is wound up (under gevent this lets
-            # the others run; with threads it costs nothing).
-            time.sleep(0)
-        finally:
-            self._holds.close()
-
-    def close(self) -> None:
-        self._holds.close()  # also when the body never started
-
-
-def _error_response(app: Flask, environ: dict[str, Any], err: Exception) -> Response:
-    """What the app answers for ``err`` raised by the request of ``environ`` in a view."""
-    with app.request_context(environ):
-        response: Response = app.finalize_request(
-            app.handle_user_exception(err), from_error_handler=True
-        )
-        return response
-
-
-def _wait_for(
-    svc: Services, game_id: str, since: int, seconds: float, owner: str | None = None
-) -> Timed:
-    """Hold until the game passes version ``since`` (written by any process) or time runs out.
-
-    The request registers with the process's wake-ups first and then reads the
-    game's version once: a move committed by any process wakes it (see
-    ``mathable_server.store.wakeups``), with no polling. It looks again by itself only
-    when a clock of the game falls due.
-    """
-    now = svc.games.now
-    deadline = time.monotonic() + seconds
-    follower = svc.follower
-    if follower is not None:
-        follower.ensure_started()
-    with svc.wakeups.watch(games=[game_id], owner=owner) as waiter:
-        head = svc.store.head(game_id)
-        while head is not None and head[0] <= since and not waiter.revoked:
-            if waiter.ending:
-                raise ApiError(
-                    503,
-                    "shutting_down",
-                    _("this server process is stopping (a restart or a reload); ask again"),
-                    headers={"Retry-After": "1"},
-                    retry_after=1,
-                )
-            due = head[1]
-            if due is not None and due <= now():
-                break  # a clock ran out: settled by the read below
-            pause = deadline - time.monotonic()
-            if pause <= 0:
-                break
-            if due is not None:
-                pause = min(pause, max(0.01, (due - now()) / 1000))
-            woken = waiter.wait(pause)
-            if waiter.revoked:
-                break  # the caller's token was replaced or revoked: asked again on waking
-            newest = waiter.versions.get(game_id, 0)
-            if newest > since:
-                return svc.games.at_least(game_id, newest)
-            if not woken:
-                head = svc.store.head(game_id)  # time is up, or a clock may be due
-    return svc.games.game(game_id)
+    return view_response(svc, game_id, game, viewer, known, headers)
 
 
 @bp.get("/<game_id>/events")

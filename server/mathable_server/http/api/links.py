@@ -20,8 +20,8 @@ from mathable_i18n import _
 from mathable_server.games.timesource import iso_ms
 from mathable_server.http import sessions
 from mathable_server.http.api.notifications import _ADDRESS, mailroom
-from mathable_server.http.errors import ApiError
-from mathable_server.http.links import make_link, play_path
+from mathable_server.http.browser_signin import make_link, play_path
+from mathable_server.http.errors import ErrorAnswer
 from mathable_server.http.schemas import StrictSchema
 from mathable_server.http.web import (
     bearer_token,
@@ -55,7 +55,7 @@ def checked_address(address: str, field: str = "email") -> str:
     """``address`` stripped; 400 ``bad_address`` unless it is a mailbox's address."""
     address = address.strip()
     if not _ADDRESS.match(address) or "%" in address.rpartition("@")[0] or "!" in address:
-        raise ApiError(
+        raise ErrorAnswer(
             400,
             "bad_address",
             _("{address} is not an email address", address=repr(address[:80])),
@@ -81,27 +81,29 @@ def invite(game_id: str) -> Response:
     svc = services()
     room = mailroom()
     if not room.settings.email_enabled:
-        raise ApiError(422, "email_disabled", _("this server sends no mail (no SMTP relay is set)"))
+        raise ErrorAnswer(
+            422, "email_disabled", _("this server sends no mail (no SMTP relay is set)")
+        )
     if not svc.settings.public_url:
-        raise ApiError(
+        raise ErrorAnswer(
             422, "no_public_url", _("this server does not know its address (MATHABLE_PUBLIC_URL)")
         )
     state = svc.games.state(game_id)
     if not state.seats or state.seats[0].player != player.id:
-        raise ApiError(422, "not_creator", _("only the game's creator invites to it"))
+        raise ErrorAnswer(422, "not_creator", _("only the game's creator invites to it"))
     free = sum(1 for seat in state.seats if seat.player is None)
     if state.status != "waiting" or free == 0:
-        raise ApiError(
+        raise ErrorAnswer(
             409, "game_not_waiting", _("this game has no free seat to invite to"),
             details={"status": state.status},
         )  # fmt: skip
-    holders = room.book.players_at(address)
+    holders = room.email_addresses.players_at(address)
     if holders and svc.store.blocked_by_any(player.id, holders):
-        raise ApiError(
+        raise ErrorAnswer(
             403, "blocked", _("the player at this address does not take your invitations")
         )
     if svc.store.open_links_to(game_id) >= svc.settings.max_open_invitations:
-        raise ApiError(422, "too_many_invitations", _("this game has enough open invitations"))
+        raise ErrorAnswer(422, "too_many_invitations", _("this game has enough open invitations"))
     spend_invitation_mail_limit(player.id)
     hours = svc.settings.invitation_hours
     link = make_link(
@@ -139,7 +141,7 @@ def signin_link() -> Response:
     if bearer_token() is None:
         # A browser session may not mint links: with a stolen cookie they would outlive
         # "sign out everywhere". The terminal client (its token) asks for them.
-        raise ApiError(
+        raise ErrorAnswer(
             403,
             "token_required",
             _("a sign-in link is made for a player's token (the terminal client), not a "
@@ -204,6 +206,6 @@ def end_session(session_id: str) -> Response:
     player = required_player()
     svc = services()
     if not svc.store.end_sessions(player.id, svc.games.now(), session_id[:16]):
-        raise ApiError(404, "session_not_found", _("you have no session of this id"))
+        raise ErrorAnswer(404, "session_not_found", _("you have no session of this id"))
     svc.auth.forget(player.id)
     return Response(status=204)

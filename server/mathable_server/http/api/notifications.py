@@ -13,7 +13,7 @@ from marshmallow import fields, validate
 from mathable_i18n import _
 from mathable_server.games.timesource import iso_ms
 from mathable_server.http import sessions
-from mathable_server.http.errors import ApiError
+from mathable_server.http.errors import ErrorAnswer
 from mathable_server.http.limits import RateLimit, retry_after
 from mathable_server.http.pages import HTML_TYPE
 from mathable_server.http.schemas import StrictInteger, StrictSchema
@@ -30,7 +30,7 @@ from mathable_server.notify.delivery import Mailroom
 from mathable_server.notify.mail.codes import new_nonce, verification_code
 from mathable_server.notify.webhooks import WebhookRefused, check_url, insecure
 from mathable_server.notify.worker import Notification, new_message_id
-from mathable_server.store.addresses import EMAIL_PREFERENCES, Contact
+from mathable_server.store.notification_settings import EMAIL_PREFERENCES, Contact
 
 bp = Blueprint("notifications", __name__)
 
@@ -76,13 +76,15 @@ def mailroom() -> Mailroom:
 def _email_on() -> Mailroom:
     room = mailroom()
     if not room.settings.email_enabled:
-        raise ApiError(422, "email_disabled", _("this server sends no mail (no SMTP relay is set)"))
+        raise ErrorAnswer(
+            422, "email_disabled", _("this server sends no mail (no SMTP relay is set)")
+        )
     return room
 
 
 def _settings_body(room: Mailroom, player_id: str) -> dict[str, Any]:
-    status = room.book.email_status(player_id)
-    contact = room.book.contact(player_id)
+    status = room.email_addresses.email_status(player_id)
+    contact = room.notification_settings.contact(player_id)
     return {
         "address": status.address,
         "verified": status.verified,
@@ -143,7 +145,7 @@ def _signed_in_recently() -> None:
     found = None if cookie is None else svc.store.session(sessions.secret_hash(cookie))
     if found is None or svc.games.now() - found.created_at > RECENT_SIGNIN_MS:
         minutes = RECENT_SIGNIN_MS // 60_000
-        raise ApiError(
+        raise ErrorAnswer(
             403,
             "signin_too_old",
             _("changing the address from a browser needs a sign-in within the last "
@@ -161,14 +163,14 @@ def set_email() -> Response:
     _signed_in_recently()
     address = load(_email, json_body())["address"].strip()
     if not _ADDRESS.match(address):
-        raise ApiError(
+        raise ErrorAnswer(
             400,
             "bad_address",
             _("{address} is not an email address", address=repr(address)),
             details={"field": "address", "value": address[:80], "accepted": "an email address"},
         )
     if "%" in address.rpartition("@")[0] or "!" in address:
-        raise ApiError(
+        raise ErrorAnswer(
             400,
             "bad_address",
             _(
@@ -190,11 +192,11 @@ def set_email() -> Response:
     nonce = new_nonce()
     code = verification_code(room.secret(), player.id, nonce)
     now = services().games.now()
-    old = room.book.verified_address(player.id)
-    wait = room.book.set_address(player.id, address, code, now)
+    old = room.email_addresses.verified_address(player.id)
+    wait = room.email_addresses.set_address(player.id, address, code, now)
     if wait:
         seconds = retry_after(wait / 1000)
-        raise ApiError(
+        raise ErrorAnswer(
             429,
             "too_many_codes",
             _(
@@ -238,15 +240,15 @@ def verify_email() -> Response:
     player = required_player()
     room = _email_on()
     code = load(_code, json_body())["code"]
-    outcome = room.book.verify(player.id, code, services().games.now())
+    outcome = room.email_addresses.verify(player.id, code, services().games.now())
     if outcome == "wrong":
-        raise ApiError(422, "wrong_code", _("that is not the code mailed to the address"))
+        raise ErrorAnswer(422, "wrong_code", _("that is not the code mailed to the address"))
     if outcome == "expired":
-        raise ApiError(
+        raise ErrorAnswer(
             422, "code_expired", _("the code expired or was tried too often: set the address again")
         )
     if outcome == "none":
-        raise ApiError(422, "no_code", _("no code is waiting: set an address first"))
+        raise ErrorAnswer(422, "no_code", _("no code is waiting: set an address first"))
     return json_response(_settings_body(room, player.id), 200, _NO_STORE)
 
 
@@ -269,19 +271,19 @@ def set_preferences() -> Response:
         try:
             check_url(url, room.settings.webhook_allow_private)
         except WebhookRefused as err:
-            raise ApiError(422, "webhook_refused", str(err)) from None
+            raise ErrorAnswer(422, "webhook_refused", str(err)) from None
         webhook = (url, secret)
     clear = "webhook" in body and body["webhook"] is None
     reset = True
     if webhook is not None or clear:
-        if room.book.breaker_open(player.id):
+        if room.notification_settings.breaker_open(player.id):
             # Removing a failing webhook keeps its count for the next one; setting one
             # resets it, once an hour (``BREAKER_RESETS``).
             key = f"webhook-breaker:{player.id}"
             reset = not clear and services().limiter.take(BREAKER_RESETS, key) == 0
     if "remind_before" in body:
         services().store.set_remind_before(player.id, body["remind_before"])
-    room.book.set_preferences(
+    room.notification_settings.set_preferences(
         player.id,
         email=body.get("email"),
         webhook=webhook,
@@ -298,7 +300,7 @@ def close_play_addresses() -> Response:
     The seats' next mails carry new addresses (the next generation of each).
     """
     player = required_player()
-    closed = mailroom().book.close_play_addresses_of(player.id, services().games.now())
+    closed = mailroom().play_addresses.close_play_addresses_of(player.id, services().games.now())
     return json_response({"closed": closed}, 200, _NO_STORE)
 
 
@@ -307,7 +309,7 @@ def _unsubscriber(room: Mailroom, link: str) -> str:
     player_id, _dot, token = link.partition(".")
     expected = room.context().unsubscribe_token(player_id)
     if not hmac.compare_digest(expected.encode(), token.encode()[:64]):
-        raise ApiError(404, "not_found", _("no such unsubscribe link"))
+        raise ErrorAnswer(404, "not_found", _("no such unsubscribe link"))
     return player_id
 
 
@@ -332,7 +334,7 @@ def unsubscribe(link: str) -> Response:
     """RFC 8058 one-click (``List-Unsubscribe=One-Click``) or the page's form: mail off."""
     room = mailroom()
     player_id = _unsubscriber(room, link)
-    room.book.set_preferences(player_id, email="off")
+    room.notification_settings.set_preferences(player_id, email="off")
     if request.form.get("confirm"):
         return _unsubscribe_page(room, player_id, done=True)
     return json_response({"email": "off"}, 200, _NO_STORE)

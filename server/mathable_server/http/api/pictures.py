@@ -6,7 +6,7 @@ from flask import Blueprint, Response
 
 from mathable.core.errors import RuleError
 from mathable.core.ruleset import ruleset_of
-from mathable_server.http.errors import ApiError
+from mathable_server.http.errors import ErrorAnswer
 from mathable_server.http.render import viewer_seat
 from mathable_server.http.web import etag, if_none_match_version, optional_player, services
 
@@ -36,6 +36,6 @@ def board(game_id: str) -> Response:
         try:
             svg = rules.svg(rules.view(state, seat))
         except RuleError as err:  # a game that draws no picture
-            raise ApiError(404, "no_picture", err.message) from None
+            raise ErrorAnswer(404, "no_picture", err.message) from None
         svc.pictures.put(key, svg)
     return Response(svg, status=200, headers=headers, content_type=SVG_TYPE)

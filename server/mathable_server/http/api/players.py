@@ -16,7 +16,7 @@ from mathable_server.games.orders import order_withheld
 from mathable_server.games.service import GameNotFound, Games, KeyReused, new_id
 from mathable_server.games.timesource import iso_ms, known_time_zone, zone_named
 from mathable_server.http.auth import hash_token, new_token, same_secret
-from mathable_server.http.errors import ApiError
+from mathable_server.http.errors import ErrorAnswer
 from mathable_server.http.render import withhold_end
 from mathable_server.http.schemas import (
     MeQuerySchema,
@@ -88,7 +88,9 @@ def register() -> Response:
         )
     secret = svc.settings.registration_secret
     if secret is not None and not same_secret(body.get("invitation") or "", secret):
-        raise ApiError(403, "registration_closed", _("registering needs the server's invitation"))
+        raise ErrorAnswer(
+            403, "registration_closed", _("registering needs the server's invitation")
+        )
     given = idempotency_key()
     key = None
     if given is not None:
@@ -115,16 +117,16 @@ def register() -> Response:
         existing = svc.store.name_alike(body["name"])
         if existing is not None and existing.casefold() != body["name"].casefold():
             raise _looks_alike(body["name"], existing) from None
-        raise ApiError(409, "name_taken", _("a player of this name exists already")) from None
+        raise ErrorAnswer(409, "name_taken", _("a player of this name exists already")) from None
     svc.names.remember(player_id, body["name"])
     if body["bot"]:
         svc.store.set_bot(player_id, svc.games.now())
     return _registered(player_id, body["name"], token, replayed=False)
 
 
-def _looks_alike(name: str, existing: str) -> ApiError:
+def _looks_alike(name: str, existing: str) -> ErrorAnswer:
     """409 ``name_confusable``: ``name`` looks like the name of a player (Unicode TR39)."""
-    return ApiError(
+    return ErrorAnswer(
         409,
         "name_confusable",
         _(
@@ -174,7 +176,7 @@ def rotate_token() -> Response:
     svc = services()
     if not svc.store.replace_token(player.id, hash_token(token), old_hash=hash_token(old)):
         # Another rotation or a revocation got there first: this token is no longer valid.
-        raise ApiError(401, "bad_token", _("this token does not belong to any player"))
+        raise ErrorAnswer(401, "bad_token", _("this token does not belong to any player"))
     # A sign-in link not used yet was made for the old token's holder: it goes with it.
     svc.store.withdraw_signin_links(player.id, svc.games.now())
     svc.auth.forget(player.id)
@@ -213,7 +215,7 @@ def change_me() -> Response:
         zone = body["time_zone"]
         if zone is not None and not known_time_zone(zone):
             meant = zone_named(zone)
-            raise ApiError(
+            raise ErrorAnswer(
                 422,
                 "unknown_time_zone",
                 _(
@@ -255,7 +257,7 @@ def _language(asked: str | None) -> str | None:
         return None
     lang = language_of(asked) if re.fullmatch(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*", asked) else None
     if lang is None:
-        raise ApiError(
+        raise ErrorAnswer(
             422,
             "unknown_language",
             _(

@@ -16,7 +16,7 @@ from marshmallow import fields, validate
 
 from mathable.core.ruleset import rulesets
 from mathable_i18n import _
-from mathable_server.http.errors import ApiError
+from mathable_server.http.errors import ErrorAnswer
 from mathable_server.http.schemas import NAME_PATTERN, QuerySchema
 from mathable_server.http.web import json_response, query, services
 from mathable_server.store.ratings import Rating
@@ -53,7 +53,7 @@ def _player(name: str) -> tuple[str, str]:
     if re.fullmatch(NAME_PATTERN, name):
         found = services().store.players_named([name]).get(name.casefold())
     if found is None:
-        raise ApiError(
+        raise ErrorAnswer(
             404, "unknown_player", _("there is no player named {name}", name=repr(name[:40]))
         )
     return found.id, found.name
@@ -81,7 +81,7 @@ def record(name: str) -> Response:
     player_id, shown = _player(name)
     other_id, other = _player(asked["against"])
     if other_id == player_id:
-        raise ApiError(422, "same_player", _("a player's record is against another player"))
+        raise ErrorAnswer(422, "same_player", _("a player's record is against another player"))
     wins, losses, draws = services().store.record(player_id, other_id)
     return json_response(
         {"player": shown, "against": other, "wins": wins, "losses": losses, "draws": draws},
@@ -96,7 +96,7 @@ def leaderboard() -> Response:
     asked = query(_board_query)
     name = asked["ruleset"]
     if name not in rulesets():
-        raise ApiError(
+        raise ErrorAnswer(
             404, "unknown_ruleset", _("there is no ruleset {name}", name=repr(name[:40]))
         )
     board = services().store.leaderboard(name, asked["limit"])

@@ -26,7 +26,7 @@ from mathable_i18n import _
 from mathable_server.games.records import finished_games, record_text, seat_names
 from mathable_server.games.service import Answer, Idempotency
 from mathable_server.http.api.games import _render, _reply
-from mathable_server.http.errors import ApiError
+from mathable_server.http.errors import ErrorAnswer
 from mathable_server.http.render import player_ids
 from mathable_server.http.schemas import NAME_PATTERN, ArchiveQuerySchema, ImportRecordSchema
 from mathable_server.http.web import (
@@ -77,7 +77,7 @@ def import_game() -> Response:
     replayed = replay_record(body["record"])  # a broken record: 422 with its line
     state = replayed.state
     if state.status != "ended":
-        raise ApiError(
+        raise ErrorAnswer(
             422,
             "unfinished_record",
             _("only a finished game can be imported: the record's turns end before the game does"),
@@ -88,27 +88,27 @@ def import_game() -> Response:
     for name in names:
         account = found.get(name.casefold())
         if account is None:
-            raise ApiError(
+            raise ErrorAnswer(
                 422, "unknown_player", _("there is no player named {name}", name=repr(name[:40]))
             )
         ids.append(account.id)
     if len(set(ids)) != len(ids):
-        raise ApiError(
+        raise ErrorAnswer(
             422,
             "same_player",
             _("two seats of the record name one player (names differ only in case)"),
             details={"players": [n[:40] for n in names]},
         )
     if player.id not in ids:
-        raise ApiError(403, "not_seated", _("you can import only a game you played in"))
+        raise ErrorAnswer(403, "not_seated", _("you can import only a game you played in"))
     if svc.store.blocked_by_any(player.id, ids):
-        raise ApiError(403, "blocked", _("a player of this game has blocked you"))
+        raise ErrorAnswer(403, "blocked", _("a player of this game has blocked you"))
     created = replayed.events[0]
     assert isinstance(created, GameCreated)
     settings = svc.settings
     trusted = player.id in settings.seed_players
     if created.tiles is not None and not (settings.allow_given_tiles or trusted):
-        raise ApiError(
+        raise ErrorAnswer(
             422,
             "given_tiles_disabled",
             _("this server does not take a given bag order (MATHABLE_ALLOW_GIVEN_TILES): "
@@ -124,7 +124,7 @@ def import_game() -> Response:
     if earlier is not None:
         if idem is not None and earlier.fingerprint == idem.fingerprint:
             return _reply(Answer(earlier.status, earlier.body, replayed=True))
-        raise ApiError(
+        raise ErrorAnswer(
             409,
             "already_imported",
             _("you imported this game already"),
@@ -169,7 +169,7 @@ def archive(name: str) -> Response:
     if re.fullmatch(NAME_PATTERN, name):
         found = svc.store.players_named([name]).get(name.casefold())
     if found is None:
-        raise ApiError(
+        raise ErrorAnswer(
             404, "unknown_player", _("there is no player named {name}", name=repr(name[:40]))
         )
     player_id = found.id

@@ -10,7 +10,7 @@ from flask import Blueprint, Response
 
 from mathable.core.ruleset import RULESETS
 from mathable_i18n import _
-from mathable_server.http.errors import ApiError
+from mathable_server.http.errors import ErrorAnswer
 
 bp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets")
 
@@ -51,7 +51,7 @@ def index() -> Response:
 def show(name: str) -> Response:
     if name not in RULESETS:
         known = ", ".join(sorted(RULESETS))
-        raise ApiError(
+        raise ErrorAnswer(
             404,
             "unknown_ruleset",
             _("there is no ruleset {name}: try {known}", name=repr(name[:40]), known=known),

@@ -34,26 +34,23 @@ from __future__ import annotations
 import functools
 import json
 import re
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, stream_with_context
+from flask import Blueprint, Response
 from marshmallow import RAISE, Schema, ValidationError, fields
 
 from mathable_i18n import _
-from mathable_server.http.errors import ApiError
+from mathable_server.http.errors import ErrorAnswer
+from mathable_server.http.waiting import hold_stream, stream_response, stream_ticks
 from mathable_server.http.web import (
-    STREAM_HEADERS,
     Services,
     auth_mark,
     bearer_token,
-    hold_stream,
     query,
     required_player,
     services,
-    still_holds,
 )
 from mathable_server.store import feed
 from mathable_server.store.feed import Change
@@ -209,7 +206,7 @@ def _not_ahead(svc: Services, since: Position) -> None:
     """409 ``cursor_ahead`` for a cursor past the feed's newest row: not one this feed gave
     (a database restored from before it, or moved with ``load``): open a fresh stream."""
     if since.seq > feed.head(svc.store.reader):
-        raise ApiError(
+        raise ErrorAnswer(
             409, "cursor_ahead",
             _("this cursor is ahead of the server's feed (was its database restored or "
             "moved?): open the stream again without since"),
@@ -223,7 +220,6 @@ def stream() -> Response:
     token, mark = bearer_token() or "", auth_mark()
     since: Position | None = query(_query).get("since")
     svc = services()
-    settings = svc.settings
     follower = svc.follower
     holds = hold_stream(svc, f"player:{player.id}")
     waiter = holds.enter_context(svc.wakeups.watch(players=[player.id], owner=player.id))
@@ -252,17 +248,12 @@ def stream() -> Response:
             yield from opened
             if since is not None:
                 yield from _catch_up()
-            ends = time.monotonic() + settings.stream_seconds
-            beat = time.monotonic() + settings.stream_heartbeat
-            while (now := time.monotonic()) < ends:
-                if now >= beat:
+            # Ends when the process stops (the client resumes with its cursor) or the token
+            # was replaced or revoked (resuming with it is 401).
+            for look in stream_ticks(svc, waiter, player.id, token, mark):
+                if not look:
                     yield b"\n"
-                    beat = now + settings.stream_heartbeat
-                woken = waiter.wait(min(beat, ends) - time.monotonic())
-                if waiter.ending:
-                    return  # the process is stopping: the client resumes with its cursor
-                if waiter.revoked or (woken and not still_holds(svc.auth, token, player.id, mark)):
-                    return  # the token was replaced or revoked: resuming with it is 401
+                    continue
                 for change in waiter.take():
                     if change.seq > cursor:
                         cursor = change.seq
@@ -297,9 +288,4 @@ def stream() -> Response:
             return partial
         return -1
 
-    headers: dict[str, Any] = dict(STREAM_HEADERS)
-    response = Response(
-        stream_with_context(body()), 200, headers=headers, mimetype="application/x-ndjson"
-    )
-    response.call_on_close(holds.close)
-    return response
+    return stream_response(body(), holds)

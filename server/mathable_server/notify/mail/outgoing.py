@@ -22,7 +22,6 @@ from mathable.core.ruleset import AnyState
 from mathable_i18n import _, speaking
 from mathable_server.games.messages import last_act, mail_messages
 from mathable_server.games.orders import order_withheld
-from mathable_server.notify.mail.addresses import play_address, play_secret
 from mathable_server.notify.mail.codes import link_secret, verification_code
 from mathable_server.notify.mail.compose import (
     MailContext,
@@ -38,10 +37,12 @@ from mathable_server.notify.mail.compose import (
 )
 from mathable_server.notify.mail.games import game_mail_for, mail_time
 from mathable_server.notify.mail.picture import board_png
+from mathable_server.notify.mail.play_addresses import play_address, play_secret
 from mathable_server.notify.worker import Entry, Undeliverable, reminder_due
 from mathable_server.store import Store
-from mathable_server.store.addresses import AddressBook, secret_hash
+from mathable_server.store.email_addresses import EmailAddressRecorder
 from mathable_server.store.outbox import Obsolete
+from mathable_server.store.play_addresses import PlayAddressRecorder, secret_hash
 
 GAME_KINDS = ("turn", "moved", "finished")
 #: A row asking for a sign-in link to an address, whoever's it is (``POST /signin``): the
@@ -65,7 +66,6 @@ class MailChannel:
     def __init__(
         self,
         store: Store,
-        book: AddressBook,
         ctx: Callable[[], MailContext],
         send: Callable[[EmailMessage], None],
         pictures: bool = False,
@@ -73,7 +73,8 @@ class MailChannel:
         signin_mail_limit: int = 10,
     ) -> None:
         self.store = store
-        self.book = book
+        self.email_addresses = EmailAddressRecorder(store.engine)
+        self.play_addresses = PlayAddressRecorder(store.engine)
         self.ctx = ctx
         self.send = send
         #: Turn mails carry the board as a picture (where the PNG converter is installed).
@@ -109,7 +110,7 @@ class MailChannel:
             name = self.store.names([entry.recipient]).get(entry.recipient, "?")
             return address_change_mail(ctx, str(payload["to"]), name, str(payload["new"]),
                                        entry.message_id)  # fmt: skip
-        to = self.book.verified_address(entry.recipient)
+        to = self.email_addresses.verified_address(entry.recipient)
         if to is None:
             raise Undeliverable("no verified address")
         if entry.kind == "answer":
@@ -174,7 +175,7 @@ class MailChannel:
         by "sign out everywhere", used or expired count no more). The requester saw the
         same page either way, and a stranger spent nothing of anyone's."""
         payload = entry.payload
-        holders = self.book.players_at(str(payload.get("to") or ""))
+        holders = self.email_addresses.players_at(str(payload.get("to") or ""))
         if not holders or not payload.get("nonce"):
             raise Obsolete("no player has this address")
         player_id = holders[0]
@@ -216,7 +217,7 @@ class MailChannel:
         def hash_of(generation: int) -> str:
             return secret_hash(play_secret(ctx.server_secret, game_id, seat, player_id, generation))
 
-        generation = self.book.open_play_address(game_id, seat, player_id, hash_of)
+        generation = self.play_addresses.open_play_address(game_id, seat, player_id, hash_of)
         secret = play_secret(ctx.server_secret, game_id, seat, player_id, generation)
         return play_address(game_id, seat, secret, ctx.domain)
 

@@ -1,4 +1,5 @@
-"""What the store reads and writes: its records, its errors and its time and event codecs."""
+"""What the store reads and writes besides its tables: its rows as frozen dataclasses, its
+errors, and its time and event codecs (no game records here: those are ``games.records``)."""
 
 from __future__ import annotations
 

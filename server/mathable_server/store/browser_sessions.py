@@ -1,4 +1,5 @@
-"""Playing in the browser: one-time links (an invitation, a sign-in) and browser sessions.
+"""Playing in the browser: one-time links (an invitation, a sign-in) and the browser
+sessions they open.
 
 Only hashes of the secrets are stored (``secret_hash``: SHA-256, hex): the link in a
 mail and the cookie in a browser are the secrets. A link is spent once, by one atomic
@@ -67,7 +68,7 @@ _SESSION = (
 )
 
 
-class BrowserRecorder(Recorder):
+class BrowserSessionRecorder(Recorder):
     """One-time links and browser sessions."""
 
     def add_link(

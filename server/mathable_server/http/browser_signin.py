@@ -1,5 +1,6 @@
-"""What the browser's pages and the link routes share: one-time links, opening a
-session (its cookie), the CSRF token of a page's forms (``http.sessions`` has the rest)."""
+"""Signing a browser in, shared by the browser's pages (``http.browser``) and the link
+routes (``api/links``): one-time links made, a session opened (its cookie), the CSRF
+token of a page's forms (``http.sessions`` reads the cookie and checks the tokens)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from flask import Response, request
 
 from mathable_i18n import _
 from mathable_server.http import sessions
-from mathable_server.http.errors import ApiError
+from mathable_server.http.errors import ErrorAnswer
 from mathable_server.http.web import services
 from mathable_server.notify.mail.codes import link_secret, new_nonce
 
@@ -104,7 +105,9 @@ def check_form_csrf() -> None:
         value = sessions.cookie_value(name)
         if value is not None and sessions.csrf_matches(key, value, given):
             return
-    raise ApiError(403, "csrf_failed", _("this form is stale or came from another site: reload it"))
+    raise ErrorAnswer(
+        403, "csrf_failed", _("this form is stale or came from another site: reload it")
+    )
 
 
 def play_path(game_id: str) -> str:

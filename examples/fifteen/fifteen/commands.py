@@ -1,9 +1,10 @@
 """Fifteen's commands checked against a state: ``check(state, command)`` gives the events
 it makes, or raises ``RuleError`` (a stable code, words for a person, details as data).
 
-A turn is a claim (``Claim``) or a pass (the kernel's ``Pass``); creating, joining,
-resigning and clocks are the kernel's (``mathable.core.lifecycle``), told what differs
-by ``FIFTEEN`` (a ``GameRules``).
+A turn is a claim (``Claim``) or a pass; passing, creating, joining, resigning and clocks
+are the kernel's (``mathable.core.lifecycle``), told what differs by ``FIFTEEN`` (a
+``GameRules``). The game checks its own claims first and hands the rest to the kernel;
+it refuses a shared command only where its own rules say more (a game for two).
 
 >>> from fifteen.events import replay
 >>> check(replay([]), Claim(0, 5))
@@ -21,8 +22,8 @@ from typing import Any
 from mathable.core import lifecycle
 from mathable.core.bag import BagPolicy
 from mathable.core.errors import RuleError
-from mathable.core.events import Event, Passed
-from mathable.core.lifecycle import Create, Pass, default_policy, end_if_over, is_int, turn_of
+from mathable.core.events import Event
+from mathable.core.lifecycle import Create, default_policy, end_if_over, is_int, turn_of
 
 from fifteen.events import DigitClaimed, FifteenStarted, apply
 from fifteen.state import DIGITS, RULES_VERSION, RULESET, FifteenState, line_of
@@ -49,10 +50,6 @@ def check(state: FifteenState, command: Any, bag: BagPolicy | None = None) -> li
     match command:
         case Claim():
             _claim(fold, command)
-        case Pass():
-            turn_of(fold.state, command.seat)
-            fold.emit(Passed(command.seat))
-            end_if_over(fold)
         case Create() if command.players != PLAYERS:
             raise RuleError(
                 "bad_players",

@@ -86,12 +86,14 @@ REPLY_HELP = """Write your move on the first line of your reply:
   resign     leave the game"""
 
 
-def read_reply(line: str, view: Mapping[str, Any]) -> dict[str, Any]:
-    """The JSON command a mail reply's move line asks for: a claim, ``pass`` or ``resign``."""
-    word = line.strip().lower().rstrip(".!")
-    if word in ("pass", "resign"):
-        return {"type": word}
-    return read_move(word, view)
+def read_own_reply(line: str, view: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON command a mail reply's move line asks for, a claim (``pass`` and ``resign``,
+    in every language, are read by the kernel before: ``mathable.core.replies``).
+
+    >>> read_own_reply("B2.", {})
+    {'type': 'claim', 'digit': 5}
+    """
+    return read_move(line.strip().lower().rstrip(".!"), view)
 
 
 def tiles_line(view: Mapping[str, Any]) -> str:
@@ -135,4 +137,4 @@ def svg(view: Mapping[str, Any]) -> str:
     return "".join(parts)
 
 
-__all__ = ["MARKS", "REPLY_HELP", "draw", "read_move", "read_reply", "svg", "tiles_line"]
+__all__ = ["MARKS", "REPLY_HELP", "draw", "read_move", "read_own_reply", "svg", "tiles_line"]

@@ -13,7 +13,6 @@ from typing import Any
 
 from mathable.core.errors import RuleError
 from mathable.core.events import Event
-from mathable.core.lifecycle import GiveTime, Pass, Resign
 from mathable.core.ruleset import SHARED_END_WORDS, RulesetBase, Told
 from mathable.core.state import Lifecycle
 
@@ -43,7 +42,9 @@ class FifteenRules(RulesetBase):
     hook the server uses; Fifteen words its own where the default would not fit."""
 
     name = RULESET
-    command_types: tuple[str, ...] = ("claim", "pass", "resign", "give_time")
+    #: Its own commands: a claim plays a turn (the kernel's pass, resign and give_time
+    #: are every game's: ``command_types`` lists them after it).
+    turn_commands: tuple[str, ...] = ("claim",)
     #: Own events after which the seat to move may change (the server's turn mail).
     turn_changes: frozenset[str] = frozenset({"fifteen_started", "digit_claimed"})
     #: Own events by which a seat ends its own turn.
@@ -70,16 +71,9 @@ class FifteenRules(RulesetBase):
     def redact(self, event: Event, viewer: int | None, *, revealed: bool = False) -> dict[str, Any]:
         return redact(event, viewer, revealed=revealed)
 
-    def command(self, seat: int, body: dict[str, Any]) -> Any:
-        match body["type"]:
-            case "claim":
-                return Claim(seat, body["digit"])
-            case "pass":
-                return Pass(seat)
-            case "resign":
-                return Resign(seat)
-            case "give_time":
-                return GiveTime(seat, body["seat"], body["seconds"])
+    def own_command(self, seat: int, body: dict[str, Any]) -> Any:
+        if body["type"] == "claim":
+            return Claim(seat, body["digit"])
         raise RuleError(
             "wrong_game",
             f"Fifteen has no {str(body['type'])[:20]!r} move",
@@ -136,8 +130,8 @@ class FifteenRules(RulesetBase):
     def reply_help(self) -> str:
         return notation.REPLY_HELP
 
-    def read_reply(self, line: str, view: dict[str, Any]) -> dict[str, Any]:
-        return notation.read_reply(line, view)
+    def read_own_reply(self, line: str, view: dict[str, Any]) -> dict[str, Any]:
+        return notation.read_own_reply(line, view)
 
     def tiles_line(self, view: dict[str, Any]) -> str:
         return notation.tiles_line(view)

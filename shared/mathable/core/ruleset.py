@@ -28,8 +28,9 @@ from typing import Any, Protocol
 from mathable.core import plugins
 from mathable.core.errors import RuleError, shown
 from mathable.core.events import Event, GameCreated
+from mathable.core.lifecycle import shared
 from mathable.core.movelist import MoveLine, move_lines
-from mathable.core.replies import reply_word
+from mathable.core.replies import shared_reply
 from mathable.core.state import Lifecycle
 from mathable.core.view import redact_shared
 from mathable.core.words import Text, says, says_n
@@ -122,7 +123,9 @@ class Ruleset(Protocol):
 
     @property
     def command_types(self) -> tuple[str, ...]:
-        """The ``type`` of each command this game reads from JSON."""
+        """The ``type`` of each command this game reads from JSON, in the order clients
+        list them (``RulesetBase``: its own turn commands, the kernel's, its other
+        commands, the kernel's others: ``mathable.core.lifecycle.shared.command_types``)."""
 
     def new_state(self) -> Lifecycle:
         """An empty game, before ``game_created``."""
@@ -141,7 +144,8 @@ class Ruleset(Protocol):
 
     def command(self, seat: int, body: dict[str, Any]) -> Any:
         """The command a JSON body (already well-formed) asks of ``seat``; RuleError if
-        this game has no such command."""
+        this game has no such command (``RulesetBase``: the kernel reads the commands
+        every game shares, the game its own: ``own_command``)."""
 
     def parse_tile(self, text: Any) -> int:
         """A tile as written in JSON (Mathable: a number; Summy: a string) -> its code."""
@@ -229,8 +233,9 @@ class Ruleset(Protocol):
         object``, ``properties``, ``required``, ``additionalProperties: false``; a property
         ``integer``/``string``/``boolean``/``array`` with ``items``/``object``, with
         ``minimum``/``maximum``, ``minLength``/``maxLength``, ``minItems``/``maxItems``,
-        ``enum``, ``default``; ``type: [T, "null"]`` also takes null). The kernel's
-        command types (pass, resign, give_time, claim_timeout) are the server's."""
+        ``enum``, ``default``; ``type: [T, "null"]`` also takes null). The bodies of the
+        commands every game shares (pass, resign, give_time, claim_timeout) are the
+        kernel's (``mathable.core.lifecycle.shared.command_schemas``), not the game's."""
 
     def svg(self, view: dict[str, Any]) -> str:
         """The board or table of a view as an SVG picture; RuleError (``wrong_game``) for a
@@ -243,7 +248,9 @@ class Ruleset(Protocol):
         """How to write a move in a mail reply."""
 
     def read_reply(self, line: str, view: dict[str, Any]) -> dict[str, Any]:
-        """The JSON command body a reply's move line asks; RuleError if it holds no move."""
+        """The JSON command body a reply's move line asks; RuleError if it holds no move
+        (``RulesetBase``: the kernel reads the words of the commands every game shares, in
+        every language, the game the rest: ``read_own_reply``)."""
 
     def tiles_line(self, view: dict[str, Any]) -> str:
         """The viewer's own tiles in words ("Your rack: 12 7 3"); "" if the view has none."""
@@ -309,9 +316,20 @@ class Ruleset(Protocol):
 class RulesetBase:
     """Defaults for every hook the server uses beyond the core of a ruleset, built from
     ``name``, ``draw``, ``read_move``, ``redact``, ``turn_told``, ``last_told`` and
-    ``end_words`` alone: a game subclasses it and overrides what it words its own way."""
+    ``end_words`` alone: a game subclasses it and overrides what it words its own way.
+
+    The commands every game shares (pass, resign, give_time...: ``mathable.core.lifecycle``)
+    are the kernel's from end to end: a subclass names, reads and words only its own
+    (``turn_commands``, ``other_commands``, ``own_command``, ``read_own_reply``), and the
+    kernel is asked first (``command_types``, ``command``, ``read_reply``)."""
 
     name: str
+    #: The ``type`` of each of the game's own commands that play (a part of) a turn, in the
+    #: order clients list them; the kernel's (pass) follow (``command_types``).
+    turn_commands: tuple[str, ...] = ()
+    #: The game's own command types that play no turn (Mathable's ``correct``); the
+    #: kernel's (resign, give_time...) follow.
+    other_commands: tuple[str, ...] = ()
     turn_changes: frozenset[str] = frozenset()
     own_acts: frozenset[str] = frozenset()
     illegal_move_codes: frozenset[str] = frozenset()
@@ -325,6 +343,27 @@ class RulesetBase:
     @property
     def display_name(self) -> str:
         return self.name.capitalize()
+
+    # The commands: the kernel's first, then the game's own.
+
+    @property
+    def command_types(self) -> tuple[str, ...]:
+        return shared.command_types(self.turn_commands, self.other_commands)
+
+    def command(self, seat: int, body: dict[str, Any]) -> Any:
+        found = shared.read_command(seat, body)
+        return found if found is not None else self.own_command(seat, body)
+
+    def own_command(self, seat: int, body: dict[str, Any]) -> Any:
+        """The game's own command a JSON body (already well-formed) asks of ``seat``
+        (``command`` has read the kernel's); RuleError ``wrong_game`` for a type the game
+        does not have."""
+        kind = str(body.get("type"))[:20]
+        raise RuleError(
+            "wrong_game",
+            says("{game} has no {type} move", game=self.display_name, type=repr(kind)),
+            {"ruleset": self.name, "type": kind},
+        )
 
     # Supplied by the subclass (the ``Ruleset`` protocol):
     def draw(self, view: dict[str, Any]) -> str:
@@ -368,12 +407,14 @@ class RulesetBase:
         )
 
     def read_reply(self, line: str, view: dict[str, Any]) -> dict[str, Any]:
-        words = line.split()
-        if not words:
+        if not line.split():
             raise RuleError("bad_notation", says("the mail holds no move"), {"text": line[:80]})
-        worded = reply_word(line)  # in any of the players' languages
-        if worded is not None and worded[0] in ("pass", "resign") and not worded[1]:
-            return {"type": worded[0]}
+        found = shared_reply(line)  # pass, resign...: in any of the players' languages
+        return found if found is not None else self.read_own_reply(line, view)
+
+    def read_own_reply(self, line: str, view: dict[str, Any]) -> dict[str, Any]:
+        """The JSON command body of a reply's move line that is none of the kernel's words
+        (``read_reply`` has read those): by default, the line as ``read_move`` reads it."""
         return self.read_move(line, view)
 
     def tiles_line(self, view: dict[str, Any]) -> str:

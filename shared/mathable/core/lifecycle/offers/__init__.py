@@ -8,7 +8,8 @@ module holds:
 
 - the command: a frozen dataclass whose first field is the ``seat`` that sends it;
 - its events: ``mathable.core.events.Event`` subclasses with ``game`` left "" (the
-  kernel's events: every game reads and redacts them, ``redact_shared``);
+  kernel's events: every game reads and redacts them, ``redact_shared``; they are known
+  once the lifecycle is imported, as it is by every game and by ``mathable.core.ruleset``);
 - ``PART``, a ``mathable.core.lifecycle.part.Part``: its check (what it refuses, the
   events it emits into the ``Fold``), the fold of each of its events (an offer that waits
   for an answer keeps it in ``Lifecycle.offers``, an ``Offer``), its ``SharedCommand``
@@ -30,10 +31,14 @@ import pkgutil
 
 from mathable.core.lifecycle.part import Part
 
-#: Each offer's part, by the name of its module.
-PARTS: tuple[Part, ...] = tuple(
-    importlib.import_module(f"{__name__}.{name}").PART
-    for name in sorted(module.name for module in pkgutil.iter_modules(__path__))
-)
 
-__all__ = ["PARTS"]
+def found() -> tuple[Part, ...]:
+    """The part of each module of this package, imported in the order of their names."""
+    names = sorted(module.name for module in pkgutil.iter_modules(__path__))
+    return tuple(importlib.import_module(f"{__name__}.{name}").PART for name in names)
+
+
+#: Each offer's part, by the name of its module.
+PARTS: tuple[Part, ...] = found()
+
+__all__ = ["PARTS", "found"]

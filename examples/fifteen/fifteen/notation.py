@@ -16,6 +16,7 @@ from html import escape
 from typing import Any
 
 from mathable.core.errors import RuleError
+from mathable.core.words import says
 
 from fifteen.state import COLUMNS, DIGITS, SQUARE, digit_at
 
@@ -74,7 +75,10 @@ def read_move(text: str, view: Mapping[str, Any]) -> dict[str, Any]:
             return {"type": "claim", "digit": digit}
     raise RuleError(
         "bad_notation",
-        f"write a digit from 1 to 9 (5) or its square (b2), not {text.strip()[:20]!r}",
+        says(
+            "write a digit from 1 to 9 (5) or its square (b2), not {text}",
+            text=repr(text.strip()[:20]),
+        ),
         {"text": text.strip()[:20]},
     )
 

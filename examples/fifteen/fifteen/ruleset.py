@@ -15,6 +15,7 @@ from mathable.core.errors import RuleError
 from mathable.core.events import Event
 from mathable.core.ruleset import SHARED_END_WORDS, RulesetBase, Told
 from mathable.core.state import Lifecycle
+from mathable.core.words import says
 
 from fifteen import commands, notation, strategy
 from fifteen.commands import Claim
@@ -76,7 +77,7 @@ class FifteenRules(RulesetBase):
             return Claim(seat, body["digit"])
         raise RuleError(
             "wrong_game",
-            f"Fifteen has no {str(body['type'])[:20]!r} move",
+            says("Fifteen has no {type} move", type=repr(str(body["type"])[:20])),
             {"type": str(body["type"])[:20], "allowed": list(self.command_types)},
         )
 
@@ -96,7 +97,7 @@ class FifteenRules(RulesetBase):
     def parse_tile(self, text: Any) -> int:
         if isinstance(text, int) and not isinstance(text, bool) and text in DIGITS:
             return text
-        raise RuleError("bad_tile", "a Fifteen tile is a digit from 1 to 9", {"tile": text})
+        raise RuleError("bad_tile", says("a Fifteen tile is a digit from 1 to 9"), {"tile": text})
 
     def legal_moves(self, state: Any, seat: int) -> Iterator[Any]:
         return commands.legal_moves(state, seat)

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """The translations' catalogs: extract the texts from the code, check, compile.
 
-    python3 scripts/catalogs.py extract   # every marked text into each language's .po
+    python3 scripts/catalogs.py extract [DOMAIN...]  # every marked text into each .po
     python3 scripts/catalogs.py check     # what is untranslated, or whose placeholders differ
     python3 scripts/catalogs.py compile   # .po -> .mo (the wheel's build does it too)
 
-One domain per package (``mathable``, ``mathable_server``, ``mathable_cli``), one ``.po``
-per language beside the package: ``<package>/locales/<lang>/LC_MESSAGES/<domain>.po``.
+One domain per package (``mathable``, ``mathable_server``, ``mathable_cli``; the example
+game's ``fifteen``, which its own distribution ships), one ``.po`` per language beside
+the package: ``<package>/locales/<lang>/LC_MESSAGES/<domain>.po``.
 ``extract`` keeps every translation already made, adds the new texts empty and marks
 texts that changed ``fuzzy`` (a fuzzy entry counts as untranslated). docs/translating.md
 says how to add a language or fix a word.
@@ -45,6 +46,9 @@ class Domain:
     sources: tuple[Path, ...]
     # (pattern, extractor) pairs as Babel's method map takes them
     methods: tuple[tuple[str, str], ...]
+    #: Compiled into this distribution's wheel (the example game's catalogs ship in its own
+    #: distribution, as ``.po`` files, read through Babel).
+    in_wheel: bool = True
 
     @property
     def locales(self) -> Path:
@@ -70,6 +74,12 @@ DOMAINS = (
         "mathable_cli",
         (ROOT / "client" / "mathable_cli", ROOT / "client" / "mathable_client"),
         (("**.py", "python"),),
+    ),
+    Domain(
+        "fifteen",
+        (ROOT / "examples" / "fifteen" / "fifteen",),
+        (("**.py", "python"),),
+        in_wheel=False,
     ),
 )
 
@@ -152,8 +162,12 @@ def _shown(message: Message) -> str:
     return repr(text if len(text) < 70 else text[:67] + "...")
 
 
-def extract() -> None:
+def extract(names: Iterable[str] = ()) -> None:
+    """Each domain's catalogs (those named, or every one) brought up to the code's texts."""
+    chosen = set(names)
     for domain in DOMAINS:
+        if chosen and domain.name not in chosen:
+            continue
         template = extracted(domain)
         for lang in TRANSLATED:
             catalog = read(domain.po(lang), lang, domain.name)
@@ -178,6 +192,8 @@ def check() -> int:
 def compile_all(into: Path | None = None) -> None:
     """Each ``.po`` to its ``.mo`` beside it, or under ``into`` (the wheel's build folder)."""
     for domain in DOMAINS:
+        if not domain.in_wheel:
+            continue
         for lang in TRANSLATED:
             po = domain.po(lang)
             if not po.is_file():
@@ -194,7 +210,7 @@ def compile_all(into: Path | None = None) -> None:
 def main(argv: list[str]) -> int:
     command = argv[1] if len(argv) > 1 else "check"
     if command == "extract":
-        extract()
+        extract(argv[2:])
         return 0
     if command == "check":
         return check()

@@ -10,6 +10,11 @@ moves with it; the CLI renders boards and finds hints with it; bots import it.
 The names below are loaded when first used (PEP 562): a program that needs
 only the board (``import mathable.games.mathable.board``, or ``mathable.CENTRE``) does not
 pay for move generation and the command checks.
+
+The module paths of 0.1.0, before each game had a package of its own
+(``mathable.engines``, ``mathable.summy.tiles``, ``mathable.rulesets``...: ``MOVED``),
+still import, as the module each became, with a ``DeprecationWarning`` naming the new
+path. They are removed in mathable 0.3.0, and not before 2027-06-01 (``MOVED_UNTIL``).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import importlib
 import importlib.machinery
 import sys
 import types
+import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -194,6 +200,7 @@ def __dir__() -> list[str]:
 
 #: The modules' paths before each game had a package of its own (bots and engine specs
 #: such as ``mathable.engines:greedy`` may name them): each is the module it became.
+#: Deprecated: importing one warns (``DeprecationWarning``); they go in ``MOVED_UNTIL``.
 MOVED: dict[str, str] = {
     **{f"mathable.{name}": f"mathable.core.{name}" for name in (
         "errors", "codec", "bag", "commitment", "clock", "lifecycle", "audit",
@@ -206,6 +213,8 @@ MOVED: dict[str, str] = {
     )},
     "mathable.summy": "mathable.games.summy",
 }  # fmt: skip
+#: The release that removes the old paths of ``MOVED``, and the day before which it does not.
+MOVED_UNTIL: tuple[str, str] = ("0.3.0", "2027-06-01")
 
 
 def _moved_to(name: str) -> str | None:
@@ -217,7 +226,9 @@ def _moved_to(name: str) -> str | None:
 
 
 class _MovedModules:
-    """Imports a module by its old path as the module it became (one object, two names).
+    """Imports a module by its old path as the module it became (one object, two names),
+    warning that the old path is deprecated (``DeprecationWarning``, once a process for
+    each old path: the first import of it) and goes in ``MOVED_UNTIL``.
 
     A meta path finder and its loader, by the protocol (``importlib.abc`` would cost
     every program that imports ``mathable`` a few milliseconds)."""
@@ -232,6 +243,13 @@ class _MovedModules:
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
         new = _moved_to(spec.name)
         assert new is not None
+        release, day = MOVED_UNTIL
+        warnings.warn(
+            f"{spec.name} is deprecated: import {new} (the module paths of mathable 0.1.0 "
+            f"are removed in mathable {release}, not before {day})",
+            DeprecationWarning,
+            stacklevel=2,  # the import machinery's frames are skipped: the importer's line
+        )
         return importlib.import_module(new)
 
     def exec_module(self, module: types.ModuleType) -> None:

@@ -5,7 +5,9 @@ One mechanism for every text of the product. The code writes English and marks i
 in the rules package (``mathable.core.words``), which knows nothing of catalogs. The
 gettext catalogs live beside each package (``<package>/locales/<lang>/LC_MESSAGES/
 <package>.po``; compiled to ``.mo`` when the wheel is built, read from the ``.po``
-through Babel in a source checkout), one domain per package, looked up in order.
+through Babel in a source checkout), one domain per package, looked up in order. An
+installed game (a plugin: docs/new-game.md) adds its own domain through the entry-point
+group ``mathable.translations`` (:func:`domains`).
 
 Which language: the caller chooses (a player's ``language``, ``Accept-Language``,
 ``--lang``...) and says so with :func:`speaking` (a block) or :func:`use` (the whole
@@ -41,8 +43,12 @@ from mathable.core.words import N_, Text, says, says_n
 LANGUAGES: tuple[str, ...] = ("en", "fr", "nb", "it")
 #: Each language's own name, for a switch on a page or ``mathable-cli language``.
 NAMES: dict[str, str] = {"en": "English", "fr": "Français", "nb": "Norsk bokmål", "it": "Italiano"}
-#: The catalogs' domains, one per package, in the order they are asked.
+#: This project's catalogs' domains, one per package, in the order they are asked.
 DOMAINS: tuple[str, ...] = ("mathable_cli", "mathable_server", "mathable")
+#: The entry-point group through which an installed distribution adds a catalog domain:
+#: the entry point's name is the domain, its value the package whose ``locales`` folder
+#: holds it (``fifteen = "fifteen"``: ``fifteen/locales/fr/LC_MESSAGES/fifteen.po``).
+GROUP = "mathable.translations"
 #: Other names a language is asked for by (a locale, a header): Norwegian is written bokmål.
 ALIASES: dict[str, str] = {"no": "nb", "nn": "nb"}
 
@@ -121,6 +127,19 @@ def speaking(lang: str | None) -> Iterator[str]:
         _current.reset(token)
 
 
+def domains() -> tuple[tuple[str, str], ...]:
+    """Each domain a text is looked up in, in order, with the package holding its
+    catalogs: this project's own (:data:`DOMAINS`), then each installed distribution's (the
+    entry points of :data:`GROUP`, by name; read once a process, with the games' own:
+    ``mathable.core.plugins``). A domain of ours cannot be taken by a plugin."""
+    from mathable.core import plugins  # importlib.metadata: only once a language is spoken
+
+    found = {domain: domain for domain in DOMAINS}
+    for point in sorted(plugins.in_group(GROUP), key=lambda point: point.name):
+        found.setdefault(point.name, point.module)
+    return tuple(found.items())
+
+
 def _locales(package: str) -> Path | None:
     spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:
@@ -132,8 +151,8 @@ def _locales(package: str) -> Path | None:
     return None
 
 
-def _read(domain: str, lang: str) -> gettext.NullTranslations | None:
-    folder = _locales(domain)
+def _read(domain: str, package: str, lang: str) -> gettext.NullTranslations | None:
+    folder = _locales(package)
     if folder is None:
         return None
     messages = folder / lang / "LC_MESSAGES"
@@ -157,12 +176,13 @@ def _read(domain: str, lang: str) -> gettext.NullTranslations | None:
 
 @functools.cache
 def catalog(lang: str) -> gettext.NullTranslations:
-    """Every package's catalog of ``lang``, asked in the order of :data:`DOMAINS`; English
+    """Every package's catalog of ``lang``, asked in the order of :func:`domains`; English
     (and a language without catalogs) gives each text back as it is."""
     chain: gettext.NullTranslations = gettext.NullTranslations()
     if lang == "en":
         return chain
-    found = [t for t in (_read(domain, lang) for domain in DOMAINS) if t is not None]
+    read = (_read(domain, package, lang) for domain, package in domains())
+    found = [t for t in read if t is not None]
     if not found:
         return chain
     first = found[0]
@@ -239,6 +259,7 @@ def duration(seconds: float, lang: str | None = None, threshold: float = 0.85) -
 
 __all__ = [
     "DOMAINS",
+    "GROUP",
     "LANGUAGES",
     "NAMES",
     "N_",
@@ -247,6 +268,7 @@ __all__ = [
     "best_language",
     "catalog",
     "current",
+    "domains",
     "duration",
     "language_of",
     "locale_language",

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import math
 
+import pytest
+
 from mathable_cli.exits import ExitCode
 from mathable_cli.screens.mathable.tournaments import Job, Outcome, PairingResult, elo, jobs_for
 from tests.cli.conftest import Invoke
@@ -26,6 +28,7 @@ def test_a_short_duplicate_tournament_reports_every_pairing(cli: Invoke) -> None
     assert all(ms is not None and ms >= 0 for ms in pairing["median_ms_per_turn"])
 
 
+@pytest.mark.filterwarnings("ignore:mathable.engines is deprecated:DeprecationWarning")
 def test_duplicate_games_swap_seats_so_an_engine_against_itself_breaks_even(cli: Invoke) -> None:
     # The same deterministic engine under two names: each bag order is played from
     # both seats, so whatever seat 0 gains from the draw, each name gets once.

@@ -47,13 +47,18 @@ _import_sources()
 
 def _installed() -> bool:
     """The example is in ``TARGET`` with its entry point, and no source is newer."""
-    sources = [EXAMPLE / "pyproject.toml", *(EXAMPLE / "fifteen").glob("*.py")]
+    sources = [
+        EXAMPLE / "pyproject.toml",
+        *(EXAMPLE / "fifteen").glob("*.py"),
+        *(EXAMPLE / "fifteen").glob("locales/*/LC_MESSAGES/*.po"),
+    ]
     newest = max(path.stat().st_mtime for path in sources)
     for info in TARGET.glob("mathable_fifteen-*.dist-info"):
         points = info / "entry_points.txt"
         if (
             points.is_file()
             and "fifteen.ruleset:RULES" in points.read_text(encoding="utf-8")
+            and "mathable.translations" in points.read_text(encoding="utf-8")
             and (info / "RECORD").stat().st_mtime >= newest
         ):
             return True

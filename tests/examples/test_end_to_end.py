@@ -93,6 +93,17 @@ def test_a_game_over_http_to_the_end(server: str) -> None:
     taken = ben.move(game, {"type": "claim", "digit": 8}, status=422)
     assert taken["error"]["code"] == "digit_taken"
     assert taken["error"]["details"]["seat"] == 0
+    # Said in the caller's language, from the example's own catalog (its entry point in
+    # ``mathable.translations``).
+    version = ben.get(f"/v1/games/{game}")["version"]
+    french = requests.post(
+        f"{server}/v1/games/{game}/moves",
+        json={"type": "claim", "digit": 8, "expected_version": version},
+        headers={**ben.auth, "Accept-Language": "fr"},
+        timeout=TIMEOUT,
+    )
+    assert french.status_code == 422 and french.json()["error"]["code"] == "digit_taken"
+    assert french.json()["error"]["message"] == "8 est déjà à la place 0"
     ben.move(game, {"type": "claim", "digit": 5})
     ann.move(game, {"type": "claim", "digit": 6})
     ben.move(game, {"type": "pass"})

@@ -102,15 +102,54 @@ def test_importing_a_submodule_named_like_a_function_keeps_the_function() -> Non
 
 
 
-def test_the_old_module_paths_import_the_modules_they_became() -> None:
+OLD_PATHS = (
+    "mathable.engines",
+    "mathable.summy",
+    "mathable.summy.tiles",
+    "mathable.rulesets",
+    "mathable.state",
+    "mathable.view",
+)
+
+
+def _forget_old_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each old path imported anew (and warned of) here, whatever imported it before."""
+    for name in OLD_PATHS:
+        monkeypatch.delitem(sys.modules, name, raising=False)
+
+
+def test_the_old_module_paths_import_the_modules_they_became(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # Bots and engine specs (``mathable.engines:greedy``) written before the games had
     # packages of their own keep working: the old path is the same module object.
-    old_engines = importlib.import_module("mathable.engines")
-    assert old_engines is importlib.import_module("mathable.games.mathable.engines")
-    old_tiles = importlib.import_module("mathable.summy.tiles")
-    assert old_tiles is importlib.import_module("mathable.games.summy.tiles")
-    assert importlib.import_module("mathable.rulesets").ruleset("summy").name == "summy"
-    assert importlib.import_module("mathable.state").Options is mathable.Options
-    # An old path named like a function the package exports leaves the function in place.
-    importlib.import_module("mathable.view")
-    assert callable(mathable.view) and not isinstance(mathable.view, types.ModuleType)
+    _forget_old_paths(monkeypatch)
+    with pytest.warns(DeprecationWarning):
+        old_engines = importlib.import_module("mathable.engines")
+        assert old_engines is importlib.import_module("mathable.games.mathable.engines")
+        old_tiles = importlib.import_module("mathable.summy.tiles")
+        assert old_tiles is importlib.import_module("mathable.games.summy.tiles")
+        assert importlib.import_module("mathable.rulesets").ruleset("summy").name == "summy"
+        assert importlib.import_module("mathable.state").Options is mathable.Options
+        # An old path named like a function the package exports leaves the function there.
+        importlib.import_module("mathable.view")
+        assert callable(mathable.view) and not isinstance(mathable.view, types.ModuleType)
+
+
+def test_an_old_module_path_warns_with_its_new_path_and_when_it_goes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _forget_old_paths(monkeypatch)
+    with pytest.warns(DeprecationWarning) as told:
+        importlib.import_module("mathable.summy.tiles")
+    words = [str(warning.message) for warning in told]
+    assert words == [
+        "mathable.summy is deprecated: import mathable.games.summy (the module paths of "
+        "mathable 0.1.0 are removed in mathable 0.3.0, not before 2027-06-01)",
+        "mathable.summy.tiles is deprecated: import mathable.games.summy.tiles (the module "
+        "paths of mathable 0.1.0 are removed in mathable 0.3.0, not before 2027-06-01)",
+    ]
+    assert vars(mathable)["MOVED_UNTIL"] == ("0.3.0", "2027-06-01")
+    assert "0.3.0" in (mathable.__doc__ or "") and "2027-06-01" in (mathable.__doc__ or "")
+    # Once imported, an old path is the module it became: no warning again.
+    importlib.import_module("mathable.summy.tiles")

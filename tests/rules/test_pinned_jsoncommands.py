@@ -1,4 +1,7 @@
-"""Commands written as JSON read into each ruleset's commands, kind by kind (DESIGN.md)."""
+"""Commands written as JSON read into each ruleset's commands, kind by kind (DESIGN.md):
+through each ruleset's ``command``, which reads the commands every game shares (pass,
+resign, give_time) in the kernel and hands the game's own to it (``mathable_command``,
+``summy_command``)."""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ from typing import Any
 import pytest
 
 from mathable.core.errors import RuleError
+from mathable.core.ruleset import ruleset
 from mathable.games.mathable.commands import (
     Correct,
     DrawExtra,
@@ -67,7 +71,7 @@ READ_CLAIMS = (Equation(sq("H8"), sq("H7"), "+"), Equation(sq("I7"), sq("I6"), "
     ],
 )
 def test_each_mathable_body_reads_into_its_command(body: dict[str, Any], command: Any) -> None:
-    read = mathable_command(1, body)
+    read = ruleset("mathable").command(1, body)
     assert read == command
     assert type(read) is type(command)
 
@@ -138,7 +142,7 @@ def test_a_move_of_the_other_game_is_refused_as_wrong_game(
     ],
 )
 def test_each_summy_body_reads_into_its_command(body: dict[str, Any], command: Any) -> None:
-    read = summy_command(2, body)
+    read = ruleset("summy").command(2, body)
     assert read == command
     assert type(read) is type(command)
 

@@ -74,3 +74,37 @@ def test_every_game_s_view_has_the_lifecycle_keys_every_view_has(name: str) -> N
                 assert {k: shown[k] for k in shared} == shared
     assert state.status == "playing"
     assert [rules.view(state, seat)["your_turn"] for seat in (0, 1)].count(True) == 1
+
+
+def test_the_interface_is_its_sections_each_member_once_and_with_its_docstring() -> None:
+    """``Ruleset`` is grouped as pytest groups its hooks: a protocol per section."""
+    from mathable.core import ruleset as interface
+
+    sections = (
+        interface.Rules,
+        interface.JsonCommands,
+        interface.Views,
+        interface.ClientHooks,
+        interface.ServerHooks,
+        interface.MailHooks,
+        interface.Records,
+        interface.Tutorials,
+    )
+    assert interface.Ruleset.__mro__[1 : 1 + len(sections)] == sections
+
+    def members(section: type) -> dict[str, object]:
+        return {
+            name: value
+            for name, value in vars(section).items()
+            if not name.startswith("_") and (callable(value) or isinstance(value, property))
+        }
+
+    found = [members(section) for section in sections]
+    every = {name for part in found for name in part}
+    assert sum(len(part) for part in found) == len(every) == 50
+    for part in found:
+        for name, value in part.items():
+            doc = (value.fget if isinstance(value, property) else value).__doc__
+            assert doc and doc.strip(), name
+    for game in ("mathable", "summy"):
+        assert not [name for name in every if not hasattr(ruleset(game), name)]

@@ -1,9 +1,10 @@
 """Fifteen's commands checked against a state: ``check(state, command)`` gives the events
 it makes, or raises ``RuleError`` (a stable code, words for a person, details as data).
 
-A turn is a claim (``Claim``) or a pass (the kernel's ``Pass``); creating, joining,
-resigning and clocks are the kernel's (``mathable.core.lifecycle``), told what differs
-by ``FIFTEEN`` (a ``GameRules``).
+A turn is a claim (``Claim``) or a pass; passing, creating, joining, resigning and clocks
+are the kernel's (``mathable.core.lifecycle``), told what differs by ``FIFTEEN`` (a
+``GameRules``). The game checks its own claims first and hands the rest to the kernel;
+it refuses a shared command only where its own rules say more (a game for two).
 
 >>> from fifteen.events import replay
 >>> check(replay([]), Claim(0, 5))
@@ -21,8 +22,9 @@ from typing import Any
 from mathable.core import lifecycle
 from mathable.core.bag import BagPolicy
 from mathable.core.errors import RuleError
-from mathable.core.events import Event, Passed
-from mathable.core.lifecycle import Create, Pass, default_policy, end_if_over, is_int, turn_of
+from mathable.core.events import Event
+from mathable.core.lifecycle import Create, default_policy, end_if_over, is_int, turn_of
+from mathable.core.words import says
 
 from fifteen.events import DigitClaimed, FifteenStarted, apply
 from fifteen.state import DIGITS, RULES_VERSION, RULESET, FifteenState, line_of
@@ -49,20 +51,17 @@ def check(state: FifteenState, command: Any, bag: BagPolicy | None = None) -> li
     match command:
         case Claim():
             _claim(fold, command)
-        case Pass():
-            turn_of(fold.state, command.seat)
-            fold.emit(Passed(command.seat))
-            end_if_over(fold)
         case Create() if command.players != PLAYERS:
             raise RuleError(
                 "bad_players",
-                f"Fifteen is a game for two, not {command.players}",
+                says("Fifteen is a game for two, not {players}", players=command.players),
                 {"players": command.players, "allowed": [PLAYERS]},
             )
         case _:
             if not lifecycle.check(fold, command):
                 raise RuleError(
-                    "bad_command", f"Fifteen has no such move: {type(command).__name__}"
+                    "bad_command",
+                    says("Fifteen has no such move: {command}", command=type(command).__name__),
                 )
     return fold.events
 
@@ -73,13 +72,15 @@ def _claim(fold: lifecycle.Fold[FifteenState], command: Claim) -> None:
     digit = command.digit
     if not is_int(digit) or digit not in DIGITS:
         raise RuleError(
-            "bad_digit", f"claim a digit from 1 to 9, not {str(digit)[:12]}", {"digit": digit}
+            "bad_digit",
+            says("claim a digit from 1 to 9, not {digit}", digit=str(digit)[:12]),
+            {"digit": digit},
         )
     if digit not in state.free:
         owner = next(i for i, seat in enumerate(state.seats) if digit in seat.rack)
         raise RuleError(
             "digit_taken",
-            f"{digit} is held by seat {owner} already",
+            says("{digit} is held by seat {seat} already", digit=digit, seat=owner),
             {"digit": digit, "seat": owner, "free": list(state.free)},
         )
     fold.emit(DigitClaimed(seat=command.seat, digit=digit))
@@ -129,9 +130,9 @@ FIFTEEN: lifecycle.GameRules[FifteenState] = lifecycle.GameRules(
     end_reason=end_reason,
     deductions=lambda state: tuple(0 for _ in state.seats),
     referees=("server",),
-    bad_referee="in Fifteen the server referees",
-    bad_tiles="tiles must list the digits 1 to 9, each once",
-    bad_order="an order lists the digits 1 to 9, each once, and only without tiles",
+    bad_referee=says("in Fifteen the server referees"),
+    bad_tiles=says("tiles must list the digits 1 to 9, each once"),
+    bad_order=says("an order lists the digits 1 to 9, each once, and only without tiles"),
 )
 
 

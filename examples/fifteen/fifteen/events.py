@@ -19,6 +19,7 @@ from mathable.core import codec, lifecycle
 from mathable.core.errors import RuleError
 from mathable.core.events import Event, Passed
 from mathable.core.state import Turn
+from mathable.core.words import says
 
 from fifteen.state import RULESET, FifteenState, line_of
 
@@ -87,7 +88,7 @@ def apply(state: FifteenState, event: Event) -> FifteenState:
             return _ended_turn(state, event.seat, "passed")
     shared = lifecycle.apply(state, event)
     if shared is None:
-        raise RuleError("bad_event", f"a Fifteen game cannot apply {event.type}")
+        raise RuleError("bad_event", says("a Fifteen game cannot apply {event}", event=event.type))
     return shared
 
 

@@ -16,6 +16,7 @@ from html import escape
 from typing import Any
 
 from mathable.core.errors import RuleError
+from mathable.core.words import says
 
 from fifteen.state import COLUMNS, DIGITS, SQUARE, digit_at
 
@@ -74,7 +75,10 @@ def read_move(text: str, view: Mapping[str, Any]) -> dict[str, Any]:
             return {"type": "claim", "digit": digit}
     raise RuleError(
         "bad_notation",
-        f"write a digit from 1 to 9 (5) or its square (b2), not {text.strip()[:20]!r}",
+        says(
+            "write a digit from 1 to 9 (5) or its square (b2), not {text}",
+            text=repr(text.strip()[:20]),
+        ),
         {"text": text.strip()[:20]},
     )
 
@@ -86,12 +90,14 @@ REPLY_HELP = """Write your move on the first line of your reply:
   resign     leave the game"""
 
 
-def read_reply(line: str, view: Mapping[str, Any]) -> dict[str, Any]:
-    """The JSON command a mail reply's move line asks for: a claim, ``pass`` or ``resign``."""
-    word = line.strip().lower().rstrip(".!")
-    if word in ("pass", "resign"):
-        return {"type": word}
-    return read_move(word, view)
+def read_own_reply(line: str, view: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON command a mail reply's move line asks for, a claim (``pass`` and ``resign``,
+    in every language, are read by the kernel before: ``mathable.core.replies``).
+
+    >>> read_own_reply("B2.", {})
+    {'type': 'claim', 'digit': 5}
+    """
+    return read_move(line.strip().lower().rstrip(".!"), view)
 
 
 def tiles_line(view: Mapping[str, Any]) -> str:
@@ -135,4 +141,4 @@ def svg(view: Mapping[str, Any]) -> str:
     return "".join(parts)
 
 
-__all__ = ["MARKS", "REPLY_HELP", "draw", "read_move", "read_reply", "svg", "tiles_line"]
+__all__ = ["MARKS", "REPLY_HELP", "draw", "read_move", "read_own_reply", "svg", "tiles_line"]

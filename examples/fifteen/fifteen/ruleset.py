@@ -13,9 +13,9 @@ from typing import Any
 
 from mathable.core.errors import RuleError
 from mathable.core.events import Event
-from mathable.core.lifecycle import GiveTime, Pass, Resign
 from mathable.core.ruleset import SHARED_END_WORDS, RulesetBase, Told
 from mathable.core.state import Lifecycle
+from mathable.core.words import says
 
 from fifteen import commands, notation, strategy
 from fifteen.commands import Claim
@@ -43,7 +43,9 @@ class FifteenRules(RulesetBase):
     hook the server uses; Fifteen words its own where the default would not fit."""
 
     name = RULESET
-    command_types: tuple[str, ...] = ("claim", "pass", "resign", "give_time")
+    #: Its own commands: a claim plays a turn (the kernel's pass, resign and give_time
+    #: are every game's: ``command_types`` lists them after it).
+    turn_commands: tuple[str, ...] = ("claim",)
     #: Own events after which the seat to move may change (the server's turn mail).
     turn_changes: frozenset[str] = frozenset({"fifteen_started", "digit_claimed"})
     #: Own events by which a seat ends its own turn.
@@ -70,19 +72,12 @@ class FifteenRules(RulesetBase):
     def redact(self, event: Event, viewer: int | None, *, revealed: bool = False) -> dict[str, Any]:
         return redact(event, viewer, revealed=revealed)
 
-    def command(self, seat: int, body: dict[str, Any]) -> Any:
-        match body["type"]:
-            case "claim":
-                return Claim(seat, body["digit"])
-            case "pass":
-                return Pass(seat)
-            case "resign":
-                return Resign(seat)
-            case "give_time":
-                return GiveTime(seat, body["seat"], body["seconds"])
+    def own_command(self, seat: int, body: dict[str, Any]) -> Any:
+        if body["type"] == "claim":
+            return Claim(seat, body["digit"])
         raise RuleError(
             "wrong_game",
-            f"Fifteen has no {str(body['type'])[:20]!r} move",
+            says("Fifteen has no {type} move", type=repr(str(body["type"])[:20])),
             {"type": str(body["type"])[:20], "allowed": list(self.command_types)},
         )
 
@@ -102,7 +97,7 @@ class FifteenRules(RulesetBase):
     def parse_tile(self, text: Any) -> int:
         if isinstance(text, int) and not isinstance(text, bool) and text in DIGITS:
             return text
-        raise RuleError("bad_tile", "a Fifteen tile is a digit from 1 to 9", {"tile": text})
+        raise RuleError("bad_tile", says("a Fifteen tile is a digit from 1 to 9"), {"tile": text})
 
     def legal_moves(self, state: Any, seat: int) -> Iterator[Any]:
         return commands.legal_moves(state, seat)
@@ -136,8 +131,8 @@ class FifteenRules(RulesetBase):
     def reply_help(self) -> str:
         return notation.REPLY_HELP
 
-    def read_reply(self, line: str, view: dict[str, Any]) -> dict[str, Any]:
-        return notation.read_reply(line, view)
+    def read_own_reply(self, line: str, view: dict[str, Any]) -> dict[str, Any]:
+        return notation.read_own_reply(line, view)
 
     def tiles_line(self, view: dict[str, Any]) -> str:
         return notation.tiles_line(view)

@@ -9,7 +9,7 @@ from typing import Any
 
 from mathable.core.events import Event
 from mathable.core.state import Turn
-from mathable.core.view import lifecycle_view, redact_shared
+from mathable.core.view import lifecycle_view, redact_shared, seat_views
 
 from fifteen.state import SQUARE, FifteenState, line_of, square_of
 
@@ -33,18 +33,9 @@ def view(state: FifteenState, viewer: int | None) -> dict[str, Any]:
     for index, seat in enumerate(state.seats):
         for digit in seat.rack:
             owners[str(digit)] = index
-    seats = [
-        {
-            "seat": index,
-            "player": seat.player,
-            "score": seat.score,
-            "digits": sorted(seat.rack),
-            "line": list(line_of(seat.rack) or ()),
-            "resigned": seat.resigned,
-            "timed_out": seat.timed_out,
-        }
-        for index, seat in enumerate(state.seats)
-    ]
+    seats = seat_views(
+        state, lambda seat: {"digits": sorted(seat.rack), "line": list(line_of(seat.rack) or ())}
+    )
     return {
         **lifecycle_view(state, viewer),
         "seats": seats,

@@ -12,12 +12,13 @@ from typing import Any
 
 from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validate
 
+from mathable.core.lifecycle.shared import command_schemas as kernel_command_schemas
 from mathable.core.plugins import DEFAULT_RULESET
 from mathable.core.ruleset import Ruleset, rulesets
 
-#: The kernel's command types, the server's own: every game takes them (claim_timeout is
-#: judged by the server, the others by the game's rules).
-KERNEL_COMMANDS = ("pass", "resign", "claim_timeout", "give_time")
+#: The kernel's command types (``mathable.core.lifecycle.shared``): every game takes them
+#: (claim_timeout is judged by the server, the others by the game's rules).
+KERNEL_COMMANDS = tuple(kernel_command_schemas())
 #: DESIGN.md: ``\A[a-z0-9][a-z0-9_-]{1,31}\Z`` once case-folded. ``\Z``, not ``$``: a ``$``
 #: also matches before a final newline, and ``"bob\n"`` would register beside ``bob``.
 NAME_PATTERN = r"\A[A-Za-z0-9][A-Za-z0-9_-]{1,31}\Z"
@@ -171,11 +172,6 @@ class CommandSchema(StrictSchema):
     expected_version = StrictInteger(validate=validate.Range(min=0, max=MAX_VERSION))
 
 
-class GiveTimeSchema(CommandSchema):
-    seat = StrictInteger(required=True, validate=validate.Range(min=0, max=3))
-    seconds = _seconds(required=True)
-
-
 class VacationSchema(StrictSchema):
     days = StrictInteger(required=True, validate=validate.Range(min=1, max=366))
 
@@ -242,12 +238,9 @@ def _schema_class(spec: Mapping[str, Any], base: type[Schema] | None = None) -> 
     return parent.from_dict(declared)  # type: ignore[arg-type]
 
 
-#: The body of each kernel command: the server's own.
+#: The body of each kernel command, as the kernel gives it.
 _KERNEL_SCHEMAS: dict[str, type[Schema]] = {
-    "pass": CommandSchema,
-    "resign": CommandSchema,
-    "claim_timeout": CommandSchema,
-    "give_time": GiveTimeSchema,
+    kind: _schema_class(spec, CommandSchema) for kind, spec in kernel_command_schemas().items()
 }
 
 

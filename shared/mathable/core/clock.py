@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Final
 
-from mathable.core.errors import RuleError, shown
+from mathable.core.errors import RuleError
 from mathable.core.events import (
     Event,
     GameCreated,
@@ -38,6 +38,7 @@ from mathable.core.events import (
     VacationEnded,
     VacationStarted,
 )
+from mathable.core.lifecycle.clocks import MAX_SECONDS, check_spec
 from mathable.core.ruleset import AnyState, apply_any, empty_state
 from mathable.core.state import ClockSpec
 from mathable.core.words import says
@@ -45,81 +46,9 @@ from mathable.core.words import says
 SECOND: Final = 1000
 DAY: Final = 86_400 * SECOND
 WEEK: Final = 7 * DAY
-#: No duration of a clock (a move, a bank, a gift) may be longer than a year.
-MAX_SECONDS: Final = 365 * 86_400
 #: 1970-01-01 was a Thursday: shifted by three days, weeks start on Monday 00:00 UTC.
 _TO_MONDAY: Final = 3 * DAY
 _WORKDAYS: Final = 5 * DAY
-
-
-def check_spec(spec: ClockSpec) -> None:
-    """RuleError ``bad_clock`` unless ``spec`` is one kind with durations of 1 s to a year.
-
-    >>> check_spec(ClockSpec(initial=10, max=5))
-    Traceback (most recent call last):
-    ...
-    mathable.core.errors.RuleError: bad_clock: max (5 s) is below initial (10 s)
-    """
-
-    def duration(name: str, value: int | None, minimum: int = 1) -> None:
-        if value is None:
-            return
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise RuleError(
-                "bad_clock",
-                says("{name} is a whole number of seconds", name=name),
-                {"field": name, "value": shown(value), "accepted": "a whole number of seconds"},
-            )
-        if not minimum <= value <= MAX_SECONDS:
-            raise RuleError(
-                "bad_clock",
-                says(
-                    "{name} must be {min} to {max} seconds (a year)",
-                    name=name,
-                    min=minimum,
-                    max=MAX_SECONDS,
-                ),
-                {"field": name, "value": value, "min": minimum, "max": MAX_SECONDS},
-            )
-
-    if (spec.per_move is None) == (spec.initial is None):
-        raise RuleError(
-            "bad_clock",
-            says("give either per_move or initial (a time bank), not both"),
-            {
-                "fields": ["per_move", "initial"],
-                "per_move": shown(spec.per_move),
-                "initial": shown(spec.initial),
-            },
-        )
-    if spec.per_move is not None and (spec.increment or spec.max is not None):
-        raise RuleError(
-            "bad_clock",
-            says("increment and max belong to a time bank, not per_move"),
-            {
-                "fields": ["increment", "max"],
-                "increment": shown(spec.increment),
-                "max": shown(spec.max),
-            },
-        )
-    duration("per_move", spec.per_move)
-    duration("initial", spec.initial)
-    duration("increment", spec.increment, minimum=0)
-    duration("max", spec.max)
-    if spec.initial is not None and spec.max is not None and spec.max < spec.initial:
-        raise RuleError(
-            "bad_clock",
-            says(
-                "max ({max} s) is below initial ({initial} s)", max=spec.max, initial=spec.initial
-            ),
-            {"fields": ["max", "initial"], "max": spec.max, "initial": spec.initial},
-        )
-    if spec.on_timeout not in ("lose", "claim"):
-        raise RuleError(
-            "bad_clock",
-            says("on_timeout is 'lose' or 'claim'"),
-            {"field": "on_timeout", "value": shown(spec.on_timeout), "accepted": ["lose", "claim"]},
-        )
 
 
 # --- counting time ------------------------------------------------------------------

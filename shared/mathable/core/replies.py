@@ -6,7 +6,9 @@ discard), resign. Those words are read in English, French, Norwegian (bokmål) a
 Italian, whatever language the mail was sent in, in any case, with or without their
 accents (``échanger``, ``echanger``, ``ÉCHANGER``) and a full stop after them. The
 words a turn mail teaches are each language's first one here; the others are the
-variants people write.
+variants people write. The words of the commands every game shares (pass, resign...)
+are the kernel's (``SharedCommand.reply_words``), read before a game reads the line
+(``shared_reply``).
 
 >>> reply_word("Passer")
 ('pass', [])
@@ -16,22 +18,20 @@ variants people write.
 ('exchange', ['3', '7', '12'])
 >>> reply_word("gi opp"), reply_word("I8=12")
 (('resign', []), None)
+>>> shared_reply("Gi opp"), shared_reply("pass,"), shared_reply("pass 3"), shared_reply("bytt")
+({'type': 'resign'}, {'type': 'pass'}, None, None)
 """
 
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
-#: Each command a reply may name by a word, and the words for it (lowercase), English
-#: first, then French, Norwegian (bokmål) and Italian. A word of two (``stå over``) is
-#: read as one.
-REPLY_WORDS: dict[str, tuple[str, ...]] = {
-    "pass": (
-        "pass",
-        "passer", "passe", "je passe",
-        "stå over", "står over", "jeg står over",
-        "passo", "passa", "passare",
-    ),
+from mathable.core.lifecycle import shared
+
+#: The words of the games' own commands a reply may name (lowercase), English first, then
+#: French, Norwegian (bokmål) and Italian. A word of two (``stå over``) is read as one.
+GAME_WORDS: dict[str, tuple[str, ...]] = {
     "exchange": (
         "exchange",
         "échanger", "échange", "j'échange",
@@ -44,13 +44,18 @@ REPLY_WORDS: dict[str, tuple[str, ...]] = {
         "kast", "kaste", "kaster",
         "scarta", "scarto", "scartare",
     ),
-    "resign": (
-        "resign",
-        "abandonner", "abandonne", "abandon", "j'abandonne",
-        "gi opp", "gir opp", "jeg gir opp",
-        "abbandono", "abbandona", "abbandonare", "mi arrendo",
-    ),
 }  # fmt: skip
+
+
+def words() -> dict[str, tuple[str, ...]]:
+    """Each command a reply may name by a word, and the words for it: the shared commands'
+    (``mathable.core.lifecycle.shared.reply_words``), then the games' own."""
+    return {**shared.reply_words(), **GAME_WORDS}
+
+
+#: Each command a reply may name by a word, and the words for it (as the kernel's parts
+#: were when it was imported).
+REPLY_WORDS: dict[str, tuple[str, ...]] = words()
 
 
 def plain(text: str) -> str:
@@ -63,17 +68,23 @@ def plain(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
-def _known() -> list[tuple[list[str], str]]:
+def _known(table: dict[str, tuple[str, ...]]) -> list[tuple[list[str], str]]:
     found = {
-        tuple(plain(word).split()): command
-        for command, words in REPLY_WORDS.items()
-        for word in words
+        tuple(plain(word).split()): command for command, said in table.items() for word in said
     }
     # The longest first: "je passe" before "passe"... and "jeg star over" before "star over".
-    return [(list(words), found[words]) for words in sorted(found, key=len, reverse=True)]
+    return [(list(key), found[key]) for key in sorted(found, key=len, reverse=True)]
 
 
-_WORDS = _known()
+_known_for: tuple[object, list[tuple[list[str], str]]] | None = None
+
+
+def _words() -> list[tuple[list[str], str]]:
+    """The words as they are compared, made again when the kernel's parts change."""
+    global _known_for
+    if _known_for is None or _known_for[0] is not shared.PARTS:
+        _known_for = (shared.PARTS, _known(words()))
+    return _known_for[1]
 
 
 def reply_word(line: str) -> tuple[str, list[str]] | None:
@@ -83,7 +94,7 @@ def reply_word(line: str) -> tuple[str, list[str]] | None:
     if not words:
         return None
     said = [plain(w) for w in words]
-    for known, command in _WORDS:
+    for known, command in _words():
         size = len(known)
         if len(said) < size:
             continue
@@ -94,4 +105,14 @@ def reply_word(line: str) -> tuple[str, list[str]] | None:
     return None
 
 
-__all__ = ["REPLY_WORDS", "plain", "reply_word"]
+def shared_reply(line: str) -> dict[str, Any] | None:
+    """The JSON body of a reply line that is a command every game shares written as its
+    word alone (``pass``, ``Gi opp.``; a comma counts as a space); None for anything else
+    (a game's own move, a shared word with more after it)."""
+    worded = reply_word(line.replace(",", " "))
+    if worded is None or worded[1] or worded[0] not in shared.reply_words():
+        return None
+    return {"type": worded[0]}
+
+
+__all__ = ["GAME_WORDS", "REPLY_WORDS", "plain", "reply_word", "shared_reply", "words"]

@@ -10,6 +10,12 @@ a command (its events, or RuleError), applies an event, shows the game to a
 viewer, hides from an event what a viewer may not see, reads a command written
 as JSON, lists legal moves, and says why and how the game ends.
 
+The interface comes in sections, each a protocol of its own (as pytest groups its hook
+specifications): ``Rules`` (the game itself), ``JsonCommands``, ``Views``, ``ClientHooks``
+(what a client needs from a view), ``ServerHooks``, ``MailHooks``, ``Records`` and
+``Tutorials``; ``Ruleset`` is all of them. ``RulesetBase`` gives a default of each hook
+beyond the rules, and reads the commands every game shares through the kernel.
+
 >>> ruleset("summy").name, ruleset_of(replay_any([])).name
 ('summy', 'mathable')
 >>> ruleset("chess")
@@ -28,8 +34,9 @@ from typing import Any, Protocol
 from mathable.core import plugins
 from mathable.core.errors import RuleError, shown
 from mathable.core.events import Event, GameCreated
+from mathable.core.lifecycle import shared
 from mathable.core.movelist import MoveLine, move_lines
-from mathable.core.replies import reply_word
+from mathable.core.replies import shared_reply
 from mathable.core.state import Lifecycle
 from mathable.core.view import redact_shared
 from mathable.core.words import Text, says, says_n
@@ -109,8 +116,9 @@ def last_told_of(
     return played(turn)
 
 
-class Ruleset(Protocol):
-    """What every game offers the server and the CLI."""
+class Rules(Protocol):
+    """The game itself: a state made, checked and folded, its legal moves and its end
+    (the server's game service, trials, bots, the audit of a finished game's draws)."""
 
     @property
     def name(self) -> str:
@@ -119,10 +127,6 @@ class Ruleset(Protocol):
     @property
     def tile_set(self) -> tuple[int, ...]:
         """Every tile that goes into the bag or supply (a bag order lists each once)."""
-
-    @property
-    def command_types(self) -> tuple[str, ...]:
-        """The ``type`` of each command this game reads from JSON."""
 
     def new_state(self) -> Lifecycle:
         """An empty game, before ``game_created``."""
@@ -133,28 +137,15 @@ class Ruleset(Protocol):
     def apply(self, state: Any, event: Event) -> Lifecycle:
         """The state after ``event`` (never validates, never draws)."""
 
-    def view(self, state: Any, viewer: int | None) -> dict[str, Any]:
-        """The game as ``viewer`` (a seat, or None: a spectator) may see it, JSON-ready."""
-
-    def redact(self, event: Event, viewer: int | None, *, revealed: bool = False) -> dict[str, Any]:
-        """One event as ``viewer`` may see it, JSON-ready."""
-
-    def command(self, seat: int, body: dict[str, Any]) -> Any:
-        """The command a JSON body (already well-formed) asks of ``seat``; RuleError if
-        this game has no such command."""
-
-    def parse_tile(self, text: Any) -> int:
-        """A tile as written in JSON (Mathable: a number; Summy: a string) -> its code."""
-
     def legal_moves(self, state: Any, seat: int) -> Iterator[Any]:
         """The legal moves of ``seat`` now (lazily)."""
-
-    def end_reason(self, state: Any) -> str | None:
-        """Why the game is over now, or None while it goes on."""
 
     def legal_commands(self, state: Any, seat: int, limit: int = 200) -> list[dict[str, Any]]:
         """Up to ``limit`` of the seat's legal moves as JSON commands, for the play page
         (``RulesetBase``: none)."""
+
+    def end_reason(self, state: Any) -> str | None:
+        """Why the game is over now, or None while it goes on."""
 
     def deductions(self, state: Any) -> tuple[int, ...]:
         """What each seat would lose at the end for the tiles it holds now."""
@@ -163,13 +154,56 @@ class Ruleset(Protocol):
         """What a drawing event should hold had every tile come off the front of the
         committed order (``mathable.core.audit``); None for an event that draws nothing."""
 
+
+class JsonCommands(Protocol):
+    """Commands written as JSON (the HTTP API, mail, bots): the types a game takes,
+    each body read into a command, the form of each body, a tile as JSON writes it. The
+    commands every game shares are the kernel's (``RulesetBase`` asks it first)."""
+
+    @property
+    def command_types(self) -> tuple[str, ...]:
+        """The ``type`` of each command this game reads from JSON, in the order clients
+        list them (``RulesetBase``: its own turn commands, the kernel's, its other
+        commands, the kernel's others: ``mathable.core.lifecycle.shared.command_types``)."""
+
+    def command(self, seat: int, body: dict[str, Any]) -> Any:
+        """The command a JSON body (already well-formed) asks of ``seat``; RuleError if
+        this game has no such command (``RulesetBase``: the kernel reads the commands
+        every game shares, the game its own: ``own_command``)."""
+
+    def command_schemas(self) -> dict[str, dict[str, Any]]:
+        """A JSON Schema of the body of each of the game's own command types (``type:
+        object``, ``properties``, ``required``, ``additionalProperties: false``; a property
+        ``integer``/``string``/``boolean``/``array`` with ``items``/``object``, with
+        ``minimum``/``maximum``, ``minLength``/``maxLength``, ``minItems``/``maxItems``,
+        ``enum``, ``default``; ``type: [T, "null"]`` also takes null). The bodies of the
+        commands every game shares (pass, resign, give_time, claim_timeout) are the
+        kernel's (``mathable.core.lifecycle.shared.command_schemas``), not the game's."""
+
+    def parse_tile(self, text: Any) -> int:
+        """A tile as written in JSON (Mathable: a number; Summy: a string) -> its code."""
+
+
+class Views(Protocol):
+    """What a viewer may see of a game (a seat's own tiles, never another's) and of its
+    events, and the rules as data and in words."""
+
+    def view(self, state: Any, viewer: int | None) -> dict[str, Any]:
+        """The game as ``viewer`` (a seat, or None: a spectator) may see it, JSON-ready."""
+
+    def redact(self, event: Event, viewer: int | None, *, revealed: bool = False) -> dict[str, Any]:
+        """One event as ``viewer`` may see it, JSON-ready."""
+
     def data(self) -> dict[str, Any]:
         """The rules as data, JSON-ready (``GET /v1/rulesets/{name}``)."""
 
     def rulebook(self) -> str:
         """The rules in words, markdown: this game's part of ``docs/rules.md``."""
 
-    # What a client needs, from the game's JSON view alone (the CLI, bots):
+
+class ClientHooks(Protocol):
+    """What a client needs, from the game's JSON view alone (the CLI's screens, bots,
+    move lists)."""
 
     def draw(self, view: dict[str, Any]) -> str:
         """The board or table of a view, as text with its coordinates."""
@@ -199,7 +233,11 @@ class Ruleset(Protocol):
         """Why a game ended (its result's ``reason``), in a few words for a status line;
         the reason itself when the game has no such end."""
 
-    # What the server shows and reads of a game (``RulesetBase`` has a default of each):
+
+class ServerHooks(Protocol):
+    """What the server shows of a game and needs to know beyond its rules: its names, when
+    the seat to move may change, which refusals are moves against the rules, its picture,
+    its move list (``RulesetBase`` has a default of each)."""
 
     @property
     def display_name(self) -> str:
@@ -224,14 +262,6 @@ class Ruleset(Protocol):
         """The refusal codes of moves against the game's rules of play (a client tells
         them from refusals of anything else: ``mathable-cli`` exits 3, not 6)."""
 
-    def command_schemas(self) -> dict[str, dict[str, Any]]:
-        """A JSON Schema of the body of each of the game's own command types (``type:
-        object``, ``properties``, ``required``, ``additionalProperties: false``; a property
-        ``integer``/``string``/``boolean``/``array`` with ``items``/``object``, with
-        ``minimum``/``maximum``, ``minLength``/``maxLength``, ``minItems``/``maxItems``,
-        ``enum``, ``default``; ``type: [T, "null"]`` also takes null). The kernel's
-        command types (pass, resign, give_time, claim_timeout) are the server's."""
-
     def svg(self, view: dict[str, Any]) -> str:
         """The board or table of a view as an SVG picture; RuleError (``wrong_game``) for a
         game that draws none."""
@@ -239,11 +269,24 @@ class Ruleset(Protocol):
     def picture_words(self, view: dict[str, Any]) -> str:
         """The picture in words (its alternative text)."""
 
+    def move_lines(self, events: Iterable[Event], names: Sequence[str] = ()) -> list[MoveLine]:
+        """The move list of a game's events, as a spectator may know it (``movelist``)."""
+
+
+class MailHooks(Protocol):
+    """A game played by mail: how to reply, reading a reply's move, and the game in
+    a turn mail's words (``RulesetBase`` has a default of each)."""
+
     def reply_help(self) -> str:
         """How to write a move in a mail reply."""
 
     def read_reply(self, line: str, view: dict[str, Any]) -> dict[str, Any]:
-        """The JSON command body a reply's move line asks; RuleError if it holds no move."""
+        """The JSON command body a reply's move line asks; RuleError if it holds no move
+        (``RulesetBase``: the kernel reads the words of the commands every game shares, in
+        every language, the game the rest: ``read_own_reply``)."""
+
+    def move_usage(self) -> str:
+        """What follows ``mathable-cli move GAME`` to play this game ("" for nothing)."""
 
     def tiles_line(self, view: dict[str, Any]) -> str:
         """The viewer's own tiles in words ("Your rack: 12 7 3"); "" if the view has none."""
@@ -264,13 +307,11 @@ class Ruleset(Protocol):
     def points_words(self, view: Mapping[str, Any]) -> str:
         """`` for N points`` of the last turn (any bonus too) if it scored, else ``""``."""
 
-    def move_usage(self) -> str:
-        """What follows ``mathable-cli move GAME`` to play this game ("" for nothing)."""
 
-    def move_lines(self, events: Iterable[Event], names: Sequence[str] = ()) -> list[MoveLine]:
-        """The move list of a game's events, as a spectator may know it (``movelist``)."""
-
-    # A game's record (``mathable.core.record``; ``RulesetBase`` refuses each by default):
+class Records(Protocol):
+    """A game's record (``mathable.core.record``) and its review (``mathable.core.review``):
+    its turns in the game's own notation, written and read back (``RulesetBase`` refuses
+    each by default: ``no_record_notation``)."""
 
     def record_turns(
         self, state: Any, events: Sequence[Event], then: Event | None, revealed: bool
@@ -294,6 +335,10 @@ class Ruleset(Protocol):
         its turn): its points, its notation, and whether the search was exhaustive; None
         when there is no scoring turn (``mathable.core.review``)."""
 
+
+class Tutorials(Protocol):
+    """A game's worked example (``mathable.core.tutorial``; ``RulesetBase``: none)."""
+
     def tutorial(self) -> Any:
         """The game's worked example (``mathable.core.tutorial.Tutorial``), or None."""
 
@@ -306,12 +351,36 @@ class Ruleset(Protocol):
         scores, for a tutorial; None for an event not worth a word."""
 
 
+class Ruleset(
+    Rules, JsonCommands, Views, ClientHooks, ServerHooks, MailHooks, Records, Tutorials, Protocol
+):
+    """What every game offers the server and the CLI: every section above, one object.
+
+    Each section is a protocol of its own, as pytest's hook specifications are grouped
+    (:class:`Rules`, :class:`JsonCommands`, :class:`Views`, :class:`ClientHooks`,
+    :class:`ServerHooks`, :class:`MailHooks`, :class:`Records`, :class:`Tutorials`): code
+    that needs only a part of a game may ask for only that part. ``RulesetBase`` gives a
+    default of every member beyond the rules, the JSON commands and the views.
+    """
+
+
 class RulesetBase:
     """Defaults for every hook the server uses beyond the core of a ruleset, built from
     ``name``, ``draw``, ``read_move``, ``redact``, ``turn_told``, ``last_told`` and
-    ``end_words`` alone: a game subclasses it and overrides what it words its own way."""
+    ``end_words`` alone: a game subclasses it and overrides what it words its own way.
+
+    The commands every game shares (pass, resign, give_time...: ``mathable.core.lifecycle``)
+    are the kernel's from end to end: a subclass names, reads and words only its own
+    (``turn_commands``, ``other_commands``, ``own_command``, ``read_own_reply``), and the
+    kernel is asked first (``command_types``, ``command``, ``read_reply``)."""
 
     name: str
+    #: The ``type`` of each of the game's own commands that play (a part of) a turn, in the
+    #: order clients list them; the kernel's (pass) follow (``command_types``).
+    turn_commands: tuple[str, ...] = ()
+    #: The game's own command types that play no turn (Mathable's ``correct``); the
+    #: kernel's (resign, give_time...) follow.
+    other_commands: tuple[str, ...] = ()
     turn_changes: frozenset[str] = frozenset()
     own_acts: frozenset[str] = frozenset()
     illegal_move_codes: frozenset[str] = frozenset()
@@ -325,6 +394,27 @@ class RulesetBase:
     @property
     def display_name(self) -> str:
         return self.name.capitalize()
+
+    # The commands: the kernel's first, then the game's own.
+
+    @property
+    def command_types(self) -> tuple[str, ...]:
+        return shared.command_types(self.turn_commands, self.other_commands)
+
+    def command(self, seat: int, body: dict[str, Any]) -> Any:
+        found = shared.read_command(seat, body)
+        return found if found is not None else self.own_command(seat, body)
+
+    def own_command(self, seat: int, body: dict[str, Any]) -> Any:
+        """The game's own command a JSON body (already well-formed) asks of ``seat``
+        (``command`` has read the kernel's); RuleError ``wrong_game`` for a type the game
+        does not have."""
+        kind = str(body.get("type"))[:20]
+        raise RuleError(
+            "wrong_game",
+            says("{game} has no {type} move", game=self.display_name, type=repr(kind)),
+            {"ruleset": self.name, "type": kind},
+        )
 
     # Supplied by the subclass (the ``Ruleset`` protocol):
     def draw(self, view: dict[str, Any]) -> str:
@@ -368,12 +458,14 @@ class RulesetBase:
         )
 
     def read_reply(self, line: str, view: dict[str, Any]) -> dict[str, Any]:
-        words = line.split()
-        if not words:
+        if not line.split():
             raise RuleError("bad_notation", says("the mail holds no move"), {"text": line[:80]})
-        worded = reply_word(line)  # in any of the players' languages
-        if worded is not None and worded[0] in ("pass", "resign") and not worded[1]:
-            return {"type": worded[0]}
+        found = shared_reply(line)  # pass, resign...: in any of the players' languages
+        return found if found is not None else self.read_own_reply(line, view)
+
+    def read_own_reply(self, line: str, view: dict[str, Any]) -> dict[str, Any]:
+        """The JSON command body of a reply's move line that is none of the kernel's words
+        (``read_reply`` has read those): by default, the line as ``read_move`` reads it."""
         return self.read_move(line, view)
 
     def tiles_line(self, view: dict[str, Any]) -> str:
@@ -631,6 +723,14 @@ def replay_any(events: Iterable[Event]) -> AnyState:
 
 
 __all__ = [
+    "ClientHooks",
+    "JsonCommands",
+    "MailHooks",
+    "Records",
+    "Rules",
+    "ServerHooks",
+    "Tutorials",
+    "Views",
     "RULESETS",
     "RecordTurn",
     "SHARED_END_WORDS",

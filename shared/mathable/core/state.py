@@ -121,6 +121,17 @@ class Result:
 
 
 @dataclass(frozen=True, slots=True)
+class Offer:
+    """An offer a seat made that waits for the others' answer (a draw offered:
+    ``mathable.core.lifecycle.offers``): its kind (the ``type`` of the command that made
+    it), the seat, and the game's version when it was made."""
+
+    kind: str
+    seat: int
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
 class Lifecycle:
     """What every game's state has (Mathable's ``GameState``, Summy's ``SummyState``):
     its version, status, options, seats and turns, read and changed the same way for
@@ -142,6 +153,8 @@ class Lifecycle:
     result: Result | None = None
     #: The bag order was revealed at the end: nothing of the game is hidden any more.
     draws_revealed: bool = False
+    #: Offers made and not yet answered, oldest first (none unless an offer is played).
+    offers: tuple[Offer, ...] = ()
     #: The name of the field that holds the tiles still to draw, in order.
     POOL: ClassVar[str] = "bag"
 

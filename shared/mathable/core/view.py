@@ -1,8 +1,11 @@
 """What every viewer may see of what every game shares: its lifecycle, and its events.
 
 ``lifecycle_view`` is the part of every game's view that is the same in every
-game (its status, options, whose turn, the result...); a game's ``view`` adds its
-own keys (board or table, rack or hand, seats). A game's own ``redact`` hides what
+game (its status, options, whose turn, the result...), and ``seat_views`` its seats,
+each with what the game adds of its own; a game's ``view`` adds its own keys (board or
+table, rack or hand). What the commands every game shares show (a seat that resigned or
+ran out of time...) is the kernel's (``mathable.core.lifecycle.shared``). A game's own
+``redact`` hides what
 its own events hold (racks, hands, draws) and hands every other event to
 ``redact_shared``: the seed and the bag order of a game are never shown in
 ``game_created``; the lifecycle events hide nothing.
@@ -10,10 +13,12 @@ its own events hold (racks, hands, draws) and hands every other event to
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from mathable.core.events import Event, GameCreated
-from mathable.core.state import Lifecycle
+from mathable.core.lifecycle import shared
+from mathable.core.state import Lifecycle, Seat
 
 
 def lifecycle_view(state: Lifecycle, viewer: int | None) -> dict[str, Any]:
@@ -56,7 +61,29 @@ def lifecycle_view(state: Lifecycle, viewer: int | None) -> dict[str, Any]:
             "scores": list(result.scores),
             "winners": list(result.winners),
         },
+        **shared.view_fields(state, viewer),
     }
+
+
+def seat_views(state: Lifecycle, own: Callable[[Seat], dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each seat as every viewer may see it, JSON-ready: its number, player and score, the
+    game's ``own`` keys of it (a rack's size...), then the kernel's (resigned, timed out).
+
+    >>> from mathable.core.state import Seat
+    >>> state = Lifecycle(seats=(Seat("ann", (1, 2), 5), Seat("bob", resigned=True)))
+    >>> seat_views(state, lambda seat: {"held": len(seat.rack)})[1]
+    {'seat': 1, 'player': 'bob', 'score': 0, 'held': 0, 'resigned': True, 'timed_out': False}
+    """
+    return [
+        {
+            "seat": index,
+            "player": seat.player,
+            "score": seat.score,
+            **own(seat),
+            **shared.seat_fields(seat),
+        }
+        for index, seat in enumerate(state.seats)
+    ]
 
 
 def redact_shared(event: Event, viewer: int | None, *, revealed: bool = False) -> dict[str, Any]:
@@ -79,4 +106,4 @@ def redact_shared(event: Event, viewer: int | None, *, revealed: bool = False) -
     return data
 
 
-__all__ = ["lifecycle_view", "redact_shared"]
+__all__ = ["lifecycle_view", "redact_shared", "seat_views"]

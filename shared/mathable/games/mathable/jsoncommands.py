@@ -1,8 +1,10 @@
-"""Commands written as JSON (the HTTP API, mail, bots) read into each ruleset's commands.
+"""Mathable's own commands written as JSON (the HTTP API, mail, bots), read into commands.
 
 The body has already been checked for form (types, sizes) by the server; what
 is read here is what only the rules know: squares, tiles, and which commands a
-game has (a Summy move sent to a Mathable game is refused, and the reverse).
+game has (a Summy move sent to a Mathable game is refused, and the reverse). The
+commands every game shares (pass, resign, give_time) are the kernel's to read
+(``mathable.core.lifecycle.shared``): ``RULES.command`` asks it first.
 """
 
 from __future__ import annotations
@@ -18,11 +20,8 @@ from mathable.games.mathable.commands import (
     DrawExtra,
     EndTurn,
     Exchange,
-    GiveTime,
-    Pass,
     Place,
     PlayTurn,
-    Resign,
     TurnPlacement,
 )
 from mathable.games.mathable.state import Equation
@@ -58,8 +57,8 @@ def _not_in(game: str, kind: str) -> RuleError:
 
 
 def mathable_command(seat: int, body: dict[str, Any]) -> Command:
-    """The Mathable command ``body`` asks of ``seat``; a square off the board raises
-    RuleError ``bad_square``."""
+    """Mathable's own command ``body`` asks of ``seat``; a square off the board raises
+    RuleError ``bad_square``, a type Mathable does not have ``wrong_game``."""
     match body["type"]:
         case "place":
             return Place(
@@ -87,14 +86,8 @@ def mathable_command(seat: int, body: dict[str, Any]) -> Command:
             return DrawExtra(seat)
         case "end_turn":
             return EndTurn(seat)
-        case "pass":
-            return Pass(seat)
         case "correct":
             return Correct(seat)
-        case "resign":
-            return Resign(seat)
-        case "give_time":
-            return GiveTime(seat, body["seat"], body["seconds"])
     raise _not_in("Mathable", str(body["type"]))
 
 

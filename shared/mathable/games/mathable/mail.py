@@ -2,8 +2,9 @@
 the last turn and its points.
 
 Replies are in the CLI's notation (``I8=12 J8=16+``, ``exchange 3 7 12``, ``pass``,
-``resign``), read into the JSON command the API takes; everything is read from the
-game's view for the seat, never from another seat's rack.
+``resign``), read into the JSON command the API takes (``pass`` and ``resign`` by the
+kernel, which every game shares: ``mathable.core.replies.shared_reply``); everything is
+read from the game's view for the seat, never from another seat's rack.
 """
 
 from __future__ import annotations
@@ -26,17 +27,15 @@ To play, reply to this mail with your move on the first line:
 Quoted text and your signature are ignored.""")
 
 
-def read_reply(line: str) -> dict[str, Any]:
-    """The JSON command of a move line: placements, ``exchange 3 7``, ``pass``, ``resign``
-    (each word in any of the players' languages: ``mathable.core.replies``).
+def read_own_reply(line: str) -> dict[str, Any]:
+    """The JSON command of a move line of Mathable's own: placements, ``exchange 3 7`` (the
+    word in any of the players' languages: ``mathable.core.replies``).
 
-    >>> read_reply("exchange 3 7 12")
+    >>> read_own_reply("exchange 3 7 12")
     {'type': 'exchange', 'tiles': [3, 7, 12]}
-    >>> read_reply("PASS")
-    {'type': 'pass'}
-    >>> read_reply("échanger 3 7"), read_reply("Gi opp")
-    ({'type': 'exchange', 'tiles': [3, 7]}, {'type': 'resign'})
-    >>> read_reply("I8=12 J8=16+")["placements"][1]
+    >>> read_own_reply("échanger 3 7"), read_own_reply("Bytt 3, 7")
+    ({'type': 'exchange', 'tiles': [3, 7]}, {'type': 'exchange', 'tiles': [3, 7]})
+    >>> read_own_reply("I8=12 J8=16+")["placements"][1]
     {'square': 'J8', 'tile': 16, 'draw_extra': True}
     """
     words = line.replace(",", " ").split()
@@ -44,8 +43,6 @@ def read_reply(line: str) -> dict[str, Any]:
         raise RuleError("bad_notation", "the mail holds no move", {"text": line[:80]})
     worded = reply_word(line.replace(",", " "))
     head, rest = worded if worded is not None else ("", [])
-    if head in ("pass", "resign") and not rest:
-        return {"type": head}
     if head == "exchange":
         tiles = rest
         if not tiles or not all(t.isdigit() and len(t) <= 3 for t in tiles):

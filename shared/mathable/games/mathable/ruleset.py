@@ -63,10 +63,9 @@ class MathableRules(RulesetBase):
     """Mathable behind the interface: the functions it always had, unchanged."""
 
     name = "mathable"
-    command_types: tuple[str, ...] = (
-        "place", "turn", "exchange", "draw_extra", "end_turn", "pass", "correct", "resign",
-        "give_time",
-    )  # fmt: skip
+    #: Mathable's own commands (the kernel's pass, resign, give_time follow each kind).
+    turn_commands: tuple[str, ...] = ("place", "turn", "exchange", "draw_extra", "end_turn")
+    other_commands: tuple[str, ...] = ("correct",)
 
     @property
     def tile_set(self) -> tuple[int, ...]:
@@ -95,7 +94,7 @@ class MathableRules(RulesetBase):
 
         return redact(event, viewer, revealed=revealed)
 
-    def command(self, seat: int, body: dict[str, Any]) -> Any:
+    def own_command(self, seat: int, body: dict[str, Any]) -> Any:
         from mathable.games.mathable.jsoncommands import mathable_command
 
         return mathable_command(seat, body)
@@ -247,8 +246,8 @@ class MathableRules(RulesetBase):
     def reply_help(self) -> str:
         return mail.HOW_TO_REPLY
 
-    def read_reply(self, line: str, view: dict[str, Any]) -> dict[str, Any]:
-        return mail.read_reply(line)
+    def read_own_reply(self, line: str, view: dict[str, Any]) -> dict[str, Any]:
+        return mail.read_own_reply(line)
 
     def tiles_line(self, view: dict[str, Any]) -> str:
         return mail.tiles_line(view)

@@ -1,8 +1,9 @@
 """The JSON Schema of the body of each of Mathable's own commands (``Ruleset.command_schemas``).
 
 The server checks a body's form against these (types, sizes, no unknown field)
-before the rules read it (``jsoncommands``); the kernel's commands (pass,
-resign, give_time, claim_timeout) are the server's own.
+before the rules read it (``jsoncommands``); the bodies of the commands every game
+shares (pass, resign, give_time, claim_timeout) are the kernel's
+(``mathable.core.lifecycle.shared.command_schemas``).
 """
 
 from __future__ import annotations

@@ -31,6 +31,12 @@ RULESET: Final = "mathable"
 #: 3 (issue 26): a correction puts back into the bag every extra tile drawn after a
 #: placement it takes back (in version 2, only the illegal placement's own).
 RULES_VERSION: Final = 3
+#: The first rules version in which a game with tiles left in the bag can end blocked,
+#: and in which a correction returns an unearned extra tile and only rescores a legal tile.
+V2: Final = 2
+#: The first rules version in which a correction returns the extra tile of every
+#: placement it takes back, not only the illegal one's.
+V3: Final = 3
 BONUS: Final = 50
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from mathable.core.events import Event
-from mathable.core.view import lifecycle_view, redact_shared
+from mathable.core.view import lifecycle_view, redact_shared, seat_views
 from mathable.games.mathable.board import square_name
 from mathable.games.mathable.commands import pending_end
 from mathable.games.mathable.events import (
@@ -57,20 +57,9 @@ def view(state: GameState, viewer: int | None) -> dict[str, Any]:
     ``board`` holds every tile on the board, the four printed centre numbers
     included; ``your_turn`` is true when the game is in play and waits on ``viewer``.
     """
-    seats = []
-    for index, seat in enumerate(state.seats):
-        entry: dict[str, Any] = {
-            "seat": index,
-            "player": seat.player,
-            "score": seat.score,
-            "rack_size": len(seat.rack),
-            "resigned": seat.resigned,
-            "timed_out": seat.timed_out,
-        }
-        seats.append(entry)
     return {
         **lifecycle_view(state, viewer),
-        "seats": seats,
+        "seats": seat_views(state, lambda seat: {"rack_size": len(seat.rack)}),
         "rack": list(state.seats[viewer].rack) if viewer is not None else None,
         "board": {square_name(s): v for s, v in sorted(state.position.tiles().items())},
         "bag_size": len(state.bag),

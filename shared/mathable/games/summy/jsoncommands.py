@@ -1,11 +1,12 @@
-"""Summy's commands as a JSON body asks them (``POST /v1/games/{id}/commands``)."""
+"""Summy's own commands as a JSON body asks them (``POST /v1/games/{id}/commands``); the
+commands every game shares (pass, resign, give_time) are the kernel's to read
+(``mathable.core.lifecycle.shared``): ``RULES.command`` asks it first."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from mathable.core.errors import RuleError
-from mathable.core.lifecycle import GiveTime, Pass, Resign
 from mathable.core.words import says
 from mathable.games.summy.commands import Discard, PlayEquation
 from mathable.games.summy.tiles import parse_tile
@@ -20,7 +21,7 @@ def _tile(value: Any, field: str) -> int:
 
 
 def summy_command(seat: int, body: dict[str, Any]) -> Any:
-    """The Summy command ``body`` asks of ``seat``; tiles are strings (``"7"``, ``"x"``)."""
+    """Summy's own command ``body`` asks of ``seat``; tiles are strings (``"7"``, ``"x"``)."""
     match body["type"]:
         case "equation":
             placements = tuple(
@@ -32,12 +33,6 @@ def summy_command(seat: int, body: dict[str, Any]) -> Any:
             return Discard(
                 seat, tuple(_tile(t, f"tiles[{i}]") for i, t in enumerate(body["tiles"]))
             )
-        case "pass":
-            return Pass(seat)
-        case "resign":
-            return Resign(seat)
-        case "give_time":
-            return GiveTime(seat, body["seat"], body["seconds"])
     raise RuleError(
         "wrong_game",
         says("{game} has no {type} move", game="Summy", type=repr(str(body["type"]))),

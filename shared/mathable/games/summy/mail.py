@@ -2,8 +2,9 @@
 the last equation and its points.
 
 Replies are in Summy's notation (``-3,0 across 1+2=3``, ``discard x 9``, ``pass``,
-``resign``); everything is read from the game's view for the seat: no other seat's
-hand is ever at hand here.
+``resign``; ``pass`` and ``resign`` are read by the kernel, which every game shares:
+``mathable.core.replies.shared_reply``); everything is read from the game's view for the
+seat: no other seat's hand is ever at hand here.
 """
 
 from __future__ import annotations
@@ -28,13 +29,14 @@ To play, reply to this mail with your move on the first line:
 Quoted text and your signature are ignored.""")
 
 
-def read_reply(
+def read_own_reply(
     line: str, view: dict[str, Any], read_move: Callable[[str, dict[str, Any]], dict[str, Any]]
 ) -> dict[str, Any]:
-    """The JSON command of a move line (an equation is read by ``read_move``); the words
-    pass, discard and resign in any of the players' languages (``mathable.core.replies``).
+    """The JSON command of a move line of Summy's own (an equation is read by
+    ``read_move``); the word discard in any of the players' languages
+    (``mathable.core.replies``).
 
-    >>> read_reply("Défausser x 9", {}, lambda line, view: {})
+    >>> read_own_reply("Défausser x 9", {}, lambda line, view: {})
     {'type': 'discard', 'tiles': ['x', '9']}
     """
     words = line.split()
@@ -42,8 +44,6 @@ def read_reply(
         raise RuleError("bad_notation", "the mail holds no move", {"text": line[:80]})
     worded = reply_word(line)
     head, rest = worded if worded is not None else ("", [])
-    if head in ("pass", "resign") and not rest:
-        return {"type": head}
     if head == "discard":
         if not rest:
             raise RuleError(

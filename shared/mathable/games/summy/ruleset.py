@@ -80,7 +80,8 @@ class SummyRules(RulesetBase):
     """Summy (``mathable.games.summy``) behind the interface."""
 
     name = "summy"
-    command_types: tuple[str, ...] = ("equation", "discard", "pass", "resign", "give_time")
+    #: Summy's own commands (the kernel's pass, resign, give_time follow).
+    turn_commands: tuple[str, ...] = ("equation", "discard")
 
     @property
     def tile_set(self) -> tuple[int, ...]:
@@ -101,7 +102,7 @@ class SummyRules(RulesetBase):
     def redact(self, event: Event, viewer: int | None, *, revealed: bool = False) -> dict[str, Any]:
         return redact(event, viewer, revealed=revealed)
 
-    def command(self, seat: int, body: dict[str, Any]) -> Any:
+    def own_command(self, seat: int, body: dict[str, Any]) -> Any:
         return summy_command(seat, body)
 
     def parse_tile(self, text: Any) -> int:
@@ -218,8 +219,8 @@ class SummyRules(RulesetBase):
     def reply_help(self) -> str:
         return mail.HOW_TO_REPLY
 
-    def read_reply(self, line: str, view: dict[str, Any]) -> dict[str, Any]:
-        return mail.read_reply(line, view, self.read_move)
+    def read_own_reply(self, line: str, view: dict[str, Any]) -> dict[str, Any]:
+        return mail.read_own_reply(line, view, self.read_move)
 
     def tiles_line(self, view: dict[str, Any]) -> str:
         return mail.tiles_line(view)

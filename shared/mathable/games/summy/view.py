@@ -10,7 +10,7 @@ from typing import Any
 
 from mathable.core.events import Event
 from mathable.core.state import Turn
-from mathable.core.view import lifecycle_view, redact_shared
+from mathable.core.view import lifecycle_view, redact_shared, seat_views
 from mathable.games.summy.events import EquationPlayed, SummyStarted, TilesDiscarded
 from mathable.games.summy.state import Play, SummyState
 from mathable.games.summy.tiles import NAMES, tile_names
@@ -43,20 +43,9 @@ def _play(play: Play | None) -> dict[str, Any] | None:
 
 def view(state: SummyState, viewer: int | None) -> dict[str, Any]:
     """The game for ``viewer`` (a seat index, or None for a spectator), JSON-ready."""
-    seats = [
-        {
-            "seat": index,
-            "player": seat.player,
-            "score": seat.score,
-            "hand_size": len(seat.rack),
-            "resigned": seat.resigned,
-            "timed_out": seat.timed_out,
-        }
-        for index, seat in enumerate(state.seats)
-    ]
     return {
         **lifecycle_view(state, viewer),
-        "seats": seats,
+        "seats": seat_views(state, lambda seat: {"hand_size": len(seat.rack)}),
         "hand": tile_names(state.seats[viewer].rack) if viewer is not None else None,
         "table": [
             {"x": x, "y": y, "tile": tile_names((t,))[0]}

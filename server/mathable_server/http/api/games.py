@@ -19,7 +19,7 @@ from mathable_server.games import ratings
 from mathable_server.games.draws import bag_order, new_salt
 from mathable_server.games.orders import order_withheld
 from mathable_server.games.service import Answer, Timed, new_id
-from mathable_server.http.errors import ApiError
+from mathable_server.http.errors import ApiError, invalid_fields
 from mathable_server.http.headers import security_headers
 from mathable_server.http.render import (
     answer_body,
@@ -172,9 +172,8 @@ def _tiles(parse: Callable[[Any], int], given: list[Any]) -> tuple[int, ...]:
     try:
         return tuple(parse(tile) for tile in given)
     except RuleError as err:
-        fields = {"tiles": [err.message]}
         words = _("the request has invalid fields")
-        raise ApiError(400, "validation_error", words, fields=fields) from None
+        raise invalid_fields(words, {"tiles": [err.message]}) from None
 
 
 def _invitees(creator: str, names: list[str]) -> list[str]:

@@ -90,8 +90,8 @@ def trial(game_id: str) -> Response:
             commands.append(load_command(raw))
         except Exception as err:  # marshmallow's ValidationError, said per command
             messages = getattr(err, "messages", str(err))
-            words = _("a command is not valid")
-            raise invalid_fields(words, {f"commands[{i}]": messages}) from None
+            refusal = _("a command is not valid")
+            raise invalid_fields(refusal, {f"commands[{i}]": messages}) from None
     state = services().games.state(game_id)
     seat = state.seat_of(player.id)
     if seat is None:

@@ -2,11 +2,11 @@
 
 A reply's move is in a game's notation (``I8=12``, ``-3,0 across 1+2=3``: the same in
 every language), or one of a few commands written as words: pass, exchange (Summy:
-discard), resign. Those words are read in English, French, Norwegian (bokmål) and
-Italian, whatever language the mail was sent in, in any case, with or without their
-accents (``échanger``, ``echanger``, ``ÉCHANGER``) and a full stop after them. The
-words a turn mail teaches are each language's first one here; the others are the
-variants people write.
+discard), resign. Those words are read in every language players read (English,
+French, Norwegian bokmål and Italian), whatever language the mail was sent in, in any
+case, with or without their accents (``échanger``, ``echanger``, ``ÉCHANGER``) and a
+full stop after them. The words a turn mail teaches are each language's first one
+here; the others are the variants people write.
 
 >>> reply_word("Passer")
 ('pass', [])
@@ -22,35 +22,40 @@ from __future__ import annotations
 
 import unicodedata
 
-#: Each command a reply may name by a word, and the words for it (lowercase), English
-#: first, then French, Norwegian (bokmål) and Italian. A word of two (``stå over``) is
-#: read as one.
-REPLY_WORDS: dict[str, tuple[str, ...]] = {
-    "pass": (
-        "pass",
-        "passer", "passe", "je passe",
-        "stå over", "står over", "jeg står over",
-        "passo", "passa", "passare",
-    ),
-    "exchange": (
-        "exchange",
-        "échanger", "échange", "j'échange",
-        "bytt", "bytte", "bytter",
-        "cambio", "cambia", "cambiare", "scambio", "scambia", "scambiare",
-    ),
-    "discard": (
-        "discard",
-        "défausser", "défausse", "je défausse",
-        "kast", "kaste", "kaster",
-        "scarta", "scarto", "scartare",
-    ),
-    "resign": (
-        "resign",
-        "abandonner", "abandonne", "abandon", "j'abandonne",
-        "gi opp", "gir opp", "jeg gir opp",
-        "abbandono", "abbandona", "abbandonare", "mi arrendo",
-    ),
-}  # fmt: skip
+#: The commands a reply may name by a word.
+COMMANDS: tuple[str, ...] = ("pass", "exchange", "discard", "resign")
+
+#: The words for each command (lowercase) in each language players read
+#: (``mathable_i18n.LANGUAGES``, which this package cannot import:
+#: ``tests/i18n/test_languages.py`` holds the two to each other). A language's first
+#: word for a command is the one its turn mail teaches; the others are the variants
+#: people write. A word of two (``stå over``) is read as one.
+REPLY_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
+    "en": {
+        "pass": ("pass",),
+        "exchange": ("exchange",),
+        "discard": ("discard",),
+        "resign": ("resign",),
+    },
+    "fr": {
+        "pass": ("passer", "passe", "je passe"),
+        "exchange": ("échanger", "échange", "j'échange"),
+        "discard": ("défausser", "défausse", "je défausse"),
+        "resign": ("abandonner", "abandonne", "abandon", "j'abandonne"),
+    },
+    "nb": {
+        "pass": ("stå over", "står over", "jeg står over"),
+        "exchange": ("bytt", "bytte", "bytter"),
+        "discard": ("kast", "kaste", "kaster"),
+        "resign": ("gi opp", "gir opp", "jeg gir opp"),
+    },
+    "it": {
+        "pass": ("passo", "passa", "passare"),
+        "exchange": ("cambio", "cambia", "cambiare", "scambio", "scambia", "scambiare"),
+        "discard": ("scarta", "scarto", "scartare"),
+        "resign": ("abbandono", "abbandona", "abbandonare", "mi arrendo"),
+    },
+}
 
 
 def plain(text: str) -> str:
@@ -66,7 +71,8 @@ def plain(text: str) -> str:
 def _known() -> list[tuple[list[str], str]]:
     found = {
         tuple(plain(word).split()): command
-        for command, words in REPLY_WORDS.items()
+        for commands in REPLY_WORDS.values()
+        for command, words in commands.items()
         for word in words
     }
     # The longest first: "je passe" before "passe"... and "jeg star over" before "star over".
@@ -94,4 +100,4 @@ def reply_word(line: str) -> tuple[str, list[str]] | None:
     return None
 
 
-__all__ = ["REPLY_WORDS", "plain", "reply_word"]
+__all__ = ["COMMANDS", "REPLY_WORDS", "plain", "reply_word"]

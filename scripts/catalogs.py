@@ -28,8 +28,15 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The languages with catalogs (English is the source and has none).
-TRANSLATED = ("fr", "nb", "it")
+try:
+    from mathable_i18n import LANGUAGES
+except ImportError:  # the wheel's build runs this before anything is installed
+    sys.path.insert(0, str(ROOT / "shared"))
+    from mathable_i18n import LANGUAGES
+
+#: The languages with catalogs: every language of ``mathable_i18n.LANGUAGES`` but English,
+#: the source, which has none.
+TRANSLATED = tuple(lang for lang in LANGUAGES if lang != "en")
 #: The markers: ``_``/``N_``/``says`` take the text first; the plural forms take two.
 KEYWORDS = {
     "_": None,

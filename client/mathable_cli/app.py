@@ -148,7 +148,7 @@ def main_callback(
         str | None,
         typer.Option(
             "--lang",
-            help="Language of the CLI's texts: en, fr, nb, it "
+            help=f"Language of the CLI's texts: {', '.join(LANGUAGES)} "
             "\\[env MATHABLE_LANG; profile; locale].",
             callback=_known_language,
             show_default=False,

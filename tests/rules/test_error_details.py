@@ -124,6 +124,7 @@ def test_summy_equation_refusals_say_what_is_wrong_as_data() -> None:
         "1+2": ("no_equals", {"equals": 0}),
         "1=1=1": ("two_equals", {"equals": 2}),
         "12=12": ("no_operator", {"side": "left", "part": "12", "left": 12}),
+        "=12": ("nothing_before_equals", {"side": "left", "part": ""}),
         "1++2=3": ("adjacent_operators", {"side": "left", "part": "1++2", "signs": ["+", "+"]}),
         "01+2=3": ("leading_zero", {"side": "left", "part": "01+2", "number": "01"}),
         "1+2=3+0": ("one_number_after_equals", {"side": "right", "part": "3+0", "signs": ["+"]}),

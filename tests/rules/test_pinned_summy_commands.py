@@ -328,7 +328,11 @@ def test_what_a_game_in_play_refuses_word_for_word() -> None:
             "these tiles lie down, not across",
         ),
         (PlayEquation(0, ((1, 0, 1), (3, 0, 2))), "gap", GAP),
-        (PlayEquation(0, ((1, 0, 1),)), "leading_operator", "=1: an equation never begins with ="),
+        (
+            PlayEquation(0, ((1, 0, 1),)),
+            "nothing_before_equals",
+            "=1: before the = come two numbers or more, with signs",
+        ),
         (PlayEquation(0, ((2, 1, 1), (3, 1, 2))), "no_table_tile", NO_TABLE_TILE),
         (Discard(1, (1,)), "not_your_turn", "it is seat 0's turn, not yours"),
         (Discard(0, ()), "no_tiles", "discard at least one tile"),

@@ -38,7 +38,11 @@ def test_an_equation_scores_the_sum_of_its_digits(line: str, points: int) -> Non
         ("1+2", "no_equals", "1+2: an equation has exactly one =, not none"),
         ("1=2=3", "two_equals", "1=2=3: an equation has exactly one =, not 2"),
         ("1=2=3=6", "two_equals", "1=2=3=6: an equation has exactly one =, not 3"),
-        ("=1+2", "leading_operator", "=1+2: an equation never begins with ="),
+        (
+            "=1+2",
+            "nothing_before_equals",
+            "=1+2: before the = come two numbers or more, with signs",
+        ),
         ("+1=1", "leading_operator", "+1: an equation never begins with +"),
         ("x1+1=2", "leading_operator", "x1+1: an equation never begins with x"),
         ("1++2=3", "adjacent_operators", "1++2: two signs in a row"),

@@ -108,7 +108,9 @@ def _view(state: Lifecycle, viewer: int | None) -> dict[str, Any]:
 PART = Part(
     checks={OfferDraw: _check},
     folds={DrawOffered: _fold},
-    commands=(SharedCommand("offer_draw", read=_read, reply_words=("draw", "nulle")),),
+    commands=(
+        SharedCommand("offer_draw", read=_read, reply_words={"en": ("draw",), "fr": ("nulle",)}),
+    ),
     view_fields=_view,
 )
 '''

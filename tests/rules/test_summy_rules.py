@@ -128,7 +128,7 @@ def test_same_rank_works_left_to_right() -> None:
         ("1+2=3=3", "two_equals"),
         ("1+2", "no_equals"),
         ("+1+2=3", "leading_operator"),
-        ("=3", "leading_operator"),
+        ("=3", "nothing_before_equals"),
         ("12=12", "no_operator"),
         ("1+02=3", "leading_zero"),
         ("1+2=03", "leading_zero"),

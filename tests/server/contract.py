@@ -87,6 +87,15 @@ def check_response(
         assert not errors, f"{method} {template} {status}: {errors[0].message}"
 
 
+def check_schema(name: str, value: Any) -> None:
+    """AssertionError unless ``value`` conforms to the spec's ``components.schemas[name]``
+    (a line of an NDJSON stream, an event on its own)."""
+    reference = {"$ref": f"{SPEC_URI}#/components/schemas/{name}"}
+    validator = Draft202012Validator(reference, registry=_registry())
+    errors = sorted(validator.iter_errors(value), key=str)
+    assert not errors, f"{name}: {errors[0].message}"
+
+
 def _absolute(schema: Any) -> Any:
     """Rewrites local ``#/...`` references to point into the spec document."""
     if isinstance(schema, dict):

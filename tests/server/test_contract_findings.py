@@ -41,3 +41,46 @@ def test_summy_tiles_that_stop_short_of_the_table_are_refused_as_a_gap(
     assert error["code"] == "gap"
     assert error["details"]["empty"] == {"x": -1, "y": 0}
     assert error["details"]["table_tile"] == {"x": 0, "y": 0, "tile": "="}
+
+
+def test_a_single_summy_tile_right_of_the_equals_is_nothing_before_equals(
+    client: FlaskClient,
+) -> None:
+    """Found (issue 41): a lone tile laid right of the table's ``=`` was refused
+    ``leading_operator``, "an equation never begins with =": no documented code fit."""
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = summy_game(client, ada, bob)  # ada holds 1 2 + 3 4 5 x =
+    lone = [{"x": 1, "y": 0, "tile": "1"}]
+    refused = move(client, ada, game["id"], game["version"], type="equation", placements=lone)
+    assert refused.status_code == 422, refused.json
+    error = refused.json["error"]
+    assert error["code"] == "nothing_before_equals"
+    assert error["details"] == {"equation": "=1", "side": "left", "part": ""}
+    assert error["message"] == "=1: before the = come two numbers or more, with signs"
+
+
+def test_every_code_naming_fields_at_fault_names_them_in_details_fields(
+    client: FlaskClient,
+) -> None:
+    """Found (issue 41): ``validation_error`` gave its fields beside the message only,
+    ``version_required`` under ``details``. Both name them in ``details.fields`` now; the
+    validation error keeps what is wrong with each beside the message, where it was."""
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = summy_game(client, ada, bob)
+    invalid = client.post(
+        f"/v1/games/{game['id']}/moves",
+        json={"type": "pass", "expected_version": "3", "colour": 1},
+        headers=ada.auth,
+    )
+    assert invalid.status_code == 400, invalid.json
+    error = invalid.json["error"]
+    assert error["code"] == "validation_error"
+    assert sorted(error["details"]["fields"]) == ["colour", "expected_version"]
+    assert set(error["fields"]) == {"colour", "expected_version"}
+    unversioned = client.post(
+        f"/v1/games/{game['id']}/moves", json={"type": "pass"}, headers=ada.auth
+    )
+    assert unversioned.status_code == 400, unversioned.json
+    error = unversioned.json["error"]
+    assert error["code"] == "version_required"
+    assert error["details"] == {"fields": ["expected_version", "If-Match"]}

@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 
 from mathable.core.replies import REPLY_WORDS, reply_word
 from mathable.core.ruleset import ruleset
-from mathable_i18n import say, speaking
+from mathable_i18n import LANGUAGES, say, speaking
 from mathable_server.mailin.inbound import TAKEN, free_text
 from mathable_server.mailin.smtpd import controller
 from mathable_server.notify.mail.compose import (
@@ -371,21 +371,18 @@ def test_a_summy_discard_is_read_in_every_language(line: str) -> None:
 def test_the_reply_words_are_not_taken_for_moves_or_for_each_other() -> None:
     assert reply_word("passer 3") == ("pass", ["3"])  # a pass with more is no pass
     assert reply_word("passeport") is None and reply_word("I8=12") is None
-    every = [w for words in REPLY_WORDS.values() for w in words]
+    every = [w for words in REPLY_WORDS.values() for said in words.values() for w in said]
     assert len(every) == len(set(every))  # one word, one command
 
 
-TAUGHT = {
-    "fr": ("passer", "abandonner", "échanger", "défausser"),
-    "nb": ("stå over", "gi opp", "bytt", "kast"),
-    "it": ("passo", "abbandono", "cambio", "scarta"),
-}
-
-
-@pytest.mark.parametrize("lang", ["fr", "nb", "it"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_each_language_teaches_words_that_are_read(lang: str) -> None:
-    """The words a turn mail shows for pass, resign, exchange and discard are read back."""
-    passing, resigning, exchanging, discarding = TAUGHT[lang]
+    """The words a turn mail shows for pass, resign, exchange and discard (its catalog's)
+    are read back, and are the language's first words in ``mathable.core.replies``."""
+    words = REPLY_WORDS[lang]
+    passing, resigning, exchanging, discarding = (
+        words[command][0] for command in ("pass", "resign", "exchange", "discard")
+    )
     for game, other in (("mathable", exchanging), ("summy", discarding)):
         help_text = say(ruleset(game).reply_help(), lang)
         assert f"    {passing}\n    {resigning}\n" in help_text

@@ -94,6 +94,10 @@ def test_an_unknown_ruleset_is_404_with_a_stable_code(client: FlaskClient) -> No
     response = client.get("/v1/rulesets/chess")
     assert response.status_code == 404
     assert response.json is not None and response.json["error"]["code"] == "unknown_ruleset"
+    # The details the rules' own unknown_ruleset gives (docs/errors.md: one row, one code).
+    assert response.json["error"]["details"] == {
+        "ruleset": "chess", "accepted": ["mathable", "summy"]
+    }  # fmt: skip
 
 
 def test_a_refused_placement_carries_its_reasons_as_data(table: Table) -> None:

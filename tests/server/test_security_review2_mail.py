@@ -265,6 +265,8 @@ def test_mail_that_plays_nothing_is_answered_twice_an_hour_per_seat_across_proce
         ("Automatic reply: your turn", {}),
         ("Abwesenheit bis Montag", {}),
         ("Réponse automatique : absent", {}),
+        ("Automatisk svar: Re: your turn", {}),
+        ("Risposta automatica: Re: your turn", {}),
         ("Re: your turn", {"Precedence": "auto_reply"}),
     ],
 )

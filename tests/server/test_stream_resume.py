@@ -25,6 +25,7 @@ import requests
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.server.contract import check_response
 from tests.server.helpers import example_tiles
 from tests.server.live import live_server
 
@@ -264,3 +265,6 @@ def test_a_resume_inside_the_opening_after_a_change_tells_each_game_once_in_orde
             f"{url}/v1/me/stream", headers=world.me, params={"since": "999999"}, timeout=10
         )
         assert ahead.status_code == 409 and ahead.json()["error"]["code"] == "cursor_ahead"
+        # The cursor sent, a string as every cursor is (issue 41: it was the row's number).
+        assert ahead.json()["error"]["details"] == {"since": "999999"}
+        check_response("GET", "/v1/me/stream", 409, ahead.content, ahead.headers["Content-Type"])

@@ -26,8 +26,9 @@ def language(
     code: Annotated[
         str | None,
         typer.Argument(
-            help="en, fr, nb or it; 'none': no setting (the server answers in the language "
-            "of each request, the CLI follows MATHABLE_LANG or the locale).",
+            help=f"{', '.join(LANGUAGES[:-1])} or {LANGUAGES[-1]}; 'none': no setting (the "
+            "server answers in the language of each request, the CLI follows MATHABLE_LANG "
+            "or the locale).",
             show_default=False,
         ),
     ] = None,

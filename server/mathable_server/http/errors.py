@@ -73,6 +73,21 @@ class ErrorAnswer(Exception):
         self.details = details
 
 
+def invalid_fields(message: str, fields: Any) -> ErrorAnswer:
+    """400 ``validation_error`` for the request's ``fields`` at fault (marshmallow's
+    messages: each field and what is wrong with it).
+
+    The messages stay beside ``message`` (``error.fields``, where they always were: the CLI
+    and bots read them there); ``details.fields`` lists the fields' names, where every other
+    code names the fields at fault (``version_required``, ``bad_options``, ``bad_clock``).
+
+    >>> invalid_fields("bad", {"tile": ["Not a valid integer."]}).details
+    {'fields': {'tile': ['Not a valid integer.']}, 'details': {'fields': ['tile']}}
+    """
+    names = [str(name) for name in fields if name != "_schema"] if isinstance(fields, dict) else []
+    return ErrorAnswer(400, "validation_error", message, fields=fields, details={"fields": names})
+
+
 def error_response(
     status: int,
     code: str,

@@ -361,7 +361,7 @@ class MeSettingsSchema(StrictSchema):
     #: An IANA name, checked against the tz database (``games.timesource.known_time_zone``);
     #: null: UTC.
     time_zone = fields.String(allow_none=True, validate=validate.Length(min=1, max=64))
-    #: ``en``, ``fr``, ``nb``, ``it`` (``mathable_i18n.LANGUAGES``), checked by the route;
+    #: One of ``mathable_i18n.LANGUAGES`` (or a tag of one: ``fr-CA``), checked by the route;
     #: null: the request's ``Accept-Language``.
     language = fields.String(allow_none=True, validate=validate.Length(min=1, max=16))
     #: The account is a bot's, for good: only ``true`` (a bot does not become a person).

@@ -18,7 +18,7 @@ from mathable_i18n import N_, _
 from mathable_server.games.service import Games, Idempotency
 from mathable_server.http import language, sessions
 from mathable_server.http.auth import Authenticator, TokenExpired
-from mathable_server.http.errors import ErrorAnswer
+from mathable_server.http.errors import ErrorAnswer, invalid_fields
 from mathable_server.http.limits import Limiter, LongPolls, RateLimit, retry_after
 from mathable_server.http.render import BodyCache, HeadCache
 from mathable_server.http.schemas import NAME_PATTERN
@@ -193,9 +193,7 @@ def load(schema: Loader, data: Any) -> dict[str, Any]:
     try:
         loaded: dict[str, Any] = schema.load(data)
     except ValidationError as err:
-        raise ErrorAnswer(
-            400, "validation_error", _("the request has invalid fields"), fields=err.messages
-        ) from None
+        raise invalid_fields(_("the request has invalid fields"), err.messages) from None
     return loaded
 
 

@@ -15,17 +15,17 @@ from email.utils import parseaddr
 _BULK = frozenset({"bulk", "junk", "list", "auto_reply"})
 #: Headers some responders set instead of (or beside) ``Auto-Submitted``.
 _RESPONDER_HEADERS = ("X-Autoreply", "X-Autorespond")
-#: How the subjects of common responders begin (lower-cased), for those setting no header.
-_RESPONDER_SUBJECTS = (
-    "out of office",
-    "automatic reply",
-    "auto-reply",
-    "autoreply",
-    "abwesenheit",
-    "automatische antwort",
-    "réponse automatique",
-    "absence",
-)
+#: How the subjects of common responders begin (lower-cased), for those setting no header,
+#: by language: every language players read (``mathable_i18n.LANGUAGES``: a test holds the
+#: two to each other, ``tests/i18n/test_languages.py``), and German, which many meet.
+RESPONDER_SUBJECTS: dict[str, tuple[str, ...]] = {
+    "en": ("out of office", "automatic reply", "auto-reply", "autoreply"),
+    "fr": ("réponse automatique", "absence"),
+    "nb": ("automatisk svar", "fravær"),
+    "it": ("risposta automatica", "fuori sede", "fuori ufficio"),
+    "de": ("abwesenheit", "automatische antwort"),
+}
+_RESPONDER_SUBJECTS = tuple(start for starts in RESPONDER_SUBJECTS.values() for start in starts)
 
 
 def automatic(message: EmailMessage, sender: str | None = None) -> str | None:

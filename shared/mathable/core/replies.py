@@ -2,13 +2,13 @@
 
 A reply's move is in a game's notation (``I8=12``, ``-3,0 across 1+2=3``: the same in
 every language), or one of a few commands written as words: pass, exchange (Summy:
-discard), resign. Those words are read in English, French, Norwegian (bokmål) and
-Italian, whatever language the mail was sent in, in any case, with or without their
-accents (``échanger``, ``echanger``, ``ÉCHANGER``) and a full stop after them. The
-words a turn mail teaches are each language's first one here; the others are the
-variants people write. The words of the commands every game shares (pass, resign...)
-are the kernel's (``SharedCommand.reply_words``), read before a game reads the line
-(``shared_reply``).
+discard), resign. Those words are read in every language players read (English,
+French, Norwegian bokmål and Italian), whatever language the mail was sent in, in any
+case, with or without their accents (``échanger``, ``echanger``, ``ÉCHANGER``) and a
+full stop after them. The words a turn mail teaches are each language's first one
+here; the others are the variants people write. The words of the commands every game
+shares (pass, resign...) are the kernel's (``SharedCommand.reply_words``), read before a
+game reads the line (``shared_reply``); the games' own commands' words are here.
 
 >>> reply_word("Passer")
 ('pass', [])
@@ -29,33 +29,43 @@ from typing import Any
 
 from mathable.core.lifecycle import shared
 
-#: The words of the games' own commands a reply may name (lowercase), English first, then
-#: French, Norwegian (bokmål) and Italian. A word of two (``stå over``) is read as one.
-GAME_WORDS: dict[str, tuple[str, ...]] = {
-    "exchange": (
-        "exchange",
-        "échanger", "échange", "j'échange",
-        "bytt", "bytte", "bytter",
-        "cambio", "cambia", "cambiare", "scambio", "scambia", "scambiare",
-    ),
-    "discard": (
-        "discard",
-        "défausser", "défausse", "je défausse",
-        "kast", "kaste", "kaster",
-        "scarta", "scarto", "scartare",
-    ),
-}  # fmt: skip
+#: The commands a reply may name by a word (as the kernel's parts were when imported).
+COMMANDS: tuple[str, ...] = ("pass", "exchange", "discard", "resign")
+
+#: The words of the games' own commands a reply may name (lowercase), in each language
+#: players read (``mathable_i18n.LANGUAGES``, which this package cannot import:
+#: ``tests/i18n/test_languages.py`` holds the two to each other). A language's first
+#: word for a command is the one its turn mail teaches; the others are the variants
+#: people write. A word of two (``stå over``) is read as one.
+GAME_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
+    "en": {"exchange": ("exchange",), "discard": ("discard",)},
+    "fr": {
+        "exchange": ("échanger", "échange", "j'échange"),
+        "discard": ("défausser", "défausse", "je défausse"),
+    },
+    "nb": {"exchange": ("bytt", "bytte", "bytter"), "discard": ("kast", "kaste", "kaster")},
+    "it": {
+        "exchange": ("cambio", "cambia", "cambiare", "scambio", "scambia", "scambiare"),
+        "discard": ("scarta", "scarto", "scartare"),
+    },
+}
 
 
-def words() -> dict[str, tuple[str, ...]]:
-    """Each command a reply may name by a word, and the words for it: the shared commands'
+def words() -> dict[str, dict[str, tuple[str, ...]]]:
+    """Each language's words for each command a reply may name: the shared commands'
     (``mathable.core.lifecycle.shared.reply_words``), then the games' own."""
-    return {**shared.reply_words(), **GAME_WORDS}
+    found: dict[str, dict[str, tuple[str, ...]]] = {}
+    for command, by_language in shared.reply_words().items():
+        for lang, said in by_language.items():
+            found.setdefault(lang, {})[command] = said
+    for lang, commands in GAME_WORDS.items():
+        found.setdefault(lang, {}).update(commands)
+    return found
 
 
-#: Each command a reply may name by a word, and the words for it (as the kernel's parts
-#: were when it was imported).
-REPLY_WORDS: dict[str, tuple[str, ...]] = words()
+#: Each language's words for each command a reply may name (as the kernel's parts were
+#: when it was imported).
+REPLY_WORDS: dict[str, dict[str, tuple[str, ...]]] = words()
 
 
 def plain(text: str) -> str:
@@ -68,9 +78,12 @@ def plain(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
-def _known(table: dict[str, tuple[str, ...]]) -> list[tuple[list[str], str]]:
+def _known(table: dict[str, dict[str, tuple[str, ...]]]) -> list[tuple[list[str], str]]:
     found = {
-        tuple(plain(word).split()): command for command, said in table.items() for word in said
+        tuple(plain(word).split()): command
+        for commands in table.values()
+        for command, said in commands.items()
+        for word in said
     }
     # The longest first: "je passe" before "passe"... and "jeg star over" before "star over".
     return [(list(key), found[key]) for key in sorted(found, key=len, reverse=True)]
@@ -115,4 +128,4 @@ def shared_reply(line: str) -> dict[str, Any] | None:
     return {"type": worded[0]}
 
 
-__all__ = ["GAME_WORDS", "REPLY_WORDS", "plain", "reply_word", "shared_reply", "words"]
+__all__ = ["COMMANDS", "GAME_WORDS", "REPLY_WORDS", "plain", "reply_word", "shared_reply", "words"]

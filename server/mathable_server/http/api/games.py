@@ -17,7 +17,7 @@ from mathable_server.games import ratings
 from mathable_server.games.draws import bag_order, new_salt
 from mathable_server.games.orders import order_withheld
 from mathable_server.games.service import Answer, Timed, new_id
-from mathable_server.http.errors import ErrorAnswer
+from mathable_server.http.errors import ErrorAnswer, invalid_fields
 from mathable_server.http.game_view import view_headers, view_response, woken_view
 from mathable_server.http.render import (
     appended_body,
@@ -164,9 +164,8 @@ def _tiles(parse: Callable[[Any], int], given: list[Any]) -> tuple[int, ...]:
     try:
         return tuple(parse(tile) for tile in given)
     except RuleError as err:
-        fields = {"tiles": [err.message]}
         words = _("the request has invalid fields")
-        raise ErrorAnswer(400, "validation_error", words, fields=fields) from None
+        raise invalid_fields(words, {"tiles": [err.message]}) from None
 
 
 def _invitees(creator: str, names: list[str]) -> list[str]:

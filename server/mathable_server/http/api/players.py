@@ -203,7 +203,7 @@ def revoke_token() -> Response:
 @bp.patch("/me")
 def change_me() -> Response:
     """Change the caller's settings: ``time_zone`` (an IANA name, checked; null: UTC), in
-    which mail tells deadlines; ``language`` (``en``, ``fr``, ``nb``, ``it``; null: the
+    which mail tells deadlines; ``language`` (one of ``mathable_i18n.LANGUAGES``; null: the
     request's); ``bot: true``, the account is a bot's (for good). 422
     ``unknown_time_zone``, ``unknown_language``; nothing changes then."""
     player = required_player()

@@ -97,8 +97,9 @@ def leaderboard() -> Response:
     name = asked["ruleset"]
     if name not in rulesets():
         raise ErrorAnswer(
-            404, "unknown_ruleset", _("there is no ruleset {name}", name=repr(name[:40]))
-        )
+            404, "unknown_ruleset", _("there is no ruleset {name}", name=repr(name[:40])),
+            details={"ruleset": name[:32], "accepted": sorted(rulesets())},
+        )  # fmt: skip
     board = services().store.leaderboard(name, asked["limit"])
     return json_response(
         {

@@ -55,5 +55,6 @@ def show(name: str) -> Response:
             404,
             "unknown_ruleset",
             _("there is no ruleset {name}: try {known}", name=repr(name[:40]), known=known),
+            details={"ruleset": name[:32], "accepted": sorted(RULESETS)},
         )
     return _cacheable(_body(name))

@@ -38,7 +38,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, request, stream_with_context
 from marshmallow import RAISE, Schema, ValidationError, fields
 
 from mathable_i18n import _
@@ -202,15 +202,17 @@ def _changed_since(svc: Services, player_id: str, head: int) -> set[str]:
         head = page[-1].seq
 
 
-def _not_ahead(svc: Services, since: Position) -> None:
+def _not_ahead(svc: Services, since: Position, sent: str) -> None:
     """409 ``cursor_ahead`` for a cursor past the feed's newest row: not one this feed gave
-    (a database restored from before it, or moved with ``load``): open a fresh stream."""
+    (a database restored from before it, or moved with ``load``): open a fresh stream.
+    ``details.since`` is the cursor ``sent``, a string as every cursor is (it was the
+    row's number until issue 41)."""
     if since.seq > feed.head(svc.store.reader):
         raise ErrorAnswer(
             409, "cursor_ahead",
             _("this cursor is ahead of the server's feed (was its database restored or "
             "moved?): open the stream again without since"),
-            details={"since": since.seq},
+            details={"since": sent},
         )  # fmt: skip
 
 
@@ -219,6 +221,7 @@ def stream() -> Response:
     player = required_player()
     token, mark = bearer_token() or "", auth_mark()
     since: Position | None = query(_query).get("since")
+    sent = request.args.get("since", "")
     svc = services()
     follower = svc.follower
     holds = hold_stream(svc, f"player:{player.id}")
@@ -229,11 +232,11 @@ def stream() -> Response:
             cursor = feed.head(svc.store.reader)
             opened = opening(svc, player.id, cursor)
         elif since.opening is not None:
-            _not_ahead(svc, since)
+            _not_ahead(svc, since, sent)
             cursor = since.seq
             opened = opening(svc, player.id, cursor, since.opening)
         else:
-            _not_ahead(svc, since)
+            _not_ahead(svc, since, sent)
             cursor, opened = since.seq, []
     except BaseException:
         holds.close()

@@ -40,7 +40,7 @@ from marshmallow import fields, validate
 from mathable import Event, RuleError
 from mathable.core.ruleset import AnyState, apply_any, check_any, redact_any, ruleset_of
 from mathable_i18n import N_, _, say
-from mathable_server.http.errors import ErrorAnswer
+from mathable_server.http.errors import ErrorAnswer, invalid_fields
 from mathable_server.http.schemas import StrictSchema, load_command
 from mathable_server.http.web import json_body, json_response, load, required_player, services
 
@@ -91,8 +91,8 @@ def trial(game_id: str) -> Response:
             commands.append(load_command(raw))
         except Exception as err:  # marshmallow's ValidationError, said per command
             messages = getattr(err, "messages", str(err))
-            raise ErrorAnswer(400, "validation_error", _("a command is not valid"),
-                           fields={f"commands[{i}]": messages}) from None  # fmt: skip
+            refusal = _("a command is not valid")
+            raise invalid_fields(refusal, {f"commands[{i}]": messages}) from None
     state = services().games.state(game_id)
     seat = state.seat_of(player.id)
     if seat is None:

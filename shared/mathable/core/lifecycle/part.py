@@ -7,7 +7,7 @@ keys it adds to every game's view; its shared commands are those players write (
 body's ``type`` and fields, the words of a mail reply). ``mathable.core.lifecycle.shared``
 adds them all up, and every game takes them without a line of its own.
 
->>> PASSING = SharedCommand("pass", NO_FIELDS, turn=True, reply_words=("pass",))
+>>> PASSING = SharedCommand("pass", NO_FIELDS, turn=True, reply_words={"en": ("pass",)})
 >>> PASSING.type, PASSING.read is None
 ('pass', True)
 """
@@ -35,15 +35,16 @@ class SharedCommand:
     asks of a seat (None: the server reads it, as ``claim_timeout``, judged by the clock
     the rules never see); ``turn``: the command ends one's turn, and a game lists it after
     its own turn commands (else after its other commands); ``reply_words``: the words a
-    mail reply may write it as, lowercase, English first, then French, Norwegian (bokmål)
-    and Italian (``mathable.core.replies``; none: it is not played by mail).
+    mail reply may write it as, lowercase, by language (``en``, ``fr``, ``nb``, ``it``:
+    each language's first word is the one its turn mail teaches;
+    ``mathable.core.replies``; none: it is not played by mail).
     """
 
     type: str
     schema: Mapping[str, Any] = field(default_factory=lambda: NO_FIELDS)
     read: Callable[[int, Mapping[str, Any]], object] | None = None
     turn: bool = False
-    reply_words: tuple[str, ...] = ()
+    reply_words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -118,9 +118,9 @@ def command_schemas() -> dict[str, Mapping[str, Any]]:
     return {command.type: command.schema for command in shared_commands()}
 
 
-def reply_words() -> dict[str, tuple[str, ...]]:
-    """The words a mail reply may write each shared command as, by type (none for those
-    not played by mail)."""
+def reply_words() -> dict[str, Mapping[str, tuple[str, ...]]]:
+    """The words a mail reply may write each shared command as, by type, then by language
+    (none for those not played by mail)."""
     return {c.type: c.reply_words for c in shared_commands() if c.reply_words}
 
 

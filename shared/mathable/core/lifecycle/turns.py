@@ -119,24 +119,24 @@ PASSING = SharedCommand(
     "pass",
     read=_read_pass,
     turn=True,
-    reply_words=(
-        "pass",
-        "passer", "passe", "je passe",
-        "stå over", "står over", "jeg står over",
-        "passo", "passa", "passare",
-    ),
-)  # fmt: skip
+    reply_words={
+        "en": ("pass",),
+        "fr": ("passer", "passe", "je passe"),
+        "nb": ("stå over", "står over", "jeg står over"),
+        "it": ("passo", "passa", "passare"),
+    },
+)
 #: Resigning as players write it: ``{"type": "resign"}``, or the word in a mail reply.
 RESIGNING = SharedCommand(
     "resign",
     read=_read_resign,
-    reply_words=(
-        "resign",
-        "abandonner", "abandonne", "abandon", "j'abandonne",
-        "gi opp", "gir opp", "jeg gir opp",
-        "abbandono", "abbandona", "abbandonare", "mi arrendo",
-    ),
-)  # fmt: skip
+    reply_words={
+        "en": ("resign",),
+        "fr": ("abandonner", "abandonne", "abandon", "j'abandonne"),
+        "nb": ("gi opp", "gir opp", "jeg gir opp"),
+        "it": ("abbandono", "abbandona", "abbandonare", "mi arrendo"),
+    },
+)
 
 
 def _seat_fields(seat: Seat) -> dict[str, Any]:

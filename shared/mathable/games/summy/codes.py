@@ -26,6 +26,7 @@ ILLEGAL_PLAY_CODES: Final = frozenset(
         "no_table_tile",
         "no_tiles",
         "not_in_line",
+        "nothing_before_equals",
         "number_too_long",
         "off_table",
         "one_number_after_equals",

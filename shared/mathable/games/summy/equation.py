@@ -176,10 +176,12 @@ def _check(tiles: list[int]) -> int:
         )
     at = equals[0]
     if at == 0:
+        # Nothing before the = (a lone tile laid after the table's =): the = is no sign
+        # leading a number, the calculation is missing (until issue 41: leading_operator).
         raise RuleError(
-            "leading_operator",
-            says("{equation}: an equation never begins with =", equation=text),
-            {"side": "left", "part": "", "sign": "="},
+            "nothing_before_equals",
+            says("{equation}: before the = come two numbers or more, with signs", equation=text),
+            {"side": "left", "part": ""},
         )
     left, right = tiles[:at], tiles[at + 1 :]
     numbers, ops = _numbers_and_ops(left, "left")

@@ -38,7 +38,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, request, stream_with_context
+from flask import Blueprint, Response, request
 from marshmallow import RAISE, Schema, ValidationError, fields
 
 from mathable_i18n import _

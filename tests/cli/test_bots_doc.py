@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_end_to_end import Player, cli_command
+from tests.cli.players import Player, cli_command
 from tests.server.live import live_server
 
 pytestmark = pytest.mark.e2e

@@ -13,7 +13,7 @@ import responses
 
 from mathable_cli.exits import ExitCode
 from tests.cli.conftest import SERVER, FakeServer, Invoke, body_of, requests_to
-from tests.cli.test_end_to_end import cli_command
+from tests.cli.players import cli_command
 
 
 def _shown(cli: Invoke, fake: FakeServer, *args: str, env: dict[str, str] | None = None) -> str:

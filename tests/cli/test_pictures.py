@@ -13,7 +13,7 @@ import requests
 import responses
 
 from tests.cli.conftest import SERVER, TOKEN, Invoke, requests_to
-from tests.cli.test_end_to_end import REPO, cli_command
+from tests.cli.players import REPO, cli_command
 from tests.server.live import live_server
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg"><title>Mathable board</title></svg>'

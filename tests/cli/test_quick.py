@@ -19,7 +19,7 @@ import pytest
 import requests
 
 from mathable_cli.quick import Call, parse
-from tests.cli.test_end_to_end import REPO, cli_command
+from tests.cli.players import REPO, cli_command
 from tests.server.live import live_server
 
 pytestmark = pytest.mark.e2e

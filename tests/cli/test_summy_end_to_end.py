@@ -13,7 +13,8 @@ from pathlib import Path
 
 import requests
 
-from tests.cli.test_end_to_end import Player, server  # noqa: F401 - the fixture
+from tests.cli.players import Player
+from tests.cli.test_end_to_end import server  # noqa: F401 - the fixture
 
 __all__ = ["server"]
 

@@ -13,8 +13,7 @@ from mathable import Play, PlayerView
 from mathable_cli.commands.bots import turn_outcome
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.screens.mathable.engines import EngineRunner, load_engine
-from tests.cli.conftest import TILES, FakeServer, Invoke
-from tests.cli.test_wait_bot import _bob_plays
+from tests.cli.conftest import TILES, FakeServer, Invoke, bob_plays
 
 _names = itertools.count()
 
@@ -151,7 +150,7 @@ def test_the_bot_runs_a_plugged_in_engine_and_reports_its_failures(
     cli: Invoke, fake: FakeServer, engine_module: str
 ) -> None:
     gid = fake.new_game("p-alice", "p-bob", tiles=None)
-    fake.on_poll = lambda: _bob_plays(fake, gid)
+    fake.on_poll = lambda: bob_plays(fake, gid)
     result = cli("bot", gid, "--interval", "0.01", "--engine", f"{engine_module}:raises")
     assert result.exit_code == 0, result.stderr
     assert fake.games[gid].state.status == "ended"

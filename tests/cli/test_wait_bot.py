@@ -11,30 +11,13 @@ from mathable.games.mathable.events import ExtraTileDrawn, TilePlaced, TurnEnded
 from mathable_cli.commands.bots import decide
 from mathable_cli.exits import ExitCode
 from mathable_cli.screens.mathable.tournaments import bag_order as tournament_bag_order
-from tests.cli.conftest import TILES, FakeGame, FakeServer, Invoke, bag_order
-
-
-def _bob_plays(fake: FakeServer, gid: str) -> None:
-    """Bob's best turn (or an exchange, or a pass), if it is his turn."""
-    state = fake.games[gid].state
-    if state.status != "playing" or state.turn is None or state.turn.seat != 1:
-        return
-    rack = state.seats[1].rack
-    best = mathable.best_turn_in(state.position, rack)
-    if best.placements:
-        sq = mathable.parse_square
-        placements = tuple(mathable.TurnPlacement(sq(p.square), p.tile) for p in best)
-        fake.run(gid, mathable.PlayTurn(1, placements))
-    elif len(state.bag) >= 1:
-        fake.run(gid, mathable.Exchange(1, rack[:1]))
-    else:
-        fake.run(gid, mathable.Pass(1))
+from tests.cli.conftest import TILES, FakeGame, FakeServer, Invoke, bag_order, bob_plays
 
 
 def test_wait_long_polls_until_it_is_my_turn(cli: Invoke, fake: FakeServer) -> None:
     gid = fake.new_game("p-alice", "p-bob")
     fake.run(gid, mathable.Pass(0))
-    fake.on_poll = lambda: _bob_plays(fake, gid)
+    fake.on_poll = lambda: bob_plays(fake, gid)
     result = cli("wait", gid)
     assert result.exit_code == 0, result.stderr
     assert result.stdout == f"{gid}\n"
@@ -78,7 +61,7 @@ def test_wait_any_polls_the_game_list(cli: Invoke, fake: FakeServer) -> None:
     def later() -> None:
         calls.append(1)
         if len(calls) == 3:
-            _bob_plays(fake, gid)
+            bob_plays(fake, gid)
 
     fake.on_poll = later
     result = cli("wait", "--any", "--interval", "2")
@@ -156,7 +139,7 @@ def test_bot_does_not_draw_extras_that_would_cost_the_bonus() -> None:
 
 def test_bot_plays_one_game_to_the_end(cli: Invoke, fake: FakeServer) -> None:
     gid = fake.new_game("p-alice", "p-bob", tiles=None)  # random bag
-    fake.on_poll = lambda: _bob_plays(fake, gid)
+    fake.on_poll = lambda: bob_plays(fake, gid)
     result = cli("bot", gid, "--interval", "0.01")
     assert result.exit_code == 0, result.stderr
     state = fake.games[gid].state
@@ -169,7 +152,7 @@ def test_bot_places_the_extra_tiles_an_engine_draws_in_a_turn_that_goes_on(
     cli: Invoke, fake: FakeServer
 ) -> None:
     gid = fake.new_game("p-alice", "p-bob", tiles=list(tournament_bag_order(1, 0)))
-    fake.on_poll = lambda: _bob_plays(fake, gid)
+    fake.on_poll = lambda: bob_plays(fake, gid)
     result = cli("bot", gid, "--interval", "0.01", "--engine", "strong")
     assert result.exit_code == 0, result.stderr
     state = fake.games[gid].state
@@ -195,7 +178,7 @@ def test_bot_all_serves_every_game_with_one_request_per_poll(cli: Invoke, fake: 
 
     def everyone() -> None:
         for gid in games:
-            _bob_plays(fake, gid)
+            bob_plays(fake, gid)
 
     fake.on_poll = everyone
     result = cli("bot", "--all", "--until-idle", "--interval", "0.01", "--max-interval", "1")
@@ -242,7 +225,7 @@ def test_bot_leaves_a_rated_game_alone_unless_given_rated(cli: Invoke, fake: Fak
     assert refused.exit_code == ExitCode.REFUSED
     assert f"game {gid} is rated" in refused.stderr and "--rated" in refused.stderr
     assert fake.games[gid].state.version == before and fake.commands == []
-    fake.on_poll = lambda: _bob_plays(fake, gid)
+    fake.on_poll = lambda: bob_plays(fake, gid)
     played = cli("bot", gid, "--rated", "--interval", "0.01")  # a bot's own account
     assert played.exit_code == 0, played.stderr
     assert fake.games[gid].state.status == "ended"
@@ -252,7 +235,7 @@ def test_bot_all_skips_rated_games_and_says_so_once(cli: Invoke, fake: FakeServe
     free, rated = (fake.new_game("p-alice", "p-bob", tiles=bag_order(*TILES[:14], last))
                    for last in (90, 81))  # fmt: skip
     fake.rated.add(rated)
-    fake.on_poll = lambda: _bob_plays(fake, free)
+    fake.on_poll = lambda: bob_plays(fake, free)
     result = cli("bot", "--all", "--until-idle", "--interval", "0.01", "--max-interval", "1")
     assert result.exit_code == 0, result.stderr
     assert fake.games[free].state.status == "ended"

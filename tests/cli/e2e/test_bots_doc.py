@@ -21,7 +21,7 @@ from tests.server.live import live_server
 
 pytestmark = pytest.mark.e2e
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "bots.md"
+DOC = Path(__file__).resolve().parents[3] / "docs" / "bots.md"
 
 
 def example_engine() -> str:

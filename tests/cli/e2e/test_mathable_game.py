@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,19 +20,12 @@ import requests
 import mathable
 from tests.cli.conftest import bag_order
 from tests.cli.players import Player
-from tests.server.live import live_server
 
 pytestmark = pytest.mark.e2e
 
 ALICE_RACK = [12, 16, 3, 7, 40, 9, 5]
 BOB_RACK = [2, 8, 6, 1, 4, 10, 11]
 TILES = bag_order(*ALICE_RACK, *BOB_RACK, 45)
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    with live_server() as url:
-        yield url
 
 
 def _best(view: dict[str, Any]) -> list[mathable.Placement]:

@@ -185,7 +185,7 @@ def test_a_screen_registered_by_entry_point_is_found(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, take: None
 ) -> None:
     (tmp_path / "take_screens.py").write_text(
-        "from tests.cli.test_third_game import TakeScreen\n", encoding="utf-8"
+        "from tests.cli.screens.test_third_game import TakeScreen\n", encoding="utf-8"
     )
     info = tmp_path / "take_game-1.0.dist-info"
     info.mkdir()

@@ -1,4 +1,5 @@
-"""``wait`` (one game, --any), ``hint`` and ``bot`` (one game, --all)."""
+"""``hint`` and ``bot`` (one game, --all) (``wait``: test_watch.py; what the bot decides:
+screens/mathable/test_bot.py)."""
 
 from __future__ import annotations
 
@@ -8,97 +9,9 @@ import pytest
 
 import mathable
 from mathable.games.mathable.events import ExtraTileDrawn, TilePlaced, TurnEnded
-from mathable_cli.commands.bots import decide
 from mathable_cli.exits import ExitCode
 from mathable_cli.screens.mathable.tournaments import bag_order as tournament_bag_order
 from tests.cli.conftest import TILES, FakeGame, FakeServer, Invoke, bag_order, bob_plays
-
-
-def test_wait_long_polls_until_it_is_my_turn(cli: Invoke, fake: FakeServer) -> None:
-    gid = fake.new_game("p-alice", "p-bob")
-    fake.run(gid, mathable.Pass(0))
-    fake.on_poll = lambda: bob_plays(fake, gid)
-    result = cli("wait", gid)
-    assert result.exit_code == 0, result.stderr
-    assert result.stdout == f"{gid}\n"
-    assert fake.polls == [{"wait": "60", "since": "4"}]
-    assert "Your turn in game" in result.stderr
-
-
-def test_wait_returns_at_once_when_it_is_already_my_turn(cli: Invoke, fake: FakeServer) -> None:
-    gid = fake.new_game("p-alice", "p-bob")
-    result = cli("wait", gid, "--json")
-    assert json.loads(result.stdout)["id"] == gid
-    assert fake.polls == []
-
-
-def test_wait_gives_up_at_the_timeout(cli: Invoke, fake: FakeServer) -> None:
-    gid = fake.new_game("p-alice", "p-bob")
-    fake.run(gid, mathable.Pass(0))
-    result = cli("wait", gid, "--timeout", "5", "--interval", "1")
-    assert result.exit_code == ExitCode.ERROR
-    assert "still not your turn" in result.stderr
-    assert fake.polls[0] == {"wait": "5", "since": "4"}
-
-
-def test_wait_ends_when_the_game_ends(cli: Invoke, fake: FakeServer) -> None:
-    gid = fake.new_game("p-alice", "p-bob")
-    fake.run(gid, mathable.Pass(0))
-    fake.on_poll = lambda: fake.run(gid, mathable.Resign(1))
-    result = cli("wait", gid)
-    # Not 0 ("your turn"): `while mathable-cli wait GAME; do ...; done` stops at the end.
-    assert result.exit_code == ExitCode.GAME_OVER
-    assert "is over" in result.stderr and "alice wins" in result.stderr
-    again = cli("wait", gid)  # at once, without waiting, whenever asked again
-    assert again.exit_code == ExitCode.GAME_OVER
-
-
-def test_wait_any_polls_the_game_list(cli: Invoke, fake: FakeServer) -> None:
-    gid = fake.new_game("p-alice", "p-bob")
-    fake.run(gid, mathable.Pass(0))
-    calls = []
-
-    def later() -> None:
-        calls.append(1)
-        if len(calls) == 3:
-            bob_plays(fake, gid)
-
-    fake.on_poll = later
-    result = cli("wait", "--any", "--interval", "2")
-    assert result.exit_code == 0, result.stderr
-    assert result.stdout == f"{gid}\n"
-    assert len(calls) == 4  # three polls, then one for what was played in the games found
-    assert [p.get("details") for p in fake.polls] == [None, None, None, "true"]
-    assert f"{gid}: bob played" in result.stderr
-
-
-def test_wait_any_with_no_games_in_play_is_an_error(cli: Invoke, fake: FakeServer) -> None:
-    result = cli("wait", "--any")
-    assert result.exit_code == ExitCode.ERROR and "no game in play" in result.stderr
-
-
-def test_wait_takes_a_game_or_any_not_both(cli: Invoke, fake: FakeServer) -> None:
-    both = cli("wait", "g1", "--any")
-    assert both.exit_code == ExitCode.USAGE and "not both" in both.stderr
-    # No game: all of yours, as --any (here there are none in play, and it says so).
-    alone = cli("wait")
-    assert alone.exit_code == ExitCode.ERROR
-    assert "you have no game in play to wait for" in alone.stderr
-
-
-def test_wait_says_what_the_opponent_just_played(cli: Invoke, fake: FakeServer) -> None:
-    gid = fake.new_game("p-alice", "p-bob")
-    fake.run(gid, mathable.Pass(0))
-
-    def bob_plays() -> None:
-        if fake.games[gid].state.turn.seat == 1:  # type: ignore[union-attr]
-            fake.run(gid, mathable.Place(1, mathable.parse_square("H6"), 8))
-            fake.run(gid, mathable.EndTurn(1))
-
-    fake.on_poll = bob_plays
-    result = cli("wait", gid)
-    assert result.exit_code == 0, result.stderr
-    assert "bob played H6=8 (8): 8 points." in result.stderr
 
 
 def test_hint_gives_the_best_turn_and_legal_placements(cli: Invoke, fake: FakeServer) -> None:
@@ -112,29 +25,6 @@ def test_hint_gives_the_best_turn_and_legal_placements(cli: Invoke, fake: FakeSe
     assert legal == {(str(p.square), p.tile) for p in mathable.legal_placements({}, TILES[:7])}
     best = mathable.best_turn({}, TILES[:7])
     assert data["best_turn"]["total"] == best.total
-
-
-def test_bot_decides_to_exchange_the_biggest_tiles_when_nothing_fits() -> None:
-    view = {"you": 0, "board": {}, "rack": [90, 81, 13, 0], "bag_size": 2, "turn": {}}
-    decision = decide(view, draw_extra=True)
-    assert decision.kind == "exchange" and decision.tiles == [81, 90]
-    assert decide({**view, "bag_size": 0}, draw_extra=True).kind == "pass"
-
-
-def test_bot_passes_to_end_a_game_whose_last_turn_holds_no_mistake() -> None:
-    view = {"you": 0, "board": {}, "rack": [12, 16], "bag_size": 0, "turn": {}}
-    view["pending_end"] = "blocked"
-    assert decide(view, draw_extra=True).kind == "pass"
-    assert decide({**view, "pending_end": None}, draw_extra=True).kind == "turn"
-
-
-def test_bot_does_not_draw_extras_that_would_cost_the_bonus() -> None:
-    view = {"you": 0, "board": {}, "rack": [12, 16], "bag_size": 50, "turn": {}}
-    assert [p.draw_extra for p in decide(view, draw_extra=True).planned] == [False, True]
-    rack = {"you": 0, "board": {}, "rack": [1, 2, 8, 12, 16, 17, 42], "bag_size": 50, "turn": {}}
-    best = decide(rack, draw_extra=True)
-    if mathable.best_turn({}, rack["rack"]).bonus:  # pragma: no branch
-        assert not any(p.draw_extra for p in best.planned)
 
 
 def test_bot_plays_one_game_to_the_end(cli: Invoke, fake: FakeServer) -> None:

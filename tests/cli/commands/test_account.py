@@ -127,3 +127,37 @@ def test_register_bot_says_the_account_is_a_bot(cli: Invoke, fake: FakeServer) -
     assert cli("register", "robo", "--bot", env={"MATHABLE_TOKEN": ""}).exit_code == 0
     sent = [json.loads(r.body) for r in requests_to(fake.http, "POST", "/v1/players")]
     assert sent == [{"name": "robo", "bot": True}]
+
+
+# --- found in a new user's trial of issue 27's features (the former test_trial_findings.py):
+# the words and exit codes of a refused name, a refused field ---------------------------
+
+
+def _refuse(
+    http: responses.RequestsMock, method: str, path: str, status: int, **error: object
+) -> None:
+    http.add(method, f"{SERVER}{path}", status=status, json={"error": error})
+
+
+def test_a_look_alike_name_is_refused_like_a_taken_one_with_no_word_of_games(
+    cli: Invoke, http: responses.RequestsMock
+) -> None:
+    for code in ("name_confusable", "name_taken"):
+        http.reset()
+        _refuse(http, "POST", "/v1/players", 409, code=code, message="choose another name")
+        result = cli("register", "bobO", env={"MATHABLE_TOKEN": ""})
+        assert result.exit_code == ExitCode.REFUSED, (code, result.output)
+        assert f"choose another name [{code}]" in result.stderr
+        assert "show GAME" not in result.stderr  # the hint of a game that moved on
+
+
+def test_a_refused_field_is_named_with_the_server_s_reason(
+    cli: Invoke, http: responses.RequestsMock
+) -> None:
+    _refuse(
+        http, "POST", "/v1/players", 400, code="validation_error",
+        message="the request has invalid fields",
+        fields={"name": ["String does not match expected pattern."]},
+    )  # fmt: skip
+    result = cli("register", "ann ", env={"MATHABLE_TOKEN": ""})
+    assert "invalid fields: name: String does not match expected pattern." in result.stderr

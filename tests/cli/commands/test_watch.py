@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import json
 
+import requests
+import responses
+
 import mathable
 from mathable_cli.exits import ExitCode
-from tests.cli.conftest import FakeServer, Invoke, bob_plays
+from tests.cli.conftest import SERVER, FakeServer, Invoke, bob_plays
 
 
 def test_wait_long_polls_until_it_is_my_turn(cli: Invoke, fake: FakeServer) -> None:
@@ -95,3 +98,24 @@ def test_wait_says_what_the_opponent_just_played(cli: Invoke, fake: FakeServer) 
     result = cli("wait", gid)
     assert result.exit_code == 0, result.stderr
     assert "bob played H6=8 (8): 8 points." in result.stderr
+
+
+# --- found in a new user's trial (the former test_newcomer.py): the server down ------------
+
+
+def test_wait_keeps_trying_a_server_that_is_down_for_as_long_as_it_runs(
+    cli: Invoke, http: responses.RequestsMock, no_waiting: list[float]
+) -> None:
+    # Longer than any count of tries: a restart, then the server answers again.
+    for _ in range(12):
+        http.get(f"{SERVER}/v1/games/gabcdefghij", body=requests.ConnectionError("refused"))
+    http.get(
+        f"{SERVER}/v1/games/gabcdefghij",
+        status=404,
+        json={"error": {"code": "game_not_found", "message": "there is no game"}},
+    )
+    result = cli("wait", "gabcdefghij")
+    assert result.exit_code == ExitCode.ERROR and "there is no game" in result.stderr
+    retries = [line for line in result.stderr.splitlines() if "trying again in" in line]
+    assert len(retries) == len(no_waiting) == 12
+    assert retries[-1].endswith("(attempt 13; trying for as long as this runs (Ctrl-C stops it))")

@@ -390,6 +390,23 @@ def to_command(seat: int, body: dict[str, Any]) -> Command:
     raise AssertionError(body)
 
 
+def bob_plays(fake: FakeServer, gid: str) -> None:
+    """Bob's best turn (or an exchange, or a pass), if it is his turn."""
+    state = fake.games[gid].state
+    if state.status != "playing" or state.turn is None or state.turn.seat != 1:
+        return
+    rack = state.seats[1].rack
+    best = mathable.best_turn_in(state.position, rack)
+    if best.placements:
+        sq = mathable.parse_square
+        placements = tuple(mathable.TurnPlacement(sq(p.square), p.tile) for p in best)
+        fake.run(gid, mathable.PlayTurn(1, placements))
+    elif len(state.bag) >= 1:
+        fake.run(gid, mathable.Exchange(1, rack[:1]))
+    else:
+        fake.run(gid, mathable.Pass(1))
+
+
 @pytest.fixture
 def fake(http: responses.RequestsMock) -> FakeServer:
     """A fake server with alice (the default token) and bob registered."""

@@ -175,3 +175,19 @@ def test_events_follow_pages(http: responses.RequestsMock) -> None:
     )
     events = ApiClient(SERVER, "t").events("g1")
     assert [e["type"] for e in events] == ["a", "b", "c"]
+
+
+# --- found in a new user's trial (the former test_newcomer.py): the server down ------------
+
+
+def test_an_unreachable_server_is_retried_briefly_and_said(
+    cli: Invoke, http: responses.RequestsMock, no_waiting: list[float]
+) -> None:
+    http.get(f"{SERVER}/v1/games/gabcdefghij", body=requests.ConnectionError("refused"))
+    result = cli("show", "gabcdefghij")
+    assert result.exit_code == ExitCode.NETWORK
+    retries = [line for line in result.stderr.splitlines() if "trying again in" in line]
+    assert len(retries) == len(no_waiting) == 3
+    assert retries[0].startswith(f"cannot connect to {SERVER}; trying again in")
+    assert retries[0].endswith("(attempt 2 of 4)")
+    assert sum(no_waiting) < 3.0  # a person is waiting: a short total

@@ -23,7 +23,7 @@ from mathable.core.tutorial import steps
 from mathable.core.words import Text
 from mathable_cli.app import app
 from mathable_i18n import say
-from tests.cli.test_end_to_end import cli_command
+from tests.cli.players import cli_command
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 

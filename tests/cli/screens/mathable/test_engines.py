@@ -10,11 +10,9 @@ import pytest
 
 import mathable
 from mathable import Play, PlayerView
-from mathable_cli.commands.bots import turn_outcome
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.screens.mathable.engines import EngineRunner, load_engine
-from tests.cli.conftest import TILES, FakeServer, Invoke
-from tests.cli.test_wait_bot import _bob_plays
+from tests.cli.conftest import TILES, FakeServer, Invoke, bob_plays
 
 _names = itertools.count()
 
@@ -151,7 +149,7 @@ def test_the_bot_runs_a_plugged_in_engine_and_reports_its_failures(
     cli: Invoke, fake: FakeServer, engine_module: str
 ) -> None:
     gid = fake.new_game("p-alice", "p-bob", tiles=None)
-    fake.on_poll = lambda: _bob_plays(fake, gid)
+    fake.on_poll = lambda: bob_plays(fake, gid)
     result = cli("bot", gid, "--interval", "0.01", "--engine", f"{engine_module}:raises")
     assert result.exit_code == 0, result.stderr
     assert fake.games[gid].state.status == "ended"
@@ -167,18 +165,3 @@ def test_the_bot_refuses_an_engine_it_cannot_load(cli: Invoke, fake: FakeServer)
     assert result.exit_code == ExitCode.USAGE
     assert "cannot import 'no_such_module'" in result.stderr
     assert fake.commands == []
-
-
-def test_the_last_line_shows_the_rack_deduction_apart_from_the_turn_points() -> None:
-    before = {"status": "playing", "seats": [{"score": 1172}, {"score": 900}]}
-    after = {
-        "status": "ended",
-        "seats": [{"score": 1181}, {"score": 880}],
-        "result": {"deductions": [14, 20], "scores": [1181, 880], "winners": [0]},
-    }
-    # 23 points for the turn, then 14 taken off for the tiles left.
-    assert turn_outcome(before, after, 0) == (
-        "(+23, score 1195; game over: -14 for the tiles left, final 1181)"
-    )
-    running = {"status": "playing", "seats": [{"score": 1195}, {"score": 900}]}
-    assert turn_outcome(before, running, 0) == "(+23, score 1195)"

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.cli.test_end_to_end import Player
+from tests.cli.players import Player
 from tests.server.helpers import example_tiles
 from tests.server.live import live_server
 

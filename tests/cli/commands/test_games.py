@@ -1,15 +1,21 @@
-"""``new``, ``join``, ``games``, ``show``, ``history`` and ``export``."""
+"""``new``, ``join``, ``games``, ``show``, ``history`` and ``export`` (the last two sections:
+what new users' trials found, from the former test_newcomer.py and test_trial_findings.py)."""
 
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import responses
 
 import mathable
+from mathable.core.lifecycle import Create, Decline
+from mathable.core.ruleset import ruleset
 from mathable_cli.exits import ExitCode
+from mathable_cli.game import local_time
 from tests.cli.conftest import SERVER, TILES, FakeServer, Invoke, body_of, requests_to
 
 
@@ -223,3 +229,165 @@ def test_show_falls_back_on_the_views_last_turn(cli: Invoke, http: responses.Req
     assert "Last turn: alice: I8=12 (12), J8=16 (16) = 28" in result.stdout
     assert "12* 16*" in result.stdout
     assert "Your rack" not in result.stdout  # a spectator has none
+
+
+# --- found in a new user's trial (the former test_newcomer.py): looking at a game --------
+
+
+def test_show_history_and_export_need_no_account(cli: Invoke, fake: FakeServer) -> None:
+    gid = fake.new_game("p-alice", "p-bob")
+    cli("move", gid, "I8=12", "J8=16")
+    anonymous = {"MATHABLE_TOKEN": ""}
+    shown = cli("show", gid, env=anonymous)
+    assert shown.exit_code == 0, shown.stderr
+    assert "12* 16*" in shown.stdout and "Your rack" not in shown.stdout
+    history = cli("history", gid, env=anonymous)
+    assert history.exit_code == 0, history.stderr
+    assert "alice: I8=12 (12), J8=16 (16) = 28" in history.stdout
+    assert cli("export", gid, env=anonymous).exit_code == 0
+    # Without a game, there is nothing to guess from: say which.
+    assert cli("show", env=anonymous).exit_code == ExitCode.USAGE
+
+
+def test_export_is_the_same_whoever_exports_it(cli: Invoke, fake: FakeServer) -> None:
+    gid = fake.new_game("p-alice", "p-bob")
+    by_alice = cli("export", gid, "--table").stdout
+    by_bob = cli("export", gid, "--table", env={"MATHABLE_TOKEN": "tok-bob"}).stdout
+    assert by_alice == by_bob
+    assert "Status: alice's turn" in by_alice and "your turn" not in by_alice
+    assert "version" not in by_alice
+
+
+def test_export_letters_stand_over_their_columns(cli: Invoke, fake: FakeServer) -> None:
+    gid = fake.new_game("p-alice", "p-bob")
+    cli("move", gid, "I8=12")
+    text = cli("export", gid, "--table").stdout.splitlines()
+    header = next(line for line in text if line.split() == list("ABCDEFGHIJKLMN"))
+    row8 = next(line for line in text if line.startswith(" 8 "))
+    assert header.index("I") == row8.index("12") + 1
+    assert header.index("A") == row8.index("3x") + 1
+
+
+def test_the_game_over_header_fits_80_columns_and_has_no_version(
+    cli: Invoke, fake: FakeServer
+) -> None:
+    gid = fake.new_game("p-alice", "p-bob")
+    fake.run(gid, mathable.Resign(0))
+    shown = cli("show", gid).stdout.splitlines()
+    assert shown[0] == f"Game {gid} | game over: bob wins"
+    assert all(len(line) <= 80 for line in shown)
+    assert "The game is over: all players but one resigned." in shown
+    playing = cli("show", fake.new_game("p-alice", "p-bob")).stdout.splitlines()[0]
+    assert "version" not in playing
+
+
+def test_history_deductions_never_read_minus_zero(cli: Invoke, fake: FakeServer) -> None:
+    gid = fake.new_game("p-alice", "p-bob")
+    fake.run(gid, mathable.Resign(1))
+    history = cli("history", gid).stdout
+    line = next(x for x in history.splitlines() if x.startswith("Rack deductions:"))
+    assert "-0" not in line and re.fullmatch(r"Rack deductions: alice -\d+, bob -\d+", line)
+
+
+def test_history_times_are_local(cli: Invoke) -> None:
+    stamp = "2026-03-01T09:15:00.000000Z"
+    expected = datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone()
+    assert local_time(stamp) == expected.strftime("%Y-%m-%d %H:%M")
+    assert local_time(None) == "" and local_time("yesterday") == ""
+
+
+def test_show_reads_the_last_turn_from_the_view_not_the_whole_log(
+    cli: Invoke, fake: FakeServer
+) -> None:
+    gid = fake.new_game("p-alice", "p-bob")
+    cli("move", gid, "I8=12", "J8=16")
+    cli("exchange", gid, "2", "8", env={"MATHABLE_TOKEN": "tok-bob"})
+    before = len(fake.http.calls)
+    shown = cli("show", gid)
+    assert "Last turn: bob: exchanged 2 tiles" in shown.stdout
+    calls = [c.request.url for c in fake.http.calls[before:]]
+    # The game's view, and the seat's new messages: never the whole log.
+    assert len(calls) == 2 and not any("/events" in c for c in calls)
+    assert "/messages" in calls[1]
+
+
+# --- found in a new user's trial of issue 27's features (the former test_trial_findings.py):
+# cancelled games in the list; what show tells the creator of a declined game -----------
+
+
+def test_games_active_leaves_cancelled_games_out(cli: Invoke, http: responses.RequestsMock) -> None:
+    http.get(
+        f"{SERVER}/v1/me",
+        json={"games": [{"id": "gcancelled1", "status": "cancelled"},
+                        {"id": "gplaying001", "status": "playing"}], "next_offset": None},
+    )  # fmt: skip
+    active = json.loads(cli("games", "--active", "--json").stdout)
+    assert [g["id"] for g in active["games"]] == ["gplaying001"]
+    finished = json.loads(cli("games", "--finished", "--json").stdout)
+    assert [g["id"] for g in finished["games"]] == ["gcancelled1"]
+
+
+def _waiting_view(*commands: object) -> dict[str, Any]:
+    """A Mathable game of ann's for three, bob and cy invited, after ``commands``; ann's view."""
+    rules = ruleset("mathable")
+    state = rules.new_state()
+    for command in [Create("p-ann", players=3, invited=("p-bob", "p-cy")), *commands]:
+        for event in rules.check(state, command):
+            state = rules.apply(state, event)
+    view = rules.view(state, 0)
+    view["id"] = FULL
+    return view
+
+
+FULL = "gbzxgg784vx"
+
+
+def test_show_tells_the_creator_of_a_declined_game_how_to_open_it(
+    cli: Invoke, http: responses.RequestsMock
+) -> None:
+    """Found in a new user's trial: the creator was never told a declined game is closed."""
+    http.get(f"{SERVER}/v1/games/{FULL}", json=_waiting_view(Decline("p-bob")))
+    http.get(f"{SERVER}/v1/games/{FULL}/events", json={"version": 2, "events": [
+        {"type": "game_created", "version": 1, "creator": "p-ann"},
+        {"type": "invitation_declined", "version": 2, "player": "p-bob"},
+    ]})  # fmt: skip
+    result = cli("show", FULL)
+    assert result.exit_code == 0, result.stderr
+    assert "An invitee declined" in result.stderr
+    assert f"mathable-cli open {FULL} --to-anyone" in result.stderr
+
+
+def test_show_tells_a_rematch_creator_outside_seat_0_too(
+    cli: Invoke, http: responses.RequestsMock
+) -> None:
+    rules = ruleset("mathable")
+    state = rules.new_state()
+    seating = ("p-cy", "p-ann", "p-bob")  # a rematch: ann, its creator, sits in seat 1
+    create = Create("p-ann", players=3, invited=("p-bob", "p-cy"), seating=seating)
+    for command in (create, Decline("p-bob")):
+        for event in rules.check(state, command):
+            state = rules.apply(state, event)
+    view = rules.view(state, 1)
+    view["id"] = FULL
+    http.get(f"{SERVER}/v1/games/{FULL}", json=view)
+    http.get(f"{SERVER}/v1/games/{FULL}/events", json={"version": 2, "events": [
+        {"type": "game_created", "version": 1, "creator": "p-ann"},
+        {"type": "invitation_declined", "version": 2, "player": "p-bob"},
+    ]})  # fmt: skip
+    result = cli("show", FULL)
+    assert result.exit_code == 0, result.stderr
+    assert "An invitee declined" in result.stderr
+
+
+def test_show_says_nothing_of_it_once_the_game_is_opened(
+    cli: Invoke, http: responses.RequestsMock
+) -> None:
+    http.get(f"{SERVER}/v1/games/{FULL}", json=_waiting_view(Decline("p-bob")))
+    http.get(f"{SERVER}/v1/games/{FULL}/events", json={"version": 3, "events": [
+        {"type": "game_created", "version": 1, "creator": "p-ann"},
+        {"type": "invitation_declined", "version": 2, "player": "p-bob"},
+        {"type": "game_opened", "version": 3, "player": "p-ann"},
+    ]})  # fmt: skip
+    result = cli("show", FULL)
+    assert result.exit_code == 0, result.stderr
+    assert "An invitee declined" not in result.stderr

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_end_to_end import Player, cli_command
+from tests.cli.players import Player, cli_command
 from tests.server.live import live_server
 
 pytestmark = pytest.mark.e2e
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "bots.md"
+DOC = Path(__file__).resolve().parents[3] / "docs" / "bots.md"
 
 
 def example_engine() -> str:

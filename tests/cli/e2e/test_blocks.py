@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_end_to_end import Player
+from tests.cli.players import Player
 from tests.server.live import live_server
 
 pytestmark = pytest.mark.e2e

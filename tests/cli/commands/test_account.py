@@ -1,54 +1,16 @@
-"""Settings precedence, the private config file, profiles, ``register``, ``login``, ``logout``."""
+"""Profiles, ``register``, ``login``, ``logout``, ``whoami``: the account commands (settings
+and the config file: tests/cli/test_config.py)."""
 
 from __future__ import annotations
 
 import json
-import os
 import stat
 from pathlib import Path
 
 import responses
 
-from mathable_cli import config
 from mathable_cli.exits import ExitCode
 from tests.cli.conftest import SERVER, FakeServer, Invoke, requests_to
-
-
-def _write_config(directory: Path, data: dict[str, object]) -> Path:
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / "config.json"
-    path.write_text(json.dumps(data))
-    path.chmod(0o600)
-    return path
-
-
-def test_flag_beats_environment_beats_config_file(tmp_path: Path) -> None:
-    _write_config(
-        tmp_path,
-        {"current": "a", "profiles": {"a": {"server": "http://file", "token": "file-tok"}}},
-    )
-    env = {"MATHABLE_CONFIG_DIR": str(tmp_path)}
-    from_file = config.resolve(env=env)
-    assert (from_file.server, from_file.token) == ("http://file", "file-tok")
-    env |= {"MATHABLE_SERVER": "http://env", "MATHABLE_TOKEN": "env-tok"}
-    from_env = config.resolve(env=env)
-    assert (from_env.server, from_env.token, from_env.token_source) == (
-        "http://env",
-        "env-tok",
-        "MATHABLE_TOKEN",
-    )
-    from_flag = config.resolve(server="http://flag/", token="flag-tok", env=env)
-    assert (from_flag.server, from_flag.token, from_flag.server_source) == (
-        "http://flag",
-        "flag-tok",
-        "flag",
-    )
-
-
-def test_defaults_without_any_setting(tmp_path: Path) -> None:
-    settings = config.resolve(env={"MATHABLE_CONFIG_DIR": str(tmp_path)})
-    assert settings.server == config.DEFAULT_SERVER
-    assert settings.token is None and settings.profile == "default"
 
 
 def test_register_saves_a_private_profile_named_after_the_player(
@@ -154,34 +116,6 @@ def test_login_with_a_bad_token_stores_nothing(
     assert not (tmp_path / "config" / "config.json").exists()
 
 
-def test_a_config_file_others_can_read_is_made_private(
-    cli: Invoke, fake: FakeServer, tmp_path: Path
-) -> None:
-    path = _write_config(tmp_path / "config", {"current": None, "profiles": {}})
-    os.chmod(path, 0o644)
-    result = cli("games")
-    assert "could be read by others" in result.stderr
-    assert stat.S_IMODE(path.stat().st_mode) == 0o600
-
-
-def test_a_broken_config_file_is_an_error_in_words(cli: Invoke, tmp_path: Path) -> None:
-    directory = tmp_path / "config"
-    directory.mkdir()
-    (directory / "config.json").write_text("{nope")
-    result = cli("games")
-    assert result.exit_code == ExitCode.ERROR
-    assert "is not valid JSON" in result.stderr and "Traceback" not in result.output
-
-
-def test_config_dir_flag_beats_the_environment(
-    cli: Invoke, fake: FakeServer, tmp_path: Path
-) -> None:
-    other = tmp_path / "elsewhere"
-    result = cli("--config-dir", str(other), "register", "erin")
-    assert result.exit_code == 0
-    assert (other / "config.json").exists()
-
-
 def test_no_token_for_a_command_that_needs_one(cli: Invoke, http: responses.RequestsMock) -> None:
     result = cli("games", env={"MATHABLE_TOKEN": ""})
     assert result.exit_code == ExitCode.ERROR
@@ -193,3 +127,37 @@ def test_register_bot_says_the_account_is_a_bot(cli: Invoke, fake: FakeServer) -
     assert cli("register", "robo", "--bot", env={"MATHABLE_TOKEN": ""}).exit_code == 0
     sent = [json.loads(r.body) for r in requests_to(fake.http, "POST", "/v1/players")]
     assert sent == [{"name": "robo", "bot": True}]
+
+
+# --- found in a new user's trial of issue 27's features (the former test_trial_findings.py):
+# the words and exit codes of a refused name, a refused field ---------------------------
+
+
+def _refuse(
+    http: responses.RequestsMock, method: str, path: str, status: int, **error: object
+) -> None:
+    http.add(method, f"{SERVER}{path}", status=status, json={"error": error})
+
+
+def test_a_look_alike_name_is_refused_like_a_taken_one_with_no_word_of_games(
+    cli: Invoke, http: responses.RequestsMock
+) -> None:
+    for code in ("name_confusable", "name_taken"):
+        http.reset()
+        _refuse(http, "POST", "/v1/players", 409, code=code, message="choose another name")
+        result = cli("register", "bobO", env={"MATHABLE_TOKEN": ""})
+        assert result.exit_code == ExitCode.REFUSED, (code, result.output)
+        assert f"choose another name [{code}]" in result.stderr
+        assert "show GAME" not in result.stderr  # the hint of a game that moved on
+
+
+def test_a_refused_field_is_named_with_the_server_s_reason(
+    cli: Invoke, http: responses.RequestsMock
+) -> None:
+    _refuse(
+        http, "POST", "/v1/players", 400, code="validation_error",
+        message="the request has invalid fields",
+        fields={"name": ["String does not match expected pattern."]},
+    )  # fmt: skip
+    result = cli("register", "ann ", env={"MATHABLE_TOKEN": ""})
+    assert "invalid fields: name: String does not match expected pattern." in result.stderr

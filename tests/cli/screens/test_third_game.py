@@ -24,6 +24,7 @@ from mathable.core.ruleset import RULESETS, Told
 from mathable_cli import screens
 from mathable_cli.screens.generic import GenericScreen
 from tests.cli.conftest import SERVER, Invoke, body_of, requests_to
+from tests.cli.screens.take_screen import TakeScreen
 
 
 class Take:
@@ -177,15 +178,11 @@ def test_exchange_in_a_game_without_a_screen_reads_the_tiles_with_its_ruleset(
     assert "Exchanged 2 tiles." in result.stderr
 
 
-class TakeScreen(GenericScreen):
-    """A screen a game's package registers for itself."""
-
-
 def test_a_screen_registered_by_entry_point_is_found(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, take: None
 ) -> None:
     (tmp_path / "take_screens.py").write_text(
-        "from tests.cli.test_third_game import TakeScreen\n", encoding="utf-8"
+        "from tests.cli.screens.take_screen import TakeScreen\n", encoding="utf-8"
     )
     info = tmp_path / "take_game-1.0.dist-info"
     info.mkdir()

@@ -14,7 +14,7 @@ from mathable_cli.app import COMMANDS
 from mathable_cli.context import RUN_WITHOUT_PROFILE
 from mathable_cli.exits import ExitCode
 from tests.cli.conftest import FakeServer, Invoke
-from tests.cli.test_end_to_end import cli_command
+from tests.cli.players import cli_command
 
 #: Each command with arguments enough to get past its own checks of the command line.
 ARGUMENTS: dict[str, list[str]] = {

@@ -13,9 +13,7 @@ from pathlib import Path
 
 import requests
 
-from tests.cli.test_end_to_end import Player, server  # noqa: F401 - the fixture
-
-__all__ = ["server"]
+from tests.cli.players import Player
 
 
 def _feed(player: Player, game: str) -> list[dict[str, object]]:
@@ -29,7 +27,7 @@ def _feed(player: Player, game: str) -> list[dict[str, object]]:
     return events
 
 
-def test_summy_from_the_cli_and_a_bot_game_to_the_end(server: str, tmp_path: Path) -> None:  # noqa: F811
+def test_summy_from_the_cli_and_a_bot_game_to_the_end(server: str, tmp_path: Path) -> None:
     ann, ben = Player(server, "ann", tmp_path), Player(server, "ben", tmp_path)
     ann.register()
     ben.register()

@@ -16,7 +16,7 @@ from mathable.games.mathable.engine import PlayerView, checked_choice, to_comman
 from mathable.games.mathable.engines import best
 from mathable.games.summy import selfplay
 from mathable_cli.exits import ExitCode
-from tests.cli.test_end_to_end import cli_command
+from tests.cli.players import cli_command
 from tests.rules.test_records import Table, mathable_selfplay
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_end_to_end import Player
+from tests.cli.players import Player
 from tests.server.live import free_port, serve_process
 
 pytestmark = pytest.mark.e2e
@@ -65,7 +65,7 @@ def test_wait_gives_up_at_its_timeout_while_the_server_is_away(tmp_path: Path) -
     ends with an error a little after, not after the endless retries' next minute."""
     import subprocess
 
-    from tests.cli.test_end_to_end import cli_command
+    from tests.cli.players import cli_command
 
     player = Player(f"http://127.0.0.1:{free_port()}", "ann", tmp_path)  # nobody listens
     player.env["MATHABLE_TOKEN"] = "t" * 43

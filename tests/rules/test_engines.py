@@ -13,14 +13,7 @@ from mathable.games.mathable.engine import EngineError, checked_choice, to_comma
 from mathable.games.mathable.engines import BUILTIN_ENGINES, best, greedy
 from mathable.games.mathable.selfplay import new_game, play_game
 from mathable.games.mathable.strong import greedy_points
-from tests.rules.helpers import bag_order
-
-ALICE = (12, 16, 3, 7, 40, 9, 5)
-BOB = (2, 8, 6, 1, 4, 10, 11)
-
-
-def dealt() -> mathable.GameState:
-    return new_game(2, tiles=bag_order(*ALICE, *BOB))
+from tests.rules.helpers import ALICE, BOB, bag_order, dealt
 
 
 def test_player_view_counts_the_bag_and_the_other_racks_together_as_unseen() -> None:

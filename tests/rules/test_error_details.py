@@ -33,7 +33,7 @@ from mathable.games.summy import check as summy_check
 from mathable.games.summy.commands import not_in_hand
 from mathable.games.summy.tiles import parse_tiles
 from tests.rules.helpers import arranged, refusal, sq
-from tests.rules.test_summy_rules import across, started
+from tests.rules.summy_helpers import across, started
 
 RULES = Path(__file__).resolve().parents[2] / "shared" / "mathable"
 

@@ -20,27 +20,15 @@ from mathable.core.lifecycle import (
     TimeOut,
 )
 from mathable.core.ruleset import ruleset
-from mathable.core.state import ClockSpec
 from mathable.games.mathable import commands as mathable_commands
 from mathable.games.mathable import events as mathable_events
 from mathable.games.mathable.state import GameState
 from mathable.games.summy import commands as summy_commands
 from mathable.games.summy import events as summy_events
 from mathable.games.summy.state import SummyState
+from tests.rules.lifecycle_helpers import started
 
 GAMES = ("mathable", "summy")
-CLOCK = ClockSpec(per_move=86400)
-
-
-def started(game: str, *, players: int = 2, clock: ClockSpec | None = CLOCK) -> Any:
-    rules = ruleset(game)
-    state = rules.new_state()
-    for command in [Create("ann", players=players, seed=7, clock=clock, ruleset=game)] + [
-        Join(f"p{seat}") for seat in range(1, players)
-    ]:
-        for event in rules.check(state, command):
-            state = rules.apply(state, event)
-    return state
 
 
 def refusal(game: str, state: Any, command: object) -> RuleError:

@@ -11,52 +11,15 @@ from hypothesis import strategies as st
 import mathable
 from mathable import (
     CENTRE,
-    Position,
     best_turn,
     best_turn_in,
     greedy_turn,
     has_legal_move,
     legal_placements,
     legal_placements_in,
-    parse_square,
     square_name,
 )
-
-
-def random_position(seed: int, tiles: int) -> Position:
-    """A position grown by random legal placements from random tiles."""
-    rng = random.Random(seed)
-    pos = Position.initial()
-    for _ in range(tiles):
-        options = legal_placements_in(pos, rng.sample(mathable.TILE_SET, 12))
-        if not options:
-            break
-        p = rng.choice(options)
-        pos = pos.place(parse_square(p.square), p.tile)
-    return pos
-
-
-def brute_force(pos: Position, rack: list[int], bonus_possible: bool) -> int:
-    """The best turn score by trying every order of every placement."""
-    best = 50 if bonus_possible and not rack else 0
-    for p in legal_placements_in(pos, rack):
-        rest = list(rack)
-        rest.remove(p.tile)
-        after = pos.place(parse_square(p.square), p.tile)
-        best = max(best, p.points + brute_force(after, rest, bonus_possible))
-    return best
-
-
-def replay_line(pos: Position, line: list[mathable.Placement]) -> int:
-    """Play a line of placements, checking each is legal and scores what it says."""
-    total = 0
-    for p in line:
-        square = parse_square(p.square)
-        assert pos.equations(square, p.tile) > 0
-        assert pos.points(square, p.tile) == p.points
-        total += p.points
-        pos = pos.place(square, p.tile)
-    return total
+from tests.rules.movegen_helpers import brute_force, random_position, replay_line
 
 
 def test_legal_placements_takes_the_board_with_or_without_the_centre_numbers() -> None:

@@ -15,7 +15,7 @@ from mathable.games.mathable.board import parse_square
 from mathable.games.mathable.commands import DrawExtra, EndTurn, Place
 from mathable.games.mathable.engine import EngineError, checked_choice, to_command, to_commands
 from mathable.games.mathable.state import MathableTurn
-from tests.rules.test_engines import ALICE, BOB, dealt
+from tests.rules.helpers import ALICE, BOB, dealt
 
 P = Placement
 

@@ -11,17 +11,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from mathable import (
-    EndTurn,
-    Equation,
-    GameState,
-    Pass,
-    Place,
-    Resign,
-    RuleError,
-    apply,
-    replay,
-)
+from mathable import EndTurn, Equation, GameState, Pass, Place, Resign, RuleError, apply, replay
 from mathable.core import codec
 from mathable.core.events import (
     EVENT_TYPES,
@@ -316,4 +306,3 @@ def test_a_log_reads_summy_events_before_anything_loaded_summy() -> None:
     ).stdout.split(" ", 2)
     assert out[:2] == ["mathable.games.summy.events", "TilesDiscarded"]
     assert json.loads(out[2]) == written
-

@@ -20,7 +20,7 @@ from mathable import (
 )
 from mathable.games.mathable.position import accepted_values
 from tests.rules.helpers import position, sq
-from tests.rules.test_movegen import brute_force, random_position, replay_line
+from tests.rules.movegen_helpers import brute_force, random_position, replay_line
 
 # --- position -------------------------------------------------------------------------------
 

@@ -31,8 +31,8 @@ from mathable.games.mathable.tiles import TILE_SET
 from mathable.games.summy import SUPPLY_SET, PlayEquation, SummyState
 from mathable.games.summy.movegen import legal_moves
 from mathable.games.summy.notation import draw_table
-from tests.rules.test_engines import dealt
-from tests.rules.test_summy_rules import across, started
+from tests.rules.helpers import dealt
+from tests.rules.summy_helpers import across, started
 
 FRONT = "12+3" + "4x5:" + "6789-:=0" + "1234"
 MATHABLE = ruleset("mathable")
@@ -73,8 +73,7 @@ def test_a_second_ruleset_under_a_taken_name_is_refused_in_words() -> None:
 def test_mathable_behind_the_interface_checks_applies_and_shows_as_its_own_functions() -> None:
     import mathable
     from mathable.games.mathable.audit import expected_draw
-    from tests.rules.helpers import bag_order
-    from tests.rules.test_engines import ALICE, BOB
+    from tests.rules.helpers import ALICE, BOB, bag_order
 
     state = GameState()
     commands: list[object] = [

@@ -16,7 +16,7 @@ from mathable import Exchange
 from mathable.core.ruleset import Told, ruleset
 from mathable.games.summy import Discard
 from tests.rules.helpers import arranged, play
-from tests.rules.test_summy_rules import run, started
+from tests.rules.summy_helpers import run, started
 
 MATHABLE = ruleset("mathable")
 SUMMY = ruleset("summy")

@@ -21,9 +21,8 @@ from mathable.games.mathable.selfplay import new_game, play_game
 from mathable.games.summy import Discard, SummyState, parse_tiles, replay
 from mathable.games.summy import selfplay as summy_selfplay
 from mathable.games.summy.movegen import best_move, legal_moves
-from tests.rules.helpers import bag_order
-from tests.rules.test_engines import ALICE, BOB
-from tests.rules.test_summy_rules import started
+from tests.rules.helpers import ALICE, BOB, bag_order
+from tests.rules.summy_helpers import started
 
 FRONT = "12+3" + "4x5:" + "6789-:=0" + "1234"
 

@@ -60,7 +60,7 @@ from mathable.games.summy import (
 )
 from mathable.games.summy.commands import expected_draw
 from mathable.games.summy.events import EquationPlayed, SummyStarted, TilesDiscarded
-from tests.rules.test_summy_rules import across, started, supply
+from tests.rules.summy_helpers import across, started, supply
 
 FRONT = "12+3" + "4x5:" + "6789-:=0" + "1234"
 SALT = "ab" * 16

@@ -29,7 +29,7 @@ from mathable.core.state import Options, Result, Seat, Turn
 from mathable.games.summy import SUPPLY_SET, SummyState, apply, parse_tiles, replay
 from mathable.games.summy.events import SUMMY_EVENTS, EquationPlayed, SummyStarted, TilesDiscarded
 from mathable.games.summy.state import Play
-from tests.rules.test_summy_rules import supply
+from tests.rules.summy_helpers import supply
 
 ORDER = supply("12+3" + "4x5:" + "6789-:=0" + "1234" + "56")
 HAND_0 = tuple(parse_tiles("12+34x5:"))

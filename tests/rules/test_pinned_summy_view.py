@@ -10,7 +10,7 @@ from mathable.core.events import Event, PlayerJoined
 from mathable.core.state import Options, Result, Seat
 from mathable.games.summy import Discard, PlayEquation, SummyState, apply, check, parse_tiles
 from mathable.games.summy.view import redact, view
-from tests.rules.test_summy_rules import across, supply
+from tests.rules.summy_helpers import across, supply
 
 FRONT = "12+3" + "4x5:" + "6789-:=0" + "1234"
 HAND_0 = ["1", "2", "+", "3", "4", "x", "5", ":"]

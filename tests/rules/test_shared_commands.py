@@ -18,7 +18,7 @@ from mathable.core.errors import RuleError
 from mathable.core.lifecycle import GiveTime, Pass, Resign, offers, shared
 from mathable.core.lifecycle.part import Part
 from mathable.core.ruleset import ruleset
-from tests.rules.test_lifecycle import started
+from tests.rules.lifecycle_helpers import started
 
 GAMES = ("mathable", "summy")
 

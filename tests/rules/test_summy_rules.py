@@ -31,38 +31,8 @@ from mathable.games.summy.ruleset_data import ruleset_data
 from mathable.games.summy.state import Closed
 from mathable.games.summy.tiles import EQUALS, tile_names
 from tests.rules.recorded_logs import load
+from tests.rules.summy_helpers import across, run, started
 from tests.rules.summy_logs import summy_command_from_json
-
-
-def supply(front: str) -> tuple[int, ...]:
-    rest = list(SUPPLY_SET)
-    for tile in parse_tiles(front):
-        rest.remove(tile)
-    return tuple(parse_tiles(front)) + tuple(rest)
-
-
-def started(front: str, players: int = 2) -> SummyState:
-    state = replay(check(SummyState(), Create("p0", players=players, tiles=supply(front))))
-    for seat in range(1, players):
-        for event in check(state, Join(f"p{seat}")):
-            state = apply(state, event)
-    return state
-
-
-def run(state: SummyState, command: object) -> SummyState:
-    for event in check(state, command):
-        state = apply(state, event)
-    return state
-
-
-def across(x: int, y: int, text: str) -> list[tuple[int, int, int]]:
-    """Tiles laid left to right from (x, y); ``.`` skips a square (a table tile there)."""
-    return [(x + i, y, t) for i, t in enumerate(_codes(text)) if t is not None]
-
-
-def _codes(text: str) -> list[int | None]:
-    return [None if ch == "." else parse_tiles(ch)[0] for ch in text]
-
 
 # --- material ------------------------------------------------------------------------
 

@@ -3,8 +3,7 @@
 Every finished game here, self-played by engines in both rulesets and the recorded
 logs of the suite's fixtures (players as referee with corrections, old rules
 versions), is written as a record, read back and replayed through the rules to the
-same events; a broken record is refused with its line.
-"""
+same events; a broken record is refused with its line."""
 
 from __future__ import annotations
 

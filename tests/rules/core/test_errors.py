@@ -1,13 +1,13 @@
 """Every refusal carries its reasons as data (``RuleError.details``, docs/errors.md).
 
 A source scan holds every raise to it; a few representative details of each game
-are pinned, and the details are JSON-ready.
-"""
+are pinned, and the details are JSON-ready."""
 
 from __future__ import annotations
 
 import ast
 import json
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +35,7 @@ from mathable.games.summy.tiles import parse_tiles
 from tests.rules.helpers import arranged, refusal, sq
 from tests.rules.summy_helpers import across, started
 
-RULES = Path(__file__).resolve().parents[2] / "shared" / "mathable"
+RULES = Path(__file__).resolve().parents[3] / "shared" / "mathable"
 
 
 
@@ -215,3 +215,31 @@ def test_details_are_json_ready_and_short() -> None:
     for command in commands:
         err = refusal(state, command)
         assert err.details and json.loads(json.dumps(err.details)) == err.details, command
+
+
+# --- pinned by the mutation runs (docs/mutation.md), was test_pinned_board.py -----------------
+# Board geometry, arithmetic, tiles, bags and errors, pinned value by value (RULES.md).
+
+
+def test_a_rule_error_keeps_its_code_and_message_through_pickling() -> None:
+    err = RuleError("square_taken", "I8 already holds 12")
+    assert (err.code, err.message, str(err)) == (
+        "square_taken",
+        "I8 already holds 12",
+        "square_taken: I8 already holds 12",
+    )
+    copy = pickle.loads(pickle.dumps(err))
+    assert (copy.code, copy.message, str(copy)) == (err.code, err.message, str(err))
+    assert isinstance(err, ValueError)
+
+
+def test_a_rule_error_keeps_its_details_as_a_dict_of_its_own_through_pickling() -> None:
+    given = {"square": "I8", "holds": 12}
+    err = RuleError("square_taken", "I8 already holds 12", given)
+    assert err.details == given and type(err.details) is dict
+    given["holds"] = 0  # the error keeps its own copy
+    assert err.details == {"square": "I8", "holds": 12}
+    copy = pickle.loads(pickle.dumps(err))
+    assert (copy.code, copy.message, copy.details) == (err.code, err.message, err.details)
+    assert RuleError("bag_empty", "the bag is empty").details == {}
+    assert RuleError("bag_empty", "the bag is empty", None).details == {}

@@ -1,4 +1,7 @@
-"""The commitment to a bag order: its hash, and the event that reveals the order at the end."""
+"""The commitment to a bag order: its hash, and the event that reveals the order at the end.
+
+Folded from ``test_pinned_commitment.py``: tests written to kill the survivors of the
+mutation runs (docs/mutation.md)."""
 
 from __future__ import annotations
 

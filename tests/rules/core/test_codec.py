@@ -1,4 +1,5 @@
-"""Event field codecs and the state's helpers, pinned with their exact refusals."""
+"""Event field codecs (``mathable.core.codec``, and the codecs of Mathable's event
+fields built with it), pinned with their exact refusals."""
 
 from __future__ import annotations
 
@@ -6,13 +7,14 @@ from typing import Any
 
 import pytest
 
-from mathable import Equation, GameState, RuleError
+from mathable import Equation, RuleError
 from mathable.core import codec as codecs
 from mathable.core.events import Event
-from mathable.core.state import Seat, has_tiles, remove_tiles
 from mathable.games.mathable import events as mathable_events
 from mathable.games.mathable.events import EQUATION
-from mathable.games.mathable.state import MathableTurn, PlacedTile
+
+# --- pinned by the mutation runs (docs/mutation.md), was test_pinned_codec_state.py -----------
+# Event field codecs and the state's helpers, pinned with their exact refusals.
 
 
 def refusal(decode: Any, value: object) -> str:
@@ -94,53 +96,6 @@ def test_a_field_refusal_names_the_event_and_field() -> None:
     with pytest.raises(RuleError) as err:
         Event.from_dict({"type": "passed", "v": 1, "seat": "1"})
     assert err.value.message == "passed.seat: expected an integer, got '1'"
-
-
-# --- state --------------------------------------------------------------------------------
-
-
-def test_an_equation_prints_as_near_op_far() -> None:
-    assert str(Equation(106, 105, "x")) == "I8xH8"
-
-
-def test_a_turn_scores_the_sum_of_its_placements() -> None:
-    turn = MathableTurn(seat=0, started_with=7)
-    assert turn.points == 0
-    placed = (PlacedTile(106, 12, (), 12), PlacedTile(107, 16, (), 32))
-    turn = MathableTurn(0, 7, placements=placed)
-    assert turn.points == 44
-
-
-def four_seats(resigned: tuple[int, ...] = ()) -> GameState:
-    seats = tuple(Seat(player=f"p{i}", resigned=i in resigned) for i in range(4))
-    return GameState(seats=seats)
-
-
-def test_the_next_seat_goes_clockwise_and_skips_resigned_seats() -> None:
-    state = four_seats()
-    assert [state.next_seat(s) for s in range(4)] == [1, 2, 3, 0]
-    state = four_seats(resigned=(1, 2))
-    assert state.next_seat(0) == 3 and state.next_seat(3) == 0
-    assert four_seats(resigned=(1, 2, 3)).next_seat(0) == 0
-    assert four_seats(resigned=(0, 1, 2, 3)).next_seat(2) == 2
-    assert state.active_seats() == [0, 3]
-
-
-def test_seats_are_found_by_player_and_changed_one_at_a_time() -> None:
-    state = four_seats()
-    assert state.seat_of("p2") == 2 and state.seat_of("p0") == 0 and state.seat_of("zed") is None
-    seats = state.with_seat(1, score=9, rack=(1, 2))
-    assert seats[1] == Seat(player="p1", rack=(1, 2), score=9)
-    assert seats[0] == state.seats[0] and state.seats[1].score == 0
-
-
-def test_tiles_are_removed_one_occurrence_each_earliest_first() -> None:
-    assert remove_tiles((5, 3, 5, 7), (5,)) == (3, 5, 7)
-    assert remove_tiles((5, 3, 5, 7), [5, 5]) == (3, 7)
-    with pytest.raises(ValueError):
-        remove_tiles((5, 3), (5, 5))
-    assert has_tiles((5, 3, 5), (5, 5)) and has_tiles((1,), ())
-    assert not has_tiles((5, 3), (5, 5))
 
 
 # The codecs above are built once, when the module loads; these build fresh ones, so that

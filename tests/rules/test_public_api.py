@@ -1,9 +1,9 @@
-"""The lazy exports of ``mathable`` and ``mathable.games.summy`` (PEP 562), name by name.
+"""The public API of ``mathable`` and ``mathable.games.summy``: their lazy exports
+(PEP 562), name by name, and the old module paths of 0.1.0.
 
-Each package loads a public name from its module the first time it is asked for
-and keeps it. The tests forget the kept name first (``monkeypatch.delitem``), so
-that every lookup goes through the package's ``__getattr__`` again.
-"""
+Each package loads a public name from its module the first time it is asked for and
+keeps it. The tests forget the kept name first (``monkeypatch.delitem``), so that
+every lookup goes through the package's ``__getattr__`` again."""
 
 from __future__ import annotations
 
@@ -15,6 +15,13 @@ import pytest
 
 import mathable
 import mathable.games.summy
+
+# --- pinned by the mutation runs (docs/mutation.md), was test_pinned_init.py ------------------
+# The lazy exports of ``mathable`` and ``mathable.games.summy`` (PEP 562), name by name.
+#
+# Each package loads a public name from its module the first time it is asked for
+# and keeps it. The tests forget the kept name first (``monkeypatch.delitem``), so
+# that every lookup goes through the package's ``__getattr__`` again.
 
 
 def _forget(monkeypatch: pytest.MonkeyPatch, package: types.ModuleType, name: str) -> None:

@@ -1,26 +1,16 @@
-"""Board geometry, arithmetic, tiles, bags and errors, pinned value by value (RULES.md)."""
+"""Board geometry pinned value by value (``mathable.games.mathable.board``, RULES.md
+"The board"): the board as printed, square names, pairs."""
 
 from __future__ import annotations
 
-import pickle
-
 import pytest
 
-from mathable import (
-    CENTRE,
-    PAIRS,
-    TILE_SET,
-    OrderedBag,
-    RandomBag,
-    RuleError,
-    SeededBag,
-    parse_square,
-    render,
-    square_name,
-)
-from mathable.games.mathable.arithmetic import describe, is_equation, makes
+from mathable import CENTRE, PAIRS, RuleError, parse_square, render, square_name
 from mathable.games.mathable.board import SIZE, SQUARES, _affected, _pairs, _squares
-from mathable.games.mathable.tiles import RACK_SIZE, SINGLE_TILES, TILE_VALUES
+
+# --- pinned by the mutation runs (docs/mutation.md), was test_pinned_board.py -----------------
+# Board geometry, arithmetic, tiles, bags and errors, pinned value by value (RULES.md).
+
 
 # RULES.md "The board", as printed there.
 EMPTY_BOARD = """\
@@ -112,93 +102,6 @@ def test_pairs_reach_every_edge_of_the_board() -> None:
 
 def test_centre_numbers_are_printed_on_the_board() -> None:
     assert {square_name(s): v for s, v in CENTRE.items()} == {"G7": 1, "H7": 2, "G8": 3, "H8": 4}
-
-
-# --- arithmetic ---------------------------------------------------------------------------
-
-
-def test_a_value_is_an_equation_of_a_pair_by_any_operation_that_makes_it() -> None:
-    assert is_equation(9, 3, 6) and is_equation(9, 3, 6, "-") and is_equation(3, 9, 6, "-")
-    assert is_equation(9, 3, 3, "/") and is_equation(9, 3, 27, "x") and is_equation(9, 3, 12)
-    assert not is_equation(9, 3, 6, "+")
-    assert not is_equation(9, 3, 5) and not is_equation(9, 3, 5, "+")
-    assert is_equation(0, 7, 0, "/") and is_equation(0, 7, 0, "x") and is_equation(0, 7, 7, "+")
-    assert not is_equation(0, 7, 7, "/")  # nothing is divided by zero
-
-
-def test_only_tile_values_are_made() -> None:
-    assert makes(9, 3) == {12: {"+"}, 6: {"-"}, 27: {"x"}, 3: {"/"}}
-    assert makes(90, 64) == {}  # 154, 26, 5760 and 90/64 are no tile values
-    assert not is_equation(9, 9, 81 * 0 + 18, "x")
-
-
-@pytest.mark.parametrize(
-    "a, b, words",
-    [
-        (3, 4, "3 and 4 make 1 by -, 7 by +, 12 by x"),
-        (2, 2, "2 and 2 make 0 by -, 1 by /, 4 by + or x"),
-        (0, 5, "0 and 5 make 0 by / or x, 5 by + or -"),
-        (90, 64, "90 and 64 make no tile value"),
-    ],
-)
-def test_a_pair_describes_what_it_makes_in_words(a: int, b: int, words: str) -> None:
-    assert describe(a, b) == words
-
-
-# --- tiles, bags, errors ------------------------------------------------------------------
-
-
-def test_the_tile_set_is_seven_of_one_to_ten_and_one_of_each_single_tile() -> None:
-    assert len(TILE_SET) == 106 and list(TILE_SET) == sorted(TILE_SET)
-    assert all(TILE_SET.count(v) == 7 for v in range(1, 11))
-    assert all(TILE_SET.count(v) == 1 for v in SINGLE_TILES)
-    assert TILE_VALUES == set(range(1, 11)) | set(SINGLE_TILES) and RACK_SIZE == 7
-
-
-def test_an_ordered_bag_draws_from_the_front_in_order() -> None:
-    assert OrderedBag().draw((5, 3, 9, 3), 3) == [5, 3, 9]
-    assert OrderedBag().draw((5, 3), 0) == []
-
-
-def test_a_seeded_bag_depends_on_seed_and_salt_but_not_on_the_bag_order() -> None:
-    bag = tuple(TILE_SET)
-    first = SeededBag(7, salt=1).draw(bag, 7)
-    assert SeededBag(7, salt=1).draw(tuple(reversed(bag)), 7) == first
-    assert SeededBag(7, salt=2).draw(bag, 7) != first
-    assert SeededBag(8, salt=1).draw(bag, 7) != first
-    assert SeededBag(7).draw(bag, 7) == SeededBag(7, salt=0).draw(bag, 7)
-    assert len(first) == 7 and all(first.count(t) <= bag.count(t) for t in first)
-
-
-def test_a_random_bag_draws_distinct_positions_of_the_bag() -> None:
-    bag = tuple(range(50))
-    drawn = RandomBag().draw(bag, 50)
-    assert sorted(drawn) == list(bag)
-    assert len(RandomBag().draw(bag, 5)) == 5
-
-
-def test_a_rule_error_keeps_its_code_and_message_through_pickling() -> None:
-    err = RuleError("square_taken", "I8 already holds 12")
-    assert (err.code, err.message, str(err)) == (
-        "square_taken",
-        "I8 already holds 12",
-        "square_taken: I8 already holds 12",
-    )
-    copy = pickle.loads(pickle.dumps(err))
-    assert (copy.code, copy.message, str(copy)) == (err.code, err.message, str(err))
-    assert isinstance(err, ValueError)
-
-
-def test_a_rule_error_keeps_its_details_as_a_dict_of_its_own_through_pickling() -> None:
-    given = {"square": "I8", "holds": 12}
-    err = RuleError("square_taken", "I8 already holds 12", given)
-    assert err.details == given and type(err.details) is dict
-    given["holds"] = 0  # the error keeps its own copy
-    assert err.details == {"square": "I8", "holds": 12}
-    copy = pickle.loads(pickle.dumps(err))
-    assert (copy.code, copy.message, copy.details) == (err.code, err.message, err.details)
-    assert RuleError("bag_empty", "the bag is empty").details == {}
-    assert RuleError("bag_empty", "the bag is empty", None).details == {}
 
 
 def test_a_square_affects_the_squares_whose_pairs_it_belongs_to() -> None:

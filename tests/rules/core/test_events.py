@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import importlib
 import json
+import subprocess
+import sys
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mathable import Equation, RuleError
+from mathable.core import codec
 from mathable.core.events import (
     EVENT_TYPES,
     GAME_EVENT_TYPES,
@@ -246,3 +252,150 @@ def test_a_game_created_whose_seating_is_no_seating_is_a_bad_event(seating: list
     with pytest.raises(RuleError) as refused:
         Event.from_dict(data)
     assert refused.value.code == "bad_event" and refused.value.details["field"] == "seating"
+
+
+# --- pinned by the mutation runs (docs/mutation.md), was test_pinned_events.py ----------------
+# Events: the decoder's exact refusals and what ``apply`` does with each kind of event.
+
+
+def decode_refusal(data: object) -> str:
+    with pytest.raises(RuleError) as err:
+        Event.from_dict(data)
+    assert err.value.code == "bad_event"
+    return str(err.value.message)
+
+
+def test_the_decoder_refuses_with_words_that_name_what_is_wrong() -> None:
+    assert decode_refusal(["passed"]) == "an event must be a JSON object"
+    assert decode_refusal({"type": "teleported"}) == "unknown event type 'teleported'"
+    assert decode_refusal({"type": 7}) == "unknown event type '7'"
+    assert decode_refusal({"seat": 1}) == "unknown event type 'None'"
+    assert decode_refusal({"type": "z" * 50}) == f"unknown event type {'z' * 40!r}"
+    assert decode_refusal({"type": "passed", "seat": 1, "v": 3}) == (
+        "passed: unsupported schema version 3"  # newer than this reader (SCHEMA_VERSION 2)
+    )
+    assert decode_refusal({"type": "passed", "seat": 1, "v": 0}) == (
+        "passed: unsupported schema version 0"
+    )
+    assert decode_refusal({"type": "passed", "seat": 1, "v": "1"}) == (
+        "passed: unsupported schema version '1'"
+    )
+    assert decode_refusal({"type": "passed", "seat": 1, "v": True}) == (
+        "passed: unsupported schema version True"
+    )
+    assert decode_refusal({"type": "passed", "v": 1}) == "passed: missing field 'seat'"
+    assert decode_refusal({"type": "passed", "v": 1, "seat": None}) == (
+        "passed.seat: expected an integer, got None"
+    )
+
+
+def test_every_event_is_written_with_its_type_and_schema_version() -> None:
+    assert Passed(2).to_dict() == {"type": "passed", "v": 1, "seat": 2}
+    assert Event.from_dict({"type": "passed", "v": 1, "seat": 2}) == Passed(2)
+
+
+def test_a_new_kind_of_event_registers_itself_under_its_type() -> None:
+    # The events above registered when the module loaded; this one registers here.
+    @dataclass(frozen=True)
+    class Waved(Event):
+        type: ClassVar[str] = "waved_in_a_test"
+        seat: int
+        fields: ClassVar[dict[str, codec.Codec[Any]]] = {"seat": codec.INT}
+
+    try:
+        assert EVENT_TYPES["waved_in_a_test"] is Waved
+        assert Event.from_dict({"type": "waved_in_a_test", "seat": 3}) == Waved(3)
+    finally:
+        del EVENT_TYPES["waved_in_a_test"]
+
+
+def test_a_created_games_clock_is_written_and_read_as_an_object() -> None:
+    spec = ClockSpec(initial=3600, increment=60, max=7200, weekends_off=True, on_timeout="claim")
+    created = GameCreated("mathable", 2, 2, "server", None, None, (), "ann", spec)
+    data = created.to_dict()
+    assert data["clock"] == {
+        "initial": 3600,
+        "increment": 60,
+        "max": 7200,
+        "weekends_off": True,
+        "on_timeout": "claim",
+        "auto_vacation": True,
+    }
+    assert Event.from_dict(data) == created
+    assert decode_refusal({**data, "clock": [3600]}) == "game_created.clock: a clock is an object"
+    assert decode_refusal({**data, "clock": "3600"}) == "game_created.clock: a clock is an object"
+    partial = Event.from_dict({**data, "clock": {"per_move": 60}})
+    assert isinstance(partial, GameCreated) and partial.clock == ClockSpec(per_move=60)
+
+
+def test_another_game_s_new_kind_of_event_registers_under_that_game() -> None:
+    @dataclass(frozen=True)
+    class Nodded(Event):
+        type: ClassVar[str] = "nodded_in_a_test"
+        game: ClassVar[str] = "a_test_game"
+        seat: int
+        fields: ClassVar[dict[str, codec.Codec[Any]]] = {"seat": codec.INT}
+
+    try:
+        assert GAME_EVENT_TYPES["a_test_game"] == {"nodded_in_a_test": Nodded}
+        assert "nodded_in_a_test" not in EVENT_TYPES
+        assert Event.from_dict({"type": "nodded_in_a_test", "seat": 2}) == Nodded(2)
+    finally:
+        del GAME_EVENT_TYPES["a_test_game"]
+
+
+def test_a_log_reads_summy_events_before_anything_loaded_summy() -> None:
+    # In a new process nothing has loaded Summy: the decoder loads the installed games (their
+    # entry points) the first time it meets a type it does not know.
+    summy_events = importlib.import_module("mathable.games.summy.events")
+    written = summy_events.TilesDiscarded(1, (3,), (4, 5)).to_dict()
+    program = (
+        "import json, sys\n"
+        "from mathable.core.events import GAME_EVENT_TYPES, Event\n"
+        "assert 'summy' not in GAME_EVENT_TYPES\n"
+        "event = Event.from_dict(json.loads(sys.argv[1]))\n"
+        "print(type(event).__module__, type(event).__qualname__, json.dumps(event.to_dict()))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", program, json.dumps(written)],
+        capture_output=True, text=True, check=True, timeout=60,
+    ).stdout.split(" ", 2)
+    assert out[:2] == ["mathable.games.summy.events", "TilesDiscarded"]
+    assert json.loads(out[2]) == written
+
+
+# --- was test_summy_events_load.py ------------------------------------------------------------
+# A Summy log reads in a process that has loaded nothing of Summy (a server after a restart).
+
+
+FRESH_DECODE = """
+import sys
+from mathable.core.events import Event
+event = Event.from_dict(
+    {"type": "tiles_discarded", "v": 1, "seat": 0, "discarded": ["x"], "drawn": ["3"]}
+)
+assert "mathable.games.summy.events" in sys.modules
+print(type(event).__name__)
+"""
+
+
+def test_a_summy_event_decodes_in_a_fresh_process() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", FRESH_DECODE], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "TilesDiscarded"
+
+
+def test_an_unknown_event_type_is_still_refused_in_a_fresh_process() -> None:
+    code = (
+        "from mathable.games.mathable.events import Event\n"
+        "from mathable.core.errors import RuleError\n"
+        "try:\n"
+        "    Event.from_dict({'type': 'no_such_event', 'v': 1})\n"
+        "except RuleError as err:\n"
+        "    print(err.code)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "bad_event"

@@ -2,7 +2,9 @@
 
 These tests pin the whole JSON of ``view`` and ``redact`` for known games, so a renamed
 key, a flipped flag or a tile shown to the wrong seat fails a test (see bench/mutation.py).
-"""
+
+Folded from ``test_pinned_view.py``: tests written to kill the survivors of the
+mutation runs (docs/mutation.md)."""
 
 from __future__ import annotations
 

@@ -2,8 +2,7 @@
 
 Player 1 holds 1 2 8 12 16 17 42 and scores 39 (drawing the extra tile 11
 after the + square); player 2 holds 3 4 6 7 7 8 21 and scores 71 plus the
-50-point bonus for placing all seven tiles.
-"""
+50-point bonus for placing all seven tiles."""
 
 from __future__ import annotations
 

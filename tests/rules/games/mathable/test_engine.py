@@ -1,21 +1,129 @@
-"""The engine interface word for word: what a seat sees, the checks of an engine's answer
-and the commands it becomes (``mathable.games.mathable.engine``)."""
+"""The engine interface (``mathable.games.mathable.engine``): what a seat sees, the
+checks of an engine's answer and the commands it becomes."""
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from dataclasses import replace
 from typing import Any
 
 import pytest
 
 import mathable
-from mathable import ExchangeTiles, Pass, PassTurn, Placement, Play, PlayerView
+from mathable import TILE_SET, ExchangeTiles, Pass, PassTurn, Placement, Play, PlayerView
 from mathable.core.state import Seat
 from mathable.games.mathable.board import parse_square
 from mathable.games.mathable.commands import DrawExtra, EndTurn, Place
 from mathable.games.mathable.engine import EngineError, checked_choice, to_command, to_commands
+from mathable.games.mathable.selfplay import new_game
 from mathable.games.mathable.state import MathableTurn
-from tests.rules.helpers import ALICE, BOB, dealt
+from tests.rules.helpers import ALICE, BOB, bag_order, dealt
+
+
+def test_player_view_counts_the_bag_and_the_other_racks_together_as_unseen() -> None:
+    state = dealt()
+    view = PlayerView.of(state, 0)
+    assert view.rack == ALICE and view.bag_size == 92 and view.rack_sizes == (7, 7)
+    expected = Counter(TILE_SET)
+    expected.subtract(ALICE)
+    assert Counter(view.unseen()) == +expected
+    # The unseen tiles are exactly the bag plus bob's rack: nothing more is known.
+    assert Counter(view.unseen()) == Counter(state.bag) + Counter(state.seats[1].rack)
+
+
+def test_player_view_from_the_api_json_is_the_view_from_the_state() -> None:
+    state = dealt()
+    for event in mathable.check(state, mathable.PlayTurn(0, (mathable.TurnPlacement(106, 12),))):
+        state = mathable.apply(state, event)
+    from_json = PlayerView.from_json(mathable.view(state, 1))
+    assert from_json == PlayerView.of(state, 1)
+    assert from_json.position.cells == state.position.cells
+    assert from_json.board == {"I8": 12}
+
+
+def test_player_view_from_json_needs_a_seat() -> None:
+    with pytest.raises(ValueError, match="no seat of yours"):
+        PlayerView.from_json(mathable.view(dealt(), None))
+
+
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        (None, "returned None (NoneType), not a Play, ExchangeTiles or PassTurn"),
+        ("I8=12", "returned 'I8=12' (str), not a Play"),
+        (Play(()), "must be a non-empty tuple"),
+        (Play((Placement("I8", 13),)), "no 13 left on the rack"),
+        (Play((Placement("A1", 12),)), "12 at A1: A1 is not next to two tiles"),
+        (Play((Placement("Z9", 12),)), "'Z9' is not a square"),
+        (Play(("I8=12", "I8=16")), "placement 2 (I8=16): I8 already holds 12"),
+        (ExchangeTiles((1, 2)), "cannot exchange [1, 2]: not on the rack"),
+        (ExchangeTiles(()), "exchange 1 to 7 tiles"),
+        (ExchangeTiles(("12",)), "must be a tuple of ints"),  # type: ignore[arg-type]
+    ],
+)
+def test_a_turn_the_view_does_not_allow_is_refused_with_the_reason(
+    answer: object, message: str
+) -> None:
+    with pytest.raises(EngineError, match=re.escape(message)):
+        checked_choice(answer, PlayerView.of(dealt(), 0))
+
+
+def test_a_checked_play_carries_the_points_of_each_placement() -> None:
+    play = checked_choice(Play.parse("I8=12 J8=16+"), PlayerView.of(dealt(), 0))
+    assert play == Play((Placement("I8", 12, 12), Placement("J8", 16, 16)), draw_extra=True)
+    command = to_command(play, 0)
+    assert isinstance(command, mathable.PlayTurn)
+    # The extra tile is asked for on the operation square (J8 is +) only.
+    assert [p.draw_extra for p in command.placements] == [False, True]
+
+
+def test_a_play_that_goes_on_is_sent_tile_by_tile_with_its_extra_draws_and_no_end() -> None:
+    goes_on = Play(Play.parse("I8=12 J8=16").placements, draw_extra=True, end_turn=False)
+    play = checked_choice(goes_on, PlayerView.of(dealt(), 0))
+    assert isinstance(play, Play) and not play.end_turn
+    commands = to_commands(play, 0, bag_size=92)
+    assert commands == [
+        mathable.Place(0, mathable.parse_square("I8"), 12),
+        mathable.Place(0, mathable.parse_square("J8"), 16),
+        mathable.DrawExtra(0),  # J8 is an operation square
+    ]
+    # With the bag empty no extra tile is asked for; a play that ends a begun turn ends it.
+    assert mathable.DrawExtra(0) not in to_commands(play, 0, bag_size=0)
+    ending = Play(play.placements, draw_extra=False)
+    assert to_commands(ending, 0, bag_size=92, mid_turn=True)[-1] == mathable.EndTurn(0)
+    assert isinstance(to_commands(ending, 0, bag_size=92)[0], mathable.PlayTurn)
+
+
+def test_a_turn_in_parts_scores_every_placement_the_extra_tile_included() -> None:
+    state = new_game(2, tiles=bag_order(*ALICE, *BOB, 6))
+    view = PlayerView.of(state, 0)
+    part = checked_choice(
+        Play((Placement("I8", 12), Placement("J8", 16)), draw_extra=True, end_turn=False), view
+    )
+    for command in to_commands(part, 0, bag_size=view.bag_size):
+        for event in mathable.check(state, command):
+            state = mathable.apply(state, event)
+    assert state.turn is not None and state.turn.seat == 0 and 6 in state.seats[0].rack
+    view = PlayerView.of(state, 0)
+    rest = checked_choice(Play((Placement("H9", 6),)), view)
+    for command in to_commands(rest, 0, bag_size=view.bag_size, mid_turn=True):
+        for event in mathable.check(state, command):
+            state = mathable.apply(state, event)
+    assert state.seats[0].score == 12 + 16 + 6
+    assert state.turn is not None and state.turn.seat == 1
+    assert state.position.placed()[mathable.parse_square("H9")] == 6
+
+
+def test_pass_ends_a_begun_turn() -> None:
+    assert isinstance(to_command(PassTurn(), 0, mid_turn=True), mathable.EndTurn)
+    assert isinstance(to_command(PassTurn(), 0), mathable.Pass)
+
+
+# --- pinned by the mutation runs (docs/mutation.md), was test_pinned_engine.py ----------------
+# The engine interface word for word: what a seat sees, the checks of an engine's answer
+# and the commands it becomes (``mathable.games.mathable.engine``).
+
 
 P = Placement
 

@@ -1,13 +1,47 @@
-"""The built-in engines' choices on boards worked out by hand
-(``mathable.games.mathable.engines``)."""
+"""The built-in engines (``mathable.games.mathable.engines``): legal turns, the best
+and greedy choices, on boards worked out by hand."""
 
 from __future__ import annotations
 
+import pytest
+
+import mathable
 from mathable import ExchangeTiles, PassTurn, Placement, Play, PlayerView, position_from
-from mathable.games.mathable.engines import best, best_engine, greedy, nothing_fits
+from mathable.games.mathable.engine import checked_choice
+from mathable.games.mathable.engines import BUILTIN_ENGINES, best, best_engine, greedy, nothing_fits
+from mathable.games.mathable.selfplay import new_game
+from tests.rules.helpers import bag_order, dealt
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_ENGINES))
+def test_every_built_in_engine_plays_a_legal_turn_and_exchanges_when_nothing_fits(
+    name: str,
+) -> None:
+    engine = BUILTIN_ENGINES[name]
+    view = PlayerView.of(dealt(), 0)
+    assert isinstance(checked_choice(engine(view), view), Play)
+    stuck = PlayerView.of(new_game(2, tiles=bag_order(90, 81, 72, 70, 64, 63, 60)), 0)
+    answer = checked_choice(engine(stuck), stuck)
+    assert isinstance(answer, ExchangeTiles) and sorted(answer.tiles) == sorted(stuck.rack)
+
+
+def test_best_plays_the_highest_scoring_turn_and_greedy_no_more() -> None:
+    view = PlayerView.of(dealt(), 0)
+    top = mathable.best_turn_in(view.position, view.rack)
+    best_play = best(view)
+    greedy_play = greedy(view)
+    assert isinstance(best_play, Play) and isinstance(greedy_play, Play)
+    assert sum(p.points for p in best_play.placements) == top.total - top.bonus
+    assert sum(p.points for p in greedy_play.placements) <= top.total
+
+
+# --- pinned by the mutation runs (docs/mutation.md), was test_pinned_engines.py ---------------
+# The built-in engines' choices on boards worked out by hand
+# (``mathable.games.mathable.engines``).
+
 
 # From 5, 8, 0 the most points are 13 with two tiles; all three go down for 13 + 50
-# (test_pinned_movegen.py's bonus board).
+# (test_movegen.py's bonus board).
 BONUS_BOARD = {
     "H5": 4, "F6": 4, "G6": 4, "H6": 2, "I6": 8, "E7": 4, "F7": 3, "F8": 1, "I8": 1, "H9": 6,
 }  # fmt: skip

@@ -1,7 +1,5 @@
-"""Commands written as JSON read into each ruleset's commands, kind by kind (DESIGN.md):
-through each ruleset's ``command``, which reads the commands every game shares (pass,
-resign, give_time) in the kernel and hands the game's own to it (``mathable_command``,
-``summy_command``)."""
+"""Mathable's commands written as JSON read into its commands, kind by kind (DESIGN.md,
+``mathable.games.mathable.jsoncommands``), and the moves of the other game refused."""
 
 from __future__ import annotations
 
@@ -25,9 +23,15 @@ from mathable.games.mathable.commands import (
 )
 from mathable.games.mathable.jsoncommands import mathable_command
 from mathable.games.mathable.state import Equation
-from mathable.games.summy.commands import Discard, PlayEquation
 from mathable.games.summy.jsoncommands import summy_command
 from tests.rules.helpers import sq
+
+# --- pinned by the mutation runs (docs/mutation.md), was test_pinned_jsoncommands.py ----------
+# Commands written as JSON read into each ruleset's commands, kind by kind (DESIGN.md):
+# through each ruleset's ``command``, which reads the commands every game shares (pass,
+# resign, give_time) in the kernel and hands the game's own to it (``mathable_command``,
+# ``summy_command``).
+
 
 CLAIMS = [{"near": "h8", "far": "H7", "op": "+"}, {"near": "I7", "far": "I6", "op": "x"}]
 READ_CLAIMS = (Equation(sq("H8"), sq("H7"), "+"), Equation(sq("I7"), sq("I6"), "x"))
@@ -118,43 +122,3 @@ def test_a_move_of_the_other_game_is_refused_as_wrong_game(
     with pytest.raises(RuleError) as raised:
         read(0, body)
     assert (raised.value.code, raised.value.message) == ("wrong_game", message)
-
-
-@pytest.mark.parametrize(
-    ("body", "command"),
-    [
-        (
-            {
-                "type": "equation",
-                "placements": [{"x": 1, "y": 0, "tile": "*"}, {"x": 2, "y": -1, "tile": "7"}],
-                "direction": "down",
-            },
-            PlayEquation(2, ((1, 0, 12), (2, -1, 7)), "down"),
-        ),
-        (
-            {"type": "equation", "placements": [{"x": 1, "y": 0, "tile": "="}]},
-            PlayEquation(2, ((1, 0, 14),), None),
-        ),
-        ({"type": "discard", "tiles": ["x", "0", ":"]}, Discard(2, (12, 0, 13))),
-        ({"type": "pass"}, Pass(2)),
-        ({"type": "resign"}, Resign(2)),
-        ({"type": "give_time", "seat": 1, "seconds": 60}, GiveTime(2, 1, 60)),
-    ],
-)
-def test_each_summy_body_reads_into_its_command(body: dict[str, Any], command: Any) -> None:
-    read = ruleset("summy").command(2, body)
-    assert read == command
-    assert type(read) is type(command)
-
-
-@pytest.mark.parametrize(
-    "body",
-    [
-        {"type": "equation", "placements": [{"x": 1, "y": 0, "tile": "10"}]},
-        {"type": "discard", "tiles": ["?"]},
-    ],
-)
-def test_a_summy_tile_that_is_none_is_refused_as_bad_tile(body: dict[str, Any]) -> None:
-    with pytest.raises(RuleError) as raised:
-        summy_command(0, body)
-    assert raised.value.code == "bad_tile"

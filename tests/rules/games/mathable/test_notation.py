@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mathable import COLUMNS, Placement, RuleError
+from mathable import COLUMNS, Placement, RuleError, parse_square
 
 
 @pytest.mark.parametrize("text", ["I8=12", "i8=12", " I8 = 12 ", "12@I8", "12@i8"])
@@ -55,3 +55,36 @@ def test_every_square_and_number_round_trips(col: str, row: int, tile: int) -> N
 def test_non_ascii_digits_are_refused_not_crashed_on(text: str) -> None:
     with pytest.raises(RuleError):
         Placement.parse(text)
+
+
+# --- pinned by the mutation runs (docs/mutation.md), was test_pinned_movegen.py ---------------
+# The position cache and move generation, pinned on boards whose answers are worked out by hand.
+
+
+def test_placements_parse_either_notation_and_print_as_square_equals_tile() -> None:
+    assert Placement.parse(" 7@f8 ") == Placement("F8", 7)
+    assert str(Placement("F8", 7, 7)) == "F8=7"
+    assert parse_square(Placement.parse("N14=0").square) == 195
+
+
+def test_placement_notation_refusals_say_what_was_expected() -> None:
+    with pytest.raises(RuleError) as err:
+        Placement.parse("I8")
+    assert err.value.message == "'I8': write a placement as I8=12 or 12@I8"
+    with pytest.raises(RuleError) as err:
+        Placement.parse(" I8=x ")
+    assert err.value.message == "' I8=x ': 'x' is not a tile number"
+
+
+def test_a_placement_splits_at_its_first_equals_or_at_sign() -> None:
+    with pytest.raises(RuleError) as err:
+        Placement.parse("I8=12=3")  # square I8, tile "12=3"
+    assert err.value.code == "bad_placement"
+    with pytest.raises(RuleError) as err:
+        Placement.parse("12@I8@3")  # tile 12, square "I8@3"
+    assert err.value.code == "bad_square"
+
+
+def test_a_placement_s_index_is_its_square_as_the_commands_take_it() -> None:
+    assert [Placement(name, 1).index for name in ("A1", "N1", "J8", "N14")] == [0, 13, 107, 195]
+    assert all(Placement(name, 1).index == parse_square(name) for name in ("G7", "B13"))

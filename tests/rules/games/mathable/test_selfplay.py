@@ -1,30 +1,75 @@
-"""Whole games between engines, Mathable's and Summy's (``mathable.games.mathable.selfplay``,
-``mathable.games.summy.selfplay``), and the choices of Summy's simple engines."""
+"""Whole Mathable games between engines (``mathable.games.mathable.selfplay``): dealt
+from a seeded bag or a given order, the same every time, failures recorded and
+played by the fallback."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
 
-from mathable import Create, GameState, Join, Pass, PassTurn
+import mathable
+from mathable import Create, GameState, Join, PassTurn, Placement, Play, PlayerView
 from mathable.core.bag import SeededBag
-from mathable.core.state import Seat
 from mathable.games.mathable import selfplay
 from mathable.games.mathable.commands import check
-from mathable.games.mathable.engine import Play, PlayerView
+from mathable.games.mathable.engines import best, greedy
 from mathable.games.mathable.engines import best as best_engine
-from mathable.games.mathable.engines import greedy
 from mathable.games.mathable.events import apply
 from mathable.games.mathable.selfplay import new_game, play_game
-from mathable.games.summy import Discard, SummyState, parse_tiles, replay
-from mathable.games.summy import selfplay as summy_selfplay
-from mathable.games.summy.movegen import best_move, legal_moves
 from tests.rules.helpers import ALICE, BOB, bag_order
-from tests.rules.summy_helpers import started
 
-FRONT = "12+3" + "4x5:" + "6789-:=0" + "1234"
+
+def test_a_whole_game_between_engines_ends_with_the_rules_result() -> None:
+    record = play_game([greedy, best], tiles=bag_order(*ALICE, *BOB))
+    assert record.reason in ("rack_emptied", "blocked", "no_placements")
+    assert len(record.scores) == 2 and record.errors == [[], []]
+    assert len(record.think[0]) + len(record.think[1]) == record.turns
+    assert set(record.winners) <= {0, 1}
+    assert max(record.scores) == record.scores[record.winners[0]]
+
+
+def test_an_engine_that_fails_is_recorded_and_best_plays_for_it() -> None:
+    calls = {"n": 0}
+
+    def flaky(view: PlayerView) -> mathable.TurnChoice:
+        calls["n"] += 1
+        if calls["n"] % 2:
+            raise RuntimeError("out of ideas")
+        return Play((Placement("A1", 1),))  # never legal
+
+    record = play_game([flaky, greedy], tiles=bag_order(*ALICE, *BOB))
+    assert len(record.errors[0]) == calls["n"] > 0
+    assert any("RuntimeError: out of ideas" in e for e in record.errors[0])
+    assert any("A1 is not next to two tiles" in e for e in record.errors[0])
+    assert record.errors[1] == []
+
+
+def test_an_engine_places_the_extra_tile_it_drew_later_in_the_same_turn() -> None:
+    views: list[PlayerView] = []
+
+    def in_parts(view: PlayerView) -> mathable.TurnChoice:
+        views.append(view)
+        if len(views) == 1:
+            return Play((Placement("I8", 12), Placement("J8", 16)), draw_extra=True, end_turn=False)
+        if len(views) == 2:
+            return Play((Placement("H9", 6),))  # the extra tile: 2 + 4 below H7 and H8
+        return best(view)
+
+    # The 15th tile of the bag (after both racks) is the extra drawn at J8: a 6.
+    record = play_game([in_parts, best], tiles=bag_order(*ALICE, *BOB, 6))
+    first, second = views[:2]
+    assert second.placed == (Placement("I8", 12, 12), Placement("J8", 16, 16))
+    assert sorted(second.rack) == sorted([3, 7, 40, 9, 5, 6]) and second.bag_size == 91
+    assert second.started_with == 7 and not first.placed
+    assert record.errors == [[], []]
+    # One turn, thought about twice: its time is one entry.
+    assert len(record.think[0]) + len(record.think[1]) == record.turns
+
+
+# --- pinned by the mutation runs (docs/mutation.md), was test_pinned_selfplay.py --------------
+# Whole games between engines, Mathable's and Summy's (``mathable.games.mathable.selfplay``,
+# ``mathable.games.summy.selfplay``), and the choices of Summy's simple engines.
 
 
 def test_a_seeded_game_is_dealt_from_the_seeded_bag_salted_by_version() -> None:
@@ -68,63 +113,6 @@ def test_the_fallback_engine_plays_the_turns_an_engine_fails() -> None:
     assert (record.scores, record.reason, record.turns) == (same.scores, same.reason, same.turns)
     assert record.errors[0] and set(record.errors[0]) == {"ValueError: no idea"}
     assert record.errors[1] == []
-
-
-# --- Summy -----------------------------------------------------------------------------------
-
-
-def test_summy_s_engines_play_the_best_or_the_first_equation_found() -> None:
-    state = started(FRONT)
-    table, hand = state.table, state.seats[0].rack
-    assert summy_selfplay.best(state, 0) == best_move(table, hand)
-    assert summy_selfplay.first_move(state, 0) == next(legal_moves(table, hand))
-    assert summy_selfplay.best(state, 1) == best_move(table, state.seats[1].rack)
-    assert summy_selfplay.best(state, 0) != summy_selfplay.best(state, 1)
-    signs = replace(state, seats=(Seat("p0", tuple(parse_tiles("+-x:"))), state.seats[1]))
-    assert summy_selfplay.first_move(signs, 0) is None
-
-
-def test_summy_s_fallback_discards_extra_equals_and_the_two_highest_digits() -> None:
-    state = started(FRONT)
-    hand = tuple(parse_tiles("3=9=1=x7"))
-    with_hand = replace(state, seats=(Seat("p0", hand), state.seats[1]))
-    assert summy_selfplay.fallback(with_hand, 0) == Discard(0, tuple(parse_tiles("==97")))
-    digits = replace(state, seats=(Seat("p0", tuple(parse_tiles("2x85"))), state.seats[1]))
-    assert summy_selfplay.fallback(digits, 0) == Discard(0, tuple(parse_tiles("85")))
-    signs = replace(state, seats=(Seat("p0", tuple(parse_tiles(":+-"))), state.seats[1]))
-    assert summy_selfplay.fallback(signs, 0) == Discard(0, tuple(parse_tiles(":")))
-    assert summy_selfplay.fallback(replace(with_hand, supply=()), 0) == Pass(0)
-
-
-def test_summy_s_turns_give_the_engine_s_move_else_the_fallback() -> None:
-    state = started(FRONT)
-    move = summy_selfplay.best(state, 0)
-    assert move is not None
-    assert list(summy_selfplay.turns(state, summy_selfplay.best)) == [move.command(0)]
-    assert list(summy_selfplay.turns(state, lambda s, seat: None)) == [
-        summy_selfplay.fallback(state, 0)
-    ]
-
-
-def test_a_seeded_summy_game_between_engines_ends_and_is_the_same_every_time() -> None:
-    events = summy_selfplay.play_game(players=3, seed=3, choose=summy_selfplay.first_move)
-    assert events == summy_selfplay.play_game(players=3, seed=3, choose=summy_selfplay.first_move)
-    state = replay(events)
-    assert isinstance(state, SummyState) and state.status == "ended"
-    assert [s.player for s in state.seats] == ["p0", "p1", "p2"]
-    assert state.options.seed == 3 and state.ruleset == "summy"
-    assert events != summy_selfplay.play_game(players=3, seed=4, choose=summy_selfplay.first_move)
-    # The default engine is best, on two seats, seeded with 0.
-    default = summy_selfplay.play_game(max_turns=2)
-    assert default == summy_selfplay.play_game(2, 0, summy_selfplay.best, 2)
-    assert default != summy_selfplay.play_game(2, 0, lambda state, seat: None, 2)
-
-
-def test_a_summy_game_stops_after_its_turn_limit() -> None:
-    events = summy_selfplay.play_game(players=2, seed=3, max_turns=0)
-    assert [e.type for e in events] == ["game_created", "player_joined", "summy_started"]
-    three = summy_selfplay.play_game(players=2, seed=3, max_turns=3)
-    assert replay(three).turns_played == 3 and replay(three).status == "playing"
 
 
 def _by_hand(

@@ -1,7 +1,9 @@
 """Commands and their refusals, pinned: every refusal's code and the words a player reads.
 
 The survivors of the mutation run of issue 19 each have a test here, named for the rule.
-"""
+
+Folded from ``test_pinned_commands.py``: tests written to kill the survivors of the
+mutation runs (docs/mutation.md)."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from mathable import BONUS, CENTRE, OPERATION, PREMIUM, RACK_SIZE, TILE_SET, squ
 from mathable.core.rulebook import rules_markdown
 from mathable.games.mathable.rulebook import sections
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+DOCS = Path(__file__).resolve().parents[4] / "docs" / "rules.md"
 
 
 def test_docs_rules_md_is_the_rulebook_as_generated() -> None:

@@ -1,4 +1,7 @@
-"""What each viewer of a Summy game sees, key by key (DESIGN.md, Summy; RULES.md, Summy)."""
+"""What each viewer of a Summy game sees, key by key (DESIGN.md, Summy; RULES.md, Summy).
+
+Folded from ``test_pinned_summy_view.py``: tests written to kill the survivors of the
+mutation runs (docs/mutation.md)."""
 
 from __future__ import annotations
 

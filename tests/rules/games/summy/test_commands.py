@@ -1,6 +1,9 @@
 """Summy's commands: every refusal's code and words, and what each command makes happen
 (RULES.md, Summy). Lifecycle commands are checked through ``check`` only, so these tests
-hold wherever that code lives."""
+hold wherever that code lives.
+
+Folded from ``test_pinned_summy_commands.py``: tests written to kill the survivors of the
+mutation runs (docs/mutation.md)."""
 
 from __future__ import annotations
 

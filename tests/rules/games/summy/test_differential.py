@@ -4,8 +4,7 @@ Whole games are played from seeded random supplies. At every turn the plays trie
 are those the move generator finds when the ends of the equations are left open
 (so that many would lengthen an equation on the table), and random tiles laid near
 the table; the engine (the play as a command: ``check`` on the game's state) and the reference
-must agree on each: refused by both, or accepted by both for the same points.
-"""
+must agree on each: refused by both, or accepted by both for the same points."""
 
 from __future__ import annotations
 

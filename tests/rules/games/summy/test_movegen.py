@@ -1,8 +1,10 @@
 """Summy's move generator pinned on the tables of a seeded game: every move it finds is one
 ``judge`` accepts with the same points, and the number and set of moves and the best move
 are pinned (a change to them changes what hints and bots find: check it against brute force,
-as test_summy_properties does for small hands, before pinning the new figures).
-"""
+as games/summy/test_properties.py does for small hands, before pinning the new figures).
+
+Folded from ``test_pinned_summy_movegen.py``: tests written to kill the survivors of the
+mutation runs (docs/mutation.md)."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from mathable.games.summy.selfplay import first_move, play_game
 # (events replayed, moves found, digest of their sorted descriptions, best move, its points,
 # tiles it lays) along the seeded game below (a rules version 3 game: no move takes the
 # end of an equation on the table; re-pinned then, after the brute-force check of
-# test_summy_properties had been extended to the closed squares).
+# the Summy properties had been extended to the closed squares).
 PINNED = [
     (3, 60, "e98d6e32d925a6e4", "-5,0 across 0x159=0", 15, 6),
     (6, 180, "242625273358e6d5", "-1,-9 down 38-4x5-9=9", 38, 8),

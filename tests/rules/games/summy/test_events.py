@@ -1,5 +1,8 @@
 """What each event does to a Summy game (``mathable.games.summy.events``), and how Summy's events
-are written and read back, refusal by refusal (RULES.md, Summy; DESIGN.md, events)."""
+are written and read back, refusal by refusal (RULES.md, Summy; DESIGN.md, events).
+
+Folded from ``test_pinned_summy_events.py``: tests written to kill the survivors of the
+mutation runs (docs/mutation.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
 """Summy's equations: what is one, what it is worth, and each refusal word for word
-(RULES.md, Summy)."""
+(RULES.md, Summy).
+
+Folded from ``test_pinned_summy_equation.py``: tests written to kill the survivors of the
+mutation runs (docs/mutation.md)."""
 
 from __future__ import annotations
 

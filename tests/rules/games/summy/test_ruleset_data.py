@@ -1,5 +1,8 @@
 """The rules of Summy as data (``GET /v1/rulesets/summy``), pinned whole
-(``mathable.games.summy.ruleset_data``), as ``test_pinned_ruleset_data.py`` pins Mathable's."""
+(``mathable.games.summy.ruleset_data``), as ``games/mathable/test_ruleset_data.py`` pins Mathable's.
+
+Folded from ``test_pinned_summy_ruleset_data.py``: tests written to kill the survivors of the
+mutation runs (docs/mutation.md)."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from mathable.games.summy.ruleset_data import refused_examples, ruleset_data, sc
 
 # What the server serves, word for word: a change to it is a change of the public contract
 # (regenerate with json.dumps(ruleset_data(), indent=1) only on purpose).
-PINNED = Path(__file__).parent / "fixtures" / "ruleset_data_summy.json"
+PINNED = Path(__file__).resolve().parents[2] / "fixtures" / "ruleset_data_summy.json"
 
 
 def test_the_summy_data_is_word_for_word_what_players_and_bots_were_given() -> None:

@@ -27,7 +27,7 @@ sys.path[:0] = [str(Path(__file__).resolve().parents[1])]
 
 import re  # noqa: E402
 
-from tests.rules.test_records import mathable_selfplay, summy_selfplay  # noqa: E402
+from tests.rules.record_helpers import mathable_selfplay, summy_selfplay  # noqa: E402
 
 from mathable.core import record as record_module  # noqa: E402
 from mathable.core.errors import RuleError  # noqa: E402

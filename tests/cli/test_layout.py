@@ -66,7 +66,7 @@ def test_the_check_sees_imports_inside_functions(tmp_path: Path) -> None:
 def test_no_module_of_the_client_imports_itself_back(package: str) -> None:
     # Imports inside functions and under TYPE_CHECKING count (as the server's layers count
     # them): a cycle hidden in a function, or made of type names only, is a cycle all the same.
-    from tests.rules.test_layout import find_cycle, graph
+    from tests.rules.layout_helpers import find_cycle, graph
 
     root = Path(__file__).resolve().parents[2] / "client" / package
     edges = graph(root)

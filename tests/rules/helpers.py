@@ -23,6 +23,7 @@ from mathable import (
 )
 from mathable.core.events import Event
 from mathable.core.state import Seat
+from mathable.games.mathable.selfplay import new_game
 from mathable.games.mathable.state import MathableTurn
 
 
@@ -108,3 +109,13 @@ def play(state: GameState, command: Command, bag: BagPolicy | None = None) -> Ga
     for event in check(state, command, bag or OrderedBag()):
         state = apply(state, event)
     return state
+
+
+# The racks of a two-seat game dealt from a known order (the engine and self-play tests).
+ALICE = (12, 16, 3, 7, 40, 9, 5)
+BOB = (2, 8, 6, 1, 4, 10, 11)
+
+
+def dealt() -> GameState:
+    """A two-seat game dealt ``ALICE`` and ``BOB``, seat 0 to move."""
+    return new_game(2, tiles=bag_order(*ALICE, *BOB))

@@ -182,7 +182,7 @@ def test_an_imported_game_moves_no_rating_and_no_record(client: FlaskClient) -> 
     """A game made from a record (``POST /v1/games/import``) was not played here: the
     importer could have written any result, so it counts in no rating and no record."""
     from mathable.core.record import write_record
-    from tests.rules.test_records import mathable_selfplay
+    from tests.rules.record_helpers import mathable_selfplay
 
     register(client, "ada")
     bob = register(client, "bob")

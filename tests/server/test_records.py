@@ -143,7 +143,7 @@ def test_the_archive_streams_a_players_finished_games_with_their_records(
 
 def _selfplayed_record(seed: int) -> str:
     from mathable.core.record import write_record
-    from tests.rules.test_records import mathable_selfplay
+    from tests.rules.record_helpers import mathable_selfplay
 
     return write_record(mathable_selfplay(seed)).text()
 

@@ -21,7 +21,7 @@ from tests.server.helpers import Account, register
 
 def _selfplayed(seed: int = 1) -> str:
     from mathable.core.record import write_record
-    from tests.rules.test_records import mathable_selfplay
+    from tests.rules.record_helpers import mathable_selfplay
 
     return write_record(mathable_selfplay(seed)).text()
 

@@ -17,7 +17,7 @@ from mathable.games.mathable.engines import best
 from mathable.games.summy import selfplay
 from mathable_cli.exits import ExitCode
 from tests.cli.players import cli_command
-from tests.rules.test_records import Table, mathable_selfplay
+from tests.rules.record_helpers import Table, mathable_selfplay
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

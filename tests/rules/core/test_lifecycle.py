@@ -1,0 +1,147 @@
+"""The lifecycle both games share (``mathable.core.lifecycle``): one set of commands, one fold of
+the lifecycle events, the same refusals in either game with each game's own words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from mathable.core import lifecycle
+from mathable.core.errors import RuleError
+from mathable.core.lifecycle import (
+    Create,
+    Decline,
+    GiveTime,
+    Join,
+    Pass,
+    Resign,
+    StartVacation,
+    TimeOut,
+)
+from mathable.core.ruleset import ruleset
+from mathable.games.mathable import commands as mathable_commands
+from mathable.games.mathable import events as mathable_events
+from mathable.games.mathable.state import GameState
+from mathable.games.summy import commands as summy_commands
+from mathable.games.summy import events as summy_events
+from mathable.games.summy.state import SummyState
+from tests.rules.lifecycle_helpers import started
+
+GAMES = ("mathable", "summy")
+
+
+def refusal(game: str, state: Any, command: object) -> RuleError:
+    with pytest.raises(RuleError) as caught:
+        ruleset(game).check(state, command)
+    return caught.value
+
+
+def test_both_games_read_the_same_lifecycle_commands() -> None:
+    for name in ("Create", "Join", "Decline", "Pass", "Resign", "TimeOut", "GiveTime"):
+        assert getattr(mathable_commands, name) is getattr(lifecycle, name)
+    # Summy has no copy of its own: its commands module takes them from the lifecycle.
+    for name in ("_create", "_join", "_decline", "_resign", "_give_time", "_clocked_seat"):
+        assert not hasattr(summy_commands, name)
+        assert not hasattr(mathable_commands, name)
+
+
+def test_both_games_fold_lifecycle_events_with_the_one_apply() -> None:
+    mathable = started("mathable", players=3)
+    summy = started("summy", players=3)
+    for game, state in (("mathable", mathable), ("summy", summy)):
+        rules = ruleset(game)
+        turn = state.turn.seat
+        for event in rules.check(state, Resign(turn)):
+            state = rules.apply(state, event)
+        assert state.seats[turn].resigned and not state.seats[turn].timed_out
+        assert state.turn.seat == state.next_seat(turn)
+        assert lifecycle.apply(state, mathable_events.Resigned(turn)) is not None
+    # An event of the other game is none of the lifecycle's, and each game refuses it.
+    assert lifecycle.apply(GameState(), summy_events.SummyStarted(0, ((),))) is None
+    with pytest.raises(RuleError, match="a Summy game cannot apply game_started"):
+        summy_events.apply(summy, mathable_events.GameStarted(((),), 0, ((),)))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_number_of_players_that_is_no_whole_number_is_refused(game: str) -> None:
+    """Mathable used to fail with a TypeError on ``players="3"``; now both refuse it."""
+    empty = ruleset(game).new_state()
+    err = refusal(game, empty, Create("ann", players="3", ruleset=game))  # type: ignore[arg-type]
+    assert err.code == "bad_players"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_vacation_days_that_are_no_whole_number_are_refused(game: str) -> None:
+    """Mathable used to fail with a TypeError on ``days="2"``; now both refuse it."""
+    state = started(game)
+    err = refusal(game, state, StartVacation(0, "2"))  # type: ignore[arg-type]
+    assert (err.code, err.message) == ("bad_days", "a vacation lasts 1 to 366 days")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_not_your_turn_names_whose_turn_it_is_in_both_games(game: str) -> None:
+    state = started(game)
+    other = 1 - state.turn.seat
+    err = refusal(game, state, Pass(other))
+    assert err.code == "not_your_turn"
+    assert err.details == {"seat": state.turn.seat}
+
+
+def test_each_game_keeps_its_own_words_for_the_refusals_that_differ() -> None:
+    m, s = GameState(), SummyState()
+    assert refusal("mathable", m, Create("a", referee="x")).message == (
+        "referee is 'server' or 'players'"
+    )
+    assert refusal("summy", s, Create("a", referee="players", ruleset="summy")).message == (
+        "in Summy the server referees"
+    )
+    assert refusal("mathable", m, Create("a", tiles=(1, 2))).message == (
+        "tiles must list all 106 tiles of the game, each exactly once"
+    )
+    assert refusal("summy", s, Create("a", tiles=(1, 2), ruleset="summy")).message == (
+        "tiles must list the 93 tiles of the supply, each once"
+    )
+    assert refusal("mathable", m, Create("a", order=(1,))).message == (
+        "a bag order lists all 106 tiles, and only without tiles"
+    )
+    assert refusal("summy", s, Create("a", order=(1,), ruleset="summy")).message == (
+        "a supply order lists all 93 tiles, and only without tiles"
+    )
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_shared_refusals_are_the_same_in_both_games(game: str) -> None:
+    state = started(game, players=3)
+    assert refusal(game, state, Join("zed")).code == "game_full"
+    assert refusal(game, state, Decline("zed")).code == "game_started"
+    assert refusal(game, state, GiveTime(0, 0, 60)).code == "own_seat"
+    assert refusal(game, state, GiveTime(0, 9, 60)).code == "bad_seat"
+    assert refusal(game, state, GiveTime(0, 1, 0)).code == "bad_seconds"
+    unclocked = started(game, clock=None)
+    assert refusal(game, unclocked, TimeOut(0)).code == "no_clock"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_last_seat_standing_after_a_timeout_wins_on_time(game: str) -> None:
+    rules = ruleset(game)
+    state = started(game)
+    events = rules.check(state, TimeOut(state.turn.seat, claimed_by=None))
+    ended = [e for e in events if isinstance(e, mathable_events.GameEnded)]
+    assert ended and ended[0].reason == "timeout"
+    for event in events:
+        state = rules.apply(state, event)
+    assert state.status == "ended" and state.turn is None
+
+
+def test_a_cancelled_game_refuses_a_decline_and_a_join_as_cancelled() -> None:
+    """Found by a bot author: POST /decline on a cancelled game answered game_started."""
+    state = GameState()
+    for command in (Create("ann", 2, invited=("bob",)), Decline("ann")):
+        for event in mathable_commands.check(state, command):
+            state = mathable_events.apply(state, event)
+    assert state.status == "cancelled"
+    for command in (Decline("bob"), Join("bob"), Join("cy")):
+        with pytest.raises(RuleError) as err:
+            mathable_commands.check(state, command)
+        assert (err.value.code, err.value.details) == ("game_cancelled", {"status": "cancelled"})

@@ -3,7 +3,7 @@ offer, a takeback request, a nudge). One module each; none is played yet.
 
 Every module of this package is an offer, found by being here: it is imported with the
 package (in the order of the modules' names) and every game takes it, with no line in
-any game's package (``tests/rules/test_shared_commands.py`` plays one written so). A
+any game's package (``tests/rules/core/test_shared_commands.py`` plays one written so). A
 module holds:
 
 - the command: a frozen dataclass whose first field is the ``seat`` that sends it;

@@ -69,51 +69,23 @@ def sqlite_url(tmp_path: Path) -> str:
 #: The two databases, as the parametrized fixtures name them.
 DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
 
-#: The modules whose ``app`` (and so ``client``, ``table``, ``unchanged``) runs each test on
-#: SQLite and on PostgreSQL: those whose requests reach the store, where the databases
-#: differ (``mathable_server.store.sqlite`` and ``.postgres``). The others (the spec, error
-#: shapes, pictures, SQLite's own write lock) build their app on SQLite alone.
-BOTH_DATABASES = frozenset(
-    {
-        "test_accounts",
-        "test_browser_links",
-        "test_trial",
-        "test_sessions_end",
-        "test_signin_mail_budgets",
-        "test_clocks",
-        "test_cross_access",
-        "test_games",
-        "test_hidden_information",
-        "test_hostile_input",
-        "test_mail",
-        "test_many_games",
-        "test_messages",
-        "test_moves",
-        "test_one_write",
-        "test_pages",
-        "test_ratings",
-        "test_rematch",
-        "test_records_review",
-        "test_registration_retries",
-        "test_rulesets",
-        "test_security_findings",
-        "test_security_review2_players",
-        "test_summy",
-        "test_time_zone",
-        "test_worked_example",
-    }
-)
-
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    module = metafunc.module.__name__.rpartition(".")[2]
-    if module in BOTH_DATABASES and "store_url" in metafunc.fixturenames:
+    """``store_url`` (so ``app``, ``client``, ``table``, ``unchanged``) runs each test marked
+    ``both_databases`` on SQLite and on PostgreSQL: the modules whose requests reach the
+    store, where the databases differ (``mathable_server.store.sqlite`` and ``.postgres``),
+    say so with ``pytestmark = pytest.mark.both_databases`` (a test or class may carry it
+    too). The others (the spec, error shapes, pictures, SQLite's own write lock) build their
+    app on SQLite alone."""
+    marked = metafunc.definition.get_closest_marker("both_databases") is not None
+    if marked and "store_url" in metafunc.fixturenames:
         metafunc.parametrize("store_url", DATABASES, indirect=True)
 
 
 @pytest.fixture
 def store_url(request: pytest.FixtureRequest, sqlite_url: str) -> str:
-    """The database ``app`` runs on: SQLite, and in ``BOTH_DATABASES`` also PostgreSQL."""
+    """The database ``app`` runs on: SQLite, and for tests marked ``both_databases`` also
+    PostgreSQL."""
     if getattr(request, "param", "sqlite") == "sqlite":
         return sqlite_url
     return str(request.getfixturevalue("postgres_url"))

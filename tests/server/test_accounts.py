@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from mathable_server.store.engine import players
 from tests.server.conftest import make_app
 from tests.server.helpers import bag_order, move, new_game, register, started_game
+
+pytestmark = pytest.mark.both_databases
 
 
 def test_register_returns_a_token_that_authenticates_the_player(client: FlaskClient) -> None:

@@ -22,6 +22,8 @@ from mathable_server.store.outbox import Obsolete
 from tests.server.conftest import close_app, make_app
 from tests.server.helpers import EXAMPLE_TILES, Account, example_tiles, new_game, register
 
+pytestmark = pytest.mark.both_databases
+
 PUBLIC = "https://play.example"
 BOB = "bob@example.org"
 

@@ -20,6 +20,8 @@ from mathable_server.games.timesource import MovableTime
 from tests.server.conftest import make_app
 from tests.server.helpers import Account, move, new_game, register
 
+pytestmark = pytest.mark.both_databases
+
 DAY = 86400
 HOUR = 3600
 #: Monday 2027-03-01 09:00 UTC: the simulated weeks start here.

@@ -20,6 +20,8 @@ from sqlalchemy import func, select
 from mathable_server.store.engine import games
 from tests.server.helpers import Account, Table, register, snapshot, started_game
 
+pytestmark = pytest.mark.both_databases
+
 #: A command of every type, as ada could send it at version 3.
 COMMANDS: dict[str, dict[str, Any]] = {
     "place": {"type": "place", "square": "I8", "tile": 12},

@@ -24,6 +24,8 @@ from tests.server.helpers import (
     started_game,
 )
 
+pytestmark = pytest.mark.both_databases
+
 
 def test_creator_takes_seat_zero_and_the_game_waits_for_players(client: FlaskClient) -> None:
     ada = register(client, "ada")

@@ -19,6 +19,8 @@ from mathable.core.audit import audit, events_from_feed
 from tests.server.helpers import register
 from tests.server.hidden import Referee
 
+pytestmark = pytest.mark.both_databases
+
 
 def play_out(client: FlaskClient, players: int, seed: int) -> Referee:
     seats = [register(client, f"bot{players}x{seed}n{i}") for i in range(players)]

@@ -16,6 +16,8 @@ from tests.server.conftest import make_app
 from tests.server.helpers import Table, register
 from tests.server.live import live_server
 
+pytestmark = pytest.mark.both_databases
+
 TEN_KB = 10 * 1024
 ONE_MB = 1024 * 1024
 

@@ -44,6 +44,8 @@ from tests.server.live import free_port, server_cli, server_env
 from tests.server.mailbox import Mailbox, text_of
 from tests.server.test_summy import summy_game
 
+pytestmark = pytest.mark.both_databases
+
 DOMAIN = "play.test"
 ADA_MAIL, BOB_MAIL = "ada@example.org", "bob@example.org"
 ADA_TURN = "I8=12 H6=8 G9=2 F7=1 J8=16+"

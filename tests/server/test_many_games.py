@@ -22,6 +22,8 @@ from mathable_server.store.engine import events, game_members, games
 from tests.server.conftest import make_app
 from tests.server.helpers import EXAMPLE_TILES, Account, register
 
+pytestmark = pytest.mark.both_databases
+
 GAMES = 2000
 PAGE = 100
 

@@ -16,6 +16,8 @@ from flask.testing import FlaskClient
 from mathable_server.games import messages as message_rules
 from tests.server.helpers import Account, Table
 
+pytestmark = pytest.mark.both_databases
+
 
 def say(table: Table, who: Account, text: Any, **headers: str) -> Any:
     return table.client.post(

@@ -9,6 +9,8 @@ from flask.testing import FlaskClient
 
 from tests.server.helpers import Table, move, new_game, register
 
+pytestmark = pytest.mark.both_databases
+
 ADA_RACK = [1, 2, 8, 12, 16, 17, 42]
 BOB_RACK = [3, 4, 6, 7, 7, 8, 21]
 X_12 = {"near": "H8", "far": "G8", "op": "x"}  # 4 x 3 = 12, the claim for 12 on I8

@@ -15,6 +15,8 @@ from gunicorn.http.parser import RequestParser
 from mathable_server.run import gunicorn_writes
 from mathable_server.run.gunicorn_writes import OneWriteResponse
 
+pytestmark = pytest.mark.both_databases
+
 App = Callable[[dict[str, Any], Any], Iterable[bytes]]
 
 

@@ -6,6 +6,7 @@ import re
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
+import pytest
 from flask.testing import FlaskClient
 
 from mathable.games.mathable.events import Corrected, ExtraTileDrawn, TilePlaced, TurnEnded
@@ -13,6 +14,8 @@ from mathable.games.mathable.state import PlacedTile
 from mathable_server.games.turn_list import turn_lines
 from mathable_server.http.pages import page_context, status_words
 from tests.server.helpers import Table, new_game, register
+
+pytestmark = pytest.mark.both_databases
 
 
 class PageReader(HTMLParser):

@@ -14,6 +14,8 @@ from flask.testing import FlaskClient
 from tests.server.helpers import EXAMPLE_TILES, Account, register
 from tests.server.live import server_cli
 
+pytestmark = pytest.mark.both_databases
+
 
 def play_out(
     client: FlaskClient, a: Account, b: Account, loser: Account, passes: int = 2, **options: Any

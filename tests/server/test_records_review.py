@@ -13,10 +13,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from tests.server.conftest import make_app
 from tests.server.helpers import Account, register
+
+pytestmark = pytest.mark.both_databases
 
 
 def _selfplayed(seed: int = 1) -> str:

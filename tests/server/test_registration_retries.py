@@ -21,6 +21,8 @@ from mathable_server.store.players import PlayerRecorder
 from tests.server.conftest import make_app
 from tests.server.live import live_server
 
+pytestmark = pytest.mark.both_databases
+
 
 def register(client: FlaskClient, body: dict[str, Any], key: str | None = None) -> Any:
     headers = {"Idempotency-Key": key} if key is not None else {}

@@ -14,6 +14,8 @@ from flask.testing import FlaskClient
 from tests.server.conftest import close_app, make_app
 from tests.server.helpers import Account, Table, new_game, register
 
+pytestmark = pytest.mark.both_databases
+
 CLOCK = {"per_move": 259200}
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from mathable import (
@@ -25,6 +26,8 @@ from mathable.core.ruleset import RULESETS
 from mathable.games.mathable.commands import Create
 from mathable.games.mathable.state import BONUS, RULES_VERSION
 from tests.server.helpers import Table, move
+
+pytestmark = pytest.mark.both_databases
 
 
 def test_the_mathable_ruleset_is_served_without_a_token(client: FlaskClient) -> None:

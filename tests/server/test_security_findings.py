@@ -24,6 +24,8 @@ from tests.server.conftest import make_app
 from tests.server.helpers import EXAMPLE_TILES, Account, register, started_game
 from tests.server.live import live_server
 
+pytestmark = pytest.mark.both_databases
+
 
 def _client(tmp_path: Path, **settings: Any) -> FlaskClient:
     return make_app(f"sqlite:///{tmp_path / 'findings.db'}", **settings).test_client()

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import text
 
@@ -21,6 +22,8 @@ from mathable_server.store.names import name_key
 from tests.server.conftest import close_app, make_app
 from tests.server.helpers import Account, bag_order, move, register, started_game
 from tests.server.upgrade.baseline import make_baseline_database
+
+pytestmark = pytest.mark.both_databases
 
 
 def _feed(client: FlaskClient, game_id: str, who: Account | None = None) -> list[dict[str, Any]]:

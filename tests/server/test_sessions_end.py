@@ -20,6 +20,8 @@ from mathable_server.store.schema import browser_sessions
 from tests.server.conftest import close_app, make_app
 from tests.server.helpers import Account, register
 
+pytestmark = pytest.mark.both_databases
+
 PUBLIC = "https://play.example"
 
 

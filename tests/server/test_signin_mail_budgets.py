@@ -22,6 +22,8 @@ from requests.adapters import HTTPAdapter
 from tests.server.live import live_server
 from tests.server.mailbox import Mailbox, text_of
 
+pytestmark = pytest.mark.both_databases
+
 PUBLIC = "http://mathable.test"
 VICTIM = "vic@victims.example"
 

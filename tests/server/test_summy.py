@@ -6,11 +6,14 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from mathable.games.summy import SUPPLY_SET, tile_names
 from mathable.games.summy.tiles import parse_tiles
 from tests.server.helpers import Account, move, register
+
+pytestmark = pytest.mark.both_databases
 
 
 def supply(front: str) -> list[str]:

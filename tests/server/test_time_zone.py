@@ -10,6 +10,8 @@ from flask.testing import FlaskClient
 
 from tests.server.helpers import Account, register
 
+pytestmark = pytest.mark.both_databases
+
 
 def zone_of(client: FlaskClient, who: Account) -> Any:
     return client.get("/v1/me", headers=who.auth).json["time_zone"]

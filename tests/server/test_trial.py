@@ -13,10 +13,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from tests.server.helpers import EXAMPLE_TILES, Account, move, register
 from tests.server.hidden import Referee
+
+pytestmark = pytest.mark.both_databases
 
 #: What a stopped trial answers: whether it is legal, and what it scores.
 STOPPED = {"ok", "version", "score_change"}

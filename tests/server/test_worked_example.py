@@ -6,9 +6,12 @@ places all seven tiles for 71 plus the 50-point bonus.
 
 from __future__ import annotations
 
+import pytest
 from flask.testing import FlaskClient
 
 from tests.server.helpers import EXAMPLE_TILES, move, register, started_game
+
+pytestmark = pytest.mark.both_databases
 
 PLAYER_1 = [("I8", 12, 12), ("H6", 8, 8), ("G9", 2, 2), ("F7", 1, 1), ("J8", 16, 16)]
 PLAYER_2 = [

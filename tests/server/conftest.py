@@ -13,13 +13,13 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import create_engine, text
-from werkzeug.test import TestResponse
 
-from mathable_server import Settings, create_app
 from mathable_server.store.engine import normalize_url
-from tests.server.contract import check_response
+from tests.server.apps import close_app, close_open_apps, make_app
 from tests.server.helpers import Table
 from tests.server.live import live_server
+from tests.server.mailbox import Mailbox
+from tests.server.mailing import ADA_MAIL, BOB_MAIL, mailing_app, verify
 
 POSTGRES_ENV = "MATHABLE_TEST_POSTGRES_URL"
 
@@ -100,57 +100,12 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         yield request.getfixturevalue("postgres_url")
 
 
-class ContractClient(FlaskClient):
-    """A test client that checks every answer against openapi.yaml."""
-
-    def open(self, *args: Any, **kwargs: Any) -> TestResponse:
-        response = super().open(*args, **kwargs)
-        request = response.request
-        check_response(
-            request.method,
-            request.path,
-            response.status_code,
-            response.get_data(),
-            response.content_type,
-        )
-        return response
-
-
-#: The apps a test made and has not closed: ``_close_apps`` closes them after it.
-_OPEN_APPS: list[Flask] = []
-
-
-def make_app(database_url: str, **settings: Any) -> Flask:
-    # Most tests set up games with a given bag order: the server must allow it.
-    settings.setdefault("allow_given_tiles", True)
-    settings.setdefault("allow_seeds", True)
-    # Fewer connections than a server's default: the test workers share PostgreSQL's 100.
-    settings.setdefault("pool_size", 4)
-    app = create_app(Settings(database_url=database_url, **settings))
-    app.test_client_class = ContractClient
-    _OPEN_APPS.append(app)
-    return app
-
-
-def close_app(app: Flask) -> None:
-    """End what an app runs in the background, then its engine: the feed follower first
-    (on PostgreSQL it would go on reading a dropped schema), and the held polls' flusher
-    (it would go on writing leases into it); connections left open fail the suite."""
-    if app in _OPEN_APPS:
-        _OPEN_APPS.remove(app)
-    services = app.extensions["mathable"]
-    services.follower.stop()
-    services.held_polls.stop()
-    services.store.engine.dispose()
-
-
 @pytest.fixture(autouse=True)
 def _close_apps() -> Iterator[None]:
     """Every app a test made is closed after it, whether or not the test closed it (a
     background thread's connection left open would be collected during a later test)."""
     yield
-    while _OPEN_APPS:
-        close_app(_OPEN_APPS[-1])
+    close_open_apps()
 
 
 @pytest.fixture
@@ -185,3 +140,30 @@ def live_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("live") / "live.db"
     with live_server(f"sqlite:///{db}") as base_url:
         yield base_url
+
+
+@pytest.fixture
+def mailbox() -> Iterator[Mailbox]:
+    """A local SMTP relay (aiosmtpd on a free loopback port) keeping what it is sent."""
+    box = Mailbox()
+    box.start()
+    yield box
+    box.stop()
+
+
+@pytest.fixture
+def mail_app(database_url: str, mailbox: Mailbox) -> Iterator[Flask]:
+    """An app sending mail through ``mailbox``, on SQLite and on PostgreSQL."""
+    app = mailing_app(database_url, mailbox)
+    yield app
+    app.extensions["mathable"].store.engine.dispose()
+
+
+@pytest.fixture
+def mail_table(mail_app: Flask, mailbox: Mailbox) -> Table:
+    """The worked-example game with both players' addresses verified; ada to move."""
+    client = mail_app.test_client()
+    table = Table(client)
+    verify(client, mail_app, mailbox, table.ada, ADA_MAIL)
+    verify(client, mail_app, mailbox, table.bob, BOB_MAIL)
+    return table

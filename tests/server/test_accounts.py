@@ -9,7 +9,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from mathable_server.store.engine import players
-from tests.server.conftest import make_app
+from tests.server.apps import make_app
 from tests.server.helpers import bag_order, move, new_game, register, started_game
 
 pytestmark = pytest.mark.both_databases

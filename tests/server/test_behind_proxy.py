@@ -9,17 +9,10 @@ live server; clients come from different loopback addresses (127.0.0.2,
 
 from __future__ import annotations
 
-import http.client
-import json
-import os
 import re
-import shutil
-import subprocess
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
@@ -27,9 +20,9 @@ from flask.testing import FlaskClient
 from mathable_server import Settings, create_app
 from mathable_server.http.proxies import TrustedProxies
 from mathable_server.http.settings import MAX_WAIT_SECONDS
-from tests.server.live import REPO, free_port, live_server
+from tests.server.live import REPO, live_server
+from tests.server.nginx import CONF, call_from, nginx_binary, nginx_in_front, status_from
 
-CONF = REPO / "docs" / "nginx" / "mathable.conf"
 LIMIT = "1/min burst 3"
 
 
@@ -112,112 +105,39 @@ def test_the_documented_proxy_waits_longer_than_the_longest_long_poll() -> None:
 # --- a real nginx -----------------------------------------------------------------------
 
 
-def _nginx() -> str | None:
-    return shutil.which("nginx") or next(
-        (p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None
-    )
-
-
-@contextmanager
-def nginx_in_front(upstream: str, folder: Path) -> Iterator[str]:
-    """nginx with the documented configuration in front of ``upstream`` (a base URL); its
-    address (``127.0.0.1:PORT``). Skips, saying why, where nginx is not installed."""
-    binary = _nginx()
-    if binary is None:
-        pytest.skip("nginx is not installed (apt-get install nginx-light): proxy test skipped")
-    port = free_port()
-    site = (
-        CONF.read_text()
-        .replace("127.0.0.1:8080", upstream.removeprefix("http://"))
-        .replace("listen 80;", f"listen 127.0.0.1:{port};")
-    )
-    (folder / "site.conf").write_text(site)
-    user = "user root;\n" if os.geteuid() == 0 else ""
-    (folder / "nginx.conf").write_text(
-        f"{user}worker_processes 1;\npid {folder}/nginx.pid;\n"
-        f"error_log {folder}/error.log;\nevents {{ worker_connections 64; }}\n"
-        f"http {{\n access_log off;\n client_body_temp_path {folder}/body;\n"
-        f" proxy_temp_path {folder}/proxy;\n fastcgi_temp_path {folder}/fcgi;\n"
-        f" uwsgi_temp_path {folder}/uwsgi;\n scgi_temp_path {folder}/scgi;\n"
-        f" include {folder}/site.conf;\n}}\n"
-    )
-    process = subprocess.Popen(
-        [binary, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-g",
-         "daemon off;"],
-        stderr=subprocess.PIPE,
-    )  # fmt: skip
-    try:
-        deadline = time.monotonic() + 20
-        while _status(port, "127.0.0.9") is None:
-            assert process.poll() is None, process.stderr.read() if process.stderr else ""
-            assert time.monotonic() < deadline, "nginx did not start"
-            time.sleep(0.1)
-        yield f"127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-        if process.stderr is not None:
-            process.stderr.close()
-
-
 @pytest.fixture
 def nginx_front(tmp_path: Path) -> Iterator[str]:
     """nginx with the documented configuration in front of a live server; its base URL."""
-    if _nginx() is None:
+    if nginx_binary() is None:
         pytest.skip("nginx is not installed (apt-get install nginx-light): proxy test skipped")
     env = {"MATHABLE_TRUSTED_PROXIES": "1", "MATHABLE_RATE_LIMIT": LIMIT}
     with live_server(env=env) as upstream, nginx_in_front(upstream, tmp_path) as front:
         yield front
 
 
-def _call(
-    port: int, source: str, method: str, path: str, body: object = None, **headers: str
-) -> tuple[int | None, Any]:
-    """One request from the loopback address ``source``: (status, JSON body or None)."""
-    connection = http.client.HTTPConnection(
-        "127.0.0.1", port, timeout=15, source_address=(source, 0)
-    )
-    payload = None if body is None else json.dumps(body)
-    if payload is not None:
-        headers["Content-Type"] = "application/json"
-    try:
-        connection.request(method, path, body=payload, headers=headers)
-        response = connection.getresponse()
-        data = response.read()
-        return response.status, json.loads(data) if data.startswith(b"{") else None
-    except OSError:
-        return None, None
-    finally:
-        connection.close()
-
-
-def _status(port: int, source: str, path: str = "/v1/health", **headers: str) -> int | None:
-    return _call(port, source, "GET", path, **headers)[0]
-
-
 @pytest.mark.e2e
 def test_behind_nginx_each_client_address_has_its_own_limit(nginx_front: str) -> None:
     port = int(nginx_front.rsplit(":", 1)[1])
     # 127.0.0.9 took one request while nginx started.
-    first = [_status(port, "127.0.0.2") for _ in range(4)]
+    first = [status_from(port, "127.0.0.2") for _ in range(4)]
     assert first == [200, 200, 200, 429]
     # Forging the header from the same client does not help: nginx appends the truth.
-    assert _status(port, "127.0.0.2", **{"X-Forwarded-For": "203.0.113.5"}) == 429
+    assert status_from(port, "127.0.0.2", **{"X-Forwarded-For": "203.0.113.5"}) == 429
     # Another client behind the same proxy is not held back by the first.
-    assert _status(port, "127.0.0.3") == 200
+    assert status_from(port, "127.0.0.3") == 200
 
 
 @pytest.mark.e2e
 def test_behind_nginx_a_long_poll_is_held_then_answered(nginx_front: str) -> None:
     port = int(nginx_front.rsplit(":", 1)[1])
-    status, player = _call(port, "127.0.0.4", "POST", "/v1/players", {"name": "ann"})
+    status, player = call_from(port, "127.0.0.4", "POST", "/v1/players", {"name": "ann"})
     assert status == 201, player
     auth = {"Authorization": f"Bearer {player['token']}"}
-    status, game = _call(port, "127.0.0.4", "POST", "/v1/games", {}, **auth)
+    status, game = call_from(port, "127.0.0.4", "POST", "/v1/games", {}, **auth)
     assert status == 201, game
     started = time.monotonic()
     path = f"/v1/games/{game['id']}?wait=2&since={game['version']}"
-    status, view = _call(port, "127.0.0.4", "GET", path, **auth)
+    status, view = call_from(port, "127.0.0.4", "GET", path, **auth)
     held = time.monotonic() - started
     assert status == 200 and view["version"] == game["version"]
     assert 1.8 <= held < 10, held

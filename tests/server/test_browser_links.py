@@ -19,7 +19,7 @@ from mathable_server.http.sessions import COOKIE, PRE_COOKIE, csrf_token, secret
 from mathable_server.notify.mail.codes import link_secret
 from mathable_server.notify.mail.outgoing import SIGNIN_REQUEST, MailChannel
 from mathable_server.store.outbox import Obsolete
-from tests.server.conftest import close_app, make_app
+from tests.server.apps import close_app, make_app
 from tests.server.helpers import EXAMPLE_TILES, Account, example_tiles, new_game, register
 
 pytestmark = pytest.mark.both_databases

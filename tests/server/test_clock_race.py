@@ -18,7 +18,7 @@ from sqlalchemy import create_engine, select
 
 from mathable_server.games.timesource import MovableTime
 from mathable_server.store.engine import events, normalize_url
-from tests.server.conftest import make_app
+from tests.server.apps import make_app
 from tests.server.helpers import Account, new_game, register
 from tests.server.live import REPO, live_server
 

@@ -7,87 +7,18 @@ sweeper, and the input the API refuses.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from flask import Flask
-from flask.testing import FlaskClient
 
 from mathable_server.games.timesource import MovableTime
-from tests.server.conftest import make_app
-from tests.server.helpers import Account, move, new_game, register
+from tests.server.apps import make_app
+from tests.server.clocks import DAY, HOUR, MONDAY, World
+from tests.server.helpers import move, new_game
 
 pytestmark = pytest.mark.both_databases
-
-DAY = 86400
-HOUR = 3600
-#: Monday 2027-03-01 09:00 UTC: the simulated weeks start here.
-MONDAY = int(datetime(2027, 3, 1, 9, tzinfo=UTC).timestamp() * 1000)
-
-
-class World:
-    """A server on one database whose time the test moves; ada and bob (and cy) play."""
-
-    def __init__(self, app: Flask, time: MovableTime) -> None:
-        self.app = app
-        self.time = time
-        self.client: FlaskClient = app.test_client()
-        self.ada = register(self.client, "ada")
-        self.bob = register(self.client, "bob")
-        self.cy = register(self.client, "cy")
-
-    @property
-    def games(self) -> Any:
-        return self.app.extensions["mathable"].games
-
-    def start(self, clock: dict[str, Any], *players: Account) -> str:
-        """A started game of ``players`` (ada first) with ``clock``: seat 0 moves first."""
-        seated = players or (self.ada, self.bob)
-        game = new_game(self.client, seated[0], players=len(seated), tiles=_tiles(), clock=clock)
-        for other in seated[1:]:
-            response = self.client.post(f"/v1/games/{game['id']}/join", headers=other.auth)
-            assert response.status_code == 200, response.json
-        game_id: str = game["id"]
-        return game_id
-
-    def view(self, game_id: str, who: Account | None = None) -> dict[str, Any]:
-        response = self.client.get(f"/v1/games/{game_id}", headers=(who or self.ada).auth)
-        assert response.status_code == 200, response.json
-        body: dict[str, Any] = response.json  # type: ignore[assignment]
-        return body
-
-    def events(self, game_id: str) -> list[dict[str, Any]]:
-        response = self.client.get(f"/v1/games/{game_id}/events", headers=self.ada.auth)
-        found: list[dict[str, Any]] = response.json["events"]  # type: ignore[index]
-        return found
-
-    def types(self, game_id: str) -> list[str]:
-        return [e["type"] for e in self.events(game_id)]
-
-    def passes(self, game_id: str, who: Account) -> dict[str, Any]:
-        version = self.view(game_id, who)["version"]
-        response = move(self.client, who, game_id, version, type="pass")
-        assert response.status_code == 200, response.json
-        body: dict[str, Any] = response.json  # type: ignore[assignment]
-        return body
-
-    def advance(self, **amount: float) -> None:
-        self.time.advance(**amount)
-
-
-_orders = itertools.count()
-
-
-def _tiles() -> list[int]:
-    """The worked example's start, another order for each game (one player sits in one
-    unfinished game of a bag order at a time)."""
-    from tests.server.helpers import example_tiles
-
-    return example_tiles(next(_orders))
-
 
 def _deadline(body: dict[str, Any]) -> datetime:
     return datetime.strptime(body["clock"]["deadline"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)

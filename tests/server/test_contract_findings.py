@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask.testing import FlaskClient
 
 from tests.server.helpers import move, register
-from tests.server.test_summy import summy_game
+from tests.server.summy_games import summy_game
 
 
 def test_a_decline_or_a_join_of_a_cancelled_game_answers_game_cancelled(

@@ -7,7 +7,7 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from tests.server.helpers import Table, move, register
-from tests.server.test_summy import summy_game
+from tests.server.summy_games import summy_game
 
 ADA_RACK = [1, 2, 8, 12, 16, 17, 42]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from tests.server.conftest import make_app
+from tests.server.apps import make_app
 from tests.server.helpers import register
 
 

@@ -21,7 +21,7 @@ import requests
 import mathable
 from tests.server.helpers import example_tiles
 from tests.server.live import live_server
-from tests.server.test_stream_resume import ENV
+from tests.server.streams import STREAM_ENV
 
 pytestmark = pytest.mark.e2e
 
@@ -141,7 +141,7 @@ def first_lines(url: str, path: str, count: int, headers: dict[str, str] | None 
 def test_two_bots_play_a_whole_game_from_the_game_stream_with_no_get(
     options: dict[str, Any],
 ) -> None:
-    with live_server(env=ENV) as url:
+    with live_server(env=STREAM_ENV) as url:
         one, two = register(url, "sol"), register(url, "tor")
         game_id = new_game(url, one, two, "tor", options)
         bots = [StreamBot(url, one, game_id), StreamBot(url, two, game_id)]
@@ -165,7 +165,7 @@ def test_two_bots_play_a_whole_game_from_the_game_stream_with_no_get(
 
 
 def test_the_stream_gives_the_whole_view_then_each_change_and_resumes_by_version() -> None:
-    with live_server(env=ENV) as url:
+    with live_server(env=STREAM_ENV) as url:
         one, two = register(url, "uli"), register(url, "val")
         game_id = new_game(url, one, two, "val", {"tiles": example_tiles(2)})
         path = f"/v1/games/{game_id}/stream"
@@ -224,7 +224,8 @@ def test_a_line_is_made_once_per_version_and_viewer_with_the_clock_of_its_versio
 
     from mathable_server.games.timesource import MovableTime
     from mathable_server.http.api import game_stream
-    from tests.server.test_clocks import DAY, MONDAY, World, make_app
+    from tests.server.apps import make_app
+    from tests.server.clocks import DAY, MONDAY, World
 
     time = MovableTime(MONDAY)
     app = make_app(database_url, vacation_days=3)

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from sqlalchemy.exc import OperationalError
 from werkzeug.test import EnvironBuilder
 
-from tests.server.conftest import close_app, make_app
+from tests.server.apps import close_app, make_app
 from tests.server.helpers import (
     EXAMPLE_TILES,
     bag_order,

@@ -12,7 +12,7 @@ import pytest
 import requests
 from flask.testing import FlaskClient
 
-from tests.server.conftest import make_app
+from tests.server.apps import make_app
 from tests.server.helpers import Table, register
 from tests.server.live import live_server
 

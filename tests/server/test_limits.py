@@ -21,7 +21,7 @@ from mathable_server.http.limits import Limiter, RateLimit
 from mathable_server.http.settings import DEFAULT_MAX_LONG_POLLS, Settings
 from mathable_server.run.cli import main as server_main
 from mathable_server.run.gunicorn_app import worker_settings
-from tests.server.conftest import close_app, make_app
+from tests.server.apps import close_app, make_app
 from tests.server.helpers import EXAMPLE_TILES, register, started_game
 from tests.server.live import live_server
 

@@ -9,7 +9,6 @@ import smtplib
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -23,16 +22,13 @@ from sqlalchemy import func, select
 from mathable import replay_timed
 from mathable.core.ruleset import ruleset
 from mathable_server.http.limits import RateLimit
-from mathable_server.mailin.inbound import CLOSED, TAKEN, UNKNOWN_ADDRESS, Inbox
+from mathable_server.mailin.inbound import CLOSED, TAKEN, UNKNOWN_ADDRESS
 from mathable_server.mailin.smtpd import controller
-from mathable_server.notify.delivery import Mailroom
 from mathable_server.notify.mail.compose import game_subject
 from mathable_server.notify.mail.games import GameMail, game_mail_for
 from mathable_server.notify.mail.play_addresses import play_address, play_secret
 from mathable_server.store.engine import outbox
-from tests.server.conftest import make_app
 from tests.server.helpers import (
-    Account,
     Table,
     example_tiles,
     move,
@@ -42,100 +38,24 @@ from tests.server.helpers import (
 )
 from tests.server.live import free_port, server_cli, server_env
 from tests.server.mailbox import Mailbox, text_of
-from tests.server.test_summy import summy_game
+from tests.server.mailing import (
+    ADA_MAIL,
+    BOB_MAIL,
+    BOB_TURN,
+    DOMAIN,
+    deliver,
+    inbox,
+    mailing_app,
+    play_ada_turn,
+    reply,
+    room,
+    set_address,
+    turn_mail,
+    verify,
+)
+from tests.server.summy_games import summy_game
 
 pytestmark = pytest.mark.both_databases
-
-DOMAIN = "play.test"
-ADA_MAIL, BOB_MAIL = "ada@example.org", "bob@example.org"
-ADA_TURN = "I8=12 H6=8 G9=2 F7=1 J8=16+"
-BOB_TURN = "F8=7 F9=6 H9=8 G6=4 E9=3 E8=21 E10=7"
-
-
-@pytest.fixture
-def mailbox() -> Iterator[Mailbox]:
-    box = Mailbox()
-    box.start()
-    yield box
-    box.stop()
-
-
-def _app(url: str, mailbox: Mailbox, **settings: Any) -> Flask:
-    settings.setdefault("outbox_base_delay", 0.01)
-    return make_app(url, smtp_url=mailbox.url, mail_domain=DOMAIN, **settings)
-
-
-@pytest.fixture
-def mail_app(database_url: str, mailbox: Mailbox) -> Iterator[Flask]:
-    app = _app(database_url, mailbox)
-    yield app
-    app.extensions["mathable"].store.engine.dispose()
-
-
-def room(app: Flask) -> Mailroom:
-    found: Mailroom = app.extensions["mathable_mail"]
-    return found
-
-
-def deliver(app: Flask) -> int:
-    return room(app).deliverer(app.extensions["mathable"].games.now).drain()
-
-
-def verify(client: FlaskClient, app: Flask, mailbox: Mailbox, who: Account, address: str) -> None:
-    answer = client.put("/v1/me/email", json={"address": address}, headers=who.auth)
-    assert answer.status_code == 202, answer.json
-    deliver(app)
-    found = re.search(r"code is (\d{6})", text_of(mailbox.to(address)[-1]))
-    assert found is not None
-    done = client.post("/v1/me/email/verify", json={"code": found[1]}, headers=who.auth)
-    assert done.status_code == 200, done.json
-    assert done.json == {"address": address, "verified": True, "email": "turn",
-                         "remind_before": None, "webhook": None}  # fmt: skip
-
-
-def inbox(app: Flask) -> Inbox:
-    return Inbox(app.extensions["mathable"].games, room(app))
-
-
-def reply(to_mail: EmailMessage, body: str, **headers: str) -> bytes:
-    """A reply to ``to_mail`` as a mail client writes it: quoting what it answers."""
-    message = EmailMessage()
-    message["From"] = headers.pop("From", "someone@elsewhere.example")
-    message["To"] = str(to_mail["Reply-To"])
-    message["Subject"] = "Re: " + str(to_mail["Subject"])
-    message["Message-ID"] = headers.pop("Message_ID", make_msgid(domain="elsewhere.example"))
-    message["In-Reply-To"] = str(to_mail["Message-ID"])
-    for name, value in headers.items():
-        message[name.replace("_", "-")] = value
-    quoted = "\n".join("> " + line for line in text_of(to_mail).splitlines())
-    message.set_content(
-        f"{body}\n\n-- \nSent from my phone\n\nOn Monday, Mathable wrote:\n{quoted}\n"
-    )
-    return message.as_bytes()
-
-
-def turn_mail(mailbox: Mailbox, address: str) -> EmailMessage:
-    return mailbox.wait_for(
-        lambda m: m["To"] == address and str(m["Subject"]).startswith("[mathable] Your turn")
-    )
-
-
-@pytest.fixture
-def mail_table(mail_app: Flask, mailbox: Mailbox) -> Table:
-    """The worked-example game with both players' addresses verified; ada to move."""
-    client = mail_app.test_client()
-    table = Table(client)
-    verify(client, mail_app, mailbox, table.ada, ADA_MAIL)
-    verify(client, mail_app, mailbox, table.bob, BOB_MAIL)
-    return table
-
-
-def play_ada_turn(table: Table) -> None:
-    for square, tile in (("I8", 12), ("H6", 8), ("G9", 2), ("F7", 1), ("J8", 16)):
-        table.ok(table.ada, type="place", square=square, tile=tile)
-    table.ok(table.ada, type="draw_extra")
-    table.ok(table.ada, type="end_turn")
-
 
 # --- addresses and codes ---------------------------------------------------------------
 
@@ -186,25 +106,21 @@ def test_the_outbox_never_holds_the_code_in_clear(mail_app: Flask, mailbox: Mail
     assert done.status_code == 200, done.json
 
 
-def _set(client: FlaskClient, who: Account, address: str) -> Any:
-    return client.put("/v1/me/email", json={"address": address}, headers=who.auth)
-
-
 def test_code_mails_are_limited_per_player_and_per_address(
     sqlite_url: str, mailbox: Mailbox
 ) -> None:
-    app = _app(sqlite_url, mailbox, code_mail_limit=RateLimit(3 / 3600, 3))
+    app = mailing_app(sqlite_url, mailbox, code_mail_limit=RateLimit(3 / 3600, 3))
     client = app.test_client()
     table = Table(client)
     for n in range(3):
-        assert _set(client, table.ada, f"ada{n}@example.org").status_code == 202
-    refused = _set(client, table.ada, "ada9@example.org")
+        assert set_address(client, table.ada, f"ada{n}@example.org").status_code == 202
+    refused = set_address(client, table.ada, "ada9@example.org")
     assert refused.status_code == 429 and refused.json["error"]["code"] == "too_many_codes"
     assert int(refused.headers["Retry-After"]) > 0
     # Another player cannot flood one address either.
     for _ in range(3):
-        _set(client, table.bob, BOB_MAIL)
-    other = _set(client, table.eve, BOB_MAIL)
+        set_address(client, table.bob, BOB_MAIL)
+    other = set_address(client, table.eve, BOB_MAIL)
     assert other.status_code == 429 and other.json["error"]["code"] == "too_many_codes"
     deliver(app)
     assert len(mailbox.to(BOB_MAIL)) == 3
@@ -216,14 +132,14 @@ def test_setting_the_same_address_again_keeps_the_wrong_tries(
 ) -> None:
     client = mail_app.test_client()
     table = Table(client)
-    assert _set(client, table.ada, ADA_MAIL).status_code == 202
+    assert set_address(client, table.ada, ADA_MAIL).status_code == 202
     for _ in range(5):
         wrong = client.post("/v1/me/email/verify", json={"code": "000000"}, headers=table.ada.auth)
         assert wrong.json["error"]["code"] in ("wrong_code", "code_expired")
-    again = _set(client, table.ada, ADA_MAIL)
+    again = set_address(client, table.ada, ADA_MAIL)
     assert again.status_code == 429 and again.json["error"]["code"] == "too_many_codes"
     # Another address starts afresh.
-    assert _set(client, table.ada, "ada2@example.org").status_code == 202
+    assert set_address(client, table.ada, "ada2@example.org").status_code == 202
 
 
 def test_an_unverified_address_gets_no_game_mail(mail_app: Flask, mailbox: Mailbox) -> None:
@@ -308,7 +224,7 @@ def test_relay_down_rows_wait_and_go_out_when_it_is_back(
 
 
 def test_a_row_is_dead_after_its_tries_and_listed(sqlite_url: str, mailbox: Mailbox) -> None:
-    app = _app(sqlite_url, mailbox, outbox_max_attempts=2, outbox_base_delay=0.0)
+    app = mailing_app(sqlite_url, mailbox, outbox_max_attempts=2, outbox_base_delay=0.0)
     client = app.test_client()
     table = Table(client)
     verify(client, app, mailbox, table.bob, BOB_MAIL)
@@ -325,7 +241,7 @@ def test_a_row_is_dead_after_its_tries_and_listed(sqlite_url: str, mailbox: Mail
 def test_a_crash_between_sending_and_marking_sends_once_more_with_the_same_id(
     sqlite_url: str, mailbox: Mailbox
 ) -> None:
-    app = _app(sqlite_url, mailbox, outbox_lease=0.05)
+    app = mailing_app(sqlite_url, mailbox, outbox_lease=0.05)
     client = app.test_client()
     table = Table(client)
     verify(client, app, mailbox, table.bob, BOB_MAIL)
@@ -661,7 +577,7 @@ def test_smtpd_refuses_unknown_recipients_with_550_and_plays_the_others(
 
 
 def test_mail_in_exit_codes(sqlite_url: str, mailbox: Mailbox) -> None:
-    app = _app(sqlite_url, mailbox)
+    app = mailing_app(sqlite_url, mailbox)
     client = app.test_client()
     table = Table(client)
     verify(client, app, mailbox, table.bob, BOB_MAIL)
@@ -712,7 +628,7 @@ def test_mail_in_without_its_environment_creates_no_database_and_says_try_later(
 def test_the_one_click_unsubscribe_link_turns_game_mail_off(
     sqlite_url: str, mailbox: Mailbox
 ) -> None:
-    app = _app(sqlite_url, mailbox, public_url="http://mathable.test")
+    app = mailing_app(sqlite_url, mailbox, public_url="http://mathable.test")
     client = app.test_client()
     table = Table(client)
     verify(client, app, mailbox, table.bob, BOB_MAIL)
@@ -736,7 +652,7 @@ def test_the_one_click_unsubscribe_link_turns_game_mail_off(
 
 
 def test_the_unsubscribe_page_form_turns_game_mail_off(sqlite_url: str, mailbox: Mailbox) -> None:
-    app = _app(sqlite_url, mailbox, public_url="http://mathable.test")
+    app = mailing_app(sqlite_url, mailbox, public_url="http://mathable.test")
     client = app.test_client()
     table = Table(client)
     verify(client, app, mailbox, table.bob, BOB_MAIL)
@@ -830,7 +746,7 @@ def test_the_subject_of_a_game_mail_names_its_game() -> None:
 
 def test_a_summy_turn_mail_shows_the_table_as_a_picture(sqlite_url: str, mailbox: Mailbox) -> None:
     pytest.importorskip("cairosvg", reason="the pictures extra (CairoSVG) is not installed")
-    mail_app = _app(sqlite_url, mailbox, mail_pictures=True)
+    mail_app = mailing_app(sqlite_url, mailbox, mail_pictures=True)
     client = mail_app.test_client()
     ada, bob = register(client, "ada"), register(client, "bob")
     verify(client, mail_app, mailbox, ada, ADA_MAIL)
@@ -854,7 +770,7 @@ def test_the_turn_mail_shows_the_board_as_a_picture_beside_the_text(
     sqlite_url: str, mailbox: Mailbox
 ) -> None:
     pytest.importorskip("cairosvg", reason="the pictures extra (CairoSVG) is not installed")
-    mail_app = _app(sqlite_url, mailbox, mail_pictures=True)
+    mail_app = mailing_app(sqlite_url, mailbox, mail_pictures=True)
     client = mail_app.test_client()
     mail_table = Table(client)
     verify(client, mail_app, mailbox, mail_table.bob, BOB_MAIL)
@@ -878,7 +794,7 @@ def test_the_turn_mail_shows_the_board_as_a_picture_beside_the_text(
 
 
 def test_by_default_the_turn_mail_is_plain_text(sqlite_url: str, mailbox: Mailbox) -> None:
-    app = _app(sqlite_url, mailbox)
+    app = mailing_app(sqlite_url, mailbox)
     client = app.test_client()
     table = Table(client)
     verify(client, app, mailbox, table.bob, BOB_MAIL)
@@ -961,7 +877,7 @@ def test_the_digest_names_the_deadlines_within_a_day_in_the_players_time(
 def test_the_game_over_mail_has_the_result_with_the_deductions_the_link_and_the_rematch(
     database_url: str, mailbox: Mailbox
 ) -> None:
-    app = _app(database_url, mailbox, public_url="http://mathable.test")
+    app = mailing_app(database_url, mailbox, public_url="http://mathable.test")
     client = app.test_client()
     table = Table(client)
     verify(client, app, mailbox, table.bob, BOB_MAIL)

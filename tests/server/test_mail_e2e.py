@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 import requests
 
+from tests.server.cli_runs import cli_output
 from tests.server.helpers import EXAMPLE_TILES
 from tests.server.live import REPO, free_port, live_server, server_env
 from tests.server.mailbox import Mailbox, text_of
@@ -33,14 +34,6 @@ pytestmark = pytest.mark.e2e
 
 DOMAIN = "play.test"
 ADA, BOB = "ada@example.org", "bob@example.org"
-
-
-def _cli(env: dict[str, str], *args: str) -> str:
-    script = Path(sys.executable).parent / "mathable-cli"
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "mathable_cli"]
-    done = subprocess.run([*command, *args], capture_output=True, text=True, env=env, timeout=120)
-    assert done.returncode == 0, (args, done.stdout, done.stderr)
-    return done.stdout + done.stderr
 
 
 def _code(mailbox: Mailbox, address: str) -> str:
@@ -101,7 +94,7 @@ def _play(server: str, smtpd: int, mailbox: Mailbox, tmp_path: Path) -> None:
                 "NO_COLOR": "1", "PYTHONPATH": paths}  # fmt: skip
 
     def ada(*args: str) -> str:
-        return _cli(cli_env, *args)
+        return cli_output(cli_env, *args)
 
     # ada: the CLI, and her address proved with it.
     ada("register", "ada")

@@ -30,21 +30,18 @@ from mathable_server.notify.mail.games import mail_time
 from tests.server.helpers import Account, Table, register, snapshot
 from tests.server.live import free_port
 from tests.server.mailbox import Mailbox, text_of
-from tests.server.test_mail import (
+from tests.server.mailing import (
     ADA_MAIL,
     BOB_MAIL,
     BOB_TURN,
-    _app,
     deliver,
     inbox,
-    mailbox,
+    mailing_app,
     play_ada_turn,
     reply,
     room,
 )
-from tests.server.test_summy import summy_game
-
-__all__ = ["mailbox"]  # the fixture, used by name
+from tests.server.summy_games import summy_game
 
 PUBLIC = "https://play.example"
 MOMENT = 1_790_000_000_000  # Mon 21 Sep 2026 14:13 UTC
@@ -88,7 +85,7 @@ def passes(table: Table, who: Account) -> None:
 
 @pytest.fixture
 def lingual_app(database_url: str, mailbox: Mailbox) -> Flask:
-    return _app(database_url, mailbox, public_url=PUBLIC)
+    return mailing_app(database_url, mailbox, public_url=PUBLIC)
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from sqlalchemy import insert
 from mathable import Create, Event, GameState, Join, Resign, apply, check
 from mathable_server.store import encode_event, memberships, projection
 from mathable_server.store.engine import events, game_members, games
-from tests.server.conftest import make_app
+from tests.server.apps import make_app
 from tests.server.helpers import EXAMPLE_TILES, Account, register
 
 pytestmark = pytest.mark.both_databases

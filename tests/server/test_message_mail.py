@@ -7,9 +7,7 @@ from flask import Flask
 
 from tests.server.helpers import Table
 from tests.server.mailbox import Mailbox, text_of
-from tests.server.test_mail import BOB_MAIL, deliver, mail_app, mail_table, mailbox, play_ada_turn
-
-__all__ = ["mail_app", "mail_table", "mailbox"]  # the fixtures, used by name
+from tests.server.mailing import BOB_MAIL, deliver, play_ada_turn
 
 
 def _turn_mails(mailbox: Mailbox) -> list[str]:

@@ -30,7 +30,7 @@ from mathable_server.notify.worker import (
 from mathable_server.store import Store
 from mathable_server.store.engine import make_engine, outbox
 from mathable_server.store.migrations import upgrade
-from tests.server.conftest import make_app
+from tests.server.apps import make_app
 from tests.server.helpers import Table
 from tests.server.live import free_port
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from html.parser import HTMLParser
 
 import pytest
 from flask.testing import FlaskClient
@@ -14,46 +13,9 @@ from mathable.games.mathable.state import PlacedTile
 from mathable_server.games.turn_list import turn_lines
 from mathable_server.http.pages import page_context, status_words
 from tests.server.helpers import Table, new_game, register
+from tests.server.page_reader import PageReader, page
 
 pytestmark = pytest.mark.both_databases
-
-
-class PageReader(HTMLParser):
-    """The page's text (scripts and styles left out), its links and its inline SVG."""
-
-    def __init__(self, html: str) -> None:
-        super().__init__(convert_charrefs=True)
-        self.text: list[str] = []
-        self.links: list[str] = []
-        self._skip = 0
-        self.feed(html)
-        found = re.search(r"<svg.*?</svg>", html, re.S)
-        self.svg = found.group(0) if found else None
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("script", "style"):
-            self._skip += 1
-        if tag == "a":
-            self.links.extend(v for k, v in attrs if k == "href" and v)
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style"):
-            self._skip -= 1
-
-    def handle_data(self, data: str) -> None:
-        if not self._skip and data.strip():
-            self.text.append(" ".join(data.split()))
-
-    @property
-    def words(self) -> str:
-        return " ".join(self.text)
-
-
-def page(client: FlaskClient, game_id: str, **headers: str) -> PageReader:
-    response = client.get(f"/games/{game_id}", headers=headers)
-    assert response.status_code == 200
-    assert response.mimetype == "text/html"
-    return PageReader(response.get_data(as_text=True))
 
 
 def test_home_page_says_what_the_server_is_and_links_to_the_api(client: FlaskClient) -> None:
@@ -207,7 +169,7 @@ def test_a_summy_page_shows_its_table_as_a_picture_scaled_to_the_column() -> Non
 
 
 def test_the_game_page_scales_its_picture_to_the_column(client: FlaskClient) -> None:
-    from tests.server.test_summy import summy_game
+    from tests.server.summy_games import summy_game
 
     ada, bob = register(client, "ada"), register(client, "bob")
     game = summy_game(client, ada, bob)

@@ -34,11 +34,11 @@ from sqlalchemy import select
 
 from mathable_server.store.engine import make_engine
 from mathable_server.store.schema import games
-from tests.server.conftest import close_app
+from tests.server.apps import close_app
 from tests.server.helpers import Table, example_tiles, register, started_game
 from tests.server.live import REPO, free_port
 from tests.server.mailbox import Mailbox, text_of
-from tests.server.test_mail import _app, deliver, verify
+from tests.server.mailing import deliver, mailing_app, verify
 
 pytestmark = pytest.mark.e2e
 
@@ -247,7 +247,7 @@ def test_postfix_set_up_as_documented_plays_a_reply_cc_to_two_play_addresses(
     mailbox = Mailbox()
     mailbox.start()
     try:
-        app = _app(url, mailbox)
+        app = mailing_app(url, mailbox)
         client = app.test_client()
         table = Table(client)  # ada and bob; ada to move
         verify(client, app, mailbox, table.bob, BOB_MAIL)

@@ -19,9 +19,7 @@ from mathable.core.events import Event
 from mathable.core.record import read_record, replay_record
 from mathable_server.store.engine import outbox
 from tests.server.helpers import Account, Table, example_tiles, move, register, started_game
-from tests.server.test_mail import mail_app, mail_table, mailbox, room
-
-__all__ = ["mail_app", "mail_table", "mailbox"]  # the fixtures, used by name
+from tests.server.mailing import room
 
 PLAYER_1 = [("I8", 12), ("H6", 8), ("G9", 2), ("F7", 1), ("J8", 16)]
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.server.conftest import make_app
+from tests.server.apps import make_app
 from tests.server.helpers import Account, register
 
 pytestmark = pytest.mark.both_databases

@@ -18,7 +18,7 @@ from sqlalchemy import select
 
 from mathable_server.store.engine import players, registration_keys
 from mathable_server.store.players import PlayerRecorder
-from tests.server.conftest import make_app
+from tests.server.apps import make_app
 from tests.server.live import live_server
 
 pytestmark = pytest.mark.both_databases

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.server.conftest import close_app, make_app
+from tests.server.apps import close_app, make_app
 from tests.server.helpers import Account, Table, new_game, register
 
 pytestmark = pytest.mark.both_databases

@@ -12,9 +12,7 @@ from mathable_server.store.engine import write_transaction
 from mathable_server.store.outbox import Notification, Obsolete, add
 from tests.server.helpers import Table
 from tests.server.mailbox import Mailbox, text_of
-from tests.server.test_mail import ADA_MAIL, deliver, mail_app, mailbox, room, verify
-
-__all__ = ["mail_app", "mailbox"]  # the fixtures, used by name
+from tests.server.mailing import ADA_MAIL, deliver, room, verify
 
 
 def _remind(app: Flask, table: Table, channel: str, player: str | None = None,

@@ -14,7 +14,7 @@ import pytest
 import requests
 
 from tests.server.live import free_port, serve_process
-from tests.server.test_behind_proxy import nginx_in_front
+from tests.server.nginx import nginx_in_front
 
 pytestmark = pytest.mark.e2e
 

@@ -17,7 +17,7 @@ from flask import Flask
 from sqlalchemy import event
 
 from mathable_server.games.service import StateCache
-from tests.server.conftest import make_app
+from tests.server.apps import make_app
 from tests.server.helpers import Table
 
 pytestmark = pytest.mark.postgres
@@ -142,7 +142,7 @@ def test_a_key_reused_by_a_creation_during_a_move_is_taken_not_a_deadlock(
     import threading
     import time
 
-    from tests.server.conftest import make_app
+    from tests.server.apps import make_app
     from tests.server.helpers import EXAMPLE_TILES, register, started_game
 
     app = make_app(postgres_url)

@@ -20,7 +20,7 @@ from flask.testing import FlaskClient
 
 from mathable import Create, GameState, Join, SeededBag, apply, check
 from mathable.games.mathable.events import GameStarted
-from tests.server.conftest import make_app
+from tests.server.apps import make_app
 from tests.server.helpers import EXAMPLE_TILES, Account, register, started_game
 from tests.server.live import live_server
 

@@ -25,7 +25,7 @@ from mathable_server.notify.webhooks import WebhookRefused, is_public, resolve
 from mathable_server.run.access_log import redact
 from mathable_server.run.dev_server import CappedServer
 from mathable_server.run.gunicorn_app import RedactingLogger
-from tests.server.conftest import make_app
+from tests.server.apps import make_app
 from tests.server.helpers import Table
 
 

@@ -6,7 +6,7 @@ from flask.testing import FlaskClient
 
 from mathable_server.http.limits import RateLimit
 from mathable_server.http.settings import Settings
-from tests.server.conftest import close_app, make_app
+from tests.server.apps import close_app, make_app
 from tests.server.helpers import register
 
 

@@ -24,25 +24,22 @@ from mathable_server.mailin.inbound import TAKEN
 from mathable_server.mailin.smtpd import controller
 from mathable_server.store import migrations
 from mathable_server.store.engine import make_engine
+from tests.server.dump_files import filled_database
 from tests.server.helpers import Table, register, snapshot
 from tests.server.live import free_port, server_cli, server_env
 from tests.server.mailbox import Mailbox, text_of
-from tests.server.test_mail import (
+from tests.server.mailing import (
     BOB_MAIL,
     DOMAIN,
-    _app,
-    _set,
     deliver,
     inbox,
-    mailbox,
+    mailing_app,
     play_ada_turn,
     reply,
+    set_address,
     turn_mail,
     verify,
 )
-from tests.server.test_transfer import _filled
-
-__all__ = ["mailbox"]  # the fixture, used by name
 
 
 @pytest.fixture
@@ -89,7 +86,7 @@ def test_an_existing_readable_database_is_logged_and_left_as_it_is(
 
 
 def test_a_dump_file_is_private(sqlite_url: str, tmp_path: Path, umask_022: None) -> None:
-    _filled(sqlite_url)
+    filled_database(sqlite_url)
     fresh, old = tmp_path / "games.jsonl", tmp_path / "old.jsonl"
     old.write_text("")
     os.chmod(old, 0o644)
@@ -127,7 +124,7 @@ def _many_parts(to: str, count: int) -> bytes:
 @pytest.fixture
 def bob_to_move(sqlite_url: str, mailbox: Mailbox) -> Iterator[tuple[Flask, Table, EmailMessage]]:
     """ada has played; bob, with a verified address, has his turn mail."""
-    app = _app(sqlite_url, mailbox)
+    app = mailing_app(sqlite_url, mailbox)
     table = Table(app.test_client())
     verify(table.client, app, mailbox, table.bob, BOB_MAIL)
     play_ada_turn(table)
@@ -187,7 +184,7 @@ def test_smtpd_answers_a_deeply_nested_mail_with_one_554_line(
 def test_code_mails_to_one_mailbox_under_many_spellings_are_limited_as_one(
     sqlite_url: str, mailbox: Mailbox
 ) -> None:
-    app = _app(sqlite_url, mailbox)  # the default limits: 3 an hour per address
+    app = mailing_app(sqlite_url, mailbox)  # the default limits: 3 an hour per address
     client = app.test_client()
     spellings = [
         "target+1@gmail.com", "t.a.r.g.e.t@gmail.com", "Target@Gmail.com", "target+x@gmail.com",
@@ -196,27 +193,27 @@ def test_code_mails_to_one_mailbox_under_many_spellings_are_limited_as_one(
     answers = []
     for n, address in enumerate(spellings):
         who = register(client, f"p{n}")
-        answers.append(_set(client, who, address).status_code)
+        answers.append(set_address(client, who, address).status_code)
     assert answers == [202, 202, 202, 429, 429, 429, 429], answers
-    routed = _set(client, register(client, "routed"), "target%gmail.com@example.org")
+    routed = set_address(client, register(client, "routed"), "target%gmail.com@example.org")
     assert routed.status_code == 400 and routed.json["error"]["code"] == "bad_address"
     assert "routes through" in routed.json["error"]["message"]
     # Dots elsewhere are left alone: they may be other mailboxes (the per-domain limit holds).
     for n, address in enumerate(["a.b@example.org", "ab@example.org"]):
-        assert _set(client, register(client, f"q{n}"), address).status_code == 202
+        assert set_address(client, register(client, f"q{n}"), address).status_code == 202
     app.extensions["mathable"].store.engine.dispose()
 
 
 def test_code_mails_to_one_domain_are_limited_together(sqlite_url: str, mailbox: Mailbox) -> None:
-    app = _app(sqlite_url, mailbox, code_mail_domain_limit=RateLimit(5 / 3600, 5))
+    app = mailing_app(sqlite_url, mailbox, code_mail_domain_limit=RateLimit(5 / 3600, 5))
     client = app.test_client()
     answers = [
-        _set(client, register(client, f"p{n}"), f"user{n}@catch-all.example").status_code
+        set_address(client, register(client, f"p{n}"), f"user{n}@catch-all.example").status_code
         for n in range(7)
     ]
     assert answers == [202] * 5 + [429] * 2, answers
     # Another domain is counted apart.
-    assert _set(client, register(client, "other"), "user@example.org").status_code == 202
+    assert set_address(client, register(client, "other"), "user@example.org").status_code == 202
     app.extensions["mathable"].store.engine.dispose()
 
 

@@ -19,7 +19,7 @@ from mathable_server.store.dumps import dump, load
 from mathable_server.store.engine import make_engine
 from mathable_server.store.events import order_key
 from mathable_server.store.names import name_key
-from tests.server.conftest import close_app, make_app
+from tests.server.apps import close_app, make_app
 from tests.server.helpers import Account, bag_order, move, register, started_game
 from tests.server.upgrade.baseline import make_baseline_database
 

@@ -28,25 +28,22 @@ from flask import Flask
 
 from mathable_server.mailin.inbound import CLOSED, TAKEN, UNKNOWN_ADDRESS
 from mathable_server.mailin.smtpd import controller
-from tests.server.conftest import make_app
+from tests.server.apps import make_app
+from tests.server.cli_runs import cli_output
 from tests.server.helpers import Account, Table, snapshot
 from tests.server.live import REPO, free_port, live_server
 from tests.server.mailbox import Mailbox, text_of
-from tests.server.test_mail import (
+from tests.server.mailing import (
     BOB_MAIL,
-    _app,
     deliver,
     inbox,
-    mailbox,
+    mailing_app,
     play_ada_turn,
     reply,
     turn_mail,
     verify,
 )
-from tests.server.test_mail_e2e import _cli
 from tests.server.test_stream import ENV, FIRST_TURN, play, register, start_game
-
-__all__ = ["mailbox"]  # the fixture, used by name
 
 # --- play addresses --------------------------------------------------------------------
 
@@ -73,7 +70,7 @@ def test_r2_a_play_address_closes_when_its_player_leaves_it(
     """The reviewer's case: bob's turn mail went to a mailbox he then left behind; a
     stranger's ``pass`` and ``resign`` to its play address played. Now they play nothing,
     nothing is answered, and the seat's next mail brings a new address that plays."""
-    app = _app(sqlite_url, mailbox)
+    app = mailing_app(sqlite_url, mailbox)
     table = Table(app.test_client())
     client = table.client
     verify(client, app, mailbox, table.bob, BOB_MAIL)
@@ -132,7 +129,7 @@ def test_r2_a_play_address_closes_when_its_player_leaves_it(
 
 
 def test_r2_closing_addresses_needs_the_player_s_token(sqlite_url: str, mailbox: Mailbox) -> None:
-    app = _app(sqlite_url, mailbox)
+    app = mailing_app(sqlite_url, mailbox)
     client = app.test_client()
     assert client.delete("/v1/me/play-addresses").status_code == 401
     bad = {"Authorization": "Bearer p1.nothing"}
@@ -145,10 +142,10 @@ def test_r2_the_cli_closes_a_player_s_play_addresses(tmp_path: Any) -> None:
         paths = os.pathsep.join(str(REPO / p) for p in ("shared", "client"))
         env |= {"MATHABLE_SERVER": url, "MATHABLE_CONFIG_DIR": str(tmp_path / "ada"),
                 "NO_COLOR": "1", "PYTHONPATH": paths}  # fmt: skip
-        _cli(env, "register", "ada")
-        said = _cli(env, "email", "close-addresses")
+        cli_output(env, "register", "ada")
+        said = cli_output(env, "email", "close-addresses")
         assert "0 play address(es) closed" in said
-        assert json.loads(_cli(env, "email", "close-addresses", "--json")) == {"closed": 0}
+        assert json.loads(cli_output(env, "email", "close-addresses", "--json")) == {"closed": 0}
 
 
 def _fresh_mail(to: str, body: str, message_id: str | None) -> bytes:
@@ -166,7 +163,7 @@ def test_r2_a_mail_without_in_reply_to_plays_now_only_if_it_has_a_message_id(
     that is safe); without a Message-ID as well, a copy delivered twice would play twice
     (the reviewer's ``pass`` then, redelivered after the opponent's move, ``pass``
     again): such a mail plays nothing and is answered why."""
-    app = _app(sqlite_url, mailbox)
+    app = mailing_app(sqlite_url, mailbox)
     table = Table(app.test_client())
     verify(table.client, app, mailbox, table.bob, BOB_MAIL)
     play_ada_turn(table)

@@ -42,7 +42,7 @@ from mathable_server.notify.worker import Deliverer, lane_workers
 from mathable_server.store.engine import email_addresses, notification_settings, outbox
 from mathable_server.store.notification_settings import Breaker
 from mathable_server.store.outbox import Outbox
-from tests.server.conftest import make_app
+from tests.server.apps import make_app
 from tests.server.helpers import EXAMPLE_TILES, Table, example_tiles, register, started_game
 from tests.server.live import free_port, live_server, server_env
 from tests.server.mailbox import Mailbox, text_of

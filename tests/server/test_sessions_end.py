@@ -17,7 +17,7 @@ from sqlalchemy import update
 
 from mathable_server.http.sessions import COOKIE, csrf_token
 from mathable_server.store.schema import browser_sessions
-from tests.server.conftest import close_app, make_app
+from tests.server.apps import close_app, make_app
 from tests.server.helpers import Account, register
 
 pytestmark = pytest.mark.both_databases

@@ -155,7 +155,7 @@ def test_strangers_spend_nothing_of_a_players_signin_or_invitation_mails(
 def test_an_invitation_counts_against_its_inviter_only(store_url: str) -> None:
     """Accounts made to spend an address's (or a domain's) invitation mails spend only
     their own: another player's invitation to that address is still mailed."""
-    from tests.server.conftest import make_app
+    from tests.server.apps import make_app
     from tests.server.helpers import new_game, register
 
     app = make_app(store_url, smtp_url="smtp://127.0.0.1:9", public_url=PUBLIC)

@@ -4,41 +4,17 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
-from mathable.games.summy import SUPPLY_SET, tile_names
-from mathable.games.summy.tiles import parse_tiles
 from tests.server.helpers import Account, move, register
+from tests.server.summy_games import ONE_TWO_THREE, summy_game
 
 pytestmark = pytest.mark.both_databases
 
 
-def supply(front: str) -> list[str]:
-    """The 93 supply tiles as strings, beginning with ``front`` (one character a tile)."""
-    rest = list(SUPPLY_SET)
-    for tile in parse_tiles(front):
-        rest.remove(tile)
-    return list(front) + tile_names(rest)
-
-
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-#: Seat 0 holds 1 2 + 3 4 5 x =, seat 1 holds 6 7 8 9 - : = 0; then 1 2 3 1 are drawn.
-FRONT = "12+345x=" + "6789-:=0" + "1231"
-
-
-def summy_game(client: FlaskClient, a: Account, b: Account, **options: Any) -> dict[str, Any]:
-    options.setdefault("tiles", supply(FRONT))
-    created = client.post("/v1/games", json={"ruleset": "summy", **options}, headers=a.auth)
-    assert created.status_code == 201, created.json
-    joined = client.post(f"/v1/games/{created.json['id']}/join", headers=b.auth)
-    assert joined.status_code == 200, joined.json
-    body: dict[str, Any] = joined.json  # type: ignore[assignment]
-    return body
 
 
 def test_created_summy_game_shows_the_first_equals_and_own_hand(client: FlaskClient) -> None:
@@ -159,7 +135,7 @@ def test_a_summy_game_survives_a_dump_and_load(sqlite_url: str, tmp_path: Path) 
 
     from mathable_server.store.dumps import dump, load
     from mathable_server.store.engine import make_engine
-    from tests.server.conftest import make_app
+    from tests.server.apps import make_app
 
     app = make_app(sqlite_url)
     client = app.test_client()
@@ -180,15 +156,6 @@ def test_a_summy_game_survives_a_dump_and_load(sqlite_url: str, tmp_path: Path) 
     target.dispose()
 
 
-#: Seat 0's first play: 1+2=3 round the = in the middle (6 points).
-ONE_TWO_THREE = [
-    {"x": -3, "y": 0, "tile": "1"},
-    {"x": -2, "y": 0, "tile": "+"},
-    {"x": -1, "y": 0, "tile": "2"},
-    {"x": 1, "y": 0, "tile": "3"},
-]
-
-
 def _played_and_discarded(client: FlaskClient) -> tuple[Account, Account, str]:
     """Ada plays 1+2=3 (6 points), Bob discards 6 and 7, Ada discards a 5 (no pass: the
     supply still holds tiles)."""
@@ -205,7 +172,7 @@ def _played_and_discarded(client: FlaskClient) -> tuple[Account, Account, str]:
 
 
 def test_the_web_page_of_a_summy_game_shows_its_table_and_its_turns(client: FlaskClient) -> None:
-    from tests.server.test_pages import page
+    from tests.server.page_reader import page
 
     _ada, _bob, gid = _played_and_discarded(client)
     reader = page(client, gid)

@@ -27,9 +27,9 @@ from mathable.games.summy import apply as summy_apply
 from mathable.games.summy.movegen import legal_moves
 from mathable.games.summy.tiles import parse_tiles
 from tests.rules.recorded_logs import load
-from tests.server.conftest import ContractClient
+from tests.server.apps import ContractClient
 from tests.server.helpers import Account, move, register
-from tests.server.test_summy import ONE_TWO_THREE, summy_game, supply
+from tests.server.summy_games import ONE_TWO_THREE, summy_game, supply
 
 
 def _codes(names: list[str]) -> list[int]:

@@ -6,7 +6,6 @@ the whole file first and writes all or nothing.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import sqlite3
@@ -18,18 +17,12 @@ from sqlalchemy import Engine, func, select
 
 from mathable_server import Settings, create_app
 from mathable_server.store import migrations
-from mathable_server.store.dump_format import CARRIED, DumpError
+from mathable_server.store.dump_format import DumpError
 from mathable_server.store.dumps import dump, load
 from mathable_server.store.engine import events, game_members, games, make_engine, players
+from tests.server.dump_files import filled_database, resealed
 from tests.server.live import server_cli
-from tests.server.upgrade.baseline import fixture, make_baseline_database
-
-
-def _filled(url: str) -> None:
-    """A database with the upgrade fixture's 10 games in every state, at the newest schema."""
-    engine = make_baseline_database(url)
-    migrations.upgrade(engine)
-    engine.dispose()
+from tests.server.upgrade.baseline import fixture
 
 
 def _everything_seen(url: str) -> dict[str, Any]:
@@ -71,7 +64,7 @@ def _body(dump_text: str) -> list[str]:
 def test_sqlite_to_postgresql_and_back_gives_identical_views(
     sqlite_url: str, postgres_url: str, tmp_path: Path
 ) -> None:
-    _filled(sqlite_url)
+    filled_database(sqlite_url)
     before = _everything_seen(sqlite_url)
     first = server_cli("dump", "--database-url", sqlite_url)
     assert first.returncode == 0, first.stderr
@@ -94,7 +87,7 @@ def test_sqlite_to_postgresql_and_back_gives_identical_views(
 def test_a_round_trip_through_a_file_on_sqlite_keeps_every_view(
     sqlite_url: str, tmp_path: Path
 ) -> None:
-    _filled(sqlite_url)
+    filled_database(sqlite_url)
     path = tmp_path / "games.jsonl"
     assert server_cli("dump", "-o", str(path), "--database-url", sqlite_url).returncode == 0
     target = f"sqlite:///{tmp_path / 'target.db'}"
@@ -109,25 +102,6 @@ def _dumped(url: str) -> str:
     dump(engine, out)
     engine.dispose()
     return out.getvalue()
-
-
-def _resealed(lines: list[str]) -> str:
-    """``lines`` (header and body) with a freshly computed end line: consistent but forged."""
-    digest = hashlib.sha256("".join(line + "\n" for line in lines).encode()).hexdigest()
-    counts: dict[str, Any] = {"players": 0, "games": 0, "events": 0}
-    if json.loads(lines[0])["version"] >= 2:
-        counts["rows"] = {table.name: 0 for table in CARRIED}
-    for line in lines[1:]:
-        obj = json.loads(line)
-        if "player" in obj:
-            counts["players"] += 1
-        elif "game" in obj:
-            counts["games"] += 1
-            counts["events"] += len(obj["game"]["events"])
-        elif "table" in obj:
-            counts["rows"][obj["table"]] += 1
-    end = json.dumps({"end": {**counts, "sha256": digest}})
-    return "\n".join([*lines, end]) + "\n"
 
 
 def _tampered(text: str, game_index: int, change: Any) -> list[str]:
@@ -152,7 +126,7 @@ def _refused(url: str, text: str, message: str) -> None:
 def test_a_truncated_dump_is_refused_and_nothing_is_written(
     sqlite_url: str, tmp_path: Path
 ) -> None:
-    _filled(sqlite_url)
+    filled_database(sqlite_url)
     text = _dumped(sqlite_url)
     target = f"sqlite:///{tmp_path / 't.db'}"
     lines = text.splitlines(keepends=True)
@@ -164,7 +138,7 @@ def test_a_truncated_dump_is_refused_and_nothing_is_written(
 
 
 def test_an_altered_dump_is_refused(sqlite_url: str, tmp_path: Path) -> None:
-    _filled(sqlite_url)
+    filled_database(sqlite_url)
     text = _dumped(sqlite_url)
     target = f"sqlite:///{tmp_path / 't.db'}"
     changed = text.replace('"points":39', '"points":93', 1)
@@ -174,25 +148,25 @@ def test_an_altered_dump_is_refused(sqlite_url: str, tmp_path: Path) -> None:
 
 
 def test_a_resealed_dump_with_a_broken_game_is_refused(sqlite_url: str, tmp_path: Path) -> None:
-    _filled(sqlite_url)
+    filled_database(sqlite_url)
     text = _dumped(sqlite_url)
     target = f"sqlite:///{tmp_path / 't.db'}"
 
     def drop_second_event(game: dict[str, Any]) -> None:
         del game["events"][1]
 
-    _refused(target, _resealed(_tampered(text, 0, drop_second_event)), "gap before version 2")
+    _refused(target, resealed(_tampered(text, 0, drop_second_event)), "gap before version 2")
 
     def unknown_event(game: dict[str, Any]) -> None:
         game["events"][-1]["data"]["type"] = "teleported"
 
-    _refused(target, _resealed(_tampered(text, 3, unknown_event)), r"game \w+ event \d+: ")
+    _refused(target, resealed(_tampered(text, 3, unknown_event)), r"game \w+ event \d+: ")
 
 
 def test_a_load_into_a_database_holding_some_of_the_games_refuses_the_clashes(
     sqlite_url: str, tmp_path: Path
 ) -> None:
-    _filled(sqlite_url)
+    filled_database(sqlite_url)
     text = _dumped(sqlite_url)
     target = f"sqlite:///{tmp_path / 'target.db'}"
     engine = make_engine(target, 1)
@@ -202,7 +176,7 @@ def test_a_load_into_a_database_holding_some_of_the_games_refuses_the_clashes(
     first_games = [i for i, line in enumerate(lines) if line.startswith('{"game"')][:2]
     partial = [line for i, line in enumerate(lines) if not line.startswith('{"game"')]
     partial += [lines[i] for i in first_games]
-    load(engine, io.StringIO(_resealed(partial)))
+    load(engine, io.StringIO(resealed(partial)))
     counts = _counts(engine)
     with pytest.raises(DumpError) as refused:
         load(engine, io.StringIO(text))
@@ -224,7 +198,7 @@ def _reseal_player(text: str, **changes: Any) -> str:
     obj = json.loads(lines[index])
     obj["player"].update(changes)
     lines[index] = json.dumps(obj)
-    return _resealed(lines)
+    return resealed(lines)
 
 
 @pytest.mark.parametrize(
@@ -241,7 +215,7 @@ def test_a_resealed_dump_with_values_the_columns_cannot_hold_is_refused(
     database_url: str, sqlite_url: str, change: dict[str, Any]
 ) -> None:
     source = sqlite_url if database_url != sqlite_url else database_url.replace(".db", "-s.db")
-    _filled(source)
+    filled_database(source)
     _refused(database_url, _reseal_player(_dumped(source), **change), "player")
 
 
@@ -253,18 +227,18 @@ def test_a_resealed_dump_with_bad_event_fields_is_refused(
     database_url: str, sqlite_url: str, field_value: tuple[str, Any]
 ) -> None:
     source = sqlite_url if database_url != sqlite_url else database_url.replace(".db", "-s.db")
-    _filled(source)
+    filled_database(source)
     name, value = field_value
 
     def change(game: dict[str, Any]) -> None:
         game["events"][0][name] = value
 
-    text = _resealed(_tampered(_dumped(source), 0, change))
+    text = resealed(_tampered(_dumped(source), 0, change))
     _refused(database_url, text, "is malformed")
 
 
 def test_a_dump_with_crlf_line_endings_loads(sqlite_url: str, tmp_path: Path) -> None:
-    _filled(sqlite_url)
+    filled_database(sqlite_url)
     text = _dumped(sqlite_url).replace("\n", "\r\n")
     target = make_engine(f"sqlite:///{tmp_path / 't.db'}", 1)
     migrations.upgrade(target)
@@ -274,7 +248,7 @@ def test_a_dump_with_crlf_line_endings_loads(sqlite_url: str, tmp_path: Path) ->
 
 def test_a_dump_is_one_moment_even_while_the_server_writes(sqlite_url: str, tmp_path: Path) -> None:
     """Accounts and games made during a dump are either all in it or all left out."""
-    _filled(sqlite_url)
+    filled_database(sqlite_url)
     app = create_app(Settings(database_url=sqlite_url, rate_limit=None), create_schema=False)
     client = app.test_client()
     engine = make_engine(sqlite_url, 2)
@@ -327,7 +301,7 @@ def test_dump_refuses_a_missing_or_empty_database_and_creates_nothing(tmp_path: 
 def test_files_that_cannot_be_read_or_written_are_one_line(
     sqlite_url: str, args: list[str], says: str
 ) -> None:
-    _filled(sqlite_url)
+    filled_database(sqlite_url)
     done = server_cli(*args, "--database-url", sqlite_url)
     assert done.returncode != 0
     lines = done.stderr.strip().splitlines()

@@ -23,21 +23,21 @@ from mathable_server.store import migrations
 from mathable_server.store.dump_format import CARRIED, NOT_CARRIED, REFERENCES, RENUMBERED
 from mathable_server.store.engine import make_engine
 from mathable_server.store.schema import metadata, player_feed, players
+from tests.server.dump_files import resealed
 from tests.server.helpers import Table, snapshot
 from tests.server.live import server_cli, server_env
 from tests.server.mailbox import Mailbox
-from tests.server.test_mail import (
+from tests.server.mailing import (
     ADA_MAIL,
     BOB_MAIL,
     DOMAIN,
-    _app,
     deliver,
+    mailing_app,
     play_ada_turn,
     reply,
     turn_mail,
     verify,
 )
-from tests.server.test_transfer import _resealed
 
 
 @pytest.fixture
@@ -149,7 +149,7 @@ def _fill_the_rest(url: str, player_id: str, game_id: str) -> list[str]:
 def test_a_moved_database_keeps_everything_and_a_reply_to_an_earlier_turn_mail_plays(
     database_url: str, mailbox: Mailbox, tmp_path: Path
 ) -> None:
-    app = _app(database_url, mailbox, webhook_allow_private=True)
+    app = mailing_app(database_url, mailbox, webhook_allow_private=True)
     table, ada_turn = _everything(app, mailbox, database_url)
     # A mail waiting in the outbox when the old server stops goes with the move.
     assert client_pending(app) > 0
@@ -173,7 +173,7 @@ def test_a_moved_database_keeps_everything_and_a_reply_to_an_earlier_turn_mail_p
     # The reply to ada's turn mail, written before the move, plays on the new database.
     played = _mail_in(target, reply(ada_turn, "pass"))
     assert played.returncode == 0, played.stderr
-    moved = _app(target, mailbox)
+    moved = mailing_app(target, mailbox)
     seen = snapshot(moved.test_client(), table.id)[0]
     assert seen["turn"]["seat"] == 1, "the reply did not play"
     # Nobody verifies again: both addresses are verified, with their settings.
@@ -192,7 +192,7 @@ def client_pending(app: Flask) -> int:
 
 
 def test_a_version_1_dump_still_loads(sqlite_url: str, mailbox: Mailbox, tmp_path: Path) -> None:
-    app = _app(sqlite_url, mailbox)
+    app = mailing_app(sqlite_url, mailbox)
     Table(app.test_client())
     dumped = server_cli("dump", "--database-url", sqlite_url)
     lines = dumped.stdout.splitlines()[:-1]
@@ -208,7 +208,7 @@ def test_a_version_1_dump_still_loads(sqlite_url: str, mailbox: Mailbox, tmp_pat
     engine = make_engine(target, 1)
     migrations.upgrade(engine)
     engine.dispose()
-    loaded = server_cli("load", "--database-url", target, stdin=_resealed(old))
+    loaded = server_cli("load", "--database-url", target, stdin=resealed(old))
     assert loaded.returncode == 0, loaded.stderr
     assert "loaded 3 players, 1 games" in loaded.stderr
 
@@ -216,13 +216,13 @@ def test_a_version_1_dump_still_loads(sqlite_url: str, mailbox: Mailbox, tmp_pat
 def test_a_database_with_a_secret_of_its_own_and_accounts_is_refused(
     sqlite_url: str, mailbox: Mailbox, tmp_path: Path
 ) -> None:
-    source = _app(sqlite_url, mailbox)
+    source = mailing_app(sqlite_url, mailbox)
     Table(source.test_client())
     source.extensions["mathable"].store.secret("secret_key", lambda: "a" * 64)
     dumped = server_cli("dump", "--database-url", sqlite_url)
     # A server already running on the target: its own secret and an account made under it.
     target = f"sqlite:///{tmp_path / 'busy.db'}"
-    busy = _app(target, mailbox)
+    busy = mailing_app(target, mailbox)
     busy_client = busy.test_client()
     assert busy_client.post("/v1/players", json={"name": "zed"}).status_code == 201
     busy.extensions["mathable"].store.secret("secret_key", lambda: "f" * 64)
@@ -232,7 +232,7 @@ def test_a_database_with_a_secret_of_its_own_and_accounts_is_refused(
     assert "nothing was loaded" in refused.stderr
     # An empty database that made a secret for itself takes the dump's.
     fresh = f"sqlite:///{tmp_path / 'fresh.db'}"
-    _app(fresh, mailbox).extensions["mathable"].store.secret("secret_key", lambda: "f" * 64)
+    mailing_app(fresh, mailbox).extensions["mathable"].store.secret("secret_key", lambda: "f" * 64)
     loaded = server_cli("load", "--database-url", fresh, stdin=dumped.stdout)
     assert loaded.returncode == 0, loaded.stderr
     assert _rows(fresh)["server_secrets"] == _rows(sqlite_url)["server_secrets"]
@@ -242,7 +242,7 @@ def test_a_database_with_a_secret_of_its_own_and_accounts_is_refused(
 def test_a_feed_loaded_into_postgresql_keeps_its_cursors_and_numbers_on_after_them(
     sqlite_url: str, postgres_url: str, mailbox: Mailbox
 ) -> None:
-    source = _app(sqlite_url, mailbox)
+    source = mailing_app(sqlite_url, mailbox)
     table = Table(source.test_client())
     play_ada_turn(table)
     before = _rows(sqlite_url)["player_feed"]
@@ -252,7 +252,7 @@ def test_a_feed_loaded_into_postgresql_keeps_its_cursors_and_numbers_on_after_th
     assert loaded.returncode == 0, loaded.stderr
     assert _rows(postgres_url)["player_feed"] == before  # every line keeps its number
     # The next line written after the move takes the next number, not one already used.
-    moved = _app(postgres_url, mailbox)
+    moved = mailing_app(postgres_url, mailbox)
     table.client = moved.test_client()
     table.ok(table.bob, type="pass")
     engine = make_engine(postgres_url, 1)
@@ -272,7 +272,7 @@ def test_a_dump_of_the_release_before_languages_and_bots_still_loads(
     """A dump written before migrations 0012 and 0013 (format 2, no ``language`` in
     ``player_settings`` rows, no ``bot_accounts`` count in its end line) loads: the column
     as null, the table empty. An unknown column or table is still refused."""
-    app = _app(sqlite_url, mailbox)
+    app = mailing_app(sqlite_url, mailbox)
     table = Table(app.test_client())
     client = app.test_client()
     assert client.patch("/v1/me", json={"time_zone": "Europe/Oslo", "language": "fr"},
@@ -287,7 +287,7 @@ def test_a_dump_of_the_release_before_languages_and_bots_still_loads(
             del obj["row"]["language"]
         if obj.get("table") != "bot_accounts":
             old.append(json.dumps(obj))
-    sealed = _resealed(old).splitlines()
+    sealed = resealed(old).splitlines()
     end = json.loads(sealed[-1])
     del end["end"]["rows"]["bot_accounts"]
     old_text = "\n".join([*sealed[:-1], json.dumps(end)]) + "\n"
@@ -295,7 +295,7 @@ def test_a_dump_of_the_release_before_languages_and_bots_still_loads(
     assert server_cli("migrate", "--database-url", target).returncode == 0
     loaded = server_cli("load", "--database-url", target, stdin=old_text)
     assert loaded.returncode == 0, loaded.stderr
-    me = _app(target, mailbox).test_client().get("/v1/me", headers=table.ada.auth).json
+    me = mailing_app(target, mailbox).test_client().get("/v1/me", headers=table.ada.auth).json
     assert (me["time_zone"], me["language"], me["bot"]) == ("Europe/Oslo", None, False)
 
     forged = [json.loads(line) for line in old]
@@ -304,6 +304,6 @@ def test_a_dump_of_the_release_before_languages_and_bots_still_loads(
             obj["row"]["colour"] = "blue"
     refused = server_cli(
         "load", "--database-url", f"sqlite:///{tmp_path / 'x.db'}",
-        stdin=_resealed([json.dumps(o) for o in forged]),
+        stdin=resealed([json.dumps(o) for o in forged]),
     )  # fmt: skip
     assert refused.returncode != 0 and "player_settings row needs exactly" in refused.stderr

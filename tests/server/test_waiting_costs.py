@@ -28,7 +28,7 @@ from mathable_server.store.engine import held_polls, make_engine
 from mathable_server.store.feed import Change, notice, noticed, revocation
 from mathable_server.store.migrations import init_schema
 from mathable_server.store.wakeups import FeedFollower, Recent, Wakeups
-from tests.server.conftest import close_app, make_app
+from tests.server.apps import close_app, make_app
 from tests.server.helpers import EXAMPLE_TILES, example_tiles, new_game, register, started_game
 
 

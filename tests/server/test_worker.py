@@ -43,7 +43,7 @@ def test_no_job_no_thread() -> None:
 def test_mail_and_webhooks_are_sent_from_threads_of_their_own(sqlite_url: str) -> None:
     """Every process that delivers builds its threads from the lanes: mail (with the sweep)
     in one, webhooks in ``webhook_workers`` of their own, each taking one row at a time."""
-    from tests.server.conftest import make_app
+    from tests.server.apps import make_app
 
     app = make_app(sqlite_url, webhook_workers=3, smtp_url="smtp://127.0.0.1:9")
     lanes = app.extensions["mathable_mail"].lanes(app.extensions["mathable"].games.now)

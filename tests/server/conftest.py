@@ -167,3 +167,11 @@ def mail_table(mail_app: Flask, mailbox: Mailbox) -> Table:
     verify(client, mail_app, mailbox, table.ada, ADA_MAIL)
     verify(client, mail_app, mailbox, table.bob, BOB_MAIL)
     return table
+
+
+@pytest.fixture
+def umask_022() -> Iterator[None]:
+    """The umask most systems give a service: files are made world-readable unless told."""
+    before = os.umask(0o022)
+    yield
+    os.umask(before)

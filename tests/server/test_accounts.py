@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
@@ -10,7 +12,7 @@ from sqlalchemy import select
 
 from mathable_server.store.engine import players
 from tests.server.apps import make_app
-from tests.server.helpers import bag_order, move, new_game, register, started_game
+from tests.server.helpers import Account, bag_order, move, new_game, register, started_game
 
 pytestmark = pytest.mark.both_databases
 
@@ -171,3 +173,122 @@ def test_me_with_details_gives_scores_and_last_turn_as_anyone_sees_them(
     last = listed["games"][0]["last_turn"]
     assert last["ended_by"] == "exchanged" and last["exchanged"] == 2
     assert "10" not in str(last) and "11" not in str(last)
+
+
+def test_a_rotated_token_stops_working_and_the_new_one_works(client: FlaskClient) -> None:
+    """First security review (issue 10), finding 5: tokens could not be rotated, revoked or
+    expired."""
+    ada = register(client, "ada")
+    rotated = client.post("/v1/me/token", headers=ada.auth)
+    assert rotated.status_code == 201
+    new = {"Authorization": f"Bearer {rotated.json['token']}"}  # type: ignore[index]
+    assert client.get("/v1/me", headers=ada.auth).status_code == 401
+    assert client.get("/v1/me", headers=new).json["id"] == ada.id  # type: ignore[index]
+    assert client.post("/v1/me/token", headers=ada.auth).status_code == 401
+
+
+def test_a_revoked_token_stops_working_everywhere(client: FlaskClient) -> None:
+    """First security review (issue 10), finding 5."""
+    ada = register(client, "ada")
+    assert client.delete("/v1/me/token", headers=ada.auth).status_code == 204
+    refused = client.get("/v1/me", headers=ada.auth)
+    assert refused.status_code == 401 and refused.json["error"]["code"] == "bad_token"  # type: ignore[index]
+
+
+def test_a_token_expires_after_its_days(tmp_path: Path) -> None:
+    """First security review (issue 10), finding 5."""
+    app = make_app(f"sqlite:///{tmp_path / 'old.db'}", token_days=30)
+    client = app.test_client()
+    ada = register(client, "ada")
+    assert client.get("/v1/me", headers=ada.auth).status_code == 200
+    from sqlalchemy import update
+
+    from mathable_server.store.engine import players
+
+    month_ago = int(time.time() * 1000) - 31 * 86_400_000
+    with app.extensions["mathable"].store.engine.begin() as conn:
+        conn.execute(update(players).values(token_issued_at=month_ago))
+    app.extensions["mathable"].auth.forget(ada.id)
+    expired = client.get("/v1/me", headers=ada.auth)
+    assert expired.status_code == 401 and expired.json["error"]["code"] == "token_expired"  # type: ignore[index]
+
+
+@pytest.mark.parametrize("name", ["bob\n", "bob\r\n", "b", "bob.", "bo b", "bob\u00a0"])
+def test_names_outside_the_pattern_are_refused(client: FlaskClient, name: str) -> None:
+    """First security review (issue 10), finding 6: names ending in a newline were taken."""
+    register(client, "bob")
+    refused = client.post("/v1/players", json={"name": name})
+    assert refused.status_code == 400, refused.json
+    ada = register(client, "ada")
+    invite = client.post("/v1/games", json={"invite": [name]}, headers=ada.auth)
+    assert invite.status_code == 400
+
+
+def test_the_registration_location_is_the_account(client: FlaskClient) -> None:
+    """First security review (issue 10), finding 11: the Location of a registration pointed
+    at a 404."""
+    answer = client.post("/v1/players", json={"name": "ada"})
+    account = Account(answer.json["id"], "ada", answer.json["token"])  # type: ignore[index]
+    where = client.get(answer.headers["Location"], headers=account.auth)
+    assert where.status_code == 200 and where.json["id"] == account.id  # type: ignore[index]
+
+
+def test_a_name_that_looks_like_a_player_s_name_is_refused(client: FlaskClient) -> None:
+    """Found: Olliee50f, 0lliee50f and OIIiee50f could all be registered. A name whose
+    TR39 skeleton (case folded) is a player's is now 409 name_confusable, naming that
+    player; a different name still goes.
+
+    From the second security review (issue 27)."""
+    register(client, "Olliee50f")
+    for alike in ("0lliee50f", "OIIiee50f", "oiiiee5of", "OLLIEE5OF"):
+        answer = client.post("/v1/players", json={"name": alike})
+        assert answer.status_code == 409, alike
+        error = answer.json["error"]  # type: ignore[index]
+        assert error["code"] == "name_confusable", alike
+        assert "Olliee50f" in error["message"]
+    taken = client.post("/v1/players", json={"name": "olliee50f"})
+    assert taken.json["error"]["code"] == "name_taken"  # type: ignore[index]
+    register(client, "rnike")
+    assert client.post("/v1/players", json={"name": "Mike"}).status_code == 409
+    register(client, "Olliee51f")
+    assert client.get("/v1/me", headers=register(client, "ann").auth).status_code == 200
+
+
+def test_the_look_alike_table_covers_every_character_a_name_may_hold(
+    client: FlaskClient, monkeypatch: Any
+) -> None:
+    """Each look-alike the table claims is refused at registration, and without its row
+    it would go through: the table is what refuses it. (A name holds only characters the
+    table covers: were names to take more, this fails until it is regenerated.)
+
+    From the second security review (issue 27)."""
+    import re
+
+    from mathable_server.http.schemas import NAME_PATTERN
+    from mathable_server.store.names import CONFUSABLES, COVERED
+
+    allowed = {chr(c) for c in range(0x110000) if re.fullmatch(NAME_PATTERN, "a" + chr(c) + "a")}
+    assert allowed <= COVERED and set(CONFUSABLES) <= allowed
+    # One name per row, spelt with the prototype, then the look-alike spelt with the row's
+    # character (between letters no row maps, so the pairs do not meet each other).
+    rows = sorted(CONFUSABLES.items())
+    pairs = {char: (f"x{prototype}{tag}", f"x{char}{tag}")
+             for (char, prototype), tag in zip(rows, "vwyz", strict=True)}  # fmt: skip
+    assert set(pairs) == {"0", "1", "I", "m"}
+    for original, _ in pairs.values():
+        register(client, original)
+    for char, (original, alike) in pairs.items():
+        refused = client.post("/v1/players", json={"name": alike})
+        assert refused.status_code == 409, (char, refused.json)
+        error = refused.json["error"]  # type: ignore[index]
+        assert error["code"] == "name_confusable" and original in error["message"], char
+    for char, (_, alike) in pairs.items():
+        with monkeypatch.context() as patched:
+            patched.delitem(CONFUSABLES, char)
+            answer = client.post("/v1/players", json={"name": alike})
+        if char == "I":
+            # I -> l is also what the case fold does (I is i, and i counts as l): the
+            # row and the fold each refuse it.
+            assert answer.status_code == 409, answer.json
+        else:
+            assert answer.status_code == 201, (char, answer.json)

@@ -104,3 +104,32 @@ def test_summy_refusals_over_http_carry_the_equation_the_tiles_and_the_hand(
         placements=[{"x": 0, "y": 0, "tile": "1"}],
     )  # fmt: skip
     assert _error(taken)["details"] == {"square": {"x": 0, "y": 0}, "holds": "="}
+
+
+def test_every_code_naming_fields_at_fault_names_them_in_details_fields(
+    client: FlaskClient,
+) -> None:
+    """Found (issue 41): ``validation_error`` gave its fields beside the message only,
+    ``version_required`` under ``details``. Both name them in ``details.fields`` now; the
+    validation error keeps what is wrong with each beside the message, where it was.
+
+    Found by a bot author in the contract, over the contract-checking client."""
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = summy_game(client, ada, bob)
+    invalid = client.post(
+        f"/v1/games/{game['id']}/moves",
+        json={"type": "pass", "expected_version": "3", "colour": 1},
+        headers=ada.auth,
+    )
+    assert invalid.status_code == 400, invalid.json
+    error = invalid.json["error"]
+    assert error["code"] == "validation_error"
+    assert sorted(error["details"]["fields"]) == ["colour", "expected_version"]
+    assert set(error["fields"]) == {"colour", "expected_version"}
+    unversioned = client.post(
+        f"/v1/games/{game['id']}/moves", json={"type": "pass"}, headers=ada.auth
+    )
+    assert unversioned.status_code == 400, unversioned.json
+    error = unversioned.json["error"]
+    assert error["code"] == "version_required"
+    assert error["details"] == {"fields": ["expected_version", "If-Match"]}

@@ -21,7 +21,7 @@ import requests
 import mathable
 from tests.server.helpers import example_tiles
 from tests.server.live import live_server
-from tests.server.streams import STREAM_ENV
+from tests.server.streams import RESUME_ENV
 
 pytestmark = pytest.mark.e2e
 
@@ -141,7 +141,7 @@ def first_lines(url: str, path: str, count: int, headers: dict[str, str] | None 
 def test_two_bots_play_a_whole_game_from_the_game_stream_with_no_get(
     options: dict[str, Any],
 ) -> None:
-    with live_server(env=STREAM_ENV) as url:
+    with live_server(env=RESUME_ENV) as url:
         one, two = register(url, "sol"), register(url, "tor")
         game_id = new_game(url, one, two, "tor", options)
         bots = [StreamBot(url, one, game_id), StreamBot(url, two, game_id)]
@@ -165,7 +165,7 @@ def test_two_bots_play_a_whole_game_from_the_game_stream_with_no_get(
 
 
 def test_the_stream_gives_the_whole_view_then_each_change_and_resumes_by_version() -> None:
-    with live_server(env=STREAM_ENV) as url:
+    with live_server(env=RESUME_ENV) as url:
         one, two = register(url, "uli"), register(url, "val")
         game_id = new_game(url, one, two, "val", {"tiles": example_tiles(2)})
         path = f"/v1/games/{game_id}/stream"

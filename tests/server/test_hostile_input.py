@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -221,3 +222,27 @@ def test_versions_beyond_32_bits_are_refused_not_crashed_on(any_table: Table) ->
     assert client.get(f"/v1/games/{game}?since={huge}&wait=1").status_code == 400
     assert any_table.send(any_table.ada, expected_version=huge, type="pass").status_code == 400
     assert any_table.observed() == before
+
+
+def _chunked(size: int) -> Iterator[bytes]:
+    yield b'{"name": "'
+    for _ in range(size // 1024):
+        yield b"a" * 1024
+    yield b'"}'
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("threads", [None, 2], ids=["run", "serve"])
+def test_a_chunked_body_over_the_limit_gets_413(tmp_path: Path, threads: int | None) -> None:
+    """First security review (issue 10), finding 10: chunked bodies skipped the 413 check."""
+    with live_server(f"sqlite:///{tmp_path / 'chunks.db'}", threads=threads) as url:
+        big = requests.post(f"{url}/v1/players", data=_chunked(1 << 20), timeout=30,
+                            headers={"Content-Type": "application/json"})  # fmt: skip
+        assert big.status_code == 413 and big.json()["error"]["code"] == "body_too_large"
+        small = requests.post(
+            f"{url}/v1/players",
+            data=iter([b'{"name": ', b'"ada"}']),
+            headers={"Content-Type": "application/json"},
+            timeout=30,
+        )
+        assert small.status_code == 201, small.text

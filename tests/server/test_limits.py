@@ -285,3 +285,105 @@ def test_the_limits_are_served_as_the_operator_set_them(sqlite_url: str) -> None
     assert body["open_games_per_creator"] == body["open_invitations_per_invitee"] == 3
     assert body["waits_per_caller"] == 2
     assert body["requests_per_token"] == {"per_second": 100.0, "per_hour": 360000.0, "burst": 500}
+
+
+# --- addresses and the server's ceiling -------------------------------------------------
+
+
+def _register_from(client: FlaskClient, name: str, address: str) -> int:
+    answer = client.post(
+        "/v1/players", json={"name": name}, environ_base={"REMOTE_ADDR": address}
+    )
+    return answer.status_code
+
+
+def test_ipv6_callers_are_counted_by_their_64_and_registrations_have_a_ceiling(
+    sqlite_url: str,
+) -> None:
+    """Found: twenty loopback addresses x 5 gave 100 of 100 registrations, and over IPv6
+    one /64 gave unlimited ones. An IPv6 caller is now counted by its /64
+    (MATHABLE_IPV6_PREFIX), and the whole server by MATHABLE_REGISTRATION_CEILING.
+
+    From the second security review (issue 27)."""
+    per_address = RateLimit(rate=2 / 3600, burst=2)
+    app = make_app(sqlite_url, registration_limit=per_address, registration_ceiling=None)
+    client = app.test_client()
+    same_64 = [f"2001:db8:1:2::{n}" for n in range(1, 4)]
+    assert [_register_from(client, f"a{n}", a) for n, a in enumerate(same_64)] == [201, 201, 429]
+    assert _register_from(client, "b0", "2001:db8:1:3::1") == 201  # another /64
+    assert _register_from(client, "c0", "::ffff:192.0.2.9") == 201
+    assert _register_from(client, "c1", "192.0.2.9") == 201
+    assert _register_from(client, "c2", "192.0.2.9") == 429  # the mapped one counted too
+    close_app(app)
+    capped = make_app(
+        f"{sqlite_url}-ceiling",
+        registration_limit=None,
+        registration_ceiling=RateLimit(rate=3 / 3600, burst=3),
+    )
+    client = capped.test_client()
+    codes = [_register_from(client, f"d{n}", f"127.0.0.{n + 1}") for n in range(5)]
+    assert codes == [201, 201, 201, 429, 429]
+    body = client.get("/v1/limits").json
+    assert body["ipv6_prefix"] == 64  # type: ignore[index]
+    assert body["registrations_per_server"]["burst"] == 3  # type: ignore[index]
+    close_app(capped)
+
+
+# --- what a caller may hold, and what a refusal costs -----------------------------------
+
+
+@pytest.mark.e2e
+def test_one_caller_cannot_take_every_long_poll_slot(tmp_path: Path) -> None:
+    """First security review (issue 10), finding 7: one caller without a token could take
+    every long-poll slot."""
+    env = {"MATHABLE_MAX_POLLS_PER_CALLER": "2", "MATHABLE_MAX_LONG_POLLS": "16"}
+    with live_server(f"sqlite:///{tmp_path / 'polls.db'}", env=env) as url:
+        ada, bob = (
+            requests.post(f"{url}/v1/players", json={"name": n}, timeout=10).json()
+            for n in ("ada", "bob")
+        )
+        auth = {"Authorization": f"Bearer {ada['token']}"}
+        game = requests.post(
+            f"{url}/v1/games", json={"tiles": EXAMPLE_TILES}, headers=auth, timeout=10
+        ).json()["id"]
+        requests.post(
+            f"{url}/v1/games/{game}/join",
+            headers={"Authorization": f"Bearer {bob['token']}"},
+            timeout=10,
+        )
+        poll = f"{url}/v1/games/{game}?wait=6&since=3"
+        held = [threading.Thread(target=requests.get, args=(poll,), kwargs={"timeout": 30})
+                for _ in range(2)]  # fmt: skip
+        for thread in held:
+            thread.start()
+        time.sleep(1.0)
+        started = time.monotonic()
+        third = requests.get(poll, timeout=30)
+        assert third.headers.get("X-Long-Poll") == "refused" and time.monotonic() - started < 2
+        # a player's long-poll counts against the player, not the address
+        mine = requests.get(poll.replace("wait=6", "wait=1"), headers=auth, timeout=30)
+        assert "X-Long-Poll" not in mine.headers
+        for thread in held:
+            thread.join()
+
+
+def test_a_throttled_request_costs_no_token_lookup(tmp_path: Path) -> None:
+    """First security review (issue 10), finding 11: throttling cost a token lookup."""
+    from mathable_server.http.limits import RateLimit
+
+    app = make_app(f"sqlite:///{tmp_path / 't.db'}", rate_limit=RateLimit.parse("1/min burst 1"))
+    client = app.test_client()
+    ada = register(client, "ada")
+    assert client.get("/v1/me", headers=ada.auth).status_code == 200
+    services = app.extensions["mathable"]
+    looked_up: list[str] = []
+    real = services.store.player
+
+    def counted(player_id: str) -> Any:
+        looked_up.append(player_id)
+        return real(player_id)
+
+    services.store.player = counted
+    services.auth.forget(ada.id)
+    assert client.get("/v1/me", headers=ada.auth).status_code == 429
+    assert looked_up == []

@@ -1,17 +1,13 @@
 """Play by email through a real SMTP relay (aiosmtpd on a free port): codes, turn mail,
-the outbox's retries, replies read and played, and the bad mail they must survive."""
+digests, game-over mail, the outbox's retries, unsubscribing. (Replies read and played,
+and the bad mail they must survive: test_replies.py; play addresses closing:
+test_closing.py.)"""
 
 from __future__ import annotations
 
-import logging
 import re
-import smtplib
-import subprocess
-import sys
 import time
 from datetime import UTC, datetime, timedelta
-from email.message import EmailMessage
-from email.utils import make_msgid
 from typing import Any
 
 import pytest
@@ -22,21 +18,12 @@ from sqlalchemy import func, select
 from mathable import replay_timed
 from mathable.core.ruleset import ruleset
 from mathable_server.http.limits import RateLimit
-from mathable_server.mailin.inbound import CLOSED, TAKEN, UNKNOWN_ADDRESS
-from mathable_server.mailin.smtpd import controller
+from mathable_server.mailin.inbound import TAKEN
 from mathable_server.notify.mail.compose import game_subject
 from mathable_server.notify.mail.games import GameMail, game_mail_for
-from mathable_server.notify.mail.play_addresses import play_address, play_secret
 from mathable_server.store.engine import outbox
-from tests.server.helpers import (
-    Table,
-    example_tiles,
-    move,
-    register,
-    snapshot,
-    started_game,
-)
-from tests.server.live import free_port, server_cli, server_env
+from tests.server.helpers import Table, example_tiles, move, register, snapshot, started_game
+from tests.server.live import server_cli
 from tests.server.mailbox import Mailbox, text_of
 from tests.server.mailing import (
     ADA_MAIL,
@@ -124,6 +111,46 @@ def test_code_mails_are_limited_per_player_and_per_address(
     assert other.status_code == 429 and other.json["error"]["code"] == "too_many_codes"
     deliver(app)
     assert len(mailbox.to(BOB_MAIL)) == 3
+    app.extensions["mathable"].store.engine.dispose()
+
+
+def test_code_mails_to_one_mailbox_under_many_spellings_are_limited_as_one(
+    sqlite_url: str, mailbox: Mailbox
+) -> None:
+    """Second security review (issue 27), code mails: ten spellings of one mailbox got ten
+    code mails."""
+    app = mailing_app(sqlite_url, mailbox)  # the default limits: 3 an hour per address
+    client = app.test_client()
+    spellings = [
+        "target+1@gmail.com", "t.a.r.g.e.t@gmail.com", "Target@Gmail.com", "target+x@gmail.com",
+        "ta.rget+2@googlemail.com", "tar.get@gmail.com", "TARGET+y@GMAIL.COM",
+    ]  # fmt: skip
+    answers = []
+    for n, address in enumerate(spellings):
+        who = register(client, f"p{n}")
+        answers.append(set_address(client, who, address).status_code)
+    assert answers == [202, 202, 202, 429, 429, 429, 429], answers
+    routed = set_address(client, register(client, "routed"), "target%gmail.com@example.org")
+    assert routed.status_code == 400 and routed.json["error"]["code"] == "bad_address"
+    assert "routes through" in routed.json["error"]["message"]
+    # Dots elsewhere are left alone: they may be other mailboxes (the per-domain limit holds).
+    for n, address in enumerate(["a.b@example.org", "ab@example.org"]):
+        assert set_address(client, register(client, f"q{n}"), address).status_code == 202
+    app.extensions["mathable"].store.engine.dispose()
+
+
+def test_code_mails_to_one_domain_are_limited_together(sqlite_url: str, mailbox: Mailbox) -> None:
+    """Second security review (issue 27), code mails: a catch-all domain is one mailbox of
+    many names."""
+    app = mailing_app(sqlite_url, mailbox, code_mail_domain_limit=RateLimit(5 / 3600, 5))
+    client = app.test_client()
+    answers = [
+        set_address(client, register(client, f"p{n}"), f"user{n}@catch-all.example").status_code
+        for n in range(7)
+    ]
+    assert answers == [202] * 5 + [429] * 2, answers
+    # Another domain is counted apart.
+    assert set_address(client, register(client, "other"), "user@example.org").status_code == 202
     app.extensions["mathable"].store.engine.dispose()
 
 
@@ -255,221 +282,6 @@ def test_a_crash_between_sending_and_marking_sends_once_more_with_the_same_id(
     assert len(turns) == 2 and turns[0]["Message-ID"] == turns[1]["Message-ID"]
 
 
-# --- replies ----------------------------------------------------------------------------
-
-
-def test_a_reply_plays_the_move_and_the_answer_goes_to_the_verified_address(
-    mail_app: Flask, mailbox: Mailbox, mail_table: Table
-) -> None:
-    play_ada_turn(mail_table)
-    deliver(mail_app)
-    mail = turn_mail(mailbox, BOB_MAIL)
-    raw = reply(mail, BOB_TURN, From="forged@evil.example")
-    outcome = inbox(mail_app).receive(raw)
-    assert outcome.code == TAKEN, outcome.note
-    view = snapshot(mail_table.client, mail_table.id, mail_table.bob)[0]
-    assert [s["score"] for s in view["seats"]] == [39, 121]
-    deliver(mail_app)
-    answer = mailbox.wait_for(lambda m: str(m["Subject"]).startswith("Re:"))
-    assert answer["To"] == BOB_MAIL
-    assert f"Played: {BOB_TURN}" in text_of(answer)
-    assert not [m for m in mailbox.messages if m["To"] == "forged@evil.example"]
-    # ada is told it is her turn again.
-    assert len([m for m in mailbox.to(ADA_MAIL) if "Your turn" in str(m["Subject"])]) == 1
-    # The same mail again (an MTA retry) is not played twice.
-    before = snapshot(mail_table.client, mail_table.id)
-    assert inbox(mail_app).receive(raw).code == TAKEN
-    assert snapshot(mail_table.client, mail_table.id) == before
-
-
-def _bad_bodies(mail: EmailMessage) -> dict[str, tuple[bytes, str]]:
-    html = EmailMessage()
-    html["To"], html["Message-ID"] = str(mail["Reply-To"]), make_msgid()
-    html["Subject"] = "Re: turn"
-    html.set_content("<p>F8=7</p>", subtype="html")
-    weird = (
-        f"To: {mail['Reply-To']}\nMessage-ID: {make_msgid()}\nSubject: x\n"
-        "Content-Type: text/plain; charset=x-no-such-charset\n\nF8=7\n"
-    ).encode()
-    return {
-        "no move": (reply(mail, "Thanks, I will think about it!"), "Nothing was played"),
-        "illegal": (reply(mail, "A1=99"), "Nothing was played"),
-        "html only": (html.as_bytes(), "only an HTML part"),
-        "huge": (reply(mail, "F8=7\n" + "x" * 300_000), "larger than 256 KiB"),
-        "charset": (weird, "character set that cannot be read"),
-    }
-
-
-@pytest.mark.parametrize("case", ["no move", "illegal", "html only", "huge", "charset"])
-def test_bad_mail_gets_a_clear_answer_and_changes_nothing(
-    mail_app: Flask, mailbox: Mailbox, mail_table: Table, case: str
-) -> None:
-    play_ada_turn(mail_table)
-    deliver(mail_app)
-    raw, words = _bad_bodies(turn_mail(mailbox, BOB_MAIL))[case]
-    before = snapshot(mail_table.client, mail_table.id, mail_table.bob)
-    assert inbox(mail_app).receive(raw).code == TAKEN
-    assert snapshot(mail_table.client, mail_table.id, mail_table.bob) == before
-    deliver(mail_app)
-    answer = mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "Nothing" in text_of(m)
-                              or m["To"] == BOB_MAIL and "larger" in text_of(m))  # fmt: skip
-    assert words in text_of(answer)
-
-
-def test_latin_1_mail_is_read(mail_app: Flask, mailbox: Mailbox, mail_table: Table) -> None:
-    play_ada_turn(mail_table)
-    deliver(mail_app)
-    mail = turn_mail(mailbox, BOB_MAIL)
-    raw = (
-        f"To: {mail['Reply-To']}\nMessage-ID: {make_msgid()}\nSubject: r\n"
-        "Content-Type: text/plain; charset=iso-8859-1\nContent-Transfer-Encoding: 8bit\n\n"
-        f"{BOB_TURN}\n\n-- \nJos\xe9\n"
-    ).encode("latin-1")
-    assert inbox(mail_app).receive(raw).code == TAKEN
-    assert snapshot(mail_table.client, mail_table.id)[0]["seats"][1]["score"] == 121
-
-
-def test_wrong_secrets_and_strangers_are_unknown_addresses(
-    mail_app: Flask, mailbox: Mailbox, mail_table: Table
-) -> None:
-    play_ada_turn(mail_table)
-    deliver(mail_app)
-    address = str(turn_mail(mailbox, BOB_MAIL)["Reply-To"])
-    wrong = re.sub(r"\.[0-9a-f]{32}@", "." + "0" * 32 + "@", address)
-    other_seat = address.replace(f"{mail_table.id}.1.", f"{mail_table.id}.0.")
-    before = snapshot(mail_table.client, mail_table.id)
-    for to in (wrong, other_seat, f"bob@{DOMAIN}", f"play+gnone.1.{'a' * 32}@{DOMAIN}"):
-        raw = f"To: {to}\nMessage-ID: {make_msgid()}\nSubject: x\n\n{BOB_TURN}\n".encode()
-        assert inbox(mail_app).receive(raw).code == UNKNOWN_ADDRESS, to
-    assert snapshot(mail_table.client, mail_table.id) == before
-
-
-def test_the_play_addresses_of_a_finished_game_are_closed(
-    mail_app: Flask, mailbox: Mailbox, mail_table: Table
-) -> None:
-    play_ada_turn(mail_table)
-    deliver(mail_app)
-    mail = turn_mail(mailbox, BOB_MAIL)
-    resigned = mail_table.client.post(
-        f"/v1/games/{mail_table.id}/moves",
-        json={"type": "resign", "expected_version": mail_table.version},
-        headers=mail_table.bob.auth,
-    )
-    assert resigned.status_code == 200, resigned.json
-    deliver(mail_app)
-    before = snapshot(mail_table.client, mail_table.id)
-    sent = len(mailbox.messages)
-    # Bob's address (mailed to him) and Ada's (never mailed, closed all the same).
-    ctx = room(mail_app).context()
-    ada = mail_table.client.get("/v1/me", headers=mail_table.ada.auth).json["id"]
-    adas = play_address(mail_table.id, 0, play_secret(ctx.server_secret, mail_table.id, 0, ada),
-                        DOMAIN)  # fmt: skip
-    outcome = inbox(mail_app).receive(reply(mail, BOB_TURN))
-    assert (outcome.code, outcome.note) == (UNKNOWN_ADDRESS, CLOSED)
-    port = free_port()
-    listener = controller(inbox(mail_app), "127.0.0.1", port)
-    listener.start()
-    try:
-        with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
-            for address in (str(mail["Reply-To"]), adas):
-                with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:
-                    smtp.sendmail("x@elsewhere.example", [address], b"Subject: x\r\n\r\npass\r\n")
-                code, text = next(iter(refused.value.recipients.values()))
-                assert code == 550 and b"closed" in text
-    finally:
-        listener.stop()
-    deliver(mail_app)
-    assert len(mailbox.messages) == sent  # nothing answered: no loop can start
-    assert snapshot(mail_table.client, mail_table.id) == before
-
-
-@pytest.mark.parametrize(
-    "headers",
-    [
-        {"Auto_Submitted": "auto-replied"},
-        {"Precedence": "bulk"},
-        {"Return_Path": "<>"},
-        {"From": "MAILER-DAEMON@mx.elsewhere.example"},
-        {"X_Autoreply": "yes"},
-    ],
-)
-def test_auto_replies_and_bounces_are_neither_played_nor_answered(
-    mail_app: Flask, mailbox: Mailbox, mail_table: Table, headers: dict[str, str]
-) -> None:
-    play_ada_turn(mail_table)
-    deliver(mail_app)
-    mail = turn_mail(mailbox, BOB_MAIL)
-    before = snapshot(mail_table.client, mail_table.id)
-    sent = len(mailbox.messages)
-    outcome = inbox(mail_app).receive(reply(mail, BOB_TURN, **headers))
-    assert outcome.code == TAKEN and "machine" in outcome.note
-    deliver(mail_app)
-    assert len(mailbox.messages) == sent
-    assert snapshot(mail_table.client, mail_table.id) == before
-
-
-def test_a_delivery_report_is_not_played_and_answers_say_auto_replied(
-    mail_app: Flask, mailbox: Mailbox, mail_table: Table
-) -> None:
-    play_ada_turn(mail_table)
-    deliver(mail_app)
-    mail = turn_mail(mailbox, BOB_MAIL)
-    report = (
-        f"To: {mail['Reply-To']}\nSubject: Undelivered Mail Returned to Sender\n"
-        "MIME-Version: 1.0\n"
-        'Content-Type: multipart/report; report-type=delivery-status; boundary="b"\n\n'
-        f"--b\nContent-Type: text/plain\n\n{BOB_TURN}\n"
-        "--b\nContent-Type: message/delivery-status\n\nReporting-MTA: dns; mx.example\n\n"
-        "--b--\n"
-    ).encode()
-    assert "machine" in inbox(mail_app).receive(report).note
-    # A mail from a person is answered, and the answer says it was written by a machine.
-    assert inbox(mail_app).receive(reply(mail, "pass")).code == TAKEN
-    deliver(mail_app)
-    answer = mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "Played: pass" in text_of(m))
-    assert answer["Auto-Submitted"] == "auto-replied"
-
-
-def test_smtpd_takes_mail_for_postmaster_and_plays_nothing(
-    mail_app: Flask, mailbox: Mailbox, mail_table: Table
-) -> None:
-    before = snapshot(mail_table.client, mail_table.id)
-    port = free_port()
-    listener = controller(inbox(mail_app), "127.0.0.1", port)
-    listener.start()
-    try:
-        with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
-            for address in (f"postmaster@{DOMAIN}", "Postmaster"):
-                refused = smtp.sendmail("x@elsewhere.example", [address],
-                                        b"Subject: abuse\r\n\r\npass\r\n")  # fmt: skip
-                assert refused == {}
-    finally:
-        listener.stop()
-    assert snapshot(mail_table.client, mail_table.id) == before
-
-
-def test_a_reply_to_an_answer_is_checked_against_the_version_the_answer_showed(
-    mail_app: Flask, mailbox: Mailbox, mail_table: Table
-) -> None:
-    play_ada_turn(mail_table)
-    deliver(mail_app)
-    assert inbox(mail_app).receive(reply(turn_mail(mailbox, BOB_MAIL), "pass")).code == TAKEN
-    deliver(mail_app)
-    answer = mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "Played: pass" in text_of(m))
-    version = snapshot(mail_table.client, mail_table.id)[0]["version"]
-    moved = mail_table.client.post(  # the game moves on: bob to move again
-        f"/v1/games/{mail_table.id}/moves",
-        json={"type": "pass", "expected_version": version},
-        headers=mail_table.ada.auth,
-    )
-    assert moved.status_code == 200, moved.json
-    before = snapshot(mail_table.client, mail_table.id)
-    assert inbox(mail_app).receive(reply(answer, BOB_TURN)).code == TAKEN
-    deliver(mail_app)
-    assert mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "moved on" in text_of(m))
-    assert snapshot(mail_table.client, mail_table.id) == before
-
-
 def test_a_digest_goes_out_once_a_day_at_seven_and_lists_the_games_waiting(
     mail_app: Flask, mailbox: Mailbox, mail_table: Table
 ) -> None:
@@ -525,20 +337,6 @@ def test_the_answer_to_a_resignation_claims_no_points(
     assert "points" not in text_of(answer).split("Played:")[1].splitlines()[0]
 
 
-def test_a_reply_whose_subject_hides_a_line_break_is_answered(
-    mail_app: Flask, mailbox: Mailbox, mail_table: Table
-) -> None:
-    play_ada_turn(mail_table)
-    deliver(mail_app)
-    raw = reply(turn_mail(mailbox, BOB_MAIL), BOB_TURN)
-    raw = raw.replace(b"Subject: Re: ", b"Subject: =?utf-8?q?hi=0D=0ABcc:_evil@example.net?= ", 1)
-    assert inbox(mail_app).receive(raw).code == TAKEN
-    assert deliver(mail_app) >= 1
-    answer = mailbox.wait_for(lambda m: m["To"] == BOB_MAIL and "Played:" in text_of(m))
-    assert "\n" not in str(answer["Subject"]) and "\r" not in str(answer["Subject"])
-    assert answer["Bcc"] is None and mailbox.to("evil@example.net") == []
-
-
 def test_the_game_over_mail_comes_after_the_answer_to_the_move_that_ended_it(
     mail_app: Flask, mailbox: Mailbox, mail_table: Table
 ) -> None:
@@ -552,77 +350,6 @@ def test_the_game_over_mail_comes_after_the_answer_to_the_move_that_ended_it(
     answer = next(i for i, s in enumerate(subjects) if s.startswith("Re:"))
     over = next(i for i, s in enumerate(subjects) if "Game over" in s)
     assert answer < over, subjects
-
-
-def test_smtpd_refuses_unknown_recipients_with_550_and_plays_the_others(
-    mail_app: Flask, mailbox: Mailbox, mail_table: Table
-) -> None:
-    play_ada_turn(mail_table)
-    deliver(mail_app)
-    mail = turn_mail(mailbox, BOB_MAIL)
-    port = free_port()
-    listener = controller(inbox(mail_app), "127.0.0.1", port)
-    listener.start()
-    try:
-        with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
-            with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:
-                wrong = f"play+{mail_table.id}.1.{'0' * 32}@{DOMAIN}"
-                smtp.sendmail("x@elsewhere.example", [wrong], b"Subject: x\r\n\r\npass\r\n")
-            assert next(iter(refused.value.recipients.values()))[0] == 550
-            raw = reply(mail, BOB_TURN).replace(b"\n", b"\r\n")  # SMTP lines end in CRLF
-            smtp.sendmail("x@elsewhere.example", [str(mail["Reply-To"])], raw)
-    finally:
-        listener.stop()
-    assert snapshot(mail_table.client, mail_table.id)[0]["seats"][1]["score"] == 121
-
-
-def test_mail_in_exit_codes(sqlite_url: str, mailbox: Mailbox) -> None:
-    app = mailing_app(sqlite_url, mailbox)
-    client = app.test_client()
-    table = Table(client)
-    verify(client, app, mailbox, table.bob, BOB_MAIL)
-    play_ada_turn(table)
-    deliver(app)
-    mail = turn_mail(mailbox, BOB_MAIL)
-    stranger = f"To: nobody@{DOMAIN}\nSubject: x\n\npass\n"
-    environ = server_env() | {"MATHABLE_MAIL_DOMAIN": DOMAIN}
-
-    def mail_in(text: str) -> subprocess.CompletedProcess[str]:
-        command = [sys.executable, "-m", "mathable_server", "mail-in", "--database-url"]
-        return subprocess.run(
-            [*command, sqlite_url], input=text, capture_output=True, text=True, env=environ,
-            timeout=120,
-        )  # fmt: skip
-
-    unknown = mail_in(stranger)
-    assert unknown.returncode == 67, unknown.stderr
-    played = mail_in(reply(mail, "pass").decode())
-    assert played.returncode == 0, played.stderr
-    assert snapshot(client, table.id)[0]["turn"]["seat"] == 0
-    # The database cannot be reached: the MTA is told to try later, not to bounce.
-    down = subprocess.run(
-        [sys.executable, "-m", "mathable_server", "mail-in", "--database-url",
-         f"postgresql://postgres@127.0.0.1:{free_port()}/none"],
-        input=stranger, capture_output=True, text=True, env=environ, timeout=120,
-    )  # fmt: skip
-    assert down.returncode == 75, down.stderr
-
-
-def test_mail_in_without_its_environment_creates_no_database_and_says_try_later(
-    tmp_path: Any,
-) -> None:
-    # What an MTA pipe gives it: no MATHABLE_* variables at all.
-    environ = {k: v for k, v in server_env().items() if not k.startswith("MATHABLE_")}
-    environ |= {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
-    stranger = f"To: play+g1.0.{'a' * 32}@{DOMAIN}\nSubject: x\n\npass\n"
-    for extra in ([], ["--database-url", f"sqlite:///{tmp_path / 'missing.db'}"]):
-        done = subprocess.run(
-            [sys.executable, "-m", "mathable_server", "mail-in", *extra],
-            input=stranger, capture_output=True, text=True, env=environ, timeout=120,
-        )  # fmt: skip
-        assert done.returncode == 75, done.stderr
-        assert "no database" in done.stderr and "MATHABLE_DATABASE_URL" in done.stderr
-    assert [p for p in tmp_path.rglob("*") if p.is_file()] == []
 
 
 def test_the_one_click_unsubscribe_link_turns_game_mail_off(
@@ -826,31 +553,6 @@ def test_a_game_over_mail_withholds_what_a_shared_order_would_tell(
     assert "Scores before the end: dan 0, bob 0" in text
 
 
-def test_one_mail_to_two_play_addresses_plays_once_in_each_game(
-    mail_app: Flask, mailbox: Mailbox
-) -> None:
-    # An MTA delivers a mail To one play address and Cc another once for each recipient.
-    client = mail_app.test_client()
-    table = Table(client)
-    verify(client, mail_app, mailbox, table.bob, BOB_MAIL)
-    carl = register(client, "carl")
-    second = started_game(client, carl, table.bob, tiles=example_tiles(2))["id"]
-    for game_id, who in ((second, carl), (table.id, table.ada)):
-        assert move(client, who, game_id, 3, type="pass").status_code == 200
-    deliver(mail_app)
-    turns = [
-        mailbox.wait_for(lambda m, g=g: g in str(m["Subject"]) and m["To"] == BOB_MAIL)
-        for g in (table.id, second)
-    ]
-    addresses = [str(t["Reply-To"]) for t in turns]
-    raw = reply(turns[0], "pass", Cc=addresses[1])
-    box = inbox(mail_app)
-    assert [box.receive(raw, [a]).code for a in addresses] == [0, 0]
-    assert [snapshot(client, g)[0]["version"] for g in (table.id, second)] == [5, 5]
-    again = box.receive(raw, [addresses[1]])
-    assert again.code == 0 and "was read before" in again.note
-
-
 def test_the_digest_names_the_deadlines_within_a_day_in_the_players_time(
     mail_app: Flask, mailbox: Mailbox, mail_table: Table
 ) -> None:
@@ -903,15 +605,3 @@ def test_the_game_over_mail_has_the_result_with_the_deductions_the_link_and_the_
     assert f"the Rematch button of http://mathable.test/play/{table.id}" in text
 
 
-def test_what_a_reply_played_is_noted_by_its_kind_not_its_tiles(
-    mail_app: Flask, mailbox: Mailbox, mail_table: Table, caplog: pytest.LogCaptureFixture
-) -> None:
-    """An exchange names tiles of a rack that go back into the bag: the note of a mail read
-    (logged, and printed by ``mail-in`` for the mail system) names the command's kind."""
-    play_ada_turn(mail_table)
-    deliver(mail_app)
-    mail = turn_mail(mailbox, BOB_MAIL)
-    with caplog.at_level(logging.INFO):
-        outcome = inbox(mail_app).receive(reply(mail, "exchange 3 4"))
-    assert outcome.code == TAKEN and outcome.note == "played Exchange", outcome.note
-    assert "3 4" not in caplog.text and "exchange 3" not in caplog.text

@@ -1,24 +1,17 @@
 """The outbox on SQLite and PostgreSQL: rows written with the command's events, each sent
-once by any number of workers at a time, backing off and dying; webhooks signed."""
+once by any number of workers at a time, backing off and dying; the relay's answers.
+(What a webhook call is and does: test_webhooks.py.)"""
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import json
 import socket
 import threading
 from collections.abc import Iterator
 from email.message import EmailMessage
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
 
 import pytest
-from flask import Flask
-from sqlalchemy import select
 
 from mathable_server.notify.mail.smtp import Relay
-from mathable_server.notify.webhooks import WebhookChannel
 from mathable_server.notify.worker import (
     ChannelDown,
     Deliverer,
@@ -27,11 +20,8 @@ from mathable_server.notify.worker import (
     Outbox,
     Undeliverable,
 )
-from mathable_server.store import Store
-from mathable_server.store.engine import make_engine, outbox
+from mathable_server.store.engine import make_engine
 from mathable_server.store.migrations import upgrade
-from tests.server.apps import make_app
-from tests.server.helpers import Table
 from tests.server.live import free_port
 
 
@@ -119,145 +109,6 @@ def test_an_undeliverable_row_is_dead_at_once(box: Outbox) -> None:
 
     Deliverer(box, {"test": refuse}, clock).drain()
     assert [r.last_error for r in box.rows("dead")] == ["no verified address"]
-
-
-# --- webhooks ---------------------------------------------------------------------------
-
-
-class _Receiver(BaseHTTPRequestHandler):
-    calls: list[tuple[dict[str, str], bytes]]
-    answers: list[int]
-
-    def do_POST(self) -> None:  # noqa: N802 - http.server's name
-        body = self.rfile.read(int(self.headers["Content-Length"]))
-        self.calls.append((dict(self.headers), body))
-        self.send_response(self.answers.pop(0) if self.answers else 204)
-        self.end_headers()
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-
-@pytest.fixture
-def receiver() -> Iterator[tuple[str, type[_Receiver]]]:
-    handler = type("Receiver", (_Receiver,), {"calls": [], "answers": []})
-    server = ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/hook", handler
-    server.shutdown()
-    server.server_close()
-
-
-SECRET = "s3cret-s3cret-s3cret"
-
-
-def test_webhooks_to_private_addresses_are_refused(client: Any) -> None:
-    table = Table(client)
-    for url in ("http://127.0.0.1:9/hook", "http://10.0.0.1/x", "http://[::1]/x", "ftp://x.org/"):
-        answer = client.put(
-            "/v1/me/notifications",
-            json={"webhook": {"url": url, "secret": SECRET}},
-            headers=table.bob.auth,
-        )
-        assert answer.status_code == 422 and answer.json["error"]["code"] == "webhook_refused"
-
-
-def test_a_webhook_is_signed_retried_with_the_same_delivery_id_and_rechecked(
-    sqlite_url: str, receiver: tuple[str, type[_Receiver]]
-) -> None:
-    url, handler = receiver
-    app: Flask = make_app(sqlite_url, webhook_allow_private=True, outbox_base_delay=0.0)
-    client = app.test_client()
-    table = Table(client)
-    set_hook = client.put(
-        "/v1/me/notifications",
-        json={"webhook": {"url": url, "secret": SECRET}},
-        headers=table.bob.auth,
-    )
-    assert set_hook.json["webhook"]["url"] == url and set_hook.json["webhook"]["state"] == "ok"
-    assert "secret" not in set_hook.get_data(True)
-    handler.answers.append(500)
-    table.ok(table.ada, type="pass")
-    room = app.extensions["mathable_mail"]
-    room.deliverer(app.extensions["mathable"].games.now).drain()
-    assert len(handler.calls) == 2
-    (first_headers, first), (headers, body) = handler.calls
-    assert first == body and first_headers["X-Mathable-Delivery"] == headers["X-Mathable-Delivery"]
-    expected = hmac.new(SECRET.encode(), body, hashlib.sha256).hexdigest()
-    assert headers["X-Mathable-Signature"] == f"sha256={expected}"  # the old one, kept
-    delivery = headers["X-Mathable-Delivery"]
-    stamp = int(headers["X-Mathable-Webhook-Signature"].partition(",")[0].removeprefix("t="))
-    signed = hmac.new(SECRET.encode(), f"{stamp}.{delivery}.".encode() + body, hashlib.sha256)
-    assert headers["X-Mathable-Webhook-Signature"] == f"t={stamp},v1={signed.hexdigest()}"
-    document = json.loads(body)
-    assert document == {
-        "event": "your_turn",
-        "game_id": table.id,
-        "version": table.version,
-        "your_turn": True,
-        "deadline": None,
-    }
-    # At delivery time the address is checked again: a server that does not allow
-    # private addresses refuses to call it, and the row is dead.
-    table.ok(table.bob, type="pass")
-    table.ok(table.ada, type="pass")
-    store = app.extensions["mathable"].store
-    strict = Deliverer(
-        room.outbox, {"webhook": WebhookChannel(store, False)},
-        app.extensions["mathable"].games.now,
-    )  # fmt: skip
-    strict.drain()
-    assert len(handler.calls) == 2
-    with store.engine.connect() as conn:
-        states = [r.state for r in conn.execute(select(outbox.c.state).order_by(outbox.c.id))]
-    assert states == ["sent", "dead", "dead"]  # bob told of his own pass, then his turn
-    assert isinstance(store, Store)
-
-
-class _Endless(BaseHTTPRequestHandler):
-    """A receiver that says 200 and then never stops sending its body."""
-
-    def do_POST(self) -> None:  # noqa: N802 - http.server's name
-        self.rfile.read(int(self.headers["Content-Length"]))
-        self.send_response(200)
-        self.end_headers()
-        try:
-            while True:
-                self.wfile.write(b"x" * 65536)
-        except OSError:
-            pass
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-
-def test_a_receiver_with_an_endless_answer_does_not_hold_the_worker(sqlite_url: str) -> None:
-    server = ThreadingHTTPServer(("127.0.0.1", free_port()), _Endless)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        url = f"http://127.0.0.1:{server.server_address[1]}/hook"
-        app: Flask = make_app(sqlite_url, webhook_allow_private=True)
-        client = app.test_client()
-        table = Table(client)
-        client.put(
-            "/v1/me/notifications",
-            json={"webhook": {"url": url, "secret": SECRET}},
-            headers=table.bob.auth,
-        )
-        table.ok(table.ada, type="pass")
-        worker = app.extensions["mathable_mail"].deliverer(app.extensions["mathable"].games.now)
-        done = threading.Thread(target=worker.drain, daemon=True)
-        done.start()
-        done.join(timeout=20)  # far below the endless body; a read would never end
-        assert not done.is_alive()
-        store = app.extensions["mathable"].store
-        with store.engine.connect() as conn:
-            assert [r.state for r in conn.execute(select(outbox.c.state))] == ["sent"]
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 # --- leases and a relay that is down --------------------------------------------------
@@ -398,77 +249,3 @@ def test_a_refused_connection_is_a_channel_down(box: Outbox) -> None:
         relay.send(message)
 
 
-#: A public address the rebinding name answers to the checks (never really dialled).
-PUBLIC = "93.184.216.34"
-
-
-def test_a_webhook_goes_to_the_address_it_checked_not_to_a_second_lookup(
-    sqlite_url: str, receiver: tuple[str, type[_Receiver]], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # DNS rebinding: the name answers a public address to the checks, then a private one
-    # (the receiver here, on loopback). The delivery must connect to what it checked.
-    url, handler = receiver
-    port = int(url.rsplit(":", 1)[1].split("/")[0])
-    real = socket.getaddrinfo
-    lookups: list[str] = []
-
-    dialled: list[str] = []
-
-    def lookup(host: Any, *args: Any, **kwargs: Any) -> Any:
-        if host == PUBLIC:  # the connection to the checked address: recorded, never made
-            dialled.append(host)  # (the tests stay on loopback)
-            raise OSError("no network beyond loopback in the tests")
-        if host != "hooks.rebind.test":
-            return real(host, *args, **kwargs)
-        lookups.append(host)
-        address = PUBLIC if len(lookups) <= 2 else "127.0.0.1"
-        return [(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", (address, port))]
-
-    monkeypatch.setattr(socket, "getaddrinfo", lookup)
-    app: Flask = make_app(sqlite_url)
-    client = app.test_client()
-    table = Table(client)
-    hook = f"https://hooks.rebind.test:{port}/hook"  # new webhooks must be https
-    set_hook = client.put(
-        "/v1/me/notifications",
-        json={"webhook": {"url": hook, "secret": SECRET}},
-        headers=table.bob.auth,
-    )
-    assert set_hook.status_code == 200, set_hook.json  # lookup 1: public
-    table.ok(table.ada, type="pass")
-    store = app.extensions["mathable"].store
-    channel = WebhookChannel(store, False, timeout=2.0)
-    worker = Deliverer(app.extensions["mathable_mail"].outbox, {"webhook": channel},
-                       app.extensions["mathable"].games.now)  # fmt: skip
-    worker.drain()  # lookup 2: public, and the connection goes there
-    assert lookups == ["hooks.rebind.test"] * 2
-    assert dialled == [PUBLIC]  # it went for the address it checked
-    assert handler.calls == []  # the private address never heard of it
-
-
-def test_a_webhook_names_its_host_in_the_host_header(
-    sqlite_url: str, receiver: tuple[str, type[_Receiver]], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    url, handler = receiver
-    port = int(url.rsplit(":", 1)[1].split("/")[0])
-    real = socket.getaddrinfo
-
-    def lookup(host: Any, *args: Any, **kwargs: Any) -> Any:
-        if host == "hooks.example.test":
-            return [(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "",
-                     ("127.0.0.1", port))]  # fmt: skip
-        return real(host, *args, **kwargs)
-
-    monkeypatch.setattr(socket, "getaddrinfo", lookup)
-    app: Flask = make_app(sqlite_url, webhook_allow_private=True)
-    client = app.test_client()
-    table = Table(client)
-    client.put(
-        "/v1/me/notifications",
-        json={"webhook": {"url": f"http://hooks.example.test:{port}/hook?x=1", "secret": SECRET}},
-        headers=table.bob.auth,
-    )
-    table.ok(table.ada, type="pass")
-    app.extensions["mathable_mail"].deliverer(app.extensions["mathable"].games.now).drain()
-    ((headers, body),) = handler.calls
-    assert headers["Host"] == f"hooks.example.test:{port}" and json.loads(body)["your_turn"]

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from mathable.games.mathable.events import Corrected, ExtraTileDrawn, TilePlaced, TurnEnded
 from mathable.games.mathable.state import PlacedTile
 from mathable_server.games.turn_list import turn_lines
 from mathable_server.http.pages import page_context, status_words
+from tests.server.apps import make_app
 from tests.server.helpers import Table, new_game, register
 from tests.server.page_reader import PageReader, page
 
@@ -182,3 +186,26 @@ def test_the_game_page_scales_its_picture_to_the_column(client: FlaskClient) -> 
     figure = html.split('<figure class="board">', 1)[1].split("</figure>", 1)[0]
     assert "<pre>" not in figure  # the table as text is folded away below, not the picture
     assert "Table at version" in PageReader(figure).words
+
+
+def _app(tmp_path: Path, **settings: Any) -> Flask:
+    return make_app(f"sqlite:///{tmp_path / 'review2.db'}", **settings)
+
+
+def test_a_forged_host_is_never_printed_on_the_home_page(tmp_path: Path) -> None:
+    """Second security review (issue 27), the HTTP edge's finding 2: the home page printed
+    the request's Host (``Host: evil.example`` gave ``mathable-cli --server
+    http://evil.example register ann``)."""
+    client = _app(tmp_path).test_client()
+    forged = client.get("/", headers={"Host": "evil.example"}).get_data(True)
+    assert "evil.example" not in forged
+    assert "--server https://&lt;this server&#39;s address&gt; register" in forged
+    assert "MATHABLE_PUBLIC_URL" in forged
+    for host in ("evil.example:80@127.0.0.1", "127.0.0.1:x", "localhost.evil.example"):
+        assert "evil" not in client.get("/", headers={"Host": host}).get_data(True)
+    # A development server, reached on this machine, names the address it was reached at.
+    local = client.get("/", headers={"Host": "127.0.0.1:8080"}).get_data(True)
+    assert "--server http://127.0.0.1:8080 register" in local
+    configured = _app(tmp_path, public_url="https://mathable.example.org").test_client()
+    page = configured.get("/", headers={"Host": "evil.example"}).get_data(True)
+    assert "--server https://mathable.example.org register" in page and "evil" not in page

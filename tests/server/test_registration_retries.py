@@ -199,3 +199,15 @@ def test_the_same_keyed_registration_committed_meanwhile_is_a_retry_not_a_look_a
     assert [answers[0].status_code, retried.status_code] == [201, 201], retried.json
     assert retried.headers["Idempotent-Replayed"] == "true"
     assert retried.json["id"] == answers[0].json["id"]
+
+
+@pytest.mark.parametrize("key", ["a", "x" * 15])
+def test_short_idempotency_keys_are_refused(client: FlaskClient, key: str) -> None:
+    """First security review (issue 10), finding 8: a one-character Idempotency-Key was
+    taken on a registration."""
+    answer = client.post("/v1/players", json={"name": "ada"}, headers={"Idempotency-Key": key})
+    assert answer.status_code == 400
+    assert answer.json["error"]["code"] == "bad_idempotency_key"  # type: ignore[index]
+    assert client.post(
+        "/v1/players", json={"name": "ada"}, headers={"Idempotency-Key": "k" * 16}
+    ).status_code == 201  # fmt: skip

@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -28,17 +28,10 @@ from sqlalchemy import create_engine, text
 from mathable_server.store.engine import normalize_url
 from tests.server.helpers import EXAMPLE_TILES
 from tests.server.live import free_port, live_server
+from tests.server.streams import STREAM_ENV
 
 pytestmark = pytest.mark.e2e
 
-#: Fast heartbeats, and no caps that a test from one address would reach.
-ENV = {
-    "MATHABLE_STREAM_HEARTBEAT": "0.3",
-    "MATHABLE_RATE_LIMIT": "off",
-    "MATHABLE_ADDRESS_RATE_LIMIT": "off",
-    "MATHABLE_MAX_POLLS_PER_CALLER": "1000",
-    "MATHABLE_MAX_CONNECTIONS_PER_ADDRESS": "2000",
-}
 #: The first turn of the example game (seat 0), as one command.
 FIRST_TURN = {
     "type": "turn",
@@ -123,7 +116,7 @@ def kinds(events: list[dict[str, Any]]) -> list[tuple[str, int]]:
 
 
 def test_stream_tells_each_player_what_happens_and_nothing_hidden() -> None:
-    with live_server(env=ENV) as url:
+    with live_server(env=STREAM_ENV) as url:
         one, two = register(url, "sara"), register(url, "tom")
         reader_two = Reader(url, two)
         game_id = start_game(url, one, "tom", two)
@@ -154,7 +147,7 @@ def test_stream_tells_each_player_what_happens_and_nothing_hidden() -> None:
 
 
 def test_stream_resumes_with_since_without_losing_or_repeating() -> None:
-    with live_server(env=ENV) as url:
+    with live_server(env=STREAM_ENV) as url:
         one, two = register(url, "uma"), register(url, "vic")
         game_id = start_game(url, one, "vic", two)
         reader = Reader(url, two, since="0")
@@ -175,8 +168,8 @@ def test_stream_resumes_with_since_without_losing_or_repeating() -> None:
 def _two_servers(database_url: str) -> Any:
     @contextmanager
     def both() -> Iterator[tuple[str, str]]:
-        with live_server(database_url, workers=2, env=ENV) as a:
-            with live_server(database_url, workers=1, threads=4, env=ENV) as b:
+        with live_server(database_url, workers=2, env=STREAM_ENV) as a:
+            with live_server(database_url, workers=1, threads=4, env=STREAM_ENV) as b:
                 yield a, b
 
     return both()
@@ -241,7 +234,7 @@ def test_a_dropped_listen_connection_is_reopened_and_catches_up(postgres_url: st
 
 def test_hundreds_of_waiters_on_serve_are_all_woken_by_one_move(tmp_path: Any) -> None:
     waiters = 300
-    with live_server(f"sqlite:///{tmp_path / 'many.db'}", workers=2, env=ENV) as url:
+    with live_server(f"sqlite:///{tmp_path / 'many.db'}", workers=2, env=STREAM_ENV) as url:
         one, two = register(url, "ada"), register(url, "bea")
         game_id = start_game(url, one, "bea", two)
         with ThreadPoolExecutor(waiters) as pool:
@@ -264,7 +257,7 @@ def test_hundreds_of_woken_long_polls_each_get_their_viewers_answer(tmp_path: An
     """Woken long-polls are answered below Flask, with heads shared per version and seat:
     each answer is still exactly the view its viewer gets (the players' own racks, a
     spectator's and an anonymous caller's redacted view; 304 for one that has it)."""
-    with live_server(f"sqlite:///{tmp_path / 'views.db'}", workers=2, env=ENV) as url:
+    with live_server(f"sqlite:///{tmp_path / 'views.db'}", workers=2, env=STREAM_ENV) as url:
         one, two = register(url, "flo"), register(url, "gus")
         watcher = register(url, "hal")
         game_id = start_game(url, one, "gus", two)
@@ -363,8 +356,8 @@ def test_waiters_get_answers_or_503_while_the_database_is_gone_and_the_stream_re
     proxy = Proxy((parts.hostname or "127.0.0.1", parts.port or 5432))
     proxy.start()
     relayed = urlunsplit(parts._replace(netloc=f"{parts.username}@127.0.0.1:{proxy.port}"))
-    with live_server(relayed, workers=1, threads=8, env=ENV) as url, live_server(
-        postgres_url, env=ENV
+    with live_server(relayed, workers=1, threads=8, env=STREAM_ENV) as url, live_server(
+        postgres_url, env=STREAM_ENV
     ) as direct:
         one, two = register(url, "cy"), register(url, "di")
         game_id = start_game(url, one, "di", two)
@@ -403,7 +396,7 @@ def test_waiters_get_answers_or_503_while_the_database_is_gone_and_the_stream_re
 
 
 def test_serve_drops_a_trickling_client_and_caps_connections_per_address() -> None:
-    env = {**ENV, "MATHABLE_MAX_CONNECTIONS_PER_ADDRESS": "3"}
+    env = {**STREAM_ENV, "MATHABLE_MAX_CONNECTIONS_PER_ADDRESS": "3"}
     with live_server(workers=1, worker_class="gevent", env=env) as url:
         port = int(url.rsplit(":", 1)[1])
         slow = socket.create_connection(("127.0.0.1", port))
@@ -424,3 +417,111 @@ def test_serve_drops_a_trickling_client_and_caps_connections_per_address() -> No
             s.close()
         # Those connections gone, the address is served again.
         assert requests.get(f"{url}/v1/health", timeout=10).status_code == 200
+
+
+# --- a token replaced or revoked --------------------------------------------------------
+
+
+class _Stream:
+    """A stream read in a thread: its event lines, and when it ended."""
+
+    def __init__(self, url: str, who: dict[str, str]) -> None:
+        self.response = requests.get(
+            f"{url}/v1/me/stream", headers=who, stream=True, timeout=(5, 60)
+        )
+        assert self.response.status_code == 200, self.response.text
+        self.events: list[bytes] = []
+        self.ended = threading.Event()
+        self.ended_at = 0.0
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        try:
+            for raw in self.response.iter_lines(chunk_size=1):
+                if raw.strip():
+                    self.events.append(raw)
+        except Exception:  # noqa: S110 - closed by the test
+            pass
+        self.ended_at = time.monotonic()
+        self.ended.set()
+
+
+@contextmanager
+def _servers(url: str, count: int, env: dict[str, str]) -> Iterator[tuple[str, str]]:
+    """One server (``run``: both names are it), or two ``serve`` processes on ``url``."""
+    with ExitStack() as stack:
+        if count == 1:
+            one = stack.enter_context(live_server(url, env=env))
+            yield one, one
+        else:
+            a = stack.enter_context(live_server(url, workers=1, worker_class="gevent", env=env))
+            b = stack.enter_context(live_server(url, workers=1, threads=4, env=env))
+            yield a, b
+
+
+@pytest.mark.parametrize(
+    ("backend", "servers", "how"),
+    [
+        ("sqlite", 1, "rotate"),
+        ("sqlite", 2, "revoke"),
+        pytest.param("postgresql", 2, "revoke", marks=pytest.mark.postgres),
+        pytest.param("postgresql", 2, "rotate", marks=pytest.mark.postgres),
+    ],
+)
+def test_a_replaced_token_s_streams_and_held_polls_end_in_every_process_at_once(
+    backend: str, servers: int, how: str, request: pytest.FixtureRequest, tmp_path: Any
+) -> None:
+    """bob holds a stream and a long-poll on server B; his token is replaced or revoked
+    through server A. B refuses the token at once (it trusted it for up to 5 s), the
+    stream ends, and the long-poll answers 401, never bob's view with his rack, even when
+    ada's move comes after.
+
+    Second security review (issue 27): an open stream or held long-poll outlived its token
+    (another process accepted the token for up to 5 s)."""
+    url = (
+        f"sqlite:///{tmp_path / 'shared.db'}"
+        if backend == "sqlite"
+        else request.getfixturevalue("postgres_url")
+    )
+    with _servers(url, servers, STREAM_ENV) as (a, b):
+        ada, bob = register(a, "ada"), register(a, "bob")
+        game_id = start_game(a, ada, "bob", bob)
+        seen = requests.get(f"{b}/v1/games/{game_id}", headers=bob, timeout=10)
+        assert seen.status_code == 200 and seen.json()["rack"], seen.text
+        stream = _Stream(b, bob)
+        with ThreadPoolExecutor(1) as pool:
+            held = pool.submit(
+                requests.get,
+                f"{b}/v1/games/{game_id}?wait=30&since={seen.json()['version']}",
+                headers=bob,
+                timeout=60,
+            )
+            time.sleep(1.0)  # held by then
+            assert not held.done()
+            # B trusts bob's token now (it has just read it).
+            assert requests.get(f"{b}/v1/me", headers=bob, timeout=10).status_code == 200
+            if how == "revoke":
+                done = requests.delete(f"{a}/v1/me/token", headers=bob, timeout=10)
+                assert done.status_code == 204, done.text
+            else:
+                done = requests.post(f"{a}/v1/me/token", headers=bob, timeout=10)
+                assert done.status_code == 201, done.text
+            at = time.monotonic()
+            while (status := requests.get(f"{b}/v1/me", headers=bob, timeout=10).status_code) \
+                    == 200 and time.monotonic() - at < 10:  # fmt: skip
+                time.sleep(0.02)
+            refused_after = time.monotonic() - at
+            assert status == 401
+            assert refused_after < 1.5, f"B took {refused_after:.2f} s to refuse the token"
+            version = play(a, game_id, ada, FIRST_TURN)  # would wake the poll with bob's rack
+            answer = held.result(timeout=30)
+        assert answer.status_code == 401, answer.text[:300]
+        assert answer.json()["error"]["code"] == "bad_token"
+        assert "rack" not in answer.json()
+        assert stream.ended.wait(10), "the stream went on"
+        assert stream.ended_at - at < 1.5, f"the stream ended {stream.ended_at - at:.2f} s after"
+        assert not [e for e in stream.events if f'"version":{version}'.encode() in e]
+        stream.response.close()
+        # Resuming with the old token is refused.
+        again = requests.get(f"{b}/v1/me/stream", headers=bob, timeout=10)
+        assert again.status_code == 401

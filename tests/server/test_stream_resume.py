@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from tests.server.contract import check_response
 from tests.server.helpers import example_tiles
 from tests.server.live import live_server
-from tests.server.streams import STREAM_ENV
+from tests.server.streams import RESUME_ENV
 
 pytestmark = pytest.mark.e2e
 
@@ -207,7 +207,7 @@ def test_a_stream_resumed_at_any_line_gives_exactly_what_an_open_one_gives(
         if backend == "sqlite"
         else request.getfixturevalue("postgres_url")
     )
-    with live_server(url, env=STREAM_ENV) as server:
+    with live_server(url, env=RESUME_ENV) as server:
 
         @settings(
             max_examples=8,
@@ -230,7 +230,7 @@ def test_a_resume_inside_the_opening_after_a_change_tells_each_game_once_in_orde
     feed lines only (not by an opening line of its present and then again by the feed),
     each version once and in order. A cursor past the feed's newest row is 409
     ``cursor_ahead`` (a database restored from before it: open a fresh stream)."""
-    with live_server(f"sqlite:///{tmp_path / 'opening.db'}", env=STREAM_ENV) as url:
+    with live_server(f"sqlite:///{tmp_path / 'opening.db'}", env=RESUME_ENV) as url:
         world = World(url)
         world.waiting_on_me()
         world.waiting_on_me()

@@ -287,3 +287,39 @@ def test_my_game_list_tells_who_won_a_finished_game(client: FlaskClient) -> None
     assert entry["result"] == resigned.json["result"] and entry["result"]["winners"] == [0]
     plain = client.get("/v1/me", headers=ada.auth).json["games"]
     assert all("result" not in g for g in plain)  # only with details
+
+
+def test_summy_tiles_that_stop_short_of_the_table_are_refused_as_a_gap(
+    client: FlaskClient,
+) -> None:
+    """Found: tiles laid with a gap before the table got no_table_tile, never gap.
+
+    Found by a bot author in the contract (issue 26), over the contract-checking client."""
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = summy_game(client, ada, bob)  # ada holds 1 2 + 3 4 5 x =
+    short = [{"x": -4, "y": 0, "tile": "1"}, {"x": -3, "y": 0, "tile": "+"},
+             {"x": -2, "y": 0, "tile": "2"}]  # fmt: skip
+    refused = move(client, ada, game["id"], game["version"], type="equation", placements=short)
+    assert refused.status_code == 422, refused.json
+    error = refused.json["error"]
+    assert error["code"] == "gap"
+    assert error["details"]["empty"] == {"x": -1, "y": 0}
+    assert error["details"]["table_tile"] == {"x": 0, "y": 0, "tile": "="}
+
+
+def test_a_single_summy_tile_right_of_the_equals_is_nothing_before_equals(
+    client: FlaskClient,
+) -> None:
+    """Found (issue 41): a lone tile laid right of the table's ``=`` was refused
+    ``leading_operator``, "an equation never begins with =": no documented code fit.
+
+    Found by a bot author in the contract, over the contract-checking client."""
+    ada, bob = register(client, "ada"), register(client, "bob")
+    game = summy_game(client, ada, bob)  # ada holds 1 2 + 3 4 5 x =
+    lone = [{"x": 1, "y": 0, "tile": "1"}]
+    refused = move(client, ada, game["id"], game["version"], type="equation", placements=lone)
+    assert refused.status_code == 422, refused.json
+    error = refused.json["error"]
+    assert error["code"] == "nothing_before_equals"
+    assert error["details"] == {"equation": "=1", "side": "left", "part": ""}
+    assert error["message"] == "=1: before the = come two numbers or more, with signs"

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sqlite3
+import stat
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +25,8 @@ from mathable_server.store.dump_format import DumpError
 from mathable_server.store.dumps import dump, load
 from mathable_server.store.engine import events, game_members, games, make_engine, players
 from tests.server.dump_files import filled_database, resealed
-from tests.server.live import server_cli
+from tests.server.helpers import register
+from tests.server.live import server_cli, server_env
 from tests.server.upgrade.baseline import fixture
 
 
@@ -337,10 +342,7 @@ def test_a_dump_the_shell_writes_to_a_file_is_its_owners_alone(
     the dump holds the server secret and every bag order, so it makes it 0600, as ``-o``."""
     import os
     import stat
-    import subprocess
-    import sys
 
-    from tests.server.live import server_env
 
     assert server_cli("migrate", "--database-url", sqlite_url).returncode == 0
     target = tmp_path / "games.jsonl"
@@ -357,3 +359,45 @@ def test_a_dump_the_shell_writes_to_a_file_is_its_owners_alone(
     assert stat.S_IMODE(target.stat().st_mode) == 0o600
     assert "readable by its owner only" in done.stderr
     assert target.read_text().startswith("{")
+
+
+def test_players_brought_by_a_load_hold_their_look_alike_keys(tmp_path: Path) -> None:
+    """``mathable-server load`` gives the players it brings their look-alike keys, so a
+    name like theirs is refused on the server they were loaded into.
+
+    From the second security review (issue 27)."""
+    source = f"sqlite:///{tmp_path / 'source.db'}"
+    app = create_app(Settings(database_url=source, rate_limit=None))
+    register(app.test_client(), "Olliee50f")
+    app.extensions["mathable"].store.engine.dispose()
+    engine = make_engine(source, 1)
+    out = io.StringIO()
+    dump(engine, out)
+    engine.dispose()
+    target = f"sqlite:///{tmp_path / 'target.db'}"
+    engine = make_engine(target, 1)
+    migrations.upgrade(engine)
+    load(engine, io.StringIO(out.getvalue()))
+    engine.dispose()
+    app = create_app(Settings(database_url=target, rate_limit=None), create_schema=False)
+    refused = app.test_client().post("/v1/players", json={"name": "0lliee5Of"})
+    assert refused.status_code == 409 and refused.json["error"]["code"] == "name_confusable"
+    app.extensions["mathable"].store.engine.dispose()
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_a_dump_file_is_private(sqlite_url: str, tmp_path: Path, umask_022: None) -> None:
+    """Second security review (issue 27), file modes: ``dump -o FILE`` wrote as the umask
+    said (also over an older file)."""
+    filled_database(sqlite_url)
+    fresh, old = tmp_path / "games.jsonl", tmp_path / "old.jsonl"
+    old.write_text("")
+    os.chmod(old, 0o644)
+    for path in (fresh, old):
+        done = server_cli("dump", "-o", str(path), "--database-url", sqlite_url)
+        assert done.returncode == 0, done.stderr
+        assert _mode(path) == 0o600, oct(_mode(path))
+        assert path.read_text().count("\n") > 3

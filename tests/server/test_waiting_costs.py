@@ -349,3 +349,22 @@ def test_a_shared_read_whose_thread_is_killed_is_read_anew_by_the_others(engine:
         waiter.join(10)
     assert sorted(outcomes) == ["503"] * 5 + ["killed"]
     assert len(reads) == 2  # the others read once more, together
+
+
+def test_a_woken_request_asks_the_database_again_only_after_its_player_s_token_changed(
+    sqlite_url: str,
+) -> None:
+    """Thousands of long-polls woken by one move must not each read their player: the
+    token is asked for again only if it was forgotten (replaced or revoked) since.
+
+    Second security review (issue 27): the fix that ends a replaced token's waiting requests
+    must not make every woken one read its player."""
+    app = make_app(sqlite_url)
+    auth = app.extensions["mathable"].auth
+    mark = auth.mark()
+    auth.forget("pother")
+    assert not auth.forgotten_since("pada", mark)
+    assert auth.forgotten_since("pother", mark)
+    auth.forget("pada")
+    assert auth.forgotten_since("pada", mark)
+    assert not auth.forgotten_since("pada", auth.mark())

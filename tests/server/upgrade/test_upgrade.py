@@ -28,6 +28,10 @@ import mathable
 from mathable_server import Settings, create_app
 from mathable_server.store import migrations
 from mathable_server.store.engine import events, make_engine, metadata
+from mathable_server.store.events import order_key
+from mathable_server.store.names import name_key
+from tests.server.apps import close_app, make_app
+from tests.server.helpers import event_feed, first_event, register, resign_game, started_game
 from tests.server.live import live_server, server_cli, server_env
 from tests.server.upgrade import old_schema
 from tests.server.upgrade.baseline import facts, fixture, make_baseline_database
@@ -353,3 +357,105 @@ def test_two_migrates_at_once_on_postgresql_one_waits(postgres_url: str) -> None
     text_said = " ".join(said_both)
     assert text_said.count("migrated from revision") == 1, said_both
     assert text_said.count("already at revision") == 1, said_both
+
+
+def test_upgrade_keeps_look_alike_names_and_keys_shared_orders(database_url: str) -> None:
+    """The migration gives each player a look-alike key: players whose names already
+    look alike keep them (the oldest holds the key, so no new name takes it), and every
+    game of a seed or given order gets the key of its order from its game_created.
+
+    From the second security review (issue 27)."""
+    engine = make_baseline_database(database_url)
+    migrations.upgrade(engine, "0006_mail_and_outbox")
+    with engine.begin() as conn:
+        for number, name in enumerate(("Olliee50f", "0lliee50f", "OIIiee50f")):
+            conn.execute(
+                text(
+                    "INSERT INTO players (id, name, name_key, email, token_hash, created_at,"
+                    " token_issued_at) VALUES (:id, :name, :key, NULL, '', :at, 0)"
+                ),
+                {"id": f"pold{number}", "name": name, "key": name.casefold(),
+                 "at": f"2026-01-0{number + 1}T00:00:00Z"},
+            )  # fmt: skip
+    migrations.upgrade(engine)
+    with engine.connect() as conn:
+        keys = dict(conn.execute(text("SELECT id, name_skeleton FROM players")).all())
+        created = conn.execute(
+            text("SELECT game_id, data FROM events WHERE version = 1")
+        ).all()
+        order_keys = dict(conn.execute(text("SELECT id, order_key FROM games")).all())
+    assert (keys["pold0"], keys["pold1"], keys["pold2"]) == (name_key("Olliee50f"), None, None)
+    assert None not in [k for p, k in keys.items() if not p.startswith("pold")]
+    for game_id, data in created:
+        given = json.loads(data)
+        seeded = given.get("seed") is not None
+        order = given.get("tiles") or (given.get("order") if seeded else None)
+        assert (order_keys[game_id] is not None) == bool(order), game_id
+    engine.dispose()
+    app = create_app(Settings(database_url=database_url, rate_limit=None), create_schema=False)
+    client = app.test_client()
+    refused = client.post("/v1/players", json={"name": "OlIiee50f"})
+    assert refused.status_code == 409 and refused.json["error"]["code"] == "name_confusable"
+    # Each key is the one a game made now would get (``order_key`` of its state).
+    games = app.extensions["mathable"].games
+    for game_id in order_keys:
+        assert order_keys[game_id] == order_key(games.state(game_id)), game_id
+    app.extensions["mathable"].store.engine.dispose()
+
+
+def _copy_rows(source: str, target: Any, tables: tuple[str, ...]) -> None:
+    """The rows of ``tables`` of the database at ``source`` into ``target``, in the
+    columns the target's tables have (an older schema)."""
+    from sqlalchemy import MetaData, insert
+
+    engine = make_engine(source, 1)
+    old, new = MetaData(), MetaData()
+    old.reflect(engine)
+    new.reflect(target)
+    with engine.connect() as read, target.begin() as write:
+        for name in tables:
+            columns = set(new.tables[name].columns.keys())
+            rows = [
+                {k: v for k, v in row._mapping.items() if k in columns}
+                for row in read.execute(old.tables[name].select())
+            ]
+            if rows:
+                write.execute(insert(new.tables[name]), rows)
+    engine.dispose()
+
+
+def test_upgrade_withholds_a_game_whose_twin_runs_at_the_upgrade(
+    database_url: str, tmp_path: Path
+) -> None:
+    """A seeded game running when migration 0007 keys the orders is counted: its twin
+    (the same seed) finished before the upgrade answers with its order and the other
+    seats' deductions withheld until the running one ends.
+
+    From the second security review (issue 27)."""
+    made = f"sqlite:///{tmp_path / 'made.db'}"
+    app = make_app(made)
+    client = app.test_client()
+    ada, bob, cy, dan = (register(client, n) for n in ("upa", "upb", "upc", "upd"))
+    running = started_game(client, ada, bob, seed=4)
+    twin = started_game(client, cy, dan, seed=4)
+    resign_game(client, dan, twin)
+    close_app(app)
+    engine = make_baseline_database(database_url)
+    migrations.upgrade(engine, "0006_mail_and_outbox")
+    _copy_rows(made, engine, ("players", "games", "game_members", "events"))
+    migrations.upgrade(engine)
+    with engine.connect() as conn:
+        keys = dict(conn.execute(text("SELECT id, order_key FROM games")).all())
+    engine.dispose()
+    assert keys[running["id"]] == keys[twin["id"]] is not None
+    app = create_app(Settings(database_url=database_url, rate_limit=None), create_schema=False)
+    client = app.test_client()
+    assert keys[twin["id"]] == order_key(app.extensions["mathable"].games.state(twin["id"]))
+    reveal = first_event(event_feed(client, twin["id"]), "draws_revealed")
+    assert reveal["withheld"] is True and reveal["order"] is None
+    result = client.get(f"/v1/games/{twin['id']}").json["result"]  # type: ignore[index]
+    assert result["withheld"] is True and result["deductions"] == [None, None]
+    resign_game(client, ada, running)
+    assert len(first_event(event_feed(client, twin["id"]), "draws_revealed")["order"]) == 106
+    assert None not in client.get(f"/v1/games/{twin['id']}").json["result"]["deductions"]  # type: ignore[index]
+    app.extensions["mathable"].store.engine.dispose()

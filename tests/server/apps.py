@@ -1,8 +1,8 @@
 """The apps the server tests make: on a database URL, every answer checked against the spec.
 
-``make_app`` and ``close_app`` are what a test calls (``tests.server.conftest`` gives them
-too, and its fixtures are built on them); every app made and not closed is closed after
-its test by the conftest's ``close_open_apps``.
+``make_app`` and ``close_app`` are what a test calls (the fixtures of
+``tests.server.conftest`` are built on them); every app made and not closed is closed
+after its test (the conftest's ``_close_apps`` calls ``close_open_apps``).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from typing import Any
 
 from mathable_server.store import migrations
 from mathable_server.store.dump_format import CARRIED
-from tests.server.upgrade.baseline import make_baseline_database
+from tests.server.run.upgrade.baseline import make_baseline_database
 
 
 def filled_database(url: str) -> None:

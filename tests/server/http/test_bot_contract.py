@@ -26,7 +26,7 @@ from tests.server.live import live_server
 
 pytestmark = pytest.mark.e2e
 
-BOT = Path(__file__).resolve().parents[1] / "bots" / "requests_bot.py"
+BOT = Path(__file__).resolve().parents[3] / "tests" / "bots" / "requests_bot.py"
 
 
 @pytest.fixture(scope="module")

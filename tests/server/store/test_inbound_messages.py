@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mathable_server.store.inbound_messages import InboundMessageRecorder, message_hash
-from tests.store.conftest import Backend, db
+from tests.server.store.conftest import Backend, db
 
 NOW = 1_800_000_000_000
 

@@ -22,7 +22,7 @@ from mathable_server.store import (
     Store,
     VersionConflict,
 )
-from tests.store.conftest import Backend, db, feed, init_schema
+from tests.server.store.conftest import Backend, db, feed, init_schema
 
 events, game_members, games = db.events, db.game_members, db.games
 

@@ -14,7 +14,7 @@ import pytest
 
 from tests.server.live import server_env
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 VERSIONS = REPO / "server" / "mathable_server" / "store" / "migrations" / "versions"
 
 

@@ -8,7 +8,7 @@ import pytest
 from mathable_server.store.email_addresses import EmailAddressRecorder
 from mathable_server.store.notification_settings import NotificationSettingsRecorder
 from mathable_server.store.play_addresses import PlayAddressRecorder, close_play_addresses
-from tests.store.conftest import Backend, db
+from tests.server.store.conftest import Backend, db
 
 NOW = 1_800_000_000_000
 

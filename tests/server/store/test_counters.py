@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from tests.store.conftest import Backend, counters
+from tests.server.store.conftest import Backend, counters
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from mathable_server.store.notification_settings import (
     NotificationSettingsRecorder,
     contacts_in,
 )
-from tests.store.conftest import Backend
+from tests.server.store.conftest import Backend
 
 NOW = 1_800_000_000_000
 

@@ -33,8 +33,8 @@ from mathable_server.store.names import name_key
 from tests.server.apps import close_app, make_app
 from tests.server.helpers import event_feed, first_event, register, resign_game, started_game
 from tests.server.live import live_server, server_cli, server_env
-from tests.server.upgrade import old_schema
-from tests.server.upgrade.baseline import facts, fixture, make_baseline_database
+from tests.server.run.upgrade import old_schema
+from tests.server.run.upgrade.baseline import facts, fixture, make_baseline_database
 
 
 def _replayed_scores(engine: Engine) -> dict[str, list[int]]:

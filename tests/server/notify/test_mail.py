@@ -1,7 +1,7 @@
 """Play by email through a real SMTP relay (aiosmtpd on a free port): codes, turn mail,
 digests, game-over mail, the outbox's retries, unsubscribing. (Replies read and played,
-and the bad mail they must survive: test_replies.py; play addresses closing:
-test_closing.py.)"""
+and the bad mail they must survive: mailin/test_replies.py; play addresses closing:
+mailin/test_closing.py.)"""
 
 from __future__ import annotations
 

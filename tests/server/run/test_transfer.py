@@ -27,7 +27,7 @@ from mathable_server.store.engine import events, game_members, games, make_engin
 from tests.server.dump_files import filled_database, resealed
 from tests.server.helpers import register
 from tests.server.live import server_cli, server_env
-from tests.server.upgrade.baseline import fixture
+from tests.server.run.upgrade.baseline import fixture
 
 
 def _everything_seen(url: str) -> dict[str, Any]:

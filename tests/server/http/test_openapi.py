@@ -15,7 +15,7 @@ from mathable_server.http.errors import HTTP_CODES
 from tests.server.contract import SPEC_PATH
 
 PACKAGED = (
-    Path(__file__).resolve().parents[2] / "server" / "mathable_server" / "http" / "openapi.yaml"
+    Path(__file__).resolve().parents[3] / "server" / "mathable_server" / "http" / "openapi.yaml"
 )
 
 
@@ -56,7 +56,7 @@ def test_health_answers_ok(client: FlaskClient) -> None:
 
 
 def _codes_raised(folder: str, pattern: str) -> set[str]:
-    root = Path(__file__).resolve().parents[2] / folder
+    root = Path(__file__).resolve().parents[3] / folder
     return {m for p in root.rglob("*.py") for m in re.findall(pattern, p.read_text("utf-8"))}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 from mathable_server.store import Store, Vacation
-from tests.store.conftest import Backend
+from tests.server.store.conftest import Backend
 
 DAY = 86_400_000
 YEAR = (1_800_000_000_000, 1_800_000_000_000 + 365 * DAY)

@@ -11,7 +11,7 @@ from mathable_server.store.email_addresses import (
     EmailStatus,
 )
 from mathable_server.store.notification_settings import Contact, NotificationSettingsRecorder
-from tests.store.conftest import Backend
+from tests.server.store.conftest import Backend
 
 NOW = 1_800_000_000_000
 

@@ -1,6 +1,6 @@
 """Summy against the contract (issue 26): whole games, every answer checked against openapi.yaml.
 
-``client`` is a ``ContractClient`` (tests/server/conftest.py): every answer the
+``client`` is a ``ContractClient`` (tests/server/apps.py): every answer the
 app gives here, the JSON ones and the pages and pictures, must be documented for
 its status and its JSON body must conform to the spec's closed schemas. Whole
 Summy games are played to each end rules version 3 has (``no_equations``,

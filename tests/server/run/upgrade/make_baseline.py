@@ -5,7 +5,7 @@ describes), and kept: ``test_upgrade.py`` loads these rows into a schema made th
 that code made it and upgrades them. Do not run it again on a later schema; a later
 fixture would be a new file made by its own revision.
 
-    python -m tests.server.upgrade.make_baseline tests/server/upgrade/baseline.json
+    python -m tests.server.run.upgrade.make_baseline tests/server/run/upgrade/baseline.json
 
 It plays games in every state a game can be in through the HTTP API, then writes
 every row of every table, each player's token (test data only), and what each

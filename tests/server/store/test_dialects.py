@@ -19,9 +19,9 @@ from limits.storage import MemoryStorage
 from sqlalchemy import func, insert, select, text
 
 from mathable import Create, GameState, apply, check
-from tests.store.conftest import Backend, counters, db, dialects, feed, wakeups
+from tests.server.store.conftest import Backend, counters, db, dialects, feed, wakeups
 
-STORE = Path(__file__).resolve().parents[2] / "server" / "mathable_server" / "store"
+STORE = Path(__file__).resolve().parents[3] / "server" / "mathable_server" / "store"
 #: What asks an engine, a connection or a URL which database it is on.
 ASKS = re.compile(
     r"dialect\s*\.\s*name\b|get_backend_name|getattr\(\s*[\w.]*dialect\s*,\s*[\"']name[\"']"

@@ -15,7 +15,7 @@ from mathable_server.store.outbox import (
     Notification,
     Outbox,
 )
-from tests.store.conftest import Backend
+from tests.server.store.conftest import Backend
 
 NOW = 1_800_000_000_000
 

@@ -1,12 +1,14 @@
-"""The store's contract suite: every test here runs against every backend.
+"""The store's tests (``mathable_server.store``). Its contract suite, every test taking
+``backend`` or ``store``, runs against every backend; ``test_engine.py`` and
+``test_sqlite_write_lock.py`` are SQLite's own.
 
 ``backend`` is parametrized over SQLite and PostgreSQL (skipped, saying why, when
 MATHABLE_TEST_POSTGRES_URL is unset); each PostgreSQL test gets a schema of its own.
 
-The one place these tests import the engine, the schema and the store's modules
+The one place the contract suite imports the engine, the schema and the store's modules
 that live outside ``mathable_server.store`` (``db``, ``migrations``, ``feed``,
-``counters``, ``dialects``, ``wakeups``): the suite's modules take them from here,
-so a move of any of them is a one-line change below.
+``counters``, ``dialects``, ``wakeups``): its modules take them from here, so a move of
+any of them is a one-line change below.
 """
 
 from __future__ import annotations

@@ -147,8 +147,10 @@ def mailbox() -> Iterator[Mailbox]:
     """A local SMTP relay (aiosmtpd on a free loopback port) keeping what it is sent."""
     box = Mailbox()
     box.start()
-    yield box
-    box.stop()
+    try:
+        yield box
+    finally:
+        box.stop()
 
 
 @pytest.fixture

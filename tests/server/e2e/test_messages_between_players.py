@@ -16,7 +16,6 @@ import re
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -119,16 +118,6 @@ class StreamReader:
 
     def close(self) -> None:
         self.response.close()
-
-
-@pytest.fixture
-def mailbox() -> Iterator[Mailbox]:
-    box = Mailbox()
-    box.start()
-    try:
-        yield box
-    finally:
-        box.stop()
 
 
 MAIL_ENV = {

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,15 +37,6 @@ from tests.server.mailing import (
     turn_mail,
     verify,
 )
-
-
-@pytest.fixture
-def mailbox() -> Iterator[Mailbox]:
-    box = Mailbox()
-    box.start()
-    yield box
-    box.stop()
-
 
 #: Tables with lines of their own in a dump (not ``{"table": ...}`` rows).
 OWN_LINES = {"players": "accounts", "events": "games"}

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[1] / p) for p in ("", "shared", "server")]
 
-from tests.server.upgrade.baseline import make_baseline_database  # noqa: E402
+from tests.server.run.upgrade.baseline import make_baseline_database  # noqa: E402
 
 from bench.harness import isolated_database  # noqa: E402
 from mathable_server.store import migrations  # noqa: E402

@@ -13,13 +13,13 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import create_engine, text
-from werkzeug.test import TestResponse
 
-from mathable_server import Settings, create_app
 from mathable_server.store.engine import normalize_url
-from tests.server.contract import check_response
+from tests.server.apps import close_app, close_open_apps, make_app
 from tests.server.helpers import Table
 from tests.server.live import live_server
+from tests.server.mailbox import Mailbox
+from tests.server.mailing import ADA_MAIL, BOB_MAIL, mailing_app, verify
 
 POSTGRES_ENV = "MATHABLE_TEST_POSTGRES_URL"
 
@@ -69,51 +69,23 @@ def sqlite_url(tmp_path: Path) -> str:
 #: The two databases, as the parametrized fixtures name them.
 DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
 
-#: The modules whose ``app`` (and so ``client``, ``table``, ``unchanged``) runs each test on
-#: SQLite and on PostgreSQL: those whose requests reach the store, where the databases
-#: differ (``mathable_server.store.sqlite`` and ``.postgres``). The others (the spec, error
-#: shapes, pictures, SQLite's own write lock) build their app on SQLite alone.
-BOTH_DATABASES = frozenset(
-    {
-        "test_accounts",
-        "test_browser_links",
-        "test_trial",
-        "test_sessions_end",
-        "test_signin_mail_budgets",
-        "test_clocks",
-        "test_cross_access",
-        "test_games",
-        "test_hidden_information",
-        "test_hostile_input",
-        "test_mail",
-        "test_many_games",
-        "test_messages",
-        "test_moves",
-        "test_one_write",
-        "test_pages",
-        "test_ratings",
-        "test_rematch",
-        "test_records_review",
-        "test_registration_retries",
-        "test_rulesets",
-        "test_security_findings",
-        "test_security_review2_players",
-        "test_summy",
-        "test_time_zone",
-        "test_worked_example",
-    }
-)
-
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    module = metafunc.module.__name__.rpartition(".")[2]
-    if module in BOTH_DATABASES and "store_url" in metafunc.fixturenames:
+    """``store_url`` (so ``app``, ``client``, ``table``, ``unchanged``) runs each test marked
+    ``both_databases`` on SQLite and on PostgreSQL: the modules whose requests reach the
+    store, where the databases differ (``mathable_server.store.sqlite`` and ``.postgres``),
+    say so with ``pytestmark = pytest.mark.both_databases`` (a test or class may carry it
+    too). The others (the spec, error shapes, pictures, SQLite's own write lock) build their
+    app on SQLite alone."""
+    marked = metafunc.definition.get_closest_marker("both_databases") is not None
+    if marked and "store_url" in metafunc.fixturenames:
         metafunc.parametrize("store_url", DATABASES, indirect=True)
 
 
 @pytest.fixture
 def store_url(request: pytest.FixtureRequest, sqlite_url: str) -> str:
-    """The database ``app`` runs on: SQLite, and in ``BOTH_DATABASES`` also PostgreSQL."""
+    """The database ``app`` runs on: SQLite, and for tests marked ``both_databases`` also
+    PostgreSQL."""
     if getattr(request, "param", "sqlite") == "sqlite":
         return sqlite_url
     return str(request.getfixturevalue("postgres_url"))
@@ -128,57 +100,12 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         yield request.getfixturevalue("postgres_url")
 
 
-class ContractClient(FlaskClient):
-    """A test client that checks every answer against openapi.yaml."""
-
-    def open(self, *args: Any, **kwargs: Any) -> TestResponse:
-        response = super().open(*args, **kwargs)
-        request = response.request
-        check_response(
-            request.method,
-            request.path,
-            response.status_code,
-            response.get_data(),
-            response.content_type,
-        )
-        return response
-
-
-#: The apps a test made and has not closed: ``_close_apps`` closes them after it.
-_OPEN_APPS: list[Flask] = []
-
-
-def make_app(database_url: str, **settings: Any) -> Flask:
-    # Most tests set up games with a given bag order: the server must allow it.
-    settings.setdefault("allow_given_tiles", True)
-    settings.setdefault("allow_seeds", True)
-    # Fewer connections than a server's default: the test workers share PostgreSQL's 100.
-    settings.setdefault("pool_size", 4)
-    app = create_app(Settings(database_url=database_url, **settings))
-    app.test_client_class = ContractClient
-    _OPEN_APPS.append(app)
-    return app
-
-
-def close_app(app: Flask) -> None:
-    """End what an app runs in the background, then its engine: the feed follower first
-    (on PostgreSQL it would go on reading a dropped schema), and the held polls' flusher
-    (it would go on writing leases into it); connections left open fail the suite."""
-    if app in _OPEN_APPS:
-        _OPEN_APPS.remove(app)
-    services = app.extensions["mathable"]
-    services.follower.stop()
-    services.held_polls.stop()
-    services.store.engine.dispose()
-
-
 @pytest.fixture(autouse=True)
 def _close_apps() -> Iterator[None]:
     """Every app a test made is closed after it, whether or not the test closed it (a
     background thread's connection left open would be collected during a later test)."""
     yield
-    while _OPEN_APPS:
-        close_app(_OPEN_APPS[-1])
+    close_open_apps()
 
 
 @pytest.fixture
@@ -213,3 +140,40 @@ def live_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("live") / "live.db"
     with live_server(f"sqlite:///{db}") as base_url:
         yield base_url
+
+
+@pytest.fixture
+def mailbox() -> Iterator[Mailbox]:
+    """A local SMTP relay (aiosmtpd on a free loopback port) keeping what it is sent."""
+    box = Mailbox()
+    box.start()
+    try:
+        yield box
+    finally:
+        box.stop()
+
+
+@pytest.fixture
+def mail_app(database_url: str, mailbox: Mailbox) -> Iterator[Flask]:
+    """An app sending mail through ``mailbox``, on SQLite and on PostgreSQL."""
+    app = mailing_app(database_url, mailbox)
+    yield app
+    app.extensions["mathable"].store.engine.dispose()
+
+
+@pytest.fixture
+def mail_table(mail_app: Flask, mailbox: Mailbox) -> Table:
+    """The worked-example game with both players' addresses verified; ada to move."""
+    client = mail_app.test_client()
+    table = Table(client)
+    verify(client, mail_app, mailbox, table.ada, ADA_MAIL)
+    verify(client, mail_app, mailbox, table.bob, BOB_MAIL)
+    return table
+
+
+@pytest.fixture
+def umask_022() -> Iterator[None]:
+    """The umask most systems give a service: files are made world-readable unless told."""
+    before = os.umask(0o022)
+    yield
+    os.umask(before)

@@ -1,7 +1,7 @@
 """schemathesis against openapi.yaml on a live server: the schema, the checks, the token.
 
 The operations are loaded from the file at import time and the live server's URL is given
-per call. ``tests/server/test_schemathesis.py`` runs them against a server of the games
+per call. ``tests/server/http/test_schemathesis.py`` runs them against a server of the games
 this distribution ships; ``tests/examples/test_contract.py`` against one with the example
 game installed too.
 """
@@ -33,8 +33,8 @@ CHECKS = [
     negative_data_rejection,
 ]
 
-# The streams stay open for minutes: tests/server/test_stream.py and
-# tests/server/test_game_stream.py cover them.
+# The streams stay open for minutes: tests/server/http/api/test_stream.py and
+# tests/server/http/api/test_game_stream.py cover them.
 schema = (
     schemathesis.openapi.from_path(SPEC_PATH)
     .exclude(path="/v1/me/stream")

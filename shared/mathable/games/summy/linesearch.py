@@ -40,7 +40,7 @@ EMPTY: Final = -1
 #: A hole of the left side's shape that takes a digit.
 _DIGIT: Final = -2
 #: Fewer values than this between a left side's bounds: try each on the right side.
-_FEW: Final = 16
+_FEW: Final = 8
 
 #: An equation found: its first cell, its tiles, the hand's (cell, tile) laid, its points.
 Find = tuple[int, tuple[int, ...], tuple[tuple[int, int], ...], int]
@@ -188,6 +188,7 @@ def line_finds(
             value_low, value_high = total_low + term_low, total_high + term_high
         else:
             value_low, value_high = total_low - term_high, total_high - term_low
+        last_number = stop == q and (pend == 0 or term)
         values: list[int] = []
         for length, (e, _) in ends.items():
             least, most = span(q + 1, e, length >= 2, low, high, low_lead)
@@ -199,13 +200,16 @@ def line_finds(
                 continue
             if most - least >= _FEW:
                 return True
-            # Few values: those the right side can show.
-            values.extend(value for value in range(least, most + 1) if shows(value))
-        if values and stop == q and (pend == 0 or term):
+            if last_number:
+                values.extend(value for value in range(least, most + 1) if shows(value))
+                continue
+            for value in range(least, most + 1):  # few values: can the right side show one?
+                if shows(value):
+                    return True
+        if values:
             # The last number of the left side: worked out from each value, not searched.
             lay_last(p, values, total, sign, term, pend, cur, curlen)
-            return False
-        return bool(values)
+        return False
 
     def lay_last(
         p: int,
@@ -319,7 +323,35 @@ def line_finds(
     def step(
         p: int, total: int, sign: int, term: int, pend: int, cur: int, curlen: int, points: int
     ) -> None:
-        """Lay or take the tile at index p of the left side (``points``: its digits so far)."""
+        """Read the left side from index p on, laying a digit in each hole the shape gives
+        one (``points``: its digits so far)."""
+        while p < q:  # the cells that leave no choice: the table's tiles, the shape's signs
+            tile = shape[p]
+            if tile == _DIGIT:
+                break
+            if tile <= 9:
+                if curlen == 1 and cur == 0:
+                    return  # leading zero
+                cur = cur * 10 + tile
+                curlen += 1
+                points += tile
+            else:
+                if pend == 0:
+                    t = cur
+                elif pend == TIMES:
+                    t = term * cur
+                else:
+                    if cur == 0 or term % cur:
+                        return
+                    t = term // cur
+                if tile == TIMES or tile == DIVIDE:
+                    term, pend = t, tile
+                else:
+                    total += sign * t
+                    sign = 1 if tile == PLUS else -1
+                    term = pend = 0
+                cur = curlen = 0
+            p += 1
         if p == q:
             if pend == 0:
                 t = cur
@@ -333,50 +365,24 @@ def line_finds(
             if value >= 0:
                 finish(value)
             return
+        if curlen == 1 and cur == 0:
+            return  # leading zero
         if floor is not None:
             if points + hand_sum[0] + table_points[last] - table_points[p] < floor[0]:
                 return  # cannot beat the best equation found so far
-        cell = cells[p]
-        kind = shape[p]
-        if kind == _DIGIT:
-            if not fits(p, total, sign, term, pend, cur, curlen):
-                return
-            choices: tuple[int, ...] = hand_digits
-        else:
-            choices = (kind,)
-        for tile in choices:
-            if tile <= 9:
-                if cell == EMPTY and not counts[tile]:
-                    continue
-                if curlen == 1 and cur == 0:
-                    continue  # leading zero
-                args = (total, sign, term, pend, cur * 10 + tile, curlen + 1)
-            else:
-                if pend == 0:
-                    t = cur
-                elif pend == TIMES:
-                    t = term * cur
-                else:
-                    if cur == 0 or term % cur:
-                        continue
-                    t = term // cur
-                if tile == TIMES or tile == DIVIDE:
-                    args = (total, sign, t, tile, 0, 0)
-                else:
-                    args = (total + sign * t, 1 if tile == PLUS else -1, 0, 0, 0, 0)
-            if cell == EMPTY:
-                gained = tile if tile <= 9 else 0
-                counts[tile] -= 1
-                hand_sum[0] -= gained
-                placed.append((p, tile))
-                line[p] = tile
-                step(p + 1, *args, points + gained)
+        if not fits(p, total, sign, term, pend, cur, curlen):
+            return
+        for d in hand_digits:
+            if counts[d]:
+                counts[d] -= 1
+                hand_sum[0] -= d
+                placed.append((p, d))
+                line[p] = d
+                step(p + 1, total, sign, term, pend, cur * 10 + d, curlen + 1, points + d)
                 placed.pop()
-                line[p] = cell
-                hand_sum[0] += gained
-                counts[tile] += 1
-            else:
-                step(p + 1, *args, points + (tile if tile <= 9 else 0))
+                line[p] = EMPTY
+                hand_sum[0] += d
+                counts[d] += 1
 
     def shapes(p: int, after_sign: bool, signs: int, digits: int) -> None:
         """Give each hole of the left side from p on a digit or one of the hand's signs,
@@ -392,9 +398,20 @@ def line_finds(
             if after_sign or not signs or digits + right_holes > digit_tiles:
                 return
             next_sign[q] = q
+            laid: list[int] = []
             for i in range(q - 1, s - 1, -1):
                 next_sign[i] = i if shape[i] >= PLUS else next_sign[i + 1]
+                if cells[i] == EMPTY and shape[i] >= PLUS:
+                    laid.append(i)
+            for i in laid:  # the hand's signs, where the shape puts them
+                counts[shape[i]] -= 1
+                placed.append((i, shape[i]))
+                line[i] = shape[i]
             step(s, 0, 1, 0, 0, 0, 0, 0)
+            for i in laid:
+                placed.pop()
+                line[i] = EMPTY
+                counts[shape[i]] += 1
             return
         shapes(p + 1, False, signs, digits + 1)
         if after_sign or p == s or p == q - 1:

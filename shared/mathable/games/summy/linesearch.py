@@ -88,6 +88,7 @@ def line_finds(
     # of the hand's signs); the right side's holes take digits.
     shape = [_DIGIT if cell == EMPTY else cell for cell in cells]
     next_sign = [n] * (n + 1)  # in the shape, the first sign at i or after, up to the =
+    next_times = [n] * (n + 1)  # in the shape, the first x or : at i or after, up to the =
     signs_left = [0] * len(counts)  # the hand's signs the shape has not used
     for sign in (PLUS, MINUS, TIMES, DIVIDE):
         signs_left[sign] = counts[sign]
@@ -141,75 +142,194 @@ def line_finds(
             return True  # no digit left: laying one fails at once
         if low_lead < 0:
             low_lead = 10  # only zeros: no number of two digits or more can start
-        stop = next_sign[p]
-        if curlen == 0:
-            if stop - p >= 2 and shape[p] == 0:
-                return False  # a leading zero
-            least, most = span(p, stop, stop - p >= 2, low, high, low_lead)
+        if low == 0 and (pend or next_times[p] < q):
+            pieces = zero_pieces(p, total, sign, term, pend, cur, curlen, low, high, low_lead)
+            if not pieces:
+                return False
         else:
-            if stop > p and curlen == 1 and cur == 0:
-                return False
-            scale = 10 ** (stop - p)
-            least, most = span(p, stop, False, low, high, low_lead)
-            least += cur * scale
-            most += cur * scale
-        if pend == TIMES:
-            term_low, term_high = term * least, term * most
-        elif pend == DIVIDE:
-            if most == 0:
-                return False
-            term_low, term_high = term // most, term // (least or 1)
-        else:
-            term_low, term_high = least, most
-        total_low = total_high = total
-        i = stop
-        while i < q:
-            sign_at = shape[i]
-            a = i + 1
-            b = next_sign[a]
-            if b - a >= 2 and shape[a] == 0:
-                return False
-            least, most = span(a, b, b - a >= 2, low, high, low_lead)
-            if sign_at == TIMES:
-                term_low, term_high = term_low * least, term_high * most
-            elif sign_at == DIVIDE:
+            stop = next_sign[p]
+            if curlen == 0:
+                if stop - p >= 2 and shape[p] == 0:
+                    return False  # a leading zero
+                least, most = span(p, stop, stop - p >= 2, low, high, low_lead)
+            else:
+                if stop > p and curlen == 1 and cur == 0:
+                    return False
+                scale = 10 ** (stop - p)
+                least, most = span(p, stop, False, low, high, low_lead)
+                least += cur * scale
+                most += cur * scale
+            if pend == TIMES:
+                term_low, term_high = term * least, term * most
+            elif pend == DIVIDE:
                 if most == 0:
                     return False
-                term_low, term_high = term_low // most, term_high // (least or 1)
+                term_low, term_high = term // most, term // (least or 1)
             else:
-                if sign > 0:
-                    total_low, total_high = total_low + term_low, total_high + term_high
-                else:
-                    total_low, total_high = total_low - term_high, total_high - term_low
-                sign = 1 if sign_at == PLUS else -1
                 term_low, term_high = least, most
-            i = b
-        if sign > 0:
-            value_low, value_high = total_low + term_low, total_high + term_high
-        else:
-            value_low, value_high = total_low - term_high, total_high - term_low
-        last_number = stop == q and (pend == 0 or term)
-        values: list[int] = []
+            total_low = total_high = total
+            i = stop
+            while i < q:
+                sign_at = shape[i]
+                a = i + 1
+                b = next_sign[a]
+                if b - a >= 2 and shape[a] == 0:
+                    return False
+                least, most = span(a, b, b - a >= 2, low, high, low_lead)
+                if sign_at == TIMES:
+                    term_low, term_high = term_low * least, term_high * most
+                elif sign_at == DIVIDE:
+                    if most == 0:
+                        return False
+                    term_low, term_high = term_low // most, term_high // (least or 1)
+                else:
+                    if sign > 0:
+                        total_low, total_high = total_low + term_low, total_high + term_high
+                    else:
+                        total_low, total_high = total_low - term_high, total_high - term_low
+                    sign = 1 if sign_at == PLUS else -1
+                    term_low, term_high = least, most
+                i = b
+            if sign > 0:
+                pieces = [(total_low + term_low, total_high + term_high, 0)]
+            else:
+                pieces = [(total_low - term_high, total_high - term_low, 0)]
+        last_number = next_sign[p] == q and (pend == 0 or term)
+        found: list[int] = []
         for length, (e, _) in ends.items():
-            least, most = span(q + 1, e, length >= 2, low, high, low_lead)
-            if least < value_low:
-                least = value_low
-            if most > value_high:
-                most = value_high
-            if least > most:
-                continue
-            if most - least >= _FEW:
-                return True
-            if last_number:
-                values.extend(value for value in range(least, most + 1) if shows(value))
-                continue
-            for value in range(least, most + 1):  # few values: can the right side show one?
-                if shows(value):
+            right_least, right_most = span(q + 1, e, length >= 2, low, high, low_lead)
+            for value_low, value_high, zeros in pieces:
+                least = right_least if right_least > value_low else value_low
+                most = right_most if right_most < value_high else value_high
+                if least > most:
+                    continue
+                if most - least >= _FEW:
                     return True
-        if values:
+                # Few values: those the right side can show, without the left side's zeros.
+                counts[0] -= zeros
+                shown = [value for value in range(least, most + 1) if shows(value)]
+                counts[0] += zeros
+                if shown and not last_number:
+                    return True
+                found.extend(shown)
+        if found:
             # The last number of the left side: worked out from each value, not searched.
-            lay_last(p, values, total, sign, term, pend, cur, curlen)
+            lay_last(p, found, total, sign, term, pend, cur, curlen)
         return False
+
+    def zero_pieces(
+        p: int,
+        total: int,
+        sign: int,
+        term: int,
+        pend: int,
+        cur: int,
+        curlen: int,
+        low: int,
+        high: int,
+        low_lead: int,
+    ) -> list[tuple[int, int, int]]:
+        """The values the left side can make from p on, in a few pieces, when a 0 can still
+        be laid and a product or a quotient lies ahead: such a term is 0, or lies between
+        bounds that do not reach down to it (``abcd x e`` is 0 or a thousand and more,
+        never 6). Each piece says how many of the hand's 0 it takes (the right side cannot
+        have them too). Empty when it can make none."""
+        stop = next_sign[p]
+        # The term under way: can it be 0 (and how), the least and most it can be if not.
+        if curlen == 0:
+            zero, least, most = number(p, stop, low, high, low_lead)
+            if least < 0:
+                return []
+        else:
+            if curlen == 1 and cur == 0:
+                return []  # a leading zero
+            scale = 10 ** (stop - p)
+            least, most = span(p, stop, False, low, high, low_lead)
+            zero, least, most = 0, least + cur * scale, most + cur * scale
+        if pend == TIMES:
+            if term == 0:
+                zero, least, most = 2, 1, 0
+            else:
+                least, most = term * least, term * most
+        elif pend == DIVIDE:
+            if least > most:
+                return []  # nobody divides by zero
+            if term == 0:
+                zero, least, most = 2, 1, 0
+            else:
+                zero, least, most = 0, max(1, term // most), term // least
+        pieces = [(total, total, 0)]
+        i = stop
+        while True:
+            if i < q and shape[i] in (TIMES, DIVIDE):
+                a = i + 1
+                b = next_sign[a]
+                nzero, nleast, nmost = number(a, b, low, high, low_lead)
+                if nleast < 0:
+                    return []
+                if shape[i] == TIMES:
+                    zero = max(zero, nzero)  # the table's 0 makes it 0 for nothing
+                    if least <= most and nleast <= nmost:
+                        least, most = least * nleast, most * nmost
+                    else:
+                        least, most = 1, 0
+                else:
+                    if nleast > nmost:
+                        return []  # nobody divides by zero
+                    if least <= most:
+                        least, most = max(1, least // nmost), most // nleast
+                i = b
+                continue
+            # The term is over: add it (or take it away), in pieces.
+            values = [(0, 0, int(zero == 1))] if zero else []
+            if least <= most:
+                values.append((least, most, 0))
+            if not values:
+                return []  # no whole quotient
+            added = sorted(
+                (x + y, x2 + y2, z + w) if sign > 0 else (x - y2, x2 - y, z + w)
+                for x, x2, z in pieces
+                for y, y2, w in values
+                if z + w <= counts[0]
+            )
+            if not added:
+                return []
+            pieces = [added[0]]
+            for x, x2, z in added[1:]:
+                for k, (y, y2, w) in enumerate(pieces):
+                    if w == z and x <= y2 + 1 and y <= x2 + 1:
+                        pieces[k] = (min(x, y), max(x2, y2), z)
+                        break
+                else:
+                    pieces.append((x, x2, z))
+            while len(pieces) > 4:  # join two pieces, the most zeros taken kept the fewest
+                pieces.sort(key=lambda piece: piece[0])
+                k = min(range(len(pieces) - 1), key=lambda j: pieces[j + 1][0] - pieces[j][1])
+                (x, _, z), (_, y2, w) = pieces[k], pieces[k + 1]
+                pieces[k : k + 2] = [(x, y2, min(z, w))]
+            if i >= q:
+                return pieces
+            sign = 1 if shape[i] == PLUS else -1
+            a = i + 1
+            b = next_sign[a]
+            zero, least, most = number(a, b, low, high, low_lead)
+            if least < 0:
+                return []
+            i = b
+
+    def number(a: int, b: int, low: int, high: int, low_lead: int) -> tuple[int, int, int]:
+        """Cells a..b-1 as a number whose digits are to come: can it be 0 (0: no; 1: with a 0
+        from the hand; 2: it is the table's 0), and the least and most it can be if not
+        (least > most: it cannot; least -1: no such number)."""
+        if b - a == 1:
+            cell = shape[a]
+            if cell == _DIGIT:
+                return low == 0, low_lead, high  # low_lead 10: no digit but 0 left
+            return 2 * (cell == 0), cell if cell else 1, cell
+        if shape[a] == 0 or (shape[a] == _DIGIT and low_lead > 9):
+            return 0, -1, -1  # a leading zero
+        least, most = span(a, b, True, low, high, low_lead)
+        return 0, least, most
 
     def lay_last(
         p: int,
@@ -397,10 +517,11 @@ def line_finds(
         if p == q:
             if after_sign or not signs or digits + right_holes > digit_tiles:
                 return
-            next_sign[q] = q
+            next_sign[q] = next_times[q] = q
             laid: list[int] = []
             for i in range(q - 1, s - 1, -1):
                 next_sign[i] = i if shape[i] >= PLUS else next_sign[i + 1]
+                next_times[i] = i if shape[i] in (TIMES, DIVIDE) else next_times[i + 1]
                 if cells[i] == EMPTY and shape[i] >= PLUS:
                     laid.append(i)
             for i in laid:  # the hand's signs, where the shape puts them

@@ -11,10 +11,13 @@ cell, within the hand's reach. The left side's shape comes next: which of its ho
 take the hand's signs (two signs never meet; none starts or ends a side). Only then are
 digits laid, left to right. At each hole the left side's value lies between bounds
 (its numbers' lengths are known, their holes take digits the hand still holds) that a
-right side of as many digits as it may have must meet, or the branch is cut; when the
-bounds leave few values, each is tried on the right side's cells and the hand. At the
-``=`` the value fixes the right side digit by digit, so that side is checked, never
-searched.
+right side of as many digits as it may have must meet, or the branch is cut. A product
+that can still take a 0 is 0 or far from it (``abcd x e`` is 0 or a thousand and
+more, never 6), so such bounds come in pieces, and the 0 a left side takes is not the
+right side's. When the bounds leave few values, each is tried on the right side's
+cells and the hand, and the left side's last number is worked out from each instead of
+searched. At the ``=`` the value fixes the right side digit by digit, so that side is
+checked, never searched.
 
 The same cells around an ``=`` (a lone table tile in many lines, say) make the same
 search, whatever the line: a search's finds are kept by those cells for the rest of a
@@ -168,6 +171,7 @@ def line_finds(
             else:
                 term_low, term_high = least, most
             total_low = total_high = total
+            term_sign = sign
             i = stop
             while i < q:
                 sign_at = shape[i]
@@ -183,14 +187,14 @@ def line_finds(
                         return False
                     term_low, term_high = term_low // most, term_high // (least or 1)
                 else:
-                    if sign > 0:
+                    if term_sign > 0:
                         total_low, total_high = total_low + term_low, total_high + term_high
                     else:
                         total_low, total_high = total_low - term_high, total_high - term_low
-                    sign = 1 if sign_at == PLUS else -1
+                    term_sign = 1 if sign_at == PLUS else -1
                     term_low, term_high = least, most
                 i = b
-            if sign > 0:
+            if term_sign > 0:
                 pieces = [(total_low + term_low, total_high + term_high, 0)]
             else:
                 pieces = [(total_low - term_high, total_high - term_low, 0)]

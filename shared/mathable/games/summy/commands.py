@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, Final
 
 from mathable.core import lifecycle
@@ -511,11 +512,24 @@ def _printed_end(state: SummyState, active: Sequence[int]) -> str | None:
     if state.supply:
         return None
     hands = [state.seats[s].rack for s in active if state.seats[s].rack]
-    if not any(has_move(state.table, hand, state.closed) for hand in hands):
+    table = frozenset(state.table.items())
+    closed = frozenset(state.closed)
+    if not any(can_play(table, closed, tuple(sorted(hand))) for hand in hands):
         return "no_equations"
     if state.dry_turns >= 2 * len(hands):
         return "idle"
     return None
+
+
+@lru_cache(maxsize=64)
+def can_play(
+    table: frozenset[tuple[Square, int]], closed: frozenset[Square], hand: tuple[int, ...]
+) -> bool:
+    """``has_move`` for a hand (its tiles sorted) on a table, remembered for the last few
+    asked. With the supply empty every command asks it of every hand, and a pass changes
+    neither the table nor any hand (a discard changes one hand): the answers are kept,
+    not proved again."""
+    return has_move(dict(table), hand, closed)
 
 
 def _deductions(state: SummyState) -> tuple[int, ...]:
@@ -558,6 +572,7 @@ __all__ = [
     "Judged",
     "PlayEquation",
     "SummyCommand",
+    "can_play",
     "check",
     "deal",
     "default_policy",

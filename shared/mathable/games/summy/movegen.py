@@ -1,13 +1,13 @@
 """Every legal equation for a hand on a table, and the best one (hints, bots).
 
 Each row and column holding a table tile is searched on its own (columns as
-rows of the transposed table). From every start square whose left neighbour is
-empty, the search lays hand tiles left to right, taking the table's tiles as it
-meets them, and reads the left side as it grows (numbers, signs, ``x`` and
-``:`` first, whole divisions). At the ``=`` the left side's value fixes the
-right side digit by digit, so the right side is checked, not searched. It
-prunes a branch that can no longer reach a table tile, or an ``=`` when the
-hand has none left, and never tries the same tile twice at one square.
+rows of the transposed table) by ``linesearch``: from each ``=`` it could use
+(the table's, or the hand's on an empty square), it bounds what the left side
+can make against what the right side can show before laying a digit, so a
+hand with no equation is proved so without trying every ordering of it.
+``legal_moves`` gives the equations in the order of a search laying tiles left
+to right from each start square (digits, then ``+ - x : =``); ``has_move``
+stops at the first.
 
 >>> from mathable.games.summy.tiles import parse_tiles
 >>> sorted(str(m) for m in legal_moves({(0, 0): 14}, parse_tiles("12+3")))
@@ -20,11 +20,11 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from mathable.games.summy.equation import text_of
+from mathable.games.summy.linesearch import EMPTY as _EMPTY
+from mathable.games.summy.linesearch import Find, Known, line_finds
 from mathable.games.summy.moves import PlayEquation
 from mathable.games.summy.state import ACROSS, DOWN, Square
-from mathable.games.summy.tiles import DIVIDE, EQUALS, MINUS, NAMES, PLUS, TIMES
-
-_EMPTY = -1
+from mathable.games.summy.tiles import NAMES
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,24 +47,16 @@ class Move:
         return f"{x},{y} {self.direction} {self.equation}"
 
 
-def _move(
-    placed: list[tuple[int, int]],
-    line: list[int],
-    start: int,
-    end: int,
-    offset: int,
-    fixed: int,
-    direction: str,
-    points: int,
-) -> Move:
-    """A Move from positions in a line (``offset`` maps line index to coordinate)."""
+def _move(find: Find, offset: int, fixed: int, direction: str) -> Move:
+    """A Move from an equation found in a line (``offset`` maps line index to coordinate)."""
+    start, tiles, laid, points = find
     if direction == ACROSS:
-        placements = tuple((p + offset, fixed, t) for p, t in placed)
+        placements = tuple((p + offset, fixed, t) for p, t in laid)
         first = (start + offset, fixed)
     else:
-        placements = tuple((fixed, p + offset, t) for p, t in placed)
+        placements = tuple((fixed, p + offset, t) for p, t in laid)
         first = (fixed, start + offset)
-    return Move(placements, direction, text_of(line[start:end]), points, first)
+    return Move(placements, direction, text_of(tiles), points, first)
 
 
 def _lines(table: Mapping[Square, int], reach: int) -> Iterator[tuple[str, int, int, list[int]]]:
@@ -99,216 +91,27 @@ def _shut(
     return shut
 
 
+def _counts(hand: Sequence[int]) -> list[int]:
+    counts = [0] * len(NAMES)
+    for tile in hand:
+        counts[tile] += 1
+    return counts
+
+
 def legal_moves(
     table: Mapping[Square, int], hand: Sequence[int], closed: Collection[Square] = ()
 ) -> Iterator[Move]:
     """Every legal equation ``hand`` can form on ``table`` (lazily, line by line), with
     no tile on a ``closed`` square (the ends of the equations on the table)."""
-    counts = [0] * len(NAMES)
-    for tile in hand:
-        counts[tile] += 1
+    counts = _counts(hand)
     size = len(hand)
     if size == 0:
         return
+    known: Known = {}
     for direction, fixed, offset, cells in _lines(table, size):
         shut = _shut(closed, direction, fixed, offset, len(cells))
-        yield from _line_moves(cells, shut, counts, size, direction, fixed, offset, None)
-
-
-def _line_moves(
-    cells: list[int],
-    shut: list[bool],
-    counts: list[int],
-    size: int,
-    direction: str,
-    fixed: int,
-    offset: int,
-    floor: list[int] | None,
-) -> Iterator[Move]:
-    """The moves in one line; with ``floor`` ([points]), only those scoring at least as
-    much as the best found so far (which it keeps up to date)."""
-    n = len(cells)
-    # next_table[i]: index of the first table tile at i or after (n if none); likewise '='.
-    next_table = [n] * (n + 1)
-    next_equals = [n] * (n + 1)
-    next_sign = [n] * (n + 1)  # the first table operator at i or after
-    empties = [0] * (n + 1)  # empties[i]: empty cells before index i
-    for i in range(n - 1, -1, -1):
-        next_table[i] = i if cells[i] != _EMPTY else next_table[i + 1]
-        next_equals[i] = i if cells[i] == EQUALS else next_equals[i + 1]
-        next_sign[i] = i if PLUS <= cells[i] <= DIVIDE else next_sign[i + 1]
-    minus = [0] * (n + 1)  # table minus signs before index i
-    muldiv = [0] * (n + 1)  # table x and : before index i
-    table_digits = [0] * (n + 1)  # table digits before index i
-    digit_values = [0] * (n + 1)  # the sum of the table digits before index i
-    empty_at: list[int] = []  # the indexes of the empty cells, in order
-    for i in range(n):
-        cell = cells[i]
-        empties[i + 1] = empties[i] + (cell == _EMPTY)
-        minus[i + 1] = minus[i] + (cell == MINUS)
-        muldiv[i + 1] = muldiv[i] + (cell == TIMES or cell == DIVIDE)
-        table_digits[i + 1] = table_digits[i] + (0 <= cell <= 9)
-        digit_values[i + 1] = digit_values[i] + (cell if 0 <= cell <= 9 else 0)
-        if cell == _EMPTY:
-            empty_at.append(i)
-    found: list[Move] = []
-    distinct = tuple(t for t in range(len(NAMES)) if counts[t])
-    hand_sum = [sum(t * counts[t] for t in range(10))]  # the digits left in the hand
-    placed: list[tuple[int, int]] = []
-    line = list(cells)
-
-    def right_side(p: int, value: int, start: int, have_table: bool, points: int) -> None:
-        """The ``=`` is at p-1 and the left side made ``value``: finish if the line can."""
-        digits = str(value)
-        taken: list[int] = []
-        ok = True
-        for k, ch in enumerate(digits):
-            q = p + k
-            d = ord(ch) - 48
-            if q >= n:  # more digits than the hand could lay
-                ok = False
-                break
-            cell = cells[q]
-            if cell == _EMPTY:
-                if counts[d] == 0 or shut[q]:
-                    ok = False
-                    break
-                counts[d] -= 1
-                taken.append(q)
-                placed.append((q, d))
-                line[q] = d
-            elif cell != d:
-                ok = False
-                break
-            else:
-                have_table = True
-            points += d
-        end = p + len(digits)
-        if ok and have_table and placed and (end >= n or cells[end] == _EMPTY):
-            if floor is None or points >= floor[0]:
-                found.append(_move(placed, line, start, end, offset, fixed, direction, points))
-                if floor is not None:
-                    floor[0] = points
-        for q in taken:
-            counts[line[q]] += 1
-            placed.pop()
-            line[q] = cells[q]
-
-    def step(
-        p: int,
-        left: int,
-        start: int,
-        have_table: bool,
-        points: int,
-        total: int,
-        sign: int,
-        term: int,
-        pend: int,
-        cur: int,
-        curlen: int,
-        ops: int,
-    ) -> None:
-        """Lay or take the tile at index p; ``left`` hand tiles remain."""
-        if p >= n:
-            return
-        cell = cells[p]
-        if cell == _EMPTY:
-            if left == 0 or shut[p]:
-                return
-            if not have_table and empties[next_table[p]] - empties[p] > left:
-                return  # cannot reach a table tile any more
-            if counts[EQUALS] == 0:
-                e = next_equals[p]
-                if e >= n or empties[e] - empties[p] > left:
-                    return  # no = within reach
-            if ops == 0 and not (counts[PLUS] or counts[MINUS] or counts[TIMES] or counts[DIVIDE]):
-                e = next_sign[p]
-                if e >= n or empties[e] - empties[p] > left:
-                    return  # no operator within reach before the =
-            choices: tuple[int, ...] = distinct
-        else:
-            choices = (cell,)
-        k = empties[p] + left
-        end = empty_at[k] if k < len(empty_at) else n
-        if floor is not None:
-            if points + hand_sum[0] + digit_values[end] - digit_values[p] < floor[0]:
-                return  # cannot beat the best move found so far
-        # Too big a left side: with no minus to come, the value is at least what the
-        # terms so far add up to, and its digits must fit before the line's end (a bound
-        # only above zero: a running total below zero, 1-96+..., can still come back up).
-        if sign > 0 and counts[MINUS] == 0 and (total or cur >= 10):
-            if minus[end] == minus[p]:
-                low = total
-                no_times = counts[TIMES] == 0 and counts[DIVIDE] == 0
-                if pend == 0 and no_times and muldiv[end] == muldiv[p]:
-                    low += cur
-                if low > 0:
-                    room = min(end - p - 1, sum(counts[:10]) + table_digits[end] - table_digits[p])
-                    if len(str(low)) > room:
-                        return
-        for tile in choices:
-            if cell == _EMPTY:
-                if counts[tile] == 0:
-                    continue
-            if tile <= 9:
-                if curlen == 1 and cur == 0:
-                    continue  # leading zero
-                args = (total, sign, term, pend, cur * 10 + tile, curlen + 1, ops)
-            else:
-                if curlen == 0:
-                    continue  # a sign first, or two in a row
-                if pend == 0:
-                    t = cur
-                elif pend == TIMES:
-                    t = term * cur
-                else:
-                    if cur == 0 or term % cur:
-                        continue
-                    t = term // cur
-                if tile == EQUALS:
-                    if ops == 0:
-                        continue
-                    value = total + sign * t
-                    if value < 0:
-                        continue
-                    if cell == _EMPTY:
-                        counts[tile] -= 1
-                        placed.append((p, tile))
-                        line[p] = tile
-                        right_side(p + 1, value, start, have_table, points)
-                        placed.pop()
-                        line[p] = cell
-                        counts[tile] += 1
-                    else:
-                        right_side(p + 1, value, start, True, points)
-                    continue
-                if tile == TIMES or tile == DIVIDE:
-                    args = (total, sign, t, tile, 0, 0, ops + 1)
-                else:
-                    args = (total + sign * t, 1 if tile == PLUS else -1, 0, 0, 0, 0, ops + 1)
-            gained = tile if tile <= 9 else 0
-            if cell == _EMPTY:
-                counts[tile] -= 1
-                hand_sum[0] -= gained
-                placed.append((p, tile))
-                line[p] = tile
-                step(p + 1, left - 1, start, have_table, points + gained, *args)
-                placed.pop()
-                line[p] = cell
-                hand_sum[0] += gained
-                counts[tile] += 1
-            else:
-                step(p + 1, left, start, True, points + gained, *args)
-
-    for start in range(1, n):
-        if cells[start - 1] != _EMPTY:
-            continue  # an equation starts after an empty square
-        if cells[start] == _EMPTY and empties[next_table[start]] - empties[start] > size:
-            continue
-        step(start, size, start, False, 0, 0, 1, 0, 0, 0, 0, 0)
-        if found:
-            yield from found
-            found.clear()
+        for find in line_finds(cells, shut, counts, size, known=known):
+            yield _move(find, offset, fixed, direction)
 
 
 def best_move(
@@ -316,9 +119,7 @@ def best_move(
 ) -> Move | None:
     """The highest-scoring legal equation (ties: more tiles laid, then the first found)."""
     best: Move | None = None
-    counts = [0] * len(NAMES)
-    for tile in hand:
-        counts[tile] += 1
+    counts = _counts(hand)
     floor = [0]
     digits = sum(t for t in hand if t <= 9)
     # The lines that could score most first: a good move found early prunes the rest.
@@ -326,19 +127,18 @@ def best_move(
         (digits + sum(c for c in line[3] if 0 <= c <= 9), line) for line in _lines(table, len(hand))
     ]
     lines = sorted(bounded, key=lambda item: -item[0])
+    known: Known = {}
     moves = (
-        move
+        _move(find, offset, fixed, direction)
         for bound, (direction, fixed, offset, cells) in lines
         if bound >= floor[0]
-        for move in _line_moves(
+        for find in line_finds(
             cells,
             _shut(closed, direction, fixed, offset, len(cells)),
             counts,
             len(hand),
-            direction,
-            fixed,
-            offset,
             floor,
+            known=known,
         )
     )
     for move in moves:
@@ -354,7 +154,16 @@ def has_move(
     table: Mapping[Square, int], hand: Sequence[int], closed: Collection[Square] = ()
 ) -> bool:
     """True when ``hand`` can form any equation on ``table`` (stops at the first)."""
-    return next(legal_moves(table, hand, closed), None) is not None
+    size = len(hand)
+    if size == 0:
+        return False
+    counts = _counts(hand)
+    known: Known = {}
+    for direction, fixed, offset, cells in _lines(table, size):
+        shut = _shut(closed, direction, fixed, offset, len(cells))
+        if line_finds(cells, shut, counts, size, first=True, known=known):
+            return True
+    return False
 
 
 __all__ = ["Move", "best_move", "has_move", "legal_moves"]

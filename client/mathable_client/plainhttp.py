@@ -68,7 +68,10 @@ class PlainConnection:
         self._method = "GET"
 
     def _connect(self) -> None:
-        self.sock = socket.create_connection((self.host, self.port), self.timeout)
+        # An ASCII host as bytes: a str one is encoded by the "idna" codec, whose import
+        # (and stringprep's) costs more than the whole connection to 127.0.0.1.
+        host: Any = self.host.encode("ascii") if self.host.isascii() else self.host
+        self.sock = socket.create_connection((host, self.port), self.timeout)
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self._file = self.sock.makefile("rb")
 

@@ -27,6 +27,10 @@ from mathable_server.store.rows import StoredEvent
 
 #: A read of events shared by the streams asking for it meanwhile: by (game, after, upto).
 ReadKey = tuple[str, int, int]
+#: The reads kept, and the most events one may hold to be kept: a live stream's (a move's
+#: events, read by every stream of the game) is; a stream resumed from far back is not.
+KEPT_READS = 256
+KEPT_EVENTS = 32
 
 
 class _Read:
@@ -38,9 +42,9 @@ class _Read:
 
 class EventReads:
     """The events of a game between two versions, read once for every stream asking at the
-    same time, and the last few reads kept (a version's events never change)."""
+    same time, and the last few short reads kept (a version's events never change)."""
 
-    def __init__(self, size: int = 256) -> None:
+    def __init__(self, size: int = KEPT_READS) -> None:
         self._size = size
         self._kept: OrderedDict[ReadKey, list[StoredEvent]] = OrderedDict()
         self._reading: dict[ReadKey, _Read] = {}
@@ -71,7 +75,7 @@ class EventReads:
             finally:
                 with self._lock:
                     del self._reading[key]
-                    if shared.result is not None:
+                    if shared.result is not None and len(shared.result) <= KEPT_EVENTS:
                         self._kept[key] = shared.result
                         while len(self._kept) > self._size:
                             self._kept.popitem(last=False)

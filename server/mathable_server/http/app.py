@@ -11,13 +11,14 @@ from mathable_server.games.draws import secret_key
 from mathable_server.games.ratings import RatingsHook
 from mathable_server.games.service import Games
 from mathable_server.games.timesource import SystemTime, TimeSource
-from mathable_server.http import browser, language, pages
+from mathable_server.http import boards, browser, language, pages
 from mathable_server.http.api import (
     game_stream,
     games,
     links,
     messages,
     meta,
+    notation,
     notifications,
     pictures,
     players,
@@ -151,6 +152,8 @@ def create_app(
     app.register_blueprint(records.bp)
     app.register_blueprint(messages.bp)
     app.register_blueprint(ratings.bp)
+    app.register_blueprint(notation.bp)
+    app.register_blueprint(boards.bp)
     app.register_blueprint(links.bp)
     app.register_blueprint(trial.bp)
     app.register_blueprint(browser.bp)

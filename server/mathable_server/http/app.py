@@ -11,7 +11,7 @@ from mathable_server.games.draws import secret_key
 from mathable_server.games.ratings import RatingsHook
 from mathable_server.games.service import Games
 from mathable_server.games.timesource import SystemTime, TimeSource
-from mathable_server.http import boards, browser, language, pages
+from mathable_server.http import boards, browser, language, pages, review_page
 from mathable_server.http.api import (
     game_stream,
     games,
@@ -154,6 +154,7 @@ def create_app(
     app.register_blueprint(ratings.bp)
     app.register_blueprint(notation.bp)
     app.register_blueprint(boards.bp)
+    app.register_blueprint(review_page.bp)
     app.register_blueprint(links.bp)
     app.register_blueprint(trial.bp)
     app.register_blueprint(browser.bp)

@@ -29,7 +29,6 @@ from mathable_server.http.boards import board_of
 from mathable_server.http.browser_signin import FormCsrf, check_form_csrf, open_session, play_path
 from mathable_server.http.errors import ErrorAnswer
 from mathable_server.http.limits import retry_after
-from mathable_server.games.pictures.board_svg import rules_of as ruleset_of_view
 from mathable_server.http.pages import seat_names
 from mathable_server.http.render import game_body, player_ids
 from mathable_server.http.schemas import RegisterSchema
@@ -396,12 +395,7 @@ def _moves_html(game_id: str, view: dict[str, Any]) -> str:
     events = [stored.event for stored in services().store.events_after(game_id, 0)]
     names = seat_names(view)
     lines = turn_lines(events, names, str(view["ruleset"]))
-    ended = None
-    if view.get("status") == "ended":  # why it ended (who won is the page's to say)
-        reason = (view.get("result") or {}).get("reason")
-        rules = ruleset_of_view(view)
-        ended = _("Game over: {reason}.", reason=say(rules.end_words(str(reason))))
-    return render_template("play_moves.html", turns=lines, names=names, ended=ended)
+    return render_template("play_moves.html", turns=lines, names=names)
 
 
 @bp.get("/play/<game_id>/board")

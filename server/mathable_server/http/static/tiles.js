@@ -266,11 +266,11 @@
     const buttons = [...$("rack").querySelectorAll("button")];
     const at = buttons.indexOf(document.activeElement);
     if (at < 0) return;
-    const to = { ArrowLeft: at - 1, ArrowUp: at - 1, ArrowRight: at + 1, ArrowDown: at + 1,
-                 Home: 0, End: buttons.length - 1 }[ev.key];
+    const n = buttons.length;  // the arrows go round the rack, as a toolbar's do
+    const to = { ArrowLeft: (at + n - 1) % n, ArrowUp: (at + n - 1) % n, ArrowRight: (at + 1) % n,
+                 ArrowDown: (at + 1) % n, Home: 0, End: n - 1 }[ev.key];
     if (to === undefined) return;
     ev.preventDefault();
-    if (to < 0 || to >= buttons.length) return;
     rackCurrent = to;
     buttons.forEach((b, i) => { b.tabIndex = i === to ? 0 : -1; });
     buttons[to].focus();

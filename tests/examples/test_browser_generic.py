@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 import requests
@@ -54,8 +53,10 @@ def test_fifteen_played_to_its_end_on_the_generic_board(server: str) -> None:
                 break
             page = pages[view["turn"]["seat"]]
             _wait_status(page, "Your turn.")
-            page.wait_for_function("v => Number(document.getElementById('play').dataset.version) >= v",
-                                   arg=view["version"], timeout=20_000)  # fmt: skip
+            page.wait_for_function(
+                "v => Number(document.getElementById('play').dataset.version) >= v",
+                arg=view["version"], timeout=20_000,
+            )  # fmt: skip
             if turn == 0:
                 page.get_by_label("Your move, as written").fill("b2")
                 page.get_by_role("button", name="Send move").click()

@@ -21,7 +21,9 @@ from mathable.core.ruleset import AnyState, Ruleset
 LIMIT = 200
 
 
-def legal_json(rules: Ruleset, state: AnyState, seat: int, limit: int = LIMIT) -> list[dict[str, Any]]:
+def legal_json(
+    rules: Ruleset, state: AnyState, seat: int, limit: int = LIMIT
+) -> list[dict[str, Any]]:
     """Up to ``limit`` legal moves of ``seat`` in ``state`` as JSON commands."""
     listed = rules.legal_commands(state, seat, limit)
     if listed:

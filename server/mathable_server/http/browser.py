@@ -19,8 +19,8 @@ from marshmallow import ValidationError
 from mathable import Join, RuleError
 from mathable.core.ruleset import ruleset_of
 from mathable_i18n import N_, _, say
-from mathable_server.games.service import GameNotFound, new_id
 from mathable_server.games.legal_json import command_words, legal_json
+from mathable_server.games.service import GameNotFound, new_id
 from mathable_server.games.turn_list import turn_lines
 from mathable_server.http import language, sessions
 from mathable_server.http.api.links import checked_address

@@ -84,7 +84,8 @@ def positions(rules: Ruleset, events: list[Any], names: list[str]) -> list[dict[
             view = {**rules.view(state, None), "seats": _named(rules.view(state, None), names)}
             svg, text = _picture(rules, view)
             line = lines[-1]
-            who = f"{names[line.seat]}: " if line.seat is not None and line.seat < len(names) else ""
+            seat = line.seat
+            who = f"{names[seat]}: " if seat is not None and seat < len(names) else ""
             out.append({"line": who + say(line.words), "svg": svg, "text": text})
     return out
 

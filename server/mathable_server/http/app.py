@@ -66,7 +66,7 @@ def create_app(
     app = Flask(
         "mathable_server",
         template_folder="http/templates",
-        # The play page's own script (no build step): /static/play.js.
+        # The pages' own scripts (no build step): /static/*.js (the boards: http/boards.py).
         static_folder="http/static",
     )
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes

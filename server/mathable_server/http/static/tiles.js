@@ -549,7 +549,12 @@
         $("drawn").textContent = words;
         say(words);
       }
-      if (wasMine && !myTurn()) nextGame();
+      if (wasMine && !myTurn()) {
+        nextGame();
+        // The button pressed is disabled now: the keyboard's focus waits on the rack.
+        if (!document.activeElement || document.activeElement === document.body
+            || $("actions").contains(document.activeElement)) focusRack();
+      }
     }
     catch (e) { error(e.message); if (e.data && e.data.code === "version_conflict") await load(); }
     finally {

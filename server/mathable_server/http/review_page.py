@@ -45,6 +45,9 @@ HTML_TYPE = "text/html; charset=utf-8"
 #: The reviews of finished games worked out, newest kept (a search per turn is costly).
 _REVIEWS: OrderedDict[str, Review | None] = OrderedDict()
 _REVIEWS_KEPT = 64
+#: The positions drawn, by (game, version, language, withheld): a game's page stepped
+#: through by many is drawn once per version.
+_POSITIONS: OrderedDict[tuple[str, int, str, bool], list[dict[str, Any]]] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -130,8 +133,16 @@ def review_page(game_id: str) -> Response:
     if withheld:
         withhold_end(view, None)
     names = seat_names(view)
-    events = [stored.event for stored in svc.store.events_after(game_id, 0)]
-    shown = positions(rules, events, names)
+    key = (game_id, state.version, language.spoken(), withheld)
+    with _lock:
+        shown = _POSITIONS.get(key)
+    if shown is None:
+        events = [stored.event for stored in svc.store.events_after(game_id, 0)]
+        shown = positions(rules, events, names)
+        with _lock:
+            _POSITIONS[key] = shown
+            while len(_POSITIONS) > _REVIEWS_KEPT:
+                _POSITIONS.popitem(last=False)
     turns = None
     if state.status == "ended" and not withheld:
         turns = _review_of(game_id, record_text(svc.store, game_id, state, lookup))

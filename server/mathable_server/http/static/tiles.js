@@ -20,8 +20,8 @@
     return said.replace(/\{(\w+)\}/g, (all, name) => (name in values ? String(values[name]) : all));
   }
   // Names as the page's language lists them ("ann and bob").
-  const listed = (names) => (LANG === "en" || !Intl.ListFormat
-    ? names.join(" and ") : new Intl.ListFormat(LANG, { type: "conjunction" }).format(names));
+  const listed = (names) => (Intl.ListFormat
+    ? new Intl.ListFormat(LANG, { type: "conjunction" }).format(names) : names.join(", "));
   let view = null;          // the seat's view, as the API answers it
   let rulesData = null;     // GET /v1/rulesets/{name}: the board's squares
   let pending = [];         // placements chosen, not sent: {square,tile} or {x,y,tile}
@@ -425,6 +425,7 @@
     $("actions").hidden = over;
     $("rack").hidden = over || view.you == null;
     $("rack-title").hidden = over || view.you == null;
+    $("drawn").hidden = over;
     $("resign").disabled = view.status !== "playing" || busy;
     $("hint").disabled = !playing || Boolean(view.rated);
     $("hint").hidden = Boolean(view.rated);  // a rated game offers no hints

@@ -70,6 +70,10 @@ def finished(server: str, browser: Any) -> dict[str, Any]:
                          headers=_auth(ann), timeout=10).json()["id"]  # fmt: skip
     joined = requests.post(f"{base}/v1/games/{game}/join", headers=_auth(bob), timeout=10)
     assert joined.status_code == 200, joined.text
+    # Another game waiting on Ann: after her first turn here, `Next game` leads to it.
+    waiting = requests.post(f"{base}/v1/games", json={"tiles": example_tiles(3)},
+                            headers=_auth(ann), timeout=10).json()["id"]  # fmt: skip
+    requests.post(f"{base}/v1/games/{waiting}/join", headers=_auth(bob), timeout=10)
     pages = {0: _signed_in(browser, base, ann, game), 1: _signed_in(browser, base, bob, game)}
     presses: list[int] = []
     snapshot_checked = False
@@ -87,6 +91,9 @@ def finished(server: str, browser: Any) -> dict[str, Any]:
             _check_snapshot(page, view)
             snapshot_checked = True
         presses.append(_keyboard_turn(page, base, game))
+        if len(presses) == 1:
+            page.locator("#next-game-link").wait_for(timeout=20_000)
+            assert page.locator("#next-game-link").get_attribute("href") == f"/play/{waiting}"
     view = _view(pages[0], base, game)
     assert view["status"] == "ended", "the game never ended"
     assert snapshot_checked

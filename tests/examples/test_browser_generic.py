@@ -43,6 +43,12 @@ def test_fifteen_played_to_its_end_on_the_generic_board(server: str) -> None:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
         pages = {0: _signed_in(browser, base, ann, game), 1: _signed_in(browser, base, bob, game)}
         assert pages[0].locator("#play").get_attribute("data-board") == "generic"
+        # Messages between the seats work on the generic board too, each with its time.
+        pages[0].get_by_label("Write to the other players").fill("good luck")
+        pages[0].get_by_role("button", name="Send message").click()
+        pages[1].reload()
+        pages[1].locator("#messages li", has_text="good luck").wait_for(timeout=20_000)
+        assert pages[1].locator("#messages li time").count() == 1
         # Ann claims 5 by its notation (b2); then each claims the lowest digit left, by
         # its button, until the game ends.
         seen_ended = False

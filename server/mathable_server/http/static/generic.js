@@ -157,6 +157,40 @@
     });
   }
 
+  // Messages between the seats (GET/POST /v1/games/{id}/messages), read at each change
+  // and every half minute, each with its time.
+  let lastMessage = 0;
+  async function readMessages() {
+    if (!view || view.you == null) return;
+    $("talk").hidden = false;
+    try {
+      const found = await api("GET", `/v1/games/${GAME}/messages?since=${lastMessage}`);
+      const who = names();
+      for (const m of found.messages || []) {
+        if (m.id <= lastMessage) continue;
+        lastMessage = m.id;
+        const li = document.createElement("li");
+        const time = document.createElement("time");
+        time.dateTime = m.at;
+        time.textContent = new Date(m.at).toLocaleString(LANG === "en" ? "en-GB" : LANG,
+          { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+        const name = document.createElement("strong");
+        name.textContent = (m.seat === view.you ? _("you") : who[m.seat] || _("seat {n}", { n: m.seat + 1 })) + ": ";
+        li.append(time, name, document.createTextNode(m.text));
+        $("messages").appendChild(li);
+      }
+    } catch (e) { /* read again at the next change */ }
+  }
+  $("say").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      await api("POST", `/v1/games/${GAME}/messages`, { text: $("say-text").value }, { "Idempotency-Key": key() });
+      $("say-text").value = "";
+      await readMessages();
+    } catch (e) { error(e.message); }
+  });
+  setInterval(readMessages, 30000);
+
   // Follows the game by long-polls of GET /v1/games/{id} (?wait&since): each new version
   // draws the board again and says the turn that was played.
   async function follow() {
@@ -168,7 +202,7 @@
         if (!r.ok) { await new Promise((ok) => setTimeout(ok, 3000)); continue; }
         if (r.status === 200) {
           const next = await r.json();
-          if (next.version > view.version && !busy) { view = next; await draw(true); }
+          if (next.version > view.version && !busy) { view = next; await draw(true); readMessages(); }
         }
         if (r.headers.get("X-Long-Poll") === "refused") await new Promise((ok) => setTimeout(ok, 3000));
       } catch (e) { await new Promise((ok) => setTimeout(ok, 3000)); }
@@ -179,6 +213,7 @@
     try {
       view = await api("GET", `/v1/games/${GAME}`);
       await draw(false);
+      readMessages();
       follow();
     } catch (e) { error(e.message); }
   })();

@@ -11,7 +11,7 @@ from mathable_server.games.draws import secret_key
 from mathable_server.games.ratings import RatingsHook
 from mathable_server.games.service import Games
 from mathable_server.games.timesource import SystemTime, TimeSource
-from mathable_server.http import browser, language, pages
+from mathable_server.http import app_shell, browser, language, pages
 from mathable_server.http.api import (
     game_stream,
     games,
@@ -21,6 +21,7 @@ from mathable_server.http.api import (
     notifications,
     pictures,
     players,
+    push,
     ratings,
     records,
     rulesets,
@@ -154,6 +155,8 @@ def create_app(
     app.register_blueprint(links.bp)
     app.register_blueprint(trial.bp)
     app.register_blueprint(browser.bp)
+    app.register_blueprint(push.bp)
+    app.register_blueprint(app_shell.bp)
     sweep: list[Job] = []
     if settings.sweep_seconds:
         sweep.append(sweep_job(game_service, settings.sweep_seconds))

@@ -46,9 +46,10 @@ from mathable_server.notify.webhooks import (
     lookup,
     post,
 )
-from mathable_server.notify.worker import Entry, Later, Obsolete, Undeliverable, reminder_due
+from mathable_server.notify.worker import Entry, Later, Undeliverable, reminder_due
 from mathable_server.store import Store
 from mathable_server.store.notification_settings import Breaker
+from mathable_server.store.outbox import Obsolete
 from mathable_server.store.push import PushRecorder, Subscription, service_origin
 
 log = logging.getLogger("mathable_server.push")

@@ -48,7 +48,7 @@ def nudge(games: Games, game_id: str, player_id: str, public_url: str | None) ->
     if state.status != "playing" or state.turn is None:
         raise Refused("game_not_playing", _("this game is not being played: nobody to nudge"))
     if state.turn.seat == seat:
-        raise Refused("your_turn", _("it is your turn: nobody to nudge"))
+        raise Refused("nudge_own_turn", _("it is your turn: nobody to nudge"))
     to = state.seats[state.turn.seat].player
     if to is None:
         raise Refused("game_not_playing", _("this game is not being played: nobody to nudge"))

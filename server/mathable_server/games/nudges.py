@@ -60,14 +60,14 @@ def nudge(games: Games, game_id: str, player_id: str, public_url: str | None) ->
         raise Refused(
             "too_early",
             _("a nudge waits until the turn has lasted {hours} hours", hours=hours),
-            retry_at=iso_ms(since + NUDGE_MS),
+            details={"retry_at": iso_ms(since + NUDGE_MS)},
         )
     last = store.last_nudge(game_id)
     if last is not None and now - last < NUDGE_MS:
         raise Refused(
             "too_early",
             _("this game was nudged less than {hours} hours ago", hours=hours),
-            retry_at=iso_ms(last + NUDGE_MS),
+            details={"retry_at": iso_ms(last + NUDGE_MS)},
         )
     payload = {"game_id": game_id, "version": state.version, "from": player_id}
     stem = f"{game_id}.n{now}"

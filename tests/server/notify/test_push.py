@@ -206,7 +206,8 @@ def test_subscriptions_at_most_five_checked_and_removed_by_their_owner(
         body = {**service.subscribe("/e"), "endpoint": endpoint}
         answer = public_client.post("/v1/me/push", json=body,
                                     headers={"Authorization": f"Bearer {eve['token']}"})
-        assert answer.status_code == 422 and answer.json["error"]["code"] == "push_refused", endpoint
+        code = answer.json["error"]["code"]
+        assert answer.status_code == 422 and code == "push_refused", endpoint
 
 
 def test_a_nudge_waits_a_days_turn_and_comes_once_a_day(

@@ -53,10 +53,16 @@ self.addEventListener("notificationclick", (event) => {
   event.notification.close();
   const target = new URL((event.notification.data && event.notification.data.url) || "/",
                          self.location.origin).href;
+  // The game's page if it is open; else a window of the site, brought to the game; else a
+  // new window.
   event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true })
     .then((windows) => {
-      for (const client of windows) {
-        if (client.url === target && "focus" in client) return client.focus();
+      const same = windows.find((client) => client.url === target);
+      if (same) return same.focus();
+      const other = windows.find((client) => "navigate" in client);
+      if (other) {
+        return other.focus().catch(() => other).then(() => other.navigate(target))
+          .catch(() => self.clients.openWindow(target));
       }
       return self.clients.openWindow(target);
     }));

@@ -51,10 +51,11 @@ def subscribe(app: Flask, table: Table, service: PushService, who: str) -> str:
     return str(answer.json["id"])
 
 
+@pytest.mark.both_databases
 def test_a_move_pushes_your_turn_to_the_seat_to_move_but_not_to_one_watching(
-    sqlite_url: str, service: PushService
+    store_url: str, service: PushService
 ) -> None:
-    app = make_app(sqlite_url, push_allow_private=True, public_url="https://play.example")
+    app = make_app(store_url, push_allow_private=True, public_url="https://play.example")
     table = Table(app.test_client())
     subscribe(app, table, service, "ada")
     subscribe(app, table, service, "bob")
@@ -98,8 +99,9 @@ def test_a_move_pushes_your_turn_to_the_seat_to_move_but_not_to_one_watching(
     assert pushes[-1].document["title"] == f"bob a écrit dans Mathable {table.id}"
 
 
-def test_a_410_removes_the_subscription(sqlite_url: str, service: PushService) -> None:
-    app = make_app(sqlite_url, push_allow_private=True)
+@pytest.mark.both_databases
+def test_a_410_removes_the_subscription(store_url: str, service: PushService) -> None:
+    app = make_app(store_url, push_allow_private=True)
     table = Table(app.test_client())
     subscribe(app, table, service, "bob")
     service.answers["/bob"] = 410
@@ -181,10 +183,11 @@ def test_turns_pushed_and_not_mailed_when_the_player_says_so(
     assert bad.status_code == 400
 
 
+@pytest.mark.both_databases
 def test_subscriptions_at_most_five_checked_and_removed_by_their_owner(
-    sqlite_url: str, service: PushService
+    store_url: str, sqlite_url: str, service: PushService
 ) -> None:
-    app = make_app(sqlite_url, push_allow_private=True)
+    app = make_app(store_url, push_allow_private=True)
     table = Table(app.test_client())
     client = table.client
     ids = [client.post("/v1/me/push", json=service.subscribe(f"/d{n}"),
@@ -210,10 +213,11 @@ def test_subscriptions_at_most_five_checked_and_removed_by_their_owner(
         assert answer.status_code == 422 and code == "push_refused", endpoint
 
 
+@pytest.mark.both_databases
 def test_a_nudge_waits_a_days_turn_and_comes_once_a_day(
-    sqlite_url: str, service: PushService
+    store_url: str, service: PushService
 ) -> None:
-    app = make_app(sqlite_url, push_allow_private=True)
+    app = make_app(store_url, push_allow_private=True)
     time_now = MovableTime()
     app.extensions["mathable"].games.time = time_now
     table = Table(app.test_client())

@@ -163,6 +163,11 @@ def create_app(
     if settings.deliver_seconds:
         # Mail (with the sweep) in one thread, webhooks in threads of their own.
         workers = lane_workers(room.lanes(game_service.now), settings.deliver_seconds, sweep)
+        # A push goes at once: a commit of this process wakes one push thread, which sends
+        # what is due (another process's pushes wait for the next poll).
+        pushers = [w for w in workers if any(j.name.startswith("push") for j in w.jobs)]
+        if pushers:
+            store.on_commit.append(pushers[0].wake)
     else:
         workers = [Worker(sweep)]  # the sweep alone, or no thread at all
     for worker in workers:

@@ -62,3 +62,24 @@ def test_mail_and_webhooks_are_sent_from_threads_of_their_own(sqlite_url: str) -
     ]
     assert len({w._thread.name for w in workers}) == 7
     assert all(d.channels == {"push"} and d.batch == 1 for d in lanes[2].deliverers)
+
+
+def test_a_woken_worker_runs_its_jobs_at_once() -> None:
+    """A commit wakes a push thread (``create_app``): its jobs run now, not at their time."""
+    ran = threading.Event()
+    runs: list[float] = []
+
+    def job() -> None:
+        runs.append(time.monotonic())
+        ran.set()
+
+    worker = Worker([Job("push", 60.0, job, logging.getLogger("test_worker"))])
+    worker.start()
+    try:
+        assert not ran.wait(0.2)  # its time is a minute away
+        worker.wake()
+        assert ran.wait(5) and len(runs) == 1
+    finally:
+        worker.stop()
+        worker.join(5)
+    assert not worker._thread.is_alive()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import logging
 
 from flask import Flask, request
 
@@ -38,6 +39,7 @@ from mathable_server.http.render import BodyCache
 from mathable_server.http.settings import Settings
 from mathable_server.http.web import NameBook, Services, limit_rate, optional_player
 from mathable_server.mailin.closing import CloseAddresses
+from mathable_server.notify import push as web_push
 from mathable_server.notify.delivery import mailroom
 from mathable_server.notify.notifier import Notifier
 from mathable_server.notify.worker import Job, Worker, lane_workers, sweep_job
@@ -157,6 +159,8 @@ def create_app(
     app.register_blueprint(browser.bp)
     app.register_blueprint(push.bp)
     app.register_blueprint(app_shell.bp)
+    if web_push.MISSING is not None:  # said once at start: no push goes until it is installed
+        logging.getLogger("mathable_server.push").warning("%s", web_push.MISSING)
     sweep: list[Job] = []
     if settings.sweep_seconds:
         sweep.append(sweep_job(game_service, settings.sweep_seconds))

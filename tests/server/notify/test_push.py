@@ -11,8 +11,10 @@ day; a player may keep a kind of news off the mail and have it pushed.
 
 from __future__ import annotations
 
+import io
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -20,10 +22,12 @@ from sqlalchemy import select
 
 from mathable_server.games.timesource import MovableTime
 from mathable_server.notify.worker import lane_workers
+from mathable_server.store.dumps import dump, load
 from mathable_server.store.push import service_origin
 from mathable_server.store.schema import outbox
 from tests.server.apps import make_app
-from tests.server.helpers import Table
+from tests.server.clocks import DAY, MONDAY, World
+from tests.server.helpers import Table, example_tiles, move
 from tests.server.mailbox import Mailbox
 from tests.server.mailing import BOB_MAIL, mailing_app, verify
 from tests.server.push_service import PushService
@@ -241,3 +245,56 @@ def test_a_nudge_waits_a_days_turn_and_comes_once_a_day(
     assert push.document["type"] == "nudge" and push.document["title"] == "bob is waiting for you"
     time_now.advance(hours=24)
     assert client.post(url, headers=table.bob.auth).status_code == 202
+
+
+def test_time_running_out_is_pushed_with_high_urgency_and_an_invitation_named(
+    sqlite_url: str, service: PushService
+) -> None:
+    app = make_app(sqlite_url, push_allow_private=True)
+    moving = MovableTime(MONDAY)
+    app.extensions["mathable"].games.time = moving
+    world = World(app, moving)
+    client = world.client
+    service.server_key = client.get("/v1/push/key").json["public_key"]
+    for who in (world.ada, world.bob):
+        name = "/ada" if who is world.ada else "/bob"
+        assert client.post("/v1/me/push", json=service.subscribe(name),
+                           headers=who.auth).status_code == 201  # fmt: skip
+    assert client.put("/v1/me/notifications", json={"remind_before": 3600},
+                      headers=world.ada.auth).status_code == 200  # fmt: skip
+    game = world.start({"per_move": DAY, "auto_vacation": False})
+    moving.advance(hours=23, seconds=60)
+    assert app.extensions["mathable"].store.send_reminders(moving.now_ms()) == 1
+    drain(app)
+    (push,) = service.wait(1)
+    assert push.path == "/ada" and push.headers["Urgency"] == "high"
+    assert push.document["type"] == "time_running_out"
+    assert push.document["title"] == "Time is running out against bob"
+    invited = client.post("/v1/games", json={"invite": ["bob"], "tiles": example_tiles(3)},
+                          headers=world.ada.auth)  # fmt: skip
+    assert invited.status_code == 201, invited.json
+    drain(app)
+    pushes = service.wait(2)
+    assert pushes[-1].path == "/bob" and pushes[-1].document["type"] == "invitation"
+    assert pushes[-1].document["title"] == "ada invites you to Mathable"
+    assert pushes[-1].document["game_id"] == invited.json["id"] != game
+
+
+def test_the_vapid_key_and_the_subscriptions_move_with_a_dump(
+    sqlite_url: str, tmp_path: Path, service: PushService
+) -> None:
+    app = make_app(sqlite_url, push_allow_private=True)
+    table = Table(app.test_client())
+    subscribe(app, table, service, "bob")
+    key = service.server_key
+    out = io.StringIO()
+    dump(app.extensions["mathable"].store.engine, out)
+    moved = make_app(f"sqlite:///{tmp_path / 'moved.db'}", push_allow_private=True)
+    load(moved.extensions["mathable"].store.engine, out.getvalue().splitlines())
+    client = moved.test_client()
+    assert client.get("/v1/push/key").json["public_key"] == key
+    assert [s["service"] for s in client.get("/v1/me/push", headers=table.bob.auth)
+            .json["subscriptions"]] == [service.origin]  # fmt: skip
+    assert move(client, table.ada, table.id, 3, type="pass").status_code == 200
+    drain(moved)
+    assert service.wait(1)[0].document["type"] == "your_turn"  # signed with the same key

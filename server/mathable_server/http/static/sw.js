@@ -20,6 +20,11 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
+  // Signing out forgets the pages kept: nobody reads them offline after.
+  if (request.method === "POST" && url.pathname === "/signout" && url.origin === self.location.origin) {
+    event.waitUntil(caches.delete(CACHE));
+    return;
+  }
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
   if (url.pathname.endsWith("/stream") || url.searchParams.has("wait")) return;
   const page = request.mode === "navigate";

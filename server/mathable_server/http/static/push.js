@@ -29,6 +29,7 @@
   async function turnOn(box) {
     const state = box.querySelector(".push-state");
     const say = (key) => { state.textContent = box.dataset[key] || ""; };
+    state.textContent = "";
     try {
       const permission = await Notification.requestPermission();
       if (permission !== "granted") { say("denied"); return; }
@@ -37,8 +38,10 @@
       const { public_key: key } = await api("GET", "/v1/push/key");
       let subscription = await registration.pushManager.getSubscription();
       if (!subscription) {
-        subscription = await registration.pushManager.subscribe(
-          { userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+        // A browser whose push service does not answer: said after 15 s, not never.
+        const late = new Promise((_, fail) => setTimeout(() => fail(new Error("timeout")), 15000));
+        subscription = await Promise.race([late, registration.pushManager.subscribe(
+          { userVisibleOnly: true, applicationServerKey: keyBytes(key) })]);
       }
       await api("POST", "/v1/me/push", subscription.toJSON());
       say("on");
@@ -98,7 +101,10 @@
     for (const box of document.querySelectorAll(".push-box")) {
       const button = box.querySelector("button");
       if (!supported) { box.querySelector(".push-state").textContent = box.dataset.unsupported; button.disabled = true; continue; }
-      if (Notification.permission === "granted") box.querySelector(".push-state").textContent = box.dataset.on;
+      navigator.serviceWorker.getRegistration()
+        .then((r) => r && r.pushManager.getSubscription())
+        .then((found) => { if (found) box.querySelector(".push-state").textContent = box.dataset.on; })
+        .catch(() => {});
       button.addEventListener("click", () => turnOn(box));
     }
     if (document.getElementById("push-device-list")) listDevices().catch(() => {});

@@ -14,7 +14,7 @@ from mathable_i18n import _
 from mathable_server.games.nudges import nudge
 from mathable_server.games.timesource import iso_ms
 from mathable_server.http.errors import ErrorAnswer
-from mathable_server.http.schemas import StrictSchema
+from mathable_server.http.schemas import StrictBoolean, StrictInteger, StrictSchema
 from mathable_server.http.web import json_body, json_response, load, required_player, services
 from mathable_server.notify import push
 from mathable_server.notify.webhooks import WebhookRefused
@@ -38,12 +38,12 @@ class _SubscriptionSchema(StrictSchema):
 
     endpoint = fields.String(required=True, validate=validate.Length(min=10, max=2000))
     keys = fields.Nested(_KeysSchema, required=True)
-    expirationTime = fields.Integer(allow_none=True)  # noqa: N815 (the browser's name)
+    expirationTime = StrictInteger(allow_none=True)  # noqa: N815 (the browser's name)
 
 
 class _WatchingSchema(StrictSchema):
     game_id = fields.String(required=True, validate=validate.Length(min=1, max=32))
-    visible = fields.Boolean(load_default=True)
+    visible = StrictBoolean(load_default=True)
 
 
 _subscription = _SubscriptionSchema()

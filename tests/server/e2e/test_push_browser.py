@@ -186,6 +186,7 @@ def test_a_push_shows_a_notification_whose_click_opens_the_game(
     shots = _shots()
     if shots is not None:
         shots.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shots / "push-play-page.png"))
         page.goto(f"{base}/me")
         sync_api.expect(page.locator("#push-device-list li")).to_have_count(1)
         page.locator("#push-devices").screenshot(path=str(shots / "push-settings.png"))

@@ -82,7 +82,9 @@ def available() -> bool:
 
 
 def b64url(data: bytes) -> str:
-    """>>> b64url(b"\\xff\\xfe")
+    """``data`` in base64url without padding, as Web Push writes keys.
+
+    >>> b64url(bytes([255, 254]))
     '__4'
     """
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()

@@ -20,7 +20,11 @@ def test_a_nudge_too_early_is_refused(tmp_path: Path) -> None:
             player.register()
         game = ann.run("new", "--invite", "ben").stdout.strip()
         ben.run("join", game)
-        early = ben.run("nudge", game, expect=6)
+        # Whoever is to move (the seats are drawn): the other one nudges too early.
+        mover, waiter = (ben, ann) if "nobody to nudge" in ben.run(
+            "nudge", game, expect=6).stderr else (ann, ben)  # fmt: skip
+        early = waiter.run("nudge", game, expect=6)
         assert "a nudge waits until the turn has lasted 24 hours" in early.stderr
-        own = ann.run("nudge", game, expect=6)
+        assert "[too_early]" in early.stderr
+        own = mover.run("nudge", game, expect=6)
         assert "it is your turn: nobody to nudge" in own.stderr

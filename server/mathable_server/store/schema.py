@@ -439,3 +439,18 @@ browser_sessions = Table(
     Column("user_agent", String(200), nullable=True),
     Index("ix_browser_sessions_player", "player_id"),
 )
+
+#: What the lists show of a finished (ended or cancelled) game, kept when it ends (issue 47):
+#: a finished game never changes, so the archive and ``/v1/me?details=true`` read this
+#: rather than replaying its events. A projection: written again from the events when a
+#: list finds a game without it (a game a server before migration 0015 ended).
+finished_games = Table(
+    "finished_games",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    #: The game's version when this was written: a row of another version is written anew.
+    Column("version", Integer, nullable=False),
+    #: JSON (``mathable_server.games.finished``): seats, scores, the public progress, the
+    #: records (as anyone may see them; also without the order where it may be withheld).
+    Column("body", Text, nullable=False),
+)

@@ -15,7 +15,8 @@ written once, from its events, into one row (``body``, JSON):
 - ``record`` (as anyone may see it once the order is revealed), or ``record_error``
   (``reason`` and ``code``) where its rules write none.
 
-Names never change (``http.web.NameBook``), so a record written with them stays true.
+The body is JSON compressed with zlib (a 144-event game's: 2.2 KB of JSON, 1.1 KB
+kept). Names never change (``http.web.NameBook``), so a record written with them stays true.
 The row is written when the game ends (``Games``), for the games ended before
 migration 0015 by ``backfill`` (run by ``upgrade`` after that migration, in batches
 of their own transactions: a server still running goes on meanwhile), and by a list
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import json
 import logging
+import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -113,7 +115,7 @@ class FinishedRecorder(Recorder):
             return {}
         with self._reader.connect() as conn:
             rows = conn.execute(_KEPT, {"ids": ids}).all()
-        return {r.game_id: (int(r.version), json.loads(r.body)) for r in rows}
+        return {r.game_id: (int(r.version), json.loads(zlib.decompress(r.body))) for r in rows}
 
     def keep_finished(self, game_id: str, version: int, body: dict[str, Any]) -> None:
         """Keep ``body`` for ``game_id`` at ``version`` (replacing another version's)."""
@@ -122,7 +124,7 @@ class FinishedRecorder(Recorder):
 
 
 def _keep(conn: Connection, insert: Any, game_id: str, version: int, body: dict[str, Any]) -> None:
-    text = json.dumps(body, separators=(",", ":"))
+    text = zlib.compress(json.dumps(body, separators=(",", ":")).encode(), 9)
     conn.execute(
         insert.values(game_id=game_id, version=version, body=text).on_conflict_do_update(
             index_elements=[finished_games.c.game_id],

@@ -19,6 +19,7 @@ from sqlalchemy import (
     Float,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -450,7 +451,7 @@ finished_games = Table(
     Column("game_id", String(32), primary_key=True),
     #: The game's version when this was written: a row of another version is written anew.
     Column("version", Integer, nullable=False),
-    #: JSON (``mathable_server.games.finished``): seats, scores, the public progress, the
+    #: JSON (``store.finished``), zlib-compressed: seats, scores, the public progress, the
     #: records (as anyone may see them; also without the order where it may be withheld).
-    Column("body", Text, nullable=False),
+    Column("body", LargeBinary, nullable=False),
 )

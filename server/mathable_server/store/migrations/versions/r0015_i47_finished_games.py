@@ -28,7 +28,7 @@ def upgrade() -> None:
         "finished_games",
         sa.Column("game_id", sa.String(32), primary_key=True),
         sa.Column("version", sa.Integer, nullable=False),
-        sa.Column("body", sa.Text, nullable=False),
+        sa.Column("body", sa.LargeBinary, nullable=False),
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -80,6 +81,15 @@ def order_key(state: AnyState) -> str | None:
     order = options.tiles if options.tiles is not None else options.order
     if order is None:
         return None
+    try:
+        return _order_hash(tuple(order))
+    except TypeError:  # tiles that cannot be a cache's key: hashed each time
+        return _order_hash.__wrapped__(tuple(order))
+
+
+@functools.lru_cache(maxsize=1024)
+def _order_hash(order: tuple[Any, ...]) -> str:
+    """The key of a bag order: asked at every append of its games (``projection``)."""
     text = "order:" + ",".join(str(tile) for tile in order)
     return hashlib.sha256(text.encode()).hexdigest()
 

@@ -158,28 +158,29 @@ def main() -> None:
         print(f"seeded {opts.games} finished games of {per_game} events in "
               f"{time.monotonic() - started:.0f} s", file=sys.stderr)  # fmt: skip
         per = timed_backfill(url)
-        servers = [("now", url, ROOT)]
+        servers = [("now", url, ROOT, token)]
         if opts.compare:
             if opts.backend == "sqlite":
                 old = f"sqlite:///{folder / 'before.db'}"
                 shutil.copy(folder / "now.db", folder / "before.db")
+                old_token = token
             else:
                 old, drop_old = _schema(os.environ["MATHABLE_TEST_POSTGRES_URL"])
                 cleanups.append(drop_old)
-                seed(old, opts.games)
+                old_token = seed(old, opts.games)[1]
             engine = make_engine(old, 2)
             downgrade(engine, BEFORE)
             engine.dispose()
-            servers.append(("compare", old, Path(opts.compare)))
-        figures: dict[str, list[tuple[float, float]]] = {label: [] for label, _, _ in servers}
+            servers.append(("compare", old, Path(opts.compare), old_token))
+        figures: dict[str, list[tuple[float, float]]] = {label: [] for label, *_ in servers}
         for number in range(opts.rounds):
             turn = servers[number % len(servers) :] + servers[: number % len(servers)]
-            for label, db, root in turn:
-                figures[label].append(one_round(db, root, name, token))
+            for label, db, root, key in turn:
+                figures[label].append(one_round(db, root, name, key))
         print(f"{opts.backend}: {opts.games} finished games of {per_game} events; backfill "
               f"{per:.1f} ms of CPU a game; {opts.rounds} rounds alternated, load average "
               f"{os.getloadavg()[0]:.1f}, {os.cpu_count()} cores")  # fmt: skip
-        for label, _, root in servers:
+        for label, _, root, _ in servers:
             me = statistics.median(f[0] for f in figures[label])
             archive = statistics.median(f[1] for f in figures[label])
             print(f"{opts.backend} {label} ({root}): GET /v1/me?details=true&limit=100 (first, "

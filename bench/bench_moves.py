@@ -37,6 +37,7 @@ from sqlalchemy import func, insert, select  # noqa: E402
 from bench.bench_server import Seeder  # noqa: E402
 from harness import Server, isolated_database  # noqa: E402
 from mathable_server.store.engine import email_addresses, outbox  # noqa: E402
+from mathable_server.store.migrations import downgrade  # noqa: E402
 
 TURN = {"type": "turn", "placements": [{"square": "I8", "tile": 12},
                                        {"square": "H6", "tile": 8}]}  # fmt: skip
@@ -72,12 +73,17 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="workers of each instance")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--rounds", type=int, default=1, help="runs of each tree, alternated")
+    parser.add_argument("--compare-revision", default="0014_signin_links_by_player",
+                        help="the newest migration --compare's checkout knows")  # fmt: skip
     parser.add_argument("--compare", metavar="TREE",
                         help="an older checkout whose servers run in alternation")  # fmt: skip
     opts = parser.parse_args()
     if not opts.database or not opts.database.startswith("postgresql"):
         raise SystemExit("give a PostgreSQL URL: --database or MATHABLE_TEST_POSTGRES_URL")
     trees = [("this tree", ROOT)] + ([("compare", Path(opts.compare))] if opts.compare else [])
+    opts.revision = {str(ROOT): None}
+    if opts.compare:
+        opts.revision[str(Path(opts.compare))] = opts.compare_revision
     print(f"{os.cpu_count()} cores; {opts.rounds} rounds, trees alternated")
     for number in range(opts.rounds):
         turn = number % len(trees)
@@ -91,13 +97,21 @@ def run_once(opts: argparse.Namespace, tree: Path) -> str:
     env["PYTHONPATH"] = os.pathsep.join([str(tree / "shared"), str(tree / "server")])
     with isolated_database(opts.database) as url, ExitStack() as stack:
         seeder = Seeder(url)
+        if opts.revision.get(str(tree)) is not None:  # an older checkout: its schema
+            downgrade(seeder.engine, opts.revision[str(tree)])
         games = seeder.add_games(opts.games)
         with seeder.engine.begin() as conn:
             conn.execute(
                 insert(email_addresses),
                 [
-                    {"player_id": p, "address": f"{p}@example.org", "verified_at": 1,
-                     "code_hash": "", "code_expires_at": 0, "code_tries": 0}  # fmt: skip
+                    {
+                        "player_id": p,
+                        "address": f"{p}@example.org",
+                        "verified_at": 1,
+                        "code_hash": "",
+                        "code_expires_at": 0,
+                        "code_tries": 0,
+                    }  # fmt: skip
                     for p, _token in seeder.players
                 ],
             )

@@ -79,7 +79,7 @@ from mathable_server.store.engine import (  # noqa: E402
     make_engine,
     normalize_url,
 )
-from mathable_server.store.migrations import init_schema  # noqa: E402
+from mathable_server.store.migrations import downgrade, init_schema  # noqa: E402
 
 #: The first turn of the rule book's example: five placements by seat 0, versions 3 to 7.
 PLACES = [("I8", 12), ("H6", 8), ("G9", 2), ("F7", 1), ("J8", 16)]
@@ -456,18 +456,23 @@ def cpu_ratios(
     """The worker's CPU per request of the server (and of ``--compare``'s) v the floors,
     measured in alternation, ``opts.rounds`` rounds of ``opts.requests`` requests."""
     n, rounds = opts.requests, opts.rounds
-    roots = [("server", ROOT)] + ([("compare", Path(opts.compare))] if opts.compare else [])
+    roots = [("server", ROOT, database_url, seeder)]
+    if opts.compare:
+        # The older checkout on a database of its own, at the revision it knows.
+        other = Seeder(opts.compare_url, opts.clock)
+        downgrade(other.engine, opts.compare_revision)
+        roots.append(("compare", Path(opts.compare), opts.compare_url, other))
     with ExitStack() as stack:
         places: list[Measured] = []
         views: list[Measured] = []
-        for name, root in roots:
-            args, port = _real_args(database_url, 1, opts.threads)
+        for name, root, url, seeded in roots:
+            args, port = _real_args(url, 1, opts.threads)
             _, process = stack.enter_context(server_process(args, port, "/v1/health", root))
             pid = worker_pid(process.pid)
-            ids = seeder.add_games(-(-(n * rounds + 20) // len(PLACES)) + 1)
-            views.append(Measured(name, port, pid, _view_sender(f"/v1/games/{ids[-1]}",
-                                                                seeder.token)))  # fmt: skip
-            warm, send = _place_sender(ids[:-1], seeder.token)
+            ids = seeded.add_games(-(-(n * rounds + 20) // len(PLACES)) + 1)
+            view = _view_sender(f"/v1/games/{ids[-1]}", seeded.token)
+            views.append(Measured(name, port, pid, view))
+            warm, send = _place_sender(ids[:-1], seeded.token)
             places.append(Measured(name, port, pid, send, warm))
         args, port = _bare_args(database_url, 1, opts.threads)
         _, process = stack.enter_context(server_process(args, port, "/bare/view"))
@@ -554,6 +559,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7, help="alternated rounds per figure")
     parser.add_argument("--requests", type=int, default=300, help="requests per round")
     parser.add_argument(
+        "--compare-revision",
+        default="0014_signin_links_by_player",
+        help="the newest migration --compare's checkout knows",
+    )
+    parser.add_argument(
         "--compare",
         metavar="TREE",
         help="another checkout whose server is measured in alternation too",
@@ -572,6 +582,7 @@ def main() -> None:
              f"{os.cpu_count()} cores"]  # fmt: skip
     if backend in ("sqlite", "both"):
         with tempfile.TemporaryDirectory() as folder:
+            opts.compare_url = f"sqlite:///{folder}/compare.db"
             lines += bench("sqlite", f"sqlite:///{folder}/bench.db", opts)
     if backend in ("postgresql", "both"):
         if not pg:
@@ -581,6 +592,9 @@ def main() -> None:
         with admin.connect() as conn:
             conn.execute(text(f'CREATE SCHEMA "{schema}"'))
         joiner = "&" if "?" in pg else "?"
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE SCHEMA "{schema}_c"'))
+        opts.compare_url = f"{pg}{joiner}options={quote(f'-csearch_path={schema}_c')}"
         try:
             lines += bench(
                 "postgresql", f"{pg}{joiner}options={quote(f'-csearch_path={schema}')}", opts
@@ -588,6 +602,7 @@ def main() -> None:
         finally:
             with admin.connect() as conn:
                 conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+                conn.execute(text(f'DROP SCHEMA "{schema}_c" CASCADE'))
             admin.dispose()
     print("\n".join(lines))
 

@@ -70,9 +70,9 @@ def sizes(url: str, backend: str) -> dict[str, int]:
                     or 0
                 )
         else:
-            conn.exec_driver_sql("COMMIT")
-            for table in TABLES:
-                conn.exec_driver_sql(f"VACUUM FULL {table}")
+            with engine.execution_options(isolation_level="AUTOCOMMIT").connect() as auto:
+                for table in TABLES:
+                    auto.exec_driver_sql(f"VACUUM FULL {table}")
             found = {
                 table: int(conn.execute(text(f"SELECT pg_total_relation_size('{table}')")).scalar())
                 for table in TABLES

@@ -22,6 +22,7 @@ from __future__ import annotations
 from mathable_server.store.browser_sessions import BrowserSessionRecorder
 from mathable_server.store.clocks import ClockRecorder
 from mathable_server.store.events import EventRecorder, memberships, projection
+from mathable_server.store.finished import FinishedRecorder
 from mathable_server.store.listings import ListingRecorder
 from mathable_server.store.messages import MessageRecorder
 from mathable_server.store.player_settings import PlayerSettingsRecorder
@@ -69,6 +70,7 @@ class Store(
     ReminderRecorder,
     BrowserSessionRecorder,
     PushRecorder,
+    FinishedRecorder,
 ):
     """Reads and writes games and players: every recorder on one engine."""
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from mathable import Event
@@ -14,7 +14,7 @@ from mathable_server.games.notifications import (
     turn_changes,
 )
 from mathable_server.store import outbox
-from mathable_server.store.notification_settings import contacts_in
+from mathable_server.store.notification_settings import reach_in
 from mathable_server.store.outbox import Notification
 from mathable_server.store.push import channels_in, push_rows
 
@@ -41,11 +41,13 @@ class Notifier:
         if not self.concerns(events, state):
             return  # most appends (a tile placed) tell nobody anything: no read at all
         players = [s.player for s in state.seats if s.player is not None]
-        contacts = contacts_in(conn, players)
+        invited = list(state.options.invited) if "game_created" in {e.type for e in events} else []
+        contacts, subscribed = reach_in(conn, [*players, *invited])
+        contacts = {p: c for p, c in contacts.items() if p in players}
         rows = notifications(game_id, events, state, contacts, at) if contacts else []
         if rows:
             rows = by_channels(rows, channels_in(conn, {n.recipient for n in rows}))
-        rows += push_notifications(conn, game_id, events, state)
+        rows += push_notifications(conn, game_id, events, state, subscribed)
         digests = {n.recipient for n in rows if n.kind == "digest"}
         if digests:  # one pending digest per player is enough
             waiting = outbox.pending_digests(conn, digests)
@@ -54,7 +56,11 @@ class Notifier:
 
 
 def push_notifications(
-    conn: Connection, game_id: str, events: Sequence[Event], state: AnyState
+    conn: Connection,
+    game_id: str,
+    events: Sequence[Event],
+    state: AnyState,
+    subscribed: Mapping[str, list[str]] | None = None,
 ) -> list[Notification]:
     """The pushes ``events`` call for: your turn to the seat to move, the game's end to the
     seats but the one whose move ended it, an invitation to the players a new game invites."""
@@ -66,13 +72,15 @@ def push_notifications(
         acted = mover(events, ruleset_of(state).own_acts)
         told = [s.player for i, s in enumerate(state.seats)
                 if s.player is not None and i != acted]  # fmt: skip
-        rows += push_rows(conn, "game_over", told, payload, stem)
+        rows += push_rows(conn, "game_over", told, payload, stem, subscribed)
     elif types & turn_changes(state) and state.status == "playing" and state.turn is not None:
         player = state.seats[state.turn.seat].player
         if player is not None:
-            rows += push_rows(conn, "your_turn", [player], payload, stem)
+            rows += push_rows(conn, "your_turn", [player], payload, stem, subscribed)
     if "game_created" in types and state.options.invited:
         creator = state.seats[0].player if state.seats else None
         invited = list(state.options.invited)
-        rows += push_rows(conn, "invitation", invited, {**payload, "from": creator}, stem)
+        rows += push_rows(
+            conn, "invitation", invited, {**payload, "from": creator}, stem, subscribed
+        )
     return rows

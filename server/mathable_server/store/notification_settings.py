@@ -34,6 +34,7 @@ from mathable_server.store.outbox import Notification
 from mathable_server.store.outbox import add as add_notifications
 from mathable_server.store.play_addresses import close_player_addresses
 from mathable_server.store.rows import now_ms
+from mathable_server.store.schema import push_subscriptions
 
 #: Email preferences: a mail when it is your turn, after every move, once a day, or none.
 EMAIL_PREFERENCES = ("turn", "every_move", "digest", "off")
@@ -69,9 +70,10 @@ _VERIFIED = and_(
     email_addresses.c.player_id == notification_settings.c.player_id,
     email_addresses.c.verified_at.is_not(None),
 )
+_NO_SUBSCRIPTION = null().label("subscription")
 _CONTACTS = union_all(
     # Players with a verified address, with their settings if they have any...
-    select(email_addresses.c.player_id, email_addresses.c.address, *_SETTINGS)
+    select(email_addresses.c.player_id, email_addresses.c.address, *_SETTINGS, _NO_SUBSCRIPTION)
     .select_from(
         email_addresses.outerjoin(
             notification_settings,
@@ -79,11 +81,20 @@ _CONTACTS = union_all(
         )
     )
     .where(email_addresses.c.player_id.in_(_IDS), email_addresses.c.verified_at.is_not(None)),
-    # ... and players with settings and no verified address.
-    select(notification_settings.c.player_id, null().label("address"), *_SETTINGS).where(
+    # ... players with settings and no verified address...
+    select(
+        notification_settings.c.player_id, null().label("address"), *_SETTINGS, _NO_SUBSCRIPTION
+    ).where(
         notification_settings.c.player_id.in_(_IDS),
         ~exists().where(_VERIFIED),
     ),
+    # ... and each browser subscribed to pushes (issue 45), in the same read.
+    select(
+        push_subscriptions.c.player_id,
+        null().label("address"),
+        *(null().label(column.name) for column in _SETTINGS),
+        push_subscriptions.c.id.label("subscription"),
+    ).where(push_subscriptions.c.player_id.in_(_IDS)),
 )
 
 
@@ -107,13 +118,25 @@ class Breaker:
 
 def contacts_in(conn: Connection, player_ids: Iterable[str]) -> dict[str, Contact]:
     """The contacts of ``player_ids`` that have any (read in the caller's transaction)."""
+    return reach_in(conn, player_ids)[0]
+
+
+def reach_in(
+    conn: Connection, player_ids: Iterable[str]
+) -> tuple[dict[str, Contact], dict[str, list[str]]]:
+    """The contacts of ``player_ids`` that have any and the push subscriptions of each
+    that has any, in one read (in the caller's transaction)."""
     ids = sorted(set(player_ids))
     if not ids:
-        return {}
+        return {}, {}
     found: dict[str, Contact] = {}
     rows = conn.execute(_CONTACTS, {"ids": ids}).all()
     mails = {r.player_id: r.address for r in rows if r.address is not None}
     prefs = {r.player_id: r for r in rows if r.email is not None}
+    subscribed: dict[str, list[str]] = {}
+    for row in rows:
+        if row.subscription is not None:
+            subscribed.setdefault(row.player_id, []).append(row.subscription)
     for player in ids:
         pref = prefs.get(player)
         address = mails.get(player)
@@ -129,7 +152,7 @@ def contacts_in(conn: Connection, player_ids: Iterable[str]) -> dict[str, Contac
             None if pref is None else pref.webhook_paused_until,
             None if pref is None else pref.webhook_last_error,
         )
-    return found
+    return found, subscribed
 
 
 def keep_default_settings(conn: Connection, player_id: str) -> None:

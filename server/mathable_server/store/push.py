@@ -118,11 +118,15 @@ def subscriptions_in(conn: Connection, player_ids: Iterable[str]) -> dict[str, l
 
 def push_rows(
     conn: Connection, kind: str, player_ids: Sequence[str], payload: Mapping[str, object],
-    stem: str,
+    stem: str, known: Mapping[str, list[str]] | None = None,
 ) -> list[Notification]:  # fmt: skip
     """The push rows telling ``player_ids`` of ``kind`` (one per subscription of each who
-    wants ``kind`` pushed), to write in the caller's transaction."""
-    subscribed = subscriptions_in(conn, player_ids)
+    wants ``kind`` pushed), to write in the caller's transaction. ``known``: the
+    subscriptions of (at least) ``player_ids``, read already (``reach_in``)."""
+    if known is None:
+        subscribed = subscriptions_in(conn, player_ids)
+    else:
+        subscribed = {p: list(known[p]) for p in dict.fromkeys(player_ids) if known.get(p)}
     if not subscribed:
         return []
     chosen = channels_in(conn, subscribed)

@@ -9,21 +9,25 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from mathable_server.http.boards import TILES, board_of, registered
+from mathable_server.http.boards import MATHABLE, SUMMY, board_of, registered
 from tests.server.helpers import Table
 from tests.server.page_reader import PageReader
 
 pytestmark = pytest.mark.both_databases
 
 
-def test_mathable_and_summy_register_the_tiles_board_and_it_is_served(
+def test_mathable_and_summy_register_a_board_each_and_they_are_served(
     client: FlaskClient,
 ) -> None:
-    assert registered()["mathable"] == TILES and registered()["summy"] == TILES
-    assert board_of("mathable") == "/boards/mathable.js"
-    answer = client.get("/boards/mathable.js")
-    assert answer.status_code == 200 and answer.mimetype == "text/javascript"
-    assert answer.get_data() == TILES.read_bytes()
+    assert registered()["mathable"] == MATHABLE and registered()["summy"] == SUMMY
+    for name, script in (("mathable", MATHABLE), ("summy", SUMMY)):
+        assert board_of(name) == f"/boards/{name}.js"
+        answer = client.get(f"/boards/{name}.js")
+        assert answer.status_code == 200 and answer.mimetype == "text/javascript"
+        assert answer.get_data() == script.read_bytes()
+        # A module of the shell: it registers itself, and sniffs no other game's view.
+        text = script.read_text(encoding="utf-8")
+        assert "MathablePlay.register(" in text and "view.board !== undefined" not in text
     missing = client.get("/boards/nothing.js")
     assert missing.status_code == 404
 

@@ -32,6 +32,18 @@ def test_mathable_and_summy_register_a_board_each_and_they_are_served(
     assert missing.status_code == 404
 
 
+def test_the_shell_and_the_shared_scripts_know_no_game() -> None:
+    """The shell, the kit of tiles and the generic board read no game's own keys: what a
+    game's view holds (Mathable's board and rack, Summy's table and hand) is its board
+    module's alone."""
+    static = MATHABLE.parent
+    for name in ("shell.js", "tiles.js", "generic.js"):
+        text = static.joinpath(name).read_text(encoding="utf-8")
+        for key in ("view.board", "view.rack", "view.hand", "view.table", "bag_size", "supply"):
+            assert key not in text, (name, key)
+    assert "MathablePlay = Object.freeze" in static.joinpath("shell.js").read_text("utf-8")
+
+
 def test_the_notation_read_is_the_command_and_nothing_is_sent(table: Table) -> None:
     before = table.observed()
     answer = table.client.post(

@@ -9,8 +9,13 @@ generic board (``/static/generic.js``): its text board (``Ruleset.draw``), its l
 moves as buttons (``games.legal_json``) and a field for its notation
 (``POST /v1/games/{id}/notation``), with nothing of the game known to the page.
 
-The two games of this distribution register ``tiles.js`` (``http/static``): the board
-of tiles, squares and a rack that Mathable and Summy share.
+A board script is a module of the page's shell (``http/static/shell.js``, loaded first):
+it calls ``MathablePlay.register({render(view, ui), ...})`` once, and the shell does the
+rest (the view, the stream, the moves, the messages, Pass, Resign, the game over). A game
+with a board of its own also gets ``http/static/tiles.js`` (``MathableTiles.board(game)``:
+a grid of squares, a rack, their keys). The two games of this distribution register one
+script each: ``mathable.js`` and ``summy.js`` (``http/static``). See docs/architecture.md,
+"A game's board in the browser".
 """
 
 from __future__ import annotations
@@ -28,8 +33,9 @@ bp = Blueprint("boards", __name__)
 #: The entry-point group that names each game's board script.
 GROUP = "mathable_server.boards"
 
-#: The board script Mathable and Summy register (their entry points name it).
-TILES = Path(__file__).parent / "static" / "tiles.js"
+#: The board scripts Mathable and Summy register (their entry points name them).
+MATHABLE = Path(__file__).parent / "static" / "mathable.js"
+SUMMY = Path(__file__).parent / "static" / "summy.js"
 
 #: Scripts are read at most this big: a board, not a bundle.
 MAX_BYTES = 512 * 1024
@@ -76,4 +82,4 @@ def script_paths() -> list[Path]:
     return sorted(set(registered().values()))
 
 
-__all__ = ["GROUP", "TILES", "board_of", "bp", "registered", "script_paths"]
+__all__ = ["GROUP", "MATHABLE", "SUMMY", "board_of", "bp", "registered", "script_paths"]

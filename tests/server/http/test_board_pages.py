@@ -9,23 +9,39 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from mathable_server.http.boards import TILES, board_of, registered
+from mathable_server.http.boards import MATHABLE, SUMMY, board_of, registered
 from tests.server.helpers import Table
 from tests.server.page_reader import PageReader
 
 pytestmark = pytest.mark.both_databases
 
 
-def test_mathable_and_summy_register_the_tiles_board_and_it_is_served(
+def test_mathable_and_summy_register_a_board_each_and_they_are_served(
     client: FlaskClient,
 ) -> None:
-    assert registered()["mathable"] == TILES and registered()["summy"] == TILES
-    assert board_of("mathable") == "/boards/mathable.js"
-    answer = client.get("/boards/mathable.js")
-    assert answer.status_code == 200 and answer.mimetype == "text/javascript"
-    assert answer.get_data() == TILES.read_bytes()
+    assert registered()["mathable"] == MATHABLE and registered()["summy"] == SUMMY
+    for name, script in (("mathable", MATHABLE), ("summy", SUMMY)):
+        assert board_of(name) == f"/boards/{name}.js"
+        answer = client.get(f"/boards/{name}.js")
+        assert answer.status_code == 200 and answer.mimetype == "text/javascript"
+        assert answer.get_data() == script.read_bytes()
+        # A module of the shell: it registers itself, and sniffs no other game's view.
+        text = script.read_text(encoding="utf-8")
+        assert "MathablePlay.register(" in text and "view.board !== undefined" not in text
     missing = client.get("/boards/nothing.js")
     assert missing.status_code == 404
+
+
+def test_the_shell_and_the_shared_scripts_know_no_game() -> None:
+    """The shell, the kit of tiles and the generic board read no game's own keys: what a
+    game's view holds (Mathable's board and rack, Summy's table and hand) is its board
+    module's alone."""
+    static = MATHABLE.parent
+    for name in ("shell.js", "tiles.js", "generic.js"):
+        text = static.joinpath(name).read_text(encoding="utf-8")
+        for key in ("view.board", "view.rack", "view.hand", "view.table", "bag_size", "supply"):
+            assert key not in text, (name, key)
+    assert "MathablePlay = Object.freeze" in static.joinpath("shell.js").read_text("utf-8")
 
 
 def test_the_notation_read_is_the_command_and_nothing_is_sent(table: Table) -> None:

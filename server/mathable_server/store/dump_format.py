@@ -54,6 +54,7 @@ from mathable.core.ruleset import AnyState, replay_any
 from mathable_server.store.schema import (
     blocks,
     bot_accounts,
+    computer_players,
     browser_links,
     browser_sessions,
     email_addresses,
@@ -107,6 +108,7 @@ CARRIED: tuple[Table, ...] = (
     browser_links,
     browser_sessions,
     bot_accounts,
+    computer_players,
 )
 #: Row numbers a load lets the database give again (the rows keep their order).
 RENUMBERED = {"vacations": "id", "outbox": "id", "game_messages": "id"}
@@ -131,6 +133,7 @@ REFERENCES: dict[str, dict[str, str]] = {
     "browser_links": {"player_id": "player", "game_id": "game"},
     "browser_sessions": {"player_id": "player"},
     "bot_accounts": {"player_id": "player"},
+    "computer_players": {"player_id": "player"},
 }
 #: Every other table of the schema, and why a dump leaves it behind.
 NOT_CARRIED: dict[str, str] = {

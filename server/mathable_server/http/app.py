@@ -7,11 +7,14 @@ import functools
 from flask import Flask, request
 
 from mathable_i18n import _
+from mathable_server.games.computer_worker import ComputerWorker, computer_outbox, poll_seconds
+from mathable_server.games.computers import Computers, ComputerTurns, parse_computers
 from mathable_server.games.draws import secret_key
 from mathable_server.games.ratings import RatingsHook
 from mathable_server.games.service import Games
 from mathable_server.games.timesource import SystemTime, TimeSource
 from mathable_server.http import browser, language, pages
+from mathable_server.http.api import computers as computers_api
 from mathable_server.http.api import (
     game_stream,
     games,
@@ -85,6 +88,11 @@ def create_app(
     store.on_append.append(Notifier())
     store.on_append.append(CloseAddresses())
     store.on_append.append(RatingsHook())
+    # A turn handed to the computer is written with the move that hands it (issue 44).
+    store.on_append.append(ComputerTurns())
+    computers = Computers.setup(
+        store, parse_computers(settings.computers), settings.computer_rated
+    )
     room = mailroom(settings, store, secret)
     app.extensions["mathable_mail"] = room
     wakeups = Wakeups()
@@ -112,6 +120,7 @@ def create_app(
         secret=secret,
         wakeups=wakeups,
         follower=follower,
+        computers=computers,
     )
     register_error_handlers(app)
     # A refusal before the caller was known asks who they are (and their language) here.
@@ -145,6 +154,7 @@ def create_app(
     app.register_blueprint(pages.bp)
     app.register_blueprint(vacation.bp)
     app.register_blueprint(rulesets.bp)
+    app.register_blueprint(computers_api.bp)
     app.register_blueprint(notifications.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(game_stream.bp)
@@ -164,4 +174,13 @@ def create_app(
         workers = [Worker(sweep)]  # the sweep alone, or no thread at all
     for worker in workers:
         worker.start()
+    if settings.play_computers and computers.levels:
+        player = ComputerWorker(
+            game_service,
+            computer_outbox(store.engine, settings.computer_budget_ms),
+            computers,
+            settings.computer_budget_ms,
+        )
+        player.start(poll_seconds(settings.computer_delay))
+        app.extensions["mathable_computer"] = player
     return app

@@ -54,9 +54,9 @@ from mathable.core.ruleset import AnyState, replay_any
 from mathable_server.store.schema import (
     blocks,
     bot_accounts,
-    computer_players,
     browser_links,
     browser_sessions,
+    computer_players,
     email_addresses,
     events,
     game_messages,

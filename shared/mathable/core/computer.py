@@ -63,9 +63,9 @@ class ComputerEngine:
         play = self._loaded.get(ruleset)
         if play is None:
             module, _, attr = self._specs[ruleset].partition(":")
-            found = importlib.import_module(module)
+            found: Any = importlib.import_module(module)
             for part in attr.split("."):
-                found = getattr(found, part) if not isinstance(found, dict) else found[part]
+                found = found[part] if isinstance(found, dict) else getattr(found, part)
             play = self._loaded[ruleset] = found
         return play(view, seed)
 
@@ -105,3 +105,44 @@ def engines() -> dict[str, Engine]:
                 stacklevel=2,
             )
     return found
+
+
+def duel(
+    ruleset_name: str,
+    seats: Sequence[Engine],
+    order: Sequence[int],
+    seed: int = 0,
+    max_decisions: int = 5000,
+) -> tuple[int, ...]:
+    """The final scores of a whole game of ``seats`` (one engine each, seat 0 first)
+    drawing the tiles in ``order``: played through the game's JSON commands as the
+    server's computer plays them (benchmarks, tests). An engine's command the rules
+    refuse raises ``RuleError``."""
+    from mathable.core.lifecycle import Create, Join
+    from mathable.core.ruleset import apply_any, check_any, ruleset
+
+    rules = ruleset(ruleset_name)
+    state: Any = None
+
+    def run(command: Any) -> None:
+        nonlocal state
+        for event in check_any(state, command):
+            state = apply_any(state, event)
+
+    state = rules.new_state()
+    run(Create("seat0", players=len(seats), order=tuple(order), salt="0" * 32,
+               ruleset=rules.name))  # fmt: skip
+    for index in range(1, len(seats)):
+        run(Join(f"seat{index}"))
+    for decision in range(max_decisions):
+        if state.status != "playing" or state.turn is None:
+            break
+        seat = state.turn.seat
+        view = rules.view(state, seat)
+        for body in seats[seat].turn(rules.name, view, seed * 100_003 + decision):
+            run(rules.command(seat, body))
+            if state.status != "playing" or state.turn is None or state.turn.seat != seat:
+                break
+    else:
+        raise RuntimeError(f"the game did not end in {max_decisions} decisions")
+    return tuple(int(s.score) for s in state.seats)

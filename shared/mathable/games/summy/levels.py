@@ -25,7 +25,7 @@ from mathable.games.summy.tiles import EQUALS, parse_tile, tile_names
 
 Json = dict[str, Any]
 #: Equations ``casual`` looks at, ``greedy``'s and ``best``'s share of the search.
-CASUAL_LOOK, GREEDY_LOOK, BEST_LOOK = 12, 8, 150
+CASUAL_LOOK, GREEDY_LOOK, BEST_LOOK = 12, 3, 25
 
 
 def _position(view: Mapping[str, Any]) -> tuple[dict[tuple[int, int], int], list[int], set[Any]]:
@@ -54,7 +54,10 @@ def _nothing(view: Mapping[str, Any], hand: list[int]) -> Json:
     return {"type": "discard", "tiles": tile_names(tiles)}
 
 
-def _looking(look: int | None, casual: bool = False) -> Callable[[Mapping[str, Any], int], list[Json]]:
+Play = Callable[[Mapping[str, Any], int], list[Json]]
+
+
+def _looking(look: int | None, casual: bool = False) -> Play:
     def play(view: Mapping[str, Any], seed: int) -> list[Json]:
         table, hand, closed = _position(view)
         if look is None:
@@ -72,7 +75,7 @@ def _looking(look: int | None, casual: bool = False) -> Callable[[Mapping[str, A
 
 
 #: The built-in engines by name, as ``mathable.core.computer`` finds them.
-LEVELS: dict[str, Callable[[Mapping[str, Any], int], list[Json]]] = {
+LEVELS: dict[str, Play] = {
     "casual": _looking(CASUAL_LOOK, casual=True),
     "greedy": _looking(GREEDY_LOOK),
     "best": _looking(BEST_LOOK),

@@ -223,6 +223,8 @@ class ComputerWorker:
                 return index > 0
             except VersionConflict:
                 return True  # the game moved on: looked at again
+            log.info("played game=%s at=%d type=%s outcome=%s", game_id, version,
+                     body.get("type"), "replayed" if answer.replayed else "ok")  # fmt: skip
             version = int(_version_of(answer.body))
             for hook in self.on_command:
                 hook(game_id, version)

@@ -13,7 +13,7 @@ from mathable_server.games.draws import secret_key
 from mathable_server.games.ratings import RatingsHook
 from mathable_server.games.service import Games
 from mathable_server.games.timesource import SystemTime, TimeSource
-from mathable_server.http import browser, language, pages
+from mathable_server.http import browser, computer_page, language, pages
 from mathable_server.http.api import computers as computers_api
 from mathable_server.http.api import (
     game_stream,
@@ -164,6 +164,7 @@ def create_app(
     app.register_blueprint(links.bp)
     app.register_blueprint(trial.bp)
     app.register_blueprint(browser.bp)
+    app.register_blueprint(computer_page.bp)
     sweep: list[Job] = []
     if settings.sweep_seconds:
         sweep.append(sweep_job(game_service, settings.sweep_seconds))

@@ -94,12 +94,9 @@ def bench(label: str, url: str, level: str, opts: argparse.Namespace) -> str:
                     continue
                 rules = ruleset_of(game)
                 view = rules.view(game, seat)
-                version = game.version
-                for body in greedy.turn("mathable", view, version):
-                    games.command(game_id, version, lambda _s, b=body: rules.command(seat, b),
-                                  _answer, None)  # fmt: skip
-                    version += 1
-                    break  # greedy's whole turn is one command
+                # greedy's whole turn is one command
+                command = rules.command(seat, greedy.turn("mathable", view, game.version)[0])
+                games.command(game_id, game.version, lambda _s, c=command: c, _answer, None)
                 moved = True
             if not moved:
                 time.sleep(0.05)

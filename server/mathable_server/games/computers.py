@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mathable import Event
 from mathable.core.computer import Engine, engines
@@ -25,9 +25,6 @@ from mathable_server.games.notifications import turn_changes
 from mathable_server.games.service import new_id
 from mathable_server.store import Store, outbox
 from mathable_server.store.computers import computers_in
-
-if TYPE_CHECKING:
-    from sqlalchemy import Connection
 
 #: The outbox channel (and kind) of a computer's turn.
 CHANNEL = "computer"
@@ -140,7 +137,7 @@ class ComputerTurns:
         return bool(types & (turn_changes(state) | {"player_joined"}))
 
     def __call__(
-        self, conn: Connection, game_id: str, events: Sequence[Event], state: AnyState, at: int
+        self, conn: Any, game_id: str, events: Sequence[Event], state: AnyState, at: int
     ) -> None:
         if not self.concerns(events, state):
             return

@@ -4,6 +4,7 @@ worker of its own; the computer answers each move within its delay."""
 
 from __future__ import annotations
 
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import requests
@@ -38,6 +39,21 @@ def test_a_person_plays_whole_games_against_every_level_of_both_games() -> None:
                 tables.append((human, game["id"], level))
         with ThreadPoolExecutor(len(tables)) as pool:
             played = list(pool.map(lambda t: play_whole_game(t[0], t[1]), tables))
+        # A message to the computer is taken and answered by nothing; the game's record,
+        # review and rematch work as for any game (the rematch seats the computer at once).
+        human, game_id, _level = tables[0]
+        said = human.session.post(f"{base}/v1/games/{game_id}/messages",
+                                  json={"text": "good game"}, timeout=30)  # fmt: skip
+        assert said.status_code == 201, said.text
+        time.sleep(DELAY * 3)
+        messages = human.session.get(f"{base}/v1/games/{game_id}/messages", timeout=30).json()
+        assert [m["text"] for m in messages["messages"]] == ["good game"]
+        record = human.session.get(f"{base}/v1/games/{game_id}/record", timeout=30)
+        assert record.status_code == 200 and "computer-easy" in record.text
+        rematch = human.session.post(f"{base}/v1/games/{game_id}/rematch", timeout=30)
+        assert rematch.status_code == 201, rematch.text
+        again = human.view(rematch.json()["id"])
+        assert again["status"] == "playing" and again["ruleset"] == "mathable"
     for (_human, _game, level), result in zip(tables, played, strict=True):
         assert result.view["status"] == "ended", (level, result.view["status"])
         assert len(result.waits) >= 3, level  # whole games: the computer answered often

@@ -94,3 +94,24 @@ def test_the_computer_field_s_refusals(client: FlaskClient) -> None:
                         headers=ada.auth).get_json()  # fmt: skip
     assert [s["name"] for s in three["seats"] if s["player"]] == ["ada", "computer-hard"]
     assert three["status"] == "waiting"
+
+
+@pytest.fixture
+def rated_hard(store_url: str) -> Iterator[Flask]:
+    app = make_app(store_url, computer_rated=("hard",))
+    yield app
+    close_app(app)
+
+
+def test_a_level_the_operator_lets_be_rated_plays_rated_games(rated_hard: Flask) -> None:
+    from mathable_server.games import ratings
+
+    if not ratings.available():
+        pytest.skip(ratings.MISSING)
+    client = rated_hard.test_client()
+    ada = register(client, "ada")
+    listed = {c["level"]: c["rated"] for c in client.get("/v1/computers").get_json()["computers"]}
+    assert listed == {"easy": False, "medium": False, "hard": True, "expert": False}
+    hard = client.post("/v1/games", json={"computer": "hard"}, headers=ada.auth).get_json()
+    easy = client.post("/v1/games", json={"computer": "easy"}, headers=ada.auth).get_json()
+    assert (hard["rated"], easy["rated"]) == (True, False)

@@ -191,6 +191,13 @@ def _mail_words(settings: Settings) -> str:
     return f"mail on through {relay}, domain {settings.mail_domain}, {delivering}"
 
 
+def _computer_words(command: str) -> str:
+    """Who plays the computer's turns (issue 44)."""
+    if command == "run":
+        return "the computer's turns played here"
+    return "the computer's turns played by mathable-server computers (not by serve)"
+
+
 def _proxies_words(settings: Settings) -> str:
     proxies = settings.trusted_proxies
     if proxies is None:
@@ -556,7 +563,7 @@ def _run(args: argparse.Namespace) -> None:
         f" http://{args.host}:{args.port}; the API under /v1) on {_shown(settings.database_url)}"
         f" (rate limit {limit} per token, counted {shared}; {settings.long_poll_limit}"
         f" long-polls at once per process); {_mail_words(settings)}; trusted proxies:"
-        f" {_proxies_words(settings)}",
+        f" {_proxies_words(settings)}; {_computer_words(args.command)}",
         file=sys.stderr,
         flush=True,
     )

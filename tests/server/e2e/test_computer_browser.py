@@ -7,6 +7,7 @@ single placements the move generator finds), and the computer answers each turn.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import time
 from collections.abc import Iterator
@@ -60,25 +61,34 @@ def _button(page: Any, name: str) -> Any:
     return page.get_by_role("button", name=name, exact=True)
 
 
+def _square(page: Any, name: str) -> Any:
+    """A square of the board: its accessible name starts with it (``I8, 12``)."""
+    return page.get_by_role("button", name=re.compile("^" + re.escape(name) + ","))
+
+
 def _play_turn(page: Any, base: str, game: str, view: dict[str, Any]) -> None:
-    """Up to four of the best single placements, clicked; then Send turn (or Pass)."""
+    """Up to three of the best single placements, clicked; then Send turn (or Pass)."""
     page.wait_for_function("v => Number(document.getElementById('play').dataset.version) >= v",
                            arg=view["version"], timeout=20_000)  # fmt: skip
     page.wait_for_function("() => document.getElementById('status').textContent"
                            ".includes('Your turn.')", timeout=20_000)  # fmt: skip
     board, rack = dict(view["board"]), list(view["rack"])
     placed = 0
-    while placed < 4:
+    while placed < 3:
         options = legal_placements(board, rack)
         if not options:
             break
         best = options[0]
         _button(page, f"tile {best.tile}").first.click()
-        _button(page, best.square).click()
+        _square(page, best.square).click()
         board[best.square] = best.tile
         rack.remove(best.tile)
         placed += 1
-    _button(page, "Send turn" if placed else "Pass").click()
+    if placed:
+        _button(page, "Send turn").click()
+    else:
+        page.once("dialog", lambda dialog: dialog.accept())  # Pass asks to be sure
+        _button(page, "Pass").click()
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         now = _view(page, base, game)

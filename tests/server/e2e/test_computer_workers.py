@@ -15,6 +15,7 @@ from pathlib import Path
 
 import requests
 
+from mathable.core.computer import engines
 from tests.server.computer_play import Human, play_whole_game
 from tests.server.computer_workers import computers_process, install_plugin
 from tests.server.live import REPO, live_server
@@ -85,6 +86,12 @@ def test_a_worker_killed_mid_turn_and_started_again_loses_and_repeats_nothing(
         human = Human.register(base, "ada")
         game_id = human.new_game(ruleset="mathable", computer="slow")["id"]
         log = tmp_path / "computers.log"
+        view = human.view(game_id)
+        if view["your_turn"]:  # the person began: they move, and the turn is the computer's
+            body = {**engines()["greedy"].turn("mathable", view, 1)[0],
+                    "expected_version": view["version"]}  # fmt: skip
+            moved = human.session.post(f"{base}/v1/games/{game_id}/moves", json=body, timeout=30)
+            assert moved.status_code == 200, moved.text
         with computers_process(url, log, env, path=str(plugin)) as first:
             deadline = time.monotonic() + 60
             while not marker.exists() and time.monotonic() < deadline:

@@ -99,11 +99,22 @@ def new(
             show_default=False,
         ),
     ] = None,
+    computer: Annotated[
+        str | None,
+        typer.Option(
+            "--computer",
+            "-c",
+            help="Seat the server's computer at this level (easy, medium, hard, expert: "
+            "GET /v1/computers lists them) in the next free seat.",
+        ),
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Create a game; you take seat 0. It starts when every seat is filled."""
     actx = app_context(ctx)
     body: dict[str, Any] = {"players": players, "referee": referee.value}
+    if computer is not None:
+        body["computer"] = computer
     if rated is not None:
         body["rated"] = rated
     if game_rules != DEFAULT_RULESET:
@@ -132,13 +143,15 @@ def new(
         actx.output.json(view)
     else:
         actx.output.data(gid)
-    free = players - 1 - len(names)
+    free = players - 1 - len(names) - (computer is not None)
     msg = _(
         "Created game {game} for {n} players ({status}).",
         game=gid,
         n=players,
         status=status_line(view),
     )
+    if computer is not None:
+        msg += " " + _("The computer ({level}) plays too.", level=computer)
     if names:
         msg += " " + _("Invited: {names}.", names=", ".join(names))
     if addresses:

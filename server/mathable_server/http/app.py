@@ -8,11 +8,22 @@ import logging
 from flask import Flask, request
 
 from mathable_i18n import _
+from mathable_server.games.computer_worker import ComputerWorker, computer_outbox, poll_seconds
+from mathable_server.games.computers import Computers, ComputerTurns, parse_computers
 from mathable_server.games.draws import secret_key
 from mathable_server.games.ratings import RatingsHook
 from mathable_server.games.service import Games
 from mathable_server.games.timesource import SystemTime, TimeSource
-from mathable_server.http import app_shell, boards, browser, language, pages, review_page
+from mathable_server.http import (
+    app_shell,
+    boards,
+    browser,
+    computer_page,
+    language,
+    pages,
+    review_page,
+)
+from mathable_server.http.api import computers as computers_api
 from mathable_server.http.api import (
     game_stream,
     games,
@@ -89,6 +100,11 @@ def create_app(
     store.on_append.append(Notifier())
     store.on_append.append(CloseAddresses())
     store.on_append.append(RatingsHook())
+    # A turn handed to the computer is written with the move that hands it (issue 44).
+    store.on_append.append(ComputerTurns())
+    computers = Computers.setup(
+        store, parse_computers(settings.computers), settings.computer_rated
+    )
     room = mailroom(settings, store, secret)
     app.extensions["mathable_mail"] = room
     wakeups = Wakeups()
@@ -116,6 +132,7 @@ def create_app(
         secret=secret,
         wakeups=wakeups,
         follower=follower,
+        computers=computers,
     )
     register_error_handlers(app)
     # A refusal before the caller was known asks who they are (and their language) here.
@@ -149,6 +166,7 @@ def create_app(
     app.register_blueprint(pages.bp)
     app.register_blueprint(vacation.bp)
     app.register_blueprint(rulesets.bp)
+    app.register_blueprint(computers_api.bp)
     app.register_blueprint(notifications.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(game_stream.bp)
@@ -165,6 +183,7 @@ def create_app(
     app.register_blueprint(app_shell.bp)
     if web_push.MISSING is not None:  # said once at start: no push goes until it is installed
         logging.getLogger("mathable_server.push").warning("%s", web_push.MISSING)
+    app.register_blueprint(computer_page.bp)
     sweep: list[Job] = []
     if settings.sweep_seconds:
         sweep.append(sweep_job(game_service, settings.sweep_seconds))
@@ -180,4 +199,13 @@ def create_app(
         workers = [Worker(sweep)]  # the sweep alone, or no thread at all
     for worker in workers:
         worker.start()
+    if settings.play_computers and computers.levels:
+        player = ComputerWorker(
+            game_service,
+            computer_outbox(store.engine, settings.computer_budget_ms),
+            computers,
+            settings.computer_budget_ms,
+        )
+        player.start(poll_seconds(settings.computer_delay))
+        app.extensions["mathable_computer"] = player
     return app

@@ -61,8 +61,9 @@ def _cookie(response: Response, name: str, value: str, max_age: int | None = Non
     )
 
 
-def open_session(response: Response, player_id: str) -> None:
-    """Open a browser session for ``player_id`` and set its cookie on ``response``."""
+def open_session(response: Response, player_id: str) -> str:
+    """Open a browser session for ``player_id`` and set its cookie on ``response``; the
+    cookie's value (a page made with it gives its CSRF token)."""
     svc = services()
     now = svc.games.now()
     cookie = secrets.token_urlsafe(32)
@@ -77,6 +78,7 @@ def open_session(response: Response, player_id: str) -> None:
     )
     _cookie(response, sessions.COOKIE, cookie, days * 86_400)
     response.delete_cookie(sessions.PRE_COOKIE, path="/")
+    return cookie
 
 
 class FormCsrf:

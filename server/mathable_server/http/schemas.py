@@ -149,6 +149,10 @@ class CreateGameSchema(StrictSchema):
     clock = fields.Nested(ClockSchema, load_default=None, allow_none=True)
     #: Rated (ratings move, no hints): by default when neither tiles nor a seed is given.
     rated = StrictBoolean(load_default=None, allow_none=True)
+    #: A computer level (``GET /v1/computers``) seated in the next free seat at once.
+    computer = fields.String(
+        load_default=None, allow_none=True, validate=validate.Regexp(r"\A[a-z0-9-]{1,20}\Z")
+    )
 
 
 class ViewQuerySchema(QuerySchema):

@@ -71,6 +71,10 @@ DEFAULT_CACHE_GAMES = 2000
 DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 256
 #: Days a token works after it was issued (0: forever); ``POST /v1/me/token`` renews it.
 DEFAULT_TOKEN_DAYS = 365
+#: Seconds within which the computer moves once it is its turn (``MATHABLE_COMPUTER_DELAY``).
+DEFAULT_COMPUTER_DELAY = 2.0
+#: Milliseconds the computer may think about one decision (``MATHABLE_COMPUTER_BUDGET_MS``).
+DEFAULT_COMPUTER_BUDGET_MS = 5000
 
 
 def default_database_url() -> str:
@@ -218,6 +222,20 @@ class Settings:
     signin_mail_limit: int = DEFAULT_SIGNIN_MAIL_LIMIT
     #: Days a browser session lasts (``MATHABLE_SESSION_DAYS``).
     session_days: int = 30
+    #: The computer's levels as ``level=engine`` pairs (``MATHABLE_COMPUTERS``; None: the
+    #: built-in four, ``none``: no computer): ``games.computers.parse_computers``.
+    computers: str | None = None
+    #: The levels whose games may be rated (``MATHABLE_COMPUTER_RATED``, comma-separated).
+    computer_rated: tuple[str, ...] = ()
+    #: Seconds within which the computer moves (``MATHABLE_COMPUTER_DELAY``): how often a
+    #: worker looks for its turns.
+    computer_delay: float = DEFAULT_COMPUTER_DELAY
+    #: Milliseconds the computer thinks about one decision at most
+    #: (``MATHABLE_COMPUTER_BUDGET_MS``); past them its fallback engine plays.
+    computer_budget_ms: int = DEFAULT_COMPUTER_BUDGET_MS
+    #: Whether this process plays the computer's turns in a thread of its own (``run``
+    #: does; ``serve``'s processes leave them to ``mathable-server computers``).
+    play_computers: bool = False
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -322,6 +340,17 @@ class Settings:
             signin_mail_limit=_whole(env, "MATHABLE_SIGNIN_MAIL_LIMIT", minimum=1)
             or DEFAULT_SIGNIN_MAIL_LIMIT,
             session_days=_whole(env, "MATHABLE_SESSION_DAYS", minimum=1) or 30,
+            computers=env.get("MATHABLE_COMPUTERS") or None,
+            computer_rated=tuple(
+                level.strip().lower()
+                for level in env.get("MATHABLE_COMPUTER_RATED", "").split(",")
+                if level.strip()
+            ),
+            computer_delay=_seconds(
+                env, "MATHABLE_COMPUTER_DELAY", DEFAULT_COMPUTER_DELAY, positive=True
+            ),
+            computer_budget_ms=_whole(env, "MATHABLE_COMPUTER_BUDGET_MS", minimum=1)
+            or DEFAULT_COMPUTER_BUDGET_MS,
         )
 
     def with_changes(self, **changes: object) -> Settings:

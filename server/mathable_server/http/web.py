@@ -15,6 +15,7 @@ from flask import Response, current_app, g, request
 from marshmallow import ValidationError
 
 from mathable_i18n import N_, _
+from mathable_server.games.computers import Computers
 from mathable_server.games.service import Games, Idempotency
 from mathable_server.http import language, sessions
 from mathable_server.http.auth import Authenticator, TokenExpired
@@ -65,6 +66,8 @@ class Services:
     #: The requests waiting in this process (long-polls, streams), woken by ``follower``.
     wakeups: Wakeups = field(default_factory=Wakeups)
     follower: FeedFollower | None = None
+    #: The computer's players of this server (``games.computers``).
+    computers: Computers = field(default_factory=lambda: Computers([]))
 
 
 class NameBook:

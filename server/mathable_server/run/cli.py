@@ -121,6 +121,12 @@ def _parser() -> argparse.ArgumentParser:
         "tick", help="one sweep: settle every game whose clock ran out (for cron)"
     )
     common(tick, listen=False)
+    computers = commands.add_parser(
+        "computers",
+        help="play the computer's turns (any number of these on one database; run plays "
+        "them itself): MATHABLE_COMPUTERS, MATHABLE_COMPUTER_DELAY, MATHABLE_COMPUTER_BUDGET_MS",
+    )
+    common(computers, listen=False)
     rebuild = commands.add_parser(
         "rebuild-ratings",
         help="forget every rating and record and replay the finished games' logs (after a "
@@ -183,6 +189,13 @@ def _mail_words(settings: Settings) -> str:
         else "delivered by `mathable-server deliver`"
     )
     return f"mail on through {relay}, domain {settings.mail_domain}, {delivering}"
+
+
+def _computer_words(command: str) -> str:
+    """Who plays the computer's turns (issue 44)."""
+    if command == "run":
+        return "the computer's turns played here"
+    return "the computer's turns played by mathable-server computers (not by serve)"
 
 
 def _proxies_words(settings: Settings) -> str:
@@ -347,6 +360,8 @@ def _prepare_schema(engine: Engine, command: str) -> None:
 def _tick(engine: Engine, settings: Settings) -> None:
     """One sweep of the games whose clock is due; says how many were looked at."""
     # deferred: start-up time of mathable-server (the game service: sqlalchemy)
+    # deferred: start-up time of mathable-server (the computer: sqlalchemy)
+    from mathable_server.games.computers import ComputerTurns
     from mathable_server.games.ratings import RatingsHook
     from mathable_server.games.service import Games
 
@@ -363,6 +378,7 @@ def _tick(engine: Engine, settings: Settings) -> None:
     store.on_append.append(Notifier())
     store.on_append.append(CloseAddresses())
     store.on_append.append(RatingsHook())
+    store.on_append.append(ComputerTurns())
     games = Games(store, 100, SystemTime(settings.time_offset_seconds), settings.vacation_days)
     total = 0
     while (found := games.sweep()) > 0:
@@ -371,6 +387,56 @@ def _tick(engine: Engine, settings: Settings) -> None:
             break
     reminded = store.send_reminders(games.now())
     print(f"mathable-server: tick: {total} games due, {reminded} reminders", file=sys.stderr)
+
+
+def _computers(engine: Engine, settings: Settings) -> None:
+    """Play the computer's turns until SIGTERM or SIGINT (``mathable-server computers``)."""
+    import signal
+
+    # deferred: start-up time of mathable-server (the computer and its hooks: sqlalchemy)
+    from mathable_server.games.computer_worker import (
+        ComputerWorker,
+        computer_outbox,
+        poll_seconds,
+    )
+    from mathable_server.games.computers import Computers, ComputerTurns, parse_computers
+    from mathable_server.games.ratings import RatingsHook
+    from mathable_server.games.service import Games
+    from mathable_server.mailin.closing import CloseAddresses
+    from mathable_server.notify.notifier import Notifier
+    from mathable_server.run import logs
+    from mathable_server.store import Store
+
+    logs.configure()
+    store = Store(engine)
+    store.on_append.append(Notifier())
+    store.on_append.append(CloseAddresses())
+    store.on_append.append(RatingsHook())
+    store.on_append.append(ComputerTurns())
+    games = Games(store, 2000, SystemTime(settings.time_offset_seconds), settings.vacation_days)
+    try:
+        computers = Computers.setup(
+            store, parse_computers(settings.computers), settings.computer_rated
+        )
+    except ValueError as err:
+        raise _fail(str(err)) from None
+    budget = settings.computer_budget_ms
+    worker = ComputerWorker(games, computer_outbox(engine, budget), computers, budget)
+
+    def stop(signum: int, frame: object) -> None:
+        worker.stop()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    levels = ", ".join(f"{c.level} ({c.engine_name})" for c in computers.levels.values())
+    print(
+        f"mathable-server: computers: {levels or 'none'} on {_shown(settings.database_url)};"
+        f" moving within {settings.computer_delay:g} s, thinking at most {budget} ms",
+        file=sys.stderr,
+        flush=True,
+    )
+    worker.run(poll_seconds(settings.computer_delay))
+    worker.stop()
 
 
 def _rebuild_ratings(engine: Engine) -> None:
@@ -452,6 +518,9 @@ def _run(args: argparse.Namespace) -> None:
         if args.command == "tick":
             _tick(engine, settings)
             return
+        if args.command == "computers":
+            _computers(engine, settings)
+            return
         if args.command == "rebuild-ratings":
             _rebuild_ratings(engine)
             return
@@ -494,7 +563,7 @@ def _run(args: argparse.Namespace) -> None:
         f" http://{args.host}:{args.port}; the API under /v1) on {_shown(settings.database_url)}"
         f" (rate limit {limit} per token, counted {shared}; {settings.long_poll_limit}"
         f" long-polls at once per process); {_mail_words(settings)}; trusted proxies:"
-        f" {_proxies_words(settings)}",
+        f" {_proxies_words(settings)}; {_computer_words(args.command)}",
         file=sys.stderr,
         flush=True,
     )
@@ -509,6 +578,8 @@ def _run(args: argparse.Namespace) -> None:
         # deferred: start-up time of mathable-server (flask, werkzeug)
         from mathable_server.run.dev_server import DEFAULT_MAX_CONNECTIONS, run
 
+        # ``run`` plays the computer's turns itself (a thread; its engines in a process).
+        settings = settings.with_changes(play_computers=True)
         app = create_app(settings, create_schema=False)
         cap = _env_int("MATHABLE_MAX_CONNECTIONS", DEFAULT_MAX_CONNECTIONS)
         run(app, args.host, args.port, max(1, cap))

@@ -66,6 +66,8 @@ def add_parsers(commands: Any, common: Callable[[argparse.ArgumentParser, bool],
 
 def _room(engine: Engine, settings: Settings) -> tuple[Mailroom, Games]:
     # deferred: start-up time of mathable-server (the game service: sqlalchemy)
+    # deferred: start-up time of mathable-server (the computer: sqlalchemy)
+    from mathable_server.games.computers import ComputerTurns
     from mathable_server.games.draws import secret_key
 
     # deferred: start-up time of mathable-server (the game service: sqlalchemy)
@@ -90,6 +92,7 @@ def _room(engine: Engine, settings: Settings) -> tuple[Mailroom, Games]:
     store.on_append.append(Notifier())
     store.on_append.append(CloseAddresses())
     store.on_append.append(RatingsHook())
+    store.on_append.append(ComputerTurns())
     games = Games(store, 100, SystemTime(settings.time_offset_seconds), settings.vacation_days)
     secret = functools.cache(lambda: secret_key(settings.secret_key, store))
     return mailroom(settings, store, secret), games

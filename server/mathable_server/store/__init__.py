@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from mathable_server.store.browser_sessions import BrowserSessionRecorder
 from mathable_server.store.clocks import ClockRecorder
+from mathable_server.store.computers import ComputerRecorder
 from mathable_server.store.events import EventRecorder, memberships, projection
 from mathable_server.store.finished import FinishedRecorder
 from mathable_server.store.listings import ListingRecorder
@@ -71,6 +72,7 @@ class Store(
     BrowserSessionRecorder,
     PushRecorder,
     FinishedRecorder,
+    ComputerRecorder,
 ):
     """Reads and writes games and players: every recorder on one engine."""
 

@@ -56,6 +56,7 @@ from mathable_server.store.schema import (
     bot_accounts,
     browser_links,
     browser_sessions,
+    computer_players,
     email_addresses,
     events,
     game_messages,
@@ -111,6 +112,7 @@ CARRIED: tuple[Table, ...] = (
     bot_accounts,
     push_subscriptions,
     nudges,
+    computer_players,
 )
 #: Row numbers a load lets the database give again (the rows keep their order).
 RENUMBERED = {"vacations": "id", "outbox": "id", "game_messages": "id"}
@@ -137,6 +139,7 @@ REFERENCES: dict[str, dict[str, str]] = {
     "bot_accounts": {"player_id": "player"},
     "push_subscriptions": {"player_id": "player"},
     "nudges": {"game_id": "game", "player_id": "player"},
+    "computer_players": {"player_id": "player"},
 }
 #: Every other table of the schema, and why a dump leaves it behind.
 NOT_CARRIED: dict[str, str] = {

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import IO, Any
 
-from sqlalchemy import Connection, Engine, insert, select, update
+from sqlalchemy import Connection, Engine, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 import mathable
@@ -42,6 +42,8 @@ from mathable_server.store.migrations import context
 from mathable_server.store.names import name_key
 from mathable_server.store.rows import encode_event, iso
 from mathable_server.store.schema import (
+    bot_accounts,
+    computer_players,
     events,
     game_members,
     games,
@@ -150,6 +152,7 @@ def load(engine: Engine, lines: Iterable[str]) -> Counts:
 
 def _write(conn: Connection, parsed: ParsedDump) -> None:
     """Refuse clashes and dangling players, then write every row (one transaction)."""
+    _make_way_for_computers(conn, parsed)
     _refuse_clashes(conn, parsed)
     _check_secrets(conn, parsed)
     known = {p["id"] for p in parsed.players}
@@ -235,6 +238,27 @@ def _write_rows(
                 dialect_of(conn.engine).follow_explicit_ids(conn, player_feed, "seq")
 
 
+def _make_way_for_computers(conn: Connection, parsed: ParsedDump) -> None:
+    """The computer's accounts a server made on this database when it started (issue 44),
+    while they play no game, give way to the dump's of the same level or name: the games
+    loaded are played by the computer they were played by."""
+    brought = parsed.rows.get(computer_players.name, [])
+    if not brought:
+        return
+    levels = {r["level"] for r in brought}
+    names = {p["name"].casefold() for p in parsed.players}
+    idle = conn.execute(
+        select(computer_players.c.player_id, computer_players.c.level, players.c.name_key)
+        .join(players, players.c.id == computer_players.c.player_id)
+        .where(computer_players.c.player_id.not_in(select(game_members.c.player_id)))
+    ).all()
+    gone = [r.player_id for r in idle if r.level in levels or r.name_key in names]
+    if gone:
+        conn.execute(delete(computer_players).where(computer_players.c.player_id.in_(gone)))
+        conn.execute(delete(bot_accounts).where(bot_accounts.c.player_id.in_(gone)))
+        conn.execute(delete(players).where(players.c.id.in_(gone)))
+
+
 def _check_secrets(conn: Connection, parsed: ParsedDump) -> None:
     """Refuse a database whose own secret differs from the dump's while it holds accounts
     or games: the play addresses and seeded games of one of the two would stop working."""
@@ -246,8 +270,10 @@ def _check_secrets(conn: Connection, parsed: ParsedDump) -> None:
     ]
     if not differing:
         return
+    # The computer's accounts a server made when it started are no one's (issue 44).
+    people = select(players.c.id).where(players.c.id.not_in(select(computer_players.c.player_id)))
     if (
-        conn.execute(select(players.c.id).limit(1)).first()
+        conn.execute(people.limit(1)).first()
         or conn.execute(select(games.c.id).limit(1)).first()
     ):
         raise DumpError(

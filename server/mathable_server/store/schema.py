@@ -505,3 +505,16 @@ finished_games = Table(
     #: records (as anyone may see them; also without the order where it may be withheld).
     Column("body", LargeBinary, nullable=False),
 )
+#: The server's own players (issue 44): one account per computer level, which the server
+#: plays itself (``mathable_server.games.computers``). Each is a bot's account too.
+computer_players = Table(
+    "computer_players",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    #: The level it plays (``easy``, ``medium``, ``hard``, ``expert``, or an operator's).
+    Column("level", String(32), nullable=False, unique=True),
+    #: The engine it plays with (a name of the entry-point group ``mathable.engines``).
+    Column("engine", String(64), nullable=False),
+    #: When the server made it (ms since 1970 UTC).
+    Column("at", BigInteger, nullable=False),
+)

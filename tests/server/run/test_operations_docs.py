@@ -53,7 +53,8 @@ def test_the_documented_systemd_units_pass_systemd_analyze_verify(tmp_path: Path
     if not script.exists():
         pytest.skip(f"{script} is not installed: the units' ExecStart cannot be checked")
     assert {u.name for u in UNITS} == {
-        "mathable-server.service", "mathable-deliver.service", "mathable-smtpd.service"
+        "mathable-server.service", "mathable-deliver.service", "mathable-smtpd.service",
+        "mathable-computers.service",
     }  # fmt: skip
     copies = []
     for unit in UNITS:

@@ -120,6 +120,9 @@ def create() -> Response:
         take(settings.game_limit, f"games:{player.id}", "too_many_games", "new games")
     rules = ruleset(body["ruleset"])
     invited = _invitees(player.id, body["invite"])
+    computers = _computers(body, rules.name, invited)
+    if body["computer"] is not None and computers[-1] not in invited:
+        invited.append(computers[-1])
     tiles = None if body["tiles"] is None else _tiles(rules.parse_tile, body["tiles"])
     command = Create(
         player.id,
@@ -133,20 +136,86 @@ def create() -> Response:
         salt=new_salt(),
         ruleset=rules.name,
     )
-    with ratings.creating(_rated(body, [player.id, *invited])):
+    with ratings.creating(_rated(body, [player.id, *invited], computers)):
         answer = svc.games.create(command, _render(player.id, 201), idempotency(player, raw))
+    if computers and not answer.replayed:
+        answer = _seat_computers(json.loads(answer.body)["id"], computers, player.id) or answer
     return _reply(answer)
 
 
-def _rated(body: dict[str, Any], seats: list[str]) -> bool:
+def _computers(body: dict[str, Any], ruleset_name: str, invited: list[str]) -> list[str]:
+    """The computer players the new game seats at once: the level asked for (``computer``)
+    and any computer invited by name; 422 for a level this server does not have or
+    that does not play the game."""
+    svc = services()
+    chosen = []
+    level = body["computer"]
+    if level is not None:
+        computer = svc.computers.levels.get(level)
+        if computer is None:
+            known = ", ".join(svc.computers.levels) or "-"
+            raise ErrorAnswer(
+                422, "unknown_computer",
+                _("there is no computer level {level} here: try {known}", level=repr(level),
+                  known=known),
+                details={"computer": level, "accepted": list(svc.computers.levels)},
+            )  # fmt: skip
+        chosen.append(computer)
+    chosen += [c for c in map(svc.computers.of, invited) if c is not None and c not in chosen]
+    for computer in chosen:
+        if ruleset_name not in computer.rulesets:
+            raise ErrorAnswer(
+                422, "computer_ruleset",
+                _("the computer {name} does not play {ruleset}", name=computer.name,
+                  ruleset=ruleset_name),
+                details={"computer": computer.level, "rulesets": list(computer.rulesets)},
+            )  # fmt: skip
+    if len(chosen) >= body["players"]:
+        raise ErrorAnswer(
+            422, "no_seat_for_computer",
+            _("a game of {n} seats has no seat left for the computer", n=body["players"]),
+        )  # fmt: skip
+    return [c.player_id for c in chosen]
+
+
+def _seat_computers(game_id: str, computers: list[str], creator: str) -> Answer | None:
+    """The computers of a new game take their seats now (their invitation kept them);
+    the answer after the last, as the creator sees the game (201)."""
+    svc = services()
+    answer = None
+    for computer in computers:
+        answer = svc.games.join(game_id, _joining(computer), _render(creator, 201), None)
+    return answer
+
+
+def _joining(player_id: str) -> Callable[[AnyState], Join]:
+    return lambda _state: Join(player_id)
+
+
+def _rated(body: dict[str, Any], seats: list[str], computers: list[str] | None = None) -> bool:
     """Whether the game asked for is rated: as asked, else when the server deals it (no
     tiles, no seed), rates games at all, and every seat known now (``seats``: the creator
     and the players invited) is a person, not a bot's account (an open seat is a person's
     or stays empty: a bot's account takes no open seat of a rated game, see ``join``);
     422 for a rated game it cannot rate."""
     dealt = body["tiles"] is None and body["seed"] is None
+    svc = services()
+    # A computer's game is unrated unless the operator lets its level be rated
+    # (``MATHABLE_COMPUTER_RATED``): then it counts as a person here.
+    computers = computers or []
+    unrated = [c for c in computers if not svc.computers.players[c].rated]
+    if body["rated"] and unrated:
+        raise ErrorAnswer(
+            422, "computer_unrated",
+            _("games against {name} are not rated on this server",
+              name=svc.computers.players[unrated[0]].name),
+        )  # fmt: skip
+    if unrated:
+        return False
+    rated_computers = set(computers)
     if body["rated"] is None:
-        return dealt and ratings.available() and not services().store.bots(seats)
+        people = [p for p in seats if p not in rated_computers]
+        return dealt and ratings.available() and not svc.store.bots(people)
     if body["rated"] and not dealt:
         raise ErrorAnswer(
             422, "rated_order_given",
@@ -269,6 +338,8 @@ def rematch(game_id: str) -> Response:
     except BaseException:
         svc.store.release_rematch(game_id, new)
         raise
+    # The computer takes its seat of the rematch at once, as in any new game.
+    _seat_computers(new, [p for p in others if svc.computers.of(p) is not None], player.id)
     return _rematch_answer(game_id, new, 201)
 
 

@@ -18,6 +18,7 @@ from sqlalchemy import select
 
 from mathable_server.store.engine import players, registration_keys
 from mathable_server.store.players import PlayerRecorder
+from mathable_server.store.schema import computer_players
 from tests.server.apps import make_app
 from tests.server.live import live_server
 
@@ -34,9 +35,13 @@ def me(client: FlaskClient, token: str) -> int:
 
 
 def rows(client: FlaskClient, table: Any) -> list[dict[str, Any]]:
+    """The table's rows; of ``players``, the people's (not the computer's, issue 44)."""
     engine = client.application.extensions["mathable"].store.engine
+    query = select(table)
+    if table is players:
+        query = query.where(players.c.id.not_in(select(computer_players.c.player_id)))
     with engine.connect() as conn:
-        return [dict(r) for r in conn.execute(select(table)).mappings()]
+        return [dict(r) for r in conn.execute(query).mappings()]
 
 
 def test_a_retry_with_the_same_key_gets_the_same_player_and_a_fresh_token(

@@ -1,0 +1,49 @@
+"""The computer's levels (issue 44), a short run of ``bench/bench_computer_levels.py``: in
+duplicate games (each deal played twice, the engines swapping seats) through the JSON
+commands the server's computer sends, each level beats the one below it. The full run
+(100 games a pair, both games) prints the win rates docs/server.md gives."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from mathable.core.computer import duel, engines
+from mathable.core.ruleset import ruleset
+
+DEALS = 6
+
+
+def _wins(ruleset_name: str, strong: str, weak: str) -> float:
+    found = engines()
+    a, b = found[strong], found[weak]
+    tiles = list(ruleset(ruleset_name).tile_set)
+    points = 0.0
+    for deal in range(DEALS):
+        order = tiles[:]
+        random.Random(f"suite:{deal}").shuffle(order)
+        for seats, mine in (((a, b), 0), ((b, a), 1)):
+            scores = duel(ruleset_name, seats, order, seed=deal)
+            points += (scores[mine] > scores[1 - mine]) + 0.5 * (scores[mine] == scores[1 - mine])
+    return points / (2 * DEALS)
+
+
+@pytest.mark.parametrize(
+    ("game", "strong", "weak"),
+    [("mathable", "best", "greedy"), ("mathable", "greedy", "casual"),
+     ("summy", "strong", "casual")],  # fmt: skip
+)
+def test_a_stronger_level_wins_most_duplicate_games(game: str, strong: str, weak: str) -> None:
+    assert _wins(game, strong, weak) > 0.5
+
+
+def test_every_engine_plays_both_games_to_the_end_with_legal_commands() -> None:
+    found = engines()
+    for game in ("mathable", "summy"):
+        tiles = list(ruleset(game).tile_set)
+        random.Random(game).shuffle(tiles)
+        for name in ("casual", "greedy", "best", "strong"):
+            assert set(found[name].rulesets) >= {"mathable", "summy"}
+            scores = duel(game, [found[name], found["casual"]], tiles, seed=1)
+            assert len(scores) == 2

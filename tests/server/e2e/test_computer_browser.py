@@ -1,0 +1,131 @@
+"""Playing the computer in the browser (issue 44), end to end: Debian's Chromium driven by
+Playwright against a live server. A visitor with no account opens ``/computer`` ("Play
+the computer"), keeps the first game and level, presses ``Start the game`` and is on the
+game's page, signed in as a guest; they play a whole Mathable game by clicking (the best
+single placements the move generator finds), and the computer answers each turn."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from mathable import legal_placements
+from tests.server.live import live_server
+
+pytestmark = pytest.mark.e2e
+
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')"
+)
+CHROMIUM = (
+    os.environ.get("MATHABLE_CHROMIUM")
+    or shutil.which("chromium")
+    or shutil.which("chromium-browser")
+)
+if CHROMIUM is None:
+    pytest.skip("no Chromium here: apt-get install chromium", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    env = {"MATHABLE_COMPUTER_DELAY": "0.3", "MATHABLE_RATE_LIMIT": "off",
+           "MATHABLE_ADDRESS_RATE_LIMIT": "off"}  # fmt: skip
+    with live_server(env=env) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def _view(page: Any, base: str, game: str) -> dict[str, Any]:
+    answer = page.context.request.get(f"{base}/v1/games/{game}")
+    assert answer.ok, answer.text()
+    body: dict[str, Any] = answer.json()
+    return body
+
+
+def _button(page: Any, name: str) -> Any:
+    return page.get_by_role("button", name=name, exact=True)
+
+
+def _square(page: Any, name: str) -> Any:
+    """A square of the board: its accessible name starts with it (``I8, 12``)."""
+    return page.get_by_role("button", name=re.compile("^" + re.escape(name) + ","))
+
+
+def _play_turn(page: Any, base: str, game: str, view: dict[str, Any]) -> None:
+    """Up to three of the best single placements, clicked; then Send turn (or Pass)."""
+    page.wait_for_function("v => Number(document.getElementById('play').dataset.version) >= v",
+                           arg=view["version"], timeout=20_000)  # fmt: skip
+    page.wait_for_function("() => document.getElementById('status').textContent"
+                           ".includes('Your turn.')", timeout=20_000)  # fmt: skip
+    board, rack = dict(view["board"]), list(view["rack"])
+    placed = 0
+    while placed < 3:
+        options = legal_placements(board, rack)
+        if not options:
+            break
+        best = options[0]
+        _button(page, f"tile {best.tile}").first.click()
+        _square(page, best.square).click()
+        board[best.square] = best.tile
+        rack.remove(best.tile)
+        placed += 1
+    if placed:
+        _button(page, "Send turn").click()
+    else:
+        page.once("dialog", lambda dialog: dialog.accept())  # Pass asks to be sure
+        _button(page, "Pass").click()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        now = _view(page, base, game)
+        if now["status"] != "playing" or not now["your_turn"] or now["version"] > view[
+            "version"
+        ] + placed + 1:
+            return
+        time.sleep(0.05)
+    raise AssertionError("the turn never ended")
+
+
+def test_a_visitor_plays_a_whole_game_against_the_computer_from_play_the_computer(
+    server: str, browser: Any
+) -> None:
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    page.goto(f"{server}/computer")
+    assert page.locator("h1").inner_text() == "Play the computer"
+    assert page.get_by_label("Game").input_value() == "mathable"
+    page.get_by_role("button", name="Start the game").click()  # the one click
+    page.wait_for_url("**/play/g*")
+    game = page.url.rsplit("/", 1)[1]
+    view = _view(page, server, game)
+    assert view["status"] == "playing"
+    me, computer = view["seats"][view["you"]], view["seats"][1 - view["you"]]
+    assert me["name"].startswith("guest-") and computer["name"] == "computer-easy"
+    turns = 0
+    deadline = time.monotonic() + 600
+    while view["status"] == "playing":
+        assert time.monotonic() < deadline, "the game never ended"
+        if view["your_turn"]:
+            _play_turn(page, server, game, view)
+            turns += 1
+        else:
+            time.sleep(0.1)  # the computer's turn: it moves within its delay
+        view = _view(page, server, game)
+    assert view["status"] == "ended" and turns >= 3
+    page.wait_for_function("() => document.getElementById('status').textContent"
+                           ".includes('Game over')", timeout=20_000)  # fmt: skip
+    context.close()

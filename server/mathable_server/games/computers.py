@@ -14,6 +14,7 @@ row as the mail workers claim theirs, and plays.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +25,7 @@ from mathable.core.ruleset import AnyState, rulesets
 from mathable_server.games.notifications import turn_changes
 from mathable_server.games.service import new_id
 from mathable_server.store import Store, outbox
-from mathable_server.store.computers import computers_in
+from mathable_server.store.computers import all_computers
 
 #: The outbox channel (and kind) of a computer's turn.
 CHANNEL = "computer"
@@ -130,6 +131,22 @@ class ComputerTurns:
     """The store's append hook: when a command hands the turn to a computer's seat, the
     outbox row that has a worker play it, in the command's transaction."""
 
+    #: How long (seconds) a process trusts its list of the computer's accounts: they are
+    #: made once, when a server first starts, and change only with a load or a new level.
+    KNOWN_SECONDS = 60.0
+
+    def __init__(self) -> None:
+        self._known: frozenset[str] = frozenset()
+        self._read_at: float | None = None
+
+    def _computers(self, conn: Any) -> frozenset[str]:
+        """The computer's accounts, read at most once a minute rather than at every turn
+        (a move's statements are counted: docs/server.md, "The move path")."""
+        now = time.monotonic()
+        if self._read_at is None or now - self._read_at > self.KNOWN_SECONDS:
+            self._known, self._read_at = all_computers(conn), now
+        return self._known
+
     def concerns(self, events: Sequence[Event], state: AnyState) -> bool:
         if state.status != "playing" or state.turn is None or state.options.imported:
             return False
@@ -143,7 +160,7 @@ class ComputerTurns:
             return
         assert state.turn is not None
         player = state.seats[state.turn.seat].player
-        if player is None or not computers_in(conn, [player]):
+        if player is None or player not in self._computers(conn):
             return
         turn = outbox.Notification(
             CHANNEL,

@@ -44,6 +44,11 @@ def computers_in(conn: Connection, player_ids: Iterable[str]) -> set[str]:
     return set(conn.execute(query).scalars())
 
 
+def all_computers(conn: Connection) -> frozenset[str]:
+    """Every player the computer plays (in the caller's transaction)."""
+    return frozenset(conn.execute(select(computer_players.c.player_id)).scalars())
+
+
 class ComputerRecorder(Recorder):
     """The computer_players table (and the accounts it names)."""
 

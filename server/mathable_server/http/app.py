@@ -11,11 +11,13 @@ from mathable_server.games.draws import secret_key
 from mathable_server.games.ratings import RatingsHook
 from mathable_server.games.service import Games
 from mathable_server.games.timesource import SystemTime, TimeSource
-from mathable_server.http import browser, language, pages
+from mathable_server.http import browser, home, language, pages, signup
 from mathable_server.http.api import (
+    account,
     game_stream,
     games,
     links,
+    lobby,
     messages,
     meta,
     notifications,
@@ -154,6 +156,10 @@ def create_app(
     app.register_blueprint(links.bp)
     app.register_blueprint(trial.bp)
     app.register_blueprint(browser.bp)
+    app.register_blueprint(home.bp)
+    app.register_blueprint(signup.bp)
+    app.register_blueprint(lobby.bp)
+    app.register_blueprint(account.bp)
     sweep: list[Job] = []
     if settings.sweep_seconds:
         sweep.append(sweep_job(game_service, settings.sweep_seconds))

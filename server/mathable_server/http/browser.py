@@ -96,6 +96,18 @@ _SPENT = {
         N_("This sign-in link was refused already: it works once."),
         N_("This sign-in link has expired."),
     ),
+    "sign-up": (
+        N_("This sign-up link is not valid."),
+        N_("This sign-up link was used already: it works once."),
+        N_("This sign-up link was used already: it works once."),
+        N_("This sign-up link has expired: ask for a new one at /signup."),
+    ),
+    "confirmation": (
+        N_("This confirmation link is not valid."),
+        N_("This confirmation link was used already: it works once."),
+        N_("This confirmation link was used already: it works once."),
+        N_("This confirmation link has expired."),
+    ),
 }
 
 

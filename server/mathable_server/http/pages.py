@@ -47,10 +47,14 @@ UNKNOWN_URL = "https://<this server's address>"
 
 @bp.get("/")
 def home() -> Response:
+    """A signed-in browser's home (``http.home.dashboard``); the front door otherwise."""
+    from mathable_server.http import browser, home
+
+    player = browser._browser_player()
+    if player is not None:
+        return home.dashboard(player)
     speak_to_caller()
-    url = server_url()
-    page = render_template("home.html", server_url=url, url_known=url != UNKNOWN_URL)
-    return Response(page, content_type=HTML_TYPE)
+    return browser._page("front.html")
 
 
 def server_url() -> str:
@@ -294,7 +298,9 @@ def page_language() -> dict[str, Any]:
         cookie = sessions.cookie_value()
         if cookie is not None:
             csrf = sessions.csrf_token(services().secret(), cookie)
-    return {"lang": language.spoken(), "switch_csrf": csrf, "say": say}
+    player = g.get("browser_player")
+    return {"lang": language.spoken(), "switch_csrf": csrf, "say": say,
+            "signed_in": None if player is None else player.name}
 
 
 @bp.post("/language")

@@ -19,10 +19,12 @@ counters (``counters``), a dump of the database and its load (``dump_format``,
 
 from __future__ import annotations
 
+from mathable_server.store.accounts import AccountRecorder
 from mathable_server.store.browser_sessions import BrowserSessionRecorder
 from mathable_server.store.clocks import ClockRecorder
 from mathable_server.store.events import EventRecorder, memberships, projection
 from mathable_server.store.listings import ListingRecorder
+from mathable_server.store.lobby import LobbyRecorder
 from mathable_server.store.messages import MessageRecorder
 from mathable_server.store.player_settings import PlayerSettingsRecorder
 from mathable_server.store.players import PlayerRecorder
@@ -67,6 +69,8 @@ class Store(
     RatingRecorder,
     ReminderRecorder,
     BrowserSessionRecorder,
+    LobbyRecorder,
+    AccountRecorder,
 ):
     """Reads and writes games and players: every recorder on one engine."""
 

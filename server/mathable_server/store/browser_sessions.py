@@ -174,6 +174,29 @@ class BrowserSessionRecorder(Recorder):
             )
         return True
 
+    def add_signup_link(
+        self, secret_hash: str, address: str, *, now: int, expires_at: int, most: int
+    ) -> bool:
+        """Store a sign-up link mailed to ``address`` (no player yet: ``player_id`` is
+        empty) unless the address holds ``most`` such links still usable: False then."""
+        usable = and_(
+            browser_links.c.kind == "signup",
+            func.lower(browser_links.c.address) == address.lower(),
+            browser_links.c.used_at.is_(None),
+            browser_links.c.expires_at > now,
+        )
+        with self._writer() as conn, conn.begin():
+            held = conn.execute(select(func.count()).select_from(browser_links).where(usable))
+            if int(held.scalar_one()) >= most:
+                return False
+            conn.execute(
+                insert(browser_links).values(
+                    secret_hash=secret_hash, kind="signup", player_id="", address=address,
+                    created_at=now, expires_at=expires_at,
+                )
+            )  # fmt: skip
+        return True
+
     def open_links_to(self, game_id: str) -> int:
         """How many invitations to ``game_id`` may still be taken (any time: unspent)."""
         with self._reader.connect() as conn:

@@ -5,6 +5,7 @@ games it created still waiting called off), then the store forgets the player
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 
 from mathable import Decline
 from mathable.core.lifecycle.creation import creator_of
@@ -15,6 +16,10 @@ from mathable_server.games.service import Games, Timed
 def anonymous_name() -> str:
     """The name a deleted player's seats show: anonymous, and unlike any other."""
     return f"anonymous-{secrets.token_hex(4)}"
+
+
+def _resign(seat: int) -> Callable[[Timed], Resign]:
+    return lambda _timed: Resign(seat)
 
 
 def delete_account(games: Games, player_id: str) -> str:
@@ -31,8 +36,7 @@ def delete_account(games: Games, player_id: str) -> str:
         offset += 500
     for row in rows:
         if row.status == "playing" and row.seat is not None:
-            seat = row.seat
-            games.run_anyhow(row.id, lambda _t, seat=seat: Resign(seat))
+            games.run_anyhow(row.id, _resign(row.seat))
         elif row.status == "waiting":
 
             def decline(timed: Timed) -> Decline | None:

@@ -21,19 +21,18 @@ from typing import Any
 from flask import Blueprint, Response, render_template, request
 
 from mathable.core.ruleset import AnyState, ruleset, ruleset_of, rulesets
-from mathable_i18n import LANGUAGES, NAMES, N_, _, duration, say
+from mathable_i18n import LANGUAGES, N_, NAMES, _, duration, say
 from mathable_server.games import ratings
 from mathable_server.games.service import GameNotFound
 from mathable_server.games.timesource import iso_ms
 from mathable_server.games.turn_list import turn_lines
 from mathable_server.games.vacations import days_left
-from mathable_server.http import language
 from mathable_server.http.api.links import current_session_id
 from mathable_server.http.api.lobby import CLOCK_KINDS, LobbyQuerySchema, lobby_games
 from mathable_server.http.api.notifications import mailroom
 from mathable_server.http.browser import _browser_player, _page, _see
 from mathable_server.http.errors import ErrorAnswer
-from mathable_server.http.pages import UNKNOWN_URL, HTML_TYPE, server_url, speak_to_caller
+from mathable_server.http.pages import HTML_TYPE, UNKNOWN_URL, server_url, speak_to_caller
 from mathable_server.http.web import services
 from mathable_server.store import MemberGame, PlayerRecord
 
@@ -323,7 +322,8 @@ def settings_page() -> Response:
         days_left=days_left(svc.games, player.id, now),
         vacation=None if vacation is None else {
             "starts": iso_ms(vacation.starts_at), "ends": iso_ms(vacation.ends_at)},
-        blocks=[{"name": name, "at": iso_ms(at)} for _i, name, at in store.blocked_players(player.id)],
+        blocks=[{"name": name, "at": iso_ms(at)}
+                for _i, name, at in store.blocked_players(player.id)],
         sessions=[
             {"id": s.id, "agent": s.user_agent or _("a browser"), "created": iso_ms(s.created_at),
              "used": iso_ms(getattr(s, "last_used_at", None) or s.created_at),
@@ -364,7 +364,8 @@ def player_page(name: str) -> Response:
     found = store.players_named([name[:40]]).get(name[:40].casefold())
     if found is None:
         return _page("message.html", 404, title=_("No such player"),
-                     text=_("There is no player named {name}.", name=name[:40]), link="/leaderboard")
+                     text=_("There is no player named {name}.", name=name[:40]),
+                     link="/leaderboard")
     me = _browser_player()
     from markupsafe import Markup
 
@@ -418,7 +419,9 @@ def leaderboard_page() -> Response:
     names = sorted(rulesets())
     chosen = request.args.get("ruleset") or (names[0] if names else "")
     if chosen not in names:
-        raise ErrorAnswer(404, "unknown_ruleset", _("there is no ruleset {name}", name=repr(chosen[:40])))
+        raise ErrorAnswer(
+            404, "unknown_ruleset", _("there is no ruleset {name}", name=repr(chosen[:40]))
+        )
     board = services().store.leaderboard(chosen, 50)
     return _html(
         "leaderboard.html",

@@ -115,7 +115,9 @@ def signup(secret: str) -> Response:
                             why="; ".join(str(m) for m in said or [_("not a name")])))  # fmt: skip
     now = svc.games.now()
     if not svc.store.spend_link(digest, "signup", now):
-        return _message(_("Link used"), _("This sign-up link was used already: it works once."), 410)
+        return _message(
+            _("Link used"), _("This sign-up link was used already: it works once."), 410
+        )
     holders = room.email_addresses.players_at(address)
     if holders:
         # Someone signed up with this address meanwhile (another link): theirs it is.
@@ -156,7 +158,9 @@ def confirm(secret: str) -> Response:
     svc = services()
     now = svc.games.now()
     if not svc.store.spend_link(digest, "confirm", now):
-        return _message(_("Link used"), _("This confirmation link was used already: it works once."), 410)
+        return _message(
+            _("Link used"), _("This confirmation link was used already: it works once."), 410
+        )
     mailroom().email_addresses.set_verified(found.player_id, str(found.address), now)
     return _message(_("Address confirmed"),
                             _("{address} is confirmed: your turn mail goes there.",

@@ -97,10 +97,8 @@ class AccountRecorder(Recorder):
                 out[key] = [
                     {k: _plain(v) for k, v in r._mapping.items() if k != "player_id"} for r in rows
                 ]
-            out["blocks"] = [
-                r.blocked_id
-                for r in conn.execute(select(blocks.c.blocked_id).where(blocks.c.player_id == player_id))
-            ]  # fmt: skip
+            blocked = select(blocks.c.blocked_id).where(blocks.c.player_id == player_id)
+            out["blocks"] = [r.blocked_id for r in conn.execute(blocked)]
             out["mutes"] = [
                 {"game_id": r.game_id, "muted": r.muted_id}
                 for r in conn.execute(

@@ -15,9 +15,8 @@ from mathable_i18n import LANGUAGES, _, language_of
 from mathable_server.games.orders import order_withheld
 from mathable_server.games.service import GameNotFound, Games, KeyReused, new_id
 from mathable_server.games.timesource import iso_ms, known_time_zone, zone_named
-from mathable_server.http.auth import hash_token, new_token, same_secret
 from mathable_server.http.api.notifications import signed_in_recently
-from mathable_server.http.signup import confirm_address
+from mathable_server.http.auth import hash_token, new_token, same_secret
 from mathable_server.http.errors import ErrorAnswer
 from mathable_server.http.render import withhold_end
 from mathable_server.http.schemas import (
@@ -25,6 +24,7 @@ from mathable_server.http.schemas import (
     MeSettingsSchema,
     RegisterSchema,
 )
+from mathable_server.http.signup import confirm_address
 from mathable_server.http.web import (
     bearer_token,
     client_address,

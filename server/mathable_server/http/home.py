@@ -203,7 +203,7 @@ def rules_page() -> Response:
 def _signed_in() -> PlayerRecord | Response:
     player = _browser_player()
     if player is None:
-        return _see("/signin?then=" + request.path)
+        return _see("/signin")
     return player
 
 

@@ -332,6 +332,6 @@ def switch_language() -> Response:
         svc = services()
         svc.store.set_language(player.id, chosen)
         svc.auth.forget(player.id)
-    else:
-        language.remember(answer, chosen)
+    # The cookie too: the pages read signed out (``/signin``) keep the language chosen.
+    language.remember(answer, chosen)
     return answer

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import and_, delete, or_, select, update
+from sqlalchemy import and_, delete, func, or_, select, update
 
 from mathable_server.store.base import Recorder
 from mathable_server.store.names import name_key
@@ -120,6 +120,22 @@ class AccountRecorder(Recorder):
         """Delete the account: keep its id under the name ``anonymous`` and its seats of
         games; drop everything else (module doc). False for no such player."""
         with self._writer() as conn, conn.begin():
+            row = conn.execute(
+                select(players.c.name, players.c.email).where(players.c.id == player_id)
+            ).first()
+            if row is None:
+                return False
+            addresses = {a.lower() for a in conn.execute(
+                select(email_addresses.c.address).where(email_addresses.c.player_id == player_id)
+            ).scalars()} | ({row.email.lower()} if row.email else set())  # fmt: skip
+            for address in addresses:
+                # Mail to the address, whoever's row it is (a sign-up or sign-in request,
+                # an invitation), and the links mailed to it.
+                to = '"to":' + json.dumps(address)
+                conn.execute(delete(outbox).where(
+                    func.lower(outbox.c.payload).contains(to, autoescape=True)))
+                conn.execute(delete(browser_links).where(
+                    func.lower(browser_links.c.address) == address))
             done = conn.execute(
                 update(players)
                 .where(players.c.id == player_id)
@@ -135,6 +151,11 @@ class AccountRecorder(Recorder):
             conn.execute(delete(message_mutes).where(
                 or_(message_mutes.c.player_id == player_id, message_mutes.c.muted_id == player_id)))
             conn.execute(delete(outbox).where(outbox.c.recipient == player_id))
+            # Answers kept for other players' retries that name the player: a retry of
+            # one after this runs again (and finds the game moved on).
+            named = '"name":' + json.dumps(row.name)
+            conn.execute(delete(idempotency_keys).where(
+                idempotency_keys.c.body.contains(named, autoescape=True)))
             # Invitations never taken: not a seat.
             conn.execute(delete(game_members).where(
                 and_(game_members.c.player_id == player_id, game_members.c.seat.is_(None))))

@@ -64,8 +64,12 @@
           if (new TextDecoder().decode(part.value).trim()) soon();
         }
       } catch (e) {
-        await sleep(30000);  // no stream now (too many open?): count again, then retry
-        count();
+        // No stream now (this player holds as many as the server allows, in other tabs):
+        // count every 10 s for a minute, then try the stream again.
+        for (let i = 0; i < 6; i++) {
+          await sleep(10000);
+          count();
+        }
         continue;
       }
       await sleep(1000);
@@ -74,6 +78,9 @@
   if (document.querySelector('meta[name="mathable-player"]')) {
     count();
     follow();
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState === "visible") count();
+    });
   }
 
   // --- forms and buttons of the JSON API ------------------------------------------------

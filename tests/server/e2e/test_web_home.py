@@ -327,7 +327,7 @@ def test_three_friends_sign_up_find_each_other_and_finish_a_game_in_browsers(
         assert turns < 400, "the game never ended"
     print(f"whole three-seat game: {turns} turns")
     assert mailed, "Dan had no turn after changing his settings"
-    for name, home in homes.items():
+    for home in homes.values():
         _title_count(home, 0)
         home.goto(base + "/")
         finished = home.locator(f'#finished li[data-game="{game}"]')
@@ -410,9 +410,8 @@ def _nothing_left(database: Path, player_id: str, name: str) -> None:
                 assert f"{name}@example.org" not in text, (table, row)
                 if player_id in text:
                     assert table in keeps, (table, row)
-        (anonymous,) = conn.execute("SELECT name FROM players WHERE id = ?", (player_id,)).fetchone()
-        assert anonymous.startswith("anonymous-")
-        email, token = conn.execute(
-            "SELECT email, token_hash FROM players WHERE id = ?", (player_id,)
+        anonymous, email, token = conn.execute(
+            "SELECT name, email, token_hash FROM players WHERE id = ?", (player_id,)
         ).fetchone()
+        assert anonymous.startswith("anonymous-")
         assert email is None and token == ""

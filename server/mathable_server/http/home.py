@@ -1,7 +1,7 @@
 """The web as a home: the pages a player with only a browser lives in.
 
 - ``/`` signed in: the home (``dashboard``: games waiting on you, your other games,
-  invitations, finished games); a visitor's ``/`` is the front door (``pages.home``).
+  invitations, finished games); a visitor's ``/`` is the front door.
 - ``/terminal``: the terminal client's commands (what the front door once said).
 - ``/new``: a new game (its script sends ``POST /v1/games``, then opens ``/play/{id}``).
 - ``/lobby``: games with a seat open to anyone (``api.lobby``), ``Join`` and ``Cancel``.
@@ -27,12 +27,13 @@ from mathable_server.games.service import GameNotFound
 from mathable_server.games.timesource import iso_ms
 from mathable_server.games.turn_list import turn_lines
 from mathable_server.games.vacations import days_left
+from mathable_server.http import language
 from mathable_server.http.api.links import current_session_id
 from mathable_server.http.api.lobby import CLOCK_KINDS, LobbyQuerySchema, lobby_games
 from mathable_server.http.api.notifications import mailroom
 from mathable_server.http.browser import _browser_player, _page, _see
 from mathable_server.http.errors import ErrorAnswer
-from mathable_server.http.pages import HTML_TYPE, UNKNOWN_URL, server_url, speak_to_caller
+from mathable_server.http.pages import HTML_TYPE, UNKNOWN_URL, server_url, speak_to_caller, when
 from mathable_server.http.web import services
 from mathable_server.store import MemberGame, PlayerRecord
 
@@ -182,6 +183,16 @@ def dashboard(player: PlayerRecord) -> Response:
     )
 
 
+@bp.get("/")
+def home() -> Response:
+    """A signed-in browser's home (``dashboard``); the front door for anyone else."""
+    player = _browser_player()
+    if player is not None:
+        return dashboard(player)
+    speak_to_caller()
+    return _page("front.html")
+
+
 @bp.get("/terminal")
 def terminal() -> Response:
     speak_to_caller()
@@ -321,17 +332,27 @@ def settings_page() -> Response:
         mail_on=room.settings.email_enabled,
         days_left=days_left(svc.games, player.id, now),
         vacation=None if vacation is None else {
-            "starts": iso_ms(vacation.starts_at), "ends": iso_ms(vacation.ends_at)},
+            "starts": _moment(vacation.starts_at), "ends": _moment(vacation.ends_at)},
         blocks=[{"name": name, "at": iso_ms(at)}
                 for _i, name, at in store.blocked_players(player.id)],
         sessions=[
-            {"id": s.id, "agent": s.user_agent or _("a browser"), "created": iso_ms(s.created_at),
-             "used": iso_ms(getattr(s, "last_used_at", None) or s.created_at),
+            {"id": s.id, "agent": s.user_agent or _("a browser"), "created": _moment(s.created_at),
+             "used": _moment(s.last_used_at or s.created_at),
              "current": s.id == current}
             for s in store.sessions_of(player.id)
         ],
         server_url=server_url(),
     )  # fmt: skip
+
+
+def _moment(ms: int) -> str:
+    """A time as the page's language writes it (UTC)."""
+    import datetime
+
+    at = datetime.datetime.fromtimestamp(ms / 1000, datetime.UTC)
+    if language.spoken() == "en":
+        return at.strftime("%Y-%m-%d %H:%M UTC")
+    return when(iso_ms(ms)) or at.isoformat()
 
 
 # --- players and the leaderboard ------------------------------------------------------------
@@ -369,7 +390,7 @@ def player_page(name: str) -> Response:
     me = _browser_player()
     from markupsafe import Markup
 
-    history = store.rating_history(found.id) if hasattr(store, "rating_history") else {}
+    history = store.rating_history(found.id)
     ratings = [
         {"ruleset": _display(r.ruleset), "rating": round(r.rating, 1), "games": r.games,
          "picture": Markup(_rating_picture(history.get(r.ruleset, [])))}

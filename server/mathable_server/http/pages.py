@@ -45,18 +45,6 @@ HTML_TYPE = "text/html; charset=utf-8"
 UNKNOWN_URL = "https://<this server's address>"
 
 
-@bp.get("/")
-def home() -> Response:
-    """A signed-in browser's home (``http.home.dashboard``); the front door otherwise."""
-    from mathable_server.http import browser, home
-
-    player = browser._browser_player()
-    if player is not None:
-        return home.dashboard(player)
-    speak_to_caller()
-    return browser._page("front.html")
-
-
 def server_url() -> str:
     """The address the home page tells players to use, never one a caller made up.
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import and_, delete, func, insert, select, update
+from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
 from mathable_server.store import feed
@@ -47,6 +47,8 @@ class Session:
     created_at: int
     expires_at: int
     user_agent: str | None
+    #: When a request last came with it (ms), if it was written since it opened.
+    last_used_at: int | None = None
 
 
 _LINK = (
@@ -65,6 +67,7 @@ _SESSION = (
     browser_sessions.c.created_at,
     browser_sessions.c.expires_at,
     browser_sessions.c.user_agent,
+    browser_sessions.c.last_used_at,
 )
 
 
@@ -238,6 +241,20 @@ class BrowserSessionRecorder(Recorder):
                 select(*_SESSION).where(browser_sessions.c.secret_hash == secret_hash)
             ).first()
         return None if row is None else Session(*row)
+
+    def touch_session(self, session_id: str, now: int, every_ms: int = 300_000) -> None:
+        """Record that the session was used at ``now``, unless it was within ``every_ms``
+        (a page and its requests write it once, not each)."""
+        stale = or_(
+            browser_sessions.c.last_used_at.is_(None),
+            browser_sessions.c.last_used_at < now - every_ms,
+        )
+        with self._writer() as conn, conn.begin():
+            conn.execute(
+                update(browser_sessions)
+                .where(and_(browser_sessions.c.id == session_id, stale))
+                .values(last_used_at=now)
+            )
 
     def sessions_of(self, player_id: str) -> list[Session]:
         with self._reader.connect() as conn:

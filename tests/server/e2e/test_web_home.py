@@ -339,6 +339,8 @@ def test_three_friends_sign_up_find_each_other_and_finish_a_game_in_browsers(
     cea.goto(f"{base}/players/{eve_name}")
     assert "Against you" in cea.locator("#head-to-head").inner_text()
     assert game in cea.locator("#recent").inner_text()
+    if cea.locator("table tbody tr").count():  # a rated game: each rating's history drawn
+        assert cea.locator("table svg polyline").count() >= 1
     cea.set_viewport_size(PHONE)
     cea.screenshot(path=str(shots / "web-home-player.png"), full_page=True)
     cea.goto(f"{base}/leaderboard")

@@ -359,21 +359,23 @@ def _moment(ms: int) -> str:
 
 
 def _rating_picture(points: Sequence[float]) -> str:
-    """A small SVG line of a rating's history (numbers only: nothing to escape)."""
+    """A small SVG line of a rating's history, from the rating every player starts at (0)
+    (numbers only: nothing to escape)."""
     if not points:
         return ""
+    points = [0.0, *points]
     width, height = 240, 60
     low, high = min(points), max(points)
     span = (high - low) or 1.0
-    step = width / max(1, len(points) - 1)
+    step = width / (len(points) - 1)
     coords = " ".join(
         f"{i * step:.1f},{height - 4 - (p - low) / span * (height - 8):.1f}"
         for i, p in enumerate(points)
     )
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        f'width="{width}" height="{height}" role="img" aria-hidden="true">'
-        f'<polyline fill="none" stroke="#1f5fae" stroke-width="2" points="{coords}"/></svg>'
+        f'class="history" aria-hidden="true" preserveAspectRatio="none">'
+        f'<polyline fill="none" stroke="#1f5fae" stroke-width="3" points="{coords}"/></svg>'
     )
 
 

@@ -305,3 +305,15 @@ def test_an_account_of_the_new_pages_in_french(client: FlaskClient) -> None:
     home = client.get("/").get_data(as_text=True)
     assert "Bonjour, cea" in home and "Nouvelle partie" in home
     assert "Fuseau horaire" in client.get("/settings").get_data(as_text=True)
+
+
+def test_the_language_chosen_stays_after_signing_out(client: FlaskClient) -> None:
+    """The trial's finding: ``/signin`` went back to English after a player chose French."""
+    _signed_up(client, "cea@example.org", "cea")
+    csrf = _csrf_of(client.get("/settings").get_data(as_text=True))
+    switched = client.post("/language", data={"csrf": csrf, "lang": "fr", "back": "/"})
+    assert switched.status_code == 303
+    assert client.post("/signout", data={"csrf": csrf}).status_code == 200
+    assert client.get("/v1/me").status_code == 401  # signed out
+    page = client.get("/signin", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert '<html lang="fr">' in page and "Se connecter" in page

@@ -90,7 +90,7 @@ def _left(deadline: int | None, now: int) -> str | None:
     return duration((deadline - now) / 1000, threshold=0.9)
 
 
-def _card(player: PlayerRecord, row: MemberGame, names: dict[str, str], now: int) -> dict[str, Any]:
+def _card(player: PlayerRecord, row: MemberGame, now: int) -> dict[str, Any]:
     """What the home shows of one game: names, scores, time left, the last move."""
     svc = services()
     card: dict[str, Any] = {
@@ -173,7 +173,27 @@ def dashboard(player: PlayerRecord) -> Response:
             group = "waiting"
         else:
             group = "others"
-        groups[group].append(_card(player, row, {}, now))
+        groups[group].append(_card(player, row, now))
+    # Invitations mailed to the player's address (not reserved seats: Join takes one).
+    address = mailroom().email_addresses.verified_address(player.id)
+    seen = {row.id for row in rows}
+    for game_id, inviter in store.invitations_mailed_to(address, now) if address else []:
+        if game_id in seen:
+            continue
+        seen.add(game_id)
+        try:
+            state = svc.games.state(game_id)
+        except GameNotFound:  # pragma: no cover - an invitation names a game
+            continue
+        if state.status != "waiting":
+            continue
+        known = svc.names.lookup([inviter])
+        groups["invitations"].append({
+            "id": game_id, "game": _display(state.ruleset), "status": "waiting",
+            "your_turn": False, "left": None, "deadline": None, "last": None,
+            "result": None, "picture": False, "seats": [], "players": len(state.seats),
+            "opponents": known.get(inviter, "?"), "invited": "", "mailed": True,
+        })  # fmt: skip
     return _html(
         "dashboard.html",
         player=player,

@@ -200,6 +200,22 @@ class BrowserSessionRecorder(Recorder):
             )  # fmt: skip
         return True
 
+    def invitations_mailed_to(self, address: str, now: int) -> list[tuple[str, str]]:
+        """(game id, inviting player) of the invitations mailed to ``address`` that may
+        still be taken (unspent, unexpired), the newest first."""
+        with self._reader.connect() as conn:
+            rows = conn.execute(
+                select(browser_links.c.game_id, browser_links.c.player_id)
+                .where(
+                    browser_links.c.kind == "invite",
+                    func.lower(browser_links.c.address) == address.lower(),
+                    browser_links.c.used_at.is_(None),
+                    browser_links.c.expires_at > now,
+                )
+                .order_by(browser_links.c.created_at.desc())
+            ).all()
+        return [(str(r.game_id), r.player_id) for r in rows if r.game_id]
+
     def open_links_to(self, game_id: str) -> int:
         """How many invitations to ``game_id`` may still be taken (any time: unspent)."""
         with self._reader.connect() as conn:

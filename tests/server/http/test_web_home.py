@@ -317,3 +317,19 @@ def test_the_language_chosen_stays_after_signing_out(client: FlaskClient) -> Non
     assert client.get("/v1/me").status_code == 401  # signed out
     page = client.get("/signin", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert '<html lang="fr">' in page and "Se connecter" in page
+
+
+def test_an_invitation_mailed_to_a_players_address_is_on_their_home(client: FlaskClient) -> None:
+    _signed_up(client, "cea@example.org", "cea")
+    ada = register(client, "ada")
+    game = new_game(client, ada)["id"]
+    sent = client.post(f"/v1/games/{game}/invitations", json={"email": "CEA@example.org"},
+                       headers=ada.auth)  # fmt: skip
+    assert sent.status_code == 202
+    home = client.get("/").get_data(as_text=True)
+    invitations = home.split('id="invitations"')[1].split("</ul>")[0]
+    assert game in invitations and "With ada" in invitations
+    assert f'data-action="join" data-game="{game}"' in invitations
+    joined = client.post(f"/v1/games/{game}/join", json={}, headers=_session_csrf(client))
+    assert joined.status_code == 200
+    assert 'id="invitations"' not in client.get("/").get_data(as_text=True)

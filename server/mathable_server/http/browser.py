@@ -371,7 +371,7 @@ def _game_name(name: str) -> str:
     """A game's name as people read it (``Mathable``, ``Summy``), not its ruleset's id."""
     try:
         return ruleset(name).display_name
-    except Exception:  # a ruleset this server no longer has
+    except RuleError:  # a ruleset this server no longer has
         return name
 
 

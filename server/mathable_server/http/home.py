@@ -19,8 +19,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from flask import Blueprint, Response, render_template, request
+from marshmallow import ValidationError
 
-from mathable.core.ruleset import AnyState, ruleset, ruleset_of, rulesets
+from mathable.core.errors import RuleError
+from mathable.core.ruleset import AnyState, ruleset, rulesets
 from mathable_i18n import LANGUAGES, N_, NAMES, _, duration, say
 from mathable_server.games import ratings
 from mathable_server.games.service import GameNotFound
@@ -78,7 +80,7 @@ def _html(template: str, **context: Any) -> Response:
 def _display(name: str) -> str:
     try:
         return ruleset(name).display_name
-    except Exception:  # a ruleset this server no longer has
+    except RuleError:  # a ruleset this server no longer has
         return name
 
 
@@ -297,7 +299,7 @@ def lobby_page() -> Response:
     try:
         asked = LobbyQuerySchema().load({k: str(v).lower() if isinstance(v, bool) else v
                                          for k, v in asked.items()})  # fmt: skip
-    except Exception:
+    except ValidationError:
         asked = {"limit": 20}
     listed, more = lobby_games(asked, None if player is None else player.id)
     for entry in listed:
@@ -474,4 +476,4 @@ def leaderboard_page() -> Response:
     )
 
 
-__all__ = ["bp", "dashboard", "ruleset_of"]
+__all__ = ["bp", "dashboard"]

@@ -30,21 +30,28 @@
   }
 
   // --- the title ------------------------------------------------------------------------
+  // One tab of the site (the leader) follows the player's stream and counts; the others
+  // hear its counts (BroadcastChannel): a player with many tabs open holds one stream,
+  // and a play page's own game stream always finds a free slot.
   let shownWaiting = null;
+  function show(waiting) {
+    document.title = (waiting.length ? "(" + waiting.length + ") " : "") + plainTitle;
+    const home = document.getElementById("home");
+    if (!home) return;
+    const key = waiting.slice().sort().join(" ");
+    if (shownWaiting === null) {
+      shownWaiting = (home.dataset.waiting || "").split(" ").filter(Boolean).sort().join(" ");
+    }
+    if (key !== shownWaiting) window.location.reload();  // the home's lists follow the turns
+  }
+  const channel = "BroadcastChannel" in window ? new BroadcastChannel("mathable-title") : null;
+  let leading = false;
   async function count() {
     let me;
     try { me = await api("GET", "/v1/me?limit=100"); } catch (e) { return; }
     const waiting = me.games.filter(function (g) { return g.your_turn; }).map(function (g) { return g.id; });
-    document.title = (waiting.length ? "(" + waiting.length + ") " : "") + plainTitle;
-    const home = document.getElementById("home");
-    const key = waiting.slice().sort().join(" ");
-    if (home && shownWaiting !== null && key !== shownWaiting) {
-      window.location.reload();  // the home's lists follow the turns
-    }
-    if (shownWaiting === null && home) {
-      shownWaiting = (home.dataset.waiting || "").split(" ").filter(Boolean).sort().join(" ");
-      if (key !== shownWaiting) window.location.reload();
-    }
+    show(waiting);
+    if (channel && leading) channel.postMessage({ type: "count", waiting: waiting });
   }
   let pending = null;
   function soon() {
@@ -53,7 +60,7 @@
   }
   function sleep(ms) { return new Promise(function (done) { setTimeout(done, ms); }); }
   async function follow() {
-    for (;;) {
+    while (leading) {
       try {
         const answer = await fetch("/v1/me/stream", { credentials: "same-origin" });
         if (!answer.ok || !answer.body) throw new Error("no stream");
@@ -64,8 +71,8 @@
           if (new TextDecoder().decode(part.value).trim()) soon();
         }
       } catch (e) {
-        // No stream now (this player holds as many as the server allows, in other tabs):
-        // count every 10 s for a minute, then try the stream again.
+        // No stream now (the player holds as many as the server allows): count every
+        // 10 s for a minute, then try the stream again.
         for (let i = 0; i < 6; i++) {
           await sleep(10000);
           count();
@@ -75,9 +82,37 @@
       await sleep(1000);
     }
   }
-  if (document.querySelector('meta[name="mathable-player"]')) {
+  function lead() {
+    if (leading) return;
+    leading = true;
     count();
     follow();
+  }
+  if (document.querySelector('meta[name="mathable-player"]')) {
+    if (!channel) {
+      lead();
+    } else {
+      let heard = false;
+      channel.onmessage = function (event) {
+        const data = event.data || {};
+        if (data.type === "who" && leading) channel.postMessage({ type: "leader" });
+        else if (data.type === "leader") heard = true;
+        else if (data.type === "count") { heard = true; show(data.waiting || []); }
+        else if (data.type === "bye" && !leading) {
+          heard = false;  // the leader left: the first tab to ask again leads
+          setTimeout(function () {
+            channel.postMessage({ type: "who" });
+            setTimeout(function () { if (!heard) lead(); }, 400);
+          }, Math.random() * 300);
+        }
+      };
+      window.addEventListener("pagehide", function () {
+        if (leading) channel.postMessage({ type: "bye" });
+      });
+      count();  // this page's own count at once
+      channel.postMessage({ type: "who" });
+      setTimeout(function () { if (!heard) lead(); }, 400);
+    }
     document.addEventListener("visibilitychange", function () {
       if (document.visibilityState === "visible") count();
     });

@@ -60,8 +60,11 @@ def delete_me() -> Response:
             details={"field": "confirm"},
         )  # fmt: skip
     svc = services()
+    games = {row.id for row in svc.store.games_of(player.id, 10_000, 0)}
     name = delete_account(svc.games, player.id)
     svc.names.remember(player.id, name)
+    for cache in (svc.bodies, svc.pages, svc.pictures):
+        cache.forget_games(games)  # their names as they were: rendered again
     svc.auth.forget(player.id)
     answer = json_response({"deleted": player.name, "anonymous": name}, 200,
                            {"Cache-Control": "no-store"})  # fmt: skip

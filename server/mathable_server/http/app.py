@@ -11,7 +11,7 @@ from mathable_server.games.draws import secret_key
 from mathable_server.games.ratings import RatingsHook
 from mathable_server.games.service import Games
 from mathable_server.games.timesource import SystemTime, TimeSource
-from mathable_server.http import browser, home, language, pages, signup
+from mathable_server.http import boards, browser, home, language, pages, review_page, signup
 from mathable_server.http.api import (
     account,
     game_stream,
@@ -20,6 +20,7 @@ from mathable_server.http.api import (
     lobby,
     messages,
     meta,
+    notation,
     notifications,
     pictures,
     players,
@@ -67,7 +68,7 @@ def create_app(
     app = Flask(
         "mathable_server",
         template_folder="http/templates",
-        # The play page's own script (no build step): /static/play.js.
+        # The pages' own scripts (no build step): /static/*.js (the boards: http/boards.py).
         static_folder="http/static",
     )
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
@@ -153,6 +154,9 @@ def create_app(
     app.register_blueprint(records.bp)
     app.register_blueprint(messages.bp)
     app.register_blueprint(ratings.bp)
+    app.register_blueprint(notation.bp)
+    app.register_blueprint(boards.bp)
+    app.register_blueprint(review_page.bp)
     app.register_blueprint(links.bp)
     app.register_blueprint(trial.bp)
     app.register_blueprint(browser.bp)

@@ -156,16 +156,22 @@ def _turn(page: Any, base: str, game: str, clicks: Clicks | None = None) -> None
     _wait_status(page, "Your turn.")
     board, rack = dict(view["board"]), list(view["rack"])
     placed = 0
+    import sys
+    print("URL", page.url, page.title(), file=sys.stderr)
     while placed < 3:
         options = legal_placements(board, rack)
         if not options:
             break
         best = options[0]
         clicks.click(page.get_by_role("button", name=f"tile {best.tile}", exact=True).first)
-        clicks.click(page.get_by_role("button", name=best.square, exact=True))
+        # A square's name starts with it and says what lies there (``H9, empty``).
+        square = re.compile("^" + re.escape(best.square) + ",")
+        clicks.click(page.get_by_role("button", name=square))
         board[best.square] = best.tile
         rack.remove(best.tile)
         placed += 1
+    if not placed:
+        page.once("dialog", lambda dialog: dialog.accept())  # Pass asks to be sure
     words = "Send turn" if placed else "Pass"
     clicks.click(page.get_by_role("button", name=words, exact=True))
     deadline = time.monotonic() + 20
@@ -390,6 +396,8 @@ def _turn_nb(page: Any, base: str, game: str) -> None:
         board[best.square] = best.tile
         rack.remove(best.tile)
         placed += 1
+    if not placed:
+        page.once("dialog", lambda dialog: dialog.accept())  # Pass asks to be sure
     page.locator("#send" if placed else "#pass").click()
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:

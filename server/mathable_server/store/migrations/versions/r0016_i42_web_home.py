@@ -2,7 +2,7 @@
 session was last used.
 
 Revision ID: 0016_i42_web_home
-Revises: 0014_signin_links_by_player
+Revises: 0018_i45_push
 Create Date: 2026-12-06
 
 A table ``rating_history`` (a rated game's ratings after it, per player and ruleset),
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0016_i42_web_home"
-down_revision = "0014_signin_links_by_player"
+down_revision = "0018_i45_push"
 branch_labels = None
 depends_on = None
 

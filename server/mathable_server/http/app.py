@@ -12,7 +12,16 @@ from mathable_server.games.draws import secret_key
 from mathable_server.games.ratings import RatingsHook
 from mathable_server.games.service import Games
 from mathable_server.games.timesource import SystemTime, TimeSource
-from mathable_server.http import app_shell, boards, browser, home, language, pages, review_page, signup
+from mathable_server.http import (
+    app_shell,
+    boards,
+    browser,
+    home,
+    language,
+    pages,
+    review_page,
+    signup,
+)
 from mathable_server.http.api import (
     account,
     game_stream,

@@ -208,7 +208,7 @@ class BodyCache:
         """Drop what is kept of ``game_ids`` (keys ``id`` or ``id:lang``): a name they
         showed changed (an account deleted)."""
         with self._lock:
-            for key in [k for k in self._bodies if k[0].split(":")[0] in game_ids]:
+            for key in [k for k in self._bodies if str(k[0]).split(":")[0] in game_ids]:
                 del self._bodies[key]
 
 

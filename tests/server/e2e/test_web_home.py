@@ -156,8 +156,6 @@ def _turn(page: Any, base: str, game: str, clicks: Clicks | None = None) -> None
     _wait_status(page, "Your turn.")
     board, rack = dict(view["board"]), list(view["rack"])
     placed = 0
-    import sys
-    print("URL", page.url, page.title(), file=sys.stderr)
     while placed < 3:
         options = legal_placements(board, rack)
         if not options:

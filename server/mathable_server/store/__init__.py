@@ -23,6 +23,7 @@ from mathable_server.store.accounts import AccountRecorder
 from mathable_server.store.browser_sessions import BrowserSessionRecorder
 from mathable_server.store.clocks import ClockRecorder
 from mathable_server.store.events import EventRecorder, memberships, projection
+from mathable_server.store.finished import FinishedRecorder
 from mathable_server.store.listings import ListingRecorder
 from mathable_server.store.lobby import LobbyRecorder
 from mathable_server.store.messages import MessageRecorder
@@ -73,6 +74,7 @@ class Store(
     LobbyRecorder,
     AccountRecorder,
     PushRecorder,
+    FinishedRecorder,
 ):
     """Reads and writes games and players: every recorder on one engine."""
 

@@ -145,6 +145,7 @@ REFERENCES: dict[str, dict[str, str]] = {
 NOT_CARRIED: dict[str, str] = {
     "games": "a projection: rebuilt from the events on load",
     "game_members": "a projection: rebuilt from the events on load",
+    "finished_games": "a projection: written again from the events when a list first asks",
     "idempotency_keys": "a retried request's first answer matters for minutes only",
     "registration_keys": "a retried registration's key matters for minutes only",
     "rate_counters": "request counts of the current window: the new server counts afresh",

@@ -19,6 +19,7 @@ from sqlalchemy import (
     Float,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -504,4 +505,19 @@ nudges = Table(
     #: Who nudged.
     Column("player_id", String(32), nullable=False),
     Column("at", BigInteger, nullable=False),
+)
+
+#: What the lists show of a finished (ended or cancelled) game, kept when it ends (issue 47):
+#: a finished game never changes, so the archive and ``/v1/me?details=true`` read this
+#: rather than replaying its events. A projection: written again from the events when a
+#: list finds a game without it (a game a server before migration 0015 ended).
+finished_games = Table(
+    "finished_games",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    #: The game's version when this was written: a row of another version is written anew.
+    Column("version", Integer, nullable=False),
+    #: JSON (``store.finished``), zlib-compressed: seats, scores, the public progress, the
+    #: records (as anyone may see them; also without the order where it may be withheld).
+    Column("body", LargeBinary, nullable=False),
 )

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0018_i45_push"
-down_revision = "0014_signin_links_by_player"
+down_revision = "0015_i47_finished_games"
 branch_labels = None
 depends_on = None
 

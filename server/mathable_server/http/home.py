@@ -422,7 +422,7 @@ def player_page(name: str) -> Response:
     ]  # fmt: skip
     finished = store.finished_games_of(found.id, 10)
     recent = []
-    for game_id, ended in finished:
+    for game_id, ended, _version in finished:
         try:
             state = svc.games.state(game_id)
         except GameNotFound:  # pragma: no cover - a listed game has events

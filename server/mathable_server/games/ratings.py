@@ -146,7 +146,9 @@ def settle(conn: Connection, game_id: str, state: AnyState, at: int) -> None:
     ranks = places(state)
     players = [p for _, p in seated]
     before = rows.read_ratings(conn, ruleset, players)
-    rows.write_ratings(conn, rate(ruleset, before, players, [ranks[i] for i, _ in seated]))
+    updated = rate(ruleset, before, players, [ranks[i] for i, _ in seated])
+    rows.write_ratings(conn, updated)
+    rows.write_history(conn, game_id, at, updated)
 
 
 class RatingsHook:

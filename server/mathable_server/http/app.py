@@ -19,15 +19,19 @@ from mathable_server.http import (
     boards,
     browser,
     computer_page,
+    home,
     language,
     pages,
     review_page,
+    signup,
 )
 from mathable_server.http.api import computers as computers_api
 from mathable_server.http.api import (
+    account,
     game_stream,
     games,
     links,
+    lobby,
     messages,
     meta,
     notation,
@@ -179,6 +183,10 @@ def create_app(
     app.register_blueprint(links.bp)
     app.register_blueprint(trial.bp)
     app.register_blueprint(browser.bp)
+    app.register_blueprint(home.bp)
+    app.register_blueprint(signup.bp)
+    app.register_blueprint(lobby.bp)
+    app.register_blueprint(account.bp)
     app.register_blueprint(push.bp)
     app.register_blueprint(app_shell.bp)
     if web_push.MISSING is not None:  # said once at start: no push goes until it is installed

@@ -17,7 +17,7 @@ from markupsafe import Markup
 from marshmallow import ValidationError
 
 from mathable import Join, RuleError
-from mathable.core.ruleset import ruleset_of
+from mathable.core.ruleset import ruleset, ruleset_of
 from mathable_i18n import N_, _, say
 from mathable_server.games.legal_json import command_words, legal_json
 from mathable_server.games.service import GameNotFound, new_id
@@ -98,6 +98,18 @@ _SPENT = {
         N_("This sign-in link was used already: it works once."),
         N_("This sign-in link was refused already: it works once."),
         N_("This sign-in link has expired."),
+    ),
+    "sign-up": (
+        N_("This sign-up link is not valid."),
+        N_("This sign-up link was used already: it works once."),
+        N_("This sign-up link was used already: it works once."),
+        N_("This sign-up link has expired: ask for a new one at /signup."),
+    ),
+    "confirmation": (
+        N_("This confirmation link is not valid."),
+        N_("This confirmation link was used already: it works once."),
+        N_("This confirmation link was used already: it works once."),
+        N_("This confirmation link has expired."),
     ),
 }
 
@@ -315,7 +327,7 @@ def signin(secret: str) -> Response:
         return _message(
             _("Link used"), _("This sign-in link was used already: it works once."), 410
         )
-    answer = _see(play_path(found.game_id) if found.game_id else "/me")
+    answer = _see(play_path(found.game_id) if found.game_id else "/")
     open_session(answer, found.player_id)
     return answer
 
@@ -336,6 +348,8 @@ def signout() -> Response:
         g.browser_player = None  # the page that follows is no longer theirs
     answer = _message(_("Signed out"), _("You are signed out."), link="/signin")
     answer.delete_cookie(sessions.COOKIE, path="/")
+    # The pages read signed out go on in the language the player read.
+    language.remember(answer, language.spoken())
     return answer
 
 
@@ -347,7 +361,21 @@ def me_page() -> Response:
     svc = services()
     games = svc.store.games_of(player.id, 100, 0)
     listed = svc.store.sessions_of(player.id)
-    return _page("me.html", player=player, games=games, sessions=listed)
+    members: dict[str, list[str]] = {}
+    for member in svc.store.members(game.id for game in games):
+        if member.player_id != player.id:
+            members.setdefault(member.game_id, []).append(member.name)
+    shown = {game.id: _game_name(game.ruleset) for game in games}
+    return _page("me.html", player=player, games=games, sessions=listed, shown=shown,
+                 members=members)  # fmt: skip
+
+
+def _game_name(name: str) -> str:
+    """A game's name as people read it (``Mathable``, ``Summy``), not its ruleset's id."""
+    try:
+        return ruleset(name).display_name
+    except RuleError:  # a ruleset this server no longer has
+        return name
 
 
 # --- the seat's page --------------------------------------------------------------------

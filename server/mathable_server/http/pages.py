@@ -45,14 +45,6 @@ HTML_TYPE = "text/html; charset=utf-8"
 UNKNOWN_URL = "https://<this server's address>"
 
 
-@bp.get("/")
-def home() -> Response:
-    speak_to_caller()
-    url = server_url()
-    page = render_template("home.html", server_url=url, url_known=url != UNKNOWN_URL)
-    return Response(page, content_type=HTML_TYPE)
-
-
 def server_url() -> str:
     """The address the home page tells players to use, never one a caller made up.
 
@@ -294,7 +286,9 @@ def page_language() -> dict[str, Any]:
         cookie = sessions.cookie_value()
         if cookie is not None:
             csrf = sessions.csrf_token(services().secret(), cookie)
-    return {"lang": language.spoken(), "switch_csrf": csrf, "say": say}
+    player = g.get("browser_player")
+    return {"lang": language.spoken(), "switch_csrf": csrf, "say": say,
+            "signed_in": None if player is None else player.name}
 
 
 @bp.post("/language")
@@ -326,6 +320,6 @@ def switch_language() -> Response:
         svc = services()
         svc.store.set_language(player.id, chosen)
         svc.auth.forget(player.id)
-    else:
-        language.remember(answer, chosen)
+    # The cookie too: the pages read signed out (``/signin``) keep the language chosen.
+    language.remember(answer, chosen)
     return answer

@@ -204,6 +204,13 @@ class BodyCache:
             while len(self._bodies) > self._size:
                 self._bodies.popitem(last=False)
 
+    def forget_games(self, game_ids: set[str]) -> None:
+        """Drop what is kept of ``game_ids`` (keys ``id`` or ``id:lang``): a name they
+        showed changed (an account deleted)."""
+        with self._lock:
+            for key in [k for k in self._bodies if str(k[0]).split(":")[0] in game_ids]:
+                del self._bodies[key]
+
 
 #: A view's answer head as handed to the WSGI server: the status line and the headers.
 Head = tuple[str, tuple[tuple[str, str], ...]]

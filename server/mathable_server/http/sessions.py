@@ -29,6 +29,8 @@ COOKIE = "mathable_session"
 PRE_COOKIE = "mathable_pre"
 CSRF_HEADER = "X-CSRF-Token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: How often a session's "last used" time is written at most (ms).
+TOUCH_MS = 300_000
 #: No cookie secret is longer: longer ones are refused without hashing or a read.
 MAX_SECRET = 100
 
@@ -60,6 +62,8 @@ def session_player(store: Store, cookie: str, now: int) -> PlayerRecord | None:
     found = store.session(secret_hash(cookie))
     if found is None or found.expires_at <= now:
         return None
+    if found.last_used_at is None or found.last_used_at < now - TOUCH_MS:
+        store.touch_session(found.id, now, TOUCH_MS)  # "last used", for the settings page
     return store.player(found.player_id)
 
 

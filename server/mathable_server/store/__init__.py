@@ -19,12 +19,14 @@ counters (``counters``), a dump of the database and its load (``dump_format``,
 
 from __future__ import annotations
 
+from mathable_server.store.accounts import AccountRecorder
 from mathable_server.store.browser_sessions import BrowserSessionRecorder
 from mathable_server.store.clocks import ClockRecorder
 from mathable_server.store.computers import ComputerRecorder
 from mathable_server.store.events import EventRecorder, memberships, projection
 from mathable_server.store.finished import FinishedRecorder
 from mathable_server.store.listings import ListingRecorder
+from mathable_server.store.lobby import LobbyRecorder
 from mathable_server.store.messages import MessageRecorder
 from mathable_server.store.player_settings import PlayerSettingsRecorder
 from mathable_server.store.players import PlayerRecorder
@@ -70,6 +72,8 @@ class Store(
     RatingRecorder,
     ReminderRecorder,
     BrowserSessionRecorder,
+    LobbyRecorder,
+    AccountRecorder,
     PushRecorder,
     FinishedRecorder,
     ComputerRecorder,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import and_, delete, func, insert, select, update
+from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
 from mathable_server.store import feed
@@ -47,6 +47,8 @@ class Session:
     created_at: int
     expires_at: int
     user_agent: str | None
+    #: When a request last came with it (ms), if it was written since it opened.
+    last_used_at: int | None = None
 
 
 _LINK = (
@@ -65,6 +67,7 @@ _SESSION = (
     browser_sessions.c.created_at,
     browser_sessions.c.expires_at,
     browser_sessions.c.user_agent,
+    browser_sessions.c.last_used_at,
 )
 
 
@@ -174,6 +177,45 @@ class BrowserSessionRecorder(Recorder):
             )
         return True
 
+    def add_signup_link(
+        self, secret_hash: str, address: str, *, now: int, expires_at: int, most: int
+    ) -> bool:
+        """Store a sign-up link mailed to ``address`` (no player yet: ``player_id`` is
+        empty) unless the address holds ``most`` such links still usable: False then."""
+        usable = and_(
+            browser_links.c.kind == "signup",
+            func.lower(browser_links.c.address) == address.lower(),
+            browser_links.c.used_at.is_(None),
+            browser_links.c.expires_at > now,
+        )
+        with self._writer() as conn, conn.begin():
+            held = conn.execute(select(func.count()).select_from(browser_links).where(usable))
+            if int(held.scalar_one()) >= most:
+                return False
+            conn.execute(
+                insert(browser_links).values(
+                    secret_hash=secret_hash, kind="signup", player_id="", address=address,
+                    created_at=now, expires_at=expires_at,
+                )
+            )  # fmt: skip
+        return True
+
+    def invitations_mailed_to(self, address: str, now: int) -> list[tuple[str, str]]:
+        """(game id, inviting player) of the invitations mailed to ``address`` that may
+        still be taken (unspent, unexpired), the newest first."""
+        with self._reader.connect() as conn:
+            rows = conn.execute(
+                select(browser_links.c.game_id, browser_links.c.player_id)
+                .where(
+                    browser_links.c.kind == "invite",
+                    func.lower(browser_links.c.address) == address.lower(),
+                    browser_links.c.used_at.is_(None),
+                    browser_links.c.expires_at > now,
+                )
+                .order_by(browser_links.c.created_at.desc())
+            ).all()
+        return [(str(r.game_id), r.player_id) for r in rows if r.game_id]
+
     def open_links_to(self, game_id: str) -> int:
         """How many invitations to ``game_id`` may still be taken (any time: unspent)."""
         with self._reader.connect() as conn:
@@ -215,6 +257,20 @@ class BrowserSessionRecorder(Recorder):
                 select(*_SESSION).where(browser_sessions.c.secret_hash == secret_hash)
             ).first()
         return None if row is None else Session(*row)
+
+    def touch_session(self, session_id: str, now: int, every_ms: int = 300_000) -> None:
+        """Record that the session was used at ``now``, unless it was within ``every_ms``
+        (a page and its requests write it once, not each)."""
+        stale = or_(
+            browser_sessions.c.last_used_at.is_(None),
+            browser_sessions.c.last_used_at < now - every_ms,
+        )
+        with self._writer() as conn, conn.begin():
+            conn.execute(
+                update(browser_sessions)
+                .where(and_(browser_sessions.c.id == session_id, stale))
+                .values(last_used_at=now)
+            )
 
     def sessions_of(self, player_id: str) -> list[Session]:
         with self._reader.connect() as conn:

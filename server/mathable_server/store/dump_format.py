@@ -15,7 +15,7 @@ line, in this order (format version 2):
   (the server's secret, verified addresses, notification settings and
   webhooks, play addresses, inbound Message-IDs seen, the outbox, blocks,
   vacations, the player feed, messages between seats and mutes, rematches,
-  player settings, reminders sent, rated games, results and ratings, bot
+  player settings, reminders sent, rated games, results, ratings and their history, bot
   accounts), every
   column but a row number the database gives again (``RENUMBERED``);
 - ``{"end": {"players": N, "games": N, "events": N, "rows": {NAME: N}, "sha256":
@@ -72,6 +72,7 @@ from mathable_server.store.schema import (
     players,
     push_subscriptions,
     rated_games,
+    rating_history,
     ratings,
     rematches,
     reminders,
@@ -107,6 +108,7 @@ CARRIED: tuple[Table, ...] = (
     rated_games,
     game_results,
     ratings,
+    rating_history,
     browser_links,
     browser_sessions,
     bot_accounts,
@@ -134,6 +136,7 @@ REFERENCES: dict[str, dict[str, str]] = {
     "rated_games": {"game_id": "game"},
     "game_results": {"game_id": "game", "player_id": "player"},
     "ratings": {"player_id": "player"},
+    "rating_history": {"player_id": "player", "game_id": "game"},
     "browser_links": {"player_id": "player", "game_id": "game"},
     "browser_sessions": {"player_id": "player"},
     "bot_accounts": {"player_id": "player"},

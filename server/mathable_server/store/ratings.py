@@ -16,7 +16,14 @@ from sqlalchemy import Connection, and_, delete, func, insert, select
 
 from mathable_server.store.base import Recorder
 from mathable_server.store.dialects import dialect_of
-from mathable_server.store.schema import events, game_results, players, rated_games, ratings
+from mathable_server.store.schema import (
+    events,
+    game_results,
+    players,
+    rated_games,
+    rating_history,
+    ratings,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +131,18 @@ def write_ratings(conn: Connection, updated: Sequence[Rating]) -> None:
     )  # fmt: skip
 
 
+def write_history(conn: Connection, game_id: str, at: int, updated: Sequence[Rating]) -> None:
+    """The ratings ``game_id`` (ended at ``at``) left its players with, for their history."""
+    conn.execute(
+        insert(rating_history),
+        [
+            {"player_id": r.player_id, "ruleset": r.ruleset, "game_id": game_id, "at": at,
+             "rating": r.rating}
+            for r in updated
+        ],
+    )  # fmt: skip
+
+
 def _rating(r: object) -> Rating:
     row = r  # a Row of ``ratings``
     return Rating(
@@ -145,6 +164,7 @@ def ended_games(conn: Connection) -> list[tuple[str, int]]:
 def clear(conn: Connection) -> None:
     """Forget every rating and result (a rebuild writes them again)."""
     conn.execute(delete(ratings))
+    conn.execute(delete(rating_history))
     conn.execute(delete(game_results))
 
 
@@ -177,6 +197,19 @@ class RatingRecorder(Recorder):
                 .limit(limit)
             ).all()
         return [(r.name, _rating(r)) for r in rows]
+
+    def rating_history(self, player_id: str) -> dict[str, list[float]]:
+        """Each ruleset's ratings of ``player_id`` after each rated game, oldest first."""
+        query = (
+            select(rating_history.c.ruleset, rating_history.c.rating)
+            .where(rating_history.c.player_id == player_id)
+            .order_by(rating_history.c.ruleset, rating_history.c.at, rating_history.c.game_id)
+        )
+        history: dict[str, list[float]] = {}
+        with self._reader.connect() as conn:
+            for row in conn.execute(query):
+                history.setdefault(row.ruleset, []).append(float(row.rating))
+        return history
 
     def record(self, player_id: str, other_id: str) -> tuple[int, int, int]:
         """(wins, losses, draws) of ``player_id`` in the finished games both sat in: a win

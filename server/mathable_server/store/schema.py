@@ -405,6 +405,20 @@ ratings = Table(
     Index("ix_ratings_board", "ruleset", "rating"),
 )
 
+#: Each rating a rated game left a player with (its conservative ``rating``), in the
+#: order games ended: the history a player's page draws. Written with ``ratings``.
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("ruleset", String(32), primary_key=True),
+    Column("game_id", String(32), primary_key=True),
+    #: When the game ended (ms since 1970 UTC).
+    Column("at", BigInteger, nullable=False),
+    Column("rating", Float, nullable=False),
+    Index("ix_rating_history_player", "player_id", "ruleset", "at"),
+)
+
 browser_links = Table(
     "browser_links",
     metadata,
@@ -442,6 +456,8 @@ browser_sessions = Table(
     Column("expires_at", BigInteger, nullable=False),
     #: The browser it was opened in, as its User-Agent said (cut short), to list it.
     Column("user_agent", String(200), nullable=True),
+    #: When a request last came with it (ms; written at most every few minutes).
+    Column("last_used_at", BigInteger, nullable=True),
     Index("ix_browser_sessions_player", "player_id"),
 )
 

@@ -490,7 +490,7 @@ def test_the_play_page_speaks_the_player_s_language(
         "() => document.getElementById('status').textContent === 'À vous de jouer.'"
     )
     assert page.locator("html").get_attribute("lang") == "fr"
-    for label in ("Envoyer le tour", "Annuler", "Échanger", "Passer", "Abandonner"):
+    for label in ("Envoyer le tour", "Reprendre", "Échanger", "Passer", "Abandonner"):
         assert _button(page, label).count() == 1, label
     assert page.locator("#rack button").first.get_attribute("aria-label").startswith("jeton ")
     assert not blocked

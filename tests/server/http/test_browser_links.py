@@ -238,12 +238,12 @@ def test_a_form_without_its_csrf_token_is_refused(client: FlaskClient) -> None:
 def test_sessions_are_listed_and_end_with_the_token(client: FlaskClient) -> None:
     ada = register(client, "ada")
     link = client.post("/v1/me/signin-link", json={}, headers=ada.auth).json
-    assert link["url"].startswith(f"{PUBLIC}/signin/") and link["then"] == "/me"
+    assert link["url"].startswith(f"{PUBLIC}/signin/") and link["then"] == "/"
     page = client.get(link["path"])
     assert "Sign in as ada" in page.get_data(as_text=True)
     # Fetching the link spends nothing: only the button does.
     signed = client.post(link["path"], data={"csrf": _csrf_of(page.get_data(as_text=True))})
-    assert signed.status_code == 303 and signed.headers["Location"] == "/me"
+    assert signed.status_code == 303 and signed.headers["Location"] == "/"
     listed = client.get("/v1/me/sessions").json["sessions"]
     assert len(listed) == 1 and listed[0]["current"] is True
     assert client.get("/me").status_code == 200

@@ -19,7 +19,7 @@ def test_unknown_route_is_json_404(client: FlaskClient) -> None:
 
 
 def test_wrong_method_is_json_405_with_allow(client: FlaskClient) -> None:
-    response = client.delete("/v1/me")
+    response = client.put("/v1/me")  # GET, PATCH and DELETE are its methods
     assert response.status_code == 405
     assert response.json is not None and response.json["error"]["code"] == "method_not_allowed"
     assert "GET" in response.headers["Allow"]

@@ -26,8 +26,12 @@ def test_home_page_says_what_the_server_is_and_links_to_the_api(client: FlaskCli
     response = client.get("/")
     assert response.status_code == 200 and response.mimetype == "text/html"
     reader = PageReader(response.get_data(as_text=True))
-    assert "Mathable" in reader.words and "mathable-cli" in reader.words
-    assert "/v1/openapi.yaml" in reader.links
+    assert "Mathable" in reader.words and "mathable-cli" not in reader.words
+    for link in ("/signup", "/signin", "/computer", "/rules", "/terminal", "/v1/openapi.yaml"):
+        assert link in reader.links
+    # The terminal client's commands have a page of their own.
+    terminal = PageReader(client.get("/terminal").get_data(as_text=True))
+    assert "mathable-cli" in terminal.words and "/v1/openapi.yaml" in terminal.links
 
 
 def test_game_page_shows_board_names_scores_whose_turn_and_moves(table: Table) -> None:
@@ -193,19 +197,20 @@ def _app(tmp_path: Path, **settings: Any) -> Flask:
 
 
 def test_a_forged_host_is_never_printed_on_the_home_page(tmp_path: Path) -> None:
-    """Second security review (issue 27), the HTTP edge's finding 2: the home page printed
+    """Second security review (issue 27), the HTTP edge's finding 2: the home page (now
+    the terminal client's page) printed
     the request's Host (``Host: evil.example`` gave ``mathable-cli --server
     http://evil.example register ann``)."""
     client = _app(tmp_path).test_client()
-    forged = client.get("/", headers={"Host": "evil.example"}).get_data(True)
+    forged = client.get("/terminal", headers={"Host": "evil.example"}).get_data(True)
     assert "evil.example" not in forged
     assert "--server https://&lt;this server&#39;s address&gt; register" in forged
     assert "MATHABLE_PUBLIC_URL" in forged
     for host in ("evil.example:80@127.0.0.1", "127.0.0.1:x", "localhost.evil.example"):
-        assert "evil" not in client.get("/", headers={"Host": host}).get_data(True)
+        assert "evil" not in client.get("/terminal", headers={"Host": host}).get_data(True)
     # A development server, reached on this machine, names the address it was reached at.
-    local = client.get("/", headers={"Host": "127.0.0.1:8080"}).get_data(True)
+    local = client.get("/terminal", headers={"Host": "127.0.0.1:8080"}).get_data(True)
     assert "--server http://127.0.0.1:8080 register" in local
     configured = _app(tmp_path, public_url="https://mathable.example.org").test_client()
-    page = configured.get("/", headers={"Host": "evil.example"}).get_data(True)
+    page = configured.get("/terminal", headers={"Host": "evil.example"}).get_data(True)
     assert "--server https://mathable.example.org register" in page and "evil" not in page

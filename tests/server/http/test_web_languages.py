@@ -61,7 +61,7 @@ def test_a_page_in_italian_by_accept_language(table: Table) -> None:
     assert english.headers["Content-Language"] == "en"
     assert english.headers["ETag"] == f'"{answer.headers["ETag"].strip(chr(34)).split("-")[0]}"'
     assert answer.headers["ETag"] != english.headers["ETag"]
-    home = table.client.get("/", headers={"Accept-Language": "it"}).get_data(as_text=True)
+    home = table.client.get("/terminal", headers={"Accept-Language": "it"}).get_data(as_text=True)
     assert _html_lang(home) == "it" and "Per bot e script" in home
 
 
@@ -92,7 +92,7 @@ def test_a_signed_in_player_reads_pages_in_their_language_and_switches_it(
     switched = client.post("/language", data={"csrf": csrf, "lang": "nb", "back": "/me"})
     assert switched.status_code == 303 and switched.headers["Location"] == "/me"
     assert client.get("/v1/me", headers=ada.auth).json["language"] == "nb"
-    assert "Spillene dine" in client.get("/me").get_data(as_text=True)
+    assert "Partiene dine" in client.get("/me").get_data(as_text=True)
     # Without the page's CSRF token nothing changes; elsewhere it never sends anyone away.
     assert client.post("/language", data={"lang": "fr", "back": "/me"}).status_code == 403
     away = client.post("/language", data={"csrf": csrf, "lang": "fr", "back": "//evil.example"})

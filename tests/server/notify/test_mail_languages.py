@@ -198,7 +198,7 @@ WORDS = {
     "nb": {
         "subject": "[mathable] Din tur i Mathable {game} mot ada",
         "lines": [
-            "Det er din tur i spill {game} mot ada.\n",
+            "Det er din tur i parti {game} mot ada.\n",
             "Siste tur: ada spilte I8=12 H6=8 G9=2 F7=1 J8=16 for 39 poeng.\n",
             "Poeng: ada 39, bob 0\n",
             "Brikkeholderen din: ",

@@ -159,7 +159,7 @@ def signin_link() -> Response:
     answer = {
         "url": f"{base}/signin/{link.secret}",
         "path": f"/signin/{link.secret}",
-        "then": play_path(game_id) if game_id else "/me",
+        "then": play_path(game_id) if game_id else "/",
         "expires_at": iso_ms(now + minutes * 60_000),
     }
     return json_response(answer, 201, _NO_STORE)

@@ -139,7 +139,7 @@ def mailbox_key(address: str, dotless_domains: tuple[str, ...] = ()) -> str:
 RECENT_SIGNIN_MS = 10 * 60_000
 
 
-def _signed_in_recently() -> None:
+def signed_in_recently() -> None:
     """403 ``signin_too_old`` for a browser session opened more than ten minutes ago:
     a stolen cookie must not move the account to its thief's mailbox. The token (the
     terminal client) needs no more than itself."""
@@ -165,7 +165,7 @@ def set_email() -> Response:
     told (mailed) that it was changed. From a browser, only soon after signing in."""
     player = required_player()
     room = _email_on()
-    _signed_in_recently()
+    signed_in_recently()
     address = load(_email, json_body())["address"].strip()
     if not _ADDRESS.match(address):
         raise ErrorAnswer(

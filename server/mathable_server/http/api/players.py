@@ -17,6 +17,7 @@ from mathable_server.games import finished
 from mathable_server.games.orders import order_withheld
 from mathable_server.games.service import GameNotFound, Games, KeyReused, new_id
 from mathable_server.games.timesource import iso_ms, known_time_zone, zone_named
+from mathable_server.http.api.notifications import signed_in_recently
 from mathable_server.http.auth import hash_token, new_token, same_secret
 from mathable_server.http.errors import ErrorAnswer
 from mathable_server.http.render import withhold_end
@@ -25,6 +26,7 @@ from mathable_server.http.schemas import (
     MeSettingsSchema,
     RegisterSchema,
 )
+from mathable_server.http.signup import confirm_address
 from mathable_server.http.web import (
     bearer_token,
     client_address,
@@ -122,6 +124,8 @@ def register() -> Response:
             raise _looks_alike(body["name"], existing) from None
         raise ErrorAnswer(409, "name_taken", _("a player of this name exists already")) from None
     svc.names.remember(player_id, body["name"])
+    if body.get("email"):
+        confirm_address(player_id, body["email"])
     if body["bot"]:
         svc.store.set_bot(player_id, svc.games.now())
     return _registered(player_id, body["name"], token, replayed=False)
@@ -174,10 +178,15 @@ def _registered(player_id: str, name: str, token: str, *, replayed: bool) -> Res
 def rotate_token() -> Response:
     """A new token for the caller; the one the request came with stops working at once."""
     player = required_player()
-    old = bearer_token() or ""
+    old = bearer_token()
+    if old is None:
+        # A browser session (the settings page): only soon after signing in, as a change
+        # of address; the token it had, if any, stops working.
+        signed_in_recently()
     token = new_token(player.id)
     svc = services()
-    if not svc.store.replace_token(player.id, hash_token(token), old_hash=hash_token(old)):
+    old_hash = None if old is None else hash_token(old)
+    if not svc.store.replace_token(player.id, hash_token(token), old_hash=old_hash):
         # Another rotation or a revocation got there first: this token is no longer valid.
         raise ErrorAnswer(401, "bad_token", _("this token does not belong to any player"))
     # A sign-in link not used yet was made for the old token's holder: it goes with it.

@@ -420,3 +420,32 @@ def signin_mail(ctx: MailContext, to: str, link: str, minutes: int, stable_id: s
         + "\n"
     )  # fmt: skip
     return _message(ctx, to, _("[mathable] Your sign-in link"), text, stable_id)
+
+
+def signup_mail(ctx: MailContext, to: str, link: str, minutes: int, stable_id: str) \
+        -> EmailMessage:  # fmt: skip
+    """The mail with a one-time link opening an account for its reader's address."""
+    text = (
+        _("To finish signing up to Mathable, open this link in your browser and pick a "
+          "name:\n    {link}", link=link)
+        + "\n\n"
+        + _("It works once, for {lasting}. If you did not ask for it, ignore this mail.",
+            lasting=lasting(minutes * 60, f"{minutes} minutes"))
+        + "\n"
+    )  # fmt: skip
+    return _message(ctx, to, _("[mathable] Finish signing up"), text, stable_id)
+
+
+def confirm_mail(ctx: MailContext, to: str, link: str, name: str, hours: int, stable_id: str) \
+        -> EmailMessage:  # fmt: skip
+    """The mail asking a player who registered with an address to confirm it."""
+    text = (
+        _("The player {name} registered on Mathable with this address. To confirm it (and "
+          "receive their turn mail), open this link in your browser:\n    {link}",
+          name=name, link=link)
+        + "\n\n"
+        + _("It works once, for {lasting}. If you did not register, ignore this mail: "
+            "nothing is sent here without it.", lasting=lasting(hours * 3600, f"{hours} hours"))
+        + "\n"
+    )  # fmt: skip
+    return _message(ctx, to, _("[mathable] Confirm your address"), text, stable_id)

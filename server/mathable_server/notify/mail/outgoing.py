@@ -28,12 +28,14 @@ from mathable_server.notify.mail.compose import (
     address_change_mail,
     answer_mail,
     code_mail,
+    confirm_mail,
     digest_mail,
     game_mail,
     invitation_mail,
     lasting,
     reminder_mail,
     signin_mail,
+    signup_mail,
 )
 from mathable_server.notify.mail.games import game_mail_for, mail_time
 from mathable_server.notify.mail.picture import board_png
@@ -48,6 +50,9 @@ GAME_KINDS = ("turn", "moved", "finished")
 #: A row asking for a sign-in link to an address, whoever's it is (``POST /signin``): the
 #: worker makes the link and mails it only if a player has that verified address.
 SIGNIN_REQUEST = "signin_request"
+#: A row asking to sign up with an address (``POST /signup``): a sign-up link if no player
+#: has that verified address, else a sign-in link (the same page either way).
+SIGNUP_REQUEST = "signup_request"
 #: A digest names the deadlines within this long (ms).
 DAY_MS = 24 * 3600 * 1000
 
@@ -91,6 +96,8 @@ class MailChannel:
         """The mail of ``entry``, in its recipient's language."""
         if entry.kind == SIGNIN_REQUEST:
             entry = self._signin_link(entry)
+        elif entry.kind == SIGNUP_REQUEST:
+            entry = self._signup_link(entry)
         with speaking(self.store.language(entry.recipient)):
             return self._compose(entry)
 
@@ -104,6 +111,8 @@ class MailChannel:
             if not payload.get("to") or not code:
                 raise Undeliverable("the code was withdrawn")
             return code_mail(ctx, payload["to"], code, entry.message_id)
+        if entry.kind in ("signup", "confirm"):
+            return self._account_mail(ctx, entry)
         if entry.kind in ("invite", "signin"):
             return self._link_mail(ctx, entry)
         if entry.kind == "address_change":  # to the address the account had
@@ -189,6 +198,42 @@ class MailChannel:
             ):  # fmt: skip
                 raise Obsolete("the player holds enough sign-in links not used yet")
         return replace(entry, kind="signin", recipient=player_id)
+
+    def _signup_link(self, entry: Entry) -> Entry:
+        """A request to sign up (``POST /signup``) as the row it becomes: a sign-in link
+        for an address a player has (``_signin_link``); else a sign-up link, stored now
+        (once: a retry finds it), unless the address holds ``signin_mail_limit`` sign-up
+        links not used yet (``Obsolete``: a stranger fills no mailbox)."""
+        payload = entry.payload
+        address = str(payload.get("to") or "")
+        if self.email_addresses.players_at(address):
+            return self._signin_link(entry)
+        if not payload.get("nonce"):
+            raise Obsolete("no nonce")
+        digest = secret_hash(link_secret(self.ctx().server_secret, str(payload["nonce"])))
+        if self.store.link(digest) is None:
+            now = self.now()
+            expires_at = now + int(payload["minutes"]) * 60_000
+            if not self.store.add_signup_link(
+                digest, address, now=now, expires_at=expires_at, most=self.signin_mail_limit
+            ):
+                raise Obsolete("the address holds enough sign-up links not used yet")
+        return replace(entry, kind="signup")
+
+    def _account_mail(self, ctx: MailContext, entry: Entry) -> EmailMessage:
+        """A sign-up link, or the link confirming a registered player's address."""
+        payload = entry.payload
+        if not payload.get("to") or not payload.get("nonce") or not ctx.public_url:
+            raise Undeliverable("no link to send (no MATHABLE_PUBLIC_URL?)")
+        secret = link_secret(ctx.server_secret, str(payload["nonce"]))
+        if entry.kind == "signup":
+            link = f"{ctx.public_url}/signup/{secret}"
+            return signup_mail(ctx, payload["to"], link, int(payload["minutes"]),
+                               entry.message_id)  # fmt: skip
+        name = self.store.names([entry.recipient]).get(entry.recipient, "?")
+        link = f"{ctx.public_url}/confirm/{secret}"
+        return confirm_mail(ctx, payload["to"], link, name, int(payload["hours"]),
+                            entry.message_id)  # fmt: skip
 
     def _link_mail(self, ctx: MailContext, entry: Entry) -> EmailMessage:
         """An invitation or a sign-in link: the link made again from the row's nonce."""

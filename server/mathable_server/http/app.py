@@ -25,7 +25,6 @@ from mathable_server.http import (
     review_page,
     signup,
 )
-from mathable_server.http.api import computers as computers_api
 from mathable_server.http.api import (
     account,
     game_stream,
@@ -46,6 +45,7 @@ from mathable_server.http.api import (
     trial,
     vacation,
 )
+from mathable_server.http.api import computers as computers_api
 from mathable_server.http.auth import Authenticator
 from mathable_server.http.errors import ErrorAnswer, register_error_handlers
 from mathable_server.http.headers import security_headers

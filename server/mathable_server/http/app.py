@@ -25,6 +25,7 @@ from mathable_server.http.api import (
     records,
     rulesets,
     stream,
+    tournaments,
     trial,
     vacation,
 )
@@ -39,12 +40,14 @@ from mathable_server.http.web import NameBook, Services, limit_rate, optional_pl
 from mathable_server.mailin.closing import CloseAddresses
 from mathable_server.notify.delivery import mailroom
 from mathable_server.notify.notifier import Notifier
-from mathable_server.notify.worker import Job, Worker, lane_workers, sweep_job
+from mathable_server.notify.worker import Job, Worker, lane_workers, sweep_job, sweep_log
 from mathable_server.store import Store
 from mathable_server.store.counters import shared_polls, shared_storage
 from mathable_server.store.engine import make_engine
 from mathable_server.store.migrations import init_schema
 from mathable_server.store.wakeups import FeedFollower, Wakeups
+from mathable_server.tournaments.hook import TournamentHook
+from mathable_server.tournaments.service import Tournaments
 
 
 def create_app(
@@ -85,6 +88,8 @@ def create_app(
     store.on_append.append(Notifier())
     store.on_append.append(CloseAddresses())
     store.on_append.append(RatingsHook())
+    # After the ratings' hook: a tournament game's result, with the standings' news.
+    store.on_append.append(TournamentHook(store.dialect))
     room = mailroom(settings, store, secret)
     app.extensions["mathable_mail"] = room
     wakeups = Wakeups()
@@ -112,6 +117,13 @@ def create_app(
         secret=secret,
         wakeups=wakeups,
         follower=follower,
+        tournaments=Tournaments(
+            store,
+            game_service,
+            secret,
+            per_player=settings.tournaments_per_player,
+            operators=frozenset(settings.tournament_operators),
+        ),
     )
     register_error_handlers(app)
     # A refusal before the caller was known asks who they are (and their language) here.
@@ -153,10 +165,14 @@ def create_app(
     app.register_blueprint(ratings.bp)
     app.register_blueprint(links.bp)
     app.register_blueprint(trial.bp)
+    app.register_blueprint(tournaments.bp)
     app.register_blueprint(browser.bp)
     sweep: list[Job] = []
     if settings.sweep_seconds:
         sweep.append(sweep_job(game_service, settings.sweep_seconds))
+        # Rounds that start, close or follow one another; a league's next season.
+        sweep.append(Job("tournaments", settings.sweep_seconds,
+                         app.extensions["mathable"].tournaments.sweep, sweep_log))  # fmt: skip
     if settings.deliver_seconds:
         # Mail (with the sweep) in one thread, webhooks in threads of their own.
         workers = lane_workers(room.lanes(game_service.now), settings.deliver_seconds, sweep)

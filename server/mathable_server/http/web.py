@@ -60,6 +60,8 @@ class Services:
     #: The requests waiting in this process (long-polls, streams), woken by ``follower``.
     wakeups: Wakeups = field(default_factory=Wakeups)
     follower: FeedFollower | None = None
+    #: Tournaments (``mathable_server.tournaments``), over ``store`` and ``games``.
+    tournaments: Any = None
 
 
 class NameBook:

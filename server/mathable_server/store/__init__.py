@@ -51,6 +51,7 @@ from mathable_server.store.rows import (
     now_ms,
 )
 from mathable_server.store.secrets import SecretRecorder
+from mathable_server.store.tournaments import TournamentRecorder
 from mathable_server.store.vacations import VacationRecorder
 
 
@@ -67,6 +68,7 @@ class Store(
     RatingRecorder,
     ReminderRecorder,
     BrowserSessionRecorder,
+    TournamentRecorder,
 ):
     """Reads and writes games and players: every recorder on one engine."""
 

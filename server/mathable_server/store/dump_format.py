@@ -73,6 +73,9 @@ from mathable_server.store.schema import (
     rematches,
     reminders,
     server_secrets,
+    tournament_games,
+    tournament_players,
+    tournaments,
     vacations,
 )
 
@@ -107,6 +110,9 @@ CARRIED: tuple[Table, ...] = (
     browser_links,
     browser_sessions,
     bot_accounts,
+    tournaments,
+    tournament_players,
+    tournament_games,
 )
 #: Row numbers a load lets the database give again (the rows keep their order).
 RENUMBERED = {"vacations": "id", "outbox": "id", "game_messages": "id"}
@@ -131,6 +137,8 @@ REFERENCES: dict[str, dict[str, str]] = {
     "browser_links": {"player_id": "player", "game_id": "game"},
     "browser_sessions": {"player_id": "player"},
     "bot_accounts": {"player_id": "player"},
+    "tournament_players": {"player_id": "player"},
+    "tournament_games": {"game_id": "game"},
 }
 #: Every other table of the schema, and why a dump leaves it behind.
 NOT_CARRIED: dict[str, str] = {

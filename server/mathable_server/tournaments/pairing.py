@@ -29,7 +29,9 @@ def round_robin(players: Sequence[str], seats: int = 2) -> list[tuple[str, ...]]
     >>> round_robin(["a", "b", "c"])
     [('a', 'b'), ('a', 'c'), ('b', 'c')]
     >>> tables = round_robin(list("abcdefg"), 3)
-    >>> all(len(t) == 3 for t in tables) and set().union(*map(pairs_of, tables)) == pairs_of("abcdefg")
+    >>> all(len(t) == 3 for t in tables)
+    True
+    >>> set().union(*map(pairs_of, tables)) == pairs_of("abcdefg")
     True
     """
     players = list(players)
@@ -45,7 +47,9 @@ def round_robin(players: Sequence[str], seats: int = 2) -> list[tuple[str, ...]]
     tables: list[tuple[str, ...]] = []
     while uncovered:
         # The uncovered pair of the players who sat least; then whoever covers most.
-        first = min(uncovered, key=lambda p: (sum(count[x] for x in p), sorted(order[x] for x in p)))
+        first = min(
+            uncovered, key=lambda p: (sum(count[x] for x in p), sorted(order[x] for x in p))
+        )
         table = sorted(first, key=order.__getitem__)
         while len(table) < seats:
             best = max(
@@ -97,7 +101,9 @@ def swiss(
     return found, bye
 
 
-def _pair(players: list[str], met: set[Pair], budget: list[int] | None = None) -> list[tuple[str, str]] | None:
+def _pair(
+    players: list[str], met: set[Pair], budget: list[int] | None = None
+) -> list[tuple[str, str]] | None:
     """Pair ``players`` top down, each with the best placed one left they have not met."""
     budget = budget if budget is not None else [20_000]
     if not players:

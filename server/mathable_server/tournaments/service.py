@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mathable import ClockSpec, Create, Join, Resign
+from mathable import ClockSpec, Command, Create, Join, Resign
 from mathable.core.ruleset import AnyState, ruleset
 from mathable_server.games import ratings
 from mathable_server.games.draws import bag_order, new_salt
@@ -459,10 +459,10 @@ class Tournaments:
             tables = [(p, 0) for p in pairs]
         elif fmt == "duplicate":
             ranked = self._ranked(found, entrants, boards_before, active)
-            met: set[frozenset[str]] = set()
+            sat: set[frozenset[str]] = set()
             for b in boards_before:
-                met |= pairing.pairs_of(b["players"].split())
-            tables = [(t, 0) for t in pairing.duplicate_tables(ranked, seats, met)]
+                sat |= pairing.pairs_of(b["players"].split())
+            tables = [(t, 0) for t in pairing.duplicate_tables(ranked, seats, sat)]
         else:
             divisions = self._next_divisions(found, entrants, boards_before, active)
             groups: dict[int, list[str]] = {}
@@ -541,9 +541,9 @@ class Tournaments:
             return {p: d for d, group in enumerate(pairing.divisions(ranked, size)) for p in group}
         lines, divisions = self.standings(found, entrants, boards)
         count = max(divisions.values(), default=0) + 1
-        ranked = [[line.name for line in lines if divisions.get(line.name) == d]
-                  for d in range(count)]  # fmt: skip
-        moved = pairing.promote(ranked)
+        by_division = [[line.name for line in lines if divisions.get(line.name) == d]
+                       for d in range(count)]  # fmt: skip
+        moved = pairing.promote(by_division)
         out: dict[str, int] = {}
         for division, group in enumerate(moved):
             for player in group:
@@ -587,7 +587,7 @@ class Tournaments:
             seed=seed,
             seating=seats,
         )
-        joins = [Join(p) for p in seats[1:]]
+        joins: list[Command] = [Join(p) for p in seats[1:]]
         made = 0
         try:
             with ratings.creating(bool(found["rated"]) and ratings.available()):

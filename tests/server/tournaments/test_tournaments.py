@@ -13,7 +13,7 @@ from flask import Flask
 
 from mathable.core.ruleset import ruleset
 from mathable_server.games.timesource import MovableTime
-from tests.server.apps import close_app, make_app
+from tests.server.apps import close_app
 from tests.server.clocks import MONDAY
 from tests.server.helpers import Account, move, register
 
@@ -30,7 +30,7 @@ def world(store_url: str, time: MovableTime) -> Iterator[Flask]:
     from mathable_server import Settings, create_app
 
     app = create_app(Settings(database_url=store_url, pool_size=4), time=time)
-    from tests.server.apps import ContractClient, _OPEN_APPS
+    from tests.server.apps import _OPEN_APPS, ContractClient
 
     app.test_client_class = ContractClient
     _OPEN_APPS.append(app)
@@ -204,9 +204,9 @@ def test_duplicate_of_four_tables(world: Flask, time: MovableTime) -> None:
     assert view["status"] == "finished"
     points = {line["name"]: line["points"] for line in view["standings"]}
     scores = {}
-    for table in tables:
+    for table in view["rounds"][0]:
         for seat, name in enumerate(table["seats"]):
-            scores[name] = shown(world, tid)["rounds"][0][tables.index(table)]["result"]["scores"][seat]
+            scores[name] = table["result"]["scores"][seat]
     average = sum(scores.values()) / len(scores)
     for name, score in scores.items():
         assert points[name] == pytest.approx(score - average, abs=0.01)

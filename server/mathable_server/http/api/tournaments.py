@@ -84,7 +84,9 @@ class CreateTournamentSchema(StrictSchema):
 
 
 class ListQuerySchema(QuerySchema):
-    status = fields.String(load_default=None, validate=validate.OneOf(("open", "running", "finished")))
+    status = fields.String(
+        load_default=None, validate=validate.OneOf(("open", "running", "finished"))
+    )
 
 
 _create = CreateTournamentSchema()

@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 
 from mathable_server.store import feed
 from mathable_server.store.base import Recorder
+from mathable_server.store.notification_settings import contacts_in
 from mathable_server.store.outbox import Notification, add
 from mathable_server.store.ratings import read_ratings
 from mathable_server.store.schema import (
@@ -211,7 +212,7 @@ class TournamentRecorder(Recorder):
                     )
                 if boards:
                     conn.execute(insert(tournament_games), list(boards))
-                add(conn, notifications, at)
+                add(conn, _wanted(conn, notifications), at)
                 self._tell(conn, tournament_id, at)
         except IntegrityError:
             return False  # the round's boards were written by another process meanwhile
@@ -250,7 +251,7 @@ class TournamentRecorder(Recorder):
                 .values(version=tournaments.c.version + 1, **changes)
             )
             if done.rowcount:
-                add(conn, notifications, at)
+                add(conn, _wanted(conn, notifications), at)
                 self._tell(conn, tournament_id, at)
             return bool(done.rowcount)
 
@@ -318,6 +319,18 @@ class TournamentRecorder(Recorder):
 
     def _tell(self, conn: Connection, tournament_id: str, at: int) -> None:
         tell(conn, self.dialect, [tournament_id], at)
+
+
+def _wanted(conn: Connection, notifications: Sequence[Notification]) -> list[Notification]:
+    """The mails of ``notifications`` whose player has a verified address and takes mail."""
+    if not notifications:
+        return []
+    contacts = contacts_in(conn, [n.recipient for n in notifications])
+    return [
+        n
+        for n in notifications
+        if (c := contacts.get(n.recipient)) is not None and c.address and c.email != "off"
+    ]
 
 
 def record_results(

@@ -11,7 +11,7 @@ from mathable_server.games.draws import secret_key
 from mathable_server.games.ratings import RatingsHook
 from mathable_server.games.service import Games
 from mathable_server.games.timesource import SystemTime, TimeSource
-from mathable_server.http import browser, language, pages
+from mathable_server.http import browser, language, pages, tournament_pages
 from mathable_server.http.api import (
     game_stream,
     games,
@@ -166,6 +166,7 @@ def create_app(
     app.register_blueprint(links.bp)
     app.register_blueprint(trial.bp)
     app.register_blueprint(tournaments.bp)
+    app.register_blueprint(tournament_pages.bp)
     app.register_blueprint(browser.bp)
     sweep: list[Job] = []
     if settings.sweep_seconds:

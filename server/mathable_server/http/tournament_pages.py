@@ -63,8 +63,8 @@ def _render(template: str, status: int = 200, **context: Any) -> Response:
     html = render_template(
         template,
         csrf=csrf.token,
-        format_words=lambda f: say(FORMAT_WORDS.get(f, f)),
-        status_words=lambda s: say(STATUS_WORDS.get(s, s)),
+        format_words=lambda f: say(FORMAT_WORDS.get(f) or f),
+        status_words=lambda s: say(STATUS_WORDS.get(s) or s),
         **context,
     )
     return csrf.set_on(Response(html, status=status, headers=_HEADERS, content_type=HTML_TYPE))

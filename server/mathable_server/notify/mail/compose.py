@@ -448,6 +448,6 @@ def tournament_mail(ctx: MailContext, to: str, payload: Mapping[str, Any], stabl
         subject = _("[mathable] {name} is over", name=name)
         parts = [_("{name} is over: the final standings are in.", name=name)]
     if ctx.public_url:
-        parts.append(_("Standings, crosstable and games:\n    {link}",
-                       link=f"{ctx.public_url}/tournaments/{tournament_id}"))  # fmt: skip
+        page = f"{ctx.public_url}/tournaments/{tournament_id}"
+        parts.append(_("Standings, crosstable and games:\n    {link}", link=page))
     return _message(ctx, to, subject, "\n\n".join(parts) + "\n", stable_id)

@@ -37,6 +37,8 @@ def test_round_and_end_mail(mail_app: Flask, mailbox: Mailbox) -> None:
     assert len(over) == 1
     shown = client.get(f"/v1/tournaments/{tid}").json
     assert shown["status"] == "finished"
+    listed = client.get("/v1/me", headers=bob.auth).json["games"]
+    assert listed[0]["tournament"] == {"id": tid, "name": "Club night"}
     assert [s["name"] for s in shown["standings"]] == ["ada", "bob"]
 
 

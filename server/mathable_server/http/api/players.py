@@ -286,6 +286,20 @@ def me() -> Response:
     for member in store.members(r.id for r in rows):
         members[member.game_id].append(member)
     games = svc.games
+    events = store.tournaments_of_games([r.id for r in rows])
+    listed = [
+        _imported(
+            games,
+            svc.names.lookup,
+            row,
+            _summary(player.id, row, members[row.id], _progress(games, row, page["details"])),
+        )
+        for row in rows
+    ]
+    for summary in listed:
+        # The tournament a game is part of (the home page marks it), else None.
+        found = events.get(summary["id"])
+        summary["tournament"] = None if found is None else {"id": found[0], "name": found[1]}
     return json_response(
         {
             "id": player.id,
@@ -293,17 +307,7 @@ def me() -> Response:
             "time_zone": store.time_zone(player.id),
             "language": store.language(player.id),
             "bot": bool(store.bots([player.id])),
-            "games": [
-                _imported(
-                    games,
-                    svc.names.lookup,
-                    row,
-                    _summary(
-                        player.id, row, members[row.id], _progress(games, row, page["details"])
-                    ),
-                )
-                for row in rows
-            ],
+            "games": listed,
             "next_offset": page["offset"] + len(rows) if more else None,
         }
     )

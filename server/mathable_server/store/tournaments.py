@@ -8,7 +8,8 @@ games of a round is safe to repeat (a second creation is a version conflict).
 
 A tournament game's result is written in the transaction that ends the game
 (``record_results``, from the tournaments' append hook), with a ``standings`` row in
-the feed of each of the tournament's players (the streams' news).
+the feed of each of its seats; a round's start and a tournament's end write one in the
+feed of every player (the streams' news).
 """
 
 from __future__ import annotations
@@ -341,22 +342,24 @@ def record_results(
     """Write each (game, result, time) of a tournament game not yet given one; the boards
     written. The tournaments concerned get a new version and a ``standings`` feed row for
     each of their players (locks taken in the order of the tournaments' ids)."""
-    touched: set[str] = set()
+    touched: dict[str, set[str]] = {}
     written = 0
+    results = list(results)
     for game_id, result, at in sorted(results, key=lambda item: item[0]):
-        owner = conn.execute(
-            select(tournament_games.c.tournament_id).where(
+        found = conn.execute(
+            select(tournament_games.c.tournament_id, tournament_games.c.players).where(
                 and_(tournament_games.c.game_id == game_id, tournament_games.c.result.is_(None))
             )
-        ).scalar()
-        if owner is None:
+        ).first()
+        if found is None:
             continue
+        owner = str(found[0])
         conn.execute(
             update(tournament_games)
             .where(tournament_games.c.game_id == game_id)
             .values(result=json.dumps(result, separators=(",", ":")), ended_at=at)
         )
-        touched.add(str(owner))
+        touched.setdefault(owner, set()).update(str(found[1]).split())
         written += 1
     if touched:
         for tournament_id in sorted(touched):
@@ -365,26 +368,38 @@ def record_results(
                 .where(tournaments.c.id == tournament_id)
                 .values(version=tournaments.c.version + 1)
             )
-        tell(conn, dialect, sorted(touched), max(at for _g, _r, at in results))
+        tell(conn, dialect, sorted(touched), max(at for _g, _r, at in results), touched)
     return written
 
 
-def tell(conn: Connection, dialect: Any, tournament_ids: Sequence[str], at: int) -> None:
+def tell(
+    conn: Connection,
+    dialect: Any,
+    tournament_ids: Sequence[str],
+    at: int,
+    only: dict[str, set[str]] | None = None,
+) -> None:
     """A ``standings`` row in the feed of every player of ``tournament_ids`` (the game id
-    column holds the tournament's id; the version, its version)."""
+    column holds the tournament's id; the version, its version), or only of the players
+    ``only`` names for a tournament (a game's result tells its seats: a tournament of
+    1,000 would otherwise write 1,000 rows for every game that ends)."""
     told: list[dict[str, Any]] = []
     for tournament_id in tournament_ids:
         version = conn.execute(
             select(tournaments.c.version).where(tournaments.c.id == tournament_id)
         ).scalar()
-        for (player,) in conn.execute(
-            select(tournament_players.c.player_id).where(
-                and_(
-                    tournament_players.c.tournament_id == tournament_id,
-                    tournament_players.c.left_at.is_(None),
+        if only is not None and tournament_id in only:
+            players: Any = [(p,) for p in sorted(only[tournament_id])]
+        else:
+            players = conn.execute(
+                select(tournament_players.c.player_id).where(
+                    and_(
+                        tournament_players.c.tournament_id == tournament_id,
+                        tournament_players.c.left_at.is_(None),
+                    )
                 )
             )
-        ):
+        for (player,) in players:
             told.append(
                 {
                     "player_id": player,

@@ -41,29 +41,26 @@ def round_robin(players: Sequence[str], seats: int = 2) -> list[tuple[str, ...]]
         return list(itertools.combinations(players, 2))
     if len(players) <= seats:
         return [tuple(players)]
-    uncovered = pairs_of(players)
     count = dict.fromkeys(players, 0)
     order = {p: i for i, p in enumerate(players)}
+    # Each player's opponents not met yet: the table takes the player with most left,
+    # then whoever meets the most of the table for the first time (fewest tables first).
+    left = {p: {q for q in players if q != p} for p in players}
     tables: list[tuple[str, ...]] = []
-    while uncovered:
-        # The uncovered pair of the players who sat least; then whoever covers most.
-        first = min(
-            uncovered, key=lambda p: (sum(count[x] for x in p), sorted(order[x] for x in p))
-        )
-        table = sorted(first, key=order.__getitem__)
+    while True:
+        first = max(players, key=lambda p: (len(left[p]), -count[p], -order[p]))
+        if not left[first]:
+            break
+        table = [first]
         while len(table) < seats:
             best = max(
                 (p for p in players if p not in table),
-                key=lambda p: (
-                    sum(frozenset((p, q)) in uncovered for q in table),
-                    -count[p],
-                    -order[p],
-                ),
+                key=lambda p: (len(left[p].intersection(table)), -count[p], -order[p]),
             )
             table.append(best)
-        uncovered -= pairs_of(table)
-        for p in table:
-            count[p] += 1
+        for a in table:
+            count[a] += 1
+            left[a].difference_update(table)
         tables.append(tuple(table))
     return tables
 
@@ -146,10 +143,12 @@ def duplicate_tables(
     tables: list[tuple[str, ...]] = []
     for size in sizes:
         table = [left[0]]
+        # Among the next few by standing: those the table has met least, the closest first.
+        window = left[1 : 1 + 3 * size]
         for _ in range(size - 1):
             best = min(
-                (p for p in left if p not in table),
-                key=lambda p: (sum(frozenset((p, q)) in met for q in table), left.index(p)),
+                (p for p in window if p not in table),
+                key=lambda p: (sum(frozenset((p, q)) in met for q in table), window.index(p)),
             )
             table.append(best)
         tables.append(tuple(table))

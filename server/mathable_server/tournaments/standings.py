@@ -58,6 +58,7 @@ def standings(fmt: str, players: Sequence[str], games: Sequence[Played]) -> list
         for name in game.players:
             lines.setdefault(name, Line(name))
     rounds: dict[int, list[int]] = {}
+    opponents: dict[str, list[str]] = {name: [] for name in lines}
     for game in games:
         if game.places is None:
             lines[game.players[0]].points += 1.0 if fmt != "duplicate" else 0.0
@@ -71,6 +72,7 @@ def standings(fmt: str, players: Sequence[str], games: Sequence[Played]) -> list
             for other_seat, other in enumerate(game.players):
                 if other_seat == seat:
                     continue
+                opponents[name].append(other)
                 won = _share(game.places[seat], game.places[other_seat])
                 line.against[other] = line.against.get(other, 0.0) + won
                 if fmt != "duplicate":
@@ -88,7 +90,7 @@ def standings(fmt: str, players: Sequence[str], games: Sequence[Played]) -> list
             line.tiebreak = float(line.score)
     elif fmt == "swiss":
         for line in lines.values():
-            line.tiebreak = sum(lines[o].points for o in _opponents(line.name, games))
+            line.tiebreak = sum(lines[o].points for o in opponents[line.name])
     else:
         for line in lines.values():
             line.tiebreak = sum(won * lines[o].points for o, won in line.against.items())
@@ -100,16 +102,6 @@ def standings(fmt: str, players: Sequence[str], games: Sequence[Played]) -> list
     if fmt in ("round_robin", "league"):
         ranked = _head_to_head(ranked)
     return ranked
-
-
-def _opponents(name: str, games: Sequence[Played]) -> list[str]:
-    return [
-        other
-        for game in games
-        if game.places is not None and name in game.players
-        for other in game.players
-        if other != name
-    ]
 
 
 def _head_to_head(ranked: list[Line]) -> list[Line]:

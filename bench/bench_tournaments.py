@@ -146,11 +146,13 @@ def on_database(label: str, url: str, players: int, rounds: int) -> list[str]:
             added = {k: (after[k] - before[k]) / made for k in after if after[k] != before[k]}
             lines.append(f"{label}: rows a tournament game adds: " + json.dumps(
                 {k: round(v, 2) for k, v in sorted(added.items())}))  # fmt: skip
+        each = ms(begun / made)
         lines.append(f"{label}: Swiss of {players}, round {number}: paired, begun and its "
-                     f"{made} games created in {ms(begun)} ({ms(begun / made)} a game)")  # fmt: skip
+                     f"{made} games created in {ms(begun)} ({each} a game)")  # fmt: skip
         started = time.perf_counter()
         results(store, boards, clock.now_ms(), rng)
-        lines.append(f"{label}:   its {made} results written in {ms(time.perf_counter() - started)}")
+        took = ms(time.perf_counter() - started)
+        lines.append(f"{label}:   its {made} results written in {took}")
         clock.advance(hours=1)
     reads = []
     for _ in range(5):

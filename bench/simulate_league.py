@@ -84,7 +84,7 @@ def main() -> None:
         tid = service.create(None, Spec("Simulated league", "mathable", "league", clock=None,
                                         division_size=4, close_after_hours=30 * 24,
                                         season_break_hours=168, rated=False))  # fmt: skip
-        for player_id, token in tokens.items():
+        for token in tokens.values():
             client.post(f"/v1/tournaments/{tid}/join", headers={"Authorization": f"Bearer {token}"})
         service.start(tid, None)
         for number in (1, 2):
@@ -94,7 +94,8 @@ def main() -> None:
             view = client.get(f"/v1/tournaments/{tid}").get_json()
             show(view, number)
             settled = sum(1 for g in view["rounds"][-1] if (g["result"] or {}).get("settled"))
-            print(f"  ({len(view['rounds'][-1])} games, {settled} settled on the score at the close)")
+            count = len(view["rounds"][-1])
+            print(f"  ({count} games, {settled} settled on the score at the close)")
             time.advance(days=7)
             service.sweep()  # the next season opens
         view = client.get(f"/v1/tournaments/{tid}").get_json()

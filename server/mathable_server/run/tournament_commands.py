@@ -9,11 +9,12 @@ import argparse
 import sys
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Engine
+if TYPE_CHECKING:  # the CLI-only install has this module too, without sqlalchemy
+    from sqlalchemy import Engine
 
-from mathable_server.http.settings import Settings
+    from mathable_server.http.settings import Settings
 
 #: The formats the operator's command takes.
 FORMATS = ("round_robin", "swiss", "duplicate", "league")

@@ -112,6 +112,14 @@ def results(store: Store, boards: list[dict[str, Any]], at: int, rng: random.Ran
         store.settle_board(board["game_id"], {"places": places, "scores": scores}, at)
 
 
+class Said(list[str]):
+    """Lines printed as they are added (a long run shows its progress)."""
+
+    def append(self, line: str) -> None:
+        print(line, flush=True)
+        super().append(line)
+
+
 def on_database(label: str, url: str, players: int, rounds: int) -> list[str]:
     engine = make_engine(url, 4)
     init_schema(engine)
@@ -126,7 +134,7 @@ def on_database(label: str, url: str, players: int, rounds: int) -> list[str]:
         store.create_player(player_id, f"bench{i}", None, secrets.token_hex(32))
         ids.append(player_id)
     rng = random.Random(2)
-    lines = []
+    lines = Said()
     swiss = service.create(None, Spec("Swiss", "mathable", "swiss", rounds=rounds,
                                       max_players=players))  # fmt: skip
     for player_id in ids:
@@ -191,14 +199,12 @@ def main() -> None:
     print("\n".join(lines), flush=True)
     if backend in ("sqlite", "both"):
         with isolated_database(None) as url:
-            out = on_database("sqlite", url, opts.players, opts.rounds)
-            print("\n".join(out), flush=True)
+            on_database("sqlite", url, opts.players, opts.rounds)
     if backend in ("postgresql", "both"):
         if not pg:
             raise SystemExit("set MATHABLE_TEST_POSTGRES_URL for the PostgreSQL figures")
         with isolated_database(pg) as url:
-            out = on_database("postgresql", url, opts.players, opts.rounds)
-            print("\n".join(out), flush=True)
+            on_database("postgresql", url, opts.players, opts.rounds)
 
 
 if __name__ == "__main__":

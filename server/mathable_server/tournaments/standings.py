@@ -117,9 +117,14 @@ def _head_to_head(ranked: list[Line]) -> list[Line]:
     return out
 
 
-def crosstable(lines: Sequence[Line]) -> list[list[float | None]]:
-    """Rows in the standings' order: what each took from each (None: never met, or
-    themself)."""
-    names = [line.name for line in lines]
-    return [[line.against.get(other) if other != line.name else None for other in names]
-            for line in lines]  # fmt: skip
+def crosstable(lines: Sequence[Line]) -> list[dict[str, float]]:
+    """Rows in the standings' order: what each took from each opponent met, by the
+    opponent's place in the standings (1 first; "2": 1.5). Sparse: a Swiss of 1,000
+    players over 5 rounds is 5 cells a row, not 1,000.
+
+    >>> rows = crosstable([Line("a", against={"b": 1.0}), Line("b", against={"a": 0.0})])
+    >>> rows
+    [{'2': 1.0}, {'1': 0.0}]
+    """
+    place = {line.name: str(index) for index, line in enumerate(lines, 1)}
+    return [{place[o]: won for o, won in line.against.items() if o in place} for line in lines]

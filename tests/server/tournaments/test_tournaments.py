@@ -164,7 +164,9 @@ def test_round_robin_of_four_with_one_leaving(world: Flask) -> None:
     assert view["status"] == "finished"
     assert [line["played"] for line in view["standings"]] == [3, 3, 3, 3]
     assert view["standings"][-1]["name"] == "pl3"
-    assert len(view["crosstable"]) == 4
+    assert len(view["crosstable"]) == 4 and all(len(row) == 3 for row in view["crosstable"])
+    last = view["crosstable"][-1]  # pl3 lost every game: took nothing from anyone
+    assert last == {"1": 0.0, "2": 0.0, "3": 0.0}
     assert post(world, names["pl3"], tid, "leave").status_code == 409
 
 

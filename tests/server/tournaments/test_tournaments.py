@@ -301,6 +301,15 @@ def test_refusals(world: Flask) -> None:
     bad = client.post("/v1/tournaments", json={"name": "S", "format": "swiss"},
                       headers=accounts[0].auth)  # fmt: skip
     assert bad.status_code == 422 and bad.json["error"]["code"] == "rounds_required"
+    for name in ("Cup\r\nBcc: x@example.org", " Cup", "", "x" * 81):
+        answer = client.post("/v1/tournaments", json={"name": name, "format": "round_robin"},
+                             headers=accounts[0].auth)  # fmt: skip
+        assert answer.status_code == 400, name
+    odd = client.post("/v1/tournaments", json={"name": "Cup", "format": "round_robin",
+                      "clock": "2d", "seats": 5}, headers=accounts[0].auth)  # fmt: skip
+    assert odd.status_code == 400
+    assert set(odd.json["error"]["details"]["fields"]) == {"clock", "seats"}
+    assert client.get("/v1/tournaments").json["tournaments"] == []
     assert client.get("/v1/tournaments/tnothere").status_code == 404
     tid = make(world, accounts[0], name="Two", format="round_robin")["id"]
     assert post(world, accounts[0], tid, "start").json["error"]["code"] == "too_few_players"

@@ -40,6 +40,9 @@ from mathable_server.tournaments.service import (
 bp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
 
 _ID = re.compile(r"\At[a-z0-9]{1,31}\Z")
+#: A tournament's name: printable, not beginning nor ending with a blank.
+_CONTROL = "\x00-\x1f\x7f-\x9f"
+_NAME = rf"\A[^{_CONTROL}\s](?:[^{_CONTROL}]*[^{_CONTROL}\s])?\Z"
 #: The latest ``starts_at`` taken: a year and a bit ahead is plenty (ms since 1970).
 _MAX_MS = 2**53
 
@@ -62,7 +65,15 @@ class _Clock(fields.Field):  # type: ignore[type-arg]
 
 
 class CreateTournamentSchema(StrictSchema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=80))
+    #: Shown on pages and in mail subjects: no control characters (a line break would
+    #: break a mail's header), no leading or trailing blanks.
+    name = fields.String(
+        required=True,
+        validate=[
+            validate.Length(min=1, max=80),
+            validate.Regexp(_NAME),
+        ],
+    )
     ruleset = fields.String(load_default=DEFAULT_RULESET, validate=validate.Length(min=1, max=32))
     format = fields.String(required=True, validate=validate.OneOf(FORMATS))
     seats = StrictInteger(load_default=2, validate=validate.Range(min=2, max=4))

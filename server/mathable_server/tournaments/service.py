@@ -85,6 +85,16 @@ def board_game_id(tournament_id: str, round_: int, board: int) -> str:
     return "g" + "".join(_ID_ALPHABET[b % len(_ID_ALPHABET)] for b in digest[:14])
 
 
+def request_id(creator: str | None, key: str) -> str:
+    """The id of the tournament a creator's keyed request makes.
+
+    >>> request_id("p1", "k" * 16) == request_id("p1", "k" * 16) != request_id("p2", "k" * 16)
+    True
+    """
+    digest = hashlib.sha256(f"{creator}:{key}".encode()).digest()
+    return "t" + "".join(_ID_ALPHABET[b % len(_ID_ALPHABET)] for b in digest[:12])
+
+
 def result_of(state: AnyState, settled: bool = False) -> dict[str, Any]:
     """A finished game's result as a board keeps it: each seat's place and score."""
     result = state.result
@@ -127,8 +137,12 @@ class Tournaments:
 
     # --- organising -----------------------------------------------------------------
 
-    def create(self, creator: str | None, spec: Spec) -> str:
-        """A new open tournament; ``creator`` None for the operator's. Its id."""
+    def create(self, creator: str | None, spec: Spec, request_key: str | None = None) -> str:
+        """A new open tournament; ``creator`` None for the operator's. Its id.
+
+        With ``request_key`` (a creator's ``Idempotency-Key``) the id is made from the
+        creator and the key: the same request again finds the tournament it made (a
+        retry after a lost answer makes no second one)."""
         from mathable_i18n import _
 
         if spec.format not in FORMATS:
@@ -156,7 +170,13 @@ class Tournaments:
                     422, "too_many_tournaments",
                     _("you organise {cap} tournaments not finished yet", cap=self.per_player),
                 )  # fmt: skip
-        tournament_id = new_id("t")
+        if request_key is not None:
+            tournament_id = request_id(creator, request_key)
+            known = self.store.tournament(tournament_id)
+            if known is not None and known["creator"] == creator:
+                return tournament_id
+        else:
+            tournament_id = new_id("t")
         now = self.games.now()
         self.store.create_tournament(
             {

@@ -310,9 +310,17 @@ def test_refusals(world: Flask) -> None:
     assert odd.status_code == 400
     assert set(odd.json["error"]["details"]["fields"]) == {"clock", "seats"}
     assert client.get("/v1/tournaments").json["tournaments"] == []
+    # A retry with the same Idempotency-Key (its answer lost) makes no second tournament.
+    keyed = {**accounts[1].auth, "Idempotency-Key": "retry-key-0123456789"}
+    body = {"name": "Once", "format": "round_robin"}
+    first = client.post("/v1/tournaments", json=body, headers=keyed)
+    again = client.post("/v1/tournaments", json=body, headers=keyed)
+    assert first.status_code == again.status_code == 201
+    assert first.json["id"] == again.json["id"] and again.headers["Idempotent-Replayed"] == "true"
+    assert [t["name"] for t in client.get("/v1/tournaments").json["tournaments"]] == ["Once"]
     assert client.get("/v1/tournaments/tnothere").status_code == 404
     tid = make(world, accounts[0], name="Two", format="round_robin")["id"]
     assert post(world, accounts[0], tid, "start").json["error"]["code"] == "too_few_players"
     assert post(world, accounts[1], tid, "leave").json["error"]["code"] == "not_in_tournament"
     listed = client.get("/v1/tournaments?status=open").json["tournaments"]
-    assert [t["id"] for t in listed] == [tid]
+    assert sorted(t["name"] for t in listed) == ["Once", "Two"]

@@ -21,6 +21,7 @@ from mathable_server.http.schemas import (
     StrictSchema,
 )
 from mathable_server.http.web import (
+    idempotency_key,
     json_body,
     json_response,
     load,
@@ -35,6 +36,7 @@ from mathable_server.tournaments.service import (
     TournamentError,
     Tournaments,
     clock_from,
+    request_id,
 )
 
 bp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
@@ -150,12 +152,17 @@ def tournaments_missing() -> TournamentError:
 def create() -> Response:
     player = required_player()
     body = load(_create, json_body())
+    key = idempotency_key()
+    replayed = key is not None and services().store.tournament(request_id(player.id, key))
     try:
-        tournament_id = tournaments().create(player.id, spec_of(body))
+        tournament_id = tournaments().create(player.id, spec_of(body), key)
         view = tournaments().view(tournament_id)
     except TournamentError as err:
         raise _refused(err) from None
-    return json_response(view, 201, {"Location": f"/v1/tournaments/{tournament_id}"})
+    headers = {"Location": f"/v1/tournaments/{tournament_id}"}
+    if replayed:
+        headers["Idempotent-Replayed"] = "true"  # the same request again: the one it made
+    return json_response(view, 201, headers)
 
 
 @bp.get("")

@@ -65,6 +65,8 @@ DEFAULT_MAX_POLLS_PER_CALLER = 4
 DEFAULT_STREAM_HEARTBEAT = 10.0
 #: Seconds a stream stays open before the server ends it (the client resumes with ``since``).
 DEFAULT_STREAM_SECONDS = 600
+#: Replayed games kept in memory per process, least recently used dropped first.
+DEFAULT_CACHE_GAMES = 2000
 #: Connections one client address holds at once per ``serve`` worker (not behind a proxy).
 DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 256
 #: Days a token works after it was issued (0: forever); ``POST /v1/me/token`` renews it.
@@ -100,8 +102,8 @@ class Settings:
     max_wait_seconds: int = MAX_WAIT_SECONDS
     #: The slowest interval at which a long-poll re-reads a game's version.
     poll_interval: float = 0.25
-    #: Replayed games kept in memory per process.
-    cache_games: int = 2000
+    #: Replayed games kept in memory per process (``MATHABLE_CACHE_GAMES``).
+    cache_games: int = DEFAULT_CACHE_GAMES
     #: Database connections per process (one per serving thread is enough).
     pool_size: int = 8
     #: Requests per token (or per address without one) per process; None: no limit.
@@ -191,6 +193,8 @@ class Settings:
     #: Whether webhooks may go to loopback, private and link-local addresses (and so
     #: over ``http://``; elsewhere new webhooks must be ``https://``).
     webhook_allow_private: bool = False
+    #: Push endpoints on private addresses, and over http:// (tests only).
+    push_allow_private: bool = False
     #: Seconds one webhook delivery may take in all (connect, send, the answer's status).
     webhook_deadline: float = 10.0
     #: Threads per process delivering webhooks, each one row at a time (mail has its own).
@@ -240,6 +244,7 @@ class Settings:
             database_url=env.get("MATHABLE_DATABASE_URL") or default_database_url(),
             registration_secret=env.get("MATHABLE_REGISTRATION_SECRET") or None,
             pool_size=_whole(env, "MATHABLE_POOL_SIZE", minimum=1) or 8,
+            cache_games=_or(_whole(env, "MATHABLE_CACHE_GAMES", minimum=1), DEFAULT_CACHE_GAMES),
             rate_limit=limit("MATHABLE_RATE_LIMIT", DEFAULT_RATE_LIMIT),
             max_long_polls=_whole(env, "MATHABLE_MAX_LONG_POLLS", minimum=0),
             trusted_proxies=TrustedProxies.parse(env.get("MATHABLE_TRUSTED_PROXIES", "")),
@@ -298,6 +303,7 @@ class Settings:
             outbox_max_attempts=_whole(env, "MATHABLE_OUTBOX_MAX_ATTEMPTS", minimum=1) or 8,
             outbox_lease=_seconds(env, "MATHABLE_OUTBOX_LEASE", 300.0),
             webhook_allow_private=_flag(env, "MATHABLE_WEBHOOK_ALLOW_PRIVATE"),
+            push_allow_private=_flag(env, "MATHABLE_PUSH_ALLOW_PRIVATE"),
             webhook_deadline=_seconds(env, "MATHABLE_WEBHOOK_DEADLINE", 10.0, positive=True),
             webhook_workers=_whole(env, "MATHABLE_WEBHOOK_WORKERS", minimum=1) or 4,
             webhook_breaker_failures=_whole(env, "MATHABLE_WEBHOOK_BREAKER_FAILURES", minimum=1)

@@ -26,6 +26,7 @@ from mathable_server.store.listings import ListingRecorder
 from mathable_server.store.messages import MessageRecorder
 from mathable_server.store.player_settings import PlayerSettingsRecorder
 from mathable_server.store.players import PlayerRecorder
+from mathable_server.store.push import PushRecorder
 from mathable_server.store.ratings import RatingRecorder
 from mathable_server.store.rematches import RematchRecorder
 from mathable_server.store.reminders import ReminderRecorder
@@ -69,6 +70,7 @@ class Store(
     ReminderRecorder,
     BrowserSessionRecorder,
     TournamentRecorder,
+    PushRecorder,
 ):
     """Reads and writes games and players: every recorder on one engine."""
 

@@ -63,11 +63,13 @@ from mathable_server.store.schema import (
     inbound_messages,
     message_mutes,
     notification_settings,
+    nudges,
     outbox,
     play_addresses,
     player_feed,
     player_settings,
     players,
+    push_subscriptions,
     rated_games,
     ratings,
     rematches,
@@ -113,6 +115,8 @@ CARRIED: tuple[Table, ...] = (
     tournaments,
     tournament_players,
     tournament_games,
+    push_subscriptions,
+    nudges,
 )
 #: Row numbers a load lets the database give again (the rows keep their order).
 RENUMBERED = {"vacations": "id", "outbox": "id", "game_messages": "id"}
@@ -139,6 +143,8 @@ REFERENCES: dict[str, dict[str, str]] = {
     "bot_accounts": {"player_id": "player"},
     "tournament_players": {"player_id": "player"},
     "tournament_games": {"game_id": "game"},
+    "push_subscriptions": {"player_id": "player"},
+    "nudges": {"game_id": "game", "player_id": "player"},
 }
 #: Every other table of the schema, and why a dump leaves it behind.
 NOT_CARRIED: dict[str, str] = {
@@ -148,6 +154,8 @@ NOT_CARRIED: dict[str, str] = {
     "registration_keys": "a retried registration's key matters for minutes only",
     "rate_counters": "request counts of the current window: the new server counts afresh",
     "held_polls": "the long-polls the old server was holding: they end with it",
+    "page_views": "which play pages are open now: a minute's news, ended with the old server",
+    "push_services": "the push services' breakers: the new server counts afresh",
 }
 EVENT_FIELDS = ("version", "type", "schema_version", "created_at", "at", "data")
 

@@ -1,7 +1,7 @@
 """Tournaments: round robins, Swiss, duplicate events and leagues (issue 46).
 
 Revision ID: 0019_i46_tournaments
-Revises: 0014_signin_links_by_player
+Revises: 0018_i45_push
 Create Date: 2026-12-06
 
 Three new tables: ``tournaments``, ``tournament_players`` and ``tournament_games`` (a
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0019_i46_tournaments"
-down_revision = "0014_signin_links_by_player"
+down_revision = "0018_i45_push"
 branch_labels = None
 depends_on = None
 

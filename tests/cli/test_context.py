@@ -59,6 +59,12 @@ ARGUMENTS: dict[str, list[str]] = {
     "language": ["language"],
     "record": ["record"],
     "leaderboard": ["leaderboard"],
+    "tournaments": ["tournaments"],
+    "tournament-show": ["tournament-show", "t1"],
+    "tournament-new": ["tournament-new", "Cup"],
+    "tournament-join": ["tournament-join", "t1"],
+    "tournament-leave": ["tournament-leave", "t1"],
+    "tournament-start": ["tournament-start", "t1"],
 }
 
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 PACKAGE = pathlib.Path(__file__).resolve().parents[2] / "server" / "mathable_server"
 #: From the top down.
-LAYERS = ("run", "http", "mailin", "notify", "games", "store")
+LAYERS = ("run", "http", "tournaments", "mailin", "notify", "games", "store")
 #: Above every layer: the package's lazy ``create_app``/``Settings`` and ``python -m``.
 TOP = ("mathable_server", "mathable_server.__main__")
 

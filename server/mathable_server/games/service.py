@@ -421,6 +421,23 @@ class Games:
             return self._conflict(VersionConflict(game.state.version), idem)
         return self._run(game_id, game, command, render, idem)
 
+    def start_seated(self, game_id: str, create: Command, joins: list[Command]) -> bool:
+        """Create ``game_id`` with every seat taken at once (``create`` then ``joins``): a
+        tournament's game. False if a game of that id exists (another process made it)."""
+        game = Timed(GameState())
+        events: list[Event] = []
+        state: AnyState = game.state
+        for command in [create, *joins]:
+            made = check(state, command)
+            for event in made:
+                state = apply(state, event)
+            events.extend(made)
+        try:
+            self._append(game_id, game, events, self.now(), None, None)
+        except VersionConflict:
+            return False
+        return True
+
     def run_anyhow(self, game_id: str, make: Callable[[Timed], Command | None]) -> bool:
         """Run a command on the game at whatever version it is (retried on conflicts);
         False when ``make`` finds nothing to do or the rules refuse it."""

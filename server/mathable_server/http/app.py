@@ -24,6 +24,7 @@ from mathable_server.http import (
     pages,
     review_page,
     signup,
+    tournament_pages,
 )
 from mathable_server.http.api import (
     account,
@@ -42,6 +43,7 @@ from mathable_server.http.api import (
     records,
     rulesets,
     stream,
+    tournaments,
     trial,
     vacation,
 )
@@ -58,12 +60,14 @@ from mathable_server.mailin.closing import CloseAddresses
 from mathable_server.notify import push as web_push
 from mathable_server.notify.delivery import mailroom
 from mathable_server.notify.notifier import Notifier
-from mathable_server.notify.worker import Job, Worker, lane_workers, sweep_job
+from mathable_server.notify.worker import Job, Worker, lane_workers, sweep_job, sweep_log
 from mathable_server.store import Store
 from mathable_server.store.counters import shared_polls, shared_storage
 from mathable_server.store.engine import make_engine
 from mathable_server.store.migrations import init_schema
 from mathable_server.store.wakeups import FeedFollower, Wakeups
+from mathable_server.tournaments.hook import TournamentHook
+from mathable_server.tournaments.service import Tournaments
 
 
 def create_app(
@@ -109,6 +113,8 @@ def create_app(
     computers = Computers.setup(
         store, parse_computers(settings.computers), settings.computer_rated
     )
+    # After the ratings' hook: a tournament game's result, with the standings' news.
+    store.on_append.append(TournamentHook(store.dialect))
     room = mailroom(settings, store, secret)
     app.extensions["mathable_mail"] = room
     wakeups = Wakeups()
@@ -137,6 +143,13 @@ def create_app(
         wakeups=wakeups,
         follower=follower,
         computers=computers,
+        tournaments=Tournaments(
+            store,
+            game_service,
+            secret,
+            per_player=settings.tournaments_per_player,
+            operators=frozenset(settings.tournament_operators),
+        ),
     )
     register_error_handlers(app)
     # A refusal before the caller was known asks who they are (and their language) here.
@@ -182,6 +195,8 @@ def create_app(
     app.register_blueprint(review_page.bp)
     app.register_blueprint(links.bp)
     app.register_blueprint(trial.bp)
+    app.register_blueprint(tournaments.bp)
+    app.register_blueprint(tournament_pages.bp)
     app.register_blueprint(browser.bp)
     app.register_blueprint(home.bp)
     app.register_blueprint(signup.bp)
@@ -195,6 +210,9 @@ def create_app(
     sweep: list[Job] = []
     if settings.sweep_seconds:
         sweep.append(sweep_job(game_service, settings.sweep_seconds))
+        # Rounds that start, close or follow one another; a league's next season.
+        sweep.append(Job("tournaments", settings.sweep_seconds,
+                         app.extensions["mathable"].tournaments.sweep, sweep_log))  # fmt: skip
     if settings.deliver_seconds:
         # Mail (with the sweep) in one thread, webhooks in threads of their own.
         workers = lane_workers(room.lanes(game_service.now), settings.deliver_seconds, sweep)

@@ -165,6 +165,11 @@ class Settings:
     #: organiser's. Player ids, never names: anyone may register a name not taken yet,
     #: nobody chooses their id.
     seed_players: tuple[str, ...] = ()
+    #: Players who may organise leagues and duplicate events (the operator's accounts,
+    #: player ids); ``mathable-server tournament-create`` needs none.
+    tournament_operators: tuple[str, ...] = ()
+    #: Tournaments not finished yet that one player may organise (like open games).
+    tournaments_per_player: int = 3
     #: Counters in Redis at this URL; None: in the database (or memory, see below).
     redis_url: str | None = None
     #: The prefix of every key this deployment writes in Redis (several may share one).
@@ -301,6 +306,10 @@ class Settings:
             allow_given_tiles=_flag(env, "MATHABLE_ALLOW_GIVEN_TILES"),
             allow_seeds=_flag(env, "MATHABLE_ALLOW_SEEDS"),
             seed_players=_player_ids(env, "MATHABLE_SEED_PLAYERS"),
+            tournament_operators=_player_ids(env, "MATHABLE_TOURNAMENT_OPERATORS"),
+            tournaments_per_player=_or(
+                _whole(env, "MATHABLE_TOURNAMENTS_PER_PLAYER", minimum=0), 3
+            ),
             redis_url=env.get("MATHABLE_REDIS_URL") or None,
             redis_prefix=env.get("MATHABLE_REDIS_PREFIX") or "mathable",
             smtp_url=env.get("MATHABLE_SMTP_URL") or None,

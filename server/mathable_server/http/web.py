@@ -68,6 +68,8 @@ class Services:
     follower: FeedFollower | None = None
     #: The computer's players of this server (``games.computers``).
     computers: Computers = field(default_factory=lambda: Computers([]))
+    #: Tournaments (``mathable_server.tournaments``), over ``store`` and ``games``.
+    tournaments: Any = None
 
 
 class NameBook:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from mathable_server.games.timesource import SystemTime
 from mathable_server.http.settings import DEFAULT_HOST, DEFAULT_PORT, Settings
-from mathable_server.run import green
+from mathable_server.run import green, tournament_commands
 from mathable_server.run.mail_commands import add_parsers, run_command
 
 if TYPE_CHECKING:
@@ -134,6 +134,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     common(rebuild, listen=False)
     add_parsers(commands, common)
+    tournament_commands.add_parsers(commands, common)
     init_db = commands.add_parser("init-db", help="create or upgrade the schema (as migrate)")
     common(init_db, listen=False)
     migrate = commands.add_parser(
@@ -362,6 +363,9 @@ def _tick(engine: Engine, settings: Settings) -> None:
     # deferred: start-up time of mathable-server (the game service: sqlalchemy)
     # deferred: start-up time of mathable-server (the computer: sqlalchemy)
     from mathable_server.games.computers import ComputerTurns
+
+    # deferred: start-up time of mathable-server (tournaments: sqlalchemy)
+    from mathable_server.games.draws import secret_key
     from mathable_server.games.ratings import RatingsHook
     from mathable_server.games.service import Games
 
@@ -373,12 +377,15 @@ def _tick(engine: Engine, settings: Settings) -> None:
 
     # deferred: start-up time of mathable-server (the store: sqlalchemy)
     from mathable_server.store import Store
+    from mathable_server.tournaments.hook import TournamentHook
+    from mathable_server.tournaments.service import Tournaments
 
     store = Store(engine)
     store.on_append.append(Notifier())
     store.on_append.append(CloseAddresses())
     store.on_append.append(RatingsHook())
     store.on_append.append(ComputerTurns())
+    store.on_append.append(TournamentHook(store.dialect))
     games = Games(store, 100, SystemTime(settings.time_offset_seconds), settings.vacation_days)
     total = 0
     while (found := games.sweep()) > 0:
@@ -386,7 +393,9 @@ def _tick(engine: Engine, settings: Settings) -> None:
         if found < 1000:
             break
     reminded = store.send_reminders(games.now())
-    print(f"mathable-server: tick: {total} games due, {reminded} reminders", file=sys.stderr)
+    events = Tournaments(store, games, lambda: secret_key(settings.secret_key, store)).sweep()
+    print(f"mathable-server: tick: {total} games due, {reminded} reminders, "
+          f"{events} tournaments looked at", file=sys.stderr)  # fmt: skip
 
 
 def _computers(engine: Engine, settings: Settings) -> None:
@@ -523,6 +532,9 @@ def _run(args: argparse.Namespace) -> None:
             return
         if args.command == "rebuild-ratings":
             _rebuild_ratings(engine)
+            return
+        if args.command in ("tournament-create", "tournament-start"):
+            tournament_commands.run_command(args, engine, settings)
             return
         if args.command in ("outbox", "deliver", "mail-in", "smtpd"):
             if args.command in ("deliver", "smtpd"):

@@ -56,6 +56,7 @@ from mathable_server.store.rows import (
     now_ms,
 )
 from mathable_server.store.secrets import SecretRecorder
+from mathable_server.store.tournaments import TournamentRecorder
 from mathable_server.store.vacations import VacationRecorder
 
 
@@ -74,6 +75,7 @@ class Store(
     BrowserSessionRecorder,
     LobbyRecorder,
     AccountRecorder,
+    TournamentRecorder,
     PushRecorder,
     FinishedRecorder,
     ComputerRecorder,

@@ -77,6 +77,9 @@ from mathable_server.store.schema import (
     rematches,
     reminders,
     server_secrets,
+    tournament_games,
+    tournament_players,
+    tournaments,
     vacations,
 )
 
@@ -112,6 +115,9 @@ CARRIED: tuple[Table, ...] = (
     browser_links,
     browser_sessions,
     bot_accounts,
+    tournaments,
+    tournament_players,
+    tournament_games,
     push_subscriptions,
     nudges,
     computer_players,
@@ -140,6 +146,8 @@ REFERENCES: dict[str, dict[str, str]] = {
     "browser_links": {"player_id": "player", "game_id": "game"},
     "browser_sessions": {"player_id": "player"},
     "bot_accounts": {"player_id": "player"},
+    "tournament_players": {"player_id": "player"},
+    "tournament_games": {"game_id": "game"},
     "push_subscriptions": {"player_id": "player"},
     "nudges": {"game_id": "game", "player_id": "player"},
     "computer_players": {"player_id": "player"},

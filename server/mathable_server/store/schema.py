@@ -461,6 +461,81 @@ browser_sessions = Table(
     Index("ix_browser_sessions_player", "player_id"),
 )
 
+#: Tournaments (``mathable_server.tournaments``): round robins, Swiss, duplicate events and
+#: leagues. Their games are ordinary games; ``tournament_games`` says which, and keeps
+#: each one's result once it ends (written in the transaction that ends it).
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(80), nullable=False),
+    Column("ruleset", String(32), nullable=False),
+    #: round_robin, swiss, duplicate or league.
+    Column("format", String(16), nullable=False),
+    Column("seats", Integer, nullable=False),
+    #: The clock of every game (``ClockSpec.to_dict`` as JSON), or None: no clock.
+    Column("clock", Text, nullable=True),
+    Column("rated", Integer, nullable=False),
+    Column("max_players", Integer, nullable=False),
+    #: When it starts by itself (ms); None: when its creator starts it.
+    Column("starts_at", BigInteger, nullable=True),
+    #: Swiss and duplicate: how many rounds.
+    Column("rounds", Integer, nullable=True),
+    #: Who made it (None: the operator's event).
+    Column("creator", String(32), nullable=True),
+    #: open, running or finished.
+    Column("status", String(16), nullable=False),
+    #: The round being played (0 before the start); a league's season.
+    Column("round", Integer, nullable=False),
+    #: League: players a division; the hours between a season's last game and the next.
+    Column("division_size", Integer, nullable=True),
+    Column("season_break_hours", Integer, nullable=True),
+    #: Hours after a round's start that it closes, its unfinished games settled on the
+    #: score (None: it waits for every game).
+    Column("close_after_hours", Integer, nullable=True),
+    #: When the next round (a league's next season) opens, once the last one ended.
+    Column("next_at", BigInteger, nullable=True),
+    #: When the round being played closes (its start + ``close_after_hours``), or None.
+    Column("closes_at", BigInteger, nullable=True),
+    #: Duplicate: the secret the rounds' orders are drawn from (never shown).
+    Column("secret", String(64), nullable=True),
+    #: Bumped whenever the standings may change (a game ends, a round starts).
+    Column("version", Integer, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Index("ix_tournaments_status", "status", "starts_at"),
+)
+
+tournament_players = Table(
+    "tournament_players",
+    metadata,
+    Column("tournament_id", String(32), primary_key=True),
+    Column("player_id", String(32), primary_key=True),
+    Column("joined_at", BigInteger, nullable=False),
+    #: When they left (their games resigned), else None.
+    Column("left_at", BigInteger, nullable=True),
+    #: A league's division (0 the top); 0 in other formats.
+    Column("division", Integer, nullable=False),
+    Index("ix_tournament_players_player", "player_id"),
+)
+
+tournament_games = Table(
+    "tournament_games",
+    metadata,
+    Column("tournament_id", String(32), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("board", Integer, primary_key=True),
+    #: The game (its id fixed by the tournament, round and board); None for a bye.
+    Column("game_id", String(32), nullable=True, unique=True),
+    #: The players in seat order, separated by spaces.
+    Column("players", Text, nullable=False),
+    Column("division", Integer, nullable=False),
+    #: 1 once the game exists.
+    Column("created", Integer, nullable=False),
+    #: Once it ended (or the round closed it): each seat's place and score, JSON.
+    Column("result", Text, nullable=True),
+    Column("ended_at", BigInteger, nullable=True),
+)
+
 #: The browsers' Web Push subscriptions (``PushSubscription.toJSON()``), at most 5 a player.
 push_subscriptions = Table(
     "push_subscriptions",

@@ -308,6 +308,26 @@ def me() -> Response:
             if r.status in FINISHED and (page["details"] or _maybe_imported(r, members[r.id]))
         ],
     )
+    events = store.tournaments_of_games([r.id for r in rows])
+    listed = [
+        _imported(
+            games,
+            svc.names.lookup,
+            row,
+            _summary(
+                player.id,
+                row,
+                members[row.id],
+                _progress(games, row, page["details"], kept.get(row.id)),
+            ),
+            kept.get(row.id),
+        )
+        for row in rows
+    ]
+    for summary in listed:
+        # The tournament a game is part of (the home page marks it), else None.
+        found = events.get(summary["id"])
+        summary["tournament"] = None if found is None else {"id": found[0], "name": found[1]}
     return json_response(
         {
             "id": player.id,
@@ -315,21 +335,7 @@ def me() -> Response:
             "time_zone": store.time_zone(player.id),
             "language": store.language(player.id),
             "bot": bool(store.bots([player.id])),
-            "games": [
-                _imported(
-                    games,
-                    svc.names.lookup,
-                    row,
-                    _summary(
-                        player.id,
-                        row,
-                        members[row.id],
-                        _progress(games, row, page["details"], kept.get(row.id)),
-                    ),
-                    kept.get(row.id),
-                )
-                for row in rows
-            ],
+            "games": listed,
             "next_offset": page["offset"] + len(rows) if more else None,
         }
     )

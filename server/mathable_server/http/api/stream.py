@@ -2,7 +2,8 @@
 
 One JSON object a line (``{"type", "game_id", "version", "cursor"}``) for each
 thing that happens in the caller's games (``invited``, ``game_started``,
-``moved``, ``your_turn``, ``game_finished``), an empty line as heartbeat, in
+``moved``, ``your_turn``, ``game_finished``; ``standings`` with a ``tournament_id``
+and its ``url`` when a tournament of the caller's changes), an empty line as heartbeat, in
 the feed's global order (``mathable_server.store.feed``). Every line has a cursor
 of its own (``cursor_of``): a feed row that means two things to the player (say
 ``game_started`` and ``your_turn``) is two lines with two cursors, so a client
@@ -54,6 +55,7 @@ from mathable_server.http.web import (
 )
 from mathable_server.store import feed
 from mathable_server.store.feed import Change
+from mathable_server.store.tournaments import STANDINGS
 
 bp = Blueprint("stream", __name__, url_prefix="/v1/me")
 
@@ -152,8 +154,24 @@ def _encoded(change: Change) -> tuple[bytes, ...]:
     """A change's lines, one per kind, each with its own cursor; encoded once for all the
     streams of its player in this process."""
     return tuple(
-        game_line(kind, change.game_id, change.version, cursor_of(change.seq, index))
+        standings_line(change.game_id, change.version, cursor_of(change.seq, index))
+        if kind == STANDINGS
+        else game_line(kind, change.game_id, change.version, cursor_of(change.seq, index))
         for index, kind in enumerate(change.kinds)
+    )
+
+
+def standings_line(tournament_id: str, version: int, cursor: str) -> bytes:
+    """A tournament's standings may have changed (a game of it ended, a round began):
+    read ``url`` (``GET /v1/tournaments/{id}``) again."""
+    return line(
+        {
+            "type": STANDINGS,
+            "tournament_id": tournament_id,
+            "version": version,
+            "url": f"/v1/tournaments/{tournament_id}",
+        },
+        cursor,
     )
 
 

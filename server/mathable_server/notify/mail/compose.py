@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from email import policy
 from email.message import EmailMessage
 from email.utils import formatdate
+from typing import Any
 
 from mathable import ClockState
 from mathable.core.ruleset import AnyState
@@ -449,3 +450,33 @@ def confirm_mail(ctx: MailContext, to: str, link: str, name: str, hours: int, st
         + "\n"
     )  # fmt: skip
     return _message(ctx, to, _("[mathable] Confirm your address"), text, stable_id)
+
+
+def tournament_mail(ctx: MailContext, to: str, payload: Mapping[str, Any], stable_id: str) \
+        -> EmailMessage:  # fmt: skip
+    """A tournament's news: a round (a league's season) begins with the player's games, a
+    league's season is over, the tournament is over."""
+    name = str(payload.get("name", ""))
+    number = int(payload.get("round", 0))
+    event = payload.get("event")
+    tournament_id = str(payload.get("tournament_id", ""))
+    if event == "round":
+        subject = _("[mathable] {name}: round {number} has begun", name=name, number=number)
+        parts = [_("Round {number} of {name} has begun: every game of it starts now.",
+                   number=number, name=name)]  # fmt: skip
+        games = [str(g) for g in payload.get("games") or ()]
+        if games:
+            where = [f"{ctx.public_url}/play/{g}" if ctx.public_url else g for g in games]
+            parts.append(_("Your games:") + "\n" + "\n".join(f"    {w}" for w in where))
+    elif event == "season_over":
+        subject = _("[mathable] {name}: season {number} is over", name=name, number=number)
+        parts = [_("Every game of season {number} of {name} has ended. The next season "
+                   "opens with the same players, the top two of each division up and the "
+                   "bottom two down.", number=number, name=name)]  # fmt: skip
+    else:
+        subject = _("[mathable] {name} is over", name=name)
+        parts = [_("{name} is over: the final standings are in.", name=name)]
+    if ctx.public_url:
+        page = f"{ctx.public_url}/tournaments/{tournament_id}"
+        parts.append(_("Standings, crosstable and games:\n    {link}", link=page))
+    return _message(ctx, to, subject, "\n\n".join(parts) + "\n", stable_id)

@@ -36,6 +36,7 @@ from mathable_server.notify.mail.compose import (
     reminder_mail,
     signin_mail,
     signup_mail,
+    tournament_mail,
 )
 from mathable_server.notify.mail.games import game_mail_for, mail_time
 from mathable_server.notify.mail.picture import board_png
@@ -141,6 +142,8 @@ class MailChannel:
             return self._digest(ctx, to, entry)
         if entry.kind == "reminder":
             return self._reminder(ctx, to, entry)
+        if entry.kind == "tournament":
+            return tournament_mail(ctx, to, payload, entry.message_id)
         if entry.kind not in GAME_KINDS:
             raise Undeliverable(f"unknown kind {entry.kind}")
         game_id, version, seat = payload["game_id"], int(payload["version"]), int(payload["seat"])

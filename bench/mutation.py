@@ -48,7 +48,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The packages mutated, by their import name: the rules package and the translations.
-PACKAGES = {"mathable": ROOT / "shared" / "mathable", "mathable_i18n": ROOT / "shared" / "mathable_i18n"}
+PACKAGES = {name: ROOT / "shared" / name for name in ("mathable", "mathable_i18n")}
 PACKAGE = PACKAGES["mathable"]
 TESTS = ROOT / "tests"
 STAGE = ROOT / ".mutation"
@@ -238,7 +238,8 @@ def sync_stage(keep_stats: bool = False) -> None:
                     stale.unlink(missing_ok=True)
                 tests_changed |= source.suffix != ".py"
     wanted = {TESTS / "__init__.py", ROOT / "docs" / "rules.md"}
-    wanted |= {p for p in _files(ROOT / "docs") if p.name.startswith("rules")}
+    # The rule books the rulebook tests compare, the refusals the conftest holds to.
+    wanted |= {p for p in _files(ROOT / "docs") if p.name.startswith(("rules", "errors"))}
     wanted |= _files(TESTS / "rules") | _files(TESTS / "i18n")
     wanted |= {p for p in _files(ROOT / "scripts") if p.suffix == ".py"}
     for other in ("server/mathable_server", "client/mathable_cli"):  # their catalogs

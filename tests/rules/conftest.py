@@ -19,6 +19,7 @@ from hypothesis import Phase, settings
 
 from mathable.core.errors import RuleError
 from tests.rules.refusal_docs import undocumented
+from tests.rules.words_helpers import unmarked
 
 settings.register_profile(
     "mutation",
@@ -34,8 +35,9 @@ if _profile:
     settings.load_profile(_profile)
 
 
-# Every refusal the rules package makes while a test runs is held to docs/errors.md: its
-# code is listed there and every key of its details is named in the code's row (issue 48).
+# Every refusal the rules package makes while a test runs is held to docs/errors.md (its
+# code is listed there and every key of its details is named in the code's row) and its
+# message to the catalogs (marked for translation: tests/rules/words_helpers.py) (issue 48).
 # A refusal a test provokes thus pins its code and details keys, whatever else the test
 # checks; the refusals a test builds itself are not held, nor those of a test marked
 # ``own_refusals`` (a game of the test's own, with codes of its own).
@@ -63,6 +65,6 @@ def _refusals_are_documented(
     monkeypatch.setattr(RuleError, "__init__", recording)
     yield
     found = [line for err in made for line in undocumented(err.code, err.details)]
-    assert not found, "refusals that docs/errors.md does not document:\n" + "\n".join(
-        sorted(set(found))
-    )
+    found += [f"{err.code}: {line}" for err in made for line in unmarked(err.message)]
+    said = "refusals that docs/errors.md does not document or the catalogs lack:\n"
+    assert not found, said + "\n".join(sorted(set(found)))

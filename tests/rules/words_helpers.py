@@ -3,7 +3,8 @@
 A text is marked when it is a :class:`~mathable.core.words.Text` whose template the
 rules package's catalog (``shared/mathable/locales/fr/LC_MESSAGES/mathable.po``, which
 ``scripts/catalogs.py extract`` writes from the marks) holds, and so is every text among
-its values; a layout of texts (``concat``: ``{p0}{p1}``...) is marked when its words are.
+its values; a layout of texts (``concat``: ``{p0}{p1}``..., lines joined) is marked when its
+words are.
 A constant marked with ``N_`` is a plain string: it is marked when the catalog holds it.
 Read with the standard library only (the rules tests import nothing else).
 """
@@ -23,7 +24,7 @@ CATALOG = (
     / "shared" / "mathable" / "locales" / "fr" / "LC_MESSAGES" / "mathable.po"
 )  # fmt: skip
 
-_LAYOUT = re.compile(r"^(\{p\d+\})*$")
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 _WORD = re.compile(r"[A-Za-z]{2,}")
 
 
@@ -53,7 +54,8 @@ def unmarked(text: Any) -> list[str]:
     """The parts of ``text`` that are words and not marked (empty: all of it is)."""
     if isinstance(text, Text):
         missing: list[str] = []
-        layout = bool(_LAYOUT.match(text.template))
+        # a layout: placeholders and signs only (concat, a tutorial's joined lines)
+        layout = not _WORD.search(_PLACEHOLDER.sub("", text.template))
         if not layout:
             for template in (text.template, text.plural):
                 if template is not None and template not in msgids():

@@ -22,11 +22,31 @@ Run::
 
 mutmut 3 only finds the package it mutates under ``./``, ``src/`` or ``source/``
 and names mutants by file path, while this repository keeps the rules in
-``shared/mathable``. So the script mirrors the package into
-``.mutation/src/mathable`` and ``tests/rules`` into ``.mutation/tests/rules``
-(ignored by git), writes mutmut's configuration there, and runs mutmut in that
-folder. Mutants are regenerated for a module whose source changed; results of
-earlier runs stay, so ``--report`` shows the latest result of every mutant run.
+``shared/mathable`` (``core/``, ``core/lifecycle/``, ``games/mathable/``, ``games/summy/``)
+and the translations in ``shared/mathable_i18n``. So the script mirrors both packages
+(their catalogs too) into ``.mutation/src/``, the tests (``TEST_PATHS``: ``tests/rules``
+and the two tests of ``tests/i18n`` that need nothing but the two packages) into
+``.mutation/tests``, writes mutmut's configuration there, and runs mutmut in that folder
+(ignored by git). Mutants are regenerated for a module whose source changed; results of
+earlier runs stay, so ``--report`` shows the latest result of every mutant run. A
+module is named by its path under ``mathable`` (``core.lifecycle.creation``,
+``games.summy.picture``, ``core.lifecycle.__init__``), the translations' ``mathable_i18n``.
+
+Which tests a mutant runs: mutmut first runs every test once with each function of the
+mutated packages counting its callers (its "stats", ``mutants/mutmut-stats.json``), then
+runs for each mutant only the tests that reached the mutated function, the fastest
+mutants first. ``--keep-stats`` keeps that measure when tests were only added (mutmut
+measures the new ones alone); else any change of the tests measures them all again.
+
+Games are found through their entry points (``mathable.core.plugins``): the entry
+points name modules, which the mutated copy answers to, since ``mutants/src`` comes first
+on the path. A test that starts its own Python process (a log read by a process that has
+loaded nothing, the lookup of one game alone) runs the mutant too: the stage's
+``conftest.py`` puts ``mutants/src`` first on ``PYTHONPATH`` for such processes, which
+inherit ``MUTANT_UNDER_TEST``; while mutmut measures, a ``sitecustomize`` in
+``mutants/hooks`` writes the functions such a process reached, and the conftest counts
+them for the test that started it. The mutated modules are compiled once when the stage
+is made (a fresh process would otherwise compile files holding every mutant each time).
 
 The tests run under the Hypothesis profile ``mutation`` (tests/rules/conftest.py):
 no shrinking, no example database, derandomized, so a kill is a failing example,

@@ -81,20 +81,20 @@ TEST_PATHS = ("tests/rules", "tests/i18n/test_rules_words.py", "tests/i18n/test_
 
 DESELECTED = "tests/rules/test_material.py::test_rules_package_imports_only_the_standard_library"
 
-CONFIG = f"""\
+CONFIG_TEMPLATE = """\
 # Written by bench/mutation.py: mutmut's configuration for the mirrored rules package.
 [tool.mutmut]
 source_paths = ["src/mathable", "src/mathable_i18n"]
 # The rulebook test compares docs/rules.md with what the (mutated) rulebook writes; the
 # layout and refusal scans read the original source under shared/; test_catalogs reads
 # scripts/ and the other packages' catalogs; hooks/ holds what lets a test's own Python
-# process run the mutant (and count in the stats), see HOOKS in bench/mutation.py.
+# process run the mutant (and count in the stats), see HOOK_CONFTEST in bench/mutation.py.
 also_copy = ["docs", "shared", "scripts", "hooks", "conftest.py"]
-pytest_add_cli_args_test_selection = {list(TEST_PATHS)!r}
+pytest_add_cli_args_test_selection = {tests!r}
 pytest_add_cli_args = [
     "-p", "no:cacheprovider",
     # mutmut's trampolines import mutmut into the package: this test would fail every mutant.
-    "--deselect", "{DESELECTED}",
+    "--deselect", "{deselected}",
 ]
 
 [tool.pytest.ini_options]
@@ -108,6 +108,12 @@ markers = [
     "both_databases: runs on SQLite and PostgreSQL",
 ]
 """
+
+
+def config_text(tests: list[str] | None = None) -> str:
+    """mutmut's configuration, its mutants run against ``tests`` (default: ``TEST_PATHS``)."""
+    chosen = list(tests) if tests else list(TEST_PATHS)
+    return CONFIG_TEMPLATE.format(tests=chosen, deselected=DESELECTED)
 
 # A test that starts its own Python process (``sys.executable -c ...``: a fresh process
 # that has imported nothing, as a server after a restart) must run the mutant too, not the
@@ -239,7 +245,7 @@ def _package_files(folder: Path) -> list[Path]:
     )
 
 
-def sync_stage(keep_stats: bool = False) -> None:
+def sync_stage(keep_stats: bool = False, tests: list[str] | None = None) -> None:
     """Mirror the packages and their tests into the stage; drop what a change made stale.
 
     A changed test drops the measure of which tests reach which function (it is taken again,
@@ -266,13 +272,13 @@ def sync_stage(keep_stats: bool = False) -> None:
         wanted |= {p for p in _files(ROOT / other / "locales") if p.suffix == ".po"}
     for source in wanted:
         tests_changed |= _copy_if_changed(source, STAGE / source.relative_to(ROOT))
-    for tests in ("tests/rules", "tests/i18n"):
-        for old in _files(STAGE / tests):
+    for kept in ("tests/rules", "tests/i18n"):
+        for old in _files(STAGE / kept):
             if ROOT / old.relative_to(STAGE) not in wanted:
                 old.unlink()
                 tests_changed = True
     for path, text in (
-        (STAGE / "pyproject.toml", CONFIG),
+        (STAGE / "pyproject.toml", config_text(tests)),
         (STAGE / "conftest.py", HOOK_CONFTEST),
         (STAGE / "hooks" / "sitecustomize.py", HOOK_SITECUSTOMIZE),
     ):
@@ -462,6 +468,11 @@ def main(argv: list[str] | None = None) -> int:
         help="keep the measure of which tests reach which function when tests changed "
         "(mutmut then measures only new tests: enough while tests are only added)",
     )
+    parser.add_argument(
+        "--tests",
+        help="comma-separated test paths the mutants run against (default: every path of "
+        "TEST_PATHS); a narrower choice is quicker and can only score lower",
+    )
     parser.add_argument("--report", action="store_true", help="print the last results, run none")
     parser.add_argument("--survivors", metavar="MODULE", help="print the diffs of its survivors")
     args = parser.parse_args(argv)
@@ -469,7 +480,9 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.report or args.survivors):
         # --report and --survivors only read: syncing would regenerate (and so reset the
         # results of) every module whose source moved on since the run being read.
-        sync_stage(keep_stats=args.keep_stats)
+        sync_stage(
+            keep_stats=args.keep_stats, tests=args.tests.split(",") if args.tests else None
+        )
     all_modules = sorted({module_of(n) for n in results()})
     modules = args.modules.split(",") if args.modules else all_modules
     unknown = sorted(set(modules) - set(all_modules))

@@ -95,11 +95,14 @@ def test_a_game_s_own_fold_takes_its_events_before_the_kernel() -> None:
 
     def own(moves: MoveList, event: Event) -> bool:
         taken.append(event)
+        said.append(moves.name(1))  # the names given to the list
         return isinstance(event, Passed)  # a game that folds passes itself
 
+    said: list[str] = []
     teller = _Teller([])
-    lines = move_lines(teller, [Passed(0), Resigned(1)], own=own)
+    lines = move_lines(teller, [Passed(0), Resigned(1)], ["ada", "bob"], own=own)
     assert taken == [Passed(0), Resigned(1)]
+    assert said == ["bob", "bob"]
     assert lines == [MoveLine(None, 1, [], "resigned", 0, 0, "resigned")]
 
 

@@ -101,3 +101,34 @@ def test_an_empty_review_is_exhaustive_and_left_nothing() -> None:
         "\nNo turn left points on the table.\n"
         "Every best turn above is exact (every search was exhaustive).\n"
     )
+
+
+def test_a_resignation_is_no_turn_to_review_and_the_turns_after_it_are() -> None:
+    from mathable.core.lifecycle import Resign
+    from mathable.games.summy import selfplay
+    from tests.rules.record_helpers import Table
+
+    table = Table("summy", 3, 4)
+
+    def one_turn() -> None:
+        for command in selfplay.turns(table.state, selfplay.first_move):
+            table.run(command)
+
+    one_turn()
+    one_turn()
+    table.run(Resign(1))
+    one_turn()
+    one_turn()
+    text = write_record(table.events, revealed=True).text()
+    assert "\n3. bob: resign\n" in text
+    found = review(replay_record(text))
+    assert [(t.number, t.player, t.played) for t in found.turns] == [
+        (1, "ada", "discard = = 9 9"),
+        (2, "bob", "-5,0 across 46-37=9 (29)"),
+        (4, "cy", "0,-6 down 0x18+8=8 (25)"),
+        (5, "ada", "-4,-4 across 3+4x1=7 (15)"),
+    ]
+    assert found.to_json()["ruleset"] == "summy"
+    assert set(found.to_json()) == {
+        "ruleset", "exhaustive", "turns", "lost", "total_lost", "costliest"
+    }  # fmt: skip

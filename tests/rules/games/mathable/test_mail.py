@@ -130,3 +130,31 @@ def test_how_to_reply_is_marked_and_names_every_command() -> None:
     assert_marked(words)
     for command in ("I8=12 J8=16", "exchange 3 7 12", "pass", "resign", "J8=16+"):
         assert command in words
+
+
+def test_a_turn_whose_points_are_not_told_is_said_as_0_points() -> None:
+    placed = [{"square": "I8", "tile": 12}]
+    plain = MATHABLE.last_turn_words(_turn(placements=placed), NAMES)
+    bonus = MATHABLE.last_turn_words(_turn(placements=placed, bonus=50), NAMES)
+    assert plain == "bob played I8=12 for 0 points."
+    assert bonus == "bob played I8=12 for 0 points (with a 50 bonus)."
+    assert isinstance(plain, Text) and isinstance(bonus, Text)
+    assert (plain.n, bonus.n) == (0, 0)
+
+
+def test_one_point_is_said_with_the_singular_template_which_says_points_too() -> None:
+    placed = [{"square": "I8", "tile": 1}]
+    plain = MATHABLE.last_turn_words(_turn(placements=placed, points=1), NAMES)
+    bonus = MATHABLE.last_turn_words(_turn(placements=placed, points=1, bonus=50), NAMES)
+    assert plain == "bob played I8=1 for 1 points."
+    assert bonus == "bob played I8=1 for 1 points (with a 50 bonus)."
+    assert isinstance(plain, Text) and isinstance(bonus, Text)
+    assert plain.template == "{who} played {placed} for {n} points."
+    assert bonus.template == "{who} played {placed} for {n} points (with a {bonus} bonus)."
+
+
+def test_an_exchange_of_three_digit_tiles_and_a_long_blank_line() -> None:
+    assert mail.read_own_reply("exchange 100 7") == {"type": "exchange", "tiles": [100, 7]}
+    with pytest.raises(RuleError) as raised:
+        mail.read_own_reply(" " * 100)
+    assert raised.value.details == {"text": " " * 80}

@@ -106,3 +106,15 @@ def test_how_to_reply_is_marked_and_names_every_command() -> None:
     assert_marked(words)
     for command in ("-3,0 across 1+2=3", "discard x 9", "pass", "resign"):
         assert command in words
+
+
+def test_one_point_is_said_with_the_singular_template_and_a_long_blank_line() -> None:
+    from mathable.core.words import Text
+
+    play = {"seat": 1, "equation": "1=1", "points": 1}
+    said = SUMMY.last_turn_words({"last_turn": {"seat": 1}, "last_play": play}, NAMES)
+    assert said == "bob played 1=1 for 1 points."
+    assert isinstance(said, Text) and said.template == "{who} played {equation} for {n} points."
+    with pytest.raises(RuleError) as raised:
+        mail.read_own_reply(" " * 100, {}, lambda text, view: {})
+    assert raised.value.details == {"text": " " * 80}

@@ -96,3 +96,69 @@ def test_the_picture_draws_the_board_the_tiles_and_the_rack_with_its_words() -> 
     bare = picture.mathable_svg({"board": {}, "you": None})
     assert 'viewBox="0 0 592 592"' in bare and '<g class="rack">' not in bare
     assert '<title id="board-title">Mathable board</title>' in bare
+
+
+# The empty board is drawn once, when the module loads (``EMPTY_BOARD``): these tests call
+# its builder, so a change to the drawing is seen here and not only in a loaded module.
+
+TEXT = 'text-anchor="middle" dominant-baseline="central"'
+
+
+def test_each_square_s_kind_colour_and_printed_label() -> None:
+    from collections import Counter
+
+    from mathable.games.mathable.board import parse_square
+
+    kinds = {
+        name: picture._square_kind(parse_square(name))
+        for name in ("A1", "B1", "B2", "G7", "H8", "E2", "F3", "G4", "H4")
+    }
+    assert kinds == {
+        "A1": ("triple", "#ee7d14", "3x"),
+        "B1": ("plain", "#ece6d6", ""),
+        "B2": ("double", "#7b3fa6", "2x"),
+        "G7": ("centre", "#b9b4a6", "1"),
+        "H8": ("centre", "#b9b4a6", "4"),
+        "E2": ("op-divide", "#1f5fae", "\u00f7"),
+        "F3": ("op-subtract", "#1f5fae", "\u2212"),
+        "G4": ("op-add", "#1f5fae", "+"),
+        "H4": ("op-multiply", "#1f5fae", "\u00d7"),
+    }
+    assert Counter(picture._square_kind(s)[0] for s in SQUARES) == {
+        "plain": 132, "double": 16, "triple": 12, "centre": 4,
+        "op-divide": 8, "op-subtract": 8, "op-add": 8, "op-multiply": 8,
+    }  # fmt: skip
+
+
+def test_the_empty_board_its_frame_coordinates_and_squares() -> None:
+    import hashlib
+
+    board = picture._empty_board()
+    assert board == picture.EMPTY_BOARD
+    assert board.startswith(
+        '<rect class="frame" x="21" y="21" width="566" height="566" rx="6" fill="#2b3a4a"/>'
+        f'<text x="44" y="12" font-size="13" fill="#555" {TEXT}>A</text>'
+        f'<text x="84" y="12" font-size="13" fill="#555" {TEXT}>B</text>'
+    )
+    assert f'<text x="11" y="564" font-size="13" fill="#555" {TEXT}>14</text>' in board
+    assert (
+        '<rect class="square triple" data-square="A1" x="25" y="25" width="38" height="38" '
+        f'rx="3" fill="#ee7d14"/><text x="44" y="44" font-size="14" fill="#ffffff" {TEXT} '
+        'font-weight="bold">3x</text><rect class="square plain" data-square="B1" x="65" y="25" '
+        'width="38" height="38" rx="3" fill="#ece6d6"/><rect class="square plain"'
+    ) in board
+    assert (
+        '<rect class="square op-divide" data-square="E2" x="185" y="65" width="38" height="38" '
+        f'rx="3" fill="#1f5fae"/><text x="204" y="84" font-size="24" fill="#ffffff" {TEXT} '
+        'font-weight="bold">\u00f7</text>'
+    ) in board
+    assert (
+        '<rect class="square centre" data-square="G7" x="265" y="265" width="38" height="38" '
+        f'rx="3" fill="#b9b4a6"/><text x="284" y="284" font-size="18" fill="#1c1c1c" {TEXT} '
+        'font-weight="bold">1</text>'
+    ) in board
+    assert board.count('<rect class="square ') == 196
+    # and the rest of it, byte for byte
+    assert hashlib.sha256(board.encode()).hexdigest() == (
+        "b1a1a4810325a9bf8f93600d81608cc1e39f21f4c73e8334899c5dd074dfde08"
+    )

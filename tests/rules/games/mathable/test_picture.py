@@ -162,3 +162,11 @@ def test_the_empty_board_its_frame_coordinates_and_squares() -> None:
     assert hashlib.sha256(board.encode()).hexdigest() == (
         "b1a1a4810325a9bf8f93600d81608cc1e39f21f4c73e8334899c5dd074dfde08"
     )
+
+
+def test_the_picture_of_a_known_view_byte_for_byte() -> None:
+    import hashlib
+
+    assert hashlib.sha256(picture.mathable_svg(VIEW).encode()).hexdigest() == (
+        "ee5c3bf1cc6701ef9c422da76a75d3a848f89876327098f02f681d979e93c574"
+    )

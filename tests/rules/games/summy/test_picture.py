@@ -182,3 +182,29 @@ def test_the_picture_in_words_word_for_word_and_marked_for_translation() -> None
     }
     for words in said.values():
         assert_marked(words)
+
+
+def test_the_picture_of_a_known_table_byte_for_byte() -> None:
+    import hashlib
+
+    table = _line(-3, 0, "1+2=3") + _line(-3, 1, "+5=6", down=True) + _line(0, 6, "4=4")
+    view = {
+        "table": table,
+        "last_play": {
+            "equation": "1+5=6",
+            "direction": "down",
+            "placements": [{"x": -3, "y": 1, "tile": "+"}],
+            "seat": 0,
+        },
+        "you": 0,
+        "hand": ["9", "x", "1"],
+        "version": 5,
+    }
+    svg = summy_svg(view)
+    assert svg.startswith(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 468 456" width="468" '
+        'height="456" role="img" aria-labelledby="board-title board-desc" '
+    )
+    assert hashlib.sha256(svg.encode()).hexdigest() == (
+        "6a95e07b1a53135320f77ea1efc3e2db4d08427c3b760c8759a22bfc2501243c"
+    )

@@ -11,7 +11,7 @@ import importlib
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from mathable_cli import __version__, language
 from mathable_cli.context import RUN_WITHOUT_PROFILE, AppContext, app_context
@@ -71,19 +71,129 @@ COMMANDS: dict[str, str] = {
     "leaderboard": "ratings",
 }
 
+#: The first paragraph of each command's help, as the list of ``--help`` shows it (checked
+#: against the commands by tests/cli/test_help_list.py): the list imports no command.
+LISTED: dict[str, str] = {
+    "register": (
+        "Create a player account and save its token in a profile (named after you by "
+        "default)."
+    ),
+    "login": "Save a token in a profile after checking it with the server.",
+    "logout": "Forget the token of the current profile (the account stays on the server).",
+    "whoami": "Who you are on which server, and where those settings came from.",
+    "profile": "Profiles: several servers or identities in one config file.",
+    "token": "Your API token: rotate it.",
+    "new": "Create a game; you take seat 0. It starts when every seat is filled.",
+    "join": "Take a free seat in a game.",
+    "decline": (
+        "Refuse your invitation to a game (its seat is free again), or cancel a game "
+        "you\ncreated while it still waits for players."
+    ),
+    "open": (
+        "Open the game's page in your browser, signed in (a one-time link made with "
+        "your token)."
+    ),
+    "block": (
+        "Block a player: their invitations to you are refused, and they cannot join a "
+        "game\nyou sit in."
+    ),
+    "unblock": "Lift a block.",
+    "blocks": "The players you blocked, the latest first.",
+    "games": (
+        "Your games, the ones waiting on you first: which game, scores, who won, the "
+        "last turn."
+    ),
+    "show": "The board, scores, your rack, rack sizes, bag, whose turn and the last turn's moves.",
+    "history": "Every turn with when it was played, its placements and points (no account needed).",
+    "export": (
+        "The game's record (docs/records.md): headers, then one turn a line in the "
+        "game's\nnotation; mathable-cli import reads it back. With --table: a table to "
+        "read and print."
+    ),
+    "import": (
+        "Replay a record through the rules (no server needed): the final position and "
+        "scores,\nor the first line that breaks the rules and why (exit 3)."
+    ),
+    "review": (
+        "Each turn against the best the rules engine finds for that rack on that board, "
+        "the\npoints left on the table and the three turns that cost most."
+    ),
+    "archive": "A player's finished games, each with its record (one JSON line each with --json).",
+    "move": "Play a turn: placements on the command line, or interactively without them.",
+    "exchange": "Give 1 to 7 tiles back to the bag and draw as many; ends your turn.",
+    "discard": "Summy: put tiles from your hand out of the game and draw as many; ends your turn.",
+    "pass": "Pass your turn without playing.",
+    "correct": "Players referee: challenge the opponent's turn; a real mistake is taken back.",
+    "resign": "Leave the game for good; it goes on without you.",
+    "wait": "Block until it is your turn in a game; prints the game id and what was just played.",
+    "vacation": (
+        "Stop your clocks for some days (`vacation 7`), or come back early (`vacation "
+        "--end`)."
+    ),
+    "claim": "Claim the timeout of the player to move (clocks with on_timeout: claim).",
+    "give-time": "Give an opponent more time.",
+    "hint": "Your legal placements and the best turn, worked out locally from your view.",
+    "bot": "Play your seats with an engine (`best` by default) until the games end.",
+    "tournament": "Play engines against each other locally through the rules package (no server).",
+    "verify": "Replay every draw of a finished game from the bag order revealed at its end.",
+    "rules": "The rules of the games, with examples (the same text as docs/rules.md).",
+    "tutorial": (
+        "Play a game's worked example step by step (Mathable: the rule book's, 39 "
+        "then\n71 + 50 = 121), saying what each tile does and why it scores what it "
+        "does."
+    ),
+    "email": (
+        "Game mail: `email set you@example.org`, then `email verify 123456`; `email "
+        "off`;\n`email close-addresses` (mail to the play addresses you were sent plays "
+        "nothing)."
+    ),
+    "notify": "Show or change how you are told: `notify --webhook URL`, `notify --email digest`.",
+    "say": (
+        "Write to the other players of a game (they see it in their stream, their next "
+        "mail\nand `mathable-cli show`)."
+    ),
+    "messages": "Every message of a game you sit in, oldest first.",
+    "mute": "Hear no more of a game's messages (or, with --player, of a player's).",
+    "unmute": "Hear a muted game's (or player's) messages again.",
+    "rematch": (
+        "Ask for a rematch of a finished game: the same game, options and clock, the "
+        "same\nplayers invited, the seats rotated. Asking again gives the same new game."
+    ),
+    "time-zone": "Show or set the time zone your mail tells deadlines in.",
+    "language": (
+        "Show or set your language: your account's (mail, the server's messages) and "
+        "this\ncommand line's."
+    ),
+    "record": "Your rating in each game; with NAME, your record against that player.",
+    "leaderboard": "The best rated players of a game (no account needed).",
+}
+
 
 class CliGroup(TyperGroup):
-    """Loads commands when they are used; turns a CliError into its message and exit code."""
+    """Loads commands when they are used; turns a CliError into its message and exit code.
+
+    The list of commands in ``--help`` shows each one's first paragraph from ``LISTED``:
+    printing it imports no command module (their libraries: an engine, requests)."""
 
     _loaded: dict[str, TyperGroup] = {}
+    _listing = False
 
     def list_commands(self, ctx: Any) -> list[str]:
         return list(COMMANDS)
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         module = COMMANDS.get(cmd_name)
         if module is None:
             return super().get_command(ctx, cmd_name)
+        if self._listing and module not in self._loaded:
+            return TyperCommand(cmd_name, help=LISTED[cmd_name])
         group = self._loaded.get(module)
         if group is None:
             commands = typer.Typer()

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
-
-import requests
+from typing import TYPE_CHECKING, Any
 
 from mathable_cli import api as api_module
 from mathable_cli.api import ApiClient, ApiError
 from mathable_client.senders import answer_of
 from mathable_client.transport import error_from
 from mathable_i18n import _
+
+if TYPE_CHECKING:
+    import requests
 
 #: Seconds without a byte (the server sends a heartbeat every 10 s) before the
 #: connection is taken for dead and reopened.
@@ -77,6 +78,8 @@ class EventStream:
 
     def next_event(self, timeout: float | None = None) -> dict[str, Any] | None:
         """The next event; None once ``timeout`` seconds pass without one (None: no limit)."""
+        import requests  # deferred: start-up time of the commands that never follow a stream
+
         deadline = None if timeout is None else api_module._clock() + timeout
         while True:
             remaining = None if deadline is None else deadline - api_module._clock()
@@ -148,5 +151,7 @@ def _set_read_timeout(response: requests.Response, seconds: float) -> None:
 
 
 def _is_read_timeout(err: Exception) -> bool:
+    import requests
+
     text = str(err).lower()
     return isinstance(err, requests.Timeout) or "timed out" in text or "timeout" in text

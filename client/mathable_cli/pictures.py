@@ -10,16 +10,18 @@ from __future__ import annotations
 import sys
 import webbrowser
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 from urllib.parse import quote
 
-import requests
 import typer
 
 from mathable_cli.api import ApiClient, ApiError
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.output import Output
 from mathable_i18n import N_, _
+
+if TYPE_CHECKING:
+    import requests
 
 SvgOption = Annotated[
     Path | None,
@@ -44,6 +46,8 @@ def page_url(api: ApiClient, game_id: str) -> str:
 
 def board_svg(api: ApiClient, game_id: str) -> str:
     """The server's picture of the game's board as the caller may see it."""
+    import requests  # deferred: start-up time of the commands that show no picture
+
     url = f"{api.base_url}/v1/games/{quote(game_id, safe='')}/board.svg"
     headers = {"Accept": "image/svg+xml"}
     if api.token:

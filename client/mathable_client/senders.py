@@ -1,8 +1,9 @@
 """How a call's bytes reach the server: one request in, one whole answer out.
 
-``DirectSender`` speaks HTTP/1.1 with the standard library's ``http.client``
-over one kept-alive connection per server: nothing to import but what Python
-starts with, so a command that makes one or two calls (``mathable-cli show``)
+``DirectSender`` speaks HTTP/1.1 over one kept-alive connection per server:
+``mathable_client.plainhttp`` for ``http://`` (a socket: neither ``http.client``
+nor ``ssl`` is imported), the standard library's ``http.client`` for
+``https://``, so a command that makes one or two calls (``mathable-cli show``)
 starts quickly. ``RequestsSender`` goes through a ``requests.Session``: when
 the caller hands one in (its adapters, certificates, mocks) or when the
 environment names a proxy (``requests`` reads ``HTTPS_PROXY``, ``NO_PROXY``
@@ -13,14 +14,13 @@ so a sender sends once and says what went wrong (``SendFailed``).
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 from urllib.parse import quote, urlencode, urlsplit
 
 if TYPE_CHECKING:
-    import http.client
-
     import requests
 
 #: Why a request got no answer: ``timeout``, ``connection`` (refused, reset, no such
@@ -108,7 +108,7 @@ def ca_bundle(environ: Mapping[str, str] = os.environ) -> str:
 
 def sender_for(base_url: str, session: requests.Session | None = None) -> Sender:
     """The sender for a server: the caller's session, ``requests`` through a proxy, else
-    ``http.client`` straight to the server."""
+    straight to the server (``DirectSender``)."""
     if session is not None:
         return RequestsSender(session)
     if uses_proxy():
@@ -117,8 +117,9 @@ def sender_for(base_url: str, session: requests.Session | None = None) -> Sender
 
 
 class DirectSender:
-    """``http.client`` straight to the server, one kept-alive connection per origin and
-    thread (a bot's threads may share one transport).
+    """Straight to the server (``plainhttp`` for http, ``http.client`` for https), one
+    kept-alive connection per origin and thread (a bot's threads may share one
+    transport).
 
     A connection the server closed while it idled (it fails before any answer comes)
     is replaced and the request sent once more at once: every write carries its
@@ -130,7 +131,7 @@ class DirectSender:
     def __init__(self) -> None:
         import threading
 
-        self._connections: dict[tuple[int, str, str], http.client.HTTPConnection] = {}
+        self._connections: dict[tuple[int, str, str], Any] = {}
         self._lock = threading.Lock()
         self._tls: Any = None
 
@@ -175,8 +176,9 @@ class DirectSender:
                 raise SendFailed("tls", f"cannot read the certificates {bundle}: {err}") from None
         return self._tls
 
-    def _connection(self, scheme: str, netloc: str, timeout: float) -> http.client.HTTPConnection:
-        import http.client
+    def _connection(self, scheme: str, netloc: str, timeout: float) -> Any:
+        """The kept-alive connection of this thread to ``netloc``: an ``http.client``
+        connection for https, a ``plainhttp`` one for http."""
         import threading
 
         key = (threading.get_ident(), scheme, netloc)
@@ -184,11 +186,15 @@ class DirectSender:
             connection = self._connections.get(key)
         if connection is None:
             if scheme == "https":
+                import http.client
+
                 connection = http.client.HTTPSConnection(
                     netloc, timeout=timeout, context=self._context()
                 )
             else:
-                connection = http.client.HTTPConnection(netloc, timeout=timeout)
+                from mathable_client.plainhttp import PlainConnection
+
+                connection = PlainConnection(netloc, timeout=timeout)
             with self._lock:
                 self._connections[key] = connection
         connection.timeout = timeout
@@ -204,8 +210,6 @@ class DirectSender:
         body: bytes | None,
         timeout: float,
     ) -> Answer:
-        import http.client
-
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise SendFailed("bad_request", f"not an http:// or https:// URL: {url!r}")
@@ -215,16 +219,17 @@ class DirectSender:
         target = quote(target, safe=URL_SAFE)  # a space or an accent in a path, as requests
         for again in (True, False):
             connection = self._connection(parts.scheme, parts.netloc, timeout)
+            # After the connection is made: an https one has imported http.client.
+            errors: tuple[type[Exception], ...] = (OSError, ValueError, *_http_errors())
             reused = connection.sock is not None
             try:
                 connection.request(method, target, body=body, headers=dict(headers))
                 response = connection.getresponse()
                 data = response.read()
-            except (OSError, ValueError, http.client.HTTPException) as err:
+            except errors as err:
                 connection.close()
-                stale = isinstance(
-                    err, (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError)
-                )
+                # http.client's RemoteDisconnected is a ConnectionResetError, as plainhttp's.
+                stale = isinstance(err, (ConnectionResetError, BrokenPipeError))
                 if reused and stale and again:
                     continue  # the server closed it while it idled: a new connection
                 raise _failure(err) from None
@@ -283,14 +288,20 @@ def keeps_token(url: str, target: str) -> bool:
     return same_origin(url, target)
 
 
-def _failure(err: BaseException) -> SendFailed:
-    """What a failed ``http.client`` request was, as the transport tells it."""
-    import http.client
-    import ssl
+def _http_errors() -> tuple[type[Exception], ...]:
+    """``http.client``'s own errors, once it is imported (an https call imported it)."""
+    module = sys.modules.get("http.client")
+    return (module.HTTPException,) if module is not None else ()
 
-    if isinstance(err, ssl.SSLError):  # before ValueError: a failed verification is both
-        return SendFailed("tls", str(err))
-    if isinstance(err, http.client.InvalidURL | ValueError):
+
+def _failure(err: BaseException) -> SendFailed:
+    """What a failed request was, as the transport tells it (``ssl`` is looked at only
+    if an https call imported it: else no error can be a TLS one)."""
+    ssl = sys.modules.get("ssl")
+    if ssl is not None and isinstance(err, ssl.SSLError):  # before ValueError: a failed
+        return SendFailed("tls", str(err))  # verification is both
+    client = sys.modules.get("http.client")
+    if isinstance(err, ValueError) or (client is not None and isinstance(err, client.InvalidURL)):
         return SendFailed("bad_request", str(err))
     if isinstance(err, TimeoutError):
         return SendFailed("timeout", str(err) or "timed out")

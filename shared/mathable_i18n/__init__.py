@@ -132,7 +132,7 @@ def domains() -> tuple[tuple[str, str], ...]:
     catalogs: this project's own (:data:`DOMAINS`), then each installed distribution's (the
     entry points of :data:`GROUP`, by name; read once a process, with the games' own:
     ``mathable.core.plugins``). A domain of ours cannot be taken by a plugin."""
-    from mathable.core import plugins  # importlib.metadata: only once a language is spoken
+    from mathable.core import plugins  # the entry points: only once a language is spoken
 
     found = {domain: domain for domain in DOMAINS}
     for point in sorted(plugins.in_group(GROUP), key=lambda point: point.name):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import os
+import sys
 import time
 from collections.abc import Iterator
 from typing import Annotated
@@ -22,10 +24,21 @@ from mathable_cli.waiting import game_done, wait_for_any, wait_for_game
 from mathable_i18n import _, ngettext
 
 
+def _may_be_terminal() -> bool:
+    """False where rich would surely find stderr no terminal (``Console.is_terminal``: not
+    a tty, neither ``TTY_COMPATIBLE=1`` nor ``FORCE_COLOR``), found without importing it."""
+    if os.environ.get("TTY_COMPATIBLE") == "1" or os.environ.get("FORCE_COLOR") is not None:
+        return True
+    try:
+        return sys.stderr.isatty()
+    except ValueError:  # closed
+        return False
+
+
 @contextlib.contextmanager
 def spinner(output: Output, message: str) -> Iterator[None]:
     """A spinner on stderr when it is a terminal; nothing otherwise."""
-    if output.err.is_terminal:
+    if _may_be_terminal() and output.err.is_terminal:
         with output.err.status(message):
             yield
     else:

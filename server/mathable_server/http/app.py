@@ -11,13 +11,14 @@ from mathable_server.games.draws import secret_key
 from mathable_server.games.ratings import RatingsHook
 from mathable_server.games.service import Games
 from mathable_server.games.timesource import SystemTime, TimeSource
-from mathable_server.http import browser, language, pages
+from mathable_server.http import boards, browser, language, pages, review_page
 from mathable_server.http.api import (
     game_stream,
     games,
     links,
     messages,
     meta,
+    notation,
     notifications,
     pictures,
     players,
@@ -65,7 +66,7 @@ def create_app(
     app = Flask(
         "mathable_server",
         template_folder="http/templates",
-        # The play page's own script (no build step): /static/play.js.
+        # The pages' own scripts (no build step): /static/*.js (the boards: http/boards.py).
         static_folder="http/static",
     )
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
@@ -151,6 +152,9 @@ def create_app(
     app.register_blueprint(records.bp)
     app.register_blueprint(messages.bp)
     app.register_blueprint(ratings.bp)
+    app.register_blueprint(notation.bp)
+    app.register_blueprint(boards.bp)
+    app.register_blueprint(review_page.bp)
     app.register_blueprint(links.bp)
     app.register_blueprint(trial.bp)
     app.register_blueprint(browser.bp)

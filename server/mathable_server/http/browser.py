@@ -9,6 +9,7 @@ only by a POST (a mail scanner fetching the link spends nothing), once.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import Blueprint, Response, g, render_template, request
@@ -18,11 +19,13 @@ from marshmallow import ValidationError
 from mathable import Join, RuleError
 from mathable.core.ruleset import ruleset_of
 from mathable_i18n import N_, _, say
+from mathable_server.games.legal_json import command_words, legal_json
 from mathable_server.games.service import GameNotFound, new_id
 from mathable_server.games.turn_list import turn_lines
 from mathable_server.http import language, sessions
 from mathable_server.http.api.links import checked_address
 from mathable_server.http.api.notifications import mailroom
+from mathable_server.http.boards import board_of
 from mathable_server.http.browser_signin import FormCsrf, check_form_csrf, open_session, play_path
 from mathable_server.http.errors import ErrorAnswer
 from mathable_server.http.limits import retry_after
@@ -380,6 +383,7 @@ def play_page(game_id: str) -> Response:
         seat=seat,
         title=_("{game} game", game=rules.display_name),
         ruleset=rules.name,
+        board_script=board_of(rules.name),
         version=view["version"],
         script_words=language.script_words(),
         time_zone=svc.store.time_zone(player.id) or "",
@@ -392,6 +396,35 @@ def _moves_html(game_id: str, view: dict[str, Any]) -> str:
     names = seat_names(view)
     lines = turn_lines(events, names, str(view["ruleset"]))
     return render_template("play_moves.html", turns=lines, names=names)
+
+
+@bp.get("/play/<game_id>/board")
+def play_board(game_id: str) -> Response:
+    """The generic board of the play page (a game that registers no board script,
+    ``http.boards``): the game's text board for the seat and its legal moves as buttons,
+    fetched again by ``/static/generic.js`` after each change. The commands are sent by
+    the script through the JSON API."""
+    player = _browser_player()
+    if player is None:
+        return Response(status=401, headers=_PRIVATE)
+    svc = services()
+    try:
+        state = svc.games.state(game_id)
+    except GameNotFound:
+        return Response(status=404, headers=_PRIVATE)
+    seat = state.seat_of(player.id)
+    view = game_body(game_id, state, seat, svc.names.lookup(player_ids(state)))
+    rules = ruleset_of(state)
+    moves: list[dict[str, Any]] = []
+    if seat is not None and state.status == "playing":
+        moves = [
+            {"json": json.dumps(c, separators=(",", ":")), "words": command_words(c)}
+            for c in legal_json(rules, state, seat)
+        ]
+    html = render_template(
+        "play_board.html", text=rules.draw(view), moves=moves, version=view["version"]
+    )
+    return Response(html, headers=_PRIVATE, content_type=HTML_TYPE)
 
 
 @bp.get("/play/<game_id>/moves")

@@ -5,8 +5,8 @@
   unsubscribe page's address, which holds its secret, is sent nowhere).
 - Web pages (``text/html``): a policy allowing what the templates use and no more: their
   own ``<style>`` (``'unsafe-inline'``: the boards' SVG is drawn inside the page), the one
-  script of the game page by its hash and this server's own script files (the play
-  page's ``/static/play.js``; no other inline script runs, even one injected),
+  script of the game page by its hash and this server's own script files (the pages'
+  ``/static/`` and the boards' ``/boards/``; no other inline script runs, even one injected),
   its ``fetch`` of this server's API, pictures from this server or ``data:``, forms
   posting here, no framing, no ``<base>``.
 - SVG pictures: nothing loads, nothing runs (opened alone, an SVG is a document).
@@ -53,7 +53,7 @@ def _page_policy() -> str:
     templates = tuple(sorted(current_app.jinja_env.list_templates(extensions=["html"])))
     return (
         "default-src 'none'; "
-        # 'self': the play page's own script file (/static/play.js); inline ones by hash.
+        # 'self': the pages' own script files (/static/*.js, /boards/*.js); inline ones by hash.
         f"script-src 'self' {_script_sources(templates)}; "
         "style-src 'unsafe-inline'; "
         "img-src 'self' data:; "

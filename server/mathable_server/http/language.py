@@ -167,7 +167,8 @@ _SCRIPT_TEXT = re.compile(r'\b_\(\s*"((?:[^"\\\n]|\\.)*)"')
 
 @functools.cache
 def _script_texts() -> tuple[str, ...]:
-    source = (Path(__file__).parent / "static" / "play.js").read_text(encoding="utf-8")
+    folder = Path(__file__).parent / "static"
+    source = "\n".join(p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.js")))
     return tuple(dict.fromkeys(json.loads(f'"{text}"') for text in _SCRIPT_TEXT.findall(source)))
 
 

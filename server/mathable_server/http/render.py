@@ -178,23 +178,27 @@ def same_at_version(state: AnyState) -> bool:
     return not (state.status == "ended" and may_share_order(state))
 
 
+#: What a ``BodyCache`` is keyed by: (game, version, seat), or more that fixes a text.
+BodyKey = tuple[str | int | None, ...]
+
+
 class BodyCache:
     """Rendered JSON views by (game, version, seat): a version never changes, so neither does
     its view. Least recently used dropped first; safe across threads."""
 
     def __init__(self, size: int = 4096) -> None:
         self._size = size
-        self._bodies: OrderedDict[tuple[str, int, int | None], str] = OrderedDict()
+        self._bodies: OrderedDict[BodyKey, str] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: tuple[str, int, int | None]) -> str | None:
+    def get(self, key: BodyKey) -> str | None:
         with self._lock:
             body = self._bodies.get(key)
             if body is not None:
                 self._bodies.move_to_end(key)
             return body
 
-    def put(self, key: tuple[str, int, int | None], body: str) -> None:
+    def put(self, key: BodyKey, body: str) -> None:
         with self._lock:
             self._bodies[key] = body
             while len(self._bodies) > self._size:

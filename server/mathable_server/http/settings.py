@@ -65,6 +65,8 @@ DEFAULT_MAX_POLLS_PER_CALLER = 4
 DEFAULT_STREAM_HEARTBEAT = 10.0
 #: Seconds a stream stays open before the server ends it (the client resumes with ``since``).
 DEFAULT_STREAM_SECONDS = 600
+#: Replayed games kept in memory per process, least recently used dropped first.
+DEFAULT_CACHE_GAMES = 2000
 #: Connections one client address holds at once per ``serve`` worker (not behind a proxy).
 DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 256
 #: Days a token works after it was issued (0: forever); ``POST /v1/me/token`` renews it.
@@ -100,8 +102,8 @@ class Settings:
     max_wait_seconds: int = MAX_WAIT_SECONDS
     #: The slowest interval at which a long-poll re-reads a game's version.
     poll_interval: float = 0.25
-    #: Replayed games kept in memory per process.
-    cache_games: int = 2000
+    #: Replayed games kept in memory per process (``MATHABLE_CACHE_GAMES``).
+    cache_games: int = DEFAULT_CACHE_GAMES
     #: Database connections per process (one per serving thread is enough).
     pool_size: int = 8
     #: Requests per token (or per address without one) per process; None: no limit.
@@ -235,6 +237,7 @@ class Settings:
             database_url=env.get("MATHABLE_DATABASE_URL") or default_database_url(),
             registration_secret=env.get("MATHABLE_REGISTRATION_SECRET") or None,
             pool_size=_whole(env, "MATHABLE_POOL_SIZE", minimum=1) or 8,
+            cache_games=_or(_whole(env, "MATHABLE_CACHE_GAMES", minimum=1), DEFAULT_CACHE_GAMES),
             rate_limit=limit("MATHABLE_RATE_LIMIT", DEFAULT_RATE_LIMIT),
             max_long_polls=_whole(env, "MATHABLE_MAX_LONG_POLLS", minimum=0),
             trusted_proxies=TrustedProxies.parse(env.get("MATHABLE_TRUSTED_PROXIES", "")),

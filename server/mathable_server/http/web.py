@@ -23,6 +23,7 @@ from mathable_server.http.limits import Limiter, LongPolls, RateLimit, retry_aft
 from mathable_server.http.render import BodyCache, HeadCache
 from mathable_server.http.schemas import NAME_PATTERN
 from mathable_server.http.settings import Settings
+from mathable_server.http.stream_events import EventReads
 from mathable_server.store import PlayerRecord, Store
 from mathable_server.store.counters import HeldPolls
 from mathable_server.store.wakeups import FeedFollower, Wakeups
@@ -57,6 +58,10 @@ class Services:
     heads: HeadCache = field(default_factory=HeadCache)
     #: Lines of game streams by (game, version, seat), computed once for every stream.
     stream_lines: BodyCache = field(default_factory=BodyCache)
+    #: The events a game stream's line carries, by (game, previous, version, seat).
+    stream_events: BodyCache = field(default_factory=BodyCache)
+    #: Reads of those events, one for all the streams of a game woken together.
+    event_reads: EventReads = field(default_factory=EventReads)
     #: The requests waiting in this process (long-polls, streams), woken by ``follower``.
     wakeups: Wakeups = field(default_factory=Wakeups)
     follower: FeedFollower | None = None

@@ -3,13 +3,25 @@
 Each game is a package that names its ``Ruleset`` object in its distribution's
 metadata, the way pytest and Flask find their plugins; the two games of this
 project register the same way (``pyproject.toml``). Standard library only.
+
+The entry points are read from each distribution's ``entry_points.txt`` in the
+folders of ``sys.path`` (``Listed``), as ``importlib.metadata`` finds them but
+without importing it: its import (``email``, ``zipfile``, ``csv``...) is what a
+command of the CLI spends most on before it does anything. Where ``sys.path``
+holds something else than folders (a zip) or a finder of ``sys.meta_path`` finds
+distributions of its own, ``importlib.metadata`` reads them.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
+import os
+import re
+import sys
 import warnings
-from importlib.metadata import EntryPoint, EntryPoints, entry_points
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import Any, Protocol
 
 #: The entry-point group a game registers its ruleset under.
 GROUP = "mathable.rulesets"
@@ -17,18 +29,130 @@ GROUP = "mathable.rulesets"
 DEFAULT_RULESET = "mathable"
 
 _loaded: dict[str, Any] | None = None
-#: Every installed entry point (``entry_points()``: Python 3.11's ``SelectableGroups``, an
-#: ``EntryPoints`` since), read at the first ``in_group``.
+#: Every installed entry point (a ``Listed``, or ``importlib.metadata.entry_points()``),
+#: read at the first ``in_group``.
 _every: Any = None
 
 
-def in_group(group: str) -> EntryPoints:
+class EntryPoint(Protocol):
+    """What is used of an entry point (``importlib.metadata.EntryPoint`` has it too)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def value(self) -> str: ...
+    @property
+    def group(self) -> str: ...
+    @property
+    def module(self) -> str: ...
+    def load(self) -> Any: ...
+
+
+#: An entry point's value, as ``importlib.metadata.EntryPoint.pattern`` reads it.
+_VALUE = re.compile(r"(?P<module>[\w.]+)\s*(:\s*(?P<attr>[\w.]+)\s*)?((?P<extras>\[.*\])\s*)?$")
+
+
+class Point:
+    """One entry point read from an ``entry_points.txt``."""
+
+    __slots__ = ("group", "name", "value")
+
+    def __init__(self, name: str, value: str, group: str) -> None:
+        self.name, self.value, self.group = name, value, group
+
+    @property
+    def module(self) -> str:
+        match = _VALUE.match(self.value)
+        return match.group("module") if match else self.value
+
+    def load(self) -> Any:
+        """The object it names, as ``importlib.metadata.EntryPoint.load`` imports it."""
+        match = _VALUE.match(self.value)
+        if match is None:
+            raise ValueError(f"not an entry point: {self.value!r}")
+        module = importlib.import_module(match.group("module"))
+        attrs = filter(None, (match.group("attr") or "").split("."))
+        return functools.reduce(getattr, attrs, module)
+
+    def __repr__(self) -> str:
+        return f"Point(name={self.name!r}, value={self.value!r}, group={self.group!r})"
+
+
+def _normalized(name: str) -> str:
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+class Listed:
+    """The entry points of the distributions in the folders of ``sys.path``, the first
+    distribution of a name found winning, as ``importlib.metadata.entry_points()``."""
+
+    def __init__(self, paths: Iterable[str]) -> None:
+        self._points: list[Point] = []
+        seen: set[str] = set()
+        for path in paths:
+            try:
+                names = sorted(os.listdir(path or "."))
+            except OSError:
+                continue
+            for folder in names:
+                stem, ext = os.path.splitext(folder)
+                if ext.lower() not in (".dist-info", ".egg-info"):
+                    continue
+                name = _normalized(stem.partition("-")[0])
+                if name in seen:
+                    continue
+                seen.add(name)
+                self._points.extend(_read(os.path.join(path or ".", folder, "entry_points.txt")))
+
+    def select(self, group: str) -> tuple[Point, ...]:
+        return tuple(p for p in self._points if p.group == group)
+
+
+def _read(path: str) -> Iterator[Point]:
+    """The entry points an ``entry_points.txt`` lists (none if there is no such file)."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            text = file.read()
+    except OSError:
+        return
+    group = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            group = line[1:-1].strip()
+        elif group is not None and "=" in line:
+            name, _, value = line.partition("=")
+            yield Point(name.strip(), value.strip(), group)
+
+
+def _plain_folders() -> bool:
+    """Whether every distribution is in a folder of ``sys.path`` (no zip on it, and no
+    finder but the standard ones that find distributions)."""
+    for path in sys.path:
+        if path and os.path.isfile(path):
+            return False
+    for finder in sys.meta_path:
+        if hasattr(finder, "find_distributions") and not getattr(
+            finder, "__module__", ""
+        ).startswith(("importlib", "_frozen_importlib")):
+            return False
+    return True
+
+
+def in_group(group: str) -> Iterable[EntryPoint]:
     """The installed entry points of ``group``: every distribution's metadata is read once a
     process, whatever groups are asked for (the games here, their screens in the CLI)."""
     global _every
     if _every is None:
-        _every = entry_points()
-    found: EntryPoints = _every.select(group=group)
+        if _plain_folders():
+            _every = Listed(sys.path)
+        else:
+            from importlib.metadata import entry_points
+
+            _every = entry_points()
+    found: Iterable[EntryPoint] = _every.select(group=group)
     return found
 
 

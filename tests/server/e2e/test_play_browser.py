@@ -144,6 +144,18 @@ def _button(page: Any, name: str) -> Any:
     return page.get_by_role("button", name=name, exact=True)
 
 
+def _pass(page: Any) -> None:
+    """``Pass``, confirmed in the page's dialog."""
+    page.once("dialog", lambda dialog: dialog.accept())
+    _button(page, "Pass").click()
+
+
+def _square(page: Any, name: str) -> Any:
+    """A square of the board by its accessible name, which starts with the square and
+    goes on with what lies on it (``I8, 12``; ``A1, times 3``; ``H9, empty``)."""
+    return page.get_by_role("button", name=re.compile("^" + re.escape(name) + ","))
+
+
 def _view(page: Any, base: str, game: str) -> dict[str, Any]:
     """The seat's view, asked with the page's own session cookie."""
     answer = page.context.request.get(f"{base}/v1/games/{game}")
@@ -203,7 +215,7 @@ def _mathable_turn(page: Any, base: str, game: str, want_extra: bool) -> dict[st
             break
         best = options[0]
         _button(page, f"tile {best.tile}").first.click()
-        _button(page, best.square).click()
+        _square(page, best.square).click()
         board[best.square] = best.tile
         rack.remove(best.tile)
         did["placed"] += 1
@@ -219,7 +231,7 @@ def _mathable_turn(page: Any, base: str, game: str, want_extra: bool) -> dict[st
     if did["placed"]:
         _button(page, "Send turn").click()
     else:
-        _button(page, "Pass").click()
+        _pass(page)
     _turn_over(page, base, game, view["you"])
     return did
 
@@ -268,33 +280,50 @@ def test_invited_by_mail_bob_plays_a_whole_mathable_game_in_the_browser(
 
     # A refused move shows the reason the API gave: 12 does not fit on A1.
     _button(ann_page, "tile 12").first.click()
-    _button(ann_page, "A1").click()
+    _square(ann_page, "A1").click()
     _button(ann_page, "Send turn").click()
     refusal = requests.post(f"{base}/v1/games/{game}/moves", headers=_auth(ann), timeout=10,
                             json={"type": "turn", "expected_version": start,
                                   "placements": [{"square": "A1", "tile": 12}]}).json()  # fmt: skip
     message = refusal["error"]["message"]
     assert "A1" in message
+    # Shown without the rules' technical prefix ("placement 1: "): what the board shows.
+    message = re.sub(r"^[^\W\d_][\w ]{0,19} \d+\s?:\s*", "", message)
+    print(f"\nthe refusal shown: {message}")
     ann_page.wait_for_function("m => document.getElementById('error').textContent === m",
                                arg=message, timeout=20_000)  # fmt: skip
     assert _view(ann_page, base, game)["version"] == start  # unchanged
     _button(ann_page, "Undo").click()  # A1 is taken back: the rack is whole again
     ann_page.wait_for_function("() => document.querySelectorAll('#rack button').length === 7")
 
-    # The first move, by keyboard alone: Tab to the tile, Enter, Shift+Tab to I8, Enter.
+    # The first move, by keyboard alone: the skip link to the rack, arrows to the tile,
+    # Enter (the focus goes on to the board), arrows to I8, Enter, Tab to Send turn, Enter.
     def focus(page: Any, label: str, key: str) -> None:
         for _ in range(400):
             name = page.evaluate("(e => e.getAttribute('aria-label') || e.textContent.trim())"
                                  "(document.activeElement)")  # fmt: skip
-            if name == label:
+            if name == label or name.startswith(label + ","):
                 return
             page.keyboard.press(key)
         raise AssertionError(f"{label} was never reached by {key}")
 
+    def arrows_to(page: Any, square: str) -> None:
+        columns = "ABCDEFGHIJKLMN"
+        at = page.evaluate("document.activeElement.dataset.square")
+        dx = columns.index(square[0]) - columns.index(at[0])
+        dy = int(square[1:]) - int(at[1:])
+        for _ in range(abs(dx)):
+            page.keyboard.press("ArrowRight" if dx > 0 else "ArrowLeft")
+        for _ in range(abs(dy)):
+            page.keyboard.press("ArrowDown" if dy > 0 else "ArrowUp")
+
     ann_page.locator("body").click(position={"x": 2, "y": 2})
-    focus(ann_page, "tile 12", "Tab")
+    focus(ann_page, "Skip to your tiles", "Tab")
     ann_page.keyboard.press("Enter")
-    focus(ann_page, "I8", "Shift+Tab")
+    focus(ann_page, "tile 12", "ArrowRight")
+    ann_page.keyboard.press("Enter")
+    arrows_to(ann_page, "I8")
+    focus(ann_page, "I8", "ArrowRight")
     ann_page.keyboard.press("Enter")
     focus(ann_page, "Send turn", "Tab")
     ann_page.keyboard.press("Enter")
@@ -321,8 +350,8 @@ def test_invited_by_mail_bob_plays_a_whole_mathable_game_in_the_browser(
     best = legal_placements(view["board"], view["rack"])[0]
     _button(phone_page, f"tile {best.tile}").first.click()
     phone_page.locator("#board button.fits").first.wait_for(timeout=20_000)
-    assert "fits" in (_button(phone_page, best.square).get_attribute("class") or "").split()
-    _button(phone_page, best.square).click()
+    assert "fits" in (_square(phone_page, best.square).get_attribute("class") or "").split()
+    _square(phone_page, best.square).click()
     phone_page.wait_for_function("() => document.getElementById('running').textContent"
                                  ".includes('This turn so far')", timeout=20_000)  # fmt: skip
     assert phone_page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
@@ -360,7 +389,7 @@ def test_invited_by_mail_bob_plays_a_whole_mathable_game_in_the_browser(
     phone_page.goto(f"{base}/play/{game}")
     _wait_status(phone_page, "Game over")
     assert phone_page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    square = _button(phone_page, "H8").bounding_box()
+    square = _square(phone_page, "H8").bounding_box()
     assert square is not None and square["width"] >= 20
     phone_page.screenshot(path=str(shots / "play-mathable-phone.png"), full_page=True)
     phone.close()
@@ -380,18 +409,18 @@ def _summy_turn(page: Any, base: str, game: str) -> None:
     moves = list(legal_moves(table, hand, closed))[:200]  # what the page is told of
     if not moves:
         if view.get("supply"):
-            for index in range(min(3, len(view["hand"]))):  # discard three (Exchange)
+            for index in range(min(3, len(view["hand"]))):  # discard three (Discard)
                 page.locator(f'#rack button[data-index="{index}"]').click()
-            _button(page, "Exchange").click()
+            _button(page, "Discard").click()
         else:
-            _button(page, "Pass").click()
+            _pass(page)
         _turn_over(page, base, game, view["you"])
         return
     best = max(moves, key=lambda m: (len(m.placements), m.points))
     # The squares of the equation nearest the table first: each is on the page by then.
     for x, y, tile in best.placements:
         _button(page, f"tile {tile_names([tile])[0]}").first.click()
-        _button(page, f"{x},{y}").click()
+        _square(page, f"{x},{y}").click()
     _button(page, "Check").click()
     page.wait_for_function(
         "() => document.getElementById('running').textContent.includes('equation')",

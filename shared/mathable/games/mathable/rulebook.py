@@ -509,7 +509,15 @@ def _notation() -> list[Block]:
                 "`mathable-cli move GAME` the placements of a turn are only sent when you type\n"
                 "`done` (until then `undo` takes the last one back)."
             )
-        )
+        ),
+        _p(
+            N_(
+                "On the web's play page the squares where the chosen tile fits have a green\n"
+                "frame in every game, rated or not: that is the rules, as a chess site shows\n"
+                "the legal moves, not advice. A rated game shows no hint and no ranking of\n"
+                "moves."
+            )
+        ),
     ]
 
 

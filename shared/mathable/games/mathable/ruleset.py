@@ -18,7 +18,6 @@ from mathable.core.ruleset import (
 )
 from mathable.core.state import Lifecycle
 from mathable.core.words import says
-from mathable.games.mathable import mail
 from mathable.games.mathable.board import render
 from mathable.games.mathable.events import apply  # its events register on import
 from mathable.games.mathable.eventwords import event_words
@@ -27,9 +26,9 @@ from mathable.games.mathable.tiles import TILE_SET
 if TYPE_CHECKING:
     from mathable.core.rulebook import Block
 
-# The rules' engine, views, records, pictures, tutorial and rulebook are imported by the
-# methods that use them (deferred: start-up time of a program that only shows a game,
-# ``mathable-cli show``; the server uses them all). The events are imported here: a
+# The rules' engine, views, records, pictures, mail words, tutorial and rulebook are
+# imported by the methods that use them (deferred: start-up time of a program that only
+# shows a game, ``mathable-cli show``; the server uses them all). The events are imported here: a
 # game's event types are known once its ruleset is (``Event.from_dict``).
 
 
@@ -244,12 +243,18 @@ class MathableRules(RulesetBase):
         return picture.board_text_alternative(view)
 
     def reply_help(self) -> str:
+        from mathable.games.mathable import mail
+
         return mail.HOW_TO_REPLY
 
     def read_own_reply(self, line: str, view: dict[str, Any]) -> dict[str, Any]:
+        from mathable.games.mathable import mail
+
         return mail.read_own_reply(line)
 
     def tiles_line(self, view: dict[str, Any]) -> str:
+        from mathable.games.mathable import mail
+
         return mail.tiles_line(view)
 
     def pool(self, view: Mapping[str, Any]) -> tuple[str, int] | None:
@@ -259,9 +264,13 @@ class MathableRules(RulesetBase):
         return seat.get("rack_size")
 
     def last_turn_words(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        from mathable.games.mathable import mail
+
         return mail.last_turn_words(view, names)
 
     def points_words(self, view: Mapping[str, Any]) -> str:
+        from mathable.games.mathable import mail
+
         return mail.points_words(view)
 
     def move_lines(self, events: Iterable[Event], names: Sequence[str] = ()) -> list[MoveLine]:

@@ -1,4 +1,5 @@
-// The seat's game page: our own small script, no build step, no framework.
+// The board of tiles that Mathable and Summy share (their plugins register this script,
+// mathable_server.http.boards): our own small script, no build step, no framework.
 // Every command goes through the JSON API (/v1/games/{id}/moves) with the game's version
 // and an Idempotency-Key, authenticated by the session cookie and the page's CSRF token.
 // The rules stay on the server: where a tile fits, the running score and whether a
@@ -19,8 +20,8 @@
     return said.replace(/\{(\w+)\}/g, (all, name) => (name in values ? String(values[name]) : all));
   }
   // Names as the page's language lists them ("ann and bob").
-  const listed = (names) => (LANG === "en" || !Intl.ListFormat
-    ? names.join(" and ") : new Intl.ListFormat(LANG, { type: "conjunction" }).format(names));
+  const listed = (names) => (Intl.ListFormat
+    ? new Intl.ListFormat(LANG, { type: "conjunction" }).format(names) : names.join(", "));
   let view = null;          // the seat's view, as the API answers it
   let rulesData = null;     // GET /v1/rulesets/{name}: the board's squares
   let pending = [];         // placements chosen, not sent: {square,tile} or {x,y,tile}
@@ -84,7 +85,12 @@
     return left;
   }
 
-  function error(text) { $("error").textContent = text || ""; }
+  // A refusal as the board shows it: without the rules' technical prefix ("placement 1:",
+  // "pose 1 :"), in the alert region beside the actions (the board does not move).
+  const plain = (text) => (text || "").replace(/^[\p{L} ]{1,20} \d+\s?:\s*/u, "");
+  function error(text) { $("error").textContent = plain(text); }
+  // Said to everyone: shown, and read by screen readers (a live region).
+  function say(text) { $("news").textContent = text || ""; }
 
   // A time in the player's time zone (PATCH /v1/me), else the browser's, the zone named.
   function localTime(iso) {
@@ -124,9 +130,19 @@
     return out;
   }
 
+  // What lies on a square, in words (its accessible name follows the square: "I8, 12").
+  function contents(name, kind) {
+    const ops = { "+": _("plus"), "-": _("minus"), "x": _("times"), "*": _("times"), "/": _("divided by") };
+    if (isBoard() && view.board[name] !== undefined) return String(view.board[name]);
+    if (kind.startsWith("op:")) return ops[kind.slice(3)] || kind.slice(3);
+    if (kind) return _("times {n}", { n: kind.slice(1) });
+    return _("empty");
+  }
+
   function squareButton(name) {
     const b = document.createElement("button");
     b.type = "button";
+    b.tabIndex = -1;
     b.setAttribute("aria-label", name);
     b.dataset.square = name;
     const span = document.createElement("span");
@@ -143,10 +159,15 @@
     const fits = fitsFor(tile);
     const mine = new Map(pending.map((p) => [p.square || `${p.x},${p.y}`, p.tile]));
     const out = [];
-    const cell = (name, shown, classes) => {
-      if (last.has(name)) classes.push("last");
+    const cell = (name, shown, classes, said) => {
+      const words = [name, said];
+      if (classes.includes("pending")) words.push(_("placed this turn"));
+      if (last.has(name)) { classes.push("last"); words.push(_("last turn")); }
       if (fits.has(name)) classes.push("fits");
-      out.push({ name, shown, classes });
+      if (tile !== undefined && !classes.includes("tile") && !classes.includes("pending")) {
+        words.push(fits.has(name) ? _("{tile} fits", { tile }) : _("{tile} does not fit", { tile }));
+      }
+      out.push({ name, shown, classes, label: words.join(", ") });
     };
     if (isBoard()) {
       const cols = rulesData ? rulesData.board.columns : "ABCDEFGHIJKLMN";
@@ -154,13 +175,15 @@
       for (let r = 1; r <= rows; r++) for (const c of cols) {
         const name = c + r;
         const kind = squareKind(name);
-        if (view.board[name] !== undefined) cell(name, String(view.board[name]), ["tile"]);
-        else if (mine.has(name)) cell(name, String(mine.get(name)), ["pending"]);
-        else if (kind.startsWith("op:")) cell(name, kind.slice(3).replace("x", "×").replace("/", "÷"), ["op"]);
-        else if (kind) cell(name, "×" + kind.slice(1), [kind]);
-        else cell(name, "", []);
+        if (view.board[name] !== undefined) cell(name, String(view.board[name]), ["tile"], String(view.board[name]));
+        else if (mine.has(name)) cell(name, String(mine.get(name)), ["pending"], String(mine.get(name)));
+        else if (kind.startsWith("op:")) cell(name, kind.slice(3).replace("x", "×").replace("/", "÷"), ["op"], contents(name, kind));
+        else if (kind) cell(name, "×" + kind.slice(1), [kind], contents(name, kind));
+        else cell(name, "", [], _("empty"));
       }
-      return { columns: cols.length, cells: out };
+      const rowNames = [];
+      for (let r = 1; r <= rows; r++) rowNames.push(String(r));
+      return { columns: cols.length, cells: out, colNames: [...cols], rowNames };
     }
     const cells = new Map((view.table || []).map((t) => [`${t.x},${t.y}`, t.tile]));
     const xs = [0], ys = [0];
@@ -169,21 +192,108 @@
     for (const k of [...cells.keys(), ...mine.keys(), ...reach]) {
       const [x, y] = k.split(",").map(Number); xs.push(x); ys.push(y);
     }
-    const x0 = Math.min(...xs) - 1, x1 = Math.max(...xs) + 1;
-    const y0 = Math.min(...ys) - 1, y1 = Math.max(...ys) + 1;
+    // Room around the tiles for an equation (at least 9 by 9: not a 3 by 3 grid at first).
+    let x0 = Math.min(...xs) - 1, x1 = Math.max(...xs) + 1;
+    let y0 = Math.min(...ys) - 1, y1 = Math.max(...ys) + 1;
+    while (x1 - x0 < 8) { x0 -= 1; if (x1 - x0 < 8) x1 += 1; }
+    while (y1 - y0 < 8) { y0 -= 1; if (y1 - y0 < 8) y1 += 1; }
     for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) {
       const name = `${x},${y}`;
-      if (cells.has(name)) cell(name, cells.get(name), ["tile"]);
-      else if (mine.has(name)) cell(name, mine.get(name), ["pending"]);
-      else cell(name, "", []);
+      if (cells.has(name)) cell(name, cells.get(name), ["tile"], String(cells.get(name)));
+      else if (mine.has(name)) cell(name, mine.get(name), ["pending"], String(mine.get(name)));
+      else cell(name, "", [], _("empty"));
     }
-    return { columns: x1 - x0 + 1, cells: out };
+    const colNames = [], rowNames = [];
+    for (let x = x0; x <= x1; x++) colNames.push(String(x));
+    for (let y = y0; y <= y1; y++) rowNames.push(String(y));
+    return { columns: x1 - x0 + 1, cells: out, colNames, rowNames };
+  }
+
+  let rackCurrent = 0;  // the rack's one Tab stop (roving tabindex)
+
+  // The board and the rack are one Tab stop each; arrow keys move within them.
+  function focusBoard() {
+    const b = $("board").querySelector(`[data-square="${CSS.escape(current || "")}"]`)
+      || $("board").querySelector("button");
+    if (b) { current = b.dataset.square; b.tabIndex = 0; b.focus(); }
+  }
+  function focusRack() {
+    const buttons = $("rack").querySelectorAll("button");
+    const b = buttons[Math.min(rackCurrent, buttons.length - 1)];
+    if (b) b.focus();
+  }
+  $("board").addEventListener("keydown", (ev) => {
+    const buttons = [...$("board").querySelectorAll("button")];
+    const at = buttons.indexOf(document.activeElement);
+    if (at < 0) return;
+    const cols = columnsShown, rowStart = at - (at % cols);
+    const moves = { ArrowLeft: at - 1, ArrowRight: at + 1, ArrowUp: at - cols, ArrowDown: at + cols,
+                    Home: ev.ctrlKey ? 0 : rowStart, End: ev.ctrlKey ? buttons.length - 1 : rowStart + cols - 1,
+                    PageUp: at - 5 * cols, PageDown: at + 5 * cols };
+    if (!(ev.key in moves)) return;
+    ev.preventDefault();
+    let to = moves[ev.key];
+    if (ev.key === "PageUp") to = Math.max(to, at % cols);
+    if (ev.key === "PageDown") while (to >= buttons.length) to -= cols;
+    if ((ev.key === "ArrowLeft" && at % cols === 0) || (ev.key === "ArrowRight" && at % cols === cols - 1)) return;
+    if (to < 0 || to >= buttons.length) return;
+    buttons[at].tabIndex = -1;
+    buttons[to].tabIndex = 0;
+    current = buttons[to].dataset.square;
+    buttons[to].focus();
+  });
+  $("board").addEventListener("focusin", (ev) => {
+    if (ev.target.dataset && ev.target.dataset.square) current = ev.target.dataset.square;
+  });
+  $("board").addEventListener("dragover", (ev) => {
+    if (ev.target.closest("button")) { ev.preventDefault(); ev.target.closest("button").classList.add("drop"); }
+  });
+  $("board").addEventListener("dragleave", (ev) => {
+    const b = ev.target.closest && ev.target.closest("button");
+    if (b) b.classList.remove("drop");
+  });
+  $("board").addEventListener("drop", (ev) => {
+    const b = ev.target.closest("button");
+    if (!b) return;
+    ev.preventDefault();
+    b.classList.remove("drop");
+    const i = Number(ev.dataTransfer.getData("text/plain"));
+    if (!Number.isInteger(i)) return;
+    selected = [i];
+    onSquare(b.dataset.square);
+  });
+  $("rack").addEventListener("keydown", (ev) => {
+    const buttons = [...$("rack").querySelectorAll("button")];
+    const at = buttons.indexOf(document.activeElement);
+    if (at < 0) return;
+    const n = buttons.length;  // the arrows go round the rack, as a toolbar's do
+    const to = { ArrowLeft: (at + n - 1) % n, ArrowUp: (at + n - 1) % n, ArrowRight: (at + 1) % n,
+                 ArrowDown: (at + 1) % n, Home: 0, End: n - 1 }[ev.key];
+    if (to === undefined) return;
+    ev.preventDefault();
+    rackCurrent = to;
+    buttons.forEach((b, i) => { b.tabIndex = i === to ? 0 : -1; });
+    buttons[to].focus();
+  });
+  $("rack").addEventListener("focusin", (ev) => {
+    if (ev.target.dataset && ev.target.dataset.index !== undefined) rackCurrent = Number(ev.target.dataset.index);
+  });
+  for (const a of document.querySelectorAll("a[data-skip]")) {
+    a.addEventListener("click", (ev) => {
+      ev.preventDefault();
+      if (a.dataset.skip === "board") focusBoard();
+      else if (a.dataset.skip === "rack") focusRack();
+      else { const b = [...$("actions").querySelectorAll("button")].find((x) => !x.hidden && !x.disabled); (b || $("actions")).focus(); }
+    });
   }
 
   let layout = "";
+  let columnsShown = 1;
+  let current = null;  // the board's one Tab stop (roving tabindex): a square's name
   function drawBoard() {
     const grid = $("board");
-    const { columns, cells } = cellsToShow();
+    const { columns, cells, colNames, rowNames } = cellsToShow();
+    columnsShown = columns;
     const shape = columns + ":" + cells.map((c) => c.name).join(" ");
     if (shape !== layout) {  // new squares: built again (the focus stays on its square)
       const focused = document.activeElement && document.activeElement.dataset.square;
@@ -191,9 +301,20 @@
       grid.textContent = "";
       grid.style.gridTemplateColumns = `repeat(${columns}, 1fr)`;
       for (const c of cells) grid.appendChild(squareButton(c.name));
+      // The coordinates on the board's edges: what refusals and the move list name.
+      $("cols").style.gridTemplateColumns = `repeat(${columns}, 1fr)`;
+      $("cols").textContent = "";
+      for (const n of colNames) { const s = document.createElement("span"); s.textContent = n; $("cols").appendChild(s); }
+      $("rows").style.gridTemplateRows = `repeat(${rowNames.length}, 1fr)`;
+      $("rows").textContent = "";
+      for (const n of rowNames) { const s = document.createElement("span"); s.textContent = n; $("rows").appendChild(s); }
+      if (!current || !grid.querySelector(`[data-square="${CSS.escape(current)}"]`)) {
+        const middle = cells[Math.floor(cells.length / 2)];
+        current = middle ? middle.name : null;
+      }
       if (focused) {
         const again = grid.querySelector(`[data-square="${CSS.escape(focused)}"]`);
-        if (again) again.focus();
+        if (again) { current = focused; again.tabIndex = 0; again.focus(); }
       }
     }
     // The same squares: changed in place, so that nothing under a finger or a click moves.
@@ -203,6 +324,9 @@
       const cls = c.classes.join(" ");
       if (b.className !== cls) b.className = cls;
       if (b.firstChild.textContent !== c.shown) b.firstChild.textContent = c.shown;
+      if (b.getAttribute("aria-label") !== c.label) b.setAttribute("aria-label", c.label);
+      const stop = c.name === current ? 0 : -1;
+      if (b.tabIndex !== stop) b.tabIndex = stop;
     });
   }
 
@@ -216,7 +340,18 @@
         const b = document.createElement("button");
         b.type = "button";
         b.dataset.index = String(i);
-        b.addEventListener("click", () => onTile(i));
+        b.tabIndex = -1;
+        b.draggable = true;  // drag and drop on a desktop, beside tap-tap
+        b.addEventListener("click", (ev) => {
+          onTile(i);
+          // Chosen by the keyboard: on to the board, where Enter places it.
+          if (ev.detail === 0 && selected.includes(i)) focusBoard();
+        });
+        b.addEventListener("dragstart", (ev) => {
+          ev.dataTransfer.setData("text/plain", String(i));
+          b.classList.add("dragging");
+        });
+        b.addEventListener("dragend", () => b.classList.remove("dragging"));
         rack.appendChild(b);
       });
       if (focused !== undefined) {
@@ -229,6 +364,7 @@
       b.textContent = String(tile);
       b.setAttribute("aria-label", _("tile {tile}", { tile }));
       b.setAttribute("aria-pressed", selected.includes(i) ? "true" : "false");
+      b.tabIndex = i === Math.min(rackCurrent, tiles.length - 1) ? 0 : -1;
     });
   }
 
@@ -276,6 +412,20 @@
     $("extra").hidden = !isBoard();
     $("exchange").disabled = !playing || !selected.length || pending.length > 0 || committed > 0;
     $("pass").disabled = !playing || pending.length > 0;
+    // Summy: a discard (not an exchange), and a pass only once the supply is empty.
+    if (!isBoard()) {
+      $("exchange").textContent = $("exchange").dataset.summy;
+      $("pass").hidden = Boolean(view.supply);
+    }
+    const pool = isBoard() ? view.bag_size : view.supply;
+    $("pool").textContent = pool == null ? ""
+      : isBoard() ? _("Tiles in the bag: {n}.", { n: pool }) : _("Tiles in the supply: {n}.", { n: pool });
+    // No dead buttons: once the game is over the rack and the actions go.
+    const over = view.status === "ended";
+    $("actions").hidden = over;
+    $("rack").hidden = over || view.you == null;
+    $("rack-title").hidden = over || view.you == null;
+    $("drawn").hidden = over;
     $("resign").disabled = view.status !== "playing" || busy;
     $("hint").disabled = !playing || Boolean(view.rated);
     $("hint").hidden = Boolean(view.rated);  // a rated game offers no hints
@@ -289,7 +439,7 @@
       const pts = trialOk.view && trialOk.view.turn ? trialOk.view.turn.points : trialOk.score_change;
       running = isBoard() ? _("This turn so far: {n} points.", { n: pts })
         : _("That is an equation: {n} points.", { n: trialOk.score_change });
-    } else if (trialOk && !trialOk.ok) running = _("Not legal: {why}", { why: trialOk.refused.message });
+    } else if (trialOk && !trialOk.ok) running = _("Not legal: {why}", { why: plain(trialOk.refused.message) });
     $("running").textContent = running;
   }
 
@@ -361,13 +511,52 @@
       pending.push({ x, y, tile: String(tile) });
     }
     selected = [];
+    say(_("{tile} placed on {square}.", { tile, square: name }));
     retry();
+  }
+
+  // The tiles that came to the rack since ``before`` (what was left of it), in words.
+  function drawnSince(before) {
+    const left = before.map(String);
+    const came = [];
+    for (const t of held()) {
+      const i = left.indexOf(String(t));
+      if (i >= 0) left.splice(i, 1); else came.push(String(t));
+    }
+    return came;
+  }
+
+  // After a turn sent: the next game waiting on this player (GET /v1/me), if any.
+  async function nextGame() {
+    try {
+      const me = await api("GET", "/v1/me?limit=100");
+      const next = (me.games || []).find((g) => (g.your_turn || g.waiting_on_you) && (g.id || g.game_id) !== GAME);
+      $("next-game").hidden = !next;
+      if (next) $("next-game-link").href = `/play/${next.id || next.game_id}`;
+    } catch (e) { /* no link */ }
   }
 
   async function act(what) {
     if (busy) return;
     busy = true; error(""); drawSide();
-    try { await what(); pending = []; selected = []; }
+    const before = rackLeft();
+    const wasMine = myTurn();
+    try {
+      await what(); pending = []; selected = [];
+      const came = drawnSince(before);
+      if (came.length && view.you != null) {
+        const words = came.length === 1 ? _("You drew {tile}.", { tile: came[0] })
+          : _("You drew {tiles}.", { tiles: listed(came) });
+        $("drawn").textContent = words;
+        say(words);
+      }
+      if (wasMine && !myTurn()) {
+        nextGame();
+        // The button pressed is disabled now: the keyboard's focus waits on the rack.
+        if (!document.activeElement || document.activeElement === document.body
+            || $("actions").contains(document.activeElement)) focusRack();
+      }
+    }
     catch (e) { error(e.message); if (e.data && e.data.code === "version_conflict") await load(); }
     finally {
       busy = false;
@@ -393,7 +582,9 @@
   }));
   $("undo").addEventListener("click", () => { pending.pop(); error(""); retry(); });
   $("check").addEventListener("click", () => retry());
-  $("pass").addEventListener("click", () => act(() => send({ type: "pass" })));
+  $("pass").addEventListener("click", () => {
+    if (window.confirm(_("Pass this turn?"))) act(() => send({ type: "pass" }));
+  });
   $("join").addEventListener("click", () => act(async () => {
     await api("POST", `/v1/games/${GAME}/join`, {});
     await load();
@@ -457,9 +648,12 @@
           const li = document.createElement("li");
           li.dataset.id = String(m.id);
           li.title = m.at;
+          const time = document.createElement("time");
+          time.dateTime = m.at;
+          time.textContent = localTime(m.at);
           const name = document.createElement("strong");
           name.textContent = (m.seat === view.you ? _("you") : who[m.seat] || _("seat {n}", { n: m.seat + 1 })) + ": ";
-          li.append(name, document.createTextNode(m.text));
+          li.append(time, name, document.createTextNode(m.text));
           $("messages").appendChild(li);
         }
       } catch (e) { /* shown at the next read */ }
@@ -494,7 +688,9 @@
       if (!r.ok) return;
       $("moves").innerHTML = await r.text();  // the server's template escaped every word
       const done = [...$("moves").querySelectorAll("li")].filter((li) => li.dataset.kind !== "playing");
-      if (announce && done.length) $("news").textContent = done[done.length - 1].textContent;
+      const ended = $("moves").querySelector("li[data-kind=ended]");
+      $("reason").textContent = ended ? ended.textContent : "";
+      if (announce && done.length) say(done[done.length - 1].textContent);
     } catch (e) { /* the list stays as it was */ }
   }
 
@@ -555,6 +751,7 @@
       rulesData = rulesData && (rulesData.data || rulesData);
       await load();
       await retry();
+      moves(false);
       readMessages();
       follow(changed);
     } catch (e) { error(e.message); }

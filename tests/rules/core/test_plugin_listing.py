@@ -1,0 +1,60 @@
+"""The entry points ``mathable.core.plugins`` reads itself (``Listed``, without importing
+``importlib.metadata``) are the ones ``importlib.metadata`` finds: in this environment, in
+a folder put first on the path (its distribution hiding a later one of the same name), and
+it leaves a path with a zip on it to ``importlib.metadata``."""
+
+from __future__ import annotations
+
+import sys
+import zipfile
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import pytest
+
+from mathable.core import plugins
+
+
+def every(points: object, groups: set[str]) -> dict[str, list[tuple[str, str]]]:
+    select = points.select  # type: ignore[attr-defined]
+    return {g: sorted((p.name, p.value) for p in select(group=g)) for g in sorted(groups)}
+
+
+def test_the_entry_points_are_those_importlib_metadata_finds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, later = tmp_path / "first", tmp_path / "later"
+    for folder, value in ((first, "fifteen_a:RULES"), (later, "fifteen_b:RULES")):
+        info = folder / "Fifteen_Game-1.0.dist-info"
+        info.mkdir(parents=True)
+        (info / "METADATA").write_text("Metadata-Version: 2.1\nName: Fifteen-Game\nVersion: 1.0\n")
+        (info / "entry_points.txt").write_text(
+            f"# a comment\n[mathable.rulesets]\nfifteen = {value}\n\n[console_scripts]\n"
+            "fifteen-cli = fifteen_a.cli:main [extra]\n"
+        )
+    monkeypatch.syspath_prepend(str(later))
+    monkeypatch.syspath_prepend(str(first))
+    assert plugins._plain_folders()
+    real, mine = entry_points(), plugins.Listed(sys.path)
+    groups = set(real.groups)
+    assert every(mine, groups) == every(real, groups)
+    found = {p.name: p for p in mine.select(group=plugins.GROUP)}
+    assert found["fifteen"].value == "fifteen_a:RULES" and found["fifteen"].module == "fifteen_a"
+    assert {"mathable", "summy"} <= set(found)
+    assert found["mathable"].load().name == "mathable"
+
+
+def test_a_zip_on_the_path_is_left_to_importlib_metadata(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    archive = tmp_path / "plugins.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr("zipped-1.0.dist-info/METADATA", "Name: zipped\nVersion: 1.0\n")
+        zipped.writestr(
+            "zipped-1.0.dist-info/entry_points.txt", "[mathable.rulesets]\nzipped = zipped:RULES\n"
+        )
+    monkeypatch.syspath_prepend(str(archive))
+    monkeypatch.setattr(plugins, "_every", None)
+    assert not plugins._plain_folders()
+    assert "zipped" in {p.name for p in plugins.in_group(plugins.GROUP)}
+    monkeypatch.setattr(plugins, "_every", None)

@@ -102,3 +102,32 @@ def test_joined_says_each_part_with_its_separator() -> None:
     found = joined("; ", [says("{n} tiles", n=2), "I8"])
     assert found == "2 tiles; I8"
     assert (found.template, found.params) == ("{p0}; {p1}", {"p0": "2 tiles", "p1": "I8"})
+
+
+def test_summy_s_explanations_of_a_discard_and_of_a_seat_without_a_name() -> None:
+    from dataclasses import replace
+
+    from mathable.games.summy.events import EquationPlayed, TilesDiscarded
+
+    rules = ruleset("summy")
+    lesson = rules.tutorial()
+    assert lesson is not None
+    state = start(lesson, rules)
+    discard = rules.explain(state, TilesDiscarded(1, (3, 4), (5, 6)))
+    assert discard == "bob puts 2 tiles out of the game."
+    assert_marked(discard)
+    unnamed = replace(state, seats=tuple(replace(s, player="") for s in state.seats))
+    said = rules.explain(unnamed, TilesDiscarded(1, (3, 4, 5), ()))
+    assert said == "seat 2 puts 3 tiles out of the game."
+    assert_marked(said)
+    first = next(steps(lesson, rules))
+    (played,) = [e for e in rules.check(first.before, rules.record_commands(
+        first.before, 0, "-3,0 across 1+2=3"
+    )[0]) if isinstance(e, EquationPlayed)]  # fmt: skip
+    alone = replace(played, placements=played.placements[:1] + played.placements[2:])
+    words = rules.explain(state, replace(alone, equation="1+2=3"))
+    assert words == (
+        "ada lays 1 2 3 across, with 2 tiles of the table: 1+2=3 holds. "
+        "Its digits score 1 + 2 + 3 = 6 points."
+    )
+    assert_marked(words)

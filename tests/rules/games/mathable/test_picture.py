@@ -170,3 +170,14 @@ def test_the_picture_of_a_known_view_byte_for_byte() -> None:
     assert hashlib.sha256(picture.mathable_svg(VIEW).encode()).hexdigest() == (
         "ee5c3bf1cc6701ef9c422da76a75d3a848f89876327098f02f681d979e93c574"
     )
+
+
+def test_a_turn_of_several_placements_is_listed_in_words() -> None:
+    placed = [{"square": "I8", "tile": 12}, {"square": "J8", "tile": 16}]
+    words = picture.board_text_alternative(
+        {"board": {"I8": 12, "J8": 16}, "last_turn": {"placements": placed}, "you": None}
+    )
+    assert words.endswith("Tiles placed: I8 12, J8 16. Last turn: I8 12, J8 16.")
+    assert picture._tile(0, 0, 5, square="A1", last=True).startswith(
+        '<g class="tile last" data-square="A1">'
+    )

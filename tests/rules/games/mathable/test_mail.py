@@ -149,8 +149,10 @@ def test_one_point_is_said_with_the_singular_template_which_says_points_too() ->
     assert plain == "bob played I8=1 for 1 points."
     assert bonus == "bob played I8=1 for 1 points (with a 50 bonus)."
     assert isinstance(plain, Text) and isinstance(bonus, Text)
-    assert plain.template == "{who} played {placed} for {n} points."
-    assert bonus.template == "{who} played {placed} for {n} points (with a {bonus} bonus)."
+    assert plain.template == plain.plural == "{who} played {placed} for {n} points."
+    assert bonus.template == bonus.plural == (
+        "{who} played {placed} for {n} points (with a {bonus} bonus)."
+    )  # a plural form of its own: a language whose plural differs says it
 
 
 def test_an_exchange_of_three_digit_tiles_and_a_long_blank_line() -> None:

@@ -114,7 +114,8 @@ def test_one_point_is_said_with_the_singular_template_and_a_long_blank_line() ->
     play = {"seat": 1, "equation": "1=1", "points": 1}
     said = SUMMY.last_turn_words({"last_turn": {"seat": 1}, "last_play": play}, NAMES)
     assert said == "bob played 1=1 for 1 points."
-    assert isinstance(said, Text) and said.template == "{who} played {equation} for {n} points."
+    assert isinstance(said, Text)
+    assert said.template == said.plural == "{who} played {equation} for {n} points."
     with pytest.raises(RuleError) as raised:
         mail.read_own_reply(" " * 100, {}, lambda text, view: {})
     assert raised.value.details == {"text": " " * 80}

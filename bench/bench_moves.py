@@ -12,7 +12,8 @@ figure shows how long that lock is held, as two instances (each
 (``bench_server.Seeder``); client processes in closed loops send one turn
 each to games of their own, alternating between the two instances. Printed:
 moves per second, the median and p99 latency of a move, and the outbox rows
-written (one per move).
+written (one per move). ``--compare TREE --rounds N``: runs of this tree and of an
+older checkout, alternated (each on a database of its own).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from sqlalchemy import func, insert, select  # noqa: E402
 from bench.bench_server import Seeder  # noqa: E402
 from harness import Server, isolated_database  # noqa: E402
 from mathable_server.store.engine import email_addresses, outbox  # noqa: E402
+from mathable_server.store.migrations import downgrade  # noqa: E402
 
 TURN = {"type": "turn", "placements": [{"square": "I8", "tile": 12},
                                        {"square": "H6", "tile": 8}]}  # fmt: skip
@@ -70,22 +72,50 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--workers", type=int, default=1, help="workers of each instance")
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--rounds", type=int, default=1, help="runs of each tree, alternated")
+    parser.add_argument("--compare-revision", default="0014_signin_links_by_player",
+                        help="the newest migration --compare's checkout knows")  # fmt: skip
+    parser.add_argument("--compare", metavar="TREE",
+                        help="an older checkout whose servers run in alternation")  # fmt: skip
     opts = parser.parse_args()
     if not opts.database or not opts.database.startswith("postgresql"):
         raise SystemExit("give a PostgreSQL URL: --database or MATHABLE_TEST_POSTGRES_URL")
+    trees = [("this tree", ROOT)] + ([("compare", Path(opts.compare))] if opts.compare else [])
+    opts.revision = {str(ROOT): None}
+    if opts.compare:
+        opts.revision[str(Path(opts.compare))] = opts.compare_revision
+    print(f"{os.cpu_count()} cores; {opts.rounds} rounds, trees alternated")
+    for number in range(opts.rounds):
+        turn = number % len(trees)
+        for label, tree in trees[turn:] + trees[:turn]:
+            print(f"{label} ({tree}): " + run_once(opts, tree), flush=True)
+
+
+def run_once(opts: argparse.Namespace, tree: Path) -> str:
+    """One run on a database of its own with the servers of ``tree``: its figures."""
+    env = dict(ENV)
+    env["PYTHONPATH"] = os.pathsep.join([str(tree / "shared"), str(tree / "server")])
     with isolated_database(opts.database) as url, ExitStack() as stack:
         seeder = Seeder(url)
+        if opts.revision.get(str(tree)) is not None:  # an older checkout: its schema
+            downgrade(seeder.engine, opts.revision[str(tree)])
         games = seeder.add_games(opts.games)
         with seeder.engine.begin() as conn:
             conn.execute(
                 insert(email_addresses),
                 [
-                    {"player_id": p, "address": f"{p}@example.org", "verified_at": 1,
-                     "code_hash": "", "code_expires_at": 0, "code_tries": 0}  # fmt: skip
+                    {
+                        "player_id": p,
+                        "address": f"{p}@example.org",
+                        "verified_at": 1,
+                        "code_hash": "",
+                        "code_expires_at": 0,
+                        "code_tries": 0,
+                    }  # fmt: skip
                     for p, _token in seeder.players
                 ],
             )
-        servers = [stack.enter_context(Server(url, workers=opts.workers, env=ENV))
+        servers = [stack.enter_context(Server(url, workers=opts.workers, env=env))
                    for _ in range(2)]  # fmt: skip
         ports = [s.port for s in servers]
         share = len(games) // opts.clients
@@ -107,12 +137,11 @@ def main() -> None:
     if moves == opts.games - opts.games % opts.clients:
         print("ran out of games before the time: seed more (--games)", file=sys.stderr)
     p99 = times[min(moves - 1, int(0.99 * moves))]
-    print(f"{os.cpu_count()} cores; load average {load:.1f} before, "
-          f"{os.getloadavg()[0]:.1f} after")  # fmt: skip
-    print(
+    return (
         f"postgresql, 2 instances of serve --workers {opts.workers}, {opts.clients} clients: "
         f"{moves / elapsed:.0f} moves/s ({moves} turns in {elapsed:.1f} s); latency median "
-        f"{statistics.median(times) * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms; outbox rows {mails}"
+        f"{statistics.median(times) * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms; outbox rows {mails}; "
+        f"load average {load:.1f} before, {os.getloadavg()[0]:.1f} after"
     )
 
 

@@ -65,6 +65,7 @@ COMMANDS: dict[str, str] = {
     "mute": "messages",
     "unmute": "messages",
     "rematch": "rematch",
+    "nudge": "nudge",
     "time-zone": "zone",
     "language": "language",
     "record": "ratings",

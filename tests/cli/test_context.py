@@ -54,6 +54,7 @@ ARGUMENTS: dict[str, list[str]] = {
     "mute": ["mute", "g1"],
     "unmute": ["unmute", "g1"],
     "rematch": ["rematch", "g1"],
+    "nudge": ["nudge", "g1"],
     "time-zone": ["time-zone"],
     "language": ["language"],
     "record": ["record"],

@@ -49,8 +49,10 @@ def verify(client: FlaskClient, app: Flask, mailbox: Mailbox, who: Account, addr
     assert found is not None
     done = client.post("/v1/me/email/verify", json={"code": found[1]}, headers=who.auth)
     assert done.status_code == 200, done.json
+    every = dict.fromkeys(("your_turn", "time_running_out", "message", "invitation",
+                           "game_over", "nudge"), "both")
     assert done.json == {"address": address, "verified": True, "email": "turn",
-                         "remind_before": None, "webhook": None}  # fmt: skip
+                         "remind_before": None, "webhook": None, "channels": every}  # fmt: skip
 
 
 def inbox(app: Flask) -> Inbox:

@@ -18,6 +18,7 @@ from mathable.core.ruleset import AnyState, ruleset_of
 from mathable_server.store import outbox
 from mathable_server.store.notification_settings import Contact
 from mathable_server.store.outbox import Notification
+from mathable_server.store.push import wants
 
 #: The kernel's events after which another seat may be to move; each game adds its own
 #: (``Ruleset.turn_changes``: its start, turns, exchanges...).
@@ -116,3 +117,21 @@ def _wants_mail(preference: str, kind: str) -> bool:
     if preference == "digest":
         return kind == "turn"
     return kind != "moved" or preference == "every_move"
+
+
+#: The mail kinds of a game's news, by the kind of news whose channels they follow.
+MAIL_KINDS = {"turn": "your_turn", "digest": "your_turn", "finished": "game_over",
+              "reminder": "time_running_out"}  # fmt: skip
+
+
+def by_channels(rows: list[Notification], chosen: dict[str, dict[str, str]]) -> list[Notification]:
+    """``rows`` without the mail of the kinds each recipient wants by push alone or not at all
+    (``chosen``: the channels of each recipient, ``store.push.channels_in``)."""
+    kept = []
+    for row in rows:
+        kind = MAIL_KINDS.get(row.kind)
+        if row.channel == "email" and kind is not None and row.recipient in chosen:
+            if not wants(chosen[row.recipient], kind, "mail"):
+                continue
+        kept.append(row)
+    return kept

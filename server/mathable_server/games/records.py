@@ -43,9 +43,9 @@ def record_text(store: Store, game_id: str, state: AnyState, names: Mapping[str,
 
 def finished_games(
     store: Store, player_id: str, limit: int, before: str | None = None
-) -> list[tuple[str, str]]:
-    """``(id, ended_at)`` of up to ``limit`` finished games ``player_id`` sat in, the last
-    ended first, after the game ``before`` (the last of the page before)."""
+) -> list[tuple[str, str, int]]:
+    """``(id, ended_at, version)`` of up to ``limit`` finished games ``player_id`` sat in,
+    the last ended first, after the game ``before`` (the last of the page before)."""
     return store.finished_games_of(player_id, limit, before)
 
 

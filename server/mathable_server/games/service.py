@@ -36,6 +36,7 @@ from mathable import (
 from mathable.core.ruleset import AnyState
 from mathable.core.ruleset import apply_any as apply
 from mathable.core.ruleset import check_any as check
+from mathable_server.games import finished
 from mathable_server.games.errors import GameNotFound, KeyReused
 from mathable_server.games.timesource import SystemTime, TimeSource
 from mathable_server.store import (
@@ -46,6 +47,7 @@ from mathable_server.store import (
     VersionConflict,
 )
 from mathable_server.store.feed import before_of
+from mathable_server.store.finished import FINISHED
 
 #: Game ids: short, case-insensitive and easy to type (no 0/o, 1/l/i).
 _ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -323,6 +325,8 @@ class Games:
                 appends.append(due)
         for item, written in zip(appends, self.store.append_each(appends), strict=True):
             if written:
+                if item.state.status in FINISHED:  # a timeout ended it
+                    finished.keep_quietly(self.store, item.game_id, item.state)
                 game = self.cache.get(item.game_id)
                 if game is not None and game.state.version == item.expected_version:
                     self.cache.put(item.game_id, game.after(item.at, list(item.events)))
@@ -382,9 +386,34 @@ class Games:
         """Run one command on the game at ``expected_version`` (None: whatever version it is).
 
         With ``timed``, ``make`` gets the game with its clock and "now".
+
+        A keyed request is not looked up first: the key is written in the move's
+        transaction (a second use of it fails there, ``KeyTaken``, and gets the first
+        answer), and a request that fails before (its move no longer fits the game: a
+        retry of one that was played) is answered from its key if the key is known.
+        Most keyed requests are new: one read less each (issue 47).
         """
-        if idem is not None and (known := self._known_answer(idem)) is not None:
+        if idem is None:
+            return self._command(game_id, expected_version, make, render, None, timed)
+        try:
+            return self._command(game_id, expected_version, make, render, idem, timed)
+        except VersionConflict:
+            raise  # ``_conflict`` looked the key up already
+        except Exception:
+            known = self._known_answer(idem)
+            if known is None:
+                raise
             return known
+
+    def _command(
+        self,
+        game_id: str,
+        expected_version: int | None,
+        make: Callable[..., Command],
+        render: Render,
+        idem: Idempotency | None,
+        timed: bool,
+    ) -> Answer:
         game = self.game(game_id)
         # Refuses callers without a seat before judging their version.
         command = make(game, self.now()) if timed else make(game.state)
@@ -519,6 +548,8 @@ class Games:
             before=before_of(game.state),
         )
         self.cache.put(game_id, new)
+        if new.state.status in FINISHED and game.state.status not in FINISHED:
+            finished.keep_quietly(self.store, game_id, new.state)  # what the lists show
         return new
 
     def _known_answer(self, idem: Idempotency) -> Answer | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import logging
 
 from flask import Flask, request
 
@@ -11,7 +12,7 @@ from mathable_server.games.draws import secret_key
 from mathable_server.games.ratings import RatingsHook
 from mathable_server.games.service import Games
 from mathable_server.games.timesource import SystemTime, TimeSource
-from mathable_server.http import boards, browser, language, pages, review_page
+from mathable_server.http import app_shell, boards, browser, language, pages, review_page
 from mathable_server.http.api import (
     game_stream,
     games,
@@ -22,6 +23,7 @@ from mathable_server.http.api import (
     notifications,
     pictures,
     players,
+    push,
     ratings,
     records,
     rulesets,
@@ -38,6 +40,7 @@ from mathable_server.http.render import BodyCache
 from mathable_server.http.settings import Settings
 from mathable_server.http.web import NameBook, Services, limit_rate, optional_player
 from mathable_server.mailin.closing import CloseAddresses
+from mathable_server.notify import push as web_push
 from mathable_server.notify.delivery import mailroom
 from mathable_server.notify.notifier import Notifier
 from mathable_server.notify.worker import Job, Worker, lane_workers, sweep_job
@@ -158,12 +161,21 @@ def create_app(
     app.register_blueprint(links.bp)
     app.register_blueprint(trial.bp)
     app.register_blueprint(browser.bp)
+    app.register_blueprint(push.bp)
+    app.register_blueprint(app_shell.bp)
+    if web_push.MISSING is not None:  # said once at start: no push goes until it is installed
+        logging.getLogger("mathable_server.push").warning("%s", web_push.MISSING)
     sweep: list[Job] = []
     if settings.sweep_seconds:
         sweep.append(sweep_job(game_service, settings.sweep_seconds))
     if settings.deliver_seconds:
         # Mail (with the sweep) in one thread, webhooks in threads of their own.
         workers = lane_workers(room.lanes(game_service.now), settings.deliver_seconds, sweep)
+        # A push goes at once: a commit of this process wakes one push thread, which sends
+        # what is due (another process's pushes wait for the next poll).
+        pushers = [w for w in workers if any(j.name.startswith("push") for j in w.jobs)]
+        if pushers:
+            store.on_commit.append(pushers[0].wake)
     else:
         workers = [Worker(sweep)]  # the sweep alone, or no thread at all
     for worker in workers:

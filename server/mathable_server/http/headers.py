@@ -58,6 +58,9 @@ def _page_policy() -> str:
         "style-src 'unsafe-inline'; "
         "img-src 'self' data:; "
         "connect-src 'self'; "
+        # The installable app: its manifest and service worker (/manifest.webmanifest, /sw.js).
+        "manifest-src 'self'; "
+        "worker-src 'self'; "
         "form-action 'self'; "
         "frame-ancestors 'none'; "
         "base-uri 'none'"

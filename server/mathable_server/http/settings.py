@@ -188,6 +188,8 @@ class Settings:
     #: Whether webhooks may go to loopback, private and link-local addresses (and so
     #: over ``http://``; elsewhere new webhooks must be ``https://``).
     webhook_allow_private: bool = False
+    #: Push endpoints on private addresses, and over http:// (tests only).
+    push_allow_private: bool = False
     #: Seconds one webhook delivery may take in all (connect, send, the answer's status).
     webhook_deadline: float = 10.0
     #: Threads per process delivering webhooks, each one row at a time (mail has its own).
@@ -292,6 +294,7 @@ class Settings:
             outbox_max_attempts=_whole(env, "MATHABLE_OUTBOX_MAX_ATTEMPTS", minimum=1) or 8,
             outbox_lease=_seconds(env, "MATHABLE_OUTBOX_LEASE", 300.0),
             webhook_allow_private=_flag(env, "MATHABLE_WEBHOOK_ALLOW_PRIVATE"),
+            push_allow_private=_flag(env, "MATHABLE_PUSH_ALLOW_PRIVATE"),
             webhook_deadline=_seconds(env, "MATHABLE_WEBHOOK_DEADLINE", 10.0, positive=True),
             webhook_workers=_whole(env, "MATHABLE_WEBHOOK_WORKERS", minimum=1) or 4,
             webhook_breaker_failures=_whole(env, "MATHABLE_WEBHOOK_BREAKER_FAILURES", minimum=1)

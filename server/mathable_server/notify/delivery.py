@@ -9,6 +9,7 @@ from typing import Protocol
 from mathable_server.notify.mail.compose import MailContext
 from mathable_server.notify.mail.outgoing import MailChannel
 from mathable_server.notify.mail.smtp import Relay
+from mathable_server.notify.push import PushChannel, vapid_secret
 from mathable_server.notify.webhooks import WebhookChannel, busy_recipients
 from mathable_server.notify.worker import BATCH, Deliverer, Lane, Outbox, Sender
 from mathable_server.store import Store
@@ -57,6 +58,8 @@ class MailSettings(Protocol):
     def webhook_legacy_signature(self) -> bool: ...
     @property
     def signin_mail_limit(self) -> int: ...
+    @property
+    def push_allow_private(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -98,8 +101,25 @@ class Mailroom:
             legacy_signature=settings.webhook_legacy_signature,
         )
 
+    def push(self, now: Callable[[], int]) -> PushChannel:
+        settings = self.settings
+        return PushChannel(
+            self.store,
+            lambda: vapid_secret(self.store),
+            allow_private=settings.push_allow_private,
+            public_url=settings.public_url,
+            subject=f"mailto:{settings.sender_address}",
+            timeout=settings.webhook_deadline,
+            breaker=Breaker(
+                settings.webhook_breaker_failures,
+                settings.webhook_breaker_seconds,
+                max(settings.outbox_max_delay, settings.webhook_breaker_seconds),
+            ),
+            now=now,
+        )
+
     def senders(self, now: Callable[[], int]) -> dict[str, Sender]:
-        senders: dict[str, Sender] = {"webhook": self.webhooks(now)}
+        senders: dict[str, Sender] = {"webhook": self.webhooks(now), "push": self.push(now)}
         if self.settings.smtp_url:
             relay = Relay.parse(self.settings.smtp_url)
             senders["email"] = MailChannel(
@@ -127,6 +147,13 @@ class Mailroom:
             Lane(
                 "webhooks",
                 tuple(self.deliverer(now, ("webhook",), 1) for _ in range(webhook_threads)),
+            ),
+            # Pushes: threads of their own, one row at a time, at most CALLS_PER_SERVICE
+            # calls at once to one push service: one that hangs holds no mail, no webhook
+            # and no other push service.
+            Lane(
+                "push",
+                tuple(self.deliverer(now, ("push",), 1) for _ in range(webhook_threads)),
             ),
         ]
 

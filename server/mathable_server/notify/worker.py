@@ -286,6 +286,7 @@ class Worker:
     def __init__(self, jobs: Sequence[Job], name: str = "mathable-worker") -> None:
         self.jobs = list(jobs)
         self._stop = threading.Event()
+        self._woken = threading.Event()
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
 
     def start(self) -> None:
@@ -294,6 +295,11 @@ class Worker:
 
     def stop(self) -> None:
         self._stop.set()
+        self._woken.set()
+
+    def wake(self) -> None:
+        """Run every job now rather than at its time (a push just written: told at once)."""
+        self._woken.set()
 
     def join(self, timeout: float | None = None) -> None:
         if self._thread.is_alive():
@@ -301,7 +307,12 @@ class Worker:
 
     def _run(self) -> None:
         due = [time.monotonic() + job.seconds for job in self.jobs]
-        while not self._stop.wait(max(0.0, min(due) - time.monotonic())):
+        while not self._stop.is_set():
+            if self._woken.wait(max(0.0, min(due) - time.monotonic())):
+                if self._stop.is_set():
+                    break
+                self._woken.clear()
+                due = [time.monotonic()] * len(due)
             for index, job in enumerate(self.jobs):
                 if due[index] > time.monotonic():
                     continue

@@ -22,10 +22,12 @@ from __future__ import annotations
 from mathable_server.store.browser_sessions import BrowserSessionRecorder
 from mathable_server.store.clocks import ClockRecorder
 from mathable_server.store.events import EventRecorder, memberships, projection
+from mathable_server.store.finished import FinishedRecorder
 from mathable_server.store.listings import ListingRecorder
 from mathable_server.store.messages import MessageRecorder
 from mathable_server.store.player_settings import PlayerSettingsRecorder
 from mathable_server.store.players import PlayerRecorder
+from mathable_server.store.push import PushRecorder
 from mathable_server.store.ratings import RatingRecorder
 from mathable_server.store.rematches import RematchRecorder
 from mathable_server.store.reminders import ReminderRecorder
@@ -67,6 +69,8 @@ class Store(
     RatingRecorder,
     ReminderRecorder,
     BrowserSessionRecorder,
+    PushRecorder,
+    FinishedRecorder,
 ):
     """Reads and writes games and players: every recorder on one engine."""
 

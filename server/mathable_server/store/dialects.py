@@ -30,6 +30,8 @@ class Dialect(Protocol):
 
     name: str
     version_sql: str
+    #: The driver's parameter mark: ``?`` (sqlite3) or ``%s`` (psycopg).
+    mark: str
 
     # --- the recorders ------------------------------------------------------------------
 

@@ -63,11 +63,13 @@ from mathable_server.store.schema import (
     inbound_messages,
     message_mutes,
     notification_settings,
+    nudges,
     outbox,
     play_addresses,
     player_feed,
     player_settings,
     players,
+    push_subscriptions,
     rated_games,
     ratings,
     rematches,
@@ -107,6 +109,8 @@ CARRIED: tuple[Table, ...] = (
     browser_links,
     browser_sessions,
     bot_accounts,
+    push_subscriptions,
+    nudges,
 )
 #: Row numbers a load lets the database give again (the rows keep their order).
 RENUMBERED = {"vacations": "id", "outbox": "id", "game_messages": "id"}
@@ -131,15 +135,20 @@ REFERENCES: dict[str, dict[str, str]] = {
     "browser_links": {"player_id": "player", "game_id": "game"},
     "browser_sessions": {"player_id": "player"},
     "bot_accounts": {"player_id": "player"},
+    "push_subscriptions": {"player_id": "player"},
+    "nudges": {"game_id": "game", "player_id": "player"},
 }
 #: Every other table of the schema, and why a dump leaves it behind.
 NOT_CARRIED: dict[str, str] = {
     "games": "a projection: rebuilt from the events on load",
     "game_members": "a projection: rebuilt from the events on load",
+    "finished_games": "a projection: written again from the events when a list first asks",
     "idempotency_keys": "a retried request's first answer matters for minutes only",
     "registration_keys": "a retried registration's key matters for minutes only",
     "rate_counters": "request counts of the current window: the new server counts afresh",
     "held_polls": "the long-polls the old server was holding: they end with it",
+    "page_views": "which play pages are open now: a minute's news, ended with the old server",
+    "push_services": "the push services' breakers: the new server counts afresh",
 }
 EVENT_FIELDS = ("version", "type", "schema_version", "created_at", "at", "data")
 

@@ -144,6 +144,9 @@ def sqlite_engine(url: URL, pool_size: int, synchronous: str = "FULL") -> Engine
         hide_parameters=True,
         pool_size=pool_size,
         max_overflow=pool_size,
+        # The connection used last is used next: its pages are in its cache, and it is
+        # already set up for what it did (a writer's busy timeout: _begin_immediate).
+        pool_use_lifo=True,
         # A statement meeting a lock waits up to this many seconds (writers wait for
         # each other in ``_begin_immediate``, outside SQLite's busy handler).
         connect_args={"timeout": SQLITE_LOCK_WAIT, "check_same_thread": False},
@@ -166,8 +169,10 @@ def sqlite_engine(url: URL, pool_size: int, synchronous: str = "FULL") -> Engine
         # Readers run each (single) statement in autocommit: no BEGIN round trip.
         options = conn.get_execution_options()
         if options.get("sqlite_write", False):
-            _begin_immediate(conn.connection.driver_connection)
-        elif options.get("sqlite_snapshot", False):
+            _begin_immediate(conn.connection.driver_connection, conn.connection.info)
+            return
+        _wait_for_locks(conn.connection.driver_connection, conn.connection.info)
+        if options.get("sqlite_snapshot", False):
             # A reader that needs one snapshot across several statements (a dump).
             conn.exec_driver_sql("BEGIN DEFERRED")
 
@@ -205,31 +210,49 @@ def private_sqlite_file(path: Path) -> None:
 SQLITE_LOCK_WAIT = 30.0
 
 
-def _begin_immediate(driver: sqlite3.Connection) -> None:
+#: A pooled connection's ``info`` key: set while its busy timeout is 0 (a writer's).
+_NO_BUSY_WAIT = "mathable_no_busy_wait"
+
+
+def _begin_immediate(driver: sqlite3.Connection, info: dict[Any, Any] | None = None) -> None:
     """Take SQLite's write lock, waiting for another writer in Python, not in SQLite.
 
     SQLite's busy handler sleeps inside the C library: under ``serve``'s gevent
     workers that would freeze every connection of the worker while another process
     writes. Here the lock is asked for without waiting and ``time.sleep`` (green
     under gevent) separates the tries, so the worker serves its other requests.
+
+    The connection's busy timeout is set to 0 once and left so while writers use it
+    (``info`` remembers): holding the write lock, a writer's statements never wait
+    (WAL: readers do not block a writer). A reader given the connection next sets
+    it back first (``_wait_for_locks``); the one-row reads of ``EventRecorder.head``,
+    on the driver itself, need none (a WAL reader takes no lock a writer holds).
+    Before issue 47 every write transaction set it to 0 and back: two statements
+    more per move.
     """
+    info = {} if info is None else info
+    if not info.get(_NO_BUSY_WAIT):
+        driver.execute("PRAGMA busy_timeout = 0")
+        info[_NO_BUSY_WAIT] = True
     deadline = time.monotonic() + SQLITE_LOCK_WAIT
     pause = 0.001
-    driver.execute("PRAGMA busy_timeout = 0")
-    try:
-        while True:
-            try:
-                driver.execute("BEGIN IMMEDIATE")
-                return
-            except sqlite3.Error as error:
-                if "locked" not in str(error) or time.monotonic() + pause > deadline:
-                    # As SQLAlchemy would have raised it: OperationalError answers 503.
-                    raise DBAPIError.instance(
-                        "BEGIN IMMEDIATE", None, error, sqlite3.Error
-                    ) from error
-            time.sleep(pause)
-            pause = min(pause * 2, 0.016)
-    finally:
+    while True:
+        try:
+            driver.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.Error as error:
+            if "locked" not in str(error) or time.monotonic() + pause > deadline:
+                _wait_for_locks(driver, info)  # a failed writer's connection: as it was
+                # As SQLAlchemy would have raised it: OperationalError answers 503.
+                raise DBAPIError.instance("BEGIN IMMEDIATE", None, error, sqlite3.Error) from error
+        time.sleep(pause)
+        pause = min(pause * 2, 0.016)
+
+
+def _wait_for_locks(driver: sqlite3.Connection, info: dict[Any, Any]) -> None:
+    """Give a connection a writer left at busy timeout 0 its timeout back: any other
+    statement meeting a lock waits for it (``SQLITE_LOCK_WAIT``)."""
+    if info.pop(_NO_BUSY_WAIT, False):
         driver.execute(f"PRAGMA busy_timeout = {int(SQLITE_LOCK_WAIT * 1000)}")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -23,6 +24,7 @@ from mathable.core.events import GameCreated, InvitationDeclined, PlayerJoined
 from mathable.core.ruleset import AnyState
 from mathable_server.store import feed
 from mathable_server.store.base import Appended, Recorder, hook_concerns, hooks_after_all
+from mathable_server.store.driver import insert_sql, run
 from mathable_server.store.engine import (
     events,
     game_members,
@@ -49,6 +51,19 @@ _EVENTS_AFTER = (
     .order_by(events.c.version)
 )
 _EVENTS_AFTER_LIMITED = _EVENTS_AFTER.limit(bindparam("limit"))
+#: An idempotency key's columns, in the order ``append`` writes them.
+_KEY_COLUMNS = ("player_id", "key", "fingerprint", "game_id", "status", "body", "created_at")
+_ANSWER = select(
+    idempotency_keys.c.fingerprint,
+    idempotency_keys.c.game_id,
+    idempotency_keys.c.status,
+    idempotency_keys.c.body,
+).where(
+    and_(
+        idempotency_keys.c.player_id == bindparam("player_id"),
+        idempotency_keys.c.key == bindparam("key"),
+    )
+)
 
 
 def order_key(state: AnyState) -> str | None:
@@ -66,6 +81,15 @@ def order_key(state: AnyState) -> str | None:
     order = options.tiles if options.tiles is not None else options.order
     if order is None:
         return None
+    try:
+        return _order_hash(tuple(order))
+    except TypeError:  # tiles that cannot be a cache's key: hashed each time
+        return _order_hash.__wrapped__(tuple(order))
+
+
+@functools.lru_cache(maxsize=1024)
+def _order_hash(order: tuple[Any, ...]) -> str:
+    """The key of a bag order: asked at every append of its games (``projection``)."""
     text = "order:" + ",".join(str(tile) for tile in order)
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -219,6 +243,7 @@ class EventRecorder(Recorder):
             for number, event in enumerate(new_events, 1)
         ]
         clock = {"deadline": deadline, "due_at": due_at}
+        mark = self.dialect.mark
         try:
             with self._writer() as conn, conn.begin():
                 if before is None:
@@ -230,18 +255,10 @@ class EventRecorder(Recorder):
                 # key behind it would be a deadlock).
                 if idempotency is not None:
                     player_id, key, answer = idempotency
+                    values = (player_id, key, answer.fingerprint, answer.game_id, answer.status,
+                              answer.body, now)  # fmt: skip
                     try:
-                        conn.execute(
-                            insert(idempotency_keys).values(
-                                player_id=player_id,
-                                key=key,
-                                fingerprint=answer.fingerprint,
-                                game_id=answer.game_id,
-                                status=answer.status,
-                                body=answer.body,
-                                created_at=now,
-                            )
-                        )
+                        run(conn, insert_sql("idempotency_keys", _KEY_COLUMNS, 1, mark), values)
                     except IntegrityError:
                         raise KeyTaken(key) from None
                 self._one_seat_per_order(conn, game_id, new_events, state)
@@ -413,16 +430,7 @@ class EventRecorder(Recorder):
 
     def idempotent_answer(self, player_id: str, key: str) -> IdempotentAnswer | None:
         with self._reader.connect() as conn:
-            row = conn.execute(
-                select(
-                    idempotency_keys.c.fingerprint,
-                    idempotency_keys.c.game_id,
-                    idempotency_keys.c.status,
-                    idempotency_keys.c.body,
-                ).where(
-                    and_(idempotency_keys.c.player_id == player_id, idempotency_keys.c.key == key)
-                )
-            ).first()
+            row = conn.execute(_ANSWER, {"player_id": player_id, "key": key}).first()
         if row is None:
             return None
         return IdempotentAnswer(row.fingerprint, row.game_id, row.status, row.body)

@@ -30,11 +30,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sqlalchemy import Connection, Engine, and_, bindparam, func, insert, select
+from sqlalchemy import Connection, Engine, and_, bindparam, func, select
 
 from mathable import Event, GameState  # noqa: F401 - the doctests use GameState
 from mathable.core.lifecycle import creator_of
 from mathable.core.ruleset import AnyState
+from mathable_server.store.driver import insert_rows
 from mathable_server.store.schema import games, player_feed
 
 #: PostgreSQL advisory lock serialising feed writers (any fixed 64-bit number; "feed").
@@ -43,6 +44,8 @@ FEED_LOCK = 0x66656564
 CHANNEL = "mathable_feed"
 
 _OVER = ("ended", "cancelled")
+#: The columns of a row ``rows`` makes, as written.
+_FEED_COLUMNS = ("player_id", "game_id", "version", "kinds", "at")
 #: The kind of a player's row that says their token was replaced or revoked.
 REVOKED = "revoked"
 
@@ -74,6 +77,9 @@ class Before:
 
 class FeedDialect(Protocol):
     """What writing the feed leaves to the database (``store.dialects.Dialect``)."""
+
+    #: The driver's parameter mark (``store.driver``).
+    mark: str
 
     def lock_feed_and_notify(self, conn: Connection, told: Sequence[dict[str, Any]]) -> None:
         """Serialise the feed's writers until the commit, and announce ``told`` at it."""
@@ -218,7 +224,7 @@ def write(conn: Connection, dialect: FeedDialect, told: list[dict[str, Any]]) ->
     if not told:
         return
     dialect.lock_feed_and_notify(conn, told)
-    conn.execute(insert(player_feed), told)
+    insert_rows(conn, "player_feed", _FEED_COLUMNS, told, dialect.mark)  # one statement
 
 #: The longest notification payload sent; PostgreSQL takes up to 8,000 bytes.
 NOTICE_LIMIT = 4000

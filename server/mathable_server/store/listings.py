@@ -153,15 +153,16 @@ class ListingRecorder(Recorder):
 
     def finished_games_of(
         self, player_id: str, limit: int, before: str | None = None
-    ) -> list[tuple[str, str]]:
-        """``(id, ended_at)`` of the finished games ``player_id`` sat in, the last ended
-        first (then by id), after the game ``before`` in that order; at most ``limit``."""
+    ) -> list[tuple[str, str, int]]:
+        """``(id, ended_at, version)`` of the finished games ``player_id`` sat in, the last
+        ended first (then by id), after the game ``before`` in that order; at most
+        ``limit``."""
         seated = and_(
             game_members.c.player_id == player_id,
             game_members.c.seat.is_not(None),
             games.c.status == "ended",
         )
-        query = select(games.c.id, games.c.updated_at).join(
+        query = select(games.c.id, games.c.updated_at, games.c.version).join(
             game_members, games.c.id == game_members.c.game_id
         )
         if before is not None:
@@ -171,7 +172,8 @@ class ListingRecorder(Recorder):
             )
         query = query.where(seated).order_by(games.c.updated_at.desc(), games.c.id.desc())
         with self._reader.connect() as conn:
-            return [(row.id, row.updated_at) for row in conn.execute(query.limit(limit))]
+            found = conn.execute(query.limit(limit))
+            return [(row.id, row.updated_at, int(row.version)) for row in found]
 
     def playing_games(self, player_id: str) -> list[str]:
         """The games in play where ``player_id`` has a seat."""

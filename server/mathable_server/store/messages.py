@@ -20,6 +20,8 @@ from sqlalchemy.exc import IntegrityError
 
 from mathable_server.store import feed
 from mathable_server.store.base import Recorder
+from mathable_server.store.outbox import add as add_rows
+from mathable_server.store.push import push_rows
 from mathable_server.store.schema import blocks, game_messages, message_mutes, outbox
 
 #: The feed's kind of a message row.
@@ -142,6 +144,12 @@ class MessageRecorder(Recorder):
                 for p in readers
                 if p not in muted
             ]  # fmt: skip
+            pushed = [p for p in readers if p not in muted]
+            add_rows(conn, push_rows(
+                conn, "message", pushed,
+                {"game_id": game_id, "version": version, "from": player_id, "text": text[:200]},
+                f"{game_id}.m{new_id}",
+            ), at)  # fmt: skip
             feed.write(conn, self.dialect, told)  # last: it locks the feed until the commit
         for callback in self.on_commit:  # this process's waiters read the feed now
             callback()

@@ -11,7 +11,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, Engine, and_, insert, select, update
+from sqlalchemy import (
+    BindParameter,
+    Connection,
+    Engine,
+    and_,
+    bindparam,
+    exists,
+    insert,
+    null,
+    select,
+    union_all,
+    update,
+)
 
 from mathable_server.store.engine import (
     email_addresses,
@@ -42,6 +54,39 @@ class Contact:
     webhook_last_error: str | None = None
 
 
+#: The players among ``ids`` with a verified address or settings (or both), in one read:
+#: a turn's mail asks at every turn, and most players have neither (issue 47).
+_IDS: BindParameter[list[str]] = bindparam("ids", expanding=True)
+_SETTINGS = (
+    notification_settings.c.email,
+    notification_settings.c.webhook_url,
+    notification_settings.c.webhook_secret,
+    notification_settings.c.webhook_failures,
+    notification_settings.c.webhook_paused_until,
+    notification_settings.c.webhook_last_error,
+)
+_VERIFIED = and_(
+    email_addresses.c.player_id == notification_settings.c.player_id,
+    email_addresses.c.verified_at.is_not(None),
+)
+_CONTACTS = union_all(
+    # Players with a verified address, with their settings if they have any...
+    select(email_addresses.c.player_id, email_addresses.c.address, *_SETTINGS)
+    .select_from(
+        email_addresses.outerjoin(
+            notification_settings,
+            notification_settings.c.player_id == email_addresses.c.player_id,
+        )
+    )
+    .where(email_addresses.c.player_id.in_(_IDS), email_addresses.c.verified_at.is_not(None)),
+    # ... and players with settings and no verified address.
+    select(notification_settings.c.player_id, null().label("address"), *_SETTINGS).where(
+        notification_settings.c.player_id.in_(_IDS),
+        ~exists().where(_VERIFIED),
+    ),
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Breaker:
     """When a webhook is paused: from ``failures`` failed deliveries in a row on, for
@@ -66,23 +111,9 @@ def contacts_in(conn: Connection, player_ids: Iterable[str]) -> dict[str, Contac
     if not ids:
         return {}
     found: dict[str, Contact] = {}
-    mails = {
-        r.player_id: r.address
-        for r in conn.execute(
-            select(email_addresses.c.player_id, email_addresses.c.address).where(
-                and_(
-                    email_addresses.c.player_id.in_(ids),
-                    email_addresses.c.verified_at.is_not(None),
-                )
-            )
-        )
-    }
-    prefs = {
-        r.player_id: r
-        for r in conn.execute(
-            select(notification_settings).where(notification_settings.c.player_id.in_(ids))
-        )
-    }
+    rows = conn.execute(_CONTACTS, {"ids": ids}).all()
+    mails = {r.player_id: r.address for r in rows if r.address is not None}
+    prefs = {r.player_id: r for r in rows if r.email is not None}
     for player in ids:
         pref = prefs.get(player)
         address = mails.get(player)

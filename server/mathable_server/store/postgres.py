@@ -25,6 +25,8 @@ class PostgresDialect:
     name = "postgresql"
     #: The version read of ``EventRecorder.head``, in the driver's parameter style.
     version_sql = "SELECT version, due_at FROM games WHERE id = %s"
+    #: The driver's parameter mark (``store.driver``).
+    mark = "%s"
 
     def read_one(self, driver: Any, sql: str, params: tuple[Any, ...]) -> Any:
         """One row of ``sql`` on a raw driver connection, in autocommit (no BEGIN and

@@ -17,6 +17,7 @@ from mathable_server.store import outbox
 from mathable_server.store.base import Recorder
 from mathable_server.store.notification_settings import contacts_in
 from mathable_server.store.outbox import Notification
+from mathable_server.store.push import channels_in, push_rows, wants
 from mathable_server.store.schema import games, player_settings, reminders
 
 
@@ -69,18 +70,20 @@ class ReminderRecorder(Recorder):
                         )
                     )
                     contact = contacts_in(conn, [row.to_move]).get(row.to_move)
-                    if contact is None:
-                        continue
                     payload = {"game_id": row.id, "version": int(row.version),
                                "deadline": int(row.deadline)}  # fmt: skip
                     stem = f"reminder.{row.id}.v{row.version}"
-                    rows = []
-                    if contact.address is not None and contact.email != "off":
-                        rows.append(Notification("email", "reminder", row.to_move, payload,
-                                                 outbox.new_message_id(stem)))  # fmt: skip
-                    if contact.webhook_url is not None:
-                        rows.append(Notification("webhook", "reminder", row.to_move, payload,
-                                                 outbox.new_message_id(stem)))  # fmt: skip
+                    chosen = channels_in(conn, [row.to_move])[row.to_move]
+                    rows = push_rows(conn, "time_running_out", [row.to_move], payload, stem)
+                    if contact is not None:
+                        if contact.address is not None and contact.email != "off" and wants(
+                            chosen, "time_running_out", "mail"
+                        ):
+                            rows.append(Notification("email", "reminder", row.to_move, payload,
+                                                     outbox.new_message_id(stem)))  # fmt: skip
+                        if contact.webhook_url is not None:
+                            rows.append(Notification("webhook", "reminder", row.to_move,
+                                                     payload, outbox.new_message_id(stem)))
                     outbox.add(conn, rows, now)
             except IntegrityError:  # another process reminded first
                 continue

@@ -19,6 +19,7 @@ from sqlalchemy import (
     Float,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -232,6 +233,10 @@ notification_settings = Table(
     Column("webhook_paused_until", BigInteger, nullable=True),
     #: Why its last delivery failed (shown to its owner).
     Column("webhook_last_error", String(300), nullable=True),
+    #: For each kind of news, the channels it goes by (JSON ``{"your_turn": "push", ...}``,
+    #: each "mail", "push", "both" or "none"); None or a kind left out: "both" (migration
+    #: 0018). Mail still follows ``email`` too.
+    Column("channels", String(400), nullable=True),
 )
 
 play_addresses = Table(
@@ -438,4 +443,65 @@ browser_sessions = Table(
     #: The browser it was opened in, as its User-Agent said (cut short), to list it.
     Column("user_agent", String(200), nullable=True),
     Index("ix_browser_sessions_player", "player_id"),
+)
+
+#: The browsers' Web Push subscriptions (``PushSubscription.toJSON()``), at most 5 a player.
+push_subscriptions = Table(
+    "push_subscriptions",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("player_id", String(32), nullable=False),
+    #: The push service's URL for this browser (it names the push service, nothing more).
+    Column("endpoint", String(2000), nullable=False),
+    #: The browser's P-256 public key and auth secret (base64url): each push is encrypted
+    #: for them (RFC 8291), so the push service reads none.
+    Column("p256dh", String(200), nullable=False),
+    Column("auth", String(64), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Index("ix_push_subscriptions_player", "player_id"),
+)
+
+#: Each push service's circuit breaker (by the endpoint's origin), as webhooks have theirs.
+push_services = Table(
+    "push_services",
+    metadata,
+    Column("origin", String(300), primary_key=True),
+    Column("failures", Integer, nullable=False, server_default="0"),
+    Column("paused_until", BigInteger, nullable=True),
+    Column("last_error", String(300), nullable=True),
+)
+
+#: The play pages open and visible: a page's heartbeat says so; one not heard from for
+#: ``PAGE_VIEW_MS`` silences nothing (nothing is pushed of a game its player is looking at).
+page_views = Table(
+    "page_views",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("game_id", String(32), primary_key=True),
+    Column("seen_at", BigInteger, nullable=False),
+)
+
+#: The last nudge of each game (once per 24 hours a game).
+nudges = Table(
+    "nudges",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    #: Who nudged.
+    Column("player_id", String(32), nullable=False),
+    Column("at", BigInteger, nullable=False),
+)
+
+#: What the lists show of a finished (ended or cancelled) game, kept when it ends (issue 47):
+#: a finished game never changes, so the archive and ``/v1/me?details=true`` read this
+#: rather than replaying its events. A projection: written again from the events when a
+#: list finds a game without it (a game a server before migration 0015 ended).
+finished_games = Table(
+    "finished_games",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    #: The game's version when this was written: a row of another version is written anew.
+    Column("version", Integer, nullable=False),
+    #: JSON (``store.finished``), zlib-compressed: seats, scores, the public progress, the
+    #: records (as anyone may see them; also without the order where it may be withheld).
+    Column("body", LargeBinary, nullable=False),
 )

@@ -18,8 +18,21 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, Select, Table
 from sqlalchemy.dialects.sqlite import Insert, insert
+from sqlalchemy.exc import IntegrityError
 
+from mathable_server.store.driver import insert_rows, run
 from mathable_server.store.feed import Follower
+from mathable_server.store.rows import Conflict
+
+#: The columns of an event row and of a feed row, as ``EventRecorder.append`` gives them.
+EVENT_COLUMNS = ("game_id", "version", "type", "schema_version", "data", "created_at", "at")
+FEED_COLUMNS = ("player_id", "game_id", "version", "kinds", "at")
+#: A move's update of its game's row: only if the game is where the move found it.
+_MOVED = (
+    "UPDATE games SET ruleset = ?, status = ?, players = ?, referee = ?, version = ?, "
+    "to_move = ?, order_key = ?, updated_at = ?, deadline = ?, due_at = ? "
+    "WHERE id = ? AND version = ?"
+)
 
 
 class SqliteDialect:
@@ -28,6 +41,8 @@ class SqliteDialect:
     name = "sqlite"
     #: The version read of ``EventRecorder.head``, in the driver's parameter style.
     version_sql = "SELECT version, due_at FROM games WHERE id = ?"
+    #: The driver's parameter mark (``store.driver``).
+    mark = "?"
 
     # --- the recorders ------------------------------------------------------------------
 
@@ -45,9 +60,31 @@ class SqliteDialect:
         now: str,
         told: Sequence[dict[str, Any]],
     ) -> bool:
-        """Events, projection and feed rows in one statement: not here (False); the
-        recorder writes them one after the other, under the write lock."""
-        return False
+        """The events of a move (not a creation: False, nothing written) in one statement,
+        the game's ``row`` (its projection and clock) in a second, and the feed rows
+        ``told`` in a third, under the write lock the transaction holds: each a statement
+        written once, run on the driver (``store.driver``). ``Conflict`` if another
+        writer moved the game first."""
+        if expected_version == 0:
+            return False
+        try:
+            insert_rows(conn, "events", EVENT_COLUMNS, rows, self.mark)
+        except IntegrityError:
+            raise Conflict() from None
+        moved = run(
+            conn,
+            _MOVED,
+            (
+                row["ruleset"], row["status"], row["players"], row["referee"], row["version"],
+                row["to_move"], row["order_key"], now, row["deadline"], row["due_at"],
+                game_id, expected_version,
+            ),
+        )  # fmt: skip
+        if moved.rowcount != 1:
+            raise Conflict()
+        if told:
+            insert_rows(conn, "player_feed", FEED_COLUMNS, told, self.mark)
+        return True
 
     def lock_player(self, conn: Connection, player_id: str) -> None:
         """Serialise transactions about one player: the write lock does that already."""

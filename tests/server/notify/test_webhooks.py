@@ -822,7 +822,7 @@ def test_rows_waiting_for_a_receiver_being_called_cost_nothing(
     counts = _count_claims(monkeypatch)
     room = app.extensions["mathable_mail"]
     lanes = room.lanes(app.extensions["mathable"].games.now)
-    workers = lane_workers(lanes[1:], 0.2)  # the 4 webhook threads, polling every 0.2 s
+    workers = lane_workers(lanes[1:2], 0.2)  # the 4 webhook threads, polling every 0.2 s
     for worker in workers:
         worker.start()
     try:

@@ -80,14 +80,20 @@ def test_a_write_lock_not_given_back_in_time_is_a_database_error(
     holder.execute("BEGIN IMMEDIATE")
     waiter = sqlite3.connect(path, isolation_level=None, timeout=30)
     started = time.monotonic()
+    info: dict[str, bool] = {}
     with pytest.raises(OperationalError, match="locked"):
-        db._begin_immediate(waiter)
+        db._begin_immediate(waiter, info)
     assert 0.2 < time.monotonic() - started < 5  # it waited, in Python, not SQLite's 30 s
     assert waiter.execute("PRAGMA busy_timeout").fetchone() == (300,)  # put back
     holder.execute("ROLLBACK")
-    db._begin_immediate(waiter)  # free now: taken at once
+    db._begin_immediate(waiter, info)  # free now: taken at once
     assert waiter.in_transaction
     waiter.execute("ROLLBACK")
+    # A writer's connection stays at 0 for the next writer (no statement to set it), and
+    # is given its wait back when a reader takes it.
+    assert waiter.execute("PRAGMA busy_timeout").fetchone() == (0,)
+    db._wait_for_locks(waiter, info)
+    assert waiter.execute("PRAGMA busy_timeout").fetchone() == (300,)
 
 
 def test_the_shared_counters_take_the_write_lock_the_same_way(

@@ -31,6 +31,7 @@ from mathable_server.notify.mail.codes import new_nonce, verification_code
 from mathable_server.notify.webhooks import WebhookRefused, check_url, insecure
 from mathable_server.notify.worker import Notification, new_message_id
 from mathable_server.store.notification_settings import EMAIL_PREFERENCES, Contact
+from mathable_server.store.push import CHANNELS, KINDS
 
 bp = Blueprint("notifications", __name__)
 
@@ -56,6 +57,9 @@ class _PreferencesSchema(StrictSchema):
     #: Seconds before a deadline a reminder goes (an hour to a week); None: none.
     remind_before = StrictInteger(allow_none=True, validate=validate.Range(min=3600, max=604800))
     webhook = fields.Nested(_WebhookSchema, allow_none=True)
+    #: For each kind of news (the kinds left out stay as they are): mail, push, both, none.
+    channels = fields.Dict(keys=fields.String(validate=validate.OneOf(KINDS)),
+                           values=fields.String(validate=validate.OneOf(CHANNELS)))  # fmt: skip
 
 
 _email = _EmailSchema()
@@ -91,6 +95,7 @@ def _settings_body(room: Mailroom, player_id: str) -> dict[str, Any]:
         "email": contact.email,
         "remind_before": services().store.remind_before(player_id),
         "webhook": _webhook_body(contact, services().games.now()),
+        "channels": services().store.channels(player_id),
     }
 
 
@@ -281,6 +286,8 @@ def set_preferences() -> Response:
             # resets it, once an hour (``BREAKER_RESETS``).
             key = f"webhook-breaker:{player.id}"
             reset = not clear and services().limiter.take(BREAKER_RESETS, key) == 0
+    if "channels" in body:
+        services().store.set_channels(player.id, body["channels"])
     if "remind_before" in body:
         services().store.set_remind_before(player.id, body["remind_before"])
     room.notification_settings.set_preferences(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import re
 from collections import defaultdict
@@ -12,6 +13,7 @@ from flask import Blueprint, Response
 
 from mathable.core.ruleset import ruleset_of
 from mathable_i18n import LANGUAGES, _, language_of
+from mathable_server.games import finished
 from mathable_server.games.orders import order_withheld
 from mathable_server.games.service import GameNotFound, Games, KeyReused, new_id
 from mathable_server.games.timesource import iso_ms, known_time_zone, zone_named
@@ -45,6 +47,7 @@ from mathable_server.store import (
     NameTaken,
     now_iso,
 )
+from mathable_server.store.finished import FINISHED
 
 bp = Blueprint("players", __name__, url_prefix="/v1")
 
@@ -286,6 +289,16 @@ def me() -> Response:
     for member in store.members(r.id for r in rows):
         members[member.game_id].append(member)
     games = svc.games
+    # Finished games as they were kept when they ended (issue 47): none is replayed.
+    kept = finished.of(
+        games.store,
+        games.state_at,
+        [
+            (r.id, r.version)
+            for r in rows
+            if r.status in FINISHED and (page["details"] or _maybe_imported(r, members[r.id]))
+        ],
+    )
     return json_response(
         {
             "id": player.id,
@@ -299,8 +312,12 @@ def me() -> Response:
                     svc.names.lookup,
                     row,
                     _summary(
-                        player.id, row, members[row.id], _progress(games, row, page["details"])
+                        player.id,
+                        row,
+                        members[row.id],
+                        _progress(games, row, page["details"], kept.get(row.id)),
                     ),
+                    kept.get(row.id),
                 )
                 for row in rows
             ],
@@ -309,44 +326,72 @@ def me() -> Response:
     )
 
 
+def _maybe_imported(row: MemberGame, members: list[Member]) -> bool:
+    """Whether a listed game may be an imported one (``_imported`` reads it then)."""
+    return row.status == "ended" and sum(m.seat is not None for m in members) < row.players
+
+
 def _imported(
-    games: Games, lookup: Any, row: MemberGame, summary: dict[str, Any]
+    games: Games,
+    lookup: Any,
+    row: MemberGame,
+    summary: dict[str, Any],
+    kept: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """``summary`` marked ``imported``: an imported game is listed for its importer only
-    (``store.events.memberships``), so its other seats are read from the game itself."""
+    (``store.events.memberships``), so its other seats are read from the game itself
+    (as ``kept`` when it finished: ``games.finished``)."""
     summary["imported"] = False
     if row.status != "ended" or len(summary["seats"]) >= row.players:
         return summary  # every seat of a game played here is a member
-    state = games.state_at(row.id, row.version)
-    if not state.options.imported:
+    if kept is not None:
+        imported, players, scores = kept["imported"], kept["players"], kept["scores"]
+    else:
+        state = games.state_at(row.id, row.version)
+        imported = state.options.imported
+        players = [seat.player for seat in state.seats]
+        scores = [seat.score for seat in state.seats]
+    if not imported:
         return summary
     summary["imported"] = True
-    ids = [seat.player for seat in state.seats if seat.player is not None]
-    names = lookup(ids)
+    names = lookup([p for p in players if p is not None])
     details = any("score" in entry for entry in summary["seats"])
     seats = []
-    for index, seat in enumerate(state.seats):
-        if seat.player is None:
+    for index, player in enumerate(players):
+        if player is None:
             continue
-        entry: dict[str, Any] = {"seat": index, "player": seat.player}
-        entry["name"] = names.get(seat.player)
+        entry: dict[str, Any] = {"seat": index, "player": player}
+        entry["name"] = names.get(player)
         if details:
-            entry["score"] = seat.score
+            entry["score"] = scores[index]
         seats.append(entry)
     summary["seats"] = seats
     return summary
 
 
-def _progress(games: Games, row: MemberGame, details: bool) -> dict[str, Any] | None:
+def _progress(
+    games: Games, row: MemberGame, details: bool, kept: dict[str, Any] | None = None
+) -> dict[str, Any] | None:
     """Scores and the last finished turn: what anyone may see of the game (``view`` for None).
 
     Only when asked (``details``): they need the replayed game, and a bot polling
-    its list has no use for them.
+    its list has no use for them. A finished game's were ``kept`` when it ended.
     """
     if not details:
         return None
     if row.status == "waiting":
         return {"scores": {}, "last_turn": None, "result": None}
+    if kept is not None:
+        public: dict[str, Any] = copy.deepcopy(kept["progress"])
+        if (
+            row.status == "ended"
+            and kept.get("revealed")
+            and kept["shares_order"]
+            and games.store.order_shared_with_running(row.id)
+        ):
+            withhold_end(public, row.seat)
+        scores = {s["seat"]: s["score"] for s in public["seats"]}
+        return {"scores": scores, "last_turn": public["last_turn"], "result": public["result"]}
     try:
         state = games.state_at(row.id, row.version)
         public = ruleset_of(state).view(state, None)

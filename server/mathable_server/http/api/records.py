@@ -23,6 +23,7 @@ from mathable.core.errors import RuleError
 from mathable.core.events import Event, GameCreated, PlayerJoined
 from mathable.core.record import record_digest, replay_record
 from mathable_i18n import _
+from mathable_server.games import finished
 from mathable_server.games.records import finished_games, record_text, seat_names
 from mathable_server.games.service import Answer, Idempotency
 from mathable_server.http.api.games import _render, _reply
@@ -178,8 +179,20 @@ def archive(name: str) -> Response:
     rows = rows[: page["max"]]
 
     def lines() -> Iterator[bytes]:
-        for game_id, ended_at in rows:
+        # What the list shows of each game was kept when it ended: no replay (issue 47).
+        pairs = [(game_id, version) for game_id, _, version in rows]
+        kept = finished.of(svc.store, svc.games.state_at, pairs)
+        for game_id, ended_at, _version in rows:
             line: dict[str, Any] = {"id": game_id, "ended_at": ended_at}
+            body = kept.get(game_id)
+            if body is not None:
+                line.update(ruleset=body["ruleset"], players=body["names"],
+                            imported=body["imported"])  # fmt: skip
+                line["record"] = finished.shown_record(svc.store, game_id, body)
+                if line["record"] is None:
+                    line.update(body.get("record_error") or {})
+                yield (json.dumps(line, separators=(",", ":")) + "\n").encode()
+                continue
             try:
                 state = svc.games.state(game_id)
                 names = svc.names.lookup(player_ids(state))

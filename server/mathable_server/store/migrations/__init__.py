@@ -134,8 +134,34 @@ def current_revision(engine: Engine) -> str | None:
         return _revision_in(conn)
 
 
+#: The revision after which the finished games ended before it are written
+#: (``store.finished.backfill``), outside its transaction.
+FINISHED_GAMES = "0015_i47_finished_games"
+
+
 def upgrade(engine: Engine, target: str = "head") -> Migration:
-    """Bring the database to ``target`` (default: the newest revision) in one transaction."""
+    """Bring the database to ``target`` (default: the newest revision) in one transaction.
+
+    Through revision 0015, the finished games there are are then written into
+    ``finished_games`` in transactions of their own (``store.finished.backfill``):
+    the schema's transaction stays short, and a server still running writes between
+    the batches."""
+    migration = _upgrade(engine, target)
+    before, after = migration.before, migration.after
+    if (
+        before is not None
+        and before != after
+        and _is_ancestor(before, FINISHED_GAMES)
+        and not _is_ancestor(after, FINISHED_GAMES)
+    ):
+        # deferred: the rules package, only for an upgrade through 0015
+        from mathable_server.store.finished import backfill
+
+        backfill(engine)
+    return migration
+
+
+def _upgrade(engine: Engine, target: str) -> Migration:
     target = head() if target == "head" else target
     with write_transaction(engine, LOCK_ID) as conn:
         before = _revision_in(conn)

@@ -333,6 +333,26 @@ def test_a_retry_with_the_same_key_returns_the_first_answer_and_appends_nothing(
     assert table.observed() == observed
 
 
+def test_a_retry_after_the_game_moved_on_gets_the_first_answer(table: Table) -> None:
+    """The key is not looked up before a move (issue 47: one read less per move): a retry
+    of a move played since (its version is stale now) is answered from its key."""
+    url = f"/v1/games/{table.id}/moves"
+    headers = {**table.ada.auth, "Idempotency-Key": "late-retry-0123456789"}
+    command = {"type": "place", "square": "I8", "tile": 12, "expected_version": 3}
+    first = table.client.post(url, json=command, headers=headers)
+    assert first.status_code == 200
+    table.version = 4
+    table.ok(table.ada, type="place", square="H6", tile=8)
+    observed = table.observed()
+    again = table.client.post(url, json=command, headers=headers)
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_data() == first.get_data()
+    assert table.observed() == observed
+    other = table.client.post(url, json={**command, "tile": 8}, headers=headers)
+    assert other.status_code == 422 and error_code(other) == "idempotency_key_reused"
+    assert table.observed() == observed
+
+
 def test_idempotency_keys_belong_to_one_player(table: Table) -> None:
     url = f"/v1/games/{table.id}/moves"
     ada = table.client.post(

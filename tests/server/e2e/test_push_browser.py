@@ -1,0 +1,192 @@
+"""Web Push in Chromium (Debian's, by Playwright), end to end with a live server and the
+push service of our own on loopback (``tests.server.push_service``).
+
+The page's "Turn on notifications" registers the service worker under the strict policy;
+a move pushes "your turn" to the push service, which decrypts it as a browser would; the
+document it got is delivered to the service worker over the DevTools protocol
+(``ServiceWorker.deliverPushMessage``), which shows it as a notification; a click on it
+(dispatched in the worker: headless Chromium shows no notification to click) opens the
+game. The manifest passes Chromium's installability check (``Page.getInstallabilityErrors``).
+
+Headless Chromium has no push service of its own: ``pushManager.subscribe`` fails there,
+so the subscription the server pushes to is made by the test with keys of its own.
+
+``MATHABLE_PUSH_SCREENSHOTS=dir`` keeps the screenshots (docs/ holds them).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from tests.server.helpers import EXAMPLE_TILES
+from tests.server.live import live_server
+from tests.server.push_service import PushService
+
+pytestmark = pytest.mark.e2e
+
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')"
+)
+CHROMIUM = (
+    os.environ.get("MATHABLE_CHROMIUM")
+    or shutil.which("chromium")
+    or shutil.which("chromium-browser")
+)
+if CHROMIUM is None:
+    pytest.skip("no Chromium here: apt-get install chromium", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def base() -> Iterator[str]:
+    env = {
+        "MATHABLE_PUSH_ALLOW_PRIVATE": "1",
+        "MATHABLE_DELIVER_SECONDS": "0.05",
+        "MATHABLE_OUTBOX_BASE_DELAY": "0.1",
+        "MATHABLE_RATE_LIMIT": "off",
+        "MATHABLE_ADDRESS_RATE_LIMIT": "off",
+    }
+    with live_server(env=env) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A browser with a profile of its own (not incognito: an app installs only there)."""
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    with sync_api.sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(profile), executable_path=CHROMIUM, headless=True,
+            viewport={"width": 900, "height": 900},
+        )  # fmt: skip
+        try:
+            yield context
+        finally:
+            context.close()
+
+
+def _player(base: str, name: str) -> dict[str, str]:
+    answer = requests.post(f"{base}/v1/players", json={"name": name}, timeout=10)
+    assert answer.status_code == 201, answer.text
+    body: dict[str, str] = answer.json()
+    return body
+
+
+def _auth(player: dict[str, str]) -> dict[str, str]:
+    return {"Authorization": f"Bearer {player['token']}"}
+
+
+def _shots() -> Path | None:
+    folder = os.environ.get("MATHABLE_PUSH_SCREENSHOTS")
+    return Path(folder) if folder else None
+
+
+def test_a_push_shows_a_notification_whose_click_opens_the_game(
+    base: str, browser: Any
+) -> None:
+    ada, bob = _player(base, "ada"), _player(base, "bob")
+    game = requests.post(f"{base}/v1/games", json={"tiles": EXAMPLE_TILES},
+                         headers=_auth(ada), timeout=10).json()["id"]  # fmt: skip
+    joined = requests.post(f"{base}/v1/games/{game}/join", headers=_auth(bob), timeout=10)
+    assert joined.status_code == 200
+    link = requests.post(f"{base}/v1/me/signin-link", json={}, headers=_auth(bob),
+                         timeout=10).json()  # fmt: skip
+    context = browser
+    context.grant_permissions(["notifications"], origin=base)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(base + link["path"])
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url("**/me")
+
+    # The button asks for permission only when pressed, and registers the worker.
+    button = page.get_by_role("button", name="Turn on notifications")
+    assert page.evaluate("navigator.serviceWorker.controller") is None
+    button.click()
+    scope = page.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
+    assert scope == f"{base}/"
+    # Headless Debian Chromium has no push service: its pushManager.subscribe() never
+    # settles (the page would say "could not be turned on" after 15 s). The page is
+    # reloaded, which ends it: no subscription of the browser's own is kept, so the server
+    # calls nothing beyond loopback.
+    page.reload()
+    devices = requests.get(f"{base}/v1/me/push", headers=_auth(bob), timeout=10).json()
+    assert devices == {"subscriptions": []}
+    assert not [e for e in errors if "Content Security Policy" in e], errors
+
+    # The manifest installs.
+    cdp = context.new_cdp_session(page)
+    installability = cdp.send("Page.getInstallabilityErrors")
+    assert installability["installabilityErrors"] == [], installability
+    manifest = cdp.send("Page.getAppManifest")
+    assert not manifest.get("errors"), manifest
+
+    # A subscription of the test's own: the push service on loopback takes bob's pushes.
+    service = PushService()
+    service.start()
+    try:
+        service.server_key = requests.get(f"{base}/v1/push/key", timeout=10).json()["public_key"]
+        added = requests.post(f"{base}/v1/me/push", json=service.subscribe("/bob"),
+                              headers=_auth(bob), timeout=10)  # fmt: skip
+        assert added.status_code == 201
+        moved = time.time()
+        passed = requests.post(f"{base}/v1/games/{game}/moves",
+                               json={"type": "pass", "expected_version": 3},
+                               headers=_auth(ada), timeout=10)  # fmt: skip
+        assert passed.status_code == 200, passed.text
+        (push,) = service.wait(1)
+        print(f"move to push at the push service: {(push.at - moved) * 1000:.0f} ms")
+    finally:
+        service.stop()
+    assert push.document["type"] == "your_turn" and push.document["url"] == f"/play/{game}"
+
+    # The push service hands it to the browser: the worker shows it.
+    registration: dict[str, Any] = {}
+    cdp.on("ServiceWorker.workerRegistrationUpdated",
+           lambda event: registration.update(event["registrations"][0]))  # fmt: skip
+    cdp.send("ServiceWorker.enable")
+    end = time.monotonic() + 10
+    while not registration and time.monotonic() < end:
+        page.wait_for_timeout(50)
+    cdp.send("ServiceWorker.deliverPushMessage", {
+        "origin": base + "/", "registrationId": registration["registrationId"],
+        "data": json.dumps(push.document),
+    })  # fmt: skip
+    shown: list[dict[str, Any]] = []
+    end = time.monotonic() + 10
+    while not shown and time.monotonic() < end:
+        shown = page.evaluate(
+            "navigator.serviceWorker.ready.then(r => r.getNotifications()).then(ns => "
+            "ns.map(n => ({title: n.title, body: n.body, tag: n.tag, data: n.data})))"
+        )
+    assert shown == [{"title": "Your turn against ada", "body": push.document["body"],
+                      "tag": f"game-{game}", "data": {"url": f"/play/{game}",
+                                                      "type": "your_turn"}}]  # fmt: skip
+
+    # Its click brings the player's window to the game (dispatched in the worker: headless
+    # Chromium shows no notification to click, and a click made so may not open a window).
+    (worker,) = context.service_workers
+    worker.evaluate(
+        "self.registration.getNotifications().then(ns => self.dispatchEvent("
+        "new NotificationEvent('notificationclick', {notification: ns[0]})))"
+    )
+    page.wait_for_url(f"**/play/{game}")
+    sync_api.expect(page.locator("#nudge")).to_be_visible()
+    assert page.evaluate("navigator.serviceWorker.ready.then(r => r.getNotifications())"
+                         ".then(ns => ns.length)") == 0  # fmt: skip (closed by the click)
+    shots = _shots()
+    if shots is not None:
+        shots.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shots / "push-play-page.png"))
+        page.goto(f"{base}/me")
+        sync_api.expect(page.locator("#push-device-list li")).to_have_count(1)
+        page.locator("#push-devices").screenshot(path=str(shots / "push-settings.png"))

@@ -22,11 +22,31 @@ Run::
 
 mutmut 3 only finds the package it mutates under ``./``, ``src/`` or ``source/``
 and names mutants by file path, while this repository keeps the rules in
-``shared/mathable``. So the script mirrors the package into
-``.mutation/src/mathable`` and ``tests/rules`` into ``.mutation/tests/rules``
-(ignored by git), writes mutmut's configuration there, and runs mutmut in that
-folder. Mutants are regenerated for a module whose source changed; results of
-earlier runs stay, so ``--report`` shows the latest result of every mutant run.
+``shared/mathable`` (``core/``, ``core/lifecycle/``, ``games/mathable/``, ``games/summy/``)
+and the translations in ``shared/mathable_i18n``. So the script mirrors both packages
+(their catalogs too) into ``.mutation/src/``, the tests (``TEST_PATHS``: ``tests/rules``
+and the two tests of ``tests/i18n`` that need nothing but the two packages) into
+``.mutation/tests``, writes mutmut's configuration there, and runs mutmut in that folder
+(ignored by git). Mutants are regenerated for a module whose source changed; results of
+earlier runs stay, so ``--report`` shows the latest result of every mutant run. A
+module is named by its path under ``mathable`` (``core.lifecycle.creation``,
+``games.summy.picture``, ``core.lifecycle.__init__``), the translations' ``mathable_i18n``.
+
+Which tests a mutant runs: mutmut first runs every test once with each function of the
+mutated packages counting its callers (its "stats", ``mutants/mutmut-stats.json``), then
+runs for each mutant only the tests that reached the mutated function, the fastest
+mutants first. ``--keep-stats`` keeps that measure when tests were only added (mutmut
+measures the new ones alone); else any change of the tests measures them all again.
+
+Games are found through their entry points (``mathable.core.plugins``): the entry
+points name modules, which the mutated copy answers to, since ``mutants/src`` comes first
+on the path. A test that starts its own Python process (a log read by a process that has
+loaded nothing, the lookup of one game alone) runs the mutant too: the stage's
+``conftest.py`` puts ``mutants/src`` first on ``PYTHONPATH`` for such processes, which
+inherit ``MUTANT_UNDER_TEST``; while mutmut measures, a ``sitecustomize`` in
+``mutants/hooks`` writes the functions such a process reached, and the conftest counts
+them for the test that started it. The mutated modules are compiled once when the stage
+is made (a fresh process would otherwise compile files holding every mutant each time).
 
 The tests run under the Hypothesis profile ``mutation`` (tests/rules/conftest.py):
 no shrinking, no example database, derandomized, so a kill is a failing example,
@@ -47,25 +67,41 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGE = ROOT / "shared" / "mathable"
+#: The packages mutated, by their import name: the rules package and the translations.
+PACKAGES = {name: ROOT / "shared" / name for name in ("mathable", "mathable_i18n")}
+PACKAGE = PACKAGES["mathable"]
 TESTS = ROOT / "tests"
 STAGE = ROOT / ".mutation"
 EQUIVALENTS = ROOT / "bench" / "mutation_equivalents.txt"
-MUTANTS = STAGE / "mutants" / "src" / "mathable"
+MUTANTS = STAGE / "mutants" / "src"
 
-DESELECTED = "tests/rules/test_material.py::test_rules_package_imports_only_the_standard_library"
+#: The tests run against the mutants: the rules tests, and the tests of the rules' words in
+#: every language that need nothing but the two packages (and ``scripts/catalogs.py``).
+TEST_PATHS = ("tests/rules", "tests/i18n/test_rules_words.py", "tests/i18n/test_catalogs.py")
 
-CONFIG = f"""\
+#: Tests that fail on every mutant for mutmut's own doing, left out of the runs.
+DESELECTED = (
+    # mutmut's trampolines import mutmut into the package.
+    "tests/rules/test_material.py::test_rules_package_imports_only_the_standard_library",
+    # mutmut adds its copies of the methods (``xǁRulesǁcheck__mutmut_1``...) to the classes.
+    "tests/rules/core/test_ruleset.py::"
+    "test_the_interface_is_its_sections_each_member_once_and_with_its_docstring",
+)
+
+CONFIG_TEMPLATE = """\
 # Written by bench/mutation.py: mutmut's configuration for the mirrored rules package.
 [tool.mutmut]
-source_paths = ["src/mathable"]
-# The rulebook test compares docs/rules.md with what the (mutated) rulebook writes.
-also_copy = ["docs"]
-pytest_add_cli_args_test_selection = ["tests/rules"]
+source_paths = ["src/mathable", "src/mathable_i18n"]
+# The rulebook test compares docs/rules.md with what the (mutated) rulebook writes; the
+# layout and refusal scans read the original source under shared/; test_catalogs reads
+# scripts/ and the other packages' catalogs; hooks/ holds what lets a test's own Python
+# process run the mutant (and count in the stats), see HOOK_CONFTEST in bench/mutation.py.
+also_copy = ["docs", "shared", "scripts", "hooks", "conftest.py"]
+pytest_add_cli_args_test_selection = {tests!r}
 pytest_add_cli_args = [
     "-p", "no:cacheprovider",
-    # mutmut's trampolines import mutmut into the package: this test would fail every mutant.
-    "--deselect", "{DESELECTED}",
+    # Tests that would fail every mutant for mutmut's own doing (DESELECTED).
+    {deselected}
 ]
 
 [tool.pytest.ini_options]
@@ -73,7 +109,89 @@ testpaths = ["tests/rules"]
 addopts = "--strict-markers"
 filterwarnings = ["error"]
 timeout = 300
-markers = ["postgres: needs a database", "e2e: starts real server processes"]
+markers = [
+    "postgres: needs a database",
+    "e2e: starts real server processes",
+    "both_databases: runs on SQLite and PostgreSQL",
+]
+"""
+
+
+def config_text(tests: list[str] | None = None) -> str:
+    """mutmut's configuration, its mutants run against ``tests`` (default: ``TEST_PATHS``)."""
+    chosen = list(tests) if tests else list(TEST_PATHS)
+    deselected = "".join(f'"--deselect", "{test}", ' for test in DESELECTED)
+    return CONFIG_TEMPLATE.format(tests=chosen, deselected=deselected)
+
+# A test that starts its own Python process (``sys.executable -c ...``: a fresh process
+# that has imported nothing, as a server after a restart) must run the mutant too, not the
+# original package the editable install points at. The stage's conftest puts
+# ``mutants/src`` (and ``mutants/hooks``) first on ``PYTHONPATH`` for every test, so such a
+# process imports the mutated package and inherits ``MUTANT_UNDER_TEST``. While mutmut
+# measures which tests reach which function (``MUTANT_UNDER_TEST=stats``), the process
+# writes the functions it reached to a file at its exit (``sitecustomize`` below), and the
+# conftest adds them to the test's before mutmut reads them: a function only a fresh
+# process reaches (the loading of a game through its entry point) gets its tests.
+HOOK_CONFTEST = """\
+# Written by bench/mutation.py: fresh Python processes of a test run the mutant too.
+import os
+from pathlib import Path
+
+import pytest
+
+_HERE = Path(__file__).resolve().parent
+_HITS = _HERE / "fresh-process-hits"
+
+
+def pytest_configure(config):
+    paths = [str(_HERE / "src"), str(_HERE / "hooks")]
+    old = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join(paths + ([old] if old else []))
+    os.environ["MATHABLE_MUTATION_HITS"] = str(_HITS)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item, nextitem):
+    if not _HITS.is_dir():
+        return
+    from mutmut.state import state
+
+    for found in _HITS.glob("*.hits"):
+        state()._stats.update(n for n in found.read_text().split() if n)
+        found.unlink()
+"""
+
+HOOK_SITECUSTOMIZE = """\
+# Written by bench/mutation.py: a test's fresh Python process says which functions of the
+# mutated package it reached while mutmut measures them (see bench/mutation.py).
+import atexit
+import os
+
+
+def _write_hits():
+    if os.environ.get("MUTANT_UNDER_TEST") != "stats":
+        return
+    folder = os.environ.get("MATHABLE_MUTATION_HITS")
+    if not folder:
+        return
+    try:
+        from mutmut.state import state
+    except ImportError:
+        return
+    found = state()._stats
+    if found:
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, f"{os.getpid()}.hits"), "w") as out:
+            out.write("\\n".join(sorted(found)))
+
+
+if os.environ.get("MUTANT_UNDER_TEST") == "stats" and os.environ.get("MATHABLE_MUTATION_HITS"):
+    # Read mutmut's configuration now: read first at a hit, it would import tomllib through
+    # the rules package's own (counted, so configuration-reading) module finder, endlessly.
+    from mutmut.configuration import config
+
+    config()
+    atexit.register(_write_hits)
 """
 
 # Runs inside the stage: mutmut's own steps that write the mutants, without running them.
@@ -126,62 +244,111 @@ def _files(folder: Path) -> set[Path]:
     return {p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
 
 
-def sync_stage() -> None:
-    """Mirror the package and its tests into the stage; drop what a change made stale."""
+def _package_files(folder: Path) -> list[Path]:
+    """A package's modules and the data it reads (its catalogs): what is mutated and shipped."""
+    return sorted(
+        p
+        for p in _files(folder)
+        if p.suffix in (".py", ".po", ".typed") and "__pycache__" not in p.parts
+    )
+
+
+def sync_stage(keep_stats: bool = False, tests: list[str] | None = None) -> None:
+    """Mirror the packages and their tests into the stage; drop what a change made stale.
+
+    A changed test drops the measure of which tests reach which function (it is taken again,
+    a few minutes), unless ``keep_stats``: then mutmut measures only the tests it has not seen
+    (new names), which is enough while tests are only added."""
     STAGE.mkdir(exist_ok=True)
-    for source in sorted(PACKAGE.rglob("*.py")):
-        relative = source.relative_to(PACKAGE)
-        if _copy_if_changed(source, STAGE / "src" / "mathable" / relative):
-            # mutmut keeps a mutated file once written: regenerate this module's mutants.
-            for stale in (MUTANTS / relative, MUTANTS / f"{relative}.meta"):
-                stale.unlink(missing_ok=True)
     tests_changed = False
-    wanted = {TESTS / "__init__.py", ROOT / "docs" / "rules.md"} | _files(TESTS / "rules")
+    for name, folder in PACKAGES.items():
+        for source in _package_files(folder):
+            relative = source.relative_to(folder)
+            # The original source, for the tests that scan it (layout, refusals' details).
+            _copy_if_changed(source, STAGE / source.relative_to(ROOT))
+            if _copy_if_changed(source, STAGE / "src" / name / relative):
+                # mutmut keeps a mutated file once written: regenerate this module's mutants.
+                for stale in (MUTANTS / name / relative, MUTANTS / name / f"{relative}.meta"):
+                    stale.unlink(missing_ok=True)
+                tests_changed |= source.suffix != ".py"
+    wanted = {TESTS / "__init__.py", ROOT / "docs" / "rules.md"}
+    # The rule books the rulebook tests compare, the refusals the conftest holds to.
+    wanted |= {p for p in _files(ROOT / "docs") if p.name.startswith(("rules", "errors"))}
+    wanted |= _files(TESTS / "rules") | _files(TESTS / "i18n")
+    wanted |= {p for p in _files(ROOT / "scripts") if p.suffix == ".py"}
+    for other in ("server/mathable_server", "client/mathable_cli"):  # their catalogs
+        wanted |= {p for p in _files(ROOT / other / "locales") if p.suffix == ".po"}
     for source in wanted:
         tests_changed |= _copy_if_changed(source, STAGE / source.relative_to(ROOT))
-    for old in _files(STAGE / "tests" / "rules"):
-        if ROOT / old.relative_to(STAGE) not in wanted:
-            old.unlink()
+    for kept in ("tests/rules", "tests/i18n"):
+        for old in _files(STAGE / kept):
+            if ROOT / old.relative_to(STAGE) not in wanted:
+                old.unlink()
+                tests_changed = True
+    for path, text in (
+        (STAGE / "pyproject.toml", config_text(tests)),
+        (STAGE / "conftest.py", HOOK_CONFTEST),
+        (STAGE / "hooks" / "sitecustomize.py", HOOK_SITECUSTOMIZE),
+    ):
+        if not path.exists() or path.read_text() != text:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
             tests_changed = True
-    config = STAGE / "pyproject.toml"
-    if not config.exists() or config.read_text() != CONFIG:
-        config.write_text(CONFIG)
-        tests_changed = True
-    if tests_changed:
+    if tests_changed and not keep_stats:
         # Which tests reach which function is measured again with the new tests.
         shutil.rmtree(STAGE / "mutants" / "tests", ignore_errors=True)
         (STAGE / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
     subprocess.run([sys.executable, "-c", GENERATE], cwd=STAGE, check=True, capture_output=True)
+    # Compiled once here: a test's own Python process then reads the mutated modules'
+    # bytecode instead of compiling files that hold every mutant (seconds of CPU each time,
+    # and more than a test's timeout at nice 19 on a loaded machine). Written even where
+    # PYTHONDONTWRITEBYTECODE is set, which would keep the processes from writing it.
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", "src"],
+        cwd=STAGE / "mutants",
+        check=True,
+        capture_output=True,
+    )
 
 
 def results() -> dict[str, int | None]:
     """Every mutant mutmut generated, with the exit code of its last run (None: not run)."""
     out: dict[str, int | None] = {}
     for meta in sorted(MUTANTS.rglob("*.py.meta")):
+        if not meta.with_suffix("").exists():  # left from a module since removed
+            continue
         out.update(json.loads(meta.read_text())["exit_code_by_key"])
     return out
 
 
-#: The packages of the rules package (a mutant of one is in its ``__init__``).
-SUBPACKAGES = ("core", "games", "games.mathable", "games.summy")
+def _is_package(dotted: str) -> bool:
+    """``games.summy`` -> is ``src/mathable/games/summy`` a package (of the stage's copy)?"""
+    return (STAGE / "src" / "mathable" / dotted.replace(".", "/") / "__init__.py").exists()
 
 
 def module_of(name: str) -> str:
-    """The module a mutant is in, as a path under the package without ``.py``.
+    """The module a mutant is in, as a path under the rules package without ``.py``.
 
     ``mathable.games.mathable.board.x_f__mutmut_1`` is games.mathable.board's,
     ``mathable.x_f__mutmut_1`` is __init__'s, ``mathable.games.summy.x_f__mutmut_1``
-    games.summy.__init__'s.
+    games.summy.__init__'s, ``mathable.core.lifecycle.x_f__mutmut_1``
+    core.lifecycle.__init__'s; the translations' are ``mathable_i18n``'s.
     """
-    path = ".".join(name.split(".")[1:-1])  # the package's name and the function's left out
+    top, *parts = name.split(".")[:-1]  # the function's name left out
+    if top != "mathable":
+        return ".".join([top, *parts])
+    path = ".".join(parts)
     if not path:
         return "__init__"
-    return f"{path}.__init__" if path in SUBPACKAGES else path
+    return f"{path}.__init__" if _is_package(path) else path
 
 
 def source_of(module: str) -> str:
     """``games.summy.equation`` -> ``src/mathable/games/summy/equation.py``: the stage's
-    copy of a module."""
+    copy of a module (``mathable_i18n`` -> ``src/mathable_i18n/__init__.py``)."""
+    if module.split(".")[0] in PACKAGES and module != "__init__":
+        top, _, rest = module.partition(".")
+        return f"src/{top}/" + (rest.replace(".", "/") if rest else "__init__") + ".py"
     return "src/mathable/" + module.replace(".", "/") + ".py"
 
 
@@ -303,6 +470,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--again", action="store_true", help="run only the chosen mutants not killed last time"
     )
+    parser.add_argument(
+        "--keep-stats",
+        action="store_true",
+        help="keep the measure of which tests reach which function when tests changed "
+        "(mutmut then measures only new tests: enough while tests are only added)",
+    )
+    parser.add_argument(
+        "--tests",
+        help="comma-separated test paths the mutants run against (default: every path of "
+        "TEST_PATHS); a narrower choice is quicker and can only score lower",
+    )
     parser.add_argument("--report", action="store_true", help="print the last results, run none")
     parser.add_argument("--survivors", metavar="MODULE", help="print the diffs of its survivors")
     args = parser.parse_args(argv)
@@ -310,7 +488,9 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.report or args.survivors):
         # --report and --survivors only read: syncing would regenerate (and so reset the
         # results of) every module whose source moved on since the run being read.
-        sync_stage()
+        sync_stage(
+            keep_stats=args.keep_stats, tests=args.tests.split(",") if args.tests else None
+        )
     all_modules = sorted({module_of(n) for n in results()})
     modules = args.modules.split(",") if args.modules else all_modules
     unknown = sorted(set(modules) - set(all_modules))

@@ -106,7 +106,7 @@ def steps(tutorial: Tutorial, rules: Ruleset) -> Iterator[Step]:
                 number, names[turn.seat], expect, prompt, words, state, done, before, turn.seat
             )
     if state.result is None and record.headers.get("Result", "*") != "*":
-        raise RuleError("bad_record", "the tutorial's record ends before its game", {})
+        raise RuleError("bad_record", says("the tutorial's record ends before its game"), {})
 
 
 def why_not(step: Step, rules: Ruleset, typed: str) -> str | None:

@@ -14,6 +14,7 @@ from mathable.core.lifecycle import (
     Decline,
     GiveTime,
     Join,
+    Open,
     Pass,
     Resign,
     StartVacation,
@@ -145,3 +146,97 @@ def test_a_cancelled_game_refuses_a_decline_and_a_join_as_cancelled() -> None:
         with pytest.raises(RuleError) as err:
             mathable_commands.check(state, command)
         assert (err.value.code, err.value.details) == ("game_cancelled", {"status": "cancelled"})
+
+
+# --- refusals of creating and joining, as data (issue 48) ---------------------------------
+# Every key of ``details`` a bot reads, for both games (docs/errors.md): the rules' tests
+# pinned the codes and words, the server's alone the data.
+
+
+def _creation_refusal(
+    game: str, command: object, state: object = None
+) -> tuple[str, dict[str, Any]]:
+    rules = ruleset(game)
+    with pytest.raises(RuleError) as raised:
+        rules.check(rules.new_state() if state is None else state, command)
+    return raised.value.code, raised.value.details
+
+
+@pytest.mark.parametrize("game, size, referees", [
+    ("mathable", 106, ["server", "players"]),
+    ("summy", 93, ["server"]),
+])  # fmt: skip
+def test_every_refusal_of_a_creation_as_data(game: str, size: int, referees: list[str]) -> None:
+    def refused(**options: Any) -> tuple[str, dict[str, Any]]:
+        return _creation_refusal(game, Create("a", ruleset=game, **options))
+
+    assert refused(players=1) == (
+        "bad_players", {"field": "players", "value": 1, "min": 2, "max": 4}
+    )
+    assert refused(players=5)[1]["value"] == 5
+    assert refused(players="x")[1]["value"] == "x"
+    assert refused(referee="x") == (
+        "bad_referee", {"field": "referee", "value": "x", "accepted": referees}
+    )
+    assert refused(tiles=(1, 2)) == (
+        "bad_tiles", {"field": "tiles", "count": 2, "expected": size}
+    )
+    assert refused(tiles="12")[1] == {"field": "tiles", "count": None, "expected": size}
+    assert refused(order=(1,)) == (
+        "bad_tiles", {"field": "order", "count": 1, "expected": size, "with_tiles": False}
+    )
+    every = tuple(ruleset(game).tile_set)
+    assert refused(order=every, tiles=every) == (
+        "bad_tiles", {"field": "order", "count": size, "expected": size, "with_tiles": True}
+    )
+    assert refused(seed=1, tiles=every) == ("bad_options", {"fields": ["seed", "tiles"]})
+    assert refused(salt="zz") == (
+        "bad_salt", {"field": "salt", "accepted": "32 to 64 lower-case hex digits"}
+    )
+    assert refused(players=2, invited=("b", "c")) == (
+        "bad_invite", {"field": "invite", "invited": ["b", "c"], "free_seats": 1}
+    )
+    assert refused(players=3, invited=("b", "b"))[1]["free_seats"] == 2
+    assert refused(players=2, invited=("a",)) == (
+        "bad_invite", {"field": "invite", "player": "a", "seat": 0}
+    )
+    for seating in (("a", "c"), ("a",), ("a", "a")):
+        assert refused(players=2, invited=("b",), seating=seating) == (
+            "bad_seating", {"field": "seating", "players": 2}
+        )
+    assert refused(players=3, seating=("a", "b", "c")) == (
+        "bad_seating", {"field": "seating", "players": 3}
+    )
+
+
+@pytest.mark.parametrize("game", ["mathable", "summy"])
+def test_every_refusal_of_joining_opening_and_declining_as_data(game: str) -> None:
+    rules = ruleset(game)
+
+    def after(*commands: object) -> object:
+        state = rules.new_state()
+        for command in commands:
+            for event in rules.check(state, command):
+                state = rules.apply(state, event)
+        return state
+
+    created = Create("a", players=3, invited=("b",), ruleset=game)
+    waiting = after(created)
+    assert _creation_refusal(game, created, waiting) == ("game_exists", {"status": "waiting"})
+    assert _creation_refusal(game, Join("a"), waiting) == ("already_seated", {"seat": 0})
+    assert _creation_refusal(game, Join("c"), after(Create("a", invited=("b",), ruleset=game))) == (
+        "seat_reserved", {"free_seats": 1, "reserved_seats": 1}
+    )
+    declined = after(created, Decline("b"))
+    assert _creation_refusal(game, Join("c"), declined) == ("game_closed", {"declined": 1})
+    assert _creation_refusal(game, Open("c"), declined) == ("not_creator", {"player": "c"})
+    assert _creation_refusal(game, Open("a"), waiting) == ("not_closed", {})
+    assert _creation_refusal(game, Decline("z"), waiting) == ("not_invited", {"player": "z"})
+    full = after(Create("a", ruleset=game), Join("b"))
+    assert _creation_refusal(game, Join("c"), full) == ("game_full", {"status": "playing"})
+    assert _creation_refusal(game, Open("a"), full) == ("game_started", {"status": "playing"})
+    assert _creation_refusal(game, Decline("b"), full) == ("game_started", {"status": "playing"})
+    cancelled = after(Create("a", ruleset=game), Decline("a"))
+    assert _creation_refusal(game, Join("b"), cancelled) == (
+        "game_cancelled", {"status": "cancelled"}
+    )

@@ -418,3 +418,24 @@ def test_a_summy_direction_written_short_is_the_same_turn() -> None:
     at = next(i for i, line in enumerate(lines) if " across " in line)
     lines[at] = lines[at].replace(" across ", " a ", 1)
     assert replay_record("\n".join(lines)).state.result is not None
+
+
+@pytest.mark.parametrize(
+    "game, line, words",
+    [
+        ("mathable", "exchange 3 ? ?", "the exchanged tiles are hidden in this record"),
+        ("summy", "discard ? 7", "the discarded tiles are hidden in this record"),
+    ],
+)
+def test_an_exchange_or_discard_written_hidden_cannot_be_replayed(
+    game: str, line: str, words: str
+) -> None:
+    rules = ruleset(game)
+    with pytest.raises(RuleError) as raised:
+        rules.record_commands(rules.new_state(), 0, line)
+    err = raised.value
+    assert (err.code, err.details) == ("hidden_tiles", {"text": line})
+    assert err.message == f"{words}: it cannot be replayed"
+    from tests.rules.words_helpers import assert_marked
+
+    assert_marked(err.message)

@@ -14,6 +14,7 @@ from mathable import Create, Exchange, GameState, Join, RuleError
 from mathable.core.events import Event, GameCreated
 from mathable.core.ruleset import (
     RULESETS,
+    RulesetBase,
     Told,
     apply_any,
     check_any,
@@ -24,6 +25,7 @@ from mathable.core.ruleset import (
     ruleset_of,
 )
 from mathable.core.view import lifecycle_view
+from mathable.core.words import says
 from mathable.games.mathable.board import render
 from mathable.games.mathable.commands import PlayTurn, TurnPlacement
 from mathable.games.mathable.movegen import legal_placements
@@ -723,3 +725,102 @@ def test_an_exchange_and_a_discard_are_told_from_the_games_own_views() -> None:
     )
     discarded = run(started("12+3" + "4x5:" + "6789-:=0" + "1234"), Discard(0, (1,)))
     assert SUMMY.last_told(SUMMY.view(discarded, 1)) == Told(0, "discard", "discarded 1 tile")
+
+
+# --- a third game's defaults (RulesetBase), word for word (issue 48) -----------------------
+# A game that words nothing its own way says what RulesetBase says: each text in English,
+# marked for translation. Only the example game's and the server's tests read them before.
+
+
+class _Plain(RulesetBase):
+    name = "plain"
+
+    def draw(self, view: dict[str, Any]) -> str:
+        return "a<b\n  c"
+
+    def read_move(self, text: str, view: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "move", "text": text}
+
+    def last_told(self, view: Any) -> Told | None:
+        told = view.get("told")
+        return told if isinstance(told, Told) else None
+
+
+def test_a_third_game_s_mail_words_are_the_defaults_marked_for_translation() -> None:
+    from tests.rules.words_helpers import assert_marked
+
+    plain = _Plain()
+    assert plain.display_name == "Plain" and plain.move_usage() == ""
+    line = plain.tiles_line({"you": 0, "tiles": [3, "b", 1]})
+    assert line == "Your tiles: 3 b 1"
+    assert_marked(line)
+    empty = plain.tiles_line({"you": 0, "tiles": []})
+    assert empty == "Your tiles: (empty)"
+    assert_marked(empty)
+    assert plain.tiles_line({"you": None, "tiles": [1]}) == ""
+    assert plain.tiles_line({"you": 0, "tiles": "12"}) == ""
+    assert plain.tiles_line({"you": 0}) == ""
+    help_words = plain.reply_help()
+    assert help_words == (
+        "To play, reply to this mail with your move on the first line, written as for "
+        "mathable-cli in Plain's notation, or: pass, resign.\n"
+        "Quoted text and your signature are ignored."
+    )
+    assert_marked(help_words)
+    assert plain.table_text({}) == "a<b\n  c" and plain.picture_words({}) == "a<b\n  c"
+    assert plain.pool({}) is None and plain.held({"tiles": 3}) is None
+
+
+def test_a_third_game_s_last_turn_and_points_in_words() -> None:
+    from tests.rules.words_helpers import assert_marked
+
+    plain = _Plain()
+    names = ["ada", "bob"]
+    assert plain.last_turn_words({}, names) is None
+    passed = plain.last_turn_words({"told": Told(1, "pass", says("passed"))}, names)
+    assert passed == "bob passed."
+    assert_marked(passed)
+    assert plain.last_turn_words({"told": Told(5, "pass", says("passed"))}, names) == "? passed."
+    assert plain.last_turn_words({"told": Told(None, "pass", says("passed"))}, names) == (
+        "? passed."
+    )
+    assert plain.last_turn_words({"told": Told(-1, "pass", says("passed"))}, names) == (
+        "? passed."
+    )
+    one = plain.points_words({"told": Told(0, "play", "b3", 1)})
+    assert one == " for 1 point"
+    assert_marked(one)
+    assert plain.points_words({"told": Told(0, "play", "b3", 12)}) == " for 12 points"
+    assert plain.points_words({"told": Told(0, "play", "b3", 0)}) == ""
+    assert plain.points_words({"told": Told(0, "exchange", "3 tiles", 5)}) == ""
+    assert plain.points_words({}) == ""
+
+
+def test_a_third_game_reads_a_reply_by_the_kernel_then_by_its_own_notation() -> None:
+    plain = _Plain()
+    assert plain.read_reply("pass", {}) == {"type": "pass"}
+    assert plain.read_reply("b3 c4", {}) == {"type": "move", "text": "b3 c4"}
+    with pytest.raises(RuleError) as raised:
+        plain.read_reply("  ", {})
+    assert (raised.value.code, raised.value.message, raised.value.details) == (
+        "bad_notation", "the mail holds no move", {"text": "  "}
+    )
+    with pytest.raises(RuleError) as raised:
+        plain.own_command(0, {"type": "castle" * 5})
+    assert (raised.value.code, raised.value.details) == (
+        "wrong_game", {"ruleset": "plain", "type": ("castle" * 5)[:20]}
+    )
+    assert raised.value.message == f"Plain has no {('castle' * 5)[:20]!r} move"
+
+
+def test_a_third_game_s_picture_is_its_text_drawing() -> None:
+    svg = _Plain().svg({})
+    assert svg.startswith(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 43 52" width="43" height="52" '
+        'role="img"><title>Plain '
+    )
+    assert (
+        '<text x="8" y="24" font-family="DejaVu Sans Mono, monospace" font-size="15" '
+        'fill="#1c1c1c" xml:space="preserve">a&lt;b</text>'
+    ) in svg
+    assert '<text x="8" y="42" ' in svg and ">  c</text></svg>" in svg

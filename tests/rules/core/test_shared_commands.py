@@ -130,6 +130,7 @@ def draw_offer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Part
         core_events.EVENT_TYPES.pop("draw_offered_in_a_test", None)
 
 
+@pytest.mark.own_refusals  # the draw offer of this test refuses with codes of its own
 @pytest.mark.parametrize("game", GAMES)
 def test_a_shared_command_is_one_module_every_game_plays(game: str, draw_offer: Part) -> None:
     rules = ruleset(game)

@@ -40,7 +40,7 @@ def read_own_reply(line: str) -> dict[str, Any]:
     """
     words = line.replace(",", " ").split()
     if not words:
-        raise RuleError("bad_notation", "the mail holds no move", {"text": line[:80]})
+        raise RuleError("bad_notation", says("the mail holds no move"), {"text": line[:80]})
     worded = reply_word(line.replace(",", " "))
     head, rest = worded if worded is not None else ("", [])
     if head == "exchange":
@@ -48,7 +48,8 @@ def read_own_reply(line: str) -> dict[str, Any]:
         if not tiles or not all(t.isdigit() and len(t) <= 3 for t in tiles):
             raise RuleError(
                 "bad_notation",
-                "write an exchange as: exchange 3 7 12",
+                # TRANSLATORS: keep "exchange 3 7 12" as it is (the notation a reply takes).
+                says("write an exchange as: exchange 3 7 12"),
                 {"text": line[:80], "accepted": "exchange 3 7 12"},
             )
         return {"type": "exchange", "tiles": [int(t) for t in tiles]}

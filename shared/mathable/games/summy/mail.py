@@ -41,14 +41,15 @@ def read_own_reply(
     """
     words = line.split()
     if not words:
-        raise RuleError("bad_notation", "the mail holds no move", {"text": line[:80]})
+        raise RuleError("bad_notation", says("the mail holds no move"), {"text": line[:80]})
     worded = reply_word(line)
     head, rest = worded if worded is not None else ("", [])
     if head == "discard":
         if not rest:
             raise RuleError(
                 "bad_notation",
-                "write a discard as: discard x 9",
+                # TRANSLATORS: keep "discard x 9" as it is (the notation a reply takes).
+                says("write a discard as: discard x 9"),
                 {"text": line[:80], "accepted": "discard x 9"},
             )
         return {"type": "discard", "tiles": [w.lower() for w in rest]}

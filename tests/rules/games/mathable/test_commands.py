@@ -426,6 +426,22 @@ def test_a_turn_with_right_claims_cannot_be_corrected() -> None:
     state = play(players_game(), Place(0, sq("I8"), 12, claims=claim("H8", "G8", "x")))
     state = play(state, EndTurn(0))
     assert says(state, Correct(1)) == ("no_mistake", "every placement of that turn is right")
+    # as data: whose turn it was and what it placed (issue 48)
+    assert refusal(state, Correct(1)).details == {
+        "seat": 0,
+        "placements": [{"square": "I8", "tile": 12}],
+    }
+
+
+def test_a_turn_of_two_right_placements_is_refused_correction_with_both() -> None:
+    state = play(players_game(), Place(0, sq("I8"), 12, claims=claim("H8", "G8", "x")))
+    state = play(state, Place(0, sq("J8"), 16, claims=claim("I8", "H8", "+")))
+    state = play(state, EndTurn(0))
+    err = refusal(state, Correct(1))
+    assert (err.code, err.details) == (
+        "no_mistake",
+        {"seat": 0, "placements": [{"square": "I8", "tile": 12}, {"square": "J8", "tile": 16}]},
+    )
 
 
 def test_the_next_players_placement_closes_the_correction_window() -> None:

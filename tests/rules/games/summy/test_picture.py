@@ -137,3 +137,74 @@ def test_text_in_the_view_is_escaped() -> None:
     view["table"] = [{"x": 0, "y": 0, "tile": "<&>"}]
     root = ET.fromstring(summy_svg(view))  # well-formed: nothing of the view runs as markup
     assert _tiles(root)[(0, 0)].get("data-tile") == "<&>"
+
+
+# --- the picture in words, word for word (issue 48) ----------------------------------------
+
+
+def _line(x: int, y: int, text: str, *, down: bool = False) -> list[dict[str, Any]]:
+    return [
+        {"x": x, "y": y + i, "tile": c} if down else {"x": x + i, "y": y, "tile": c}
+        for i, c in enumerate(text)
+    ]
+
+
+def test_the_picture_in_words_word_for_word_and_marked_for_translation() -> None:
+    from mathable.games.summy.picture import table_text_alternative
+    from tests.rules.words_helpers import assert_marked
+
+    table = _line(-3, 0, "1+2=3") + _line(-3, 1, "+5=6", down=True) + _line(0, 6, "4=4")
+    seated = {
+        "table": table,
+        "last_play": {"equation": "1+5=6", "direction": "down"},
+        "you": 0,
+        "hand": ["9", "x", "1"],
+    }
+    said = {
+        "seated": table_text_alternative(seated),
+        "across": table_text_alternative(
+            {**seated, "last_play": {"equation": "4=4", "direction": "across"}, "you": None}
+        ),
+        "odd": table_text_alternative(
+            {"table": _line(0, 0, "1"), "last_play": {"equation": "1", "direction": "x"}}
+        ),
+        "empty": table_text_alternative(
+            {"table": [], "last_play": {"equation": ""}, "you": 1, "hand": []}
+        ),
+    }
+    assert said == {
+        "seated": "Summy table, 12 tiles. Across: 1+2=3 from -3,0; 4=4 from 0,6. "
+        "Down: 1+5=6 from -3,0. Last play: 1+5=6, down. Your hand: 1 9 x.",
+        "across": "Summy table, 12 tiles. Across: 1+2=3 from -3,0; 4=4 from 0,6. "
+        "Down: 1+5=6 from -3,0. Last play: 4=4, across.",
+        "odd": "Summy table, 1 tile. Last play: 1, x.",
+        "empty": "Summy table, 0 tiles. Your hand: empty.",
+    }
+    for words in said.values():
+        assert_marked(words)
+
+
+def test_the_picture_of_a_known_table_byte_for_byte() -> None:
+    import hashlib
+
+    table = _line(-3, 0, "1+2=3") + _line(-3, 1, "+5=6", down=True) + _line(0, 6, "4=4")
+    view = {
+        "table": table,
+        "last_play": {
+            "equation": "1+5=6",
+            "direction": "down",
+            "placements": [{"x": -3, "y": 1, "tile": "+"}],
+            "seat": 0,
+        },
+        "you": 0,
+        "hand": ["9", "x", "1"],
+        "version": 5,
+    }
+    svg = summy_svg(view)
+    assert svg.startswith(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 468 456" width="468" '
+        'height="456" role="img" aria-labelledby="board-title board-desc" '
+    )
+    assert hashlib.sha256(svg.encode()).hexdigest() == (
+        "6a95e07b1a53135320f77ea1efc3e2db4d08427c3b760c8759a22bfc2501243c"
+    )

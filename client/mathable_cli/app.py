@@ -142,6 +142,12 @@ LISTED: dict[str, str] = {
     "hint": "Your legal placements and the best turn, worked out locally from your view.",
     "bot": "Play your seats with an engine (`best` by default) until the games end.",
     "tournament": "Play engines against each other locally through the rules package (no server).",
+    "tournaments": "The server's tournaments, newest first (no account needed).",
+    "tournament-show": "A tournament's standings and games.",
+    "tournament-new": "Organise a tournament; players join it with `tournament-join`.",
+    "tournament-join": "Take part in a tournament.",
+    "tournament-leave": "Leave a tournament: your unfinished games there are resigned.",
+    "tournament-start": "Start a tournament you organise: its first round's games begin.",
     "verify": "Replay every draw of a finished game from the bag order revealed at its end.",
     "rules": "The rules of the games, with examples (the same text as docs/rules.md).",
     "tutorial": (
@@ -165,6 +171,10 @@ LISTED: dict[str, str] = {
     "rematch": (
         "Ask for a rematch of a finished game: the same game, options and clock, the "
         "same\nplayers invited, the seats rotated. Asking again gives the same new game."
+    ),
+    "nudge": (
+        "Nudge the player to move in GAME: by push, else by mail. Once a day a game, and only\n"
+        "after their turn has lasted a day."
     ),
     "time-zone": "Show or set the time zone your mail tells deadlines in.",
     "language": (

@@ -51,17 +51,24 @@ def test_two_workers_on_one_postgresql_share_the_turns_and_play_none_twice(
             ThreadPoolExecutor(GAMES) as pool,
         ):
             played = list(pool.map(lambda t: play_whole_game(t[0], t[1]), tables))
-            commands = one.played() + two.played()
+            turns = {game_id: _computer_turns(base, human, game_id) for human, game_id in tables}
+            # A worker logs a command once it has committed: the last line may follow the
+            # game's end by a moment, so the logs are read until they hold every turn.
+            deadline = time.monotonic() + 20
+            while True:
+                commands = one.played() + two.played()
+                sent = Counter((g, v) for g, v, outcome in commands if outcome == "ok")
+                if sum(sent.values()) >= sum(turns.values()) or time.monotonic() > deadline:
+                    break
+                time.sleep(0.2)
             shares = len(one.played()), len(two.played())
         assert all(p.view["status"] == "ended" for p in played)
         # Each worker took turns, and no (game, version) was played by both or twice.
         assert min(shares) > 0, shares
-        sent = Counter((game, version) for game, version, outcome in commands if outcome == "ok")
         assert max(sent.values()) == 1
         # Every turn the computer ended is one command a worker sent: none lost, none doubled.
-        for human, game_id in tables:
-            turns = _computer_turns(base, human, game_id)
-            assert turns == sum(1 for g, _v in sent if g == game_id), game_id
+        for game_id, count in turns.items():
+            assert count == sum(1 for g, _v in sent if g == game_id), game_id
 
 
 def test_a_worker_killed_mid_turn_and_started_again_loses_and_repeats_nothing(

@@ -69,7 +69,7 @@ def _signed_in(browser: Any, base: str, player: dict[str, str]) -> Any:
     page = browser.new_context().new_page()
     page.goto(base + link["path"])
     page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url("**/me")
+    page.wait_for_url(f"{base}/")
     return page
 
 

@@ -2,7 +2,12 @@
 Playwright against a live server. A visitor with no account opens ``/computer`` ("Play
 the computer"), keeps the first game and level, presses ``Start the game`` and is on the
 game's page, signed in as a guest; they play a whole Mathable game by clicking (the best
-single placements the move generator finds), and the computer answers each turn."""
+single placements the move generator finds), and the computer answers each turn.
+
+From the front door ``/``, a new visitor is playing the computer in two clicks (``Play
+the computer``, ``Start the game``: the level defaults to easy; the count printed); a
+signed-in player finds ``Play the computer`` on their home page and seats the computer
+(level easy) from ``New game``, and the computer answers their first move."""
 
 from __future__ import annotations
 

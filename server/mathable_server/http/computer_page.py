@@ -29,7 +29,8 @@ _HEADERS = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
 GUEST_NAME_TRIES = 5
 
 
-def _level_words() -> dict[str, str]:
+def level_words() -> dict[str, str]:
+    """Each level in words, as /computer and /new show it."""
     return {
         "easy": _("Easy: a beginner can beat it"),
         "medium": _("Medium: plays its best tile, one after another"),
@@ -43,7 +44,7 @@ def page() -> Response:
     svc = services()
     csrf = FormCsrf()
     player = optional_player()
-    words = _level_words()
+    words = level_words()
     levels = [
         {"level": c.level, "words": words.get(c.level, c.level), "rulesets": c.rulesets}
         for c in svc.computers.levels.values()

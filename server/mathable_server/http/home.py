@@ -34,6 +34,7 @@ from mathable_server.http.api.links import current_session_id
 from mathable_server.http.api.lobby import CLOCK_KINDS, LobbyQuerySchema, lobby_games
 from mathable_server.http.api.notifications import mailroom
 from mathable_server.http.browser import _browser_player, _page, _see
+from mathable_server.http.computer_page import level_words as computer_level_words
 from mathable_server.http.errors import ErrorAnswer
 from mathable_server.http.pages import HTML_TYPE, UNKNOWN_URL, server_url, speak_to_caller, when
 from mathable_server.http.web import services
@@ -269,6 +270,7 @@ def new_game() -> Response:
         mail=mailroom().settings.email_enabled and bool(services().settings.public_url),
         rated_available=ratings.available(),
         rated_default=ratings.available(),
+        level_words=computer_level_words(),
     )
 
 

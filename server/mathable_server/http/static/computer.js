@@ -11,7 +11,8 @@
   async function reason(answer) {
     try {
       const body = await answer.json();
-      return body.message || body.code || String(answer.status);
+      const said = body.error || {};  // {"error": {"code", "message"}} (http/errors.py)
+      return said.message || said.code || String(answer.status);
     } catch (e) {
       return String(answer.status);
     }

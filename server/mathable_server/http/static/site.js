@@ -22,8 +22,10 @@
     let data = null;
     try { data = await answer.json(); } catch (e) { data = null; }
     if (!answer.ok) {
-      const error = new Error((data && data.message) || answer.statusText);
-      error.code = data && data.code;
+      // Every error is {"error": {"code", "message"}} (http/errors.py).
+      const said = (data && data.error) || {};
+      const error = new Error(said.message || answer.statusText || String(answer.status));
+      error.code = said.code;
       throw error;
     }
     return data;
@@ -220,12 +222,35 @@
         seat.querySelector(".seat-address").hidden = kind !== "address";
         seat.querySelector(".seat-computer").hidden = kind !== "computer";
       }
+      showRated();
+    }
+    // A game against a computer whose level is not rated is unrated: the box says so.
+    const rated = newGame.elements.rated;
+    const ratedAvailable = !rated.disabled;
+    const ratedLevels = {};
+    const wordsOfLevels = document.getElementById("computer-levels");
+    const levelWords = wordsOfLevels ? JSON.parse(wordsOfLevels.textContent) : {};
+    function computerLevel() {
+      const n = parseInt(seats.value, 10);
+      for (let seat = 2; seat <= n; seat++) {
+        if (newGame.elements["seat_" + seat + "_kind"].value === "computer") {
+          return newGame.elements["seat_" + seat + "_level"].value;
+        }
+      }
+      return null;
+    }
+    function showRated() {
+      const level = computerLevel();
+      const unrated = level !== null && !ratedLevels[level];
+      if (unrated && !rated.disabled) { rated.dataset.was = rated.checked ? "1" : ""; rated.checked = false; }
+      if (!unrated && rated.disabled && ratedAvailable) rated.checked = rated.dataset.was === "1";
+      rated.disabled = unrated || !ratedAvailable;
     }
     function showClock() {
       const chosen = newGame.querySelector('input[name="clock"]:checked');
       document.getElementById("custom-clock").hidden = !chosen || chosen.value !== "custom";
     }
-    seats.addEventListener("change", showSeats);
+    seats.addEventListener("change", function () { showSeats(); showRated(); });
     newGame.addEventListener("change", function () { showKinds(); showClock(); });
     showSeats(); showKinds(); showClock();
     // The computer's levels, where this server has computer players (GET /v1/computers).
@@ -234,14 +259,17 @@
     }).then(function (data) {
       if (!data || !data.computers) return;
       const levels = [];
-      for (const c of data.computers) if (levels.indexOf(c.level) < 0) levels.push(c.level);
+      for (const c of data.computers) {
+        if (levels.indexOf(c.level) < 0) levels.push(c.level);
+        if (c.rated) ratedLevels[c.level] = true;
+      }
       if (!levels.length) return;
       for (const option of newGame.querySelectorAll(".computer-option")) option.disabled = false;
       for (const select of newGame.querySelectorAll(".computer-level")) {
         for (const level of levels) {
           const option = document.createElement("option");
           option.value = level;
-          option.textContent = level;
+          option.textContent = levelWords[level] || level;
           select.appendChild(option);
         }
       }

@@ -25,6 +25,7 @@ from mathable import ClockSpec, Command, Create, Join, Resign
 from mathable.core.ruleset import AnyState, ruleset
 from mathable_server.games import ratings
 from mathable_server.games.draws import bag_order, new_salt
+from mathable_server.games.orders import order_withheld
 from mathable_server.games.service import Games, new_id
 from mathable_server.store import Store, VersionConflict
 from mathable_server.store.outbox import Notification
@@ -105,6 +106,10 @@ def result_of(state: AnyState, settled: bool = False) -> dict[str, Any]:
         "reason": None if result is None else result.reason,
         **({"settled": True} if settled else {}),
     }
+
+
+#: A board's result while its game's bag order is withheld (``Tournaments._withheld``).
+WITHHELD: dict[str, Any] = {"places": None, "scores": None, "reason": None, "withheld": True}
 
 
 def settled_result(state: AnyState) -> dict[str, Any]:
@@ -294,6 +299,7 @@ class Tournaments:
         for board in boards:
             ids.update(board["players"].split())
         names = self.store.names(sorted(ids))
+        hidden = self._withheld(boards)
 
         def name(player_id: str) -> str:
             return names.get(player_id, player_id)
@@ -303,6 +309,8 @@ class Tournaments:
             while len(rounds) < board["round"]:
                 rounds.append([])
             result = None if board["result"] is None else json.loads(board["result"])
+            if board["game_id"] in hidden:
+                result = WITHHELD
             rounds[board["round"] - 1].append(
                 {
                     "game_id": board["game_id"],
@@ -311,7 +319,8 @@ class Tournaments:
                     **({"division": board["division"]} if found["format"] == "league" else {}),
                 }
             )
-        lines, divisions = self.standings(found, entrants, boards)
+        shown = [{**b, "result": None} if b["game_id"] in hidden else b for b in boards]
+        lines, divisions = self.standings(found, entrants, shown)
         table = [
             {
                 "name": name(line.name),
@@ -347,6 +356,21 @@ class Tournaments:
             "standings": table,
             "crosstable": crosstable(lines),
         }
+
+    def _withheld(self, boards: Sequence[dict[str, Any]]) -> set[str]:
+        """The boards' finished games whose bag order is withheld (``order_withheld``):
+        their final scores give what the end took off each rack (tiles another game not
+        finished deals), so their results count and show once that order is revealed."""
+        out = set()
+        for board in boards:
+            game_id = board["game_id"]
+            if game_id is None or board["result"] is None or '"bye"' in board["result"]:
+                continue
+            if not self.store.order_shared_with_running(game_id):
+                continue
+            if order_withheld(self.store, game_id, self.games.state(game_id)):
+                out.add(game_id)
+        return out
 
     def standings(
         self,

@@ -18,7 +18,7 @@ from mathable_server.http.sessions import COOKIE, csrf_token
 from mathable_server.notify.mail.codes import link_secret
 from mathable_server.notify.mail.outgoing import SIGNUP_REQUEST, MailChannel
 from tests.server.apps import close_app, make_app
-from tests.server.helpers import new_game, register
+from tests.server.helpers import Account, move, new_game, register, started_game
 
 pytestmark = pytest.mark.both_databases
 
@@ -336,3 +336,52 @@ def test_an_invitation_mailed_to_a_players_address_is_on_their_home(client: Flas
     joined = client.post(f"/v1/games/{game}/join", json={}, headers=_session_csrf(client))
     assert joined.status_code == 200
     assert 'id="invitations"' not in client.get("/").get_data(as_text=True)
+
+
+# --- a finished game whose bag order is withheld (fourth review, finding 1) --------------
+
+
+def _browser_of(client: FlaskClient, who: Account) -> FlaskClient:
+    browser = client.application.test_client()
+    link = browser.post("/v1/me/signin-link", json={}, headers=who.auth).json
+    page = browser.get(link["path"]).get_data(as_text=True)
+    assert browser.post(link["path"], data={"csrf": _csrf_of(page)}).status_code == 303
+    return browser
+
+
+def test_no_page_shows_the_end_of_a_game_whose_bag_order_is_withheld(
+    client: FlaskClient,
+) -> None:
+    """Two games of seed 42; the first ends at once by a resignation: its final scores
+    (minus the scores before the end: the running game's start racks) show nowhere
+    while the other game draws the order, and everywhere once it has ended."""
+    annaa, bertt, carla, danny = (register(client, n) for n in ("annaa", "bertt", "carla", "danny"))
+    first = started_game(client, annaa, bertt, seed=42)["id"]
+    other = started_game(client, carla, danny, seed=42)["id"]
+    version = client.get(f"/v1/games/{first}", headers=annaa.auth).json["version"]
+    assert move(client, annaa, first, version, type="resign").status_code == 200
+    result = _services(client).games.state(first).result
+    final = list(result.scores)
+    before = [s + d for s, d in zip(result.scores, result.deductions, strict=True)]
+    assert final != before  # the end took the racks' tiles off
+    browser = _browser_of(client, annaa)
+
+    def pages() -> dict[str, str]:
+        return {
+            "player": client.get("/players/annaa").get_data(as_text=True),
+            "other player": client.get("/players/bertt").get_data(as_text=True),
+            "home": browser.get("/").get_data(as_text=True),
+        }
+
+    for where, page in pages().items():
+        assert f"annaa {final[0]}" not in page and f"bertt {final[1]}" not in page, where
+        assert "bertt won" not in page and "You won" not in page, where
+        assert "who won shows once the other games of its bag order have ended" in page, where
+    assert f"annaa {before[0]}, bertt {before[1]}" in pages()["player"]
+    assert f"bertt {before[1]}" in pages()["home"]
+
+    version = client.get(f"/v1/games/{other}", headers=danny.auth).json["version"]
+    assert move(client, danny, other, version, type="resign").status_code == 200
+    shown = pages()
+    assert f"annaa {final[0]}, bertt {final[1]}" in shown["player"]
+    assert "bertt won" in shown["player"] and f"bertt {final[1]}" in shown["home"]

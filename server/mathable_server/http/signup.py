@@ -27,6 +27,7 @@ from mathable_server.http.web import client_address, services
 from mathable_server.notify.mail.codes import new_nonce
 from mathable_server.notify.mail.outgoing import SIGNUP_REQUEST
 from mathable_server.store import NameLooksAlike, NameTaken
+from mathable_server.store.browser_sessions import Link
 from mathable_server.store.outbox import Notification, new_message_id
 
 bp = Blueprint("signup", __name__)
@@ -138,9 +139,28 @@ def signup(secret: str) -> Response:
     return answer
 
 
+def _confirm_withdrawn(found: Link | None) -> Response | None:
+    """The page for a confirmation link that works no more (else None): withdrawn (the
+    token was replaced or revoked, another address set), or for an address that is not
+    the account's one waiting for proof (changed or proved since: it must not replace it)."""
+    if found is None or found.used_at is not None and found.outcome != "revoked":
+        return None
+    status = mailroom().email_addresses.email_status(found.player_id)
+    current = status.address is None or (
+        not status.verified and status.address.casefold() == str(found.address).casefold()
+    )
+    if found.outcome != "revoked" and current:
+        return None
+    return _message(_("Link withdrawn"),
+                    _("This confirmation link works no more: the account's address or token "
+                      "changed since it was sent."), 410)  # fmt: skip
+
+
 @bp.get("/confirm/<secret>")
 def confirm_page(secret: str) -> Response:
     _digest, found = _link(secret, "confirm")
+    if (refused := _confirm_withdrawn(found)) is not None:
+        return refused
     if (refused := _spent_page(found, "confirmation")) is not None:
         return refused
     assert found is not None
@@ -152,6 +172,8 @@ def confirm_page(secret: str) -> Response:
 def confirm(secret: str) -> Response:
     check_form_csrf()
     digest, found = _link(secret, "confirm")
+    if (refused := _confirm_withdrawn(found)) is not None:
+        return refused
     if (refused := _spent_page(found, "confirmation")) is not None:
         return refused
     assert found is not None
@@ -161,7 +183,10 @@ def confirm(secret: str) -> Response:
         return _message(
             _("Link used"), _("This confirmation link was used already: it works once."), 410
         )
-    mailroom().email_addresses.set_verified(found.player_id, str(found.address), now)
+    if not mailroom().email_addresses.confirm_current(found.player_id, str(found.address), now):
+        return _message(_("Link withdrawn"),
+                        _("This confirmation link works no more: the account's address or "
+                          "token changed since it was sent."), 410)  # fmt: skip
     return _message(_("Address confirmed"),
                             _("{address} is confirmed: your turn mail goes there.",
                               address=found.address), link="/")  # fmt: skip

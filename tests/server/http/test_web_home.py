@@ -202,6 +202,43 @@ def test_a_player_registered_with_an_address_is_mailed_a_confirmation_link(
     assert again.status_code == 410
 
 
+def _confirm_link(client: FlaskClient, address: str) -> str:
+    row = next(r for r in _rows(client, "confirm") if r.payload["to"] == address)
+    link = re.search(r"/confirm/([A-Za-z0-9_-]+)", _text(_compose(client, row)))
+    assert link is not None
+    return f"/confirm/{link[1]}"
+
+
+def test_an_old_confirmation_link_replaces_no_newer_address(client: FlaskClient) -> None:
+    """Fourth review, finding 3: a link mailed to the address given at registration
+    (a typo, say) proves nothing once the player has changed their address, proved or
+    not, or replaced their token: its holder cannot take the account's mail."""
+    made = client.post("/v1/players", json={"name": "ann", "email": "ann@typo.example"})
+    ann = Account(made.json["id"], "ann", made.json["token"])
+    old = _confirm_link(client, "ann@typo.example")
+    csrf = _csrf_of(client.get("/signup").get_data(as_text=True))
+    changed = client.put("/v1/me/email", json={"address": "ann@example.org"}, headers=ann.auth)
+    assert changed.status_code == 202, changed.json
+    addresses = _room(client).email_addresses
+    for proved in (False, True):
+        if proved:
+            addresses.set_verified(ann.id, "ann@example.org", _services(client).games.now())
+        page = client.get(old)
+        assert page.status_code == 410 and "works no more" in page.get_data(as_text=True)
+        done = client.post(old, data={"csrf": csrf})
+        assert done.status_code == 410 and "works no more" in done.get_data(as_text=True)
+        status = addresses.email_status(ann.id)
+        assert (status.address, status.verified) == ("ann@example.org", proved)
+
+    made = client.post("/v1/players", json={"name": "bea", "email": "bea@example.org"})
+    bea = Account(made.json["id"], "bea", made.json["token"])
+    link = _confirm_link(client, "bea@example.org")
+    assert client.post("/v1/me/token", json={}, headers=bea.auth).status_code == 201
+    done = client.post(link, data={"csrf": csrf})
+    assert done.status_code == 410 and "works no more" in done.get_data(as_text=True)
+    assert addresses.verified_address(bea.id) is None
+
+
 # --- the account: its data, a token, its deletion -------------------------------------------
 
 

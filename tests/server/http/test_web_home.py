@@ -269,6 +269,43 @@ def test_a_token_from_the_settings_page(client: FlaskClient) -> None:
     assert client.post("/v1/me/token").status_code == 403
 
 
+def test_a_deleted_account_leaves_no_subscription_entry_or_name_behind(
+    client: FlaskClient,
+) -> None:
+    """Fourth review, finding 2: the push subscription, the pages seen, the tournament
+    entry and the tournament made go with the account, and a newcomer taking the freed
+    name does not show as the player of the deleted account's finished games."""
+    from sqlalchemy import select
+
+    from mathable_server.store.schema import page_views, push_subscriptions
+
+    ali, bob = register(client, "alice1"), register(client, "bobby1")
+    store = _services(client).store
+    now = _services(client).games.now()
+    store.add_subscription(ali.id, "https://push.example/ali", "k" * 87, "a" * 22, now)
+    over = started_game(client, ali, bob)["id"]
+    version = client.get(f"/v1/games/{over}", headers=ali.auth).json["version"]
+    assert move(client, ali, over, version, type="resign").status_code == 200
+    assert "alice1" in client.get("/v1/players/bobby1/games").get_data(as_text=True)
+    made = client.post("/v1/tournaments", json={"name": "Ali's cup", "format": "round_robin"},
+                       headers=ali.auth)  # fmt: skip
+    assert made.status_code == 201, made.json
+    other = client.post("/v1/tournaments", json={"name": "Bob's cup", "format": "round_robin"},
+                        headers=bob.auth).json["id"]  # fmt: skip
+    assert client.post(f"/v1/tournaments/{other}/join", headers=ali.auth).status_code == 200
+    with store.engine.begin() as conn:
+        conn.execute(page_views.insert().values(player_id=ali.id, game_id=over, seen_at=now))
+    assert client.delete("/v1/me", json={"confirm": "alice1"}, headers=ali.auth).status_code == 200
+    with store.engine.connect() as conn:
+        for table in (push_subscriptions, page_views):
+            assert conn.execute(select(table).where(table.c.player_id == ali.id)).all() == []
+    assert client.get(f"/v1/tournaments/{made.json['id']}").status_code == 404
+    assert "alice1" not in str(client.get(f"/v1/tournaments/{other}").json["players"])
+    assert register(client, "alice1").id != ali.id  # the name is free again
+    archive = client.get("/v1/players/bobby1/games").get_data(as_text=True)
+    assert "alice1" not in archive and "anonymous-" in archive
+
+
 def test_deleting_an_account_leaves_only_an_anonymous_seat(client: FlaskClient) -> None:
     ada, bob = register(client, "ada"), register(client, "bob")
     over = new_game(client, ada)["id"]

@@ -23,7 +23,7 @@ from mathable_server.http.browser_signin import check_form_csrf, make_link, open
 from mathable_server.http.errors import ErrorAnswer
 from mathable_server.http.limits import retry_after
 from mathable_server.http.schemas import RegisterSchema
-from mathable_server.http.web import client_address, services
+from mathable_server.http.web import client_address, services, take
 from mathable_server.notify.mail.codes import new_nonce
 from mathable_server.notify.mail.outgoing import SIGNUP_REQUEST
 from mathable_server.store import NameLooksAlike, NameTaken
@@ -92,6 +92,18 @@ def signup_link_page(secret: str) -> Response:
                          error=None, name="")  # fmt: skip
 
 
+def _charge_registration() -> None:
+    """Spend one registration of the caller's address and one of the server's (429
+    ``too_many_registrations`` over either), as ``POST /v1/players`` does."""
+    settings = services().settings
+    if settings.registration_limit is not None:
+        take(settings.registration_limit, f"register:{client_address()}",
+             "too_many_registrations", "registrations from this address")  # fmt: skip
+    if settings.registration_ceiling is not None:
+        take(settings.registration_ceiling, "register:*", "too_many_registrations",
+             "registrations on this server")  # fmt: skip
+
+
 @bp.post("/signup/<secret>")
 def signup(secret: str) -> Response:
     check_form_csrf()
@@ -114,6 +126,13 @@ def signup(secret: str) -> Response:
         said = err.messages.get("name") if isinstance(err.messages, dict) else None
         return again(400, _("That name will not do: {why}",
                             why="; ".join(str(m) for m in said or [_("not a name")])))  # fmt: skip
+    if not room.email_addresses.players_at(address):
+        try:  # a new account counts as POST /v1/players counts it (fourth review)
+            _charge_registration()
+        except ErrorAnswer as err:
+            refused = again(err.status, err.message)
+            refused.headers.update(err.headers)
+            return refused
     now = svc.games.now()
     if not svc.store.spend_link(digest, "signup", now):
         return _message(

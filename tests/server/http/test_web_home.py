@@ -169,6 +169,26 @@ def test_an_address_with_an_account_gets_a_sign_in_link_and_the_same_page(
     assert "/signin/" in _text(mail) and "/signup/" not in _text(mail)
 
 
+def test_signing_up_counts_against_the_registration_limits(store_url: str) -> None:
+    """Fourth review, finding 4: an account made by signing up by mail spends the
+    caller's registrations as ``POST /v1/players`` does; over them the name's form says
+    so (429) and makes nobody."""
+    from mathable_server.http.limits import RateLimit
+
+    app = make_app(store_url, smtp_url="smtp://127.0.0.1:9", public_url=PUBLIC,
+                   registration_limit=RateLimit(rate=1 / 3600, burst=2))  # fmt: skip
+    try:
+        client = app.test_client()
+        assert _signed_up(client, "eve@example.org", "eve").status_code == 303
+        register(client, "fay")
+        over = _signed_up(app.test_client(), "gil@example.org", "gil")
+        assert over.status_code == 429 and "Retry-After" in over.headers
+        assert client.get("/v1/players/gil").status_code == 404
+        assert client.post("/v1/players", json={"name": "hal"}).status_code == 429
+    finally:
+        close_app(app)
+
+
 def test_signing_up_refuses_what_it_cannot_use(client: FlaskClient) -> None:
     page = client.get("/signup").get_data(as_text=True)
     assert client.post("/signup", data={"email": "a@example.org"}).status_code == 403

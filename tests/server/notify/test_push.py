@@ -255,7 +255,8 @@ def test_a_nudge_waits_a_days_turn_and_comes_once_a_day(
     assert client.post(url, headers=table.eve.auth).status_code == 403
     time_now.advance(hours=1, seconds=1)
     done = client.post(url, headers=table.bob.auth)
-    assert done.status_code == 202 and done.json == {"to": "ada", "by": "push"}
+    # Fourth review, (a): the answer names whom, never how they are reached.
+    assert done.status_code == 202 and done.json == {"to": "ada"}
     again = client.post(url, headers=table.bob.auth)
     assert again.status_code == 422 and again.json["error"]["code"] == "too_early"
     drain(app)

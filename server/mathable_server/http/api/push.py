@@ -124,9 +124,9 @@ def watching() -> Response:
 
 @bp.post("/games/<game_id>/nudge")
 def nudge_game(game_id: str) -> Response:
-    """A seat nudges the seat to move (202 ``{"to", "by"}``)."""
+    """A seat nudges the seat to move (202 ``{"to"}``: how they are reached is theirs)."""
     player = required_player()
     load(_empty, json_body(required=False))
     svc = services()
     done = nudge(svc.games, game_id, player.id, svc.settings.public_url)
-    return json_response({"to": done.to, "by": done.by}, 202, _NO_STORE)
+    return json_response({"to": done.to}, 202, _NO_STORE)

@@ -35,6 +35,19 @@ bp = Blueprint("signup", __name__)
 _register = RegisterSchema()
 
 
+#: Names the server gives its own accounts: a deleted player's seats, guests, computers.
+RESERVED_PREFIXES = ("anonymous-", "guest-", "computer-")
+
+
+def refuse_reserved(name: str) -> None:
+    """409 ``name_reserved`` for a name the server gives its own accounts (fourth review:
+    nobody may pass for a deleted player, a guest or the computer)."""
+    if name.casefold().startswith(RESERVED_PREFIXES):
+        raise ErrorAnswer(409, "name_reserved",
+                          _("names beginning with anonymous-, guest- or computer- are kept for "
+                            "the server's own accounts: pick another"))  # fmt: skip
+
+
 def confirm_address(player_id: str, address: str) -> None:
     """Mail ``address`` a link confirming it is the player's (nothing when this server
     sends no mail or knows no address of its own)."""
@@ -122,6 +135,9 @@ def signup(secret: str) -> Response:
 
     try:
         name = _register.load({"name": name})["name"]
+        refuse_reserved(name)
+    except ErrorAnswer as err:
+        return again(err.status, err.message)
     except ValidationError as err:
         said = err.messages.get("name") if isinstance(err.messages, dict) else None
         return again(400, _("That name will not do: {why}",

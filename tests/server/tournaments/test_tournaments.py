@@ -350,6 +350,11 @@ def test_refusals(world: Flask) -> None:
     assert first.status_code == again.status_code == 201
     assert first.json["id"] == again.json["id"] and again.headers["Idempotent-Replayed"] == "true"
     assert [t["name"] for t in client.get("/v1/tournaments").json["tournaments"]] == ["Once"]
+    # Fourth review, (c): the same key asking another tournament is refused, nothing made.
+    other = client.post("/v1/tournaments", json={**body, "name": "Twice"}, headers=keyed)
+    assert other.status_code == 422, other.json
+    assert other.json["error"]["code"] == "idempotency_key_reused"
+    assert [t["name"] for t in client.get("/v1/tournaments").json["tournaments"]] == ["Once"]
     assert client.get("/v1/tournaments/tnothere").status_code == 404
     tid = make(world, accounts[0], name="Two", format="round_robin")["id"]
     assert post(world, accounts[0], tid, "start").json["error"]["code"] == "too_few_players"

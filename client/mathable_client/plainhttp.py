@@ -17,6 +17,10 @@ from typing import Any
 #: The longest status line or header line read, and the most header lines.
 MAX_LINE = 65536
 MAX_HEADERS = 100
+#: The largest body read (a server sending more is not one of ours), and the most
+#: interim (1xx) answers skipped before the answer.
+MAX_BODY = 64 * 1024 * 1024
+MAX_INTERIM = 5
 
 
 class RemoteDisconnected(ConnectionResetError):
@@ -105,6 +109,21 @@ class PlainConnection:
         return line
 
     def getresponse(self) -> PlainResponse:
+        for _interim in range(MAX_INTERIM + 1):
+            answer = self._answer()
+            if answer is not None:
+                return answer
+        raise BadAnswer(f"more than {MAX_INTERIM} interim (1xx) answers")
+
+    def _read(self, size: int) -> bytes:
+        assert self._file is not None
+        if size > MAX_BODY:
+            raise BadAnswer(f"an answer's body over {MAX_BODY} bytes")
+        data: bytes = self._file.read(size)
+        return data
+
+    def _answer(self) -> PlainResponse | None:
+        """The answer, or None for an interim (1xx) one (the answer follows)."""
         first = self._line()
         if not first:
             raise RemoteDisconnected("the server closed the connection without an answer")
@@ -133,7 +152,7 @@ class PlainConnection:
         connection = found.get("connection", "").lower()
         close = "close" in connection or (version == "HTTP/1.0" and "keep-alive" not in connection)
         if status < 200 and status != 101:
-            return self.getresponse()  # 1xx: the answer follows
+            return None  # 1xx: the answer follows
         if self._method == "HEAD" or status in (204, 304):
             body = b""
         elif "chunked" in found.get("transfer-encoding", "").lower():
@@ -142,18 +161,20 @@ class PlainConnection:
             if not found["content-length"].isdigit():
                 raise BadAnswer(f"not a length: {found['content-length'][:40]!r}")
             length = int(found["content-length"])
-            assert self._file is not None
-            body = self._file.read(length)
+            body = self._read(length)
             if len(body) < length:
                 raise BadAnswer("the answer ended before its length")
         else:
             assert self._file is not None
-            body, close = self._file.read(), True
+            body, close = self._file.read(MAX_BODY + 1), True
+            if len(body) > MAX_BODY:
+                raise BadAnswer(f"an answer's body over {MAX_BODY} bytes")
         return PlainResponse(status, reason, headers, body, close)
 
     def _chunked(self) -> bytes:
         assert self._file is not None
         chunks: list[bytes] = []
+        total = 0
         while True:
             size_line = self._line()
             if not size_line:
@@ -166,7 +187,10 @@ class PlainConnection:
                 while self._line() not in (b"\r\n", b"\n", b""):
                     pass  # trailers
                 return b"".join(chunks)
-            chunk = self._file.read(size)
+            total += size
+            if total > MAX_BODY:
+                raise BadAnswer(f"an answer's body over {MAX_BODY} bytes")
+            chunk = self._read(size)
             if len(chunk) < size:
                 raise BadAnswer("the answer ended in a chunk")
             chunks.append(chunk)

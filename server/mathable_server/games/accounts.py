@@ -46,5 +46,5 @@ def delete_account(games: Games, player_id: str) -> str:
 
             games.run_anyhow(row.id, decline)
     name = anonymous_name()
-    store.forget_player(player_id, name)
+    store.forget_player(player_id, name, games.now())
     return name

@@ -25,6 +25,7 @@ from mathable.core.errors import RuleError
 from mathable.core.ruleset import AnyState, ruleset, rulesets
 from mathable_i18n import LANGUAGES, N_, NAMES, _, duration, say
 from mathable_server.games import ratings
+from mathable_server.games.orders import order_withheld
 from mathable_server.games.service import GameNotFound
 from mathable_server.games.timesource import iso_ms
 from mathable_server.games.turn_list import turn_lines
@@ -115,11 +116,13 @@ def _card(player: PlayerRecord, row: MemberGame, now: int) -> dict[str, Any]:
     ids = [s.player for s in state.seats if s.player is not None]
     known = svc.names.lookup(ids + list(state.options.invited))
     shown = [known.get(s.player, "?") if s.player else None for s in state.seats]
+    withheld = row.status == "ended" and order_withheld(svc.store, row.id, state)
+    scores = _shown_scores(state, withheld)
     card["seats"] = [
-        {"name": name or _("open seat"), "score": seat.score, "you": seat.player == player.id,
+        {"name": name or _("open seat"), "score": score, "you": seat.player == player.id,
          "to_play": state.status == "playing" and state.turn is not None
          and state.turn.seat == index}
-        for index, (name, seat) in enumerate(zip(shown, state.seats, strict=True))
+        for index, (name, seat, score) in enumerate(zip(shown, state.seats, scores, strict=True))
     ]  # fmt: skip
     others = [n for n, s in zip(shown, state.seats, strict=True) if n and s.player != player.id]
     invited = [known.get(p, "?") for p in state.options.invited if state.seat_of(p) is None]
@@ -135,8 +138,22 @@ def _card(player: PlayerRecord, row: MemberGame, now: int) -> dict[str, Any]:
             who = seat_names_of(state, known)[last.seat] if last.seat is not None else ""
             card["last"] = (f"{who}: " if who else "") + say(last.words)
     if row.status == "ended":
-        card["result"] = _result(state, shown, player.id)
+        card["result"] = _withheld_result() if withheld else _result(state, shown, player.id)
     return card
+
+
+def _withheld_result() -> str:
+    return _("Game over: who won shows once the other games of its bag order have ended.")
+
+
+def _shown_scores(state: AnyState, withheld: bool) -> list[int]:
+    """Each seat's score as a page shows it: while a finished game's bag order is
+    withheld (``order_withheld``), the score before the end (everyone saw it), not the
+    final one (the two give what the end took off a rack: tiles another game deals)."""
+    result = state.result
+    if withheld and result is not None:
+        return [s + d for s, d in zip(result.scores, result.deductions, strict=True)]
+    return [seat.score for seat in state.seats]
 
 
 def seat_names_of(state: AnyState, known: dict[str, str]) -> list[str]:
@@ -431,10 +448,12 @@ def player_page(name: str) -> Response:
             continue
         known = svc.names.lookup([s.player for s in state.seats if s.player is not None])
         shown = [known.get(s.player or "", "?") for s in state.seats]
+        withheld = order_withheld(store, game_id, state)
+        scores = _shown_scores(state, withheld)
         recent.append({
             "id": game_id, "game": _display(state.ruleset), "ended": ended[:10],
-            "seats": ", ".join(f"{n} {s.score}" for n, s in zip(shown, state.seats, strict=True)),
-            "result": _result(state, shown, ""),
+            "seats": ", ".join(f"{n} {s}" for n, s in zip(shown, scores, strict=True)),
+            "result": _withheld_result() if withheld else _result(state, shown, ""),
         })  # fmt: skip
     record = None
     if me is not None and me.id != found.id:

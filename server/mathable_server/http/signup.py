@@ -23,15 +23,29 @@ from mathable_server.http.browser_signin import check_form_csrf, make_link, open
 from mathable_server.http.errors import ErrorAnswer
 from mathable_server.http.limits import retry_after
 from mathable_server.http.schemas import RegisterSchema
-from mathable_server.http.web import client_address, services
+from mathable_server.http.web import client_address, services, take
 from mathable_server.notify.mail.codes import new_nonce
 from mathable_server.notify.mail.outgoing import SIGNUP_REQUEST
 from mathable_server.store import NameLooksAlike, NameTaken
+from mathable_server.store.browser_sessions import Link
 from mathable_server.store.outbox import Notification, new_message_id
 
 bp = Blueprint("signup", __name__)
 
 _register = RegisterSchema()
+
+
+#: Names the server gives its own accounts: a deleted player's seats, guests, computers.
+RESERVED_PREFIXES = ("anonymous-", "guest-", "computer-")
+
+
+def refuse_reserved(name: str) -> None:
+    """409 ``name_reserved`` for a name the server gives its own accounts (fourth review:
+    nobody may pass for a deleted player, a guest or the computer)."""
+    if name.casefold().startswith(RESERVED_PREFIXES):
+        raise ErrorAnswer(409, "name_reserved",
+                          _("names beginning with anonymous-, guest- or computer- are kept for "
+                            "the server's own accounts: pick another"))  # fmt: skip
 
 
 def confirm_address(player_id: str, address: str) -> None:
@@ -91,6 +105,18 @@ def signup_link_page(secret: str) -> Response:
                          error=None, name="")  # fmt: skip
 
 
+def _charge_registration() -> None:
+    """Spend one registration of the caller's address and one of the server's (429
+    ``too_many_registrations`` over either), as ``POST /v1/players`` does."""
+    settings = services().settings
+    if settings.registration_limit is not None:
+        take(settings.registration_limit, f"register:{client_address()}",
+             "too_many_registrations", "registrations from this address")  # fmt: skip
+    if settings.registration_ceiling is not None:
+        take(settings.registration_ceiling, "register:*", "too_many_registrations",
+             "registrations on this server")  # fmt: skip
+
+
 @bp.post("/signup/<secret>")
 def signup(secret: str) -> Response:
     check_form_csrf()
@@ -109,10 +135,20 @@ def signup(secret: str) -> Response:
 
     try:
         name = _register.load({"name": name})["name"]
+        refuse_reserved(name)
+    except ErrorAnswer as err:
+        return again(err.status, err.message)
     except ValidationError as err:
         said = err.messages.get("name") if isinstance(err.messages, dict) else None
         return again(400, _("That name will not do: {why}",
                             why="; ".join(str(m) for m in said or [_("not a name")])))  # fmt: skip
+    if not room.email_addresses.players_at(address):
+        try:  # a new account counts as POST /v1/players counts it (fourth review)
+            _charge_registration()
+        except ErrorAnswer as err:
+            refused = again(err.status, err.message)
+            refused.headers.update(err.headers)
+            return refused
     now = svc.games.now()
     if not svc.store.spend_link(digest, "signup", now):
         return _message(
@@ -138,9 +174,28 @@ def signup(secret: str) -> Response:
     return answer
 
 
+def _confirm_withdrawn(found: Link | None) -> Response | None:
+    """The page for a confirmation link that works no more (else None): withdrawn (the
+    token was replaced or revoked, another address set), or for an address that is not
+    the account's one waiting for proof (changed or proved since: it must not replace it)."""
+    if found is None or found.used_at is not None and found.outcome != "revoked":
+        return None
+    status = mailroom().email_addresses.email_status(found.player_id)
+    current = status.address is None or (
+        not status.verified and status.address.casefold() == str(found.address).casefold()
+    )
+    if found.outcome != "revoked" and current:
+        return None
+    return _message(_("Link withdrawn"),
+                    _("This confirmation link works no more: the account's address or token "
+                      "changed since it was sent."), 410)  # fmt: skip
+
+
 @bp.get("/confirm/<secret>")
 def confirm_page(secret: str) -> Response:
     _digest, found = _link(secret, "confirm")
+    if (refused := _confirm_withdrawn(found)) is not None:
+        return refused
     if (refused := _spent_page(found, "confirmation")) is not None:
         return refused
     assert found is not None
@@ -152,6 +207,8 @@ def confirm_page(secret: str) -> Response:
 def confirm(secret: str) -> Response:
     check_form_csrf()
     digest, found = _link(secret, "confirm")
+    if (refused := _confirm_withdrawn(found)) is not None:
+        return refused
     if (refused := _spent_page(found, "confirmation")) is not None:
         return refused
     assert found is not None
@@ -161,7 +218,10 @@ def confirm(secret: str) -> Response:
         return _message(
             _("Link used"), _("This confirmation link was used already: it works once."), 410
         )
-    mailroom().email_addresses.set_verified(found.player_id, str(found.address), now)
+    if not mailroom().email_addresses.confirm_current(found.player_id, str(found.address), now):
+        return _message(_("Link withdrawn"),
+                        _("This confirmation link works no more: the account's address or "
+                          "token changed since it was sent."), 410)  # fmt: skip
     return _message(_("Address confirmed"),
                             _("{address} is confirmed: your turn mail goes there.",
                               address=found.address), link="/")  # fmt: skip

@@ -7,7 +7,10 @@ read (their logs name the player's id, never their name); their seats
 (``game_members``) and results (``game_results``) in those games. Every other row that
 names them goes: addresses, settings, sessions and links, blocks and mutes either way,
 their messages, vacations, ratings, reminders, mail not sent, their feed, invitations
-not taken. Running games are resigned and waiting ones left before (``games``' job).
+not taken, push subscriptions, pages seen, nudges, tournament entries (left), and the
+tournaments they made that nobody began; the kept views of their finished games
+(``finished_games``) are written again under the anonymous name. Running games are
+resigned and waiting ones left before (``games``' job).
 """
 
 from __future__ import annotations
@@ -25,21 +28,27 @@ from mathable_server.store.schema import (
     browser_links,
     browser_sessions,
     email_addresses,
+    finished_games,
     game_members,
     game_messages,
     game_results,
     idempotency_keys,
     message_mutes,
     notification_settings,
+    nudges,
     outbox,
+    page_views,
     play_addresses,
     player_feed,
     player_settings,
     players,
+    push_subscriptions,
     rating_history,
     ratings,
     registration_keys,
     reminders,
+    tournament_players,
+    tournaments,
     vacations,
 )
 
@@ -60,6 +69,9 @@ _OWN = (
     vacations,
     idempotency_keys,
     registration_keys,
+    push_subscriptions,
+    page_views,
+    nudges,
 )
 
 #: What a download holds of each table (secrets and hashes left out).
@@ -74,6 +86,8 @@ _EXPORTED = {
     "game_members": (game_members, ("game_id", "seat")),
     "messages": (game_messages, ("game_id", "seat", "text", "version", "at")),
     "reminders": (reminders, ("game_id", "deadline", "at")),
+    "push_subscriptions": (push_subscriptions, ("id", "endpoint", "created_at")),
+    "tournament_players": (tournament_players, ("tournament_id", "joined_at", "left_at")),
 }
 
 
@@ -118,7 +132,7 @@ class AccountRecorder(Recorder):
             ]  # fmt: skip
         return out
 
-    def forget_player(self, player_id: str, anonymous: str) -> bool:
+    def forget_player(self, player_id: str, anonymous: str, now: int = 0) -> bool:
         """Delete the account: keep its id under the name ``anonymous`` and its seats of
         games; drop everything else (module doc). False for no such player."""
         with self._writer() as conn, conn.begin():
@@ -161,6 +175,26 @@ class AccountRecorder(Recorder):
             # Invitations never taken: not a seat.
             conn.execute(delete(game_members).where(
                 and_(game_members.c.player_id == player_id, game_members.c.seat.is_(None))))
+            # Their finished games' kept views name them: written again with the new name.
+            seated = select(game_members.c.game_id).where(game_members.c.player_id == player_id)
+            conn.execute(delete(finished_games).where(finished_games.c.game_id.in_(seated)))
+            # Tournaments: out of those not begun, gone from those running (paired no more;
+            # their games there are resigned already); those they made and nobody began
+            # are called off, the others run on with no organiser.
+            opened = select(tournaments.c.id).where(tournaments.c.status == "open")
+            called_off = select(tournaments.c.id).where(and_(
+                tournaments.c.creator == player_id, tournaments.c.status == "open"))
+            conn.execute(delete(tournament_players).where(or_(
+                tournament_players.c.tournament_id.in_(called_off),
+                and_(tournament_players.c.player_id == player_id,
+                     tournament_players.c.tournament_id.in_(opened)))))
+            conn.execute(update(tournament_players).where(and_(
+                tournament_players.c.player_id == player_id,
+                tournament_players.c.left_at.is_(None))).values(left_at=now))
+            conn.execute(delete(tournaments).where(and_(
+                tournaments.c.creator == player_id, tournaments.c.status == "open")))
+            conn.execute(update(tournaments).where(tournaments.c.creator == player_id)
+                         .values(creator=None))
         for callback in self.on_commit:
             callback()
         return True

@@ -139,7 +139,7 @@ class BrowserSessionRecorder(Recorder):
     def _withdraw_signin_links(conn: Connection, player_id: str, now: int) -> int:
         where = and_(
             browser_links.c.player_id == player_id,
-            browser_links.c.kind == "signin",
+            browser_links.c.kind.in_(("signin", "confirm")),  # a confirmation: fourth review
             browser_links.c.used_at.is_(None),
         )
         done = conn.execute(update(browser_links).where(where).values(used_at=now,

@@ -12,11 +12,12 @@ import hashlib
 import hmac
 from dataclasses import dataclass
 
-from sqlalchemy import Engine, delete, func, insert, select, update
+from sqlalchemy import Connection, Engine, and_, delete, func, insert, select, update
 
 from mathable_server.store.engine import email_addresses, reader, write_transaction
 from mathable_server.store.notification_settings import keep_default_settings
 from mathable_server.store.play_addresses import close_player_addresses
+from mathable_server.store.schema import browser_links
 
 #: A code works this long after it was mailed.
 CODE_SECONDS = 3600
@@ -54,6 +55,7 @@ class EmailAddressRecorder:
                 select(email_addresses).where(email_addresses.c.player_id == player_id)
             ).first()
             tries = 0
+            withdraw_confirm_links(conn, player_id, now)
             if row is None or row.address.lower() != address.lower():
                 # Mail goes elsewhere from now: the addresses the old mailbox holds close.
                 close_player_addresses(conn, player_id, now)
@@ -121,6 +123,31 @@ class EmailAddressRecorder:
             )
             keep_default_settings(conn, player_id)
 
+    def confirm_current(self, player_id: str, address: str, now: int) -> bool:
+        """Record ``address`` (given at registration) as proved, a link mailed to it
+        followed, if the player has set no address since or it is still the one waiting
+        for proof; False, and nothing changes, if not (the player changed or proved their
+        address since: an old link replaces nothing)."""
+        with write_transaction(self.engine) as conn:
+            row = conn.execute(
+                select(email_addresses.c.address, email_addresses.c.verified_at).where(
+                    email_addresses.c.player_id == player_id
+                )
+            ).first()
+            if row is not None and (
+                row.verified_at is not None or row.address.casefold() != address.casefold()
+            ):
+                return False
+            conn.execute(delete(email_addresses).where(email_addresses.c.player_id == player_id))
+            conn.execute(
+                insert(email_addresses).values(
+                    player_id=player_id, address=address, verified_at=now, code_hash="",
+                    code_expires_at=now, code_tries=0,
+                )
+            )  # fmt: skip
+            keep_default_settings(conn, player_id)
+            return True
+
     def players_at(self, address: str) -> list[str]:
         """The players whose verified address is ``address`` (in any case)."""
         with self._reader.connect() as conn:
@@ -145,3 +172,19 @@ class EmailAddressRecorder:
     def verified_address(self, player_id: str) -> str | None:
         status = self.email_status(player_id)
         return status.address if status.verified else None
+
+
+def withdraw_confirm_links(conn: Connection, player_id: str, now: int) -> None:
+    """Spend the player's confirmation links not used yet (outcome ``revoked``): they set
+    another address, so the one given at registration is proved by them no more."""
+    conn.execute(
+        update(browser_links)
+        .where(
+            and_(
+                browser_links.c.player_id == player_id,
+                browser_links.c.kind == "confirm",
+                browser_links.c.used_at.is_(None),
+            )
+        )
+        .values(used_at=now, outcome="revoked")
+    )

@@ -21,10 +21,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
+
 from mathable import ClockSpec, Command, Create, Join, Resign
 from mathable.core.ruleset import AnyState, ruleset
 from mathable_server.games import ratings
 from mathable_server.games.draws import bag_order, new_salt
+from mathable_server.games.orders import order_withheld
 from mathable_server.games.service import Games, new_id
 from mathable_server.store import Store, VersionConflict
 from mathable_server.store.outbox import Notification
@@ -107,6 +110,15 @@ def result_of(state: AnyState, settled: bool = False) -> dict[str, Any]:
     }
 
 
+#: What a keyed ``POST /v1/tournaments`` asked: the same key asking another is refused.
+_ASKED = ("creator", "name", "ruleset", "format", "seats", "clock", "rated", "max_players",
+          "starts_at", "rounds", "division_size", "season_break_hours", "close_after_hours")
+
+
+#: A board's result while its game's bag order is withheld (``Tournaments._withheld``).
+WITHHELD: dict[str, Any] = {"places": None, "scores": None, "reason": None, "withheld": True}
+
+
 def settled_result(state: AnyState) -> dict[str, Any]:
     """An unfinished game's result on the score (a round closed): the higher scores first,
     a seat that resigned or ran out of time last."""
@@ -170,19 +182,41 @@ class Tournaments:
                     422, "too_many_tournaments",
                     _("you organise {cap} tournaments not finished yet", cap=self.per_player),
                 )  # fmt: skip
-        if request_key is not None:
-            tournament_id = request_id(creator, request_key)
-            known = self.store.tournament(tournament_id)
-            if known is not None and known["creator"] == creator:
-                return tournament_id
-        else:
-            tournament_id = new_id("t")
+        tournament_id = new_id("t") if request_key is None else request_id(creator, request_key)
+        row = self._row(tournament_id, creator, spec, rules.name)
+        if request_key is not None and self._replayed(row):
+            return tournament_id
+        try:
+            self.store.create_tournament(row)
+        except IntegrityError:  # the same keyed request at once: the first one made it
+            if request_key is None or not self._replayed(row):
+                raise
+        return tournament_id
+
+    def _replayed(self, row: dict[str, Any]) -> bool:
+        """A keyed request made ``row``'s tournament already: True if it asked the same,
+        422 ``idempotency_key_reused`` if it asked another (fourth review)."""
+        from mathable_i18n import _
+
+        known = self.store.tournament(row["id"])
+        if known is None:
+            return False
+        if any(known[k] != row[k] for k in _ASKED):
+            raise TournamentError(422, "idempotency_key_reused",
+                                  _("this Idempotency-Key was used before for a different "
+                                    "request"))  # fmt: skip
+        return True
+
+    def _row(
+        self, tournament_id: str, creator: str | None, spec: Spec, ruleset_name: str
+    ) -> dict[str, Any]:
+        """The row a tournament of ``spec`` is written as."""
         now = self.games.now()
-        self.store.create_tournament(
+        return (
             {
                 "id": tournament_id,
                 "name": spec.name,
-                "ruleset": rules.name,
+                "ruleset": ruleset_name,
                 "format": spec.format,
                 "seats": spec.seats,
                 "clock": None if spec.clock is None else json.dumps(spec.clock.to_dict()),
@@ -207,7 +241,6 @@ class Tournaments:
                 "created_at": now,
             }
         )
-        return tournament_id
 
     def get(self, tournament_id: str) -> dict[str, Any]:
         from mathable_i18n import _
@@ -294,6 +327,7 @@ class Tournaments:
         for board in boards:
             ids.update(board["players"].split())
         names = self.store.names(sorted(ids))
+        hidden = self._withheld(boards)
 
         def name(player_id: str) -> str:
             return names.get(player_id, player_id)
@@ -303,6 +337,8 @@ class Tournaments:
             while len(rounds) < board["round"]:
                 rounds.append([])
             result = None if board["result"] is None else json.loads(board["result"])
+            if board["game_id"] in hidden:
+                result = WITHHELD
             rounds[board["round"] - 1].append(
                 {
                     "game_id": board["game_id"],
@@ -311,7 +347,8 @@ class Tournaments:
                     **({"division": board["division"]} if found["format"] == "league" else {}),
                 }
             )
-        lines, divisions = self.standings(found, entrants, boards)
+        shown = [{**b, "result": None} if b["game_id"] in hidden else b for b in boards]
+        lines, divisions = self.standings(found, entrants, shown)
         table = [
             {
                 "name": name(line.name),
@@ -347,6 +384,21 @@ class Tournaments:
             "standings": table,
             "crosstable": crosstable(lines),
         }
+
+    def _withheld(self, boards: Sequence[dict[str, Any]]) -> set[str]:
+        """The boards' finished games whose bag order is withheld (``order_withheld``):
+        their final scores give what the end took off each rack (tiles another game not
+        finished deals), so their results count and show once that order is revealed."""
+        out = set()
+        for board in boards:
+            game_id = board["game_id"]
+            if game_id is None or board["result"] is None or '"bye"' in board["result"]:
+                continue
+            if not self.store.order_shared_with_running(game_id):
+                continue
+            if order_withheld(self.store, game_id, self.games.state(game_id)):
+                out.add(game_id)
+        return out
 
     def standings(
         self,

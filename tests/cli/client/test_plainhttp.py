@@ -88,6 +88,27 @@ def test_an_informational_answer_is_skipped(
     assert (status, body, will_close) == (404, b"{}", False)
 
 
+def test_endless_interim_answers_and_huge_bodies_are_refused(
+    answering: tuple[int, list[bytes], list[bytes]],
+) -> None:
+    """Fourth review, (j): a few 1xx answers are skipped, not any number of them (one
+    call each, before); a body is read only up to ``MAX_BODY``, whatever its length says."""
+    from mathable_client.plainhttp import MAX_BODY, MAX_INTERIM
+
+    port, answers, _ = answering
+    answers.append(b"HTTP/1.1 102 Processing\r\n\r\n" * (MAX_INTERIM + 1)
+                   + b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}")  # fmt: skip
+    with pytest.raises(BadAnswer, match="interim"):
+        get(port)
+    answers.append(f"HTTP/1.1 200 OK\r\nContent-Length: {MAX_BODY + 1}\r\n\r\n{{}}".encode())
+    with pytest.raises(BadAnswer, match="body over"):
+        get(port)
+    answers.append(f"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                   f"{MAX_BODY + 1:x}\r\n{{}}".encode())  # fmt: skip
+    with pytest.raises(BadAnswer, match="body over"):
+        get(port)
+
+
 def test_what_is_not_an_answer_is_refused(
     answering: tuple[int, list[bytes], list[bytes]],
 ) -> None:

@@ -191,3 +191,19 @@ def test_an_invitation_followed_with_a_stolen_cookie_signs_nobody_in_afresh(app:
     body = {"address": "thief@evil.example"}
     refused = stolen.put("/v1/me/email", json=body, headers=_session_headers(stolen))
     assert refused.status_code == 403 and refused.json["error"]["code"] == "signin_too_old"
+
+
+def test_a_browser_deletes_the_account_only_soon_after_signing_in(app: Flask) -> None:
+    """Fourth review, (d): a browser session opened over ten minutes ago (a stolen
+    cookie, say) cannot delete the account; a fresh sign-in, or the token, can."""
+    client = app.test_client()
+    ada = register(client, "ada")
+    browser = _signed_in(app, _link(client, ada))
+    _age_sessions(app, ada.id, 11)
+    refused = browser.delete("/v1/me", json={"confirm": "ada"}, headers=_session_headers(browser))
+    assert refused.status_code == 403 and refused.json["error"]["code"] == "signin_too_old"
+    assert client.get("/v1/me", headers=ada.auth).status_code == 200  # nothing changed
+    fresh = _signed_in(app, _link(client, ada))
+    done = fresh.delete("/v1/me", json={"confirm": "ada"}, headers=_session_headers(fresh))
+    assert done.status_code == 200, done.json
+    assert client.get("/v1/me", headers=ada.auth).status_code == 401

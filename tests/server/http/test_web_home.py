@@ -18,7 +18,7 @@ from mathable_server.http.sessions import COOKIE, csrf_token
 from mathable_server.notify.mail.codes import link_secret
 from mathable_server.notify.mail.outgoing import SIGNUP_REQUEST, MailChannel
 from tests.server.apps import close_app, make_app
-from tests.server.helpers import new_game, register
+from tests.server.helpers import Account, move, new_game, register, started_game
 
 pytestmark = pytest.mark.both_databases
 
@@ -169,6 +169,26 @@ def test_an_address_with_an_account_gets_a_sign_in_link_and_the_same_page(
     assert "/signin/" in _text(mail) and "/signup/" not in _text(mail)
 
 
+def test_signing_up_counts_against_the_registration_limits(store_url: str) -> None:
+    """Fourth review, finding 4: an account made by signing up by mail spends the
+    caller's registrations as ``POST /v1/players`` does; over them the name's form says
+    so (429) and makes nobody."""
+    from mathable_server.http.limits import RateLimit
+
+    app = make_app(store_url, smtp_url="smtp://127.0.0.1:9", public_url=PUBLIC,
+                   registration_limit=RateLimit(rate=1 / 3600, burst=2))  # fmt: skip
+    try:
+        client = app.test_client()
+        assert _signed_up(client, "eve@example.org", "eve").status_code == 303
+        register(client, "fay")
+        over = _signed_up(app.test_client(), "gil@example.org", "gil")
+        assert over.status_code == 429 and "Retry-After" in over.headers
+        assert client.get("/v1/players/gil").status_code == 404
+        assert client.post("/v1/players", json={"name": "hal"}).status_code == 429
+    finally:
+        close_app(app)
+
+
 def test_signing_up_refuses_what_it_cannot_use(client: FlaskClient) -> None:
     page = client.get("/signup").get_data(as_text=True)
     assert client.post("/signup", data={"email": "a@example.org"}).status_code == 403
@@ -202,6 +222,43 @@ def test_a_player_registered_with_an_address_is_mailed_a_confirmation_link(
     assert again.status_code == 410
 
 
+def _confirm_link(client: FlaskClient, address: str) -> str:
+    row = next(r for r in _rows(client, "confirm") if r.payload["to"] == address)
+    link = re.search(r"/confirm/([A-Za-z0-9_-]+)", _text(_compose(client, row)))
+    assert link is not None
+    return f"/confirm/{link[1]}"
+
+
+def test_an_old_confirmation_link_replaces_no_newer_address(client: FlaskClient) -> None:
+    """Fourth review, finding 3: a link mailed to the address given at registration
+    (a typo, say) proves nothing once the player has changed their address, proved or
+    not, or replaced their token: its holder cannot take the account's mail."""
+    made = client.post("/v1/players", json={"name": "ann", "email": "ann@typo.example"})
+    ann = Account(made.json["id"], "ann", made.json["token"])
+    old = _confirm_link(client, "ann@typo.example")
+    csrf = _csrf_of(client.get("/signup").get_data(as_text=True))
+    changed = client.put("/v1/me/email", json={"address": "ann@example.org"}, headers=ann.auth)
+    assert changed.status_code == 202, changed.json
+    addresses = _room(client).email_addresses
+    for proved in (False, True):
+        if proved:
+            addresses.set_verified(ann.id, "ann@example.org", _services(client).games.now())
+        page = client.get(old)
+        assert page.status_code == 410 and "works no more" in page.get_data(as_text=True)
+        done = client.post(old, data={"csrf": csrf})
+        assert done.status_code == 410 and "works no more" in done.get_data(as_text=True)
+        status = addresses.email_status(ann.id)
+        assert (status.address, status.verified) == ("ann@example.org", proved)
+
+    made = client.post("/v1/players", json={"name": "bea", "email": "bea@example.org"})
+    bea = Account(made.json["id"], "bea", made.json["token"])
+    link = _confirm_link(client, "bea@example.org")
+    assert client.post("/v1/me/token", json={}, headers=bea.auth).status_code == 201
+    done = client.post(link, data={"csrf": csrf})
+    assert done.status_code == 410 and "works no more" in done.get_data(as_text=True)
+    assert addresses.verified_address(bea.id) is None
+
+
 # --- the account: its data, a token, its deletion -------------------------------------------
 
 
@@ -230,6 +287,43 @@ def test_a_token_from_the_settings_page(client: FlaskClient) -> None:
     assert client.get("/v1/me", headers=token).json["name"] == "cea"
     # Without the page's CSRF token a browser makes none.
     assert client.post("/v1/me/token").status_code == 403
+
+
+def test_a_deleted_account_leaves_no_subscription_entry_or_name_behind(
+    client: FlaskClient,
+) -> None:
+    """Fourth review, finding 2: the push subscription, the pages seen, the tournament
+    entry and the tournament made go with the account, and a newcomer taking the freed
+    name does not show as the player of the deleted account's finished games."""
+    from sqlalchemy import select
+
+    from mathable_server.store.schema import page_views, push_subscriptions
+
+    ali, bob = register(client, "alice1"), register(client, "bobby1")
+    store = _services(client).store
+    now = _services(client).games.now()
+    store.add_subscription(ali.id, "https://push.example/ali", "k" * 87, "a" * 22, now)
+    over = started_game(client, ali, bob)["id"]
+    version = client.get(f"/v1/games/{over}", headers=ali.auth).json["version"]
+    assert move(client, ali, over, version, type="resign").status_code == 200
+    assert "alice1" in client.get("/v1/players/bobby1/games").get_data(as_text=True)
+    made = client.post("/v1/tournaments", json={"name": "Ali's cup", "format": "round_robin"},
+                       headers=ali.auth)  # fmt: skip
+    assert made.status_code == 201, made.json
+    other = client.post("/v1/tournaments", json={"name": "Bob's cup", "format": "round_robin"},
+                        headers=bob.auth).json["id"]  # fmt: skip
+    assert client.post(f"/v1/tournaments/{other}/join", headers=ali.auth).status_code == 200
+    with store.engine.begin() as conn:
+        conn.execute(page_views.insert().values(player_id=ali.id, game_id=over, seen_at=now))
+    assert client.delete("/v1/me", json={"confirm": "alice1"}, headers=ali.auth).status_code == 200
+    with store.engine.connect() as conn:
+        for table in (push_subscriptions, page_views):
+            assert conn.execute(select(table).where(table.c.player_id == ali.id)).all() == []
+    assert client.get(f"/v1/tournaments/{made.json['id']}").status_code == 404
+    assert "alice1" not in str(client.get(f"/v1/tournaments/{other}").json["players"])
+    assert register(client, "alice1").id != ali.id  # the name is free again
+    archive = client.get("/v1/players/bobby1/games").get_data(as_text=True)
+    assert "alice1" not in archive and "anonymous-" in archive
 
 
 def test_deleting_an_account_leaves_only_an_anonymous_seat(client: FlaskClient) -> None:
@@ -336,3 +430,52 @@ def test_an_invitation_mailed_to_a_players_address_is_on_their_home(client: Flas
     joined = client.post(f"/v1/games/{game}/join", json={}, headers=_session_csrf(client))
     assert joined.status_code == 200
     assert 'id="invitations"' not in client.get("/").get_data(as_text=True)
+
+
+# --- a finished game whose bag order is withheld (fourth review, finding 1) --------------
+
+
+def _browser_of(client: FlaskClient, who: Account) -> FlaskClient:
+    browser = client.application.test_client()
+    link = browser.post("/v1/me/signin-link", json={}, headers=who.auth).json
+    page = browser.get(link["path"]).get_data(as_text=True)
+    assert browser.post(link["path"], data={"csrf": _csrf_of(page)}).status_code == 303
+    return browser
+
+
+def test_no_page_shows_the_end_of_a_game_whose_bag_order_is_withheld(
+    client: FlaskClient,
+) -> None:
+    """Two games of seed 42; the first ends at once by a resignation: its final scores
+    (minus the scores before the end: the running game's start racks) show nowhere
+    while the other game draws the order, and everywhere once it has ended."""
+    annaa, bertt, carla, danny = (register(client, n) for n in ("annaa", "bertt", "carla", "danny"))
+    first = started_game(client, annaa, bertt, seed=42)["id"]
+    other = started_game(client, carla, danny, seed=42)["id"]
+    version = client.get(f"/v1/games/{first}", headers=annaa.auth).json["version"]
+    assert move(client, annaa, first, version, type="resign").status_code == 200
+    result = _services(client).games.state(first).result
+    final = list(result.scores)
+    before = [s + d for s, d in zip(result.scores, result.deductions, strict=True)]
+    assert final != before  # the end took the racks' tiles off
+    browser = _browser_of(client, annaa)
+
+    def pages() -> dict[str, str]:
+        return {
+            "player": client.get("/players/annaa").get_data(as_text=True),
+            "other player": client.get("/players/bertt").get_data(as_text=True),
+            "home": browser.get("/").get_data(as_text=True),
+        }
+
+    for where, page in pages().items():
+        assert f"annaa {final[0]}" not in page and f"bertt {final[1]}" not in page, where
+        assert "bertt won" not in page and "You won" not in page, where
+        assert "who won shows once the other games of its bag order have ended" in page, where
+    assert f"annaa {before[0]}, bertt {before[1]}" in pages()["player"]
+    assert f"bertt {before[1]}" in pages()["home"]
+
+    version = client.get(f"/v1/games/{other}", headers=danny.auth).json["version"]
+    assert move(client, danny, other, version, type="resign").status_code == 200
+    shown = pages()
+    assert f"annaa {final[0]}, bertt {final[1]}" in shown["player"]
+    assert "bertt won" in shown["player"] and f"bertt {final[1]}" in shown["home"]

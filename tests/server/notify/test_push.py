@@ -104,6 +104,24 @@ def test_a_move_pushes_your_turn_to_the_seat_to_move_but_not_to_one_watching(
 
 
 @pytest.mark.both_databases
+def test_only_a_seat_says_it_watches_a_game(store_url: str) -> None:
+    """Fourth review, (b): a heartbeat for a game the caller has no seat in (or none at
+    all) is refused 403 ``not_seated`` and silences nothing."""
+    from mathable_server.store.schema import page_views
+
+    app = make_app(store_url, push_allow_private=True)
+    table = Table(app.test_client())
+    for who, game in ((table.eve, table.id), (table.ada, "gnosuchgame")):
+        said = table.client.post("/v1/me/watching", json={"game_id": game}, headers=who.auth)
+        assert said.status_code == 403 and said.json["error"]["code"] == "not_seated"
+    with app.extensions["mathable"].store.engine.connect() as conn:
+        assert conn.execute(select(page_views)).all() == []
+    seen = table.client.post("/v1/me/watching", json={"game_id": table.id},
+                             headers=table.bob.auth)  # fmt: skip
+    assert seen.status_code == 204
+
+
+@pytest.mark.both_databases
 def test_a_410_removes_the_subscription(store_url: str, service: PushService) -> None:
     app = make_app(store_url, push_allow_private=True)
     table = Table(app.test_client())
@@ -237,7 +255,8 @@ def test_a_nudge_waits_a_days_turn_and_comes_once_a_day(
     assert client.post(url, headers=table.eve.auth).status_code == 403
     time_now.advance(hours=1, seconds=1)
     done = client.post(url, headers=table.bob.auth)
-    assert done.status_code == 202 and done.json == {"to": "ada", "by": "push"}
+    # Fourth review, (a): the answer names whom, never how they are reached.
+    assert done.status_code == 202 and done.json == {"to": "ada"}
     again = client.post(url, headers=table.bob.auth)
     assert again.status_code == 422 and again.json["error"]["code"] == "too_early"
     drain(app)

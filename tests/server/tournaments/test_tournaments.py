@@ -215,6 +215,38 @@ def test_duplicate_of_four_tables(world: Flask, time: MovableTime) -> None:
     assert view["standings"][0]["points"] > 0 > view["standings"][-1]["points"]
 
 
+def test_a_table_s_result_is_withheld_while_its_bag_order_is(world: Flask) -> None:
+    """Fourth review, finding 1: a duplicate round's first table to end shows no final
+    scores (they give the racks' tiles, which the other table still draws) on the API
+    or the page, and counts in no standings, until the last table has ended."""
+    accounts = players(world, 4)
+    names = by_name(accounts)
+    svc = service(world)
+    from mathable_server.tournaments.service import Spec
+
+    tid = svc.create(None, Spec(name="Pairs", ruleset="mathable", format="duplicate",
+                                rounds=1, rated=False))  # fmt: skip
+    for a in accounts:
+        post(world, a, tid, "join")
+    svc.start(tid, None)
+    first, last = shown(world, tid)["rounds"][0]
+    resign(world, names[first["seats"][0]], first["game_id"])
+    final = world.extensions["mathable"].games.state(first["game_id"]).result.scores
+    view = shown(world, tid)
+    table = view["rounds"][0][0]
+    assert table["result"] == {"places": None, "scores": None, "reason": None, "withheld": True}
+    assert [line["played"] for line in view["standings"]] == [0, 0, 0, 0]
+    page = world.test_client().get(f"/tournaments/{tid}").get_data(as_text=True)
+    assert " – ".join(str(s) for s in final) not in page
+    assert "who won shows once the other games of its bag order have ended" in page
+    resign(world, names[last["seats"][0]], last["game_id"])
+    view = shown(world, tid)
+    assert view["rounds"][0][0]["result"]["scores"] == list(final)
+    assert sorted(line["played"] for line in view["standings"]) == [1, 1, 1, 1]
+    page = world.test_client().get(f"/tournaments/{tid}").get_data(as_text=True)
+    assert " – ".join(str(s) for s in final) in page
+
+
 def test_league_of_eight_over_two_seasons(world: Flask, time: MovableTime) -> None:
     accounts = players(world, 8)
     names = by_name(accounts)
@@ -317,6 +349,11 @@ def test_refusals(world: Flask) -> None:
     again = client.post("/v1/tournaments", json=body, headers=keyed)
     assert first.status_code == again.status_code == 201
     assert first.json["id"] == again.json["id"] and again.headers["Idempotent-Replayed"] == "true"
+    assert [t["name"] for t in client.get("/v1/tournaments").json["tournaments"]] == ["Once"]
+    # Fourth review, (c): the same key asking another tournament is refused, nothing made.
+    other = client.post("/v1/tournaments", json={**body, "name": "Twice"}, headers=keyed)
+    assert other.status_code == 422, other.json
+    assert other.json["error"]["code"] == "idempotency_key_reused"
     assert [t["name"] for t in client.get("/v1/tournaments").json["tournaments"]] == ["Once"]
     assert client.get("/v1/tournaments/tnothere").status_code == 404
     tid = make(world, accounts[0], name="Two", format="round_robin")["id"]

@@ -12,6 +12,7 @@ from mathable_i18n import _
 from mathable_server.games.accounts import delete_account
 from mathable_server.games.timesource import iso_ms
 from mathable_server.http import sessions
+from mathable_server.http.api.notifications import signed_in_recently
 from mathable_server.http.errors import ErrorAnswer
 from mathable_server.http.schemas import StrictSchema
 from mathable_server.http.web import json_body, json_response, load, required_player, services
@@ -59,6 +60,7 @@ def delete_me() -> Response:
             _("to delete the account, type its name ({name}) in confirm", name=player.name),
             details={"field": "confirm"},
         )  # fmt: skip
+    signed_in_recently()  # a stolen cookie deletes nothing (fourth review)
     svc = services()
     games = {row.id for row in svc.store.games_of(player.id, 10_000, 0)}
     name = delete_account(svc.games, player.id)

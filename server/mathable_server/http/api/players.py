@@ -26,7 +26,7 @@ from mathable_server.http.schemas import (
     MeSettingsSchema,
     RegisterSchema,
 )
-from mathable_server.http.signup import confirm_address
+from mathable_server.http.signup import confirm_address, refuse_reserved
 from mathable_server.http.web import (
     bearer_token,
     client_address,
@@ -76,6 +76,7 @@ def register() -> Response:
     """
     raw = json_body()
     body = load(_register, raw)
+    refuse_reserved(body["name"])
     svc = services()
     if svc.settings.registration_limit is not None:
         take(

@@ -110,19 +110,23 @@ def unsubscribe(subscription_id: str) -> Response:
 @bp.post("/me/watching")
 def watching() -> Response:
     """A play page's heartbeat: visible (nothing of the game is pushed for a minute and a
-    half) or hidden (pushes again)."""
+    half) or hidden (pushes again). Only of a game the caller is seated in (403
+    ``not_seated``, for a game unknown too)."""
     player = required_player()
     body = load(_watching, json_body())
     svc = services()
+    seats = [m for m in svc.store.members([body["game_id"]]) if m.seat is not None]
+    if not any(m.player_id == player.id for m in seats):  # an unknown game alike
+        raise ErrorAnswer(403, "not_seated", _("you have no seat in this game"))
     svc.store.page_seen(player.id, body["game_id"], svc.games.now(), body["visible"])
     return Response(status=204)
 
 
 @bp.post("/games/<game_id>/nudge")
 def nudge_game(game_id: str) -> Response:
-    """A seat nudges the seat to move (202 ``{"to", "by"}``)."""
+    """A seat nudges the seat to move (202 ``{"to"}``: how they are reached is theirs)."""
     player = required_player()
     load(_empty, json_body(required=False))
     svc = services()
     done = nudge(svc.games, game_id, player.id, svc.settings.public_url)
-    return json_response({"to": done.to, "by": done.by}, 202, _NO_STORE)
+    return json_response({"to": done.to}, 202, _NO_STORE)

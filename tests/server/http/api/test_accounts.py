@@ -50,6 +50,18 @@ def test_names_are_unique_regardless_of_case(client: FlaskClient) -> None:
     assert response.json is not None and response.json["error"]["code"] == "name_taken"
 
 
+def test_the_server_s_own_names_cannot_be_registered(client: FlaskClient) -> None:
+    """Fourth review, (i): names the server gives deleted players, guests and computers
+    are refused (409 ``name_reserved``), whatever their case; nobody is made."""
+    for name in ("anonymous-1a2b3c4d", "Guest-cafe", "computer-hard", "COMPUTER-easy-2"):
+        answer = client.post("/v1/players", json={"name": name})
+        assert answer.status_code == 409, (name, answer.json)
+        assert answer.json["error"]["code"] == "name_reserved"
+        if not name.casefold().startswith("computer-"):  # the computer's own accounts exist
+            assert client.get(f"/v1/players/{name}").status_code == 404
+    assert client.post("/v1/players", json={"name": "computerfan"}).status_code == 201
+
+
 def test_bad_registrations_are_400_with_the_fields_at_fault(client: FlaskClient) -> None:
     for body in (
         {},

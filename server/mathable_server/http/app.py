@@ -50,6 +50,7 @@ from mathable_server.http.api import (
 from mathable_server.http.api import computers as computers_api
 from mathable_server.http.auth import Authenticator
 from mathable_server.http.errors import ErrorAnswer, register_error_handlers
+from mathable_server.http.game_access import refuse_sealed
 from mathable_server.http.headers import security_headers
 from mathable_server.http.language import page_plural, page_words
 from mathable_server.http.limits import Limiter, LongPolls
@@ -67,6 +68,7 @@ from mathable_server.store.engine import make_engine
 from mathable_server.store.migrations import init_schema
 from mathable_server.store.wakeups import FeedFollower, Wakeups
 from mathable_server.tournaments.hook import TournamentHook
+from mathable_server.tournaments.sealed import SealedGames
 from mathable_server.tournaments.service import Tournaments
 
 
@@ -143,6 +145,7 @@ def create_app(
         wakeups=wakeups,
         follower=follower,
         computers=computers,
+        sealed=SealedGames(store),
         tournaments=Tournaments(
             store,
             game_service,
@@ -166,6 +169,8 @@ def create_app(
     app.teardown_request(language.end)
     # First: a caller over the limit is refused before anything else is done for it.
     app.before_request(limit_rate)
+    # A sealed game (a duplicate round's table) is read by its seats only.
+    app.before_request(refuse_sealed)
 
     @app.before_request
     def _refuse_large_bodies() -> None:

@@ -403,8 +403,10 @@ def play_page(game_id: str) -> Response:
     seat = state.seat_of(player.id)
     view = game_body(game_id, state, seat, svc.names.lookup(player_ids(state)))
     rules = ruleset_of(state)
+    event = svc.store.tournaments_of_games([game_id]).get(game_id)
     return _page(
         "play.html",
+        tournament=None if event is None else {"id": event[0], "name": event[1]},
         moves=Markup(_moves_html(game_id, view)),  # rendered (escaped) by its template
         player=player,
         game_id=game_id,

@@ -37,6 +37,7 @@ from mathable_server.http.api.notifications import mailroom
 from mathable_server.http.browser import _browser_player, _page, _see
 from mathable_server.http.computer_page import level_words as computer_level_words
 from mathable_server.http.errors import ErrorAnswer
+from mathable_server.http.game_access import readable
 from mathable_server.http.pages import HTML_TYPE, UNKNOWN_URL, server_url, speak_to_caller, when
 from mathable_server.http.web import services
 from mathable_server.store import MemberGame, PlayerRecord
@@ -195,6 +196,12 @@ def dashboard(player: PlayerRecord) -> Response:
             group = "others"
         groups[group].append(_card(player, row, now))
     # Invitations mailed to the player's address (not reserved seats: Join takes one).
+    # A tournament's games are marked with its name, linked to its page.
+    events = store.tournaments_of_games([row.id for row in rows])
+    for listed in groups.values():
+        for entry in listed:
+            event = events.get(entry["id"])
+            entry["tournament"] = None if event is None else {"id": event[0], "name": event[1]}
     address = mailroom().email_addresses.verified_address(player.id)
     seen = {row.id for row in rows}
     for game_id, inviter in store.invitations_mailed_to(address, now) if address else []:
@@ -213,6 +220,7 @@ def dashboard(player: PlayerRecord) -> Response:
             "your_turn": False, "left": None, "deadline": None, "last": None,
             "result": None, "picture": False, "seats": [], "players": len(state.seats),
             "opponents": known.get(inviter, "?"), "invited": "", "mailed": True,
+            "tournament": None,
         })  # fmt: skip
     return _html(
         "dashboard.html",
@@ -442,6 +450,8 @@ def player_page(name: str) -> Response:
     finished = store.finished_games_of(found.id, 10)
     recent = []
     for game_id, ended, _version in finished:
+        if not readable(game_id, me.id if me else None):
+            continue  # a duplicate round's table, sealed while another plays
         try:
             state = svc.games.state(game_id)
         except GameNotFound:  # pragma: no cover - a listed game has events

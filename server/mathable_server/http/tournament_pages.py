@@ -76,6 +76,20 @@ def _day(ms: int | None) -> str | None:
     return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
+def _linked(view: dict[str, Any], me: str | None) -> set[str]:
+    """The games the page links to: all but the tables of a duplicate round still being
+    played that are not the viewer's (``tournaments.sealed``: they read as no game)."""
+    linked: set[str] = set()
+    for games in view["rounds"]:
+        sealed = view["format"] == "duplicate" and any(
+            g["game_id"] and g["result"] is None for g in games
+        )
+        for g in games:
+            if g["game_id"] and (not sealed or (me is not None and me in g["seats"])):
+                linked.add(g["game_id"])
+    return linked
+
+
 @bp.get("/tournaments")
 def tournaments_page() -> Response:
     player = _player()
@@ -106,6 +120,7 @@ def tournament_page(tournament_id: str) -> Response:
         player=player,
         me=me,
         t=view,
+        linked=_linked(view, me),
         rules=say(RULE_WORDS[view["format"]]),
         starts=_day(view["starts_at"]),
         next_at=_day(view["next_at"]),

@@ -28,6 +28,7 @@ from mathable_server.http.stream_events import EventReads
 from mathable_server.store import PlayerRecord, Store
 from mathable_server.store.counters import HeldPolls
 from mathable_server.store.wakeups import FeedFollower, Wakeups
+from mathable_server.tournaments.sealed import SealedGames
 
 _ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,18})"?\s*$')
 #: At least 16 characters: a registration's key works like a password while it may be retried.
@@ -70,6 +71,8 @@ class Services:
     computers: Computers = field(default_factory=lambda: Computers([]))
     #: Tournaments (``mathable_server.tournaments``), over ``store`` and ``games``.
     tournaments: Any = None
+    #: Who may read a duplicate round's games (``http.game_access``).
+    sealed: SealedGames | None = None
 
 
 class NameBook:

@@ -27,6 +27,7 @@ from mathable_server.store.notification_settings import contacts_in
 from mathable_server.store.outbox import Notification, add
 from mathable_server.store.ratings import read_ratings
 from mathable_server.store.schema import (
+    games,
     tournament_games,
     tournament_players,
     tournaments,
@@ -277,6 +278,44 @@ class TournamentRecorder(Recorder):
                     )
                 )
             ]
+
+    def sealed_seats(self, game_id: str) -> tuple[bool, frozenset[str] | None]:
+        """Whether ``game_id`` exists, and the players who alone may read it while it is
+        sealed (None: anyone may): the seats of a duplicate round's table while a table
+        of that round (one tile order) has no result yet. One read, by primary keys."""
+        with self._reader.connect() as conn:
+            row = conn.execute(
+                select(
+                    games.c.id,
+                    tournament_games.c.tournament_id,
+                    tournament_games.c.round,
+                    tournament_games.c.players,
+                    tournaments.c.format,
+                )
+                .select_from(games)
+                .outerjoin(tournament_games, tournament_games.c.game_id == games.c.id)
+                .outerjoin(tournaments, tournaments.c.id == tournament_games.c.tournament_id)
+                .where(games.c.id == game_id)
+            ).first()
+            if row is None:
+                return False, None
+            if row.format != "duplicate":
+                return True, None
+            open_table = conn.execute(
+                select(
+                    select(tournament_games.c.board)
+                    .where(
+                        and_(
+                            tournament_games.c.tournament_id == row.tournament_id,
+                            tournament_games.c.round == row.round,
+                            tournament_games.c.game_id.is_not(None),
+                            tournament_games.c.result.is_(None),
+                        )
+                    )
+                    .exists()
+                )
+            ).scalar()
+        return True, (frozenset(str(row.players).split()) if open_table else None)
 
     def tournaments_of_games(self, game_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
         """The tournament (id, name) of each of ``game_ids`` that has one."""

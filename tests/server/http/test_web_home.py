@@ -388,6 +388,21 @@ def test_the_pages_of_a_signed_in_player(client: FlaskClient) -> None:
                   "Blocked players", "Browsers signed in", "(this browser)",
                   "Download my data (JSON)", "Delete my account", "Make a new token"):
         assert label in settings, label
+    # A tournament's game is marked with the tournament's name, linked to its page.
+    tid = client.post("/v1/tournaments", json={"name": "Friday <club>", "format": "round_robin"},
+                      headers=bob.auth).json["id"]  # fmt: skip
+    client.post(f"/v1/tournaments/{tid}/join", headers=bob.auth)
+    client.post(f"/v1/tournaments/{tid}/join", json={}, headers=_session_csrf(client))
+    assert client.post(f"/v1/tournaments/{tid}/start", headers=bob.auth).status_code == 200
+    event_game = client.get(f"/v1/tournaments/{tid}").json["rounds"][0][0]["game_id"]
+    home = client.get("/").get_data(as_text=True)
+    card = home[home.index(f'data-game="{event_game}"'):]
+    card = card[: card.index("</li>")]
+    assert f'<a href="/tournaments/{tid}">Friday &lt;club&gt;</a>' in card
+    plain = home[home.index(f'data-game="{game}"'):]
+    assert "/tournaments/" not in plain[: plain.index("</li>")]  # a game of no tournament
+    play = client.get(f"/play/{event_game}").get_data(as_text=True)
+    assert f'<a href="/tournaments/{tid}">Friday &lt;club&gt;</a>' in play
     assert client.get("/players/bob").status_code == 200
     assert client.get("/players/nobody").status_code == 404
     assert client.get("/leaderboard?ruleset=mathable").status_code == 200

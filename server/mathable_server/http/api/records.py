@@ -28,6 +28,7 @@ from mathable_server.games.records import finished_games, record_text, seat_name
 from mathable_server.games.service import Answer, Idempotency
 from mathable_server.http.api.games import _render, _reply
 from mathable_server.http.errors import ErrorAnswer
+from mathable_server.http.game_access import readable
 from mathable_server.http.render import player_ids
 from mathable_server.http.schemas import NAME_PATTERN, ArchiveQuerySchema, ImportRecordSchema
 from mathable_server.http.web import (
@@ -156,7 +157,7 @@ def archive(name: str) -> Response:
     at most 1000), the next page after ``before`` (the last id of this one, also in the
     ``Link`` header). A game whose rules write no record has ``"record": null`` and a
     ``reason``; one game failing never cuts the stream."""
-    optional_player()
+    caller = optional_player()
     svc = services()
     page = query(_archive)
     if svc.settings.archive_limit is not None:
@@ -183,6 +184,8 @@ def archive(name: str) -> Response:
         pairs = [(game_id, version) for game_id, _, version in rows]
         kept = finished.of(svc.store, svc.games.state_at, pairs)
         for game_id, ended_at, _version in rows:
+            if not readable(game_id, caller.id if caller else None):
+                continue  # a duplicate round's table, sealed while another plays
             line: dict[str, Any] = {"id": game_id, "ended_at": ended_at}
             body = kept.get(game_id)
             if body is not None:

@@ -31,7 +31,16 @@ self.addEventListener("fetch", (event) => {
   const view = /^\/v1\/games\/[^/]+$/.test(url.pathname) || url.pathname.startsWith("/static/");
   if (!page && !view) return;
   event.respondWith(fetch(request).then((response) => {
-    if (response.ok) {
+    // The session is over (expired, ended on another device, the account deleted): the
+    // pages kept for it are forgotten too.
+    if (response.status === 401 || response.status === 403) {
+      event.waitUntil(caches.delete(CACHE));
+      return response;
+    }
+    // What the server says must not be stored (sign-in pages, the data export, a game's
+    // answer to a move) is never kept.
+    const control = (response.headers.get("Cache-Control") || "").toLowerCase();
+    if (response.ok && !control.includes("no-store")) {
       const copy = response.clone();
       caches.open(CACHE).then((cache) => cache.put(request, copy));
     }

@@ -173,8 +173,8 @@ LISTED: dict[str, str] = {
         "same\nplayers invited, the seats rotated. Asking again gives the same new game."
     ),
     "nudge": (
-        "Nudge the player to move in GAME: by push, else by mail. Once a day a game, and only\n"
-        "after their turn has lasted a day."
+        "Nudge the player to move in GAME (by push, else by mail, as they chose). Once a day\n"
+        "a game, and only after their turn has lasted a day."
     ),
     "time-zone": "Show or set the time zone your mail tells deadlines in.",
     "language": (

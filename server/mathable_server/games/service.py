@@ -55,6 +55,13 @@ _ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 #: No game id is longer (``openapi.yaml`` says so too).
 MAX_GAME_ID_LENGTH = 64
 
+
+def plausible_game_id(game_id: str) -> bool:
+    """Whether ``game_id`` could name a game: short ASCII letters and digits (one with a
+    NUL byte, say, never reaches the database)."""
+    return len(game_id) <= MAX_GAME_ID_LENGTH and game_id.isascii() and game_id.isalnum()
+
+
 #: How often a join (which names no version) is retried when another writer got there first.
 JOIN_ATTEMPTS = 5
 #: Reads ``Games.at_least`` makes before it answers with the newest it read.
@@ -220,7 +227,7 @@ class Games:
 
     def _load(self, game_id: str) -> tuple[Timed, int | None]:
         """The cached game plus the events written since (by any process), and its due time."""
-        if len(game_id) > MAX_GAME_ID_LENGTH or not (game_id.isascii() and game_id.isalnum()):
+        if not plausible_game_id(game_id):
             raise GameNotFound(game_id)  # no game has such an id: not worth a read
         cached = self.cache.get(game_id)
         head = self.store.head(game_id)

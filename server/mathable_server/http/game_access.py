@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from flask import Response, render_template, request
 
-from mathable_server.games.service import GameNotFound
+from mathable_server.games.service import GameNotFound, plausible_game_id
 from mathable_server.http.web import Services, optional_player, services
 from mathable_server.tournaments.sealed import SealedGames
 
@@ -32,8 +32,8 @@ def readable(game_id: str, player_id: str | None) -> bool:
 def refuse_sealed() -> Response | None:
     """The ``before_request`` hook: 404 for a sealed game read by someone not seated."""
     game_id = (request.view_args or {}).get("game_id")
-    if not isinstance(game_id, str):
-        return None
+    if not isinstance(game_id, str) or not plausible_game_id(game_id):
+        return None  # no game has such an id: the view answers it, no read made here
     seats = sealed_games(services()).seats(game_id)
     if seats is None:
         return None

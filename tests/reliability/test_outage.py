@@ -37,18 +37,20 @@ class CuttableProxy:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind(("127.0.0.1", self.port))
         listener.listen(64)
-        self.listener = listener
+        with self.lock:
+            self.listener = listener
         threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
 
     def cut(self) -> None:
-        if self.listener is not None:
+        with self.lock:
+            listener, self.listener = self.listener, None
+        if listener is not None:
             # shutdown wakes the thread blocked in accept(); close alone would not stop it.
             try:
-                self.listener.shutdown(socket.SHUT_RDWR)
+                listener.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
-            self.listener.close()
-            self.listener = None
+            listener.close()
         with self.lock:
             for conn in self.conns:
                 try:
@@ -66,6 +68,12 @@ class CuttableProxy:
                 return
             upstream = socket.create_connection(self.target)
             with self.lock:
+                if self.listener is not listener:
+                    # Cut while this one was being opened: it is cut too (else it would
+                    # outlive the cut, and its database session the test).
+                    for s in (client, upstream):
+                        s.close()
+                    return
                 self.conns += [client, upstream]
             for a, b in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pump, args=(a, b), daemon=True).start()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import create_engine, text
+from sqlalchemy.exc import DBAPIError
 
 from mathable_server.store.engine import normalize_url
 from tests.server.apps import close_app, close_open_apps, make_app
@@ -42,7 +44,27 @@ def fresh_postgres_schema(base: str) -> tuple[str, Any]:
 
     def drop() -> None:
         with admin.connect() as conn:
-            conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+            # A session a test left behind (a server process's connection that outlived
+            # it) must not hold the drop for ever: after 20 s its holders are named on
+            # stderr, ended, and the drop tried again.
+            conn.execute(text("SET lock_timeout = '20s'"))
+            try:
+                conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+            except DBAPIError:
+                holders = conn.execute(
+                    text(
+                        "SELECT DISTINCT a.pid, a.state, left(a.query, 120) AS query"
+                        " FROM pg_locks l JOIN pg_class c ON c.oid = l.relation"
+                        " JOIN pg_namespace n ON n.oid = c.relnamespace"
+                        " JOIN pg_stat_activity a ON a.pid = l.pid"
+                        " WHERE n.nspname = :schema AND l.pid <> pg_backend_pid()"
+                    ),
+                    {"schema": schema},
+                ).all()
+                print(f"schema {schema} held at its drop by {holders}", file=sys.stderr)
+                for holder in holders:
+                    conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": holder.pid})
+                conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
         admin.dispose()
 
     return _with_search_path(base, schema), drop

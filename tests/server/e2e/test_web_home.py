@@ -185,7 +185,7 @@ def _title_count(page: Any, expected: int) -> None:
     """The page's title starts with ``(n) `` (none for 0), kept current by its script."""
     page.wait_for_function(
         "n => n ? document.title.startsWith('(' + n + ') ') : !/^\\(\\d+\\) /.test(document.title)",
-        arg=expected, timeout=20_000,
+        arg=expected, timeout=45_000,  # a loaded CI machine: the streams' wake-ups queue
     )  # fmt: skip
 
 

@@ -79,7 +79,7 @@ from mathable_server.store.engine import (  # noqa: E402
     make_engine,
     normalize_url,
 )
-from mathable_server.store.migrations import downgrade, init_schema  # noqa: E402
+from mathable_server.store.migrations import current_revision, downgrade, init_schema  # noqa: E402
 
 #: The first turn of the rule book's example: five placements by seat 0, versions 3 to 7.
 PLACES = [("I8", 12), ("H6", 8), ("G9", 2), ("F7", 1), ("J8", 16)]
@@ -460,7 +460,8 @@ def cpu_ratios(
     if opts.compare:
         # The older checkout on a database of its own, at the revision it knows.
         other = Seeder(opts.compare_url, opts.clock)
-        downgrade(other.engine, opts.compare_revision)
+        if current_revision(other.engine) != opts.compare_revision:
+            downgrade(other.engine, opts.compare_revision)
         roots.append(("compare", Path(opts.compare), opts.compare_url, other))
     with ExitStack() as stack:
         places: list[Measured] = []

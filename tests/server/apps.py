@@ -57,6 +57,8 @@ def close_app(app: Flask) -> None:
         _OPEN_APPS.remove(app)
     services = app.extensions["mathable"]
     services.follower.stop()
+    for worker in app.extensions.get("mathable_workers", []):
+        worker.stop()
     services.held_polls.stop()
     services.store.engine.dispose()
 

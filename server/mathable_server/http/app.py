@@ -66,10 +66,17 @@ from mathable_server.store import Store
 from mathable_server.store.counters import shared_polls, shared_storage
 from mathable_server.store.engine import make_engine
 from mathable_server.store.migrations import init_schema
+from mathable_server.store.outbox import push_written
 from mathable_server.store.wakeups import FeedFollower, Wakeups
 from mathable_server.tournaments.hook import TournamentHook
 from mathable_server.tournaments.sealed import SealedGames
 from mathable_server.tournaments.service import Tournaments
+
+
+def _wake_for_push(pusher: Worker) -> None:
+    """After a commit: wake the push thread if that write queued a push (else nothing)."""
+    if push_written():
+        pusher.wake()
 
 
 def create_app(
@@ -225,11 +232,12 @@ def create_app(
         # what is due (another process's pushes wait for the next poll).
         pushers = [w for w in workers if any(j.name.startswith("push") for j in w.jobs)]
         if pushers:
-            store.on_commit.append(pushers[0].wake)
+            store.on_commit.append(functools.partial(_wake_for_push, pushers[0]))
     else:
         workers = [Worker(sweep)]  # the sweep alone, or no thread at all
     for worker in workers:
         worker.start()
+    app.extensions["mathable_workers"] = workers  # to stop them (tests; a process just exits)
     if settings.play_computers and computers.levels:
         player = ComputerWorker(
             game_service,

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import threading
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -129,6 +130,26 @@ def add(conn: Connection, notifications: Iterable[Notification], now: int) -> No
     ]
     if rows:
         conn.execute(insert(outbox), rows)
+        if any(row["channel"] == "push" for row in rows):
+            _written.push = True
+
+
+#: What this thread (a greenlet under gevent) wrote to the outbox since it last asked.
+_written = threading.local()
+
+
+def push_written() -> bool:
+    """Whether this thread wrote a push row since it last asked, and forget it.
+
+    Asked once a write has committed (``Store.on_commit``): only then is a push thread
+    woken to send at once. A move that tells nobody by push (most: a tile placed) wakes
+    no thread and costs no read of the outbox. A transaction that wrote one and failed
+    (or whose commit told no listener: a test's app without threads) makes one
+    needless wake-up later, no more.
+    """
+    found = bool(getattr(_written, "push", False))
+    _written.push = False
+    return found
 
 
 def pending_digests(conn: Connection, recipients: Iterable[str]) -> set[str]:

@@ -21,8 +21,9 @@ from flask import Flask
 from sqlalchemy import select
 
 from mathable_server.games.timesource import MovableTime
-from mathable_server.notify.worker import lane_workers
+from mathable_server.notify.worker import Worker, lane_workers
 from mathable_server.store.dumps import dump, load
+from mathable_server.store.outbox import push_written
 from mathable_server.store.push import service_origin
 from mathable_server.store.schema import outbox
 from tests.server.apps import make_app
@@ -332,3 +333,29 @@ def test_the_games_end_is_pushed_to_the_others_not_to_whoever_ended_it(
     assert push.path == "/bob" and push.document["type"] == "game_over"
     assert push.document["title"] == f"Mathable {table.id} is over"
     assert push.document["body"] == "Your game against ada has ended: see the result."
+
+
+def test_only_a_commit_that_queued_a_push_wakes_a_push_thread(
+    store_url: str, service: PushService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A push goes at once: the commit that queued it wakes a push thread. A move that
+    pushes nothing (a tile placed) wakes none: no thread, no read of the outbox."""
+    woken: list[list[str]] = []
+    wake = Worker.wake
+
+    def counted(worker: Worker) -> None:
+        woken.append([job.name for job in worker.jobs])
+        wake(worker)
+
+    monkeypatch.setattr(Worker, "wake", counted)
+    # The threads poll once an hour: only a wake-up sends a push within the test.
+    app = make_app(store_url, push_allow_private=True, deliver_seconds=3600)
+    push_written()  # what earlier tests' apps queued in this thread, told to none of them
+    table = Table(app.test_client())
+    subscribe(app, table, service, "bob")
+    table.ok(table.ada, type="place", square="I8", tile=12)
+    assert woken == []
+    table.ok(table.ada, type="end_turn")
+    (push,) = service.wait(1)
+    assert push.path == "/bob" and push.document["type"] == "your_turn"
+    assert len(woken) == 1 and all(name.startswith("push") for name in woken[0])

@@ -283,27 +283,35 @@ def signin_mail() -> Response:
     request for a made-up address spends nothing of anyone's budget, and one over a
     player's budget is the same page as always, with nothing re-sent. The only limit
     said here is the requester's own: sign-in requests from one client address."""
+    return mail_link_request("signin.html", SIGNIN_REQUEST, "signin")
+
+
+def mail_link_request(template: str, kind: str, stem: str) -> Response:
+    """A form asking for a link by mail (``template``: sign-in's, sign-up's): its address
+    checked, the requester's network limited (one budget for both forms: asking both
+    ways gets no more mail out), one outbox row of ``kind`` naming the address, and the
+    same page whoever's address it is."""
     check_form_csrf()
     try:
         address = checked_address(request.form.get("email") or "")
     except ErrorAnswer as err:
-        return _page("signin.html", 400, sent=False, error=err.message)
+        return _page(template, 400, sent=False, error=err.message)
     svc = services()
     room = mailroom()
     limit, client = svc.settings.code_mail_limit, client_address()
     wait = 0.0 if limit is None else svc.limiter.take(limit, f"signin-mail:client:{client}")
     if wait > 0:
         seconds = retry_after(wait)
-        answer = _page("signin.html", 429, sent=False, error=_(
+        answer = _page(template, 429, sent=False, error=_(
             "Too many sign-in requests from your network: try again in {minutes} min.",
             minutes=max(1, round(seconds / 60))))  # fmt: skip
         answer.headers["Retry-After"] = str(seconds)
         return answer
     if room.settings.email_enabled and svc.settings.public_url:
         payload = {"to": address, "nonce": new_nonce(), "minutes": svc.settings.signin_minutes}
-        notice = Notification("email", SIGNIN_REQUEST, "", payload, new_message_id("signin"))
+        notice = Notification("email", kind, "", payload, new_message_id(stem))
         room.outbox.add([notice], svc.games.now())
-    return _page("signin.html", sent=True, error=None, address=address)
+    return _page(template, sent=True, error=None, address=address)
 
 
 @bp.get("/signin/<secret>")

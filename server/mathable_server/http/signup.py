@@ -16,15 +16,19 @@ from marshmallow import ValidationError
 
 from mathable_i18n import _
 from mathable_server.games.service import new_id
-from mathable_server.http.api.links import checked_address
 from mathable_server.http.api.notifications import mailroom
-from mathable_server.http.browser import _link, _message, _page, _see, _spent_page
+from mathable_server.http.browser import (
+    _link,
+    _message,
+    _page,
+    _see,
+    _spent_page,
+    mail_link_request,
+)
 from mathable_server.http.browser_signin import check_form_csrf, make_link, open_session
 from mathable_server.http.errors import ErrorAnswer
-from mathable_server.http.limits import retry_after
 from mathable_server.http.schemas import RegisterSchema
 from mathable_server.http.web import client_address, services, take
-from mathable_server.notify.mail.codes import new_nonce
 from mathable_server.notify.mail.outgoing import SIGNUP_REQUEST
 from mathable_server.store import NameLooksAlike, NameTaken
 from mathable_server.store.browser_sessions import Link
@@ -71,28 +75,7 @@ def signup_page() -> Response:
 def signup_mail() -> Response:
     """Mail a sign-up link (or, for an address a player has, a sign-in link): the same
     answer and the same work either way; the requester's network limited as sign-in's."""
-    check_form_csrf()
-    try:
-        address = checked_address(request.form.get("email") or "")
-    except ErrorAnswer as err:
-        return _page("signup.html", 400, sent=False, error=err.message)
-    svc = services()
-    room = mailroom()
-    limit, client = svc.settings.code_mail_limit, client_address()
-    # One budget with sign-in requests: asking both ways gets no more mail out.
-    wait = 0.0 if limit is None else svc.limiter.take(limit, f"signin-mail:client:{client}")
-    if wait > 0:
-        seconds = retry_after(wait)
-        answer = _page("signup.html", 429, sent=False, error=_(
-            "Too many sign-in requests from your network: try again in {minutes} min.",
-            minutes=max(1, round(seconds / 60))))  # fmt: skip
-        answer.headers["Retry-After"] = str(seconds)
-        return answer
-    if room.settings.email_enabled and svc.settings.public_url:
-        payload = {"to": address, "nonce": new_nonce(), "minutes": svc.settings.signin_minutes}
-        notice = Notification("email", SIGNUP_REQUEST, "", payload, new_message_id("signup"))
-        room.outbox.add([notice], svc.games.now())
-    return _page("signup.html", sent=True, error=None, address=address)
+    return mail_link_request("signup.html", SIGNUP_REQUEST, "signup")
 
 
 @bp.get("/signup/<secret>")

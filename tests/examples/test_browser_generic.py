@@ -14,11 +14,8 @@ import requests
 from tests.server.live import live_server
 
 pytestmark = pytest.mark.e2e
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-from tests.server.e2e.test_play_browser import (  # noqa: E402  (after the skip)
-    CHROMIUM,
-    _auth,
-    _register,
+from tests.server.browser import CHROMIUM, auth, register, sync_api  # noqa: E402  (skips first)
+from tests.server.e2e.test_play_browser import (  # noqa: E402
     _signed_in,
     _view,
     _wait_status,
@@ -34,10 +31,10 @@ def server(fifteen_installed: str) -> Iterator[str]:
 
 def test_fifteen_played_to_its_end_on_the_generic_board(server: str) -> None:
     base = server
-    ann, bob = _register(base, "ann"), _register(base, "bob")
+    ann, bob = register(base, "ann"), register(base, "bob")
     game = requests.post(f"{base}/v1/games", json={"ruleset": "fifteen"},
-                         headers=_auth(ann), timeout=10).json()["id"]  # fmt: skip
-    assert requests.post(f"{base}/v1/games/{game}/join", headers=_auth(bob),
+                         headers=auth(ann), timeout=10).json()["id"]  # fmt: skip
+    assert requests.post(f"{base}/v1/games/{game}/join", headers=auth(bob),
                          timeout=10).status_code == 200  # fmt: skip
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)

@@ -31,12 +31,8 @@ from tests.server.live import live_server
 
 pytestmark = pytest.mark.e2e
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-from tests.server.e2e.test_play_browser import (  # noqa: E402  (after the skip)
-    CHROMIUM,
-    PHONE,
-    _auth,
-    _register,
+from tests.server.browser import PHONE, auth, chromium, register  # noqa: E402  (skips first)
+from tests.server.e2e.test_play_browser import (  # noqa: E402
     _signed_in,
     _view,
     _wait_status,
@@ -55,27 +51,23 @@ def server() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture(scope="module")
 def finished(server: str, browser: Any) -> dict[str, Any]:
     """A whole Mathable game played by the keyboard alone; the key presses of each turn."""
     base = server
-    ann, bob = _register(base, "ann"), _register(base, "bob")
+    ann, bob = register(base, "ann"), register(base, "bob")
     game = requests.post(f"{base}/v1/games", json={"tiles": EXAMPLE_TILES},
-                         headers=_auth(ann), timeout=10).json()["id"]  # fmt: skip
-    joined = requests.post(f"{base}/v1/games/{game}/join", headers=_auth(bob), timeout=10)
+                         headers=auth(ann), timeout=10).json()["id"]  # fmt: skip
+    joined = requests.post(f"{base}/v1/games/{game}/join", headers=auth(bob), timeout=10)
     assert joined.status_code == 200, joined.text
     # Another game waiting on Ann: after her first turn here, `Next game` leads to it.
     waiting = requests.post(f"{base}/v1/games", json={"tiles": example_tiles(3)},
-                            headers=_auth(ann), timeout=10).json()["id"]  # fmt: skip
-    requests.post(f"{base}/v1/games/{waiting}/join", headers=_auth(bob), timeout=10)
+                            headers=auth(ann), timeout=10).json()["id"]  # fmt: skip
+    requests.post(f"{base}/v1/games/{waiting}/join", headers=auth(bob), timeout=10)
     pages = {0: _signed_in(browser, base, ann, game), 1: _signed_in(browser, base, bob, game)}
     presses: list[int] = []
     snapshot_checked = False
@@ -276,16 +268,16 @@ def test_axe_finds_nothing_serious_on_any_page(
     base, game = server, finished["game"]
     ann = finished["ann"]
     playing = requests.post(f"{base}/v1/games", json={"tiles": example_tiles(7)},
-                            headers=_auth(ann), timeout=10).json()["id"]  # fmt: skip
-    bob = _register(base, "bob")
-    requests.post(f"{base}/v1/games/{playing}/join", headers=_auth(bob), timeout=10)
+                            headers=auth(ann), timeout=10).json()["id"]  # fmt: skip
+    bob = register(base, "bob")
+    requests.post(f"{base}/v1/games/{playing}/join", headers=auth(bob), timeout=10)
     # A game looking for players, for the lobby to list.
-    requests.post(f"{base}/v1/games", json={}, headers=_auth(bob), timeout=10)
+    requests.post(f"{base}/v1/games", json={}, headers=auth(bob), timeout=10)
     shots = Path(os.environ.get("MATHABLE_PLAY_SCREENSHOTS") or "/nonexistent")
     counts: dict[str, int] = {}
     found: dict[str, list[dict[str, Any]]] = {}
     link = requests.post(f"{base}/v1/me/signin-link", json={"game": playing},
-                         headers=_auth(ann), timeout=10).json()  # fmt: skip
+                         headers=auth(ann), timeout=10).json()  # fmt: skip
     context = browser.new_context(viewport=PHONE, bypass_csp=True, device_scale_factor=2)
     page = context.new_page()
     pages = {

@@ -11,10 +11,8 @@ signed-in player finds ``Play the computer`` on their home page and seats the co
 
 from __future__ import annotations
 
-import os
 import re
 import secrets
-import shutil
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -23,20 +21,11 @@ import pytest
 import requests
 
 from mathable import legal_placements
+from tests.server.browser import chromium
 from tests.server.live import live_server
 
 pytestmark = pytest.mark.e2e
 
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')"
-)
-CHROMIUM = (
-    os.environ.get("MATHABLE_CHROMIUM")
-    or shutil.which("chromium")
-    or shutil.which("chromium-browser")
-)
-if CHROMIUM is None:
-    pytest.skip("no Chromium here: apt-get install chromium", allow_module_level=True)
 
 
 @pytest.fixture(scope="module")
@@ -49,12 +38,8 @@ def server() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with chromium() as launched:
+        yield launched
 
 
 def _view(page: Any, base: str, game: str) -> dict[str, Any]:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 import re
 import secrets
-import shutil
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -31,30 +30,16 @@ import requests
 
 from mathable import legal_placements
 from mathable.core.ruleset import ruleset
+from tests.server.browser import PHONE, auth, chromium, register
 from tests.server.helpers import EXAMPLE_TILES
 from tests.server.live import live_server
 from tests.server.mailbox import Mailbox, text_of
 
 pytestmark = pytest.mark.e2e
 
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')"
-)
-
-CHROMIUM = (
-    os.environ.get("MATHABLE_CHROMIUM")
-    or shutil.which("chromium")
-    or shutil.which("chromium-browser")
-)
-if CHROMIUM is None:
-    pytest.skip(
-        "no Chromium here: apt-get install chromium (.ci/run installs it where apt works)",
-        allow_module_level=True,
-    )
 
 #: The address the server believes it has; its links are read as the live server's.
 PUBLIC = "http://mathable.test"
-PHONE = {"width": 390, "height": 844}
 OPERATIONS = {
     square
     for squares in ruleset("mathable").data()["board"]["operations"].values()
@@ -86,31 +71,15 @@ def server() -> Iterator[tuple[str, Mailbox]]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
-def _register(base: str, prefix: str) -> dict[str, str]:
-    name = f"{prefix}{secrets.token_hex(3)}"
-    response = requests.post(f"{base}/v1/players", json={"name": name}, timeout=10)
-    assert response.status_code == 201, response.text
-    body: dict[str, str] = response.json()
-    return body
-
-
-def _auth(player: dict[str, str]) -> dict[str, str]:
-    return {"Authorization": f"Bearer {player['token']}"}
+    with chromium() as launched:
+        yield launched
 
 
 def _signed_in(browser: Any, base: str, player: dict[str, str], game: str,
                viewport: dict[str, int] | None = None) -> Any:  # fmt: skip
     """A browser context signed in as ``player`` the way ``mathable-cli open`` does it."""
     link = requests.post(f"{base}/v1/me/signin-link", json={"game": game},
-                         headers=_auth(player), timeout=10).json()  # fmt: skip
+                         headers=auth(player), timeout=10).json()  # fmt: skip
     context = browser.new_context(viewport=viewport or {"width": 1100, "height": 900})
     page = context.new_page()
     page.goto(base + link["path"])
@@ -124,7 +93,7 @@ def _invited(browser: Any, base: str, mailbox: Mailbox, ann: dict[str, str], gam
     """Ann invites ``address``; Bob's browser follows the mailed link and picks ``name``.
     Bob's page and when the mail came."""
     invited = requests.post(f"{base}/v1/games/{game}/invitations", json={"email": address},
-                            headers=_auth(ann), timeout=10)  # fmt: skip
+                            headers=auth(ann), timeout=10)  # fmt: skip
     assert invited.status_code == 202, invited.text
     mail = mailbox.wait_for(lambda m: m["To"] == address and "invites you" in str(m["Subject"]))
     came = mailbox.times[mailbox.messages.index(mail)]
@@ -258,9 +227,9 @@ def test_invited_by_mail_bob_plays_a_whole_mathable_game_in_the_browser(
     server: tuple[str, Mailbox], browser: Any, tmp_path: Path
 ) -> None:
     base, mailbox = server
-    ann = _register(base, "ann")
+    ann = register(base, "ann")
     created = requests.post(f"{base}/v1/games", json={"tiles": EXAMPLE_TILES},
-                            headers=_auth(ann), timeout=10).json()  # fmt: skip
+                            headers=auth(ann), timeout=10).json()  # fmt: skip
     game = created["id"]
     address = f"bob{secrets.token_hex(3)}@example.org"
     bob_name = f"bob{secrets.token_hex(3)}"
@@ -282,7 +251,7 @@ def test_invited_by_mail_bob_plays_a_whole_mathable_game_in_the_browser(
     _button(ann_page, "tile 12").first.click()
     _square(ann_page, "A1").click()
     _button(ann_page, "Send turn").click()
-    refusal = requests.post(f"{base}/v1/games/{game}/moves", headers=_auth(ann), timeout=10,
+    refusal = requests.post(f"{base}/v1/games/{game}/moves", headers=auth(ann), timeout=10,
                             json={"type": "turn", "expected_version": start,
                                   "placements": [{"square": "A1", "tile": 12}]}).json()  # fmt: skip
     message = refusal["error"]["message"]
@@ -438,12 +407,12 @@ def test_a_whole_summy_game_by_clicking(
     from mathable.games.summy import SUPPLY_SET, tile_names
 
     base, mailbox = server
-    ann = _register(base, "ann")
+    ann = register(base, "ann")
     order = list(SUPPLY_SET)
     random.Random(28).shuffle(order)
     created = requests.post(f"{base}/v1/games",
                             json={"ruleset": "summy", "tiles": tile_names(order)},
-                            headers=_auth(ann), timeout=10).json()  # fmt: skip
+                            headers=auth(ann), timeout=10).json()  # fmt: skip
     game = created["id"]
     address = f"bob{secrets.token_hex(3)}@example.org"
     bob, _came = _invited(browser, base, mailbox, ann, game, address, f"bob{secrets.token_hex(3)}")
@@ -476,11 +445,11 @@ def test_the_play_page_speaks_the_player_s_language(
     """Ann reads French (PATCH /v1/me): her play page says so (issue 30), its buttons and
     the words its script writes (from the dictionary the page embeds: no inline script)."""
     base, _mailbox = server
-    ann, bob = _register(base, "ann"), _register(base, "bob")
-    requests.patch(f"{base}/v1/me", json={"language": "fr"}, headers=_auth(ann), timeout=10)
+    ann, bob = register(base, "ann"), register(base, "bob")
+    requests.patch(f"{base}/v1/me", json={"language": "fr"}, headers=auth(ann), timeout=10)
     game = requests.post(f"{base}/v1/games", json={"tiles": EXAMPLE_TILES, "invite": [bob["name"]]},
-                         headers=_auth(ann), timeout=10).json()["id"]  # fmt: skip
-    joined = requests.post(f"{base}/v1/games/{game}/join", json={}, headers=_auth(bob), timeout=10)
+                         headers=auth(ann), timeout=10).json()["id"]  # fmt: skip
+    joined = requests.post(f"{base}/v1/games/{game}/join", json={}, headers=auth(bob), timeout=10)
     assert joined.status_code == 200, joined.text
     page = _signed_in(browser, base, ann, game)
     blocked: list[str] = []
@@ -511,15 +480,15 @@ def test_messages_rated_flag_result_and_rematch_on_the_play_page(
     server: tuple[str, Mailbox], browser: Any, tmp_path: Path
 ) -> None:
     base, _mailbox = server
-    ann, bob = _register(base, "ann"), _register(base, "bob")
+    ann, bob = register(base, "ann"), register(base, "bob")
     zone = requests.patch(f"{base}/v1/me", json={"time_zone": "Asia/Tokyo"},
-                          headers=_auth(ann), timeout=10)  # fmt: skip
+                          headers=auth(ann), timeout=10)  # fmt: skip
     assert zone.ok, zone.text
-    created = requests.post(f"{base}/v1/games", headers=_auth(ann), timeout=10,
+    created = requests.post(f"{base}/v1/games", headers=auth(ann), timeout=10,
                             json={"invite": [bob["name"]], "clock": {"per_move": 259200}}).json()
     game = created["id"]
     assert created["rated"] is True  # dealt by the server, two people: rated by default
-    joined = requests.post(f"{base}/v1/games/{game}/join", headers=_auth(bob), timeout=10)
+    joined = requests.post(f"{base}/v1/games/{game}/join", headers=auth(bob), timeout=10)
     assert joined.ok, joined.text
     ann_page, bob_page = (_signed_in(browser, base, p, game) for p in (ann, bob))
     for page in (ann_page, bob_page):
@@ -541,19 +510,19 @@ def test_messages_rated_flag_result_and_rematch_on_the_play_page(
     assert ann_page.get_by_label("Write to the other players").input_value() == ""
     # Bob answers through the API; a text the API refuses shows its reason on the page.
     said = requests.post(f"{base}/v1/games/{game}/messages", json={"text": "Thanks <b>Ann</b>"},
-                         headers=_auth(bob), timeout=10)  # fmt: skip
+                         headers=auth(bob), timeout=10)  # fmt: skip
     assert said.status_code == 201, said.text
     _wait_text(ann_page, "#messages", f"{bob['name']}: Thanks <b>Ann</b>")  # text, not HTML
     bob_page.evaluate("() => { document.getElementById('say-text').maxLength = 1000; }")
     bob_page.get_by_label("Write to the other players").fill("x" * 501)
     _button(bob_page, "Send message").click()
     _wait_text(bob_page, "#error", "at most 500 characters")
-    assert len(requests.get(f"{base}/v1/games/{game}/messages", headers=_auth(ann),
+    assert len(requests.get(f"{base}/v1/games/{game}/messages", headers=auth(ann),
                             timeout=10).json()["messages"]) == 2  # fmt: skip
 
     # Bob resigns: both pages tell the result with the tiles the end took off each rack.
     version = _view(bob_page, base, game)["version"]
-    resigned = requests.post(f"{base}/v1/games/{game}/moves", headers=_auth(bob), timeout=10,
+    resigned = requests.post(f"{base}/v1/games/{game}/moves", headers=auth(bob), timeout=10,
                              json={"type": "resign", "expected_version": version})  # fmt: skip
     assert resigned.ok, resigned.text
     result = resigned.json()["result"]
@@ -576,7 +545,7 @@ def test_messages_rated_flag_result_and_rematch_on_the_play_page(
     rematch = ann_page.url.rsplit("/", 1)[1]
     _button(bob_page, "Rematch").click()
     bob_page.wait_for_url(f"**/play/{rematch}")
-    again = requests.get(f"{base}/v1/games/{rematch}", headers=_auth(bob), timeout=10).json()
+    again = requests.get(f"{base}/v1/games/{rematch}", headers=auth(bob), timeout=10).json()
     assert again["rated"] is True and again["status"] == "waiting"
     _wait_status(bob_page, "Waiting for players.")
     assert _button(bob_page, "Join the game").is_visible()  # invited by name: joins here

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,22 +26,13 @@ from typing import Any
 import pytest
 import requests
 
+from tests.server.browser import CHROMIUM, auth, register, sync_api
 from tests.server.helpers import EXAMPLE_TILES
 from tests.server.live import live_server
 from tests.server.push_service import PushService
 
 pytestmark = pytest.mark.e2e
 
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')"
-)
-CHROMIUM = (
-    os.environ.get("MATHABLE_CHROMIUM")
-    or shutil.which("chromium")
-    or shutil.which("chromium-browser")
-)
-if CHROMIUM is None:
-    pytest.skip("no Chromium here: apt-get install chromium", allow_module_level=True)
 
 
 @pytest.fixture(scope="module")
@@ -73,17 +63,6 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
             context.close()
 
 
-def _player(base: str, name: str) -> dict[str, str]:
-    answer = requests.post(f"{base}/v1/players", json={"name": name}, timeout=10)
-    assert answer.status_code == 201, answer.text
-    body: dict[str, str] = answer.json()
-    return body
-
-
-def _auth(player: dict[str, str]) -> dict[str, str]:
-    return {"Authorization": f"Bearer {player['token']}"}
-
-
 def _shots() -> Path | None:
     folder = os.environ.get("MATHABLE_PUSH_SCREENSHOTS")
     return Path(folder) if folder else None
@@ -92,12 +71,12 @@ def _shots() -> Path | None:
 def test_a_push_shows_a_notification_whose_click_opens_the_game(
     base: str, browser: Any
 ) -> None:
-    ada, bob = _player(base, "ada"), _player(base, "bob")
+    ada, bob = register(base, "ada", exact=True), register(base, "bob", exact=True)
     game = requests.post(f"{base}/v1/games", json={"tiles": EXAMPLE_TILES},
-                         headers=_auth(ada), timeout=10).json()["id"]  # fmt: skip
-    joined = requests.post(f"{base}/v1/games/{game}/join", headers=_auth(bob), timeout=10)
+                         headers=auth(ada), timeout=10).json()["id"]  # fmt: skip
+    joined = requests.post(f"{base}/v1/games/{game}/join", headers=auth(bob), timeout=10)
     assert joined.status_code == 200
-    link = requests.post(f"{base}/v1/me/signin-link", json={}, headers=_auth(bob),
+    link = requests.post(f"{base}/v1/me/signin-link", json={}, headers=auth(bob),
                          timeout=10).json()  # fmt: skip
     context = browser
     context.grant_permissions(["notifications"], origin=base)
@@ -119,7 +98,7 @@ def test_a_push_shows_a_notification_whose_click_opens_the_game(
     # reloaded, which ends it: no subscription of the browser's own is kept, so the server
     # calls nothing beyond loopback.
     page.reload()
-    devices = requests.get(f"{base}/v1/me/push", headers=_auth(bob), timeout=10).json()
+    devices = requests.get(f"{base}/v1/me/push", headers=auth(bob), timeout=10).json()
     assert devices == {"subscriptions": []}
     assert not [e for e in errors if "Content Security Policy" in e], errors
 
@@ -136,12 +115,12 @@ def test_a_push_shows_a_notification_whose_click_opens_the_game(
     try:
         service.server_key = requests.get(f"{base}/v1/push/key", timeout=10).json()["public_key"]
         added = requests.post(f"{base}/v1/me/push", json=service.subscribe("/bob"),
-                              headers=_auth(bob), timeout=10)  # fmt: skip
+                              headers=auth(bob), timeout=10)  # fmt: skip
         assert added.status_code == 201
         moved = time.time()
         passed = requests.post(f"{base}/v1/games/{game}/moves",
                                json={"type": "pass", "expected_version": 3},
-                               headers=_auth(ada), timeout=10)  # fmt: skip
+                               headers=auth(ada), timeout=10)  # fmt: skip
         assert passed.status_code == 200, passed.text
         (push,) = service.wait(1)
         print(f"move to push at the push service: {(push.at - moved) * 1000:.0f} ms")

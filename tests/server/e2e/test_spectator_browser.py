@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import os
-import secrets
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,48 +26,20 @@ from mathable.games.mathable.picture import (
     COLOUR_TILE,
     COLOUR_TRIPLE,
 )
+from tests.server.browser import auth, chromium, register
 from tests.server.helpers import EXAMPLE_TILES
 
 pytestmark = pytest.mark.e2e
 
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')"
-)
 image_module = pytest.importorskip("PIL.Image", reason="Pillow is not installed")
 
 #: Debian's chromium, or one named by MATHABLE_CHROMIUM; never a downloaded browser.
-CHROMIUM = (
-    os.environ.get("MATHABLE_CHROMIUM")
-    or shutil.which("chromium")
-    or shutil.which("chromium-browser")
-)
-if CHROMIUM is None:
-    pytest.skip(
-        "no Chromium here: apt-get install chromium (.ci/run installs it where apt works)",
-        allow_module_level=True,
-    )
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
-def _register(base: str, prefix: str) -> dict[str, str]:
-    name = f"{prefix}{secrets.token_hex(3)}"
-    response = requests.post(f"{base}/v1/players", json={"name": name}, timeout=10)
-    assert response.status_code == 201, response.text
-    body: dict[str, str] = response.json()
-    return body
-
-
-def _auth(player: dict[str, str]) -> dict[str, str]:
-    return {"Authorization": f"Bearer {player['token']}"}
+    with chromium() as launched:
+        yield launched
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:
@@ -82,12 +53,12 @@ def _close(pixel: Any, colour: str, tolerance: int = 16) -> bool:
 def test_the_page_follows_a_move_and_shows_the_printed_colours(
     browser: Any, live_url: str, tmp_path: Path
 ) -> None:
-    ada, bob = _register(live_url, "ada"), _register(live_url, "bob")
+    ada, bob = register(live_url, "ada"), register(live_url, "bob")
     created = requests.post(
-        f"{live_url}/v1/games", json={"tiles": EXAMPLE_TILES}, headers=_auth(ada), timeout=10
+        f"{live_url}/v1/games", json={"tiles": EXAMPLE_TILES}, headers=auth(ada), timeout=10
     ).json()
     game = created["id"]
-    joined = requests.post(f"{live_url}/v1/games/{game}/join", headers=_auth(bob), timeout=10)
+    joined = requests.post(f"{live_url}/v1/games/{game}/join", headers=auth(bob), timeout=10)
     assert joined.status_code == 200
 
     page = browser.new_page(viewport={"width": 1000, "height": 800}, device_scale_factor=1)
@@ -115,7 +86,7 @@ def test_the_page_follows_a_move_and_shows_the_printed_colours(
                 "expected_version": joined.json()["version"],
                 "placements": [{"square": "I8", "tile": 12}],
             },
-            headers=_auth(ada),
+            headers=auth(ada),
             timeout=10,
         )
         assert moved.status_code == 200, moved.text
@@ -182,23 +153,23 @@ def _widest_summy_table(live_url: str, turns: int) -> tuple[str, dict[str, Any]]
 
     order = list(SUPPLY_SET)
     random.Random(7).shuffle(order)
-    players = [_register(live_url, "ada"), _register(live_url, "bob")]
+    players = [register(live_url, "ada"), register(live_url, "bob")]
     created = requests.post(
         f"{live_url}/v1/games",
         json={"ruleset": "summy", "tiles": tile_names(order)},
-        headers=_auth(players[0]),
+        headers=auth(players[0]),
         timeout=10,
     ).json()
     game = created["id"]
     view = requests.post(
-        f"{live_url}/v1/games/{game}/join", headers=_auth(players[1]), timeout=10
+        f"{live_url}/v1/games/{game}/join", headers=auth(players[1]), timeout=10
     ).json()
     for _ in range(turns):
         if view["status"] != "playing":
             break
         seat = view["turn"]["seat"]
         view = requests.get(
-            f"{live_url}/v1/games/{game}", headers=_auth(players[seat]), timeout=10
+            f"{live_url}/v1/games/{game}", headers=auth(players[seat]), timeout=10
         ).json()
         table = {(t["x"], t["y"]): parse_tiles(t["tile"])[0] for t in view["table"]}
         closed = [(c["x"], c["y"]) for c in view["closed"]]
@@ -218,7 +189,7 @@ def _widest_summy_table(live_url: str, turns: int) -> tuple[str, dict[str, Any]]
         moved = requests.post(
             f"{live_url}/v1/games/{game}/moves",
             json={**command, "expected_version": view["version"]},
-            headers=_auth(players[seat]),
+            headers=auth(players[seat]),
             timeout=10,
         )
         assert moved.status_code == 200, moved.text

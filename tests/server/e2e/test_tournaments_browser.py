@@ -5,33 +5,17 @@ the games show."""
 
 from __future__ import annotations
 
-import os
-import secrets
-import shutil
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import requests
 
+from tests.server.browser import auth, chromium, register
 from tests.server.live import live_server
 
 pytestmark = pytest.mark.e2e
 
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')"
-)
-
-CHROMIUM = (
-    os.environ.get("MATHABLE_CHROMIUM")
-    or shutil.which("chromium")
-    or shutil.which("chromium-browser")
-)
-if CHROMIUM is None:
-    pytest.skip(
-        "no Chromium here: apt-get install chromium (.ci/run installs it where apt works)",
-        allow_module_level=True,
-    )
 
 
 @pytest.fixture(scope="module")
@@ -43,28 +27,12 @@ def base() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
-def _player(base: str, prefix: str) -> dict[str, str]:
-    name = f"{prefix}{secrets.token_hex(3)}"
-    answer = requests.post(f"{base}/v1/players", json={"name": name}, timeout=10)
-    assert answer.status_code == 201, answer.text
-    body: dict[str, str] = answer.json()
-    return body
-
-
-def _auth(player: dict[str, str]) -> dict[str, str]:
-    return {"Authorization": f"Bearer {player['token']}"}
+    with chromium() as launched:
+        yield launched
 
 
 def _signed_in(browser: Any, base: str, player: dict[str, str]) -> Any:
-    link = requests.post(f"{base}/v1/me/signin-link", json={}, headers=_auth(player),
+    link = requests.post(f"{base}/v1/me/signin-link", json={}, headers=auth(player),
                          timeout=10).json()  # fmt: skip
     page = browser.new_context().new_page()
     page.goto(base + link["path"])
@@ -74,11 +42,11 @@ def _signed_in(browser: Any, base: str, player: dict[str, str]) -> Any:
 
 
 def test_join_and_start_from_the_browser(base: str, browser: Any) -> None:
-    ann, bob = _player(base, "ann"), _player(base, "bob")
+    ann, bob = register(base, "ann"), register(base, "bob")
     made = requests.post(f"{base}/v1/tournaments", json={"name": "Friends' cup",
-                         "format": "round_robin"}, headers=_auth(ann), timeout=10)  # fmt: skip
+                         "format": "round_robin"}, headers=auth(ann), timeout=10)  # fmt: skip
     tid = made.json()["id"]
-    requests.post(f"{base}/v1/tournaments/{tid}/join", headers=_auth(bob), timeout=10)
+    requests.post(f"{base}/v1/tournaments/{tid}/join", headers=auth(bob), timeout=10)
     page = _signed_in(browser, base, ann)
     page.goto(f"{base}/tournaments")
     page.get_by_role("button", name="Join Friends' cup").click()

@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 import re
 import secrets
-import shutil
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -30,28 +29,14 @@ from typing import Any
 import pytest
 
 from mathable import legal_placements
+from tests.server.browser import PHONE, chromium
 from tests.server.live import live_server
 from tests.server.mailbox import Mailbox, text_of
 
 pytestmark = pytest.mark.e2e
 
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')"
-)
-
-CHROMIUM = (
-    os.environ.get("MATHABLE_CHROMIUM")
-    or shutil.which("chromium")
-    or shutil.which("chromium-browser")
-)
-if CHROMIUM is None:
-    pytest.skip(
-        "no Chromium here: apt-get install chromium (.ci/run installs it where apt works)",
-        allow_module_level=True,
-    )
 
 PUBLIC = "http://mathable.test"
-PHONE = {"width": 390, "height": 844}
 DESK = {"width": 1100, "height": 900}
 
 
@@ -78,12 +63,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Mail
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with chromium() as launched:
+        yield launched
 
 
 class Clicks:

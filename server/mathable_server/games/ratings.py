@@ -9,7 +9,12 @@ come from the result: the winners first, then the others by their final score
 A game is rated when made (``rated`` on create: by default when nobody gave its
 bag order nor a seed). Every finished game whose order nobody gave also leaves a
 record of who won (``store.ratings.game_results``); a game of a given order or
-seed leaves none (another game may draw that order and still be running).
+seed (``games.orders.may_share_order``: a duplicate round's table too) leaves none,
+then or later. While another game draws its order (``order_withheld``), who won
+would tell what the end took off the racks, tiles that game still deals (fourth
+review); once revealed, a seed's order can be played again by whoever saw it, so
+its games could be won at will. ``recorded`` is that same test, so that no game
+whose order can be withheld ever moves a rating or a total.
 
 A game that ends before every seat has played a turn of its own (``TURN_ACTS``: a
 turn played, tiles exchanged or discarded, a pass; resigning or running out of time
@@ -32,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from mathable import Event
 from mathable.core.ruleset import AnyState, replay_any, ruleset_of
+from mathable_server.games.orders import may_share_order
 from mathable_server.store import ratings as rows
 from mathable_server.store.ratings import Outcome, Rating
 
@@ -94,10 +100,10 @@ def outcomes(state: AnyState) -> list[Outcome]:
 
 
 def recorded(state: AnyState) -> bool:
-    """Whether a finished game leaves a record: nobody gave its bag order nor a seed, and
-    it was played here (an imported game, made from a record, leaves none)."""
-    options = state.options
-    return options.tiles is None and options.seed is None and not options.imported
+    """Whether a finished game leaves a record: no other game may draw its bag order
+    (nobody gave it nor a seed: ``may_share_order``), and it was played here (an
+    imported game, made from a record, leaves none)."""
+    return not may_share_order(state) and not state.options.imported
 
 
 def rate(ruleset: str, before: dict[str, Rating], players: Sequence[str], ranks: Sequence[int]) \

@@ -5,6 +5,7 @@ process) giving back the same values from the finished games' logs."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -214,8 +215,11 @@ def test_rated_games_of_one_pair_ending_at_once_all_count(client: FlaskClient) -
         for _turn in range(2):  # each seat plays a turn: a game ended before moves no rating
             view = client.get(f"/v1/games/{made['id']}", headers=ada.auth).json
             mover = ada if view["turn"]["seat"] == 0 else bob
-            passed = client.post(f"/v1/games/{made['id']}/moves", headers=mover.auth,
-                                 json={"type": "pass", "expected_version": view["version"]})
+            passed = client.post(
+                f"/v1/games/{made['id']}/moves",
+                headers=mover.auth,
+                json={"type": "pass", "expected_version": view["version"]},
+            )
             assert passed.status_code == 200, passed.json
         games.append((made["id"], client.get(f"/v1/games/{made['id']}", headers=ada.auth).json))
     start = threading.Barrier(len(games))
@@ -236,3 +240,103 @@ def test_rated_games_of_one_pair_ending_at_once_all_count(client: FlaskClient) -
     assert answers == [200] * GAMES_AT_ONCE
     assert ratings_of(client, "ada")["mathable"]["games"] == GAMES_AT_ONCE
     assert ratings_of(client, "bob")["mathable"]["games"] == GAMES_AT_ONCE
+
+
+def pass_until_over(client: FlaskClient, game_id: str, a: Account, b: Account) -> dict[str, Any]:
+    """Each seat of ``a`` and ``b``'s game passes in turn until it ends (four passes:
+    ``no_placements``, the winner the seat with the smaller rack); its view for ``a``."""
+    view = client.get(f"/v1/games/{game_id}", headers=a.auth).json
+    while view["status"] == "playing":
+        mover = a if view["turn"]["seat"] == view["you"] else b
+        command = {"type": "pass", "expected_version": view["version"]}
+        passed = client.post(f"/v1/games/{game_id}/moves", headers=mover.auth, json=command)
+        assert passed.status_code == 200, passed.json
+        view = client.get(f"/v1/games/{game_id}", headers=a.auth).json
+    assert view["result"]["reason"] == "no_placements", view["result"]
+    found: dict[str, Any] = view
+    return found
+
+
+def signed_in_browser(client: FlaskClient, who: Account) -> FlaskClient:
+    """A browser signed in as ``who`` (a sign-in link asked with the token, then used)."""
+    browser = client.application.test_client()
+    link = browser.post("/v1/me/signin-link", json={}, headers=who.auth).json
+    page = browser.get(link["path"]).get_data(as_text=True)
+    csrf = re.search(r'name="csrf" value="([0-9a-f]{64})"', page)
+    assert csrf is not None, page[:400]
+    assert browser.post(link["path"], data={"csrf": csrf[1]}).status_code == 303
+    return browser
+
+
+def counted(client: FlaskClient, who: list[Account]) -> dict[str, Any]:
+    """Every rating and total the server shows of ``who``: the API's ratings, records and
+    leaderboard, the player pages' ratings and record, the leaderboard page, and each
+    player's data download (its ratings and results)."""
+    shown: dict[str, Any] = {
+        "leaderboard": client.get("/v1/leaderboard?ruleset=mathable").json,
+        "leaderboard page": re.findall(
+            r"<tbody>.*?</tbody>", client.get("/leaderboard").get_data(as_text=True), re.S
+        ),
+    }
+    for account in who:
+        name = account.name
+        shown[f"api {name}"] = client.get(f"/v1/players/{name}").json
+        page = client.get(f"/players/{name}").get_data(as_text=True)
+        shown[f"page {name}"] = page[page.index("<h2>") : page.index('<ul id="recent">')]
+        data = client.get("/v1/me/data", headers=account.auth).json
+        shown[f"data {name}"] = (data["ratings"], data["game_results"])
+        for other in who:
+            if other is not account:
+                asked = f"/v1/players/{name}/record?against={other.name}"
+                shown[f"record {name} {other.name}"] = client.get(asked).json
+    return shown
+
+
+def test_a_game_of_a_shared_bag_order_counts_in_no_rating_or_total(
+    app: Flask, client: FlaskClient, store_url: str
+) -> None:
+    """Security review (fourth, the ratings of withheld games): two games of seed 42 end
+    by passes (``no_placements``: the winner is the seat whose rack was worth less, so
+    who won tells of the racks' tiles, tiles the other game still deals). While the
+    second plays, the first moves no rating, total, leaderboard row or page, and no
+    answer says who won it; once the second ends too, neither counts either (a seed's
+    order, once seen, can be played again: such games are never counted), nor does a
+    rebuild from the logs count them."""
+    annaa, bertt, carla, danny = (register(client, n) for n in ("annaa", "bertt", "carla", "danny"))
+    play_out(client, annaa, bertt, loser=bertt)  # rated: each has a rating to move
+    play_out(client, carla, danny, loser=carla)
+    everyone = [annaa, bertt, carla, danny]
+    before = counted(client, everyone)
+    assert before["api annaa"]["ratings"]["mathable"]["games"] == 1
+    first = client.post("/v1/games", json={"seed": 42, "invite": ["bertt"]}, headers=annaa.auth)
+    other = client.post("/v1/games", json={"seed": 42, "invite": ["danny"]}, headers=carla.auth)
+    assert first.status_code == other.status_code == 201
+    first_id, other_id = first.json["id"], other.json["id"]
+    assert first.json["rated"] is False and other.json["rated"] is False
+    assert client.post(f"/v1/games/{first_id}/join", headers=bertt.auth).status_code == 200
+    assert client.post(f"/v1/games/{other_id}/join", headers=danny.auth).status_code == 200
+
+    ended = pass_until_over(client, first_id, annaa, bertt)
+    assert ended["result"]["winners"] is None and ended["result"]["withheld"] is True
+    assert counted(client, everyone) == before
+    listed = client.get("/v1/me?details=true", headers=annaa.auth).json["games"]
+    mine = next(g for g in listed if g["id"] == first_id)
+    assert mine["result"]["winners"] is None and mine["result"]["withheld"] is True
+    home = signed_in_browser(client, annaa).get("/").get_data(as_text=True)
+    card = re.search(rf'data-game="{first_id}">.*?</li>', home, re.S)
+    assert card is not None, home
+    assert "who won shows once the other games of its bag order have ended" in card[0]
+    assert "You won" not in card[0] and "bertt won" not in card[0]
+    for name in ("annaa", "bertt"):
+        page = client.get(f"/players/{name}").get_data(as_text=True)
+        assert "who won shows once the other games of its bag order have ended" in page
+
+    pass_until_over(client, other_id, carla, danny)
+    revealed = client.get(f"/v1/games/{first_id}").json["result"]
+    assert revealed["winners"] is not None and "withheld" not in revealed
+    assert counted(client, everyone) == before  # revealed, and still counted nowhere
+    store = app.extensions["mathable"].store
+    ratings = store.all_ratings()
+    done = server_cli("rebuild-ratings", "--database-url", store_url)
+    assert done.returncode == 0, done.stderr
+    assert store.all_ratings() == ratings and counted(client, everyone) == before

@@ -247,6 +247,55 @@ def test_a_table_s_result_is_withheld_while_its_bag_order_is(world: Flask) -> No
     assert " – ".join(str(s) for s in final) in page
 
 
+def test_a_duplicate_round_counts_in_no_rating_or_total(world: Flask) -> None:
+    """Security review (fourth, the ratings of withheld games): a duplicate tournament
+    asked rated is made unrated, and its tables, ended by passes (every seat played a
+    turn; the winner the smaller rack, which tells of tiles the other table still
+    deals), move no rating, leaderboard row or total while the other table plays, nor
+    once the round's order is revealed."""
+    accounts = players(world, 4)
+    names = by_name(accounts)
+    svc = service(world)
+    from mathable_server.tournaments.service import Spec
+
+    tid = svc.create(None, Spec(name="Rated pairs?", ruleset="mathable", format="duplicate",
+                                rounds=1, rated=True))  # fmt: skip
+    assert shown(world, tid)["rated"] is False
+    for a in accounts:
+        assert post(world, a, tid, "join").status_code == 200
+    svc.start(tid, None)
+    client = world.test_client()
+
+    def counted() -> list[Any]:
+        shown: list[Any] = [client.get("/v1/leaderboard?ruleset=mathable").json["players"]]
+        for a in accounts:
+            shown.append(client.get(f"/v1/players/{a.name}").json["ratings"])
+            page = client.get(f"/players/{a.name}").get_data(as_text=True)
+            shown.append("0 won, 0 lost, 0 drawn" in page)
+            for b in accounts:
+                if b is not a:
+                    record = client.get(f"/v1/players/{a.name}/record?against={b.name}").json
+                    shown.append((record["wins"], record["losses"], record["draws"]))
+        return shown
+
+    nothing = counted()
+    assert nothing[0] == [] and nothing[1] == {} and nothing[2] is True
+    tables = shown(world, tid)["rounds"][0]
+    for index, table in enumerate(tables):
+        game_id = table["game_id"]
+        seat = names[table["seats"][0]]
+        assert client.get(f"/v1/games/{game_id}", headers=seat.auth).json["rated"] is False
+        view = client.get(f"/v1/games/{game_id}", headers=seat.auth).json
+        while view["status"] == "playing":
+            mover = names[table["seats"][view["turn"]["seat"]]]
+            answer = move(client, mover, game_id, view["version"], type="pass")
+            assert answer.status_code == 200, answer.json
+            view = client.get(f"/v1/games/{game_id}", headers=seat.auth).json
+        assert view["result"]["reason"] == "no_placements"
+        assert (view["result"]["winners"] is None) == (index == 0)  # withheld, then shown
+        assert counted() == nothing, f"after table {index + 1} ended"
+
+
 def test_league_of_eight_over_two_seasons(world: Flask, time: MovableTime) -> None:
     accounts = players(world, 8)
     names = by_name(accounts)

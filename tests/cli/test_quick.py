@@ -200,7 +200,9 @@ def _compare(params: tuple[Param, ...], app_only: tuple[str, ...], command: Any)
     assert sorted(p.name or "" for p in command.params) == sorted(
         [p.name for p in params] + list(app_only)
     )
-    # In the app's order: the arguments are filled in it.
+    # The arguments in the app's order: they are filled in it.
+    arguments = [p.name for p in command.params if p.param_type_name == "argument"]
+    assert [p.name for p in params if not p.opts] == [a for a in arguments if a not in app_only]
     by_name = {p.name: p for p in params}
     assert [_as_listed(by_name[p.name or ""]) for p in real] == [_as_read(p) for p in real]
 

@@ -169,6 +169,19 @@ def test_looking_up_one_game_imports_it_alone_and_its_events_when_read() -> None
     assert {"mathable", "summy"} <= set(found["all"])  # listing them imports every game
 
 
+def test_an_event_read_before_any_game_is_looked_up_finds_its_game() -> None:
+    """The decoder imports the games, and the events their rulesets name, itself."""
+    code = (
+        "from mathable.core.events import Event\n"
+        "e = Event.from_dict({'type': 'turn_ended', 'v': 1, 'seat': 0, 'points': 3,"
+        " 'bonus': 0, 'drawn': []})\n"
+        "print(type(e).__module__, type(e).__name__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["mathable.games.mathable.events", "TurnEnded"]
+
+
 # --- pinned by the mutation runs (docs/mutation.md), was test_pinned_rulesets.py --------------
 # Each game behind the ruleset interface does what its own functions do
 # (``mathable.core.ruleset``).

@@ -8,7 +8,9 @@ First the table of every command (``COMMANDS``: ``--version``, ``--help``,
 in a fresh game), each run right after a run of ``python -c pass`` so that both
 see the same load: the CPU (user + system) of the process, its median over
 ``--runs`` and its ratio to the floor's median (target: within 4x), and the
-wall time. Then, unless ``--commands-only``, the figures below (median and best
+wall time; then the CPU of importing what the app's ``--help`` prints with
+(``LIBRARIES``: Typer, its Click, rich), the floor of a ``--help`` through the app.
+Then, unless ``--commands-only``, the figures below (median and best
 of ``--runs`` runs of the installed console script, each a fresh process, as a
 user runs it):
 
@@ -238,6 +240,34 @@ def every_command(
     return found
 
 
+#: What the app's ``--help`` imports before it prints a word (Typer, its Click, rich and
+#: Typer's help layout), timed alone: a floor no ``--help`` through the app goes below;
+#: and the parts of rich the layout is made of (a help drawn by rich without Typer).
+LIBRARIES: list[str] = [
+    "import typer",
+    "import typer.rich_utils",
+    "import rich.console, rich.table, rich.panel, rich.padding, rich.align, rich.text",
+]
+
+
+def libraries(env: dict[str, str], runs: int) -> dict[str, tuple[Timing, Timing]]:
+    """``python -c CODE`` for each of ``LIBRARIES``, each run right after a run of
+    ``python -c pass``: by code, the floor's timings and its own."""
+    found = {}
+    for code in LIBRARIES:
+        floor, timing = Timing([], []), Timing([], [])
+        for run in range(runs + 1):  # the first run warms the caches
+            one_floor = timed([sys.executable, "-c", "pass"], env, 1, warm=False)
+            one = timed([sys.executable, "-c", code], env, 1, warm=False)
+            if run:
+                floor.wall += one_floor.wall
+                floor.cpu += one_floor.cpu
+                timing.wall += one.wall
+                timing.cpu += one.cpu
+        found[f"python -c {code!r}"] = (floor, timing)
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
@@ -282,6 +312,16 @@ def main() -> None:
                     f"(floor {floor.cpu_median * 1000:5.1f} ms)   wall "
                     f"{timing.median * 1000:6.1f} ms   {'met' if ratio <= 4 else 'NOT met'}"
                 )
+        print(
+            "what the app's --help cannot go below: importing the libraries it prints with "
+            "(each run right after a run of python -c pass):"
+        )
+        for label, (floor, timing) in libraries(env, args.runs).items():
+            ratio = timing.cpu_median / floor.cpu_median
+            print(
+                f"  {label:<40} cpu {timing.cpu_median * 1000:6.1f} ms = {ratio:4.1f}x "
+                f"(floor {floor.cpu_median * 1000:5.1f} ms)"
+            )
         if args.commands_only:
             load = os.getloadavg()[0]
             print(f"load average while measuring: {load:.1f} on {os.cpu_count()} cores")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -75,6 +74,8 @@ class SeenMessages:
         data = dict(list(data.items())[-MAX_REMEMBERED:])
         try:
             self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            import tempfile  # deferred: start-up time of the commands that write nothing
+
             fd, tmp = tempfile.mkstemp(prefix=".seen-", dir=self.path.parent)
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 json.dump(data, handle)

@@ -11,7 +11,6 @@ import json
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -134,6 +133,8 @@ class ConfigFile:
             "current": self.current,
             "profiles": {name: p.to_dict() for name, p in sorted(self.profiles.items())},
         }
+        import tempfile  # deferred: start-up time of the commands that write nothing
+
         fd, tmp = tempfile.mkstemp(prefix=".config-", dir=self.path.parent)
         try:
             os.fchmod(fd, 0o600)

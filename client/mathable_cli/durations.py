@@ -16,7 +16,6 @@ import os
 import re
 from datetime import UTC, datetime, tzinfo
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import mathable_i18n
 from mathable_i18n import _, current, duration
@@ -96,6 +95,9 @@ def machine_zone() -> str | None:
 
 
 def _zone(name: str) -> tzinfo | None:
+    # deferred: start-up time of the commands that show no deadline
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
     try:
         return ZoneInfo(name)
     except (ValueError, OSError, ZoneInfoNotFoundError):

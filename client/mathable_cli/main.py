@@ -1,5 +1,6 @@
-"""The ``mathable-cli`` console script: ``--version`` at once, a plain ``show`` without the
-command-line framework (``mathable_cli.quick``), everything else through the app.
+"""The ``mathable-cli`` console script: ``--version`` at once, the commands run most
+(``show``, ``games``, ``hint``, ``wait``, a one-shot ``move``) without the command-line
+framework (``mathable_cli.quick``), everything else through the app.
 
 Nothing heavy is imported here, so ``mathable-cli --version`` costs little more
 than starting Python; the commands are in ``mathable_cli.app``.

@@ -68,10 +68,8 @@ if TYPE_CHECKING:
         check,
         default_policy,
         end_reason,
-        explain_refusal,
         find_mistake,
         pending_end,
-        real_equations,
     )
     from mathable.games.mathable.engine import (
         Engine,
@@ -95,6 +93,7 @@ if TYPE_CHECKING:
         position_from,
     )
     from mathable.games.mathable.position import Position
+    from mathable.games.mathable.refusals import explain_refusal, real_equations
     from mathable.games.mathable.ruleset_data import ruleset_data
     from mathable.games.mathable.state import BONUS, RULES_VERSION, RULESET, Equation, GameState
     from mathable.games.mathable.tiles import RACK_SIZE, TILE_SET, TILE_VALUES
@@ -141,10 +140,10 @@ _EXPORTS: dict[str, str] = {
     "check": "mathable.games.mathable.commands",
     "default_policy": "mathable.games.mathable.commands",
     "end_reason": "mathable.games.mathable.commands",
-    "explain_refusal": "mathable.games.mathable.commands",
+    "explain_refusal": "mathable.games.mathable.refusals",
     "find_mistake": "mathable.games.mathable.commands",
     "pending_end": "mathable.games.mathable.commands",
-    "real_equations": "mathable.games.mathable.commands",
+    "real_equations": "mathable.games.mathable.refusals",
     "Engine": "mathable.games.mathable.engine",
     "EngineError": "mathable.games.mathable.engine",
     "ExchangeTiles": "mathable.games.mathable.engine",

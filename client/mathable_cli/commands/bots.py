@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from mathable_cli import api as api_module
+from mathable_cli import hinting
 from mathable_cli.api import ApiClient, ApiError
 from mathable_cli.bot import Bot
 from mathable_cli.cmdutil import GameArg, JsonFlag
@@ -17,7 +18,6 @@ from mathable_cli.events import EventStream, StreamUnsupported
 from mathable_cli.exits import CliError, ExitCode
 from mathable_cli.game import game_id, is_my_turn, my_seat
 from mathable_cli.listing import game_entries, waits_on_me
-from mathable_cli.screens import Turn, screen_for
 from mathable_cli.screens.mathable.bot import decide, turn_outcome
 from mathable_cli.screens.mathable.engines import THINK_TIME, EngineRunner
 from mathable_cli.screens.mathable.hints import NODE_LIMIT
@@ -32,16 +32,7 @@ def hint(
     as_json: JsonFlag = False,
 ) -> None:
     """Your legal placements and the best turn, worked out locally from your view."""
-    actx = app_context(ctx)
-    game = actx.game_id(game, "hint")
-    view = actx.api().game(game)
-    if view.get("rated"):
-        raise CliError(
-            _("game {game} is rated: no hints (its players' ratings move)", game=game),
-            ExitCode.REFUSED,
-        )
-    turn = Turn(actx.api(), actx.output, game, view)
-    screen_for(view).hint(turn, show_all=show_all, as_json=as_json)
+    hinting.hint(app_context(ctx), game, show_all=show_all, as_json=as_json)
 
 
 #: Why ``bot`` leaves a rated game alone without ``--rated``.
@@ -244,14 +235,16 @@ def bot(
     senders: Annotated[
         list[str] | None,
         typer.Option(
-            "--from", help="With --accept: only from this player (repeat for more).",
+            "--from",
+            help="With --accept: only from this player (repeat for more).",
             show_default=False,
         ),
     ] = None,
     rulesets: Annotated[
         list[str] | None,
         typer.Option(
-            "--ruleset", help="With --accept: only games of this ruleset (repeat for more).",
+            "--ruleset",
+            help="With --accept: only games of this ruleset (repeat for more).",
             show_default=False,
         ),
     ] = None,

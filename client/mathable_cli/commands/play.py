@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from mathable_cli import ruleset_turns
+from mathable_cli import moving, ruleset_turns
 from mathable_cli.api import ApiClient
 from mathable_cli.cmdutil import GameArg, GameIdArg, JsonFlag
 from mathable_cli.context import AppContext, app_context
@@ -19,7 +19,7 @@ from mathable_cli.game import (
     status_line,
 )
 from mathable_cli.resolve import choose_game
-from mathable_cli.screens import MoveFlags, Turn, screen_for
+from mathable_cli.screens import Turn, screen_for
 from mathable_cli.sending import report_end, require_turn, send
 from mathable_i18n import _, ngettext
 
@@ -60,25 +60,14 @@ def move(
     Interactively, placements are staged and sent only with `done`; `undo` takes
     the last one back.
     """
-    actx = app_context(ctx)
-    api = actx.api()
-    out = actx.output
-    if game is not None and ("=" in game or "@" in game):  # `move I8=12`: a placement
-        placements, game = [game, *(placements or [])], None
-    game = actx.game_id(game, "move")
-    if not placements and as_json:
-        raise CliError(_("--json needs placements on the command line"), ExitCode.USAGE)
-    view = api.game(game)
-    turn = Turn(api, out, game, view)
-    if not placements:
-        screen_for(view).take_turn(turn)
-        return
-    # Each game reads the words in its own notation, even when they look like another
-    # game's (a Mathable placement ``I8=12`` in a Summy game).
-    flags = MoveFlags(draw_extra=draw_extra, anyway=anyway)
-    new = screen_for(view).play(turn, placements, flags)
-    if as_json:
-        out.json(new)
+    moving.move(
+        app_context(ctx),
+        game,
+        placements,
+        draw_extra=draw_extra,
+        anyway=anyway,
+        as_json=as_json,
+    )
 
 
 def exchange(

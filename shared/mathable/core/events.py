@@ -2,7 +2,9 @@
 
 A game's own events subclass ``Event`` with ``game`` set to the game's name; the
 decoder finds every registered type, and loads the installed games (their entry
-points, ``mathable.core.plugins``) the first time it meets a type it does not know.
+points, ``mathable.core.plugins``) and the module of events each ruleset names
+(``events_module``, if it does not import them itself) the first time it meets a type
+it does not know.
 Every event is written with the schema version ``v`` so that old logs still load: the
 lowest version that reads it right. An optional field that changes what an event means
 (``Event.needs_version``) raises its ``v`` when it is set, and a reader refuses a ``v``
@@ -182,8 +184,14 @@ def _event_type(kind: str) -> type[Event] | None:
     """The class of the events of type ``kind``, whichever game's they are."""
     found = _registered_type(kind)
     if found is None:
-        plugins.load_all()  # the installed games register their events when imported
-        found = _registered_type(kind)
+        # A game's events register when imported: with its ruleset, or with the module
+        # its ruleset names (``events_module``), imported now; the games found so far
+        # first (a program that plays one game imports no other), then every installed one.
+        for every in (False, True):
+            plugins.import_events(every=every)
+            found = _registered_type(kind)
+            if found is not None:
+                break
     return found
 
 

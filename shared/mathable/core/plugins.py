@@ -29,6 +29,8 @@ GROUP = "mathable.rulesets"
 DEFAULT_RULESET = "mathable"
 
 _loaded: dict[str, Any] | None = None
+#: The games' ruleset objects imported so far, one by one (``load_one``), by name.
+_imported: dict[str, Any] = {}
 #: Every installed entry point (a ``Listed``, or ``importlib.metadata.entry_points()``),
 #: read at the first ``in_group``.
 _every: Any = None
@@ -200,10 +202,23 @@ def load_one(name: str) -> Any:
     for point in installed():
         if point.name == name:
             try:
-                return point.load()
+                rules = point.load()
             except Exception:  # said by load_all, which the caller turns to
                 return None
+            _imported[name] = rules
+            return rules
     return None
+
+
+def import_events(*, every: bool) -> None:
+    """Import the module of events each game's ruleset names (``events_module``: a
+    ruleset whose own module does not import its events): of the games imported so far,
+    or (``every``) of every installed game, imported now (``load_all``)."""
+    found = load_all() if every else (_loaded if _loaded is not None else _imported)
+    for rules in list(found.values()):
+        module = getattr(rules, "events_module", None)
+        if isinstance(module, str):
+            importlib.import_module(module)
 
 
 def forget() -> None:
@@ -211,3 +226,4 @@ def forget() -> None:
     global _loaded, _every
     _loaded = None
     _every = None
+    _imported.clear()

@@ -29,22 +29,34 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mathable.core import plugins
 from mathable.core.errors import RuleError, shown
-from mathable.core.events import Event, GameCreated
-from mathable.core.lifecycle import shared
-from mathable.core.movelist import MoveLine, move_lines
-from mathable.core.replies import shared_reply
-from mathable.core.state import Lifecycle
-from mathable.core.view import redact_shared
 from mathable.core.words import Text, says, says_n
 
-#: The state of a game of any ruleset: each game's state is a ``Lifecycle``, whose fields
-#: (version, status, ruleset, options, seats, turn, turns_played, result, draws_revealed)
-#: mean the same in each.
-AnyState = Lifecycle
+# The kernel's events, lifecycle, move list, mail replies and views are imported where they
+# are used (deferred: start-up time of a program that only shows or plays a game from its
+# JSON view, ``mathable-cli show``; the server uses them all), and ``AnyState`` when first
+# read (``__getattr__``).
+if TYPE_CHECKING:
+    from mathable.core.events import Event
+    from mathable.core.movelist import MoveLine
+    from mathable.core.state import Lifecycle
+
+    #: The state of a game of any ruleset: each game's state is a ``Lifecycle``, whose
+    #: fields (version, status, ruleset, options, seats, turn, turns_played, result,
+    #: draws_revealed) mean the same in each.
+    AnyState = Lifecycle
+
+
+def __getattr__(name: str) -> Any:
+    if name == "AnyState":  # ``Lifecycle``, imported when first asked for
+        from mathable.core.state import Lifecycle
+
+        globals()["AnyState"] = Lifecycle
+        return Lifecycle
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -385,6 +397,11 @@ class RulesetBase:
     own_acts: frozenset[str] = frozenset()
     illegal_move_codes: frozenset[str] = frozenset()
     drawing_name: str = "board"
+    #: The module that defines the game's own events, imported by the decoder when it meets
+    #: an event type not yet known (``Event.from_dict``, ``plugins.import_events``): a
+    #: ruleset whose module does not import its events (a program that only shows games
+    #: does not pay for them) names it.
+    events_module: str | None = None
 
     def legal_commands(self, state: Any, seat: int, limit: int = 200) -> list[dict[str, Any]]:
         """Up to ``limit`` of the seat's legal moves as JSON commands (what the play page
@@ -399,9 +416,13 @@ class RulesetBase:
 
     @property
     def command_types(self) -> tuple[str, ...]:
+        from mathable.core.lifecycle import shared
+
         return shared.command_types(self.turn_commands, self.other_commands)
 
     def command(self, seat: int, body: dict[str, Any]) -> Any:
+        from mathable.core.lifecycle import shared
+
         found = shared.read_command(seat, body)
         return found if found is not None else self.own_command(seat, body)
 
@@ -424,6 +445,8 @@ class RulesetBase:
         raise NotImplementedError
 
     def redact(self, event: Event, viewer: int | None, *, revealed: bool = False) -> dict[str, Any]:
+        from mathable.core.view import redact_shared
+
         return redact_shared(event, viewer, revealed=revealed)
 
     def turn_told(self, event: Mapping[str, Any]) -> Told | None:
@@ -460,6 +483,8 @@ class RulesetBase:
     def read_reply(self, line: str, view: dict[str, Any]) -> dict[str, Any]:
         if not line.split():
             raise RuleError("bad_notation", says("the mail holds no move"), {"text": line[:80]})
+        from mathable.core.replies import shared_reply
+
         found = shared_reply(line)  # pass, resign...: in any of the players' languages
         return found if found is not None else self.read_own_reply(line, view)
 
@@ -504,6 +529,8 @@ class RulesetBase:
         return ""
 
     def move_lines(self, events: Iterable[Event], names: Sequence[str] = ()) -> list[MoveLine]:
+        from mathable.core.movelist import move_lines
+
         return move_lines(self, events, names)
 
     # Records: a game without a notation of its own says so (``no_record_notation``).
@@ -588,7 +615,7 @@ def escape(text: str) -> str:
     return text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
 
 
-class _Registry(MutableMapping[str, Ruleset]):
+class _Registry(MutableMapping[str, "Ruleset"]):
     """Every ruleset by name: the installed games (their entry points, read when first
     looked at) and any ``register``ed by a program. Every way of reading it goes through
     ``_games``, which loads the installed games the first time."""
@@ -685,6 +712,8 @@ def ruleset_of(state: AnyState) -> Ruleset:
 
 def apply_any(state: AnyState, event: Event) -> AnyState:
     """``apply`` of the game's own ruleset; ``game_created`` picks it for an empty game."""
+    from mathable.core.events import GameCreated
+
     if state.version == 0 and isinstance(event, GameCreated):
         rules = ruleset(event.ruleset)
         return rules.apply(rules.new_state(), event)
@@ -706,6 +735,8 @@ def redact_any(event: Event, viewer: int | None, *, revealed: bool = False) -> d
     the events every game shares (created, joined, resigned, clocks...) by the kernel's."""
     if event.game:
         return ruleset(event.game).redact(event, viewer, revealed=revealed)
+    from mathable.core.view import redact_shared
+
     return redact_shared(event, viewer, revealed=revealed)
 
 

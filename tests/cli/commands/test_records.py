@@ -149,7 +149,7 @@ def test_the_summy_tutorial_runs_through() -> None:
 
 
 def test_the_games_list_says_imported_for_an_imported_game() -> None:
-    from mathable_cli.commands.games import _entry_lines
+    from mathable_cli.gamelist import entry_lines as _entry_lines
 
     entry = {"id": "g1", "status": "ended", "ruleset": "mathable", "your_seat": 1,
              "seats": [{"seat": 0, "player": "p1", "name": "ada"},

@@ -16,8 +16,9 @@ from mathable.core.lifecycle import Create, Join, Pass, Resign
 from mathable.core.ruleset import ruleset
 from mathable.games.summy import Discard, PlayEquation, parse_tiles
 from mathable.games.summy.tiles import SUPPLY_SET
-from mathable_cli.commands.games import _entry_lines, export_text, history_lines
+from mathable_cli.commands.games import export_text, history_lines
 from mathable_cli.game import last_turn_words, result_line
+from mathable_cli.gamelist import entry_lines as _entry_lines
 from tests.cli.conftest import SERVER, Invoke, requests_to
 
 SUMMY = ruleset("summy")

@@ -134,8 +134,10 @@ def test_the_interface_is_its_sections_each_member_once_and_with_its_docstring()
 
 
 # --- was test_lazy_rulesets.py ----------------------------------------------------------------
-# A ruleset looked up by name is imported alone, and with its event types: a program that
-# shows one game (``mathable-cli show``) imports no other game, nor the engine it does not use.
+# A ruleset looked up by name is imported alone, without its events: a program that shows
+# one game (``mathable-cli show``) imports no other game, nor the engine or the events it
+# does not use. Its events are imported when the first of them is read (``events_module``),
+# still without the other games.
 
 
 PROBE = """
@@ -153,19 +155,31 @@ print(json.dumps({"first": first, "event": type(event).__name__, "after": after,
 """
 
 
-def test_looking_up_one_game_imports_it_alone_with_its_events() -> None:
+def test_looking_up_one_game_imports_it_alone_and_its_events_when_read() -> None:
     done = subprocess.run(
         [sys.executable, "-c", PROBE], capture_output=True, text=True, check=True
     )
     found = json.loads(done.stdout)
     first = set(found["first"])
     assert "mathable.games.mathable.ruleset" in first
-    assert "mathable.games.mathable.events" in first  # its event types are known
     assert not any(m.startswith("mathable.games.summy") for m in first)
-    for unused in ("engine", "commands", "movegen", "tutorial", "picture", "record"):
+    for unused in ("events", "engine", "commands", "movegen", "tutorial", "picture", "record"):
         assert f"mathable.games.mathable.{unused}" not in first, unused
     assert found["event"] == "GameStarted" and found["after"] == []  # read without the others
     assert {"mathable", "summy"} <= set(found["all"])  # listing them imports every game
+
+
+def test_an_event_read_before_any_game_is_looked_up_finds_its_game() -> None:
+    """The decoder imports the games, and the events their rulesets name, itself."""
+    code = (
+        "from mathable.core.events import Event\n"
+        "e = Event.from_dict({'type': 'turn_ended', 'v': 1, 'seat': 0, 'points': 3,"
+        " 'bonus': 0, 'drawn': []})\n"
+        "print(type(e).__module__, type(e).__name__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["mathable.games.mathable.events", "TurnEnded"]
 
 
 # --- pinned by the mutation runs (docs/mutation.md), was test_pinned_rulesets.py --------------

@@ -6,8 +6,6 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from mathable.core.errors import RuleError, shown
-from mathable.core.events import Event
-from mathable.core.movelist import MoveLine, move_lines
 from mathable.core.ruleset import (
     SHARED_END_WORDS,
     RecordTurn,
@@ -16,20 +14,21 @@ from mathable.core.ruleset import (
     gave_tiles,
     last_told_of,
 )
-from mathable.core.state import Lifecycle
 from mathable.core.words import says
 from mathable.games.mathable.board import render
-from mathable.games.mathable.events import apply  # its events register on import
-from mathable.games.mathable.eventwords import event_words
 from mathable.games.mathable.tiles import TILE_SET
 
 if TYPE_CHECKING:
+    from mathable.core.events import Event
+    from mathable.core.movelist import MoveLine
     from mathable.core.rulebook import Block
+    from mathable.core.state import Lifecycle
 
-# The rules' engine, views, records, pictures, mail words, tutorial and rulebook are
-# imported by the methods that use them (deferred: start-up time of a program that only
-# shows a game, ``mathable-cli show``; the server uses them all). The events are imported here: a
-# game's event types are known once its ruleset is (``Event.from_dict``).
+# The rules' events, engine, views, records, pictures, mail words, tutorial and rulebook
+# are imported by the methods that use them (deferred: start-up time of a program that
+# only shows or plays a game from its JSON view, ``mathable-cli show``; the server uses
+# them all). The events register when their module is first imported: by whatever makes
+# one, or by the decoder when it meets a type it does not know (``events_module``).
 
 
 def _play_told(turn: Mapping[str, Any]) -> Told:
@@ -62,6 +61,7 @@ class MathableRules(RulesetBase):
     """Mathable behind the interface: the functions it always had, unchanged."""
 
     name = "mathable"
+    events_module = "mathable.games.mathable.events"
     #: Mathable's own commands (the kernel's pass, resign, give_time follow each kind).
     turn_commands: tuple[str, ...] = ("place", "turn", "exchange", "draw_extra", "end_turn")
     other_commands: tuple[str, ...] = ("correct",)
@@ -81,6 +81,8 @@ class MathableRules(RulesetBase):
         return check(state, command)
 
     def apply(self, state: Any, event: Event) -> Lifecycle:
+        from mathable.games.mathable.events import apply
+
         return apply(state, event)
 
     def view(self, state: Any, viewer: int | None) -> dict[str, Any]:
@@ -194,6 +196,8 @@ class MathableRules(RulesetBase):
         return None
 
     def event_words(self, event: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        from mathable.games.mathable.eventwords import event_words
+
         return event_words(event, names)
 
     def last_told(self, view: Mapping[str, Any]) -> Told | None:
@@ -274,6 +278,7 @@ class MathableRules(RulesetBase):
         return mail.points_words(view)
 
     def move_lines(self, events: Iterable[Event], names: Sequence[str] = ()) -> list[MoveLine]:
+        from mathable.core.movelist import move_lines
         from mathable.games.mathable.movelist import fold_own
 
         return move_lines(self, events, names, fold_own)

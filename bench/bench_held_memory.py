@@ -150,9 +150,6 @@ import os, signal, tracemalloc
 if os.environ.get("HELD_TRACE_FOLDER"):
     tracemalloc.start(int(os.environ.get("HELD_TRACE_FRAMES", "1")))
     def _dump(signum, frame):
-        if os.environ.get("HELD_TRACE_COLLECT"):
-            import gc
-            print("collected", gc.collect(), flush=True)
         folder = os.environ["HELD_TRACE_FOLDER"]
         name = open(os.path.join(folder, "next")).read().strip()
         tracemalloc.take_snapshot().dump(os.path.join(folder, f"{name}.{os.getpid()}.part"))

@@ -18,7 +18,7 @@ revoked in any process wakes it at once.
 
 A process holds thousands of them (``docs/server.md``, "Memory"): what one keeps
 while it waits is small objects with slots (``Holds``, ``_HeldBody``,
-``store.wakeups.Waiter``), nothing of Flask's request, and no context manager.
+``store.wakeups.Waiter``), no context manager, and for a stream no request context.
 """
 
 from __future__ import annotations
@@ -189,9 +189,6 @@ class _HeldBody:
         start_response: Any,
     ) -> None:
         self._app, self._holds, self._woken = app, holds, woken
-        # Flask's request object, its parsed arguments and headers: done with. An error
-        # answered later makes a request of its own from the environ.
-        environ.pop("werkzeug.request", None)
         self._environ, self._start = environ, start_response
         # Made while the request still speaks its language: its refusals are said in it.
         self._language = current()

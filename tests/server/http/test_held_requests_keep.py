@@ -1,10 +1,11 @@
 """What a waiting request keeps while it waits: its answer's needs, not Flask's request.
 
-A worker holds thousands of long-polls and streams; each used to keep Flask's
-request object (with its parsed arguments and headers) and, for a stream, the
-whole request and app context for its ten minutes. ``bench/bench_held_memory.py``
-measures what one costs; these pin that the request is let go, and that the
-leases a wait holds are given back once however often they are closed.
+A worker holds thousands of long-polls and streams; a stream used to keep the
+whole request and app context (Flask's request, with its parsed arguments and
+headers) for its ten minutes. ``bench/bench_held_memory.py`` measures what one
+costs; these pin that neither a held long-poll nor a stream keeps Flask's
+request, and that the leases a wait holds are given back once however often
+they are closed.
 """
 
 from __future__ import annotations

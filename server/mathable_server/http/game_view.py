@@ -29,7 +29,7 @@ from mathable_server.http.render import (
     with_length,
     withhold_end,
 )
-from mathable_server.http.waiting import Wsgi, wait_for_game
+from mathable_server.http.waiting import GameWait, Wsgi
 from mathable_server.http.web import Services, etag, json_response, token_player
 
 
@@ -76,17 +76,47 @@ def view_response(
     return json_response(with_clock(text, game.clock, svc.games.now()), 200, headers)
 
 
+class WokenView:
+    """What a held long-poll on a game keeps to answer once woken: ``answer`` is its
+    ``woken`` (``waiting.long_poll``), ``woken_view`` with these arguments.
+
+    A bound method of a small object rather than a ``functools.partial``: as small,
+    and called as Python calls Python, so the waiting greenlet's stack is one C call
+    shallower (a process holds thousands of them, each saved when it switches away).
+    """
+
+    __slots__ = ("_svc", "_wait", "_game_id", "_viewer", "_known", "_caller")
+
+    def __init__(
+        self,
+        svc: Services,
+        wait: GameWait,
+        game_id: str,
+        viewer: str | None,
+        known: int | None,
+        caller: tuple[str, int] | None,
+    ) -> None:
+        self._svc, self._wait, self._game_id = svc, wait, game_id
+        self._viewer, self._known, self._caller = viewer, known, caller
+
+    def answer(self, environ: dict[str, Any]) -> Wsgi:
+        return woken_view(
+            self._svc, self._wait, self._game_id, self._viewer, self._known, self._caller,
+            environ,
+        )  # fmt: skip
+
+
 def woken_view(
     svc: Services,
+    wait: GameWait,
     game_id: str,
-    since: int,
-    wait: float,
     viewer: str | None,
     known: int | None,
     caller: tuple[str, int] | None,
     environ: dict[str, Any],
 ) -> Wsgi:
-    """Wait, then answer as ``view_response`` would (for the request of ``environ``).
+    """Wait (``wait``), then answer as ``view_response`` would (for the request of
+    ``environ``).
 
     ``caller``: the token and the ``auth_mark`` of a player's request. The token is
     asked for again on waking if it may have been replaced since (``still_holds``):
@@ -99,7 +129,7 @@ def woken_view(
     shared; so is the body of each time left on the clock (``answer_body``). Each answer
     is handed copies of the headers: middleware may add to them.
     """
-    game = wait_for_game(svc, game_id, since, wait, viewer)
+    game = wait.wait()
     if caller is not None and viewer is not None:
         token, mark = caller
         if svc.auth.forgotten_since(viewer, mark):

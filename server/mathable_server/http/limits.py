@@ -13,8 +13,7 @@ import math
 import re
 import threading
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -150,16 +149,14 @@ class LongPolls:
         self._held = 0
         self._lock = threading.Lock()
 
-    @contextmanager
-    def slot(self) -> Iterator[bool]:
-        """Yields whether this request may hold: a free slot was taken (and is given back)."""
+    def take(self) -> bool:
+        """Whether this request may hold: a free slot was taken (``give_back`` it)."""
         with self._lock:
-            taken = self._held < self.limit
-            if taken:
-                self._held += 1
-        try:
-            yield taken
-        finally:
-            if taken:
-                with self._lock:
-                    self._held -= 1
+            if self._held >= self.limit:
+                return False
+            self._held += 1
+            return True
+
+    def give_back(self) -> None:
+        with self._lock:
+            self._held -= 1

@@ -1,7 +1,7 @@
 """The requests that wait: long-polls and streams, and the leases they hold.
 
-A waiting request holds two leases while it waits (``long_poll``, ``hold_stream``):
-one of its caller's waiting requests, counted across processes
+A waiting request holds two leases while it waits (``Holds``, taken by ``long_poll``
+and ``hold_stream``): one of its caller's waiting requests, counted across processes
 (``Services.held_polls``), and one of this process's slots for them
 (``Services.long_polls``). It registers with the process's wake-ups
 (``store.wakeups``) before it reads, so a change committed by any process
@@ -10,21 +10,24 @@ caller's token still opens the account (``still_holds``): a token replaced or
 revoked in any process wakes it at once.
 
 - A long-poll (``GET /v1/games/{id}?wait=``) is a ``Held`` answer: Flask is done
-  with the request before it waits; its WSGI body waits (``wait_for_game``), then
+  with the request before it waits; its WSGI body waits (``GameWait``), then
   answers. When every slot is taken it is not held: the view answers at once.
 - A stream (``/v1/me/stream``, ``/v1/games/{id}/stream``) is a generator of NDJSON
   lines (``stream_response``) that turns its loop by ``stream_ticks``: a heartbeat
   when one is due, a look at what woke it after each wait, until it ends.
+
+A process holds thousands of them (``docs/server.md``, "Memory"): what one keeps
+while it waits is small objects with slots (``Holds``, ``_HeldBody``,
+``store.wakeups.Waiter``), no context manager, and for a stream no request context.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import ExitStack
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from flask import Flask, Response, current_app, stream_with_context
+from flask import Flask, Response, current_app
 
 from mathable_i18n import _, current, speaking
 from mathable_server.games.service import Timed
@@ -43,24 +46,71 @@ Wsgi = tuple[str, list[tuple[str, str]], bytes]
 # --- the leases ------------------------------------------------------------------------
 
 
-def _leases(svc: Services, caller: str, seconds: float) -> tuple[ExitStack, str | None]:
-    """Take the leases of a wait of ``seconds`` for ``caller`` (``player:<id>`` or
-    ``address:<ip>``): (the leases, None), or (nothing held, which was taken already:
-    ``"caller"``, their waiting requests, or ``"process"``, its slots)."""
-    holds = ExitStack()
-    try:
-        limit = svc.settings.max_polls_per_caller
-        if not holds.enter_context(svc.held_polls.hold(caller, seconds, limit)):
-            refused = "caller"
-        elif not holds.enter_context(svc.long_polls.slot()):
-            refused = "process"
-        else:
-            return holds, None
-    except BaseException:
-        holds.close()
-        raise
-    holds.close()
-    return holds, refused
+class Holds:
+    """What one waiting request holds: a lease of its caller's waiting requests (counted
+    across processes, ``Services.held_polls``), one of this process's slots for them
+    (``Services.long_polls``), and for a stream its registration with the wake-ups
+    (``watch``). ``close`` gives all of it back at once (twice is once); so does the end of
+    a ``with`` block.
+
+    One small object, not context managers: a process holds thousands of these.
+    """
+
+    __slots__ = ("_svc", "_caller", "_lease", "_slot", "_waiter")
+
+    def __init__(self, svc: Services, caller: str) -> None:
+        self._svc, self._caller = svc, caller
+        self._lease: object | None = None
+        self._slot = False
+        self._waiter: Waiter | None = None
+
+    @classmethod
+    def take(cls, svc: Services, caller: str, seconds: float) -> Holds | str:
+        """The leases of a wait of ``seconds`` for ``caller`` (``player:<id>`` or
+        ``address:<ip>``), or which was taken already: ``"caller"``, their waiting
+        requests, or ``"process"``, its slots (then nothing is held)."""
+        holds = cls(svc, caller)
+        try:
+            holds._lease = svc.held_polls.take(caller, seconds, svc.settings.max_polls_per_caller)
+            if holds._lease is None:
+                return "caller"
+            holds._slot = svc.long_polls.take()
+            if not holds._slot:
+                holds.close()
+                return "process"
+        except BaseException:
+            holds.close()
+            raise
+        return holds
+
+    def watch(
+        self, games: Sequence[str] = (), players: Sequence[str] = (), owner: str | None = None
+    ) -> Waiter:
+        """Register with the process's wake-ups until closed (``Wakeups.add``)."""
+        self._waiter = self._svc.wakeups.add(games, players, owner)
+        return self._waiter
+
+    def unwatch(self) -> None:
+        """No longer registered with the wake-ups (if it was); the leases stay."""
+        waiter, self._waiter = self._waiter, None
+        if waiter is not None:
+            self._svc.wakeups.remove(waiter)
+
+    def close(self) -> None:
+        svc = self._svc
+        self.unwatch()
+        if self._slot:
+            self._slot = False
+            svc.long_polls.give_back()
+        lease, self._lease = self._lease, None
+        if lease is not None:
+            svc.held_polls.give_back(self._caller, lease)
+
+    def __enter__(self) -> Holds:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def still_holds(auth: Authenticator, token: str, player_id: str, mark: int) -> bool:
@@ -78,23 +128,27 @@ def still_holds(auth: Authenticator, token: str, player_id: str, mark: int) -> b
 # --- long-polls --------------------------------------------------------------------------
 
 
+#: What a held long-poll calls from its body: waits, then the answer (status, headers, body).
+Woken = Callable[[dict[str, Any]], Wsgi]
+
+
 def long_poll(
-    svc: Services,
-    caller: str,
-    seconds: float,
-    woken: Callable[[dict[str, Any]], Wsgi],
-    prepare: Callable[[], object] | None = None,
+    svc: Services, caller: str, seconds: float, start: Callable[[Holds], Woken]
 ) -> Held | None:
-    """The held answer of a long-poll of ``seconds`` (``woken`` waits, then answers), or
-    None when every slot (the process's, or the caller's) is taken: then the view answers
-    at once, as if the wait ran out, so that long-polls never hold every thread.
-    ``prepare`` runs once the leases are taken (if it fails, they are given back)."""
-    holds, refused = _leases(svc, caller, seconds)
-    if refused is not None:
+    """The held answer of a long-poll of ``seconds``, or None when every slot (the
+    process's, or the caller's) is taken: then the view answers at once, as if the wait ran
+    out, so that long-polls never hold every thread.
+
+    ``start`` runs once the leases are taken (if it fails, they are given back): it
+    registers the wait and reads what it needs (in the view, on the view's stack) and
+    gives the callable the body calls with the request's environ, which waits and
+    answers.
+    """
+    holds = Holds.take(svc, caller, seconds)
+    if isinstance(holds, str):
         return None
     try:
-        if prepare is not None:
-            prepare()
+        woken = start(holds)
         app = current_app._get_current_object()  # type: ignore[attr-defined]
         return Held(app, holds, woken)  # it gives the leases back when done
     except BaseException:
@@ -112,9 +166,7 @@ class Held(Response):
     leases (``holds``) are given back when the body ends or is closed.
     """
 
-    def __init__(
-        self, app: Flask, holds: ExitStack, woken: Callable[[dict[str, Any]], Wsgi]
-    ) -> None:
+    def __init__(self, app: Flask, holds: Holds, woken: Woken) -> None:
         super().__init__()
         self._app, self._holds, self._woken = app, holds, woken
 
@@ -123,11 +175,16 @@ class Held(Response):
 
 
 class _HeldBody:
+    """The body of a held long-poll: all that stays of its request while it waits (a
+    process holds thousands), so it keeps only what its answer needs."""
+
+    __slots__ = ("_app", "_holds", "_woken", "_environ", "_start", "_language")
+
     def __init__(
         self,
         app: Flask,
-        holds: ExitStack,
-        woken: Callable[[dict[str, Any]], Wsgi],
+        holds: Holds,
+        woken: Woken,
         environ: dict[str, Any],
         start_response: Any,
     ) -> None:
@@ -169,56 +226,75 @@ def _error_response(app: Flask, environ: dict[str, Any], err: Exception) -> Resp
         return response
 
 
-def wait_for_game(
-    svc: Services, game_id: str, since: int, seconds: float, owner: str | None = None
-) -> Timed:
-    """Hold until the game passes version ``since`` (written by any process) or time runs out.
+class GameWait:
+    """A long-poll's wait until a game passes version ``since`` (written by any process), or
+    ``seconds`` run out.
 
-    The request registers with the process's wake-ups first and then reads the
-    game's version once: a move committed by any process wakes it (see
-    ``mathable_server.store.wakeups``), with no polling. It looks again by itself only
-    when a clock of the game falls due.
+    Made by the view: it registers with the process's wake-ups (on ``holds``) and then
+    reads the game's version once, so a move committed by any process meanwhile wakes it
+    or is read, with no polling. Its ``wait`` runs in the held body: it looks again by
+    itself only when a clock of the game falls due.
     """
-    now = svc.games.now
-    deadline = time.monotonic() + seconds
-    follower = svc.follower
-    if follower is not None:
-        follower.ensure_started()
-    with svc.wakeups.watch(games=[game_id], owner=owner) as waiter:
-        head = svc.store.head(game_id)
-        while head is not None and head[0] <= since and not waiter.revoked:
-            if waiter.ending:
-                raise ErrorAnswer(
-                    503,
-                    "shutting_down",
-                    _("this server process is stopping (a restart or a reload); ask again"),
-                    headers={"Retry-After": "1"},
-                    retry_after=1,
-                )
-            due = head[1]
-            if due is not None and due <= now():
-                break  # a clock ran out: settled by the read below
-            pause = deadline - time.monotonic()
-            if pause <= 0:
-                break
-            if due is not None:
-                pause = min(pause, max(0.01, (due - now()) / 1000))
-            woken = waiter.wait(pause)
-            if waiter.revoked:
-                break  # the caller's token was replaced or revoked: asked again on waking
-            newest = waiter.versions.get(game_id, 0)
-            if newest > since:
-                return svc.games.at_least(game_id, newest)
-            if not woken:
-                head = svc.store.head(game_id)  # time is up, or a clock may be due
-    return svc.games.game(game_id)
+
+    __slots__ = ("_svc", "_holds", "_waiter", "_head", "_game_id", "_since", "_deadline")
+
+    def __init__(
+        self,
+        svc: Services,
+        holds: Holds,
+        game_id: str,
+        since: int,
+        seconds: float,
+        owner: str | None = None,
+    ) -> None:
+        self._svc, self._holds, self._game_id, self._since = svc, holds, game_id, since
+        self._deadline = time.monotonic() + seconds
+        if svc.follower is not None:
+            svc.follower.ensure_started()
+        self._waiter = holds.watch(games=(game_id,), owner=owner)
+        self._head = svc.store.head(game_id)
+
+    def wait(self) -> Timed:
+        """Hold until the game passes ``since`` or time runs out: the game then."""
+        svc, waiter, game_id, since = self._svc, self._waiter, self._game_id, self._since
+        now = svc.games.now
+        head = self._head
+        try:
+            while head is not None and head[0] <= since and not waiter.revoked:
+                if waiter.ending:
+                    raise ErrorAnswer(
+                        503,
+                        "shutting_down",
+                        _("this server process is stopping (a restart or a reload); ask again"),
+                        headers={"Retry-After": "1"},
+                        retry_after=1,
+                    )
+                due = head[1]
+                if due is not None and due <= now():
+                    break  # a clock ran out: settled by the read below
+                pause = self._deadline - time.monotonic()
+                if pause <= 0:
+                    break
+                if due is not None:
+                    pause = min(pause, max(0.01, (due - now()) / 1000))
+                woken = waiter.wait(pause)
+                if waiter.revoked:
+                    break  # the caller's token was replaced or revoked: asked again on waking
+                newest = waiter.versions.get(game_id, 0)
+                if newest > since:
+                    return svc.games.at_least(game_id, newest)
+                if not woken:
+                    head = svc.store.head(game_id)  # time is up, or a clock may be due
+        finally:
+            self._holds.unwatch()
+        return svc.games.game(game_id)
 
 
 # --- streams -----------------------------------------------------------------------------
 
 
-def hold_stream(svc: Services, caller: str) -> ExitStack:
-    """The leases a stream holds while it is open (give them back by closing the stack).
+def hold_stream(svc: Services, caller: str) -> Holds:
+    """The leases a stream holds while it is open (give them back by closing them).
     429 ``too_many_waits`` or 503 ``server_busy`` (with ``Retry-After``) when the
     caller's or the process's are all taken. ``caller``: ``player:<id>`` or
     ``address:<ip>``.
@@ -226,8 +302,8 @@ def hold_stream(svc: Services, caller: str) -> ExitStack:
     settings = svc.settings
     if svc.follower is not None:
         svc.follower.ensure_started()
-    holds, refused = _leases(svc, caller, settings.stream_seconds)
-    if refused == "caller":
+    holds = Holds.take(svc, caller, settings.stream_seconds)
+    if holds == "caller":
         raise ErrorAnswer(
             429,
             "too_many_waits",
@@ -238,7 +314,7 @@ def hold_stream(svc: Services, caller: str) -> ExitStack:
             headers={"Retry-After": "10"},
             retry_after=10,
         )
-    if refused == "process":
+    if holds == "process":
         raise ErrorAnswer(
             503,
             "server_busy",
@@ -246,6 +322,7 @@ def hold_stream(svc: Services, caller: str) -> ExitStack:
             headers={"Retry-After": "5"},
             retry_after=5,
         )
+    assert not isinstance(holds, str)
     return holds
 
 
@@ -286,12 +363,17 @@ def stream_ticks(
 
 
 def stream_response(
-    lines: Iterator[bytes], holds: ExitStack, headers: dict[str, str] | None = None
+    lines: Iterator[bytes], holds: Holds, headers: dict[str, str] | None = None
 ) -> Response:
     """An NDJSON stream of ``lines``; its leases are given back when it is closed, also
-    if it never started (``lines`` gives them back when it ends)."""
+    if it never started (``lines`` gives them back when it ends).
+
+    ``lines`` run after Flask is done with the request, as a held long-poll's body does:
+    they use what they were given (``Services``, the caller's token), never the request,
+    so its context (the request, ``g``, the app context) is not kept for the stream's
+    ten minutes. What they write is the same in every language."""
     response = Response(
-        stream_with_context(lines),
+        lines,
         200,
         headers={**STREAM_HEADERS, **(headers or {})},
         mimetype="application/x-ndjson",

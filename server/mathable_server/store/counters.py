@@ -178,7 +178,18 @@ class SqlCounters(Storage):
 
 
 class HeldPolls(Protocol):
-    """Counts the long-polls one caller holds at once, across every process."""
+    """Counts the long-polls one caller holds at once, across every process.
+
+    ``take`` and ``give_back`` are what a waiting request uses (``http.waiting``: no
+    context manager kept alive while it waits); ``hold`` is the same as a block."""
+
+    def take(self, caller: str, seconds: float, limit: int) -> object | None:
+        """A lease if ``caller`` may hold one more (for ``seconds``), else None."""
+        ...
+
+    def give_back(self, caller: str, lease: object) -> None:
+        """End a lease ``take`` gave (once)."""
+        ...
 
     def hold(self, caller: str, seconds: float, limit: int) -> Any:
         """A context manager yielding whether ``caller`` may hold one more (then released)."""
@@ -196,22 +207,24 @@ class MemoryHeldPolls:
         self._held: dict[str, int] = {}
         self._lock = threading.Lock()
 
-    @contextmanager
-    def hold(self, caller: str, seconds: float, limit: int) -> Iterator[bool]:
+    def take(self, caller: str, seconds: float, limit: int) -> object | None:
         with self._lock:
-            taken = self._held.get(caller, 0) < limit
-            if taken:
-                self._held[caller] = self._held.get(caller, 0) + 1
-        try:
-            yield taken
-        finally:
-            if taken:
-                with self._lock:
-                    left = self._held[caller] - 1
-                    if left:
-                        self._held[caller] = left
-                    else:
-                        del self._held[caller]
+            held = self._held.get(caller, 0)
+            if held >= limit:
+                return None
+            self._held[caller] = held + 1
+        return caller
+
+    def give_back(self, caller: str, lease: object) -> None:
+        with self._lock:
+            left = self._held[caller] - 1
+            if left:
+                self._held[caller] = left
+            else:
+                del self._held[caller]
+
+    def hold(self, caller: str, seconds: float, limit: int) -> Any:
+        return _holding(self, caller, seconds, limit)
 
     def stop(self) -> None:
         pass  # nothing runs in the background
@@ -299,7 +312,7 @@ class SqlHeldPolls:
         self._seen[caller] = (now + int(self.FLUSH_SECONDS * 1000), count)
         return count
 
-    def _take(self, caller: str, seconds: float, limit: int) -> str | None:
+    def take(self, caller: str, seconds: float, limit: int) -> str | None:
         """A new lease for ``caller`` if it may hold one more, else None."""
         if self._mine.get(caller, 0) >= limit:
             return None  # over the cap in this process alone: no need to ask
@@ -318,15 +331,16 @@ class SqlHeldPolls:
             self._start_flusher()
         return lease
 
-    def _give_back(self, caller: str, lease: str) -> None:
+    def give_back(self, caller: str, lease: object) -> None:
+        key = str(lease)
         with self._lock:
             left = self._mine[caller] - 1
             if left:
                 self._mine[caller] = left
             else:
                 del self._mine[caller]
-            if self._new.pop(lease, None) is None:
-                self._released.append(lease)
+            if self._new.pop(key, None) is None:
+                self._released.append(key)
 
     def _start_flusher(self) -> None:
         if self._flusher is None:
@@ -390,14 +404,8 @@ class SqlHeldPolls:
             if renew:
                 self._renew_at = now + int(self.RENEW_SECONDS * 1000)
 
-    @contextmanager
-    def hold(self, caller: str, seconds: float, limit: int) -> Iterator[bool]:
-        lease = self._take(caller, seconds, limit)
-        try:
-            yield lease is not None
-        finally:
-            if lease is not None:
-                self._give_back(caller, lease)
+    def hold(self, caller: str, seconds: float, limit: int) -> Any:
+        return _holding(self, caller, seconds, limit)
 
 
 class RedisHeldPolls:
@@ -413,8 +421,7 @@ class RedisHeldPolls:
     def stop(self) -> None:
         pass  # nothing runs in the background: Redis expires the members
 
-    @contextmanager
-    def hold(self, caller: str, seconds: float, limit: int) -> Iterator[bool]:
+    def take(self, caller: str, seconds: float, limit: int) -> str | None:
         key = f"{self._prefix}:polls:{caller}"
         lease = secrets.token_hex(8)
         now = time.time()
@@ -424,14 +431,27 @@ class RedisHeldPolls:
         pipe.zcard(key)
         pipe.expire(key, int(seconds) + 10)
         held = int(pipe.execute()[2])
-        taken = held <= limit
-        if not taken:
+        if held > limit:
             self._redis.zrem(key, lease)
-        try:
-            yield taken
-        finally:
-            if taken:
-                self._redis.zrem(key, lease)
+            return None
+        return lease
+
+    def give_back(self, caller: str, lease: object) -> None:
+        self._redis.zrem(f"{self._prefix}:polls:{caller}", str(lease))
+
+    def hold(self, caller: str, seconds: float, limit: int) -> Any:
+        return _holding(self, caller, seconds, limit)
+
+
+@contextmanager
+def _holding(polls: HeldPolls, caller: str, seconds: float, limit: int) -> Iterator[bool]:
+    """``HeldPolls.hold``: a lease taken for the block, whether it was given."""
+    lease = polls.take(caller, seconds, limit)
+    try:
+        yield lease is not None
+    finally:
+        if lease is not None:
+            polls.give_back(caller, lease)
 
 
 def shared_storage(

@@ -64,8 +64,19 @@ MAX_PUT_OFF = 1.0
 RECENT_ROWS = 20_000
 
 
+#: Guards what waiters are handed (``Waiter.deliver``, ``Waiter.take``): one lock for all of
+#: them, held for a few appends, rather than one each (thousands are held at once).
+_DELIVERIES = threading.Lock()
+
+
 class Waiter:
-    """One waiting request: what it watches, and the changes delivered to it."""
+    """One waiting request: what it watches, and the changes delivered to it.
+
+    Small (slots, one lock shared by every waiter, its change list made on the first
+    change): a process holds thousands."""
+
+    __slots__ = ("games", "players", "owner", "revoked", "ending", "versions", "_event",
+                 "_changes")  # fmt: skip
 
     def __init__(
         self, games: Sequence[str], players: Sequence[str], owner: str | None = None
@@ -79,20 +90,22 @@ class Waiter:
         #: Set when the process is stopping: the request ends, asking to be made again.
         self.ending = False
         self._event = threading.Event()
-        self._lock = threading.Lock()
-        self._changes: list[Change] = []
+        self._changes: list[Change] | None = None
         #: The newest version seen of each watched game.
         self.versions: dict[str, int] = {}
 
     def deliver(self, *changes: Change) -> None:
         """Hand the waiter ``changes`` (in order), and wake it once."""
-        with self._lock:
+        with _DELIVERIES:
             for change in changes:
                 if change.revoked:
                     if change.player_id == self.owner:
                         self.revoked = True
                 elif change.player_id in self.players:
-                    self._changes.append(change)
+                    if self._changes is None:
+                        self._changes = [change]
+                    else:
+                        self._changes.append(change)
                 if change.game_id in self.games:
                     known = self.versions.get(change.game_id, 0)
                     self.versions[change.game_id] = max(known, change.version)
@@ -116,9 +129,9 @@ class Waiter:
 
     def take(self) -> list[Change]:
         """The changes for the watched players delivered since the last call, in order."""
-        with self._lock:
-            taken, self._changes = self._changes, []
-        return taken
+        with _DELIVERIES:
+            taken, self._changes = self._changes, None
+        return [] if taken is None else taken
 
 
 class Wakeups:
@@ -145,17 +158,15 @@ class Wakeups:
             waiter.end()
         return len(waiters)
 
-    @contextmanager
-    def watch(
+    def add(
         self, games: Sequence[str] = (), players: Sequence[str] = (), owner: str | None = None
-    ) -> Iterator[Waiter]:
-        """Register a waiter for the block: register first, then look, then wait.
+    ) -> Waiter:
+        """A waiter registered: register first, then look, then wait; ``remove`` it after.
 
         ``owner``: the player whose token opened the request; a ``revocation`` of it
         wakes the waiter with ``revoked`` set.
         """
         waiter = Waiter(games, players, owner)
-        owners = () if owner is None else (owner,)
         with self._lock:
             if self.closing:
                 waiter.ending = True
@@ -163,24 +174,37 @@ class Wakeups:
                 self._by_game.setdefault(key, set()).add(waiter)
             for key in waiter.players:
                 self._by_player.setdefault(key, set()).add(waiter)
-            for key in owners:
-                self._by_owner.setdefault(key, set()).add(waiter)
+            if owner is not None:
+                self._by_owner.setdefault(owner, set()).add(waiter)
+        return waiter
+
+    def remove(self, waiter: Waiter) -> None:
+        """Forget a waiter ``add`` registered (once)."""
+        owners = () if waiter.owner is None else (waiter.owner,)
+        with self._lock:
+            pairs = (
+                (self._by_game, waiter.games),
+                (self._by_player, waiter.players),
+                (self._by_owner, owners),
+            )
+            for index, keys in pairs:
+                for key in keys:
+                    found = index.get(key)
+                    if found is not None:
+                        found.discard(waiter)
+                        if not found:
+                            del index[key]
+
+    @contextmanager
+    def watch(
+        self, games: Sequence[str] = (), players: Sequence[str] = (), owner: str | None = None
+    ) -> Iterator[Waiter]:
+        """A waiter registered for the block (``add``, then ``remove``)."""
+        waiter = self.add(games, players, owner)
         try:
             yield waiter
         finally:
-            with self._lock:
-                pairs = (
-                    (self._by_game, waiter.games),
-                    (self._by_player, waiter.players),
-                    (self._by_owner, owners),
-                )
-                for index, keys in pairs:
-                    for key in keys:
-                        found = index.get(key)
-                        if found is not None:
-                            found.discard(waiter)
-                            if not found:
-                                del index[key]
+            self.remove(waiter)
 
     def publish(self, changes: Sequence[Change]) -> int:
         """Hand each change to the waiters it concerns; how many waiters were woken.

@@ -144,7 +144,7 @@ def game_stream(game_id: str) -> Response:
     holds = hold_stream(svc, caller)
     try:
         # Registered first, then read: a move committed meanwhile wakes it or is read.
-        waiter = holds.enter_context(svc.wakeups.watch(games=[game_id], owner=viewer))
+        waiter = holds.watch(games=(game_id,), owner=viewer)
         game = svc.games.game(game_id)  # 404 for a game that is not there
         svc.names.lookup(player_ids(game.state))  # read now, not by each stream woken
     except BaseException:

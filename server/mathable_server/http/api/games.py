@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Callable
 from typing import Any
@@ -18,7 +17,7 @@ from mathable_server.games.draws import bag_order, new_salt
 from mathable_server.games.orders import order_withheld
 from mathable_server.games.service import Answer, Timed, new_id
 from mathable_server.http.errors import ErrorAnswer, invalid_fields
-from mathable_server.http.game_view import view_headers, view_response, woken_view
+from mathable_server.http.game_view import WokenView, view_headers, view_response
 from mathable_server.http.render import (
     appended_body,
     clock_body,
@@ -36,7 +35,7 @@ from mathable_server.http.schemas import (
     ViewQuerySchema,
     load_command,
 )
-from mathable_server.http.waiting import long_poll
+from mathable_server.http.waiting import GameWait, Holds, Woken, long_poll
 from mathable_server.http.web import (
     auth_mark,
     bearer_token,
@@ -477,10 +476,15 @@ def show(game_id: str) -> Response:
         if state.version <= since:
             caller = f"player:{player.id}" if player else f"address:{client_address()}"
             held_by = (bearer_token() or "", auth_mark()) if player else None
-            woken = functools.partial(woken_view, svc, game_id, since, wait, viewer, known, held_by)
-            # The players' names, known before the wait: the thousands woken by one move
-            # must not each read them (their reads would queue for the database).
-            held = long_poll(svc, caller, wait, woken, lambda: svc.names.lookup(player_ids(state)))
+
+            def start(holds: Holds) -> Woken:
+                # The players' names, known before the wait: the thousands woken by one move
+                # must not each read them (their reads would queue for the database).
+                svc.names.lookup(player_ids(state))
+                waiting = GameWait(svc, holds, game_id, since, wait, viewer)
+                return WokenView(svc, waiting, game_id, viewer, known, held_by).answer
+
+            held = long_poll(svc, caller, wait, start)
             if held is not None:
                 return held
             # Every slot (of the process, or of this caller) is taken: answered now.

@@ -243,7 +243,7 @@ def stream() -> Response:
     svc = services()
     follower = svc.follower
     holds = hold_stream(svc, f"player:{player.id}")
-    waiter = holds.enter_context(svc.wakeups.watch(players=[player.id], owner=player.id))
+    waiter = holds.watch(players=(player.id,), owner=player.id)
     try:
         # Registered first, then read: a change committed meanwhile is in one or the other.
         if since is None:

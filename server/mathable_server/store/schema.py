@@ -596,6 +596,22 @@ finished_games = Table(
     #: records (as anyone may see them; also without the order where it may be withheld).
     Column("body", LargeBinary, nullable=False),
 )
+#: A finished game's events, compacted into one row (issue 47, ``store.archive``): its
+#: rows leave ``events`` in the transaction that writes this one. Every reader of a log
+#: reads both tables in one statement (``archive.events_and_archive``).
+event_archive = Table(
+    "event_archive",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    #: The last version archived: the events 1 to ``version``.
+    Column("version", Integer, nullable=False),
+    #: When its ``game_ended`` event was written (ms), if it has one: ratings are rebuilt
+    #: in the order games ended without opening the archive.
+    Column("ended_at", BigInteger, nullable=True),
+    #: JSON of every event with its version, type, schema version and times, zlib-
+    #: compressed (``archive.pack``).
+    Column("body", LargeBinary, nullable=False),
+)
 #: The server's own players (issue 44): one account per computer level, which the server
 #: plays itself (``mathable_server.games.computers``). Each is a bot's account too.
 computer_players = Table(

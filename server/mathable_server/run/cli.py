@@ -469,7 +469,7 @@ def _compact(engine: Engine, settings: Settings, hours: float) -> None:
     if hours < 0:
         raise _fail("--older-than-hours must be 0 or more")
     clock = SystemTime(settings.time_offset_seconds)
-    done = Compactor(engine, clock.now_ms, int(hours * 3_600_000)).run_all()
+    done = Compactor(engine, clock.now_ms, int(hours * 3_600_000), batch=100).run_all()
     print(f"mathable-server: compact: {done}", file=sys.stderr)
 
 

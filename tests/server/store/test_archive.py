@@ -246,3 +246,18 @@ def test_a_dump_writes_a_compacted_game_line_by_line_as_before_and_it_loads(
         assert loaded.events_after("g1") == store.events_after("g1")
     finally:
         other.dispose()
+
+
+def test_the_periodic_job_walks_the_games_a_chunk_a_run_and_compacts_a_batch(
+    store: Store,
+) -> None:
+    for number in range(5):
+        finished_game(store, f"g{number}", keyed=False)
+    playing_game(store, "g9")
+    job = Compactor(store.engine, lambda: LATER, chunk=2, batch=1)
+    assert [job.run().games for _ in range(6)] == [1, 1, 1, 1, 1, 0]
+    assert job.cursor == ""  # the end of the table: round again from the start
+    assert [job.run().games for _ in range(2)] == [0, 0] and job.cursor == "g3"
+    with store.engine.connect() as conn:
+        kept = sorted(conn.execute(select(event_archive.c.game_id)).scalars())
+    assert kept == [f"g{number}" for number in range(5)]

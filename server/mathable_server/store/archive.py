@@ -63,7 +63,6 @@ from mathable_server.store.rows import StoredEvent, decode_event
 from mathable_server.store.schema import (
     event_archive,
     events,
-    game_members,
     games,
     idempotency_keys,
     player_feed,
@@ -472,46 +471,20 @@ def _compact_one(conn: Connection, upsert: Any, game_id: str) -> Compacted:
     done.events = conn.execute(
         delete(events).where(and_(events.c.game_id == game_id, events.c.version <= last))
     ).rowcount
-    members = conn.execute(
-        select(game_members.c.player_id).where(game_members.c.game_id == game_id)
-    ).scalars()
-    players = sorted(set(members) | _players_named(logs))
-    done.feed_rows = _prune_feed(conn, players, game_id)
-    for player in players:
-        # The answers kept for the game's keyed commands (the player's index finds them).
-        done.answers += conn.execute(
-            delete(idempotency_keys).where(
-                and_(idempotency_keys.c.player_id == player, idempotency_keys.c.game_id == game_id)
-            )
-        ).rowcount
+    done.feed_rows = _prune_feed(conn, game_id)
+    # The answers kept for the game's keyed commands.
+    done.answers = conn.execute(
+        delete(idempotency_keys).where(idempotency_keys.c.game_id == game_id)
+    ).rowcount
     done.games = 1
     return done
 
 
-def _players_named(rows: Sequence[RawEvent]) -> set[str]:
-    """Every player a game's log names (creator, invitees, seats, importer, those who
-    joined or declined): whoever its feed rows may have told."""
-    named: set[str] = set()
-    for row in rows:
-        if row.type not in ("game_created", "player_joined", "invitation_declined"):
-            continue
-        value = json.loads(row.data)
-        for key in ("creator", "player", "importer"):
-            if isinstance(value.get(key), str):
-                named.add(value[key])
-        for key in ("invited", "seating"):
-            if isinstance(value.get(key), list):
-                named.update(p for p in value[key] if isinstance(p, str))
-    return named
-
-
-def _prune_feed(conn: Connection, players: Sequence[str], game_id: str) -> int:
-    """Keep each player's last feed row of the game, delete the others (the players'
-    index finds them: one read, one delete)."""
+def _prune_feed(conn: Connection, game_id: str) -> int:
+    """Keep each player's last feed row of the game, delete the others (one read and a
+    delete, by the game's index)."""
     found = conn.execute(
-        select(player_feed.c.seq, player_feed.c.player_id).where(
-            and_(player_feed.c.player_id.in_(list(players)), player_feed.c.game_id == game_id)
-        )
+        select(player_feed.c.seq, player_feed.c.player_id).where(player_feed.c.game_id == game_id)
     ).all()
     last: dict[str, int] = {}
     for seq, player in found:

@@ -117,6 +117,8 @@ idempotency_keys = Table(
     Column("status", Integer, nullable=False),
     Column("body", Text, nullable=False),
     Column("created_at", String(32), nullable=False),
+    #: A game's kept answers, deleted when it is compacted (``store.archive``, 0020).
+    Index("ix_idempotency_keys_game", "game_id"),
 )
 
 vacations = Table(
@@ -284,6 +286,9 @@ player_feed = Table(
     #: When it was written (ms since 1970 UTC).
     Column("at", BigInteger, nullable=False),
     Index("ix_player_feed_player", "player_id", "seq"),
+    #: A game's rows, cut to each player's last when it is compacted (``store.archive``,
+    #: migration 0020).
+    Index("ix_player_feed_game", "game_id"),
 )
 
 

@@ -4,12 +4,14 @@ Revision ID: 0020_i47_event_archive
 Revises: 0019_i46_tournaments
 Create Date: 2026-12-06
 
-A table, nothing more: no row of another table changes here. The new server's
+A table, and an index on ``player_feed.game_id`` and ``idempotency_keys.game_id`` (a
+compacted game's rows there are found by its id); no row of another table changes here.
+The new server's
 periodic job (and ``mathable-server compact``) then moves the events of games finished
 a day ago into it, a bounded batch at a time (``store.archive``); a server of the
 revision before refuses to start on this revision, so none reads a compacted log.
 Going back writes every archived game's events into ``events`` again (exactly as they
-were) and drops the table: the old server reads every log. The feed rows and kept
+were) and drops the table and the indexes: the old server reads every log. The feed rows and kept
 answers that compaction dropped stay dropped (nothing of the old server needs them).
 """
 
@@ -35,6 +37,10 @@ def upgrade() -> None:
         sa.Column("ended_at", sa.BigInteger, nullable=True),
         sa.Column("body", sa.LargeBinary, nullable=False),
     )
+    # A game's feed rows and kept answers, found by the game when it is compacted: without
+    # these a compaction read every row of each of its players (issue 47's measure).
+    op.create_index("ix_player_feed_game", "player_feed", ["game_id"])
+    op.create_index("ix_idempotency_keys_game", "idempotency_keys", ["game_id"])
 
 
 def downgrade() -> None:
@@ -75,3 +81,5 @@ def downgrade() -> None:
             conn.execute(sa.insert(events), log)
         after = rows[-1][0]
     op.drop_table("event_archive")
+    op.drop_index("ix_idempotency_keys_game", table_name="idempotency_keys")
+    op.drop_index("ix_player_feed_game", table_name="player_feed")

@@ -287,11 +287,13 @@ def events_and_archive(
         query, params["limit"] = LOG_LIMITED, limit
     found: list[StoredEvent] = []
     archived: list[StoredEvent] = []
-    for r in conn.execute(query, params):
-        if r.body is not None:
-            archived = _archived_events(r.body, after)
+    # Fetched first, then read as plain tuples: decoding while the cursor is open, and
+    # a row's columns by name, cost a tenth more than the read of the events alone.
+    for version, data, created_at, at, body in conn.execute(query, params).all():
+        if body is not None:
+            archived = _archived_events(body, after)
         else:
-            found.append(StoredEvent(r.version, decode_event(r.data), r.created_at, r.at))
+            found.append(StoredEvent(version, decode_event(data), created_at, at))
     if archived:
         # Rows written after a compaction follow it (never before: it took them all).
         found = archived + sorted(

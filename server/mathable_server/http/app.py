@@ -63,6 +63,7 @@ from mathable_server.notify.delivery import mailroom
 from mathable_server.notify.notifier import Notifier
 from mathable_server.notify.worker import Job, Worker, lane_workers, sweep_job, sweep_log
 from mathable_server.store import Store
+from mathable_server.store.archive import Compactor
 from mathable_server.store.counters import shared_polls, shared_storage
 from mathable_server.store.engine import make_engine
 from mathable_server.store.migrations import init_schema
@@ -222,6 +223,9 @@ def create_app(
     sweep: list[Job] = []
     if settings.sweep_seconds:
         sweep.append(sweep_job(game_service, settings.sweep_seconds))
+        # Finished games' logs compacted, a bounded batch a run (``store.archive``).
+        compactor = Compactor(store.engine, game_service.now)
+        sweep.append(Job("compact", settings.sweep_seconds, compactor.run, sweep_log))
         # Rounds that start, close or follow one another; a league's next season.
         sweep.append(Job("tournaments", settings.sweep_seconds,
                          app.extensions["mathable"].tournaments.sweep, sweep_log))  # fmt: skip

@@ -133,6 +133,19 @@ def _parser() -> argparse.ArgumentParser:
         "change of the rating formula): the same values as when the games ended",
     )
     common(rebuild, listen=False)
+    compact = commands.add_parser(
+        "compact",
+        help="compact the logs of the games finished a while ago (one row a game, its feed "
+        "rows but the last, its kept answers: what run and serve do a batch at a time)",
+    )
+    common(compact, listen=False)
+    compact.add_argument(
+        "--older-than-hours",
+        type=float,
+        default=24.0,
+        metavar="HOURS",
+        help="compact the games finished at least HOURS ago (default %(default)g)",
+    )
     add_parsers(commands, common)
     tournament_commands.add_parsers(commands, common)
     init_db = commands.add_parser("init-db", help="create or upgrade the schema (as migrate)")
@@ -448,6 +461,18 @@ def _computers(engine: Engine, settings: Settings) -> None:
     worker.stop()
 
 
+def _compact(engine: Engine, settings: Settings, hours: float) -> None:
+    """Compact every game finished ``hours`` ago or more (``store.archive``)."""
+    # deferred: start-up time of mathable-server (the store: sqlalchemy)
+    from mathable_server.store.archive import Compactor
+
+    if hours < 0:
+        raise _fail("--older-than-hours must be 0 or more")
+    clock = SystemTime(settings.time_offset_seconds)
+    done = Compactor(engine, clock.now_ms, int(hours * 3_600_000), batch=100).run_all()
+    print(f"mathable-server: compact: {done}", file=sys.stderr)
+
+
 def _rebuild_ratings(engine: Engine) -> None:
     # deferred: start-up time of mathable-server (the ratings: sqlalchemy, openskill)
     from mathable_server.games import ratings
@@ -532,6 +557,9 @@ def _run(args: argparse.Namespace) -> None:
             return
         if args.command == "rebuild-ratings":
             _rebuild_ratings(engine)
+            return
+        if args.command == "compact":
+            _compact(engine, settings, args.older_than_hours)
             return
         if args.command in ("tournament-create", "tournament-start"):
             tournament_commands.run_command(args, engine, settings)

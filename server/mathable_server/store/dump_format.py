@@ -157,6 +157,7 @@ NOT_CARRIED: dict[str, str] = {
     "games": "a projection: rebuilt from the events on load",
     "game_members": "a projection: rebuilt from the events on load",
     "finished_games": "a projection: written again from the events when a list first asks",
+    "event_archive": "compacted logs: a dump writes their events as every game's, line by line",
     "idempotency_keys": "a retried request's first answer matters for minutes only",
     "registration_keys": "a retried registration's key matters for minutes only",
     "rate_counters": "request counts of the current window: the new server counts afresh",

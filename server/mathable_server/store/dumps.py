@@ -22,6 +22,7 @@ from sqlalchemy import Connection, Engine, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 import mathable
+from mathable_server.store.archive import every_log
 from mathable_server.store.dialects import dialect_of
 from mathable_server.store.dump_format import (
     CARRIED,
@@ -109,29 +110,22 @@ def dump(engine: Engine, out: IO[str]) -> Counts:
 
 
 def _games(conn: Connection) -> Iterator[tuple[str, list[str]]]:
-    """Each game's events in order as JSON text, streamed (one query, grouped by game).
+    """Each game's events in order as JSON text, streamed (one query, grouped by game),
+    a compacted game's as its rows were (``store.archive``: the same lines).
 
     The stored event JSON is spliced in as it is: parsing and re-encoding it would
     double the time of a dump.
     """
-    query = select(events.c.game_id, *(events.c[name] for name in EVENT_FIELDS)).order_by(
-        events.c.game_id, events.c.version
-    )
-    current: str | None = None
-    rows: list[str] = []
-    for row in conn.execution_options(stream_results=True, yield_per=5000).execute(query):
-        if row.game_id != current:
-            if current is not None:
-                yield current, rows
-            current, rows = row.game_id, []
-        head = json.dumps(
-            {name: getattr(row, name) for name in EVENT_FIELDS if name != "data"},
-            separators=(",", ":"),
-        )
-        data = row.data if "\n" not in row.data else json.dumps(json.loads(row.data))
-        rows.append(f'{head[:-1]},"data":{data}}}')
-    if current is not None:
-        yield current, rows
+    for game_id, log in every_log(conn):
+        rows = []
+        for row in log:
+            head = json.dumps(
+                {name: getattr(row, name) for name in EVENT_FIELDS if name != "data"},
+                separators=(",", ":"),
+            )
+            data = row.data if "\n" not in row.data else json.dumps(json.loads(row.data))
+            rows.append(f'{head[:-1]},"data":{data}}}')
+        yield game_id, rows
 
 
 def load(engine: Engine, lines: Iterable[str]) -> Counts:
@@ -272,10 +266,7 @@ def _check_secrets(conn: Connection, parsed: ParsedDump) -> None:
         return
     # The computer's accounts a server made when it started are no one's (issue 44).
     people = select(players.c.id).where(players.c.id.not_in(select(computer_players.c.player_id)))
-    if (
-        conn.execute(people.limit(1)).first()
-        or conn.execute(select(games.c.id).limit(1)).first()
-    ):
+    if conn.execute(people.limit(1)).first() or conn.execute(select(games.c.id).limit(1)).first():
         raise DumpError(
             f"this database has a server secret ({', '.join(differing)}) of its own, and "
             "accounts or games made under it: the dump's play addresses and seeded games "
@@ -324,5 +315,3 @@ def _refuse_clashes(conn: Connection, parsed: ParsedDump) -> None:
 def _insert(conn: Connection, table: Any, rows: list[dict[str, Any]]) -> None:
     for start in range(0, len(rows), _BATCH):
         conn.execute(insert(table), rows[start : start + _BATCH])
-
-

@@ -12,7 +12,6 @@ from sqlalchemy import (
     Connection,
     and_,
     bindparam,
-    func,
     insert,
     select,
     update,
@@ -22,7 +21,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from mathable import Event
 from mathable.core.events import GameCreated, InvitationDeclined, PlayerJoined
 from mathable.core.ruleset import AnyState
-from mathable_server.store import feed
+from mathable_server.store import archive, feed
 from mathable_server.store.base import Appended, Recorder, hook_concerns, hooks_after_all
 from mathable_server.store.driver import insert_sql, run
 from mathable_server.store.engine import (
@@ -40,17 +39,10 @@ from mathable_server.store.rows import (
     OrderShared,
     StoredEvent,
     VersionConflict,
-    decode_event,
     encode_event,
     iso,
 )
 
-_EVENTS_AFTER = (
-    select(events.c.version, events.c.data, events.c.created_at, events.c.at)
-    .where(and_(events.c.game_id == bindparam("game_id"), events.c.version > bindparam("after")))
-    .order_by(events.c.version)
-)
-_EVENTS_AFTER_LIMITED = _EVENTS_AFTER.limit(bindparam("limit"))
 #: An idempotency key's columns, in the order ``append`` writes them.
 _KEY_COLUMNS = ("player_id", "key", "fingerprint", "game_id", "status", "body", "created_at")
 _ANSWER = select(
@@ -138,14 +130,10 @@ class EventRecorder(Recorder):
     def events_after(
         self, game_id: str, after: int = 0, limit: int | None = None
     ) -> list[StoredEvent]:
-        """The events of ``game_id`` with versions above ``after``, in order."""
-        params: dict[str, Any] = {"game_id": game_id, "after": after}
-        query = _EVENTS_AFTER
-        if limit is not None:
-            query, params["limit"] = _EVENTS_AFTER_LIMITED, limit
+        """The events of ``game_id`` with versions above ``after``, in order: the one way a
+        log is read, whether its game is compacted or not (``store.archive``)."""
         with self._reader.connect() as conn:
-            rows = conn.execute(query, params).all()
-        return [StoredEvent(r.version, decode_event(r.data), r.created_at, r.at) for r in rows]
+            return archive.events_and_archive(conn, game_id, after, limit)
 
     def version(self, game_id: str) -> int | None:
         """The version of a game from its projection row, or None if there is no game."""
@@ -189,12 +177,9 @@ class EventRecorder(Recorder):
             raw.close()
 
     def log_version(self, game_id: str) -> int:
-        """The highest version in the events table (0 without events)."""
+        """The highest version of a game's log, compacted or not (0 without events)."""
         with self._reader.connect() as conn:
-            value = conn.execute(
-                select(func.max(events.c.version)).where(events.c.game_id == game_id)
-            ).scalar()
-        return int(value or 0)
+            return archive.last_version(conn, game_id)
 
     def append(
         self,

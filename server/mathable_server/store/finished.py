@@ -37,11 +37,12 @@ from sqlalchemy import Connection, Engine, and_, bindparam, select
 from mathable import RuleError, ruleset
 from mathable.core.record import write_record
 from mathable.core.ruleset import AnyState, replay_any
+from mathable_server.store.archive import has_archive, stored_logs
 from mathable_server.store.base import Recorder
 from mathable_server.store.dialects import dialect_of
 from mathable_server.store.engine import write_transaction
-from mathable_server.store.rows import StoredEvent, decode_event
-from mathable_server.store.schema import events, finished_games, games, players
+from mathable_server.store.rows import StoredEvent
+from mathable_server.store.schema import finished_games, games, players
 
 log = logging.getLogger(__name__)
 
@@ -140,6 +141,8 @@ def backfill(engine: Engine, batch: int = BATCH) -> int:
     insert = dialect_of(engine).insert_on_conflict(finished_games)
     written = 0
     failed: set[str] = set()
+    with engine.connect() as conn:
+        archived = has_archive(conn)
     while True:
         with write_transaction(engine) as conn:
             query = (
@@ -154,22 +157,8 @@ def backfill(engine: Engine, batch: int = BATCH) -> int:
             if not todo:
                 return written
             ids = [game_id for game_id, _ in todo]
-            logs: dict[str, list[StoredEvent]] = {game_id: [] for game_id in ids}
-            rows = conn.execute(
-                select(
-                    events.c.game_id,
-                    events.c.version,
-                    events.c.data,
-                    events.c.created_at,
-                    events.c.at,
-                )  # fmt: skip
-                .where(events.c.game_id.in_(ids))
-                .order_by(events.c.game_id, events.c.version)
-            )
-            for r in rows:
-                logs[r.game_id].append(
-                    StoredEvent(r.version, decode_event(r.data), r.created_at, r.at)
-                )
+            # Compacted or not (``store.archive``; none before revision 0020).
+            logs: dict[str, list[StoredEvent]] = stored_logs(conn, ids, archived)
             states = {}
             for game_id in ids:
                 try:

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 from sqlalchemy import Connection, and_, delete, func, insert, select
 
+from mathable_server.store.archive import datas_of_types, ended_times
 from mathable_server.store.base import Recorder
 from mathable_server.store.dialects import dialect_of
 from mathable_server.store.schema import (
-    events,
     game_results,
     players,
     rated_games,
@@ -77,14 +77,10 @@ def is_rated(conn: Connection, game_id: str) -> bool:
 
 def seats_that_acted(conn: Connection, game_id: str, acts: Iterable[str]) -> set[int]:
     """The seats of ``game_id`` with an event of a type among ``acts`` in its log (read in
-    the caller's transaction, the events being appended included)."""
-    found = conn.execute(
-        select(events.c.data).where(
-            and_(events.c.game_id == game_id, events.c.type.in_(sorted(set(acts))))
-        )
-    ).scalars()
+    the caller's transaction, the events being appended included; a compacted log too,
+    ``store.archive``: the ratings' rebuild reads finished games)."""
     seats = set()
-    for data in found:
+    for data in datas_of_types(conn, game_id, acts):
         seat = json.loads(data).get("seat")
         if isinstance(seat, int):
             seats.add(seat)
@@ -152,13 +148,9 @@ def _rating(r: object) -> Rating:
 
 
 def ended_games(conn: Connection) -> list[tuple[str, int]]:
-    """Every game that ended (id, when), in the order they ended: what a rebuild replays."""
-    rows = conn.execute(
-        select(events.c.game_id, events.c.at)
-        .where(events.c.type == "game_ended")
-        .order_by(events.c.at, events.c.game_id)
-    ).all()
-    return [(r.game_id, int(r.at)) for r in rows]
+    """Every game that ended (id, when), in the order they ended: what a rebuild replays
+    (a compacted game's time kept with its archive, ``store.archive``)."""
+    return ended_times(conn)
 
 
 def clear(conn: Connection) -> None:

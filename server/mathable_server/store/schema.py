@@ -117,6 +117,8 @@ idempotency_keys = Table(
     Column("status", Integer, nullable=False),
     Column("body", Text, nullable=False),
     Column("created_at", String(32), nullable=False),
+    #: A game's kept answers, deleted when it is compacted (``store.archive``, 0020).
+    Index("ix_idempotency_keys_game", "game_id"),
 )
 
 vacations = Table(
@@ -284,6 +286,9 @@ player_feed = Table(
     #: When it was written (ms since 1970 UTC).
     Column("at", BigInteger, nullable=False),
     Index("ix_player_feed_player", "player_id", "seq"),
+    #: A game's rows, cut to each player's last when it is compacted (``store.archive``,
+    #: migration 0020).
+    Index("ix_player_feed_game", "game_id"),
 )
 
 
@@ -594,6 +599,22 @@ finished_games = Table(
     Column("version", Integer, nullable=False),
     #: JSON (``store.finished``), zlib-compressed: seats, scores, the public progress, the
     #: records (as anyone may see them; also without the order where it may be withheld).
+    Column("body", LargeBinary, nullable=False),
+)
+#: A finished game's events, compacted into one row (issue 47, ``store.archive``): its
+#: rows leave ``events`` in the transaction that writes this one. Every reader of a log
+#: reads both tables in one statement (``archive.events_and_archive``).
+event_archive = Table(
+    "event_archive",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    #: The last version archived: the events 1 to ``version``.
+    Column("version", Integer, nullable=False),
+    #: When its ``game_ended`` event was written (ms), if it has one: ratings are rebuilt
+    #: in the order games ended without opening the archive.
+    Column("ended_at", BigInteger, nullable=True),
+    #: JSON of every event with its version, type, schema version and times, zlib-
+    #: compressed (``archive.pack``).
     Column("body", LargeBinary, nullable=False),
 )
 #: The server's own players (issue 44): one account per computer level, which the server

@@ -102,6 +102,29 @@ def test_a_round_trip_through_a_file_on_sqlite_keeps_every_view(
     assert _everything_seen(target) == _everything_seen(sqlite_url)
 
 
+def test_compacted_games_dump_line_by_line_as_before_and_load_with_every_view(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    """``mathable-server compact`` (issue 47's archive) changes no game line of a dump:
+    every event is written as it was, and the load gives every view again."""
+    filled_database(sqlite_url)
+    seen = _everything_seen(sqlite_url)
+    before = _dumped(sqlite_url)
+    done = server_cli("compact", "--older-than-hours", "0", "--database-url", sqlite_url)
+    assert done.returncode == 0, done.stderr
+    assert "compact: " in done.stderr and " 0 games compacted" not in done.stderr
+    after = _dumped(sqlite_url)
+    games_of = [line for line in before.splitlines() if line.startswith('{"game"')]
+    assert [line for line in after.splitlines() if line.startswith('{"game"')] == games_of
+    assert _everything_seen(sqlite_url) == seen
+    path = tmp_path / "games.jsonl"
+    path.write_text(after)
+    target = f"sqlite:///{tmp_path / 'target.db'}"
+    loaded = server_cli("load", "-i", str(path), "--database-url", target)
+    assert loaded.returncode == 0, loaded.stderr
+    assert _everything_seen(target) == seen
+
+
 def _dumped(url: str) -> str:
     engine = make_engine(url, 1)
     out = io.StringIO()

@@ -26,8 +26,8 @@ from sqlalchemy import Engine, inspect, select, text
 
 import mathable
 from mathable_server import Settings, create_app
-from mathable_server.store import migrations
-from mathable_server.store.engine import events, make_engine, metadata
+from mathable_server.store import archive, migrations
+from mathable_server.store.engine import events, games, make_engine, metadata
 from mathable_server.store.events import order_key
 from mathable_server.store.names import name_key
 from tests.server.apps import close_app, make_app
@@ -105,6 +105,55 @@ def test_each_revision_step_keeps_every_game(database_url: str) -> None:
         done = migrations.upgrade(engine, revision)
         assert done.after == revision and migrations.current_revision(engine) == revision
         assert _replayed_scores(engine) == expected, revision
+    engine.dispose()
+
+
+def test_an_old_database_upgrades_then_compacts_and_goes_back_with_every_event(
+    database_url: str,
+) -> None:
+    """Issue 47's archive: the finished games of the oldest revision compacted after the
+    upgrade read exactly as before (every column, every view); going back to 0019 puts
+    every event back in ``events`` for the server of that revision."""
+    engine = make_baseline_database(database_url)
+    expected = _replayed_scores(engine)
+    migrations.upgrade(engine)
+    with engine.connect() as conn:
+        ids = sorted(conn.execute(select(games.c.id)).scalars())
+        before = archive.raw_logs(conn, ids)
+    tokens = fixture()["tokens"]
+
+    def views() -> dict[tuple[str, ...], Any]:
+        """What each viewer sees of each game, read by a server that never saw it."""
+        settings = Settings(database_url=database_url, rate_limit=None)
+        app = create_app(settings, create_schema=False)
+        client, seen = app.test_client(), dict[tuple[str, ...], Any]()
+        for game_id, viewers in fixture()["views"].items():
+            for viewer in viewers:
+                auth = (
+                    {} if viewer == "spectator" else {"Authorization": f"Bearer {tokens[viewer]}"}
+                )
+                answer = client.get(f"/v1/games/{game_id}", headers=auth)
+                seen[game_id, viewer] = (facts(answer.json), answer.json["board"])
+                feed = client.get(f"/v1/games/{game_id}/events?after=2", headers=auth)
+                seen[game_id, viewer, "events"] = feed.json
+        close_app(app)
+        return seen
+
+    shown = views()
+    done = archive.Compactor(engine, lambda: 4_102_444_800_000).run_all()
+    over = ("ended", "cancelled")
+    finished = [g for g, v in fixture()["views"].items() if v["spectator"]["status"] in over]
+    assert done.games == len(finished) >= 1 and done.skipped == 0
+    with engine.connect() as conn:
+        assert archive.raw_logs(conn, ids) == before
+    assert views() == shown
+    back = migrations.downgrade(engine, "0019_i46_tournaments")
+    assert back.after == "0019_i46_tournaments"
+    assert "event_archive" not in inspect(engine).get_table_names()
+    assert _replayed_scores(engine) == expected
+    with engine.connect() as conn:
+        assert archive.raw_logs(conn, ids, archived=False) == before
+    migrations.upgrade(engine)
     engine.dispose()
 
 

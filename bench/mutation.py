@@ -210,10 +210,9 @@ create_mutants(1)
 DIFFS = """\
 import json, sys
 from mutmut.mutation.diff_apply import get_diff_for_mutant
-names = json.load(sys.stdin)
+paths = json.load(sys.stdin)  # each mutant's name: its module's file in the stage
 out = {}
-paths = json.loads(sys.argv[1])
-for name in names:
+for name in paths:
     out[name] = get_diff_for_mutant(name, path=paths[name])
 json.dump(out, sys.stdout)
 """
@@ -369,10 +368,11 @@ def load_equivalents() -> dict[str, tuple[str, str]]:
 def diffs(names: list[str]) -> dict[str, str]:
     if not names:
         return {}
+    # On stdin, not as an argument: the names of a big module's survivors exceed ARG_MAX.
     done = subprocess.run(
-        [sys.executable, "-c", DIFFS, json.dumps({n: source_of(module_of(n)) for n in names})],
+        [sys.executable, "-c", DIFFS],
         cwd=STAGE,
-        input=json.dumps(names),
+        input=json.dumps({n: source_of(module_of(n)) for n in names}),
         capture_output=True,
         text=True,
         check=True,

@@ -208,3 +208,42 @@ def test_the_picture_of_a_known_table_byte_for_byte() -> None:
     assert hashlib.sha256(svg.encode()).hexdigest() == (
         "6a95e07b1a53135320f77ea1efc3e2db4d08427c3b760c8759a22bfc2501243c"
     )
+
+
+def test_a_table_without_the_middle_tile_its_closed_squares_and_a_wide_hand() -> None:
+    """The middle square is shaded while no tile is on it; a closed square is crossed out
+    where it is drawn and left out past the picture's edge or under a tile; a hand wider
+    than the table widens the picture (the parts the first pinned picture lacks)."""
+    import hashlib
+
+    view = {
+        "table": _line(1, 0, "2=2"),
+        "closed": [
+            {"x": 0, "y": 0}, {"x": 4, "y": 0}, {"x": 40, "y": 0}, {"x": 0, "y": -9},
+            {"x": 2, "y": 0},
+        ],
+        "last_play": {"equation": "2=2", "placements": [{"x": 1, "y": 0}, {"x": 9, "y": 9}]},
+        "you": 1,
+        "hand": list("123456789"),
+    }  # fmt: skip
+    svg = summy_svg(view)
+    root = ET.fromstring(svg)
+    crossed = [
+        (int(g.get("data-x", "")), int(g.get("data-y", "")))
+        for g in root.iter(f"{SVG}g")
+        if g.get("class") == "closed"
+    ]
+    assert crossed == [(0, 0), (4, 0)]
+    [origin] = [r for r in root.iter(f"{SVG}rect") if r.get("class") == "origin"]
+    columns = range(-2, 7)  # 1..3 and a margin (0..4), widened to MIN_COLUMNS
+    assert origin.get("x") == str(LEFT + (0 - columns[0]) * CELL + 1)
+    assert origin.get("y") == str(TOP + (0 - -2) * CELL + 1)
+    marked = {s for s, g in _tiles(root).items() if "last" in (g.get("class") or "")}
+    assert marked == {(1, 0)}
+    width = LEFT + 84 + 9 * (CELL + 2) + 8
+    assert _view_box(root) == (0, 0, width, TOP + MIN_ROWS * CELL + 8 + 64)
+    title = root.find(f"{SVG}title")
+    assert title is not None and title.text == "Summy table"
+    assert hashlib.sha256(svg.encode()).hexdigest() == (
+        "955eba8dfc0c5c557cbda93f6b7718d4232aab2b5caa21509d18a12822937b42"
+    )

@@ -824,3 +824,51 @@ def test_a_third_game_s_picture_is_its_text_drawing() -> None:
         'fill="#1c1c1c" xml:space="preserve">a&lt;b</text>'
     ) in svg
     assert '<text x="8" y="42" ' in svg and ">  c</text></svg>" in svg
+
+
+def test_a_third_game_s_record_end_and_move_list_defaults() -> None:
+    """What RulesetBase says of a game without a record notation, ends of its own or a list
+    of legal moves (issue 48's run: no rules test reached them)."""
+    from mathable.core.ruleset import SHARED_END_WORDS
+
+    plain = _Plain()
+    for call in (
+        lambda: plain.record_turns(None, [], None, True),
+        lambda: plain.record_commands(None, 0, "x"),
+    ):
+        with pytest.raises(RuleError) as raised:
+            call()
+        assert (raised.value.code, raised.value.message, raised.value.details) == (
+            "no_record_notation",
+            "Plain has no record notation: its games cannot be written as a record",
+            {"ruleset": "plain"},
+        )
+    assert plain.record_tile(12) == "12"
+    assert plain.end_words("resigned") == "all players but one resigned"
+    assert plain.end_words("timeout") is SHARED_END_WORDS["timeout"]
+    assert plain.end_words("stalemate") == "stalemate"
+    assert plain.legal_commands(None, 0) == []
+
+
+def test_a_turn_told_of_the_first_seat_and_of_one_past_the_last() -> None:
+    plain = _Plain()
+    names = ["ada", "bob"]
+    assert plain.last_turn_words({"told": Told(0, "pass", says("passed"))}, names) == "ada passed."
+    assert plain.last_turn_words({"told": Told(2, "pass", says("passed"))}, names) == "? passed."
+
+
+def test_a_text_picture_escapes_its_markup_and_draws_an_empty_text_as_one_line() -> None:
+    from mathable.core.ruleset import text_svg
+
+    svg = text_svg("a<b & c>d", "T & <U>")
+    assert "<title>T &amp; &lt;U&gt;</title>" in svg
+    assert 'xml:space="preserve">a&lt;b &amp; c&gt;d</text></svg>' in svg
+    empty = text_svg("", "T")
+    assert empty.startswith('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 34" ')
+    assert empty.endswith('xml:space="preserve"></text></svg>')
+
+
+def test_plural_counts_in_english() -> None:
+    from mathable.core.ruleset import plural
+
+    assert [plural(n, "tile") for n in (0, 1, 2)] == ["0 tiles", "1 tile", "2 tiles"]

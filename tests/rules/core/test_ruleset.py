@@ -872,3 +872,45 @@ def test_plural_counts_in_english() -> None:
     from mathable.core.ruleset import plural
 
     assert [plural(n, "tile") for n in (0, 1, 2)] == ["0 tiles", "1 tile", "2 tiles"]
+
+
+class _Viewed(_Plain):
+    """A third game that draws and reads from the view it is given."""
+
+    def draw(self, view: dict[str, Any]) -> str:
+        return str(view["drawn"])
+
+    def read_move(self, text: str, view: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "move", "text": text, "seen": view["drawn"]}
+
+
+def test_a_third_game_s_pictures_and_replies_are_of_the_view_given() -> None:
+    game = _Viewed()
+    view = {"drawn": "x&y"}
+    assert game.table_text(view) == "x&y" and game.picture_words(view) == "x&y"
+    assert 'xml:space="preserve">x&amp;y</text>' in game.svg(view)
+    assert game.read_reply("b3", view) == {"type": "move", "text": "b3", "seen": "x&y"}
+
+
+def test_a_third_game_shows_the_shared_events_as_the_kernel_does() -> None:
+    from mathable.core.view import redact_shared
+
+    created = GameCreated(
+        ruleset="plain", rules_version=1, players=2, referee="server", seed=3, tiles=None,
+        invited=(), creator="ada",
+    )  # fmt: skip
+    assert _Plain().redact(created, 0) == redact_shared(created, 0)
+    assert "seed" not in _Plain().redact(created, None)
+
+
+def test_a_third_game_s_tutorial_step_is_to_press_enter() -> None:
+    from tests.rules.words_helpers import assert_marked
+
+    typed, prompt = _Plain().tutorial_step(None, None)
+    assert (typed, prompt) == ("", "press Enter")
+    assert_marked(prompt)
+
+
+def test_the_registry_shows_itself_as_its_games() -> None:
+    assert repr(RULESETS) == repr(dict(RULESETS))
+    assert "'mathable'" in repr(RULESETS) and "'summy'" in repr(RULESETS)

@@ -131,3 +131,38 @@ def test_summy_s_explanations_of_a_discard_and_of_a_seat_without_a_name() -> Non
         "Its digits score 1 + 2 + 3 = 6 points."
     )
     assert_marked(words)
+
+
+def test_why_a_summy_move_is_refused_reads_it_on_the_table_before_it() -> None:
+    rules = ruleset("summy")
+    lesson = rules.tutorial()
+    assert lesson is not None
+    first = next(steps(lesson, rules))
+    assert why_not(first, rules, "0,0 down 3=3") == "(0, 0) holds =, not 3 as written"
+    assert why_not(first, rules, "-3,0 across 1+2=4") == "you have no 4 in your hand"
+    assert why_not(first, rules, "-3,0 across 1+2=3") is None
+
+
+@pytest.mark.parametrize("game", ["mathable", "summy"])
+def test_each_tutorial_s_bag_order_is_its_front_then_every_other_tile(game: str) -> None:
+    """The record's order is built when the module loads: built again here, so that a
+    change of its builder is seen (the record itself keeps the order of the first build)."""
+    import importlib
+
+    module = importlib.import_module(f"mathable.games.{game}.tutorial")
+    rules = ruleset(game)
+    order = module._order()
+    assert f'[Order "{order}"]' in module.RECORD
+    names = order.split(" ")
+    tiles = [rules.read_record_tile(name) for name in names]
+    assert sorted(tiles) == sorted(rules.tile_set)
+    front = [rules.record_tile(t) for t in module_front(module)]
+    assert names[: len(front)] == front
+
+
+def module_front(module: object) -> list[int]:
+    """A tutorial's ``FRONT``: Mathable's tiles, or Summy's as the tiles' names in one text."""
+    from mathable.games.summy.tiles import parse_tile
+
+    front = module.FRONT  # type: ignore[attr-defined]
+    return [parse_tile(c) for c in front] if isinstance(front, str) else list(front)

@@ -247,3 +247,9 @@ def test_a_table_without_the_middle_tile_its_closed_squares_and_a_wide_hand() ->
     assert hashlib.sha256(svg.encode()).hexdigest() == (
         "955eba8dfc0c5c557cbda93f6b7718d4232aab2b5caa21509d18a12822937b42"
     )
+
+
+def test_an_empty_table_is_drawn_round_the_middle_square() -> None:
+    from mathable.games.summy.picture import extent
+
+    assert extent({}) == (range(-4, 5), range(-2, 3))

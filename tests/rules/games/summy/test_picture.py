@@ -253,3 +253,22 @@ def test_an_empty_table_is_drawn_round_the_middle_square() -> None:
     from mathable.games.summy.picture import extent
 
     assert extent({}) == (range(-4, 5), range(-2, 3))
+
+
+def test_the_middle_square_is_shaded_only_when_the_picture_holds_it() -> None:
+    right = summy_svg({"table": _line(2, 0, "12=") + _line(8, 0, "3=3")})
+    below = summy_svg({"table": _line(0, 2, "1=1", down=True)})
+    assert 'class="origin"' not in right and 'class="origin"' not in below
+    assert 'class="origin"' in summy_svg({"table": _line(1, 0, "1=1")})
+
+
+def test_tiles_are_drawn_row_by_row_left_to_right_whatever_the_view_s_order() -> None:
+    view = {"table": [{"x": 3, "y": 0, "tile": "3"}, {"x": 1, "y": 1, "tile": "1"},
+                      {"x": 1, "y": 0, "tile": "1"}, {"x": 2, "y": 0, "tile": "="}]}  # fmt: skip
+    root = ET.fromstring(summy_svg(view))
+    drawn = [
+        (int(g.get("data-x", "")), int(g.get("data-y", "")))
+        for g in root.iter(f"{SVG}g")
+        if g.get("class") == "tile"
+    ]
+    assert drawn == [(1, 0), (2, 0), (3, 0), (1, 1)]

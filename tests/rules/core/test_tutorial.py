@@ -166,3 +166,21 @@ def module_front(module: object) -> list[int]:
 
     front = module.FRONT  # type: ignore[attr-defined]
     return [parse_tile(c) for c in front] if isinstance(front, str) else list(front)
+
+
+def test_summy_s_explanation_of_an_equation_laid_whole() -> None:
+    from dataclasses import replace
+
+    from mathable.games.summy.events import EquationPlayed
+
+    rules = ruleset("summy")
+    lesson = rules.tutorial()
+    assert lesson is not None
+    first = next(steps(lesson, rules))
+    (played,) = [e for e in rules.check(first.before, rules.record_commands(
+        first.before, 0, "-3,0 across 1+2=3"
+    )[0]) if isinstance(e, EquationPlayed)]  # fmt: skip
+    whole = replace(played, placements=(*played.placements[:3], (0, 0, 14), played.placements[3]))
+    words = rules.explain(start(lesson, rules), whole)
+    assert words == "ada lays 1 + 2 = 3 across: 1+2=3 holds. Its digits score 1 + 2 + 3 = 6 points."
+    assert_marked(words)

@@ -272,3 +272,37 @@ def test_tiles_are_drawn_row_by_row_left_to_right_whatever_the_view_s_order() ->
         if g.get("class") == "tile"
     ]
     assert drawn == [(1, 0), (2, 0), (3, 0), (1, 1)]
+
+
+def _last_play_template(words: Any) -> str:
+    """The template of the "Last play" sentence of a picture in words (a layout of texts)."""
+    [found] = [p for p in words.params.values() if str(p).startswith("Last play")]
+    return str(found.template)
+
+
+def test_the_picture_in_words_of_lines_two_tiles_long_in_row_order() -> None:
+    from mathable.games.summy.picture import table_text_alternative
+
+    table = _line(5, 0, "1=") + _line(0, 2, "2=2")
+    assert table_text_alternative({"table": table}) == (
+        "Summy table, 5 tiles. Across: 1= from 5,0; 2=2 from 0,2."
+    )
+
+
+def test_the_last_play_across_or_down_is_said_in_its_own_sentence() -> None:
+    """Each direction has its own sentence for translators ("across" and "down" are words
+    of the notation, translated apart), not the one for a direction of another name."""
+    from mathable.games.summy.picture import table_text_alternative
+
+    for direction in ("across", "down"):
+        words = table_text_alternative(
+            {"table": [], "last_play": {"equation": "1=1", "direction": direction}}
+        )
+        assert _last_play_template(words) == f"Last play: {{equation}}, {direction}."
+    odd = table_text_alternative({"table": [], "last_play": {"equation": "1", "direction": "up"}})
+    assert _last_play_template(odd) == "Last play: {equation}, {direction}."
+
+
+def test_a_hand_written_as_one_text_is_no_hand() -> None:
+    svg = summy_svg({"table": [], "you": 0, "hand": "12"})
+    assert 'class="hand"' not in svg and "Your hand" not in svg

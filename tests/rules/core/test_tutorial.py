@@ -184,3 +184,32 @@ def test_summy_s_explanation_of_an_equation_laid_whole() -> None:
     words = rules.explain(start(lesson, rules), whole)
     assert words == "ada lays 1 + 2 = 3 across: 1+2=3 holds. Its digits score 1 + 2 + 3 = 6 points."
     assert_marked(words)
+
+
+@pytest.mark.parametrize("game", ["mathable", "summy"])
+def test_a_step_that_is_no_play_is_to_press_enter(game: str) -> None:
+    from mathable.core.lifecycle import Pass
+
+    rules = ruleset(game)
+    lesson = rules.tutorial()
+    assert lesson is not None
+    typed, prompt = rules.tutorial_step(start(lesson, rules), Pass(0))
+    assert (typed, prompt) == ("", "press Enter")
+    assert_marked(prompt)
+
+
+def test_mathable_s_explanation_names_a_seat_without_a_player_by_its_number() -> None:
+    from dataclasses import replace
+
+    rules = ruleset("mathable")
+    lesson = rules.tutorial()
+    assert lesson is not None
+    first = next(steps(lesson, rules))
+    before = first.before
+    unnamed = replace(before, seats=tuple(replace(s, player="") for s in before.seats))
+    [event, *_] = rules.check(before, rules.record_commands(before, 0, first.expect)[0])
+    words = rules.explain(unnamed, event)
+    assert words == (
+        "seat 1 places 12 on I8: 3 x 4 = 12 (I8 and H8, G8). 12 x 1 equation = 12 points."
+    )
+    assert_marked(words)

@@ -914,3 +914,9 @@ def test_a_third_game_s_tutorial_step_is_to_press_enter() -> None:
 def test_the_registry_shows_itself_as_its_games() -> None:
     assert repr(RULESETS) == repr(dict(RULESETS))
     assert "'mathable'" in repr(RULESETS) and "'summy'" in repr(RULESETS)
+
+
+def test_a_blank_reply_s_details_hold_its_first_80_characters() -> None:
+    with pytest.raises(RuleError) as raised:
+        _Plain().read_reply(" " * 90, {})
+    assert raised.value.details == {"text": " " * 80}

@@ -920,3 +920,14 @@ def test_a_blank_reply_s_details_hold_its_first_80_characters() -> None:
     with pytest.raises(RuleError) as raised:
         _Plain().read_reply(" " * 90, {})
     assert raised.value.details == {"text": " " * 80}
+
+
+def test_a_third_game_s_record_tiles_are_whole_numbers() -> None:
+    plain = _Plain()
+    assert plain.read_record_tile("12") == 12
+    for text, shown in (("x", "x"), ("\u0663", "\u0663"), ("x" * 14, "x" * 12)):
+        with pytest.raises(RuleError) as raised:
+            plain.read_record_tile(text)
+        assert (raised.value.code, raised.value.message, raised.value.details) == (
+            "bad_tile", f"{shown!r} is not a tile", {"value": shown, "accepted": "a number"}
+        )

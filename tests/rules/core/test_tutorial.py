@@ -213,3 +213,25 @@ def test_mathable_s_explanation_names_a_seat_without_a_player_by_its_number() ->
         "seat 1 places 12 on I8: 3 x 4 = 12 (I8 and H8, G8). 12 x 1 equation = 12 points."
     )
     assert_marked(words)
+
+
+def test_each_step_holds_the_game_after_its_turn() -> None:
+    rules = ruleset("summy")
+    lesson = rules.tutorial()
+    assert lesson is not None
+    first = next(steps(lesson, rules))
+    assert first.state.version == first.before.version + 1
+    assert [seat.score for seat in first.state.seats] == [6, 0] and first.state.turn.seat == 1
+
+
+def test_a_record_without_a_result_may_end_before_its_game() -> None:
+    rules = ruleset("summy")
+    lesson = rules.tutorial()
+    assert lesson is not None
+    first_turn_only = "\n".join(
+        line
+        for line in lesson.record.splitlines()
+        if not line.startswith(("2.", "[Result "))
+    )
+    cut = Tutorial(lesson.title, lesson.intro, first_turn_only)
+    assert [step.turn for step in steps(cut, rules)] == [1]

@@ -931,3 +931,18 @@ def test_a_third_game_s_record_tiles_are_whole_numbers() -> None:
         assert (raised.value.code, raised.value.message, raised.value.details) == (
             "bad_tile", f"{shown!r} is not a tile", {"value": shown, "accepted": "a number"}
         )
+
+
+def test_a_turn_that_gave_tiles_away_in_words_each_with_its_own_sentence() -> None:
+    from mathable.core.ruleset import gave_tiles
+    from tests.rules.words_helpers import assert_marked
+
+    for done in ("exchanged", "discarded"):
+        for n, words in ((1, f"{done} 1 tile"), (3, f"{done} 3 tiles")):
+            said = gave_tiles(done, n)
+            assert said == words and said.template == f"{done} {{n}} tile"
+            assert_marked(said)
+    other = gave_tiles("gave", 2)
+    assert other == "gave 2 tiles" and gave_tiles("gave", 1) == "gave 1 tile"
+    assert (other.template, other.plural) == ("{done} {n} tile", "{done} {n} tiles")
+    assert_marked(other)

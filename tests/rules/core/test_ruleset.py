@@ -946,3 +946,14 @@ def test_a_turn_that_gave_tiles_away_in_words_each_with_its_own_sentence() -> No
     assert other == "gave 2 tiles" and gave_tiles("gave", 1) == "gave 1 tile"
     assert (other.template, other.plural) == ("{done} {n} tile", "{done} {n} tiles")
     assert_marked(other)
+
+
+@pytest.mark.parametrize(
+    ("name", "given"), [("chess", "chess"), ("c" * 40, "c" * 32), (7, 7), (["x"], "['x']")]
+)
+def test_an_unknown_ruleset_s_details_name_it_cut_to_32_and_the_known_ones(
+    name: object, given: object
+) -> None:
+    with pytest.raises(RuleError) as raised:
+        ruleset(name)
+    assert raised.value.details == {"ruleset": given, "accepted": ["mathable", "summy"]}

@@ -308,3 +308,29 @@ def test_the_end_keeps_each_seat_s_final_score_and_the_result(game: str) -> None
     assert [seat.score for seat in after.seats] == [10, -4]
     assert [seat.player for seat in after.seats] == [seat.player for seat in state.seats]
     assert after.result == Result("resigned", (3, 4), (10, -4), (0,))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_resigning_a_game_not_in_play_says_its_status(game: str) -> None:
+    rules = ruleset(game)
+    waiting = rules.new_state()
+    for event in rules.check(waiting, Create("ann", players=2, ruleset=game)):
+        waiting = rules.apply(waiting, event)
+    refused = refusal(game, waiting, Resign(0))
+    assert (refused.code, refused.details) == ("game_not_started", {"status": "waiting"})
+    ended = started(game)
+    for event in rules.check(ended, Resign(0)):
+        ended = rules.apply(ended, event)
+    refused = refusal(game, ended, Resign(1))
+    assert (refused.code, refused.details) == ("game_over", {"status": "ended"})
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_seat_out_of_time_leaves_the_game_as_timed_out(game: str) -> None:
+    rules = ruleset(game)
+    state = started(game, players=3)
+    seat = state.turn.seat
+    for event in rules.check(state, TimeOut(seat, claimed_by=None)):
+        state = rules.apply(state, event)
+    assert state.seats[seat].resigned and state.seats[seat].timed_out is True
+    assert state.status == "playing" and state.turn.seat != seat

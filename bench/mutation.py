@@ -123,6 +123,7 @@ def config_text(tests: list[str] | None = None) -> str:
     deselected = "".join(f'"--deselect", "{test}", ' for test in DESELECTED)
     return CONFIG_TEMPLATE.format(tests=chosen, deselected=deselected)
 
+
 # A test that starts its own Python process (``sys.executable -c ...``: a fresh process
 # that has imported nothing, as a server after a restart) must run the mutant too, not the
 # original package the editable install points at. The stage's conftest puts
@@ -488,9 +489,7 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.report or args.survivors):
         # --report and --survivors only read: syncing would regenerate (and so reset the
         # results of) every module whose source moved on since the run being read.
-        sync_stage(
-            keep_stats=args.keep_stats, tests=args.tests.split(",") if args.tests else None
-        )
+        sync_stage(keep_stats=args.keep_stats, tests=args.tests.split(",") if args.tests else None)
     all_modules = sorted({module_of(n) for n in results()})
     modules = args.modules.split(",") if args.modules else all_modules
     unknown = sorted(set(modules) - set(all_modules))

@@ -173,41 +173,48 @@ def test_every_refusal_of_a_creation_as_data(game: str, size: int, referees: lis
         return _creation_refusal(game, Create("a", ruleset=game, **options))
 
     assert refused(players=1) == (
-        "bad_players", {"field": "players", "value": 1, "min": 2, "max": 4}
+        "bad_players",
+        {"field": "players", "value": 1, "min": 2, "max": 4},
     )
     assert refused(players=5)[1]["value"] == 5
     assert refused(players="x")[1]["value"] == "x"
     assert refused(referee="x") == (
-        "bad_referee", {"field": "referee", "value": "x", "accepted": referees}
+        "bad_referee",
+        {"field": "referee", "value": "x", "accepted": referees},
     )
-    assert refused(tiles=(1, 2)) == (
-        "bad_tiles", {"field": "tiles", "count": 2, "expected": size}
-    )
+    assert refused(tiles=(1, 2)) == ("bad_tiles", {"field": "tiles", "count": 2, "expected": size})
     assert refused(tiles="12")[1] == {"field": "tiles", "count": None, "expected": size}
     assert refused(order=(1,)) == (
-        "bad_tiles", {"field": "order", "count": 1, "expected": size, "with_tiles": False}
+        "bad_tiles",
+        {"field": "order", "count": 1, "expected": size, "with_tiles": False},
     )
     every = tuple(ruleset(game).tile_set)
     assert refused(order=every, tiles=every) == (
-        "bad_tiles", {"field": "order", "count": size, "expected": size, "with_tiles": True}
+        "bad_tiles",
+        {"field": "order", "count": size, "expected": size, "with_tiles": True},
     )
     assert refused(seed=1, tiles=every) == ("bad_options", {"fields": ["seed", "tiles"]})
     assert refused(salt="zz") == (
-        "bad_salt", {"field": "salt", "accepted": "32 to 64 lower-case hex digits"}
+        "bad_salt",
+        {"field": "salt", "accepted": "32 to 64 lower-case hex digits"},
     )
     assert refused(players=2, invited=("b", "c")) == (
-        "bad_invite", {"field": "invite", "invited": ["b", "c"], "free_seats": 1}
+        "bad_invite",
+        {"field": "invite", "invited": ["b", "c"], "free_seats": 1},
     )
     assert refused(players=3, invited=("b", "b"))[1]["free_seats"] == 2
     assert refused(players=2, invited=("a",)) == (
-        "bad_invite", {"field": "invite", "player": "a", "seat": 0}
+        "bad_invite",
+        {"field": "invite", "player": "a", "seat": 0},
     )
     for seating in (("a", "c"), ("a",), ("a", "a")):
         assert refused(players=2, invited=("b",), seating=seating) == (
-            "bad_seating", {"field": "seating", "players": 2}
+            "bad_seating",
+            {"field": "seating", "players": 2},
         )
     assert refused(players=3, seating=("a", "b", "c")) == (
-        "bad_seating", {"field": "seating", "players": 3}
+        "bad_seating",
+        {"field": "seating", "players": 3},
     )
 
 
@@ -227,7 +234,8 @@ def test_every_refusal_of_joining_opening_and_declining_as_data(game: str) -> No
     assert _creation_refusal(game, created, waiting) == ("game_exists", {"status": "waiting"})
     assert _creation_refusal(game, Join("a"), waiting) == ("already_seated", {"seat": 0})
     assert _creation_refusal(game, Join("c"), after(Create("a", invited=("b",), ruleset=game))) == (
-        "seat_reserved", {"free_seats": 1, "reserved_seats": 1}
+        "seat_reserved",
+        {"free_seats": 1, "reserved_seats": 1},
     )
     declined = after(created, Decline("b"))
     assert _creation_refusal(game, Join("c"), declined) == ("game_closed", {"declined": 1})
@@ -240,7 +248,8 @@ def test_every_refusal_of_joining_opening_and_declining_as_data(game: str) -> No
     assert _creation_refusal(game, Decline("b"), full) == ("game_started", {"status": "playing"})
     cancelled = after(Create("a", ruleset=game), Decline("a"))
     assert _creation_refusal(game, Join("b"), cancelled) == (
-        "game_cancelled", {"status": "cancelled"}
+        "game_cancelled",
+        {"status": "cancelled"},
     )
 
 

@@ -154,9 +154,7 @@ print(json.dumps({"first": first, "event": type(event).__name__, "after": after,
 
 
 def test_looking_up_one_game_imports_it_alone_with_its_events() -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE], capture_output=True, text=True, check=True
-    )
+    done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, check=True)
     found = json.loads(done.stdout)
     first = set(found["first"])
     assert "mathable.games.mathable.ruleset" in first
@@ -784,9 +782,7 @@ def test_a_third_game_s_last_turn_and_points_in_words() -> None:
     assert plain.last_turn_words({"told": Told(None, "pass", says("passed"))}, names) == (
         "? passed."
     )
-    assert plain.last_turn_words({"told": Told(-1, "pass", says("passed"))}, names) == (
-        "? passed."
-    )
+    assert plain.last_turn_words({"told": Told(-1, "pass", says("passed"))}, names) == ("? passed.")
     one = plain.points_words({"told": Told(0, "play", "b3", 1)})
     assert one == " for 1 point"
     assert_marked(one)
@@ -803,12 +799,15 @@ def test_a_third_game_reads_a_reply_by_the_kernel_then_by_its_own_notation() -> 
     with pytest.raises(RuleError) as raised:
         plain.read_reply("  ", {})
     assert (raised.value.code, raised.value.message, raised.value.details) == (
-        "bad_notation", "the mail holds no move", {"text": "  "}
+        "bad_notation",
+        "the mail holds no move",
+        {"text": "  "},
     )
     with pytest.raises(RuleError) as raised:
         plain.own_command(0, {"type": "castle" * 5})
     assert (raised.value.code, raised.value.details) == (
-        "wrong_game", {"ruleset": "plain", "type": ("castle" * 5)[:20]}
+        "wrong_game",
+        {"ruleset": "plain", "type": ("castle" * 5)[:20]},
     )
     assert raised.value.message == f"Plain has no {('castle' * 5)[:20]!r} move"
 
@@ -929,7 +928,9 @@ def test_a_third_game_s_record_tiles_are_whole_numbers() -> None:
         with pytest.raises(RuleError) as raised:
             plain.read_record_tile(text)
         assert (raised.value.code, raised.value.message, raised.value.details) == (
-            "bad_tile", f"{shown!r} is not a tile", {"value": shown, "accepted": "a number"}
+            "bad_tile",
+            f"{shown!r} is not a tile",
+            {"value": shown, "accepted": "a number"},
         )
 
 

@@ -93,7 +93,9 @@ def test_a_tutorial_whose_record_ends_before_its_game_is_refused() -> None:
         list(steps(cut, rules))
     err = raised.value
     assert (err.code, err.message, err.details) == (
-        "bad_record", "the tutorial's record ends before its game", {}
+        "bad_record",
+        "the tutorial's record ends before its game",
+        {},
     )
     assert_marked(err.message)
 
@@ -229,9 +231,7 @@ def test_a_record_without_a_result_may_end_before_its_game() -> None:
     lesson = rules.tutorial()
     assert lesson is not None
     first_turn_only = "\n".join(
-        line
-        for line in lesson.record.splitlines()
-        if not line.startswith(("2.", "[Result "))
+        line for line in lesson.record.splitlines() if not line.startswith(("2.", "[Result "))
     )
     cut = Tutorial(lesson.title, lesson.intro, first_turn_only)
     assert [step.turn for step in steps(cut, rules)] == [1]

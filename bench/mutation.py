@@ -123,6 +123,7 @@ def config_text(tests: list[str] | None = None) -> str:
     deselected = "".join(f'"--deselect", "{test}", ' for test in DESELECTED)
     return CONFIG_TEMPLATE.format(tests=chosen, deselected=deselected)
 
+
 # A test that starts its own Python process (``sys.executable -c ...``: a fresh process
 # that has imported nothing, as a server after a restart) must run the mutant too, not the
 # original package the editable install points at. The stage's conftest puts
@@ -210,10 +211,9 @@ create_mutants(1)
 DIFFS = """\
 import json, sys
 from mutmut.mutation.diff_apply import get_diff_for_mutant
-names = json.load(sys.stdin)
+paths = json.load(sys.stdin)  # each mutant's name: its module's file in the stage
 out = {}
-paths = json.loads(sys.argv[1])
-for name in names:
+for name in paths:
     out[name] = get_diff_for_mutant(name, path=paths[name])
 json.dump(out, sys.stdout)
 """
@@ -369,10 +369,11 @@ def load_equivalents() -> dict[str, tuple[str, str]]:
 def diffs(names: list[str]) -> dict[str, str]:
     if not names:
         return {}
+    # On stdin, not as an argument: the names of a big module's survivors exceed ARG_MAX.
     done = subprocess.run(
-        [sys.executable, "-c", DIFFS, json.dumps({n: source_of(module_of(n)) for n in names})],
+        [sys.executable, "-c", DIFFS],
         cwd=STAGE,
-        input=json.dumps(names),
+        input=json.dumps({n: source_of(module_of(n)) for n in names}),
         capture_output=True,
         text=True,
         check=True,
@@ -488,9 +489,7 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.report or args.survivors):
         # --report and --survivors only read: syncing would regenerate (and so reset the
         # results of) every module whose source moved on since the run being read.
-        sync_stage(
-            keep_stats=args.keep_stats, tests=args.tests.split(",") if args.tests else None
-        )
+        sync_stage(keep_stats=args.keep_stats, tests=args.tests.split(",") if args.tests else None)
     all_modules = sorted({module_of(n) for n in results()})
     modules = args.modules.split(",") if args.modules else all_modules
     unknown = sorted(set(modules) - set(all_modules))

@@ -9,6 +9,7 @@ import pytest
 
 from mathable.core import lifecycle
 from mathable.core.errors import RuleError
+from mathable.core.events import DrawsRevealed, GameEnded, Passed
 from mathable.core.lifecycle import (
     Create,
     Decline,
@@ -21,6 +22,7 @@ from mathable.core.lifecycle import (
     TimeOut,
 )
 from mathable.core.ruleset import ruleset
+from mathable.core.state import Result
 from mathable.games.mathable import commands as mathable_commands
 from mathable.games.mathable import events as mathable_events
 from mathable.games.mathable.state import GameState
@@ -171,41 +173,48 @@ def test_every_refusal_of_a_creation_as_data(game: str, size: int, referees: lis
         return _creation_refusal(game, Create("a", ruleset=game, **options))
 
     assert refused(players=1) == (
-        "bad_players", {"field": "players", "value": 1, "min": 2, "max": 4}
+        "bad_players",
+        {"field": "players", "value": 1, "min": 2, "max": 4},
     )
     assert refused(players=5)[1]["value"] == 5
     assert refused(players="x")[1]["value"] == "x"
     assert refused(referee="x") == (
-        "bad_referee", {"field": "referee", "value": "x", "accepted": referees}
+        "bad_referee",
+        {"field": "referee", "value": "x", "accepted": referees},
     )
-    assert refused(tiles=(1, 2)) == (
-        "bad_tiles", {"field": "tiles", "count": 2, "expected": size}
-    )
+    assert refused(tiles=(1, 2)) == ("bad_tiles", {"field": "tiles", "count": 2, "expected": size})
     assert refused(tiles="12")[1] == {"field": "tiles", "count": None, "expected": size}
     assert refused(order=(1,)) == (
-        "bad_tiles", {"field": "order", "count": 1, "expected": size, "with_tiles": False}
+        "bad_tiles",
+        {"field": "order", "count": 1, "expected": size, "with_tiles": False},
     )
     every = tuple(ruleset(game).tile_set)
     assert refused(order=every, tiles=every) == (
-        "bad_tiles", {"field": "order", "count": size, "expected": size, "with_tiles": True}
+        "bad_tiles",
+        {"field": "order", "count": size, "expected": size, "with_tiles": True},
     )
     assert refused(seed=1, tiles=every) == ("bad_options", {"fields": ["seed", "tiles"]})
     assert refused(salt="zz") == (
-        "bad_salt", {"field": "salt", "accepted": "32 to 64 lower-case hex digits"}
+        "bad_salt",
+        {"field": "salt", "accepted": "32 to 64 lower-case hex digits"},
     )
     assert refused(players=2, invited=("b", "c")) == (
-        "bad_invite", {"field": "invite", "invited": ["b", "c"], "free_seats": 1}
+        "bad_invite",
+        {"field": "invite", "invited": ["b", "c"], "free_seats": 1},
     )
     assert refused(players=3, invited=("b", "b"))[1]["free_seats"] == 2
     assert refused(players=2, invited=("a",)) == (
-        "bad_invite", {"field": "invite", "player": "a", "seat": 0}
+        "bad_invite",
+        {"field": "invite", "player": "a", "seat": 0},
     )
     for seating in (("a", "c"), ("a",), ("a", "a")):
         assert refused(players=2, invited=("b",), seating=seating) == (
-            "bad_seating", {"field": "seating", "players": 2}
+            "bad_seating",
+            {"field": "seating", "players": 2},
         )
     assert refused(players=3, seating=("a", "b", "c")) == (
-        "bad_seating", {"field": "seating", "players": 3}
+        "bad_seating",
+        {"field": "seating", "players": 3},
     )
 
 
@@ -225,7 +234,8 @@ def test_every_refusal_of_joining_opening_and_declining_as_data(game: str) -> No
     assert _creation_refusal(game, created, waiting) == ("game_exists", {"status": "waiting"})
     assert _creation_refusal(game, Join("a"), waiting) == ("already_seated", {"seat": 0})
     assert _creation_refusal(game, Join("c"), after(Create("a", invited=("b",), ruleset=game))) == (
-        "seat_reserved", {"free_seats": 1, "reserved_seats": 1}
+        "seat_reserved",
+        {"free_seats": 1, "reserved_seats": 1},
     )
     declined = after(created, Decline("b"))
     assert _creation_refusal(game, Join("c"), declined) == ("game_closed", {"declined": 1})
@@ -238,5 +248,98 @@ def test_every_refusal_of_joining_opening_and_declining_as_data(game: str) -> No
     assert _creation_refusal(game, Decline("b"), full) == ("game_started", {"status": "playing"})
     cancelled = after(Create("a", ruleset=game), Decline("a"))
     assert _creation_refusal(game, Join("b"), cancelled) == (
-        "game_cancelled", {"status": "cancelled"}
+        "game_cancelled",
+        {"status": "cancelled"},
     )
+
+
+# --- the kernel's own pass, a seat that left, the order revealed (issue 48's run) ----------
+
+
+def test_the_kernel_passes_the_turn_of_a_game_without_a_pass_of_its_own() -> None:
+    """Both games check a pass themselves; a third game's pass is the kernel's: the turn's
+    seat passes (the game folds ``passed``), another seat is refused."""
+    state = started("mathable")
+    seat = state.turn.seat
+    fold = lifecycle.Fold(state, lifecycle.default_policy(state), mathable_commands.MATHABLE)
+    assert lifecycle.check(fold, Pass(seat))
+    assert fold.events == [Passed(seat)]
+    assert fold.state.turn.seat == state.next_seat(seat) and fold.state.version == state.version + 1
+    other = lifecycle.Fold(state, lifecycle.default_policy(state), mathable_commands.MATHABLE)
+    with pytest.raises(RuleError) as refused:
+        lifecycle.check(other, Pass(1 - seat))
+    assert (refused.value.code, refused.value.details) == ("not_your_turn", {"seat": seat})
+    assert other.events == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_seat_that_resigned_is_refused_as_having_resigned(game: str) -> None:
+    rules = ruleset(game)
+    state = started(game, players=3)
+    for event in rules.check(state, Resign(1)):
+        state = rules.apply(state, event)
+    again = refusal(game, state, Resign(1))
+    assert (again.code, again.details) == ("not_seated", {"seat": 1, "seats": 3, "resigned": True})
+    stranger = refusal(game, state, Resign(7))
+    assert stranger.details == {"seat": 7, "seats": 3, "resigned": False}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_revealed_order_is_kept_in_the_state(game: str) -> None:
+    rules = ruleset(game)
+    state = started(game)
+    assert state.draws_revealed is False
+    after = rules.apply(state, DrawsRevealed(order=(1, 2), salt="ab"))
+    assert after.draws_revealed is True
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_creator_is_seat_0_s_player_or_the_one_named_and_none_before_creation(
+    game: str,
+) -> None:
+    rules = ruleset(game)
+    assert lifecycle.creator_of(rules.new_state()) is None
+    assert lifecycle.creator_of(started(game)) == "ann"
+    state = rules.new_state()
+    seated = Create("ann", players=2, invited=("bob",), seating=("bob", "ann"), ruleset=game)
+    for event in rules.check(state, seated):
+        state = rules.apply(state, event)
+    assert state.seats[0].player != "ann" and lifecycle.creator_of(state) == "ann"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_end_keeps_each_seat_s_final_score_and_the_result(game: str) -> None:
+    rules = ruleset(game)
+    state = started(game)
+    ended = GameEnded(reason="resigned", deductions=(3, 4), scores=(10, -4), winners=(0,))
+    after = rules.apply(state, ended)
+    assert after.status == "ended" and after.turn is None
+    assert [seat.score for seat in after.seats] == [10, -4]
+    assert [seat.player for seat in after.seats] == [seat.player for seat in state.seats]
+    assert after.result == Result("resigned", (3, 4), (10, -4), (0,))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_resigning_a_game_not_in_play_says_its_status(game: str) -> None:
+    rules = ruleset(game)
+    waiting = rules.new_state()
+    for event in rules.check(waiting, Create("ann", players=2, ruleset=game)):
+        waiting = rules.apply(waiting, event)
+    refused = refusal(game, waiting, Resign(0))
+    assert (refused.code, refused.details) == ("game_not_started", {"status": "waiting"})
+    ended = started(game)
+    for event in rules.check(ended, Resign(0)):
+        ended = rules.apply(ended, event)
+    refused = refusal(game, ended, Resign(1))
+    assert (refused.code, refused.details) == ("game_over", {"status": "ended"})
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_seat_out_of_time_leaves_the_game_as_timed_out(game: str) -> None:
+    rules = ruleset(game)
+    state = started(game, players=3)
+    seat = state.turn.seat
+    for event in rules.check(state, TimeOut(seat, claimed_by=None)):
+        state = rules.apply(state, event)
+    assert state.seats[seat].resigned and state.seats[seat].timed_out is True
+    assert state.status == "playing" and state.turn.seat != seat

@@ -156,9 +156,7 @@ print(json.dumps({"first": first, "event": type(event).__name__, "after": after,
 
 
 def test_looking_up_one_game_imports_it_alone_and_its_events_when_read() -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE], capture_output=True, text=True, check=True
-    )
+    done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, check=True)
     found = json.loads(done.stdout)
     first = set(found["first"])
     assert "mathable.games.mathable.ruleset" in first
@@ -798,9 +796,7 @@ def test_a_third_game_s_last_turn_and_points_in_words() -> None:
     assert plain.last_turn_words({"told": Told(None, "pass", says("passed"))}, names) == (
         "? passed."
     )
-    assert plain.last_turn_words({"told": Told(-1, "pass", says("passed"))}, names) == (
-        "? passed."
-    )
+    assert plain.last_turn_words({"told": Told(-1, "pass", says("passed"))}, names) == ("? passed.")
     one = plain.points_words({"told": Told(0, "play", "b3", 1)})
     assert one == " for 1 point"
     assert_marked(one)
@@ -817,12 +813,15 @@ def test_a_third_game_reads_a_reply_by_the_kernel_then_by_its_own_notation() -> 
     with pytest.raises(RuleError) as raised:
         plain.read_reply("  ", {})
     assert (raised.value.code, raised.value.message, raised.value.details) == (
-        "bad_notation", "the mail holds no move", {"text": "  "}
+        "bad_notation",
+        "the mail holds no move",
+        {"text": "  "},
     )
     with pytest.raises(RuleError) as raised:
         plain.own_command(0, {"type": "castle" * 5})
     assert (raised.value.code, raised.value.details) == (
-        "wrong_game", {"ruleset": "plain", "type": ("castle" * 5)[:20]}
+        "wrong_game",
+        {"ruleset": "plain", "type": ("castle" * 5)[:20]},
     )
     assert raised.value.message == f"Plain has no {('castle' * 5)[:20]!r} move"
 
@@ -838,3 +837,138 @@ def test_a_third_game_s_picture_is_its_text_drawing() -> None:
         'fill="#1c1c1c" xml:space="preserve">a&lt;b</text>'
     ) in svg
     assert '<text x="8" y="42" ' in svg and ">  c</text></svg>" in svg
+
+
+def test_a_third_game_s_record_end_and_move_list_defaults() -> None:
+    """What RulesetBase says of a game without a record notation, ends of its own or a list
+    of legal moves (issue 48's run: no rules test reached them)."""
+    from mathable.core.ruleset import SHARED_END_WORDS
+
+    plain = _Plain()
+    for call in (
+        lambda: plain.record_turns(None, [], None, True),
+        lambda: plain.record_commands(None, 0, "x"),
+    ):
+        with pytest.raises(RuleError) as raised:
+            call()
+        assert (raised.value.code, raised.value.message, raised.value.details) == (
+            "no_record_notation",
+            "Plain has no record notation: its games cannot be written as a record",
+            {"ruleset": "plain"},
+        )
+    assert plain.record_tile(12) == "12"
+    assert plain.end_words("resigned") == "all players but one resigned"
+    assert plain.end_words("timeout") is SHARED_END_WORDS["timeout"]
+    assert plain.end_words("stalemate") == "stalemate"
+    assert plain.legal_commands(None, 0) == []
+
+
+def test_a_turn_told_of_the_first_seat_and_of_one_past_the_last() -> None:
+    plain = _Plain()
+    names = ["ada", "bob"]
+    assert plain.last_turn_words({"told": Told(0, "pass", says("passed"))}, names) == "ada passed."
+    assert plain.last_turn_words({"told": Told(2, "pass", says("passed"))}, names) == "? passed."
+
+
+def test_a_text_picture_escapes_its_markup_and_draws_an_empty_text_as_one_line() -> None:
+    from mathable.core.ruleset import text_svg
+
+    svg = text_svg("a<b & c>d", "T & <U>")
+    assert "<title>T &amp; &lt;U&gt;</title>" in svg
+    assert 'xml:space="preserve">a&lt;b &amp; c&gt;d</text></svg>' in svg
+    empty = text_svg("", "T")
+    assert empty.startswith('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 34" ')
+    assert empty.endswith('xml:space="preserve"></text></svg>')
+
+
+def test_plural_counts_in_english() -> None:
+    from mathable.core.ruleset import plural
+
+    assert [plural(n, "tile") for n in (0, 1, 2)] == ["0 tiles", "1 tile", "2 tiles"]
+
+
+class _Viewed(_Plain):
+    """A third game that draws and reads from the view it is given."""
+
+    def draw(self, view: dict[str, Any]) -> str:
+        return str(view["drawn"])
+
+    def read_move(self, text: str, view: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "move", "text": text, "seen": view["drawn"]}
+
+
+def test_a_third_game_s_pictures_and_replies_are_of_the_view_given() -> None:
+    game = _Viewed()
+    view = {"drawn": "x&y"}
+    assert game.table_text(view) == "x&y" and game.picture_words(view) == "x&y"
+    assert 'xml:space="preserve">x&amp;y</text>' in game.svg(view)
+    assert game.read_reply("b3", view) == {"type": "move", "text": "b3", "seen": "x&y"}
+
+
+def test_a_third_game_shows_the_shared_events_as_the_kernel_does() -> None:
+    from mathable.core.view import redact_shared
+
+    created = GameCreated(
+        ruleset="plain", rules_version=1, players=2, referee="server", seed=3, tiles=None,
+        invited=(), creator="ada",
+    )  # fmt: skip
+    assert _Plain().redact(created, 0) == redact_shared(created, 0)
+    assert "seed" not in _Plain().redact(created, None)
+
+
+def test_a_third_game_s_tutorial_step_is_to_press_enter() -> None:
+    from tests.rules.words_helpers import assert_marked
+
+    typed, prompt = _Plain().tutorial_step(None, None)
+    assert (typed, prompt) == ("", "press Enter")
+    assert_marked(prompt)
+
+
+def test_the_registry_shows_itself_as_its_games() -> None:
+    assert repr(RULESETS) == repr(dict(RULESETS))
+    assert "'mathable'" in repr(RULESETS) and "'summy'" in repr(RULESETS)
+
+
+def test_a_blank_reply_s_details_hold_its_first_80_characters() -> None:
+    with pytest.raises(RuleError) as raised:
+        _Plain().read_reply(" " * 90, {})
+    assert raised.value.details == {"text": " " * 80}
+
+
+def test_a_third_game_s_record_tiles_are_whole_numbers() -> None:
+    plain = _Plain()
+    assert plain.read_record_tile("12") == 12
+    for text, shown in (("x", "x"), ("\u0663", "\u0663"), ("x" * 14, "x" * 12)):
+        with pytest.raises(RuleError) as raised:
+            plain.read_record_tile(text)
+        assert (raised.value.code, raised.value.message, raised.value.details) == (
+            "bad_tile",
+            f"{shown!r} is not a tile",
+            {"value": shown, "accepted": "a number"},
+        )
+
+
+def test_a_turn_that_gave_tiles_away_in_words_each_with_its_own_sentence() -> None:
+    from mathable.core.ruleset import gave_tiles
+    from tests.rules.words_helpers import assert_marked
+
+    for done in ("exchanged", "discarded"):
+        for n, words in ((1, f"{done} 1 tile"), (3, f"{done} 3 tiles")):
+            said = gave_tiles(done, n)
+            assert said == words and said.template == f"{done} {{n}} tile"
+            assert_marked(said)
+    other = gave_tiles("gave", 2)
+    assert other == "gave 2 tiles" and gave_tiles("gave", 1) == "gave 1 tile"
+    assert (other.template, other.plural) == ("{done} {n} tile", "{done} {n} tiles")
+    assert_marked(other)
+
+
+@pytest.mark.parametrize(
+    ("name", "given"), [("chess", "chess"), ("c" * 40, "c" * 32), (7, 7), (["x"], "['x']")]
+)
+def test_an_unknown_ruleset_s_details_name_it_cut_to_32_and_the_known_ones(
+    name: object, given: object
+) -> None:
+    with pytest.raises(RuleError) as raised:
+        ruleset(name)
+    assert raised.value.details == {"ruleset": given, "accepted": ["mathable", "summy"]}

@@ -160,3 +160,13 @@ def test_without_an_offer_the_views_are_as_they_were() -> None:
         view: dict[str, Any] = ruleset(game).view(started(game), 0)
         assert "draw_offered_by" not in view
         assert list(view["seats"][0])[-2:] == ["resigned", "timed_out"]
+
+
+def test_each_part_s_view_keys_are_made_for_the_viewer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A part's keys of the view may differ by viewer (a seat's own offer): each is asked
+    with the viewer the view is for."""
+    seen = Part(view_fields=lambda state, viewer: {"viewer_in_a_test": viewer})
+    monkeypatch.setattr(shared, "PARTS", (*shared.PARTS, seen))
+    state = started("mathable")
+    assert shared.view_fields(state, 1)["viewer_in_a_test"] == 1
+    assert ruleset("summy").view(started("summy"), 0)["viewer_in_a_test"] == 0

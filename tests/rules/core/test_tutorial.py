@@ -93,7 +93,9 @@ def test_a_tutorial_whose_record_ends_before_its_game_is_refused() -> None:
         list(steps(cut, rules))
     err = raised.value
     assert (err.code, err.message, err.details) == (
-        "bad_record", "the tutorial's record ends before its game", {}
+        "bad_record",
+        "the tutorial's record ends before its game",
+        {},
     )
     assert_marked(err.message)
 
@@ -131,3 +133,105 @@ def test_summy_s_explanations_of_a_discard_and_of_a_seat_without_a_name() -> Non
         "Its digits score 1 + 2 + 3 = 6 points."
     )
     assert_marked(words)
+
+
+def test_why_a_summy_move_is_refused_reads_it_on_the_table_before_it() -> None:
+    rules = ruleset("summy")
+    lesson = rules.tutorial()
+    assert lesson is not None
+    first = next(steps(lesson, rules))
+    assert why_not(first, rules, "0,0 down 3=3") == "(0, 0) holds =, not 3 as written"
+    assert why_not(first, rules, "-3,0 across 1+2=4") == "you have no 4 in your hand"
+    assert why_not(first, rules, "-3,0 across 1+2=3") is None
+
+
+@pytest.mark.parametrize("game", ["mathable", "summy"])
+def test_each_tutorial_s_bag_order_is_its_front_then_every_other_tile(game: str) -> None:
+    """The record's order is built when the module loads: built again here, so that a
+    change of its builder is seen (the record itself keeps the order of the first build)."""
+    import importlib
+
+    module = importlib.import_module(f"mathable.games.{game}.tutorial")
+    rules = ruleset(game)
+    order = module._order()
+    assert f'[Order "{order}"]' in module.RECORD
+    names = order.split(" ")
+    tiles = [rules.read_record_tile(name) for name in names]
+    assert sorted(tiles) == sorted(rules.tile_set)
+    front = [rules.record_tile(t) for t in module_front(module)]
+    assert names[: len(front)] == front
+
+
+def module_front(module: object) -> list[int]:
+    """A tutorial's ``FRONT``: Mathable's tiles, or Summy's as the tiles' names in one text."""
+    from mathable.games.summy.tiles import parse_tile
+
+    front = module.FRONT  # type: ignore[attr-defined]
+    return [parse_tile(c) for c in front] if isinstance(front, str) else list(front)
+
+
+def test_summy_s_explanation_of_an_equation_laid_whole() -> None:
+    from dataclasses import replace
+
+    from mathable.games.summy.events import EquationPlayed
+
+    rules = ruleset("summy")
+    lesson = rules.tutorial()
+    assert lesson is not None
+    first = next(steps(lesson, rules))
+    (played,) = [e for e in rules.check(first.before, rules.record_commands(
+        first.before, 0, "-3,0 across 1+2=3"
+    )[0]) if isinstance(e, EquationPlayed)]  # fmt: skip
+    whole = replace(played, placements=(*played.placements[:3], (0, 0, 14), played.placements[3]))
+    words = rules.explain(start(lesson, rules), whole)
+    assert words == "ada lays 1 + 2 = 3 across: 1+2=3 holds. Its digits score 1 + 2 + 3 = 6 points."
+    assert_marked(words)
+
+
+@pytest.mark.parametrize("game", ["mathable", "summy"])
+def test_a_step_that_is_no_play_is_to_press_enter(game: str) -> None:
+    from mathable.core.lifecycle import Pass
+
+    rules = ruleset(game)
+    lesson = rules.tutorial()
+    assert lesson is not None
+    typed, prompt = rules.tutorial_step(start(lesson, rules), Pass(0))
+    assert (typed, prompt) == ("", "press Enter")
+    assert_marked(prompt)
+
+
+def test_mathable_s_explanation_names_a_seat_without_a_player_by_its_number() -> None:
+    from dataclasses import replace
+
+    rules = ruleset("mathable")
+    lesson = rules.tutorial()
+    assert lesson is not None
+    first = next(steps(lesson, rules))
+    before = first.before
+    unnamed = replace(before, seats=tuple(replace(s, player="") for s in before.seats))
+    [event, *_] = rules.check(before, rules.record_commands(before, 0, first.expect)[0])
+    words = rules.explain(unnamed, event)
+    assert words == (
+        "seat 1 places 12 on I8: 3 x 4 = 12 (I8 and H8, G8). 12 x 1 equation = 12 points."
+    )
+    assert_marked(words)
+
+
+def test_each_step_holds_the_game_after_its_turn() -> None:
+    rules = ruleset("summy")
+    lesson = rules.tutorial()
+    assert lesson is not None
+    first = next(steps(lesson, rules))
+    assert first.state.version == first.before.version + 1
+    assert [seat.score for seat in first.state.seats] == [6, 0] and first.state.turn.seat == 1
+
+
+def test_a_record_without_a_result_may_end_before_its_game() -> None:
+    rules = ruleset("summy")
+    lesson = rules.tutorial()
+    assert lesson is not None
+    first_turn_only = "\n".join(
+        line for line in lesson.record.splitlines() if not line.startswith(("2.", "[Result "))
+    )
+    cut = Tutorial(lesson.title, lesson.intro, first_turn_only)
+    assert [step.turn for step in steps(cut, rules)] == [1]

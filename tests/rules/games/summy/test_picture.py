@@ -208,3 +208,101 @@ def test_the_picture_of_a_known_table_byte_for_byte() -> None:
     assert hashlib.sha256(svg.encode()).hexdigest() == (
         "6a95e07b1a53135320f77ea1efc3e2db4d08427c3b760c8759a22bfc2501243c"
     )
+
+
+def test_a_table_without_the_middle_tile_its_closed_squares_and_a_wide_hand() -> None:
+    """The middle square is shaded while no tile is on it; a closed square is crossed out
+    where it is drawn and left out past the picture's edge or under a tile; a hand wider
+    than the table widens the picture (the parts the first pinned picture lacks)."""
+    import hashlib
+
+    view = {
+        "table": _line(1, 0, "2=2"),
+        "closed": [
+            {"x": 0, "y": 0}, {"x": 4, "y": 0}, {"x": 40, "y": 0}, {"x": 0, "y": -9},
+            {"x": 2, "y": 0},
+        ],
+        "last_play": {"equation": "2=2", "placements": [{"x": 1, "y": 0}, {"x": 9, "y": 9}]},
+        "you": 1,
+        "hand": list("123456789"),
+    }  # fmt: skip
+    svg = summy_svg(view)
+    root = ET.fromstring(svg)
+    crossed = [
+        (int(g.get("data-x", "")), int(g.get("data-y", "")))
+        for g in root.iter(f"{SVG}g")
+        if g.get("class") == "closed"
+    ]
+    assert crossed == [(0, 0), (4, 0)]
+    [origin] = [r for r in root.iter(f"{SVG}rect") if r.get("class") == "origin"]
+    columns = range(-2, 7)  # 1..3 and a margin (0..4), widened to MIN_COLUMNS
+    assert origin.get("x") == str(LEFT + (0 - columns[0]) * CELL + 1)
+    assert origin.get("y") == str(TOP + (0 - -2) * CELL + 1)
+    marked = {s for s, g in _tiles(root).items() if "last" in (g.get("class") or "")}
+    assert marked == {(1, 0)}
+    width = LEFT + 84 + 9 * (CELL + 2) + 8
+    assert _view_box(root) == (0, 0, width, TOP + MIN_ROWS * CELL + 8 + 64)
+    title = root.find(f"{SVG}title")
+    assert title is not None and title.text == "Summy table"
+    assert hashlib.sha256(svg.encode()).hexdigest() == (
+        "955eba8dfc0c5c557cbda93f6b7718d4232aab2b5caa21509d18a12822937b42"
+    )
+
+
+def test_an_empty_table_is_drawn_round_the_middle_square() -> None:
+    from mathable.games.summy.picture import extent
+
+    assert extent({}) == (range(-4, 5), range(-2, 3))
+
+
+def test_the_middle_square_is_shaded_only_when_the_picture_holds_it() -> None:
+    right = summy_svg({"table": _line(2, 0, "12=") + _line(8, 0, "3=3")})
+    below = summy_svg({"table": _line(0, 2, "1=1", down=True)})
+    assert 'class="origin"' not in right and 'class="origin"' not in below
+    assert 'class="origin"' in summy_svg({"table": _line(1, 0, "1=1")})
+
+
+def test_tiles_are_drawn_row_by_row_left_to_right_whatever_the_view_s_order() -> None:
+    view = {"table": [{"x": 3, "y": 0, "tile": "3"}, {"x": 1, "y": 1, "tile": "1"},
+                      {"x": 1, "y": 0, "tile": "1"}, {"x": 2, "y": 0, "tile": "="}]}  # fmt: skip
+    root = ET.fromstring(summy_svg(view))
+    drawn = [
+        (int(g.get("data-x", "")), int(g.get("data-y", "")))
+        for g in root.iter(f"{SVG}g")
+        if g.get("class") == "tile"
+    ]
+    assert drawn == [(1, 0), (2, 0), (3, 0), (1, 1)]
+
+
+def _last_play_template(words: Any) -> str:
+    """The template of the "Last play" sentence of a picture in words (a layout of texts)."""
+    [found] = [p for p in words.params.values() if str(p).startswith("Last play")]
+    return str(found.template)
+
+
+def test_the_picture_in_words_of_lines_two_tiles_long_in_row_order() -> None:
+    from mathable.games.summy.picture import table_text_alternative
+
+    table = _line(5, 0, "1=") + _line(0, 2, "2=2")
+    assert table_text_alternative({"table": table}) == (
+        "Summy table, 5 tiles. Across: 1= from 5,0; 2=2 from 0,2."
+    )
+
+
+def test_the_last_play_across_or_down_is_said_in_its_own_sentence() -> None:
+    """Each direction has its own sentence for translators ("across" and "down" are words
+    of the notation, translated apart), not the one for a direction of another name."""
+    from mathable.games.summy.picture import table_text_alternative
+
+    for direction in ("across", "down"):
+        words = table_text_alternative(
+            {"table": [], "last_play": {"equation": "1=1", "direction": direction}}
+        )
+        assert _last_play_template(words) == f"Last play: {{equation}}, {direction}."
+    odd = table_text_alternative({"table": [], "last_play": {"equation": "1", "direction": "up"}})
+    assert _last_play_template(odd) == "Last play: {equation}, {direction}."
+
+
+def test_a_hand_written_as_one_text_is_no_hand() -> None:
+    svg = summy_svg({"table": [], "you": 0, "hand": "12"})
+    assert 'class="hand"' not in svg and "Your hand" not in svg

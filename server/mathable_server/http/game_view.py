@@ -30,7 +30,7 @@ from mathable_server.http.render import (
     withhold_end,
 )
 from mathable_server.http.waiting import GameWait, Wsgi
-from mathable_server.http.web import Services, etag, json_response, token_player
+from mathable_server.http.web import Credential, Services, ask_again, etag, json_response
 
 
 def view_headers(version: int) -> dict[str, str]:
@@ -94,7 +94,7 @@ class WokenView:
         game_id: str,
         viewer: str | None,
         known: int | None,
-        caller: tuple[str, int] | None,
+        caller: Credential | None,
     ) -> None:
         self._svc, self._wait, self._game_id = svc, wait, game_id
         self._viewer, self._known, self._caller = viewer, known, caller
@@ -112,15 +112,15 @@ def woken_view(
     game_id: str,
     viewer: str | None,
     known: int | None,
-    caller: tuple[str, int] | None,
+    caller: Credential | None,
     environ: dict[str, Any],
 ) -> Wsgi:
     """Wait (``wait``), then answer as ``view_response`` would (for the request of
     ``environ``).
 
-    ``caller``: the token and the ``auth_mark`` of a player's request. The token is
-    asked for again on waking if it may have been replaced since (``still_holds``):
-    replaced or revoked meanwhile (in any process; its ``revocation`` wakes the wait at
+    ``caller``: the ``Credential`` of a player's request, asked for again on waking if
+    it may have been replaced since (``web.ask_again``): a token replaced or revoked
+    or a browser signed out meanwhile (in any process; its ``revocation`` wakes the wait at
     once), the answer is 401, never the seat's view.
 
     Thousands of waiters of one game wake together: all but the body's clock is
@@ -131,9 +131,7 @@ def woken_view(
     """
     game = wait.wait()
     if caller is not None and viewer is not None:
-        token, mark = caller
-        if svc.auth.forgotten_since(viewer, mark):
-            token_player(svc.auth, token)  # 401 if it no longer opens the account
+        ask_again(svc, caller, viewer)  # 401 if it no longer opens the account
     state = game.state
     seat = viewer_seat(state, viewer)
     unchanged = known is not None and known == state.version and same_at_version(state)

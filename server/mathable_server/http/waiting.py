@@ -31,9 +31,8 @@ from flask import Flask, Response, current_app
 
 from mathable_i18n import _, current, speaking
 from mathable_server.games.service import Timed
-from mathable_server.http.auth import Authenticator
 from mathable_server.http.errors import ErrorAnswer
-from mathable_server.http.web import Services, token_player
+from mathable_server.http.web import Credential, Services, ask_again
 from mathable_server.store.wakeups import Waiter
 
 #: The head of every NDJSON stream: never cached, never held back by a proxy (nginx).
@@ -113,16 +112,14 @@ class Holds:
         self.close()
 
 
-def still_holds(auth: Authenticator, token: str, player_id: str, mark: int) -> bool:
-    """Whether ``token`` still opens ``player_id``'s account, for a request that waited
-    since ``mark`` (``web.auth_mark``): asked again (``token_player``) only if the
-    player's token was forgotten since, as a replaced or revoked one is in every process."""
-    if not auth.forgotten_since(player_id, mark):
-        return True
+def still_holds(svc: Services, credential: Credential, player_id: str) -> bool:
+    """Whether ``credential`` still opens ``player_id``'s account, for a request that
+    waited (``web.ask_again``, which asks again only if the player was forgotten since)."""
     try:
-        return token_player(auth, token).id == player_id
+        ask_again(svc, credential, player_id)
     except ErrorAnswer:
         return False
+    return True
 
 
 # --- long-polls --------------------------------------------------------------------------
@@ -330,8 +327,7 @@ def stream_ticks(
     svc: Services,
     waiter: Waiter,
     viewer: str | None,
-    token: str,
-    mark: int,
+    credential: Credential,
     due: Callable[[], float | None] | None = None,
 ) -> Iterator[bool]:
     """The turns of a stream's loop: False when a heartbeat is due (write an empty line),
@@ -340,8 +336,8 @@ def stream_ticks(
     A wait ends when ``waiter`` is woken, a heartbeat is due, or at ``due()`` (a
     ``time.monotonic`` moment, say a clock running out) if given. The ticks end
     after ``Settings.stream_seconds``; when the process stops (the client resumes);
-    or when ``viewer``'s token (``token``, checked at ``mark``) was replaced or
-    revoked: resuming with it is 401.
+    or when ``credential`` opens ``viewer``'s account no more (a token replaced or
+    revoked, a browser signed out): resuming with it is 401.
     """
     settings = svc.settings
     ends = time.monotonic() + settings.stream_seconds
@@ -356,7 +352,7 @@ def stream_ticks(
         if waiter.ending:
             return
         if waiter.revoked or (
-            viewer is not None and woken and not still_holds(svc.auth, token, viewer, mark)
+            viewer is not None and woken and not still_holds(svc, credential, viewer)
         ):
             return
         yield True

@@ -288,6 +288,44 @@ def auth_mark() -> int:
     return mark
 
 
+@dataclass(frozen=True, slots=True)
+class Credential:
+    """What a request's caller proved who they are with, kept by a request that waits (a
+    held long-poll, a stream) to be asked again when it wakes (``ask_again``): their
+    bearer ``token``, or else their browser's session ``cookie``; ``mark`` is
+    ``auth_mark()``, where the process's forgetting had got to before it was read."""
+
+    token: str | None
+    cookie: str | None
+    mark: int
+
+
+def caller_credential() -> Credential:
+    """This request's ``Credential`` (after ``optional_player``)."""
+    token = bearer_token()
+    return Credential(token, None if token else sessions.cookie_value(), auth_mark())
+
+
+def ask_again(svc: Services, credential: Credential, player_id: str) -> None:
+    """401 unless ``credential`` still opens ``player_id``'s account, for a request that
+    waited: asked only if the player was forgotten since (``Authenticator.forget``: a
+    token replaced or revoked, settings changed, a browser signed out, in any process).
+
+    A token is looked up again (``token_player``), a browser's session too: a player who
+    changed their language keeps their streams, one signed out everywhere does not.
+    """
+    if not svc.auth.forgotten_since(player_id, credential.mark):
+        return
+    if credential.token is not None:
+        if token_player(svc.auth, credential.token).id == player_id:
+            return
+    elif credential.cookie is not None:
+        found = sessions.session_player(svc.store, credential.cookie, svc.games.now())
+        if found is not None and found.id == player_id:
+            return
+    raise _unauthorized("unauthorized", _("You are signed out."))
+
+
 def token_player(auth: Authenticator, token: str) -> PlayerRecord:
     """The player holding ``token``; 401 ``bad_token`` or ``token_expired``.
 

@@ -46,8 +46,7 @@ from mathable_server.http.stream_events import events_text, replayed, rest_point
 from mathable_server.http.waiting import hold_stream, stream_response, stream_ticks
 from mathable_server.http.web import (
     Services,
-    auth_mark,
-    bearer_token,
+    caller_credential,
     client_address,
     optional_player,
     query,
@@ -139,7 +138,7 @@ def game_stream(game_id: str) -> Response:
     since = query(_query).get("since")
     svc = services()
     viewer = player.id if player else None
-    token, mark = bearer_token() or "", auth_mark()
+    credential = caller_credential()
     caller = f"player:{player.id}" if player else f"address:{client_address()}"
     holds = hold_stream(svc, caller)
     try:
@@ -177,7 +176,7 @@ def game_stream(game_id: str) -> Response:
 
             # Ends when the process stops (the client resumes with since) or the token
             # was replaced or revoked (resuming with it is 401).
-            for look in stream_ticks(svc, waiter, viewer, token, mark, clock_due):
+            for look in stream_ticks(svc, waiter, viewer, credential, clock_due):
                 if not look:
                     yield b"\n"
                     continue

@@ -37,8 +37,7 @@ from mathable_server.http.schemas import (
 )
 from mathable_server.http.waiting import GameWait, Holds, Woken, long_poll
 from mathable_server.http.web import (
-    auth_mark,
-    bearer_token,
+    caller_credential,
     client_address,
     etag,
     idempotency,
@@ -475,7 +474,7 @@ def show(game_id: str) -> Response:
         since = asked.get("since", known if known is not None else state.version)
         if state.version <= since:
             caller = f"player:{player.id}" if player else f"address:{client_address()}"
-            held_by = (bearer_token() or "", auth_mark()) if player else None
+            held_by = caller_credential() if player else None
 
             def start(holds: Holds) -> Woken:
                 # The players' names, known before the wait: the thousands woken by one move

@@ -47,8 +47,7 @@ from mathable_server.http.errors import ErrorAnswer
 from mathable_server.http.waiting import hold_stream, stream_response, stream_ticks
 from mathable_server.http.web import (
     Services,
-    auth_mark,
-    bearer_token,
+    caller_credential,
     query,
     required_player,
     services,
@@ -237,7 +236,7 @@ def _not_ahead(svc: Services, since: Position, sent: str) -> None:
 @bp.get("/stream")
 def stream() -> Response:
     player = required_player()
-    token, mark = bearer_token() or "", auth_mark()
+    credential = caller_credential()
     since: Position | None = query(_query).get("since")
     sent = request.args.get("since", "")
     svc = services()
@@ -271,7 +270,7 @@ def stream() -> Response:
                 yield from _catch_up()
             # Ends when the process stops (the client resumes with its cursor) or the token
             # was replaced or revoked (resuming with it is 401).
-            for look in stream_ticks(svc, waiter, player.id, token, mark):
+            for look in stream_ticks(svc, waiter, player.id, credential):
                 if not look:
                     yield b"\n"
                     continue

@@ -1,6 +1,8 @@
 // The site's own script (no build step), on every page of a signed-in browser:
 // - the title starts with "(N) ", the games waiting on you, and stays current: the
 //   player's stream (/v1/me/stream) says when something changed, /v1/me counts again;
+//   each time a stream opens the count is taken again too (what changed while none was
+//   open), and a stream that ends is resumed from the last line read (?since=);
 // - forms and buttons marked data-api send their command through the JSON API (with
 //   the session's CSRF token) and say what came back;
 // - the home's Join/Decline/Rematch buttons, the new-game form.
@@ -61,16 +63,34 @@
     pending = setTimeout(function () { pending = null; count(); }, 300);
   }
   function sleep(ms) { return new Promise(function (done) { setTimeout(done, ms); }); }
+  // The cursor of the last line read: a stream the server ends (after ten minutes, a
+  // restart, a sign-out elsewhere) is resumed after it, so no line is missed between two.
+  let cursor = null;
   async function follow() {
     while (leading) {
       try {
-        const answer = await fetch("/v1/me/stream", { credentials: "same-origin" });
+        const url = "/v1/me/stream" + (cursor ? "?since=" + encodeURIComponent(cursor) : "");
+        const answer = await fetch(url, { credentials: "same-origin" });
+        if (answer.status === 409 || answer.status === 422) cursor = null;  // a cursor gone stale
         if (!answer.ok || !answer.body) throw new Error("no stream");
+        // Open: the server read its feed's head before answering, so this count sees every
+        // change before it and the lines tell every change after.
+        soon();
         const reader = answer.body.getReader();
+        const decoder = new TextDecoder();
+        let held = "";  // a line not yet whole
         for (;;) {
           const part = await reader.read();
           if (part.done) break;
-          if (new TextDecoder().decode(part.value).trim()) soon();
+          const lines = (held + decoder.decode(part.value, { stream: true })).split("\n");
+          held = lines.pop();
+          let news = false;
+          for (const text of lines) {
+            if (!text.trim()) continue;  // a heartbeat
+            news = true;
+            try { cursor = JSON.parse(text).cursor || cursor; } catch (e) { /* not ours */ }
+          }
+          if (news) soon();
         }
       } catch (e) {
         // No stream now (the player holds as many as the server allows): count every

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import queue
+import re
 import socket
 import threading
 import time
@@ -425,8 +426,10 @@ def test_serve_drops_a_trickling_client_and_caps_connections_per_address() -> No
 class _Stream:
     """A stream read in a thread: its event lines, and when it ended."""
 
-    def __init__(self, url: str, who: dict[str, str]) -> None:
-        self.response = requests.get(
+    def __init__(
+        self, url: str, who: dict[str, str], browser: requests.Session | None = None
+    ) -> None:
+        self.response = (browser or requests.Session()).get(
             f"{url}/v1/me/stream", headers=who, stream=True, timeout=(5, 60)
         )
         assert self.response.status_code == 200, self.response.text
@@ -525,3 +528,72 @@ def test_a_replaced_token_s_streams_and_held_polls_end_in_every_process_at_once(
         # Resuming with the old token is refused.
         again = requests.get(f"{b}/v1/me/stream", headers=bob, timeout=10)
         assert again.status_code == 401
+
+
+# --- a browser's session ------------------------------------------------------------------
+
+
+def _browser(url: str, who: dict[str, str]) -> tuple[requests.Session, dict[str, str]]:
+    """A browser signed in by a link the player's token minted: its session and the CSRF
+    header its pages carry."""
+    browser = requests.Session()
+    link = requests.post(f"{url}/v1/me/signin-link", json={}, headers=who, timeout=10)
+    assert link.status_code == 201, link.text
+    page = browser.get(url + link.json()["path"], timeout=10)
+    csrf = re.search(r'name="csrf" value="([0-9a-f]{64})"', page.text)
+    assert csrf is not None, page.text[:400]
+    signed = browser.post(url + link.json()["path"], data={"csrf": csrf[1]}, timeout=10)
+    assert signed.status_code == 200 and browser.cookies.get("mathable_session"), signed.text
+    home = browser.get(f"{url}/", timeout=10).text
+    meta = re.search(r'<meta name="csrf-token" content="([0-9a-f]{64})"', home)
+    assert meta is not None, home[:400]
+    return browser, {"X-CSRF-Token": meta[1]}
+
+
+def test_a_browser_s_stream_and_held_poll_outlive_a_change_of_language_not_a_sign_out(
+    tmp_path: Any,
+) -> None:
+    """A change of language makes every process forget the player's cached record, and a
+    browser's stream or held long-poll woken after it asked for a bearer token it never
+    had: the stream ended without its line, the poll answered 401 (the play page's title
+    count went stale). Now the browser's session is asked again: a change of settings
+    keeps them, "sign out everywhere" still ends them at once."""
+    with live_server(f"sqlite:///{tmp_path / 'live.db'}", env=STREAM_ENV) as url:
+        ada, bob = register(url, "ada"), register(url, "bob")
+        game_id = start_game(url, ada, "bob", bob)
+        browser, csrf = _browser(url, bob)
+        seen = browser.get(f"{url}/v1/games/{game_id}", timeout=10).json()
+        stream = _Stream(url, {}, browser)
+        with ThreadPoolExecutor(2) as pool:
+            held = pool.submit(browser.get, f"{url}/v1/games/{game_id}?wait=30&since="
+                               f"{seen['version']}", timeout=60)  # fmt: skip
+            time.sleep(1.0)  # held by then
+            assert not held.done()
+            changed = browser.patch(f"{url}/v1/me", json={"language": "nb"}, headers=csrf,
+                                    timeout=10)  # fmt: skip
+            assert changed.status_code == 200, changed.text
+            version = play(url, game_id, ada, FIRST_TURN)
+            answer = held.result(timeout=30)
+            assert answer.status_code == 200, answer.text[:300]
+            assert answer.json()["version"] == version and answer.json()["rack"]
+            deadline = time.monotonic() + 10
+            while not [e for e in stream.events if f'"version":{version}'.encode() in e]:
+                assert not stream.ended.is_set(), "the stream ended at the move"
+                assert time.monotonic() < deadline, "the move's line never came"
+                time.sleep(0.02)
+
+            # Signed out everywhere (by another of bob's browsers): both end at once.
+            other, other_csrf = _browser(url, bob)
+            held = pool.submit(browser.get, f"{url}/v1/games/{game_id}?wait=30&since="
+                               f"{version}", timeout=60)  # fmt: skip
+            time.sleep(1.0)
+            out = other.delete(f"{url}/v1/me/sessions", headers=other_csrf, timeout=10)
+            assert out.status_code == 204, out.text
+            at = time.monotonic()
+            assert stream.ended.wait(10), "the stream went on"
+            assert stream.ended_at - at < 1.5, f"ended {stream.ended_at - at:.2f} s after"
+            answer = held.result(timeout=30)
+            assert answer.status_code == 401, answer.text[:300]
+            assert answer.json()["error"]["code"] == "unauthorized"
+            assert "rack" not in answer.json()
+        stream.response.close()

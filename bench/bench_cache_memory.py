@@ -31,15 +31,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "server"), str(ROOT)]
 
-from sqlalchemy import insert  # noqa: E402
 from tests.rules.record_helpers import mathable_selfplay, summy_selfplay  # noqa: E402
 
+from bench.bench_finished import write_copies  # noqa: E402
 from mathable.core.events import Event  # noqa: E402
 from mathable.core.ruleset import replay_any  # noqa: E402
 from mathable_server.games.service import Games  # noqa: E402
 from mathable_server.http.settings import DEFAULT_CACHE_GAMES  # noqa: E402
-from mathable_server.store import Store, encode_event, memberships, now_iso, projection  # noqa: E402
-from mathable_server.store.engine import events, game_members, games, make_engine  # noqa: E402
+from mathable_server.store import Store, memberships  # noqa: E402
+from mathable_server.store.engine import make_engine  # noqa: E402
 from mathable_server.store.migrations import init_schema  # noqa: E402
 
 #: Games read before measuring: the process's own caches fill with them.
@@ -62,30 +62,7 @@ def write(url: str, ruleset: str, seed: int, version: int, count: int) -> list[s
     members = memberships(state)
     for player in members:
         store.create_player(player, player, None, secrets.token_hex(16))
-    now = now_iso()
-    rows = [
-        {"version": n, "type": e.type, "schema_version": e.schema_version(),
-         "data": encode_event(e)}
-        for n, e in enumerate(kept, 1)
-    ]  # fmt: skip
-    row = projection(state)
-    ids = [f"c{secrets.token_hex(7)}" for _ in range(count)]
-    for start in range(0, count, 200):
-        chunk = ids[start : start + 200]
-        with engine.connect().execution_options(sqlite_write=True) as conn, conn.begin():
-            conn.execute(
-                insert(events),
-                [{"game_id": g, "created_at": now, "at": 0, **r} for g in chunk for r in rows],
-            )
-            conn.execute(
-                insert(games),
-                [{"id": g, "created_at": now, "updated_at": now, **row} for g in chunk],
-            )
-            conn.execute(
-                insert(game_members),
-                [{"game_id": g, "player_id": p, "seat": s} for g in chunk
-                 for p, s in members.items()],
-            )  # fmt: skip
+    ids = write_copies(engine, kept, state, "c", count)
     engine.dispose()
     return ids
 

@@ -52,29 +52,19 @@ from mathable_server.store.migrations import downgrade, init_schema  # noqa: E40
 BEFORE = "0014_signin_links_by_player"
 
 
-def seed(url: str, count: int) -> tuple[str, str, int]:
-    """``count`` finished games of ada against bob; (ada's name, token, events a game)."""
-    engine = make_engine(url, 2)
-    init_schema(engine)
-    store = Store(engine)
-    played = mathable_selfplay(3)  # ada v bob, ended, its order revealed
-    state = replay_any(played)
-    token = new_token("ada")
-    store.create_player("ada", "ada", None, hash_token(token))
-    store.create_player("bob", "bob", None, hash_token(new_token("bob")))
+def write_copies(engine: Any, played: list[Any], state: Any, prefix: str, count: int) -> list[str]:
+    """``count`` copies of one game (its events ``played``, replayed to ``state``) written
+    straight into the tables (events, games, members), 200 games a transaction; their
+    ids (``prefix`` and random hex). The players must exist."""
     now = now_iso()
     rows = [
-        {
-            "version": n,
-            "type": e.type,
-            "schema_version": e.schema_version(),
-            "data": encode_event(e),
-        }
+        {"version": n, "type": e.type, "schema_version": e.schema_version(),
+         "data": encode_event(e)}
         for n, e in enumerate(played, 1)
-    ]
+    ]  # fmt: skip
     row = projection(state)
     members = memberships(state)
-    ids = [f"f{secrets.token_hex(7)}" for _ in range(count)]
+    ids = [f"{prefix}{secrets.token_hex(7)}" for _ in range(count)]
     for start in range(0, count, 200):
         chunk = ids[start : start + 200]
         with engine.connect().execution_options(sqlite_write=True) as conn, conn.begin():
@@ -88,12 +78,23 @@ def seed(url: str, count: int) -> tuple[str, str, int]:
             )
             conn.execute(
                 insert(game_members),
-                [
-                    {"game_id": g, "player_id": p, "seat": s}
-                    for g in chunk
-                    for p, s in members.items()
-                ],
-            )
+                [{"game_id": g, "player_id": p, "seat": s} for g in chunk
+                 for p, s in members.items()],
+            )  # fmt: skip
+    return ids
+
+
+def seed(url: str, count: int) -> tuple[str, str, int]:
+    """``count`` finished games of ada against bob; (ada's name, token, events a game)."""
+    engine = make_engine(url, 2)
+    init_schema(engine)
+    store = Store(engine)
+    played = mathable_selfplay(3)  # ada v bob, ended, its order revealed
+    state = replay_any(played)
+    token = new_token("ada")
+    store.create_player("ada", "ada", None, hash_token(token))
+    store.create_player("bob", "bob", None, hash_token(new_token("bob")))
+    write_copies(engine, played, state, "f", count)
     engine.dispose()
     return "ada", token, len(played)
 

@@ -57,14 +57,8 @@ def wait(
     interval: float = 15.0,
     as_json: bool = False,
 ) -> None:
-    """Block until it is your turn in a game; prints the game id and what was just played.
-
-    Exits 0 when it is your turn and 7 when the game is over, so
-    `while mathable-cli wait GAME; do ...; done` stops at the end. Without a
-    game (or with --any), waits until any of your games waits on you, following
-    the server's event stream (polling your game list every --interval against
-    an older server), and prints the ids of the games that do.
-    """
+    """The work of ``mathable-cli wait`` (its help, ``commands/watch.py``, says what the
+    user sees), for the Typer command and the fast path (``quick``) alike."""
     out = actx.output
     if game is not None and any_game:
         raise CliError(_("give a game id or --any, not both"), ExitCode.USAGE)

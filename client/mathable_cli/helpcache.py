@@ -1,25 +1,27 @@
 """``mathable-cli --help`` (``-h``, a command's ``--help``, the bare ``mathable-cli``) from
 the user's cache: what the app printed the first time, printed again without importing
-Typer, Click or rich, when nothing the help depends on has changed since.
+Typer or rich, when nothing the help depends on has changed since.
 
 The help is drawn by rich through Typer (``typer.rich_utils``): importing those alone
 costs several times what starting Python does, before a word is printed. What they
-print depends only on the code (this package's, the help texts' languages', Typer's,
-Click's and rich's), the command line, the terminal (which standard streams are
-terminals and their sizes: rich takes the width of the first of stdin, stdout and
-stderr that is one) and the environment variables Typer, Click and rich read
+print depends only on the code (this package's, ``mathable_i18n``'s, Typer's with its
+own Click, rich's), the command line, the terminal (which standard streams are
+terminals, and their sizes: rich takes the width of the first of stdin, stdout and
+stderr that is one) and the environment variables Typer, its Click and rich read
 (``ENV``; ``tests/cli/test_helpcache.py`` checks that the list names every variable
-their sources read). All of that is the entry's key (``key``): the files of the code by
-name, size and modification time (an edit, an upgrade, a reinstall changes it), the
+their sources read). All of that is an entry's key (``key``): the code's files by
+path, size and modification time (an edit, an upgrade, a reinstall changes it), the
 CLI's version, Python's. The first run of a key runs the app and keeps what it wrote
 to stdout (``record``); a run that wrote anything to stderr, failed or was
 interrupted keeps nothing, so errors always come from the app. An entry that cannot
-be read or written is passed over: the app prints the help as before.
+be read or written is passed over: the app prints the help as before. A stdout that
+is not UTF-8, or a shell's completion, is always the app's.
 
 The cache is ``$MATHABLE_CACHE_DIR``, else ``$XDG_CACHE_HOME/mathable-cli`` (else
 ``~/.cache/mathable-cli``; ``~/Library/Caches/mathable-cli`` on macOS), under ``help/``:
-one small file a key, at most ``KEEP`` of them (the oldest go first). Not on Windows,
-where rich may write to the console without going through ``sys.stdout``.
+one small file a key, at most ``KEEP`` of them (the oldest go first). Not on Windows
+(unless ``MATHABLE_CACHE_DIR`` is set), where rich may write to the console without
+going through ``sys.stdout``.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from __future__ import annotations
 import os
 import sys
 import zlib
+
 from mathable_cli import __version__
 
 TYPE_CHECKING = False  # not ``typing``'s: importing it costs more than the whole replay
@@ -37,7 +40,7 @@ if TYPE_CHECKING:
 #: What asks for the help (the app's ``help_option_names``).
 HELP = ("--help", "-h")
 
-#: The environment variables that change what Typer, Click and rich print for a help:
+#: The environment variables that change what Typer, its Click and rich print for a help:
 #: colours, terminal, width, the markup, the locale (Click's gettext).
 ENV = (
     "COLORTERM",
@@ -59,12 +62,13 @@ ENV = (
     "TTY_COMPATIBLE",
     "TTY_INTERACTIVE",
     "TYPER_USE_RICH",
+    "UNICODE_VERSION",
     "_TYPER_FORCE_DISABLE_TERMINAL",
 )
 
-#: The packages whose code draws the help; with this one (``mathable_cli`` and its
-#: ``commands``), their files are part of the key.
-PACKAGES = ("mathable_i18n", "typer", "click", "rich")
+#: The packages whose code draws the help; with this one (``mathable_cli``), their
+#: files are part of the key (Typer's Click is its own: ``typer._click``).
+PACKAGES = ("mathable_i18n", "typer", "rich")
 
 #: How many entries the cache keeps.
 KEEP = 200
@@ -96,29 +100,36 @@ def cache_dir(env: Mapping[str, str]) -> str | None:
 
 
 def _package_dirs() -> list[str]:
-    from importlib.machinery import PathFinder
+    from importlib.util import find_spec
 
-    found = [_HERE, os.path.join(_HERE, "commands")]
+    found = [_HERE]
     for name in PACKAGES:
-        spec = PathFinder.find_spec(name)
+        spec = find_spec(name)
         locations = spec.submodule_search_locations if spec is not None else None
         found.append(list(locations)[0] if locations else f"<no {name}>")
     return found
 
 
 def code_files(dirs: list[str] | None = None) -> list[tuple[str, int, int]]:
-    """Each file of the code that draws the help: its path, size and modification time."""
+    """Each file of the code that draws the help (the packages' folders and their
+    subfolders): its path, size and modification time."""
     files = []
-    for folder in _package_dirs() if dirs is None else dirs:
+    folders = list(reversed(_package_dirs() if dirs is None else dirs))
+    while folders:
+        folder = folders.pop()
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
             files.append((folder, -1, -1))
             continue
+        below = []
         for entry in entries:
             if entry.name.endswith((".py", ".pyi")):
                 stat = entry.stat()
                 files.append((entry.path, stat.st_size, stat.st_mtime_ns))
+            elif entry.name != "__pycache__" and entry.is_dir():
+                below.append(entry.path)
+        folders.extend(reversed(below))
     return files
 
 
@@ -216,7 +227,7 @@ def record(argv: list[str], run: Callable[[], object]) -> None:
         run()
         return
     out, err = _Tee(sys.stdout), _Tee(sys.stderr)
-    sys.stdout, sys.stderr = out, err  # type: ignore[assignment]
+    sys.stdout, sys.stderr = out, err
     code: object = 0
     try:
         run()

@@ -228,16 +228,17 @@ def record(argv: list[str], run: Callable[[], object]) -> None:
         return
     out, err = _Tee(sys.stdout), _Tee(sys.stderr)
     sys.stdout, sys.stderr = out, err
-    code: object = 0
+    code: object = None  # None: it did not end (an exception, Ctrl-C, a closed pipe)
     try:
         run()
+        code = 0
     except SystemExit as done:
-        code = done.code
+        code = 0 if done.code is None else done.code
         raise
     finally:
         sys.stdout, sys.stderr = out._stream, err._stream
-        if code in (0, 2, None) and not err.said and sys.exc_info()[0] in (None, SystemExit):
-            _store(folder, line, code or 0, "".join(out.said))
+        if code in (0, 2) and not err.said:
+            _store(folder, line, code, "".join(out.said))
 
 
 def _store(folder: str, line: str, code: object, text: str) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -124,3 +125,52 @@ def test_the_cache_is_the_users(monkeypatch: pytest.MonkeyPatch) -> None:
     assert helpcache.cache_dir({"MATHABLE_CACHE_DIR": "/m", "XDG_CACHE_HOME": "/c"}) == "/m/help"
     monkeypatch.setattr(helpcache.sys, "platform", "win32")
     assert helpcache.cache_dir({}) is None
+
+
+def _stored(folder: Path) -> list[str]:
+    help_dir = folder / "help"
+    return [p.name for p in help_dir.iterdir()] if help_dir.exists() else []
+
+
+def test_a_help_is_kept_and_printed_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MATHABLE_CACHE_DIR", str(tmp_path))
+    assert helpcache.replay(["-h"]) is None  # nothing yet
+
+    def app() -> None:
+        print(" Usage: mathable-cli [OPTIONS] COMMAND\n ╭─ Options ─╮")
+        raise SystemExit(2)
+
+    with pytest.raises(SystemExit):
+        helpcache.record(["-h"], app)
+    first = capsys.readouterr()
+    assert len(_stored(tmp_path)) == 1
+    assert helpcache.replay(["-h"]) == 2
+    again = capsys.readouterr()
+    assert again == first
+    assert again.out == " Usage: mathable-cli [OPTIONS] COMMAND\n ╭─ Options ─╮\n"
+    assert helpcache.replay(["--help"]) is None  # another key
+
+
+@pytest.mark.parametrize("how", ["stderr", "exception", "interrupted", "exit 1"])
+def test_a_run_that_does_not_end_as_a_help_is_not_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    monkeypatch.setenv("MATHABLE_CACHE_DIR", str(tmp_path))
+
+    def app() -> None:
+        print(" Usage: mathable-cli [OPTIONS] COMMAND")  # half a help
+        if how == "stderr":
+            print("Error: No such command 'x'.", file=sys.stderr)
+            raise SystemExit(2)
+        if how == "exception":
+            raise BrokenPipeError
+        if how == "interrupted":
+            raise KeyboardInterrupt
+        raise SystemExit(1)
+
+    with pytest.raises((SystemExit, BrokenPipeError, KeyboardInterrupt)):
+        helpcache.record(["x", "--help"], app)
+    assert _stored(tmp_path) == []
+    assert helpcache.replay(["x", "--help"]) is None

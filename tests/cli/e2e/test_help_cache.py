@@ -163,6 +163,9 @@ def test_an_error_is_not_kept(tmp_path: Path, argv: list[str]) -> None:
     for _ in range(2):
         assert _run([*cli_command(), *argv], env) == app
     assert not _entries(tmp_path)
+    env.pop("PYTHONIOENCODING", None)
+    _run([*cli_command(), "--help"], env)  # a help is kept there
+    assert len(_entries(tmp_path)) == 1
 
 
 def test_an_edit_of_the_code_is_the_next_help(tmp_path: Path) -> None:

@@ -3,9 +3,11 @@
     nice .venv/bin/python bench/startup.py [--runs 20] [--commands-only]
         [--against TREE --against-python PYTHON]
 
-First the table of every command (``COMMANDS``: ``--version``, ``--help``,
-``show``, ``games``, ``hint``, ``wait`` on a game waiting on the caller, ``move``
-in a fresh game), each run right after a run of ``python -c pass`` so that both
+First the table of every command (``COMMANDS``: ``--version``, ``--help`` (from
+the help's cache, ``mathable_cli.helpcache``, which the run before filled), its
+first run (an empty cache each run), ``show --help``, no arguments (the help, exit
+2), ``show``, ``games``, ``hint``, ``wait`` on a game waiting on the caller,
+``move`` in a fresh game), each run right after a run of ``python -c pass`` so that both
 see the same load: the CPU (user + system) of the process, its median over
 ``--runs`` and its ratio to the floor's median (target: within 4x), and the
 wall time; then the CPU of importing what the app's ``--help`` prints with
@@ -235,7 +237,7 @@ def every_command(
     found: dict[str, tuple[Timing, dict[str, Timing]]] = {}
     for words in COMMANDS:
         label = " ".join(words).replace("FIRST ", "") + (", first run" if "FIRST" in words else "")
-        label = label or "(no arguments: the help)"
+        label = label or "(no arguments)"
         floor = Timing([], [])
         timings = {v.name: Timing([], []) for v in variants}
         for run in range(runs + 1):  # the first run of each warms the caches

@@ -19,9 +19,8 @@ is not UTF-8, or a shell's completion, is always the app's.
 
 The cache is ``$MATHABLE_CACHE_DIR``, else ``$XDG_CACHE_HOME/mathable-cli`` (else
 ``~/.cache/mathable-cli``; ``~/Library/Caches/mathable-cli`` on macOS), under ``help/``:
-one small file a key, at most ``KEEP`` of them (the oldest go first). Not on Windows
-(unless ``MATHABLE_CACHE_DIR`` is set), where rich may write to the console without
-going through ``sys.stdout``.
+one small file a key, at most ``KEEP`` of them (the oldest go first). Not on Windows,
+where rich may write to a console without going through ``sys.stdout``.
 """
 
 from __future__ import annotations
@@ -88,10 +87,10 @@ def wanted(argv: list[str]) -> bool:
 
 def cache_dir(env: Mapping[str, str]) -> str | None:
     """Where the entries are; None: not here (Windows)."""
-    if env.get("MATHABLE_CACHE_DIR"):
-        return os.path.join(os.path.expanduser(env["MATHABLE_CACHE_DIR"]), "help")
     if sys.platform.startswith("win"):
         return None
+    if env.get("MATHABLE_CACHE_DIR"):
+        return os.path.join(os.path.expanduser(env["MATHABLE_CACHE_DIR"]), "help")
     if sys.platform == "darwin":
         base = os.path.expanduser("~/Library/Caches")
     else:

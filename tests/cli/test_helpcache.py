@@ -125,6 +125,7 @@ def test_the_cache_is_the_users(monkeypatch: pytest.MonkeyPatch) -> None:
     assert helpcache.cache_dir({"MATHABLE_CACHE_DIR": "/m", "XDG_CACHE_HOME": "/c"}) == "/m/help"
     monkeypatch.setattr(helpcache.sys, "platform", "win32")
     assert helpcache.cache_dir({}) is None
+    assert helpcache.cache_dir({"MATHABLE_CACHE_DIR": "/m"}) is None
 
 
 def _stored(folder: Path) -> list[str]:

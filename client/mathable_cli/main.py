@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-from mathable_cli import __version__, helpcache
+from mathable_cli import __version__
 
 
 def main() -> None:
@@ -20,12 +20,16 @@ def main() -> None:
         sys.stdout.write(f"mathable-cli {__version__}\n")
         return
     argv = sys.argv[1:]
-    if helpcache.wanted(argv):
-        code = helpcache.replay(argv)
-        if code is not None:
-            sys.exit(code)
-        helpcache.record(argv, _app)
-        return
+    # Only what may be a help imports the help's cache: a command does not pay for it.
+    if len(argv) <= 2 and argv[-1:] in ([], ["--help"], ["-h"]):
+        from mathable_cli import helpcache
+
+        if helpcache.wanted(argv):
+            code = helpcache.replay(argv)
+            if code is not None:
+                sys.exit(code)
+            helpcache.record(argv, _app)
+            return
     from mathable_cli import quick
 
     call = quick.parse(argv)

@@ -3,9 +3,11 @@
     nice .venv/bin/python bench/startup.py [--runs 20] [--commands-only]
         [--against TREE --against-python PYTHON]
 
-First the table of every command (``COMMANDS``: ``--version``, ``--help``,
-``show``, ``games``, ``hint``, ``wait`` on a game waiting on the caller, ``move``
-in a fresh game), each run right after a run of ``python -c pass`` so that both
+First the table of every command (``COMMANDS``: ``--version``, ``--help`` (from
+the help's cache, ``mathable_cli.helpcache``, which the run before filled), its
+first run (an empty cache each run), ``show --help``, no arguments (the help, exit
+2), ``show``, ``games``, ``hint``, ``wait`` on a game waiting on the caller,
+``move`` in a fresh game), each run right after a run of ``python -c pass`` so that both
 see the same load: the CPU (user + system) of the process, its median over
 ``--runs`` and its ratio to the floor's median (target: within 4x), and the
 wall time; then the CPU of importing what the app's ``--help`` prints with
@@ -73,19 +75,28 @@ class Timing:
         return statistics.median(self.cpu)
 
 
-def timed(command: list[str], env: dict[str, str], runs: int, warm: bool = True) -> Timing:
-    """``runs`` fresh runs of ``command`` (each must exit 0), after one to warm the caches."""
+def timed(
+    command: list[str], env: dict[str, str], runs: int, warm: bool = True, ok: int = 0
+) -> Timing:
+    """``runs`` fresh runs of ``command`` (each must exit 0, or ``ok``), after one to warm
+    the caches."""
     if warm:
-        subprocess.run(command, env=env, capture_output=True, check=True)
+        _run_ok(command, env, ok)
     wall, cpu = [], []
     for _ in range(runs):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        subprocess.run(command, env=env, capture_output=True, check=True)
+        _run_ok(command, env, ok)
         wall.append(time.perf_counter() - start)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     return Timing(wall, cpu)
+
+
+def _run_ok(command: list[str], env: dict[str, str], ok: int) -> None:
+    done = subprocess.run(command, env=env, capture_output=True)
+    if done.returncode not in (0, ok):
+        raise subprocess.CalledProcessError(done.returncode, command, done.stdout, done.stderr)
 
 
 def line(label: str, timing: Timing, floor: Timing | None = None) -> str:
@@ -196,10 +207,15 @@ def fresh_game(base: str, tokens: list[str], names: list[str]) -> str:
 
 
 #: The commands timed, each as a user types it (``GAME``: a game in play, alice to move;
-#: ``NEW``: a fresh one for each run, as ``move`` changes it).
+#: ``NEW``: a fresh one for each run, as ``move`` changes it; ``FIRST``: the first run of
+#: a help, an empty help cache for each run, as ``mathable_cli.helpcache`` meets it once
+#: for each terminal and version; the bare ``mathable-cli`` prints the help, exit 2).
 COMMANDS: list[list[str]] = [
     ["--version"],
     ["--help"],
+    ["FIRST", "--help"],
+    ["show", "--help"],
+    [],
     ["show", "GAME"],
     ["games"],
     ["hint", "GAME"],
@@ -220,17 +236,22 @@ def every_command(
     floor_command = [sys.executable, "-c", "pass"]
     found: dict[str, tuple[Timing, dict[str, Timing]]] = {}
     for words in COMMANDS:
-        label = " ".join(words)
+        label = " ".join(words).replace("FIRST ", "") + (", first run" if "FIRST" in words else "")
+        label = label or "(no arguments)"
         floor = Timing([], [])
         timings = {v.name: Timing([], []) for v in variants}
         for run in range(runs + 1):  # the first run of each warms the caches
             for v in variants:
                 args = [
                     game if w == "GAME" else fresh_game(base, tokens, names) if w == "NEW"
-                    else w for w in words
+                    else w for w in words if w != "FIRST"
                 ]  # fmt: skip
+                run_env = v.env(env)
+                if "FIRST" in words:
+                    fresh = tempfile.mkdtemp(prefix="help-", dir=env.get("MATHABLE_CACHE_DIR"))
+                    run_env = {**run_env, "MATHABLE_CACHE_DIR": fresh}
                 one_floor = timed(floor_command, env, 1, warm=False)
-                one = timed(v.command(*args), v.env(env), 1, warm=False)
+                one = timed(v.command(*args), run_env, 1, warm=False, ok=0 if words else 2)
                 if run:
                     floor.wall += one_floor.wall
                     floor.cpu += one_floor.cpu
@@ -287,6 +308,9 @@ def main() -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("MATHABLE_")}
     env["NO_COLOR"] = "1"
     env["MATHABLE_CONFIG_DIR"] = tempfile.mkdtemp(prefix="mathable-startup-")
+    # The help's cache (mathable_cli.helpcache): filled by each command's first run, which
+    # warms the caches and is not counted, except in the "first run" row.
+    env["MATHABLE_CACHE_DIR"] = tempfile.mkdtemp(prefix="mathable-startup-cache-")
     # As a user runs it: compiled modules are cached (pip compiles what it installs). With
     # PYTHONDONTWRITEBYTECODE set (as some sandboxes set it) every run would compile the
     # project's modules again, a third of a run's time.
@@ -313,7 +337,8 @@ def main() -> None:
                     f"{timing.median * 1000:6.1f} ms   {'met' if ratio <= 4 else 'NOT met'}"
                 )
         print(
-            "what the app's --help cannot go below: importing the libraries it prints with "
+            "what the app's --help (a help's first run) cannot go below: importing the "
+            "libraries it prints with "
             "(each run right after a run of python -c pass):"
         )
         for label, (floor, timing) in libraries(env, args.runs).items():

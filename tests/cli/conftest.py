@@ -68,6 +68,8 @@ def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]
     for name in ("MATHABLE_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("LANG", "C.UTF-8")
+    # A help a process prints is cached (mathable_cli.helpcache): here, not in the user's.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     # ``responses`` answers for ``requests``: these tests send through a requests.Session
     # (a command run as a process sends through http.client: the end-to-end tests).
     monkeypatch.setattr(

@@ -637,7 +637,8 @@ def test_a_trickling_webhook_receiver_never_holds_other_players_mail(
             quick_url, handler = quick
             delays = stalled_mail(server, mailbox, [trickler.url, trickler.url], quick_url)
             assert trickler.connections >= 1  # the trickling rows were being delivered
-            assert max(delays) < 3.0, delays  # was: nothing for 75 s and more
+            # Was: nothing for 75 s and more. A loaded CI machine took up to 3.6 s.
+            assert max(delays) < 8.0, delays
             deadline = time.monotonic() + 5
             while len(handler.calls) < 2 and time.monotonic() < deadline:
                 time.sleep(0.05)

@@ -9,6 +9,7 @@ events it has not seen yet.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import logging
@@ -83,11 +84,16 @@ class Idempotency:
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """An HTTP-ready answer: status and JSON text (stored as is for idempotent retries)."""
+    """An HTTP-ready answer: status and JSON text (stored as is for idempotent retries).
+
+    ``game_id`` and ``version``: what the body says, when the answer was rendered here
+    (None: read them from the body, a stored answer)."""
 
     status: int
     body: str
     replayed: bool = False
+    game_id: str | None = None
+    version: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -545,7 +551,7 @@ class Games:
             if known is None:  # pragma: no cover - a key is never deleted
                 raise
             return known
-        return Answer(status, text)
+        return Answer(status, text, game_id=body.get("id"), version=body.get("version"))
 
     def _append(
         self,
@@ -603,7 +609,13 @@ def command_name(command: object) -> str:
     >>> command_name(Pass(0))
     'pass'
     """
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(command).__name__).lower()
+    return _snake_name(type(command))
+
+
+@functools.cache
+def _snake_name(kind: type) -> str:
+    """``TilePlaced`` as ``tile_placed``, worked out once a class."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", kind.__name__).lower()
 
 
 def year_bounds(now: int) -> tuple[int, int]:

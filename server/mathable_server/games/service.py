@@ -653,7 +653,10 @@ class Games:
 command_log = logging.getLogger("mathable_server.commands")
 
 
-def _log_command(game_id: str, command: Command, outcome: str, version: int, started: float) -> None:
+def _log_command(
+    game_id: str, command: Command, outcome: str, version: int, started: float
+) -> None:
+    """The one line ``command_log`` writes of a command run."""
     command_log.info(
         "game=%s seat=%s command=%s outcome=%s version=%d ms=%.1f",
         game_id,
@@ -672,13 +675,13 @@ def command_name(command: object) -> str:
     >>> command_name(Pass(0))
     'pass'
     """
-    return _snake_name(type(command))
+    return _snake_name(type(command).__name__)
 
 
 @functools.cache
-def _snake_name(kind: type) -> str:
-    """``TilePlaced`` as ``tile_placed``, worked out once a class."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", kind.__name__).lower()
+def _snake_name(name: str) -> str:
+    """``TilePlaced`` as ``tile_placed``, worked out once a class name."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
 def year_bounds(now: int) -> tuple[int, int]:

@@ -168,6 +168,7 @@ def create_app(
     # The pages' words: ``{{ _("...") }}``, said in the request's language.
     app.jinja_env.globals.update(_=page_words, ngettext=page_plural, languages=language.switch)
     app.context_processor(pages.page_language)
+
     # The hooks are one function each way (each hook Flask calls costs every request).
     @app.after_request
     def _answer_headers(response: Response) -> Response:

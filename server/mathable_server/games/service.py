@@ -472,6 +472,9 @@ class Games:
             answer = self._write_once(game_id, game, new_events, render, idem)
         except VersionConflict:
             return None  # the cache was behind: nothing was written
+        except BaseException:
+            _log_command(game_id, command, "error", game.state.version, started)  # as _run
+            raise
         _log_command(game_id, command, "replayed" if answer.replayed else "ok",
                      self._version(game_id, game), started)  # fmt: skip
         return answer

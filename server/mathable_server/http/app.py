@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import logging
 
-from flask import Flask, request
+from flask import Flask, Response, request
 
 from mathable_i18n import _
 from mathable_server.games.computer_worker import ComputerWorker, computer_outbox, poll_seconds
@@ -168,24 +168,32 @@ def create_app(
     # The pages' words: ``{{ _("...") }}``, said in the request's language.
     app.jinja_env.globals.update(_=page_words, ngettext=page_plural, languages=language.switch)
     app.context_processor(pages.page_language)
-    # Every answer, errors and pages included: nosniff, no framing, a content policy.
-    app.after_request(security_headers)
-    app.after_request(language.say_headers)
-    # Before anything else: the request's language (no read: its caller's comes later),
-    # so that even a refusal of the rate limit is said in it.
-    app.before_request(language.begin)
+
+    # The hooks are one function each way (each hook Flask calls costs every request).
+    @app.after_request
+    def _answer_headers(response: Response) -> Response:
+        # Every answer, errors and pages included: its language (``Content-Language``),
+        # then nosniff, no framing, a content policy.
+        return security_headers(language.say_headers(response))
+
     app.teardown_request(language.end)
-    # First: a caller over the limit is refused before anything else is done for it.
-    app.before_request(limit_rate)
-    # A sealed game (a duplicate round's table) is read by its seats only.
-    app.before_request(refuse_sealed)
 
     @app.before_request
-    def _refuse_large_bodies() -> None:
+    def _before() -> Response | None:
+        # Before anything else: the request's language (no read: its caller's comes
+        # later), so that even a refusal of the rate limit is said in it.
+        language.begin()
+        # Then a caller over the limit is refused before anything else is done for it.
+        limit_rate()
+        # A sealed game (a duplicate round's table) is read by its seats only.
+        refused = refuse_sealed()
+        if refused is not None:
+            return refused
         # Every route, even those that never read a body, refuses one over the limit.
         length = request.content_length
         if length is not None and length > settings.max_body_bytes:
             raise ErrorAnswer(413, "body_too_large", _("the request body is larger than 64 KiB"))
+        return None
 
     if settings.trusted_proxies is not None:
         app.wsgi_app = settings.trusted_proxies.wrap(app.wsgi_app)  # type: ignore[method-assign,assignment]

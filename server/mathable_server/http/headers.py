@@ -18,8 +18,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+from collections.abc import Iterable
 
 from flask import Response, current_app
+from werkzeug.datastructures import Headers
 
 #: Inline scripts of the templates, as they are written (the game page's one).
 _SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
@@ -67,15 +69,29 @@ def _page_policy() -> str:
     )
 
 
+#: The headers every answer gets, in this order, unless it has its own.
+_EVERY_ANSWER = (
+    ("X-Content-Type-Options", "nosniff"),
+    ("X-Frame-Options", "DENY"),
+    ("Referrer-Policy", "no-referrer"),
+)
+
+
+def add_missing(headers: Headers, pairs: Iterable[tuple[str, str]]) -> None:
+    """Each of ``pairs`` added to ``headers`` unless a header of its name is there (as
+    ``setdefault`` one by one, with one look at the headers instead of two a pair)."""
+    present = {name.lower() for name in headers.keys()}
+    for name, value in pairs:
+        if name.lower() not in present:
+            headers.add(name, value)
+
+
 def security_headers(response: Response) -> Response:
     """``after_request``: the headers above, on every answer of the app."""
-    headers = response.headers
-    headers.setdefault("X-Content-Type-Options", "nosniff")
-    headers.setdefault("X-Frame-Options", "DENY")
-    headers.setdefault("Referrer-Policy", "no-referrer")
     if response.status_code == 304:
         # Not modified: the stored answer keeps its own policy (a 304 has no body to
         # guard, and the headers it carries would replace the stored ones).
+        add_missing(response.headers, _EVERY_ANSWER)
         return response
     kind = response.mimetype
     if kind == "text/html":
@@ -84,5 +100,5 @@ def security_headers(response: Response) -> Response:
         policy = SVG_POLICY
     else:
         policy = OTHER_POLICY
-    headers.setdefault("Content-Security-Policy", policy)
+    add_missing(response.headers, (*_EVERY_ANSWER, ("Content-Security-Policy", policy)))
     return response

@@ -46,6 +46,8 @@ COOKIE_SECONDS = 365 * 86_400
 
 def asked() -> str | None:
     """The language the switch of a page asks for (``?lang=fr``), if it is one of ours."""
+    if not request.environ.get("QUERY_STRING"):
+        return None  # no query string to parse (a command, an API read without options)
     value = request.args.get("lang")
     return language_of(value) if value and len(value) <= 16 else None
 
@@ -53,7 +55,8 @@ def asked() -> str | None:
 def browser_language() -> str:
     """The request's language before its caller is known: the switch, the cookie it set,
     ``Accept-Language``, English."""
-    cookie = request.cookies.get(COOKIE)
+    # No Cookie header (an API client): no cookies to parse.
+    cookie = request.cookies.get(COOKIE) if request.environ.get("HTTP_COOKIE") else None
     return (
         asked()
         or (language_of(cookie) if cookie and len(cookie) <= 16 else None)

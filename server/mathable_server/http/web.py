@@ -363,6 +363,8 @@ def limit_rate() -> None:
     """
     svc = services()
     settings = svc.settings
+    if settings.address_rate_limit is None and settings.rate_limit is None:
+        return  # no limits (MATHABLE_RATE_LIMIT=off and its address's): nothing to count
     address = client_address()
     try:
         token = bearer_token()

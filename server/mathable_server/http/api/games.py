@@ -82,10 +82,13 @@ def _render(player_id: str, status: int) -> Callable[[str, Timed, list[Event], i
 
 
 def _reply(answer: Answer) -> Response:
-    body = json.loads(answer.body)
-    headers = {"ETag": etag(body["version"]), "Cache-Control": "private, no-store"}
+    game_id, version = answer.game_id, answer.version
+    if game_id is None or version is None:  # a stored answer: its body says
+        body = json.loads(answer.body)
+        game_id, version = body["id"], body["version"]
+    headers = {"ETag": etag(version), "Cache-Control": "private, no-store"}
     if answer.status == 201:
-        headers["Location"] = f"/v1/games/{body['id']}"
+        headers["Location"] = f"/v1/games/{game_id}"
     if answer.replayed:
         headers["Idempotent-Replayed"] = "true"
     return json_response(answer.body, answer.status, headers)

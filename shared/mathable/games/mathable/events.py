@@ -202,9 +202,11 @@ def apply(state: GameState, event: Event) -> GameState:
     """The state after ``event``. Trusts the event: it was checked when it was made.
 
     Mathable's own events are applied here, the lifecycle events every game shares by
-    ``mathable.core.lifecycle.apply``.
+    ``mathable.core.lifecycle.apply``. The new version is set with each event's own
+    changes (one copy of the state, not two: a move applies its events twice, once
+    when checked and once when written).
     """
-    state = replace(state, version=state.version + 1)
+    version = state.version + 1
     match event:
         case GameStarted():
             bag = state.bag
@@ -214,6 +216,7 @@ def apply(state: GameState, event: Event) -> GameState:
                 seats[index] = replace(seats[index], rack=rack)
             return replace(
                 state,
+                version=version,
                 status="playing",
                 bag=bag,
                 seats=tuple(seats),
@@ -233,6 +236,7 @@ def apply(state: GameState, event: Event) -> GameState:
             )
             return replace(
                 state,
+                version=version,
                 position=state.position.place(event.square, event.tile),
                 seats=state.with_seat(event.seat, rack=remove_tiles(seat.rack, (event.tile,))),
                 turn=turn,
@@ -245,6 +249,7 @@ def apply(state: GameState, event: Event) -> GameState:
                 placements = placements[:-1] + (replace(placements[-1], extra=event.tile),)
             return replace(
                 state,
+                version=version,
                 bag=remove_tiles(state.bag, (event.tile,)),
                 seats=state.with_seat(event.seat, rack=seat.rack + (event.tile,)),
                 turn=replace(state.turn, placements=placements, extra_available=False),
@@ -256,6 +261,7 @@ def apply(state: GameState, event: Event) -> GameState:
             placed_any = bool(ended.placements)
             state = replace(
                 state,
+                version=version,
                 bag=remove_tiles(state.bag, event.drawn),
                 seats=state.with_seat(
                     event.seat,
@@ -274,6 +280,7 @@ def apply(state: GameState, event: Event) -> GameState:
             rack = remove_tiles(seat.rack, event.returned) + event.drawn
             state = replace(
                 state,
+                version=version,
                 bag=remove_tiles(state.bag, event.drawn) + event.returned,
                 seats=state.with_seat(event.seat, rack=rack),
                 last_turn=MathableTurn(
@@ -290,18 +297,19 @@ def apply(state: GameState, event: Event) -> GameState:
             state = _close_window(state, event.seat)
             state = replace(
                 state,
+                version=version,
                 idle_turns=state.idle_turns + 1,
                 turns_played=state.turns_played + 1,
                 last_turn=replace(state.turn, ended_by="passed") if state.turn else None,
             )
             return replace(state, turn=state.next_turn(event.seat))
         case Corrected():
-            return _apply_correction(state, event)
+            return _apply_correction(replace(state, version=version), event)
         case Resigned() | TimedOut():
             state = _close_window(state, event.seat)
         case GameEnded():
             state = replace(state, correctable=None)
-    shared = lifecycle.apply(state, event)
+    shared = lifecycle.apply(replace(state, version=version), event)
     if shared is not None:
         return shared
     raise RuleError(

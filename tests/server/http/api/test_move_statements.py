@@ -6,9 +6,10 @@ alike). A move of a player with no address, sent as the CLI sends it (with an
 ``Idempotency-Key``), was 14 statements before issue 47: the key looked up first,
 ``PRAGMA busy_timeout`` set to 0 and back around every ``BEGIN IMMEDIATE``, an
 ``INSERT`` per event and per feed row, and two reads of addresses and settings that
-found nothing at every change of turn. Now it is the version read, ``BEGIN``, the key,
-the events, the game's row, the feed rows, ``COMMIT`` and, when the turn changes
-hands, one read of both players' contacts.
+found nothing at every change of turn. Now it is ``BEGIN``, the key, the events, the
+game's row, the feed rows, ``COMMIT`` and, when the turn changes hands, one read of
+both players' contacts; the version is read first only when the game is not cached at
+the version the move names (the append checks it in any case).
 """
 
 from __future__ import annotations
@@ -21,7 +22,11 @@ import pytest
 from flask import Flask
 from sqlalchemy import event
 
+from tests.server.apps import close_app, make_app
 from tests.server.helpers import EXAMPLE_TILES, Account, register, started_game
+
+#: The read of a game's version (and clock) that every view makes first.
+VERSION_READ = "SELECT version, due_at FROM games"
 
 #: The most statements one move may issue (the issue's target).
 MOST = 8
@@ -86,3 +91,46 @@ def test_a_turn_of_many_events_is_one_insert_of_events(app: Flask, traced: list[
     assert len(traced) <= MOST, traced
     assert sum(s.startswith("INSERT INTO events") for s in traced) == 1, traced
     assert sum(s.startswith("INSERT INTO player_feed") for s in traced) == 1, traced
+
+
+def test_a_move_on_the_cached_game_reads_no_version_first(app: Flask, traced: list[str]) -> None:
+    client = app.test_client()
+    ada, bob = register(client, "ada"), register(client, "bob")
+    gid = started_game(client, ada, bob, tiles=EXAMPLE_TILES)["id"]
+    client.get(f"/v1/games/{gid}", headers=ada.auth)  # cached at version 3
+    traced.clear()
+    response = _move(app, ada, gid, type="place", square="I8", tile=12, expected_version=3)
+    assert response.status_code == 200, response.json
+    assert not any(s.startswith(VERSION_READ) for s in traced), traced
+    assert len(traced) <= MOST - 2, traced
+
+
+def test_a_move_on_a_game_another_process_moved_is_judged_on_the_stored_game(
+    app: Flask, store_url: str
+) -> None:
+    """This process's cache is behind (another process moved the game): a move naming the
+    version it holds is refused as stale (409), whether the cached game would take it (the
+    append finds the game moved on) or refuse it (it is judged on the stored game, not
+    refused by the rules); one naming the stored version is played."""
+    client = app.test_client()
+    other = make_app(store_url)  # another process on the same database
+    try:
+        for refused_here, names in ((False, ("ada", "bob")), (True, ("cyd", "dan"))):
+            # Two pairs: a player sits in one game of a given bag order at a time.
+            ada, bob = register(client, names[0]), register(client, names[1])
+            gid = started_game(client, ada, bob, tiles=EXAMPLE_TILES)["id"]
+            client.get(f"/v1/games/{gid}", headers=ada.auth)  # cached here at version 3
+            played = _move(other, ada, gid, type="place", square="I8", tile=12,
+                           expected_version=3)  # fmt: skip
+            assert played.status_code == 200, played.json
+            # A tile the cached game takes (I8 is free there), or one it refuses (no 99
+            # on the rack): both are stale.
+            tile = 99 if refused_here else 12
+            stale = _move(app, ada, gid, type="place", square="I8", tile=tile, expected_version=3)
+            assert stale.status_code == 409, (refused_here, stale.json)
+            assert stale.json["error"]["current_version"] == 4, stale.json
+            fine = _move(app, ada, gid, type="place", square="H6", tile=8, expected_version=4)
+            assert fine.status_code == 200, fine.json
+            assert fine.json["version"] == 5
+    finally:
+        close_app(other)

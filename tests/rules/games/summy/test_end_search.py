@@ -8,6 +8,8 @@ positions and more.
 
 from __future__ import annotations
 
+import pytest
+from bench.bench_summy import mid_game
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -100,3 +102,22 @@ def test_a_kept_answer_is_given_for_its_own_table_and_closed_squares_only() -> N
     # A 1 two squares left of the =: 1+2=3 needs only the hand's + beside it, shut.
     assert not can_play(table | {((-2, 0), 1)}, shut, hand)
     assert can_play(table, frozenset(), hand)
+
+
+@pytest.mark.parametrize(("seed", "count"), [(8, 1818), (4, 554), (18, 579)])
+def test_on_the_tables_where_it_is_slowest_every_equation_is_the_exhaustive_searchs(
+    seed: int, count: int
+) -> None:
+    """The mid-game tables of ``bench_summy_end.py`` part 4 where ``legal_moves`` takes
+    longest (31-35 tiles, a hand of 8: hundreds of equations, most around lone tiles):
+    the same moves as the exhaustive search, in its order, and the best the same."""
+    state = mid_game(seed, 30)
+    assert state is not None and state.turn is not None
+    hand = state.seats[state.turn.seat].rack
+    mine = _moves(legal_moves(state.table, hand, state.closed))
+    assert len(mine) == count
+    assert mine == _moves(exhaustive.legal_moves(state.table, hand, state.closed))
+    best = best_move(state.table, hand, state.closed)
+    theirs = exhaustive.best_move(state.table, hand, state.closed)
+    assert best is not None and theirs is not None
+    assert _moves([best]) == _moves([theirs])

@@ -597,3 +597,29 @@ def test_a_browser_s_stream_and_held_poll_outlive_a_change_of_language_not_a_sig
             assert answer.json()["error"]["code"] == "unauthorized"
             assert "rack" not in answer.json()
         stream.response.close()
+
+
+def test_a_deleted_account_s_held_poll_and_stream_end_in_every_process(tmp_path: Any) -> None:
+    """Review of 2b33fcf (wreview): bob holds a stream and a long-poll on server B and
+    deletes his account through server A. ``forget_player`` writes no ``revocation`` row,
+    so B never forgets bob: his resignation wakes the held poll, which answers his view
+    of the game (200, his rack) to a token that opens nothing any more, and the stream
+    goes on until ``stream_seconds``. Fails on main at 94761c4."""
+    with _servers(f"sqlite:///{tmp_path / 'shared.db'}", 2, STREAM_ENV) as (a, b):
+        ada, bob = register(a, "ada"), register(a, "bob")
+        game_id = start_game(a, ada, "bob", bob)
+        seen = requests.get(f"{b}/v1/games/{game_id}", headers=bob, timeout=10)
+        assert seen.status_code == 200 and seen.json()["rack"], seen.text
+        stream = _Stream(b, bob)
+        with ThreadPoolExecutor(1) as pool:
+            held = pool.submit(requests.get, f"{b}/v1/games/{game_id}?wait=30&since="
+                               f"{seen.json()['version']}", headers=bob, timeout=60)  # fmt: skip
+            time.sleep(1.0)  # held by then
+            assert not held.done()
+            gone = requests.delete(f"{a}/v1/me", json={"confirm": "bob"}, headers=bob,
+                                   timeout=10)  # fmt: skip
+            assert gone.status_code == 200, gone.text
+            answer = held.result(timeout=40)
+            assert answer.status_code == 401, answer.text[:300]
+            assert stream.ended.wait(10), "the stream went on"
+        stream.response.close()

@@ -180,9 +180,10 @@ def replay(argv: list[str]) -> int | None:
     if folder is None or line is None:
         return None
     try:
-        with open(_path(folder, line), encoding="utf-8", newline="") as file:
-            stored = file.read()
+        stored = _read_own(_path(folder, line))
     except (OSError, UnicodeDecodeError):
+        return None
+    if stored is None:
         return None
     head, _, rest = stored.partition("\n")
     code, _, text = rest.partition("\n")
@@ -195,6 +196,23 @@ def replay(argv: list[str]) -> int | None:
         # The reader went away (``| head``): nothing more to say.
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - flushed at exit, never read
     return int(code)
+
+
+#: Opening a file of the cache never follows a link (the folder may be one others can
+#: write to: ``MATHABLE_CACHE_DIR`` or ``XDG_CACHE_HOME`` pointed at a shared folder).
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def _read_own(path: str) -> str | None:
+    """The text of the entry at ``path`` if it is the user's own (not a link, owned by
+    them, writable by nobody else), else None: an entry someone else planted is never
+    printed."""
+    fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
+    with open(fd, encoding="utf-8", newline="") as file:
+        found = os.fstat(fd)
+        if found.st_uid != os.getuid() or found.st_mode & 0o022:
+            return None
+        return file.read()
 
 
 class _Tee:
@@ -243,13 +261,18 @@ def record(argv: list[str], run: Callable[[], object]) -> None:
 def _store(folder: str, line: str, code: object, text: str) -> None:
     """Write an entry (atomically: a reader sees the old one or the new), then drop the
     oldest beyond ``KEEP``; a cache that cannot be written is passed over."""
+    partial = None
     try:
-        os.makedirs(folder, exist_ok=True)
+        os.makedirs(folder, mode=0o700, exist_ok=True)
         path = _path(folder, line)
-        partial = f"{path}.{os.getpid()}.part"
-        with open(partial, "w", encoding="utf-8", newline="") as file:
+        # A name nobody can guess, made here or not at all, the user's alone (0600), never
+        # through a link planted in a shared folder.
+        partial = f"{path}.{os.urandom(8).hex()}.part"
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
+        with open(fd, "w", encoding="utf-8", newline="") as file:
             file.write(f"{line}\n{code}\n{text}")
         os.replace(partial, path)
+        partial = None
         entries = [e for e in os.scandir(folder) if e.name.endswith(".txt")]
         if len(entries) > KEEP:
             entries.sort(key=lambda e: e.stat().st_mtime_ns)
@@ -257,3 +280,9 @@ def _store(folder: str, line: str, code: object, text: str) -> None:
                 os.unlink(entry.path)
     except OSError:
         pass
+    finally:
+        if partial is not None:  # not written whole: not left behind
+            try:
+                os.unlink(partial)
+            except OSError:
+                pass

@@ -17,18 +17,45 @@ from mathable_cli import helpcache
 pytestmark = pytest.mark.skipif(sys.platform.startswith("win"), reason="no help cache there")
 
 
-def test_a_link_planted_at_the_partial_name_is_not_followed(tmp_path: Path) -> None:
-    """Another user who can write to the folder links ``<entry>.<pid>.part`` (the pid is
-    easy to guess) to a file of the victim's: writing the entry must not clobber it."""
+def test_a_link_planted_at_the_partial_name_is_not_followed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another user who can write to the folder links the partial file's name (it was
+    ``<entry>.<pid>.part``, the pid easy to guess; now random, made here or not at all,
+    never through a link: the name is given away below) to a file of the victim's:
+    writing the entry must not clobber it."""
+    monkeypatch.setattr(helpcache.os, "urandom", lambda n: bytes(n))
     folder = tmp_path / "help"
     folder.mkdir()
     victim = tmp_path / "bashrc"
     victim.write_text("precious\n")
     line = "some key"
     entry = helpcache._path(str(folder), line)
-    os.symlink(victim, f"{entry}.{os.getpid()}.part")
+    os.symlink(victim, f"{entry}.{bytes(8).hex()}.part")
     helpcache._store(str(folder), line, 0, "help text\n")
     assert victim.read_text() == "precious\n"
+
+
+def test_an_entry_others_could_have_written_is_never_printed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An entry with the right key planted by someone else (here: writable by others, or a
+    link to a file) is passed over: the app prints the help, not the planted bytes."""
+    folder = tmp_path / "help"
+    monkeypatch.setenv("MATHABLE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(helpcache, "cache_dir", lambda env: str(folder))
+    monkeypatch.setattr(helpcache, "key", lambda argv: "the key")
+    helpcache._store(str(folder), "the key", 0, "help text\n")
+    assert helpcache.replay(["--help"]) == 0 and capsys.readouterr().out == "help text\n"
+    entry = Path(helpcache._path(str(folder), "the key"))
+    entry.chmod(0o666)
+    assert helpcache.replay(["--help"]) is None and capsys.readouterr().out == ""
+    planted = tmp_path / "planted"
+    planted.write_text("the key\n0\n\x1b]0;owned\x07\n")
+    planted.chmod(0o600)
+    entry.unlink()
+    entry.symlink_to(planted)
+    assert helpcache.replay(["--help"]) is None and capsys.readouterr().out == ""
 
 
 def test_an_entry_and_its_folder_are_the_users_alone(tmp_path: Path) -> None:

@@ -26,6 +26,11 @@ def delete_account(games: Games, player_id: str) -> str:
     """Resign, decline and call off what the player has running, then forget them; the
     anonymous name their finished games now show."""
     store = games.store
+    # First the keys: the token and every browser's session stop opening the account
+    # (each writes a revocation row: every process ends the streams and held long-polls
+    # they opened now, before the resignations below wake them with a view).
+    store.replace_token(player_id, "")
+    store.end_sessions(player_id, games.now())
     offset = 0
     rows = []
     while True:

@@ -59,7 +59,13 @@ def cookie_value(name: str = COOKIE) -> str | None:
 
 def session_player(store: Store, cookie: str, now: int) -> PlayerRecord | None:
     """The player whose unexpired session the cookie is, or None."""
-    found = store.session(secret_hash(cookie))
+    return hashed_session_player(store, secret_hash(cookie), now)
+
+
+def hashed_session_player(store: Store, hashed: str, now: int) -> PlayerRecord | None:
+    """``session_player`` of the cookie whose hash is ``hashed`` (a waiting request keeps
+    the hash, not the cookie)."""
+    found = store.session(hashed)
     if found is None or found.expires_at <= now:
         return None
     if found.last_used_at is None or found.last_used_at < now - TOUCH_MS:

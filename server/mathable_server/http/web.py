@@ -292,18 +292,20 @@ def auth_mark() -> int:
 class Credential:
     """What a request's caller proved who they are with, kept by a request that waits (a
     held long-poll, a stream) to be asked again when it wakes (``ask_again``): their
-    bearer ``token``, or else their browser's session ``cookie``; ``mark`` is
-    ``auth_mark()``, where the process's forgetting had got to before it was read."""
+    bearer ``token``, or else the hash of their browser's session cookie (``session``,
+    as the database keeps it); ``mark`` is ``auth_mark()``, where the process's
+    forgetting had got to before it was read. Never printed (``repr``)."""
 
-    token: str | None
-    cookie: str | None
+    token: str | None = field(repr=False)
+    session: str | None = field(repr=False)
     mark: int
 
 
 def caller_credential() -> Credential:
     """This request's ``Credential`` (after ``optional_player``)."""
     token = bearer_token()
-    return Credential(token, None if token else sessions.cookie_value(), auth_mark())
+    cookie = None if token else sessions.cookie_value()
+    return Credential(token, None if cookie is None else sessions.secret_hash(cookie), auth_mark())
 
 
 def ask_again(svc: Services, credential: Credential, player_id: str) -> None:
@@ -319,8 +321,8 @@ def ask_again(svc: Services, credential: Credential, player_id: str) -> None:
     if credential.token is not None:
         if token_player(svc.auth, credential.token).id == player_id:
             return
-    elif credential.cookie is not None:
-        found = sessions.session_player(svc.store, credential.cookie, svc.games.now())
+    elif credential.session is not None:
+        found = sessions.hashed_session_player(svc.store, credential.session, svc.games.now())
         if found is not None and found.id == player_id:
             return
     raise _unauthorized("unauthorized", _("You are signed out."))

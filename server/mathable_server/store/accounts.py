@@ -20,6 +20,7 @@ from typing import Any
 
 from sqlalchemy import and_, delete, func, or_, select, update
 
+from mathable_server.store import feed
 from mathable_server.store.base import Recorder
 from mathable_server.store.names import name_key
 from mathable_server.store.schema import (
@@ -195,6 +196,10 @@ class AccountRecorder(Recorder):
                 tournaments.c.creator == player_id, tournaments.c.status == "open")))
             conn.execute(update(tournaments).where(tournaments.c.creator == player_id)
                          .values(creator=None))
+            # Last: the row that makes every process forget the player and end the
+            # streams and held long-polls they opened (as a token revoked does); an id,
+            # a kind and a time, nothing of the person.
+            feed.write(conn, self.dialect, [feed.revocation(player_id, now)])
         for callback in self.on_commit:
             callback()
         return True

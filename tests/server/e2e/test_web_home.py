@@ -390,8 +390,10 @@ def _turn_nb(page: Any, base: str, game: str) -> None:
 def _nothing_left(database: Path, player_id: str, name: str) -> None:
     """Every table of the database, read for the player's id, name and address: only the
     anonymous seat is left (the player's row under another name, their seats and
-    results of games, and the games' logs, which name seats by id)."""
-    keeps = {"players", "game_members", "game_results", "events", "player_feed_cursor"}
+    results of games, and the games' logs, which name seats by id; in the feed, the row
+    that told every process the account was gone: its id, a kind and a time)."""
+    keeps = {"players", "game_members", "game_results", "events", "player_feed_cursor",
+             "player_feed"}
     with sqlite3.connect(database) as conn:
         tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
         for table in tables:
@@ -402,6 +404,7 @@ def _nothing_left(database: Path, player_id: str, name: str) -> None:
                 assert f"{name}@example.org" not in text, (table, row)
                 if player_id in text:
                     assert table in keeps, (table, row)
+                    assert table != "player_feed" or "revoked" in row, (table, row)
         anonymous, email, token = conn.execute(
             "SELECT name, email, token_hash FROM players WHERE id = ?", (player_id,)
         ).fetchone()

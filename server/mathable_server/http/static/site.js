@@ -71,7 +71,10 @@
       try {
         const url = "/v1/me/stream" + (cursor ? "?since=" + encodeURIComponent(cursor) : "");
         const answer = await fetch(url, { credentials: "same-origin" });
-        if (answer.status === 409 || answer.status === 422) cursor = null;  // a cursor gone stale
+        if (cursor && [400, 409, 422].includes(answer.status)) {
+          cursor = null;  // a cursor this server takes no more (restored, upgraded): anew
+          continue;
+        }
         if (!answer.ok || !answer.body) throw new Error("no stream");
         // Open: the server read its feed's head before answering, so this count sees every
         // change before it and the lines tell every change after.

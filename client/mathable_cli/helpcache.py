@@ -74,6 +74,9 @@ KEEP = 200
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
+#: Folders of a package that hold no code of its own.
+_NOT_CODE = frozenset({"__pycache__"})
+
 
 def wanted(argv: list[str]) -> bool:
     """Whether ``argv`` only asks for a help: nothing, ``--help`` or ``-h``, or a word
@@ -126,7 +129,7 @@ def code_files(dirs: list[str] | None = None) -> list[tuple[str, int, int]]:
             if entry.name.endswith((".py", ".pyi")):
                 stat = entry.stat()
                 files.append((entry.path, stat.st_size, stat.st_mtime_ns))
-            elif entry.name != "__pycache__" and entry.is_dir():
+            elif entry.name not in _NOT_CODE and entry.is_dir():
                 below.append(entry.path)
         folders.extend(reversed(below))
     return files

@@ -18,33 +18,15 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-sys.path[:0] = [str(Path(__file__).resolve().parents[1] / "shared")]
+_ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(_ROOT), str(_ROOT / "shared")]
 
-from mathable.core.bag import SeededBag  # noqa: E402
-from mathable.games.mathable.commands import Create, Join  # noqa: E402
-from mathable.games.summy import SummyState, apply, check  # noqa: E402
+from tests.rules.summy_positions import mid_game  # noqa: E402
+
+from mathable.games.summy import SummyState, apply  # noqa: E402
 from mathable.games.summy.commands import end_reason  # noqa: E402
 from mathable.games.summy.movegen import best_move, legal_moves  # noqa: E402
-from mathable.games.summy.selfplay import fallback, play_game  # noqa: E402
-
-
-def mid_game(seed: int, tiles: int) -> SummyState | None:
-    """A seeded game played by the best-move bot until ``tiles`` lie on the table, with
-    8 tiles in the hand of the seat to move; None if the game ends first."""
-    bag = SeededBag(seed)
-    state = SummyState()
-    for command in (Create("a", seed=seed, ruleset="summy"), Join("b")):
-        for event in check(state, command, bag):
-            state = apply(state, event)
-    while state.status == "playing" and state.turn is not None:
-        seat = state.turn.seat
-        if len(state.table) >= tiles and len(state.seats[seat].rack) == 8:
-            return state
-        move = best_move(state.table, state.seats[seat].rack, state.closed)
-        command = move.command(seat) if move is not None else fallback(state, seat)
-        for event in check(state, command, bag):
-            state = apply(state, event)
-    return None
+from mathable.games.summy.selfplay import play_game  # noqa: E402
 
 
 def timed(function: object, *args: object) -> float:

@@ -48,7 +48,7 @@ _ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(_ROOT), str(_ROOT / "shared")]
 
 from tests.rules import summy_exhaustive as baseline  # noqa: E402
-from tests.rules.summy_positions import dry_table, tiles_left, with_hands  # noqa: E402
+from tests.rules.summy_positions import dry_table, mid_game, tiles_left, with_hands  # noqa: E402
 
 from mathable.core.lifecycle import Pass  # noqa: E402
 from mathable.games.summy import SummyState, apply, check, commands  # noqa: E402
@@ -346,8 +346,6 @@ def part_moves(tables: int, seeds: Sequence[int], tries: int, repeat: int = 3) -
     after a collection of the garbage the call before left; the least time counts (as
     ``timeit`` advises: the rest is what else the machine did meanwhile)."""
     print(f"4. legal_moves (every equation) and best_move (the least CPU of {repeat} calls)")
-    from bench.bench_summy import mid_game
-
     positions: list[tuple[str, SummyState, Hand]] = []
     seed = 0
     while sum(1 for p in positions if p[0] == "mid-game") < tables:

@@ -98,6 +98,9 @@ source_paths = ["src/mathable", "src/mathable_i18n"]
 # process run the mutant (and count in the stats), see HOOK_CONFTEST in bench/mutation.py.
 also_copy = ["docs", "shared", "scripts", "hooks", "conftest.py"]
 pytest_add_cli_args_test_selection = {tests!r}
+# A mutant that loops runs into its CPU limit: 10x its tests' measured time and 10 s
+# (mutmut's default, 30x and 30 s, spent most of a full run's time on a few loops).
+timeout_multiplier = 5.0
 pytest_add_cli_args = [
     "-p", "no:cacheprovider",
     # Tests that would fail every mutant for mutmut's own doing (DESELECTED).

@@ -16,7 +16,7 @@ from functools import lru_cache
 from mathable.core.bag import SeededBag
 from mathable.core.lifecycle import Create, Join
 from mathable.games.summy import SummyState, apply, check
-from mathable.games.summy.movegen import legal_moves
+from mathable.games.summy.movegen import best_move, legal_moves
 from mathable.games.summy.selfplay import fallback
 from mathable.games.summy.tiles import TILE_SET
 
@@ -58,3 +58,22 @@ def with_hands(state: SummyState, hands: Sequence[Sequence[int]]) -> SummyState:
 
 
 __all__ = ["dry_table", "tiles_left", "with_hands"]
+
+
+def mid_game(seed: int, tiles: int) -> SummyState | None:
+    """A seeded game played by the best-move bot until ``tiles`` lie on the table, with
+    8 tiles in the hand of the seat to move; None if the game ends first."""
+    bag = SeededBag(seed)
+    state = SummyState()
+    for command in (Create("a", seed=seed, ruleset="summy"), Join("b")):
+        for event in check(state, command, bag):
+            state = apply(state, event)
+    while state.status == "playing" and state.turn is not None:
+        seat = state.turn.seat
+        if len(state.table) >= tiles and len(state.seats[seat].rack) == 8:
+            return state
+        move = best_move(state.table, state.seats[seat].rack, state.closed)
+        command = move.command(seat) if move is not None else fallback(state, seat)
+        for event in check(state, command, bag):
+            state = apply(state, event)
+    return None

@@ -74,7 +74,7 @@ from mathable_server.tournaments.sealed import SealedGames
 from mathable_server.tournaments.service import Tournaments
 
 
-def _wake_for_push(pusher: Worker) -> None:
+def _wake_for_push(pusher: Worker, told: object = None) -> None:
     """After a commit: wake the push thread if that write queued a push (else nothing)."""
     if push_written():
         pusher.wake()

@@ -60,8 +60,10 @@ class Recorder:
         self._reader = reader(engine)
         #: The same, for readers outside the store (the feed).
         self.reader = self._reader
-        #: Called after each commit of new events (the process's waiters look at the feed).
-        self.on_commit: list[Callable[[], None]] = []
+        #: Called after each commit of new feed rows (the process's waiters look at the
+        #: feed), with those rows when the commit knows them (``feed.rows``; else nothing:
+        #: a callback then takes it that any row may have been written).
+        self.on_commit: list[Callable[..., None]] = []
 
     def _writer(self) -> Connection:
         return self.engine.connect().execution_options(sqlite_write=True)

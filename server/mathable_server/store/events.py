@@ -277,7 +277,7 @@ class EventRecorder(Recorder):
             # connection while it waits for a second can wait for good when the pool is
             # held by requests doing the same (every reader noticing one timeout at once).
             raise VersionConflict(self.version(game_id)) from None
-        self._committed()
+        self._committed(told)
 
     def _one_seat_per_order(
         self, conn: Connection, game_id: str, new_events: Sequence[Event], state: AnyState
@@ -314,10 +314,11 @@ class EventRecorder(Recorder):
             if other is not None:
                 raise OrderShared(player, other)
 
-    def _committed(self) -> None:
-        """Tell this process's listeners (its feed follower) that events were committed."""
+    def _committed(self, told: Sequence[dict[str, Any]] | None = None) -> None:
+        """Tell this process's listeners (its feed follower) that events were committed,
+        with the feed rows written (``told``) when known."""
         for callback in self.on_commit:
-            callback()
+            callback(told)
 
     def append_each(self, appends: Sequence[Append]) -> list[bool]:
         """Append to many games in one transaction (one commit, one disk flush): the sweeper's
@@ -369,7 +370,7 @@ class EventRecorder(Recorder):
             hooks_after_all(self.on_append, conn, done)  # after every game's row
             feed.write(conn, self.dialect, told)  # last: it locks the feed until the commit
         if any(written):
-            self._committed()
+            self._committed(told)
         return written
 
     def _append_in(

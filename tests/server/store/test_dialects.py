@@ -171,6 +171,53 @@ def test_a_follower_wakes_the_waiter_of_a_player_another_process_wrote_for(
             follower._thread.join(10)
 
 
+def _created(creator: str, invited: str) -> tuple[list, GameState]:  # type: ignore[type-arg]
+    created = check(GameState(), Create(creator, invited=(invited,), seed=5))
+    state = GameState()
+    for event in created:
+        state = apply(state, event)
+    return created, state
+
+
+def _reads_after(follower: wakeups.FeedFollower, before: int, seconds: float) -> int:
+    deadline = time.monotonic() + seconds
+    while follower.reads == before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return follower.reads
+
+
+def test_a_commit_reads_the_feed_at_once_only_for_a_waiter_here_or_a_revocation(
+    backend: Backend,
+) -> None:
+    """Issue 47: a move nobody in this process waits for costs it no read of the feed (on
+    SQLite, the poll reads it later; on PostgreSQL, the notification is put off); one a
+    waiter here watches, or a token's revocation, is read at once (the poll here is 30 s)."""
+    hub = wakeups.Wakeups()
+    follower = wakeups.FeedFollower(
+        backend.another_engine(), hub, sqlite_poll=30, listen_check=30
+    )
+    store = backend.store()
+    store.on_commit.append(follower.kick)
+    follower.ensure_started()
+    try:
+        time.sleep(0.2)  # the follower's first look at the database
+        before = follower.reads
+        store.append("g2", 0, *_created("p7", "p8"), at=AT)  # nobody here waits for it
+        assert _reads_after(follower, before, 0.3) == before
+        with hub.watch(players=["p1"]) as waiter:
+            store.append("g1", 0, *_created("p0", "p1"), at=AT)
+            assert waiter.wait(10)
+            assert [c.kinds for c in waiter.take()] == [("invited",)]
+        before = follower.reads
+        store.create_player("p9", "nine", None, "hash-of-a-token")
+        store.replace_token("p9", "hash-of-another")  # a revocation row: read at once
+        assert _reads_after(follower, before, 10) > before
+    finally:
+        follower.stop()
+        if follower._thread is not None:
+            follower._thread.join(10)
+
+
 def test_counters_write_through_engines_whose_commits_need_not_wait_for_the_disk(
     backend: Backend,
 ) -> None:

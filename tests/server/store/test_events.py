@@ -242,14 +242,14 @@ def test_an_append_tells_each_player_in_the_feed_in_commit_order(store: Store) -
 
 def test_the_hooks_write_in_the_append_and_roll_back_with_it(store: Store) -> None:
     seen: list[tuple[str, int]] = []
-    commits: list[int] = []
+    commits: list[Any] = []
 
     def hook(conn: Any, game_id: str, new: Any, state: GameState, at: int) -> None:
         seen.append((game_id, state.version))
         conn.execute(db.server_secrets.insert().values(name=f"v{state.version}", value="x"))
 
     store.on_append.append(hook)
-    store.on_commit.append(lambda: commits.append(1))
+    store.on_commit.append(commits.append)  # each commit's feed rows (``feed.rows``)
     state = started(store)
     assert seen == [("g1", 1), ("g1", 3)] and len(commits) == 2
     passed, after = run(state, Pass(state.turn.seat))  # type: ignore[union-attr]
@@ -257,6 +257,9 @@ def test_the_hooks_write_in_the_append_and_roll_back_with_it(store: Store) -> No
     with pytest.raises(VersionConflict):
         store.append("g1", 3, passed, after, at=AT)
     assert len(commits) == 3
+    # The pass's rows, as the feed has them: the listeners are told what was written.
+    assert commits[-1] and {r["game_id"] for r in commits[-1]} == {"g1"}
+    assert {r["version"] for r in commits[-1]} == {4}
     with store.engine.connect() as conn:
         names = sorted(conn.execute(select(db.server_secrets.c.name)).scalars())
     assert names == ["v1", "v3", "v4"]

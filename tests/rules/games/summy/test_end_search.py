@@ -9,7 +9,6 @@ positions and more.
 from __future__ import annotations
 
 import pytest
-from bench.bench_summy import mid_game
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -20,7 +19,7 @@ from mathable.games.summy.commands import can_play, end_reason
 from mathable.games.summy.movegen import best_move, has_move, legal_moves
 from mathable.games.summy.tiles import EQUALS, parse_tiles
 from tests.rules import summy_exhaustive as exhaustive
-from tests.rules.summy_positions import dry_table, tiles_left, with_hands
+from tests.rules.summy_positions import dry_table, mid_game, tiles_left, with_hands
 
 Hand = tuple[int, ...]
 

@@ -711,8 +711,15 @@ def ruleset_of(state: AnyState) -> Ruleset:
 
 
 def apply_any(state: AnyState, event: Event) -> AnyState:
-    """``apply`` of the game's own ruleset; ``game_created`` picks it for an empty game."""
+    """``apply`` of the game's own ruleset; ``game_created`` picks it for an empty game.
+    The events a check just made from ``state`` lead to the states it folded
+    (``lifecycle.fold.folded``): those are not applied again."""
     from mathable.core.events import GameCreated
+    from mathable.core.lifecycle.fold import folded
+
+    after = folded(state, event)
+    if after is not None:
+        return after  # type: ignore[no-any-return]
 
     if state.version == 0 and isinstance(event, GameCreated):
         rules = ruleset(event.ruleset)

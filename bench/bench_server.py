@@ -383,13 +383,24 @@ def cpu_seconds(pid: int) -> float:
         return (int(fields[11]) + int(fields[12])) / TICKS
 
 
+def user_system(pid: int) -> tuple[float, float]:
+    """User and system CPU seconds of process ``pid`` so far (``/proc/<pid>/stat``, ticks)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) / TICKS, int(fields[12]) / TICKS
+
+
 class Measured:
-    """One kind of request to one server: the worker's CPU per request, round by round."""
+    """One kind of request to one server: the worker's CPU per request, round by round
+    (and its part in the kernel: on a virtual machine, a system call can cost many times
+    what it costs on bare metal, and a ratio of CPU then says how many each side makes)."""
 
     def __init__(self, label: str, port: int, pid: int, send: Any, warm: Any = None) -> None:
         self.label, self.port, self.pid = label, port, pid
         self.send, self.warm = send, warm
         self.samples: list[float] = []
+        self.user = 0.0
+        self.system = 0.0
+        self.requests = 0
         self.conn = http.client.HTTPConnection("127.0.0.1", port)
 
     def round(self, requests: int) -> None:
@@ -399,8 +410,19 @@ class Measured:
         if self.warm is not None:
             self.warm(self.conn, requests)  # untimed: the games to play, read once
         before = cpu_seconds(self.pid)
+        user, system = user_system(self.pid)
         self.send(self.conn, requests)
         self.samples.append((cpu_seconds(self.pid) - before) / requests)
+        user_after, system_after = user_system(self.pid)
+        self.user += user_after - user
+        self.system += system_after - system
+        self.requests += requests
+
+    @property
+    def split(self) -> str:
+        """User and system CPU per request over every round (in ticks: coarse per round)."""
+        per = 1000 / max(1, self.requests)
+        return f"user {self.user * per:.2f} + system {self.system * per:.2f} ms"
 
     @property
     def ms(self) -> float:
@@ -498,7 +520,14 @@ def cpu_ratios(
                 f"{label}: {what} CPU per request ({target}, {item.label}) {item.ms:.2f} ms, "
                 f"floor {floor.ms:.2f} ms: ratio {item.ms / floor.ms:.2f} (per round: median "
                 f"{statistics.median(per_round):.2f}, {min(per_round):.2f}-{max(per_round):.2f};"
-                f" target <= 2.00)"
+                f" target <= 2.00); {item.split} v the floor's {floor.split}"
+            )
+        if len(items) == 2:  # the server and --compare's, measured in the same rounds
+            paired = sorted(a / b for a, b in zip(items[0].samples, items[1].samples, strict=True))
+            quartiles = statistics.quantiles(paired, n=4) if len(paired) > 1 else paired * 3
+            out.append(
+                f"{label}: {what} server / compare, paired rounds: median "
+                f"{statistics.median(paired):.2f} (quartiles {quartiles[0]:.2f}-{quartiles[2]:.2f})"
             )
     out.append(f"{label}: {rounds} rounds of {n} requests each, alternated; load average "
                f"{os.getloadavg()[0]:.1f}")  # fmt: skip

@@ -387,6 +387,9 @@ class QuickLoad:
             and schema.unknown == RAISE
             and not any(schema._hooks.values())
             and all(f.data_key is None and f.attribute is None for f in schema.fields.values())
+            # marshmallow 4's own processors of a field, and a field that is never loaded
+            and not any(f.pre_load or f.post_load for f in schema.fields.values())
+            and schema.load_fields.keys() == schema.fields.keys()
         )
         for name, field in schema.fields.items():
             plain = self._PLAIN.get(type(field))

@@ -14,7 +14,10 @@ The follower learns that there is something to read:
   waiter of the process are read later (``MAX_PUT_OFF``), with the next read;
 - on SQLite from ``PRAGMA data_version`` on a connection of its own, which
   changes when any other connection (of any process) commits: a cheap poll;
-- in both, from this process's own commits at once (``kick``).
+- on SQLite, also from this process's own commits at once (``kick``), when a
+  waiter of this process watches what they wrote or they revoke a token (else the
+  poll reads them); on PostgreSQL a process's own commits come by ``LISTEN`` like
+  any other's.
 
 How it learns is the database's (``Dialect.follow``, in ``store.sqlite`` and
 ``store.postgres``); what it then reads, and what it may put off, is here.

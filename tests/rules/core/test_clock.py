@@ -658,6 +658,50 @@ def test_a_claim_needs_a_game_in_play_and_a_seat_still_playing() -> None:
     )
 
 
+def claim_details(
+    state: GameState, clock: ClockState | None, now: int, seat: int
+) -> tuple[str, dict[str, object] | None]:
+    with pytest.raises(RuleError) as err:
+        check_claim(state, clock, now, seat)
+    return err.value.code, err.value.details
+
+
+def test_each_refused_claim_says_why_in_its_details() -> None:
+    """What a bot reads of a refused ``claim_timeout`` (docs/errors.md): the seat to move
+    and its time left, the claimant's own seat, the clock's mode, the game's status."""
+    spec = ClockSpec(per_move=3600, on_timeout="claim")
+    state, clock = replay_timed(started(spec, players=3))
+    assert claim_details(state, clock, MONDAY + HOUR - 5, 1) == (
+        "not_expired",
+        {"seat": 0, "remaining_ms": 5},
+    )
+    assert claim_details(state, clock, MONDAY + HOUR, 0) == ("own_timeout", {"seat": 0})
+    assert clock is not None
+    stopped = replace(clock, running=None)  # a clock that runs for nobody never runs out
+    assert claim_details(state, stopped, MONDAY + WEEK, 1) == (
+        "not_expired",
+        {"seat": None, "remaining_ms": None},
+    )
+    assert claim_details(state, clock, MONDAY + HOUR, 3) == ("game_over", {"status": "playing"})
+    resigned, clock_after = replay_timed(then(started(spec, players=3), MONDAY, Resign(2)))
+    assert claim_details(resigned, clock_after, MONDAY + DAY, 2) == (
+        "not_seated",
+        {"seat": 2, "resigned": True},
+    )
+    ended, ended_clock = replay_timed(then(started(spec), MONDAY, Resign(1)))
+    assert claim_details(ended, ended_clock, MONDAY + DAY, 0) == (
+        "game_over",
+        {"status": "ended"},
+    )
+    plain_state, plain_clock = replay_timed(started(ClockSpec(per_move=3600)))
+    assert claim_details(plain_state, plain_clock, MONDAY + DAY, 1) == (
+        "claims_off",
+        {"on_timeout": plain_clock.spec.on_timeout},  # type: ignore[union-attr]
+    )
+    assert plain_clock is not None and plain_clock.spec.on_timeout != "claim"
+    assert claim_details(plain_state, None, MONDAY + DAY, 1) == ("no_clock", {"clock": None})
+
+
 # --- the clock commands -----------------------------------------------------------------------
 
 

@@ -63,8 +63,10 @@ import random
 import shutil
 import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The packages mutated, by their import name: the rules package and the translations.
@@ -323,8 +325,21 @@ def results() -> dict[str, int | None]:
     for meta in sorted(MUTANTS.rglob("*.py.meta")):
         if not meta.with_suffix("").exists():  # left from a module since removed
             continue
-        out.update(json.loads(meta.read_text())["exit_code_by_key"])
+        out.update(_read_meta(meta)["exit_code_by_key"])
     return out
+
+
+def _read_meta(meta: Path) -> dict[str, Any]:
+    """A module's results; read again while a run is rewriting the file (a report read
+    during a run could catch it half written)."""
+    for _ in range(20):
+        try:
+            found: dict[str, Any] = json.loads(meta.read_text())
+            return found
+        except json.JSONDecodeError:
+            time.sleep(0.05)
+    found = json.loads(meta.read_text())
+    return found
 
 
 def _is_package(dotted: str) -> bool:

@@ -439,3 +439,75 @@ def test_an_exchange_or_discard_written_hidden_cannot_be_replayed(
     from tests.rules.words_helpers import assert_marked
 
     assert_marked(err.message)
+
+
+# --- issue 48: a clock's header, the final words, the digest of a game ------------------------
+
+
+def _clocked_game(clock: Any, *, resigned: bool) -> list[Event]:
+    from mathable.core.lifecycle import Resign
+    from mathable.core.ruleset import apply_any, check_any
+
+    order = list(ruleset("mathable").tile_set)
+    random.Random(5).shuffle(order)
+    state: Any = ruleset("mathable").new_state()
+    events: list[Event] = []
+    commands: list[Any] = [Create("ada", order=tuple(order), salt=SALT, clock=clock), Join("bob")]
+    for command in commands + ([Resign(1)] if resigned else []):
+        for event in check_any(state, command):
+            state = apply_any(state, event)
+            events.append(event)
+    return events
+
+
+@pytest.mark.parametrize(
+    ("clock", "header"),
+    [
+        (
+            {"initial": 600, "increment": 5},
+            "initial=600 increment=5 max=none weekends_off=no on_timeout=lose auto_vacation=yes",
+        ),
+        (
+            {"per_move": 86400, "weekends_off": True, "on_timeout": "claim"},
+            "per_move=86400 weekends_off=yes on_timeout=claim auto_vacation=yes",
+        ),
+        (
+            {"per_move": 60, "auto_vacation": False},
+            "per_move=60 weekends_off=no on_timeout=lose auto_vacation=no",
+        ),
+    ],
+)
+def test_a_clock_is_written_key_by_key_and_read_back(clock: dict[str, Any], header: str) -> None:
+    from mathable.core.state import ClockSpec
+
+    spec = ClockSpec(**clock)
+    events = _clocked_game(spec, resigned=True)
+    record = write_record(events, revealed=True)
+    assert record.headers["Clock"] == header
+    assert list(replay_record(record.text()).events) == events
+
+
+def test_the_final_words_are_the_board_the_scores_and_the_end() -> None:
+    from mathable.core.record import final_words
+
+    going = replay_record(write_record(_clocked_game(None, resigned=False), revealed=True).text())
+    words = str(final_words(going))
+    board = ruleset("mathable").draw(ruleset("mathable").view(going.state, None))
+    assert words == f"{board}\n\nada: 0\nbob: 0\nthe game goes on"
+    ended = replay_record(write_record(_clocked_game(None, resigned=True), revealed=True).text())
+    assert str(final_words(ended)).endswith(
+        "\n\nada: -143\nbob: -150\ngame over (all players but one resigned); won by ada"
+    )
+
+
+def test_a_records_digest_is_its_game_whatever_its_comments_id_or_date() -> None:
+    from mathable.core.record import record_digest
+
+    text = write_record(_clocked_game(None, resigned=True), revealed=True).text()
+    digest = record_digest(read_record(text))
+    # Stable from version to version: a digest kept today finds the same game tomorrow.
+    assert digest == "9d7f44271fedbe3a2ea31ee80c6c03ea5a2f0de81c309b402bb260c4f2315759"
+    commented = text.replace("\n1. ", '\n[Id "g1"]\n[Date "2026-12-07"]\n# a comment\n1. ', 1)
+    assert record_digest(read_record(commented)) == digest
+    other = text.replace('[Seat2 "bob"]', '[Seat2 "cy"]').replace("bob: resign", "cy: resign")
+    assert record_digest(read_record(other)) != digest

@@ -328,3 +328,24 @@ def test_a_feed_whose_game_created_does_not_say_ordered_or_seeded_reads_as_neith
     assert (created.tiles, created.seed) == (None, None)
     assert created.order == finished[-1].order  # type: ignore[attr-defined]
     assert audit(events).ok
+
+
+def test_a_feed_whose_order_is_withheld_is_refused_as_such(finished: list[Event]) -> None:
+    """While another game of the same order is unfinished the server withholds the order
+    (its ``draws_revealed`` says ``withheld``): the verifier says so, it does not audit."""
+    from mathable.core.errors import RuleError
+
+    feed = _feed(finished)
+    feed[-1] = {"version": feed[-1]["version"], "type": "draws_revealed", "withheld": True}
+    with pytest.raises(RuleError) as raised:
+        events_from_feed(feed)
+    assert raised.value.code == "bad_event"
+    assert raised.value.message == (
+        "the server withholds this game's bag order while another game of the same order "
+        "is unfinished"
+    )
+    assert raised.value.details == {"type": "draws_revealed", "field": "order", "withheld": True}
+    feed[-1]["withheld"] = False  # not withheld, but no order: an entry that is no event
+    with pytest.raises(RuleError) as other:
+        events_from_feed(feed)
+    assert other.value.details != raised.value.details

@@ -10,6 +10,7 @@ import random
 import pytest
 
 from mathable.core.computer import duel, engines
+from mathable.core.lifecycle import Create, Join
 from mathable.core.ruleset import ruleset
 
 DEALS = 6
@@ -31,8 +32,11 @@ def _wins(ruleset_name: str, strong: str, weak: str) -> float:
 
 @pytest.mark.parametrize(
     ("game", "strong", "weak"),
-    [("mathable", "best", "greedy"), ("mathable", "greedy", "casual"),
-     ("summy", "strong", "casual")],  # fmt: skip
+    [
+        ("mathable", "best", "greedy"),
+        ("mathable", "greedy", "casual"),
+        ("summy", "strong", "casual"),
+    ],  # fmt: skip
 )
 def test_a_stronger_level_wins_most_duplicate_games(game: str, strong: str, weak: str) -> None:
     assert _wins(game, strong, weak) > 0.5
@@ -47,3 +51,25 @@ def test_every_engine_plays_both_games_to_the_end_with_legal_commands() -> None:
             assert set(found[name].rulesets) >= {"mathable", "summy"}
             scores = duel(game, [found[name], found["casual"]], tiles, seed=1)
             assert len(scores) == 2
+
+
+@pytest.mark.parametrize("level", ["casual", "greedy", "best", "strong"])
+def test_a_built_in_level_plays_both_games_by_its_own_name(level: str) -> None:
+    """The built-in levels are made when the module loads (``computer._builtin``): made
+    again here, each is named for its level, plays both games, and picks the same
+    commands as the engine installed under that name."""
+    from mathable.core import computer
+
+    made = computer._builtin(level)
+    assert made.name == level and repr(made) == f"ComputerEngine({level!r})"
+    assert made.rulesets == ("mathable", "summy")
+    installed = engines()[level]
+    for game in made.rulesets:
+        rules = ruleset(game)
+        state = rules.new_state()
+        for command in (Create("a", seed=11, ruleset=game), Join("b")):
+            for event in rules.check(state, command):
+                state = rules.apply(state, event)
+        view = rules.view(state, state.turn.seat)
+        assert made.turn(game, view, 5) == installed.turn(game, view, 5)
+        assert made.turn(game, view, 5)

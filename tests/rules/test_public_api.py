@@ -108,7 +108,6 @@ def test_importing_a_submodule_named_like_a_function_keeps_the_function() -> Non
     assert mathable.games.mathable.view is module
 
 
-
 OLD_PATHS = (
     "mathable.engines",
     "mathable.summy",
@@ -160,3 +159,14 @@ def test_an_old_module_path_warns_with_its_new_path_and_when_it_goes(
     assert "0.3.0" in (mathable.__doc__ or "") and "2027-06-01" in (mathable.__doc__ or "")
     # Once imported, an old path is the module it became: no warning again.
     importlib.import_module("mathable.summy.tiles")
+
+
+def test_an_old_module_paths_warning_points_at_the_line_that_imports_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The warning names the importer's file and line, not the package's own: a bot's
+    author sees which of their lines to change."""
+    _forget_old_paths(monkeypatch)
+    with pytest.warns(DeprecationWarning) as told:
+        import mathable.summy.tiles  # noqa: F401
+    assert {warning.filename for warning in told} == {__file__}

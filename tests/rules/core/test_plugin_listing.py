@@ -58,3 +58,20 @@ def test_a_zip_on_the_path_is_left_to_importlib_metadata(
     assert not plugins._plain_folders()
     assert "zipped" in {p.name for p in plugins.in_group(plugins.GROUP)}
     monkeypatch.setattr(plugins, "_every", None)
+
+
+def test_forgetting_the_games_reads_their_entry_points_again() -> None:
+    """After an install (or in a test), ``forget`` makes the next ``load_all`` read the
+    entry points again: the same games come back, not nothing."""
+    before = plugins.load_all()
+    plugins.forget()
+    try:
+        again = plugins.load_all()
+        assert {"mathable", "summy"} <= set(again)
+        assert {name: type(rules) for name, rules in again.items()} == {
+            name: type(rules) for name, rules in before.items()
+        }
+        assert plugins.installed() and all(p.group == plugins.GROUP for p in plugins.installed())
+    finally:
+        plugins.forget()
+        plugins.load_all()

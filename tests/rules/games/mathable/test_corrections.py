@@ -403,3 +403,17 @@ def test_a_wrong_claim_on_a_premium_square_is_rescored_by_its_right_claims_times
     after = play(state, Correct(1))
     assert after.seats[0].score == 28
     assert after.last_turn is not None and after.last_turn.placements == (placed,)
+
+
+def test_a_rescored_placement_no_longer_holds_the_extra_tile_it_drew() -> None:
+    board = {"I8": 12, "J7": 4, "J6": 4}
+    state = arranged([(16, 1), (5,)], board=board, referee="players", bag=(20, 21, 22))
+    both = claim("I8", "H8", "+") + claim("J7", "J6", "x")  # x does not count on J8 (+)
+    state = play(state, Place(0, sq("J8"), 16, claims=both))
+    state = play(state, DrawExtra(0))
+    state = play(state, EndTurn(0))
+    assert state.last_turn is not None and state.last_turn.placements[0].extra == 20
+    (event,) = check(state, Correct(1))
+    assert isinstance(event, Corrected) and event.to_bag == ()
+    (placed,) = event.rescored
+    assert (placed.points, placed.extra) == (16, None)

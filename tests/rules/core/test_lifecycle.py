@@ -343,3 +343,33 @@ def test_a_seat_out_of_time_leaves_the_game_as_timed_out(game: str) -> None:
         state = rules.apply(state, event)
     assert state.seats[seat].resigned and state.seats[seat].timed_out is True
     assert state.status == "playing" and state.turn.seat != seat
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_pass_out_of_play_or_out_of_turn_says_why_as_data(game: str) -> None:
+    """Every refusal of whose turn it is (docs/errors.md), its details as a bot reads them."""
+    rules = ruleset(game)
+    new = rules.new_state()
+    refused = refusal(game, new, Pass(0))
+    assert (refused.code, refused.details) == ("game_not_started", {"status": "new"})
+    assert refused.message == "the game has not started yet"
+    waiting = new
+    for event in rules.check(waiting, Create("ann", players=2, ruleset=game)):
+        waiting = rules.apply(waiting, event)
+    refused = refusal(game, waiting, Pass(0))
+    assert (refused.code, refused.details) == ("game_not_started", {"status": "waiting"})
+    ended = started(game)
+    for event in rules.check(ended, Resign(0)):
+        ended = rules.apply(ended, event)
+    refused = refusal(game, ended, Pass(1))
+    assert (refused.code, refused.details) == ("game_over", {"status": "ended"})
+    assert refused.message == "the game is over"
+    state = started(game, players=3)
+    for seat in (7, -1, "x"):
+        refused = refusal(game, state, Pass(seat))  # type: ignore[arg-type]
+        assert (refused.code, refused.details) == ("not_seated", {"seat": seat, "seats": 3})
+        assert refused.message == "you have no seat in this game"
+    turn = state.turn.seat
+    refused = refusal(game, state, Pass((turn + 1) % 3))
+    assert (refused.code, refused.details) == ("not_your_turn", {"seat": turn})
+    assert refused.message == f"it is seat {turn}'s turn, not yours"

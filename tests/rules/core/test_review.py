@@ -132,3 +132,45 @@ def test_a_resignation_is_no_turn_to_review_and_the_turns_after_it_are() -> None
     assert set(found.to_json()) == {
         "ruleset", "exhaustive", "turns", "lost", "total_lost", "costliest"
     }  # fmt: skip
+
+
+def test_a_mathable_turn_played_in_parts_is_reviewed_once_from_where_it_began() -> None:
+    """With players as referee, a correction of a wrong claim lets the turn go on: its
+    record has a line left with ``...``, the correction, then the line that finishes the
+    turn, which begins with tiles already placed and is reviewed with its first part."""
+    from mathable import Correct, EndTurn, Equation, Pass, Place
+    from mathable.core.lifecycle import Create, Join
+    from mathable.core.ruleset import ruleset
+    from tests.rules.helpers import sq
+    from tests.rules.record_helpers import SALT
+
+    rules = ruleset("mathable")
+    rest = list(rules.tile_set)
+    for tile in (12, 5, 8):
+        rest.remove(tile)
+    order = (12, 5, 8, *rest)  # ada's rack: 12, 8, 0, 1, 1, 1, 1; bob's begins with 5
+    state = rules.new_state()
+    events: list[object] = []
+    for command in (
+        Create("ada", players=2, order=order, salt=SALT, referee="players"),
+        Join("bob"),
+        Place(0, sq("I8"), 12, claims=(Equation(sq("H8"), sq("G8"), "+"),)),  # 4 + 3 is 7
+        Correct(1),
+        Place(0, sq("H6"), 8, claims=(Equation(sq("H7"), sq("H8"), "x"),)),
+        EndTurn(0),
+        Pass(1),
+    ):
+        for event in rules.check(state, command):
+            events.append(event)
+            state = rules.apply(state, event)
+    text = write_record(events, revealed=True).text()  # type: ignore[arg-type]
+    assert text.endswith(
+        "\n1. ada: I8=12:H8+G8 ... (12)\n2. bob: correct (-12)\n3. ada: H6=8:H7xH8 (8)\n"
+        "4. bob: pass\n"
+    )
+    found = review(replay_record(text))
+    assert [(t.number, t.player, t.played, t.scored) for t in found.turns] == [
+        (1, "ada", "I8=12:H8+G8 ... (12)", 12),
+        (4, "bob", "pass", 0),
+    ]
+    assert found.lost == {"ada": found.turns[0].lost, "bob": found.turns[1].lost}

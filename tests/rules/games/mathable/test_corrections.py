@@ -13,13 +13,14 @@ from mathable import (
     Exchange,
     Pass,
     Place,
+    Resign,
     check,
     pending_end,
     redact,
 )
 from mathable.core.events import GameEnded
 from mathable.games.mathable.events import Corrected, TurnEnded
-from tests.rules.helpers import arranged, play, refused, sq
+from tests.rules.helpers import arranged, play, refusal, refused, sq
 
 
 def claim(near: str, far: str, op: str) -> tuple[Equation, ...]:
@@ -342,3 +343,77 @@ def test_rules_version_2_keeps_the_later_placement_s_extra_on_the_rack() -> None
     (event,) = check(state, Correct(1))
     assert isinstance(event, Corrected) and event.to_bag == ()
     assert len(play(state, Correct(1)).seats[0].rack) == 9
+
+
+# --- every refusal of a correction as data, a rescored premium square (issue 48) --------
+
+
+def test_every_refusal_of_a_correction_as_data() -> None:
+    """Each code and its details as docs/errors.md gives them: what a bot reads."""
+    server = arranged([(12,), (1,)], bag=(40,))
+    off = refusal(server, Correct(1))
+    assert (off.code, off.details) == ("corrections_off", {"referee": "server"})
+    assert off.message == "the server referees this game: mistakes cannot happen"
+    state = players_game()
+    stranger = refusal(state, Correct(7))
+    assert (stranger.code, stranger.details) == (
+        "not_seated",
+        {"seat": 7, "seats": 2, "resigned": False},
+    )
+    assert stranger.message == "you have no seat in this game"
+    assert refusal(state, Correct(-1)).details == {"seat": -1, "seats": 2, "resigned": False}
+    nothing = refusal(state, Correct(1))
+    assert (nothing.code, nothing.details) == ("nothing_to_correct", {"correctable_seat": None})
+    assert nothing.message == "there is no opponent's turn open to correction"
+    state = play(state, Place(0, sq("I8"), 12, claims=claim("H8", "G8", "x")))
+    state = play(state, EndTurn(0))
+    own = refusal(state, Correct(0))
+    assert (own.code, own.details) == ("nothing_to_correct", {"correctable_seat": 0})
+    right = refusal(state, Correct(1))
+    assert (right.code, right.details) == (
+        "no_mistake",
+        {"seat": 0, "placements": [{"square": "I8", "tile": 12}]},
+    )
+    assert right.message == "every placement of that turn is right"
+    resigned = arranged([(12,), (1,), (2,)], referee="players", bag=(40,))
+    resigned = play(resigned, Resign(2))
+    assert refusal(resigned, Correct(2)).details == {"seat": 2, "seats": 3, "resigned": True}
+    over = play(players_game(), Resign(1))
+    ended = refusal(over, Correct(1))
+    assert (ended.code, ended.details) == ("game_over", {"status": "ended"})
+    assert ended.message == "only a game in play can be corrected"
+
+
+def test_a_wrong_claim_on_a_premium_square_is_rescored_by_its_right_claims_times_the_premium() -> (
+    None
+):
+    # 7 on J5 (a x2 square, no operation): 3 + 4 down and 5 + 2 across are right, 10 x 3
+    # across is not. The two right claims score 7 each, doubled: 28 instead of 42.
+    board = {"J6": 3, "J7": 4, "I5": 5, "H5": 2, "K5": 10, "L5": 3}
+    state = arranged([(7, 1), (5,)], board=board, referee="players", bag=(20, 21))
+    right = claim("J6", "J7", "+") + claim("I5", "H5", "+")
+    state = play(state, Place(0, sq("J5"), 7, claims=right + claim("K5", "L5", "x")))
+    state = play(state, EndTurn(0))
+    assert state.seats[0].score == 42
+    (event,) = check(state, Correct(1))
+    assert isinstance(event, Corrected) and event.removed == () and event.points_lost == 14
+    (placed,) = event.rescored
+    assert (placed.square, placed.tile, placed.points) == (sq("J5"), 7, 28)
+    assert placed.equations == right and placed.extra is None
+    after = play(state, Correct(1))
+    assert after.seats[0].score == 28
+    assert after.last_turn is not None and after.last_turn.placements == (placed,)
+
+
+def test_a_rescored_placement_no_longer_holds_the_extra_tile_it_drew() -> None:
+    board = {"I8": 12, "J7": 4, "J6": 4}
+    state = arranged([(16, 1), (5,)], board=board, referee="players", bag=(20, 21, 22))
+    both = claim("I8", "H8", "+") + claim("J7", "J6", "x")  # x does not count on J8 (+)
+    state = play(state, Place(0, sq("J8"), 16, claims=both))
+    state = play(state, DrawExtra(0))
+    state = play(state, EndTurn(0))
+    assert state.last_turn is not None and state.last_turn.placements[0].extra == 20
+    (event,) = check(state, Correct(1))
+    assert isinstance(event, Corrected) and event.to_bag == ()
+    (placed,) = event.rescored
+    assert (placed.points, placed.extra) == (16, None)

@@ -125,6 +125,25 @@ def test_a_text_is_said_from_the_catalogs_its_values_said_too() -> None:
         assert _("seat {seat}", seat=1) == "place 1"
 
 
+def test_a_value_that_is_no_text_is_never_said() -> None:
+    # a player, or a reason, that happens to be written as a text of the catalog
+    assert say(says("game over: {reason}", reason="passed"), "fr") == "partie terminée : passed"
+    assert say(says("seat {seat}", seat=3), "fr") == "place 3"
+
+
+def test_english_is_exactly_the_code_s_text() -> None:
+    odd = Text("exchanged {n} tile", {"n": 1}, "exchanged {n} tiles")  # a plural without n
+    for text in (odd, says("passed"), says_n("{n} bead", "{n} beads", 1), "no text", ""):
+        assert say(text, "en") == str(text)
+    assert say(odd, "en") == "exchanged 1 tiles"
+
+
+def test_a_translation_that_does_not_fit_its_values_is_not_used() -> None:
+    text = says("seat {seat}", seat=1)
+    text.params = {"chair": 1}  # the French names {seat}: it cannot be filled
+    assert say(text, "fr") == "seat 1"
+
+
 def test_each_language_s_plural_forms() -> None:
     def exchanged(lang: str) -> list[str]:
         return [

@@ -6,11 +6,15 @@ no test of ``tests/rules`` reached them)."""
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator
+import os
+from collections.abc import Iterable, Iterator
+from importlib.metadata import EntryPoint
+from pathlib import Path
 
 import pytest
 
 import mathable_i18n
+from mathable.core import plugins
 from mathable.core.words import Text, says, says_n
 from mathable_i18n import (
     _,
@@ -202,3 +206,81 @@ def test_numbers_dates_and_lengths_of_time_as_each_language_writes_them() -> Non
     assert (duration(50 * 60, "en"), duration(55 * 60, "en")) == ("50 minutes", "1 hour")
     assert duration(55 * 60, "en", threshold=1) == "55 minutes"
     assert duration(90) == "2 minutes"
+
+
+PO = """msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=UTF-8\\n"
+"Plural-Forms: nplurals=2; plural=(n > 1);\\n"
+
+msgid "a bead"
+msgstr "{bead}"
+
+msgid "passed"
+msgstr "a passé (perles)"
+"""
+
+
+@pytest.fixture
+def beads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """An installed game adding its domain ``beads`` (and naming others it cannot give)."""
+    folder = tmp_path / "beads_in_a_test" / "locales" / "fr" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (tmp_path / "beads_in_a_test" / "__init__.py").write_text("")
+    (folder / "beads.po").write_text(PO.format(bead="une perle"), "utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    points = [
+        EntryPoint("single", "json.decoder", mathable_i18n.GROUP),  # a module, no package
+        EntryPoint("mathable", "beads_in_a_test", mathable_i18n.GROUP),  # ours: not taken
+        EntryPoint("ghost", "no_such_package_in_a_test", mathable_i18n.GROUP),
+        EntryPoint("beads", "beads_in_a_test", mathable_i18n.GROUP),
+        EntryPoint("email", "email", mathable_i18n.GROUP),  # a package without catalogs
+    ]
+
+    def in_group(group: str) -> Iterable[EntryPoint]:
+        assert group == mathable_i18n.GROUP
+        return points
+
+    monkeypatch.setattr(plugins, "in_group", in_group)
+    catalog.cache_clear()
+    try:
+        yield folder
+    finally:
+        catalog.cache_clear()
+
+
+def test_an_installed_game_adds_its_own_catalogs_after_ours(beads: Path) -> None:
+    assert domains() == (
+        ("mathable_cli", "mathable_cli"),
+        ("mathable_server", "mathable_server"),
+        ("mathable", "mathable"),
+        ("beads", "beads_in_a_test"),
+        ("email", "email"),
+        ("ghost", "no_such_package_in_a_test"),
+        ("single", "json.decoder"),
+    )
+    assert say("a bead", "fr") == "une perle"
+    assert say("passed", "fr") == "a passé son tour"  # our catalog is asked first
+    assert say("a bead", "it") == "a bead"  # no Italian catalog of beads
+    assert catalog("it").gettext("passed") == "ha passato il turno"
+
+
+def test_a_compiled_catalog_is_read_unless_its_source_is_newer(beads: Path) -> None:
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with (beads / "beads.po").open("rb") as handle:
+        compiled = read_po(handle, locale="fr", domain="beads")
+    compiled.get("a bead").string = "une perle compilée"  # type: ignore[union-attr]
+    with (beads / "beads.mo").open("wb") as handle:
+        write_mo(handle, compiled)
+    po, mo = beads / "beads.po", beads / "beads.mo"
+    os.utime(po, (1_000_000, 1_000_000))
+    os.utime(mo, (1_000_000, 1_000_000))  # as old as its source: the compiled one
+    assert say("a bead", "fr") == "une perle compilée"
+    os.utime(po, (2_000_000, 2_000_000))
+    catalog.cache_clear()
+    assert say("a bead", "fr") == "une perle"
+    po.unlink()  # a compiled catalog alone (as in a wheel)
+    catalog.cache_clear()
+    assert say("a bead", "fr") == "une perle compilée"

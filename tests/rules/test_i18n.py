@@ -235,6 +235,7 @@ def beads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
         EntryPoint("ghost", "no_such_package_in_a_test", mathable_i18n.GROUP),
         EntryPoint("beads", "beads_in_a_test", mathable_i18n.GROUP),
         EntryPoint("email", "email", mathable_i18n.GROUP),  # a package without catalogs
+        EntryPoint("beads", "a_beads_in_a_test", mathable_i18n.GROUP),  # the first one wins
     ]
 
     def in_group(group: str) -> Iterable[EntryPoint]:

@@ -71,6 +71,14 @@ def test_a_book_of_one_line_is_its_title(abacus: _Markdown) -> None:
     assert rules_markdown(["abacus"]) == "# The rules of Abacus\n\n" + NOTE + "\n"
 
 
+def test_a_book_written_by_hand_keeps_all_but_its_last_line_breaks(abacus: _Markdown) -> None:
+    head = "# The rules of Abacus\n\n" + NOTE + "\n\n"
+    abacus.markdown = "# The rules of Abacus\n\nA break  \n\n"
+    assert rules_markdown(["abacus"]) == head + "A break  \n"
+    abacus.markdown = "# The rules of Abacus\n\nRule X\n"
+    assert rules_markdown(["abacus"]) == head + "Rule X\n"
+
+
 def test_the_page_is_said_with_the_say_it_is_given() -> None:
     page = rules_markdown(["mathable"], say=str.upper)
     assert page.startswith("# THE RULES OF MATHABLE\n\n" + NOTE + "\n")

@@ -67,6 +67,8 @@ def test_forgetting_the_games_reads_their_entry_points_again() -> None:
     plugins.forget()
     try:
         again = plugins.load_all()
+        assert plugins.load_one("mathable") is again["mathable"]
+        assert plugins.load_one("no-such-game") is None
         assert {"mathable", "summy"} <= set(again)
         assert {name: type(rules) for name, rules in again.items()} == {
             name: type(rules) for name, rules in before.items()
@@ -75,3 +77,64 @@ def test_forgetting_the_games_reads_their_entry_points_again() -> None:
     finally:
         plugins.forget()
         plugins.load_all()
+
+
+def _dist(root: Path, folder: str, text: str) -> None:
+    (root / folder).mkdir(parents=True)
+    (root / folder / "entry_points.txt").write_text(text, encoding="utf-8")
+
+
+def test_the_listing_reads_entry_points_as_importlib_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every folder of the path, in order; the first distribution of a (normalised) name
+    wins; ``.dist-info`` and ``.egg-info`` alike; comments, blank lines, lines outside a
+    group and lines without ``=`` skipped; a value may hold ``=``; ``""`` is the current
+    folder; a folder that cannot be listed is passed over."""
+    first, second, here = tmp_path / "first", tmp_path / "second", tmp_path / "here"
+    _dist(
+        first,
+        "My.Game-1.0.dist-info",
+        "# a comment\n; another\nstray = before.any:group\n\n[ mathable.rulesets ]\n"
+        "one = pkg.one:RULES\n#hidden = pkg.hidden\n;also = pkg.also\nno equals sign here\n"
+        "two=pkg.two:Rules.X [extra]\nX = pkg.x\n"
+        "[other.group]\nthree = pkg.three\n",
+    )
+    _dist(second, "my_game-2.0.dist-info", "[mathable.rulesets]\nshadowed = pkg.old:RULES\n")
+    _dist(second, "Older_Thing-0.1.egg-info", "[mathable.rulesets]\nfour = a=b:c\n")
+    _dist(second, "not-a-dist-1.0.txt-info", "[mathable.rulesets]\nfive = pkg.five\n")
+    _dist(here, "Here-3.dist-info", "[mathable.rulesets]\nsix = pkg.six\n")
+    monkeypatch.chdir(here)
+    listed = plugins.Listed([str(first), str(tmp_path / "missing"), str(second), ""])
+    found = [(p.name, p.value, p.group) for p in listed.select("mathable.rulesets")]
+    assert found == [
+        ("one", "pkg.one:RULES", "mathable.rulesets"),
+        ("two", "pkg.two:Rules.X [extra]", "mathable.rulesets"),
+        ("X", "pkg.x", "mathable.rulesets"),
+        ("four", "a=b:c", "mathable.rulesets"),
+        ("six", "pkg.six", "mathable.rulesets"),
+    ]
+    assert [p.name for p in listed.select("other.group")] == ["three"]
+    assert listed.select("nothing") == ()
+    assert listed.select("") == ()  # a line before any group belongs to none
+
+
+def test_entry_points_are_read_from_the_folders_only_when_nothing_else_finds_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert plugins._plain_folders()
+    archive = tmp_path / "games.zip"
+    archive.write_bytes(b"")
+    monkeypatch.setattr(sys, "path", [*sys.path, str(archive)])
+    assert not plugins._plain_folders()  # a zip on the path: importlib's own reading
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p != str(archive)])
+
+    class Finder:
+        @staticmethod
+        def find_distributions(*args: object) -> list[object]:
+            return []
+
+    monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, Finder()])
+    assert not plugins._plain_folders()  # a finder of distributions not the standard one
+    Finder.__module__ = "importlib_helpers"
+    assert plugins._plain_folders()

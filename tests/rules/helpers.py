@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -119,3 +120,12 @@ BOB = (2, 8, 6, 1, 4, 10, 11)
 def dealt() -> GameState:
     """A two-seat game dealt ``ALICE`` and ``BOB``, seat 0 to move."""
     return new_game(2, tiles=bag_order(*ALICE, *BOB))
+
+
+def exactly(value: Any) -> Any:
+    """``value`` with each scalar tagged by its type, so that True is not 1 nor False 0."""
+    if isinstance(value, dict):
+        return {key: exactly(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [exactly(item) for item in value]
+    return (type(value).__name__, value)

@@ -13,6 +13,7 @@ from typing import Any
 from mathable.core.lifecycle import shared
 from mathable.core.ruleset import ruleset
 from mathable.games.mathable import schemas
+from tests.rules.helpers import exactly
 
 MATHABLE = ruleset("mathable")
 
@@ -78,18 +79,9 @@ EXPECTED: dict[str, dict[str, Any]] = {
 }
 
 
-def _exactly(value: Any) -> Any:
-    """``value`` with each scalar tagged by its type, so that True is not 1 nor False 0."""
-    if isinstance(value, dict):
-        return {key: _exactly(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_exactly(item) for item in value]
-    return (type(value).__name__, value)
-
-
 def test_each_own_command_body_is_pinned_whole_as_the_api_describes_it() -> None:
     found = MATHABLE.command_schemas()
-    assert _exactly(found) == _exactly(EXPECTED)
+    assert exactly(found) == exactly(EXPECTED)
     assert found == schemas.command_schemas()
     # JSON as it stands: the server publishes and reads them as they are.
     assert json.loads(json.dumps(found)) == EXPECTED

@@ -319,18 +319,28 @@ def test_the_end_keeps_each_seat_s_final_score_and_the_result(game: str) -> None
     assert after.result == Result("resigned", (3, 4), (10, -4), (0,))
 
 
+def _after(game: str, state: Any, command: Any) -> Any:
+    rules = ruleset(game)
+    for event in rules.check(state, command):
+        state = rules.apply(state, event)
+    return state
+
+
+def _waiting(game: str) -> Any:
+    """A game created for two, nobody joined yet."""
+    return _after(game, ruleset(game).new_state(), Create("ann", players=2, ruleset=game))
+
+
+def _ended(game: str) -> Any:
+    """A game of two that ended when seat 0 resigned."""
+    return _after(game, started(game), Resign(0))
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_resigning_a_game_not_in_play_says_its_status(game: str) -> None:
-    rules = ruleset(game)
-    waiting = rules.new_state()
-    for event in rules.check(waiting, Create("ann", players=2, ruleset=game)):
-        waiting = rules.apply(waiting, event)
-    refused = refusal(game, waiting, Resign(0))
+    refused = refusal(game, _waiting(game), Resign(0))
     assert (refused.code, refused.details) == ("game_not_started", {"status": "waiting"})
-    ended = started(game)
-    for event in rules.check(ended, Resign(0)):
-        ended = rules.apply(ended, event)
-    refused = refusal(game, ended, Resign(1))
+    refused = refusal(game, _ended(game), Resign(1))
     assert (refused.code, refused.details) == ("game_over", {"status": "ended"})
 
 
@@ -353,15 +363,9 @@ def test_a_pass_out_of_play_or_out_of_turn_says_why_as_data(game: str) -> None:
     refused = refusal(game, new, Pass(0))
     assert (refused.code, refused.details) == ("game_not_started", {"status": "new"})
     assert refused.message == "the game has not started yet"
-    waiting = new
-    for event in rules.check(waiting, Create("ann", players=2, ruleset=game)):
-        waiting = rules.apply(waiting, event)
-    refused = refusal(game, waiting, Pass(0))
+    refused = refusal(game, _waiting(game), Pass(0))
     assert (refused.code, refused.details) == ("game_not_started", {"status": "waiting"})
-    ended = started(game)
-    for event in rules.check(ended, Resign(0)):
-        ended = rules.apply(ended, event)
-    refused = refusal(game, ended, Pass(1))
+    refused = refusal(game, _ended(game), Pass(1))
     assert (refused.code, refused.details) == ("game_over", {"status": "ended"})
     assert refused.message == "the game is over"
     state = started(game, players=3)

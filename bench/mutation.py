@@ -79,7 +79,12 @@ MUTANTS = STAGE / "mutants" / "src"
 
 #: The tests run against the mutants: the rules tests, and the tests of the rules' words in
 #: every language that need nothing but the two packages (and ``scripts/catalogs.py``).
-TEST_PATHS = ("tests/rules", "tests/i18n/test_rules_words.py", "tests/i18n/test_catalogs.py")
+TEST_PATHS = (
+    "tests/rules",
+    "tests/i18n/test_rules_words.py",
+    "tests/i18n/test_catalogs.py",
+    "tests/i18n/test_rulebook_pages.py",
+)
 
 #: Tests that fail on every mutant for mutmut's own doing, left out of the runs.
 DESELECTED = (

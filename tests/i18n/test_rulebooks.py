@@ -10,17 +10,14 @@ from __future__ import annotations
 
 import subprocess
 from collections.abc import Iterator
-from functools import partial
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 import mathable_i18n
-from mathable.core.rulebook import Block, book, layout, rules_markdown
 from mathable.core.ruleset import ruleset
 from mathable.core.tutorial import steps
-from mathable.core.words import Text
 from mathable_cli.app import app
 from mathable_i18n import say
 from tests.cli.players import cli_command
@@ -79,14 +76,6 @@ def test_rules_in_each_language_as_a_real_process_is_its_docs_page(lang: str) ->
     )
 
 
-@pytest.mark.parametrize("lang", mathable_i18n.LANGUAGES[1:])
-def test_each_docs_page_is_the_rule_book_said_in_its_language(lang: str) -> None:
-    """Every language has its page (docs/translating.md: a new language writes one)."""
-    page = DOCS / f"rules.{lang}.md"
-    assert page.is_file(), f"write it: mathable-cli rules --lang {lang} > docs/{page.name}"
-    assert rules_markdown(say=partial(say, lang=lang)) == page.read_text(encoding="utf-8")
-
-
 def test_one_games_rules_in_french_and_an_unknown_language_refused() -> None:
     summy = _cli("rules", "summy", "--lang", "fr")
     assert summy.returncode == 0, summy.stderr
@@ -108,35 +97,6 @@ def test_rules_follow_the_language_the_cli_speaks(french: None) -> None:
     assert "| `H9=8` | 6 + 2 = 8, 4 x 2 = 8 | 16 |" in result.output  # notation unchanged
     english = CliRunner().invoke(app, ["rules", "mathable", "--lang", "en"])
     assert english.output == ruleset("mathable").rulebook()
-
-
-def test_every_paragraph_of_the_books_is_said_in_each_language() -> None:
-    """No block of words is left in English: each one's words differ once said."""
-    same = {"Mathable", "points", "**Version {version}**", "Version"}  # the same in a language
-    for lang in ("fr", "nb", "it"):
-        for block in book():
-            if block.raw:
-                continue
-            for words in (block.text, block.label, *block.sentences, *block.cells):
-                if not words or (block.cells and not isinstance(words, Text)):
-                    continue
-                template = words.template if isinstance(words, Text) else words
-                if template in same:
-                    continue
-                assert say(words, lang) != str(words), (lang, template)
-
-
-def test_a_translated_paragraph_is_filled_to_the_page_width() -> None:
-    english = Block("One line\nand another.", lead="- ", indent="  ")
-    assert layout([english]) == "- One line\n  and another.\n"
-    long = "mot " * 30
-    said = layout([english], say=lambda _text: long)
-    lines = said.splitlines()
-    assert len(lines) > 1 and all(len(line) <= 78 for line in lines)
-    assert lines[0].startswith("- mot") and lines[1].startswith("  mot")
-    # a no-break space keeps a French colon off the start of a line
-    colon = layout([Block("x")], say=lambda _text: "a" * 76 + "\xa0: b")
-    assert not any(line.startswith(":") for line in colon.splitlines())
 
 
 def test_the_tutorial_begins_in_french(french: None) -> None:

@@ -201,6 +201,29 @@ def test_the_words_of_a_game_are_said_in_each_language() -> None:
     assert say(summy.end_words("idle"), "it") == "due giri completi senza un'equazione"
 
 
+@pytest.mark.parametrize(
+    ("direction", "laid", "english", "french"),
+    [
+        ("across", 3, "1+2=3 (3 tiles laid across)", "1+2=3 (3 jetons posés à l'horizontale)"),
+        ("across", 1, "1+2=3 (1 tile laid across)", "1+2=3 (1 jeton posé à l'horizontale)"),
+        ("down", 2, "1+2=3 (2 tiles laid down)", "1+2=3 (2 jetons posés à la verticale)"),
+        ("down", 1, "1+2=3 (1 tile laid down)", "1+2=3 (1 jeton posé à la verticale)"),
+        # a direction this version does not know (a later one's) is named as it comes
+        ("aslant", 2, "1+2=3 (2 tiles laid aslant)", "1+2=3 (2 jetons posés aslant)"),
+        ("aslant", 1, "1+2=3 (1 tile laid aslant)", "1+2=3 (1 jeton posé aslant)"),
+    ],
+)
+def test_a_summy_play_is_told_with_its_direction_in_each_language(
+    direction: str, laid: int, english: str, french: str
+) -> None:
+    event = {"type": "equation_played", "seat": 1, "points": 6, "equation": "1+2=3",
+             "direction": direction, "placements": [{}] * laid}  # fmt: skip
+    told = ruleset("summy").turn_told(event)
+    assert told is not None and (told.seat, told.kind, told.points) == (1, "play", 6)
+    assert told.words == english
+    assert say(told.words, "fr") == french
+
+
 # --- the fuzz: every refusal is a translated text ---------------------------------------
 
 

@@ -4,7 +4,10 @@ tile on a closed square, and the play page's legal commands (``legal_commands``)
 from __future__ import annotations
 
 from mathable.core.ruleset import ruleset
-from tests.rules.summy_helpers import started
+from mathable.games.summy import SummyState
+from mathable.games.summy.movegen import legal_moves
+from mathable_i18n import say
+from tests.rules.summy_helpers import run, started
 from tests.rules.summy_positions import mid_game
 
 SUMMY = ruleset("summy")
@@ -46,3 +49,38 @@ def test_the_legal_commands_are_at_most_200_each_with_its_direction_and_points()
         body = {k: v for k, v in command.items() if k != "points"}
         events = SUMMY.check(state, SUMMY.command(seat, body))
         assert events[0].points == command["points"]  # type: ignore[attr-defined]
+
+
+def test_the_legal_moves_of_a_seat_lay_no_tile_on_a_closed_square() -> None:
+    def found(state: SummyState, closed: object) -> set[tuple[object, ...]]:
+        rack = state.seats[state.turn.seat].rack  # type: ignore[union-attr]
+        moves = legal_moves(state.table, rack, closed)  # type: ignore[arg-type]
+        return {(m.direction, m.equation, m.placements) for m in moves}
+
+    # A game in play where the closed ends of the table's equations keep some move out.
+    state = next(s for s in (mid_game(seed, 20) for seed in range(60)) if s is not None
+                 and s.closed and found(s, s.closed) != found(s, ()))  # fmt: skip
+    seat = state.turn.seat  # type: ignore[union-attr]
+    listed = {(m.direction, m.equation, m.placements) for m in SUMMY.legal_moves(state, seat)}
+    assert listed == found(state, state.closed)
+    assert all(not {(x, y) for x, y, _ in laid} & set(state.closed) for _, _, laid in listed)
+
+
+def test_the_table_in_text_says_what_marks_the_last_play_when_there_is_one() -> None:
+    state = started(FRONT)
+    before = SUMMY.view(state, 0)
+    assert not before.get("last_play")
+    assert SUMMY.table_text(before) == SUMMY.draw(before)
+    move = SUMMY.suggest(before)
+    assert move is not None
+    after = SUMMY.view(run(state, SUMMY.command(0, move[0])), 0)
+    text = SUMMY.table_text(after)
+    assert text == SUMMY.draw(after) + "\n(* marks the tiles of the last play)"
+    assert "*" in SUMMY.draw(after)
+    french = say(text, "fr")
+    assert french.startswith(SUMMY.draw(after) + "\n(")
+    assert "marks" not in french and french != text
+
+
+def test_a_move_is_written_from_its_first_square_its_direction_and_its_equation() -> None:
+    assert SUMMY.move_usage() == " X,Y DIRECTION EQUATION"

@@ -157,6 +157,27 @@ def test_a_wrong_score_is_refused_with_its_line(mathable_game: list[Event]) -> N
     assert err.details["written"] == err.details["scored"] + 1
 
 
+@pytest.mark.parametrize(
+    ("written", "says"),
+    [
+        (lambda p: f" ({p + 1})", "the record scores this turn {w}, the rules {p}"),
+        (lambda p: f" ({p}+50)", "the record scores this turn {p}+50, the rules {p}"),
+        (lambda p: "", "the record scores this turn nothing, the rules {p}"),
+    ],
+)
+def test_a_wrong_score_says_what_the_record_and_the_rules_score(
+    mathable_game: list[Event], written: Any, says: str
+) -> None:
+    text = write_record(mathable_game).text()
+    index, line = _turn_line(text, 5)
+    points = int(re.search(r"\((\d+)\)$", line).group(1))  # type: ignore[union-attr]
+    wrong = re.sub(r" \(\d+\)$", written(points), line)
+    err = refusal(_with_line(text, index, wrong))
+    assert err.code == "wrong_score"
+    expected = says.format(w=points + 1, p=points)
+    assert err.message == f"line {index + 1}: {expected}"
+
+
 def test_a_wrong_summy_score_is_refused_with_its_line() -> None:
     text = write_record(summy_selfplay(2)).text()
     index, line = next(
@@ -291,6 +312,44 @@ def test_a_header_number_or_option_the_creation_refuses_is_the_records_refusal(
     with pytest.raises(RuleError) as caught:
         replay_record(_numbered(mathable_game, header, value))
     assert caught.value.details["line"] == 2, caught.value
+
+
+@pytest.mark.parametrize(
+    ("value", "code", "message"),
+    [
+        ("per_move=86400 x", "bad_record", "a clock is written key=value ... (x)"),
+        (
+            "per_move=86400 " + "y" * 30,
+            "bad_record",
+            f"a clock is written key=value ... ({'y' * 20})",
+        ),
+        (
+            "per_move=abc",
+            "bad_record",
+            "the clock is not one: bad_event: expected an integer, got 'abc'",
+        ),
+        # the first = splits the key from the value: a value holding one is no number
+        (
+            "per_move=86400=",
+            "bad_record",
+            "the clock is not one: bad_event: expected an integer, got '86400='",
+        ),
+        (
+            "weekends_off=maybe",
+            "bad_record",
+            "the clock is not one: bad_event: expected true or false, got 'maybe'",
+        ),
+        # a negative number is read as a number, and refused as the creation refuses it
+        ("per_move=-5", "bad_clock", "per_move must be 1 to 31536000 seconds (a year)"),
+    ],  # fmt: skip
+)
+def test_a_clock_header_that_is_no_clock_says_what_is_wrong(
+    mathable_game: list[Event], value: str, code: str, message: str
+) -> None:
+    with pytest.raises(RuleError) as caught:
+        replay_record(_numbered(mathable_game, "Clock", value))
+    assert (caught.value.code, caught.value.message) == (code, f"line 2: {message}")
+    assert caught.value.details["line"] == 2
 
 
 def test_a_missing_rules_header_is_named() -> None:
@@ -511,3 +570,29 @@ def test_a_records_digest_is_its_game_whatever_its_comments_id_or_date() -> None
     assert record_digest(read_record(commented)) == digest
     other = text.replace('[Seat2 "bob"]', '[Seat2 "cy"]').replace("bob: resign", "cy: resign")
     assert record_digest(read_record(other)) != digest
+
+
+def test_a_tied_game_s_final_words_name_every_winner() -> None:
+    """Both racks alike, every player passes twice: the game ends level, won by both."""
+    from mathable.core.lifecycle import Pass
+    from mathable.core.record import final_words
+    from mathable.core.ruleset import apply_any, check_any
+
+    rules = ruleset("mathable")
+    rest = list(rules.tile_set)
+    racks = [1, 2, 3, 4, 5, 6, 7] * 2
+    for tile in racks:
+        rest.remove(tile)
+    state: Any = rules.new_state()
+    events: list[Event] = []
+    commands: list[Any] = [Create("ada", order=(*racks, *rest), salt=SALT), Join("bob")]
+    for number in range(6):
+        command = commands[number] if number < 2 else Pass(state.turn.seat)
+        for event in check_any(state, command):
+            state = apply_any(state, event)
+            events.append(event)
+    ended = replay_record(write_record(events, revealed=True).text())
+    assert str(final_words(ended)).endswith(
+        "\n\nada: -28\nbob: -28\n"
+        "game over (every player passed or exchanged twice in a row); won by ada, bob"
+    )

@@ -174,3 +174,20 @@ def test_a_mathable_turn_played_in_parts_is_reviewed_once_from_where_it_began() 
         (4, "bob", "pass", 0),
     ]
     assert found.lost == {"ada": found.turns[0].lost, "bob": found.turns[1].lost}
+
+
+def test_a_resignation_on_ones_own_turn_is_no_turn_to_review() -> None:
+    from mathable.core.lifecycle import Resign
+    from mathable.games.summy import selfplay
+    from tests.rules.record_helpers import Table
+
+    table = Table("summy", 3, 4)
+    for command in selfplay.turns(table.state, selfplay.first_move):
+        table.run(command)
+    table.run(Resign(table.state.turn.seat))  # bob, whose turn it is
+    for command in selfplay.turns(table.state, selfplay.first_move):
+        table.run(command)
+    text = write_record(table.events, revealed=True).text()
+    assert "\n2. bob: resign\n" in text
+    found = review(replay_record(text))
+    assert [(t.number, t.player) for t in found.turns] == [(1, "ada"), (3, "cy")]

@@ -4,7 +4,12 @@ in words, the move list, and the play page's legal commands."""
 
 from __future__ import annotations
 
+import re
+
+import pytest
+
 from mathable import Create, Exchange, GameState, Join, Resign, apply, check
+from mathable.core.errors import RuleError
 from mathable.core.movelist import move_lines
 from mathable.core.ruleset import ruleset
 from mathable.games.mathable import picture
@@ -74,3 +79,54 @@ def test_the_legal_commands_are_placements_in_board_order_with_their_points() ->
         {"type": "place", "square": p.square, "tile": p.tile, "points": p.points} for p in found
     ]
     assert listed and len(MATHABLE.legal_commands(state, seat, 1)) == 1
+
+
+def test_the_best_turn_for_a_seat_is_the_searchs_placements_in_record_notation() -> None:
+    from mathable.games.mathable.movegen import best_turn_in
+
+    state = dealt()
+    seat = state.turn.seat  # type: ignore[union-attr]
+    found = MATHABLE.best_turn_for(state, seat)
+    best = best_turn_in(state.position, state.seats[seat].rack)
+    assert best.placements and found is not None
+    total, text, exhaustive = found
+    assert (total, exhaustive) == (best.total, best.exhaustive)
+    assert text == " ".join(str(p) for p in best.placements)
+    assert re.fullmatch(r"[A-N]\d{1,2}=\d+( [A-N]\d{1,2}=\d+)*", text), text
+
+
+@pytest.mark.parametrize(
+    ("text", "value"), [("x" * 30, "x" * 20), (3.5, 3.5), (None, None), (True, True), ("7", "7")]
+)
+def test_a_tile_that_is_no_whole_number_is_refused_with_what_it_was(
+    text: object, value: object
+) -> None:
+    with pytest.raises(RuleError) as caught:
+        MATHABLE.parse_tile(text)
+    assert caught.value.code == "bad_tile"
+    assert caught.value.details == {"value": value, "accepted": "a whole number"}
+    assert caught.value.message == f"{str(text)[:20]!r} is not a Mathable tile"
+
+
+def test_the_legal_commands_stop_at_200_by_default() -> None:
+    """A board no game reaches (built from tiles): pairs of 1 and 2 three squares apart in
+    both directions, every empty square between two of them taking several of the tiles."""
+    from types import SimpleNamespace
+
+    from mathable.games.mathable.position import Position
+
+    tiles = {r * 14 + c: (1, 2)[(r + c) % 2]
+             for r in range(14) for c in range(14) if r % 3 != 2 and c % 3 != 2}  # fmt: skip
+    rack = (0, 1, 2, 3, 4, 5, 6)
+    state = SimpleNamespace(position=Position.from_tiles(tiles), seats=[SimpleNamespace(rack=rack)])
+    every = MATHABLE.legal_commands(state, 0, 1000)
+    assert len(every) > 200
+    assert MATHABLE.legal_commands(state, 0) == every[:200]
+
+
+def test_a_move_without_placements_is_refused_with_the_first_80_characters() -> None:
+    with pytest.raises(RuleError) as caught:
+        MATHABLE.read_move(" " * 100, {})
+    assert caught.value.code == "no_tiles"
+    assert caught.value.message == "write placements like I8=12"
+    assert caught.value.details == {"text": " " * 80, "placements": 0}

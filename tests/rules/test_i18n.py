@@ -191,6 +191,9 @@ def test_numbers_dates_and_lengths_of_time_as_each_language_writes_them() -> Non
         "0.3",
     )
     assert number(1234.5, "fr") == "1\u202f234,5"
+    # English writes every digit Python has (Babel would round to three decimals) and a
+    # whole number in full, however large
+    assert number(1.23456, "en") == "1.23456" and number(12_345_678_901, "en") == "12,345,678,901"
     with speaking("nb"):
         assert number(1234567.25) == "1\xa0234\xa0567,25"
         assert duration(3 * 3600) == "3 timer"
@@ -285,3 +288,18 @@ def test_a_compiled_catalog_is_read_unless_its_source_is_newer(beads: Path) -> N
     po.unlink()  # a compiled catalog alone (as in a wheel)
     catalog.cache_clear()
     assert say("a bead", "fr") == "une perle compilée"
+
+
+def test_a_games_catalog_without_plural_forms_counts_as_its_language_does(beads: Path) -> None:
+    """A source catalog without a ``Plural-Forms`` header is read with its language's rule
+    (CLDR's, as Babel has it): French says 0 and 1 in the singular and a million with "de"
+    (the rule of a catalog of no language, English's, would say "0 perles")."""
+    (beads / "beads.po").write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgid "{n} bead"\nmsgid_plural "{n} beads"\n'
+        'msgstr[0] "{n} perle"\nmsgstr[1] "{n} de perles"\nmsgstr[2] "{n} perles"\n',
+        "utf-8",
+    )
+    catalog.cache_clear()
+    counted = [catalog("fr").ngettext("{n} bead", "{n} beads", n) for n in (0, 1, 2, 10**6)]
+    assert counted == ["{n} perle", "{n} perle", "{n} perles", "{n} de perles"]

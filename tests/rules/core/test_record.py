@@ -596,3 +596,43 @@ def test_a_tied_game_s_final_words_name_every_winner() -> None:
         "\n\nada: -28\nbob: -28\n"
         "game over (every player passed or exchanged twice in a row); won by ada, bob"
     )
+
+
+def test_a_record_without_a_result_replays_as_far_as_its_turns_go(
+    mathable_game: list[Event],
+) -> None:
+    text = write_record(mathable_game).text()
+    lines = [line for line in text.splitlines() if not line.startswith(("[Result ", "[End "))]
+    replayed = replay_record("\n".join(lines))
+    assert list(replayed.events)[:-1] == mathable_game[: len(replayed.events) - 1]
+    assert replayed.state.result is not None
+
+
+def test_a_wrong_result_is_refused_on_its_line(mathable_game: list[Event]) -> None:
+    text = write_record(mathable_game).text()
+    lines = text.splitlines()
+    index = next(i for i, line in enumerate(lines) if line.startswith("[Result "))
+    scores = lines[index].split('"')[1]
+    first, second = scores.split()
+    lines[index] = f'[Result "{first} {int(second) + 1}"]'
+    with pytest.raises(RuleError) as caught:
+        replay_record("\n".join(lines))
+    written = f"{first} {int(second) + 1}"
+    assert caught.value.code == "wrong_score"
+    assert caught.value.message == (
+        f"line {index + 1}: the record's result is {written}, the rules end the game {scores}"
+    )
+    assert caught.value.details == {"written": written, "scored": scores, "line": index + 1}
+
+
+def test_a_record_error_names_its_line_and_says_a_plain_message_too() -> None:
+    from mathable.core.record import record_error
+    from mathable_i18n import say
+
+    on_line = record_error(2, "bad_record", "the turn is empty", {"played": "pass"})
+    assert (on_line.code, on_line.details) == ("bad_record", {"played": "pass", "line": 2})
+    assert on_line.message == "line 2: the turn is empty"
+    assert say(on_line.message, "fr") == "ligne 2 : le tour est vide"  # looked up as a text
+    whole = record_error(0, "bad_record", "the turn is empty")
+    assert (whole.message, whole.details) == ("the turn is empty", {"line": 0})
+    assert say(whole.message, "fr") == "le tour est vide"

@@ -1,0 +1,131 @@
+"""Each game's record lines read as commands (``record_commands``) and written from events
+(``record_turns``): what a line may say, what is refused with which code and details, and
+what a record not revealed hides (Mathable's exchanged tiles, Summy's discarded ones)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from mathable import Correct, DrawExtra, EndTurn, Exchange, Place
+from mathable.core.errors import RuleError
+from mathable.core.record import write_record
+from mathable.core.ruleset import ruleset
+from mathable.games.summy import PlayEquation
+from mathable.games.summy.events import TilesDiscarded
+from mathable.games.summy.notation import play_words
+from tests.rules.helpers import dealt, sq
+from tests.rules.record_helpers import Table
+from tests.rules.summy_helpers import started
+
+MATHABLE = ruleset("mathable")
+SUMMY = ruleset("summy")
+#: What a Mathable line may hold, as its refusals say.
+ACCEPTED = "SQUARE=TILE, + after one that drew its extra tile"
+
+
+def _refused(rules: Any, text: str) -> RuleError:
+    state = dealt() if rules is MATHABLE else started("12+3" + "4x5:" + "6789-:=0" + "1234")
+    with pytest.raises(RuleError) as caught:
+        rules.record_commands(state, 0, text)
+    return caught.value
+
+
+# --- Mathable ---------------------------------------------------------------------------
+
+
+def test_a_mathable_line_reads_as_its_commands() -> None:
+    state = dealt()
+    read = MATHABLE.record_commands
+    assert read(state, 0, "I8=12 J8=16+") == [
+        Place(0, sq("I8"), 12), Place(0, sq("J8"), 16), DrawExtra(0), EndTurn(0)
+    ]  # fmt: skip
+    # a turn left to go on ("..."): every placement, and no end
+    assert read(state, 1, "I8=12 J8=16 ...") == [Place(1, sq("I8"), 12), Place(1, sq("J8"), 16)]
+    assert read(state, 0, "exchange 5") == [Exchange(0, (5,))]
+    assert read(state, 0, "exchange 3 7 12") == [Exchange(0, (3, 7, 12))]
+    assert read(state, 1, "correct") == [Correct(1)]
+
+
+@pytest.mark.parametrize(
+    ("text", "quoted", "why"),
+    [
+        ("", "", "the turn is empty"),
+        ("   ", "   ", "the turn is empty"),
+        ("exchange", "exchange", "an exchange names the tiles given back: exchange 3 7 12"),
+        ("exchange 3 x", "exchange 3 x", "an exchange names the tiles given back: exchange 3 7 12"),
+        ("...", "...", "the turn places no tile"),
+        ("I8=12 Z99", "Z99", "a placement is written SQUARE=TILE (I8=12)"),
+        ("Q" * 50, "Q" * 40, "a placement is written SQUARE=TILE (I8=12)"),
+    ],
+)
+def test_a_mathable_line_that_is_no_turn_is_refused_with_what_it_was(
+    text: str, quoted: str, why: str
+) -> None:
+    err = _refused(MATHABLE, text)
+    assert err.code == "bad_notation"
+    assert err.message == f"{quoted!r}: {why}"
+    assert err.details == {"text": quoted, "accepted": ACCEPTED}
+
+
+@pytest.mark.parametrize(
+    "text", ["exchange ? ?", "exchange ? 3", "exchange 3 ?", "exchange " + "? " * 30]
+)
+def test_a_mathable_exchange_hidden_in_its_record_cannot_be_replayed(text: str) -> None:
+    err = _refused(MATHABLE, text)
+    assert err.code == "hidden_tiles"
+    assert err.message == "the exchanged tiles are hidden in this record: it cannot be replayed"
+    assert err.details == {"text": text[:40]}
+
+
+# --- Summy ------------------------------------------------------------------------------
+
+
+def test_a_summy_play_reads_with_its_direction() -> None:
+    state = started("12+3" + "4x5:" + "6789-:=0" + "1234")
+    moves = list(SUMMY.legal_moves(state, 0))
+    for direction in ("across", "down"):
+        move = next(m for m in moves if m.direction == direction)
+        line = play_words(move.start, move.direction, move.equation)
+        assert SUMMY.record_commands(state, 0, line) == [
+            PlayEquation(0, move.placements, direction)
+        ]
+
+
+@pytest.mark.parametrize(
+    ("text", "code"), [("discard", "bad_notation"), ("discard ? 3", "hidden_tiles")]
+)
+def test_a_summy_discard_without_its_tiles_is_refused(text: str, code: str) -> None:
+    err = _refused(SUMMY, text)
+    assert err.code == code
+    assert err.details == {"text": text}
+    assert (
+        err.message
+        == {
+            "bad_notation": "a discard names its tiles: discard 9 =",
+            "hidden_tiles": "the discarded tiles are hidden in this record: it cannot be replayed",
+        }[code]
+    )
+
+
+def test_a_long_summy_line_is_cut_to_40_characters_in_the_details() -> None:
+    hidden = "discard " + "? " * 30
+    assert _refused(SUMMY, hidden).details == {"text": hidden[:40]}
+    bare = "discard" + " " * 50
+    assert _refused(SUMMY, bare).details == {"text": bare[:40]}
+
+
+def test_a_summy_record_not_revealed_hides_the_discarded_tiles() -> None:
+    table = Table("summy", 2, 7)
+    from mathable.games.summy import Discard
+
+    seat = table.state.turn.seat
+    hand = table.state.seats[seat].rack
+    table.run(Discard(seat, tuple(hand[:3])))
+    discarded = next(e for e in table.events if isinstance(e, TilesDiscarded))
+    names = " ".join(SUMMY.record_tile(t) for t in discarded.discarded)
+    hidden = write_record(table.events, revealed=False).text()
+    shown = write_record(table.events, revealed=True).text()
+    assert ": discard ? ? ?\n" in hidden and names not in hidden.split("]\n")[-1]
+    assert f": discard {names}\n" in shown

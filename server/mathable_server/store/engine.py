@@ -288,6 +288,7 @@ def driver_write(engine: Engine) -> Iterator[DriverWrite]:
         pooled = engine.raw_connection()
     except dbapi.Error as err:  # no connection to be had: the database is down
         raise DBAPIError.instance("BEGIN", None, err, dbapi.Error) from err
+    ended = False  # committed or rolled back: the pool need not roll back again
     try:
         driver = pooled.driver_connection
         begin = pooled.info.get(_BEGIN_WRITE)
@@ -298,14 +299,23 @@ def driver_write(engine: Engine) -> Iterator[DriverWrite]:
             driver.commit()  # type: ignore[union-attr]
         except dbapi.Error as err:
             raise DBAPIError.instance("COMMIT", None, err, dbapi.Error) from err
+        ended = True
     except BaseException:
         try:
             driver.rollback()  # type: ignore[union-attr]
+            ended = True
         except Exception:
             pooled.invalidate()
         raise
     finally:
-        pooled.close()
+        # As SQLAlchemy's own Connection gives back a connection whose transaction it
+        # ended: without the pool's rollback on return (a round of the driver's machinery
+        # for nothing); any other way, as the pool gives one back.
+        close_ended = getattr(pooled, "_close_special", None) if ended else None
+        if close_ended is not None:
+            close_ended(transaction_reset=True)
+        else:
+            pooled.close()
 
 
 @contextmanager

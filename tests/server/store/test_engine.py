@@ -113,3 +113,29 @@ def test_a_write_on_the_driver_that_cannot_roll_back_gives_its_connection_up(
             run(write, "CREATE TABLE t (x INTEGER)")
     finally:
         engine.dispose()
+
+
+def test_a_write_on_the_driver_gives_its_connection_back_as_sqlalchemy_does(
+    tmp_path: Path,
+) -> None:
+    """Its transaction ended (committed, or rolled back after an error), a ``driver_write``
+    gives its connection back to the pool without the pool's own rollback on return (the
+    pool is told so), as SQLAlchemy's ``Connection`` does when it is closed with its
+    transaction open; one closed after its ``begin()`` block is rolled back once more."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'reset.db'}", pool_size=1)
+    resets: list[bool] = []
+
+    def reset(_dbapi: Any, _record: Any, state: Any) -> None:
+        resets.append(state.transaction_was_reset)
+
+    event.listen(engine, "reset", reset)
+    try:
+        with driver_write(engine) as write:
+            run(write, "CREATE TABLE t (x INTEGER PRIMARY KEY)")
+        with pytest.raises(IntegrityError), driver_write(engine) as write:
+            run(write, "INSERT INTO t (x) VALUES (?), (?)", (1, 1))
+        with engine.connect() as conn, conn.begin():  # SQLAlchemy's own, for comparison
+            conn.exec_driver_sql("INSERT INTO t (x) VALUES (2)")
+        assert resets == [True, True, False]
+    finally:
+        engine.dispose()

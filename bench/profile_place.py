@@ -103,6 +103,10 @@ TIMERS = [
     "mathable_server.store.wakeups:FeedFollower.kick",
     "sqlalchemy.engine.base:Engine.connect",
     "sqlalchemy.engine.base:Engine.raw_connection",
+    "psycopg:Connection.rollback",
+    "psycopg:Connection.commit",
+    "mathable_server.store.engine:driver_write",
+    "sqlalchemy.pool.base:_ConnectionFairy.close",
     "mathable_server.http.web:required_player",
     "mathable_server.http.web:idempotency",
     "mathable_server.http.web:load",
@@ -137,7 +141,10 @@ def install_timers() -> dict[str, float]:
     clock = time.thread_time
     for name in TIMERS:
         module_name, _, attr = name.partition(":")
-        owner: Any = importlib.import_module(module_name)
+        try:
+            owner: Any = importlib.import_module(module_name)
+        except ImportError:  # a driver not installed (psycopg on a SQLite-only machine)
+            continue
         *path, last = attr.split(".")
         for part in path:
             owner = getattr(owner, part)

@@ -656,12 +656,22 @@ class Games:
 command_log = logging.getLogger("mathable_server.commands")
 
 
+#: The line's text, its values given apart (as ``command_log.info`` would be given them).
+_COMMAND_LINE = "game=%s seat=%s command=%s outcome=%s version=%d ms=%.1f"
+
+
 def _log_command(
     game_id: str, command: Command, outcome: str, version: int, started: float
 ) -> None:
-    """The one line ``command_log`` writes of a command run."""
-    command_log.info(
-        "game=%s seat=%s command=%s outcome=%s version=%d ms=%.1f",
+    """The one line ``command_log`` writes of a command run.
+
+    The record is made and handled here, as ``command_log.info`` makes it, less the
+    caller's frame looked up in the stack (``findCaller``: which no line's format
+    shows; a twentieth of the line's cost): the record names this function.
+    """
+    if not command_log.isEnabledFor(logging.INFO):
+        return
+    args = (
         game_id,
         getattr(command, "seat", "-"),
         command_name(command),
@@ -669,6 +679,12 @@ def _log_command(
         version,
         (time.perf_counter() - started) * 1000,
     )
+    command_log.handle(
+        command_log.makeRecord(
+            command_log.name, logging.INFO, __file__, 0, _COMMAND_LINE, args, None,
+            "_log_command",
+        )
+    )  # fmt: skip
 
 
 def command_name(command: object) -> str:

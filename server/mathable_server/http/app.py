@@ -174,7 +174,8 @@ def create_app(
     def _answer_headers(response: Response) -> Response:
         # Every answer, errors and pages included: its language (``Content-Language``),
         # then nosniff, no framing, a content policy.
-        return security_headers(language.say_headers(response))
+        kind = response.mimetype  # read once: neither changes it
+        return security_headers(language.say_headers(response, kind), kind)
 
     app.teardown_request(language.end)
 

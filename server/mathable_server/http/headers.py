@@ -86,14 +86,16 @@ def add_missing(headers: Headers, pairs: Iterable[tuple[str, str]]) -> None:
             headers.add(name, value)
 
 
-def security_headers(response: Response) -> Response:
-    """``after_request``: the headers above, on every answer of the app."""
+def security_headers(response: Response, kind: str | None = None) -> Response:
+    """``after_request``: the headers above, on every answer of the app. ``kind``: the
+    answer's ``mimetype`` when the caller read it already."""
     if response.status_code == 304:
         # Not modified: the stored answer keeps its own policy (a 304 has no body to
         # guard, and the headers it carries would replace the stored ones).
         add_missing(response.headers, _EVERY_ANSWER)
         return response
-    kind = response.mimetype
+    if kind is None:
+        kind = response.mimetype
     if kind == "text/html":
         policy = page_policy()
     elif kind == "image/svg+xml":

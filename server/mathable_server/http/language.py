@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from contextlib import ExitStack
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -55,12 +55,17 @@ def asked() -> str | None:
 def browser_language() -> str:
     """The request's language before its caller is known: the switch, the cookie it set,
     ``Accept-Language``, English."""
-    # No Cookie header (an API client): no cookies to parse.
-    cookie = request.cookies.get(COOKIE) if request.environ.get("HTTP_COOKIE") else None
+    environ = request.environ
+    # No Cookie header (an API client): no cookies to parse; no Accept-Language: English.
+    cookie = request.cookies.get(COOKIE) if environ.get("HTTP_COOKIE") else None
     return (
         asked()
         or (language_of(cookie) if cookie and len(cookie) <= 16 else None)
-        or best_language(request.headers.get("Accept-Language", "")[:512])
+        or (
+            best_language(request.headers.get("Accept-Language", "")[:512])
+            if "HTTP_ACCEPT_LANGUAGE" in environ
+            else None
+        )
         or "en"
     )
 
@@ -77,18 +82,24 @@ def adopt(player: PlayerRecord | None) -> None:
 
 
 def _speak(lang: str) -> None:
-    stack: ExitStack | None = g.get("speaking")
-    if stack is None:
-        stack = g.speaking = ExitStack()
-    g.language = stack.enter_context(speaking(lang))
+    # The blocks entered, kept in a list (not an ExitStack: a fiftieth of a move's CPU
+    # went to making and closing one) and left in ``end``, the last first.
+    said = speaking(lang)
+    spoken_in = g._get_current_object()
+    spoken_in.language = said.__enter__()
+    blocks: list[AbstractContextManager[str]] | None = spoken_in.get("speaking")
+    if blocks is None:
+        spoken_in.speaking = [said]
+    else:
+        blocks.append(said)
 
 
 def end(_error: BaseException | None = None) -> None:
     """``teardown_request``: stop speaking the request's language."""
-    stack: ExitStack | None = g.pop("speaking", None)
-    if stack is not None:
+    blocks: list[AbstractContextManager[str]] | None = g.pop("speaking", None)
+    for said in reversed(blocks or ()):
         try:
-            stack.close()
+            said.__exit__(None, None, None)
         except ValueError:  # torn down in another context than it began in: nothing to undo
             pass
 
@@ -99,18 +110,23 @@ def spoken() -> str:
     return lang
 
 
-def say_headers(response: Response) -> Response:
+def say_headers(response: Response, kind: str | None = None) -> Response:
     """``after_request``: ``Content-Language``; ``Vary: Accept-Language`` on a page or a
-    refusal; the switch's cookie when a page was asked for with ``?lang=``."""
-    if response.status_code == 304:
+    refusal; the switch's cookie when a page was asked for with ``?lang=``. ``kind``: the
+    answer's ``mimetype`` when the caller read it already."""
+    status = response.status_code
+    if status == 304:
         return response  # not modified: the stored answer keeps its own headers
     lang = spoken()
     response.headers.setdefault("Content-Language", lang)
-    if response.mimetype == "text/html" or response.status_code >= 400:
+    if kind is None:
+        kind = response.mimetype
+    if kind == "text/html" or status >= 400:
         response.vary.add("Accept-Language")
-    chosen = asked()
-    if chosen is not None and request.method == "GET" and response.mimetype == "text/html":
-        remember(response, chosen)
+    if kind == "text/html" and request.method == "GET":
+        chosen = asked()
+        if chosen is not None:
+            remember(response, chosen)
     return response
 
 

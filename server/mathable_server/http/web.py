@@ -183,17 +183,19 @@ def _body_bytes() -> bytes:
     ran. A chunked one has no length: werkzeug would cut it at the limit (and the
     cut JSON read as 400 ``bad_json``), so it is read here up to one byte more.
     """
-    if "raw_body" in g:
-        cached: bytes = g.raw_body
+    held = _request_globals()
+    cached: bytes | None = held.get("raw_body")
+    if cached is not None:
         return cached
-    limit = services().settings.max_body_bytes
-    if request.content_length is None and request.environ.get("wsgi.input_terminated"):
-        raw: bytes = request.environ["wsgi.input"].read(limit + 1)
+    asked = request._get_current_object()  # type: ignore[attr-defined]
+    if asked.content_length is None and asked.environ.get("wsgi.input_terminated"):
+        limit = services().settings.max_body_bytes
+        raw: bytes = asked.environ["wsgi.input"].read(limit + 1)
         if len(raw) > limit:
             raise ErrorAnswer(413, "body_too_large", _("the request body is larger than 64 KiB"))
     else:
-        raw = request.get_data(cache=True)
-    g.raw_body = raw
+        raw = asked.get_data(cache=True)
+    held.raw_body = raw
     return raw
 
 
@@ -233,17 +235,24 @@ def optional_player() -> PlayerRecord | None:
 
     Worked out once per request (the rate limit asks first).
     """
-    if "caller" not in g:
+    held = _request_globals()
+    if "caller" not in held:
         try:
-            g.caller = _authenticate()
+            held.caller = _authenticate()
         except ErrorAnswer as err:
-            g.caller = err
+            held.caller = err
         else:
-            language.adopt(g.caller)  # the caller's own language, read with them
-    if isinstance(g.caller, ErrorAnswer):
-        raise g.caller
-    caller: PlayerRecord | None = g.caller
+            language.adopt(held.caller)  # the caller's own language, read with them
+    caller: PlayerRecord | ErrorAnswer | None = held.caller
+    if isinstance(caller, ErrorAnswer):
+        raise caller
     return caller
+
+
+def _request_globals() -> Any:
+    """``g`` itself, not its proxy: a function that reads and writes it several times
+    looks it up once (each use of the proxy looks up the context anew)."""
+    return g._get_current_object()
 
 
 def _authenticate() -> PlayerRecord | None:
@@ -498,8 +507,9 @@ def idempotency_key() -> str | None:
 
 def fingerprint(body: dict[str, Any]) -> str:
     """A digest of what this request asks: method, path, body and ``If-Match``."""
+    made = request._get_current_object()  # type: ignore[attr-defined]
     asked = json.dumps(
-        [request.method, request.path, body, request.headers.get("If-Match")],
+        [made.method, made.path, body, made.headers.get("If-Match")],
         sort_keys=True,
         separators=(",", ":"),
     )

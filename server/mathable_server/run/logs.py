@@ -24,12 +24,30 @@ class UtcFormatter(logging.Formatter):
 
     >>> record = logging.LogRecord("x", logging.INFO, "", 0, "hello", None, None)
     >>> record.created, record.msecs = 0.0, 5.0
-    >>> UtcFormatter(FORMAT).format(record)
+    >>> formatter = UtcFormatter(FORMAT)
+    >>> formatter.format(record)
     '1970-01-01T00:00:00.005Z INFO x: hello'
+
+    The second's text is kept for the next line of the same second (most lines of a
+    busy server), made anew for another:
+
+    >>> record.created, record.msecs = 0.999, 999.0
+    >>> formatter.format(record)
+    '1970-01-01T00:00:00.999Z INFO x: hello'
+    >>> record.created, record.msecs = 86_400.25, 250.0
+    >>> formatter.format(record)
+    '1970-01-02T00:00:00.250Z INFO x: hello'
     """
 
+    #: The last second formatted and its text: most lines of a busy server share it.
+    _second: tuple[int, str] = (-1, "")
+
     def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:  # noqa: N802 - logging's name
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+        second = int(record.created)
+        known, stamp = self._second
+        if second != known:
+            stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+            self._second = (second, stamp)
         return f"{stamp}.{int(record.msecs):03d}Z"
 
 

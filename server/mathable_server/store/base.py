@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 
 from sqlalchemy import Connection, Engine
@@ -14,7 +15,8 @@ from mathable_server.store.engine import reader
 #: Called inside each append's transaction with (connection, game id, the appended events,
 #: the game after them, their time in ms): how a command's notifications join its events.
 #: A hook may also have ``concerns(events, state) -> bool``: whether it writes anything for
-#: that append (``hook_concerns``); most appends (a tile placed) concern no hook.
+#: that append (``hook_concerns``); most appends (a tile placed) concern no hook, and
+#: ``append`` calls no hook (nor any ``after_all``) for an append that concerns none.
 AppendHook = Callable[[Connection, str, Sequence[Event], AnyState, int], None]
 
 
@@ -65,5 +67,12 @@ class Recorder:
         #: a callback then takes it that any row may have been written).
         self.on_commit: list[Callable[..., None]] = []
 
+    @functools.cached_property
+    def _write_engine(self) -> Engine:
+        """``engine`` for writers (SQLite: ``BEGIN IMMEDIATE``), made once: its connections
+        come with the option set, rather than an option set on each (its pool is
+        ``engine``'s, a new one after ``dispose`` too)."""
+        return self.engine.execution_options(sqlite_write=True)
+
     def _writer(self) -> Connection:
-        return self.engine.connect().execution_options(sqlite_write=True)
+        return self._write_engine.connect()

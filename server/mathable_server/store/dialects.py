@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from sqlalchemy import Connection, Engine, Select, Table
 
+from mathable_server.store.driver import DriverWrite
 from mathable_server.store.feed import Follower
 from mathable_server.store.postgres import POSTGRES
 from mathable_server.store.sqlite import SQLITE
@@ -39,7 +40,7 @@ class Dialect(Protocol):
 
     def append_told(
         self,
-        conn: Connection,
+        conn: Connection | DriverWrite,
         game_id: str,
         expected_version: int,
         rows: Sequence[dict[str, Any]],

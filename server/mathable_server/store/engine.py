@@ -33,6 +33,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from mathable_server.store.dialects import dialect_of
+from mathable_server.store.driver import DriverWrite
 from mathable_server.store.schema import (
     blocks,
     email_addresses,
@@ -153,9 +154,11 @@ def sqlite_engine(url: URL, pool_size: int, synchronous: str = "FULL") -> Engine
     )
 
     @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
+    def _on_connect(dbapi_connection: Any, record: ConnectionPoolEntry) -> None:
         # Take transaction control from the driver so that BEGIN is ours to emit.
         dbapi_connection.isolation_level = None
+        # A write on the driver alone (``driver_write``) begins as ``_on_begin`` does.
+        record.info[_BEGIN_WRITE] = _begin_immediate
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute(f"PRAGMA synchronous={synchronous}")
@@ -212,6 +215,10 @@ SQLITE_LOCK_WAIT = 30.0
 
 #: A pooled connection's ``info`` key: set while its busy timeout is 0 (a writer's).
 _NO_BUSY_WAIT = "mathable_no_busy_wait"
+#: A pooled connection's ``info`` key: how a write transaction begins on its driver
+#: (``driver_write``), when it is not by the driver's first statement (SQLite's
+#: ``BEGIN IMMEDIATE``; PostgreSQL's driver begins by itself).
+_BEGIN_WRITE = "mathable_begin_write"
 
 
 def _begin_immediate(driver: sqlite3.Connection, info: dict[Any, Any] | None = None) -> None:
@@ -265,6 +272,50 @@ def write_transaction(engine: Engine, lock_id: int | None = None) -> Iterator[Co
         if lock_id is not None:
             dialect_of(engine).lock_transaction(conn, lock_id)
         yield conn
+
+
+@contextmanager
+def driver_write(engine: Engine) -> Iterator[DriverWrite]:
+    """One write transaction on a pooled connection's driver, without SQLAlchemy's
+    ``Connection`` (``store.driver``): begun as ``write_transaction`` begins one (SQLite:
+    ``BEGIN IMMEDIATE``, ``_BEGIN_WRITE``), committed when the block ends, rolled back
+    when it raises. The driver's errors come out as SQLAlchemy raises them (``run``; the
+    commit's too). A connection that cannot even be rolled back is invalidated (one
+    that lost its server, say): the pool replaces it, as it replaces a reader's
+    (``EventRecorder._read_raw``)."""
+    dbapi = engine.dialect.loaded_dbapi
+    try:
+        pooled = engine.raw_connection()
+    except dbapi.Error as err:  # no connection to be had: the database is down
+        raise DBAPIError.instance("BEGIN", None, err, dbapi.Error) from err
+    ended = False  # committed or rolled back: the pool need not roll back again
+    try:
+        driver = pooled.driver_connection
+        begin = pooled.info.get(_BEGIN_WRITE)
+        if begin is not None:
+            begin(driver, pooled.info)
+        yield DriverWrite(driver, dbapi)
+        try:
+            driver.commit()  # type: ignore[union-attr]
+        except dbapi.Error as err:
+            raise DBAPIError.instance("COMMIT", None, err, dbapi.Error) from err
+        ended = True
+    except BaseException:
+        try:
+            driver.rollback()  # type: ignore[union-attr]
+            ended = True
+        except Exception:
+            pooled.invalidate()
+        raise
+    finally:
+        # As SQLAlchemy's own Connection gives back a connection whose transaction it
+        # ended: without the pool's rollback on return (a round of the driver's machinery
+        # for nothing); any other way, as the pool gives one back.
+        close_ended = getattr(pooled, "_close_special", None) if ended else None
+        if close_ended is not None:
+            close_ended(transaction_reset=True)
+        else:
+            pooled.close()
 
 
 @contextmanager

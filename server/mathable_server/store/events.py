@@ -23,8 +23,9 @@ from mathable.core.events import GameCreated, InvitationDeclined, PlayerJoined
 from mathable.core.ruleset import AnyState
 from mathable_server.store import archive, feed
 from mathable_server.store.base import Appended, Recorder, hook_concerns, hooks_after_all
-from mathable_server.store.driver import insert_sql, run
+from mathable_server.store.driver import DriverWrite, insert_sql, run
 from mathable_server.store.engine import (
+    driver_write,
     events,
     game_members,
     games,
@@ -212,7 +213,10 @@ class EventRecorder(Recorder):
         COMMIT. When a hook writes for the append (a turn's mail, say:
         ``hook_concerns``), that statement leaves the feed out and the feed is
         written last, after the hooks: the feed's lock, which every writer of every
-        game waits for, is never held while the hooks write.
+        game waits for, is never held while the hooks write. A move that concerns no
+        hook (a tile placed, a turn that tells nobody), whose status before is given and
+        which writes no vacation nor seats, runs on the driver alone
+        (``engine.driver_write``): the same statements, without SQLAlchemy's connection.
         """
         now = iso(datetime.fromtimestamp(at / 1000, UTC))
         rows = [
@@ -228,26 +232,32 @@ class EventRecorder(Recorder):
             for number, event in enumerate(new_events, 1)
         ]
         clock = {"deadline": deadline, "due_at": due_at}
-        mark = self.dialect.mark
+        hooked = any(hook_concerns(h, new_events, state) for h in self.on_append)
+        members = any(
+            isinstance(e, GameCreated | PlayerJoined | InvitationDeclined) for e in new_events
+        )
         try:
+            if before is not None and expected_version and not hooked and vacation is None \
+                    and not members:  # fmt: skip
+                # A move that writes its key, events, game row and feed rows and nothing
+                # else (a tile placed, most turns): on the driver alone (``driver_write``).
+                told = feed.rows(game_id, before, new_events, state, at)
+                with driver_write(self.engine) as driver:
+                    self._write_key(driver, idempotency, now)
+                    written = self.dialect.append_told(
+                        driver, game_id, expected_version, rows, projection(state) | clock,
+                        now, told,
+                    )  # fmt: skip
+                    if not written:  # pragma: no cover - every dialect writes a move at once
+                        raise RuntimeError("the dialect did not write the move")
+                self._committed(told)
+                return
             with self._writer() as conn, conn.begin():
                 if before is None:
                     before = feed.previous(conn, game_id, expected_version)
                 told = feed.rows(game_id, before, new_events, state, at)
-                # The key first, before any lock: a request reusing it at the same
-                # moment waits here, not while holding the feed's lock (a move takes
-                # that lock in its first statement, a creation last: waiting for the
-                # key behind it would be a deadlock).
-                if idempotency is not None:
-                    player_id, key, answer = idempotency
-                    values = (player_id, key, answer.fingerprint, answer.game_id, answer.status,
-                              answer.body, now)  # fmt: skip
-                    try:
-                        run(conn, insert_sql("idempotency_keys", _KEY_COLUMNS, 1, mark), values)
-                    except IntegrityError:
-                        raise KeyTaken(key) from None
+                self._write_key(conn, idempotency, now)
                 self._one_seat_per_order(conn, game_id, new_events, state)
-                hooked = any(hook_concerns(h, new_events, state) for h in self.on_append)
                 at_once = self.dialect.append_told(
                     conn,
                     game_id,
@@ -259,16 +269,15 @@ class EventRecorder(Recorder):
                 )
                 if not at_once:
                     self._append_in(conn, game_id, expected_version, rows, state, now, clock)
-                # After the events: a writer that came second has stopped at them.
-                for hook in self.on_append:
-                    hook(conn, game_id, new_events, state, at)
-                hooks_after_all(self.on_append, conn, [(game_id, new_events, state, at)])
+                # After the events: a writer that came second has stopped at them. When no
+                # hook concerns the append (a tile placed), none would write: none is called.
+                if hooked:
+                    for hook in self.on_append:
+                        hook(conn, game_id, new_events, state, at)
+                    hooks_after_all(self.on_append, conn, [(game_id, new_events, state, at)])
                 if vacation is not None:
                     conn.execute(insert(vacations).values(**vacation))
-                if any(
-                    isinstance(e, GameCreated | PlayerJoined | InvitationDeclined)
-                    for e in new_events
-                ):
+                if members:
                     self._sync_members(conn, game_id, state)
                 if not at_once or hooked:
                     feed.write(conn, self.dialect, told)  # last: it may lock until the commit
@@ -278,6 +287,26 @@ class EventRecorder(Recorder):
             # held by requests doing the same (every reader noticing one timeout at once).
             raise VersionConflict(self.version(game_id)) from None
         self._committed(told)
+
+    def _write_key(
+        self,
+        conn: Connection | DriverWrite,
+        idempotency: tuple[str, str, IdempotentAnswer] | None,
+        now: str,
+    ) -> None:
+        """The idempotency key and its answer, first in the transaction, before any lock:
+        a request reusing it at the same moment waits here, not while holding the feed's
+        lock (a move takes that lock in its first statement, a creation last: waiting for
+        the key behind it would be a deadlock). KeyTaken if it is there already."""
+        if idempotency is None:
+            return
+        player_id, key, answer = idempotency
+        values = (player_id, key, answer.fingerprint, answer.game_id, answer.status,
+                  answer.body, now)  # fmt: skip
+        try:
+            run(conn, insert_sql("idempotency_keys", _KEY_COLUMNS, 1, self.dialect.mark), values)
+        except IntegrityError:
+            raise KeyTaken(key) from None
 
     def _one_seat_per_order(
         self, conn: Connection, game_id: str, new_events: Sequence[Event], state: AnyState

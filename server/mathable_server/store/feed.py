@@ -243,6 +243,19 @@ def notice(told: Sequence[dict[str, Any]]) -> str:
     return text if len(text) <= NOTICE_LIMIT else ""
 
 
+def named(told: Sequence[dict[str, Any]]) -> tuple[list[str], list[str]] | None:
+    """``noticed(notice(told))`` without writing the payload and reading it back (every
+    commit of a process asks it: ``FeedFollower.kick``): the games and players of the
+    rows, or None for a revocation among them, no row, or a payload too long."""
+    if not told or any(row.get("kinds") == REVOKED for row in told):
+        return None
+    games = list({row["game_id"]: None for row in told})
+    players = list({row["player_id"]: None for row in told})
+    # The payload's length: the games and commas, a space, the players and commas.
+    size = sum(map(len, games)) + len(games) + sum(map(len, players)) + max(len(players) - 1, 0)
+    return (games, [p for p in players if p]) if size <= NOTICE_LIMIT else None
+
+
 def noticed(payload: str) -> tuple[list[str], list[str]] | None:
     """The games and players a notification's payload names; None when it names nothing
     to go by (an empty payload: a long one, or one from an older server)."""

@@ -12,6 +12,7 @@ from sqlalchemy.event import listens_for
 from sqlalchemy.exc import IntegrityError
 
 from mathable_server.store import feed
+from mathable_server.store.driver import DriverWrite, run
 from mathable_server.store.feed import Follower
 from mathable_server.store.rows import Conflict
 
@@ -40,7 +41,7 @@ class PostgresDialect:
 
     def append_told(
         self,
-        conn: Connection,
+        conn: Connection | DriverWrite,
         game_id: str,
         expected_version: int,
         rows: Sequence[dict[str, Any]],
@@ -82,7 +83,7 @@ class PostgresDialect:
             params[f"k{index}"] = line["kinds"]
         sql = _told_at_once(len(rows), len(told))
         try:
-            moved = conn.exec_driver_sql(sql, params).scalar_one()
+            moved = run(conn, sql, params).fetchone()[0]  # one row: the count
         except IntegrityError:
             raise Conflict() from None
         if moved != 1:

@@ -20,7 +20,7 @@ from sqlalchemy import Connection, Engine, Select, Table
 from sqlalchemy.dialects.sqlite import Insert, insert
 from sqlalchemy.exc import IntegrityError
 
-from mathable_server.store.driver import insert_rows, run
+from mathable_server.store.driver import DriverWrite, insert_rows, run
 from mathable_server.store.feed import Follower
 from mathable_server.store.rows import Conflict
 
@@ -52,7 +52,7 @@ class SqliteDialect:
 
     def append_told(
         self,
-        conn: Connection,
+        conn: Connection | DriverWrite,
         game_id: str,
         expected_version: int,
         rows: Sequence[dict[str, Any]],

@@ -357,7 +357,7 @@ class FeedFollower:
         kick: this process's cached tokens must be forgotten at once.
         """
         if told is not None:
-            named = feed.noticed(feed.notice(told))
+            named = feed.named(told)
             if named is not None and not self.wakeups.concerns(*named):
                 return
         self._kick.set()

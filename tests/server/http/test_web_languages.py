@@ -11,7 +11,7 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
-from mathable_i18n import speaking
+from mathable_i18n import current, speaking
 from mathable_server.http.pages import listed, when
 from tests.server.helpers import Account, Table, new_game, register
 
@@ -150,6 +150,22 @@ def test_an_unauthenticated_refusal_speaks_the_browser_s_language(client: FlaskC
     refused = client.get("/v1/me", headers={"Authorization": "Bearer x.y", "Accept-Language": "nb"})
     assert refused.status_code == 401 and refused.json["error"]["code"] == "bad_token"
     assert refused.json["error"]["message"] == "denne tokenen tilhører ingen spiller"
+
+
+def test_each_request_stops_speaking_its_languages_when_it_ends(client: FlaskClient) -> None:
+    """A request speaks the browser's language, then its caller's (two blocks entered:
+    ``language._speak``); its teardown leaves both, the last first, so the next request
+    on the same thread, without ``Accept-Language``, speaks English again, and so does
+    the thread outside any request."""
+    ada = register(client, "ada")
+    client.patch("/v1/me", json={"language": "it"}, headers=ada.auth)
+    spoken = client.get("/v1/me", headers={**ada.auth, "Accept-Language": "fr"})
+    assert spoken.headers["Content-Language"] == "it"
+    browser = client.get("/v1/health", headers={"Accept-Language": "nb"})
+    assert browser.headers["Content-Language"] == "nb"
+    plain = client.get("/v1/health")
+    assert plain.headers["Content-Language"] == "en" and "Vary" not in plain.headers
+    assert current() == "en"
 
 
 def test_a_page_writes_times_and_lists_as_its_language_does() -> None:

@@ -10,10 +10,12 @@ reads, transactions, feed, followers and counters that go through it.
 from __future__ import annotations
 
 import ast
+import random
 import re
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from limits.storage import MemoryStorage
 from sqlalchemy import func, insert, select, text
@@ -257,3 +259,35 @@ def test_counters_live_in_memory_only_for_a_single_process_on_sqlite(backend: Ba
     finally:
         polls_alone.stop()
         polls_shared.stop()
+
+
+def test_the_rows_a_commit_names_are_those_its_notification_names() -> None:
+    """``feed.named`` (what ``FeedFollower.kick`` asks after every commit, issue 47) is
+    ``noticed(notice(rows))`` without the payload written and read back: the same games
+    and players, and None alike for no row, a revocation among them, or a payload over
+    ``NOTICE_LIMIT`` (by a character or more, or just within it)."""
+    rng = random.Random(47)
+    cases: list[list[dict[str, Any]]] = [[]]
+    for _ in range(400):
+        rows = [
+            {"game_id": rng.choice(["g1", "g2", "gxyz"]), "player_id": rng.choice(["p1", "p22"]),
+             "kinds": rng.choice(["moved", "your_turn", "moved your_turn"])}
+            for _ in range(rng.randint(1, 4))
+        ]  # fmt: skip
+        if rng.random() < 0.1:
+            rows.append(feed.revocation("p9", 0))
+        cases.append(rows)
+    for size in range(feed.NOTICE_LIMIT - 3, feed.NOTICE_LIMIT + 3):  # about the limit
+        long_game = "g" * (size - len(" p1"))
+        cases.append([{"game_id": long_game, "player_id": "p1", "kinds": "moved"}])
+        cases.append([{"game_id": "g1", "player_id": "p1", "kinds": "moved"},
+                      {"game_id": "g" * (size - len("g1, p1")), "player_id": "p1",
+                       "kinds": "moved"}])  # fmt: skip
+    for rows in cases:
+        expected = feed.noticed(feed.notice(rows))
+        found = feed.named(rows)
+        if expected is None:
+            assert found is None, rows
+        else:
+            assert found is not None, rows
+            assert sorted(found[0]) == expected[0] and sorted(found[1]) == expected[1]

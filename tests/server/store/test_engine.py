@@ -11,12 +11,15 @@ import logging
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from mathable_server.store import migrations
-from mathable_server.store.engine import make_engine
+from mathable_server.store.driver import run
+from mathable_server.store.engine import driver_write, make_engine
 
 
 def _mode(path: Path) -> int:
@@ -52,3 +55,87 @@ def test_an_existing_readable_database_is_logged_and_left_as_it_is(
         make_engine(f"sqlite:///{path}").dispose()
     assert _mode(path) == 0o644
     assert "can be read by others" in caplog.text and "chmod 600" in caplog.text
+
+
+def test_a_write_on_the_driver_alone_begins_commits_and_rolls_back_as_sqlalchemy_would(
+    tmp_path: Path,
+) -> None:
+    """``driver_write`` (issue 47, the move path): ``BEGIN IMMEDIATE`` as every writer
+    begins on SQLite, ``COMMIT`` at the end; a block that raises is rolled back and its
+    connection given back to the pool in autocommit; the driver's errors come out as
+    SQLAlchemy's (an ``OperationalError`` is a 503)."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'w.db'}", pool_size=1)
+    statements: list[str] = []
+
+    def trace(dbapi: Any, _record: Any) -> None:
+        dbapi.set_trace_callback(statements.append)
+
+    event.listen(engine, "connect", trace)
+    try:
+        with engine.connect() as conn:
+            conn.exec_driver_sql("CREATE TABLE t (x INTEGER PRIMARY KEY)")
+            conn.commit()
+        statements.clear()
+        with driver_write(engine) as write:
+            run(write, "INSERT INTO t (x) VALUES (?)", (1,))
+        # The connection's first writer sets its busy timeout to 0, once (as for SQLAlchemy's).
+        begin = ["PRAGMA busy_timeout = 0", "BEGIN IMMEDIATE"]
+        assert statements == [*begin, "INSERT INTO t (x) VALUES (1)", "COMMIT"]
+        statements.clear()
+        with driver_write(engine) as write:
+            run(write, "DELETE FROM t WHERE x = ?", (4,))
+        assert statements == ["BEGIN IMMEDIATE", "DELETE FROM t WHERE x = 4", "COMMIT"]
+        with pytest.raises(IntegrityError), driver_write(engine) as write:
+            run(write, "INSERT INTO t (x) VALUES (?)", (2,))
+            run(write, "INSERT INTO t (x) VALUES (?)", (1,))
+        with pytest.raises(OperationalError), driver_write(engine) as write:
+            run(write, "INSERT INTO nowhere (x) VALUES (?)", (3,))
+        with engine.connect() as conn:
+            assert conn.exec_driver_sql("SELECT x FROM t").scalars().all() == [1]
+            assert conn.connection.driver_connection.in_transaction is False  # type: ignore[union-attr]
+    finally:
+        engine.dispose()
+
+
+def test_a_write_on_the_driver_that_cannot_roll_back_gives_its_connection_up(
+    tmp_path: Path,
+) -> None:
+    """A connection lost in a ``driver_write`` (it cannot even be rolled back) is
+    invalidated: the pool opens another for the next writer."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'lost.db'}", pool_size=1)
+    try:
+        with pytest.raises(RuntimeError), driver_write(engine) as write:
+            lost = write.driver
+            lost.close()
+            raise RuntimeError("the connection went away")
+        with driver_write(engine) as write:
+            assert write.driver is not lost
+            run(write, "CREATE TABLE t (x INTEGER)")
+    finally:
+        engine.dispose()
+
+
+def test_a_write_on_the_driver_gives_its_connection_back_as_sqlalchemy_does(
+    tmp_path: Path,
+) -> None:
+    """Its transaction ended (committed, or rolled back after an error), a ``driver_write``
+    gives its connection back to the pool without the pool's own rollback on return (the
+    pool is told so), as SQLAlchemy's ``Connection`` does when it is closed with its
+    transaction open; one closed after its ``begin()`` block is rolled back once more."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'reset.db'}", pool_size=1)
+    resets: list[bool] = []
+
+    def reset(_dbapi: Any, _record: Any, state: Any) -> None:
+        resets.append(state.transaction_was_reset)
+
+    event.listen(engine, "reset", reset)
+    try:
+        with driver_write(engine) as write:
+            run(write, "CREATE TABLE t (x INTEGER PRIMARY KEY)")
+        with pytest.raises(IntegrityError), driver_write(engine) as write:
+            run(write, "INSERT INTO t (x) VALUES (?), (?)", (1, 1))
+        with engine.connect() as conn, conn.begin():  # SQLAlchemy's own, for comparison
+            conn.exec_driver_sql("INSERT INTO t (x) VALUES (2)")
+        assert resets == [True, True, False]
+    finally:
+        engine.dispose()

@@ -419,3 +419,83 @@ def test_secrets_are_the_first_writers_for_every_process(backend: Backend) -> No
     for thread in threads:
         thread.join()
     assert len(set(found)) == 1 and len(found) == 3
+
+
+def _passes(state: GameState) -> tuple[list[Event], GameState]:
+    return run(state, Pass(state.turn.seat))  # type: ignore[union-attr]
+
+
+def test_a_move_no_hook_concerns_runs_on_the_driver_alone(backend: Backend) -> None:
+    """Issue 47 (the move path): a move whose status before is known and that concerns no
+    hook (no mail, no seat, no vacation) is written on the driver's connection alone, with
+    no SQLAlchemy ``Connection`` nor transaction around it (none begins), and no hook is
+    called, nor any ``after_all``: the same rows as the other way, the same answer kept,
+    the same feed rows told to the process."""
+    store = backend.store()
+    called: list[str] = []
+
+    class Quiet:
+        def concerns(self, new: Any, state: GameState) -> bool:
+            return False
+
+        def __call__(self, conn: Any, game_id: str, new: Any, state: GameState, at: int) -> None:
+            called.append("call")
+
+        def after_all(self, conn: Any, done: Any) -> None:
+            called.append("after_all")
+
+    store.on_append.append(Quiet())
+    commits: list[Any] = []
+    store.on_commit.append(commits.append)
+    state = started(store)
+    begun: list[Any] = []
+
+    def began(conn: Any) -> None:
+        begun.append(conn)
+
+    listen(backend.engine, "begin", began)
+    try:
+        passed, after = _passes(state)
+        answer = IdempotentAnswer("f" * 64, "g1", 200, '{"id":"g1"}')
+        key = ("p0", "k" * 20, answer)
+        store.append("g1", 3, passed, after, at=AT + 5, deadline=AT + 50, due_at=AT + 60,
+                     idempotency=key, before=feed.before_of(state))  # fmt: skip
+    finally:
+        remove(backend.engine, "begin", began)
+    assert begun == [] and called == []
+    assert [s.version for s in store.events_after("g1", after=3)] == [4]
+    assert store.head("g1") == (4, AT + 60)
+    assert store.idempotent_answer("p0", "k" * 20) == answer
+    # The feed rows of the pass (the turn changed hands): written, and told at the commit.
+    assert {r["version"] for r in commits[-1]} == {4}
+    written = [c for c in feed.changes_after(store.engine, 0) if c.version == 4]
+    assert {c.player_id for c in written} == {r["player_id"] for r in commits[-1]} == {"p0", "p1"}
+
+
+def test_a_move_on_the_driver_that_comes_second_writes_nothing(backend: Backend) -> None:
+    """A conflict (or a key used already) on the driver's own transaction rolls it back
+    whole (the key of the loser is not kept) and gives its connection back as it was:
+    the next moves on it are written."""
+    store = Store(db.make_engine(backend.url, pool_size=1))  # one connection, used again
+    try:
+        state = started(store)
+        passed, after = _passes(state)
+        before = feed.before_of(state)
+        first = IdempotentAnswer("a" * 64, "g1", 200, "{}")
+        store.append("g1", 3, passed, after, at=AT, before=before,
+                     idempotency=("p0", "first-key-0123456", first))  # fmt: skip
+        second = IdempotentAnswer("b" * 64, "g1", 200, "{}")
+        with pytest.raises(VersionConflict) as conflict:
+            store.append("g1", 3, passed, after, at=AT, before=before,
+                         idempotency=("p0", "second-key-012345", second))  # fmt: skip
+        assert conflict.value.current == 4
+        assert store.idempotent_answer("p0", "second-key-012345") is None
+        again, later = _passes(after)
+        with pytest.raises(KeyTaken):  # the first key again: nothing of this move written
+            store.append("g1", 4, again, later, at=AT, before=feed.before_of(after),
+                         idempotency=("p0", "first-key-0123456", second))  # fmt: skip
+        assert store.head("g1") == (4, None)
+        store.append("g1", 4, again, later, at=AT, before=feed.before_of(after))
+        assert [s.version for s in store.events_after("g1", after=3)] == [4, 5]
+    finally:
+        store.engine.dispose()

@@ -352,6 +352,18 @@ def test_a_clock_header_that_is_no_clock_says_what_is_wrong(
     assert caught.value.details["line"] == 2
 
 
+def test_a_clock_the_codec_refuses_is_said_in_the_readers_language(
+    mathable_game: list[Event],
+) -> None:
+    from mathable_i18n import say
+
+    with pytest.raises(RuleError) as caught:
+        replay_record(_numbered(mathable_game, "Clock", "per_move=abc"))
+    assert say(caught.value.message, "fr") == (
+        "ligne 2 : la pendule n'en est pas une : bad_event : attendu : un entier, reçu : 'abc'"
+    )
+
+
 def test_a_missing_rules_header_is_named() -> None:
     text = write_record(mathable_selfplay(1)).text()
     text = "\n".join(line for line in text.splitlines() if not line.startswith("[Rules "))

@@ -648,3 +648,16 @@ def test_a_record_error_names_its_line_and_says_a_plain_message_too() -> None:
     whole = record_error(0, "bad_record", "the turn is empty")
     assert (whole.message, whole.details) == ("the turn is empty", {"line": 0})
     assert say(whole.message, "fr") == "le tour est vide"
+
+
+def test_the_end_header_is_optional_and_must_be_the_rules_end(mathable_game: list[Event]) -> None:
+    lines = write_record(mathable_game).text().splitlines()
+    index = next(i for i, line in enumerate(lines) if line.startswith("[End "))
+    assert lines[index] == '[End "blocked"]'
+    without = lines[:index] + lines[index + 1 :]
+    assert list(replay_record("\n".join(without)).events) == mathable_game
+    lines[index] = '[End "resigned"]'
+    with pytest.raises(RuleError) as caught:
+        replay_record("\n".join(lines))
+    assert (caught.value.code, caught.value.details) == ("bad_record", {"line": index + 1})
+    assert caught.value.message == f"line {index + 1}: the game ends by blocked, not resigned"

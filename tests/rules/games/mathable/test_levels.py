@@ -13,12 +13,12 @@ from mathable.games.mathable.engine import (
     EngineError,
     ExchangeTiles,
     PassTurn,
-    Placement,
     Play,
     PlayerView,
     _dealt_example,
 )
 from mathable.games.mathable.engines import best, greedy
+from mathable.games.mathable.movegen import Placement
 from mathable.games.mathable.ruleset import RULES
 from mathable.games.mathable.strong import strong
 

@@ -972,3 +972,25 @@ def test_an_unknown_ruleset_s_details_name_it_cut_to_32_and_the_known_ones(
     with pytest.raises(RuleError) as raised:
         ruleset(name)
     assert raised.value.details == {"ruleset": given, "accepted": ["mathable", "summy"]}
+
+
+def test_any_state_is_the_lifecycle_imported_when_first_read_and_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import mathable.core.ruleset as module
+    from mathable.core.state import Lifecycle
+
+    monkeypatch.delitem(vars(module), "AnyState", raising=False)
+    assert module.AnyState is Lifecycle
+    assert vars(module)["AnyState"] is Lifecycle  # kept: read again without __getattr__
+    assert module.__getattr__("AnyState") is Lifecycle
+
+
+@pytest.mark.parametrize("name", ["Lifecycle", "anystate", "AnyStates"])
+def test_a_name_the_ruleset_module_does_not_have_is_refused_as_such(name: str) -> None:
+    import mathable.core.ruleset as module
+
+    with pytest.raises(AttributeError) as raised:
+        getattr(module, name)
+    assert str(raised.value) == f"module 'mathable.core.ruleset' has no attribute {name!r}"
+    assert name not in vars(module)

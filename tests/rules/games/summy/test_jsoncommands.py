@@ -58,3 +58,40 @@ def test_a_summy_tile_that_is_none_is_refused_as_bad_tile(body: dict[str, Any]) 
     with pytest.raises(RuleError) as raised:
         summy_command(0, body)
     assert raised.value.code == "bad_tile"
+
+
+SUMMY_TILES = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "+", "-", "x", ":", "="]
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "value"),
+    [
+        (
+            {
+                "type": "equation",
+                "placements": [{"x": 1, "y": 0, "tile": "7"}, {"x": 2, "y": 0, "tile": "10"}],
+            },
+            "placements[1].tile",
+            "10",
+        ),
+        ({"type": "discard", "tiles": ["x", "?"]}, "tiles[1]", "?"),
+        ({"type": "discard", "tiles": [7]}, "tiles[0]", 7),
+    ],
+)
+def test_a_summy_tile_refused_says_which_field_of_the_body_held_it(
+    body: dict[str, Any], field: str, value: object
+) -> None:
+    with pytest.raises(RuleError) as raised:
+        ruleset("summy").command(0, body)
+    assert raised.value.code == "bad_tile"
+    assert str(raised.value.message) == f"{str(value)!r} is not a Summy tile (0-9, +, -, x, :, =)"
+    assert raised.value.details == {"field": field, "value": value, "accepted": SUMMY_TILES}
+
+
+@pytest.mark.parametrize("kind", ["turn", "place", "exchange"])
+def test_a_move_summy_does_not_have_is_refused_as_of_another_game(kind: str) -> None:
+    with pytest.raises(RuleError) as raised:
+        ruleset("summy").command(1, {"type": kind})
+    assert raised.value.code == "wrong_game"
+    assert str(raised.value.message) == f"Summy has no {kind!r} move"
+    assert raised.value.details == {"ruleset": "summy", "type": kind}

@@ -661,3 +661,42 @@ def test_the_end_header_is_optional_and_must_be_the_rules_end(mathable_game: lis
         replay_record("\n".join(lines))
     assert (caught.value.code, caught.value.details) == ("bad_record", {"line": index + 1})
     assert caught.value.message == f"line {index + 1}: the game ends by blocked, not resigned"
+
+
+def test_a_line_the_rules_play_as_no_turn_or_as_two_is_refused_on_its_line() -> None:
+    """What ``replay_record`` checks of every line's events (``_same_turn``): they are one
+    turn of the line's player. No record of the two games makes a line that fails it (a
+    line is one seat's commands); a third game's notation could."""
+    from mathable import EndTurn, Place
+    from mathable.core.record import _same_turn
+    from mathable.core.ruleset import RecordTurn
+    from mathable.games.mathable.movegen import legal_placements_in
+    from tests.rules.helpers import dealt, sq
+
+    rules = ruleset("mathable")
+    state = dealt()
+    line = RecordTurn(0, "I8=12", 12, 0, 7)
+    with pytest.raises(RuleError) as nothing:
+        _same_turn(rules, state, [], line)
+    assert (nothing.value.code, nothing.value.details) == ("bad_record", {"line": 7})
+    assert nothing.value.message == "line 7: the rules play this line as nothing"
+    made: list[Event] = []
+    for command in (Place(0, sq("I8"), 12), EndTurn(0)):
+        for event in rules.check(state, command):
+            made.append(event)
+            state = rules.apply(state, event)
+    with pytest.raises(RuleError) as other:
+        _same_turn(rules, dealt(), made, RecordTurn(1, "I8=12", 12, 0, 9))
+    assert other.value.message == "line 9: the rules play this line as I8=12 (12)"
+    assert other.value.details == {"line": 9}
+    _same_turn(rules, dealt(), made, RecordTurn(0, "I8=12", 12, 0, 9))  # its own: as written
+    bob = legal_placements_in(state.position, state.seats[1].rack)[0]
+    for command in (Place(1, sq(bob.square), bob.tile), EndTurn(1)):
+        for event in rules.check(state, command):
+            made.append(event)
+            state = rules.apply(state, event)
+    with pytest.raises(RuleError) as two:
+        _same_turn(rules, dealt(), made, RecordTurn(0, "I8=12", 12, 0, 9))
+    assert two.value.message == (
+        f"line 9: the rules play this line as I8=12 (12); {bob.square}={bob.tile} ({bob.points})"
+    )

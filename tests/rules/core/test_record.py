@@ -700,3 +700,21 @@ def test_a_line_the_rules_play_as_no_turn_or_as_two_is_refused_on_its_line() -> 
     assert two.value.message == (
         f"line 9: the rules play this line as I8=12 (12); {bob.square}={bob.tile} ({bob.points})"
     )
+
+
+def test_a_timeout_line_replays_as_that_seats_timeout_and_a_claim_names_a_player() -> None:
+    from mathable import TimeOut
+    from mathable.core.state import ClockSpec
+    from tests.rules.core.test_clock import HOUR, MONDAY, started, then
+
+    log = then(started(ClockSpec(per_move=3600), players=3), MONDAY + HOUR, TimeOut(0))
+    events = [event for _, event in log]
+    text = write_record(events, revealed=True).text()
+    assert text.endswith("\n1. p0: timeout\n")
+    assert list(replay_record(text).events) == events
+    lines = text.splitlines()
+    lines[-1] = "1. p0: timeout claimed by zed"
+    with pytest.raises(RuleError) as caught:
+        replay_record("\n".join(lines))
+    assert (caught.value.code, caught.value.details) == ("bad_record", {"line": len(lines)})
+    assert caught.value.message == f"line {len(lines)}: 'zed' is not a player of this game"

@@ -671,32 +671,25 @@ def test_a_line_the_rules_play_as_no_turn_or_as_two_is_refused_on_its_line() -> 
     from mathable.core.record import _same_turn
     from mathable.core.ruleset import RecordTurn
     from mathable.games.mathable.movegen import legal_placements_in
-    from tests.rules.helpers import dealt, sq
+    from tests.rules.helpers import ALICE, BOB, Game, bag_order, sq
 
     rules = ruleset("mathable")
-    state = dealt()
-    line = RecordTurn(0, "I8=12", 12, 0, 7)
+    game = Game(tiles=bag_order(*ALICE, *BOB))
+    before = game.state
     with pytest.raises(RuleError) as nothing:
-        _same_turn(rules, state, [], line)
+        _same_turn(rules, before, [], RecordTurn(0, "I8=12", 12, 0, 7))
     assert (nothing.value.code, nothing.value.details) == ("bad_record", {"line": 7})
     assert nothing.value.message == "line 7: the rules play this line as nothing"
-    made: list[Event] = []
-    for command in (Place(0, sq("I8"), 12), EndTurn(0)):
-        for event in rules.check(state, command):
-            made.append(event)
-            state = rules.apply(state, event)
+    made = game.run(Place(0, sq("I8"), 12)) + game.run(EndTurn(0))
     with pytest.raises(RuleError) as other:
-        _same_turn(rules, dealt(), made, RecordTurn(1, "I8=12", 12, 0, 9))
+        _same_turn(rules, before, made, RecordTurn(1, "I8=12", 12, 0, 9))
     assert other.value.message == "line 9: the rules play this line as I8=12 (12)"
     assert other.value.details == {"line": 9}
-    _same_turn(rules, dealt(), made, RecordTurn(0, "I8=12", 12, 0, 9))  # its own: as written
-    bob = legal_placements_in(state.position, state.seats[1].rack)[0]
-    for command in (Place(1, sq(bob.square), bob.tile), EndTurn(1)):
-        for event in rules.check(state, command):
-            made.append(event)
-            state = rules.apply(state, event)
+    _same_turn(rules, before, made, RecordTurn(0, "I8=12", 12, 0, 9))  # its own: as written
+    bob = legal_placements_in(game.state.position, game.state.seats[1].rack)[0]
+    made += game.run(Place(1, sq(bob.square), bob.tile)) + game.run(EndTurn(1))
     with pytest.raises(RuleError) as two:
-        _same_turn(rules, dealt(), made, RecordTurn(0, "I8=12", 12, 0, 9))
+        _same_turn(rules, before, made, RecordTurn(0, "I8=12", 12, 0, 9))
     assert two.value.message == (
         f"line 9: the rules play this line as I8=12 (12); {bob.square}={bob.tile} ({bob.points})"
     )

@@ -57,6 +57,7 @@ Doctests are not run: the scores count the rules tests only.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import random
@@ -75,6 +76,9 @@ PACKAGE = PACKAGES["mathable"]
 TESTS = ROOT / "tests"
 STAGE = ROOT / ".mutation"
 EQUIVALENTS = ROOT / "bench" / "mutation_equivalents.txt"
+#: The results of earlier runs, kept in the repository (``--save``): a machine's stage does
+#: not outlive it, and a run of every module takes longer than one sitting.
+SAVED = ROOT / "bench" / "mutation_results.json.gz"
 MUTANTS = STAGE / "mutants" / "src"
 
 #: The tests run against the mutants: the rules tests, and the tests of the rules' words in
@@ -337,6 +341,60 @@ def results() -> dict[str, int | None]:
     return out
 
 
+def _function_of(name: str) -> str:
+    """The function a mutant changes, as mutmut names it in a module's hashes."""
+    return name.partition("__mutmut_")[0].rpartition(".")[2]
+
+
+def save_results(path: Path = SAVED) -> int:
+    """Write every result the stage holds, with the hash of each function as mutmut made
+    its mutants (``hash_by_function_name``), to ``path``; return how many."""
+    modules: dict[str, Any] = {}
+    for meta in sorted(MUTANTS.rglob("*.py.meta")):
+        if not meta.with_suffix("").exists():
+            continue
+        found = _read_meta(meta)
+        kept = {k: v for k, v in sorted(found["exit_code_by_key"].items()) if v is not None}
+        if kept:
+            hashes = found["hash_by_function_name"]
+            used = {_function_of(k) for k in kept}
+            modules[meta.relative_to(MUTANTS).as_posix()] = {
+                "hashes": {f: h for f, h in sorted(hashes.items()) if f in used},
+                "results": kept,
+            }
+    text = json.dumps({"format": 1, "modules": modules}, indent=0, sort_keys=True)
+    # mtime 0: the same results make the same file.
+    path.write_bytes(gzip.compress(text.encode(), mtime=0))
+    return sum(len(m["results"]) for m in modules.values())
+
+
+def restore_results(path: Path = SAVED) -> int:
+    """Take the saved result of every mutant that has none in the stage and whose function
+    is unchanged (the hash mutmut gives it is the saved one): mutmut's own rule for keeping
+    a result when a module changes. Return how many were taken."""
+    if not path.exists():
+        return 0
+    saved = json.loads(gzip.decompress(path.read_bytes()))
+    taken = 0
+    for relative, module in saved["modules"].items():
+        meta = MUTANTS / relative
+        if not meta.exists():
+            continue
+        found = _read_meta(meta)
+        codes, hashes = found["exit_code_by_key"], found["hash_by_function_name"]
+        changed = False
+        for name, code in module["results"].items():
+            function = _function_of(name)
+            if name in codes and codes[name] is None and function in hashes:
+                if module["hashes"].get(function) == hashes[function]:
+                    codes[name] = code
+                    changed = True
+                    taken += 1
+        if changed:
+            meta.write_text(json.dumps(found, indent=4))
+    return taken
+
+
 def _read_meta(meta: Path) -> dict[str, Any]:
     """A module's results; read again while a run is rewriting the file (a report read
     during a run could catch it half written)."""
@@ -511,14 +569,32 @@ def main(argv: list[str] | None = None) -> int:
         help="comma-separated test paths the mutants run against (default: every path of "
         "TEST_PATHS); a narrower choice is quicker and can only score lower",
     )
+    parser.add_argument(
+        "--missing", action="store_true", help="run only the chosen mutants with no result yet"
+    )
+    parser.add_argument(
+        "--save",
+        action="store_true",
+        help=f"write the stage's results to {SAVED.relative_to(ROOT)} (a new stage takes "
+        "them back where the function is unchanged)",
+    )
+    parser.add_argument(
+        "--no-saved", action="store_true", help=f"do not take results from {SAVED.name}"
+    )
     parser.add_argument("--report", action="store_true", help="print the last results, run none")
     parser.add_argument("--survivors", metavar="MODULE", help="print the diffs of its survivors")
     args = parser.parse_args(argv)
 
+    if args.save:
+        # Only reads the stage, like --report: a run going on keeps writing its own.
+        print(f"saved {save_results()} results to {SAVED.relative_to(ROOT)}", file=sys.stderr)
+        return 0
     if not (args.report or args.survivors):
         # --report and --survivors only read: syncing would regenerate (and so reset the
         # results of) every module whose source moved on since the run being read.
         sync_stage(keep_stats=args.keep_stats, tests=args.tests.split(",") if args.tests else None)
+        if not args.no_saved:
+            print(f"took {restore_results()} saved results", file=sys.stderr)
     all_modules = sorted({module_of(n) for n in results()})
     modules = args.modules.split(",") if args.modules else all_modules
     unknown = sorted(set(modules) - set(all_modules))
@@ -543,6 +619,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.again:
             codes = results()
             names = [n for n in names if status_of(codes.get(n)) not in ("killed", "timeout")]
+        if args.missing:
+            codes = results()
+            names = [n for n in names if codes.get(n) is None]
         print(f"running {len(names)} mutants with {args.jobs} jobs", file=sys.stderr)
         if names:  # mutmut given no names would run every mutant
             run_mutants(names, args.jobs)

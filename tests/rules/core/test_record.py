@@ -695,6 +695,28 @@ def test_a_line_the_rules_play_as_no_turn_or_as_two_is_refused_on_its_line() -> 
     )
 
 
+def test_a_line_the_rules_write_as_other_commands_is_refused_with_what_they_played() -> None:
+    """``_same_turn``'s second check: the line's events, written again by the rules, are
+    the line's own commands (spelt as the line likes: ``i8=12`` is ``I8=12``); a line whose
+    events the rules write as other commands is refused, and says what the rules played."""
+    from mathable import EndTurn, Place
+    from mathable.core.record import _same_turn
+    from mathable.core.ruleset import RecordTurn
+    from tests.rules.helpers import ALICE, BOB, Game, bag_order, sq
+
+    rules = ruleset("mathable")
+    game = Game(tiles=bag_order(*ALICE, *BOB))
+    before = game.state
+    made = game.run(Place(0, sq("I8"), 12)) + game.run(EndTurn(0))
+    _same_turn(rules, before, made, RecordTurn(0, "i8=12", 12, 0, 4))  # spelt otherwise
+    for other in ("I8=13", "H9=12", "I8=12 H9=5", "I8="):
+        with pytest.raises(RuleError) as caught:
+            _same_turn(rules, before, made, RecordTurn(0, other, 12, 0, 4))
+        assert caught.value.code == "bad_record"
+        assert caught.value.details == {"line": 4, "played": "I8=12 (12)"}
+        assert caught.value.message == "line 4: the rules play this line as I8=12 (12)"
+
+
 def test_a_timeout_line_replays_as_that_seats_timeout_and_a_claim_names_a_player() -> None:
     from mathable import TimeOut
     from mathable.core.state import ClockSpec

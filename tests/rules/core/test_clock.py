@@ -242,6 +242,68 @@ def test_clock_durations_run_from_one_second_to_a_year(
     )
 
 
+_WHOLE = "a whole number of seconds"
+
+
+@pytest.mark.parametrize(
+    ("spec", "details"),
+    [
+        (ClockSpec(), {"fields": ["per_move", "initial"], "per_move": None, "initial": None}),
+        (
+            ClockSpec(per_move=60, initial=90),
+            {"fields": ["per_move", "initial"], "per_move": 60, "initial": 90},
+        ),
+        (
+            ClockSpec(per_move=60, increment=5),
+            {"fields": ["increment", "max"], "increment": 5, "max": None},
+        ),
+        (
+            ClockSpec(per_move=60, max=120),
+            {"fields": ["increment", "max"], "increment": 0, "max": 120},
+        ),
+        (ClockSpec(per_move=True), {"field": "per_move", "value": True, "accepted": _WHOLE}),
+        (ClockSpec(initial="60"), {"field": "initial", "value": "60", "accepted": _WHOLE}),  # type: ignore[arg-type]
+        (
+            ClockSpec(initial=60, increment=1.5),  # type: ignore[arg-type]
+            {"field": "increment", "value": 1.5, "accepted": _WHOLE},
+        ),
+        (
+            ClockSpec(initial=60, max=[1]),  # type: ignore[arg-type]
+            {"field": "max", "value": "[1]", "accepted": _WHOLE},
+        ),
+        (
+            ClockSpec(per_move=0),
+            {"field": "per_move", "value": 0, "min": 1, "max": MAX_SECONDS},
+        ),
+        (
+            ClockSpec(initial=60, increment=-1),
+            {"field": "increment", "value": -1, "min": 0, "max": MAX_SECONDS},
+        ),
+        (
+            ClockSpec(initial=60, max=MAX_SECONDS + 1),
+            {"field": "max", "value": MAX_SECONDS + 1, "min": 1, "max": MAX_SECONDS},
+        ),
+        (
+            ClockSpec(initial=10, max=9),
+            {"fields": ["max", "initial"], "max": 9, "initial": 10},
+        ),
+        (
+            ClockSpec(initial=10, on_timeout="draw"),
+            {"field": "on_timeout", "value": "draw", "accepted": ["lose", "claim"]},
+        ),
+    ],
+)
+def test_each_refused_clock_names_its_fields_and_values_as_errors_md_says(
+    spec: ClockSpec, details: dict[str, object]
+) -> None:
+    """docs/errors.md, ``bad_clock``: ``field``, ``value`` and ``accepted`` or ``min``/``max``
+    for one field; ``fields`` (the two that clash) with their values for a pair."""
+    with pytest.raises(RuleError) as err:
+        check_spec(spec)
+    assert err.value.code == "bad_clock"
+    assert err.value.details == details
+
+
 def test_the_shortest_and_longest_durations_are_accepted() -> None:
     for spec in (
         ClockSpec(per_move=1),

@@ -128,6 +128,9 @@ def test_a_record_codec_writes_an_object_and_reads_back_its_dataclass() -> None:
     assert refusal(record.decode, "I8xH8") == "expected an object, got 'I8xH8'"
     assert refusal(record.decode, {"op": "x"}) == "missing field 'near'"
     assert refusal(record.decode, {"near": "I8", "op": "x"}) == "missing field 'far'"
+    with pytest.raises(RuleError) as missing:
+        record.decode({"far": "H8"})
+    assert missing.value.details == {"missing": "near"}  # the first missing, by docs/errors.md
     assert refusal(record.decode, {"near": "I8", "far": "H8", "op": "?"}) == (
         "expected one of + - x /, got '?'"
     )

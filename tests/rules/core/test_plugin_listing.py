@@ -103,6 +103,10 @@ def test_the_listing_reads_entry_points_as_importlib_does(
     _dist(second, "my_game-2.0.dist-info", "[mathable.rulesets]\nshadowed = pkg.old:RULES\n")
     _dist(second, "Older_Thing-0.1.egg-info", "[mathable.rulesets]\nfour = a=b:c\n")
     _dist(second, "not-a-dist-1.0.txt-info", "[mathable.rulesets]\nfive = pkg.five\n")
+    # An egg's folder names its Python too: the name is what comes before the first "-".
+    _dist(second, "my_game-2.0-py3.11.egg-info", "[mathable.rulesets]\nalso = pkg.egg\n")
+    # A name shadowed passes over that folder alone: the next in the same folder is read.
+    _dist(second, "zz_last-1.0.dist-info", "[mathable.rulesets]\nseven = pkg.seven\n")
     _dist(here, "Here-3.dist-info", "[mathable.rulesets]\nsix = pkg.six\n")
     monkeypatch.chdir(here)
     listed = plugins.Listed([str(first), str(tmp_path / "missing"), str(second), ""])
@@ -112,6 +116,7 @@ def test_the_listing_reads_entry_points_as_importlib_does(
         ("two", "pkg.two:Rules.X [extra]", "mathable.rulesets"),
         ("X", "pkg.x", "mathable.rulesets"),
         ("four", "a=b:c", "mathable.rulesets"),
+        ("seven", "pkg.seven", "mathable.rulesets"),
         ("six", "pkg.six", "mathable.rulesets"),
     ]
     assert [p.name for p in listed.select("other.group")] == ["three"]

@@ -122,3 +122,6 @@ def test_a_move_of_the_other_game_is_refused_as_wrong_game(
     with pytest.raises(RuleError) as raised:
         read(0, body)
     assert (raised.value.code, raised.value.message) == ("wrong_game", message)
+    # docs/errors.md: the game (as its ruleset's name) and the type asked.
+    game = "mathable" if read is mathable_command else "summy"
+    assert raised.value.details == {"ruleset": game, "type": str(body["type"])}

@@ -938,3 +938,54 @@ def test_a_timeout_of_the_player_to_move_closes_the_correction_window() -> None:
     assert timed_out.correctable is None
     assert timed_out.turn is not None and timed_out.turn.seat == 2
     assert refusal(timed_out, Correct(2)).code == "nothing_to_correct"
+
+
+def test_each_clock_command_s_refusal_gives_the_details_errors_md_lists() -> None:
+    """docs/errors.md: ``no_clock`` ``clock``; ``game_not_started``/``game_over`` the
+    ``status``; ``not_seated`` the ``seat``, the number of ``seats`` and whether it
+    ``resigned``; ``bad_seat``, ``bad_seconds``, ``bad_days`` the ``field`` and its
+    ``value`` with the seats still playing or the bounds; ``own_seat`` the ``seat``."""
+
+    def details(state: GameState, command: object) -> tuple[str, dict[str, object]]:
+        err = refusal(state, command)  # type: ignore[arg-type]
+        return err.code, err.details
+
+    plain = arranged([(12,), (1,)], bag=(30,))
+    for command in CLOCK_COMMANDS:
+        assert details(plain, command) == ("no_clock", {"clock": None})
+    log = [(MONDAY, e) for e in check(GameState(), Create("p0", clock=ClockSpec(per_move=60)))]
+    waiting, _ = replay_timed(log)
+    assert details(waiting, GiveTime(0, 1, 60)) == ("game_not_started", {"status": "waiting"})
+    ended, _ = replay_timed(then(started(ClockSpec(per_move=60)), MONDAY, Resign(1)))
+    assert details(ended, StartVacation(0, 1)) == ("game_over", {"status": "ended"})
+
+    two = clocked([(12,), (1,)])
+    assert details(two, UseVacationDay(2)) == (
+        "not_seated",
+        {"seat": 2, "seats": 2, "resigned": False},
+    )
+    assert details(two, EndVacation(-1)) == (
+        "not_seated",
+        {"seat": -1, "seats": 2, "resigned": False},
+    )
+    three = play(clocked([(12,), (1,), (2,)]), Resign(2))
+    assert details(three, GiveTime(2, 0, 60)) == (
+        "not_seated",
+        {"seat": 2, "seats": 3, "resigned": True},
+    )
+    for to in (2, 3):
+        assert details(three, GiveTime(0, to, 60)) == (
+            "bad_seat",
+            {"field": "seat", "value": to, "active_seats": [0, 1]},
+        )
+    assert details(three, GiveTime(1, 1, 60)) == ("own_seat", {"seat": 1})
+    for seconds in (0, MAX_SECONDS + 1, "60"):
+        assert details(two, GiveTime(0, 1, seconds)) == (  # type: ignore[arg-type]
+            "bad_seconds",
+            {"field": "seconds", "value": seconds, "min": 1, "max": MAX_SECONDS},
+        )
+    for days in (0, 367, 1.5):
+        assert details(two, StartVacation(1, days)) == (  # type: ignore[arg-type]
+            "bad_days",
+            {"field": "days", "value": days, "min": 1, "max": 366},
+        )

@@ -76,6 +76,23 @@ def test_placement_notation_refusals_say_what_was_expected() -> None:
     assert err.value.message == "' I8=x ': 'x' is not a tile number"
 
 
+def test_placement_notation_refusals_give_the_text_and_what_is_accepted() -> None:
+    """docs/errors.md, ``bad_placement``: the ``text`` read (cut to 40), the ``value``
+    refused (cut to 20) and what is ``accepted``."""
+    long = "I8" + " " * 50
+    with pytest.raises(RuleError) as err:
+        Placement.parse(long)
+    assert err.value.details == {"text": long[:40], "accepted": "I8=12 or 12@I8"}
+    text = "I8=" + "x" * 60
+    with pytest.raises(RuleError) as err:
+        Placement.parse(text)
+    assert err.value.details == {
+        "text": text[:40],
+        "value": "x" * 20,
+        "accepted": "a tile number, 0 to 999",
+    }
+
+
 def test_a_placement_splits_at_its_first_equals_or_at_sign() -> None:
     with pytest.raises(RuleError) as err:
         Placement.parse("I8=12=3")  # square I8, tile "12=3"

@@ -277,3 +277,39 @@ def test_a_seat_resigning_out_of_turn_leaves_the_turn_where_it_is() -> None:
     after = apply(state, Resigned(seat=1))
     assert after.seats[1].resigned and after.turn == Turn(seat=0, started_with=8)
     assert apply(after, Passed(seat=0)).turn == Turn(seat=2, started_with=8)
+
+
+_PLAYED = {"type": "equation_played", "v": 1, "seat": 0, "direction": "across",
+           "equation": "1", "points": 1, "drawn": []}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("data", "details"),
+    [
+        (
+            {"type": "tiles_discarded", "v": 1, "seat": 0, "discarded": [], "drawn": ["x" * 30]},
+            {"field": "drawn", "expected": "a tile", "got": "x" * 20},
+        ),
+        (
+            {"type": "tiles_discarded", "v": 1, "seat": 0, "discarded": [12], "drawn": []},
+            {"field": "discarded", "expected": "a tile", "got": 12},
+        ),
+        (
+            {**_PLAYED, "placements": [{"x": 1, "y": 0, "z": "w" * 80}]},
+            {"field": "placements", "expected": "{x, y, tile}",
+             "got": repr({"x": 1, "y": 0, "z": "w" * 80})[:60]},
+        ),
+        (
+            {**_PLAYED, "placements": [[1, 0, "1"]]},
+            {"field": "placements", "expected": "{x, y, tile}", "got": "[1, 0, '1']"},
+        ),
+    ],
+)  # fmt: skip
+def test_a_summy_event_refused_names_its_field_what_it_expected_and_what_it_got(
+    data: dict[str, Any], details: dict[str, Any]
+) -> None:
+    """docs/errors.md, ``bad_event``: ``expected`` and ``got`` (cut: a tile's to 20
+    characters, a placement's to 60), with the event's ``type`` and ``field``."""
+    with pytest.raises(RuleError) as raised:
+        Event.from_dict(data)
+    assert raised.value.details == {"type": data["type"], **details}

@@ -9,6 +9,7 @@ import sys
 import zipfile
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -143,3 +144,89 @@ def test_entry_points_are_read_from_the_folders_only_when_nothing_else_finds_the
     assert not plugins._plain_folders()  # a finder of distributions not the standard one
     Finder.__module__ = "importlib_helpers"
     assert plugins._plain_folders()
+
+
+@pytest.fixture
+def games_of(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Installs the entry points given (``plugins.in_group`` answering them) with modules
+    written to a folder on the path; the real games come back after the test."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    written: list[str] = []
+
+    def install(points: list[tuple[str, str]], modules: dict[str, str]) -> None:
+        for name, text in modules.items():
+            (tmp_path / f"{name}.py").write_text(text, encoding="utf-8")
+            written.append(name)
+        found = [plugins.Point(name, value, plugins.GROUP) for name, value in points]
+        monkeypatch.setattr(plugins, "in_group", lambda group: found)
+        plugins.forget()
+
+    yield install
+    for name in written:
+        sys.modules.pop(name, None)
+    monkeypatch.undo()
+    plugins.forget()
+    plugins.load_all()
+
+
+def test_a_game_listed_twice_is_one_game_and_two_objects_of_one_name_are_refused(
+    games_of: Any,
+) -> None:
+    """A distribution found twice on the path names the same object: one game. Two that
+    name different objects under one name are an install to fix, said as such."""
+    games_of([("beads", "beads_game:RULES"), ("beads", "beads_game:RULES")], {})
+    assert [(p.name, p.value) for p in plugins.installed()] == [("beads", "beads_game:RULES")]
+    games_of([("beads", "beads_game:RULES"), ("beads", "other_beads:RULES")], {})
+    with pytest.raises(ValueError) as clash:
+        plugins.installed()
+    assert str(clash.value) == (
+        "two games are installed as 'beads': beads_game:RULES and other_beads:RULES"
+    )
+
+
+def test_a_game_that_fails_to_import_is_left_out_with_a_warning_naming_it(
+    games_of: Any,
+) -> None:
+    games_of(
+        [("beads", "beads_game:RULES"), ("broken", "no_such_module_here:RULES")],
+        {"beads_game": "RULES = 'the beads ruleset'\n"},
+    )
+    with pytest.warns(RuntimeWarning) as caught:
+        loaded = plugins.load_all()
+    assert loaded == {"beads": "the beads ruleset"}
+    assert [str(w.message) for w in caught] == [
+        "the game 'broken' (no_such_module_here:RULES) cannot be loaded: "
+        "ModuleNotFoundError(\"No module named 'no_such_module_here'\")"
+    ]
+
+
+def test_a_broken_game_s_warning_points_at_the_line_that_asked_for_the_games(
+    games_of: Any,
+) -> None:
+    """``stacklevel``: the warning names the caller's line, not the plugins module (deselected
+    under mutmut, whose trampoline is one frame more: see bench/mutation.py)."""
+    games_of([("broken", "no_such_module_here:RULES")], {})
+    with pytest.warns(RuntimeWarning) as caught:
+        plugins.load_all()
+    assert caught[0].filename == __file__
+
+
+def test_the_events_of_the_games_loaded_are_imported_and_a_game_may_name_none(
+    games_of: Any,
+) -> None:
+    """``import_events(every=False)``: the events modules that the games imported so far
+    name (all of them once ``load_all`` ran); a ruleset without ``events_module`` has its
+    events in its own module."""
+    games_of(
+        [("beads", "beads_game:RULES"), ("plain", "plain_game:RULES")],
+        {
+            "beads_game": "class R:\n    events_module = 'beads_events'\nRULES = R()\n",
+            "beads_events": "",
+            "plain_game": "RULES = object()\n",
+        },
+    )
+    plugins.import_events(every=False)  # nothing imported yet: nothing to do
+    assert "beads_events" not in sys.modules
+    plugins.load_all()
+    plugins.import_events(every=False)
+    assert "beads_events" in sys.modules

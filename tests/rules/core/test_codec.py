@@ -134,3 +134,18 @@ def test_a_record_codec_writes_an_object_and_reads_back_its_dataclass() -> None:
     assert refusal(record.decode, {"near": "I8", "far": "H8", "op": "?"}) == (
         "expected one of + - x /, got '?'"
     )
+
+
+def test_a_value_refused_names_what_was_expected_and_what_came_cut_to_60() -> None:
+    """``codec.bad``, which a game's own codecs raise too: ``bad_event`` with ``expected``
+    and ``got`` (its ``repr``, cut to 60 characters with "..."); what is expected is said
+    as given when it is no word of the codecs' own (a plain string from another game)."""
+    refused = codecs.bad("a colour", "x" * 100)
+    assert refused.code == "bad_event"
+    got = repr("x" * 100)[:57] + "..."
+    assert refused.details == {"expected": "a colour", "got": got}
+    assert refused.message == f"expected a colour, got {got}"
+    assert codecs.bad("a colour", 3).details == {"expected": "a colour", "got": "3"}
+    with pytest.raises(RuleError) as err:
+        codecs.INT.decode("12")
+    assert err.value.details == {"expected": "an integer", "got": "'12'"}

@@ -324,6 +324,14 @@ def test_a_created_games_clock_is_written_and_read_as_an_object() -> None:
     assert Event.from_dict(data) == created
     assert decode_refusal({**data, "clock": [3600]}) == "game_created.clock: a clock is an object"
     assert decode_refusal({**data, "clock": "3600"}) == "game_created.clock: a clock is an object"
+    with pytest.raises(RuleError) as err:
+        Event.from_dict({**data, "clock": [3600]})
+    assert err.value.details == {
+        "type": "game_created",
+        "field": "clock",
+        "expected": "an object",
+        "got": "[3600]",
+    }
     partial = Event.from_dict({**data, "clock": {"per_move": 60}})
     assert isinstance(partial, GameCreated) and partial.clock == ClockSpec(per_move=60)
 

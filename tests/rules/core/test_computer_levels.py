@@ -73,3 +73,26 @@ def test_a_built_in_level_plays_both_games_by_its_own_name(level: str) -> None:
         view = rules.view(state, state.turn.seat)
         assert made.turn(game, view, 5) == installed.turn(game, view, 5)
         assert made.turn(game, view, 5)
+
+
+def test_a_duel_is_seeded_0_by_default_and_stops_a_game_that_never_ends() -> None:
+    """``duel``'s defaults: seed 0 (the same game as ``seed=0``, another than ``seed=1``
+    for a level that draws its choices), and 5,000 decisions before a game that does not
+    end is an error (an engine that never sends a command)."""
+    found = engines()
+    tiles = list(ruleset("mathable").tile_set)
+    random.Random("duel").shuffle(tiles)
+    seats = [found["casual"], found["casual"]]
+    by_seed = {seed: duel("mathable", seats, tiles, seed=seed) for seed in (0, 1)}
+    assert by_seed[0] != by_seed[1]
+    assert duel("mathable", seats, tiles) == by_seed[0]
+
+    class Idle:
+        rulesets = ("mathable",)
+
+        def turn(self, game: str, view: object, seed: int) -> list[object]:
+            return []
+
+    with pytest.raises(RuntimeError) as never:
+        duel("mathable", [Idle(), Idle()], tiles)  # type: ignore[list-item]
+    assert str(never.value) == "the game did not end in 5000 decisions"

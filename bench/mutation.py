@@ -348,22 +348,41 @@ def _function_of(name: str) -> str:
     return name.partition("__mutmut_")[0].rpartition(".")[2]
 
 
+def _load_saved(path: Path) -> dict[str, Any]:
+    if not path.exists():
+        return {}
+    saved: dict[str, Any] = json.loads(gzip.decompress(path.read_bytes()))["modules"]
+    return saved
+
+
 def save_results(path: Path = SAVED) -> int:
-    """Write every result the stage holds, with the hash of each function as mutmut made
-    its mutants (``hash_by_function_name``), to ``path``; return how many."""
-    modules: dict[str, Any] = {}
+    """Write every result the stage holds to ``path``, with the hash of each function as
+    mutmut made its mutants (``hash_by_function_name``), keeping the results saved before
+    that the stage has none of (another part of the run, or ones mutmut reset when it
+    measured new tests) where the function is unchanged; return how many are saved."""
+    modules = _load_saved(path)
     for meta in sorted(MUTANTS.rglob("*.py.meta")):
         if not meta.with_suffix("").exists():
             continue
         found = _read_meta(meta)
-        kept = {k: v for k, v in sorted(found["exit_code_by_key"].items()) if v is not None}
+        hashes = found["hash_by_function_name"]
+        relative = meta.relative_to(MUTANTS).as_posix()
+        before = modules.get(relative, {"hashes": {}, "results": {}})
+        kept = {
+            name: code
+            for name, code in before["results"].items()
+            if name in found["exit_code_by_key"]
+            and before["hashes"].get(_function_of(name)) == hashes.get(_function_of(name))
+        }
+        kept.update({k: v for k, v in found["exit_code_by_key"].items() if v is not None})
         if kept:
-            hashes = found["hash_by_function_name"]
             used = {_function_of(k) for k in kept}
-            modules[meta.relative_to(MUTANTS).as_posix()] = {
+            modules[relative] = {
                 "hashes": {f: h for f, h in sorted(hashes.items()) if f in used},
-                "results": kept,
+                "results": dict(sorted(kept.items())),
             }
+        else:
+            modules.pop(relative, None)
     text = json.dumps({"format": 1, "modules": modules}, indent=0, sort_keys=True)
     # mtime 0: the same results make the same file.
     path.write_bytes(gzip.compress(text.encode(), mtime=0))
@@ -374,11 +393,8 @@ def restore_results(path: Path = SAVED) -> int:
     """Take the saved result of every mutant that has none in the stage and whose function
     is unchanged (the hash mutmut gives it is the saved one): mutmut's own rule for keeping
     a result when a module changes. Return how many were taken."""
-    if not path.exists():
-        return 0
-    saved = json.loads(gzip.decompress(path.read_bytes()))
     taken = 0
-    for relative, module in saved["modules"].items():
+    for relative, module in _load_saved(path).items():
         meta = MUTANTS / relative
         if not meta.exists():
             continue

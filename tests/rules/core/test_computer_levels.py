@@ -96,3 +96,17 @@ def test_a_duel_is_seeded_0_by_default_and_stops_a_game_that_never_ends() -> Non
     with pytest.raises(RuntimeError) as never:
         duel("mathable", [Idle(), Idle()], tiles)  # type: ignore[list-item]
     assert str(never.value) == "the game did not end in 5000 decisions"
+
+
+def test_a_duel_plays_the_order_it_is_given_with_as_many_seats_as_engines() -> None:
+    """The tiles come in the order given (the same order, the same game; another order,
+    another game), for as many seats as engines, in the game named."""
+    found = engines()
+    for game in ("mathable", "summy"):
+        tiles = list(ruleset(game).tile_set)
+        random.Random(f"order:{game}").shuffle(tiles)
+        three = [found["greedy"], found["casual"], found["casual"]]
+        scores = duel(game, three, tiles, seed=3)
+        assert len(scores) == 3
+        assert duel(game, three, tiles, seed=3) == scores
+        assert duel(game, three, tiles[::-1], seed=3) != scores

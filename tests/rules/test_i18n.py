@@ -129,6 +129,20 @@ def test_a_text_is_said_from_the_catalogs_its_values_said_too() -> None:
         assert _("seat {seat}", seat=1) == "place 1"
 
 
+def test_parts_joined_are_a_text_even_one_plain_part_and_none_is_an_error() -> None:
+    """``words.joined``: parts two by two in the template; a single part comes back as a
+    text (a plain string made one, said as it is); nothing to join is a caller's mistake."""
+    from mathable.core.words import N_, joined
+
+    one = joined(["I8"], N_("{first}, {second}"))
+    assert isinstance(one, Text) and (one, one.template) == ("I8", "{p0}")
+    two = joined([says("passed"), "I8"], N_("{first} and {second}"))
+    assert (two, two.template) == ("passed and I8", "{first} and {second}")
+    with pytest.raises(ValueError) as nothing:
+        joined([], N_("{first}, {second}"))
+    assert str(nothing.value) == "nothing to join"
+
+
 def test_a_value_that_is_no_text_is_never_said() -> None:
     # a player, or a reason, that happens to be written as a text of the catalog
     assert say(says("game over: {reason}", reason="passed"), "fr") == "partie terminée : passed"

@@ -102,6 +102,8 @@ DESELECTED = (
     "test_an_old_module_paths_warning_points_at_the_line_that_imports_it",
     "tests/rules/core/test_plugin_listing.py::"
     "test_a_broken_game_s_warning_points_at_the_line_that_asked_for_the_games",
+    "tests/rules/core/test_computer.py::"
+    "test_a_broken_engine_s_warning_points_at_the_line_that_asked_for_the_engines",
 )
 
 CONFIG_TEMPLATE = """\

@@ -265,6 +265,67 @@ def test_claims_must_name_pairs_of_the_square_once_each_holding_two_tiles() -> N
     )
 
 
+def test_each_claim_refusal_gives_its_reason_square_and_pair_as_docs_errors_lists() -> None:
+    """docs/errors.md: ``claims_required`` gives ``square`` and ``referee``; ``bad_claim`` its
+    ``reason``, ``square`` (where the tile goes), ``pair`` (the claim's squares, as claimed)
+    and per reason ``claim``, ``value`` and ``accepted``, ``accepted`` or ``empty``."""
+    state = arranged([(12, 1), (1,)], bag=(30,), referee="players")
+
+    def details(claims: object) -> tuple[str, dict[str, object]]:
+        err = refusal(state, Place(0, sq("I8"), 12, claims=claims))  # type: ignore[arg-type]
+        return err.code, err.details
+
+    assert details(None) == ("claims_required", {"square": "I8", "referee": "players"})
+    assert details(()) == ("claims_required", {"square": "I8", "referee": "players"})
+    written = "H8 x G8 makes 12, as anyone can see on the board"  # cut to its first 40
+    assert details((written,)) == (
+        "bad_claim",
+        {"reason": "not_an_equation", "square": "I8", "claim": written[:40]},
+    )
+    assert details(claim("H8", "G8", "multiplication")) == (
+        "bad_claim",
+        {
+            "reason": "bad_operation",
+            "square": "I8",
+            "pair": ["H8", "G8"],
+            "value": "multiplica",  # its first 10 characters
+            "accepted": ["+", "-", "x", "/"],
+        },
+    )
+    assert details(claim("G8", "F8", "x")) == (
+        "bad_claim",
+        {
+            "reason": "not_a_pair",
+            "square": "I8",
+            "pair": ["G8", "F8"],
+            "accepted": [["H8", "G8"], ["J8", "K8"], ["I7", "I6"], ["I9", "I10"]],
+        },
+    )
+    # The pair as claimed (far square first), its empty squares in the board's order.
+    assert details(claim("I6", "I7", "x")) == (
+        "bad_claim",
+        {"reason": "empty_square", "square": "I8", "pair": ["I6", "I7"], "empty": ["I7", "I6"]},
+    )
+    state = arranged([(12, 1), (1,)], board={"I7": 2}, bag=(30,), referee="players")
+    assert details(claim("I6", "I7", "x"))[1]["empty"] == ["I6"]
+
+
+def test_a_claim_off_the_board_names_its_field_near_or_far() -> None:
+    """docs/errors.md: ``bad_square`` gives ``field``, ``value`` and ``accepted``."""
+    state = arranged([(12, 1), (1,)], bag=(30,), referee="players")
+    accepted = "0 to 195 (A1 to N14)"
+    near = refusal(state, Place(0, sq("I8"), 12, claims=(Equation(196, sq("G8"), "+"),)))
+    assert (near.code, near.details) == (
+        "bad_square",
+        {"field": "near", "value": 196, "accepted": accepted},
+    )
+    far = refusal(state, Place(0, sq("I8"), 12, claims=(Equation(sq("H8"), -1, "+"),)))
+    assert (far.code, far.details) == (
+        "bad_square",
+        {"field": "far", "value": -1, "accepted": accepted},
+    )
+
+
 def test_a_claim_may_name_its_pair_far_square_first() -> None:
     state = arranged([(12, 1), (1,)], bag=(30,), referee="players")
     (event,) = check(state, Place(0, sq("I8"), 12, claims=claim("G8", "H8", "x")))

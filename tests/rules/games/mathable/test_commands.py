@@ -306,7 +306,8 @@ def test_each_claim_refusal_gives_its_reason_square_and_pair_as_docs_errors_list
         "bad_claim",
         {"reason": "empty_square", "square": "I8", "pair": ["I6", "I7"], "empty": ["I7", "I6"]},
     )
-    state = arranged([(12, 1), (1,)], board={"I7": 2}, bag=(30,), referee="players")
+    # A 0 is a tile like any other: only the square without a tile is empty.
+    state = arranged([(12, 1), (1,)], board={"I7": 0}, bag=(30,), referee="players")
     assert details(claim("I6", "I7", "x"))[1]["empty"] == ["I6"]
 
 

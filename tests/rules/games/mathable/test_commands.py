@@ -45,7 +45,13 @@ from mathable.core.events import (
     Resigned,
 )
 from mathable.games.mathable.commands import MAX_TURN_PLACEMENTS, Decline, review_turn
-from mathable.games.mathable.events import Corrected, GameStarted, TilePlaced, TurnEnded
+from mathable.games.mathable.events import (
+    Corrected,
+    ExtraTileDrawn,
+    GameStarted,
+    TilePlaced,
+    TurnEnded,
+)
 from mathable.games.mathable.state import PlacedTile
 from tests.rules.helpers import Game, arranged, bag_order, play, position, refusal, sq
 
@@ -173,6 +179,17 @@ def test_pass_exchange_and_whole_turns_are_refused_once_a_tile_is_down() -> None
     assert says(state, Exchange(0, (1,))) == ("turn_in_progress", start + "exchanging")
     whole = PlayTurn(0, (TurnPlacement(sq("F8"), 1),))
     assert says(state, whole) == ("turn_in_progress", start + "sending a whole turn")
+
+
+def test_a_turn_begun_refuses_a_pass_exchange_or_whole_turn_naming_its_squares() -> None:
+    """docs/errors.md: ``turn_in_progress`` gives ``squares``, those placed this turn."""
+    state = arranged([(12, 16, 1), (1,)], bag=(30, 31))
+    state = play(state, Place(0, sq("I8"), 12))
+    state = play(state, Place(0, sq("J8"), 16))
+    whole = PlayTurn(0, (TurnPlacement(sq("F8"), 1),))
+    for command in (Pass(0), Exchange(0, (1,)), whole):
+        err = refusal(state, command)
+        assert (err.code, err.details) == ("turn_in_progress", {"squares": ["I8", "J8"]})
 
 
 # --- placing --------------------------------------------------------------------------------
@@ -347,6 +364,24 @@ def test_an_extra_tile_needs_a_tile_in_the_bag() -> None:
     )
 
 
+def test_an_extra_tile_refused_names_the_last_placement_and_whether_it_drew_already() -> None:
+    """docs/errors.md: ``no_extra_tile`` gives ``placed``; when any, ``square``, ``tile`` and
+    ``operation`` of the last placement and ``extra_drawn``."""
+    state = arranged([(12, 16, 1), (1,)], bag=(30, 31))
+    state = play(state, Place(0, sq("I8"), 12))
+    err = refusal(state, DrawExtra(0))
+    assert (err.code, err.details) == (
+        "no_extra_tile",
+        {"placed": 1, "square": "I8", "tile": 12, "operation": None, "extra_drawn": False},
+    )
+    state = play(play(state, Place(0, sq("J8"), 16)), DrawExtra(0))  # J8 is a + square
+    err = refusal(state, DrawExtra(0))
+    assert (err.code, err.details) == (
+        "no_extra_tile",
+        {"placed": 2, "square": "J8", "tile": 16, "operation": "+", "extra_drawn": True},
+    )
+
+
 # --- whole turns ----------------------------------------------------------------------------
 
 
@@ -362,6 +397,29 @@ def test_a_whole_turn_has_one_to_sixteen_placements() -> None:
     # Sixteen are not too many: this turn is refused for its tiles, not its length.
     sixteen = many[:MAX_TURN_PLACEMENTS]
     assert refusal(state, PlayTurn(0, sixteen)).code == "tile_not_in_rack"
+
+
+def test_too_many_placements_gives_the_count_and_the_most() -> None:
+    """docs/errors.md: ``too_many_placements`` gives ``placements`` and ``max``."""
+    state = arranged([(12, 1), (1,)], bag=(30,))
+    many = tuple(TurnPlacement(sq("I8"), 12) for _ in range(MAX_TURN_PLACEMENTS + 1))
+    err = refusal(state, PlayTurn(0, many))
+    assert (err.code, err.details) == ("too_many_placements", {"placements": 17, "max": 16})
+
+
+def test_a_whole_turn_draws_its_extra_tile_then_the_refill_one_draw_after_the_other() -> None:
+    # A seeded bag draws the extra tile (one tile), then the refill, from one random stream:
+    # the tiles are those of the same bag drawing 1 and then 5.
+    bag = tuple(range(20, 40))
+    state = arranged([(12, 16, 1), (1,)], bag=bag)
+    turn = PlayTurn(0, (TurnPlacement(sq("I8"), 12), TurnPlacement(sq("J8"), 16, draw_extra=True)))
+    events = check(state, turn, SeededBag(5, salt=2))
+    same = SeededBag(5, salt=2)
+    (extra,) = same.draw(bag, 1)
+    refill = same.draw(tuple(t for t in bag if t != extra), 5)
+    assert [type(e) for e in events] == [TilePlaced, TilePlaced, ExtraTileDrawn, TurnEnded]
+    assert events[2] == ExtraTileDrawn(seat=0, tile=extra)
+    assert events[3].drawn == tuple(refill)  # type: ignore[attr-defined]
 
 
 def test_a_whole_turn_names_its_tiles_and_the_rack_when_they_are_not_there() -> None:
@@ -704,6 +762,24 @@ def test_tiles_that_are_not_whole_numbers_are_refused_in_words() -> None:
     assert says(state, Exchange(0, ("1",))) == (  # type: ignore[arg-type]
         "bad_tile",
         "tiles are whole numbers",
+    )
+
+
+def test_tiles_that_are_not_whole_numbers_are_refused_with_the_field_and_the_values() -> None:
+    """docs/errors.md: ``bad_tile`` gives ``field`` (``tile``, ``tiles``), ``value`` and
+    ``accepted``."""
+    state = arranged([(12, 1), (1,)], bag=(30, 31))
+    long = "twelve, the tile I hold on my rack right now"  # shown cut to its first 40
+    err = refusal(state, Place(0, sq("I8"), long))  # type: ignore[arg-type]
+    assert (err.code, err.details) == (
+        "bad_tile",
+        {"field": "tile", "value": long[:40], "accepted": "a whole number"},
+    )
+    # An exchange names every tile that is not a whole number, in its order.
+    err = refusal(state, Exchange(0, (1, "12", 12.5, 1)))  # type: ignore[arg-type]
+    assert (err.code, err.details) == (
+        "bad_tile",
+        {"field": "tiles", "value": ["12", 12.5], "accepted": "whole numbers"},
     )
 
 

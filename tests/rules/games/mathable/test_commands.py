@@ -663,6 +663,14 @@ def test_a_game_that_would_end_waits_for_the_next_player_to_correct_or_pass() ->
     assert isinstance(events[-1], GameEnded) and events[-1].reason == "rack_emptied"
 
 
+def test_a_game_waiting_to_end_refuses_a_placement_with_the_end_it_waits_on() -> None:
+    """docs/errors.md: ``game_ending`` gives ``reason``, the end the game waits on."""
+    state = emptied_by_a_players_refereed_turn()
+    for command in (Place(1, sq("F8"), 5, claims=claim("G8", "H8", "+")), Exchange(1, (5,))):
+        err = refusal(state, command)
+        assert (err.code, err.details) == ("game_ending", {"reason": "rack_emptied"})
+
+
 def test_the_resigned_keep_their_deductions_but_never_win() -> None:
     state = arranged([(12,), (5, 9), (1,)], bag=())
     seats = (state.seats[0], state.seats[1], replace(state.seats[2], score=90))

@@ -45,7 +45,13 @@ from mathable.core.events import (
     Resigned,
 )
 from mathable.games.mathable.commands import MAX_TURN_PLACEMENTS, Decline, review_turn
-from mathable.games.mathable.events import Corrected, GameStarted, TilePlaced, TurnEnded
+from mathable.games.mathable.events import (
+    Corrected,
+    ExtraTileDrawn,
+    GameStarted,
+    TilePlaced,
+    TurnEnded,
+)
 from mathable.games.mathable.state import PlacedTile
 from tests.rules.helpers import Game, arranged, bag_order, play, position, refusal, sq
 
@@ -175,6 +181,17 @@ def test_pass_exchange_and_whole_turns_are_refused_once_a_tile_is_down() -> None
     assert says(state, whole) == ("turn_in_progress", start + "sending a whole turn")
 
 
+def test_a_turn_begun_refuses_a_pass_exchange_or_whole_turn_naming_its_squares() -> None:
+    """docs/errors.md: ``turn_in_progress`` gives ``squares``, those placed this turn."""
+    state = arranged([(12, 16, 1), (1,)], bag=(30, 31))
+    state = play(state, Place(0, sq("I8"), 12))
+    state = play(state, Place(0, sq("J8"), 16))
+    whole = PlayTurn(0, (TurnPlacement(sq("F8"), 1),))
+    for command in (Pass(0), Exchange(0, (1,)), whole):
+        err = refusal(state, command)
+        assert (err.code, err.details) == ("turn_in_progress", {"squares": ["I8", "J8"]})
+
+
 # --- placing --------------------------------------------------------------------------------
 
 
@@ -265,6 +282,68 @@ def test_claims_must_name_pairs_of_the_square_once_each_holding_two_tiles() -> N
     )
 
 
+def test_each_claim_refusal_gives_its_reason_square_and_pair_as_docs_errors_lists() -> None:
+    """docs/errors.md: ``claims_required`` gives ``square`` and ``referee``; ``bad_claim`` its
+    ``reason``, ``square`` (where the tile goes), ``pair`` (the claim's squares, as claimed)
+    and per reason ``claim``, ``value`` and ``accepted``, ``accepted`` or ``empty``."""
+    state = arranged([(12, 1), (1,)], bag=(30,), referee="players")
+
+    def details(claims: object) -> tuple[str, dict[str, object]]:
+        err = refusal(state, Place(0, sq("I8"), 12, claims=claims))  # type: ignore[arg-type]
+        return err.code, err.details
+
+    assert details(None) == ("claims_required", {"square": "I8", "referee": "players"})
+    assert details(()) == ("claims_required", {"square": "I8", "referee": "players"})
+    written = "H8 x G8 makes 12, as anyone can see on the board"  # cut to its first 40
+    assert details((written,)) == (
+        "bad_claim",
+        {"reason": "not_an_equation", "square": "I8", "claim": written[:40]},
+    )
+    assert details(claim("H8", "G8", "multiplication")) == (
+        "bad_claim",
+        {
+            "reason": "bad_operation",
+            "square": "I8",
+            "pair": ["H8", "G8"],
+            "value": "multiplica",  # its first 10 characters
+            "accepted": ["+", "-", "x", "/"],
+        },
+    )
+    assert details(claim("G8", "F8", "x")) == (
+        "bad_claim",
+        {
+            "reason": "not_a_pair",
+            "square": "I8",
+            "pair": ["G8", "F8"],
+            "accepted": [["H8", "G8"], ["J8", "K8"], ["I7", "I6"], ["I9", "I10"]],
+        },
+    )
+    # The pair as claimed (far square first), its empty squares in the board's order.
+    assert details(claim("I6", "I7", "x")) == (
+        "bad_claim",
+        {"reason": "empty_square", "square": "I8", "pair": ["I6", "I7"], "empty": ["I7", "I6"]},
+    )
+    # A 0 is a tile like any other: only the square without a tile is empty.
+    state = arranged([(12, 1), (1,)], board={"I7": 0}, bag=(30,), referee="players")
+    assert details(claim("I6", "I7", "x"))[1]["empty"] == ["I6"]
+
+
+def test_a_claim_off_the_board_names_its_field_near_or_far() -> None:
+    """docs/errors.md: ``bad_square`` gives ``field``, ``value`` and ``accepted``."""
+    state = arranged([(12, 1), (1,)], bag=(30,), referee="players")
+    accepted = "0 to 195 (A1 to N14)"
+    near = refusal(state, Place(0, sq("I8"), 12, claims=(Equation(196, sq("G8"), "+"),)))
+    assert (near.code, near.details) == (
+        "bad_square",
+        {"field": "near", "value": 196, "accepted": accepted},
+    )
+    far = refusal(state, Place(0, sq("I8"), 12, claims=(Equation(sq("H8"), -1, "+"),)))
+    assert (far.code, far.details) == (
+        "bad_square",
+        {"field": "far", "value": -1, "accepted": accepted},
+    )
+
+
 def test_a_claim_may_name_its_pair_far_square_first() -> None:
     state = arranged([(12, 1), (1,)], bag=(30,), referee="players")
     (event,) = check(state, Place(0, sq("I8"), 12, claims=claim("G8", "H8", "x")))
@@ -285,6 +364,24 @@ def test_an_extra_tile_needs_a_tile_in_the_bag() -> None:
     )
 
 
+def test_an_extra_tile_refused_names_the_last_placement_and_whether_it_drew_already() -> None:
+    """docs/errors.md: ``no_extra_tile`` gives ``placed``; when any, ``square``, ``tile`` and
+    ``operation`` of the last placement and ``extra_drawn``."""
+    state = arranged([(12, 16, 1), (1,)], bag=(30, 31))
+    state = play(state, Place(0, sq("I8"), 12))
+    err = refusal(state, DrawExtra(0))
+    assert (err.code, err.details) == (
+        "no_extra_tile",
+        {"placed": 1, "square": "I8", "tile": 12, "operation": None, "extra_drawn": False},
+    )
+    state = play(play(state, Place(0, sq("J8"), 16)), DrawExtra(0))  # J8 is a + square
+    err = refusal(state, DrawExtra(0))
+    assert (err.code, err.details) == (
+        "no_extra_tile",
+        {"placed": 2, "square": "J8", "tile": 16, "operation": "+", "extra_drawn": True},
+    )
+
+
 # --- whole turns ----------------------------------------------------------------------------
 
 
@@ -300,6 +397,29 @@ def test_a_whole_turn_has_one_to_sixteen_placements() -> None:
     # Sixteen are not too many: this turn is refused for its tiles, not its length.
     sixteen = many[:MAX_TURN_PLACEMENTS]
     assert refusal(state, PlayTurn(0, sixteen)).code == "tile_not_in_rack"
+
+
+def test_too_many_placements_gives_the_count_and_the_most() -> None:
+    """docs/errors.md: ``too_many_placements`` gives ``placements`` and ``max``."""
+    state = arranged([(12, 1), (1,)], bag=(30,))
+    many = tuple(TurnPlacement(sq("I8"), 12) for _ in range(MAX_TURN_PLACEMENTS + 1))
+    err = refusal(state, PlayTurn(0, many))
+    assert (err.code, err.details) == ("too_many_placements", {"placements": 17, "max": 16})
+
+
+def test_a_whole_turn_draws_its_extra_tile_then_the_refill_one_draw_after_the_other() -> None:
+    # A seeded bag draws the extra tile (one tile), then the refill, from one random stream:
+    # the tiles are those of the same bag drawing 1 and then 5.
+    bag = tuple(range(20, 40))
+    state = arranged([(12, 16, 1), (1,)], bag=bag)
+    turn = PlayTurn(0, (TurnPlacement(sq("I8"), 12), TurnPlacement(sq("J8"), 16, draw_extra=True)))
+    events = check(state, turn, SeededBag(5, salt=2))
+    same = SeededBag(5, salt=2)
+    (extra,) = same.draw(bag, 1)
+    refill = same.draw(tuple(t for t in bag if t != extra), 5)
+    assert [type(e) for e in events] == [TilePlaced, TilePlaced, ExtraTileDrawn, TurnEnded]
+    assert events[2] == ExtraTileDrawn(seat=0, tile=extra)
+    assert events[3].drawn == tuple(refill)  # type: ignore[attr-defined]
 
 
 def test_a_whole_turn_names_its_tiles_and_the_rack_when_they_are_not_there() -> None:
@@ -543,6 +663,14 @@ def test_a_game_that_would_end_waits_for_the_next_player_to_correct_or_pass() ->
     assert isinstance(events[-1], GameEnded) and events[-1].reason == "rack_emptied"
 
 
+def test_a_game_waiting_to_end_refuses_a_placement_with_the_end_it_waits_on() -> None:
+    """docs/errors.md: ``game_ending`` gives ``reason``, the end the game waits on."""
+    state = emptied_by_a_players_refereed_turn()
+    for command in (Place(1, sq("F8"), 5, claims=claim("G8", "H8", "+")), Exchange(1, (5,))):
+        err = refusal(state, command)
+        assert (err.code, err.details) == ("game_ending", {"reason": "rack_emptied"})
+
+
 def test_the_resigned_keep_their_deductions_but_never_win() -> None:
     state = arranged([(12,), (5, 9), (1,)], bag=())
     seats = (state.seats[0], state.seats[1], replace(state.seats[2], score=90))
@@ -642,6 +770,24 @@ def test_tiles_that_are_not_whole_numbers_are_refused_in_words() -> None:
     assert says(state, Exchange(0, ("1",))) == (  # type: ignore[arg-type]
         "bad_tile",
         "tiles are whole numbers",
+    )
+
+
+def test_tiles_that_are_not_whole_numbers_are_refused_with_the_field_and_the_values() -> None:
+    """docs/errors.md: ``bad_tile`` gives ``field`` (``tile``, ``tiles``), ``value`` and
+    ``accepted``."""
+    state = arranged([(12, 1), (1,)], bag=(30, 31))
+    long = "twelve, the tile I hold on my rack right now"  # shown cut to its first 40
+    err = refusal(state, Place(0, sq("I8"), long))  # type: ignore[arg-type]
+    assert (err.code, err.details) == (
+        "bad_tile",
+        {"field": "tile", "value": long[:40], "accepted": "a whole number"},
+    )
+    # An exchange names every tile that is not a whole number, in its order.
+    err = refusal(state, Exchange(0, (1, "12", 12.5, 1)))  # type: ignore[arg-type]
+    assert (err.code, err.details) == (
+        "bad_tile",
+        {"field": "tiles", "value": ["12", 12.5], "accepted": "whole numbers"},
     )
 
 

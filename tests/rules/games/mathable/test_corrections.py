@@ -345,6 +345,35 @@ def test_rules_version_2_keeps_the_later_placement_s_extra_on_the_rack() -> None
     assert len(play(state, Correct(1)).seats[0].rack) == 9
 
 
+def test_rules_version_2_puts_the_illegal_placement_s_own_extra_back_and_version_1_none() -> None:
+    # RULES.md "Rules versions": from version 2 a correction puts the extra tile drawn right
+    # after an illegal placement back into the bag; version 1 did not.
+    state = players_game()
+    state = play(state, Place(0, sq("I8"), 12, claims=claim("H8", "G8", "x")))
+    state = play(state, Place(0, sq("J8"), 13, claims=claim("I8", "H8", "+")))  # 16, not 13
+    state = play(state, DrawExtra(0))  # the extra tile 20
+    state = play(state, EndTurn(0))
+    (event,) = check(replace(state, rules_version=2), Correct(1))
+    assert isinstance(event, Corrected) and event.to_bag == (20,)
+    assert event.removed == ((sq("J8"), 13),) and event.points_lost == 13
+    (event,) = check(replace(state, rules_version=1), Correct(1))
+    assert isinstance(event, Corrected) and event.to_bag == ()
+    assert event.removed == ((sq("J8"), 13),) and event.points_lost == 13
+
+
+def test_rules_version_1_refuses_correcting_a_right_turn_with_the_turn_as_data() -> None:
+    """docs/errors.md: ``no_mistake`` gives ``seat`` and ``placements`` in every version."""
+    state = players_game()
+    state = play(state, Place(0, sq("I8"), 12, claims=claim("H8", "G8", "x")))
+    state = play(state, EndTurn(0))
+    right = refusal(replace(state, rules_version=1), Correct(1))
+    assert (right.code, right.details) == (
+        "no_mistake",
+        {"seat": 0, "placements": [{"square": "I8", "tile": 12}]},
+    )
+    assert right.message == "every placement of that turn is right"
+
+
 # --- every refusal of a correction as data, a rescored premium square (issue 48) --------
 
 

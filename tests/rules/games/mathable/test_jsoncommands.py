@@ -107,6 +107,55 @@ def test_a_square_off_the_board_is_refused_as_bad_square(body: dict[str, Any]) -
 
 
 @pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"type": "place", "square": "Z9", "tile": 12}, "square"),
+        (
+            {
+                "type": "turn",
+                "placements": [{"square": "I8", "tile": 12}, {"square": "Z9", "tile": 1}],
+            },
+            "placements[1].square",
+        ),
+        (
+            {
+                "type": "place",
+                "square": "I8",
+                "tile": 7,
+                "equations": [CLAIMS[0], {"near": "Z9", "far": "H7", "op": "+"}],
+            },
+            "equations[1].near",
+        ),
+        (
+            {
+                "type": "turn",
+                "placements": [
+                    {"square": "I8", "tile": 12},
+                    {
+                        "square": "J8",
+                        "tile": 16,
+                        "equations": [{"near": "I8", "far": "Z9", "op": "+"}],
+                    },
+                ],
+            },
+            "placements[1].equations[0].far",
+        ),
+    ],
+)
+def test_a_square_off_the_board_names_the_field_it_was_read_from(
+    body: dict[str, Any], field: str
+) -> None:
+    """docs/errors.md: ``bad_square`` gives ``field`` (in a JSON command: ``square``,
+    ``placements[1].square``, ``equations[0].far``...), ``value`` and ``accepted``."""
+    with pytest.raises(RuleError) as raised:
+        mathable_command(0, body)
+    assert (raised.value.code, raised.value.details) == (
+        "bad_square",
+        {"field": field, "value": "Z9", "accepted": "A1 to N14: a column A-N, then a row 1-14"},
+    )
+
+
+@pytest.mark.parametrize(
     ("read", "body", "message"),
     [
         (mathable_command, {"type": "equation"}, "Mathable has no 'equation' move"),

@@ -324,6 +324,34 @@ def test_only_a_turn_that_empties_a_full_rack_gets_the_bonus_in_the_weighing() -
     assert str(strong(replace(view, started_with=6))) == "C6=70 (extra tiles) (turn goes on)"
 
 
+def _line(*placements: tuple[str, int, int]) -> _Candidate:
+    line = tuple(Placement(square, tile, points) for square, tile, points in placements)
+    placed = frozenset((parse_square(p.square), p.tile) for p in line)
+    return _Candidate(line, sum(p.points for p in line), placed)
+
+
+def test_the_bonus_weighs_exactly_50_and_a_turn_without_it_nothing_more(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # No opponent (no reply to weigh), 10 tiles in the bag: keeping the 5 is worth
+    # 1 (a small tile) - 0.5 * 5 (a tile kept late) = -1.5.
+    view = replace(view_of(SEVEN, bag=10), resigned=(False, True))
+    assert view.bonus_possible and view.opponents() == []
+    six = [("I8", 10, 10), ("J8", 6, 6), ("I9", 9, 9), ("J9", 1, 1), ("H8", 8, 8), ("I7", 4, 4)]
+    out = _line(*six, ("H9", 5, 2))  # all seven: 40 points + 50
+    assert out.points == 40
+
+    def six_tiles_for(total: int) -> _Candidate:
+        return _line(*six[:-1], ("I7", 4, 4 + total - 38))
+
+    # Six tiles for 91 weigh 91 - 1.5 = 89.5 < 90: all seven, whole, for the bonus.
+    monkeypatch.setattr(strong_module, "_candidates", lambda _view: [out, six_tiles_for(91)])
+    assert strong(view) == Play(out.line, draw_extra=False)
+    # Six tiles for 92 weigh 90.5 > 90: the six (played up to J8, an operation square).
+    monkeypatch.setattr(strong_module, "_candidates", lambda _view: [out, six_tiles_for(92)])
+    assert strong(view) == Play(six_tiles_for(92).line[:2], draw_extra=True, end_turn=False)
+
+
 def test_with_the_bag_empty_and_one_opponent_the_turn_is_weighed_by_the_endgame_margin() -> None:
     view = _decisions(21)[26]
     assert (view.rack, view.bag_size, view.opponents()) == ((60, 72, 42, 9, 4, 1, 2), 0, [0])

@@ -373,6 +373,38 @@ def test_what_a_game_in_play_refuses_word_for_word() -> None:
     assert _refusal(resigned, Resign(2)) == ("not_seated", "you have no seat left in this game")
 
 
+def test_a_hand_of_six_of_a_tile_is_counted_in_figures_when_it_lacks_a_seventh() -> None:
+    """tile_not_in_hand: the words count up to five; six is said as a number
+    (docs/errors.md, Summy: ``tiles`` lacking, ``hand``)."""
+    state = started("111111" + "23" + "45678+-=")
+    with pytest.raises(RuleError) as raised:
+        check(state, Discard(0, (1,) * 7))
+    assert raised.value.code == "tile_not_in_hand"
+    assert raised.value.message == "you have only 6 1 in your hand"
+    assert raised.value.details == {"tiles": ["1"], "hand": ["1"] * 6 + ["2", "3"]}
+
+
+def test_a_tile_just_before_an_equation_on_the_table_is_refused_naming_its_square() -> None:
+    """equation_end (rules version 3): the square, the equation, its first square, its
+    direction and the side (docs/errors.md, Summy)."""
+    state = started(FRONT)
+    played = _run(state, PlayEquation(0, tuple(across(-3, 0, "1+2.3"))))
+    with pytest.raises(RuleError) as raised:
+        check(played, PlayEquation(1, ((-4, 0, 9),)))
+    assert raised.value.code == "equation_end"
+    assert raised.value.message == (
+        "(-4, 0) is just before 1+2=3: the squares at the ends of an equation on the table "
+        "stay empty"
+    )
+    assert raised.value.details == {
+        "square": {"x": -4, "y": 0},
+        "equation": "1+2=3",
+        "start": {"x": -3, "y": 0},
+        "direction": "across",
+        "side": "before",
+    }
+
+
 def test_what_an_ended_game_refuses_word_for_word() -> None:
     ended = _run(started(FRONT), Resign(1))
     assert ended.status == "ended"

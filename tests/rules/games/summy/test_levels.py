@@ -73,3 +73,38 @@ def test_a_level_with_no_equation_gives_tiles_back_or_passes() -> None:
     view = {"table": [{"x": 0, "y": 0, "tile": "7"}], "hand": ["+", "+"], "supply": 5}
     assert levels._looking(3)(view, 1) == [{"type": "discard", "tiles": ["+"]}]
     assert levels._looking(None)({**view, "supply": 0}, 1) == [{"type": "pass"}]
+
+
+def test_with_no_equation_a_level_gives_back_all_but_one_equals_and_the_two_top_digits() -> None:
+    view = {"table": [{"x": 0, "y": 0, "tile": "7"}], "hand": ["+", "=", "1", "=", "9"]}
+    assert levels._looking(3)({**view, "supply": 5}, 1) == [
+        {"type": "discard", "tiles": ["=", "9", "1"]}
+    ]
+    assert levels._looking(3)({**view, "supply": 2}, 1) == [
+        {"type": "discard", "tiles": ["=", "9"]}
+    ]
+    single = {**view, "hand": ["+", "=", "=", "-"], "supply": 5}
+    assert levels._looking(3)(single, 1) == [{"type": "discard", "tiles": ["="]}]
+
+
+def test_casual_with_two_equations_to_choose_from_plays_the_lower_scoring_one() -> None:
+    # The table's 2 and 3 each open one way only (the squares around them are closed):
+    # 3-1=2 (6 points) and 4-1=3 (8 points) are the only equations the hand makes.
+    closed = [(0, -1), (0, 1), (1, 0), (20, -1), (20, 1), (21, 0)]
+    view = {
+        "table": [{"x": 0, "y": 0, "tile": "2"}, {"x": 20, "y": 0, "tile": "3"}],
+        "hand": ["1", "3", "4", "-", "="],
+        "closed": [{"x": x, "y": y} for x, y in closed],
+        "supply": 10,
+    }
+    table, hand, shut = _position(view)
+    assert sorted(m.points for m in legal_moves(table, hand, shut)) == [6, 8]
+    low = [(-4, 0, "3"), (-3, 0, "-"), (-2, 0, "1"), (-1, 0, "=")]
+    high = [(16, 0, "4"), (17, 0, "-"), (18, 0, "1"), (19, 0, "=")]
+
+    def laid(command: dict[str, object]) -> list[tuple[int, int, str]]:
+        return [(p["x"], p["y"], p["tile"]) for p in command["placements"]]  # type: ignore[attr-defined]
+
+    for seed in range(8):
+        assert laid(levels.LEVELS["casual"](view, seed)[0]) == low, seed
+    assert laid(levels.LEVELS["strong"](view, 1)[0]) == high

@@ -373,6 +373,68 @@ def test_what_a_game_in_play_refuses_word_for_word() -> None:
     assert _refusal(resigned, Resign(2)) == ("not_seated", "you have no seat left in this game")
 
 
+TILE_NAMES = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "+", "-", "x", ":", "="]
+BOUNDS = {"min": -1000, "max": 1000}
+
+
+@pytest.mark.parametrize(
+    ("command", "code", "details"),
+    [
+        (PlayEquation(0, ()), "no_tiles", {"field": "placements", "count": 0}),
+        (PlayEquation(0, tuple((i, 1, 1) for i in range(9))), "too_many_tiles",
+         {"field": "placements", "count": 9, "max": 8}),
+        (PlayEquation(0, ((1, 0, 1),), "u" * 50), "bad_direction",
+         {"field": "direction", "value": "u" * 40, "accepted": ["across", "down"]}),
+        (PlayEquation(0, ((1001, -3, 1),)), "off_table",
+         {"square": {"x": 1001, "y": -3}, **BOUNDS}),
+        (PlayEquation(0, ((3, -1001, 1),)), "off_table",
+         {"square": {"x": 3, "y": -1001}, **BOUNDS}),
+        (PlayEquation(0, ((1.0, 0, 1),)), "off_table", {"square": {"x": 1.0, "y": 0}, **BOUNDS}),
+        (PlayEquation(0, ((3, -2, 15),)), "bad_tile",
+         {"square": {"x": 3, "y": -2}, "value": 15, "accepted": TILE_NAMES}),
+        (PlayEquation(0, ((1, 0, 1), (2, 3, 2), (1, 0, 2))), "square_reused",
+         {"square": {"x": 1, "y": 0}}),
+        (PlayEquation(0, ((1, 0, 1), (2, 0, 2), (0, 0, 3))), "square_taken",
+         {"square": {"x": 0, "y": 0}, "holds": "="}),
+        (PlayEquation(0, ((5, 0, 1), (1, 0, 2), (2, -1, 3))), "not_in_line",
+         {"squares": [{"x": 2, "y": -1}, {"x": 1, "y": 0}, {"x": 5, "y": 0}]}),
+        (PlayEquation(0, ((2, 0, 1), (1, 0, 2)), "down"), "wrong_direction",
+         {"direction": "down", "along": "across", "squares": [{"x": 1, "y": 0}, {"x": 2, "y": 0}]}),
+        (PlayEquation(0, ((0, 2, 1), (0, 1, 2)), "across"), "wrong_direction",
+         {"direction": "across", "along": "down", "squares": [{"x": 0, "y": 1}, {"x": 0, "y": 2}]}),
+        (Discard(0, ()), "no_tiles", {"field": "tiles", "count": 0}),
+        (Discard(0, (15, 0, 14, -1, "1", "x" * 50)), "bad_tile",
+         {"field": "tiles", "value": [15, -1, "1", "x" * 40], "accepted": TILE_NAMES}),
+        ("nonsense", "bad_command", {"command": "str"}),
+    ],
+)  # fmt: skip
+def test_what_a_game_in_play_refuses_says_the_same_as_data(
+    command: Any, code: str, details: dict[str, Any]
+) -> None:
+    """Each refusal's details, the keys docs/errors.md lists for its code (Summy)."""
+    with pytest.raises(RuleError) as raised:
+        check(started(FRONT), command)
+    assert (raised.value.code, raised.value.details) == (code, details)
+
+
+def test_a_discard_with_the_supply_empty_before_rules_version_3_says_it_is_empty() -> None:
+    with pytest.raises(RuleError) as raised:
+        check(replace(started(FRONT), supply=(), rules_version=2), Discard(0, (1,)))
+    assert (raised.value.code, raised.value.details) == ("supply_empty", {"supply": 0})
+
+
+def test_a_square_refused_in_a_play_is_named_x_first_then_y() -> None:
+    twice = "(3, -2) is used twice in this move"
+    table = {(2, -1): 14}
+    for placements, code, message in [
+        ([(3, -2, 1), (4, 5, 2), (3, -2, 2)], "square_reused", twice),
+        ([(2, -1, 1)], "square_taken", "(2, -1) already holds ="),
+    ]:
+        with pytest.raises(RuleError) as raised:
+            judge(table, [1, 2], placements)
+        assert (raised.value.code, raised.value.message) == (code, message)
+
+
 def test_a_hand_of_six_of_a_tile_is_counted_in_figures_when_it_lacks_a_seventh() -> None:
     """tile_not_in_hand: the words count up to five; six is said as a number
     (docs/errors.md, Summy: ``tiles`` lacking, ``hand``)."""
@@ -511,6 +573,13 @@ def test_a_single_tile_making_equations_both_ways_must_name_its_direction() -> N
         "ambiguous_direction",
         "this tile makes an equation across and down: say which (direction)",
     )
+    assert raised.value.details == {  # docs/errors.md: the square and each way's equation
+        "square": {"x": 1, "y": 0},
+        "equations": [
+            {"direction": "across", "equation": "1+3=4"},
+            {"direction": "down", "equation": "0+4=4"},
+        ],
+    }
     assert judge(table, [4], [(1, 0, 4)], "down").equation == "0+4=4"
     assert judge(table, [4], [(1, 0, 4)], "across").equation == "1+3=4"
 

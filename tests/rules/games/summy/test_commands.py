@@ -423,6 +423,70 @@ def test_a_discard_with_the_supply_empty_before_rules_version_3_says_it_is_empty
     assert (raised.value.code, raised.value.details) == ("supply_empty", {"supply": 0})
 
 
+def _xys(*squares: tuple[int, int]) -> list[dict[str, int]]:
+    return [{"x": x, "y": y} for x, y in squares]
+
+
+def test_new_tiles_that_stop_short_of_a_table_tile_name_it_the_gap_and_themselves() -> None:
+    """gap: the direction, the new tiles' squares, the first empty square and the table
+    tile they stop short of, before or after them (docs/errors.md, Summy)."""
+    down = [(3, -6, 1), (3, -5, 10), (3, -4, 2)]
+    across_ = [(0, 2, 2), (-2, 2, 1), (-1, 2, 10)]
+    for table, placements, tile, details in [
+        ({(3, -2): 14}, down, "= at (3, -2)",
+         {"direction": "down", "squares": _xys((3, -6), (3, -5), (3, -4)),
+          "empty": {"x": 3, "y": -3}, "table_tile": {"x": 3, "y": -2, "tile": "="}}),
+        ({(-5, 2): 7}, across_, "7 at (-5, 2)",
+         {"direction": "across", "squares": _xys((-2, 2), (-1, 2), (0, 2)),
+          "empty": {"x": -3, "y": 2}, "table_tile": {"x": -5, "y": 2, "tile": "7"}}),
+    ]:  # fmt: skip
+        with pytest.raises(RuleError) as raised:
+            judge(table, parse_tiles("1+2"), placements)
+        assert raised.value.code == "gap"
+        assert raised.value.message == (
+            f"the new tiles stop short of the {tile}: no empty square may lie between them "
+            "and the table's tiles"
+        )
+        assert raised.value.details == details
+
+
+def test_a_table_tile_within_a_hand_s_length_of_the_new_tiles_is_a_gap_beyond_it_none() -> None:
+    # 12 on (1, 5) and (2, 5): eight squares on, (10, 5) is within reach; (11, 5) is not.
+    new = [(1, 5, 1), (2, 5, 2)]
+    with pytest.raises(RuleError) as near:
+        judge({(10, 5): 3}, [1, 2], new)
+    assert (near.value.code, near.value.details["empty"]) == ("gap", {"x": 3, "y": 5})
+    with pytest.raises(RuleError) as far:
+        judge({(11, 5): 3}, [1, 2], new)
+    assert far.value.code == "no_table_tile"
+    with pytest.raises(RuleError) as before:
+        judge({(-7, 5): 3}, [1, 2], new)
+    assert (before.value.code, before.value.details["empty"]) == ("gap", {"x": 0, "y": 5})
+    with pytest.raises(RuleError) as before_far:
+        judge({(-8, 5): 3}, [1, 2], new)
+    assert before_far.value.code == "no_table_tile"
+
+
+def test_a_gap_between_new_tiles_and_a_line_off_the_table_say_where_as_data() -> None:
+    table = {(0, 0): 14}
+    with pytest.raises(RuleError) as gap:
+        judge(table, parse_tiles("12"), [(1, 5, 2), (1, 3, 1)])
+    assert (gap.value.code, gap.value.details) == (
+        "gap",
+        {"direction": "down", "squares": _xys((1, 3), (1, 5)), "empty": {"x": 1, "y": 4}},
+    )
+    for placements, direction, squares in [
+        ([(3, 1, 2), (2, 1, 1)], "across", _xys((2, 1), (3, 1))),
+        ([(7, -1, 2), (7, -2, 1)], "down", _xys((7, -2), (7, -1))),
+    ]:
+        with pytest.raises(RuleError) as alone:
+            judge(table, parse_tiles("12"), placements)
+        assert (alone.value.code, alone.value.details) == (
+            "no_table_tile",
+            {"equation": "12", "direction": direction, "squares": squares},
+        )
+
+
 def test_a_square_refused_in_a_play_is_named_x_first_then_y() -> None:
     twice = "(3, -2) is used twice in this move"
     table = {(2, -1): 14}

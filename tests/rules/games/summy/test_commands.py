@@ -254,6 +254,23 @@ def test_the_first_seat_is_seat_0_with_given_tiles_or_drawn_from_the_salt_or_the
     )
 
 
+def test_without_a_salt_the_first_seat_is_the_one_seat_the_bag_draws_of_all_seats() -> None:
+    class FromTheBack:
+        """A bag policy that draws from the back and remembers what it was asked."""
+
+        def __init__(self) -> None:
+            self.asked: list[tuple[tuple[int, ...], int]] = []
+
+        def draw(self, bag: Any, n: int) -> list[int]:
+            self.asked.append((tuple(bag), n))
+            return list(bag[-n:])
+
+    seeded = _run(NEW, Create("p0", players=3, seed=5, ruleset=S), Join("p1"))
+    policy = FromTheBack()
+    assert first_seat(seeded, policy) == 2
+    assert policy.asked == [((0, 1, 2), 1)]
+
+
 def test_the_draw_policy_follows_the_order_else_the_seed_else_chance() -> None:
     assert isinstance(
         default_policy(_run(NEW, Create("p0", tiles=SUPPLY_SET, ruleset=S))), OrderedBag

@@ -254,6 +254,23 @@ def test_the_first_seat_is_seat_0_with_given_tiles_or_drawn_from_the_salt_or_the
     )
 
 
+def test_without_a_salt_the_first_seat_is_the_one_seat_the_bag_draws_of_all_seats() -> None:
+    class FromTheBack:
+        """A bag policy that draws from the back and remembers what it was asked."""
+
+        def __init__(self) -> None:
+            self.asked: list[tuple[tuple[int, ...], int]] = []
+
+        def draw(self, bag: Any, n: int) -> list[int]:
+            self.asked.append((tuple(bag), n))
+            return list(bag[-n:])
+
+    seeded = _run(NEW, Create("p0", players=3, seed=5, ruleset=S), Join("p1"))
+    policy = FromTheBack()
+    assert first_seat(seeded, policy) == 2
+    assert policy.asked == [((0, 1, 2), 1)]
+
+
 def test_the_draw_policy_follows_the_order_else_the_seed_else_chance() -> None:
     assert isinstance(
         default_policy(_run(NEW, Create("p0", tiles=SUPPLY_SET, ruleset=S))), OrderedBag
@@ -373,6 +390,164 @@ def test_what_a_game_in_play_refuses_word_for_word() -> None:
     assert _refusal(resigned, Resign(2)) == ("not_seated", "you have no seat left in this game")
 
 
+TILE_NAMES = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "+", "-", "x", ":", "="]
+BOUNDS = {"min": -1000, "max": 1000}
+
+
+@pytest.mark.parametrize(
+    ("command", "code", "details"),
+    [
+        (PlayEquation(0, ()), "no_tiles", {"field": "placements", "count": 0}),
+        (PlayEquation(0, tuple((i, 1, 1) for i in range(9))), "too_many_tiles",
+         {"field": "placements", "count": 9, "max": 8}),
+        (PlayEquation(0, ((1, 0, 1),), "u" * 50), "bad_direction",
+         {"field": "direction", "value": "u" * 40, "accepted": ["across", "down"]}),
+        (PlayEquation(0, ((1001, -3, 1),)), "off_table",
+         {"square": {"x": 1001, "y": -3}, **BOUNDS}),
+        (PlayEquation(0, ((3, -1001, 1),)), "off_table",
+         {"square": {"x": 3, "y": -1001}, **BOUNDS}),
+        (PlayEquation(0, ((1.0, 0, 1),)), "off_table", {"square": {"x": 1.0, "y": 0}, **BOUNDS}),
+        (PlayEquation(0, ((3, -2, 15),)), "bad_tile",
+         {"square": {"x": 3, "y": -2}, "value": 15, "accepted": TILE_NAMES}),
+        (PlayEquation(0, ((1, 0, 1), (2, 3, 2), (1, 0, 2))), "square_reused",
+         {"square": {"x": 1, "y": 0}}),
+        (PlayEquation(0, ((1, 0, 1), (2, 0, 2), (0, 0, 3))), "square_taken",
+         {"square": {"x": 0, "y": 0}, "holds": "="}),
+        (PlayEquation(0, ((5, 0, 1), (1, 0, 2), (2, -1, 3))), "not_in_line",
+         {"squares": [{"x": 2, "y": -1}, {"x": 1, "y": 0}, {"x": 5, "y": 0}]}),
+        (PlayEquation(0, ((2, 0, 1), (1, 0, 2)), "down"), "wrong_direction",
+         {"direction": "down", "along": "across", "squares": [{"x": 1, "y": 0}, {"x": 2, "y": 0}]}),
+        (PlayEquation(0, ((0, 2, 1), (0, 1, 2)), "across"), "wrong_direction",
+         {"direction": "across", "along": "down", "squares": [{"x": 0, "y": 1}, {"x": 0, "y": 2}]}),
+        (Discard(0, ()), "no_tiles", {"field": "tiles", "count": 0}),
+        (Discard(0, (15, 0, 14, -1, "1", "x" * 50)), "bad_tile",
+         {"field": "tiles", "value": [15, -1, "1", "x" * 40], "accepted": TILE_NAMES}),
+        ("nonsense", "bad_command", {"command": "str"}),
+    ],
+)  # fmt: skip
+def test_what_a_game_in_play_refuses_says_the_same_as_data(
+    command: Any, code: str, details: dict[str, Any]
+) -> None:
+    """Each refusal's details, the keys docs/errors.md lists for its code (Summy)."""
+    with pytest.raises(RuleError) as raised:
+        check(started(FRONT), command)
+    assert (raised.value.code, raised.value.details) == (code, details)
+
+
+def test_a_discard_with_the_supply_empty_before_rules_version_3_says_it_is_empty() -> None:
+    with pytest.raises(RuleError) as raised:
+        check(replace(started(FRONT), supply=(), rules_version=2), Discard(0, (1,)))
+    assert (raised.value.code, raised.value.details) == ("supply_empty", {"supply": 0})
+
+
+def _xys(*squares: tuple[int, int]) -> list[dict[str, int]]:
+    return [{"x": x, "y": y} for x, y in squares]
+
+
+def test_new_tiles_that_stop_short_of_a_table_tile_name_it_the_gap_and_themselves() -> None:
+    """gap: the direction, the new tiles' squares, the first empty square and the table
+    tile they stop short of, before or after them (docs/errors.md, Summy)."""
+    down = [(3, -6, 1), (3, -5, 10), (3, -4, 2)]
+    across_ = [(0, 2, 2), (-2, 2, 1), (-1, 2, 10)]
+    for table, placements, tile, details in [
+        ({(3, -2): 14}, down, "= at (3, -2)",
+         {"direction": "down", "squares": _xys((3, -6), (3, -5), (3, -4)),
+          "empty": {"x": 3, "y": -3}, "table_tile": {"x": 3, "y": -2, "tile": "="}}),
+        ({(-5, 2): 7}, across_, "7 at (-5, 2)",
+         {"direction": "across", "squares": _xys((-2, 2), (-1, 2), (0, 2)),
+          "empty": {"x": -3, "y": 2}, "table_tile": {"x": -5, "y": 2, "tile": "7"}}),
+    ]:  # fmt: skip
+        with pytest.raises(RuleError) as raised:
+            judge(table, parse_tiles("1+2"), placements)
+        assert raised.value.code == "gap"
+        assert raised.value.message == (
+            f"the new tiles stop short of the {tile}: no empty square may lie between them "
+            "and the table's tiles"
+        )
+        assert raised.value.details == details
+
+
+def test_a_table_tile_within_a_hand_s_length_of_the_new_tiles_is_a_gap_beyond_it_none() -> None:
+    # 12 on (1, 5) and (2, 5): eight squares on, (10, 5) is within reach; (11, 5) is not.
+    new = [(1, 5, 1), (2, 5, 2)]
+    with pytest.raises(RuleError) as near:
+        judge({(10, 5): 3}, [1, 2], new)
+    assert (near.value.code, near.value.details["empty"]) == ("gap", {"x": 3, "y": 5})
+    with pytest.raises(RuleError) as far:
+        judge({(11, 5): 3}, [1, 2], new)
+    assert far.value.code == "no_table_tile"
+    with pytest.raises(RuleError) as before:
+        judge({(-7, 5): 3}, [1, 2], new)
+    assert (before.value.code, before.value.details["empty"]) == ("gap", {"x": 0, "y": 5})
+    with pytest.raises(RuleError) as before_far:
+        judge({(-8, 5): 3}, [1, 2], new)
+    assert before_far.value.code == "no_table_tile"
+
+
+def test_a_gap_between_new_tiles_and_a_line_off_the_table_say_where_as_data() -> None:
+    table = {(0, 0): 14}
+    with pytest.raises(RuleError) as gap:
+        judge(table, parse_tiles("12"), [(1, 5, 2), (1, 3, 1)])
+    assert (gap.value.code, gap.value.details) == (
+        "gap",
+        {"direction": "down", "squares": _xys((1, 3), (1, 5)), "empty": {"x": 1, "y": 4}},
+    )
+    for placements, direction, squares in [
+        ([(3, 1, 2), (2, 1, 1)], "across", _xys((2, 1), (3, 1))),
+        ([(7, -1, 2), (7, -2, 1)], "down", _xys((7, -2), (7, -1))),
+    ]:
+        with pytest.raises(RuleError) as alone:
+            judge(table, parse_tiles("12"), placements)
+        assert (alone.value.code, alone.value.details) == (
+            "no_table_tile",
+            {"equation": "12", "direction": direction, "squares": squares},
+        )
+
+
+def test_a_square_refused_in_a_play_is_named_x_first_then_y() -> None:
+    twice = "(3, -2) is used twice in this move"
+    table = {(2, -1): 14}
+    for placements, code, message in [
+        ([(3, -2, 1), (4, 5, 2), (3, -2, 2)], "square_reused", twice),
+        ([(2, -1, 1)], "square_taken", "(2, -1) already holds ="),
+    ]:
+        with pytest.raises(RuleError) as raised:
+            judge(table, [1, 2], placements)
+        assert (raised.value.code, raised.value.message) == (code, message)
+
+
+def test_a_hand_of_six_of_a_tile_is_counted_in_figures_when_it_lacks_a_seventh() -> None:
+    """tile_not_in_hand: the words count up to five; six is said as a number
+    (docs/errors.md, Summy: ``tiles`` lacking, ``hand``)."""
+    state = started("111111" + "23" + "45678+-=")
+    with pytest.raises(RuleError) as raised:
+        check(state, Discard(0, (1,) * 7))
+    assert raised.value.code == "tile_not_in_hand"
+    assert raised.value.message == "you have only 6 1 in your hand"
+    assert raised.value.details == {"tiles": ["1"], "hand": ["1"] * 6 + ["2", "3"]}
+
+
+def test_a_tile_just_before_an_equation_on_the_table_is_refused_naming_its_square() -> None:
+    """equation_end (rules version 3): the square, the equation, its first square, its
+    direction and the side (docs/errors.md, Summy)."""
+    state = started(FRONT)
+    played = _run(state, PlayEquation(0, tuple(across(-3, 0, "1+2.3"))))
+    with pytest.raises(RuleError) as raised:
+        check(played, PlayEquation(1, ((-4, 0, 9),)))
+    assert raised.value.code == "equation_end"
+    assert raised.value.message == (
+        "(-4, 0) is just before 1+2=3: the squares at the ends of an equation on the table "
+        "stay empty"
+    )
+    assert raised.value.details == {
+        "square": {"x": -4, "y": 0},
+        "equation": "1+2=3",
+        "start": {"x": -3, "y": 0},
+        "direction": "across",
+        "side": "before",
+    }
+
+
 def test_what_an_ended_game_refuses_word_for_word() -> None:
     ended = _run(started(FRONT), Resign(1))
     assert ended.status == "ended"
@@ -479,6 +654,13 @@ def test_a_single_tile_making_equations_both_ways_must_name_its_direction() -> N
         "ambiguous_direction",
         "this tile makes an equation across and down: say which (direction)",
     )
+    assert raised.value.details == {  # docs/errors.md: the square and each way's equation
+        "square": {"x": 1, "y": 0},
+        "equations": [
+            {"direction": "across", "equation": "1+3=4"},
+            {"direction": "down", "equation": "0+4=4"},
+        ],
+    }
     assert judge(table, [4], [(1, 0, 4)], "down").equation == "0+4=4"
     assert judge(table, [4], [(1, 0, 4)], "across").equation == "1+3=4"
 
@@ -616,13 +798,18 @@ def test_an_order_without_its_salt_leaves_the_first_seat_to_the_bag() -> None:
 
 
 def test_a_pass_while_the_supply_holds_tiles_is_refused_word_for_word() -> None:
+    """From rules version 2 on, with the supply left as details (docs/errors.md, Summy)."""
     state = started("12+345x=" + "6789-:=0")
     left = len(state.supply)
-    assert _refusal(state, Pass(0)) == (
-        "supply_not_empty",
-        f"the supply still holds {left} tiles: form an equation or discard "
-        "(passing comes once the supply is empty)",
-    )
+    for version in (2, 3):
+        with pytest.raises(RuleError) as raised:
+            check(replace(state, rules_version=version), Pass(0))
+        assert (raised.value.code, raised.value.message, raised.value.details) == (
+            "supply_not_empty",
+            f"the supply still holds {left} tiles: form an equation or discard "
+            "(passing comes once the supply is empty)",
+            {"supply": left},
+        ), version
 
 
 def test_a_committed_order_draws_the_first_seat_from_the_first_8_bytes_of_the_salt_s_hash() -> None:

@@ -111,3 +111,38 @@ def test_numbers_and_operators_must_alternate_to_be_evaluated() -> None:
         evaluate([1, 2], [PLUS, PLUS])
     with pytest.raises(ValueError):
         evaluate([1, 2, 3], [PLUS])
+
+
+LEFT, RIGHT = {"side": "left"}, {"side": "right"}
+
+
+@pytest.mark.parametrize(
+    ("line", "code", "details"),
+    [
+        ("1+2", "no_equals", {"equals": 0}),
+        ("1=2=3=6", "two_equals", {"equals": 3}),
+        ("=1+2", "nothing_before_equals", {**LEFT, "part": ""}),
+        ("x1+1=2", "leading_operator", {**LEFT, "part": "x1+1", "sign": "x"}),
+        ("2-x3=3", "adjacent_operators", {**LEFT, "part": "2-x3", "signs": ["-", "x"]}),
+        ("1+2:=3", "trailing_operator", {**LEFT, "part": "1+2:", "sign": ":"}),
+        ("12=12", "no_operator", {**LEFT, "part": "12", "left": 12}),
+        ("1+2=", "no_result", {**RIGHT, "part": ""}),
+        ("1+2=3x", "one_number_after_equals", {**RIGHT, "part": "3x", "signs": ["x"]}),
+        ("3-5=-2", "one_number_after_equals", {**RIGHT, "part": "-2", "signs": ["-"]}),
+        ("1+2=03", "leading_zero", {**RIGHT, "part": "03", "number": "03"}),
+        ("2x7:4=3", "inexact_division", {"dividend": 14, "divisor": 4, "remainder": 2}),
+        ("3x4:0=0", "division_by_zero", {"dividend": 12, "divisor": 0}),
+        ("1+2x3=3", "wrong_result", {"left": 7, "right": 3}),
+        (LONG + "+1=2", "number_too_long", {**LEFT, "part": LONG + "+1", "digits": 41, "max": 40}),
+        ("1+2=1" + "0" * 40, "number_too_long",
+         {**RIGHT, "part": "1" + "0" * 40, "digits": 41, "max": 40}),
+    ],
+)  # fmt: skip
+def test_a_line_that_is_no_equation_says_why_as_data(
+    line: str, code: str, details: dict[str, object]
+) -> None:
+    """docs/errors.md, Summy: every refusal of an equation has ``equation``, the whole line
+    as written, and most the ``side`` and its ``part``, then the keys of its code."""
+    with pytest.raises(RuleError) as raised:
+        check_equation(line)
+    assert (raised.value.code, raised.value.details) == (code, {"equation": line, **details})

@@ -73,3 +73,43 @@ def test_a_level_with_no_equation_gives_tiles_back_or_passes() -> None:
     view = {"table": [{"x": 0, "y": 0, "tile": "7"}], "hand": ["+", "+"], "supply": 5}
     assert levels._looking(3)(view, 1) == [{"type": "discard", "tiles": ["+"]}]
     assert levels._looking(None)({**view, "supply": 0}, 1) == [{"type": "pass"}]
+
+
+def test_with_no_equation_a_level_gives_back_all_but_one_equals_and_the_two_top_digits() -> None:
+    view = {"table": [{"x": 0, "y": 0, "tile": "7"}], "hand": ["+", "=", "1", "=", "9", "5"]}
+    assert levels._looking(3)({**view, "supply": 5}, 1) == [
+        {"type": "discard", "tiles": ["=", "9", "5"]}
+    ]
+    assert levels._looking(3)({**view, "supply": 2}, 1) == [
+        {"type": "discard", "tiles": ["=", "9"]}
+    ]
+    single = {**view, "hand": ["+", "=", "=", "-"], "supply": 5}
+    assert levels._looking(3)(single, 1) == [{"type": "discard", "tiles": ["="]}]
+
+
+def test_casual_with_two_equations_to_choose_from_plays_the_lower_scoring_one() -> None:
+    # The table's 2 and 3 each open one way only (the squares around them are closed):
+    # 3-1=2 (6 points) and 4-1=3 (8 points) are the only equations the hand makes.
+    closed = [(0, -1), (0, 1), (1, 0), (20, -1), (20, 1), (21, 0)]
+    view = {
+        "table": [{"x": 0, "y": 0, "tile": "2"}, {"x": 20, "y": 0, "tile": "3"}],
+        "hand": ["1", "3", "4", "-", "="],
+        "closed": [{"x": x, "y": y} for x, y in closed],
+        "supply": 10,
+    }
+    table, hand, shut = _position(view)
+    assert sorted(m.points for m in legal_moves(table, hand, shut)) == [6, 8]
+    low = {
+        "type": "equation",
+        "placements": [
+            {"x": -4, "y": 0, "tile": "3"},
+            {"x": -3, "y": 0, "tile": "-"},
+            {"x": -2, "y": 0, "tile": "1"},
+            {"x": -1, "y": 0, "tile": "="},
+        ],
+        "direction": "across",
+    }
+    for seed in range(8):
+        assert levels.LEVELS["casual"](view, seed) == [low], seed
+    high = levels.LEVELS["strong"](view, 1)
+    assert [p["tile"] for p in high[0]["placements"]] == ["4", "-", "1", "="]

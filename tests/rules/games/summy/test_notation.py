@@ -60,6 +60,49 @@ def test_a_play_that_cannot_be_read_is_refused_saying_why(
     assert (raised.value.code, raised.value.message) == (code, message)
 
 
+WHOLE = "a whole number"
+BOUNDS = {"min": -1000, "max": 1000}
+WAYS = ["across", "a", ">", "down", "d", "v"]
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "details"),
+    [
+        ("0,0 a 1 2 " + "3" * 80, "bad_notation",
+         {"text": "0,0 a 1 2 " + "3" * 70, "accepted": "X,Y DIRECTION EQUATION"}),
+        ("x" * 30 + " a 1", "bad_notation",
+         {"field": "square", "text": "x" * 20, "accepted": "X,Y"}),
+        ("a,0 a 1", "bad_notation", {"field": "x", "text": "a", "accepted": WHOLE}),
+        ("0,abcdefghijklmnop a 1", "bad_notation",
+         {"field": "y", "text": "abcdefghijkl", "accepted": WHOLE}),
+        ("1001,0 a 1", "off_table", {"field": "x", "value": 1001, **BOUNDS}),
+        ("0,-1001 a 1", "off_table", {"field": "y", "value": -1001, **BOUNDS}),
+        ("0,0 sideways-long-way 1", "bad_notation",
+         {"field": "direction", "text": "sideways-lon", "accepted": WAYS}),
+        ("0,0 a " + "1" * 2001, "bad_notation", {"field": "equation", "length": 2001, "max": 2000}),
+        ("0,0 a =", "no_tiles", {"field": "placements", "count": 0, "equation": "="}),
+        ("-1,0 a ==", "no_tiles", {"field": "placements", "count": 0, "equation": "=="}),
+    ],
+)  # fmt: skip
+def test_a_refused_play_says_what_was_wrong_as_data(
+    text: str, code: str, details: dict[str, object]
+) -> None:
+    """The details of each refusal are the keys docs/errors.md lists for its code."""
+    with pytest.raises(RuleError) as raised:
+        read_play(text, {(0, 0): 14, (-1, 0): 14})
+    assert (raised.value.code, raised.value.details) == (code, details)
+
+
+def test_a_letter_that_differs_from_the_table_names_the_square_both_ways() -> None:
+    """table_mismatch: the square as x and y, the tile there and the letter written
+    (docs/errors.md, Summy)."""
+    with pytest.raises(RuleError) as raised:
+        read_play("3,-5 down 1+2=3", {(3, -2): 10})
+    assert raised.value.code == "table_mismatch"
+    assert raised.value.message == "(3, -2) holds +, not = as written"
+    assert raised.value.details == {"square": {"x": 3, "y": -2}, "holds": "+", "written": "="}
+
+
 def test_an_equation_as_long_as_the_table_is_read() -> None:
     placements, _ = read_play("-1000,1 a " + "1" * 2000, {})
     assert len(placements) == 2000

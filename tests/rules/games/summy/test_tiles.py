@@ -34,16 +34,29 @@ def test_each_tile_and_each_other_way_of_typing_a_sign_reads_as_its_code(
 
 
 @pytest.mark.parametrize(
-    ("value", "shown"),
-    [("10", "'10'"), ("", "''"), (7, "'7'"), (None, "'None'"), ("y" * 30, repr("y" * 20))],
+    ("value", "shown", "data"),
+    [
+        ("10", "'10'", "10"),
+        ("", "''", ""),
+        (7, "'7'", 7),
+        (None, "'None'", None),
+        ("y" * 30, repr("y" * 20), "y" * 20),
+        (("z" * 30,), repr("('" + "z" * 18), "('" + "z" * 18),
+    ],
 )
 def test_what_is_not_a_tile_is_refused_as_bad_tile_showing_at_most_20_characters(
-    value: object, shown: str
+    value: object, shown: str, data: object
 ) -> None:
+    """bad_tile's details: the value (cut to 20 characters) and every tile name
+    (docs/errors.md, Summy)."""
     with pytest.raises(RuleError) as raised:
         parse_tile(value)
     assert raised.value.code == "bad_tile"
     assert raised.value.message == f"{shown} is not a Summy tile (0-9, +, -, x, :, =)"
+    assert raised.value.details == {
+        "value": data,
+        "accepted": ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "+", "-", "x", ":", "="],
+    }
 
 
 def test_tiles_print_by_name_and_digits_alone_count_points() -> None:

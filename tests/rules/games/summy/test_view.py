@@ -12,6 +12,7 @@ from mathable import Create, Join
 from mathable.core.events import Event, PlayerJoined
 from mathable.core.state import Options, Result, Seat
 from mathable.games.summy import Discard, PlayEquation, SummyState, apply, check, parse_tiles
+from mathable.games.summy.state import Closed
 from mathable.games.summy.view import redact, view
 from tests.rules.summy_helpers import across, supply
 
@@ -152,6 +153,21 @@ def test_the_table_is_listed_row_by_row_then_left_to_right() -> None:
         {"x": -1, "y": 1, "tile": "2"},
         {"x": 1, "y": 1, "tile": "3"},
     ]
+
+
+def test_the_closed_squares_are_listed_row_by_row_then_left_to_right() -> None:
+    def end(side: str) -> Closed:
+        return Closed("1+2=3", "across", (-3, 0), side)
+
+    ends = {(2, 0): end("after"), (-4, 0): end("before"), (3, -1): end("x"), (-5, 2): end("y")}
+    state = replace(SummyState(), ends=ends)
+    assert [(c["x"], c["y"], c["side"]) for c in view(state, None)["closed"]] == [
+        (3, -1, "x"),
+        (-4, 0, "before"),
+        (2, 0, "after"),
+        (-5, 2, "y"),
+    ]
+    assert view(replace(state, rules_version=2), None)["closed"] == []
 
 
 def test_an_ended_game_shows_its_result_and_each_seat_s_flags() -> None:

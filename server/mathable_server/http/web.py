@@ -141,9 +141,12 @@ _JSON_TYPES = {
 
 
 def json_body(*, required: bool = True) -> dict[str, Any]:
-    """The request body as a JSON object; 400 ``bad_json`` if it is not one (413 if too big)."""
+    """The request body as a JSON object; 400 ``bad_json`` if it is not one (413 if too big).
+
+    Where the body may be left out (``required=False``), only no body at all is none: a
+    body of blanks (``"\\r"``) is no JSON, and refused as such."""
     raw = _body_bytes()
-    if not raw.strip():
+    if not raw.strip() and (required or not raw):
         if required:
             raise ErrorAnswer(
                 400,

@@ -59,3 +59,25 @@ def test_unexpected_exceptions_are_json_500_without_secrets_in_the_log(
         "error": {"code": "internal_error", "message": "something went wrong on the server"}
     }
     assert "boom" in caplog.text and account.token not in caplog.text
+
+
+def test_a_body_that_may_be_left_out_is_none_only_when_absent_not_when_blank(
+    client: FlaskClient,
+) -> None:
+    """``POST /v1/games`` may be sent without a body (a game of the defaults); a body of
+    blanks is no JSON and is refused, as a required body's is (a fuzz run sent ``"\\r"``
+    and got a game)."""
+    ada = register(client, "ada")
+    auth = {"Authorization": f"Bearer {ada.token}", "Content-Type": "application/json"}
+    for blank in ("\r", " ", "\n\t"):
+        refused = client.post("/v1/games", data=blank, headers=auth)
+        assert refused.status_code == 400, blank
+        assert refused.json is not None
+        assert refused.json["error"]["code"] == "bad_json"
+        assert refused.json["error"]["details"]["reason"] == "not_json"
+        blank_required = client.post("/v1/players", data=blank, headers=auth)
+        assert blank_required.status_code == 400
+        assert blank_required.json is not None
+        assert blank_required.json["error"]["details"]["reason"] == "empty"
+    created = client.post("/v1/games", headers={"Authorization": f"Bearer {ada.token}"})
+    assert created.status_code == 201

@@ -110,11 +110,20 @@ def test_a_worker_killed_mid_turn_and_started_again_loses_and_repeats_nothing(
         quick = {**env, "SLOW_ENGINE_SECONDS": "0"}  # the rest of the game need not wait
         with computers_process(url, log, quick, path=str(plugin)) as second:
             played = play_whole_game(human, game_id)
-            commands = second.played()
+            turns = _computer_turns(base, human, game_id)
+            # A worker logs a command once it has committed: the last line may follow the
+            # game's end by a moment, so the log is read until it holds every turn.
+            deadline = time.monotonic() + 20
+            while True:
+                commands = second.played()
+                done = {(g, v) for g, v, outcome in commands if outcome == "ok"}
+                if len(done) >= turns or time.monotonic() > deadline:
+                    break
+                time.sleep(0.2)
         assert played.view["status"] == "ended"
         # The turn it was thinking about when killed was played once, by the next worker.
         assert int(thought[0]) == before["version"]
         sent = Counter((g, v) for g, v, outcome in commands if outcome == "ok")
         assert sent[(game_id, before["version"])] == 1
         assert max(sent.values()) == 1
-        assert _computer_turns(base, human, game_id) == len(sent)
+        assert turns == _computer_turns(base, human, game_id) == len(sent)

@@ -407,3 +407,30 @@ def test_an_unknown_event_type_is_still_refused_in_a_fresh_process() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "bad_event"
+
+
+def test_each_refused_event_gives_the_details_errors_md_lists() -> None:
+    """docs/errors.md, ``bad_event``: ``expected`` and ``got``, or ``missing`` (a field),
+    ``type`` (the event type), ``v`` with ``min``/``max`` (a schema version)."""
+
+    def details(data: object) -> dict[str, object]:
+        with pytest.raises(RuleError) as err:
+            Event.from_dict(data)
+        assert err.value.code == "bad_event"
+        return err.value.details
+
+    assert details(["passed"]) == {"expected": "an object", "got": "['passed']"}
+    assert details({"type": "waved"}) == {"type": "waved"}
+    assert details({"type": 7}) == {"type": 7}
+    for version in (0, SCHEMA_VERSION + 1, "1"):
+        assert details({"type": "passed", "v": version, "seat": 0}) == {
+            "type": "passed",
+            "v": version,
+            "min": 1,
+            "max": SCHEMA_VERSION,
+        }
+    assert details({"type": "passed", "v": 1}) == {"type": "passed", "missing": "seat"}
+    # No "v": the first schema version, which every version reads.
+    assert Event.from_dict({"type": "passed", "seat": 0}) == Event.from_dict(
+        {"type": "passed", "v": 1, "seat": 0}
+    )

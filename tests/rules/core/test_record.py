@@ -733,3 +733,7 @@ def test_a_timeout_line_replays_as_that_seats_timeout_and_a_claim_names_a_player
         replay_record("\n".join(lines))
     assert (caught.value.code, caught.value.details) == ("bad_record", {"line": len(lines)})
     assert caught.value.message == f"line {len(lines)}: 'zed' is not a player of this game"
+    lines[-1] = "1. p0: timeout claimed by " + "z" * 40  # said cut to 32 characters
+    with pytest.raises(RuleError) as long:
+        replay_record("\n".join(lines))
+    assert long.value.message == f"line {len(lines)}: {'z' * 32!r} is not a player of this game"

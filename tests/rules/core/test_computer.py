@@ -37,26 +37,32 @@ def test_an_engine_imports_its_function_once_and_keeps_it(
         sys.modules.pop("counting_engine", None)
 
 
+def _listed(monkeypatch: pytest.MonkeyPatch, *points: tuple[str, str]) -> None:
+    """The engines installed are these entry points (name, value), in this order."""
+    found = [plugins.Point(name, value, computer.GROUP) for name, value in points]
+    monkeypatch.setattr(computer, "in_group", lambda group: found)
+
+
 def test_the_first_engine_of_a_name_wins_and_the_next_names_are_still_read(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    points = [
-        plugins.Point("casual", "mathable.core.computer:CASUAL", computer.GROUP),
-        plugins.Point("casual", "mathable.core.computer:GREEDY", computer.GROUP),
-        plugins.Point("greedy", "mathable.core.computer:GREEDY", computer.GROUP),
-    ]
-    monkeypatch.setattr(computer, "in_group", lambda group: points)
+    _listed(
+        monkeypatch,
+        ("casual", "mathable.core.computer:CASUAL"),
+        ("casual", "mathable.core.computer:GREEDY"),
+        ("greedy", "mathable.core.computer:GREEDY"),
+    )
     assert engines() == {"casual": computer.CASUAL, "greedy": computer.GREEDY}
 
 
 def test_an_engine_that_fails_to_load_is_left_out_with_a_warning_naming_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    points = [
-        plugins.Point("broken", "no_such_engine_module:PLAY", computer.GROUP),
-        plugins.Point("greedy", "mathable.core.computer:GREEDY", computer.GROUP),
-    ]
-    monkeypatch.setattr(computer, "in_group", lambda group: points)
+    _listed(
+        monkeypatch,
+        ("broken", "no_such_engine_module:PLAY"),
+        ("greedy", "mathable.core.computer:GREEDY"),
+    )
     with pytest.warns(RuntimeWarning) as caught:
         assert engines() == {"greedy": computer.GREEDY}
     assert [str(w.message) for w in caught] == [
@@ -70,8 +76,7 @@ def test_a_broken_engine_s_warning_points_at_the_line_that_asked_for_the_engines
 ) -> None:
     """``stacklevel``: the caller's line (deselected under mutmut, whose trampoline is one
     frame more: see bench/mutation.py)."""
-    points = [plugins.Point("broken", "no_such_engine_module:PLAY", computer.GROUP)]
-    monkeypatch.setattr(computer, "in_group", lambda group: points)
+    _listed(monkeypatch, ("broken", "no_such_engine_module:PLAY"))
     with pytest.warns(RuntimeWarning) as caught:
         engines()
     assert caught[0].filename == __file__

@@ -370,6 +370,8 @@ def test_a_missing_rules_header_is_named() -> None:
     with pytest.raises(RuleError) as caught:
         replay_record(text)
     assert "[Rules" in caught.value.message and caught.value.details["header"] == "Rules"
+    # No line holds it: the refusal is of the record as a whole (line 0).
+    assert caught.value.details["line"] == 0
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,9 @@ from mathable import Correct, DrawExtra, EndTurn, Exchange, Place
 from mathable.core.errors import RuleError
 from mathable.core.record import write_record
 from mathable.core.ruleset import ruleset
+from mathable.games.mathable.events import Corrected, TilePlaced, TurnEnded
+from mathable.games.mathable.record import record_turns
+from mathable.games.mathable.state import GameState
 from mathable.games.summy import PlayEquation
 from mathable.games.summy.events import TilesDiscarded
 from mathable.games.summy.notation import play_words
@@ -129,3 +132,44 @@ def test_a_summy_record_not_revealed_hides_the_discarded_tiles() -> None:
     shown = write_record(table.events, revealed=True).text()
     assert ": discard ? ? ?\n" in hidden and names not in hidden.split("]\n")[-1]
     assert f": discard {names}\n" in shown
+
+
+# Mathable's own events as record lines, run by run (``record_turns``): what each line
+# says and scores, turns ended or left.
+def _mathable_lines(run: list[Any]) -> list[str]:
+    return [t.written for t in record_turns(GameState(), run, None, True)]
+
+
+def test_a_mathable_turn_with_the_bonus_writes_its_points_and_its_bonus() -> None:
+    run = [TilePlaced(0, sq("I8"), 12, (), 21), TurnEnded(0, 21, 50, (1, 2))]
+    assert _mathable_lines(run) == ["I8=12 (21+50)"]
+
+
+def test_a_mathable_turn_left_while_played_sums_its_placements() -> None:
+    # The first turn ends; the second is being played when the run stops: its two
+    # placements are written left (``...``), with their points added up from nothing.
+    run = [
+        TilePlaced(0, sq("I8"), 12, (), 12),
+        TurnEnded(0, 12, 0, (3,)),
+        TilePlaced(1, sq("J8"), 5, (), 5),
+        TilePlaced(1, sq("K8"), 7, (), 7),
+    ]
+    assert _mathable_lines(run) == ["I8=12 (12)", "J8=5 K8=7 ... (12)"]
+
+
+def test_a_mathable_turn_corrected_while_played_is_left_and_the_next_counts_from_nothing() -> None:
+    run = [
+        TilePlaced(0, sq("I8"), 12, (), 12),
+        TilePlaced(0, sq("J8"), 5, (), 5),
+        Corrected(1, 0, ((sq("J8"), 5),), 5, "wrong_equation"),
+        TurnEnded(0, 12, 0, ()),  # the correction ended it: part of the correction's line
+        TilePlaced(1, sq("K8"), 7, (), 7),
+    ]
+    assert _mathable_lines(run) == ["I8=12 J8=5 ... (17)", "correct (-5)", "K8=7 ... (7)"]
+
+
+def test_mathable_placements_of_another_seat_with_no_end_between_leave_the_first_turn() -> None:
+    # Not a run the rules write (a turn always ends before another seat plays), but a
+    # run given so is written turn by turn, never one seat's tiles on another's line.
+    run = [TilePlaced(0, sq("I8"), 12, (), 12), TilePlaced(1, sq("J8"), 5, (), 5)]
+    assert _mathable_lines(run) == ["I8=12 ... (12)", "J8=5 ... (5)"]

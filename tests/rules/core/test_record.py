@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from mathable.core.errors import RuleError
-from mathable.core.events import Event
+from mathable.core.events import Event, Passed, TimedOut
 from mathable.core.lifecycle import Create, Join
-from mathable.core.record import read_record, replay_record, write_record
-from mathable.core.ruleset import RulesetBase, ruleset
+from mathable.core.record import Record, read_record, replay_record, write_record
+from mathable.core.ruleset import RecordTurn, RulesetBase, ruleset
 from mathable.games.mathable.engine import PlayerView, checked_choice
 from mathable.games.mathable.engines import best
 from tests.rules.record_helpers import SALT, Table, mathable_selfplay, summy_selfplay
@@ -739,3 +739,55 @@ def test_a_timeout_line_replays_as_that_seats_timeout_and_a_claim_names_a_player
     with pytest.raises(RuleError) as long:
         replay_record("\n".join(lines))
     assert long.value.message == f"line {len(lines)}: {'z' * 32!r} is not a player of this game"
+
+
+# --- the text written, line by line (no game needed) --------------------------------------
+
+
+def test_a_header_with_quotes_and_backslashes_is_written_escaped_and_read_back() -> None:
+    value = 'a "b" \\ c'
+    record = Record(headers={"Game": "mathable", "Event": value})
+    text = record.text()
+    assert '[Event "a \\"b\\" \\\\ c"]' in text.splitlines()
+    assert read_record(text).headers["Event"] == value
+
+
+def test_a_turn_of_a_seat_without_a_name_is_written_as_its_seat_number() -> None:
+    record = Record(
+        headers={"Seat1": "ada", "Seat2": "bob"},
+        turns=[RecordTurn(0, "pass"), RecordTurn(1, "pass"), RecordTurn(2, "pass")],
+    )
+    assert record.text().splitlines()[3:] == ["1. ada: pass", "2. bob: pass", "3. seat3: pass"]
+
+
+def test_comments_at_one_place_keep_their_order_and_those_after_the_last_turn_end_it() -> None:
+    record = Record(
+        headers={"Seat1": "ada"},
+        turns=[RecordTurn(0, "pass")],
+        comments=[(1, "z first"), (0, "before"), (1, "a second")],
+    )
+    assert record.text().splitlines()[2:] == [
+        "# before", "1. ada: pass", "# z first", "# a second",
+    ]  # fmt: skip
+
+
+def test_a_timeout_claimed_by_a_seat_without_a_name_says_only_timeout() -> None:
+    from mathable.core.record import _kernel_turn
+
+    names = ("ada", "bob")
+    assert _kernel_turn(TimedOut(0, claimed_by=1), names) == RecordTurn(
+        0, "timeout claimed by bob"
+    )
+    assert _kernel_turn(TimedOut(0, claimed_by=2), names) == RecordTurn(0, "timeout")
+    assert _kernel_turn(TimedOut(0), names) == RecordTurn(0, "timeout")
+
+
+@pytest.mark.parametrize("events", [[], [Passed(0)]], ids=["none", "no creation"])
+def test_a_record_is_written_only_from_a_game_s_creation(events: list[Event]) -> None:
+    with pytest.raises(RuleError) as caught:
+        write_record(events)
+    assert (caught.value.code, caught.value.message, caught.value.details) == (
+        "bad_record",
+        "a record is written from a game's events, from its creation",
+        {},
+    )

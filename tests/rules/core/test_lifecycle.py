@@ -3,13 +3,14 @@ the lifecycle events, the same refusals in either game with each game's own word
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from mathable.core import lifecycle
 from mathable.core.errors import RuleError
-from mathable.core.events import DrawsRevealed, GameEnded, Passed
+from mathable.core.events import DrawsRevealed, GameCreated, GameEnded, Passed
 from mathable.core.lifecycle import (
     Create,
     Decline,
@@ -377,3 +378,15 @@ def test_a_pass_out_of_play_or_out_of_turn_says_why_as_data(game: str) -> None:
     refused = refusal(game, state, Pass((turn + 1) % 3))
     assert (refused.code, refused.details) == ("not_your_turn", {"seat": turn})
     assert refused.message == f"it is seat {turn}'s turn, not yours"
+
+
+@pytest.mark.parametrize("game", ["mathable", "summy"])
+def test_only_a_game_made_from_a_record_says_imported_in_its_view(game: str) -> None:
+    rules = ruleset(game)
+    (created,) = rules.check(rules.new_state(), Create("ada", ruleset=game))
+    assert isinstance(created, GameCreated)
+    played = rules.apply(rules.new_state(), created)
+    imported = rules.apply(rules.new_state(), replace(created, imported=True))
+    for viewer in (0, None):
+        assert "imported" not in rules.view(played, viewer)
+        assert rules.view(imported, viewer)["imported"] is True

@@ -546,6 +546,128 @@ def choose(
     return by_module
 
 
+# Runs inside the stage's mutants/ folder (after mutmut measured the tests): each mutant
+# named on stdin against the quickest tests that reach its function, each a forked child
+# of this one process, which imported every test once (see quick_pass).
+QUICK = """\
+import json, os, resource, sys, time
+job = json.load(sys.stdin)
+sys.path.insert(0, os.path.abspath("src"))
+os.environ["MATHABLE_HYPOTHESIS_PROFILE"] = "mutation"
+os.environ["MUTANT_UNDER_TEST"] = ""
+import pytest
+args = ["-x", "-q", "-p", "no:randomly", "-p", "no:cacheprovider", "--no-header"]
+for test in job["deselected"]:
+    args += ["--deselect", test]
+null = os.open(os.devnull, os.O_WRONLY)
+kept = os.dup(1)
+os.dup2(null, 1)
+pytest.main(["-q", "--collect-only", "-p", "no:cacheprovider", *job["paths"]])
+os.dup2(kept, 1)
+out = open(job["out"], "a")
+running = {}
+def reap():
+    pid, status = os.wait()
+    name, started = running.pop(pid)
+    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
+    verdict = {1: "killed", 0: "passed", None: "ran out of time"}.get(code, f"exit {code}")
+    out.write(json.dumps({"name": name, "verdict": verdict,
+                          "seconds": round(time.time() - started, 2)}) + "\\n")
+    out.flush()
+for name, tests, limit in job["plan"]:
+    while len(running) >= job["jobs"]:
+        reap()
+    pid = os.fork()
+    if pid == 0:
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+        os.environ["MUTANT_UNDER_TEST"] = name
+        resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 1))
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+        try:
+            code = pytest.main(args + tests)
+        except BaseException:
+            code = 99
+        os._exit(int(code))
+    running[pid] = (name, time.time())
+while running:
+    reap()
+out.close()
+"""
+
+#: The quick pass: tests each measured at most this long (s), at most this much in all.
+QUICK_TEST_SECONDS = 1.0
+QUICK_BUDGET_SECONDS = 3.0
+QUICK_RESULTS = STAGE / "quick.jsonl"
+
+
+def quick_plan(names: list[str]) -> list[tuple[str, list[str], int]]:
+    """Each mutant with the quickest tests (by mutmut's measure) that reach its function,
+    quickest first: tests of at most ``QUICK_TEST_SECONDS`` each, up to
+    ``QUICK_BUDGET_SECONDS`` in all; and its CPU limit (3x their time and 5 s)."""
+    stats = json.loads((STAGE / "mutants" / "mutmut-stats.json").read_text())
+    durations, reaching = stats["duration_by_test"], stats["tests_by_mangled_function_name"]
+    plan = []
+    from mutmut.utils.format_utils import mangled_name_from_mutant_name
+
+    for name in names:
+        mangled = mangled_name_from_mutant_name(name)
+        found = sorted(
+            (t for t in reaching.get(mangled, []) if durations.get(t, 0) <= QUICK_TEST_SECONDS),
+            key=lambda t: durations.get(t, 0),
+        )
+        tests: list[str] = []
+        spent = 0.0
+        for test in found:
+            if tests and spent + durations.get(test, 0) > QUICK_BUDGET_SECONDS:
+                break
+            tests.append(test)
+            spent += durations.get(test, 0)
+        if tests:
+            plan.append((name, tests, int(3 * spent + 5)))
+    return plan
+
+
+def quick_pass(names: list[str], jobs: int) -> list[str]:
+    """Run each mutant against the quickest tests that reach it (``quick_plan``) and record a
+    kill as mutmut's own (exit code 1); return the mutants left for mutmut (not killed).
+
+    A kill by any of the tests is a kill by all of them, which mutmut would find with
+    ``-x`` too, only later: it hands a mutant's tests to pytest in no particular order, and
+    a survivor of the slow modules costs a minute of every test that reaches it. Those the
+    quick tests do not kill, and those that run out of time here, go to mutmut with every
+    test (a timeout here is no verdict). Resumable: results are kept in ``quick.jsonl``."""
+    done = {}
+    if QUICK_RESULTS.exists():
+        done = {r["name"]: r["verdict"] for r in map(json.loads, QUICK_RESULTS.open())}
+    plan = [step for step in quick_plan(names) if step[0] not in done]
+    print(f"quick pass: {len(plan)} mutants ({len(done)} done before)", file=sys.stderr)
+    if plan:
+        job = {
+            "plan": plan, "jobs": jobs, "out": str(QUICK_RESULTS), "paths": list(TEST_PATHS),
+            "deselected": list(DESELECTED),
+        }  # fmt: skip
+        subprocess.run(
+            [sys.executable, "-c", QUICK], cwd=STAGE / "mutants", input=json.dumps(job),
+            text=True, check=True,
+        )  # fmt: skip
+        done = {r["name"]: r["verdict"] for r in map(json.loads, QUICK_RESULTS.open())}
+    record_kills([n for n in names if done.get(n) == "killed"])
+    return [n for n in names if done.get(n) != "killed"]
+
+
+def record_kills(names: list[str]) -> None:
+    """Write exit code 1 (killed) for these mutants into the stage's results."""
+    by_meta: dict[Path, list[str]] = {}
+    for name in names:
+        by_meta.setdefault(MUTANTS / (source_of(module_of(name))[4:] + ".meta"), []).append(name)
+    for meta, found in by_meta.items():
+        data = _read_meta(meta)
+        for name in found:
+            data["exit_code_by_key"][name] = 1
+        meta.write_text(json.dumps(data, indent=4))
+
+
 def run_mutants(names: list[str], jobs: int) -> None:
     env = dict(os.environ, MATHABLE_HYPOTHESIS_PROFILE="mutation")
     mutmut = Path(sys.executable).with_name("mutmut")
@@ -614,6 +736,12 @@ def main(argv: list[str] | None = None) -> int:
         "--missing", action="store_true", help="run only the chosen mutants with no result yet"
     )
     parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="first run each mutant against the quickest tests that reach it, in forked "
+        "children of one process (a kill there is recorded as mutmut's); mutmut runs the rest",
+    )
+    parser.add_argument(
         "--save",
         action="store_true",
         help=f"write the stage's results to {SAVED.relative_to(ROOT)} (a new stage takes "
@@ -664,6 +792,11 @@ def main(argv: list[str] | None = None) -> int:
             codes = results()
             names = [n for n in names if codes.get(n) is None]
         print(f"running {len(names)} mutants with {args.jobs} jobs", file=sys.stderr)
+        if names and args.quick:
+            if not (STAGE / "mutants" / "mutmut-stats.json").exists():
+                run_mutants(names[:1], args.jobs)  # mutmut measures the tests first
+            names = quick_pass(names, args.jobs)
+            print(f"{len(names)} mutants left for mutmut", file=sys.stderr)
         if names:  # mutmut given no names would run every mutant
             run_mutants(names, args.jobs)
     report(chosen, equivalents)

@@ -8,6 +8,8 @@ positions and more.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -17,7 +19,7 @@ from mathable.core.events import GameEnded
 from mathable.games.summy import SummyState, check
 from mathable.games.summy.commands import can_play, end_reason
 from mathable.games.summy.movegen import best_move, has_move, legal_moves
-from mathable.games.summy.tiles import EQUALS, parse_tiles
+from mathable.games.summy.tiles import DIVIDE, EQUALS, MINUS, PLUS, TIMES, parse_tiles
 from tests.rules import summy_exhaustive as exhaustive
 from tests.rules.summy_positions import dry_table, mid_game, tiles_left, with_hands
 
@@ -120,3 +122,27 @@ def test_on_the_tables_where_it_is_slowest_every_equation_is_the_exhaustive_sear
     theirs = exhaustive.best_move(state.table, hand, state.closed)
     assert best is not None and theirs is not None
     assert _moves([best]) == _moves([theirs])
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_hands_with_an_equals_and_a_sign_find_the_exhaustive_searchs_equations(seed: int) -> None:
+    """Mid-game tables with hands that can form equations (three digits of the rack to
+    move, an = and a sign): every equation, in the exhaustive search's order, the best and
+    the answer to "is there one" are its own. Quick (a few hundred equations in all), so
+    that a change of the line search is caught at once."""
+    state = mid_game(seed, 10 + seed)
+    assert state is not None and state.turn is not None
+    rng = random.Random(seed)
+    digits = [tile for tile in state.seats[state.turn.seat].rack if tile <= 9]
+    found = 0
+    for _ in range(4):
+        sign = rng.choice([PLUS, MINUS, TIMES, DIVIDE])
+        hand = (*rng.sample(digits, min(3, len(digits))), EQUALS, sign)
+        mine = _moves(legal_moves(state.table, hand, state.closed))
+        assert mine == _moves(exhaustive.legal_moves(state.table, hand, state.closed))
+        assert has_move(state.table, hand, state.closed) == bool(mine)
+        best = best_move(state.table, hand, state.closed)
+        theirs = exhaustive.best_move(state.table, hand, state.closed)
+        assert _moves([best] if best else []) == _moves([theirs] if theirs else [])
+        found += len(mine)
+    assert found >= 8  # the hands do form equations: the comparison is not of nothing

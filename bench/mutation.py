@@ -604,7 +604,8 @@ QUICK_RESULTS = STAGE / "quick.jsonl"
 def quick_plan(names: list[str]) -> list[tuple[str, list[str], int]]:
     """Each mutant with the quickest tests (by mutmut's measure) that reach its function,
     quickest first: tests of at most ``QUICK_TEST_SECONDS`` each, up to
-    ``QUICK_BUDGET_SECONDS`` in all; and its CPU limit (3x their time and 5 s)."""
+    ``QUICK_BUDGET_SECONDS`` in all; and its CPU limit, mutmut's rule (10x their time and
+    10 s)."""
     stats = json.loads((STAGE / "mutants" / "mutmut-stats.json").read_text())
     durations, reaching = stats["duration_by_test"], stats["tests_by_mangled_function_name"]
     plan = []
@@ -624,19 +625,20 @@ def quick_plan(names: list[str]) -> list[tuple[str, list[str], int]]:
             tests.append(test)
             spent += durations.get(test, 0)
         if tests:
-            plan.append((name, tests, int(3 * spent + 5)))
+            plan.append((name, tests, int(10 * spent + 10)))
     return plan
 
 
 def quick_pass(names: list[str], jobs: int) -> list[str]:
     """Run each mutant against the quickest tests that reach it (``quick_plan``) and record a
-    kill as mutmut's own (exit code 1); return the mutants left for mutmut (not killed).
+    kill as mutmut's own (exit code 1); return the mutants left for mutmut.
 
     A kill by any of the tests is a kill by all of them, which mutmut would find with
-    ``-x`` too, only later: it hands a mutant's tests to pytest in no particular order, and
-    a survivor of the slow modules costs a minute of every test that reaches it. Those the
-    quick tests do not kill, and those that run out of time here, go to mutmut with every
-    test (a timeout here is no verdict). Resumable: results are kept in ``quick.jsonl``."""
+    ``-x`` too, only later (a survivor of the slow modules costs mutmut a minute or more of
+    every test that reaches it). A mutant that runs out of the CPU time mutmut would give
+    those tests (10x their measured time and 10 s: a loop, or a search made endless) is
+    recorded as mutmut records one, a timeout. The rest go to mutmut with every test.
+    Resumable: verdicts are kept in ``quick.jsonl``."""
     done = {}
     if QUICK_RESULTS.exists():
         done = {r["name"]: r["verdict"] for r in map(json.loads, QUICK_RESULTS.open())}
@@ -652,19 +654,25 @@ def quick_pass(names: list[str], jobs: int) -> list[str]:
             text=True, check=True,
         )  # fmt: skip
         done = {r["name"]: r["verdict"] for r in map(json.loads, QUICK_RESULTS.open())}
-    record_kills([n for n in names if done.get(n) == "killed"])
-    return [n for n in names if done.get(n) != "killed"]
+    record(done, names)
+    return [n for n in names if done.get(n) not in ("killed", "ran out of time")]
 
 
-def record_kills(names: list[str]) -> None:
-    """Write exit code 1 (killed) for these mutants into the stage's results."""
+#: The exit codes the quick pass records, as mutmut's: killed, and out of its CPU time.
+QUICK_CODES = {"killed": 1, "ran out of time": 36}
+
+
+def record(verdicts: dict[str, str], names: list[str]) -> None:
+    """Write the quick pass's kills and timeouts of these mutants into the stage's results."""
     by_meta: dict[Path, list[str]] = {}
     for name in names:
-        by_meta.setdefault(MUTANTS / (source_of(module_of(name))[4:] + ".meta"), []).append(name)
+        if verdicts.get(name) in QUICK_CODES:
+            meta = MUTANTS / (source_of(module_of(name))[4:] + ".meta")
+            by_meta.setdefault(meta, []).append(name)
     for meta, found in by_meta.items():
         data = _read_meta(meta)
         for name in found:
-            data["exit_code_by_key"][name] = 1
+            data["exit_code_by_key"][name] = QUICK_CODES[verdicts[name]]
         meta.write_text(json.dumps(data, indent=4))
 
 

@@ -556,7 +556,7 @@ sys.path.insert(0, os.path.abspath("src"))
 os.environ["MATHABLE_HYPOTHESIS_PROFILE"] = "mutation"
 os.environ["MUTANT_UNDER_TEST"] = ""
 import pytest
-args = ["-x", "-q", "-p", "no:randomly", "-p", "no:cacheprovider", "--no-header"]
+args = ["-x", "-q", "--tb=no", "-p", "no:randomly", "-p", "no:cacheprovider", "--no-header"]
 for test in job["deselected"]:
     args += ["--deselect", test]
 null = os.open(os.devnull, os.O_WRONLY)

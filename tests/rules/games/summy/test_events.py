@@ -190,6 +190,7 @@ def test_a_mathable_only_event_is_refused_by_a_summy_game() -> None:
         apply(_dealt(), TilesExchanged(seat=0, returned=(1,), drawn=(2,)))
     assert raised.value.code == "bad_event"
     assert raised.value.message == "a Summy game cannot apply tiles_exchanged"
+    assert raised.value.details == {"type": "tiles_exchanged"}  # what a bot reads
 
 
 def test_summy_s_events_write_tiles_as_strings_and_read_back() -> None:

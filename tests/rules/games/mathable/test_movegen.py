@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -209,3 +210,17 @@ def test_a_last_placement_worth_one_point_still_belongs_to_the_best_turn() -> No
     assert [str(p) for p in turn] == ["H9=8", "I9=5", "I8=1"]
     assert turn.total == 14 == brute_force(position(G9=3), [5, 8, 1], bonus_possible=False)
     assert sum(p.points for p in greedy_turn(position(G9=3), [5, 8, 1])) < 14
+
+
+@pytest.mark.parametrize(
+    ("seed", "rack"),
+    [(8, [4, 4, 6, 7]), (22, [3, 3, 4, 1]), (31, [1, 1, 8, 2]), (32, [2, 2, 4, 3])],
+)
+def test_a_rack_with_two_of_a_tile_can_play_both_after_the_search_backs_out(
+    seed: int, rack: list[int]
+) -> None:
+    # Positions where the best turn lays both copies, reached only after the search has
+    # laid one copy elsewhere and taken it back (the copy must come back to the rack).
+    pos = random_position(seed, seed % 25)
+    turn = best_turn_in(pos, rack, bonus_possible=False)
+    assert turn.total == brute_force(pos, rack, bonus_possible=False)

@@ -224,3 +224,16 @@ def test_a_rack_with_two_of_a_tile_can_play_both_after_the_search_backs_out(
     pos = random_position(seed, seed % 25)
     turn = best_turn_in(pos, rack, bonus_possible=False)
     assert turn.total == brute_force(pos, rack, bonus_possible=False)
+
+
+def test_a_search_cut_short_deep_in_still_plays_a_line_no_worse_than_greedy() -> None:
+    # The limit falls inside the search, not at its first node: each level it stopped in
+    # keeps the best it had found, and the line read back is one the board plays.
+    pos = position_from({"I8": 12})
+    rack = [16, 90, 8, 4]
+    greedy = sum(p.points for p in greedy_turn(pos, rack))
+    for limit in (2, 3, 5, 8, 13):
+        turn = best_turn_in(pos, rack, node_limit=limit)
+        assert not turn.exhaustive and turn.nodes == limit
+        assert turn.total >= greedy
+        assert turn.total == replay_line(pos, list(turn.placements)) + turn.bonus

@@ -709,3 +709,23 @@ def test_the_end_counts_a_play_that_would_spoil_an_equation_as_no_play() -> None
     dry = replace(state, supply=(), seats=tuple(replace(s, rack=hand) for s in state.seats))
     after = run(dry, Pass(state.turn.seat))  # type: ignore[union-attr]
     assert after.result is not None and after.result.reason == "no_equations"
+
+
+@pytest.mark.parametrize("first_across", [True, False])
+def test_an_equation_begun_on_a_table_tile_has_its_ends_beyond_that_tile(
+    first_across: bool,
+) -> None:
+    # 1+2=3 through the table's =, then 17-9=8 the other way from its 1: the second
+    # equation's first tile is on the table, so its end before lies beyond that tile.
+    state = started(START)
+    if first_across:
+        state = run(state, PlayEquation(0, tuple(across(-3, 0, "1+2.3"))))
+        second = [(-3, 1 + i, t) for i, t in enumerate(parse_tiles("7-9=8"))]
+        ends = {(-4, 0), (2, 0), (-3, -1), (-3, 6)}
+    else:
+        first = [(0, -3 + i, t) for i, t in enumerate(parse_tiles("1+2"))] + [(0, 1, 3)]
+        state = run(state, PlayEquation(0, tuple(first)))
+        second = [(1 + i, -3, t) for i, t in enumerate(parse_tiles("7-9=8"))]
+        ends = {(0, -4), (0, 2), (-1, -3), (6, -3)}
+    state = run(state, PlayEquation(1, tuple(second)))
+    assert set(state.ends) == ends

@@ -550,7 +550,7 @@ def choose(
 # named on stdin against the quickest tests that reach its function, each a forked child
 # of this one process, which imported every test once (see quick_pass).
 QUICK = """\
-import json, os, resource, sys, time
+import json, os, resource, signal, sys, time
 job = json.load(sys.stdin)
 sys.path.insert(0, os.path.abspath("src"))
 os.environ["MATHABLE_HYPOTHESIS_PROFILE"] = "mutation"
@@ -569,9 +569,14 @@ running = {}
 def reap():
     pid, status = os.wait()
     name, started = running.pop(pid)
-    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
-    verdict = {1: "killed", 0: "passed", None: "ran out of time"}.get(code, f"exit {code}")
-    out.write(json.dumps({"name": name, "verdict": verdict,
+    if os.WIFEXITED(status):
+        code = os.WEXITSTATUS(status)
+        verdict = {1: "killed", 0: "passed"}.get(code, f"exit {code}")
+    elif os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):  # the CPU limit
+        verdict = "ran out of time"
+    else:
+        verdict = f"signal {os.WTERMSIG(status)}"
+    out.write(json.dumps({"name": name, "verdict": verdict, "hash": job["hashes"][name],
                           "seconds": round(time.time() - started, 2)}) + "\\n")
     out.flush()
 for name, tests, limit in job["plan"]:
@@ -639,23 +644,43 @@ def quick_pass(names: list[str], jobs: int) -> list[str]:
     those tests (10x their measured time and 10 s: a loop, or a search made endless) is
     recorded as mutmut records one, a timeout. The rest go to mutmut with every test.
     Resumable: verdicts are kept in ``quick.jsonl``."""
-    done = {}
-    if QUICK_RESULTS.exists():
-        done = {r["name"]: r["verdict"] for r in map(json.loads, QUICK_RESULTS.open())}
+    hashes = _function_hashes(names)
+    done = _quick_verdicts(hashes)
     plan = [step for step in quick_plan(names) if step[0] not in done]
     print(f"quick pass: {len(plan)} mutants ({len(done)} done before)", file=sys.stderr)
     if plan:
         job = {
             "plan": plan, "jobs": jobs, "out": str(QUICK_RESULTS), "paths": list(TEST_PATHS),
-            "deselected": list(DESELECTED),
+            "deselected": list(DESELECTED), "hashes": hashes,
         }  # fmt: skip
         subprocess.run(
             [sys.executable, "-c", QUICK], cwd=STAGE / "mutants", input=json.dumps(job),
             text=True, check=True,
         )  # fmt: skip
-        done = {r["name"]: r["verdict"] for r in map(json.loads, QUICK_RESULTS.open())}
+        done = _quick_verdicts(hashes)
     record(done, names)
     return [n for n in names if done.get(n) not in ("killed", "ran out of time")]
+
+
+def _function_hashes(names: list[str]) -> dict[str, str]:
+    """Each mutant's function's hash, as mutmut made its mutants (the stage's results)."""
+    out: dict[str, str] = {}
+    read: dict[Path, dict[str, str]] = {}
+    for name in names:
+        meta = MUTANTS / (source_of(module_of(name))[4:] + ".meta")
+        if meta not in read:
+            read[meta] = _read_meta(meta)["hash_by_function_name"]
+        out[name] = read[meta].get(_function_of(name), "")
+    return out
+
+
+def _quick_verdicts(hashes: dict[str, str]) -> dict[str, str]:
+    """The quick pass's verdicts kept in ``quick.jsonl`` for these mutants, where the
+    function is still the one it ran (a module made again names new mutants alike)."""
+    if not QUICK_RESULTS.exists():
+        return {}
+    rows = map(json.loads, QUICK_RESULTS.open())
+    return {r["name"]: r["verdict"] for r in rows if hashes.get(r["name"], 0) == r.get("hash")}
 
 
 #: The exit codes the quick pass records, as mutmut's: killed, and out of its CPU time.

@@ -19,6 +19,7 @@ Run::
     .venv/bin/python bench/mutation.py --report                  # scores of the last runs
     .venv/bin/python bench/mutation.py --modules view --again    # rerun view's survivors
     .venv/bin/python bench/mutation.py --survivors view          # diffs of view's survivors
+    .venv/bin/python bench/mutation.py --missing --quick         # quickest tests first, forked
 
 mutmut 3 only finds the package it mutates under ``./``, ``src/`` or ``source/``
 and names mutants by file path, while this repository keeps the rules in

@@ -16,7 +16,7 @@ import pytest
 from mathable.core.errors import RuleError
 from mathable.core.events import Event, Passed, TimedOut
 from mathable.core.lifecycle import Create, Join
-from mathable.core.record import Record, read_record, replay_record, write_record
+from mathable.core.record import Record, _kernel_turn, read_record, replay_record, write_record
 from mathable.core.ruleset import RecordTurn, RulesetBase, ruleset
 from mathable.games.mathable.engine import PlayerView, checked_choice
 from mathable.games.mathable.engines import best
@@ -772,8 +772,6 @@ def test_comments_at_one_place_keep_their_order_and_those_after_the_last_turn_en
 
 
 def test_a_timeout_claimed_by_a_seat_without_a_name_says_only_timeout() -> None:
-    from mathable.core.record import _kernel_turn
-
     names = ("ada", "bob")
     assert _kernel_turn(TimedOut(0, claimed_by=1), names) == RecordTurn(
         0, "timeout claimed by bob"

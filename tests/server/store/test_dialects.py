@@ -14,9 +14,11 @@ import random
 import re
 import threading
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
+import pytest
 from limits.storage import MemoryStorage
 from sqlalchemy import func, insert, select, text
 
@@ -189,11 +191,14 @@ def _reads_after(follower: wakeups.FeedFollower, before: int, seconds: float) ->
 
 
 def test_a_commit_reads_the_feed_at_once_only_for_a_waiter_here_or_a_revocation(
-    backend: Backend,
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue 47: a move nobody in this process waits for costs it no read of the feed (on
     SQLite, the poll reads it later; on PostgreSQL, the notification is put off); one a
     waiter here watches, or a token's revocation, is read at once (the poll here is 30 s)."""
+    # A channel of this test's own: the other test workers' schemas notify on the shared
+    # one, and a notification of theirs would make this follower read within MAX_PUT_OFF.
+    monkeypatch.setattr(feed, "CHANNEL", f"mathable_feed_{uuid.uuid4().hex}")
     hub = wakeups.Wakeups()
     follower = wakeups.FeedFollower(
         backend.another_engine(), hub, sqlite_poll=30, listen_check=30
@@ -216,6 +221,9 @@ def test_a_commit_reads_the_feed_at_once_only_for_a_waiter_here_or_a_revocation(
         assert _reads_after(follower, before, 10) > before
     finally:
         follower.stop()
+        if backend.name == "postgres":  # wakes the follower's LISTEN to see it must stop
+            with backend.engine.begin() as conn:
+                conn.execute(text(f"NOTIFY {feed.CHANNEL}"))
         if follower._thread is not None:
             follower._thread.join(10)
 

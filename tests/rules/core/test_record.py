@@ -7,6 +7,7 @@ same events; a broken record is refused with its line."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from typing import Any
@@ -21,6 +22,7 @@ from mathable.core.ruleset import RecordTurn, RulesetBase, ruleset
 from mathable.games.mathable.engine import PlayerView, checked_choice
 from mathable.games.mathable.engines import best
 from tests.rules.record_helpers import SALT, Table, mathable_selfplay, summy_selfplay
+from tests.rules.recorded_logs import FIXTURES as FIXTURES_DIR
 from tests.rules.recorded_logs import load
 
 GAMES = [("mathable", seed, players) for seed, players in ((1, 2), (2, 2), (3, 3), (4, 4))] + [
@@ -34,7 +36,10 @@ def selfplayed(name: str, seed: int, players: int) -> list[Event]:
 
 @pytest.fixture(scope="module")
 def mathable_game() -> list[Event]:
-    return mathable_selfplay(1)
+    """A finished game of two engines (``mathable_selfplay(1)``), read from its file: playing
+    it is a second of search, half a minute under the mutation tool (docs/mutation.md)."""
+    kept = json.loads((FIXTURES_DIR / "selfplay_mathable_1.json").read_text(encoding="utf-8"))
+    return [Event.from_dict(data) for data in kept["events"]]
 
 
 @pytest.mark.parametrize(("name", "seed", "players"), GAMES)
@@ -773,9 +778,7 @@ def test_comments_at_one_place_keep_their_order_and_those_after_the_last_turn_en
 
 def test_a_timeout_claimed_by_a_seat_without_a_name_says_only_timeout() -> None:
     names = ("ada", "bob")
-    assert _kernel_turn(TimedOut(0, claimed_by=1), names) == RecordTurn(
-        0, "timeout claimed by bob"
-    )
+    assert _kernel_turn(TimedOut(0, claimed_by=1), names) == RecordTurn(0, "timeout claimed by bob")
     assert _kernel_turn(TimedOut(0, claimed_by=2), names) == RecordTurn(0, "timeout")
     assert _kernel_turn(TimedOut(0), names) == RecordTurn(0, "timeout")
 

@@ -776,6 +776,12 @@ def main(argv: list[str] | None = None) -> int:
         "children of one process (a kill there is recorded as mutmut's); mutmut runs the rest",
     )
     parser.add_argument(
+        "--quick-only",
+        action="store_true",
+        help="--quick, and stop there: mutants its tests did not kill keep no result "
+        "(to be looked at, or run later without it)",
+    )
+    parser.add_argument(
         "--save",
         action="store_true",
         help=f"write the stage's results to {SAVED.relative_to(ROOT)} (a new stage takes "
@@ -826,11 +832,13 @@ def main(argv: list[str] | None = None) -> int:
             codes = results()
             names = [n for n in names if codes.get(n) is None]
         print(f"running {len(names)} mutants with {args.jobs} jobs", file=sys.stderr)
-        if names and args.quick:
+        if names and (args.quick or args.quick_only):
             if not (STAGE / "mutants" / "mutmut-stats.json").exists():
                 run_mutants(names[:1], args.jobs)  # mutmut measures the tests first
             names = quick_pass(names, args.jobs)
             print(f"{len(names)} mutants left for mutmut", file=sys.stderr)
+            if args.quick_only:
+                names = []
         if names:  # mutmut given no names would run every mutant
             run_mutants(names, args.jobs)
     report(chosen, equivalents)

@@ -136,17 +136,22 @@ def test_a_push_shows_a_notification_whose_click_opens_the_game(
     end = time.monotonic() + 30  # a loaded CI machine
     while not registration and time.monotonic() < end:
         page.wait_for_timeout(50)
-    cdp.send("ServiceWorker.deliverPushMessage", {
-        "origin": base + "/", "registrationId": registration["registrationId"],
-        "data": json.dumps(push.document),
-    })  # fmt: skip
+    # Handed again every 5 s until shown: on a loaded machine Chromium has dropped one
+    # (CI, 2026-12-07: nothing shown in 30 s). A second showing of the same tag replaces
+    # the first, so the worker still shows one notification.
     shown: list[dict[str, Any]] = []
-    end = time.monotonic() + 30
+    end = time.monotonic() + 60
     while not shown and time.monotonic() < end:
-        shown = page.evaluate(
-            "navigator.serviceWorker.ready.then(r => r.getNotifications()).then(ns => "
-            "ns.map(n => ({title: n.title, body: n.body, tag: n.tag, data: n.data})))"
-        )
+        cdp.send("ServiceWorker.deliverPushMessage", {
+            "origin": base + "/", "registrationId": registration["registrationId"],
+            "data": json.dumps(push.document),
+        })  # fmt: skip
+        handed = time.monotonic()
+        while not shown and time.monotonic() < min(end, handed + 5):
+            shown = page.evaluate(
+                "navigator.serviceWorker.ready.then(r => r.getNotifications()).then(ns => "
+                "ns.map(n => ({title: n.title, body: n.body, tag: n.tag, data: n.data})))"
+            )
     assert shown == [{"title": "Your turn against ada", "body": push.document["body"],
                       "tag": f"game-{game}", "data": {"url": f"/play/{game}",
                                                       "type": "your_turn"}}]  # fmt: skip

@@ -578,7 +578,8 @@ def reap():
     else:
         verdict = f"signal {os.WTERMSIG(status)}"
     out.write(json.dumps({"name": name, "verdict": verdict, "hash": job["hashes"][name],
-                          "seconds": round(time.time() - started, 2)}) + "\\n")
+                          "seconds": round(time.time() - started, 2),
+                          "each": job["each"], "budget": job["budget"]}) + "\\n")
     out.flush()
 for name, tests, limit in job["plan"]:
     while len(running) >= job["jobs"]:
@@ -607,11 +608,12 @@ QUICK_BUDGET_SECONDS = 3.0
 QUICK_RESULTS = STAGE / "quick.jsonl"
 
 
-def quick_plan(names: list[str]) -> list[tuple[str, list[str], int]]:
+def quick_plan(
+    names: list[str], each: float = QUICK_TEST_SECONDS, budget: float = QUICK_BUDGET_SECONDS
+) -> list[tuple[str, list[str], int]]:
     """Each mutant with the quickest tests (by mutmut's measure) that reach its function,
-    quickest first: tests of at most ``QUICK_TEST_SECONDS`` each, up to
-    ``QUICK_BUDGET_SECONDS`` in all; and its CPU limit, mutmut's rule (10x their time and
-    10 s)."""
+    quickest first: tests of at most ``each`` seconds, up to ``budget`` in all; and its CPU
+    limit, mutmut's rule (10x their time and 10 s)."""
     stats = json.loads((STAGE / "mutants" / "mutmut-stats.json").read_text())
     durations, reaching = stats["duration_by_test"], stats["tests_by_mangled_function_name"]
     plan = []
@@ -620,13 +622,13 @@ def quick_plan(names: list[str]) -> list[tuple[str, list[str], int]]:
     for name in names:
         mangled = mangled_name_from_mutant_name(name)
         found = sorted(
-            (t for t in reaching.get(mangled, []) if durations.get(t, 0) <= QUICK_TEST_SECONDS),
+            (t for t in reaching.get(mangled, []) if durations.get(t, 0) <= each),
             key=lambda t: durations.get(t, 0),
         )
         tests: list[str] = []
         spent = 0.0
         for test in found:
-            if tests and spent + durations.get(test, 0) > QUICK_BUDGET_SECONDS:
+            if tests and spent + durations.get(test, 0) > budget:
                 break
             tests.append(test)
             spent += durations.get(test, 0)
@@ -635,7 +637,12 @@ def quick_plan(names: list[str]) -> list[tuple[str, list[str], int]]:
     return plan
 
 
-def quick_pass(names: list[str], jobs: int) -> list[str]:
+def quick_pass(
+    names: list[str],
+    jobs: int,
+    each: float = QUICK_TEST_SECONDS,
+    budget: float = QUICK_BUDGET_SECONDS,
+) -> list[str]:
     """Run each mutant against the quickest tests that reach it (``quick_plan``) and record a
     kill as mutmut's own (exit code 1); return the mutants left for mutmut.
 
@@ -644,21 +651,22 @@ def quick_pass(names: list[str], jobs: int) -> list[str]:
     every test that reaches it). A mutant that runs out of the CPU time mutmut would give
     those tests (10x their measured time and 10 s: a loop, or a search made endless) is
     recorded as mutmut records one, a timeout. The rest go to mutmut with every test.
-    Resumable: verdicts are kept in ``quick.jsonl``."""
+    Resumable: verdicts are kept in ``quick.jsonl``; a mutant that passed a narrower
+    choice of tests (``each``, ``budget``) is run again with a wider one."""
     hashes = _function_hashes(names)
-    done = _quick_verdicts(hashes)
-    plan = [step for step in quick_plan(names) if step[0] not in done]
+    done = _quick_verdicts(hashes, each, budget)
+    plan = [step for step in quick_plan(names, each, budget) if step[0] not in done]
     print(f"quick pass: {len(plan)} mutants ({len(done)} done before)", file=sys.stderr)
     if plan:
         job = {
             "plan": plan, "jobs": jobs, "out": str(QUICK_RESULTS), "paths": list(TEST_PATHS),
-            "deselected": list(DESELECTED), "hashes": hashes,
+            "deselected": list(DESELECTED), "hashes": hashes, "each": each, "budget": budget,
         }  # fmt: skip
         subprocess.run(
             [sys.executable, "-c", QUICK], cwd=STAGE / "mutants", input=json.dumps(job),
             text=True, check=True,
         )  # fmt: skip
-        done = _quick_verdicts(hashes)
+        done = _quick_verdicts(hashes, each, budget)
     record(done, names)
     return [n for n in names if done.get(n) not in ("killed", "ran out of time")]
 
@@ -675,13 +683,23 @@ def _function_hashes(names: list[str]) -> dict[str, str]:
     return out
 
 
-def _quick_verdicts(hashes: dict[str, str]) -> dict[str, str]:
+def _quick_verdicts(
+    hashes: dict[str, str], each: float = QUICK_TEST_SECONDS, budget: float = QUICK_BUDGET_SECONDS
+) -> dict[str, str]:
     """The quick pass's verdicts kept in ``quick.jsonl`` for these mutants, where the
-    function is still the one it ran (a module made again names new mutants alike)."""
+    function is still the one it ran (a module made again names new mutants alike); a
+    pass counts only if its tests were chosen as widely (``each``, ``budget``) or more."""
     if not QUICK_RESULTS.exists():
         return {}
-    rows = map(json.loads, QUICK_RESULTS.open())
-    return {r["name"]: r["verdict"] for r in rows if hashes.get(r["name"], 0) == r.get("hash")}
+    out: dict[str, str] = {}
+    for row in map(json.loads, QUICK_RESULTS.open()):
+        if hashes.get(row["name"], 0) != row.get("hash"):
+            continue
+        narrower = row.get("each", QUICK_TEST_SECONDS) < each
+        narrower |= row.get("budget", QUICK_BUDGET_SECONDS) < budget
+        if row["verdict"] in QUICK_CODES or not narrower:
+            out[row["name"]] = row["verdict"]
+    return out
 
 
 #: The exit codes the quick pass records, as mutmut's: killed, and out of its CPU time.
@@ -776,6 +794,20 @@ def main(argv: list[str] | None = None) -> int:
         "children of one process (a kill there is recorded as mutmut's); mutmut runs the rest",
     )
     parser.add_argument(
+        "--quick-seconds",
+        type=float,
+        default=QUICK_TEST_SECONDS,
+        help="the quick pass's tests: each measured at most this long "
+        f"(default {QUICK_TEST_SECONDS:g} s)",
+    )
+    parser.add_argument(
+        "--quick-budget",
+        type=float,
+        default=QUICK_BUDGET_SECONDS,
+        help="the quick pass's tests: at most this long in all "
+        f"(default {QUICK_BUDGET_SECONDS:g} s)",
+    )
+    parser.add_argument(
         "--quick-only",
         action="store_true",
         help="--quick, and stop there: mutants its tests did not kill keep no result "
@@ -835,7 +867,7 @@ def main(argv: list[str] | None = None) -> int:
         if names and (args.quick or args.quick_only):
             if not (STAGE / "mutants" / "mutmut-stats.json").exists():
                 run_mutants(names[:1], args.jobs)  # mutmut measures the tests first
-            names = quick_pass(names, args.jobs)
+            names = quick_pass(names, args.jobs, args.quick_seconds, args.quick_budget)
             print(f"{len(names)} mutants left for mutmut", file=sys.stderr)
             if args.quick_only:
                 names = []

@@ -12,7 +12,8 @@ import random
 
 import pytest
 
-from mathable.games.summy.equation import text_of
+from mathable.core.errors import RuleError
+from mathable.games.summy.equation import check_equation, evaluate, text_of
 from mathable.games.summy.linesearch import EMPTY, Known, line_finds
 from mathable.games.summy.tiles import DIVIDE, EQUALS, NAMES, PLUS
 from tests.rules import summy_exhaustive as exhaustive
@@ -25,13 +26,14 @@ CASES = 60
 
 
 def random_line(rng: random.Random) -> Line:
-    """A line (cells, shut, the hand's counts, its size): up to seven cells of the table's
+    """A line (cells, shut, the hand's counts, its size): up to ten cells of the table's
     tiles and holes, with room for the whole hand at both ends."""
-    size = rng.randint(2, 6)
+    size = rng.randint(1, 6)
     body = []
-    for _ in range(rng.randint(1, 7)):
+    empty = rng.choice([0.2, 0.45, 0.6])
+    for _ in range(rng.randint(1, 10)):
         kind = rng.random()
-        if kind < 0.45:
+        if kind < empty:
             body.append(EMPTY)
         elif kind < 0.8:
             body.append(rng.randint(0, 9))
@@ -41,13 +43,61 @@ def random_line(rng: random.Random) -> Line:
             body.append(EQUALS)
     if all(cell == EMPTY for cell in body):
         body[rng.randrange(len(body))] = rng.randint(0, EQUALS)
-    cells = [EMPTY] * (size + 1) + body + [EMPTY] * (size + 1)
-    shut = [cell == EMPTY and rng.random() < 0.08 for cell in cells]
     hand = [rng.randint(0, 9) for _ in range(size)]
     if EQUALS not in body or rng.random() < 0.3:
         hand[0] = EQUALS
-    if rng.random() < 0.8:
+    if size > 1 and rng.random() < 0.8:
         hand[1] = rng.randint(PLUS, DIVIDE)
+    if size > 2 and rng.random() < 0.2:
+        hand[2] = rng.randint(PLUS, DIVIDE)
+    return _line(rng, body, hand, rng.choice([0, 0.08, 0.3]))
+
+
+def planted_line(rng: random.Random) -> Line:
+    """A line holding an equation (two or three numbers) some of whose tiles are in the
+    hand instead, with a tile or two more in the hand and maybe on the table."""
+    while True:
+        numbers = [
+            rng.choice([rng.randint(0, 9)] * 4 + [rng.randint(10, 99)])
+            for _ in range(rng.choice([2, 2, 2, 3]))
+        ]
+        ops = [rng.randint(PLUS, DIVIDE) for _ in numbers[1:]]
+        try:
+            value = evaluate(numbers, ops)
+        except RuleError:
+            continue
+        if not 0 <= value <= 999:
+            continue
+        tiles = [int(d) for d in str(numbers[0])]
+        for op, number in zip(ops, numbers[1:], strict=True):
+            tiles += [op, *(int(d) for d in str(number))]
+        tiles += [EQUALS, *(int(d) for d in str(value))]
+        try:
+            check_equation(tiles)
+        except RuleError:
+            continue
+        kept = [rng.random() < 0.35 for _ in tiles]
+        if not any(kept):
+            kept[rng.randrange(len(tiles))] = True
+        hand = [tile for tile, keep in zip(tiles, kept, strict=True) if not keep]
+        hand += [rng.randint(0, EQUALS) for _ in range(rng.choice([0, 0, 1, 2]))]
+        if not 1 <= len(hand) <= 6:
+            continue
+        body = [tile if keep else EMPTY for tile, keep in zip(tiles, kept, strict=True)]
+        if rng.random() < 0.4:
+            body += [EMPTY] * rng.randint(1, 2) + [rng.randint(0, EQUALS)]
+        if rng.random() < 0.3:
+            body = [rng.randint(0, EQUALS)] + [EMPTY] * rng.randint(1, 2) + body
+        return _line(rng, body, hand, rng.choice([0, 0, 0.1]))
+
+
+def _line(rng: random.Random, body: list[int], hand: list[int], shut_share: float) -> Line:
+    """``body`` with room for the hand at both ends (one or two cells more than it holds:
+    an equation's first cell has an empty one before it), some empty cells shut."""
+    size = len(hand)
+    room = [EMPTY] * (size + rng.choice([1, 1, 2]))
+    cells = room + body + room
+    shut = [cell == EMPTY and rng.random() < shut_share for cell in cells]
     counts = [0] * len(NAMES)
     for tile in hand:
         counts[tile] += 1
@@ -83,7 +133,7 @@ def mine(
 
 def lines(seed: int) -> list[Line]:
     rng = random.Random(seed)
-    return [random_line(rng) for _ in range(CASES)]
+    return [(planted_line if i % 2 else random_line)(rng) for i in range(CASES)]
 
 
 @pytest.mark.parametrize("seed", range(30))
@@ -133,3 +183,16 @@ def test_a_search_kept_in_known_gives_the_same_finds_where_the_line_lies_elsewhe
         assert mine(line, known=known) == alone, line
         assert mine(line, shift=3, known=known) == alone, line
         assert mine(line, shift=1, known={}) == alone, line
+
+
+@pytest.mark.parametrize("seed", range(60, 70))
+def test_a_first_find_read_from_known_is_one_of_the_line_s_equations(seed: int) -> None:
+    """Asked for one equation where an earlier search of the same cells was kept: the
+    first of those kept, counted from this line's start."""
+    for line in lines(seed):
+        every = theirs(line)
+        known: Known = {}
+        mine(line, known=known)
+        first = mine(line, shift=3, first=True, known=known)
+        assert len(first) == (1 if every else 0), line
+        assert set(first) <= set(every), line

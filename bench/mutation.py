@@ -67,6 +67,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -579,7 +580,8 @@ def reap():
         verdict = f"signal {os.WTERMSIG(status)}"
     out.write(json.dumps({"name": name, "verdict": verdict, "hash": job["hashes"][name],
                           "seconds": round(time.time() - started, 2),
-                          "each": job["each"], "budget": job["budget"]}) + "\\n")
+                          "each": job["each"], "budget": job["budget"],
+                          "first": job["first"]}) + "\\n")
     out.flush()
 for name, tests, limit in job["plan"]:
     while len(running) >= job["jobs"]:
@@ -609,11 +611,15 @@ QUICK_RESULTS = STAGE / "quick.jsonl"
 
 
 def quick_plan(
-    names: list[str], each: float = QUICK_TEST_SECONDS, budget: float = QUICK_BUDGET_SECONDS
+    names: list[str],
+    each: float = QUICK_TEST_SECONDS,
+    budget: float = QUICK_BUDGET_SECONDS,
+    first: Sequence[str] = (),
 ) -> list[tuple[str, list[str], int]]:
     """Each mutant with the quickest tests (by mutmut's measure) that reach its function,
-    quickest first: tests of at most ``each`` seconds, up to ``budget`` in all; and its CPU
-    limit, mutmut's rule (10x their time and 10 s)."""
+    quickest first (those whose id holds one of ``first`` before the others): tests of at
+    most ``each`` seconds, up to ``budget`` in all; and its CPU limit, mutmut's rule (10x
+    their time and 10 s)."""
     stats = json.loads((STAGE / "mutants" / "mutmut-stats.json").read_text())
     durations, reaching = stats["duration_by_test"], stats["tests_by_mangled_function_name"]
     plan = []
@@ -623,7 +629,7 @@ def quick_plan(
         mangled = mangled_name_from_mutant_name(name)
         found = sorted(
             (t for t in reaching.get(mangled, []) if durations.get(t, 0) <= each),
-            key=lambda t: durations.get(t, 0),
+            key=lambda t: (not any(part in t for part in first), durations.get(t, 0)),
         )
         tests: list[str] = []
         spent = 0.0
@@ -642,6 +648,7 @@ def quick_pass(
     jobs: int,
     each: float = QUICK_TEST_SECONDS,
     budget: float = QUICK_BUDGET_SECONDS,
+    first: Sequence[str] = (),
 ) -> list[str]:
     """Run each mutant against the quickest tests that reach it (``quick_plan``) and record a
     kill as mutmut's own (exit code 1); return the mutants left for mutmut.
@@ -654,19 +661,20 @@ def quick_pass(
     Resumable: verdicts are kept in ``quick.jsonl``; a mutant that passed a narrower
     choice of tests (``each``, ``budget``) is run again with a wider one."""
     hashes = _function_hashes(names)
-    done = _quick_verdicts(hashes, each, budget)
-    plan = [step for step in quick_plan(names, each, budget) if step[0] not in done]
+    done = _quick_verdicts(hashes, each, budget, first)
+    plan = [step for step in quick_plan(names, each, budget, first) if step[0] not in done]
     print(f"quick pass: {len(plan)} mutants ({len(done)} done before)", file=sys.stderr)
     if plan:
         job = {
             "plan": plan, "jobs": jobs, "out": str(QUICK_RESULTS), "paths": list(TEST_PATHS),
             "deselected": list(DESELECTED), "hashes": hashes, "each": each, "budget": budget,
+            "first": list(first),
         }  # fmt: skip
         subprocess.run(
             [sys.executable, "-c", QUICK], cwd=STAGE / "mutants", input=json.dumps(job),
             text=True, check=True,
         )  # fmt: skip
-        done = _quick_verdicts(hashes, each, budget)
+        done = _quick_verdicts(hashes, each, budget, first)
     record(done, names)
     return [n for n in names if done.get(n) not in ("killed", "ran out of time")]
 
@@ -684,11 +692,15 @@ def _function_hashes(names: list[str]) -> dict[str, str]:
 
 
 def _quick_verdicts(
-    hashes: dict[str, str], each: float = QUICK_TEST_SECONDS, budget: float = QUICK_BUDGET_SECONDS
+    hashes: dict[str, str],
+    each: float = QUICK_TEST_SECONDS,
+    budget: float = QUICK_BUDGET_SECONDS,
+    first: Sequence[str] = (),
 ) -> dict[str, str]:
     """The quick pass's verdicts kept in ``quick.jsonl`` for these mutants, where the
     function is still the one it ran (a module made again names new mutants alike); a
-    pass counts only if its tests were chosen as widely (``each``, ``budget``) or more."""
+    pass counts only if its tests were chosen as widely (``each``, ``budget``) or more,
+    with the same tests first."""
     if not QUICK_RESULTS.exists():
         return {}
     out: dict[str, str] = {}
@@ -697,6 +709,7 @@ def _quick_verdicts(
             continue
         narrower = row.get("each", QUICK_TEST_SECONDS) < each
         narrower |= row.get("budget", QUICK_BUDGET_SECONDS) < budget
+        narrower |= row.get("first", []) != list(first)
         if row["verdict"] in QUICK_CODES or not narrower:
             out[row["name"]] = row["verdict"]
     return out
@@ -808,6 +821,11 @@ def main(argv: list[str] | None = None) -> int:
         f"(default {QUICK_BUDGET_SECONDS:g} s)",
     )
     parser.add_argument(
+        "--quick-first",
+        help="comma-separated parts of test ids (a module's own test file) the quick pass "
+        "takes first, before quicker tests",
+    )
+    parser.add_argument(
         "--quick-only",
         action="store_true",
         help="--quick, and stop there: mutants its tests did not kill keep no result "
@@ -867,7 +885,8 @@ def main(argv: list[str] | None = None) -> int:
         if names and (args.quick or args.quick_only):
             if not (STAGE / "mutants" / "mutmut-stats.json").exists():
                 run_mutants(names[:1], args.jobs)  # mutmut measures the tests first
-            names = quick_pass(names, args.jobs, args.quick_seconds, args.quick_budget)
+            first = args.quick_first.split(",") if args.quick_first else []
+            names = quick_pass(names, args.jobs, args.quick_seconds, args.quick_budget, first)
             print(f"{len(names)} mutants left for mutmut", file=sys.stderr)
             if args.quick_only:
                 names = []

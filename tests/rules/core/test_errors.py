@@ -16,6 +16,7 @@ import pytest
 from mathable import Create, Join, Pass, Resign
 from mathable.core.errors import RuleError, shown
 from mathable.core.lifecycle import GiveTime
+from mathable.core.words import Text, says
 from mathable.games.mathable.board import parse_square
 from mathable.games.mathable.commands import (
     DrawExtra,
@@ -36,7 +37,6 @@ from tests.rules.helpers import arranged, refusal, sq
 from tests.rules.summy_helpers import across, started
 
 RULES = Path(__file__).resolve().parents[3] / "shared" / "mathable"
-
 
 
 def _raises_without_details() -> dict[tuple[str, str], int]:
@@ -243,3 +243,18 @@ def test_a_rule_error_keeps_its_details_as_a_dict_of_its_own_through_pickling() 
     assert (copy.code, copy.message, copy.details) == (err.code, err.message, err.details)
     assert RuleError("bag_empty", "the bag is empty").details == {}
     assert RuleError("bag_empty", "the bag is empty", None).details == {}
+
+
+def test_a_plain_string_message_is_kept_as_a_text_of_its_own() -> None:
+    """A message given as a plain string becomes a ``Text`` whose template is itself (the
+    edge says it as it is); a ``Text`` given is kept as made, its values with it."""
+    plain = RuleError("bag_empty", "the bag is {empty}").message
+    assert isinstance(plain, Text) and plain == "the bag is {empty}"
+    assert (plain.template, plain.params, plain.plural, plain.n) == (
+        "the bag is {empty}",
+        {},
+        None,
+        None,
+    )
+    made = says("{square} already holds {tile}", square="I8", tile=12)
+    assert RuleError("square_taken", made).message is made

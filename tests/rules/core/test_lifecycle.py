@@ -217,6 +217,12 @@ def test_every_refusal_of_a_creation_as_data(game: str, size: int, referees: lis
         "bad_seating",
         {"field": "seating", "players": 3},
     )
+    # Every player named, but one seat short, or one of them twice.
+    for seating in (("a", "b"), ("a", "b", "b")):
+        assert refused(players=3, invited=("b",), seating=seating) == (
+            "bad_seating",
+            {"field": "seating", "players": 3},
+        )
 
 
 @pytest.mark.parametrize("game", ["mathable", "summy"])
@@ -309,6 +315,25 @@ def test_the_creator_is_seat_0_s_player_or_the_one_named_and_none_before_creatio
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_a_rematch_seats_each_invitee_in_the_seat_kept_for_them(game: str) -> None:
+    """The seats given at creation (a rematch's, rotated): each invitee who joins takes
+    their own seat, not the first free one."""
+    rules = ruleset(game)
+    state = rules.new_state()
+    seating = ("cy", "ann", "bob")
+    created = Create("ann", players=3, invited=("bob", "cy"), seating=seating, ruleset=game)
+    for command in (created, Join("bob")):
+        for event in rules.check(state, command):
+            state = rules.apply(state, event)
+    assert state.options.seating == seating
+    assert [seat.player for seat in state.seats] == [None, "ann", "bob"]
+    for event in rules.check(state, Join("cy")):
+        state = rules.apply(state, event)
+    assert state.status == "playing"
+    assert tuple(seat.player for seat in state.seats) == seating
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_the_end_keeps_each_seat_s_final_score_and_the_result(game: str) -> None:
     rules = ruleset(game)
     state = started(game)
@@ -390,3 +415,13 @@ def test_only_a_game_made_from_a_record_says_imported_in_its_view(game: str) -> 
     for viewer in (0, None):
         assert "imported" not in rules.view(played, viewer)
         assert rules.view(imported, viewer)["imported"] is True
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_imported_game_keeps_who_imported_it(game: str) -> None:
+    """``importer``: the only player an imported game is listed for (the server's)."""
+    rules = ruleset(game)
+    (created,) = rules.check(rules.new_state(), Create("ada", ruleset=game))
+    assert rules.apply(rules.new_state(), created).options.importer is None
+    imported = replace(created, imported=True, importer="player-7")
+    assert rules.apply(rules.new_state(), imported).options.importer == "player-7"

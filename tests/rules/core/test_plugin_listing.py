@@ -230,3 +230,99 @@ def test_the_events_of_the_games_loaded_are_imported_and_a_game_may_name_none(
     plugins.load_all()
     plugins.import_events(every=False)
     assert "beads_events" in sys.modules
+
+
+def test_a_point_loads_its_module_or_a_dotted_attribute_and_refuses_a_bad_value() -> None:
+    """``Point.load`` imports as ``importlib.metadata.EntryPoint.load``: a value without
+    ``:attr`` is the module itself, ``:A.b`` is an attribute of an attribute; a value that
+    is no entry point is refused naming it."""
+    module = plugins.Point("plugins", "mathable.core.plugins", plugins.GROUP)
+    assert module.load() is plugins
+    dotted = plugins.Point("load", "mathable.core.plugins : Point.load", plugins.GROUP)
+    assert dotted.load() is plugins.Point.load
+    with pytest.raises(ValueError) as refused:
+        plugins.Point("bad", "not an entry point", plugins.GROUP).load()
+    assert str(refused.value) == "not an entry point: 'not an entry point'"
+
+
+# --- the registry of ``mathable.core.ruleset`` over the games installed -------------------
+# A game looked up by name is imported alone (``plugins.load_one``); every game is imported
+# when the registry is listed (``plugins.load_all``).
+
+BEADS = "class R:\n    name = 'beads'\nRULES = R()\n"
+
+
+def test_a_game_looked_up_alone_under_another_game_s_name_is_not_found(games_of: Any) -> None:
+    """An entry point naming a ruleset of another name, or an object that is no ruleset,
+    is not played: looked up alone as when the games are listed, with the warning."""
+    from mathable.core import ruleset
+
+    points = [("beads", "beads_game:RULES"), ("other", "beads_game:RULES")]
+    plain = "RULES = object()\n"  # no ruleset: it has no name
+    games_of(
+        [*points, ("plain", "plain_game:RULES")],
+        {"beads_game": BEADS, "plain_game": plain},
+    )
+    assert ruleset._Registry()["beads"].name == "beads"
+    for name in ("other", "plain"):
+        games_of(points + [("plain", "plain_game:RULES")], {})
+        with pytest.warns(RuntimeWarning) as told, pytest.raises(KeyError):
+            ruleset._Registry()[name]
+        assert any(f"{name!r}" in str(w.message) for w in told), name
+
+
+def test_a_game_found_is_not_looked_up_among_the_entry_points_again(
+    games_of: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mathable.core import ruleset
+
+    games_of([("beads", "beads_game:RULES")], {"beads_game": BEADS})
+    listed = plugins.in_group
+    reads: list[str] = []
+
+    def counted(group: str) -> Any:
+        reads.append(group)
+        return listed(group)
+
+    monkeypatch.setattr(plugins, "in_group", counted)
+    registry = ruleset._Registry()
+    first = registry["beads"]
+    assert first.name == "beads" and len(reads) == 1
+    assert registry["beads"] is first and registry.get("beads") is first
+    assert len(reads) == 1
+
+
+def test_a_game_deleted_from_the_registry_is_found_no_more(games_of: Any) -> None:
+    from mathable.core import ruleset
+
+    games_of([("beads", "beads_game:RULES")], {"beads_game": BEADS})
+    registry = ruleset._Registry()
+    assert list(registry) == ["beads"]
+    del registry["beads"]
+    assert "beads" not in registry and len(registry) == 0
+    with pytest.raises(KeyError):
+        registry["beads"]
+
+
+def test_what_a_game_imported_alone_looks_up_is_only_what_is_found_so_far(
+    games_of: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game's import may look the registry up (its events do): while it is imported
+    alone, that finds no other game, and imports none."""
+    from mathable.core import ruleset
+
+    looking = (
+        "from mathable.core.ruleset import rulesets\n"
+        "class R:\n    name = 'beads'\n    saw_pips = 'pips' in rulesets()\nRULES = R()\n"
+    )
+    pips = "class R:\n    name = 'pips'\nRULES = R()\n"
+    games_of(
+        [("beads", "beads_game:RULES"), ("pips", "pips_game:RULES")],
+        {"beads_game": looking, "pips_game": pips},
+    )
+    registry = ruleset._Registry()
+    monkeypatch.setattr(ruleset, "RULESETS", registry)
+    beads = registry["beads"]
+    assert beads.saw_pips is False and "pips_game" not in sys.modules
+    assert registry["pips"].name == "pips"
+    assert sorted(registry) == ["beads", "pips"]

@@ -631,6 +631,7 @@ def test_an_unknown_command_is_refused() -> None:
     with pytest.raises(RuleError) as err:
         check(state, "pass")  # type: ignore[arg-type]
     assert err.value.code == "bad_command" and err.value.message == "unknown command 'pass'"
+    assert err.value.details == {"command": "str"}  # its type's name (docs/errors.md)
 
 
 def test_the_game_started_event_deals_the_given_order_in_seat_order() -> None:

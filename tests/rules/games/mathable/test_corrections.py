@@ -19,6 +19,7 @@ from mathable import (
     redact,
 )
 from mathable.core.events import GameEnded
+from mathable.games.mathable.ending import end_reason
 from mathable.games.mathable.events import Corrected, TurnEnded
 from tests.rules.helpers import arranged, play, refusal, refused, sq
 
@@ -161,6 +162,14 @@ def test_passing_instead_of_correcting_ends_the_game_as_played() -> None:
     events = check(state, Pass(1))
     assert isinstance(events[-1], GameEnded) and events[-1].reason == "rack_emptied"
     assert events[-1].scores == (12, -12)
+
+
+def test_a_game_waits_to_end_only_on_a_turn_still_open_to_correction() -> None:
+    """``pending_end``: with no turn open to correction there is nothing to wait on, even in
+    a players-refereed game that is over (it ends as its last turn does)."""
+    state = arranged([(), (5, 7)], referee="players", bag=())
+    assert state.correctable is None and end_reason(state) == "rack_emptied"
+    assert pending_end(state) is None
 
 
 # --- rules version 2 (issue 11): the extra tile and the wrong claim --------------

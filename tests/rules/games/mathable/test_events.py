@@ -17,6 +17,7 @@ from mathable.games.mathable.events import (
     TilesExchanged,
     TurnEnded,
 )
+from mathable.games.summy.events import SummyStarted
 from tests.rules.helpers import arranged, play, sq
 
 # --- pinned by the mutation runs (docs/mutation.md), was test_pinned_events.py ----------------
@@ -28,6 +29,14 @@ def test_an_object_that_is_not_an_event_cannot_be_applied() -> None:
         apply(GameState(), "passed")  # type: ignore[arg-type]
     assert err.value.code == "bad_event"
     assert err.value.message == "cannot apply 'passed'"
+    assert err.value.details == {"type": None}
+
+
+def test_another_game_s_event_is_refused_naming_its_type() -> None:
+    """docs/errors.md, ``bad_event``: ``type``, the event type a reader finds in the log."""
+    with pytest.raises(RuleError) as err:
+        apply(GameState(), SummyStarted(0, ((),)))
+    assert (err.value.code, err.value.details) == ("bad_event", {"type": "summy_started"})
 
 
 def test_each_event_moves_the_version_on_by_one() -> None:

@@ -22,6 +22,7 @@ from mathable.core.lifecycle import (
     StartVacation,
     TimeOut,
 )
+from mathable.core.lifecycle import shared as kernel_parts
 from mathable.core.ruleset import ruleset
 from mathable.core.state import Result
 from mathable.games.mathable import commands as mathable_commands
@@ -425,3 +426,16 @@ def test_an_imported_game_keeps_who_imported_it(game: str) -> None:
     assert rules.apply(rules.new_state(), created).options.importer is None
     imported = replace(created, imported=True, importer="player-7")
     assert rules.apply(rules.new_state(), imported).options.importer == "player-7"
+
+
+def test_the_kernel_s_tables_of_parts_are_made_on_first_use_and_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each part's checks and folds by class: made the first time a command needs them
+    (none before), kept for every later command while the parts are the same."""
+    monkeypatch.setattr(kernel_parts, "_tables", None)
+    checks, folds = kernel_parts._by_class()
+    assert checks and folds
+    assert kernel_parts._tables is not None and kernel_parts._tables[0] is kernel_parts.PARTS
+    again = kernel_parts._by_class()
+    assert again[0] is checks and again[1] is folds

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from mathable.core.errors import RuleError
-from mathable.core.events import Event, Passed, TimedOut
+from mathable.core.events import Event, GameCreated, Passed, TimedOut
 from mathable.core.lifecycle import Create, Join
 from mathable.core.record import Record, _kernel_turn, read_record, replay_record, write_record
 from mathable.core.ruleset import RecordTurn, RulesetBase, ruleset
@@ -792,3 +792,323 @@ def test_a_record_is_written_only_from_a_game_s_creation(events: list[Event]) ->
         "a record is written from a game's events, from its creation",
         {},
     )
+
+
+# --- every refusal of a record, word for word (the mutation pass) -------------------------
+
+_SEATS = '[Game "mathable"]\n[Seat1 "ada"]\n[Seat2 "bob"]\n'
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "details"),
+    [
+        ('[Seat1 "ada"]\n# no game', 'a record begins with its game: [Game "mathable"]', {}),
+        ("[Game mathable]", 'line 1: a header is written [Name "value"] ([Game mathable])', {}),
+        (
+            '[Game "mathable"]\n[Event ' + "x" * 70,
+            f'line 2: a header is written [Name "value"] ([Event {"x" * 53})',
+            {},
+        ),
+        (_SEATS + '1. ada: pass\n[Date "today"]', "line 5: the headers come before the turns", {}),
+        ('[Game "mathable"]\n[Game "summy"]', "line 2: the header Game is given twice", {}),
+        (
+            _SEATS + "2. ada: pass",
+            "line 4: turn 2 where turn 1 comes next",
+            {"expected": 1, "got": 2},
+        ),
+        (
+            _SEATS + "1. ada: pass\n\n3. bob: pass",
+            "line 6: turn 3 where turn 2 comes next",
+            {"expected": 2, "got": 3},
+        ),
+        (
+            _SEATS + "123456789. ada: pass",
+            "line 4: turn 123456789 where turn 1 comes next",
+            {"expected": 1, "got": 123456789},
+        ),
+        (
+            _SEATS + "1. " + "z" * 40 + ": pass",
+            f"line 4: {'z' * 32!r} is not a player of this game",
+            {"player": "z" * 32},
+        ),
+        (_SEATS + "1. ada: (12)", "line 4: the turn is missing before its points", {}),
+        (_SEATS + "1. ada:", "line 4: the turn is missing (the line ends after the player)", {}),
+        (
+            _SEATS + "# " + "x" * 1999,
+            "line 4: the line is 2001 characters long, more than a record's 2000",
+            {"length": 2001, "max": 2000},
+        ),
+        *(
+            (_SEATS + line, f'line 4: a turn is written "N. PLAYER: TURN" ({line[:60]})', {})
+            for line in (
+                "1. ada:pass",
+                "1. ada bob: pass",
+                "1. : pass",
+                "1. adapass",
+                "1.ada: pass",
+                "1.ada: " + "x" * 70,
+            )
+        ),
+    ],
+)
+def test_a_record_that_is_not_one_is_refused_word_for_word(
+    text: str, message: str, details: dict[str, Any]
+) -> None:
+    with pytest.raises(RuleError) as caught:
+        read_record(text)
+    line = int(message.split(":")[0].removeprefix("line ")) if message.startswith("line ") else 0
+    assert (caught.value.code, caught.value.message) == ("bad_record", message)
+    assert caught.value.details == {**details, "line": line}
+
+
+def test_a_record_reads_each_turns_points_and_player_and_its_comments() -> None:
+    record = read_record(
+        _SEATS
+        + "#tight\n"
+        + "# "
+        + "x" * 1998  # as long as a line may be
+        + "\n1. ada: pass (x) (12)\n2. bob: pass\n3. ada: pass (x)\n4. bob: pass (123456789)"
+        + "\n5. ada: pass x)"
+    )
+    assert record.comments == [(0, "tight"), (0, "x" * 1998)]
+    assert record.turns == [
+        RecordTurn(0, "pass (x)", 12, 0, 6),
+        RecordTurn(1, "pass", None, 0, 7),
+        RecordTurn(0, "pass (x)", None, 0, 8),
+        RecordTurn(1, "pass", 123456789, 0, 9),
+        RecordTurn(0, "pass x)", None, 0, 10),
+    ]
+    assert record.players == ["ada", "bob", "ada", "bob", "ada"]
+
+
+@pytest.fixture(scope="module")
+def passed_game() -> list[Event]:
+    """A Mathable game from a committed order whose players pass till it ends (4 turns)."""
+    from mathable.core.lifecycle import Pass
+
+    table = Table("mathable", 2, 1)
+    for _ in range(4):
+        table.run(Pass(table.state.turn.seat))
+    return table.events
+
+
+def _line_of(text: str, start: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if line.startswith(start))
+
+
+def _edited(text: str, start: str, line: str | None) -> str:
+    """``text`` with its line beginning ``start`` replaced by ``line`` (None: left out)."""
+    lines = text.splitlines()
+    at = _line_of(text, start) - 1
+    lines[at : at + 1] = [] if line is None else [line]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("start", "line", "code", "at", "message", "details"),
+    [
+        (
+            "[Game ",
+            '[Game "nope"]',
+            "unknown_ruleset",
+            "[Game ",
+            "there is no game called 'nope' (mathable, summy)",
+            {"ruleset": "nope", "accepted": ["mathable", "summy"]},
+        ),
+        (
+            "[Seat2 ",
+            None,
+            "bad_record",
+            "[Seat1 ",
+            "a game has 2 to 4 players: Seat1, Seat2...",
+            {},
+        ),
+        (
+            "[Seat2 ",
+            '[Seat2 "ada"]',
+            "bad_record",
+            "[Seat1 ",
+            "each player's name is one word, each once",
+            {},
+        ),
+        (
+            "[Seat2 ",
+            '[Seat2 "b:b"]',
+            "bad_record",
+            "[Seat1 ",
+            "each player's name is one word, each once",
+            {},
+        ),
+        (
+            "[Rules ",
+            None,
+            "bad_record",
+            None,
+            'the header [Rules "N"] gives the rules version, 1 to 3',
+            {"max": 3, "header": "Rules"},
+        ),
+        (
+            "[Rules ",
+            '[Rules "4"]',
+            "bad_record",
+            "[Rules ",
+            'the header [Rules "N"] gives the rules version, 1 to 3',
+            {"max": 3, "header": "Rules"},
+        ),
+        (
+            "[Order ",
+            None,
+            "no_order",
+            None,
+            "the record holds no bag order (hidden while the game is played, or withheld): "
+            "its draws cannot be replayed",
+            {},
+        ),
+        (
+            "[Order ",
+            '[Order "1 2 x"]',
+            "bad_record",
+            "[Order ",
+            "the bag order: 'x' is not a tile",
+            {},
+        ),
+        (
+            "[Order ",
+            '[Order "1 2 3"]',
+            "bad_record",
+            "[Order ",
+            "the bag order is not the 106 tiles of the game",
+            {"count": 3, "expected": 106},
+        ),
+        (
+            "[Salt ",
+            None,
+            "bad_commitment",
+            "[Order ",
+            "the bag order and salt do not match the commitment made at the game's creation",
+            {},
+        ),
+        (
+            "[Referee ",
+            '[Referee "nobody"]',
+            "bad_referee",
+            "[Referee ",
+            "referee is 'server' or 'players'",
+            {"field": "referee", "value": "nobody", "accepted": ["server", "players"]},
+        ),
+        (
+            "2. ",
+            "2. ada: pass",
+            "not_your_turn",
+            "2. ",
+            "it is seat 1's turn, not yours",
+            {"seat": 1},
+        ),
+    ],  # fmt: skip
+)
+def test_a_record_the_rules_refuse_is_refused_word_for_word_on_its_line(
+    passed_game: list[Event],
+    start: str,
+    line: str | None,
+    code: str,
+    at: str | None,
+    message: str,
+    details: dict[str, Any],
+) -> None:
+    text = _edited(write_record(passed_game).text(), start, line)
+    if start == "[Seat2 ":  # the turns name a seat no longer there: the headers alone
+        text = "\n".join(line for line in text.splitlines() if not line[:1].isdigit())
+    number = 0 if at is None else _line_of(text, at)
+    err = refusal(text)
+    assert (err.code, err.message) == (code, f"line {number}: {message}" if number else message)
+    assert err.details == {**details, "line": number}
+
+
+def test_a_record_without_commitment_or_referee_replays_with_no_salt_and_the_servers_referee(
+    passed_game: list[Event],
+) -> None:
+    text = write_record(passed_game).text()
+    text = _edited(_edited(text, "[Commitment ", None), "[Referee ", None)
+    text = _edited(text, "[Salt ", '[Salt "not hex"]')  # no commitment: the salt is not read
+    replayed = replay_record(text)
+    assert replayed.committed is False
+    created = replayed.events[0]
+    assert isinstance(created, GameCreated)
+    assert (created.referee, created.salt, created.commitment) == ("server", None, None)
+    assert [played.events for played in replayed.played] == [
+        (Passed(0),), (Passed(1),), (Passed(0),), (Passed(1), replayed.events[-1])
+    ]  # fmt: skip
+    assert replayed.events[-1].type == "game_ended"
+
+
+def test_a_game_s_record_hides_its_result_and_order_till_they_are_revealed(
+    passed_game: list[Event],
+) -> None:
+    hidden = write_record(passed_game, revealed=False).headers
+    assert (hidden["Result"], hidden["End"]) == ("*", "no_placements")
+    assert "Commitment" in hidden
+    assert not {"Winners", "Order", "Salt"} & set(hidden)
+    going = write_record(passed_game[:-2]).headers  # not over: nothing revealed yet
+    assert going["Result"] == "*"
+    assert not {"End", "Winners", "Order", "Salt"} & set(going)
+    shown = write_record(passed_game, revealed=True).headers
+    assert (shown["Result"], shown["Winners"]) == ("-118 -57", "bob")
+    assert "Order" in shown and "Salt" in shown
+
+
+def test_a_waiting_game_s_record_leaves_its_free_seats_empty() -> None:
+    events = Table("mathable", 3, 1).events[:2]  # ada created it, bob joined: cy's seat is free
+    headers = write_record(events).headers
+    assert [headers[f"Seat{i}"] for i in (1, 2, 3)] == ["ada", "bob", ""]
+    assert headers["Result"] == "*"
+
+
+def test_a_record_names_its_seats_as_told_and_says_an_imported_game_is_one(
+    passed_game: list[Event],
+) -> None:
+    from dataclasses import replace
+
+    named = write_record(passed_game, names=["ann", "ben"])
+    assert (named.headers["Seat1"], named.headers["Seat2"]) == ("ann", "ben")
+    assert named.text().endswith("\n1. ann: pass\n2. ben: pass\n3. ann: pass\n4. ben: pass\n")
+    assert "Imported" not in write_record(passed_game).headers
+    imported = [replace(passed_game[0], imported=True), *passed_game[1:]]
+    assert write_record(imported).headers["Imported"] == "yes"
+    assert '\n[Imported "yes"]\n' in write_record(imported).text()
+
+
+def test_a_records_comments_are_sorted_by_their_place_keeping_their_order(
+    passed_game: list[Event],
+) -> None:
+    record = write_record(passed_game, comments=[(1, "b"), (0, "z"), (1, "a")])
+    assert record.comments == [(0, "z"), (1, "b"), (1, "a")]
+
+
+def test_a_tied_game_s_record_names_every_winner() -> None:
+    from mathable.core.lifecycle import Pass
+
+    rules = ruleset("mathable")
+    rest = list(rules.tile_set)
+    racks = [1, 2, 3, 4, 5, 6, 7] * 2
+    for tile in racks:
+        rest.remove(tile)
+    table = Table.__new__(Table)
+    table.rules, table.state, table.events = rules, rules.new_state(), []
+    table.run(Create("ada", order=(*racks, *rest), salt=SALT))
+    table.run(Join("bob"))
+    for _ in range(4):
+        table.run(Pass(table.state.turn.seat))
+    headers = write_record(table.events, revealed=True).headers
+    assert (headers["Result"], headers["Winners"]) == ("-28 -28", "ada bob")
+
+
+def test_a_rematch_s_record_names_who_joined_the_first_seat() -> None:
+    """A rematch seats its players as given: bob, who joins, takes seat 0."""
+    rules = ruleset("mathable")
+    order = list(rules.tile_set)
+    random.Random(1).shuffle(order)
+    table = Table.__new__(Table)
+    table.rules, table.state, table.events = rules, rules.new_state(), []
+    table.run(Create("ada", invited=("bob",), seating=("bob", "ada"), order=tuple(order)))
+    table.run(Join("bob"))
+    assert write_record(table.events).headers["Seat1"] == "bob"

@@ -615,11 +615,15 @@ def quick_plan(
     each: float = QUICK_TEST_SECONDS,
     budget: float = QUICK_BUDGET_SECONDS,
     first: Sequence[str] = (),
+    only: Sequence[str] = (),
 ) -> list[tuple[str, list[str], int]]:
     """Each mutant with the quickest tests (by mutmut's measure) that reach its function,
     quickest first (those whose id holds one of ``first`` before the others): tests of at
     most ``each`` seconds, up to ``budget`` in all; and its CPU limit, mutmut's rule (10x
-    their time and 10 s)."""
+    their time and 10 s). With ``only`` (test files or ids): those tests for every mutant,
+    with 120 s of CPU (tests written since mutmut measured them, which it has not seen)."""
+    if only:
+        return [(name, list(only), 120) for name in names]
     stats = json.loads((STAGE / "mutants" / "mutmut-stats.json").read_text())
     durations, reaching = stats["duration_by_test"], stats["tests_by_mangled_function_name"]
     plan = []
@@ -649,6 +653,7 @@ def quick_pass(
     each: float = QUICK_TEST_SECONDS,
     budget: float = QUICK_BUDGET_SECONDS,
     first: Sequence[str] = (),
+    only: Sequence[str] = (),
 ) -> list[str]:
     """Run each mutant against the quickest tests that reach it (``quick_plan``) and record a
     kill as mutmut's own (exit code 1); return the mutants left for mutmut.
@@ -661,20 +666,21 @@ def quick_pass(
     Resumable: verdicts are kept in ``quick.jsonl``; a mutant that passed a narrower
     choice of tests (``each``, ``budget``) is run again with a wider one."""
     hashes = _function_hashes(names)
-    done = _quick_verdicts(hashes, each, budget, first)
-    plan = [step for step in quick_plan(names, each, budget, first) if step[0] not in done]
+    chosen = [*first, *(f"only:{test}" for test in only)]
+    done = _quick_verdicts(hashes, each, budget, chosen)
+    plan = [step for step in quick_plan(names, each, budget, first, only) if step[0] not in done]
     print(f"quick pass: {len(plan)} mutants ({len(done)} done before)", file=sys.stderr)
     if plan:
         job = {
             "plan": plan, "jobs": jobs, "out": str(QUICK_RESULTS), "paths": list(TEST_PATHS),
             "deselected": list(DESELECTED), "hashes": hashes, "each": each, "budget": budget,
-            "first": list(first),
+            "first": chosen,
         }  # fmt: skip
         subprocess.run(
             [sys.executable, "-c", QUICK], cwd=STAGE / "mutants", input=json.dumps(job),
             text=True, check=True,
         )  # fmt: skip
-        done = _quick_verdicts(hashes, each, budget, first)
+        done = _quick_verdicts(hashes, each, budget, chosen)
     record(done, names)
     return [n for n in names if done.get(n) not in ("killed", "ran out of time")]
 
@@ -826,6 +832,11 @@ def main(argv: list[str] | None = None) -> int:
         "takes first, before quicker tests",
     )
     parser.add_argument(
+        "--quick-tests",
+        help="comma-separated test files or ids the quick pass runs for every chosen mutant "
+        "instead of mutmut's choice (tests written since mutmut measured the tests)",
+    )
+    parser.add_argument(
         "--quick-only",
         action="store_true",
         help="--quick, and stop there: mutants its tests did not kill keep no result "
@@ -882,11 +893,12 @@ def main(argv: list[str] | None = None) -> int:
             codes = results()
             names = [n for n in names if codes.get(n) is None]
         print(f"running {len(names)} mutants with {args.jobs} jobs", file=sys.stderr)
-        if names and (args.quick or args.quick_only):
+        if names and (args.quick or args.quick_only or args.quick_tests):
             if not (STAGE / "mutants" / "mutmut-stats.json").exists():
                 run_mutants(names[:1], args.jobs)  # mutmut measures the tests first
             first = args.quick_first.split(",") if args.quick_first else []
-            names = quick_pass(names, args.jobs, args.quick_seconds, args.quick_budget, first)
+            only = args.quick_tests.split(",") if args.quick_tests else []
+            names = quick_pass(names, args.jobs, args.quick_seconds, args.quick_budget, first, only)
             print(f"{len(names)} mutants left for mutmut", file=sys.stderr)
             if args.quick_only:
                 names = []

@@ -337,7 +337,11 @@ def write_record(
         )
     created = events[0]
     rules = ruleset(created.ruleset)
-    players = [created.creator] + [""] * (created.players - 1)
+    # The creator's seat: 0, or the one a rematch's seating gives them (as the state has it).
+    players = [""] * created.players
+    players[0 if created.seating is None else created.seating.index(created.creator)] = (
+        created.creator
+    )
     for event in events:
         if isinstance(event, PlayerJoined) and 0 <= event.seat < len(players):
             players[event.seat] = event.player

@@ -1103,7 +1103,8 @@ def test_a_tied_game_s_record_names_every_winner() -> None:
 
 
 def test_a_rematch_s_record_names_who_joined_the_first_seat() -> None:
-    """A rematch seats its players as given: bob, who joins, takes seat 0."""
+    """A rematch seats its players as given: bob, who joins, takes seat 0, and ada, who
+    made the game, seat 1 (a record named her nowhere before 2026-12-07)."""
     rules = ruleset("mathable")
     order = list(rules.tile_set)
     random.Random(1).shuffle(order)
@@ -1111,4 +1112,5 @@ def test_a_rematch_s_record_names_who_joined_the_first_seat() -> None:
     table.rules, table.state, table.events = rules, rules.new_state(), []
     table.run(Create("ada", invited=("bob",), seating=("bob", "ada"), order=tuple(order)))
     table.run(Join("bob"))
-    assert write_record(table.events).headers["Seat1"] == "bob"
+    headers = write_record(table.events).headers
+    assert (headers["Seat1"], headers["Seat2"]) == ("bob", "ada")

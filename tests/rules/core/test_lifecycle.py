@@ -431,8 +431,8 @@ def test_an_imported_game_keeps_who_imported_it(game: str) -> None:
 def test_the_kernel_s_tables_of_parts_are_made_on_first_use_and_kept(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Each part's checks and folds by class: made the first time a command needs them
-    (none before), kept for every later command while the parts are the same."""
+    """Each part's checks and folds by class: made when first asked for (the tables
+    emptied here, as in a fresh process), then kept while the parts are the same."""
     monkeypatch.setattr(kernel_parts, "_tables", None)
     checks, folds = kernel_parts._by_class()
     assert checks and folds

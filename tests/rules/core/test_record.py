@@ -16,7 +16,7 @@ import pytest
 
 from mathable.core.errors import RuleError
 from mathable.core.events import Event, GameCreated, Passed, TimedOut
-from mathable.core.lifecycle import Create, Join
+from mathable.core.lifecycle import Create, Join, Pass
 from mathable.core.record import Record, _kernel_turn, read_record, replay_record, write_record
 from mathable.core.ruleset import RecordTurn, RulesetBase, ruleset
 from mathable.games.mathable.engine import PlayerView, checked_choice
@@ -591,26 +591,27 @@ def test_a_records_digest_is_its_game_whatever_its_comments_id_or_date() -> None
     assert record_digest(read_record(other)) != digest
 
 
-def test_a_tied_game_s_final_words_name_every_winner() -> None:
-    """Both racks alike, every player passes twice: the game ends level, won by both."""
-    from mathable.core.lifecycle import Pass
-    from mathable.core.record import final_words
-    from mathable.core.ruleset import apply_any, check_any
-
+def _tied_game() -> list[Event]:
+    """Both racks alike (1 to 7), every player passes twice: the game ends level."""
     rules = ruleset("mathable")
     rest = list(rules.tile_set)
     racks = [1, 2, 3, 4, 5, 6, 7] * 2
     for tile in racks:
         rest.remove(tile)
-    state: Any = rules.new_state()
-    events: list[Event] = []
-    commands: list[Any] = [Create("ada", order=(*racks, *rest), salt=SALT), Join("bob")]
-    for number in range(6):
-        command = commands[number] if number < 2 else Pass(state.turn.seat)
-        for event in check_any(state, command):
-            state = apply_any(state, event)
-            events.append(event)
-    ended = replay_record(write_record(events, revealed=True).text())
+    table = Table.__new__(Table)
+    table.rules, table.state, table.events = rules, rules.new_state(), []
+    table.run(Create("ada", order=(*racks, *rest), salt=SALT))
+    table.run(Join("bob"))
+    for _ in range(4):
+        table.run(Pass(table.state.turn.seat))
+    return table.events
+
+
+def test_a_tied_game_s_final_words_name_every_winner() -> None:
+    """Both racks alike, every player passes twice: the game ends level, won by both."""
+    from mathable.core.record import final_words
+
+    ended = replay_record(write_record(_tied_game(), revealed=True).text())
     assert str(final_words(ended)).endswith(
         "\n\nada: -28\nbob: -28\n"
         "game over (every player passed or exchanged twice in a row); won by ada, bob"
@@ -1085,20 +1086,7 @@ def test_a_records_comments_are_sorted_by_their_place_keeping_their_order(
 
 
 def test_a_tied_game_s_record_names_every_winner() -> None:
-    from mathable.core.lifecycle import Pass
-
-    rules = ruleset("mathable")
-    rest = list(rules.tile_set)
-    racks = [1, 2, 3, 4, 5, 6, 7] * 2
-    for tile in racks:
-        rest.remove(tile)
-    table = Table.__new__(Table)
-    table.rules, table.state, table.events = rules, rules.new_state(), []
-    table.run(Create("ada", order=(*racks, *rest), salt=SALT))
-    table.run(Join("bob"))
-    for _ in range(4):
-        table.run(Pass(table.state.turn.seat))
-    headers = write_record(table.events, revealed=True).headers
+    headers = write_record(_tied_game(), revealed=True).headers
     assert (headers["Result"], headers["Winners"]) == ("-28 -28", "ada bob")
 
 

@@ -136,6 +136,12 @@ def lines(seed: int) -> list[Line]:
     return [(planted_line if i % 2 else random_line)(rng) for i in range(CASES)]
 
 
+def assert_a_first_find(first: list[Said], every: list[Said], line: Line) -> None:
+    """``first``: one of the line's equations, where it has any, and nothing where none."""
+    assert len(first) == (1 if every else 0), line
+    assert set(first) <= set(every), line
+
+
 @pytest.mark.parametrize("seed", range(30))
 def test_a_line_s_equations_are_the_exhaustive_searchs_in_its_order(seed: int) -> None:
     found = 0
@@ -151,10 +157,7 @@ def test_the_first_find_is_one_of_the_line_s_equations_and_only_where_there_is_o
     seed: int,
 ) -> None:
     for line in lines(seed):
-        every = theirs(line)
-        first = mine(line, first=True)
-        assert len(first) == (1 if every else 0), line
-        assert set(first) <= set(every), line
+        assert_a_first_find(mine(line, first=True), theirs(line), line)
 
 
 @pytest.mark.parametrize("seed", range(40, 50))
@@ -190,12 +193,9 @@ def test_a_first_find_read_from_known_is_one_of_the_line_s_equations(seed: int) 
     """Asked for one equation where an earlier search of the same cells was kept: the
     first of those kept, counted from this line's start."""
     for line in lines(seed):
-        every = theirs(line)
         known: Known = {}
         mine(line, known=known)
-        first = mine(line, shift=3, first=True, known=known)
-        assert len(first) == (1 if every else 0), line
-        assert set(first) <= set(every), line
+        assert_a_first_find(mine(line, shift=3, first=True, known=known), theirs(line), line)
 
 
 def written_line(table: str, hand: str) -> Line:
